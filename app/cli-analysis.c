@@ -1,0 +1,60 @@
+/* cli-analysis.c — see cli-analysis.h. */
+#include "cli-analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "as-forward.h"
+#include "cli.h"
+
+AsTrace *cli_analysis_forward(AsModel *model, const char *text, const char *argument,
+                              gboolean truncate, GError **error)
+{
+  if (!cli_check_text(text, argument, error))
+    return NULL;
+  AsForwardOptions options = { .all_logits = FALSE };
+  return as_forward_text(model, text, truncate, &options, error);
+}
+
+void cli_json_append_number(GString *buf, double value)
+{
+  if (isfinite(value))
+    g_string_append_printf(buf, "%.9g", value);
+  else
+    g_string_append(buf, "null");
+}
+
+void cli_json_append_tokens(GString *buf, const AsTrace *trace)
+{
+  g_string_append_c(buf, '[');
+  for (int i = 0; i < trace->n_tokens; i++)
+    {
+      if (i > 0)
+        g_string_append_c(buf, ',');
+      cli_json_append_string(buf, trace->tokens[i]);
+    }
+  g_string_append_c(buf, ']');
+}
+
+void cli_csv_append_field(GString *buf, const char *s)
+{
+  if (strpbrk(s, ",\"\r\n") == NULL)
+    {
+      g_string_append(buf, s);
+      return;
+    }
+  g_string_append_c(buf, '"');
+  for (const char *p = s; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c(buf, '"');
+      g_string_append_c(buf, *p);
+    }
+  g_string_append_c(buf, '"');
+}
+
+void cli_print(const GString *buf)
+{
+  fwrite(buf->str, 1, buf->len, stdout);
+}

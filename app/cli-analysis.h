@@ -1,0 +1,37 @@
+/* cli-analysis.h — helpers shared by the analysis subcommands (similarity, stats, compare):
+ * running the forward pass for a text argument, and printing numbers and token lists as JSON
+ * and CSV. */
+#pragma once
+
+#include <glib.h>
+
+#include "as-model.h"
+#include "as-trace.h"
+
+G_BEGIN_DECLS
+
+/* Checks TEXT (naming ARGUMENT, e.g. "--text") and runs MODEL on it (last-position logits only);
+ * with TRUNCATE a text longer than the context keeps its first tokens instead of failing. */
+AsTrace *cli_analysis_forward(AsModel *model, const char *text, const char *argument,
+                              gboolean truncate, GError **error);
+
+/* The --truncate option entry every analysis subcommand offers. */
+#define CLI_ANALYSIS_TRUNCATE_ENTRY(flag)                                                          \
+  {                                                                                                \
+    "truncate", 0, 0, G_OPTION_ARG_NONE, &(flag),                                                  \
+        "Keep the first tokens when a text is longer than the context", NULL                       \
+  }
+
+/* Appends VALUE with 9 significant digits, or null when it is NaN or infinite. */
+void cli_json_append_number(GString *buf, double value);
+
+/* Appends the trace's token strings as a JSON array. */
+void cli_json_append_tokens(GString *buf, const AsTrace *trace);
+
+/* Appends S as one CSV field (RFC 4180: quoted when it holds a comma, quote or line break). */
+void cli_csv_append_field(GString *buf, const char *s);
+
+/* Writes BUF to stdout. */
+void cli_print(const GString *buf);
+
+G_END_DECLS

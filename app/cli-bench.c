@@ -1,0 +1,107 @@
+/* cli-bench.c — `attnscope bench`: time forward passes in-process (load once, warm up, repeat),
+ * for the side-by-side benchmarks in tests/bench/. */
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "as-forward.h"
+#include "cli.h"
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+peak_rss_mb (void)
+{
+  struct rusage usage;
+  getrusage (RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024.0;
+}
+
+/* Times REPEAT passes over T deterministic ids; fills median and min in ms. */
+static gboolean
+time_passes (AsModel *model, int T, int repeat, gboolean all_logits, double *median,
+             double *min, GError **error)
+{
+  const AsConfig *c = as_model_get_config (model);
+  g_autofree int32_t *ids = g_new (int32_t, T);
+  for (int i = 0; i < T; i++)
+    ids[i] = (int32_t) (((gint64) i * 7919 + 13) % c->vocab_size);
+  AsForwardOptions options = { .all_logits = all_logits };
+  g_autofree double *ms = g_new (double, repeat);
+  for (int r = -1; r < repeat; r++) /* r = -1 is the warm-up */
+    {
+      gint64 start = g_get_monotonic_time ();
+      AsTrace *trace = as_forward (model, ids, T, &options, error);
+      gint64 end = g_get_monotonic_time ();
+      if (trace == NULL)
+        return FALSE;
+      as_trace_unref (trace);
+      if (r >= 0)
+        ms[r] = (end - start) / 1000.0;
+    }
+  qsort (ms, repeat, sizeof (double), compare_doubles);
+  *median = repeat % 2 ? ms[repeat / 2] : 0.5 * (ms[repeat / 2 - 1] + ms[repeat / 2]);
+  *min = ms[0];
+  return TRUE;
+}
+
+int
+cli_bench (int argc, char **argv)
+{
+  g_autofree char *model_spec = NULL, *tokens = NULL;
+  int repeat = 10;
+  gboolean json = FALSE, all_logits = FALSE;
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
+      "M" },
+    { "tokens", 'T', 0, G_OPTION_ARG_STRING, &tokens, "Sequence length(s), e.g. 8 or 8,64,256",
+      "T" },
+    { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeat, "Timed passes per length (10)", "N" },
+    { "all-logits", 0, 0, G_OPTION_ARG_NONE, &all_logits,
+      "Compute logits for every position, not only the last", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object per length", NULL },
+    { NULL },
+  };
+  int code;
+  if (!cli_parse_options ("bench", "", "Time forward passes.", entries, &argc, &argv, &code))
+    return code;
+  if (argc > 1)
+    return cli_usage_printf ("bench", "unexpected argument '%s'", argv[1]);
+  if (tokens == NULL)
+    return cli_usage_printf ("bench", "--tokens T is required");
+  if (repeat < 1)
+    return cli_usage_printf ("bench", "--repeat must be at least 1");
+
+  GError *error = NULL;
+  g_autoptr (GArray) lengths = cli_parse_ids (tokens, "--tokens", &error);
+  if (lengths == NULL)
+    return cli_fail (error);
+
+  gint64 start = g_get_monotonic_time ();
+  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
+  if (model == NULL)
+    return cli_fail (error);
+  double load_ms = (g_get_monotonic_time () - start) / 1000.0;
+
+  for (guint i = 0; i < lengths->len; i++)
+    {
+      int T = g_array_index (lengths, int32_t, i);
+      double median, min;
+      if (!time_passes (model, T, repeat, all_logits, &median, &min, &error))
+        return cli_fail (error);
+      if (json)
+        printf ("{\"model\":\"%s\",\"tokens\":%d,\"repeat\":%d,\"all_logits\":%s,"
+                "\"median_ms\":%.3f,\"min_ms\":%.3f,\"load_ms\":%.3f,\"peak_rss_mb\":%.1f}\n",
+                as_model_get_name (model), T, repeat, all_logits ? "true" : "false", median, min,
+                load_ms, peak_rss_mb ());
+      else
+        printf ("T=%-5d median %9.3f ms  min %9.3f ms  (load %.1f ms, peak RSS %.1f MB)\n", T,
+                median, min, load_ms, peak_rss_mb ());
+      fflush (stdout);
+    }
+  return CLI_EXIT_OK;
+}

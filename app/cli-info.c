@@ -1,0 +1,61 @@
+/* cli-info.c — `attnscope info`: what a model is (architecture, sizes, parameters). */
+#include <stdio.h>
+
+#include "cli.h"
+
+int
+cli_info (int argc, char **argv)
+{
+  g_autofree char *model_spec = NULL;
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
+      "M" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { NULL },
+  };
+  int code;
+  if (!cli_parse_options ("info", "", "Summarise a model.", entries, &argc, &argv, &code))
+    return code;
+  if (argc > 1)
+    return cli_usage_printf ("info", "unexpected argument '%s'", argv[1]);
+
+  GError *error = NULL;
+  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
+  if (model == NULL)
+    return cli_fail (error);
+  const AsConfig *c = as_model_get_config (model);
+  g_autofree char *weights = g_path_get_basename (as_model_get_weights_path (model));
+
+  if (json)
+    {
+      g_autoptr (GString) out = g_string_new ("{\"model\":");
+      cli_json_append_string (out, as_model_get_name (model));
+      g_string_append (out, ",\"path\":");
+      cli_json_append_string (out, as_model_get_path (model));
+      g_string_append (out, ",\"architecture\":");
+      cli_json_append_string (out, as_arch_to_string (c->arch));
+      g_string_append_printf (out,
+                              ",\"n_layer\":%d,\"n_head\":%d,\"n_embd\":%d,\"head_dim\":%d,"
+                              "\"n_inner\":%d,\"vocab_size\":%d,\"n_positions\":%d,"
+                              "\"n_params\":%" G_GINT64_FORMAT ",\"weights\":",
+                              c->n_layer, c->n_head, c->n_embd, c->head_dim, c->n_inner,
+                              c->vocab_size, c->n_positions, as_model_get_n_params (model));
+      cli_json_append_string (out, weights);
+      g_string_append (out, "}\n");
+      fputs (out->str, stdout);
+      return CLI_EXIT_OK;
+    }
+  printf ("model:         %s\n", as_model_get_name (model));
+  printf ("folder:        %s\n", as_model_get_path (model));
+  printf ("architecture:  %s\n", as_arch_to_string (c->arch));
+  printf ("layers:        %d\n", c->n_layer);
+  printf ("heads:         %d per layer\n", c->n_head);
+  printf ("width:         %d (head width %d, MLP width %d)\n", c->n_embd, c->head_dim,
+          c->n_inner);
+  printf ("vocabulary:    %d tokens\n", c->vocab_size);
+  printf ("context:       %d tokens\n", c->n_positions);
+  printf ("parameters:    %" G_GINT64_FORMAT "\n", as_model_get_n_params (model));
+  printf ("weights:       %s\n", weights);
+  return CLI_EXIT_OK;
+}

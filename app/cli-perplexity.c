@@ -1,0 +1,201 @@
+/* cli-perplexity.c — `attnscope perplexity`: how well the model predicts text
+ * (core/as-perplexity.h). With --lines FILE every non-blank line is one text starting fresh at
+ * position 0 and the result is exp(total NLL / predicted tokens) over the file; with --text T
+ * the per-token log-probabilities of that one text are listed as well. Text by default, JSON
+ * with --json. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "as-error.h"
+#include "as-forward.h"
+#include "as-perplexity.h"
+#include "cli.h"
+
+static void
+append_number (GString *out, double value)
+{
+  if (isfinite (value))
+    g_string_append_printf (out, "%.9g", value);
+  else
+    g_string_append (out, "null");
+}
+
+static AsTrace *
+forward_all_logits (AsModel *model, const char *text, gboolean truncate, GError **error)
+{
+  AsForwardOptions options = { .all_logits = TRUE };
+  return as_forward_text (model, text, truncate, &options, error);
+}
+
+/* Accumulates every non-blank line of PATH into ACC. */
+static gboolean
+perplexity_of_lines (AsPerplexity *acc, AsModel *model, const char *path, gboolean truncate,
+                     GError **error)
+{
+  g_autofree char *contents = NULL;
+  GError *local = NULL;
+  if (!g_file_get_contents (path, &contents, NULL, &local))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_IO, "--lines: %s", local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);
+  for (int i = 0; lines[i] != NULL; i++)
+    {
+      char *line = lines[i];
+      gsize len = strlen (line);
+      if (len > 0 && line[len - 1] == '\r')
+        line[len - 1] = '\0';
+      g_autofree char *stripped = g_strstrip (g_strdup (line));
+      if (*stripped == '\0')
+        continue;
+      g_autoptr (AsTrace) trace = NULL;
+      if (cli_check_text (line, "the line", &local))
+        trace = forward_all_logits (model, line, truncate, &local);
+      if (trace == NULL || !as_perplexity_add (acc, trace, &local))
+        {
+          g_propagate_prefixed_error (error, local, "--lines: %s line %d: ", path, i + 1);
+          return FALSE;
+        }
+    }
+  if (acc->n_texts == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--lines: %s has no text (every line is empty or blank)", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+print_summary (const AsPerplexity *acc, const char *model_name, gboolean json)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (json)
+    {
+      g_string_append (out, "{\"model\":");
+      cli_json_append_string (out, model_name);
+      g_string_append_printf (out, ",\"texts\":%d,\"predicted_tokens\":%" G_GINT64_FORMAT
+                              ",\"nll\":", acc->n_texts, acc->n_predicted);
+      append_number (out, acc->nll);
+      g_string_append (out, ",\"mean_nll\":");
+      append_number (out, as_perplexity_mean_nll (acc));
+      g_string_append (out, ",\"perplexity\":");
+      append_number (out, as_perplexity_value (acc));
+      g_string_append (out, "}\n");
+    }
+  else
+    g_string_append_printf (out,
+                            "texts             %d\npredicted tokens  %" G_GINT64_FORMAT
+                            "\nmean NLL (nats)   %.6f\nperplexity        %.4f\n",
+                            acc->n_texts, acc->n_predicted, as_perplexity_mean_nll (acc),
+                            as_perplexity_value (acc));
+  fwrite (out->str, 1, out->len, stdout);
+}
+
+/* One text: every token with its log-probability (the first token is not predicted). */
+static int
+perplexity_of_text (AsModel *model, const char *text, gboolean truncate, gboolean json)
+{
+  GError *error = NULL;
+  if (!cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  g_autoptr (AsTrace) trace = forward_all_logits (model, text, truncate, &error);
+  if (trace == NULL)
+    return cli_fail (error);
+  int n = trace->n_tokens;
+  g_autofree double *logprob = g_new0 (double, n); /* [T-1] (one spare) */
+  AsPerplexity acc = { 0 };
+  if (!as_token_logprobs (logprob, trace, &error) || !as_perplexity_add (&acc, trace, &error))
+    return cli_fail (error);
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (json)
+    {
+      g_string_append (out, "{\"text\":");
+      cli_json_append_string (out, text);
+      g_string_append (out, ",\"tokens\":[");
+      for (int t = 0; t < n; t++)
+        {
+          g_string_append (out, t ? "," : "");
+          g_string_append_printf (out, "{\"index\":%d,\"id\":%d,\"token\":", t, trace->ids[t]);
+          cli_json_append_string (out, trace->tokens[t]);
+          g_string_append (out, ",\"logprob\":");
+          append_number (out, t == 0 ? NAN : logprob[t - 1]);
+          g_string_append_c (out, '}');
+        }
+      g_string_append_printf (out, "],\"predicted_tokens\":%" G_GINT64_FORMAT ",\"mean_nll\":",
+                              acc.n_predicted);
+      append_number (out, as_perplexity_mean_nll (&acc));
+      g_string_append (out, ",\"perplexity\":");
+      append_number (out, as_perplexity_value (&acc));
+      g_string_append (out, "}\n");
+    }
+  else
+    {
+      g_string_append_printf (out, "%5s %7s  %-20s %12s\n", "index", "id", "token", "logprob");
+      for (int t = 0; t < n; t++)
+        {
+          g_autoptr (GString) quoted = g_string_new (NULL);
+          cli_json_append_string (quoted, trace->tokens[t]);
+          if (t == 0)
+            g_string_append_printf (out, "%5d %7d  %-20s %12s\n", t, trace->ids[t], quoted->str,
+                                    "-");
+          else
+            g_string_append_printf (out, "%5d %7d  %-20s %12.6f\n", t, trace->ids[t],
+                                    quoted->str, logprob[t - 1]);
+        }
+      g_string_append_printf (out, "mean NLL (nats) %.6f, perplexity %.4f over %" G_GINT64_FORMAT
+                              " predicted tokens\n",
+                              as_perplexity_mean_nll (&acc), as_perplexity_value (&acc),
+                              acc.n_predicted);
+    }
+  fwrite (out->str, 1, out->len, stdout);
+  return CLI_EXIT_OK;
+}
+
+int
+cli_perplexity (int argc, char **argv)
+{
+  g_autofree char *model_spec = NULL, *text = NULL, *lines = NULL;
+  gboolean json = FALSE, truncate = FALSE;
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
+      "M" },
+    { "lines", 'l', 0, G_OPTION_ARG_FILENAME, &lines,
+      "Perplexity over every non-blank line of FILE, each line a text", "FILE" },
+    { "text", 't', 0, G_OPTION_ARG_STRING, &text,
+      "One text: per-token log-probabilities and its perplexity", "T" },
+    { "truncate", 0, 0, G_OPTION_ARG_NONE, &truncate,
+      "Keep the first tokens when a text is longer than the context", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { NULL },
+  };
+  int code;
+  if (!cli_parse_options ("perplexity", "",
+                          "Perplexity of a causal language model: exp(mean NLL of each token "
+                          "given the tokens before it; the first token of a text is not "
+                          "predicted).",
+                          entries, &argc, &argv, &code))
+    return code;
+  if (argc > 1)
+    return cli_usage_printf ("perplexity", "unexpected argument '%s'", argv[1]);
+  if ((text == NULL) == (lines == NULL))
+    return cli_usage_printf ("perplexity", "give exactly one of --text T and --lines FILE");
+
+  GError *error = NULL;
+  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
+  if (model == NULL)
+    return cli_fail (error);
+  if (as_model_get_config (model)->arch != AS_ARCH_GPT2)
+    return cli_fail_printf ("model '%s' is not a causal language model; perplexity needs one",
+                            as_model_get_name (model));
+  if (text != NULL)
+    return perplexity_of_text (model, text, truncate, json);
+  AsPerplexity acc = { 0 };
+  if (!perplexity_of_lines (&acc, model, lines, truncate, &error))
+    return cli_fail (error);
+  print_summary (&acc, as_model_get_name (model), json);
+  return CLI_EXIT_OK;
+}

@@ -1,0 +1,143 @@
+/* cli-predict.c — `attnscope predict`: the top-K next tokens, and with --steps the greedy loop
+ * of the seed text ("May the force be on" / - " on": -64.0309 ...). */
+#include <stdio.h>
+
+#include "as-forward.h"
+#include "as-predict.h"
+#include "cli.h"
+
+static void
+append_prediction_json (GString *out, const AsPrediction *p)
+{
+  g_string_append (out, "{\"token\":");
+  cli_json_append_string (out, p->token);
+  g_string_append_printf (out, ",\"id\":%d,\"logit\":%.9g,\"probability\":%.9g}", p->id,
+                          p->logit, p->probability);
+}
+
+static void
+append_predictions_json (GString *out, const AsPrediction *top, int n)
+{
+  g_string_append_c (out, '[');
+  for (int i = 0; i < n; i++)
+    {
+      if (i)
+        g_string_append_c (out, ',');
+      append_prediction_json (out, &top[i]);
+    }
+  g_string_append_c (out, ']');
+}
+
+static int
+predict_once (AsModel *model, const char *text, int k, gboolean json)
+{
+  GError *error = NULL;
+  AsForwardOptions options = { .all_logits = FALSE };
+  g_autoptr (AsTrace) trace = as_forward_text (model, text, FALSE, &options, &error);
+  if (trace == NULL)
+    return cli_fail (error);
+  int n = 0;
+  AsPrediction *top = as_predict_top_k (trace, as_model_get_tokenizer (model), k, &n);
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (json)
+    {
+      g_string_append (out, "{\"text\":");
+      cli_json_append_string (out, text);
+      g_string_append (out, ",\"predictions\":");
+      append_predictions_json (out, top, n);
+      g_string_append (out, "}\n");
+    }
+  else
+    {
+      g_string_append_printf (out, "%s\n%4s  %-20s %7s %12s %12s\n", text, "rank", "token", "id",
+                              "logit", "probability");
+      for (int i = 0; i < n; i++)
+        {
+          g_autoptr (GString) quoted = g_string_new (NULL);
+          cli_json_append_string (quoted, top[i].token);
+          g_string_append_printf (out, "%4d  %-20s %7d %12.4f %12.6f\n", i + 1, quoted->str,
+                                  top[i].id, top[i].logit, top[i].probability);
+        }
+    }
+  fwrite (out->str, 1, out->len, stdout);
+  as_predictions_free (top, n);
+  return CLI_EXIT_OK;
+}
+
+static int
+predict_steps (AsModel *model, const char *text, int k, int steps, gboolean append_ids,
+               gboolean json)
+{
+  GError *error = NULL;
+  AsGreedyStep *result = as_generate_greedy (
+      model, text, steps, k, append_ids ? AS_GREEDY_APPEND_IDS : AS_GREEDY_RETOKENIZE, NULL,
+      &error);
+  if (result == NULL)
+    return cli_fail (error);
+  g_autoptr (GString) out = g_string_new (NULL);
+  for (int s = 0; s < steps; s++)
+    {
+      if (json)
+        {
+          g_string_append_printf (out, "{\"step\":%d,\"text\":", s + 1);
+          cli_json_append_string (out, result[s].text);
+          g_string_append (out, ",\"top\":");
+          append_predictions_json (out, result[s].top, result[s].n_top);
+          g_string_append (out, "}\n");
+          continue;
+        }
+      /* the seed prints the decoded tokens verbatim, newlines included */
+      g_string_append_printf (out, "%s\n", result[s].text);
+      for (int i = 0; i < result[s].n_top; i++)
+        g_string_append_printf (out, "- \"%s\": %.4f\n", result[s].top[i].token,
+                                result[s].top[i].logit);
+    }
+  fwrite (out->str, 1, out->len, stdout);
+  as_greedy_steps_free (result, steps);
+  return CLI_EXIT_OK;
+}
+
+int
+cli_predict (int argc, char **argv)
+{
+  g_autofree char *model_spec = NULL, *text = NULL;
+  int k = 0, steps = 0;
+  gboolean json = FALSE, append_ids = FALSE;
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
+      "M" },
+    { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Prompt", "T" },
+    { "top", 'k', 0, G_OPTION_ARG_INT, &k, "Number of predictions (10; 3 with --steps)", "K" },
+    { "steps", 'n', 0, G_OPTION_ARG_INT, &steps, "Greedy generation for N steps", "N" },
+    { "append-ids", 0, 0, G_OPTION_ARG_NONE, &append_ids,
+      "With --steps: append token ids (as HF generate) instead of re-tokenizing the text", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON (one object per step with --steps)",
+      NULL },
+    { NULL },
+  };
+  int code;
+  if (!cli_parse_options ("predict", "", "Predict the next tokens.", entries, &argc, &argv,
+                          &code))
+    return code;
+  if (argc > 1)
+    return cli_usage_printf ("predict", "unexpected argument '%s'", argv[1]);
+  if (text == NULL)
+    return cli_usage_printf ("predict", "--text T is required");
+  if (k < 0 || steps < 0 || steps > 100000)
+    return cli_usage_printf ("predict", "--top and --steps must be positive numbers");
+  if (k == 0)
+    k = steps > 0 ? 3 : 10;
+
+  GError *error = NULL;
+  if (!cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
+  if (model == NULL)
+    return cli_fail (error);
+  if (as_model_get_config (model)->arch != AS_ARCH_GPT2)
+    return cli_fail_printf ("model '%s' has no language-model head to predict with",
+                            as_model_get_name (model));
+  if (steps > 0)
+    return predict_steps (model, text, k, steps, append_ids, json);
+  return predict_once (model, text, k, json);
+}

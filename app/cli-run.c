@@ -1,0 +1,67 @@
+/* cli-run.c — `attnscope run`: one forward pass, the whole trace dumped to HDF5. */
+#include <stdio.h>
+
+#include "as-forward.h"
+#include "as-trace-dump.h"
+#include "cli.h"
+
+int
+cli_run (int argc, char **argv)
+{
+  g_autofree char *model_spec = NULL, *text = NULL, *ids_list = NULL, *dump = NULL;
+  gboolean truncate = FALSE;
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
+      "M" },
+    { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
+    { "ids", 0, 0, G_OPTION_ARG_STRING, &ids_list, "Input token ids, comma separated", "1,2,3" },
+    { "dump", 'o', 0, G_OPTION_ARG_FILENAME, &dump, "Write the trace to this HDF5 file",
+      "OUT.h5" },
+    { "truncate", 0, 0, G_OPTION_ARG_NONE, &truncate,
+      "Keep the first tokens when the text is longer than the context", NULL },
+    { NULL },
+  };
+  int code;
+  if (!cli_parse_options ("run", "", "Run one forward pass and dump every layer and head.",
+                          entries, &argc, &argv, &code))
+    return code;
+  if (argc > 1)
+    return cli_usage_printf ("run", "unexpected argument '%s'", argv[1]);
+  if ((text == NULL) == (ids_list == NULL))
+    return cli_usage_printf ("run", "give exactly one of --text T or --ids 1,2,3");
+  if (dump == NULL)
+    return cli_usage_printf ("run", "--dump OUT.h5 is required");
+
+  GError *error = NULL;
+  if (text != NULL && !cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  g_autoptr (GArray) ids = NULL;
+  if (ids_list != NULL && (ids = cli_parse_ids (ids_list, "--ids", &error)) == NULL)
+    return cli_fail (error);
+
+  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
+  if (model == NULL)
+    return cli_fail (error);
+
+  AsForwardOptions options = { .all_logits = TRUE };
+  g_autoptr (AsTrace) trace = NULL;
+  if (text != NULL)
+    trace = as_forward_text (model, text, truncate, &options, &error);
+  else
+    {
+      int n = (int) ids->len;
+      int context = as_model_get_config (model)->n_positions;
+      if (truncate && n > context)
+        n = context;
+      trace = as_forward (model, &g_array_index (ids, int32_t, 0), n, &options, &error);
+    }
+  if (trace == NULL)
+    return cli_fail (error);
+
+  const AsConfig *c = as_model_get_config (model);
+  if (!as_trace_dump_h5 (trace, as_model_get_name (model), c->model_type, dump, &error))
+    return cli_fail (error);
+  printf ("wrote %s: %d tokens, %d layers x %d heads\n", dump, trace->n_tokens, trace->n_layer,
+          trace->n_head);
+  return CLI_EXIT_OK;
+}

@@ -1,0 +1,69 @@
+/* cli.h — the command line: one function per subcommand (cli-<name>.c) and the helpers they
+ * share. The contract (DESIGN.md): exit 0 on success; 1 on failure with one line
+ * "attnscope: error: ..." on stderr naming the file or argument at fault; 2 on a usage error. */
+#pragma once
+
+#include <glib.h>
+
+#include "as-model.h"
+
+G_BEGIN_DECLS
+
+enum
+{
+  CLI_EXIT_OK = 0,
+  CLI_EXIT_FAILURE = 1,
+  CLI_EXIT_USAGE = 2,
+};
+
+typedef int (*CliRunFunc) (int argc, char **argv);
+
+typedef struct
+{
+  const char *name;
+  const char *summary;
+  CliRunFunc run;
+} CliCommand;
+
+/* Subcommands. argv[0] is the subcommand's name. */
+int cli_info (int argc, char **argv);
+int cli_tokenize (int argc, char **argv);
+int cli_run (int argc, char **argv);
+int cli_predict (int argc, char **argv);
+int cli_bench (int argc, char **argv);
+int cli_similarity (int argc, char **argv);
+int cli_stats (int argc, char **argv);
+int cli_compare (int argc, char **argv);
+int cli_perplexity (int argc, char **argv);
+
+/* Prints "attnscope: error: MESSAGE" and returns CLI_EXIT_FAILURE. Takes ERROR. */
+int cli_fail (GError *error);
+/* Prints "attnscope: error: FORMAT..." and returns CLI_EXIT_FAILURE. */
+int cli_fail_printf (const char *format, ...) G_GNUC_PRINTF (1, 2);
+/* Prints "attnscope: usage error: FORMAT..." and a hint, returns CLI_EXIT_USAGE. */
+int cli_usage_printf (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+/* Parses ARGV with ENTRIES for COMMAND; on a bad option prints the usage error and returns
+ * FALSE with *EXIT_CODE = CLI_EXIT_USAGE (or CLI_EXIT_OK for --help). ARGV keeps the
+ * positional arguments (argv[0] = command). */
+gboolean cli_parse_options (const char *command, const char *parameter_string,
+                            const char *summary, const GOptionEntry *entries, int *argc,
+                            char ***argv, int *exit_code);
+
+/* Loads the model named by SPEC (NULL = the default model). */
+AsModel *cli_load_model (const char *spec, GError **error);
+
+/* Reads the whole TEXT argument, or fails for NULL. Checks UTF-8 (naming ARGUMENT). */
+gboolean cli_check_text (const char *text, const char *argument, GError **error);
+
+/* Parses "1,2,3" into int32 ids; fails naming ARGUMENT. Returns a GArray of int32_t. */
+GArray *cli_parse_ids (const char *list, const char *argument, GError **error);
+
+/* Writes CONTENTS to PATH atomically (temporary file + rename). */
+gboolean cli_write_file_atomic (const char *path, const char *contents, gssize length,
+                                GError **error);
+
+/* JSON string escaping of S into BUF (appends, with quotes). */
+void cli_json_append_string (GString *buf, const char *s);
+
+G_END_DECLS

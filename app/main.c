@@ -1,0 +1,59 @@
+/* main.c — entry point: dispatches `attnscope SUBCOMMAND ...` to the command-line subcommands.
+ * With no arguments the GUI opens (once it exists); until then the usage is printed. */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const CliCommand commands[] = {
+  { "info", "model summary: architecture, L, H, D, vocabulary, context, parameters", cli_info },
+  { "tokenize", "text to token ids and token strings", cli_tokenize },
+  { "run", "one forward pass, every layer and head dumped to HDF5", cli_run },
+  { "predict", "next-token top-K and greedy continuation", cli_predict },
+  { "bench", "time forward passes in-process", cli_bench },
+  { "similarity", "cosine similarity of a text's vectors; one token's table", cli_similarity },
+  { "stats", "head statistics: entropy, previous/first/self shares, labels", cli_stats },
+  { "compare", "two texts: hidden-state similarity, attention differences", cli_compare },
+  { "perplexity", "per-token log-probabilities; perplexity over the lines of a file",
+    cli_perplexity },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "Usage: attnscope COMMAND [OPTIONS]\n\nCommands:\n");
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf (out, "\nRun 'attnscope COMMAND --help' for the options of a command.\n"
+                "--model takes a model folder, the name of a shipped model (default: %s) or a\n"
+                "Hugging Face hub id found in the local cache.\n",
+           as_model_default_name ());
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  /* Numbers are printed and parsed in the C locale whatever the user's language. */
+  setlocale (LC_NUMERIC, "C");
+
+  if (argc < 2)
+    {
+      print_usage (stdout);
+      return CLI_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
+      || strcmp (argv[1], "help") == 0)
+    {
+      print_usage (stdout);
+      return CLI_EXIT_OK;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  fprintf (stderr, "attnscope: usage error: unknown command '%s'\n", argv[1]);
+  print_usage (stderr);
+  return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,73 @@
+/* as-compare.h — how two sentences differ inside the same model ("The man hit the car" against
+ * "The car hit the man").
+ *
+ * Pairing rule: tokens are matched by their vocabulary string (exact bytes, so "The" and "Ġthe"
+ * differ). The k-th occurrence of a string in A is paired with the k-th occurrence of the same
+ * string in B; an occurrence with no counterpart (a string that occurs more often in one text, or
+ * only in one) is listed as unmatched. Pairs are ordered by their position in A.
+ *
+ * Hidden states (every text length): for each hidden-state index l = 0..L (0 = embeddings,
+ * L = after the final norm) and each pair (a, b), the cosine similarity of hidden[l][a] in A and
+ * hidden[l][b] in B; their mean over pairs; and the change of layer l, the Frobenius norm of the
+ * difference of the matched rows, sqrt(Σ_pairs |hidden_B[l][b] - hidden_A[l][a]|²). Layers are
+ * ranked by that norm (largest first; ties: lower layer first). With no pair the means are NaN
+ * and the norms 0.
+ *
+ * Attention (only when both texts have the same number of tokens T; otherwise unavailable): per
+ * layer and head the difference D = P_B - P_A [T][T], compared position by position; the head's
+ * change is the Frobenius norm |D|_F, and the layer's change the norm of all its heads together,
+ * sqrt(Σ_h |D_h|_F²). Heads and layers are ranked by these norms (largest first; ties: lower
+ * index first). */
+#pragma once
+
+#include <glib.h>
+
+#include "as-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int a; /* position in A */
+  int b; /* position in B */
+} AsTokenPair;
+
+typedef struct
+{
+  int n_layer, n_head;        /* L, H (the same for both traces) */
+  int n_tokens_a, n_tokens_b; /* T_A, T_B */
+
+  AsTokenPair *pairs; /* [n_pairs] in A's order */
+  int n_pairs;
+  int *unmatched_a; /* [n_unmatched_a] positions in A without a partner */
+  int n_unmatched_a;
+  int *unmatched_b; /* [n_unmatched_b] positions in B without a partner */
+  int n_unmatched_b;
+
+  float *hidden_similarity;       /* [L+1][n_pairs] */
+  double *hidden_mean_similarity; /* [L+1] mean over pairs (NaN without pairs) */
+  double *hidden_change;          /* [L+1] Frobenius norm of the matched-row difference */
+  int *hidden_ranking;            /* [L+1] hidden-state indices by decreasing change */
+
+  gboolean attention_available; /* T_A == T_B */
+  float *attention_diff;        /* [L][H][T][T] P_B - P_A, NULL when unavailable */
+  double *head_change;          /* [L][H] |P_B - P_A|_F, NULL when unavailable */
+  int *head_ranking;            /* [L·H] flat layer·H + head by decreasing change, or NULL */
+  double *layer_change;         /* [L] sqrt(Σ_h head_change²), NULL when unavailable */
+  int *layer_ranking;           /* [L] layers by decreasing change, or NULL */
+} AsComparison;
+
+/* Pairs the tokens of A [N_A] and B [N_B] by the rule above. Returns the pairs (*N_PAIRS) and
+ * fills the unmatched lists (newly allocated; free all three with g_free). */
+AsTokenPair *as_compare_pair_tokens(char *const *tokens_a, int n_a, char *const *tokens_b, int n_b,
+                                    int *n_pairs, int **unmatched_a, int *n_unmatched_a,
+                                    int **unmatched_b, int *n_unmatched_b);
+
+/* Compares A and B; fails with AS_ERROR_SHAPE when they do not come from the same model shape
+ * (layers, heads, width), naming both. */
+AsComparison *as_compare_traces(const AsTrace *a, const AsTrace *b, GError **error);
+void as_comparison_free(AsComparison *comparison);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(AsComparison, as_comparison_free)
+
+G_END_DECLS

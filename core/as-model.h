@@ -1,0 +1,79 @@
+/* as-model.h — a loaded model: config, weights and tokenizer. Immutable once loaded, reference
+ * counted, shareable between threads.
+ *
+ * A model is a folder in the Hugging Face layout (FORMATS.md §1). as_model_load() accepts
+ * - a folder path,
+ * - the NAME of a model shipped in data/models/NAME (looked up in $ATTNSCOPE_DATA_DIR/models,
+ *   then the build tree's and the installed data directory), or
+ * - a hub id ("distilgpt2", "openai-community/gpt2") found in the Hugging Face cache
+ *   ($HF_HOME/hub or ~/.cache/huggingface/hub, models--ORG--NAME/snapshots/<rev>/). */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "as-config.h"
+#include "as-tensor-store.h"
+#include "as-tokenizer.h"
+
+G_BEGIN_DECLS
+
+/* GPT-2 weights, pointing into the tensor store. Shapes as in FORMATS.md; matrices are
+ * [in][out], row-major, so a row vector x times W is cblas "x · W". */
+typedef struct
+{
+  const float *ln1_g, *ln1_b;     /* [D] */
+  const float *attn_w;            /* [D][3D] */
+  const float *attn_b;            /* [3D] */
+  const float *proj_w;            /* [D][D] */
+  const float *proj_b;            /* [D] */
+  const float *ln2_g, *ln2_b;     /* [D] */
+  const float *fc_w;              /* [D][F] */
+  const float *fc_b;              /* [F] */
+  const float *fc2_w;             /* [F][D] */
+  const float *fc2_b;             /* [D] */
+} AsGpt2Layer;
+
+typedef struct
+{
+  const float *wte;               /* [V][D], also the tied output matrix */
+  const float *wpe;               /* [P][D] */
+  AsGpt2Layer *layers;            /* [L] */
+  const float *lnf_g, *lnf_b;     /* [D] */
+} AsGpt2Weights;
+
+/* toy-attention weights (see toy-attention.h) */
+typedef struct
+{
+  const float *embeddings;        /* [V][D] */
+  const float *w_q, *w_k, *w_v;   /* [H][D][hd] or NULL (then Q = K = V = embeddings) */
+  const float *w_o;               /* [H·hd][D] or NULL */
+} AsToyWeights;
+
+typedef struct _AsModel AsModel;
+
+AsModel *as_model_load (const char *spec, GError **error);
+AsModel *as_model_ref (AsModel *model);
+void as_model_unref (AsModel *model);
+
+/* Resolves SPEC (folder, shipped name, hub id) to a folder path without loading. */
+char *as_model_resolve_path (const char *spec, GError **error);
+
+/* The folders searched for shipped models, in order (NULL-terminated, owned). */
+char **as_model_dup_shipped_dirs (void);
+
+/* Name of the default model (shipped in data/models/). */
+const char *as_model_default_name (void);
+
+const AsConfig *as_model_get_config (const AsModel *model);
+AsTokenizer *as_model_get_tokenizer (const AsModel *model);
+const AsGpt2Weights *as_model_get_gpt2_weights (const AsModel *model);
+const AsToyWeights *as_model_get_toy_weights (const AsModel *model);
+const char *as_model_get_path (const AsModel *model);   /* the resolved folder */
+const char *as_model_get_name (const AsModel *model);   /* basename or hub id, for titles */
+const char *as_model_get_weights_path (const AsModel *model);
+int64_t as_model_get_n_params (const AsModel *model);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsModel, as_model_unref)
+
+G_END_DECLS

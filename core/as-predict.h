@@ -1,0 +1,48 @@
+/* as-predict.h — next-token predictions and greedy generation. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "as-model.h"
+#include "as-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int32_t id;
+  char *token;       /* decoded text of the single token, e.g. " on" (owned) */
+  float logit;
+  float probability; /* softmax over the whole vocabulary */
+} AsPrediction;
+
+/* The K most likely next tokens after the trace's last position, sorted by logit (ties: lower
+ * id first). Returns an array of K AsPrediction (fewer when V < K); free with
+ * as_predictions_free. */
+AsPrediction *as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokenizer, int k,
+                                int *n_out);
+void as_predictions_free (AsPrediction *predictions, int n);
+
+/* One greedy step as printed by the seed: the text so far and the top-K of that step. */
+typedef struct
+{
+  char *text;              /* prompt + all chosen tokens so far, decoded */
+  AsPrediction *top;       /* [n_top] */
+  int n_top;
+} AsGreedyStep;
+
+typedef enum
+{
+  AS_GREEDY_RETOKENIZE, /* append the top token's text and tokenize the whole text again, as the
+                         * seed's loop does (a lone byte token becomes U+FFFD and is re-encoded) */
+  AS_GREEDY_APPEND_IDS, /* append the top token's id, as HF generate() does */
+} AsGreedyMode;
+
+/* Greedy generation for N_STEPS from PROMPT: at each step runs the model, records the top-K and
+ * appends the top token. Returns N_STEPS steps or NULL with ERROR (empty prompt, context
+ * exceeded, cancelled). */
+AsGreedyStep *as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k,
+                                  AsGreedyMode mode, GCancellable *cancellable, GError **error);
+void as_greedy_steps_free (AsGreedyStep *steps, int n_steps);
+
+G_END_DECLS

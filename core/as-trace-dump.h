@@ -1,0 +1,15 @@
+/* as-trace-dump.h — writes a trace to HDF5 with the dataset names of the command-line contract
+ * (DESIGN.md): token_ids [T] int64, tokens [T] strings, attentions [L,H,T,T],
+ * hidden_states [L+1,T,D], contexts [L,H,T,hd], logits [T,V] (float32); root attributes model and
+ * architecture. The file appears whole or not at all (temporary file, then rename). */
+#pragma once
+
+#include "as-trace.h"
+
+G_BEGIN_DECLS
+
+/* The trace must hold logits for every position (AsForwardOptions.all_logits). */
+gboolean as_trace_dump_h5 (const AsTrace *trace, const char *model_name,
+                           const char *architecture, const char *path, GError **error);
+
+G_END_DECLS

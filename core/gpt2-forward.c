@@ -1,0 +1,234 @@
+/* gpt2-forward.c — GPT-2 / DistilGPT-2 forward pass (pre-LN, causal) that keeps everything.
+ *
+ * Reads top to bottom like FORMATS.md §3:
+ *   h = wte[ids] + wpe[0..T-1]
+ *   per block: a = LN1(h); qkv = a·W_attn + b; per head S = q·kᵀ/√hd, causal softmax, ctx = P·v;
+ *              h += concat(ctx)·W_proj + b;  h += gelu_new(LN2(h)·W_fc + b)·W_fc2 + b
+ *   h = LN_f(h); logits = h·wteᵀ
+ * and writes every intermediate the trace promises straight into the trace's arrays.
+ *
+ * Speed: the projections are single large sgemm calls (OpenBLAS uses all its threads); the heads
+ * run in parallel (OpenMP) with single-threaded sgemm calls, and under the causal mask only the
+ * lower triangle is computed, in blocks of rows. */
+#include "gpt2-forward.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "as-error.h"
+#include "kernels.h"
+
+/* Rows per block of the causal attention: each block multiplies only by the keys it can see. */
+#define ATTN_ROW_BLOCK 64
+
+typedef struct
+{
+  float *x;    /* [T][D] residual stream */
+  float *a;    /* [T][D] normalised input of a sub-block */
+  float *qkv;  /* [T][3D] */
+  float *cc;   /* [T][D] heads' contexts side by side */
+  float *ff;   /* [T][F] MLP hidden layer */
+  float *mem;  /* the one allocation behind the buffers above */
+} Gpt2Scratch;
+
+guint64
+as_gpt2_scratch_bytes (const AsConfig *config, int n_tokens)
+{
+  guint64 T = n_tokens, D = config->n_embd, F = config->n_inner;
+  return (T * D * 6 + T * F) * sizeof (float);
+}
+
+static gboolean
+scratch_init (Gpt2Scratch *s, const AsConfig *c, int T, GError **error)
+{
+  gsize D = c->n_embd;
+  s->mem = g_try_malloc ((gsize) as_gpt2_scratch_bytes (c, T));
+  if (s->mem == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate the working memory for %d tokens", T);
+      return FALSE;
+    }
+  s->x = s->mem;
+  s->a = s->x + T * D;
+  s->qkv = s->a + T * D;
+  s->cc = s->qkv + T * 3 * D;
+  s->ff = s->cc + T * D;
+  return TRUE;
+}
+
+/* x [T][D] = wte[ids] + wpe[0..T-1] */
+static void
+embed (float *x, const AsGpt2Weights *w, const int32_t *ids, int T, int D)
+{
+  for (int t = 0; t < T; t++)
+    {
+      const float *te = w->wte + (gsize) ids[t] * D;
+      const float *pe = w->wpe + (gsize) t * D;
+      float *xt = x + (gsize) t * D;
+      for (int i = 0; i < D; i++)
+        xt[i] = te[i] + pe[i];
+    }
+}
+
+/* Copies head HEAD's q, k, v columns out of qkv [T][3D] into the trace, each [T][hd]. */
+static void
+split_heads (AsTrace *t, int layer, int head, const float *qkv)
+{
+  int T = t->n_tokens, D = t->d_model, hd = t->head_dim;
+  float *q = as_trace_head_vectors (t, t->q, layer, head);
+  float *k = as_trace_head_vectors (t, t->k, layer, head);
+  float *v = as_trace_head_vectors (t, t->v, layer, head);
+  for (int i = 0; i < T; i++)
+    {
+      const float *row = qkv + (gsize) i * 3 * D + (gsize) head * hd;
+      memcpy (q + (gsize) i * hd, row, sizeof (float) * hd);
+      memcpy (k + (gsize) i * hd, row + D, sizeof (float) * hd);
+      memcpy (v + (gsize) i * hd, row + 2 * D, sizeof (float) * hd);
+    }
+}
+
+/* One head: P [T][T] = softmax(q·kᵀ/√hd) under the causal mask, ctx [T][hd] = P·v; ctx is also
+ * written into columns head·hd.. of cc [T][D]. */
+static void
+attention_head (AsTrace *t, float *cc, int layer, int head)
+{
+  int T = t->n_tokens, D = t->d_model, hd = t->head_dim;
+  const float *q = as_trace_head_vectors (t, t->q, layer, head); /* [T][hd] */
+  const float *k = as_trace_head_vectors (t, t->k, layer, head); /* [T][hd] */
+  const float *v = as_trace_head_vectors (t, t->v, layer, head); /* [T][hd] */
+  float *ctx = as_trace_head_vectors (t, t->ctx, layer, head);   /* [T][hd] */
+  float *P = as_trace_attn (t, layer, head);                      /* [T][T] */
+  float scale = 1.0f / sqrtf ((float) hd);
+
+  for (int r0 = 0; r0 < T; r0 += ATTN_ROW_BLOCK)
+    {
+      int rows = MIN (ATTN_ROW_BLOCK, T - r0);
+      int keys = r0 + rows; /* causal: rows r0.. see keys 0..r0+rows-1 at most */
+      float *Pb = P + (gsize) r0 * T;
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, keys, hd, 1.0f,
+                   q + (gsize) r0 * hd, hd, k, hd, 0.0f, Pb, T);
+      as_softmax_rows (Pb, rows, T, T, scale, TRUE, r0);
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, keys, 1.0f, Pb, T, v, hd,
+                   0.0f, ctx + (gsize) r0 * hd, hd);
+    }
+  for (int i = 0; i < T; i++)
+    memcpy (cc + (gsize) i * D + (gsize) head * hd, ctx + (gsize) i * hd, sizeof (float) * hd);
+}
+
+/* All heads of one layer in parallel; OpenBLAS runs single-threaded inside the region so that
+ * the two levels of threads do not compete. */
+static void
+attention_heads (AsTrace *t, float *cc, const float *qkv, int layer)
+{
+  int H = t->n_head;
+  int blas_threads = openblas_get_num_threads ();
+  openblas_set_num_threads (1);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int h = 0; h < H; h++)
+    {
+      split_heads (t, layer, h, qkv);
+      attention_head (t, cc, layer, h);
+    }
+  openblas_set_num_threads (blas_threads);
+}
+
+/* In-place activation over ff [T][F], rows shared between threads. */
+static void
+activation (float *ff, int T, int F, AsActivation act)
+{
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < T; i++)
+    {
+      float *row = ff + (gsize) i * F;
+      switch (act)
+        {
+        case AS_ACT_GELU_NEW:
+          as_gelu_new (row, F);
+          break;
+        case AS_ACT_GELU:
+          as_gelu_erf (row, F);
+          break;
+        case AS_ACT_RELU:
+          as_relu (row, F);
+          break;
+        }
+    }
+}
+
+static void
+block_forward (AsTrace *t, Gpt2Scratch *s, const AsGpt2Layer *w, const AsConfig *c, int layer)
+{
+  int T = t->n_tokens, D = c->n_embd, F = c->n_inner;
+  float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
+
+  as_layernorm (s->a, s->x, w->ln1_g, w->ln1_b, c->layer_norm_eps, T, D);
+  as_matmul (s->qkv, s->a, w->attn_w, w->attn_b, T, D, 3 * D);
+  attention_heads (t, s->cc, s->qkv, layer);
+  as_matmul (attn_out, s->cc, w->proj_w, w->proj_b, T, D, D);
+  as_add_inplace (s->x, attn_out, (gsize) T * D);
+
+  as_layernorm (s->a, s->x, w->ln2_g, w->ln2_b, c->layer_norm_eps, T, D);
+  as_matmul (s->ff, s->a, w->fc_w, w->fc_b, T, D, F);
+  activation (s->ff, T, F, c->activation);
+  as_matmul (s->a, s->ff, w->fc2_w, w->fc2_b, T, F, D);
+  as_add_inplace (s->x, s->a, (gsize) T * D);
+}
+
+AsTrace *
+as_gpt2_forward (AsModel *model, const int32_t *ids, int T, const AsForwardOptions *options,
+                 GError **error)
+{
+  const AsConfig *c = as_model_get_config (model);
+  const AsGpt2Weights *w = as_model_get_gpt2_weights (model);
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  int L = c->n_layer, D = c->n_embd, V = c->vocab_size;
+  gboolean all_logits = options != NULL && options->all_logits;
+  GCancellable *cancellable = options != NULL ? options->cancellable : NULL;
+
+  AsTrace *t = as_trace_new (L, c->n_head, T, D, c->head_dim, V, all_logits, error);
+  if (t == NULL)
+    return NULL;
+  t->causal = TRUE;
+  for (int i = 0; i < T; i++)
+    {
+      t->ids[i] = ids[i];
+      const char *token = tokenizer != NULL ? as_tokenizer_get_token (tokenizer, ids[i]) : NULL;
+      t->tokens[i] = token != NULL ? g_strdup (token) : g_strdup_printf ("<%d>", ids[i]);
+    }
+
+  Gpt2Scratch s;
+  if (!scratch_init (&s, c, T, error))
+    {
+      as_trace_unref (t);
+      return NULL;
+    }
+
+  embed (s.x, w, ids, T, D);
+  for (int l = 0; l < L; l++)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the forward pass was cancelled");
+          g_free (s.mem);
+          as_trace_unref (t);
+          return NULL;
+        }
+      memcpy (as_trace_hidden (t, l), s.x, sizeof (float) * T * D);
+      block_forward (t, &s, &w->layers[l], c, l);
+    }
+
+  float *final = as_trace_hidden (t, L); /* [T][D] after ln_f */
+  as_layernorm (final, s.x, w->lnf_g, w->lnf_b, c->layer_norm_eps, T, D);
+  if (all_logits)
+    as_matmul_transposed (t->logits, final, w->wte, T, D, V);
+  else
+    as_matmul_transposed (t->logits, final + (gsize) (T - 1) * D, w->wte, 1, D, V);
+
+  g_free (s.mem);
+  return t;
+}

@@ -1,0 +1,46 @@
+/* kernels.h — the numeric building blocks of the forward passes (private to the core).
+ *
+ * One small function per operation, in the llm.c style: outputs first, then inputs, then sizes;
+ * every buffer's shape in a comment. Row vectors throughout (x · W), matrices row-major. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* out = x · w (+ bias broadcast over rows). x [n][in], w [in][out], bias [out] or NULL,
+ * out [n][out]. Uses cblas_sgemm. */
+void as_matmul (float *out, const float *x, const float *w, const float *bias, int n, int in,
+                int out_dim);
+
+/* out = x · wᵀ. x [n][in], w [out][in] (e.g. the tied embedding matrix), out [n][out]. */
+void as_matmul_transposed (float *out, const float *x, const float *w, int n, int in,
+                           int out_dim);
+
+/* LayerNorm over the last dimension with biased variance (as PyTorch): out [n][d], x [n][d],
+ * gamma/beta [d]. OUT may equal X. */
+void as_layernorm (float *out, const float *x, const float *gamma, const float *beta, float eps,
+                   int n, int d);
+
+/* In-place gelu_new: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). x [n]. */
+void as_gelu_new (float *x, gsize n);
+
+/* In-place exact gelu: 0.5·x·(1 + erf(x/√2)). x [n]. */
+void as_gelu_erf (float *x, gsize n);
+
+/* In-place relu. x [n]. */
+void as_relu (float *x, gsize n);
+
+/* Row-wise softmax of SCALE·s in place. s [rows][cols] with row stride LD. When CAUSAL, row i
+ * only sees columns 0..ROW0+i (ROW0 is the absolute index of the first row) and the entries to
+ * the right are set to exactly 0. */
+void as_softmax_rows (float *s, int rows, int cols, int ld, float scale, gboolean causal,
+                      int row0);
+
+/* out += x, elementwise over n. */
+void as_add_inplace (float *out, const float *x, gsize n);
+
+/* e^x for a whole array, vectorised (max relative error ~2e-7 over the float range). */
+void as_exp_inplace (float *x, gsize n);
+
+G_END_DECLS

@@ -1,0 +1,135 @@
+/* predict.c — next-token top-K and greedy generation, as the seed 000 text prints them. */
+#include "as-predict.h"
+
+#include <math.h>
+
+#include "as-error.h"
+#include "as-forward.h"
+
+/* Is (la, ia) ranked before (lb, ib)? Higher logit first, then lower id. */
+static inline gboolean
+ranks_before (float la, int32_t ia, float lb, int32_t ib)
+{
+  return la > lb || (la == lb && ia < ib);
+}
+
+AsPrediction *
+as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokenizer, int k, int *n_out)
+{
+  g_return_val_if_fail (trace != NULL && trace->logits_rows > 0 && k > 0, NULL);
+  const float *logits = as_trace_last_logits (trace); /* [V] */
+  int V = trace->vocab_size;
+  k = MIN (k, V);
+
+  /* insertion into a sorted list of K: K is small (≤ 100 in practice) */
+  int32_t *best = g_new (int32_t, k);
+  int n = 0;
+  float max = -INFINITY;
+  for (int32_t id = 0; id < V; id++)
+    {
+      float l = logits[id];
+      max = fmaxf (max, l);
+      if (n == k && !ranks_before (l, id, logits[best[k - 1]], best[k - 1]))
+        continue;
+      int pos = n < k ? n++ : k - 1;
+      while (pos > 0 && ranks_before (l, id, logits[best[pos - 1]], best[pos - 1]))
+        {
+          best[pos] = best[pos - 1];
+          pos--;
+        }
+      best[pos] = id;
+    }
+
+  double sum = 0.0;
+  for (int32_t id = 0; id < V; id++)
+    sum += exp ((double) logits[id] - max);
+
+  AsPrediction *out = g_new0 (AsPrediction, n);
+  for (int i = 0; i < n; i++)
+    {
+      out[i].id = best[i];
+      out[i].logit = logits[best[i]];
+      out[i].probability = (float) (exp ((double) logits[best[i]] - max) / sum);
+      out[i].token = tokenizer != NULL ? as_tokenizer_decode (tokenizer, &best[i], 1)
+                                       : g_strdup_printf ("<%d>", best[i]);
+    }
+  g_free (best);
+  *n_out = n;
+  return out;
+}
+
+void
+as_predictions_free (AsPrediction *predictions, int n)
+{
+  if (predictions == NULL)
+    return;
+  for (int i = 0; i < n; i++)
+    g_free (predictions[i].token);
+  g_free (predictions);
+}
+
+void
+as_greedy_steps_free (AsGreedyStep *steps, int n_steps)
+{
+  if (steps == NULL)
+    return;
+  for (int i = 0; i < n_steps; i++)
+    {
+      g_free (steps[i].text);
+      as_predictions_free (steps[i].top, steps[i].n_top);
+    }
+  g_free (steps);
+}
+
+AsGreedyStep *
+as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGreedyMode mode,
+                    GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (model != NULL && prompt != NULL && n_steps > 0 && k > 0, NULL);
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  AsForwardOptions options = { .all_logits = FALSE, .cancellable = cancellable };
+
+  g_autoptr (GArray) ids = as_tokenizer_encode (tokenizer, prompt, -1, error);
+  if (ids == NULL)
+    return NULL;
+  if (ids->len == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the prompt is empty");
+      return NULL;
+    }
+  GString *text = g_string_new (prompt);
+  AsGreedyStep *steps = g_new0 (AsGreedyStep, n_steps);
+  for (int s = 0; s < n_steps; s++)
+    {
+      g_autoptr (AsTrace) trace = as_forward (model, &g_array_index (ids, int32_t, 0),
+                                              (int) ids->len, &options, error);
+      if (trace == NULL)
+        {
+          g_prefix_error (error, "step %d: ", s + 1);
+          as_greedy_steps_free (steps, s);
+          g_string_free (text, TRUE);
+          return NULL;
+        }
+      steps[s].top = as_predict_top_k (trace, tokenizer, k, &steps[s].n_top);
+      int32_t next = steps[s].top[0].id;
+      if (mode == AS_GREEDY_RETOKENIZE)
+        {
+          g_string_append (text, steps[s].top[0].token);
+          g_array_unref (ids);
+          ids = as_tokenizer_encode (tokenizer, text->str, (gssize) text->len, error);
+          g_assert (ids != NULL); /* decoded text is valid UTF-8 by construction */
+        }
+      else
+        {
+          g_array_append_val (ids, next);
+          g_string_free (text, TRUE);
+          text = g_string_new (NULL);
+          g_autofree char *decoded = as_tokenizer_decode (
+              tokenizer, &g_array_index (ids, int32_t, 0), ids->len);
+          g_string_append (text, decoded);
+        }
+      steps[s].text = g_strdup (text->str);
+    }
+  g_string_free (text, TRUE);
+  return steps;
+}

@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""Build data/models/attnscope-mini from scratch, deterministically given --seed:
+
+  1. corpus: WordNet 3.0 glosses and example sentences (corpus.py), deduplicated, split into
+     train / held-out (held-out written to OUT/heldout.txt, one text per line);
+  2. byte-level BPE vocabulary learned on the train split (bpe.py) -> vocab.json, merges.txt;
+  3. GPT-2 training (model.py) with AdamW, warm-up + cosine learning rate, on length-bucketed
+     batches of whole lines (every line starts at position 0, as at evaluation);
+  4. export to the Hugging Face GPT-2 layout (export.py) -> config.json, tf_model.h5, ...
+
+Evaluation (perplexity, bigram baseline, head statistics, greedy continuations, README) is
+evaluate.py, run afterwards on the written folder.
+
+Usage (from the repository root):
+  nice -n 10 /usr/bin/python3 data/train-mini/make-mini-model.py --out data/models/attnscope-mini
+"""
+
+import argparse
+import math
+import os
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bpe  # noqa: E402
+import corpus  # noqa: E402
+import export  # noqa: E402
+from model import Gpt2  # noqa: E402
+
+
+def log(msg):
+  print("[%s] %s" % (time.strftime("%H:%M:%S"), msg), flush=True)
+
+
+def make_batches(lengths, gen, tokens_per_batch, chunk=8192):
+  """One epoch of batches (lists of line indices): a seeded permutation, cut into chunks,
+  each chunk sorted by length and cut so that rows x longest row <= tokens_per_batch, then
+  all batches shuffled with the same generator."""
+  order = torch.randperm(len(lengths), generator=gen).tolist()
+  batches = []
+  for start in range(0, len(order), chunk):
+    part = sorted(order[start:start + chunk], key=lambda i: (lengths[i], i))
+    cur = []
+    for i in part:
+      if cur and (len(cur) + 1) * lengths[i] > tokens_per_batch:
+        batches.append(cur)
+        cur = []
+      cur.append(i)
+    if cur:
+      batches.append(cur)
+  perm = torch.randperm(len(batches), generator=gen).tolist()
+  return [batches[p] for p in perm]
+
+
+def collate(seqs, idx):
+  """Right-padded ids [B][T] and targets [B][T-1] (-100 where padded)."""
+  T = max(len(seqs[i]) for i in idx)
+  ids = torch.zeros(len(idx), T, dtype=torch.long)
+  tgt = torch.full((len(idx), T - 1), -100, dtype=torch.long)
+  for r, i in enumerate(idx):
+    s = torch.tensor(seqs[i], dtype=torch.long)
+    ids[r, :len(s)] = s
+    tgt[r, :len(s) - 1] = s[1:]
+  return ids, tgt
+
+
+def lr_at(step, steps, peak, warmup):
+  if step < warmup:
+    return peak * (step + 1) / warmup
+  t = (step - warmup) / max(1, steps - warmup)
+  return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * t)))
+
+
+def train(args, seqs):
+  torch.manual_seed(args.seed)
+  model = Gpt2(args.vocab_size, args.n_ctx, args.n_embd, args.n_layer, args.n_head)
+  decay = [p for n, p in model.named_parameters() if p.dim() == 2]
+  no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+  opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
+                           {"params": no_decay, "weight_decay": 0.0}],
+                          lr=args.lr, betas=(0.9, 0.98), eps=1e-8)
+  gen = torch.Generator().manual_seed(args.seed)
+  lengths = [len(s) for s in seqs]
+  batches, epoch, step, t0 = [], 0, 0, time.time()
+  run_loss, run_n = 0.0, 0
+  ckpt = args.checkpoint
+  if ckpt and os.path.exists(ckpt):
+    state = torch.load(ckpt)
+    model.load_state_dict(state["model"])
+    opt.load_state_dict(state["opt"])
+    gen.set_state(state["gen"])
+    batches, epoch, step = state["batches"], state["epoch"], state["step"]
+    t0 -= state["elapsed"]
+    log("resumed from %s at step %d" % (ckpt, step))
+  model.train()
+  while step < args.steps:
+    if not batches:
+      batches = make_batches(lengths, gen, args.batch_tokens)
+      epoch += 1
+      log("epoch %d: %d batches" % (epoch, len(batches)))
+    ids, tgt = collate(seqs, batches.pop(0))
+    for g in opt.param_groups:
+      g["lr"] = lr_at(step, args.steps, args.lr, args.warmup)
+    logits = model(ids)[:, :-1]
+    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tgt.reshape(-1))
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    step += 1
+    run_loss += loss.item()
+    run_n += 1
+    if step % args.log_every == 0 or step == args.steps:
+      el = time.time() - t0
+      log("step %d/%d epoch %d loss %.4f lr %.2e  %.1f s elapsed, %.3f s/step, eta %.1f min"
+          % (step, args.steps, epoch, run_loss / run_n, opt.param_groups[0]["lr"], el,
+             el / step, el / step * (args.steps - step) / 60))
+      run_loss, run_n = 0.0, 0
+    if ckpt and step % args.checkpoint_every == 0:
+      torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "gen": gen.get_state(),
+                  "batches": batches, "epoch": epoch, "step": step,
+                  "elapsed": time.time() - t0}, ckpt + ".tmp")
+      os.replace(ckpt + ".tmp", ckpt)
+  model.eval()
+  return model
+
+
+def main():
+  ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  ap.add_argument("--out", default="data/models/attnscope-mini")
+  ap.add_argument("--seed", type=int, default=1234)
+  ap.add_argument("--heldout-per-mille", type=int, default=15)
+  ap.add_argument("--vocab-size", type=int, default=6000)
+  ap.add_argument("--n-ctx", type=int, default=128)
+  ap.add_argument("--n-embd", type=int, default=128)
+  ap.add_argument("--n-layer", type=int, default=4)
+  ap.add_argument("--n-head", type=int, default=4)
+  ap.add_argument("--steps", type=int, default=4000)
+  ap.add_argument("--batch-tokens", type=int, default=2048)
+  ap.add_argument("--lr", type=float, default=2e-3)
+  ap.add_argument("--warmup", type=int, default=200)
+  ap.add_argument("--weight-decay", type=float, default=0.05)
+  ap.add_argument("--threads", type=int, default=1)
+  ap.add_argument("--log-every", type=int, default=50)
+  ap.add_argument("--checkpoint", default="",
+                  help="save the full training state here every --checkpoint-every steps and "
+                  "resume from it when it exists (the result is the same as an uninterrupted run)")
+  ap.add_argument("--checkpoint-every", type=int, default=100)
+  args = ap.parse_args()
+
+  torch.set_num_threads(args.threads)
+  torch.use_deterministic_algorithms(True)
+  os.makedirs(args.out, exist_ok=True)
+  t_start = time.time()
+
+  lines = corpus.read_wordnet()
+  train_lines, held = corpus.split(lines, args.heldout_per_mille)
+  log("corpus: %d lines (%d chars); train %d, held-out %d"
+      % (len(lines), sum(len(t) for t in lines), len(train_lines), len(held)))
+
+  vocab, merges = bpe.learn(train_lines, args.vocab_size, log=log)
+  bpe.write(vocab, merges, args.out + "/vocab.json", args.out + "/merges.txt")
+  enc = bpe.Encoder(vocab, merges)
+  seqs = [enc.encode(t)[:args.n_ctx] for t in train_lines]
+  seqs = [s for s in seqs if len(s) >= 2]
+  held = [t for t in held if 2 <= len(enc.encode(t)) <= args.n_ctx]
+  with open(args.out + "/heldout.txt", "w", encoding="utf-8") as f:
+    f.write("".join(t + "\n" for t in held))
+  log("bpe: vocab %d, %d merges; %d train tokens in %d lines; %d held-out lines"
+      % (len(vocab), len(merges), sum(map(len, seqs)), len(seqs), len(held)))
+
+  model = train(args, seqs)
+  export.write_folder(model, args.out, vocab[bpe.EOT], dropout=0.0)
+  log("wrote %s; total wall time %.1f min" % (args.out, (time.time() - t_start) / 60))
+
+
+if __name__ == "__main__":
+  main()

@@ -1,0 +1,104 @@
+/* check-close.c — numeric comparison, paths and process helpers for the tests. */
+#include "check-close.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+void
+check_error_stats (const float *actual, const float *expected, gsize n, double *max_abs,
+                   double *max_rel)
+{
+  double ma = 0, mr = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      double d = fabs ((double) actual[i] - (double) expected[i]);
+      double r = d / fmax (fabs ((double) expected[i]), 1e-30);
+      if (isnan (d))
+        d = r = INFINITY;
+      ma = fmax (ma, d);
+      mr = fmax (mr, r);
+    }
+  *max_abs = ma;
+  *max_rel = mr;
+}
+
+gboolean
+check_close (const char *what, const float *actual, const float *expected, gsize n, double atol,
+             double rtol)
+{
+  double max_abs, max_rel;
+  check_error_stats (actual, expected, n, &max_abs, &max_rel);
+  for (gsize i = 0; i < n; i++)
+    {
+      double e = expected[i];
+      double d = fabs ((double) actual[i] - e);
+      if (!(d <= atol + rtol * fabs (e)))
+        {
+          g_test_message ("%s: mismatch at index %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
+                          ": actual %.9g expected %.9g; max abs err %.3g, max rel err %.3g "
+                          "(atol %.1g, rtol %.1g)",
+                          what, i, n, actual[i], expected[i], max_abs, max_rel, atol, rtol);
+          g_test_fail ();
+          return FALSE;
+        }
+    }
+  g_test_message ("%s: %" G_GSIZE_FORMAT " values close: max abs err %.3g, max rel err %.3g", what,
+                  n, max_abs, max_rel);
+  return TRUE;
+}
+
+char *
+test_source_path (const char *relative)
+{
+  const char *root = g_getenv ("ATTNSCOPE_SOURCE_DIR");
+  if (root == NULL)
+    {
+      g_test_message ("ATTNSCOPE_SOURCE_DIR is not set; run the tests with meson test");
+      g_test_fail ();
+      root = ".";
+    }
+  return g_build_filename (root, relative, NULL);
+}
+
+static char *tmpdir;
+
+const char *
+test_tmpdir (void)
+{
+  if (tmpdir == NULL)
+    {
+      GError *error = NULL;
+      tmpdir = g_dir_make_tmp ("attnscope-test-XXXXXX", &error);
+      g_assert_no_error (error);
+    }
+  return tmpdir;
+}
+
+void
+test_tmpdir_cleanup (void)
+{
+  if (tmpdir == NULL)
+    return;
+  const char *argv[] = { "rm", "-rf", tmpdir, NULL };
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL,
+                NULL);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
+int
+test_spawn (const char *const *argv, char **out, char **err)
+{
+  int status = 0;
+  GError *error = NULL;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status,
+                     &error))
+    {
+      g_test_message ("could not start %s: %s", argv[0], error->message);
+      g_error_free (error);
+      return -1;
+    }
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  return 128 + WTERMSIG (status);
+}

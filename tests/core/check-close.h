@@ -1,0 +1,30 @@
+/* check-close.h — helpers shared by the test programs. */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+/* Compares ACTUAL with EXPECTED element by element: |a - e| <= atol + rtol·|e|.
+ * On failure prints WHAT, the max abs and rel errors and the first mismatching index, and fails
+ * the current test. Returns TRUE when all are close. */
+gboolean check_close (const char *what, const float *actual, const float *expected, gsize n,
+                      double atol, double rtol);
+
+/* Max |a - e| and max |a - e| / max(|e|, tiny) over N elements. */
+void check_error_stats (const float *actual, const float *expected, gsize n, double *max_abs,
+                        double *max_rel);
+
+/* $ATTNSCOPE_SOURCE_DIR/RELATIVE (owned). Fails the test when the variable is unset. */
+char *test_source_path (const char *relative);
+
+/* A fresh temporary directory for this test program (removed by test_tmpdir_cleanup). */
+const char *test_tmpdir (void);
+void test_tmpdir_cleanup (void);
+
+/* Runs ARGV (NULL-terminated) synchronously, capturing stdout/stderr; returns the exit status
+ * (0..255) or -1 when it could not be started. */
+int test_spawn (const char *const *argv, char **out, char **err);
+
+G_END_DECLS
