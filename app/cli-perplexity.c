@@ -77,8 +77,9 @@ print_summary (const AsPerplexity *acc, const char *model_name, gboolean json)
     {
       g_string_append (out, "{\"model\":");
       cli_json_append_string (out, model_name);
-      g_string_append_printf (out, ",\"texts\":%d,\"predicted_tokens\":%" G_GINT64_FORMAT
-                              ",\"nll\":", acc->n_texts, acc->n_predicted);
+      g_string_append_printf (
+          out, ",\"texts\":%d,\"predicted_tokens\":%" G_GINT64_FORMAT ",\"nll\":", acc->n_texts,
+          acc->n_predicted);
       append_number (out, acc->nll);
       g_string_append (out, ",\"mean_nll\":");
       append_number (out, as_perplexity_mean_nll (acc));
@@ -125,8 +126,8 @@ perplexity_of_text (AsModel *model, const char *text, gboolean truncate, gboolea
           append_number (out, t == 0 ? NAN : logprob[t - 1]);
           g_string_append_c (out, '}');
         }
-      g_string_append_printf (out, "],\"predicted_tokens\":%" G_GINT64_FORMAT ",\"mean_nll\":",
-                              acc.n_predicted);
+      g_string_append_printf (
+          out, "],\"predicted_tokens\":%" G_GINT64_FORMAT ",\"mean_nll\":", acc.n_predicted);
       append_number (out, as_perplexity_mean_nll (&acc));
       g_string_append (out, ",\"perplexity\":");
       append_number (out, as_perplexity_value (&acc));
@@ -143,13 +144,12 @@ perplexity_of_text (AsModel *model, const char *text, gboolean truncate, gboolea
             g_string_append_printf (out, "%5d %7d  %-20s %12s\n", t, trace->ids[t], quoted->str,
                                     "-");
           else
-            g_string_append_printf (out, "%5d %7d  %-20s %12.6f\n", t, trace->ids[t],
-                                    quoted->str, logprob[t - 1]);
+            g_string_append_printf (out, "%5d %7d  %-20s %12.6f\n", t, trace->ids[t], quoted->str,
+                                    logprob[t - 1]);
         }
-      g_string_append_printf (out, "mean NLL (nats) %.6f, perplexity %.4f over %" G_GINT64_FORMAT
-                              " predicted tokens\n",
-                              as_perplexity_mean_nll (&acc), as_perplexity_value (&acc),
-                              acc.n_predicted);
+      g_string_append_printf (
+          out, "mean NLL (nats) %.6f, perplexity %.4f over %" G_GINT64_FORMAT " predicted tokens\n",
+          as_perplexity_mean_nll (&acc), as_perplexity_value (&acc), acc.n_predicted);
     }
   fwrite (out->str, 1, out->len, stdout);
   return CLI_EXIT_OK;

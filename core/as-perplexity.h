@@ -22,9 +22,9 @@ gboolean as_token_logprobs (double *out, const AsTrace *trace, GError **error);
 
 typedef struct
 {
-  double nll;          /* sum of -logprob over every predicted token */
-  gint64 n_predicted;  /* predicted tokens */
-  int n_texts;         /* texts added */
+  double nll;         /* sum of -logprob over every predicted token */
+  gint64 n_predicted; /* predicted tokens */
+  int n_texts;        /* texts added */
 } AsPerplexity;
 
 /* Adds TRACE's predictions to ACC (zero-initialise ACC first). Same failures as above. */

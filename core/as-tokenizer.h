@@ -2,7 +2,8 @@
  *
  * GPT-2 byte-level BPE (FORMATS.md §4), identical to Hugging Face's id for id, and the word-level
  * vocabulary of the toy models. A tokenizer is immutable after loading and may be shared between
- * threads (the BPE word cache is guarded). */
+ * threads (the BPE word cache is guarded by a mutex). Both kinds read the vocabulary from a
+ * vocab.json object of token → id; the vocabulary size is its largest id + 1. */
 #pragma once
 
 #include <glib.h>
@@ -12,11 +13,14 @@ G_BEGIN_DECLS
 
 typedef struct _AsTokenizer AsTokenizer;
 
-/* GPT-2 byte-level BPE from vocab.json and merges.txt. */
+/* GPT-2 byte-level BPE from vocab.json and merges.txt. "<|endoftext|>", when the vocabulary has
+ * it, is a special token: matched whole in the text before pre-tokenization. */
 AsTokenizer *as_tokenizer_load_bpe (const char *vocab_json_path, const char *merges_txt_path,
                                     GError **error);
 
-/* Word-level: vocab.json maps whole words to ids; text is split on whitespace. */
+/* Word-level: vocab.json maps whole words to ids; text is split on Unicode white space
+ * (g_unichar_isspace) and a word missing from the vocabulary is an AS_ERROR_INPUT error naming
+ * it; decoding joins the words with single spaces. */
 AsTokenizer *as_tokenizer_load_words (const char *vocab_json_path, GError **error);
 
 void as_tokenizer_free (AsTokenizer *tokenizer);

@@ -30,10 +30,10 @@ typedef struct
 struct _BpeMerges
 {
   guint vocab_size;
-  GPtrArray *unknown;   /* strings of symbols vocab_size, vocab_size + 1, ... (not in vocab) */
-  BpeMerge *table;      /* [n_merges] */
+  GPtrArray *unknown; /* strings of symbols vocab_size, vocab_size + 1, ... (not in vocab) */
+  BpeMerge *table;    /* [n_merges] */
   guint n_merges;
-  GHashTable *ranks;    /* &table[i].pair → &table[i] */
+  GHashTable *ranks; /* &table[i].pair → &table[i] */
   int32_t byte_symbol[256];
 };
 
@@ -69,19 +69,28 @@ typedef struct
   GHashTable *unknown_ids; /* string (owned by merges->unknown) → symbol */
 } BpeLoad;
 
-/* The symbol of the string S (LEN bytes), numbering it when it is new. */
+/* The symbol of the string A + B (A_LEN + B_LEN bytes), numbering it when it is new. */
 static int32_t
-intern_symbol (BpeLoad *load, const char *s, gsize len)
+intern_symbol (BpeLoad *load, const char *a, gsize a_len, const char *b, gsize b_len)
 {
-  g_autofree char *str = g_strndup (s, len);
+  char stack[256];
+  gsize len = a_len + b_len;
+  g_autofree char *heap = len < sizeof stack ? NULL : g_malloc (len + 1);
+  char *str = heap != NULL ? heap : stack; /* A + B as a C string, for the lookups */
+  memcpy (str, a, a_len);
+  if (b_len > 0)
+    memcpy (str + a_len, b, b_len);
+  str[len] = '\0';
+
   gpointer value;
   if (g_hash_table_lookup_extended (load->token_to_id, str, NULL, &value))
     return GPOINTER_TO_INT (value);
   if (g_hash_table_lookup_extended (load->unknown_ids, str, NULL, &value))
     return GPOINTER_TO_INT (value);
   int32_t symbol = (int32_t) (load->merges->vocab_size + load->merges->unknown->len);
-  g_ptr_array_add (load->merges->unknown, str);
-  g_hash_table_insert (load->unknown_ids, g_steal_pointer (&str), GINT_TO_POINTER (symbol));
+  char *copy = g_strdup (str);
+  g_ptr_array_add (load->merges->unknown, copy);
+  g_hash_table_insert (load->unknown_ids, copy, GINT_TO_POINTER (symbol));
   return symbol;
 }
 
@@ -96,9 +105,9 @@ static gboolean
 parse_merge_line (BpeLoad *load, const char *line, gsize len, int32_t rank, const char *path,
                   guint line_number, GError **error)
 {
-  const char *fields[3];
-  gsize lengths[3];
-  int n_fields = 0;
+  const char *fields[2];
+  gsize lengths[2];
+  guint n_fields = 0;
   gsize i = 0;
   while (i < len)
     {
@@ -109,33 +118,28 @@ parse_merge_line (BpeLoad *load, const char *line, gsize len, int32_t rank, cons
       gsize start = i;
       while (i < len && !is_field_space (line[i]))
         i++;
-      if (n_fields == 2)
+      if (n_fields < 2)
         {
-          n_fields = 3;
-          break;
+          fields[n_fields] = line + start;
+          lengths[n_fields] = i - start;
         }
-      fields[n_fields] = line + start;
-      lengths[n_fields] = i - start;
       n_fields++;
     }
   if (n_fields != 2)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
                    "%s line %u: expected a merge \"left right\" (two symbols separated by a "
-                   "space), found %s",
-                   path, line_number, n_fields == 0 ? "an empty line" : "something else");
+                   "space), found %u field%s",
+                   path, line_number, n_fields, n_fields == 1 ? "" : "s");
       return FALSE;
     }
 
-  int32_t left = intern_symbol (load, fields[0], lengths[0]);
-  int32_t right = intern_symbol (load, fields[1], lengths[1]);
-  g_autofree char *joined = g_malloc (lengths[0] + lengths[1] + 1);
-  memcpy (joined, fields[0], lengths[0]);
-  memcpy (joined + lengths[0], fields[1], lengths[1]);
-  int32_t merged = intern_symbol (load, joined, lengths[0] + lengths[1]);
+  int32_t left = intern_symbol (load, fields[0], lengths[0], NULL, 0);
+  int32_t right = intern_symbol (load, fields[1], lengths[1], NULL, 0);
+  int32_t merged = intern_symbol (load, fields[0], lengths[0], fields[1], lengths[1]);
 
   BpeMerge *entry = &load->merges->table[rank];
-  *entry = (BpeMerge) { .pair = pair_key (left, right), .rank = rank, .merged = merged };
+  *entry = (BpeMerge){ .pair = pair_key (left, right), .rank = rank, .merged = merged };
   g_hash_table_replace (load->merges->ranks, &entry->pair, entry); /* a later duplicate wins */
   return TRUE;
 }
@@ -204,7 +208,7 @@ bpe_merges_load (const char *path, GHashTable *token_to_id, guint vocab_size, GE
     {
       char utf8[8];
       gint n = g_unichar_to_utf8 (byte_unicode_from_byte ((guint8) b), utf8);
-      merges->byte_symbol[b] = intern_symbol (&load, utf8, (gsize) n);
+      merges->byte_symbol[b] = intern_symbol (&load, utf8, (gsize) n, NULL, 0);
     }
   gboolean ok = parse_merges (&load, contents, size, path, error);
   g_hash_table_unref (load.unknown_ids);

@@ -7,17 +7,14 @@
  *   h = LN_f(h); logits = h·wteᵀ
  * and writes every intermediate the trace promises straight into the trace's arrays.
  *
- * Speed: the projections are single large sgemm calls (OpenBLAS uses all its threads); the heads
- * run in parallel (OpenMP) with single-threaded sgemm calls, and under the causal mask only the
- * lower triangle is computed, in blocks of rows. */
+ * Speed: all threading is OpenMP (OpenBLAS runs single-threaded meanwhile): each projection is
+ * split by columns of W between the threads, the heads run in parallel, and under the causal
+ * mask only the lower triangle of each head's scores is computed, in blocks of rows. */
 #include "gpt2-forward.h"
 
 #include <cblas.h>
 #include <math.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "as-error.h"
 #include "kernels.h"
@@ -120,28 +117,26 @@ attention_head (AsTrace *t, float *cc, int layer, int head)
     memcpy (cc + (gsize) i * D + (gsize) head * hd, ctx + (gsize) i * hd, sizeof (float) * hd);
 }
 
-/* All heads of one layer in parallel; OpenBLAS runs single-threaded inside the region so that
- * the two levels of threads do not compete. */
+/* All heads of one layer in parallel, one single-threaded sgemm per block. */
 static void
 attention_heads (AsTrace *t, float *cc, const float *qkv, int layer)
 {
-  int H = t->n_head;
-  int blas_threads = openblas_get_num_threads ();
-  openblas_set_num_threads (1);
-#pragma omp parallel for schedule(dynamic, 1)
+  int H = t->n_head, T = t->n_tokens;
+  int threads = as_threads_for ((gsize) H * T * T * t->head_dim);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (int h = 0; h < H; h++)
     {
       split_heads (t, layer, h, qkv);
       attention_head (t, cc, layer, h);
     }
-  openblas_set_num_threads (blas_threads);
 }
 
 /* In-place activation over ff [T][F], rows shared between threads. */
 static void
 activation (float *ff, int T, int F, AsActivation act)
 {
-#pragma omp parallel for schedule(static)
+  int threads = as_threads_for ((gsize) T * F * 16);
+#pragma omp parallel for num_threads(threads) schedule(static)
   for (int i = 0; i < T; i++)
     {
       float *row = ff + (gsize) i * F;
@@ -208,12 +203,15 @@ as_gpt2_forward (AsModel *model, const int32_t *ids, int T, const AsForwardOptio
       return NULL;
     }
 
+  int blas_threads;
+  as_blas_single_threaded_begin (&blas_threads);
   embed (s.x, w, ids, T, D);
   for (int l = 0; l < L; l++)
     {
       if (g_cancellable_is_cancelled (cancellable))
         {
           g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the forward pass was cancelled");
+          as_blas_single_threaded_end (blas_threads);
           g_free (s.mem);
           as_trace_unref (t);
           return NULL;
@@ -228,6 +226,7 @@ as_gpt2_forward (AsModel *model, const int32_t *ids, int T, const AsForwardOptio
     as_matmul_transposed (t->logits, final, w->wte, T, D, V);
   else
     as_matmul_transposed (t->logits, final + (gsize) (T - 1) * D, w->wte, 1, D, V);
+  as_blas_single_threaded_end (blas_threads);
 
   g_free (s.mem);
   return t;

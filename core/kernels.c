@@ -10,12 +10,18 @@
 #include <cblas.h>
 #include <math.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define AS_CLONES __attribute__ ((target_clones ("avx512f", "avx2,fma", "default")))
 #else
 #define AS_CLONES
 #endif
+
+/* Columns per thread are rounded to this, so every slice starts on a cache line. */
+#define MATMUL_COLUMN_ALIGN 16
 
 void
 as_matmul (float *out, const float *x, const float *w, const float *bias, int n, int in,
@@ -28,20 +34,66 @@ as_matmul (float *out, const float *x, const float *w, const float *bias, int n,
         memcpy (out + (gsize) i * out_dim, bias, sizeof (float) * out_dim);
       beta = 1.0f;
     }
-  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, n, out_dim, in, 1.0f, x, in, w, out_dim,
-               beta, out, out_dim);
+  /* Each thread multiplies by its own slice of W's columns: it reads only its share of the
+   * weights, which is what matters when few tokens make the product memory-bound. */
+  int threads = as_threads_for (n * (gsize) in * out_dim);
+  int slice = (out_dim + threads - 1) / threads;
+  slice = (slice + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN * MATMUL_COLUMN_ALIGN;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int t = 0; t < threads; t++)
+    {
+      int c0 = t * slice, cols = MIN (slice, out_dim - c0);
+      if (cols > 0)
+        cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, n, cols, in, 1.0f, x, in, w + c0,
+                     out_dim, beta, out + c0, out_dim);
+    }
 }
 
 void
 as_matmul_transposed (float *out, const float *x, const float *w, int n, int in, int out_dim)
 {
-  if (n == 1)
+  /* W is [out][in]: each thread takes a block of W's rows (= output columns) */
+  int threads = as_threads_for (n * (gsize) in * out_dim);
+  int slice = (out_dim + threads - 1) / threads;
+  slice = (slice + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN * MATMUL_COLUMN_ALIGN;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int t = 0; t < threads; t++)
     {
-      cblas_sgemv (CblasRowMajor, CblasNoTrans, out_dim, in, 1.0f, w, in, x, 1, 0.0f, out, 1);
-      return;
+      int c0 = t * slice, rows = MIN (slice, out_dim - c0);
+      if (rows <= 0)
+        continue;
+      if (n == 1)
+        cblas_sgemv (CblasRowMajor, CblasNoTrans, rows, in, 1.0f, w + (gsize) c0 * in, in, x, 1,
+                     0.0f, out + c0, 1);
+      else
+        cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, n, rows, in, 1.0f, x, in,
+                     w + (gsize) c0 * in, in, 0.0f, out + c0, out_dim);
     }
-  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, n, out_dim, in, 1.0f, x, in, w, in, 0.0f,
-               out, out_dim);
+}
+
+int
+as_threads_for (gsize work)
+{
+#ifdef _OPENMP
+  /* below ~64k multiply-adds a thread costs more than it saves */
+  return work < 65536 ? 1 : omp_get_max_threads ();
+#else
+  (void) work;
+  return 1;
+#endif
+}
+
+void
+as_blas_single_threaded_begin (int *saved)
+{
+  *saved = openblas_get_num_threads ();
+  openblas_set_num_threads (1);
+}
+
+void
+as_blas_single_threaded_end (int saved)
+{
+  openblas_set_num_threads (saved);
 }
 
 /* e^x by range reduction x = k·ln2 + r, |r| ≤ ln2/2, and a degree-6 polynomial for e^r

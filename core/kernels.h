@@ -9,9 +9,17 @@
 G_BEGIN_DECLS
 
 /* out = x · w (+ bias broadcast over rows). x [n][in], w [in][out], bias [out] or NULL,
- * out [n][out]. Uses cblas_sgemm. */
+ * out [n][out]. cblas_sgemm on column slices, one per thread. */
 void as_matmul (float *out, const float *x, const float *w, const float *bias, int n, int in,
                 int out_dim);
+
+/* Threads worth using for WORK multiply-adds (1 for small work, all OpenMP threads otherwise). */
+int as_threads_for (gsize work);
+
+/* The forward passes thread with OpenMP only: OpenBLAS runs single-threaded in between, so that
+ * two thread pools never compete for the cores. */
+void as_blas_single_threaded_begin (int *saved);
+void as_blas_single_threaded_end (int saved);
 
 /* out = x · wᵀ. x [n][in], w [out][in] (e.g. the tied embedding matrix), out [n][out]. */
 void as_matmul_transposed (float *out, const float *x, const float *w, int n, int in,

@@ -29,8 +29,9 @@
 #include "as-error.h"
 
 /* Python `regex`'s \s: the Unicode White_Space property, as a class body. */
-#define WS "\\x{9}-\\x{D}\\x{20}\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}" \
-           "\\x{202F}\\x{205F}\\x{3000}"
+#define WS                                                                                         \
+  "\\x{9}-\\x{D}\\x{20}\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}"               \
+  "\\x{202F}\\x{205F}\\x{3000}"
 
 static const char gpt2_pattern[]
     = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^" WS "\\p{L}\\p{N}]+"
@@ -95,8 +96,8 @@ gpt2_pretokenize (const Gpt2Pretokenizer *pretokenizer, const char *text, gsize 
           PCRE2_UCHAR msg[256];
           pcre2_get_error_message (rc, msg, sizeof msg);
           g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                       "GPT-2 pre-tokenization failed at byte %zu of the text: %s",
-                       (size_t) offset, (const char *) msg);
+                       "GPT-2 pre-tokenization failed at byte %zu of the text: %s", (size_t) offset,
+                       (const char *) msg);
           ok = FALSE;
           break;
         }

@@ -22,6 +22,7 @@ as_quadtree_init (AsQuadtree *tree, int n)
   tree->px = g_new (float, n);
   tree->py = g_new (float, n);
   tree->scratch = g_new (int, n);
+  tree->leaves = g_new (int, n);
 }
 
 void
@@ -33,6 +34,7 @@ as_quadtree_clear (AsQuadtree *tree)
   g_free (tree->px);
   g_free (tree->py);
   g_free (tree->scratch);
+  g_free (tree->leaves);
   *tree = (AsQuadtree){ 0 };
 }
 
@@ -87,7 +89,10 @@ build_node (AsQuadtree *tree, const float *y, int index, int begin, int end, dou
   *node = (AsQuadNode){ sx / (end - begin), sy / (end - begin), side * side, end - begin, -1, 0,
                         begin, end };
   if (end - begin <= AS_QUADTREE_LEAF_SIZE || depth >= MAX_DEPTH)
-    return;
+    {
+      tree->leaves[tree->n_leaves++] = index;
+      return;
+    }
 
   double half = side / 2;
   int counts[4];
@@ -122,6 +127,7 @@ as_quadtree_build (AsQuadtree *tree, const float *y)
   double side = fmax (xmax - xmin, ymax - ymin);
   side = side * (1.0 + 1e-6) + 1e-30; /* the largest point stays inside */
   tree->n_nodes = 0;
+  tree->n_leaves = 0;
   add_nodes (tree, 1);
   build_node (tree, y, 0, 0, n, xmin, ymin, side, 0);
   for (int p = 0; p < n; p++)

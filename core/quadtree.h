@@ -11,12 +11,12 @@
 
 G_BEGIN_DECLS
 
-#define AS_QUADTREE_LEAF_SIZE 8
+#define AS_QUADTREE_LEAF_SIZE 32
 
 typedef struct
 {
-  double cx, cy; /* centre of mass of the cell's points */
-  double width2; /* squared side of the cell */
+  float cx, cy;  /* centre of mass of the cell's points */
+  float width2;  /* squared side of the cell */
   int count;     /* points in the cell */
   int child;     /* index of the first child, -1 for a leaf */
   int n_children;
@@ -32,6 +32,8 @@ typedef struct
   int *position;     /* [n] tree position of each point */
   float *px, *py;    /* [n] coordinates in tree order */
   int *scratch;      /* [n] */
+  int *leaves;       /* [n_leaves] leaf node indices, in tree order */
+  int n_leaves;
 } AsQuadtree;
 
 void as_quadtree_init (AsQuadtree *tree, int n);

@@ -88,8 +88,7 @@ bpe_piece (const AsTokenizer *tokenizer, const char *piece, gsize length, GArray
 
 /* Appends the ids of one piece, through the cache. */
 static void
-encode_piece (AsTokenizer *tokenizer, const char *piece, gsize length, GArray *symbols,
-              GArray *ids)
+encode_piece (AsTokenizer *tokenizer, const char *piece, gsize length, GArray *symbols, GArray *ids)
 {
   char key[CACHE_PIECE_MAX + 1];
   gboolean cacheable = length <= CACHE_PIECE_MAX && memchr (piece, '\0', length) == NULL;

@@ -15,6 +15,7 @@
 #include "as-tsne.h"
 #include "quadtree.h"
 #include "tsne-private.h"
+#include "tsne-simd.h"
 
 #define STACK_SIZE (4 * 64)
 
@@ -37,86 +38,204 @@ typedef struct
   AsQuadtree tree;
   const float *y; /* [n][2] during an evaluation */
   PointSums *sums; /* [n] */
+  int max_row;     /* the longest row of P */
   gboolean with_kl;
 } BarnesHutObjective;
 
-/* Repulsion sums of the point at tree position POS. */
-static void
-repulsion (PointSums *out, const AsQuadtree *tree, int pos, double theta2)
+/* The interactions of one point, gathered before the arithmetic so that it runs in vectors:
+ * offsets (dx, dy) and weights c (cell sizes, or P values), padded with zeros to a multiple of
+ * VL (a zero weight contributes nothing). */
+typedef struct
 {
-  const double xi = tree->px[pos], yi = tree->py[pos];
-  double rx = 0.0, ry = 0.0, q = 0.0;
+  float *dx, *dy, *c; /* [capacity] */
+  int count;
+} Interactions;
+
+static void
+interactions_init (Interactions *list, int capacity)
+{
+  list->dx = g_new (float, capacity + VL);
+  list->dy = g_new (float, capacity + VL);
+  list->c = g_new (float, capacity + VL);
+  list->count = 0;
+}
+
+static void
+interactions_clear (Interactions *list)
+{
+  g_free (list->dx);
+  g_free (list->dy);
+  g_free (list->c);
+}
+
+static inline void
+interactions_add (Interactions *list, float dx, float dy, float c)
+{
+  list->dx[list->count] = dx;
+  list->dy[list->count] = dy;
+  list->c[list->count++] = c;
+}
+
+static inline void
+interactions_pad (Interactions *list)
+{
+  while (list->count % VL != 0)
+    interactions_add (list, 0.0f, 0.0f, 0.0f);
+}
+
+/* Repulsion on the point (XI, YI) from the cells and points of LIST (absolute positions):
+ * q = Σ c·w, (rx, ry) = Σ c·w²·(dx, dy), dx = xi − x, w = 1 / (1 + dx² + dy²). The list holds the
+ * point itself (dx = 0, w = 1): its 1 is taken out of q, and it adds no force. */
+TSNE_TARGET_CLONES static void
+repulsion_sums (PointSums *out, const Interactions *list, float xi, float yi)
+{
+  vfloat q = { 0 }, rx = { 0 }, ry = { 0 };
+  for (int k = 0; k < list->count; k += VL)
+    {
+      vfloat x, y, c;
+      LOAD (x, list->dx + k);
+      LOAD (y, list->dy + k);
+      LOAD (c, list->c + k);
+      vfloat dx = xi - x, dy = yi - y;
+      vfloat w = 1.0f / (1.0f + dx * dx + dy * dy);
+      vfloat cw = c * w;
+      q += cw;
+      rx += cw * w * dx;
+      ry += cw * w * dy;
+    }
+  out->q = lane_sum (&q) - 1.0;
+  out->rx = lane_sum (&rx);
+  out->ry = lane_sum (&ry);
+}
+
+/* Attraction: (ax, ay) = Σ p·w·(dx, dy); with WITH_KL also Σ p·log(1 + dx² + dy²). */
+TSNE_TARGET_CLONES static void
+attraction_sums (PointSums *out, const Interactions *list, gboolean with_kl)
+{
+  vfloat ax = { 0 }, ay = { 0 }, lw = { 0 };
+  for (int k = 0; k < list->count; k += VL)
+    {
+      vfloat dx, dy, p;
+      LOAD (dx, list->dx + k);
+      LOAD (dy, list->dy + k);
+      LOAD (p, list->c + k);
+      vfloat u = 1.0f + dx * dx + dy * dy;
+      vfloat pw = p / u;
+      ax += pw * dx;
+      ay += pw * dy;
+      if (with_kl)
+        {
+          vfloat lu;
+          vlog (&lu, &u);
+          lw += p * lu;
+        }
+    }
+  out->ax = lane_sum (&ax);
+  out->ay = lane_sum (&ay);
+  out->log_w = lane_sum (&lw);
+}
+
+/* The repulsion list shared by every point of the leaf LEAF: a cell whose squared side is below
+ * θ² times the squared distance from its centre of mass to the leaf's bounding box stands for
+ * all its points (entry: centre of mass, size); the points of the other leaves, including the
+ * leaf itself, are listed one by one. The test against the box is the test of sklearn for the
+ * leaf's nearest possible point, so every point of the leaf gets at least its accuracy. (Local
+ * copies of every pointer and of the count: with -fno-strict-aliasing the compiler would reload
+ * them after every float store.) */
+static void
+walk (Interactions *list, const AsQuadtree *tree, const AsQuadNode *leaf, float theta2)
+{
+  const AsQuadNode *restrict nodes = tree->nodes;
+  const float *restrict px = tree->px, *restrict py = tree->py;
+  float *restrict lx = list->dx, *restrict ly = list->dy, *restrict lc = list->c;
+  float x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  for (int p = leaf->begin; p < leaf->end; p++)
+    {
+      x0 = MIN (x0, px[p]);
+      x1 = MAX (x1, px[p]);
+      y0 = MIN (y0, py[p]);
+      y1 = MAX (y1, py[p]);
+    }
   int stack[STACK_SIZE];
-  int top = 0;
+  int top = 0, count = 0;
   stack[top++] = 0;
   while (top > 0)
     {
-      const AsQuadNode *node = &tree->nodes[stack[--top]];
-      double dx = xi - node->cx, dy = yi - node->cy;
-      double d2 = dx * dx + dy * dy;
-      if (node->width2 < theta2 * d2)
+      const AsQuadNode *node = &nodes[stack[--top]];
+      float gx = MAX (MAX (x0 - node->cx, node->cx - x1), 0.0f);
+      float gy = MAX (MAX (y0 - node->cy, node->cy - y1), 0.0f);
+      if (node->width2 < theta2 * (gx * gx + gy * gy))
         {
-          double w = 1.0 / (1.0 + d2);
-          double m = node->count * w * w;
-          q += node->count * w;
-          rx += m * dx;
-          ry += m * dy;
+          lx[count] = node->cx;
+          ly[count] = node->cy;
+          lc[count++] = (float) node->count;
         }
       else if (node->child < 0)
         {
           for (int p = node->begin; p < node->end; p++)
             {
-              if (p == pos)
-                continue;
-              double ex = xi - tree->px[p], ey = yi - tree->py[p];
-              double w = 1.0 / (1.0 + ex * ex + ey * ey);
-              q += w;
-              rx += w * w * ex;
-              ry += w * w * ey;
+              lx[count] = px[p];
+              ly[count] = py[p];
+              lc[count++] = 1.0f;
             }
         }
       else
         for (int c = node->n_children - 1; c >= 0; c--)
           stack[top++] = node->child + c;
     }
-  out->rx = rx;
-  out->ry = ry;
-  out->q = q;
+  list->count = count;
+  interactions_pad (list);
 }
 
-/* Attraction (and, for the divergence, Σ p log(1 + d²)) of point I over its row of P. */
+/* The attraction entries of point I: its row of P. */
 static void
-attraction (PointSums *out, const TsneSparseP *p, const float *y, int i, gboolean with_kl)
+gather_row (Interactions *list, const TsneSparseP *p, const float *y, int i)
 {
-  double ax = 0.0, ay = 0.0, log_w = 0.0;
-  for (int64_t e = p->row_ptr[i]; e < p->row_ptr[i + 1]; e++)
+  const int *restrict col = p->col;
+  const float *restrict val = p->val;
+  float *restrict ldx = list->dx, *restrict ldy = list->dy, *restrict lc = list->c;
+  const float xi = y[2 * i], yi = y[2 * i + 1];
+  int count = 0;
+  for (int64_t e = p->row_ptr[i]; e < p->row_ptr[i + 1]; e++, count++)
     {
-      int j = p->col[e];
-      double dx = (double) y[2 * i] - y[2 * j], dy = (double) y[2 * i + 1] - y[2 * j + 1];
-      double d2 = dx * dx + dy * dy;
-      double pw = p->val[e] / (1.0 + d2);
-      ax += pw * dx;
-      ay += pw * dy;
-      if (with_kl)
-        log_w += p->val[e] * log1p (d2);
+      int j = col[e];
+      ldx[count] = xi - y[2 * j];
+      ldy[count] = yi - y[2 * j + 1];
+      lc[count] = val[e];
     }
-  out->ax = ax;
-  out->ay = ay;
-  out->log_w = log_w;
+  list->count = count;
+  interactions_pad (list);
 }
 
+/* Repulsion for the leaves whose first point lies in this member's share of the tree order,
+ * attraction for the same share of the rows of P. */
 static void
 bh_points (gpointer data, int index, int n_workers)
 {
   BarnesHutObjective *self = data;
+  const AsQuadtree *tree = &self->tree;
   int begin, end;
   as_worker_split (self->n, index, n_workers, &begin, &end);
-  for (int pos = begin; pos < end; pos++)
+  Interactions near, far;
+  interactions_init (&near, self->max_row);
+  interactions_init (&far, self->n);
+  for (int l = 0; l < tree->n_leaves; l++)
     {
-      int i = self->tree.order[pos];
-      repulsion (&self->sums[i], &self->tree, pos, self->theta2);
-      attraction (&self->sums[i], self->p, self->y, i, self->with_kl);
+      const AsQuadNode *leaf = &tree->nodes[tree->leaves[l]];
+      if (leaf->begin < begin || leaf->begin >= end)
+        continue;
+      walk (&far, tree, leaf, (float) self->theta2);
+      for (int pos = leaf->begin; pos < leaf->end; pos++)
+        repulsion_sums (&self->sums[tree->order[pos]], &far, tree->px[pos], tree->py[pos]);
     }
+  /* attraction row by row in storage order: P streams through the cache */
+  for (int i = begin; i < end; i++)
+    {
+      gather_row (&near, self->p, self->y, i);
+      attraction_sums (&self->sums[i], &near, self->with_kl);
+    }
+  interactions_clear (&near);
+  interactions_clear (&far);
 }
 
 static double
@@ -182,6 +301,8 @@ tsne_barnes_hut_new (const TsneSparseP *p, double theta, AsWorkerTeam *team)
   self->team = team;
   self->sums = g_new0 (PointSums, p->n);
   as_quadtree_init (&self->tree, p->n);
+  for (int i = 0; i < p->n; i++)
+    self->max_row = MAX (self->max_row, (int) (p->row_ptr[i + 1] - p->row_ptr[i]));
   for (int64_t e = 0; e < p->row_ptr[p->n]; e++)
     {
       double v = p->val[e];

@@ -283,7 +283,6 @@ as_tsne_run (float *y_out, double *kl_out, const float *x, int n, int d,
                                       : NULL;
   g_autofree float *p_dense = NULL;
   TsneSparseP p_sparse = { 0 };
-  gint64 t_start = g_get_monotonic_time ();
   TsneObjective *objective = make_objective (&p_dense, &p_sparse, x, n, d, o, team, error);
   if (objective == NULL)
     {
@@ -301,11 +300,7 @@ as_tsne_run (float *y_out, double *kl_out, const float *x, int n, int d,
   if (o->init == AS_TSNE_INIT_RANDOM || !init_pca (s.y, x, n, d))
     init_random (s.y, n, o->seed);
 
-  gint64 t_init = g_get_monotonic_time ();
   gboolean ok = optimise (&s, error);
-  gint64 t_opt = g_get_monotonic_time ();
-  if (g_getenv ("TSNE_TIMING"))
-    g_printerr ("P %.1f ms, init %.1f ms, optimise %.1f ms\n", (t_init - t_start) / 1e3, 0.0, (t_opt - t_init) / 1e3);
   if (ok)
     {
       double kl = objective->final_kl (objective, s.y);

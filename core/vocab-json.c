@@ -26,7 +26,7 @@ vocab_member_id (const char *path, JsonObject *object, const char *token, GError
   if (id < 0 || id >= VOCAB_MAX_ID)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-                   "%s: token \"%s\" has id %" G_GINT64_FORMAT ", expected 0 ≤ id < %d", path,
+                   "%s: token \"%s\" has id %" G_GINT64_FORMAT ", expected 0 <= id < %d", path,
                    token, id, VOCAB_MAX_ID);
       return -1;
     }

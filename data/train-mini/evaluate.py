@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bpe  # noqa: E402
 import corpus  # noqa: E402
 import export  # noqa: E402
+import readme  # noqa: E402
 
 
 def load(folder):
@@ -124,6 +125,8 @@ def main():
   ap.add_argument("folder")
   ap.add_argument("--heldout-per-mille", type=int, default=15)
   ap.add_argument("--steps", type=int, default=12)
+  ap.add_argument("--train-log", help="with this, also write README.md (readme.py)")
+  ap.add_argument("--train-command", default="", help="the training command, for the README")
   args = ap.parse_args()
   torch.set_num_threads(2)
 
@@ -144,6 +147,7 @@ def main():
                     "continuation": greedy(model, enc, inv, prompt, args.steps,
                                            config["n_positions"])})
   metrics = {
+      "n_params": sum(p.numel() for p in model.parameters()),
       "heldout_lines": len(held),
       "heldout_predicted_tokens": count,
       "heldout_mean_nll": nll / count,
@@ -161,6 +165,12 @@ def main():
     f.write("\n")
   print(json.dumps({k: v for k, v in metrics.items() if k not in ("head_previous", "head_first")},
                    indent=2, ensure_ascii=False))
+  if args.train_log:
+    size = sum(os.path.getsize(os.path.join(args.folder, n)) for n in os.listdir(args.folder))
+    eval_command = ("nice -n 10 /usr/bin/python3 data/train-mini/evaluate.py %s --train-log %s"
+                    % (args.folder, args.train_log))
+    readme.write(args.folder, metrics, config, readme.parse_log(args.train_log),
+                 args.train_command, eval_command, size)
   for name, table in (("previous", prev), ("first", first)):
     print(name)
     for l, row in enumerate(table):

@@ -124,7 +124,7 @@ print("## Forward pass: attnscope vs PyTorch (%s)" % datetime.date.today().isofo
 print()
 print("- machine: %s, %s cores; torch %s; OpenBLAS %s" % (cpu, cores, torch_v, blas_v))
 print("- model: random distilgpt2-shaped GPT-2 (6 layers, 12 heads, 768, vocab 50257), "
-      "tf_model.h5 %s MB; %s; median and min of %s timed passes after a warm-up"
+      "tf_model.h5 %s MiB; %s; median and min of %s timed passes after a warm-up"
       % (size_mb, logits, repeat))
 print("- threads: 2 on both sides (OPENBLAS_NUM_THREADS=2, OMP_NUM_THREADS=2, "
       "torch.set_num_threads(2)); %s" % coretype)
@@ -145,7 +145,7 @@ for t in sorted(rows):
 print()
 loads_a = [r["attnscope"]["load_ms"] for r in rows.values() if "load_ms" in r.get("attnscope", {})]
 loads_p = [r["pytorch"]["load_ms"] for r in rows.values() if "load_ms" in r.get("pytorch", {})]
-print("Model load (tf_model.h5, %s MB, warm page cache; min over the %d runs): attnscope %s ms "
+print("Model load (tf_model.h5, %s MiB, warm page cache; min over the %d runs): attnscope %s ms "
       "(load_ms: open, validate, read all weights), h5py reading every dataset %s ms."
       % (size_mb, len(rows), f(min(loads_a) if loads_a else None),
          f(min(loads_p) if loads_p else None)))

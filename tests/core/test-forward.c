@@ -42,21 +42,21 @@
 
 /* Reads dataset GROUP/NAME, checks it has RANK dims equal to WANT, returns its values as float
  * (or NULL after failing the test). */
-static float *read_floats(hid_t file, const char *group, const char *name, int rank,
-                          const hsize_t *want)
+static float *
+read_floats (hid_t file, const char *group, const char *name, int rank, const hsize_t *want)
 {
-  g_autofree char *path = g_strdup_printf("/%s/%s", group, name);
-  hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
+  g_autofree char *path = g_strdup_printf ("/%s/%s", group, name);
+  hid_t ds = H5Dopen2 (file, path, H5P_DEFAULT);
   if (ds < 0)
     {
-      g_test_message("expected file has no dataset %s", path);
-      g_test_fail();
+      g_test_message ("expected file has no dataset %s", path);
+      g_test_fail ();
       return NULL;
     }
-  hid_t space = H5Dget_space(ds);
+  hid_t space = H5Dget_space (ds);
   hsize_t dims[8] = { 0 };
-  int got_rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
-  gboolean ok = got_rank == rank && H5Sget_simple_extent_dims(space, dims, NULL) == rank;
+  int got_rank = space >= 0 ? H5Sget_simple_extent_ndims (space) : -1;
+  gboolean ok = got_rank == rank && H5Sget_simple_extent_dims (space, dims, NULL) == rank;
   gsize n = 1;
   for (int i = 0; ok && i < rank; i++)
     {
@@ -66,92 +66,97 @@ static float *read_floats(hid_t file, const char *group, const char *name, int r
   float *data = NULL;
   if (ok)
     {
-      data = g_new(float, n);
-      ok = H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
+      data = g_new (float, n);
+      ok = H5Dread (ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
     }
   if (!ok)
     {
-      g_test_message("expected %s: rank %d or dims differ from the trace's shape, or read failed",
-                     path, got_rank);
-      g_test_fail();
-      g_clear_pointer(&data, g_free);
+      g_test_message ("expected %s: rank %d or dims differ from the trace's shape, or read failed",
+                      path, got_rank);
+      g_test_fail ();
+      g_clear_pointer (&data, g_free);
     }
-  H5Sclose(space);
-  H5Dclose(ds);
+  H5Sclose (space);
+  H5Dclose (ds);
   return data;
 }
 
 /* The ids of GROUP (int64 [T]) as int32, or NULL when the group does not exist. */
-static GArray *read_ids(hid_t file, const char *group)
+static GArray *
+read_ids (hid_t file, const char *group)
 {
-  g_autofree char *path = g_strdup_printf("/%s/ids", group);
-  if (H5Lexists(file, group, H5P_DEFAULT) <= 0)
+  g_autofree char *path = g_strdup_printf ("/%s/ids", group);
+  if (H5Lexists (file, group, H5P_DEFAULT) <= 0)
     return NULL;
-  hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
-  g_assert_cmpint(ds, >=, 0);
-  hid_t space = H5Dget_space(ds);
-  hssize_t npoints = H5Sget_simple_extent_npoints(space);
+  hid_t ds = H5Dopen2 (file, path, H5P_DEFAULT);
+  g_assert_cmpint (ds, >=, 0);
+  hid_t space = H5Dget_space (ds);
+  hssize_t npoints = H5Sget_simple_extent_npoints (space);
   if (npoints <= 0 || npoints > 1000000)
-    g_error("%s: %" G_GINT64_FORMAT " ids, expected 1..1000000", path, (gint64)npoints);
-  gsize n = (gsize)npoints;
-  g_autofree int64_t *raw = g_new(int64_t, n);
-  g_assert_cmpint(H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw), >=, 0);
-  H5Sclose(space);
-  H5Dclose(ds);
-  GArray *ids = g_array_sized_new(FALSE, FALSE, sizeof(int32_t), n);
+    g_error ("%s: %" G_GINT64_FORMAT " ids, expected 1..1000000", path, (gint64) npoints);
+  gsize n = (gsize) npoints;
+  g_autofree int64_t *raw = g_new (int64_t, n);
+  g_assert_cmpint (H5Dread (ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw), >=, 0);
+  H5Sclose (space);
+  H5Dclose (ds);
+  GArray *ids = g_array_sized_new (FALSE, FALSE, sizeof (int32_t), n);
   for (gsize i = 0; i < n; i++)
     {
-      int32_t id = (int32_t)raw[i];
-      g_array_append_val(ids, id);
+      int32_t id = (int32_t) raw[i];
+      g_array_append_val (ids, id);
     }
   return ids;
 }
 
 /* --- comparisons ----------------------------------------------------------------------------- */
 
-static double rms(const float *x, gsize n)
+static double
+rms (const float *x, gsize n)
 {
   double s = 0;
   for (gsize i = 0; i < n; i++)
-    s += (double)x[i] * x[i];
-  return n ? sqrt(s / n) : 0;
+    s += (double) x[i] * x[i];
+  return n ? sqrt (s / n) : 0;
 }
 
 /* max |a - e| / (atol + rtol·|e|): how much of the tolerance the worst element needs. */
-static double tolerance_used(const float *actual, const float *expected, gsize n, double atol,
-                             double rtol)
+static double
+tolerance_used (const float *actual, const float *expected, gsize n, double atol, double rtol)
 {
   double worst = 0;
   for (gsize i = 0; i < n; i++)
-    worst = MAX(worst, fabs((double)actual[i] - expected[i]) / (atol + rtol * fabs(expected[i])));
+    worst
+        = MAX (worst, fabs ((double) actual[i] - expected[i]) / (atol + rtol * fabs (expected[i])));
   return worst;
 }
 
 /* Compares one vector array of the trace with the expected dataset NAME (see the tolerances). */
-static void compare_vectors(const char *label, const char *name, const float *actual, hid_t file,
-                            const char *group, int rank, const hsize_t *dims)
+static void
+compare_vectors (const char *label, const char *name, const float *actual, hid_t file,
+                 const char *group, int rank, const hsize_t *dims)
 {
-  g_autofree float *expected = read_floats(file, group, name, rank, dims);
+  g_autofree float *expected = read_floats (file, group, name, rank, dims);
   if (expected == NULL)
     return;
   gsize n = 1;
   for (int i = 0; i < rank; i++)
     n *= dims[i];
-  g_autofree char *what = g_strdup_printf("%s %s", label, name);
-  double atol = VEC_ATOL_PER_RMS * rms(expected, n);
-  if (check_close(what, actual, expected, n, atol, VEC_RTOL))
-    g_test_message("%s: at most %.0f %% of the tolerance used", what,
-                   100 * tolerance_used(actual, expected, n, atol, VEC_RTOL));
+  g_autofree char *what = g_strdup_printf ("%s %s", label, name);
+  double atol = VEC_ATOL_PER_RMS * rms (expected, n);
+  if (check_close (what, actual, expected, n, atol, VEC_RTOL))
+    g_test_message ("%s: at most %.0f %% of the tolerance used", what,
+                    100 * tolerance_used (actual, expected, n, atol, VEC_RTOL));
 }
 
 /* Masked weights exactly 0, rows summing to 1 within 1e-6. */
-static void check_attention_rows(const char *label, const AsTrace *t)
+static void
+check_attention_rows (const char *label, const AsTrace *t)
 {
   int T = t->n_tokens;
   for (int l = 0; l < t->n_layer; l++)
     for (int h = 0; h < t->n_head; h++)
       {
-        const float *p = as_trace_attn(t, l, h); /* [T][T] */
+        const float *p = as_trace_attn (t, l, h); /* [T][T] */
         for (int i = 0; i < T; i++)
           {
             double sum = 0;
@@ -159,17 +164,17 @@ static void check_attention_rows(const char *label, const AsTrace *t)
               {
                 if (j > i && p[i * T + j] != 0.0f)
                   {
-                    g_test_message("%s: layer %d head %d: masked weight [%d][%d] = %g, not 0",
-                                   label, l, h, i, j, p[i * T + j]);
-                    g_test_fail();
+                    g_test_message ("%s: layer %d head %d: masked weight [%d][%d] = %g, not 0",
+                                    label, l, h, i, j, p[i * T + j]);
+                    g_test_fail ();
                     return;
                   }
                 sum += p[i * T + j];
               }
-            if (fabs(sum - 1.0) > 1e-6)
+            if (fabs (sum - 1.0) > 1e-6)
               {
-                g_test_message("%s: layer %d head %d row %d sums to %.9f", label, l, h, i, sum);
-                g_test_fail();
+                g_test_message ("%s: layer %d head %d row %d sums to %.9f", label, l, h, i, sum);
+                g_test_fail ();
                 return;
               }
           }
@@ -177,180 +182,188 @@ static void check_attention_rows(const char *label, const AsTrace *t)
 }
 
 /* Runs MODEL on sequence GROUP of FILE and compares everything; FALSE when GROUP is absent. */
-static gboolean compare_sequence(AsModel *model, hid_t file, const char *group, const char *label)
+static gboolean
+compare_sequence (AsModel *model, hid_t file, const char *group, const char *label)
 {
-  g_autoptr(GArray) ids = read_ids(file, group);
+  g_autoptr (GArray) ids = read_ids (file, group);
   if (ids == NULL)
     return FALSE;
-  int n = (int)ids->len;
-  const int32_t *id = &g_array_index(ids, int32_t, 0);
+  int n = (int) ids->len;
+  const int32_t *id = &g_array_index (ids, int32_t, 0);
   AsForwardOptions all = { .all_logits = TRUE };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AsTrace) t = as_forward(model, id, n, &all, &error);
-  g_assert_no_error(error);
-  g_assert_nonnull(t);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsTrace) t = as_forward (model, id, n, &all, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
 
-  const AsConfig *c = as_model_get_config(model);
-  g_assert_cmpint(t->n_tokens, ==, n);
-  g_assert_cmpint(t->n_layer, ==, c->n_layer);
-  g_assert_cmpint(t->n_head, ==, c->n_head);
-  g_assert_cmpint(t->d_model, ==, c->n_embd);
-  g_assert_cmpint(t->head_dim, ==, c->n_embd / c->n_head);
-  g_assert_cmpint(t->vocab_size, ==, c->vocab_size);
-  g_assert_cmpint(t->logits_rows, ==, n);
-  g_assert_cmpmem(t->ids, n * sizeof(int32_t), id, n * sizeof(int32_t));
+  const AsConfig *c = as_model_get_config (model);
+  g_assert_cmpint (t->n_tokens, ==, n);
+  g_assert_cmpint (t->n_layer, ==, c->n_layer);
+  g_assert_cmpint (t->n_head, ==, c->n_head);
+  g_assert_cmpint (t->d_model, ==, c->n_embd);
+  g_assert_cmpint (t->head_dim, ==, c->n_embd / c->n_head);
+  g_assert_cmpint (t->vocab_size, ==, c->vocab_size);
+  g_assert_cmpint (t->logits_rows, ==, n);
+  g_assert_cmpmem (t->ids, n * sizeof (int32_t), id, n * sizeof (int32_t));
 
-  g_autofree char *lbl = g_strdup_printf("%s %s (T=%d)", label, group, n);
+  g_autofree char *lbl = g_strdup_printf ("%s %s (T=%d)", label, group, n);
   hsize_t L = t->n_layer, H = t->n_head, T = n, D = t->d_model, hd = t->head_dim;
   hsize_t V = t->vocab_size;
   hsize_t attn_dims[] = { L, H, T, T };
-  g_autofree float *attn = read_floats(file, group, "attentions", 4, attn_dims);
+  g_autofree float *attn = read_floats (file, group, "attentions", 4, attn_dims);
   if (attn != NULL)
     {
-      g_autofree char *what = g_strdup_printf("%s attentions", lbl);
-      check_close(what, t->attn, attn, L * H * T * T, ATTN_ATOL, 0.0);
+      g_autofree char *what = g_strdup_printf ("%s attentions", lbl);
+      check_close (what, t->attn, attn, L * H * T * T, ATTN_ATOL, 0.0);
     }
   hsize_t head_dims[] = { L, H, T, hd };
-  compare_vectors(lbl, "q", t->q, file, group, 4, head_dims);
-  compare_vectors(lbl, "k", t->k, file, group, 4, head_dims);
-  compare_vectors(lbl, "v", t->v, file, group, 4, head_dims);
-  compare_vectors(lbl, "contexts", t->ctx, file, group, 4, head_dims);
+  compare_vectors (lbl, "q", t->q, file, group, 4, head_dims);
+  compare_vectors (lbl, "k", t->k, file, group, 4, head_dims);
+  compare_vectors (lbl, "v", t->v, file, group, 4, head_dims);
+  compare_vectors (lbl, "contexts", t->ctx, file, group, 4, head_dims);
   hsize_t out_dims[] = { L, T, D };
-  compare_vectors(lbl, "attn_out", t->attn_out, file, group, 3, out_dims);
+  compare_vectors (lbl, "attn_out", t->attn_out, file, group, 3, out_dims);
   hsize_t hidden_dims[] = { L + 1, T, D };
-  compare_vectors(lbl, "hidden_states", t->hidden, file, group, 3, hidden_dims);
+  compare_vectors (lbl, "hidden_states", t->hidden, file, group, 3, hidden_dims);
   hsize_t logit_dims[] = { T, V };
-  compare_vectors(lbl, "logits", t->logits, file, group, 2, logit_dims);
-  check_attention_rows(lbl, t);
+  compare_vectors (lbl, "logits", t->logits, file, group, 2, logit_dims);
+  check_attention_rows (lbl, t);
 
   /* Only the last position's logits: the same numbers as the last row of all of them. */
-  g_autoptr(AsTrace) last = as_forward(model, id, n, NULL, &error);
-  g_assert_no_error(error);
-  g_assert_cmpint(last->logits_rows, ==, 1);
-  g_autofree char *what = g_strdup_printf("%s last-position logits", lbl);
-  check_close(what, as_trace_last_logits(last), as_trace_last_logits(t), V,
-              LAST_LOGITS_ATOL_PER_RMS * rms(as_trace_last_logits(t), V), LAST_LOGITS_RTOL);
-  g_autofree char *what_attn = g_strdup_printf("%s attentions of the last-position run", lbl);
-  check_close(what_attn, last->attn, t->attn, L * H * T * T, 0.0, 0.0);
+  g_autoptr (AsTrace) last = as_forward (model, id, n, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (last->logits_rows, ==, 1);
+  g_autofree char *what = g_strdup_printf ("%s last-position logits", lbl);
+  check_close (what, as_trace_last_logits (last), as_trace_last_logits (t), V,
+               LAST_LOGITS_ATOL_PER_RMS * rms (as_trace_last_logits (t), V), LAST_LOGITS_RTOL);
+  g_autofree char *what_attn = g_strdup_printf ("%s attentions of the last-position run", lbl);
+  check_close (what_attn, last->attn, t->attn, L * H * T * T, 0.0, 0.0);
   return TRUE;
 }
 
 /* Compares every /seqN of EXPECTED_PATH for the model in MODEL_DIR; returns the count. */
-static int compare_model(const char *model_dir, const char *expected_path, const char *label)
+static int
+compare_model (const char *model_dir, const char *expected_path, const char *label)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AsModel) model = as_model_load(model_dir, &error);
-  g_assert_no_error(error);
-  g_assert_nonnull(model);
-  hid_t file = H5Fopen(expected_path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) model = as_model_load (model_dir, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (model);
+  hid_t file = H5Fopen (expected_path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0)
     {
-      g_test_message("could not open the expected outputs %s", expected_path);
-      g_test_fail();
+      g_test_message ("could not open the expected outputs %s", expected_path);
+      g_test_fail ();
       return 0;
     }
   int n = 0;
   for (;; n++)
     {
-      g_autofree char *group = g_strdup_printf("seq%d", n);
-      if (!compare_sequence(model, file, group, label))
+      g_autofree char *group = g_strdup_printf ("seq%d", n);
+      if (!compare_sequence (model, file, group, label))
         break;
     }
-  H5Fclose(file);
+  H5Fclose (file);
   return n;
 }
 
 /* --- the committed tiny fixture -------------------------------------------------------------- */
 
-static void test_tiny_fixture(void)
+static void
+test_tiny_fixture (void)
 {
-  g_autofree char *dir = test_source_path("tests/fixtures/tiny-gpt2");
-  g_autofree char *expected = test_source_path("tests/fixtures/tiny-gpt2-expected.h5");
-  int n = compare_model(dir, expected, "tiny-gpt2");
-  g_assert_cmpint(n, ==, 3);
+  g_autofree char *dir = test_source_path ("tests/fixtures/tiny-gpt2");
+  g_autofree char *expected = test_source_path ("tests/fixtures/tiny-gpt2-expected.h5");
+  int n = compare_model (dir, expected, "tiny-gpt2");
+  g_assert_cmpint (n, ==, 3);
 }
 
 /* The reference's causal softmax puts weight on the past: a uniform row would mean the model or
  * the fixture lost its weights. Guards the fixture itself against degenerating. */
-static void test_tiny_not_uniform(void)
+static void
+test_tiny_not_uniform (void)
 {
-  g_autofree char *dir = test_source_path("tests/fixtures/tiny-gpt2");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AsModel) model = as_model_load(dir, &error);
-  g_assert_no_error(error);
+  g_autofree char *dir = test_source_path ("tests/fixtures/tiny-gpt2");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) model = as_model_load (dir, &error);
+  g_assert_no_error (error);
   int32_t ids[32];
   for (int i = 0; i < 32; i++)
     ids[i] = (i * 37 + 5) % 300;
-  g_autoptr(AsTrace) t = as_forward(model, ids, 32, NULL, &error);
-  g_assert_no_error(error);
+  g_autoptr (AsTrace) t = as_forward (model, ids, 32, NULL, &error);
+  g_assert_no_error (error);
   float top = 0;
-  const float *p = as_trace_attn(t, 0, 0); /* [T][T] */
+  const float *p = as_trace_attn (t, 0, 0); /* [T][T] */
   for (int j = 0; j < 32; j++)
-    top = MAX(top, p[31 * 32 + j]);
-  g_assert_cmpfloat(top, >, 2.0 / 32);
+    top = MAX (top, p[31 * 32 + j]);
+  g_assert_cmpfloat (top, >, 2.0 / 32);
 }
 
 /* --- models generated at test time ----------------------------------------------------------- */
 
 /* The Python interpreter when it can import torch and h5py, else NULL (and the test skips). */
-static const char *reference_python(void)
+static const char *
+reference_python (void)
 {
-  const char *py = g_getenv("ATTNSCOPE_PYTHON");
+  const char *py = g_getenv ("ATTNSCOPE_PYTHON");
   if (py == NULL || *py == '\0')
     {
-      g_test_skip("ATTNSCOPE_PYTHON is not set: cannot run the PyTorch reference "
-                  "(install python3-torch and python3-h5py)");
+      g_test_skip ("ATTNSCOPE_PYTHON is not set: cannot run the PyTorch reference "
+                   "(install python3-torch and python3-h5py)");
       return NULL;
     }
   const char *argv[] = { py, "-c", "import torch, h5py, numpy", NULL };
   g_autofree char *out = NULL, *err = NULL;
-  if (test_spawn(argv, &out, &err) != 0)
+  if (test_spawn (argv, &out, &err) != 0)
     {
-      g_test_skip("the PyTorch reference needs torch, h5py and numpy in ATTNSCOPE_PYTHON "
-                  "(apt-get install python3-torch python3-h5py); skipped");
+      g_test_skip ("the PyTorch reference needs torch, h5py and numpy in ATTNSCOPE_PYTHON "
+                   "(apt-get install python3-torch python3-h5py); skipped");
       return NULL;
     }
   return py;
 }
 
-static void run_reference(GPtrArray *argv)
+static void
+run_reference (GPtrArray *argv)
 {
-  g_ptr_array_add(argv, NULL);
+  g_ptr_array_add (argv, NULL);
   g_autofree char *out = NULL, *err = NULL;
-  int status = test_spawn((const char *const *)argv->pdata, &out, &err);
+  int status = test_spawn ((const char *const *) argv->pdata, &out, &err);
   if (status != 0)
-    g_test_message("gpt2_reference.py failed (%d): %s", status, err ? err : "");
-  g_assert_cmpint(status, ==, 0);
+    g_test_message ("gpt2_reference.py failed (%d): %s", status, err ? err : "");
+  g_assert_cmpint (status, ==, 0);
 }
 
 /* Appends "--ids a,b,c" for each length in LENGTHS (ids drawn from SEED, below VOCAB). */
-static void add_id_lists(GPtrArray *argv, const int *lengths, int n_lengths, int vocab,
-                         guint32 seed)
+static void
+add_id_lists (GPtrArray *argv, const int *lengths, int n_lengths, int vocab, guint32 seed)
 {
-  g_autoptr(GRand) rand = g_rand_new_with_seed(seed);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
   for (int s = 0; s < n_lengths; s++)
     {
-      GString *ids = g_string_new(NULL);
+      GString *ids = g_string_new (NULL);
       for (int i = 0; i < lengths[s]; i++)
-        g_string_append_printf(ids, i ? ",%d" : "%d", g_rand_int_range(rand, 0, vocab));
-      g_ptr_array_add(argv, g_strdup("--ids"));
-      g_ptr_array_add(argv, g_string_free(ids, FALSE));
+        g_string_append_printf (ids, i ? ",%d" : "%d", g_rand_int_range (rand, 0, vocab));
+      g_ptr_array_add (argv, g_strdup ("--ids"));
+      g_ptr_array_add (argv, g_string_free (ids, FALSE));
     }
 }
 
-static GPtrArray *reference_argv(const char *py, const char *command)
+static GPtrArray *
+reference_argv (const char *py, const char *command)
 {
-  GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-  g_ptr_array_add(argv, g_strdup(py));
-  g_ptr_array_add(argv, test_source_path("tests/reference/gpt2_reference.py"));
-  g_ptr_array_add(argv, g_strdup(command));
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (argv, g_strdup (py));
+  g_ptr_array_add (argv, test_source_path ("tests/reference/gpt2_reference.py"));
+  g_ptr_array_add (argv, g_strdup (command));
   return argv;
 }
 
-static void add_args(GPtrArray *argv, const char *const *args)
+static void
+add_args (GPtrArray *argv, const char *const *args)
 {
   for (; *args != NULL; args++)
-    g_ptr_array_add(argv, g_strdup(*args));
+    g_ptr_array_add (argv, g_strdup (*args));
 }
 
 /* One model generated at test time and the sequences it is checked on. */
@@ -366,60 +379,63 @@ typedef struct
   guint32 seed; /* for the random ids */
 } GeneratedCase;
 
-static void run_generated_case(const GeneratedCase *gc)
+static void
+run_generated_case (const GeneratedCase *gc)
 {
-  const char *py = reference_python();
+  const char *py = reference_python ();
   if (py == NULL)
     return;
-  g_autofree char *dir = g_build_filename(test_tmpdir(), gc->name, NULL);
-  g_autofree char *expected_name = g_strconcat(gc->name, "-expected.h5", NULL);
-  g_autofree char *expected = g_build_filename(test_tmpdir(), expected_name, NULL);
-  g_autofree char *tokenizer = test_source_path("tests/fixtures/gpt2-tokenizer");
-  g_autofree char *vocab = g_build_filename(tokenizer, "vocab.json", NULL);
+  g_autofree char *dir = g_build_filename (test_tmpdir (), gc->name, NULL);
+  g_autofree char *expected_name = g_strconcat (gc->name, "-expected.h5", NULL);
+  g_autofree char *expected = g_build_filename (test_tmpdir (), expected_name, NULL);
+  g_autofree char *tokenizer = test_source_path ("tests/fixtures/gpt2-tokenizer");
+  g_autofree char *vocab = g_build_filename (tokenizer, "vocab.json", NULL);
 
-  g_autoptr(GPtrArray) make = reference_argv(py, "make-model");
-  g_ptr_array_add(make, g_strdup(dir));
-  add_args(make, gc->shape);
-  if (gc->gpt2_tokenizer && g_file_test(vocab, G_FILE_TEST_EXISTS))
+  g_autoptr (GPtrArray) make = reference_argv (py, "make-model");
+  g_ptr_array_add (make, g_strdup (dir));
+  add_args (make, gc->shape);
+  if (gc->gpt2_tokenizer && g_file_test (vocab, G_FILE_TEST_EXISTS))
     {
       const char *from[] = { "--tokenizer-from", tokenizer, NULL };
-      add_args(make, from);
+      add_args (make, from);
     }
-  run_reference(make);
+  run_reference (make);
 
-  g_autoptr(GPtrArray) exp = reference_argv(py, "expected");
-  g_ptr_array_add(exp, g_strdup(dir));
-  g_ptr_array_add(exp, g_strdup(expected));
-  add_id_lists(exp, gc->lengths, gc->n_lengths, gc->vocab, gc->seed);
-  run_reference(exp);
+  g_autoptr (GPtrArray) exp = reference_argv (py, "expected");
+  g_ptr_array_add (exp, g_strdup (dir));
+  g_ptr_array_add (exp, g_strdup (expected));
+  add_id_lists (exp, gc->lengths, gc->n_lengths, gc->vocab, gc->seed);
+  run_reference (exp);
   if (gc->safetensors_only)
     {
       /* The reference read tf_model.h5; the core gets only model.safetensors. */
-      g_autofree char *h5 = g_build_filename(dir, "tf_model.h5", NULL);
-      g_assert_cmpint(g_unlink(h5), ==, 0);
+      g_autofree char *h5 = g_build_filename (dir, "tf_model.h5", NULL);
+      g_assert_cmpint (g_unlink (h5), ==, 0);
     }
 
-  int compared = compare_model(dir, expected, gc->name);
+  int compared = compare_model (dir, expected, gc->name);
   /* Free the disk space now (the distilgpt2 shape is 330 MB): a failing test aborts before
    * test_tmpdir_cleanup() runs. */
   const char *rm[] = { "rm", "-rf", dir, expected, NULL };
-  g_spawn_sync(NULL, (char **)rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
-  g_assert_cmpint(compared, ==, gc->n_lengths);
-  g_assert_false(g_file_test(dir, G_FILE_TEST_EXISTS));
+  g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  g_assert_cmpint (compared, ==, gc->n_lengths);
+  g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
 }
 
-static void test_generated_distilgpt2_shape(void)
+static void
+test_generated_distilgpt2_shape (void)
 {
   const char *shape[]
       = { "--layers",    "6",    "--heads", "12",   "--embd", "768", "--vocab", "50257",
           "--positions", "1024", "--std",   "0.05", "--seed", "2",   NULL };
   const int lengths[] = { 1, 2, 5, 17, 64 };
   GeneratedCase gc
-      = { "distilgpt2-shape", shape, TRUE, FALSE, lengths, G_N_ELEMENTS(lengths), 50257, 17 };
-  run_generated_case(&gc);
+      = { "distilgpt2-shape", shape, TRUE, FALSE, lengths, G_N_ELEMENTS (lengths), 50257, 17 };
+  run_generated_case (&gc);
 }
 
-static void test_generated_safetensors_shape(void)
+static void
+test_generated_safetensors_shape (void)
 {
   const char *shape[]
       = { "--layers", "3",    "--heads",     "4",   "--embd",        "64",
@@ -428,19 +444,20 @@ static void test_generated_safetensors_shape(void)
           NULL };
   const int lengths[] = { 1, 3, 31, 128, 200 };
   GeneratedCase gc
-      = { "safetensors-shape", shape, FALSE, TRUE, lengths, G_N_ELEMENTS(lengths), 1000, 23 };
-  run_generated_case(&gc);
+      = { "safetensors-shape", shape, FALSE, TRUE, lengths, G_N_ELEMENTS (lengths), 1000, 23 };
+  run_generated_case (&gc);
 }
 
-int main(int argc, char **argv)
+int
+main (int argc, char **argv)
 {
-  g_test_init(&argc, &argv, NULL);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  g_test_add_func("/core/forward/tiny/reference", test_tiny_fixture);
-  g_test_add_func("/core/forward/tiny/not-uniform", test_tiny_not_uniform);
-  g_test_add_func("/core/forward/generated/distilgpt2-shape", test_generated_distilgpt2_shape);
-  g_test_add_func("/core/forward/generated/safetensors-shape", test_generated_safetensors_shape);
-  int status = g_test_run();
-  test_tmpdir_cleanup();
+  g_test_init (&argc, &argv, NULL);
+  H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
+  g_test_add_func ("/core/forward/tiny/reference", test_tiny_fixture);
+  g_test_add_func ("/core/forward/tiny/not-uniform", test_tiny_not_uniform);
+  g_test_add_func ("/core/forward/generated/distilgpt2-shape", test_generated_distilgpt2_shape);
+  g_test_add_func ("/core/forward/generated/safetensors-shape", test_generated_safetensors_shape);
+  int status = g_test_run ();
+  test_tmpdir_cleanup ();
   return status;
 }

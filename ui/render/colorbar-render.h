@@ -1,0 +1,32 @@
+/* colorbar-render.h — the vertical colour bar beside heatmaps: the colour map from VMIN at the
+ * bottom to VMAX at the top, one band per table entry, a thin frame, nice tick values on the
+ * right and an optional label read bottom to top. */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+#include <pango/pangocairo.h>
+
+#include "colormap.h"
+#include "render-style.h"
+
+G_BEGIN_DECLS
+
+/* Width of the coloured bar itself. */
+#define AS_COLORBAR_BAR_WIDTH 14.0
+
+typedef struct
+{
+  AsColormap colormap;
+  double vmin, vmax;
+  const char *label; /* e.g. "Attention weight", or NULL */
+} AsColorbar;
+
+/* The total width (bar, ticks, tick labels, label) the colour bar needs. */
+double as_colorbar_get_width (PangoContext *pc, const AsRenderStyle *style, const AsColorbar *bar);
+
+/* Draws BAR with its bar's top left corner at (X, Y), HEIGHT tall. */
+void as_colorbar_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style,
+                       const AsColorbar *bar, double x, double y, double height);
+
+G_END_DECLS

@@ -1,0 +1,295 @@
+/* grid-render.c — layout, drawing and hit-testing of the all-heads grid. */
+#include "grid-render.h"
+
+#include <math.h>
+
+#include "colorbar-render.h"
+#include "matrix-paint.h"
+#include "render-text.h"
+
+#define MARGIN 24.0
+#define CAPTION_GAP 6.0
+#define NUMBER_GAP 6.0
+#define H_GAP 10.0
+#define V_GAP 8.0
+#define LABEL_GAP 3.0
+#define COLORBAR_GAP 20.0
+#define COLORBAR_MAX 360.0
+
+typedef struct
+{
+  double title_h, caption_h, number_w, number_h, label_h, colorbar_w;
+  double size;     /* thumbnail side */
+  double x0, y0;   /* top left of the first thumbnail */
+  double pitch_x;  /* thumbnail + horizontal gap */
+  double pitch_y;  /* thumbnail + label band + vertical gap */
+} Layout;
+
+void
+as_grid_figure_init (AsGridFigure *fig)
+{
+  *fig = (AsGridFigure){
+    .colormap = AS_COLORMAP_YLGNBU,
+    .vmin = 0,
+    .vmax = 1,
+    .highlight_layer = -1,
+    .highlight_head = -1,
+    .colorbar = TRUE,
+  };
+}
+
+AsRgb
+as_head_pattern_color (AsHeadPattern pattern)
+{
+  int index = pattern == AS_HEAD_PATTERN_PREVIOUS ? 0
+              : pattern == AS_HEAD_PATTERN_FIRST  ? 1
+              : pattern == AS_HEAD_PATTERN_SELF   ? 2
+                                                  : -1;
+  if (index < 0)
+    return (AsRgb){ 0.55, 0.55, 0.55 };
+  AsColor8 c = as_palette_color (index);
+  return (AsRgb){ c.r / 255.0, c.g / 255.0, c.b / 255.0 };
+}
+
+static gboolean
+has_data (const AsGridFigure *fig)
+{
+  return fig->attn != NULL && fig->n_layers > 0 && fig->n_heads > 0 && fig->n_tokens > 0;
+}
+
+/* Below each thumbnail: the pattern label (or nothing) and the gap to the next row. */
+static double
+band_below (const Layout *lo)
+{
+  return (lo->label_h > 0 ? LABEL_GAP + lo->label_h : 0) + V_GAP;
+}
+
+static double
+left_extent (const Layout *lo)
+{
+  return MARGIN + lo->caption_h + CAPTION_GAP + lo->number_w + NUMBER_GAP;
+}
+
+static double
+top_extent (const Layout *lo)
+{
+  return MARGIN + lo->title_h + lo->caption_h + CAPTION_GAP + lo->number_h + NUMBER_GAP;
+}
+
+static double
+right_extent (const Layout *lo)
+{
+  return MARGIN + (lo->colorbar_w > 0 ? COLORBAR_GAP + lo->colorbar_w : 0);
+}
+
+static void
+measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsGridFigure *fig)
+{
+  *lo = (Layout){ 0 };
+  lo->title_h = as_title_block_height (pc, style, fig->title, fig->subtitle);
+  if (!has_data (fig))
+    return;
+  as_text_measure (pc, style, "Layer", AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL, &lo->caption_h);
+  g_autofree char *widest = g_strdup_printf ("%d", MAX (fig->n_layers, fig->n_heads) - 1);
+  as_text_measure (pc, style, widest, AS_FONT_TICK, PANGO_WEIGHT_BOLD, &lo->number_w,
+                   &lo->number_h);
+  if (fig->patterns != NULL)
+    as_text_measure (pc, style, "previous", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL,
+                     &lo->label_h);
+  if (fig->colorbar)
+    {
+      AsColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
+      lo->colorbar_w = as_colorbar_get_width (pc, style, &bar);
+    }
+}
+
+static void
+fit (Layout *lo, const AsGridFigure *fig, double width, double height)
+{
+  if (!has_data (fig))
+    return;
+  double avail_w = width - left_extent (lo) - right_extent (lo);
+  double avail_h = height - top_extent (lo) - MARGIN;
+  double below = band_below (lo);
+  double size = MIN ((avail_w + H_GAP) / fig->n_heads - H_GAP,
+                     (avail_h + V_GAP) / fig->n_layers - below);
+  size = MAX (size, 0.0);
+  if (size >= 8)
+    size = floor (size);
+  lo->size = size;
+  lo->pitch_x = size + H_GAP;
+  lo->pitch_y = size + below;
+  double grid_w = fig->n_heads * lo->pitch_x - H_GAP;
+  double grid_h = fig->n_layers * lo->pitch_y - V_GAP;
+  lo->x0 = round (left_extent (lo) + MAX (avail_w - grid_w, 0) / 2);
+  lo->y0 = round (top_extent (lo) + MAX (avail_h - grid_h, 0) / 2);
+}
+
+static void
+layout_only (Layout *lo, const AsGridFigure *fig, double width, double height)
+{
+  PangoContext *pc = as_text_context_new ();
+  measure (lo, pc, as_render_style_or_default (fig->style), fig);
+  fit (lo, fig, width, height);
+  g_object_unref (pc);
+}
+
+void
+as_grid_get_size (const AsGridFigure *fig, double *width, double *height)
+{
+  Layout lo;
+  PangoContext *pc = as_text_context_new ();
+  measure (&lo, pc, as_render_style_or_default (fig->style), fig);
+  g_object_unref (pc);
+  if (!has_data (fig))
+    {
+      *width = 2 * MARGIN + 320;
+      *height = ceil (2 * MARGIN + lo.title_h);
+      return;
+    }
+  double size = floor (CLAMP (720.0 / MAX (fig->n_layers, fig->n_heads), 56.0, 120.0));
+  *width = ceil (left_extent (&lo) + fig->n_heads * (size + H_GAP) - H_GAP + right_extent (&lo));
+  *height = ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN);
+}
+
+static void
+draw_captions (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsGridFigure *fig,
+               const Layout *lo)
+{
+  double grid_w = fig->n_heads * lo->pitch_x - H_GAP;
+  double grid_h = fig->n_layers * lo->pitch_y - V_GAP;
+  double numbers_y = lo->y0 - NUMBER_GAP - lo->number_h;
+  double numbers_x = lo->x0 - NUMBER_GAP;
+  as_render_set_rgb (cr, style->text);
+  PangoLayout *caption = as_text_layout (pc, style, "Head", AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, 0);
+  as_text_draw (cr, caption, lo->x0 + grid_w / 2, numbers_y - CAPTION_GAP, 0.5, 1, 0);
+  pango_layout_set_text (caption, "Layer", -1);
+  as_text_draw (cr, caption, numbers_x - lo->number_w - CAPTION_GAP - lo->caption_h / 2,
+                lo->y0 + grid_h / 2, 0.5, 0.5, -G_PI / 2);
+  g_object_unref (caption);
+
+  for (int h = 0; h < fig->n_heads; h++)
+    {
+      g_autofree char *text = g_strdup_printf ("%d", h);
+      gboolean on = h == fig->highlight_head;
+      PangoLayout *layout = as_text_layout (pc, style, text, AS_FONT_TICK,
+                                            on ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, 0);
+      as_render_set_rgb (cr, on ? style->accent : style->text);
+      as_text_draw (cr, layout, lo->x0 + h * lo->pitch_x + lo->size / 2, numbers_y, 0.5, 0, 0);
+      g_object_unref (layout);
+    }
+  for (int l = 0; l < fig->n_layers; l++)
+    {
+      g_autofree char *text = g_strdup_printf ("%d", l);
+      gboolean on = l == fig->highlight_layer;
+      PangoLayout *layout = as_text_layout (pc, style, text, AS_FONT_TICK,
+                                            on ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, 0);
+      as_render_set_rgb (cr, on ? style->accent : style->text);
+      as_text_draw (cr, layout, numbers_x, lo->y0 + l * lo->pitch_y + lo->size / 2, 1, 0.5, 0);
+      g_object_unref (layout);
+    }
+}
+
+static void
+draw_thumb (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsGridFigure *fig,
+            const Layout *lo, int l, int h)
+{
+  int t = fig->n_tokens;
+  double x = lo->x0 + h * lo->pitch_x, y = lo->y0 + l * lo->pitch_y;
+  AsMatrixPaint paint = {
+    .colormap = fig->colormap,
+    .vmin = fig->vmin,
+    .vmax = fig->vmax,
+    .mask_upper = fig->mask_upper,
+    .masked = style->masked,
+  };
+  const float *matrix = fig->attn + ((gsize) l * fig->n_heads + h) * t * t; /* [T][T] */
+  as_matrix_paint (cr, &paint, matrix, t, t, x, y, lo->size / t, lo->size / t);
+
+  gboolean on = l == fig->highlight_layer && h == fig->highlight_head;
+  cairo_set_line_width (cr, on ? 2.5 : 1.0);
+  as_render_set_rgb (cr, on ? style->accent : style->grid);
+  double inset = on ? -1.25 : -0.5;
+  cairo_rectangle (cr, x + inset, y + inset, lo->size - 2 * inset, lo->size - 2 * inset);
+  cairo_stroke (cr);
+
+  if (fig->patterns != NULL)
+    {
+      AsHeadPattern pattern = fig->patterns[l * fig->n_heads + h];
+      PangoLayout *layout = as_text_layout (pc, style, as_head_pattern_to_string (pattern),
+                                            AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, lo->size + H_GAP);
+      as_render_set_rgb (cr, pattern == AS_HEAD_PATTERN_MIXED ? style->muted
+                                                               : as_head_pattern_color (pattern));
+      as_text_draw (cr, layout, x + lo->size / 2, y + lo->size + LABEL_GAP, 0.5, 0, 0);
+      g_object_unref (layout);
+    }
+}
+
+void
+as_grid_render (cairo_t *cr, const AsGridFigure *fig, double width, double height)
+{
+  const AsRenderStyle *style = as_render_style_or_default (fig->style);
+  PangoContext *pc = as_text_context_new ();
+  Layout lo;
+  measure (&lo, pc, style, fig);
+  fit (&lo, fig, width, height);
+
+  cairo_save (cr);
+  if (style->paint_background)
+    {
+      as_render_set_rgb (cr, style->background);
+      cairo_rectangle (cr, 0, 0, width, height);
+      cairo_fill (cr);
+    }
+  as_title_block_draw (cr, pc, style, fig->title, fig->subtitle, MARGIN, MARGIN,
+                       width - 2 * MARGIN);
+  if (has_data (fig) && lo.size > 0)
+    {
+      draw_captions (cr, pc, style, fig, &lo);
+      for (int l = 0; l < fig->n_layers; l++)
+        for (int h = 0; h < fig->n_heads; h++)
+          draw_thumb (cr, pc, style, fig, &lo, l, h);
+      if (fig->colorbar)
+        {
+          AsColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
+          double grid_w = fig->n_heads * lo.pitch_x - H_GAP;
+          double grid_h = fig->n_layers * lo.pitch_y - band_below (&lo);
+          as_colorbar_draw (cr, pc, style, &bar, lo.x0 + grid_w + COLORBAR_GAP, lo.y0,
+                            MIN (grid_h, COLORBAR_MAX));
+        }
+    }
+  cairo_restore (cr);
+  g_object_unref (pc);
+}
+
+gboolean
+as_grid_hit (const AsGridFigure *fig, double width, double height, double x, double y, int *layer,
+             int *head)
+{
+  if (!has_data (fig))
+    return FALSE;
+  Layout lo;
+  layout_only (&lo, fig, width, height);
+  if (lo.size <= 0)
+    return FALSE;
+  double h = floor ((x - lo.x0) / lo.pitch_x), l = floor ((y - lo.y0) / lo.pitch_y);
+  if (h < 0 || l < 0 || h >= fig->n_heads || l >= fig->n_layers)
+    return FALSE;
+  /* Inside the thumbnail or its label, not in the gaps between heads. */
+  if (x - lo.x0 - h * lo.pitch_x > lo.size || y - lo.y0 - l * lo.pitch_y > lo.pitch_y - V_GAP)
+    return FALSE;
+  *layer = (int) l;
+  *head = (int) h;
+  return TRUE;
+}
+
+void
+as_grid_get_thumb_rect (const AsGridFigure *fig, double width, double height, int layer, int head,
+                        double *x, double *y, double *size)
+{
+  Layout lo;
+  layout_only (&lo, fig, width, height);
+  *x = lo.x0 + head * lo.pitch_x;
+  *y = lo.y0 + layer * lo.pitch_y;
+  *size = lo.size;
+}

@@ -1,0 +1,60 @@
+/* grid-render.h — the all-heads grid (model view): one thumbnail heatmap per head, layers as rows
+ * (layer 0 at the top) and heads as columns, so a whole model can be scanned at once.
+ *
+ * Head numbers run along the top under a "Head" caption, layer numbers down the left beside a
+ * "Layer" caption; under each thumbnail its pattern label from the head statistics
+ * (core/as-head-stats.h: "previous", "first", "self", "mixed"), coloured by pattern so the
+ * structured heads stand out. All thumbnails share one colour range and one colour bar. The
+ * highlighted head (the one open in the attention view) is outlined in the accent colour.
+ *
+ * Natural thumbnail size: 720 / max(L, H) units clamped to 56..120, so a 12 × 12 model gives a
+ * figure of about 1000 × 1100 units with every label readable. */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+#include "as-head-stats.h"
+#include "colormap.h"
+#include "render-style.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *title;
+  const char *subtitle;
+
+  int n_layers, n_heads, n_tokens;
+  const float *attn;             /* [L][H][T][T] */
+  const AsHeadPattern *patterns; /* [L][H], or NULL for no labels */
+
+  AsColormap colormap;
+  double vmin, vmax;
+  gboolean mask_upper; /* causal models: grey future cells */
+  int highlight_layer, highlight_head; /* -1 for none */
+  gboolean colorbar;
+  const char *colorbar_label;
+
+  const AsRenderStyle *style;
+} AsGridFigure;
+
+/* Defaults: YlGnBu on [0, 1], colour bar on, no highlight, no data. */
+void as_grid_figure_init (AsGridFigure *fig);
+
+void as_grid_get_size (const AsGridFigure *fig, double *width, double *height);
+
+void as_grid_render (cairo_t *cr, const AsGridFigure *fig, double width, double height);
+
+/* The head whose thumbnail (or pattern label) is under (X, Y): TRUE and *LAYER, *HEAD. */
+gboolean as_grid_hit (const AsGridFigure *fig, double width, double height, double x, double y,
+                      int *layer, int *head);
+
+/* The thumbnail rectangle of (LAYER, HEAD) at WIDTH × HEIGHT (square: *SIZE × *SIZE). */
+void as_grid_get_thumb_rect (const AsGridFigure *fig, double width, double height, int layer,
+                             int head, double *x, double *y, double *size);
+
+/* The colour a pattern label is written in (light style). */
+AsRgb as_head_pattern_color (AsHeadPattern pattern);
+
+G_END_DECLS

@@ -1,0 +1,42 @@
+/* matrix-paint.h — painting a matrix of values as coloured cells; the part of a heatmap that
+ * heatmaps, head-grid thumbnails and comparison panels share.
+ *
+ * Two ways, chosen from the cell size and count only (never from the scale), so one figure always
+ * draws the same way on screen and in every file:
+ * - cells as filled rectangles (vector output stays vector) when the cells are at least
+ *   AS_MATRIX_MIN_RECT_CELL units and there are at most AS_MATRIX_MAX_RECTS of them, separated by
+ *   a gap of GAP units in the background colour on their right and bottom edges;
+ * - otherwise one image of COLS × ROWS pixels scaled up with nearest-neighbour filtering (fast for
+ *   long texts and thumbnails: one draw per matrix).
+ * Either way a cell's interior has exactly the colour colormap.h gives its value. */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+#include "colormap.h"
+#include "render-style.h"
+
+G_BEGIN_DECLS
+
+#define AS_MATRIX_MIN_RECT_CELL 4.0
+#define AS_MATRIX_MAX_RECTS 16384
+
+typedef struct
+{
+  AsColormap colormap;
+  double vmin, vmax;
+  gboolean mask_upper; /* cells with column > row are painted MASKED (a causal model's future) */
+  AsRgb masked;
+  double gap;     /* units between rectangle cells (0 = none) */
+  AsRgb gap_color;
+} AsMatrixPaint;
+
+/* Paints VALUES [ROWS][COLS] with the top left corner at (X, Y), cells CELL_W × CELL_H. */
+void as_matrix_paint (cairo_t *cr, const AsMatrixPaint *paint, const float *values, int rows,
+                      int cols, double x, double y, double cell_w, double cell_h);
+
+/* TRUE when as_matrix_paint draws rectangles for this size. */
+gboolean as_matrix_paint_uses_rects (int rows, int cols, double cell_w, double cell_h);
+
+G_END_DECLS

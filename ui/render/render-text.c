@@ -1,0 +1,138 @@
+/* render-text.c — Pango text with fixed font options, the title block, number formatting. */
+#include "render-text.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Space between the title and the subtitle, and below the block. */
+#define TITLE_GAP 4.0
+#define TITLE_BOTTOM 14.0
+
+PangoContext *
+as_text_context_new (void)
+{
+  PangoFontMap *map = pango_cairo_font_map_get_default ();
+  PangoContext *pc = pango_font_map_create_context (map);
+  cairo_font_options_t *options = cairo_font_options_create ();
+  cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
+  cairo_font_options_set_hint_style (options, CAIRO_HINT_STYLE_NONE);
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  pango_cairo_context_set_font_options (pc, options);
+  cairo_font_options_destroy (options);
+  pango_context_set_round_glyph_positions (pc, FALSE);
+  return pc;
+}
+
+PangoLayout *
+as_text_layout (PangoContext *pc, const AsRenderStyle *style, const char *text, double size,
+                int weight, double max_width)
+{
+  PangoLayout *layout = pango_layout_new (pc);
+  PangoFontDescription *desc = pango_font_description_from_string (style->font_family);
+  pango_font_description_set_absolute_size (desc, size * PANGO_SCALE);
+  pango_font_description_set_weight (desc, (PangoWeight) weight);
+  pango_layout_set_font_description (layout, desc);
+  pango_font_description_free (desc);
+  pango_layout_set_text (layout, text != NULL ? text : "", -1);
+  if (max_width > 0)
+    {
+      pango_layout_set_width (layout, (int) (max_width * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+    }
+  return layout;
+}
+
+void
+as_text_extent (PangoLayout *layout, double *width, double *height)
+{
+  PangoRectangle logical;
+  pango_layout_get_extents (layout, NULL, &logical);
+  if (width != NULL)
+    *width = (double) logical.width / PANGO_SCALE;
+  if (height != NULL)
+    *height = (double) logical.height / PANGO_SCALE;
+}
+
+void
+as_text_measure (PangoContext *pc, const AsRenderStyle *style, const char *text, double size,
+                 int weight, double *width, double *height)
+{
+  PangoLayout *layout = as_text_layout (pc, style, text, size, weight, 0);
+  as_text_extent (layout, width, height);
+  g_object_unref (layout);
+}
+
+void
+as_text_draw (cairo_t *cr, PangoLayout *layout, double x, double y, double ax, double ay,
+              double angle)
+{
+  PangoRectangle logical;
+  pango_layout_get_extents (layout, NULL, &logical);
+  double w = (double) logical.width / PANGO_SCALE;
+  double h = (double) logical.height / PANGO_SCALE;
+  double lx = (double) logical.x / PANGO_SCALE;
+  double ly = (double) logical.y / PANGO_SCALE;
+  cairo_save (cr);
+  cairo_translate (cr, x, y);
+  if (angle != 0)
+    cairo_rotate (cr, angle);
+  cairo_move_to (cr, -lx - ax * w, -ly - ay * h);
+  pango_cairo_show_layout (cr, layout);
+  cairo_restore (cr);
+}
+
+double
+as_title_block_height (PangoContext *pc, const AsRenderStyle *style, const char *title,
+                       const char *subtitle)
+{
+  double height = 0, h = 0;
+  if (title != NULL && *title != '\0')
+    {
+      as_text_measure (pc, style, title, AS_FONT_TITLE, PANGO_WEIGHT_BOLD, NULL, &h);
+      height += h;
+    }
+  if (subtitle != NULL && *subtitle != '\0')
+    {
+      as_text_measure (pc, style, subtitle, AS_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, NULL, &h);
+      height += (height > 0 ? TITLE_GAP : 0) + h;
+    }
+  return height > 0 ? height + TITLE_BOTTOM : 0;
+}
+
+void
+as_title_block_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const char *title,
+                     const char *subtitle, double x, double y, double width)
+{
+  double h = 0;
+  if (title != NULL && *title != '\0')
+    {
+      PangoLayout *layout
+          = as_text_layout (pc, style, title, AS_FONT_TITLE, PANGO_WEIGHT_BOLD, width);
+      as_render_set_rgb (cr, style->text);
+      as_text_draw (cr, layout, x, y, 0, 0, 0);
+      as_text_extent (layout, NULL, &h);
+      y += h + TITLE_GAP;
+      g_object_unref (layout);
+    }
+  if (subtitle != NULL && *subtitle != '\0')
+    {
+      PangoLayout *layout
+          = as_text_layout (pc, style, subtitle, AS_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, width);
+      as_render_set_rgb (cr, style->muted);
+      as_text_draw (cr, layout, x, y, 0, 0, 0);
+      g_object_unref (layout);
+    }
+}
+
+char *
+as_format_number (double value, int decimals)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char format[16];
+  if (isnan (value))
+    return g_strdup ("nan");
+  g_snprintf (format, sizeof format, "%%.%df", CLAMP (decimals, 0, 9));
+  g_ascii_formatd (buf, sizeof buf, format, fabs (value));
+  gboolean zero = strspn (buf, "0.") == strlen (buf);
+  return g_strconcat (value < 0 && !zero ? "\u2212" : "", buf, NULL);
+}

@@ -1,0 +1,216 @@
+/* attnscope-token-strip.c — one toggle-button chip per token, wrapped in lines (see
+ * attnscope-token-strip.h). The chips are rebuilt when the trace or the label mode changes and
+ * only re-styled when the selection changes. */
+#include "attnscope-token-strip.h"
+
+#include <glib/gi18n.h>
+
+#include "attnscope-wrap-layout.h"
+#include "token-label.h"
+
+struct _AttnscopeTokenStrip
+{
+  GtkWidget parent_instance;
+
+  AttnscopeSession *session;
+  GPtrArray *chips; /* [T] GtkToggleButton, borrowed (children of self) */
+  gboolean syncing; /* setting chip states from the session, not from a click */
+};
+
+G_DEFINE_FINAL_TYPE (AttnscopeTokenStrip, attnscope_token_strip, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+sync_selection (AttnscopeTokenStrip *self)
+{
+  int selected = self->session != NULL ? attnscope_session_get_selected_token (self->session) : -1;
+  self->syncing = TRUE;
+  for (guint i = 0; i < self->chips->len; i++)
+    gtk_toggle_button_set_active (self->chips->pdata[i], (int) i == selected);
+  self->syncing = FALSE;
+}
+
+static void
+chip_toggled (GtkToggleButton *chip, AttnscopeTokenStrip *self)
+{
+  if (self->syncing || self->session == NULL)
+    return;
+  int index = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chip), "token-index"));
+  if (gtk_toggle_button_get_active (chip))
+    attnscope_session_set_selected_token (self->session, index);
+  else if (attnscope_session_get_selected_token (self->session) == index)
+    attnscope_session_set_selected_token (self->session, -1);
+  sync_selection (self);
+}
+
+static void
+clear_chips (AttnscopeTokenStrip *self)
+{
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_ptr_array_set_size (self->chips, 0);
+}
+
+static void
+rebuild (AttnscopeTokenStrip *self)
+{
+  clear_chips (self);
+  AsTrace *trace = self->session != NULL ? attnscope_session_get_trace (self->session) : NULL;
+  if (trace == NULL)
+    return;
+  gboolean raw = attnscope_session_get_raw_tokens (self->session);
+  for (int i = 0; i < trace->n_tokens; i++)
+    {
+      g_autofree char *label = as_token_label (trace->tokens[i], raw);
+      GtkWidget *chip = gtk_toggle_button_new_with_label (label);
+      gtk_widget_add_css_class (chip, "token-chip");
+      /* Translators: tooltip of a token chip: position, token id, vocabulary string. */
+      g_autofree char *tooltip = g_strdup_printf (_ ("Token %d · id %d · “%s”"), i,
+                                                  (int) trace->ids[i], trace->tokens[i]);
+      gtk_widget_set_tooltip_text (chip, tooltip);
+      g_object_set_data (G_OBJECT (chip), "token-index", GINT_TO_POINTER (i));
+      g_signal_connect (chip, "toggled", G_CALLBACK (chip_toggled), self);
+      gtk_widget_set_parent (chip, GTK_WIDGET (self));
+      g_ptr_array_add (self->chips, chip);
+    }
+  sync_selection (self);
+}
+
+static void
+on_session_notify (AttnscopeSession *session, GParamSpec *pspec, AttnscopeTokenStrip *self)
+{
+  if (g_str_equal (pspec->name, "selected-token"))
+    sync_selection (self);
+  else
+    rebuild (self);
+}
+
+AttnscopeSession *
+attnscope_token_strip_get_session (AttnscopeTokenStrip *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_TOKEN_STRIP (self), NULL);
+  return self->session;
+}
+
+void
+attnscope_token_strip_set_session (AttnscopeTokenStrip *self, AttnscopeSession *session)
+{
+  g_return_if_fail (ATTNSCOPE_IS_TOKEN_STRIP (self));
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    {
+      g_signal_connect (session, "notify::trace", G_CALLBACK (on_session_notify), self);
+      g_signal_connect (session, "notify::raw-tokens", G_CALLBACK (on_session_notify), self);
+      g_signal_connect (session, "notify::selected-token", G_CALLBACK (on_session_notify), self);
+    }
+  rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+guint
+attnscope_token_strip_get_n_chips (AttnscopeTokenStrip *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_TOKEN_STRIP (self), 0);
+  return self->chips->len;
+}
+
+const char *
+attnscope_token_strip_get_chip_label (AttnscopeTokenStrip *self, guint i)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_TOKEN_STRIP (self), NULL);
+  g_return_val_if_fail (i < self->chips->len, NULL);
+  return gtk_button_get_label (self->chips->pdata[i]);
+}
+
+static void
+attnscope_token_strip_dispose (GObject *object)
+{
+  AttnscopeTokenStrip *self = ATTNSCOPE_TOKEN_STRIP (object);
+  attnscope_token_strip_set_session (self, NULL);
+  clear_chips (self);
+  G_OBJECT_CLASS (attnscope_token_strip_parent_class)->dispose (object);
+}
+
+static void
+attnscope_token_strip_finalize (GObject *object)
+{
+  AttnscopeTokenStrip *self = ATTNSCOPE_TOKEN_STRIP (object);
+  g_ptr_array_unref (self->chips);
+  G_OBJECT_CLASS (attnscope_token_strip_parent_class)->finalize (object);
+}
+
+static void
+attnscope_token_strip_get_property (GObject *object, guint prop_id, GValue *value,
+                                    GParamSpec *pspec)
+{
+  AttnscopeTokenStrip *self = ATTNSCOPE_TOKEN_STRIP (object);
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+attnscope_token_strip_set_property (GObject *object, guint prop_id, const GValue *value,
+                                    GParamSpec *pspec)
+{
+  AttnscopeTokenStrip *self = ATTNSCOPE_TOKEN_STRIP (object);
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      attnscope_token_strip_set_session (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+attnscope_token_strip_class_init (AttnscopeTokenStripClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = attnscope_token_strip_dispose;
+  object_class->finalize = attnscope_token_strip_finalize;
+  object_class->get_property = attnscope_token_strip_get_property;
+  object_class->set_property = attnscope_token_strip_set_property;
+
+  properties[PROP_SESSION]
+      = g_param_spec_object ("session", NULL, NULL, ATTNSCOPE_TYPE_SESSION,
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "tokenstrip");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_LIST);
+}
+
+static void
+attnscope_token_strip_init (AttnscopeTokenStrip *self)
+{
+  self->chips = g_ptr_array_new ();
+  gtk_widget_set_layout_manager (GTK_WIDGET (self), attnscope_wrap_layout_new (6, 6));
+}
+
+GtkWidget *
+attnscope_token_strip_new (void)
+{
+  return g_object_new (ATTNSCOPE_TYPE_TOKEN_STRIP, NULL);
+}

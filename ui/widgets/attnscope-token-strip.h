@@ -1,0 +1,28 @@
+/* attnscope-token-strip.h — the tokens of the session's text as a row of chips.
+ *
+ * Each chip shows a token's label (GPT-2's 'Ġ' as a visible space mark, or the raw vocabulary
+ * string when the session's "raw-tokens" is on) and its id and position in a tooltip. Clicking a
+ * chip selects that token in the session (every view highlights its row and column); clicking
+ * it again clears the selection. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "attnscope-session.h"
+
+G_BEGIN_DECLS
+
+#define ATTNSCOPE_TYPE_TOKEN_STRIP (attnscope_token_strip_get_type ())
+
+G_DECLARE_FINAL_TYPE (AttnscopeTokenStrip, attnscope_token_strip, ATTNSCOPE, TOKEN_STRIP,
+                      GtkWidget)
+
+GtkWidget *attnscope_token_strip_new (void);
+AttnscopeSession *attnscope_token_strip_get_session (AttnscopeTokenStrip *self);
+void attnscope_token_strip_set_session (AttnscopeTokenStrip *self, AttnscopeSession *session);
+
+/* The chips shown (one per token) and the label of chip I. */
+guint attnscope_token_strip_get_n_chips (AttnscopeTokenStrip *self);
+const char *attnscope_token_strip_get_chip_label (AttnscopeTokenStrip *self, guint i);
+
+G_END_DECLS

@@ -1,0 +1,20 @@
+/* attnscope-types.c — boxed and enum GTypes for the core's types (see attnscope-types.h). */
+#include "attnscope-types.h"
+
+G_DEFINE_BOXED_TYPE (AsModel, attnscope_model, as_model_ref, as_model_unref)
+G_DEFINE_BOXED_TYPE (AsTrace, attnscope_trace, as_trace_ref, as_trace_unref)
+
+G_DEFINE_ENUM_TYPE (AttnscopeAggregate, attnscope_aggregate,
+                    G_DEFINE_ENUM_VALUE (ATTNSCOPE_AGGREGATE_HEAD, "head"),
+                    G_DEFINE_ENUM_VALUE (ATTNSCOPE_AGGREGATE_MEAN, "mean"),
+                    G_DEFINE_ENUM_VALUE (ATTNSCOPE_AGGREGATE_ROLLOUT, "rollout"))
+
+G_DEFINE_ENUM_TYPE (AsVectorSource, attnscope_vector_source,
+                    G_DEFINE_ENUM_VALUE (AS_VECTORS_EMBEDDINGS, "embeddings"),
+                    G_DEFINE_ENUM_VALUE (AS_VECTORS_CONTEXTS, "contexts"),
+                    G_DEFINE_ENUM_VALUE (AS_VECTORS_ATTN_OUT, "attn_out"),
+                    G_DEFINE_ENUM_VALUE (AS_VECTORS_HIDDEN, "hidden"))
+
+G_DEFINE_ENUM_TYPE (AttnscopeProjection, attnscope_projection,
+                    G_DEFINE_ENUM_VALUE (ATTNSCOPE_PROJECTION_PCA, "pca"),
+                    G_DEFINE_ENUM_VALUE (ATTNSCOPE_PROJECTION_TSNE, "tsne"))

@@ -1,0 +1,44 @@
+/* attnscope-types.h — GTypes the GUI needs around the core's plain C types: boxed wrappers for
+ * the reference-counted model and trace (so they can be GObject properties) and the enums the
+ * views expose as properties (aggregation of heads, vector sources, projection methods). */
+#pragma once
+
+#include <glib-object.h>
+
+#include "as-model.h"
+#include "as-trace.h"
+#include "as-trace-vectors.h"
+
+G_BEGIN_DECLS
+
+#define ATTNSCOPE_TYPE_MODEL (attnscope_model_get_type ())
+#define ATTNSCOPE_TYPE_TRACE (attnscope_trace_get_type ())
+#define ATTNSCOPE_TYPE_AGGREGATE (attnscope_aggregate_get_type ())
+#define ATTNSCOPE_TYPE_VECTOR_SOURCE (attnscope_vector_source_get_type ())
+#define ATTNSCOPE_TYPE_PROJECTION (attnscope_projection_get_type ())
+
+GType attnscope_model_get_type (void) G_GNUC_CONST;
+GType attnscope_trace_get_type (void) G_GNUC_CONST;
+
+/* What the attention view shows for a layer. */
+typedef enum
+{
+  ATTNSCOPE_AGGREGATE_HEAD,    /* one head */
+  ATTNSCOPE_AGGREGATE_MEAN,    /* mean over the heads of the layer */
+  ATTNSCOPE_AGGREGATE_ROLLOUT, /* attention rollout up to the layer */
+} AttnscopeAggregate;
+
+GType attnscope_aggregate_get_type (void) G_GNUC_CONST;
+
+/* Same values as the core's AsVectorSource, registered as a GEnum. */
+GType attnscope_vector_source_get_type (void) G_GNUC_CONST;
+
+typedef enum
+{
+  ATTNSCOPE_PROJECTION_PCA,
+  ATTNSCOPE_PROJECTION_TSNE,
+} AttnscopeProjection;
+
+GType attnscope_projection_get_type (void) G_GNUC_CONST;
+
+G_END_DECLS
