@@ -34,7 +34,9 @@ int cli_bench (int argc, char **argv);
 int cli_similarity (int argc, char **argv);
 int cli_stats (int argc, char **argv);
 int cli_compare (int argc, char **argv);
+int cli_project (int argc, char **argv);
 int cli_perplexity (int argc, char **argv);
+int cli_export (int argc, char **argv);
 
 /* Prints "attnscope: error: MESSAGE" and returns CLI_EXIT_FAILURE. Takes ERROR. */
 int cli_fail (GError *error);

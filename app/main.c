@@ -1,10 +1,12 @@
 /* main.c — entry point: dispatches `attnscope SUBCOMMAND ...` to the command-line subcommands.
- * With no arguments the GUI opens (once it exists); until then the usage is printed. */
+ * With no arguments, or only options for the GUI toolkit, the GUI opens on the default model;
+ * subcommands never touch the display. */
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "gui-main.h"
 
 static const CliCommand commands[] = {
   { "info", "model summary: architecture, L, H, D, vocabulary, context, parameters", cli_info },
@@ -15,8 +17,10 @@ static const CliCommand commands[] = {
   { "similarity", "cosine similarity of a text's vectors; one token's table", cli_similarity },
   { "stats", "head statistics: entropy, previous/first/self shares, labels", cli_stats },
   { "compare", "two texts: hidden-state similarity, attention differences", cli_compare },
+  { "project", "2-D projection (PCA or t-SNE) of a matrix or of a text's vectors", cli_project },
   { "perplexity", "per-token log-probabilities; perplexity over the lines of a file",
     cli_perplexity },
+  { "export", "a head, layer mean, rollout or all-heads figure as PNG, SVG or PDF", cli_export },
 };
 
 static void
@@ -37,12 +41,10 @@ main (int argc, char **argv)
   setlocale (LC_ALL, "");
   /* Numbers are printed and parsed in the C locale whatever the user's language. */
   setlocale (LC_NUMERIC, "C");
+  g_set_prgname ("attnscope");
 
-  if (argc < 2)
-    {
-      print_usage (stdout);
-      return CLI_EXIT_OK;
-    }
+  if (argc < 2 || gui_main_wants_gui (argv[1]))
+    return gui_main (argc, argv);
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
       || strcmp (argv[1], "help") == 0)
     {

@@ -19,7 +19,7 @@ float *as_matrix_h5_read (const char *path, const char *dataset, int *n_rows, in
 
 /* Writes DATA [n_rows][n_cols] as the float32 dataset DATASET of a new HDF5 file PATH
  * (replacing it). The file appears whole or not at all: a temporary file is renamed. */
-gboolean as_matrix_h5_write (const char *path, const char *dataset, const float *data,
-                             int n_rows, int n_cols, GError **error);
+gboolean as_matrix_h5_write (const char *path, const char *dataset, const float *data, int n_rows,
+                             int n_cols, GError **error);
 
 G_END_DECLS

@@ -62,6 +62,10 @@ char *as_model_resolve_path (const char *spec, GError **error);
 /* The folders searched for shipped models, in order (NULL-terminated, owned). */
 char **as_model_dup_shipped_dirs (void);
 
+/* The hub ids ("ORG/NAME") of the models in the Hugging Face caches that have a snapshot, sorted
+ * (NULL-terminated, owned; empty when there is no cache). */
+char **as_model_dup_cached_hub_ids (void);
+
 /* Name of the default model (shipped in data/models/). */
 const char *as_model_default_name (void);
 

@@ -18,15 +18,15 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  int n_samples;                     /* n */
-  int n_features;                    /* d */
-  int n_components;                  /* k */
-  double *mean;                      /* [d] mean of the rows */
-  double *components;                /* [k][d] unit principal axes, by decreasing variance */
-  double *explained_variance;        /* [k] eigenvalues of the covariance (divisor n - 1) */
-  double *explained_variance_ratio;  /* [k] explained_variance / total variance */
-  double total_variance;             /* sum of the variances of all d features */
-  double *coords;                    /* [n][k] projections of the centred rows on components */
+  int n_samples;                    /* n */
+  int n_features;                   /* d */
+  int n_components;                 /* k */
+  double *mean;                     /* [d] mean of the rows */
+  double *components;               /* [k][d] unit principal axes, by decreasing variance */
+  double *explained_variance;       /* [k] eigenvalues of the covariance (divisor n - 1) */
+  double *explained_variance_ratio; /* [k] explained_variance / total variance */
+  double total_variance;            /* sum of the variances of all d features */
+  double *coords;                   /* [n][k] projections of the centred rows on components */
 } AsPca;
 
 /* Fits a PCA with N_COMPONENTS components to X [n][d] (row-major). Fails with AS_ERROR_INPUT

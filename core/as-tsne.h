@@ -14,7 +14,8 @@
  * Methods:
  *   EXACT       dense P over all pairs, exact O(n²) gradient per iteration (memory 4·n² bytes).
  *   BARNES_HUT  P on the floor(3·perplexity + 1) exact nearest neighbours of each point (sparse,
- *               symmetrised), repulsion by a quadtree with opening angle theta, O(n log n).
+ *               symmetrised; the neighbours come from blocked distance products, O(n²·d) once),
+ *               repulsion by a quadtree with opening angle theta, O(n log n) per iteration.
  *   AUTO        EXACT for n <= AS_TSNE_EXACT_MAX_AUTO (1000), BARNES_HUT above. Measured with
  *               tests/bench (768-d Gaussian mixture, 1000 iterations, CPU seconds): n = 1000
  *               exact 0.63 / Barnes-Hut 0.60; 1500: 1.26 / 0.75; 2000: 2.8 / 1.34; 3000: 6.9 /

@@ -71,17 +71,15 @@ check_shape (hid_t dset, const char *path, const char *dataset, hsize_t *dims, G
     }
   if (dims[0] > G_MAXINT || dims[1] > G_MAXINT || dims[0] * dims[1] > G_MAXSIZE / sizeof (float))
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-                   "%s: dataset '%s' is too large (%llu x %llu)", path, dataset,
-                   (unsigned long long) dims[0], (unsigned long long) dims[1]);
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY, "%s: dataset '%s' is too large (%llu x %llu)",
+                   path, dataset, (unsigned long long) dims[0], (unsigned long long) dims[1]);
       return FALSE;
     }
   return TRUE;
 }
 
 float *
-as_matrix_h5_read (const char *path, const char *dataset, int *n_rows, int *n_cols,
-                   GError **error)
+as_matrix_h5_read (const char *path, const char *dataset, int *n_rows, int *n_cols, GError **error)
 {
   g_return_val_if_fail (path != NULL && dataset != NULL, NULL);
   H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
@@ -130,8 +128,8 @@ write_dataset (hid_t file, const char *dataset, const float *data, int n_rows, i
   hid_t space = H5Screate_simple (2, dims, NULL);
   if (space < 0)
     return FALSE;
-  hid_t dset = H5Dcreate2 (file, dataset, H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT,
-                           H5P_DEFAULT);
+  hid_t dset
+      = H5Dcreate2 (file, dataset, H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   gboolean ok = dset >= 0;
   if (ok && (gsize) n_rows * n_cols > 0)
     ok = H5Dwrite (dset, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
@@ -162,8 +160,7 @@ as_matrix_h5_write (const char *path, const char *dataset, const float *data, in
   if (!ok)
     {
       g_unlink (tmp);
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "%s: could not write dataset '%s'", path,
-                   dataset);
+      g_set_error (error, AS_ERROR, AS_ERROR_IO, "%s: could not write dataset '%s'", path, dataset);
       return FALSE;
     }
   if (g_rename (tmp, path) != 0)

@@ -171,6 +171,36 @@ static char *hf_cache_lookup(const char *spec, GString *searched)
   return NULL;
 }
 
+static int compare_strings(gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0(*(char *const *)a, *(char *const *)b);
+}
+
+char **as_model_dup_cached_hub_ids(void)
+{
+  g_autoptr(GPtrArray) caches = hf_cache_dirs();
+  GPtrArray *ids = g_ptr_array_new();
+  for (guint i = 0; i < caches->len; i++)
+    {
+      g_autoptr(GDir) dir = g_dir_open(caches->pdata[i], 0, NULL);
+      const char *entry;
+      while (dir != NULL && (entry = g_dir_read_name(dir)) != NULL)
+        {
+          if (!g_str_has_prefix(entry, "models--") || entry[strlen("models--")] == '\0')
+            continue;
+          g_autofree char *repo = g_build_filename(caches->pdata[i], entry, NULL);
+          g_autofree char *snapshot = hf_pick_snapshot(repo);
+          if (snapshot == NULL)
+            continue;
+          g_auto(GStrv) parts = g_strsplit(entry + strlen("models--"), "--", -1);
+          add_unique(ids, g_strjoinv("/", parts));
+        }
+    }
+  g_ptr_array_sort(ids, compare_strings);
+  g_ptr_array_add(ids, NULL);
+  return (char **)g_ptr_array_free(ids, FALSE);
+}
+
 static gboolean spec_is_explicit_path(const char *spec)
 {
   return g_path_is_absolute(spec) || g_str_has_prefix(spec, "./") || g_str_has_prefix(spec, "../")

@@ -76,12 +76,12 @@ check_args (const float *x, int n, int d, int k, GError **error)
 static gboolean
 top_eigen_lapack (double *values, double *vectors, double *s, int m, int k, GError **error)
 {
-  g_autofree double *w = g_new (double, m);             /* [m] eigenvalues, ascending */
-  g_autofree double *z = g_new (double, (gsize) m * k); /* [m][k] eigenvectors, ascending */
+  g_autofree double *w = g_new (double, m);            /* [m] eigenvalues, ascending */
+  g_autofree double *z = g_new (double, (gsize) m *k); /* [m][k] eigenvectors, ascending */
   g_autofree lapack_int *isuppz = g_new (lapack_int, 2 * (gsize) m);
   lapack_int found = 0;
-  lapack_int info = LAPACKE_dsyevr (LAPACK_ROW_MAJOR, 'V', 'I', 'U', m, s, m, 0.0, 0.0,
-                                    m - k + 1, m, 0.0, &found, w, z, k, isuppz);
+  lapack_int info = LAPACKE_dsyevr (LAPACK_ROW_MAJOR, 'V', 'I', 'U', m, s, m, 0.0, 0.0, m - k + 1,
+                                    m, 0.0, &found, w, z, k, isuppz);
   if (info != 0 || found != k)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_VALUE,
@@ -116,11 +116,11 @@ static gboolean
 top_eigen_subspace (double *values, double *vectors, const double *s, int m, int k)
 {
   int b = MIN (m, k + OVERSAMPLE);
-  g_autofree double *v = g_new (double, (gsize) m * b);  /* [m][b] orthonormal basis */
-  g_autofree double *sv = g_new (double, (gsize) m * b); /* [m][b] S·V */
-  g_autofree double *t = g_new (double, (gsize) b * b);  /* [b][b] Vᵀ·S·V, then its vectors */
-  g_autofree double *ritz = g_new (double, (gsize) m * b); /* [m][b] V·U */
-  g_autofree double *theta = g_new (double, b);          /* [b] ascending */
+  g_autofree double *v = g_new (double, (gsize) m *b);    /* [m][b] orthonormal basis */
+  g_autofree double *sv = g_new (double, (gsize) m *b);   /* [m][b] S·V */
+  g_autofree double *t = g_new (double, (gsize) b *b);    /* [b][b] Vᵀ·S·V, then its vectors */
+  g_autofree double *ritz = g_new (double, (gsize) m *b); /* [m][b] V·U */
+  g_autofree double *theta = g_new (double, b);           /* [b] ascending */
   guint32 state = 12345u;
   for (gsize i = 0; i < (gsize) m * b; i++)
     {
@@ -132,15 +132,13 @@ top_eigen_subspace (double *values, double *vectors, const double *s, int m, int
   for (int it = 0; it < SUBSPACE_MAX_STEPS; it++)
     {
       cblas_dsymm (CblasRowMajor, CblasLeft, CblasUpper, m, b, 1.0, s, m, v, b, 0.0, sv, b);
-      cblas_dgemm (CblasRowMajor, CblasTrans, CblasNoTrans, b, b, m, 1.0, v, b, sv, b, 0.0, t,
-                   b);
+      cblas_dgemm (CblasRowMajor, CblasTrans, CblasNoTrans, b, b, m, 1.0, v, b, sv, b, 0.0, t, b);
       if (LAPACKE_dsyev (LAPACK_ROW_MAJOR, 'V', 'U', b, t, b, theta) != 0)
         return FALSE;
       /* Ritz vectors V·U and the residual of the wanted ones: S·V·U − V·U·Θ */
-      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, b, b, 1.0, v, b, t, b, 0.0,
-                   ritz, b);
-      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, b, b, 1.0, sv, b, t, b, 0.0, v,
+      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, b, b, 1.0, v, b, t, b, 0.0, ritz,
                    b);
+      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, b, b, 1.0, sv, b, t, b, 0.0, v, b);
       double worst = 0.0, top = fabs (theta[b - 1]);
       for (int c = b - k; c < b; c++)
         {
@@ -181,12 +179,11 @@ top_eigen (double *values, double *vectors, double *s, int m, int k, GError **er
 
 /* n >= d: eigenvectors of Xcᵀ·Xc are the components; coords = Xc·V. */
 static gboolean
-fit_scatter (AsPca *pca, const double *xc /* [n][d] */, double *lambda /* [k] */,
-             GError **error)
+fit_scatter (AsPca *pca, const double *xc /* [n][d] */, double *lambda /* [k] */, GError **error)
 {
   int n = pca->n_samples, d = pca->n_features, k = pca->n_components;
-  g_autofree double *s = g_new0 (double, (gsize) d * d); /* [d][d] scatter, upper */
-  g_autofree double *v = g_new (double, (gsize) d * k);  /* [d][k] */
+  g_autofree double *s = g_new0 (double, (gsize) d *d); /* [d][d] scatter, upper */
+  g_autofree double *v = g_new (double, (gsize) d *k);  /* [d][k] */
   cblas_dsyrk (CblasRowMajor, CblasUpper, CblasTrans, d, n, 1.0, xc, d, 0.0, s, d);
   if (!top_eigen (lambda, v, s, d, k, error))
     return FALSE;
@@ -198,12 +195,11 @@ fit_scatter (AsPca *pca, const double *xc /* [n][d] */, double *lambda /* [k] */
 
 /* n < d: eigenvectors u of Xc·Xcᵀ; component = Xcᵀ·u / sqrt(λ). */
 static gboolean
-fit_gram (AsPca *pca, const double *xc /* [n][d] */, double *lambda /* [k] */,
-          GError **error)
+fit_gram (AsPca *pca, const double *xc /* [n][d] */, double *lambda /* [k] */, GError **error)
 {
   int n = pca->n_samples, d = pca->n_features, k = pca->n_components;
-  g_autofree double *g = g_new0 (double, (gsize) n * n); /* [n][n] Gram, upper */
-  g_autofree double *u = g_new (double, (gsize) n * k);  /* [n][k] */
+  g_autofree double *g = g_new0 (double, (gsize) n *n); /* [n][n] Gram, upper */
+  g_autofree double *u = g_new (double, (gsize) n *k);  /* [n][k] */
   cblas_dsyrk (CblasRowMajor, CblasUpper, CblasNoTrans, n, d, 1.0, xc, d, 0.0, g, n);
   if (!top_eigen (lambda, u, g, n, k, error))
     return FALSE;
@@ -290,8 +286,8 @@ as_pca_fit (const float *x, int n, int d, int n_components, GError **error)
   if (xc == NULL || pca->components == NULL || pca->coords == NULL
       || problem * problem > G_MAXSIZE / 16)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-                   "PCA of a %d×%d matrix does not fit in memory", n, d);
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY, "PCA of a %d×%d matrix does not fit in memory",
+                   n, d);
       return NULL;
     }
 

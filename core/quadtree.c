@@ -54,8 +54,7 @@ add_nodes (AsQuadtree *tree, int count)
 /* Sorts ORDER[begin, end) into the quadrants around the midpoint (MX, MY), stably, in the order
  * lower-left, lower-right, upper-left, upper-right; COUNTS [4] receives their sizes. */
 static void
-partition (AsQuadtree *tree, const float *y, int begin, int end, double mx, double my,
-           int *counts)
+partition (AsQuadtree *tree, const float *y, int begin, int end, double mx, double my, int *counts)
 {
   int *quadrant = tree->scratch + begin; /* [end - begin] */
   counts[0] = counts[1] = counts[2] = counts[3] = 0;
@@ -76,8 +75,8 @@ partition (AsQuadtree *tree, const float *y, int begin, int end, double mx, doub
 }
 
 static void
-build_node (AsQuadtree *tree, const float *y, int index, int begin, int end, double x0,
-            double y0, double side, int depth)
+build_node (AsQuadtree *tree, const float *y, int index, int begin, int end, double x0, double y0,
+            double side, int depth)
 {
   double sx = 0.0, sy = 0.0;
   for (int p = begin; p < end; p++)
@@ -86,8 +85,9 @@ build_node (AsQuadtree *tree, const float *y, int index, int begin, int end, dou
       sy += y[2 * tree->order[p] + 1];
     }
   AsQuadNode *node = &tree->nodes[index];
-  *node = (AsQuadNode){ sx / (end - begin), sy / (end - begin), side * side, end - begin, -1, 0,
-                        begin, end };
+  *node = (AsQuadNode){
+    sx / (end - begin), sy / (end - begin), side * side, end - begin, -1, 0, begin, end
+  };
   if (end - begin <= AS_QUADTREE_LEAF_SIZE || depth >= MAX_DEPTH)
     {
       tree->leaves[tree->n_leaves++] = index;

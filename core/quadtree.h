@@ -15,10 +15,10 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  float cx, cy;  /* centre of mass of the cell's points */
-  float width2;  /* squared side of the cell */
-  int count;     /* points in the cell */
-  int child;     /* index of the first child, -1 for a leaf */
+  float cx, cy; /* centre of mass of the cell's points */
+  float width2; /* squared side of the cell */
+  int count;    /* points in the cell */
+  int child;    /* index of the first child, -1 for a leaf */
   int n_children;
   int begin, end; /* the cell's points: tree positions [begin, end) */
 } AsQuadNode;
@@ -28,11 +28,11 @@ typedef struct
   int n;
   AsQuadNode *nodes; /* [n_nodes]; node 0 is the root */
   int n_nodes, capacity;
-  int *order;        /* [n] point index at each tree position */
-  int *position;     /* [n] tree position of each point */
-  float *px, *py;    /* [n] coordinates in tree order */
-  int *scratch;      /* [n] */
-  int *leaves;       /* [n_leaves] leaf node indices, in tree order */
+  int *order;     /* [n] point index at each tree position */
+  int *position;  /* [n] tree position of each point */
+  float *px, *py; /* [n] coordinates in tree order */
+  int *scratch;   /* [n] */
+  int *leaves;    /* [n_leaves] leaf node indices, in tree order */
   int n_leaves;
 } AsQuadtree;
 

@@ -102,11 +102,11 @@ gboolean
 tsne_distance_blocks (const float *x, int n, int d, TsneDistanceBlockFunc callback,
                       gpointer user_data, GError **error)
 {
-  g_autofree double *mean = g_new0 (double, d);                      /* [d] */
-  float *xc = g_try_malloc ((gsize) n * d * sizeof (float));          /* [n][d] centred */
-  g_autofree float *norm = g_new (float, n);                          /* [n] |xc_i|² */
+  g_autofree double *mean = g_new0 (double, d);              /* [d] */
+  float *xc = g_try_malloc ((gsize) n * d * sizeof (float)); /* [n][d] centred */
+  g_autofree float *norm = g_new (float, n);                 /* [n] |xc_i|² */
   int block = (int) CLAMP (BLOCK_BYTES / (sizeof (float) * (gsize) n), 1, (gsize) n);
-  float *dist = g_try_malloc ((gsize) block * n * sizeof (float));    /* [block][n] */
+  float *dist = g_try_malloc ((gsize) block * n * sizeof (float)); /* [block][n] */
   if (xc == NULL || dist == NULL)
     {
       g_free (xc);
@@ -177,8 +177,8 @@ dense_rows (gpointer data, int index, int n_workers)
   for (int r = begin; r < end; r++)
     {
       int i = job->row0 + r;
-      tsne_conditional_row (job->p + (gsize) i * job->n, job->dist + (gsize) r * job->n, job->n,
-                            i, job->perplexity);
+      tsne_conditional_row (job->p + (gsize) i * job->n, job->dist + (gsize) r * job->n, job->n, i,
+                            job->perplexity);
     }
 }
 
@@ -220,8 +220,8 @@ typedef struct
 {
   int k;
   double perplexity;
-  int *nn;           /* [n][k] neighbour indices, nearest first */
-  float *cond;       /* [n][k] P_j|i on those neighbours */
+  int *nn;     /* [n][k] neighbour indices, nearest first */
+  float *cond; /* [n][k] P_j|i on those neighbours */
   AsWorkerTeam *team;
   GCancellable *cancellable;
   const float *dist; /* [rows][n] */

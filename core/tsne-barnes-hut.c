@@ -1,15 +1,18 @@
 /* tsne-barnes-hut.c — the Barnes-Hut t-SNE objective (van der Maaten 2014).
  *
- * Attraction runs over the sparse P (CSR): A_i = Σ_j p_ij w_ij (y_i − y_j). Repulsion walks the
- * quadtree from every point: a cell whose squared side is below θ² times the squared distance to
- * its centre of mass stands for all its N_cell points (sum_q += N_cell·w, force += N_cell·w²·d),
- * as in sklearn; a leaf that is too close is summed point by point (exactly, the point itself
- * excluded by its position). Points are visited in tree order so that neighbouring walks share
- * cache lines; the tree order is split between the worker team and every point's sums are
- * written to its own slot, so the result does not depend on the number of threads.
+ * Attraction runs over the sparse P (CSR), row by row in storage order:
+ * A_i = Σ_j p_ij w_ij (y_i − y_j). Repulsion uses the quadtree (quadtree.c) with sklearn's
+ * opening rule — a cell whose squared side is below θ² times the squared distance to its centre
+ * of mass stands for all its points — applied once per leaf rather than once per point: the walk
+ * measures the distance to the leaf's bounding box, which is never larger than any of its points'
+ * own distance, so every point gets at least sklearn's accuracy while the walk, the branchy part,
+ * is shared by up to AS_QUADTREE_LEAF_SIZE points. Near leaves are listed point by point (exact).
+ * The gathered lists are then summed with 16-wide vectors (tsne-simd.h).
  *
- * The divergence estimate uses the Barnes-Hut Z of the same evaluation (what sklearn reports);
- * final_kl recomputes Z exactly over all pairs for n <= AS_TSNE_EXACT_KL_MAX. */
+ * Leaves and rows are split between the worker team by position; every point's sums go to its
+ * own slot and Z is summed in index order, so the result does not depend on the number of
+ * threads. The divergence estimate uses the Barnes-Hut Z of the same evaluation (what sklearn
+ * reports); final_kl recomputes Z exactly over all pairs for n <= AS_TSNE_EXACT_KL_MAX. */
 #include <math.h>
 
 #include "as-tsne.h"
@@ -17,6 +20,7 @@
 #include "tsne-private.h"
 #include "tsne-simd.h"
 
+/* The walk pushes at most 4 children per level and pops one: 3 · 48 levels + 4 fit. */
 #define STACK_SIZE (4 * 64)
 
 typedef struct
@@ -36,15 +40,15 @@ typedef struct
   AsWorkerTeam *team;
   double sum_p, sum_plogp;
   AsQuadtree tree;
-  const float *y; /* [n][2] during an evaluation */
+  const float *y;  /* [n][2] during an evaluation */
   PointSums *sums; /* [n] */
   int max_row;     /* the longest row of P */
   gboolean with_kl;
 } BarnesHutObjective;
 
-/* The interactions of one point, gathered before the arithmetic so that it runs in vectors:
- * offsets (dx, dy) and weights c (cell sizes, or P values), padded with zeros to a multiple of
- * VL (a zero weight contributes nothing). */
+/* Interactions gathered before the arithmetic so that it runs in vectors: positions (repulsion:
+ * centres of mass and points) or offsets (attraction: y_i − y_j) in dx/dy, and weights c (cell
+ * sizes, or P values); padded with zeros to a multiple of VL (a zero weight adds nothing). */
 typedef struct
 {
   float *dx, *dy, *c; /* [capacity] */

@@ -15,6 +15,10 @@
 
 G_BEGIN_DECLS
 
+/* Below this many points everything runs on the calling thread: a worker team costs more than
+ * it saves. */
+#define TSNE_THREADED_MIN_N 512
+
 /* The smallest probability, as sklearn's MACHINE_EPSILON floor of the exact P. */
 #define TSNE_P_FLOOR 2.220446049250313e-16
 

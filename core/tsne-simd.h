@@ -30,7 +30,7 @@ vlog (vfloat *out, const vfloat *in)
   const vint bits = (vint) *in;
   vint e = ((bits >> 23) & 0xff) - 126;
   vfloat m = (vfloat) ((bits & 0x807fffff) | 0x3f000000); /* [0.5, 1) */
-  vint small = m < 0.707106781186547524f;                  /* lanes -1 where true */
+  vint small = m < 0.707106781186547524f;                 /* lanes -1 where true */
   e += small;
   m = m - 1.0f + (vfloat) ((vint) m & small);
   vfloat z = m * m;
@@ -43,9 +43,16 @@ vlog (vfloat *out, const vfloat *in)
   y = y * m - 2.4999993993e-1f;
   y = y * m + 3.3333331174e-1f;
   y = y * m * z;
-  vfloat ef = __builtin_convertvector (e, vfloat);
+  vfloat ef = __builtin_convertvector(e, vfloat);
   y += -2.12194440e-4f * ef - 0.5f * z;
   *out = m + y + 0.693359375f * ef;
 }
 
+/* Run-time dispatch needs x86-64, an ifunc-capable C library (glibc) and GCC or Clang >= 14;
+ * elsewhere the kernels are compiled once for the build's target. */
+#if defined(__x86_64__) && defined(__GLIBC__)                                                      \
+    && (defined(__clang__) ? __clang_major__ >= 14 : defined(__GNUC__))
 #define TSNE_TARGET_CLONES __attribute__ ((target_clones ("avx512f", "avx2", "default")))
+#else
+#define TSNE_TARGET_CLONES
+#endif

@@ -20,7 +20,6 @@
 #define N_ITER_WITHOUT_PROGRESS 300
 #define MIN_GAIN 0.01
 #define MIN_GRAD_NORM 1e-7
-#define THREADED_MIN_N 512
 
 void
 as_tsne_options_init (AsTsneOptions *options)
@@ -109,7 +108,7 @@ check_input (const float *x, int n, int d, const AsTsneOptions *o, GError **erro
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "t-SNE needs at least 2 points; got %d", n);
       return FALSE;
     }
-  return check_options (o, n, error) && as_matrix_check_finite (x, n, d, "the t-SNE input", error);
+  return as_matrix_check_finite (x, n, d, "the t-SNE input", error) && check_options (o, n, error);
 }
 
 /* splitmix64: a small, portable, seeded generator. */
@@ -257,8 +256,7 @@ optimise (Descent *s, GError **error)
 {
   const AsTsneOptions *o = s->o;
   int last = 0;
-  if (!descend (s, 0, EXPLORATION_ITER, 0.5, o->early_exaggeration, EXPLORATION_ITER, &last,
-                error))
+  if (!descend (s, 0, EXPLORATION_ITER, 0.5, o->early_exaggeration, EXPLORATION_ITER, &last, error))
     return FALSE;
   if (last + 1 < o->n_iter
       && !descend (s, last + 1, o->n_iter, 0.8, 1.0, N_ITER_WITHOUT_PROGRESS, &last, error))
@@ -278,9 +276,8 @@ as_tsne_run (float *y_out, double *kl_out, const float *x, int n, int d,
     return FALSE;
 
   int n_threads = o->n_threads > 0 ? o->n_threads : (int) MIN (g_get_num_processors (), 8);
-  g_autoptr (AsWorkerTeam) team = n >= THREADED_MIN_N && n_threads > 1
-                                      ? as_worker_team_new (n_threads)
-                                      : NULL;
+  g_autoptr (AsWorkerTeam) team
+      = n >= TSNE_THREADED_MIN_N && n_threads > 1 ? as_worker_team_new (n_threads) : NULL;
   g_autofree float *p_dense = NULL;
   TsneSparseP p_sparse = { 0 };
   TsneObjective *objective = make_objective (&p_dense, &p_sparse, x, n, d, o, team, error);
@@ -291,10 +288,16 @@ as_tsne_run (float *y_out, double *kl_out, const float *x, int n, int d,
     }
 
   gsize size = 2 * (gsize) n;
-  Descent s = { o, objective, n, 0, g_new (float, size), g_new0 (float, size),
-                g_new (float, size), g_new (float, size) };
-  s.learning_rate = o->learning_rate > 0 ? o->learning_rate
-                                         : fmax (n / o->early_exaggeration / 4.0, 50.0);
+  Descent s = { o,
+                objective,
+                n,
+                0,
+                g_new (float, size),
+                g_new0 (float, size),
+                g_new (float, size),
+                g_new (float, size) };
+  s.learning_rate
+      = o->learning_rate > 0 ? o->learning_rate : fmax (n / o->early_exaggeration / 4.0, 50.0);
   for (gsize k = 0; k < size; k++)
     s.gains[k] = 1.0f;
   if (o->init == AS_TSNE_INIT_RANDOM || !init_pca (s.y, x, n, d))

@@ -50,12 +50,19 @@ def read_lines(path):
     return [l.rstrip("\n") for l in f if l.strip()]
 
 
+SUBSET_LINES = 300  # the first lines of heldout.txt, for tests/core/test-mini-model.c
+
+
 @torch.no_grad()
 def model_scores(model, seqs):
-  """Total NLL, predicted-token count, per-head previous/first shares [L][H] (line means)."""
+  """Total NLL, predicted-token count, per-head previous/first shares [L][H] (line means) over
+  all lines and over the first SUBSET_LINES lines."""
   nll, count = 0.0, 0
   prev_sum = first_sum = None
-  for s in seqs:
+  subset = None
+  for n, s in enumerate(seqs):
+    if n == SUBSET_LINES:
+      subset = ((prev_sum / n).tolist(), (first_sum / n).tolist())
     ids = torch.tensor([s])
     logits, attns = model(ids, want_attn=True)
     logp = torch.log_softmax(logits[0, :-1].double(), dim=-1)
@@ -68,7 +75,8 @@ def model_scores(model, seqs):
     first = p[:, :, rows, 0].mean(-1)
     prev_sum = prev if prev_sum is None else prev_sum + prev
     first_sum = first if first_sum is None else first_sum + first
-  return nll, count, (prev_sum / len(seqs)).tolist(), (first_sum / len(seqs)).tolist()
+  return (nll, count, (prev_sum / len(seqs)).tolist(), (first_sum / len(seqs)).tolist(),
+          subset)
 
 
 def bigram_nll(train_seqs, held_seqs, V, D=0.75):
@@ -128,13 +136,13 @@ def main():
   ap.add_argument("--train-log", help="with this, also write README.md (readme.py)")
   ap.add_argument("--train-command", default="", help="the training command, for the README")
   args = ap.parse_args()
-  torch.set_num_threads(2)
+  torch.set_num_threads(1)
 
   config, model, enc, vocab = load(args.folder)
   inv = {i: s for s, i in vocab.items()}
   held = read_lines(args.folder + "/heldout.txt")
   held_seqs = [enc.encode(t) for t in held]
-  nll, count, prev, first = model_scores(model, held_seqs)
+  nll, count, prev, first, subset = model_scores(model, held_seqs)
   train_lines, _ = corpus.split(corpus.read_wordnet(), args.heldout_per_mille)
   train_seqs = [enc.encode(t) for t in train_lines]
   b_nll, b_count = bigram_nll(train_seqs, held_seqs, len(vocab))
@@ -157,14 +165,17 @@ def main():
       "head_first": first,
       "best_previous_head": best(prev),
       "best_first_head": best(first),
+      "subset_lines": SUBSET_LINES,
+      "subset_head_previous": subset[0],
+      "subset_head_first": subset[1],
       "greedy_steps": args.steps,
       "greedy": prompts,
   }
   with open(args.folder + "/metrics.json", "w", encoding="utf-8") as f:
     json.dump(metrics, f, indent=2, ensure_ascii=False)
     f.write("\n")
-  print(json.dumps({k: v for k, v in metrics.items() if k not in ("head_previous", "head_first")},
-                   indent=2, ensure_ascii=False))
+  summary = {k: v for k, v in metrics.items() if not k.startswith(("head_", "subset_head_"))}
+  print(json.dumps(summary, indent=2, ensure_ascii=False))
   if args.train_log:
     size = sum(os.path.getsize(os.path.join(args.folder, n)) for n in os.listdir(args.folder))
     eval_command = ("nice -n 10 /usr/bin/python3 data/train-mini/evaluate.py %s --train-log %s"

@@ -128,7 +128,7 @@ def train(args, seqs):
   return model
 
 
-def main():
+def build_parser():
   ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   ap.add_argument("--out", default="data/models/attnscope-mini")
   ap.add_argument("--seed", type=int, default=1234)
@@ -138,10 +138,10 @@ def main():
   ap.add_argument("--n-embd", type=int, default=128)
   ap.add_argument("--n-layer", type=int, default=4)
   ap.add_argument("--n-head", type=int, default=4)
-  ap.add_argument("--steps", type=int, default=1600)
-  ap.add_argument("--batch-tokens", type=int, default=2048)
-  ap.add_argument("--lr", type=float, default=2e-3)
-  ap.add_argument("--warmup", type=int, default=100)
+  ap.add_argument("--steps", type=int, default=6000)
+  ap.add_argument("--batch-tokens", type=int, default=512)
+  ap.add_argument("--lr", type=float, default=2.5e-3)
+  ap.add_argument("--warmup", type=int, default=200)
   ap.add_argument("--weight-decay", type=float, default=0.05)
   ap.add_argument("--threads", type=int, default=1)
   ap.add_argument("--log-every", type=int, default=50)
@@ -149,7 +149,11 @@ def main():
                   help="save the full training state here every --checkpoint-every steps and "
                   "resume from it when it exists (the result is the same as an uninterrupted run)")
   ap.add_argument("--checkpoint-every", type=int, default=100)
-  args = ap.parse_args()
+  return ap
+
+
+def main():
+  args = build_parser().parse_args()
 
   torch.set_num_threads(args.threads)
   torch.use_deterministic_algorithms(True)

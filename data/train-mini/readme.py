@@ -47,9 +47,14 @@ def parse_log(path):
       m = re.search(r"corpus: (\d+) lines \((\d+) chars\); train (\d+), held-out (\d+)", line)
       if m:
         info["corpus"] = tuple(int(g) for g in m.groups())
+      m = re.search(r"^\[[\d:]+\] epoch (\d+): (\d+) batches", line)
+      if m:
+        info["batches_per_epoch"] = int(m.group(2))
       m = re.search(r"(\d+) train tokens in (\d+) lines", line)
       if m:
         info["train_tokens"] = int(m.group(1))
+  last = info["steps"][-1]
+  info["epochs"] = last[0] / info["batches_per_epoch"]  # batches per epoch of the first epoch
   return info
 
 
@@ -63,8 +68,24 @@ def _head_table(metrics):
   return "\n".join(rows)
 
 
+def train_args(command):
+  """The arguments of make-mini-model.py in COMMAND, parsed by the script's own parser."""
+  import importlib.util
+  import os
+  import shlex
+  path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "make-mini-model.py")
+  spec = importlib.util.spec_from_file_location("make_mini_model", path)
+  module = importlib.util.module_from_spec(spec)
+  spec.loader.exec_module(module)
+  words = shlex.split(command)
+  start = next(i for i, w in enumerate(words) if w.endswith("make-mini-model.py")) + 1
+  end = next((i for i, w in enumerate(words) if w in ("|", ">", "2>&1")), len(words))
+  return module.build_parser().parse_args(words[start:end])
+
+
 def write(folder, metrics, config, log, command, eval_command, size_bytes):
   bp, bf = metrics["best_previous_head"], metrics["best_first_head"]
+  a = train_args(command)
   last = log["steps"][-1]
   n_lines, n_chars, n_train, n_held = log["corpus"]
   greedy = "\n".join("%d. prompt `%s` → `%s`" % (i + 1, g["prompt"], g["continuation"])
@@ -133,15 +154,16 @@ as is, with nothing added.
 {command}
 ```
 
-Deterministic given `--seed` (1234) and the thread count: seeded initialisation (GPT-2's
-N(0, 0.02), residual projections scaled by 1/√(2·L)), seeded batch order, no dropout,
-`torch.use_deterministic_algorithms(True)`, 1 thread. Every text is its own sequence starting at
-position 0 (as at evaluation); batches of length-sorted texts of at most 2,048 tokens (padding
-masked out of the loss); AdamW (β = 0.9, 0.98; weight decay 0.05 on matrices), learning rate
-2·10⁻³ with 100 warm-up steps and cosine decay to 10 %, gradient clipping 1.0,
-{last[0]:,} steps ≈ {last[0] * 2048 / log["train_tokens"]:.2f} epochs of the
-{log["train_tokens"]:,} training tokens. Final training loss (mean of the last logged steps)
-{last[2]:.3f}.
+Deterministic given `--seed` ({a.seed}) and the thread count ({a.threads}): seeded
+initialisation (GPT-2's N(0, 0.02), residual projections scaled by 1/√(2·L)), seeded batch
+order, no dropout, `torch.use_deterministic_algorithms(True)`. `--checkpoint` only saves the full
+training state so that an interrupted run can resume to the same result. Every text is its own
+sequence starting at position 0 (as at evaluation); batches of length-sorted texts of at most
+{a.batch_tokens:,} tokens including padding (padding masked out of the loss); AdamW
+(β = 0.9, 0.98; weight decay {a.weight_decay} on matrices), peak learning rate {a.lr} with
+{a.warmup} warm-up steps and cosine decay to 10 %, gradient clipping 1.0, {last[0]:,} steps ≈
+{log["epochs"]:.2f} epochs of the {log["train_tokens"]:,} training tokens. Training loss over
+the last logged steps {last[2]:.3f}.
 
 Wall time: **{log["wall_min"]:.1f} minutes** for the whole script (corpus, BPE, training, export),
 of which {last[3] / 60:.1f} minutes of training at {last[3] / last[0]:.2f} s/step, measured with

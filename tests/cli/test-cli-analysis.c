@@ -11,70 +11,26 @@
 #include <string.h>
 
 #include "check-close.h"
+#include "cli-support.h"
 
 static char *fixture;
 
 static const char *const text6 = "the cat sat on the mat";
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void run_clear(Run *r)
-{
-  g_clear_pointer(&r->out, g_free);
-  g_clear_pointer(&r->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Run, run_clear)
-
 /* Runs attnscope SUBCOMMAND --model FIXTURE with the NULL-terminated further arguments. */
-static Run run_cli(const char *subcommand, ...)
+static Run run_on_fixture(const char *subcommand, ...)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new();
-  g_ptr_array_add(argv, (char *)g_getenv("ATTNSCOPE_BIN"));
-  g_ptr_array_add(argv, (char *)subcommand);
-  g_ptr_array_add(argv, "--model");
-  g_ptr_array_add(argv, fixture);
-  va_list args;
-  va_start(args, subcommand);
-  for (const char *a = va_arg(args, const char *); a != NULL; a = va_arg(args, const char *))
-    g_ptr_array_add(argv, (char *)a);
-  va_end(args);
-  g_ptr_array_add(argv, NULL);
-  Run r = { 0 };
-  r.status = test_spawn((const char *const *)argv->pdata, &r.out, &r.err);
-  if (r.status != 0)
-    g_test_message("exit %d, stderr: %s", r.status, r.err);
-  return r;
-}
-
-/* Exit STATUS (1: one "attnscope: error: " line; 2: a usage error) containing NEEDLE, and an empty
- * stdout. */
-static void assert_error(const Run *r, int status, const char *needle)
-{
-  g_assert_cmpint(r->status, ==, status);
-  if (status == 1)
-    {
-      g_assert_true(g_str_has_prefix(r->err, "attnscope: error: "));
-      g_assert_true(strchr(r->err, '\n') == r->err + strlen(r->err) - 1);
-    }
-  else
-    g_assert_true(g_str_has_prefix(r->err, "attnscope: usage error: "));
-  g_assert_nonnull(strstr(r->err, needle));
-  g_assert_cmpstr(r->out, ==, "");
-}
-
-static JsonNode *parse_json(const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new();
-  g_autoptr(GError) error = NULL;
-  json_parser_load_from_data(parser, text, -1, &error);
-  g_assert_no_error(error);
-  return json_node_copy(json_parser_get_root(parser));
+  g_autoptr(GPtrArray) args = g_ptr_array_new();
+  g_ptr_array_add(args, (char *)subcommand);
+  g_ptr_array_add(args, "--model");
+  g_ptr_array_add(args, fixture);
+  va_list ap;
+  va_start(ap, subcommand);
+  for (const char *a = va_arg(ap, const char *); a != NULL; a = va_arg(ap, const char *))
+    g_ptr_array_add(args, (char *)a);
+  va_end(ap);
+  g_ptr_array_add(args, NULL);
+  return run_cli_argv((const char *const *)args->pdata);
 }
 
 /* The trace of TEXT as dumped by `run`: attentions [L][H][T][T] and hidden_states [L+1][T][D]. */
@@ -105,7 +61,7 @@ static float *read_dataset(hid_t file, const char *name, hsize_t *dims, int rank
 static Dump dump_text(const char *text)
 {
   g_autofree char *path = g_build_filename(test_tmpdir(), "trace.h5", NULL);
-  g_auto(Run) r = run_cli("run", "--text", text, "--dump", path, NULL);
+  g_auto(Run) r = run_on_fixture("run", "--text", text, "--dump", path, NULL);
   g_assert_cmpint(r.status, ==, 0);
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   g_assert_cmpint(file, >=, 0);
@@ -168,7 +124,7 @@ static void test_similarity_json(void)
   Dump dump = dump_text(text6);
   int n = dump.n_tokens, d = dump.d_model;
   g_auto(Run) r
-      = run_cli("similarity", "--text", text6, "--of", "hidden", "--layer", "2", "--json", NULL);
+      = run_on_fixture("similarity", "--text", text6, "--of", "hidden", "--layer", "2", "--json", NULL);
   g_assert_cmpint(r.status, ==, 0);
   g_autoptr(JsonNode) root = parse_json(r.out);
   JsonObject *o = json_node_get_object(root);
@@ -188,16 +144,16 @@ static void test_similarity_json(void)
   dump_clear(&dump);
 
   /* embeddings = hidden 0; contexts of a head have their own matrix */
-  g_auto(Run) e = run_cli("similarity", "--text", text6, "--of", "embeddings", "--json", NULL);
+  g_auto(Run) e = run_on_fixture("similarity", "--text", text6, "--of", "embeddings", "--json", NULL);
   g_auto(Run) h0
-      = run_cli("similarity", "--text", text6, "--of", "hidden", "--layer", "0", "--json", NULL);
+      = run_on_fixture("similarity", "--text", text6, "--of", "hidden", "--layer", "0", "--json", NULL);
   g_assert_cmpint(e.status, ==, 0);
   g_assert_cmpint(h0.status, ==, 0);
   g_autoptr(JsonNode) en = parse_json(e.out);
   g_autoptr(JsonNode) hn = parse_json(h0.out);
   g_assert_true(json_node_equal(json_object_get_member(json_node_get_object(en), "matrix"),
                                 json_object_get_member(json_node_get_object(hn), "matrix")));
-  g_auto(Run) c = run_cli("similarity", "--text", text6, "--of", "contexts", "--layer", "1",
+  g_auto(Run) c = run_on_fixture("similarity", "--text", text6, "--of", "contexts", "--layer", "1",
                           "--head", "1", "--json", NULL);
   g_assert_cmpint(c.status, ==, 0);
   g_autoptr(JsonNode) cn = parse_json(c.out);
@@ -207,7 +163,7 @@ static void test_similarity_json(void)
 
 static void test_similarity_csv(void)
 {
-  g_auto(Run) r = run_cli("similarity", "--text", text6, "--of", "attn_out", "--layer", "0", NULL);
+  g_auto(Run) r = run_on_fixture("similarity", "--text", text6, "--of", "attn_out", "--layer", "0", NULL);
   g_assert_cmpint(r.status, ==, 0);
   g_auto(GStrv) lines = g_strsplit(r.out, "\n", -1);
   g_auto(GStrv) header = g_strsplit(lines[0], ",", -1);
@@ -233,7 +189,7 @@ static void test_similarity_token(void)
   g_autofree char *token_text = g_strdup_printf("%d", token);
 
   /* contexts of layer 1 head 0: the attention column is row 3 of P[1][0] */
-  g_auto(Run) r = run_cli("similarity", "--text", text6, "--of", "contexts", "--layer", "1",
+  g_auto(Run) r = run_on_fixture("similarity", "--text", text6, "--of", "contexts", "--layer", "1",
                           "--head", "0", "--token", token_text, "--json", NULL);
   g_assert_cmpint(r.status, ==, 0);
   g_autoptr(JsonNode) root = parse_json(r.out);
@@ -255,7 +211,7 @@ static void test_similarity_token(void)
     }
 
   /* hidden layer 2 without --head: the mean over the heads of block 1 */
-  g_auto(Run) m = run_cli("similarity", "--text", text6, "--of", "hidden", "--layer", "2",
+  g_auto(Run) m = run_on_fixture("similarity", "--text", text6, "--of", "hidden", "--layer", "2",
                           "--token", token_text, "--csv", NULL);
   g_assert_cmpint(m.status, ==, 0);
   g_auto(GStrv) lines = g_strsplit(m.out, "\n", -1);
@@ -275,7 +231,7 @@ static void test_similarity_token(void)
     }
 
   /* the seed's text layout */
-  g_auto(Run) t = run_cli("similarity", "--text", text6, "--of", "contexts", "--layer", "0",
+  g_auto(Run) t = run_on_fixture("similarity", "--text", text6, "--of", "contexts", "--layer", "0",
                           "--head", "1", "--token", "0", NULL);
   g_assert_cmpint(t.status, ==, 0);
   g_assert_true(g_str_has_prefix(t.out, "Comparison for '"));
@@ -370,7 +326,7 @@ static double head_value(JsonObject *o, int e, const char *kind)
 
 static void test_stats(void)
 {
-  g_auto(Run) r = run_cli("stats", "--text", text6, "--json", NULL);
+  g_auto(Run) r = run_on_fixture("stats", "--text", text6, "--json", NULL);
   g_assert_cmpint(r.status, ==, 0);
   g_autoptr(JsonNode) root = parse_json(r.out);
   assert_stats_json(json_node_get_object(root), 1);
@@ -400,7 +356,7 @@ static void test_stats(void)
   g_autofree char *contents
       = g_strdup_printf("%s\n\n   \n%s\r\n%s\n", sentences[0], sentences[1], sentences[2]);
   g_assert_true(g_file_set_contents(path, contents, -1, NULL));
-  g_auto(Run) all = run_cli("stats", "--lines", path, "--json", NULL);
+  g_auto(Run) all = run_on_fixture("stats", "--lines", path, "--json", NULL);
   g_assert_cmpint(all.status, ==, 0);
   g_autoptr(JsonNode) all_root = parse_json(all.out);
   JsonObject *agg = json_node_get_object(all_root);
@@ -408,7 +364,7 @@ static void test_stats(void)
   JsonNode *single[3];
   for (int s = 0; s < 3; s++)
     {
-      g_auto(Run) one = run_cli("stats", "--text", sentences[s], "--json", NULL);
+      g_auto(Run) one = run_on_fixture("stats", "--text", sentences[s], "--json", NULL);
       g_assert_cmpint(one.status, ==, 0);
       single[s] = parse_json(one.out);
     }
@@ -424,7 +380,7 @@ static void test_stats(void)
   for (int s = 0; s < 3; s++)
     json_node_unref(single[s]);
 
-  g_auto(Run) text = run_cli("stats", "--text", text6, NULL);
+  g_auto(Run) text = run_on_fixture("stats", "--text", text6, NULL);
   g_assert_cmpint(text.status, ==, 0);
   g_assert_nonnull(strstr(text.out, "layer head    entropy   previous      first       self"));
 }
@@ -432,7 +388,7 @@ static void test_stats(void)
 static void test_compare_self(void)
 {
   g_auto(Run) r
-      = run_cli("compare", "--text", text6, "--text", text6, "--json", "--matrices", NULL);
+      = run_on_fixture("compare", "--text", text6, "--text", text6, "--json", "--matrices", NULL);
   g_assert_cmpint(r.status, ==, 0);
   g_autoptr(JsonNode) root = parse_json(r.out);
   JsonObject *o = json_node_get_object(root);
@@ -478,7 +434,7 @@ static void test_compare_self(void)
 static void test_compare_swap(void)
 {
   const char *a = "the man hit the car", *b = "the car hit the man";
-  g_auto(Run) r = run_cli("compare", "--text", a, "--text", b, "--json", NULL);
+  g_auto(Run) r = run_on_fixture("compare", "--text", a, "--text", b, "--json", NULL);
   g_assert_cmpint(r.status, ==, 0);
   g_autoptr(JsonNode) root = parse_json(r.out);
   JsonObject *o = json_node_get_object(root);
@@ -520,7 +476,7 @@ static void test_compare_swap(void)
 static void test_compare_prefix(void)
 {
   /* causal model: the shared prefix has the same hidden states; lengths differ */
-  g_auto(Run) r = run_cli("compare", "--text", "the cat", "--text", "the cat sat", "--json", NULL);
+  g_auto(Run) r = run_on_fixture("compare", "--text", "the cat", "--text", "the cat sat", "--json", NULL);
   g_assert_cmpint(r.status, ==, 0);
   g_autoptr(JsonNode) root = parse_json(r.out);
   JsonObject *o = json_node_get_object(root);
@@ -599,7 +555,7 @@ static void test_errors(void)
       const char *const *a = cases[i].args;
       g_test_message("case %" G_GSIZE_FORMAT ": %s %s %s", i, a[0], a[1], a[2] ? a[2] : "");
       g_auto(Run) r
-          = run_cli(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], NULL);
+          = run_on_fixture(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], NULL);
       assert_error(&r, cases[i].status, cases[i].needle);
     }
 }

@@ -8,68 +8,9 @@
 #include <string.h>
 
 #include "check-close.h"
+#include "cli-support.h"
 
 static char *fixture;
-
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-/* Runs attnscope with the NULL-terminated arguments. */
-static Run
-run_cli (const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (char *) g_getenv ("ATTNSCOPE_BIN"));
-  va_list args;
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  Run r = { 0 };
-  r.status = test_spawn ((const char *const *) argv->pdata, &r.out, &r.err);
-  return r;
-}
-
-/* An error run: exit STATUS, exactly one stderr line starting "attnscope: error: " (status 1)
- * that contains NEEDLE, and nothing on stdout. */
-static void
-assert_error (Run *r, int status, const char *needle)
-{
-  g_test_message ("stderr: %s", r->err);
-  g_assert_cmpint (r->status, ==, status);
-  if (status == 1)
-    {
-      g_assert_true (g_str_has_prefix (r->err, "attnscope: error: "));
-      g_assert_cmpint (strchr (r->err, '\n') - r->err, ==, (long) strlen (r->err) - 1);
-    }
-  else
-    g_assert_true (g_str_has_prefix (r->err, "attnscope: usage error: "));
-  if (needle != NULL)
-    g_assert_nonnull (strstr (r->err, needle));
-  g_assert_cmpstr (r->out, ==, "");
-}
-
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  GError *error = NULL;
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
 
 static void
 test_info (void)

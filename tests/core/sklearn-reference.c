@@ -39,8 +39,7 @@ sklearn_reference_run (const char *first, ...)
   int status = test_spawn ((const char *const *) argv->pdata, &out, &err);
   if (status != 0)
     {
-      g_test_message ("sklearn_reference.py %s exited with %d: %s", first, status,
-                      err ? err : "");
+      g_test_message ("sklearn_reference.py %s exited with %d: %s", first, status, err ? err : "");
       g_test_fail ();
       g_free (out);
       return NULL;

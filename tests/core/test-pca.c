@@ -68,7 +68,7 @@ static float *
 structured_matrix (int n, int d, guint32 seed)
 {
   GRand *rand = g_rand_new_with_seed (seed);
-  float *x = g_new (float, (gsize) n * d); /* [n][d] */
+  float *x = g_new (float, (gsize) n *d); /* [n][d] */
   double scales[4] = { 9.0, 5.0, 3.0, 2.0 };
   g_autofree double *dirs = g_new (double, 4 * (gsize) d); /* [4][d] */
   for (gsize k = 0; k < 4 * (gsize) d; k++)
@@ -106,7 +106,8 @@ check_eigen_equation (const AsPca *pca, const float *x, int n, int d)
           xv[i] = 0.0;
           for (int j = 0; j < d; j++)
             xv[i] += (x[(gsize) i * d + j] - pca->mean[j]) * v[j];
-          g_assert_cmpfloat (fabs (xv[i] - pca->coords[(gsize) i * k + c]), <, 1e-8 * (1 + fabs (xv[i])));
+          g_assert_cmpfloat (fabs (xv[i] - pca->coords[(gsize) i * k + c]), <,
+                             1e-8 * (1 + fabs (xv[i])));
         }
       for (int j = 0; j < d; j++)
         {
@@ -159,8 +160,8 @@ compare_with_sklearn (int n, int d, int k)
     return;
   g_autofree char *ref = sklearn_reference_tmp ("pca-ref.h5");
   g_autofree char *k_arg = g_strdup_printf ("%d", k);
-  g_autofree char *out = sklearn_reference_run ("pca", "--input", input, "--out", ref, "--k",
-                                                k_arg, NULL);
+  g_autofree char *out
+      = sklearn_reference_run ("pca", "--input", input, "--out", ref, "--k", k_arg, NULL);
   if (out == NULL)
     return;
 

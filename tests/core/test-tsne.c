@@ -21,10 +21,10 @@ static float *
 mixture (int n, int d, int clusters, guint32 seed)
 {
   GRand *rand = g_rand_new_with_seed (seed);
-  g_autofree double *centres = g_new (double, (gsize) clusters * d); /* [clusters][d] */
+  g_autofree double *centres = g_new (double, (gsize) clusters *d); /* [clusters][d] */
   for (gsize k = 0; k < (gsize) clusters * d; k++)
     centres[k] = g_rand_double_range (rand, -3, 3);
-  float *x = g_new (float, (gsize) n * d); /* [n][d] */
+  float *x = g_new (float, (gsize) n *d); /* [n][d] */
   for (int i = 0; i < n; i++)
     for (int j = 0; j < d; j++)
       x[(gsize) i * d + j]
@@ -237,8 +237,7 @@ test_progress_and_cancel (void)
 }
 
 static void
-expect_error (const float *x, int n, int d, const AsTsneOptions *o, int code,
-              const char *fragment)
+expect_error (const float *x, int n, int d, const AsTsneOptions *o, int code, const char *fragment)
 {
   float y[8] = { 0 };
   g_autoptr (GError) error = NULL;

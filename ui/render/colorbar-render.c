@@ -79,7 +79,7 @@ as_colorbar_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, con
 
   cairo_save (cr);
   cairo_set_line_width (cr, 1.0);
-  as_render_set_rgb (cr, style->rule);
+  as_render_set_rgb (cr, style->muted);
   cairo_rectangle (cr, x - 0.5, y - 0.5, AS_COLORBAR_BAR_WIDTH + 1, height + 1);
   cairo_stroke (cr);
 
@@ -95,8 +95,7 @@ as_colorbar_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, con
       cairo_line_to (cr, right + TICK_LENGTH, ty);
       cairo_stroke (cr);
       g_autofree char *text = as_format_number (ticks.values[i], ticks.decimals);
-      PangoLayout *layout
-          = as_text_layout (pc, style, text, AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
+      PangoLayout *layout = as_text_layout (pc, style, text, AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
       as_render_set_rgb (cr, style->text);
       as_text_draw (cr, layout, right + TICK_LENGTH + TICK_GAP, ty, 0, 0.5, 0);
       g_object_unref (layout);

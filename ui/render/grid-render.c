@@ -7,7 +7,7 @@
 #include "matrix-paint.h"
 #include "render-text.h"
 
-#define MARGIN 24.0
+#define MARGIN AS_FIGURE_MARGIN
 #define CAPTION_GAP 6.0
 #define NUMBER_GAP 6.0
 #define H_GAP 10.0
@@ -19,10 +19,10 @@
 typedef struct
 {
   double title_h, caption_h, number_w, number_h, label_h, colorbar_w;
-  double size;     /* thumbnail side */
-  double x0, y0;   /* top left of the first thumbnail */
-  double pitch_x;  /* thumbnail + horizontal gap */
-  double pitch_y;  /* thumbnail + label band + vertical gap */
+  double size;    /* thumbnail side */
+  double x0, y0;  /* top left of the first thumbnail */
+  double pitch_x; /* thumbnail + horizontal gap */
+  double pitch_y; /* thumbnail + label band + vertical gap */
 } Layout;
 
 void
@@ -94,8 +94,7 @@ measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsGridF
   as_text_measure (pc, style, widest, AS_FONT_TICK, PANGO_WEIGHT_BOLD, &lo->number_w,
                    &lo->number_h);
   if (fig->patterns != NULL)
-    as_text_measure (pc, style, "previous", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL,
-                     &lo->label_h);
+    as_text_measure (pc, style, "previous", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL, &lo->label_h);
   if (fig->colorbar)
     {
       AsColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
@@ -111,8 +110,8 @@ fit (Layout *lo, const AsGridFigure *fig, double width, double height)
   double avail_w = width - left_extent (lo) - right_extent (lo);
   double avail_h = height - top_extent (lo) - MARGIN;
   double below = band_below (lo);
-  double size = MIN ((avail_w + H_GAP) / fig->n_heads - H_GAP,
-                     (avail_h + V_GAP) / fig->n_layers - below);
+  double size
+      = MIN ((avail_w + H_GAP) / fig->n_heads - H_GAP, (avail_h + V_GAP) / fig->n_layers - below);
   size = MAX (size, 0.0);
   if (size >= 8)
     size = floor (size);
@@ -219,7 +218,7 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsG
       PangoLayout *layout = as_text_layout (pc, style, as_head_pattern_to_string (pattern),
                                             AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, lo->size + H_GAP);
       as_render_set_rgb (cr, pattern == AS_HEAD_PATTERN_MIXED ? style->muted
-                                                               : as_head_pattern_color (pattern));
+                                                              : as_head_pattern_color (pattern));
       as_text_draw (cr, layout, x + lo->size / 2, y + lo->size + LABEL_GAP, 0.5, 0, 0);
       g_object_unref (layout);
     }
@@ -235,14 +234,7 @@ as_grid_render (cairo_t *cr, const AsGridFigure *fig, double width, double heigh
   fit (&lo, fig, width, height);
 
   cairo_save (cr);
-  if (style->paint_background)
-    {
-      as_render_set_rgb (cr, style->background);
-      cairo_rectangle (cr, 0, 0, width, height);
-      cairo_fill (cr);
-    }
-  as_title_block_draw (cr, pc, style, fig->title, fig->subtitle, MARGIN, MARGIN,
-                       width - 2 * MARGIN);
+  as_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig) && lo.size > 0)
     {
       draw_captions (cr, pc, style, fig, &lo);

@@ -31,7 +31,7 @@ typedef struct
 
   AsColormap colormap;
   double vmin, vmax;
-  gboolean mask_upper; /* causal models: grey future cells */
+  gboolean mask_upper;                 /* causal models: grey future cells */
   int highlight_layer, highlight_head; /* -1 for none */
   gboolean colorbar;
   const char *colorbar_label;

@@ -5,12 +5,13 @@
 #include "heatmap-render.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "colorbar-render.h"
 #include "matrix-paint.h"
 #include "render-text.h"
 
-#define MARGIN 24.0
+#define MARGIN AS_FIGURE_MARGIN
 #define TICK_GAP 6.0
 #define AXIS_GAP 8.0
 #define COLORBAR_GAP 16.0
@@ -61,21 +62,21 @@ label_at (const char *const *labels, int i)
   return labels != NULL ? g_strdup (labels[i]) : g_strdup_printf ("%d", i);
 }
 
-/* The widest of N labels: one layout with a line per label, much faster than N layouts. */
+/* The widest of N labels (bold, as a highlighted label is drawn), at most AS_HEATMAP_MAX_LABEL. */
 static double
 widest_label (PangoContext *pc, const AsRenderStyle *style, const char *const *labels, int n)
 {
-  GString *text = g_string_new (NULL);
-  for (int i = 0; i < n; i++)
+  PangoLayout *layout = as_text_layout (pc, style, "", AS_FONT_TICK, PANGO_WEIGHT_BOLD, 0);
+  double widest = 0, w;
+  for (int i = 0; i < n && widest < AS_HEATMAP_MAX_LABEL; i++)
     {
       g_autofree char *label = label_at (labels, i);
-      g_string_append (text, label);
-      g_string_append_c (text, '\n');
+      pango_layout_set_text (layout, label, -1);
+      as_text_extent (layout, &w, NULL);
+      widest = MAX (widest, w);
     }
-  double width = 0;
-  as_text_measure (pc, style, text->str, AS_FONT_TICK, PANGO_WEIGHT_BOLD, &width, NULL);
-  g_string_free (text, TRUE);
-  return ceil (MIN (width, AS_HEATMAP_MAX_LABEL));
+  g_object_unref (layout);
+  return ceil (MIN (widest, AS_HEATMAP_MAX_LABEL));
 }
 
 static void
@@ -86,7 +87,10 @@ measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsHeatm
   if (!has_data (fig))
     return;
   lo->row_label_w = widest_label (pc, style, fig->row_labels, fig->n_rows);
-  lo->col_label_w = widest_label (pc, style, fig->col_labels, fig->n_cols);
+  /* Attention and similarity matrices label both axes with the same tokens: measure once. */
+  lo->col_label_w = fig->col_labels == fig->row_labels && fig->n_cols == fig->n_rows
+                        ? lo->row_label_w
+                        : widest_label (pc, style, fig->col_labels, fig->n_cols);
   as_text_measure (pc, style, "Ag", AS_FONT_TICK, PANGO_WEIGHT_NORMAL, NULL, &lo->label_h);
   if (fig->row_axis != NULL)
     as_text_measure (pc, style, fig->row_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL,
@@ -104,8 +108,7 @@ measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsHeatm
 static double
 left_extent (const Layout *lo)
 {
-  return MARGIN + (lo->row_axis_h > 0 ? lo->row_axis_h + AXIS_GAP : 0) + lo->row_label_w
-         + TICK_GAP;
+  return MARGIN + (lo->row_axis_h > 0 ? lo->row_axis_h + AXIS_GAP : 0) + lo->row_label_w + TICK_GAP;
 }
 
 static double
@@ -148,7 +151,8 @@ fit (Layout *lo, const AsHeatmapFigure *fig, double width, double height)
     return;
   double avail_w = width - left_extent (lo) - right_extent (lo);
   double top = top_extent (lo);
-  double cell = MIN (avail_w / fig->n_cols, (height - top - bottom_extent (lo, FALSE)) / fig->n_rows);
+  double cell
+      = MIN (avail_w / fig->n_cols, (height - top - bottom_extent (lo, FALSE)) / fig->n_rows);
   lo->rotate_cols = needs_rotation (lo, cell);
   if (lo->rotate_cols)
     cell = MIN (avail_w / fig->n_cols, (height - top - bottom_extent (lo, TRUE)) / fig->n_rows);
@@ -249,12 +253,21 @@ static void
 draw_tick_label (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const char *text,
                  gboolean highlighted, double x, double y, double ax, double ay, double angle)
 {
-  PangoLayout *layout
-      = as_text_layout (pc, style, text, AS_FONT_TICK,
-                        highlighted ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, AS_HEATMAP_MAX_LABEL);
+  PangoLayout *layout = as_text_layout (pc, style, text, AS_FONT_TICK,
+                                        highlighted ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL,
+                                        AS_HEATMAP_MAX_LABEL);
   as_render_set_rgb (cr, highlighted ? style->accent : style->text);
   as_text_draw (cr, layout, x, y, ax, ay, angle);
   g_object_unref (layout);
+}
+
+/* Every STEP-th label, and the highlighted one in place of its neighbours. */
+static gboolean
+label_shown (int i, int step, int highlight)
+{
+  if (i == highlight)
+    return TRUE;
+  return i % step == 0 && (highlight < 0 || abs (i - highlight) >= step);
 }
 
 static void
@@ -263,7 +276,7 @@ draw_axes (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsHe
 {
   double pw = fig->n_cols * lo->cell - lo->gap, ph = fig->n_rows * lo->cell - lo->gap;
   for (int i = 0; i < fig->n_rows; i++)
-    if (i % lo->row_step == 0 || i == fig->highlight_row)
+    if (label_shown (i, lo->row_step, fig->highlight_row))
       {
         g_autofree char *text = label_at (fig->row_labels, i);
         draw_tick_label (cr, pc, style, text, i == fig->highlight_row, lo->x0 - TICK_GAP,
@@ -271,7 +284,7 @@ draw_axes (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsHe
       }
   double below = lo->y0 + ph + TICK_GAP;
   for (int j = 0; j < fig->n_cols; j++)
-    if (j % lo->col_step == 0 || j == fig->highlight_col)
+    if (label_shown (j, lo->col_step, fig->highlight_col))
       {
         g_autofree char *text = label_at (fig->col_labels, j);
         double x = lo->x0 + (j + 0.5) * lo->cell - lo->gap / 2;
@@ -281,23 +294,9 @@ draw_axes (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsHe
         else
           draw_tick_label (cr, pc, style, text, j == fig->highlight_col, x, below, 0.5, 0, 0);
       }
-  as_render_set_rgb (cr, style->text);
-  if (fig->row_axis != NULL)
-    {
-      PangoLayout *layout
-          = as_text_layout (pc, style, fig->row_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, 0);
-      double x = lo->x0 - TICK_GAP - lo->row_label_w - AXIS_GAP - lo->row_axis_h / 2;
-      as_text_draw (cr, layout, x, lo->y0 + ph / 2, 0.5, 0.5, -G_PI / 2);
-      g_object_unref (layout);
-    }
-  if (fig->col_axis != NULL)
-    {
-      PangoLayout *layout
-          = as_text_layout (pc, style, fig->col_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, 0);
-      double y = below + (lo->rotate_cols ? lo->col_label_w : lo->label_h) + AXIS_GAP;
-      as_text_draw (cr, layout, lo->x0 + pw / 2, y, 0.5, 0, 0);
-      g_object_unref (layout);
-    }
+  as_axis_names_draw (cr, pc, style, fig->col_axis, fig->row_axis, lo->x0, lo->y0, pw, ph,
+                      below + (lo->rotate_cols ? lo->col_label_w : lo->label_h) + AXIS_GAP,
+                      lo->x0 - TICK_GAP - lo->row_label_w - AXIS_GAP - lo->row_axis_h / 2);
 }
 
 void
@@ -309,14 +308,7 @@ as_heatmap_render (cairo_t *cr, const AsHeatmapFigure *fig, double width, double
   layout_for (&lo, pc, fig, width, height);
 
   cairo_save (cr);
-  if (style->paint_background)
-    {
-      as_render_set_rgb (cr, style->background);
-      cairo_rectangle (cr, 0, 0, width, height);
-      cairo_fill (cr);
-    }
-  as_title_block_draw (cr, pc, style, fig->title, fig->subtitle, MARGIN, MARGIN,
-                       width - 2 * MARGIN);
+  as_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig) && lo.cell > 0)
     {
       AsMatrixPaint paint = {
@@ -364,8 +356,8 @@ as_heatmap_hit (const AsHeatmapFigure *fig, double width, double height, double 
 }
 
 void
-as_heatmap_get_cell_rect (const AsHeatmapFigure *fig, double width, double height, int row,
-                          int col, double *x, double *y, double *cell_w, double *cell_h)
+as_heatmap_get_cell_rect (const AsHeatmapFigure *fig, double width, double height, int row, int col,
+                          double *x, double *y, double *cell_w, double *cell_h)
 {
   Layout lo;
   layout_only (&lo, fig, width, height);

@@ -53,7 +53,7 @@ typedef struct
   AsColormap colormap;
   double vmin, vmax; /* the colour range */
   AsAnnotate annotate;
-  int decimals;      /* of annotations, 0..6 */
+  int decimals; /* of annotations, 0..6 */
   gboolean mask_upper;
   int highlight_row; /* -1 for none */
   int highlight_col; /* -1 for none */

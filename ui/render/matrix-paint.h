@@ -1,13 +1,16 @@
 /* matrix-paint.h — painting a matrix of values as coloured cells; the part of a heatmap that
  * heatmaps, head-grid thumbnails and comparison panels share.
  *
- * Two ways, chosen from the cell size and count only (never from the scale), so one figure always
- * draws the same way on screen and in every file:
+ * The way is chosen from the cell size and count and the kind of target only (never from the
+ * scale), so one figure always draws the same way on screen and in every file of a kind:
  * - cells as filled rectangles (vector output stays vector) when the cells are at least
  *   AS_MATRIX_MIN_RECT_CELL units and there are at most AS_MATRIX_MAX_RECTS of them, separated by
- *   a gap of GAP units in the background colour on their right and bottom edges;
- * - otherwise one image of COLS × ROWS pixels scaled up with nearest-neighbour filtering (fast for
- *   long texts and thumbnails: one draw per matrix).
+ *   a gap of GAP units in GAP_COLOR on their right and bottom edges;
+ * - otherwise, on image targets (PNG export, the widgets' pixels), one image at the target's own
+ *   resolution in which each pixel takes the colour of the cell its centre falls in (the rule
+ *   as_heatmap_hit uses: column floor((x - x0) / cell_w)), so hit-testing agrees with every
+ *   pixel; on other targets (SVG, PDF, recordings) one image of COLS × ROWS pixels scaled up with
+ *   nearest-neighbour filtering.
  * Either way a cell's interior has exactly the colour colormap.h gives its value. */
 #pragma once
 
@@ -28,7 +31,7 @@ typedef struct
   double vmin, vmax;
   gboolean mask_upper; /* cells with column > row are painted MASKED (a causal model's future) */
   AsRgb masked;
-  double gap;     /* units between rectangle cells (0 = none) */
+  double gap; /* units between rectangle cells (0 = none) */
   AsRgb gap_color;
 } AsMatrixPaint;
 

@@ -21,14 +21,14 @@ typedef struct
 {
   gboolean paint_background; /* fill the whole figure with BACKGROUND first */
   AsRgb background;
-  AsRgb text;        /* titles, tick labels */
-  AsRgb muted;       /* subtitles, axis names, notes */
-  AsRgb rule;        /* axis lines, plot frames, tick marks */
-  AsRgb grid;        /* light grid lines of charts */
-  AsRgb masked;      /* cells a causal model cannot see */
-  AsRgb accent;      /* highlighted row, column, head or point */
-  AsRgb dark_ink;    /* annotation text on light cells */
-  AsRgb light_ink;   /* annotation text on dark cells */
+  AsRgb text;      /* titles, tick labels */
+  AsRgb muted;     /* subtitles, axis names, notes */
+  AsRgb rule;      /* axis lines, plot frames, tick marks */
+  AsRgb grid;      /* light grid lines of charts */
+  AsRgb masked;    /* cells a causal model cannot see */
+  AsRgb accent;    /* highlighted row, column, head or point */
+  AsRgb dark_ink;  /* annotation text on light cells */
+  AsRgb light_ink; /* annotation text on dark cells */
   const char *font_family;
 } AsRenderStyle;
 

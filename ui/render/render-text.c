@@ -78,6 +78,8 @@ as_text_draw (cairo_t *cr, PangoLayout *layout, double x, double y, double ax, d
     cairo_rotate (cr, angle);
   cairo_move_to (cr, -lx - ax * w, -ly - ay * h);
   pango_cairo_show_layout (cr, layout);
+  /* The path is not part of the saved state: leave no current point behind for the next arc. */
+  cairo_new_path (cr);
   cairo_restore (cr);
 }
 
@@ -120,6 +122,42 @@ as_title_block_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, 
           = as_text_layout (pc, style, subtitle, AS_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, width);
       as_render_set_rgb (cr, style->muted);
       as_text_draw (cr, layout, x, y, 0, 0, 0);
+      g_object_unref (layout);
+    }
+}
+
+void
+as_figure_frame_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const char *title,
+                      const char *subtitle, double width, double height)
+{
+  if (style->paint_background)
+    {
+      as_render_set_rgb (cr, style->background);
+      cairo_rectangle (cr, 0, 0, width, height);
+      cairo_fill (cr);
+    }
+  as_title_block_draw (cr, pc, style, title, subtitle, AS_FIGURE_MARGIN, AS_FIGURE_MARGIN,
+                       width - 2 * AS_FIGURE_MARGIN);
+}
+
+void
+as_axis_names_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const char *x_axis,
+                    const char *y_axis, double px, double py, double pw, double ph, double name_y,
+                    double name_x)
+{
+  as_render_set_rgb (cr, style->text);
+  if (x_axis != NULL)
+    {
+      PangoLayout *layout
+          = as_text_layout (pc, style, x_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, pw);
+      as_text_draw (cr, layout, px + pw / 2, name_y, 0.5, 0, 0);
+      g_object_unref (layout);
+    }
+  if (y_axis != NULL)
+    {
+      PangoLayout *layout
+          = as_text_layout (pc, style, y_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, ph);
+      as_text_draw (cr, layout, name_x, py + ph / 2, 0.5, 0.5, -G_PI / 2);
       g_object_unref (layout);
     }
 }

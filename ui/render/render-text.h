@@ -25,6 +25,9 @@ G_BEGIN_DECLS
 #define AS_FONT_TICK 12.0
 #define AS_FONT_SMALL 10.5
 
+/* The blank border around every figure. */
+#define AS_FIGURE_MARGIN 24.0
+
 /* A new measuring/drawing context with the fixed font options. Free with g_object_unref. */
 PangoContext *as_text_context_new (void);
 
@@ -54,6 +57,18 @@ double as_title_block_height (PangoContext *pc, const AsRenderStyle *style, cons
 void as_title_block_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style,
                           const char *title, const char *subtitle, double x, double y,
                           double width);
+
+/* Starts drawing a figure of WIDTH × HEIGHT: fills it with STYLE's background (when the style
+ * paints one) and draws the title block at the margin. */
+void as_figure_frame_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style,
+                           const char *title, const char *subtitle, double width, double height);
+
+/* The axis names of a chart whose plot is (PX, PY, PW, PH): X_AXIS centred under the plot with
+ * its top at NAME_Y, Y_AXIS read bottom to top, centred on the plot, with its middle at NAME_X.
+ * Either may be NULL. */
+void as_axis_names_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style,
+                         const char *x_axis, const char *y_axis, double px, double py, double pw,
+                         double ph, double name_y, double name_x);
 
 /* VALUE with DECIMALS decimals in the C locale and a typographic minus ("−0.25"; "0.00" for
  * values that round to zero). Returns a newly allocated string. */

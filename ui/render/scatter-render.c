@@ -7,7 +7,7 @@
 #include "colormap.h"
 #include "render-text.h"
 
-#define MARGIN 24.0
+#define MARGIN AS_FIGURE_MARGIN
 #define TICK_LENGTH 4.0
 #define TICK_GAP 4.0
 #define AXIS_GAP 8.0
@@ -18,11 +18,14 @@
 
 typedef struct
 {
-  double title_h, tick_h, tick_w, axis_h;
+  double title_h, tick_h, tick_w, axis_h, legend_h, label_w;
   double lo_x, hi_x, lo_y, hi_y; /* data range shown */
   AsTicks ticks_x, ticks_y;
-  double px, py, pw, ph;         /* plot rectangle */
+  double px, py, pw, ph; /* plot rectangle */
 } Layout;
+
+#define LEGEND_GAP 10.0
+#define LEGEND_SPACING 18.0
 
 void
 as_scatter_figure_init (AsScatterFigure *fig)
@@ -85,13 +88,25 @@ measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsScatt
   lo->title_h = as_title_block_height (pc, style, fig->title, fig->subtitle);
   if (!has_data (fig))
     return;
-  data_range (fig, 0, &lo->lo_x, &lo->hi_x);
   data_range (fig, 1, &lo->lo_y, &lo->hi_y);
-  as_ticks_compute (&lo->ticks_x, lo->lo_x, lo->hi_x, 6);
   as_ticks_compute (&lo->ticks_y, lo->lo_y, lo->hi_y, 6);
   as_text_measure (pc, style, "0", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL, &lo->tick_h);
   lo->tick_w = widest_tick (pc, style, &lo->ticks_y);
   as_text_measure (pc, style, "Ag", AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL, &lo->axis_h);
+  if (fig->group_names != NULL && fig->n_groups > 1)
+    lo->legend_h = lo->tick_h + LEGEND_GAP;
+  if (fig->show_labels && fig->labels != NULL)
+    {
+      PangoLayout *layout = as_text_layout (pc, style, "", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
+      for (int i = 0; i < fig->n_points; i++)
+        {
+          double w;
+          pango_layout_set_text (layout, fig->labels[i] != NULL ? fig->labels[i] : "", -1);
+          as_text_extent (layout, &w, NULL);
+          lo->label_w = MAX (lo->label_w, w);
+        }
+      g_object_unref (layout);
+    }
 }
 
 static double
@@ -107,12 +122,19 @@ bottom_extent (const Layout *lo)
 }
 
 static void
-fit (Layout *lo, double width, double height)
+fit (Layout *lo, const AsScatterFigure *fig, double width, double height)
 {
   lo->px = round (left_extent (lo));
-  lo->py = round (MARGIN + lo->title_h);
+  lo->py = round (MARGIN + lo->title_h + lo->legend_h);
   lo->pw = MAX (floor (width - lo->px - MARGIN), 0);
   lo->ph = MAX (floor (height - lo->py - bottom_extent (lo)), 0);
+  if (!has_data (fig) || lo->pw <= 0)
+    return;
+  /* Widen the x range on the right so that the labels of the rightmost points fit inside. */
+  data_range (fig, 0, &lo->lo_x, &lo->hi_x);
+  double room = MIN ((lo->label_w + POINT_RADIUS + 6) / lo->pw, 0.5);
+  lo->hi_x += (lo->hi_x - lo->lo_x) * room / (1 - room);
+  as_ticks_compute (&lo->ticks_x, lo->lo_x, lo->hi_x, 6);
 }
 
 static void
@@ -127,7 +149,7 @@ layout_only (Layout *lo, const AsScatterFigure *fig, double width, double height
 {
   PangoContext *pc = as_text_context_new ();
   measure (lo, pc, as_render_style_or_default (fig->style), fig);
-  fit (lo, width, height);
+  fit (lo, fig, width, height);
   g_object_unref (pc);
 }
 
@@ -139,7 +161,7 @@ as_scatter_get_size (const AsScatterFigure *fig, double *width, double *height)
   measure (&lo, pc, as_render_style_or_default (fig->style), fig);
   g_object_unref (pc);
   *width = ceil (left_extent (&lo) + NATURAL_W + MARGIN);
-  *height = ceil (MARGIN + lo.title_h + NATURAL_H + bottom_extent (&lo));
+  *height = ceil (MARGIN + lo.title_h + lo.legend_h + NATURAL_H + bottom_extent (&lo));
 }
 
 static void
@@ -158,13 +180,16 @@ draw_axes (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsSc
                    axis == 0 ? lo->lo_y : ticks->values[i], &x, &y);
           as_render_set_rgb (cr, style->grid);
           if (axis == 0)
-            cairo_move_to (cr, round (x) + 0.5, lo->py), cairo_line_to (cr, round (x) + 0.5, lo->py + lo->ph);
+            cairo_move_to (cr, round (x) + 0.5, lo->py),
+                cairo_line_to (cr, round (x) + 0.5, lo->py + lo->ph);
           else
-            cairo_move_to (cr, lo->px, round (y) + 0.5), cairo_line_to (cr, lo->px + lo->pw, round (y) + 0.5);
+            cairo_move_to (cr, lo->px, round (y) + 0.5),
+                cairo_line_to (cr, lo->px + lo->pw, round (y) + 0.5);
           cairo_stroke (cr);
           as_render_set_rgb (cr, style->rule);
           if (axis == 0)
-            cairo_move_to (cr, round (x) + 0.5, lo->py + lo->ph), cairo_rel_line_to (cr, 0, TICK_LENGTH);
+            cairo_move_to (cr, round (x) + 0.5, lo->py + lo->ph),
+                cairo_rel_line_to (cr, 0, TICK_LENGTH);
           else
             cairo_move_to (cr, lo->px, round (y) + 0.5), cairo_rel_line_to (cr, -TICK_LENGTH, 0);
           cairo_stroke (cr);
@@ -182,14 +207,9 @@ draw_axes (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsSc
   cairo_rectangle (cr, lo->px + 0.5, lo->py + 0.5, lo->pw - 1, lo->ph - 1);
   cairo_stroke (cr);
 
-  as_render_set_rgb (cr, style->text);
-  layout = as_text_layout (pc, style, fig->x_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, lo->pw);
-  as_text_draw (cr, layout, lo->px + lo->pw / 2,
-                lo->py + lo->ph + TICK_LENGTH + TICK_GAP + lo->tick_h + AXIS_GAP, 0.5, 0, 0);
-  pango_layout_set_text (layout, fig->y_axis != NULL ? fig->y_axis : "", -1);
-  pango_layout_set_width (layout, (int) (lo->ph * PANGO_SCALE));
-  as_text_draw (cr, layout, MARGIN + lo->axis_h / 2, lo->py + lo->ph / 2, 0.5, 0.5, -G_PI / 2);
-  g_object_unref (layout);
+  as_axis_names_draw (cr, pc, style, fig->x_axis, fig->y_axis, lo->px, lo->py, lo->pw, lo->ph,
+                      lo->py + lo->ph + TICK_LENGTH + TICK_GAP + lo->tick_h + AXIS_GAP,
+                      MARGIN + lo->axis_h / 2);
 }
 
 static int
@@ -202,9 +222,6 @@ static void
 draw_points (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsScatterFigure *fig,
              const Layout *lo)
 {
-  cairo_save (cr);
-  cairo_rectangle (cr, lo->px, lo->py, lo->pw, lo->ph);
-  cairo_clip (cr);
   PangoLayout *layout = as_text_layout (pc, style, "", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
   for (int i = 0; i < fig->n_points; i++)
     {
@@ -227,41 +244,29 @@ draw_points (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const As
         }
     }
   g_object_unref (layout);
-  cairo_restore (cr);
 }
 
+/* The legend: one row of dot + group name entries between the title and the plot. */
 static void
 draw_legend (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsScatterFigure *fig,
              const Layout *lo)
 {
-  if (fig->group_names == NULL || fig->n_groups < 2)
+  if (lo->legend_h <= 0)
     return;
-  double widest = 0, line_h = 0;
+  double x = lo->px, cy = lo->py - LEGEND_GAP - lo->tick_h / 2;
   for (int g = 0; g < fig->n_groups; g++)
     {
-      double w, h;
-      as_text_measure (pc, style, fig->group_names[g], AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, &w, &h);
-      widest = MAX (widest, MIN (w, lo->pw * 0.6)), line_h = MAX (line_h, h);
-    }
-  double box_w = widest + 30, box_h = fig->n_groups * (line_h + 4) + 8;
-  double bx = lo->px + lo->pw - box_w - 8, by = lo->py + 8;
-  as_render_set_rgb (cr, style->background);
-  cairo_rectangle (cr, bx, by, box_w, box_h);
-  cairo_fill_preserve (cr);
-  as_render_set_rgb (cr, style->grid);
-  cairo_set_line_width (cr, 1.0);
-  cairo_stroke (cr);
-  for (int g = 0; g < fig->n_groups; g++)
-    {
-      double cy = by + 6 + g * (line_h + 4) + line_h / 2;
-      cairo_arc (cr, bx + 12, cy, POINT_RADIUS, 0, 2 * G_PI);
+      cairo_arc (cr, x + POINT_RADIUS, cy, POINT_RADIUS, 0, 2 * G_PI);
       as_render_set_color8 (cr, as_palette_color (g));
       cairo_fill (cr);
-      PangoLayout *layout = as_text_layout (pc, style, fig->group_names[g], AS_FONT_SMALL,
-                                            PANGO_WEIGHT_NORMAL, lo->pw * 0.6);
+      PangoLayout *layout
+          = as_text_layout (pc, style, fig->group_names[g], AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
+      double w;
+      as_text_extent (layout, &w, NULL);
       as_render_set_rgb (cr, style->text);
-      as_text_draw (cr, layout, bx + 22, cy, 0, 0.5, 0);
+      as_text_draw (cr, layout, x + 2 * POINT_RADIUS + 5, cy, 0, 0.5, 0);
       g_object_unref (layout);
+      x += 2 * POINT_RADIUS + 5 + w + LEGEND_SPACING;
     }
 }
 
@@ -272,16 +277,9 @@ as_scatter_render (cairo_t *cr, const AsScatterFigure *fig, double width, double
   PangoContext *pc = as_text_context_new ();
   Layout lo;
   measure (&lo, pc, style, fig);
-  fit (&lo, width, height);
+  fit (&lo, fig, width, height);
   cairo_save (cr);
-  if (style->paint_background)
-    {
-      as_render_set_rgb (cr, style->background);
-      cairo_rectangle (cr, 0, 0, width, height);
-      cairo_fill (cr);
-    }
-  as_title_block_draw (cr, pc, style, fig->title, fig->subtitle, MARGIN, MARGIN,
-                       width - 2 * MARGIN);
+  as_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig) && lo.pw > 0 && lo.ph > 0)
     {
       draw_axes (cr, pc, style, fig, &lo);

@@ -21,14 +21,14 @@ typedef struct
   const char *subtitle;
 
   int n_points;
-  const float *xy;                 /* [n_points][2] */
-  const char *const *labels;       /* [n_points] token labels, or NULL */
-  const int *groups;               /* [n_points] group index 0..n_groups-1, or NULL (all 0) */
+  const float *xy;           /* [n_points][2] */
+  const char *const *labels; /* [n_points] token labels, or NULL */
+  const int *groups;         /* [n_points] group index 0..n_groups-1, or NULL (all 0) */
   int n_groups;
-  const char *const *group_names;  /* [n_groups] legend entries, or NULL */
-  const char *x_axis, *y_axis;     /* "PC 1", "PC 2" */
+  const char *const *group_names; /* [n_groups] legend entries, or NULL */
+  const char *x_axis, *y_axis;    /* "PC 1", "PC 2" */
   gboolean show_labels;
-  int highlight_point;             /* -1 for none */
+  int highlight_point; /* -1 for none */
 
   const AsRenderStyle *style;
 } AsScatterFigure;

@@ -5,6 +5,7 @@
 #include "attnscope-session.h"
 
 #include "as-error.h"
+#include "as-rollout.h"
 #include "attnscope-tasks.h"
 
 typedef enum
@@ -30,6 +31,8 @@ struct _AttnscopeSession
   AsModel *model;
   RunSlot slots[N_SLOTS];
   gboolean truncate;
+  AsHeadStats *head_stats; /* of the main trace, or NULL until asked for */
+  float *rollout;          /* [L][T][T] of the main trace, or NULL until asked for */
 
   int selected_token;
   int layer;
@@ -72,8 +75,8 @@ static GParamSpec *properties[N_PROPS];
 /* The properties of each slot: text, trace, running, error. */
 static const int slot_props[N_SLOTS][4] = {
   [SLOT_MAIN] = { PROP_TEXT, PROP_TRACE, PROP_RUNNING, PROP_ERROR_MESSAGE },
-  [SLOT_COMPARE] = { PROP_COMPARE_TEXT, PROP_COMPARE_TRACE, PROP_COMPARE_RUNNING,
-                     PROP_COMPARE_ERROR },
+  [SLOT_COMPARE]
+  = { PROP_COMPARE_TEXT, PROP_COMPARE_TRACE, PROP_COMPARE_RUNNING, PROP_COMPARE_ERROR },
 };
 
 static void
@@ -126,7 +129,11 @@ slot_set_trace (AttnscopeSession *self, SlotId id, AsTrace *trace)
   g_clear_pointer (&slot->trace, as_trace_unref);
   slot->trace = trace != NULL ? as_trace_ref (trace) : NULL;
   if (id == SLOT_MAIN)
-    clamp_selection (self);
+    {
+      g_clear_pointer (&self->head_stats, as_head_stats_free);
+      g_clear_pointer (&self->rollout, g_free);
+      clamp_selection (self);
+    }
   notify (self, slot_props[id][1]);
 }
 
@@ -183,9 +190,11 @@ slot_run (AttnscopeSession *self, SlotId id)
 
   if (self->model == NULL || slot->text == NULL || *slot->text == '\0')
     {
-      /* Nothing to run: an empty text is not an error, it just has no tokens to show. */
+      /* Nothing to run. An empty text is not an error; the last result stays on screen (the
+       * entry passes through "" whenever its whole text is replaced). Without a second text
+       * there is nothing to compare. */
       slot_set_error (self, id, NULL, FALSE);
-      if (slot->text == NULL || *slot->text == '\0')
+      if (id == SLOT_COMPARE && (slot->text == NULL || *slot->text == '\0'))
         slot_set_trace (self, id, NULL);
       if (was_running)
         notify (self, slot_props[id][2]);
@@ -269,8 +278,7 @@ attnscope_session_load_model_async (AttnscopeSession *self, const char *spec,
 }
 
 gboolean
-attnscope_session_load_model_finish (AttnscopeSession *self, GAsyncResult *result,
-                                     GError **error)
+attnscope_session_load_model_finish (AttnscopeSession *self, GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
@@ -366,6 +374,26 @@ attnscope_session_set_truncate (AttnscopeSession *self, gboolean truncate)
   notify (self, PROP_TRUNCATE);
   for (int id = 0; id < N_SLOTS; id++)
     slot_run (self, id);
+}
+
+const AsHeadStats *
+attnscope_session_get_head_stats (AttnscopeSession *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_SESSION (self), NULL);
+  AsTrace *trace = self->slots[SLOT_MAIN].trace;
+  if (self->head_stats == NULL && trace != NULL)
+    self->head_stats = as_head_stats_compute (trace);
+  return self->head_stats;
+}
+
+const float *
+attnscope_session_get_rollout (AttnscopeSession *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_SESSION (self), NULL);
+  AsTrace *trace = self->slots[SLOT_MAIN].trace;
+  if (self->rollout == NULL && trace != NULL)
+    self->rollout = as_trace_rollout (trace);
+  return self->rollout;
 }
 
 const char *
@@ -546,6 +574,8 @@ attnscope_session_dispose (GObject *object)
       g_clear_object (&slot->cancellable);
       g_clear_pointer (&slot->trace, as_trace_unref);
     }
+  g_clear_pointer (&self->head_stats, as_head_stats_free);
+  g_clear_pointer (&self->rollout, g_free);
   g_clear_pointer (&self->model, as_model_unref);
   G_OBJECT_CLASS (attnscope_session_parent_class)->dispose (object);
 }
@@ -564,8 +594,7 @@ attnscope_session_finalize (GObject *object)
 }
 
 static void
-attnscope_session_get_property (GObject *object, guint prop_id, GValue *value,
-                                GParamSpec *pspec)
+attnscope_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   AttnscopeSession *self = ATTNSCOPE_SESSION (object);
   switch (prop_id)

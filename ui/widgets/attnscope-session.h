@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "as-head-stats.h"
 #include "attnscope-types.h"
 
 G_BEGIN_DECLS
@@ -42,6 +43,11 @@ const char *attnscope_session_get_error_message (AttnscopeSession *self);
 gboolean attnscope_session_get_too_long (AttnscopeSession *self);
 gboolean attnscope_session_get_truncate (AttnscopeSession *self);
 void attnscope_session_set_truncate (AttnscopeSession *self, gboolean truncate);
+
+/* Analyses of the main trace that several pages show, computed on first use and kept until the
+ * trace changes (NULL without a trace): the head statistics, and the rollout [L][T][T]. */
+const AsHeadStats *attnscope_session_get_head_stats (AttnscopeSession *self);
+const float *attnscope_session_get_rollout (AttnscopeSession *self);
 
 const char *attnscope_session_get_compare_text (AttnscopeSession *self);
 void attnscope_session_set_compare_text (AttnscopeSession *self, const char *text);

@@ -7,6 +7,8 @@
 #include "as-forward.h"
 #include "as-pca.h"
 
+#include <math.h>
+
 /* ---- model loading ---- */
 
 static void
@@ -112,6 +114,7 @@ typedef struct
   gpointer progress_data;
   GMainContext *context;
   GCancellable *cancellable;
+  double ratio[2]; /* explained variance ratio (PCA), NaN otherwise */
 } ProjectData;
 
 static void
@@ -132,6 +135,7 @@ project_data_new (const float *x, int n, int d, GCancellable *cancellable)
   data->d = d;
   data->context = g_main_context_ref_thread_default ();
   data->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+  data->ratio[0] = data->ratio[1] = NAN;
   return data;
 }
 
@@ -151,6 +155,8 @@ pca_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
   for (int i = 0; i < data->n; i++)
     for (int c = 0; c < k; c++)
       y[i * 2 + c] = (float) pca->coords[i * k + c];
+  for (int c = 0; c < 2; c++)
+    data->ratio[c] = c < k ? pca->explained_variance_ratio[c] : 0;
   g_task_return_pointer (task, y, g_free);
 }
 
@@ -242,17 +248,21 @@ attnscope_project_tsne_async (const float *x, int n, int d, const AsTsneOptions 
     as_tsne_options_init (&data->tsne);
   data->progress = progress;
   data->progress_data = progress_data;
-  project_run (data, tsne_thread, attnscope_project_tsne_async, cancellable, callback,
-               user_data);
+  project_run (data, tsne_thread, attnscope_project_tsne_async, cancellable, callback, user_data);
 }
 
 float *
-attnscope_project_finish (GAsyncResult *result, int *n, GError **error)
+attnscope_project_finish (GAsyncResult *result, int *n, double ratio[2], GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   ProjectData *data = g_task_get_task_data (G_TASK (result));
   float *y = g_task_propagate_pointer (G_TASK (result), error);
   if (n != NULL)
     *n = y != NULL ? data->n : 0;
+  if (ratio != NULL)
+    {
+      ratio[0] = data->ratio[0];
+      ratio[1] = data->ratio[1];
+    }
   return y;
 }

@@ -34,7 +34,8 @@ void attnscope_project_tsne_async (const float *x, int n, int d, const AsTsneOpt
                                    AttnscopeProgressFunc progress, gpointer progress_data,
                                    GCancellable *cancellable, GAsyncReadyCallback callback,
                                    gpointer user_data);
-/* Returns the [n][2] coordinates (free with g_free) and the number of rows in *N. */
-float *attnscope_project_finish (GAsyncResult *result, int *n, GError **error);
+/* Returns the [n][2] coordinates (free with g_free) and the number of rows in *N; RATIO (may be
+ * NULL) receives the explained variance ratio of the two components for PCA, NaN for t-SNE. */
+float *attnscope_project_finish (GAsyncResult *result, int *n, double ratio[2], GError **error);
 
 G_END_DECLS

@@ -135,6 +135,14 @@ attnscope_token_strip_get_chip_label (AttnscopeTokenStrip *self, guint i)
   return gtk_button_get_label (self->chips->pdata[i]);
 }
 
+GtkToggleButton *
+attnscope_token_strip_get_chip (AttnscopeTokenStrip *self, guint i)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_TOKEN_STRIP (self), NULL);
+  g_return_val_if_fail (i < self->chips->len, NULL);
+  return self->chips->pdata[i];
+}
+
 static void
 attnscope_token_strip_dispose (GObject *object)
 {

@@ -14,8 +14,7 @@ G_BEGIN_DECLS
 
 #define ATTNSCOPE_TYPE_TOKEN_STRIP (attnscope_token_strip_get_type ())
 
-G_DECLARE_FINAL_TYPE (AttnscopeTokenStrip, attnscope_token_strip, ATTNSCOPE, TOKEN_STRIP,
-                      GtkWidget)
+G_DECLARE_FINAL_TYPE (AttnscopeTokenStrip, attnscope_token_strip, ATTNSCOPE, TOKEN_STRIP, GtkWidget)
 
 GtkWidget *attnscope_token_strip_new (void);
 AttnscopeSession *attnscope_token_strip_get_session (AttnscopeTokenStrip *self);
@@ -24,5 +23,6 @@ void attnscope_token_strip_set_session (AttnscopeTokenStrip *self, AttnscopeSess
 /* The chips shown (one per token) and the label of chip I. */
 guint attnscope_token_strip_get_n_chips (AttnscopeTokenStrip *self);
 const char *attnscope_token_strip_get_chip_label (AttnscopeTokenStrip *self, guint i);
+GtkToggleButton *attnscope_token_strip_get_chip (AttnscopeTokenStrip *self, guint i);
 
 G_END_DECLS

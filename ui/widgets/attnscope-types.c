@@ -18,3 +18,21 @@ G_DEFINE_ENUM_TYPE (AsVectorSource, attnscope_vector_source,
 G_DEFINE_ENUM_TYPE (AttnscopeProjection, attnscope_projection,
                     G_DEFINE_ENUM_VALUE (ATTNSCOPE_PROJECTION_PCA, "pca"),
                     G_DEFINE_ENUM_VALUE (ATTNSCOPE_PROJECTION_TSNE, "tsne"))
+
+static const char *const colormap_names[ATTNSCOPE_N_COLORMAPS]
+    = { "ylgnbu", "viridis", "magma", "greys" };
+
+const char *
+attnscope_colormap_name (guint index)
+{
+  return colormap_names[MIN (index, ATTNSCOPE_N_COLORMAPS - 1)];
+}
+
+guint
+attnscope_colormap_index (const char *name)
+{
+  for (guint i = 0; i < ATTNSCOPE_N_COLORMAPS; i++)
+    if (g_strcmp0 (name, colormap_names[i]) == 0)
+      return i;
+  return 0;
+}

@@ -41,4 +41,10 @@ typedef enum
 
 GType attnscope_projection_get_type (void) G_GNUC_CONST;
 
+/* The sequential colour maps offered in the UI, in menu order ("ylgnbu", "viridis", "magma",
+ * "greys"), and the position of NAME among them (0 when unknown). */
+#define ATTNSCOPE_N_COLORMAPS 4
+const char *attnscope_colormap_name (guint index);
+guint attnscope_colormap_index (const char *name);
+
 G_END_DECLS

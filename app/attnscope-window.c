@@ -1,0 +1,715 @@
+/* attnscope-window.c — the main window (see attnscope-window.h): template, session wiring, the
+ * entry and its inline error, the status page shown before there is anything to see, toasts,
+ * model loading and the window's actions. The model menu and the export dialog live in
+ * gui-model-menu.c and gui-export.c. */
+#include "attnscope-window.h"
+
+#include <glib/gi18n.h>
+
+#include "attnscope-application.h"
+#include "attnscope-attention-page.h"
+#include "gui-export.h"
+#include "gui-model-menu.h"
+
+struct _AttnscopeWindow
+{
+  AdwApplicationWindow parent_instance;
+
+  AdwToastOverlay *toast_overlay;
+  GtkMenuButton *model_button;
+  GtkLabel *model_label;
+  GtkSpinner *spinner;
+  AdwViewSwitcherTitle *switcher_title;
+  GtkEntry *entry;
+  GtkLabel *token_count_label;
+  GtkRevealer *error_revealer;
+  GtkLabel *error_label;
+  GtkButton *truncate_button;
+  AttnscopeTokenStrip *token_strip;
+  GtkStack *content_stack;
+  AdwStatusPage *status_page;
+  GtkButton *status_button;
+  AdwViewStack *view_stack;
+
+  AttnscopeSession *session;
+  GSettings *settings;   /* may be NULL */
+  GCancellable *loading; /* the model load in flight */
+  char *model_spec;      /* what the current model was opened as */
+  char *last_error;
+  char *error_details; /* for the toast's Details button */
+  GMenu *model_menu;   /* shipped models, the Hugging Face cache, "Open Model Folder…" */
+  GStrv startup_candidates;
+  guint startup_index;
+  gboolean startup_from_settings;
+  gboolean syncing_entry;
+  /* the entry is being set from the session */ /* the first candidate is the last model of the
+                                                   settings */
+};
+
+G_DEFINE_FINAL_TYPE (AttnscopeWindow, attnscope_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum
+{
+  PROP_0,
+  PROP_SESSION,
+  PROP_LOADING,
+  PROP_LAST_ERROR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const char *const page_names[]
+    = { "attention", "heads", "similarity", "embeddings", "compare", "predictions" };
+
+/* ---- toasts ---- */
+
+void
+attnscope_window_show_toast (AttnscopeWindow *self, const char *message)
+{
+  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
+  AdwToast *toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 5);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+void
+attnscope_window_show_error (AttnscopeWindow *self, const char *summary, const char *message)
+{
+  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
+  g_free (self->last_error);
+  self->last_error = g_strdup (message);
+  g_free (self->error_details);
+  self->error_details = g_strdup (message);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_ERROR]);
+
+  g_autofree char *title = g_markup_printf_escaped ("%s: %s", summary, message);
+  AdwToast *toast = adw_toast_new (title);
+  adw_toast_set_timeout (toast, 8);
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_set_button_label (toast, _ ("Details"));
+  adw_toast_set_action_name (toast, "win.show-error-details");
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+show_error_details (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
+  if (self->error_details == NULL)
+    return;
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _ ("Error"), self->error_details);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _ ("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* ---- what is on screen ---- */
+
+static void
+update_status (AttnscopeWindow *self)
+{
+  AsModel *model = attnscope_session_get_model (self->session);
+  AsTrace *trace = attnscope_session_get_trace (self->session);
+  gboolean loading = self->loading != NULL;
+  if (model != NULL && trace != NULL)
+    {
+      gtk_stack_set_visible_child_name (self->content_stack, "views");
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->content_stack, "status");
+  if (model == NULL && loading)
+    {
+      adw_status_page_set_title (self->status_page, _ ("Opening the Model…"));
+      adw_status_page_set_description (self->status_page, NULL);
+    }
+  else if (model == NULL)
+    {
+      adw_status_page_set_title (self->status_page, _ ("No Model"));
+      adw_status_page_set_description (self->status_page,
+                                       self->last_error != NULL
+                                           ? self->last_error
+                                           : _ ("Open a model folder in the Hugging Face layout."));
+    }
+  else
+    {
+      adw_status_page_set_title (self->status_page, _ ("Type a Sentence"));
+      adw_status_page_set_description (
+          self->status_page,
+          _ ("Every edit runs the model. The views show what each layer and head attends to."));
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->status_button), model == NULL && !loading);
+}
+
+static void
+update_spinner (AttnscopeWindow *self)
+{
+  gboolean busy = self->loading != NULL || attnscope_session_get_running (self->session)
+                  || attnscope_session_get_compare_running (self->session);
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+}
+
+static void
+update_model_label (AttnscopeWindow *self)
+{
+  AsModel *model = attnscope_session_get_model (self->session);
+  gtk_label_set_text (self->model_label,
+                      model != NULL ? as_model_get_name (model) : _ ("No model"));
+  if (model != NULL)
+    {
+      const AsConfig *c = as_model_get_config (model);
+      g_autofree char *tooltip = g_strdup_printf (
+          _ ("%s\n%s · %d layers · %d heads · context %d tokens\nChoose a model"),
+          as_model_get_path (model), c->model_type, c->n_layer, c->n_head, c->n_positions);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->model_button), tooltip);
+    }
+  adw_view_switcher_title_set_subtitle (self->switcher_title,
+                                        model != NULL ? as_model_get_name (model) : NULL);
+}
+
+static void
+update_trace_info (AttnscopeWindow *self)
+{
+  AsTrace *trace = attnscope_session_get_trace (self->session);
+  if (trace == NULL)
+    {
+      gtk_label_set_text (self->token_count_label, "");
+      return;
+    }
+  g_autofree char *text
+      = g_strdup_printf (ngettext ("%d token", "%d tokens", trace->n_tokens), trace->n_tokens);
+  gtk_label_set_text (self->token_count_label, text);
+}
+
+static void
+update_error (AttnscopeWindow *self)
+{
+  const char *message = attnscope_session_get_error_message (self->session);
+  gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
+  if (message != NULL)
+    gtk_label_set_text (self->error_label, message);
+  gtk_widget_set_visible (GTK_WIDGET (self->truncate_button),
+                          attnscope_session_get_too_long (self->session));
+  if (message != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->entry), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->entry), "error");
+}
+
+static void
+on_session_notify (AttnscopeSession *session, GParamSpec *pspec, AttnscopeWindow *self)
+{
+  const char *name = pspec->name;
+  if (g_str_equal (name, "running") || g_str_equal (name, "compare-running"))
+    update_spinner (self);
+  else if (g_str_equal (name, "model"))
+    {
+      update_model_label (self);
+      update_status (self);
+    }
+  else if (g_str_equal (name, "trace"))
+    {
+      update_trace_info (self);
+      update_status (self);
+    }
+  else if (g_str_equal (name, "error-message") || g_str_equal (name, "too-long"))
+    update_error (self);
+  else if (g_str_equal (name, "text"))
+    {
+      /* The text can change from a page (Append); the entry follows without feeding back the
+       * intermediate empty text of a replacement. */
+      g_autofree char *text = g_strdup (attnscope_session_get_text (session));
+      if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->entry)), text ? text : "") != 0)
+        {
+          self->syncing_entry = TRUE;
+          gtk_editable_set_text (GTK_EDITABLE (self->entry), text ? text : "");
+          gtk_editable_set_position (GTK_EDITABLE (self->entry), -1);
+          self->syncing_entry = FALSE;
+        }
+    }
+}
+
+static void
+on_entry_changed (GtkEditable *editable, AttnscopeWindow *self)
+{
+  if (!self->syncing_entry)
+    attnscope_session_set_text (self->session, gtk_editable_get_text (editable));
+}
+
+void
+attnscope_window_set_text (AttnscopeWindow *self, const char *text)
+{
+  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->entry), text);
+}
+
+/* ---- models ---- */
+
+static void
+set_loading (AttnscopeWindow *self, GCancellable *cancellable)
+{
+  if (self->loading != NULL)
+    g_cancellable_cancel (self->loading);
+  g_set_object (&self->loading, cancellable);
+  update_spinner (self);
+  update_status (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+model_opened (AttnscopeWindow *self, const char *spec)
+{
+  g_free (self->model_spec);
+  self->model_spec = g_strdup (spec);
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "load-model");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (spec));
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "last-model", spec);
+}
+
+typedef struct
+{
+  AttnscopeWindow *self; /* owned */
+  char *spec;
+  GCancellable *cancellable; /* owned */
+} LoadData;
+
+static void
+load_data_free (LoadData *data)
+{
+  g_object_unref (data->self);
+  g_free (data->spec);
+  g_object_unref (data->cancellable);
+  g_free (data);
+}
+
+static void try_next_startup_model (AttnscopeWindow *self);
+
+static void
+load_finished (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  LoadData *data = user_data;
+  AttnscopeWindow *self = data->self;
+  g_autoptr (GError) error = NULL;
+  gboolean ok = attnscope_session_load_model_finish (ATTNSCOPE_SESSION (source), result, &error);
+  if (self->loading != data->cancellable)
+    {
+      /* A newer load replaced this one. */
+      load_data_free (data);
+      return;
+    }
+  gboolean startup = self->startup_candidates != NULL;
+  if (ok)
+    {
+      g_clear_pointer (&self->startup_candidates, g_strfreev);
+      model_opened (self, data->spec);
+    }
+  else if (!startup || (self->startup_index == 1 && self->startup_from_settings))
+    {
+      /* A model the user chose (or the one opened last time) failed: say so. The default model
+       * falls back quietly; the header shows which model is open. */
+      g_autofree char *summary = g_strdup_printf (_ ("Could not open “%s”"), data->spec);
+      attnscope_window_show_error (self, summary, error->message);
+    }
+  set_loading (self, NULL);
+  if (!ok && startup)
+    try_next_startup_model (self);
+  load_data_free (data);
+}
+
+static void
+load_model (AttnscopeWindow *self, const char *spec)
+{
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  set_loading (self, cancellable);
+  LoadData *data = g_new0 (LoadData, 1);
+  data->self = g_object_ref (self);
+  data->spec = g_strdup (spec);
+  data->cancellable = g_object_ref (cancellable);
+  attnscope_session_load_model_async (self->session, spec, cancellable, load_finished, data);
+}
+
+void
+attnscope_window_open_model (AttnscopeWindow *self, const char *spec)
+{
+  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
+  g_return_if_fail (spec != NULL);
+  g_clear_pointer (&self->startup_candidates, g_strfreev);
+  load_model (self, spec);
+}
+
+static void
+try_next_startup_model (AttnscopeWindow *self)
+{
+  if (self->startup_candidates == NULL)
+    return;
+  const char *spec = self->startup_candidates[self->startup_index];
+  if (spec == NULL)
+    {
+      g_clear_pointer (&self->startup_candidates, g_strfreev);
+      if (attnscope_session_get_model (self->session) == NULL && self->last_error == NULL)
+        {
+          self->last_error = g_strdup (_ ("No shipped model could be opened."));
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_ERROR]);
+        }
+      update_status (self);
+      return;
+    }
+  self->startup_index++;
+  load_model (self, spec);
+}
+
+void
+attnscope_window_open_startup_model (AttnscopeWindow *self)
+{
+  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
+  g_autofree char *last
+      = self->settings != NULL ? g_settings_get_string (self->settings, "last-model") : NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  self->startup_from_settings = last != NULL && *last != '\0';
+  g_strv_builder_add (builder, self->startup_from_settings ? last : as_model_default_name ());
+  g_strv_builder_add (builder, as_model_default_name ());
+  g_auto (GStrv) shipped = gui_model_menu_dup_shipped_names ();
+  g_strv_builder_addv (builder, (const char **) shipped);
+  g_auto (GStrv) all = g_strv_builder_end (builder);
+  /* Drop repeats, keeping the first occurrence. */
+  g_autoptr (GStrvBuilder) unique = g_strv_builder_new ();
+  for (guint i = 0; all[i] != NULL; i++)
+    {
+      gboolean seen = FALSE;
+      for (guint j = 0; j < i && !seen; j++)
+        seen = g_str_equal (all[i], all[j]);
+      if (!seen)
+        g_strv_builder_add (unique, all[i]);
+    }
+  g_clear_pointer (&self->startup_candidates, g_strfreev);
+  self->startup_candidates = g_strv_builder_end (unique);
+  self->startup_index = 0;
+  try_next_startup_model (self);
+}
+
+gboolean
+attnscope_window_get_loading (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), FALSE);
+  return self->loading != NULL;
+}
+
+const char *
+attnscope_window_get_model_label (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->model_label);
+}
+
+const char *
+attnscope_window_get_last_error (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return self->last_error;
+}
+
+static void
+create_model_popup (GtkMenuButton *button, gpointer user_data)
+{
+  AttnscopeWindow *self = user_data;
+  /* Filled on every opening: the Hugging Face cache may have grown meanwhile. */
+  gui_model_menu_fill (self->model_menu);
+  gtk_menu_button_set_menu_model (button, G_MENU_MODEL (self->model_menu));
+}
+
+/* ---- accessors ---- */
+
+AttnscopeSession *
+attnscope_window_get_session (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return self->session;
+}
+
+AttnscopeTokenStrip *
+attnscope_window_get_token_strip (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return self->token_strip;
+}
+
+AttnscopePage *
+attnscope_window_get_page (AttnscopeWindow *self, const char *name)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  GtkWidget *child = adw_view_stack_get_child_by_name (self->view_stack, name);
+  return child != NULL ? ATTNSCOPE_PAGE (child) : NULL;
+}
+
+void
+attnscope_window_show_page (AttnscopeWindow *self, const char *name)
+{
+  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
+  if (adw_view_stack_get_child_by_name (self->view_stack, name) != NULL)
+    adw_view_stack_set_visible_child_name (self->view_stack, name);
+}
+
+/* ---- actions ---- */
+
+static void
+load_model_change_state (GSimpleAction *action, GVariant *value, gpointer user_data)
+{
+  attnscope_window_open_model (user_data, g_variant_get_string (value, NULL));
+}
+
+static void
+open_model_folder (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  gui_model_menu_choose_folder (ATTNSCOPE_WINDOW (widget));
+}
+
+static void
+export_figure (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
+  GtkWidget *page = adw_view_stack_get_visible_child (self->view_stack);
+  gui_export_run (self, ATTNSCOPE_PAGE (page));
+}
+
+static void
+export_all_heads (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
+  AttnscopePage *page = attnscope_window_get_page (self, "heads");
+  if (page != NULL)
+    gui_export_run (self, page);
+}
+
+static void
+step_layer (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  AttnscopeSession *session = ATTNSCOPE_WINDOW (widget)->session;
+  attnscope_session_set_layer (session, attnscope_session_get_layer (session)
+                                            + g_variant_get_int32 (parameter));
+}
+
+static void
+step_head (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  AttnscopeSession *session = ATTNSCOPE_WINDOW (widget)->session;
+  attnscope_session_set_head (session, attnscope_session_get_head (session)
+                                           + g_variant_get_int32 (parameter));
+}
+
+static void
+show_page_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  attnscope_window_show_page (ATTNSCOPE_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+focus_entry (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (ATTNSCOPE_WINDOW (widget)->entry));
+}
+
+static void
+add_session_actions (AttnscopeWindow *self)
+{
+  static const char *const props[] = { "colormap", "annotate", "raw-tokens", "truncate" };
+  for (gsize i = 0; i < G_N_ELEMENTS (props); i++)
+    {
+      g_autoptr (GPropertyAction) action
+          = g_property_action_new (props[i], self->session, props[i]);
+      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+    }
+  g_autoptr (GSimpleAction) load = g_simple_action_new_stateful (
+      "load-model", G_VARIANT_TYPE_STRING, g_variant_new_string (""));
+  g_signal_connect (load, "change-state", G_CALLBACK (load_model_change_state), self);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (load));
+}
+
+/* ---- state kept between runs ---- */
+
+static void
+bind_settings (AttnscopeWindow *self)
+{
+  if (self->settings == NULL)
+    return;
+  g_settings_bind (self->settings, "colormap", self->session, "colormap", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "annotate", self->session, "annotate", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "raw-tokens", self->session, "raw-tokens",
+                   G_SETTINGS_BIND_DEFAULT);
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  g_autofree char *text = g_settings_get_string (self->settings, "last-text");
+  attnscope_window_set_text (self, text);
+}
+
+static gboolean
+attnscope_window_close_request (GtkWindow *window)
+{
+  AttnscopeWindow *self = ATTNSCOPE_WINDOW (window);
+  if (self->settings != NULL)
+    {
+      int width, height;
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_delay (self->settings);
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+      g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+      g_settings_set_string (self->settings, "last-text",
+                             gtk_editable_get_text (GTK_EDITABLE (self->entry)));
+      g_settings_apply (self->settings);
+    }
+  return GTK_WINDOW_CLASS (attnscope_window_parent_class)->close_request (window);
+}
+
+/* ---- GObject ---- */
+
+static void
+attnscope_window_dispose (GObject *object)
+{
+  AttnscopeWindow *self = ATTNSCOPE_WINDOW (object);
+  if (self->loading != NULL)
+    g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), ATTNSCOPE_TYPE_WINDOW);
+  g_clear_object (&self->session);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->model_menu);
+  G_OBJECT_CLASS (attnscope_window_parent_class)->dispose (object);
+}
+
+static void
+attnscope_window_finalize (GObject *object)
+{
+  AttnscopeWindow *self = ATTNSCOPE_WINDOW (object);
+  g_free (self->model_spec);
+  g_free (self->last_error);
+  g_free (self->error_details);
+  g_strfreev (self->startup_candidates);
+  G_OBJECT_CLASS (attnscope_window_parent_class)->finalize (object);
+}
+
+static void
+attnscope_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  AttnscopeWindow *self = ATTNSCOPE_WINDOW (object);
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->loading != NULL);
+      break;
+    case PROP_LAST_ERROR:
+      g_value_set_string (value, self->last_error);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+attnscope_window_class_init (AttnscopeWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = attnscope_window_dispose;
+  object_class->finalize = attnscope_window_finalize;
+  object_class->get_property = attnscope_window_get_property;
+  window_class->close_request = attnscope_window_close_request;
+
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  properties[PROP_SESSION]
+      = g_param_spec_object ("session", NULL, NULL, ATTNSCOPE_TYPE_SESSION, ro);
+  properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
+  properties[PROP_LAST_ERROR] = g_param_spec_string ("last-error", NULL, NULL, NULL, ro);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/attnscope/Attnscope/attnscope-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, model_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, model_label);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, entry);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, token_count_label);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, truncate_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, token_strip);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, status_page);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, status_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, view_stack);
+
+  gtk_widget_class_install_action (widget_class, "win.open-model-folder", NULL, open_model_folder);
+  gtk_widget_class_install_action (widget_class, "win.export-figure", NULL, export_figure);
+  gtk_widget_class_install_action (widget_class, "win.export-all-heads", NULL, export_all_heads);
+  gtk_widget_class_install_action (widget_class, "win.step-layer", "i", step_layer);
+  gtk_widget_class_install_action (widget_class, "win.step-head", "i", step_head);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.focus-entry", NULL, focus_entry);
+  gtk_widget_class_install_action (widget_class, "win.show-error-details", NULL,
+                                   show_error_details);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "win.step-layer",
+                                       "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "win.step-layer",
+                                       "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "win.step-head",
+                                       "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.step-head",
+                                       "i", -1);
+  for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
+    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK, "win.show-page",
+                                         "s", page_names[i]);
+}
+
+static void
+attnscope_window_init (AttnscopeWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->session = attnscope_session_new ();
+  attnscope_token_strip_set_session (self->token_strip, self->session);
+  for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
+    {
+      AttnscopePage *page = attnscope_window_get_page (self, page_names[i]);
+      if (page != NULL)
+        attnscope_page_set_session (page, self->session);
+    }
+  g_signal_connect (self->session, "notify", G_CALLBACK (on_session_notify), self);
+  g_signal_connect (self->entry, "changed", G_CALLBACK (on_entry_changed), self);
+  self->model_menu = g_menu_new ();
+  gtk_menu_button_set_create_popup_func (self->model_button, create_model_popup, self, NULL);
+
+  add_session_actions (self);
+  update_model_label (self);
+  update_trace_info (self);
+  update_error (self);
+  update_spinner (self);
+  update_status (self);
+}
+
+AttnscopeWindow *
+attnscope_window_new (GtkApplication *application)
+{
+  AttnscopeWindow *self = g_object_new (ATTNSCOPE_TYPE_WINDOW, "application", application, NULL);
+  /* "application" is not a construct property: the settings are reached only now. */
+  if (application != NULL && ATTNSCOPE_IS_APPLICATION (application))
+    {
+      GSettings *settings
+          = attnscope_application_get_settings (ATTNSCOPE_APPLICATION (application));
+      self->settings = settings != NULL ? g_object_ref (settings) : NULL;
+    }
+  bind_settings (self);
+  return self;
+}

@@ -1,0 +1,50 @@
+/* attnscope-window.h — the main window: the model chooser and run indicator in the header, the
+ * text entry with its inline error and token strip, and the pages (attention, heads, similarity,
+ * embeddings, compare, predictions) in a view stack. The window owns the session every page
+ * shows. */
+#pragma once
+
+#include <adwaita.h>
+
+#include "attnscope-page.h"
+#include "attnscope-session.h"
+#include "attnscope-token-strip.h"
+
+G_BEGIN_DECLS
+
+#define ATTNSCOPE_TYPE_WINDOW (attnscope_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (AttnscopeWindow, attnscope_window, ATTNSCOPE, WINDOW, AdwApplicationWindow)
+
+AttnscopeWindow *attnscope_window_new (GtkApplication *application);
+
+AttnscopeSession *attnscope_window_get_session (AttnscopeWindow *self);
+AttnscopeTokenStrip *attnscope_window_get_token_strip (AttnscopeWindow *self);
+/* The page named NAME ("attention", "heads", "similarity", "embeddings", "compare",
+ * "predictions"), or NULL. */
+AttnscopePage *attnscope_window_get_page (AttnscopeWindow *self, const char *name);
+/* Shows page NAME. */
+void attnscope_window_show_page (AttnscopeWindow *self, const char *name);
+
+/* Puts TEXT in the entry (which runs it). */
+void attnscope_window_set_text (AttnscopeWindow *self, const char *text);
+
+/* Opens the model SPEC (folder, shipped name or hub id) off the main thread. On failure a toast
+ * shows the error and the current model stays. */
+void attnscope_window_open_model (AttnscopeWindow *self, const char *spec);
+/* Opens the first model that loads of: the last model (settings), the default model, the shipped
+ * models in name order. */
+void attnscope_window_open_startup_model (AttnscopeWindow *self);
+/* TRUE while a model is being loaded. */
+gboolean attnscope_window_get_loading (AttnscopeWindow *self);
+/* The model name the header shows. */
+const char *attnscope_window_get_model_label (AttnscopeWindow *self);
+/* The message of the last error shown in a toast, or NULL. */
+const char *attnscope_window_get_last_error (AttnscopeWindow *self);
+
+/* Shows MESSAGE in a toast. */
+void attnscope_window_show_toast (AttnscopeWindow *self, const char *message);
+/* Shows an error: a toast with a Details button opening the full MESSAGE. */
+void attnscope_window_show_error (AttnscopeWindow *self, const char *summary, const char *message);
+
+G_END_DECLS

@@ -1,0 +1,35 @@
+/* cli-support.h — running the attnscope binary from the command-line tests and checking the
+ * contract of its output (DESIGN.md: exit 0/1/2, one "attnscope: error: ..." line). */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int status; /* exit status, or 128 + signal */
+  char *out;  /* stdout */
+  char *err;  /* stderr */
+} Run;
+
+void run_clear (Run *r);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* Runs $ATTNSCOPE_BIN with the NULL-terminated arguments ARGV (argv[0] is the first argument,
+ * not the program). */
+Run run_cli_argv (const char *const *argv);
+
+/* Runs $ATTNSCOPE_BIN with the NULL-terminated list of arguments. */
+Run run_cli (const char *first, ...) G_GNUC_NULL_TERMINATED;
+
+/* Asserts an error run: exit STATUS; for 1 exactly one stderr line starting "attnscope: error: ",
+ * for 2 a line starting "attnscope: usage error: "; stderr contains NEEDLE (unless NULL);
+ * nothing on stdout. */
+void assert_error (const Run *r, int status, const char *needle);
+
+/* Parses TEXT as JSON (asserting it is valid); returns an owned copy of the root node. */
+JsonNode *parse_json (const char *text);
+
+G_END_DECLS

@@ -1,0 +1,323 @@
+/* test-cli-export.c — `attnscope export` as a user runs it: the seed figure to PNG, SVG and PDF,
+ * the scale, the all-heads grid, the layer mean, rollout, a comparison with and without a
+ * difference panel, raw tokens; and every bad input with its exit code, one error line and no
+ * file left behind. Runs $ATTNSCOPE_BIN on the shipped seed-two-heads model and the tiny GPT-2
+ * fixture. (Pixel-level checks of the same figures are in tests/ui.) */
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check-close.h"
+
+#define SEED_TEXT "May the force be with you"
+
+static char *tiny;
+
+typedef struct
+{
+  int status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+/* Runs `attnscope export` with the NULL-terminated arguments. */
+static Run
+run_export (const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) g_getenv ("ATTNSCOPE_BIN"));
+  g_ptr_array_add (argv, "export");
+  va_list args;
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  Run r = { 0 };
+  r.status = test_spawn ((const char *const *) argv->pdata, &r.out, &r.err);
+  g_test_message ("exit %d\nstdout: %s\nstderr: %s", r.status, r.out, r.err);
+  return r;
+}
+
+static char *
+out_path (const char *name)
+{
+  return g_build_filename (test_tmpdir (), name, NULL);
+}
+
+/* The width and height in a PNG's IHDR chunk (after checking the signature). */
+static void
+png_size (const char *path, int *width, int *height)
+{
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
+  g_assert_cmpuint (length, >, 33);
+  g_assert_cmpmem (data, 8, "\x89PNG\r\n\x1a\n", 8);
+  g_assert_cmpmem (data + 12, 4, "IHDR", 4);
+  const guint8 *p = (const guint8 *) data + 16;
+  *width = (int) ((guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3]);
+  *height = (int) ((guint32) p[4] << 24 | (guint32) p[5] << 16 | (guint32) p[6] << 8 | p[7]);
+}
+
+/* A successful run: exit 0, "wrote PATH (W x H UNIT)" on stdout. */
+static void
+assert_wrote (Run *r, const char *path, int *width, int *height, const char *unit)
+{
+  g_assert_cmpint (r->status, ==, 0);
+  g_autofree char *prefix = g_strdup_printf ("wrote %s (", path);
+  g_assert_true (g_str_has_prefix (r->out, prefix));
+  g_autofree char *suffix = g_strdup_printf (" %s)\n", unit);
+  g_assert_true (g_str_has_suffix (r->out, suffix));
+  g_assert_cmpint (sscanf (r->out + strlen (prefix), "%d x %d", width, height), ==, 2);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+}
+
+static void
+test_seed_png (void)
+{
+  int w1, h1, w2, h2, pw, ph;
+  g_autofree char *p1 = out_path ("seed.png");
+  Run r = run_export ("--model", "seed-two-heads", "--text", SEED_TEXT, "--layer", "0", "--head",
+                      "0", "-o", p1, NULL);
+  assert_wrote (&r, p1, &w1, &h1, "px");
+  png_size (p1, &pw, &ph);
+  g_assert_cmpint (pw, ==, w1);
+  g_assert_cmpint (ph, ==, h1);
+  /* Six word tokens with annotated cells: a figure of a few hundred units. */
+  g_assert_cmpint (w1, >, 400);
+  g_assert_cmpint (w1, <, 900);
+  run_clear (&r);
+
+  const char *scales[] = { "2", "4" };
+  for (gsize i = 0; i < G_N_ELEMENTS (scales); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("seed-x%s.png", scales[i]);
+      g_autofree char *p2 = out_path (name);
+      r = run_export ("--model", "seed-two-heads", "--text", SEED_TEXT, "--layer", "0", "--head",
+                      "0", "-o", p2, "--scale", scales[i], NULL);
+      assert_wrote (&r, p2, &w2, &h2, "px");
+      png_size (p2, &pw, &ph);
+      int s = atoi (scales[i]);
+      g_assert_cmpint (pw, ==, s * w1);
+      g_assert_cmpint (ph, ==, s * h1);
+      run_clear (&r);
+    }
+}
+
+static void
+test_seed_vector (void)
+{
+  g_autofree char *svg = out_path ("seed.svg");
+  g_autofree char *pdf = out_path ("seed.pdf");
+  int w, h, pw, ph;
+  Run r = run_export ("--model", "seed-two-heads", "--text", SEED_TEXT, "--layer", "0", "--head",
+                      "1", "-o", svg, NULL);
+  assert_wrote (&r, svg, &w, &h, "px");
+  run_clear (&r);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "<?xml"));
+  g_autofree char *size = g_strdup_printf ("width=\"%d\" height=\"%d\"", w, h);
+  g_assert_nonnull (strstr (text, "<svg"));
+  g_assert_nonnull (strstr (text, size));
+
+  r = run_export ("--model", "seed-two-heads", "--text", SEED_TEXT, "--layer", "0", "--head", "1",
+                  "-o", pdf, NULL);
+  assert_wrote (&r, pdf, &pw, &ph, "pt");
+  run_clear (&r);
+  g_assert_cmpint (pw, ==, w);
+  g_assert_cmpint (ph, ==, h);
+  g_autofree char *data = NULL;
+  g_assert_true (g_file_get_contents (pdf, &data, NULL, NULL));
+  g_assert_true (g_str_has_prefix (data, "%PDF-"));
+  g_autofree char *pdfinfo = g_find_program_in_path ("pdfinfo");
+  if (pdfinfo == NULL)
+    {
+      g_test_skip ("pdfinfo (poppler-utils) is not installed; bash .ci/install-deps test");
+      return;
+    }
+  const char *argv[] = { pdfinfo, pdf, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_assert_cmpint (test_spawn (argv, &out, &err), ==, 0);
+  g_autofree char *page = g_strdup_printf ("Page size:       %d x %d pts", w, h);
+  g_assert_nonnull (strstr (out, "Pages:           1\n"));
+  g_assert_nonnull (strstr (out, page));
+}
+
+static void
+test_views (void)
+{
+  int w, h, gw, gh, pw, ph;
+  g_autofree char *grid = out_path ("grid.png");
+  Run r = run_export ("--model", tiny, "--text", "The man hit the car", "--grid", "-o", grid, NULL);
+  assert_wrote (&r, grid, &gw, &gh, "px");
+  png_size (grid, &pw, &ph);
+  g_assert_cmpint (pw, ==, gw);
+  run_clear (&r);
+
+  const char *views[][2] = { { "--mean", "1" }, { "--rollout", "1" }, { "--rollout", "0" } };
+  for (gsize i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("view%zu.svg", i);
+      g_autofree char *path = out_path (name);
+      r = run_export ("--model", tiny, "--text", "The man hit the car", views[i][0], views[i][1],
+                      "-o", path, "--colormap", "viridis", NULL);
+      assert_wrote (&r, path, &w, &h, "px");
+      run_clear (&r);
+    }
+  /* The grid of the seed model: one layer, two heads. */
+  r = run_export ("--model", "seed-two-heads", "--text", SEED_TEXT, "--grid", "-o", grid, NULL);
+  assert_wrote (&r, grid, &w, &h, "px");
+  g_assert_cmpint (h, <, gh); /* one layer is shorter than the fixture's two */
+  run_clear (&r);
+}
+
+static void
+test_compare (void)
+{
+  int w, h, w1, h1;
+  g_autofree char *single = out_path ("single.png");
+  Run r = run_export ("--model", tiny, "--text", "The man hit the car", "--layer", "1", "--head",
+                      "0", "-o", single, NULL);
+  assert_wrote (&r, single, &w1, &h1, "px");
+  run_clear (&r);
+
+  /* Same token count: A, B, difference and chart; no note. */
+  g_autofree char *both = out_path ("compare.png");
+  r = run_export ("--model", tiny, "--text", "The man hit the car", "--compare",
+                  "The car hit the man", "--layer", "1", "--head", "0", "-o", both, NULL);
+  assert_wrote (&r, both, &w, &h, "px");
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (w, >, 2 * w1);
+  g_assert_cmpint (h, >, h1);
+  run_clear (&r);
+
+  /* Different token counts: side by side only, said on the figure and on stderr; exit 0. */
+  g_autofree char *uneven = out_path ("uneven.pdf");
+  r = run_export ("--model", tiny, "--text", "The man hit the car", "--compare",
+                  "A man hit the old car", "--mean", "0", "-o", uneven, NULL);
+  assert_wrote (&r, uneven, &w, &h, "pt");
+  g_assert_true (g_str_has_prefix (r.err, "attnscope: note: No difference panel"));
+  g_assert_nonnull (strstr (r.err, "tokens"));
+  run_clear (&r);
+}
+
+static void
+test_raw_tokens (void)
+{
+  g_autofree char *marked = out_path ("marked.svg");
+  g_autofree char *raw = out_path ("raw.svg");
+  int w, h;
+  Run r = run_export ("--model", tiny, "--text", "The man", "--layer", "0", "--head", "0", "-o",
+                      marked, NULL);
+  assert_wrote (&r, marked, &w, &h, "px");
+  run_clear (&r);
+  r = run_export ("--model", tiny, "--text", "The man", "--layer", "0", "--head", "0", "-o", raw,
+                  "--raw-tokens", NULL);
+  assert_wrote (&r, raw, &w, &h, "px");
+  run_clear (&r);
+  g_autofree char *a = NULL, *b = NULL;
+  g_assert_true (g_file_get_contents (marked, &a, NULL, NULL));
+  g_assert_true (g_file_get_contents (raw, &b, NULL, NULL));
+  /* 'Ġ' and '␣' are different glyphs, so the drawings differ. */
+  g_assert_cmpstr (a, !=, b);
+}
+
+/* An error run: STATUS, one stderr line with the right prefix containing NEEDLE, no stdout. */
+static void
+assert_failure (Run *r, int status, const char *needle)
+{
+  g_assert_cmpint (r->status, ==, status);
+  const char *prefix = status == 1 ? "attnscope: error: " : "attnscope: usage error: ";
+  g_assert_true (g_str_has_prefix (r->err, prefix));
+  if (status == 1)
+    g_assert_cmpint (strchr (r->err, '\n') - r->err, ==, (long) strlen (r->err) - 1);
+  if (needle != NULL)
+    g_assert_nonnull (strstr (r->err, needle));
+  g_assert_cmpstr (r->out, ==, "");
+}
+
+static void
+test_errors (void)
+{
+  g_autofree char *dir = out_path ("errors");
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_autofree char *png = g_build_filename (dir, "fig.png", NULL);
+  g_autofree char *jpg = g_build_filename (dir, "fig.jpg", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no-such-folder", "fig.png", NULL);
+  struct
+  {
+    const char *args[12];
+    int status;
+    const char *needle;
+  } cases[] = {
+    { { "--layer", "3", "--head", "0", "-o", png }, 1, "--layer 3 is out of range" },
+    { { "--layer", "0", "--head", "2", "-o", png }, 1, "0..1" },
+    { { "--mean", "-1", "-o", png }, 1, "--mean -1 is out of range" },
+    { { "--layer", "0", "--head", "0", "-o", png, "--colormap", "jet" }, 1, "'jet'" },
+    { { "--layer", "0", "--head", "0", "-o", jpg }, 1, "'.jpg'" },
+    { { "--layer", "0", "--head", "0", "-o", missing }, 1, missing },
+    { { "--layer", "0", "--head", "0", "-o", png, "--scale", "0" }, 1, "--scale" },
+    { { "--layer", "0", "--head", "0", "-o", png, "--annotate", "maybe" }, 1, "maybe" },
+    { { "--layer", "0", "-o", png }, 2, "--head" },
+    { { "--grid", "--mean", "0", "-o", png }, 2, "exactly one" },
+    { { "--layer", "0", "--head", "0" }, 2, "-o" },
+    { { "--grid", "-o", png, "--compare", "May the force" }, 2, "--compare" },
+    { { "--layer", "zero", "--head", "0", "-o", png }, 2, NULL },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      const char *base[] = { g_getenv ("ATTNSCOPE_BIN"), "export", "--model",
+                             "seed-two-heads",           "--text", SEED_TEXT };
+      for (gsize k = 0; k < G_N_ELEMENTS (base); k++)
+        g_ptr_array_add (argv, (char *) base[k]);
+      for (int k = 0; cases[i].args[k] != NULL; k++)
+        g_ptr_array_add (argv, (char *) cases[i].args[k]);
+      g_ptr_array_add (argv, NULL);
+      Run r = { 0 };
+      r.status = test_spawn ((const char *const *) argv->pdata, &r.out, &r.err);
+      g_test_message ("case %zu: exit %d, %s", i, r.status, r.err);
+      assert_failure (&r, cases[i].status, cases[i].needle);
+      run_clear (&r);
+    }
+  /* Empty text and a text the model cannot read. */
+  Run r = run_export ("--model", "seed-two-heads", "--text", "", "--grid", "-o", png, NULL);
+  assert_failure (&r, 1, "--text is empty");
+  run_clear (&r);
+  r = run_export ("--model", "no-such-model-anywhere", "--text", SEED_TEXT, "--grid", "-o", png,
+                  NULL);
+  assert_failure (&r, 1, "no-such-model-anywhere");
+  run_clear (&r);
+
+  /* Nothing was written, not even a temporary file. */
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (d);
+  g_assert_null (g_dir_read_name (d));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  tiny = test_source_path ("tests/fixtures/tiny-gpt2");
+  g_test_add_func ("/cli/export/seed/png", test_seed_png);
+  g_test_add_func ("/cli/export/seed/svg-pdf", test_seed_vector);
+  g_test_add_func ("/cli/export/views", test_views);
+  g_test_add_func ("/cli/export/compare", test_compare);
+  g_test_add_func ("/cli/export/raw-tokens", test_raw_tokens);
+  g_test_add_func ("/cli/export/errors", test_errors);
+  int status = g_test_run ();
+  test_tmpdir_cleanup ();
+  g_free (tiny);
+  return status;
+}

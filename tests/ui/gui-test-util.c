@@ -1,0 +1,79 @@
+/* gui-test-util.c — main-loop and application helpers for GUI tests (see gui-test-util.h). */
+#include "gui-test-util.h"
+
+#include "attnscope-widgets.h"
+
+static gboolean
+timeout_reached (gpointer user_data)
+{
+  gboolean *flag = user_data;
+  *flag = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+gui_test_wait_until (GuiTestCondition condition, gpointer user_data, guint timeout_ms)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add (timeout_ms, timeout_reached, &timed_out);
+  while (!condition (user_data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (id);
+  return condition (user_data);
+}
+
+static gboolean
+never (gpointer user_data)
+{
+  return FALSE;
+}
+
+void
+gui_test_spin (guint ms)
+{
+  gui_test_wait_until (never, NULL, ms);
+}
+
+AttnscopeApplication *
+gui_test_app_new (int width, int height, AttnscopeWindow **window)
+{
+  attnscope_application_init_i18n ();
+  attnscope_widgets_init ();
+  AttnscopeApplication *app = attnscope_application_new (G_APPLICATION_NON_UNIQUE);
+  g_autoptr (GError) error = NULL;
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("cannot register the application: %s", error->message);
+  g_application_activate (G_APPLICATION (app));
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
+  g_assert_true (ATTNSCOPE_IS_WINDOW (active));
+  gtk_window_set_default_size (active, width, height);
+  *window = ATTNSCOPE_WINDOW (active);
+  return app;
+}
+
+static gboolean
+model_loaded (gpointer user_data)
+{
+  return !attnscope_window_get_loading (user_data);
+}
+
+gboolean
+gui_test_wait_model (AttnscopeWindow *window, guint timeout_ms)
+{
+  return gui_test_wait_until (model_loaded, window, timeout_ms);
+}
+
+static gboolean
+runs_done (gpointer user_data)
+{
+  AttnscopeSession *session = attnscope_window_get_session (user_data);
+  return !attnscope_window_get_loading (user_data) && !attnscope_session_get_running (session)
+         && !attnscope_session_get_compare_running (session);
+}
+
+gboolean
+gui_test_wait_runs (AttnscopeWindow *window, guint timeout_ms)
+{
+  return gui_test_wait_until (runs_done, window, timeout_ms);
+}

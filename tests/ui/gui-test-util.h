@@ -1,0 +1,30 @@
+/* gui-test-util.h — helpers for tests and tools that drive the real application window under
+ * Xvfb: start the application without D-Bus uniqueness, and run the main loop until a condition
+ * holds or a timeout passes. */
+#pragma once
+
+#include "attnscope-application.h"
+#include "attnscope-window.h"
+
+G_BEGIN_DECLS
+
+typedef gboolean (*GuiTestCondition) (gpointer user_data);
+
+/* Iterates the default main context until CONDITION (USER_DATA) is TRUE or TIMEOUT_MS passed.
+ * Returns whether the condition became TRUE. */
+gboolean gui_test_wait_until (GuiTestCondition condition, gpointer user_data, guint timeout_ms);
+
+/* Iterates the main context for MS milliseconds (lets redraws and idles run). */
+void gui_test_spin (guint ms);
+
+/* A registered, activated application and its window (opening the startup model). The window
+ * is WIDTH × HEIGHT. Unref the application when done. */
+AttnscopeApplication *gui_test_app_new (int width, int height, AttnscopeWindow **window);
+
+/* Waits until WINDOW has finished loading a model (TRUE) or TIMEOUT_MS passed. */
+gboolean gui_test_wait_model (AttnscopeWindow *window, guint timeout_ms);
+
+/* Waits until WINDOW's session has no run in flight and has a trace of TEXT's run. */
+gboolean gui_test_wait_runs (AttnscopeWindow *window, guint timeout_ms);
+
+G_END_DECLS

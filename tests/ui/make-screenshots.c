@@ -1,0 +1,94 @@
+/* make-screenshots.c — drives the real application under Xvfb and saves one screenshot of each
+ * page with ImageMagick's `import -window root` (tests/ui/make-screenshots.sh runs it).
+ *
+ * Usage: make-screenshots OUTDIR MODEL TEXT COMPARE-TEXT [dark]
+ * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png, compare.png,
+ * predictions.png (and *-dark.png with "dark"). */
+#include <X11/Xlib.h>
+#include <adwaita.h>
+#include <gdk/x11/gdkx.h>
+
+#include "gui-test-util.h"
+
+static const char *const pages[]
+    = { "attention", "heads", "similarity", "embeddings", "compare", "predictions" };
+
+/* Moves the pointer to the bottom right corner, where no tooltip opens. */
+static void
+park_pointer (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  if (!GDK_IS_X11_DISPLAY (display))
+    return;
+  Display *xdisplay = gdk_x11_display_get_xdisplay (display);
+  XWarpPointer (xdisplay, None, DefaultRootWindow (xdisplay), 0, 0, 0, 0, 1279, 799);
+  XFlush (xdisplay);
+}
+
+static void
+shoot (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  const char *argv[] = { "import", "-window", "root", path, NULL };
+  int status = 0;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                     &status, &error)
+      || !g_spawn_check_wait_status (status, &error))
+    g_error ("import %s: %s", path, error->message);
+  g_print ("wrote %s\n", path);
+}
+
+static void
+prepare_page (AttnscopeWindow *window, const char *page)
+{
+  AttnscopeSession *session = attnscope_window_get_session (window);
+  if (g_str_equal (page, "attention"))
+    {
+      attnscope_session_set_layer (session, attnscope_session_get_n_layers (session) > 1 ? 1 : 0);
+      attnscope_session_set_head (session, attnscope_session_get_n_heads (session) > 1 ? 1 : 0);
+      attnscope_session_set_selected_token (session, 2);
+    }
+  else if (g_str_equal (page, "similarity"))
+    attnscope_session_set_selected_token (session, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_init ();
+  adw_init ();
+  if (argc < 5)
+    {
+      g_printerr ("usage: %s OUTDIR MODEL TEXT COMPARE-TEXT [dark]\n", argv[0]);
+      return 2;
+    }
+  const char *outdir = argv[1];
+  gboolean dark = argc > 5 && g_str_equal (argv[5], "dark");
+  if (dark)
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                        ADW_COLOR_SCHEME_FORCE_DARK);
+  AttnscopeWindow *window;
+  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
+  gui_test_wait_model (window, 60000);
+  attnscope_window_open_model (window, argv[2]);
+  gui_test_wait_model (window, 60000);
+  attnscope_window_set_text (window, argv[3]);
+  attnscope_session_set_compare_text (attnscope_window_get_session (window), argv[4]);
+  gui_test_wait_runs (window, 60000);
+  g_mkdir_with_parents (outdir, 0755);
+  park_pointer ();
+  for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      prepare_page (window, pages[i]);
+      attnscope_window_show_page (window, pages[i]);
+      /* Background work of the page (projections) and the redraw. */
+      gui_test_spin (400);
+      gui_test_wait_runs (window, 60000);
+      gui_test_spin (1500);
+      g_autofree char *name = g_strdup_printf ("%s%s.png", pages[i], dark ? "-dark" : "");
+      g_autofree char *path = g_build_filename (outdir, name, NULL);
+      shoot (path);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}

@@ -1,0 +1,47 @@
+/* figure-export.h — writing a figure to a PNG, SVG or PDF file.
+ *
+ * The format comes from the file name's extension (.png, .svg, .pdf; any case). The figure is
+ * drawn by as_figure_render() at its natural size (as_figure_get_size), the very drawing the
+ * widgets show:
+ * - PNG: an ARGB32 image of ceil(width·scale) × ceil(height·scale) pixels, the user space scaled
+ *   by SCALE (1, 2 and 4 are the usual choices; any value in AS_EXPORT_SCALE_MIN..MAX is taken);
+ * - SVG: width × height user units (px; the PNG's size at scale 1), vector text and shapes;
+ * - PDF: one page of width × height points, vector text and shapes. SCALE is ignored for both.
+ *
+ * The file is written atomically: into a temporary file in the same folder, flushed to disk and
+ * renamed over PATH, so a failure never leaves a partial or corrupt file and never touches an
+ * existing file at PATH. Errors (AS_ERROR domain) name the path: an unknown or missing
+ * extension or a scale out of range (AS_ERROR_INPUT), a folder that does not exist or cannot be
+ * written (AS_ERROR_IO), an image too large for cairo (AS_ERROR_MEMORY). */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+#include "figure.h"
+
+G_BEGIN_DECLS
+
+#define AS_EXPORT_SCALE_MIN 0.25
+#define AS_EXPORT_SCALE_MAX 8.0
+
+typedef enum
+{
+  AS_EXPORT_PNG,
+  AS_EXPORT_SVG,
+  AS_EXPORT_PDF,
+} AsExportFormat;
+
+/* The format PATH's extension names; fails naming PATH and the known extensions. */
+gboolean as_export_format_from_path (const char *path, AsExportFormat *format, GError **error);
+
+/* Pixel size of FIG's PNG at SCALE. */
+void as_figure_get_pixel_size (const AsFigure *fig, double scale, int *width, int *height);
+
+/* FIG drawn into a new ARGB32 image at SCALE (what the PNG holds). */
+cairo_surface_t *as_figure_render_image (const AsFigure *fig, double scale, GError **error);
+
+/* Writes FIG to PATH as described above. */
+gboolean as_figure_export (const AsFigure *fig, const char *path, double scale, GError **error);
+
+G_END_DECLS

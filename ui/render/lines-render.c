@@ -1,0 +1,322 @@
+/* lines-render.c — layout, drawing and hit-testing of the line chart. */
+#include "lines-render.h"
+
+#include <math.h>
+
+#include "axis-ticks.h"
+#include "colormap.h"
+#include "render-text.h"
+
+#define MARGIN AS_FIGURE_MARGIN
+#define TICK_LENGTH 4.0
+#define TICK_GAP 4.0
+#define AXIS_GAP 8.0
+#define LEGEND_GAP 16.0
+#define LEGEND_SWATCH 18.0
+#define MARKER 3.5
+#define HIT_RADIUS 8.0
+#define NATURAL_W 420.0
+#define NATURAL_H 220.0
+
+typedef struct
+{
+  double title_h, tick_h, tick_w, axis_h, legend_w, legend_line_h;
+  double lo, hi;
+  AsTicks ticks;
+  double px, py, pw, ph;
+} Layout;
+
+void
+as_line_figure_init (AsLineFigure *fig)
+{
+  *fig = (AsLineFigure){
+    .x_axis = "Layer",
+    .y_axis = "Cosine similarity",
+    .ymin = NAN,
+    .ymax = NAN,
+    .highlight_series = -1,
+  };
+}
+
+static gboolean
+has_data (const AsLineFigure *fig)
+{
+  return fig->values != NULL && fig->n_series > 0 && fig->n_x > 0;
+}
+
+static void
+y_range (const AsLineFigure *fig, double *lo, double *hi)
+{
+  if (isfinite (fig->ymin) && isfinite (fig->ymax) && fig->ymax > fig->ymin)
+    {
+      *lo = fig->ymin, *hi = fig->ymax;
+      return;
+    }
+  double a = INFINITY, b = -INFINITY;
+  for (int i = 0; i < fig->n_series * fig->n_x; i++)
+    if (isfinite (fig->values[i]))
+      a = MIN (a, fig->values[i]), b = MAX (b, fig->values[i]);
+  if (!isfinite (a))
+    a = 0, b = 1;
+  as_ticks_nice_range (&a, &b, 5);
+  *lo = a, *hi = b;
+}
+
+static char *
+x_label (const AsLineFigure *fig, int i)
+{
+  return fig->x_labels != NULL ? g_strdup (fig->x_labels[i]) : g_strdup_printf ("%d", i);
+}
+
+static void
+measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsLineFigure *fig)
+{
+  *lo = (Layout){ 0 };
+  lo->title_h = as_title_block_height (pc, style, fig->title, fig->subtitle);
+  if (!has_data (fig))
+    return;
+  y_range (fig, &lo->lo, &lo->hi);
+  as_ticks_compute (&lo->ticks, lo->lo, lo->hi, 5);
+  double w;
+  for (int i = 0; i < lo->ticks.n; i++)
+    {
+      g_autofree char *text = as_format_number (lo->ticks.values[i], lo->ticks.decimals);
+      as_text_measure (pc, style, text, AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, &w, NULL);
+      lo->tick_w = MAX (lo->tick_w, ceil (w));
+    }
+  as_text_measure (pc, style, "0", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL, &lo->tick_h);
+  as_text_measure (pc, style, "Ag", AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL, &lo->axis_h);
+  if (fig->series_names != NULL)
+    for (int s = 0; s < fig->n_series; s++)
+      {
+        double h;
+        as_text_measure (pc, style, fig->series_names[s], AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, &w,
+                         &h);
+        lo->legend_w = MAX (lo->legend_w, ceil (MIN (w, 160.0)) + LEGEND_SWATCH + 6);
+        lo->legend_line_h = MAX (lo->legend_line_h, h + 3);
+      }
+}
+
+static double
+left_extent (const Layout *lo)
+{
+  return MARGIN + lo->axis_h + AXIS_GAP + lo->tick_w + TICK_GAP + TICK_LENGTH;
+}
+
+static double
+right_extent (const Layout *lo)
+{
+  return MARGIN + (lo->legend_w > 0 ? LEGEND_GAP + lo->legend_w : 0);
+}
+
+static double
+bottom_extent (const Layout *lo)
+{
+  return TICK_LENGTH + TICK_GAP + lo->tick_h + AXIS_GAP + lo->axis_h + MARGIN;
+}
+
+static void
+fit (Layout *lo, double width, double height)
+{
+  lo->px = round (left_extent (lo));
+  lo->py = round (MARGIN + lo->title_h);
+  lo->pw = MAX (floor (width - lo->px - right_extent (lo)), 0);
+  lo->ph = MAX (floor (height - lo->py - bottom_extent (lo)), 0);
+}
+
+/* Markers sit in the middle of n_x equal slots so the first and last do not touch the frame. */
+static double
+x_at (const Layout *lo, const AsLineFigure *fig, int i)
+{
+  return lo->px + (i + 0.5) * lo->pw / fig->n_x;
+}
+
+static double
+y_at (const Layout *lo, double v)
+{
+  return lo->py + lo->ph - (v - lo->lo) / (lo->hi - lo->lo) * lo->ph;
+}
+
+static void
+layout_only (Layout *lo, const AsLineFigure *fig, double width, double height)
+{
+  PangoContext *pc = as_text_context_new ();
+  measure (lo, pc, as_render_style_or_default (fig->style), fig);
+  fit (lo, width, height);
+  g_object_unref (pc);
+}
+
+void
+as_line_get_size (const AsLineFigure *fig, double *width, double *height)
+{
+  Layout lo;
+  PangoContext *pc = as_text_context_new ();
+  measure (&lo, pc, as_render_style_or_default (fig->style), fig);
+  g_object_unref (pc);
+  double legend_h = fig->n_series * lo.legend_line_h;
+  *width = ceil (left_extent (&lo) + NATURAL_W + right_extent (&lo));
+  *height = ceil (MARGIN + lo.title_h + MAX (NATURAL_H, legend_h) + bottom_extent (&lo));
+}
+
+static void
+draw_axes (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsLineFigure *fig,
+           const Layout *lo)
+{
+  cairo_set_line_width (cr, 1.0);
+  PangoLayout *layout = as_text_layout (pc, style, "", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
+  for (int i = 0; i < lo->ticks.n; i++)
+    {
+      double y = round (y_at (lo, lo->ticks.values[i])) + 0.5;
+      as_render_set_rgb (cr, style->grid);
+      cairo_move_to (cr, lo->px, y);
+      cairo_line_to (cr, lo->px + lo->pw, y);
+      cairo_stroke (cr);
+      g_autofree char *text = as_format_number (lo->ticks.values[i], lo->ticks.decimals);
+      pango_layout_set_text (layout, text, -1);
+      as_render_set_rgb (cr, style->text);
+      as_text_draw (cr, layout, lo->px - TICK_LENGTH - TICK_GAP, y, 1, 0.5, 0);
+    }
+  /* Label every k-th x position so that the labels do not collide. */
+  int step = MAX (1, (int) ceil (24.0 / MAX (lo->pw / fig->n_x, 1e-6)));
+  for (int i = 0; i < fig->n_x; i += step)
+    {
+      double x = round (x_at (lo, fig, i)) + 0.5;
+      as_render_set_rgb (cr, style->rule);
+      cairo_move_to (cr, x, lo->py + lo->ph);
+      cairo_rel_line_to (cr, 0, TICK_LENGTH);
+      cairo_stroke (cr);
+      g_autofree char *text = x_label (fig, i);
+      pango_layout_set_text (layout, text, -1);
+      as_render_set_rgb (cr, style->text);
+      as_text_draw (cr, layout, x, lo->py + lo->ph + TICK_LENGTH + TICK_GAP, 0.5, 0, 0);
+    }
+  g_object_unref (layout);
+  as_render_set_rgb (cr, style->rule);
+  cairo_move_to (cr, lo->px + 0.5, lo->py);
+  cairo_line_to (cr, lo->px + 0.5, lo->py + lo->ph - 0.5);
+  cairo_line_to (cr, lo->px + lo->pw, lo->py + lo->ph - 0.5);
+  cairo_stroke (cr);
+
+  as_axis_names_draw (cr, pc, style, fig->x_axis, fig->y_axis, lo->px, lo->py, lo->pw, lo->ph,
+                      lo->py + lo->ph + TICK_LENGTH + TICK_GAP + lo->tick_h + AXIS_GAP,
+                      MARGIN + lo->axis_h / 2);
+}
+
+static void
+draw_series (cairo_t *cr, const AsRenderStyle *style, const AsLineFigure *fig, const Layout *lo,
+             int s)
+{
+  const double *v = fig->values + (gsize) s * fig->n_x; /* [n_x] */
+  gboolean on = s == fig->highlight_series;
+  as_render_set_color8 (cr, as_palette_color (s));
+  cairo_set_line_width (cr, on ? 3.0 : 1.8);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  gboolean pen_down = FALSE;
+  for (int i = 0; i < fig->n_x; i++)
+    {
+      if (!isfinite (v[i]))
+        {
+          pen_down = FALSE;
+          continue;
+        }
+      if (pen_down)
+        cairo_line_to (cr, x_at (lo, fig, i), y_at (lo, v[i]));
+      else
+        cairo_move_to (cr, x_at (lo, fig, i), y_at (lo, v[i]));
+      pen_down = TRUE;
+    }
+  cairo_stroke (cr);
+  for (int i = 0; i < fig->n_x; i++)
+    if (isfinite (v[i]))
+      {
+        cairo_arc (cr, x_at (lo, fig, i), y_at (lo, v[i]), on ? MARKER + 1 : MARKER, 0, 2 * G_PI);
+        as_render_set_color8 (cr, as_palette_color (s));
+        cairo_fill_preserve (cr);
+        cairo_set_line_width (cr, 1.0);
+        as_render_set_rgb (cr, style->background);
+        cairo_stroke (cr);
+      }
+}
+
+static void
+draw_legend (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsLineFigure *fig,
+             const Layout *lo)
+{
+  if (fig->series_names == NULL)
+    return;
+  double x = lo->px + lo->pw + LEGEND_GAP;
+  for (int s = 0; s < fig->n_series; s++)
+    {
+      double cy = lo->py + (s + 0.5) * lo->legend_line_h;
+      as_render_set_color8 (cr, as_palette_color (s));
+      cairo_set_line_width (cr, 1.8);
+      cairo_move_to (cr, x, cy);
+      cairo_rel_line_to (cr, LEGEND_SWATCH, 0);
+      cairo_stroke (cr);
+      cairo_arc (cr, x + LEGEND_SWATCH / 2, cy, MARKER, 0, 2 * G_PI);
+      cairo_fill (cr);
+      PangoLayout *layout = as_text_layout (
+          pc, style, fig->series_names[s], AS_FONT_SMALL,
+          s == fig->highlight_series ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, 160.0);
+      as_render_set_rgb (cr, style->text);
+      as_text_draw (cr, layout, x + LEGEND_SWATCH + 6, cy, 0, 0.5, 0);
+      g_object_unref (layout);
+    }
+}
+
+void
+as_line_render (cairo_t *cr, const AsLineFigure *fig, double width, double height)
+{
+  const AsRenderStyle *style = as_render_style_or_default (fig->style);
+  PangoContext *pc = as_text_context_new ();
+  Layout lo;
+  measure (&lo, pc, style, fig);
+  fit (&lo, width, height);
+  cairo_save (cr);
+  as_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  if (has_data (fig) && lo.pw > 0 && lo.ph > 0)
+    {
+      draw_axes (cr, pc, style, fig, &lo);
+      for (int s = 0; s < fig->n_series; s++)
+        if (s != fig->highlight_series)
+          draw_series (cr, style, fig, &lo, s);
+      if (fig->highlight_series >= 0 && fig->highlight_series < fig->n_series)
+        draw_series (cr, style, fig, &lo, fig->highlight_series);
+      draw_legend (cr, pc, style, fig, &lo);
+    }
+  cairo_restore (cr);
+  g_object_unref (pc);
+}
+
+gboolean
+as_line_hit (const AsLineFigure *fig, double width, double height, double x, double y, int *series,
+             int *x_index)
+{
+  if (!has_data (fig))
+    return FALSE;
+  Layout lo;
+  layout_only (&lo, fig, width, height);
+  double best = HIT_RADIUS * HIT_RADIUS;
+  gboolean found = FALSE;
+  for (int s = 0; s < fig->n_series; s++)
+    for (int i = 0; i < fig->n_x; i++)
+      {
+        double v = fig->values[(gsize) s * fig->n_x + i];
+        if (!isfinite (v))
+          continue;
+        double dx = x_at (&lo, fig, i) - x, dy = y_at (&lo, v) - y;
+        if (dx * dx + dy * dy <= best)
+          best = dx * dx + dy * dy, *series = s, *x_index = i, found = TRUE;
+      }
+  return found;
+}
+
+void
+as_line_get_point_position (const AsLineFigure *fig, double width, double height, int series,
+                            int x_index, double *x, double *y)
+{
+  Layout lo;
+  layout_only (&lo, fig, width, height);
+  *x = x_at (&lo, fig, x_index);
+  *y = y_at (&lo, fig->values[(gsize) series * fig->n_x + x_index]);
+}

@@ -1,0 +1,50 @@
+/* lines-render.h — a small line chart with one line per series over a few x positions: the
+ * per-layer cosine similarity of the tokens two sentences share ("man" in "The man hit the car"
+ * against "The car hit the man"; core/as-compare.h), x = hidden-state index 0..L.
+ *
+ * Lines with round markers in the categorical colours, nice y ticks with light grid lines, the
+ * x positions labelled (x_labels or 0, 1, 2, ...), and a legend of the series names to the right
+ * of the plot. NaN values leave a gap in their line. The y range is [ymin, ymax] when both are
+ * finite, otherwise the data's range widened to nice ticks. */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+#include "render-style.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *title;
+  const char *subtitle;
+
+  int n_series, n_x;
+  const double *values;            /* [n_series][n_x] */
+  const char *const *series_names; /* [n_series] legend entries, or NULL */
+  const char *const *x_labels;     /* [n_x] or NULL for the indices */
+  const char *x_axis, *y_axis;
+  double ymin, ymax;    /* NaN for automatic */
+  int highlight_series; /* -1 for none */
+
+  const AsRenderStyle *style;
+} AsLineFigure;
+
+/* Defaults: automatic y range, axes "Layer" / "Cosine similarity", no highlight, no data. */
+void as_line_figure_init (AsLineFigure *fig);
+
+/* Natural size: a 420 × 220 plot plus axes and legend. */
+void as_line_get_size (const AsLineFigure *fig, double *width, double *height);
+
+void as_line_render (cairo_t *cr, const AsLineFigure *fig, double width, double height);
+
+/* The marker nearest to (X, Y) within 8 units: TRUE and *SERIES, *X_INDEX. */
+gboolean as_line_hit (const AsLineFigure *fig, double width, double height, double x, double y,
+                      int *series, int *x_index);
+
+/* Where the marker of (SERIES, X_INDEX) is drawn at WIDTH × HEIGHT. */
+void as_line_get_point_position (const AsLineFigure *fig, double width, double height, int series,
+                                 int x_index, double *x, double *y);
+
+G_END_DECLS

@@ -1,0 +1,53 @@
+/* attnscope-figure-widget.c — shared plumbing of the drawing widgets (see
+ * attnscope-figure-widget.h). */
+#include "attnscope-figure-widget.h"
+
+#include <adwaita.h>
+#include <math.h>
+
+#define MIN_SIZE 200
+
+const AsRenderStyle *
+attnscope_figure_style_get (void)
+{
+  return adw_style_manager_get_dark (adw_style_manager_get_default ()) ? as_render_style_dark ()
+                                                                       : as_render_style_light ();
+}
+
+void
+attnscope_figure_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot, const AsFigure *figure)
+{
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  if (figure == NULL || width <= 0 || height <= 0)
+    return;
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  as_figure_render (cr, figure, width, height);
+  cairo_destroy (cr);
+}
+
+void
+attnscope_figure_widget_measure (const AsFigure *figure, GtkOrientation orientation,
+                                 double min_fraction, int *minimum, int *natural)
+{
+  double width = 0, height = 0;
+  if (figure != NULL)
+    as_figure_get_size (figure, &width, &height);
+  double extent = orientation == GTK_ORIENTATION_HORIZONTAL ? width : height;
+  *minimum = MAX (MIN_SIZE, (int) ceil (min_fraction * extent));
+  *natural = MAX (*minimum, (int) ceil (extent));
+}
+
+void
+attnscope_figure_widget_init (GtkWidget *widget, GCallback query_tooltip, GCallback released)
+{
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  g_signal_connect (widget, "query-tooltip", query_tooltip, NULL);
+  if (released != NULL)
+    {
+      GtkGesture *click = gtk_gesture_click_new ();
+      g_signal_connect (click, "released", released, widget);
+      gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+    }
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (gtk_widget_queue_draw), widget, G_CONNECT_SWAPPED);
+}

@@ -1,0 +1,30 @@
+/* attnscope-figure-widget.h — what the drawing widgets (heatmap, head grid, scatter, compare)
+ * share: the ui/render style to paint with (light, or dark when libadwaita's style manager is
+ * dark), snapshot and measure through ui/render's AsFigure, and the tooltip/click/dark-mode
+ * wiring. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "figure.h"
+#include "render-style.h"
+
+G_BEGIN_DECLS
+
+const AsRenderStyle *attnscope_figure_style_get (void);
+
+/* Draws FIGURE over the whole of WIDGET (nothing for NULL). */
+void attnscope_figure_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot,
+                                       const AsFigure *figure);
+
+/* measure() sizes: natural = FIGURE's natural size (0 for NULL); minimum = 200 pixels, or
+ * MIN_FRACTION of the natural size when that is larger. */
+void attnscope_figure_widget_measure (const AsFigure *figure, GtkOrientation orientation,
+                                      double min_fraction, int *minimum, int *natural);
+
+/* Tooltips from QUERY_TOOLTIP (a "query-tooltip" handler), clicks to RELEASED (a GtkGestureClick
+ * "released" handler called with WIDGET as its data; may be NULL), and a redraw whenever the
+ * light/dark choice changes. */
+void attnscope_figure_widget_init (GtkWidget *widget, GCallback query_tooltip, GCallback released);
+
+G_END_DECLS

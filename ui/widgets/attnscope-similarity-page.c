@@ -1,0 +1,376 @@
+/* attnscope-similarity-page.c — the similarity view (see attnscope-similarity-page.h). The page
+ * computes the [T][T] cosine similarity matrix of the chosen vectors and the attention that
+ * belongs with them (as_trace_vectors_attention), fills the table for the selected token (token
+ * 0 when none is selected, like the seed's 'May') and shows the matrix. */
+#include "attnscope-similarity-page.h"
+
+#include <glib/gi18n.h>
+
+#include "as-similarity.h"
+#include "attnscope-layer-controls.h"
+#include "attnscope-similarity-row.h"
+#include "render-text.h"
+
+struct _AttnscopeSimilarityPage
+{
+  AttnscopePage parent_instance;
+
+  GtkDropDown *source_dropdown;
+  AttnscopeLayerControls *layer_controls;
+  GtkLabel *table_title;
+  GtkColumnView *table;
+  GtkColumnViewColumn *index_column;
+  GtkColumnViewColumn *token_column;
+  GtkColumnViewColumn *similarity_column;
+  GtkColumnViewColumn *attention_column;
+  AttnscopeHeatmapView *heatmap;
+
+  GListStore *rows; /* AttnscopeSimilarityRow in token order */
+  AsVectorSource source;
+  AsHeatmapFigure figure; /* the last exported figure, borrowed by get_figure's caller */
+};
+
+G_DEFINE_FINAL_TYPE (AttnscopeSimilarityPage, attnscope_similarity_page, ATTNSCOPE_TYPE_PAGE)
+
+/* The layer argument the core expects for SOURCE at the session's LAYER: hidden states are
+ * indexed 0..L with hidden[l + 1] the output of layer l. */
+static int
+source_layer (AsVectorSource source, int layer)
+{
+  return source == AS_VECTORS_HIDDEN ? layer + 1 : layer;
+}
+
+static char *
+dup_source_description (AttnscopeSimilarityPage *self, AttnscopeSession *session)
+{
+  int layer = attnscope_session_get_layer (session), head = attnscope_session_get_head (session);
+  switch (self->source)
+    {
+    case AS_VECTORS_CONTEXTS:
+      return g_strdup_printf (_ ("contexts of layer %d, head %d"), layer, head);
+    case AS_VECTORS_ATTN_OUT:
+      return g_strdup_printf (_ ("attention outputs of layer %d"), layer);
+    case AS_VECTORS_HIDDEN:
+      return g_strdup_printf (_ ("hidden states after layer %d"), layer);
+    case AS_VECTORS_EMBEDDINGS:
+    default:
+      return g_strdup (_ ("embeddings"));
+    }
+}
+
+static void
+clear (AttnscopeSimilarityPage *self, const char *message)
+{
+  g_list_store_remove_all (self->rows);
+  attnscope_heatmap_view_set_matrix (self->heatmap, NULL, 0, 0, NULL, NULL);
+  gtk_label_set_text (self->table_title, message != NULL ? message : "");
+}
+
+static void
+fill_table (AttnscopeSimilarityPage *self, const float *similarity, const float *attention,
+            const AsTrace *trace, char **labels, int token)
+{
+  int n_rows = 0;
+  g_autofree AsSimilarityRow *table
+      = as_similarity_table (similarity, attention, trace->n_tokens, token, &n_rows);
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  for (int i = 0; i < n_rows; i++)
+    g_ptr_array_add (items, attnscope_similarity_row_new (table[i].index, labels[table[i].index],
+                                                          table[i].similarity, table[i].attention));
+  g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
+                       items->pdata, items->len);
+}
+
+static void
+show_matrix (AttnscopeSimilarityPage *self, AttnscopeSession *session, const float *similarity,
+             int t, char **labels, const char *description)
+{
+  float vmin = 1;
+  for (gsize i = 0; i < (gsize) t * t; i++)
+    vmin = MIN (vmin, similarity[i]);
+  attnscope_heatmap_view_set_matrix (self->heatmap, similarity, t, t, (const char *const *) labels,
+                                     (const char *const *) labels);
+  if (vmin < 0)
+    {
+      attnscope_heatmap_view_set_colormap (self->heatmap, "rdbu_r");
+      attnscope_heatmap_view_set_range (self->heatmap, -1, 1);
+    }
+  else
+    {
+      attnscope_heatmap_view_set_colormap (self->heatmap, attnscope_session_get_colormap (session));
+      attnscope_heatmap_view_set_range (self->heatmap, vmin < 1 ? vmin : 0, 1);
+    }
+  g_autofree char *title = g_strdup_printf (_ ("Cosine similarity of the %s"), description);
+  g_autofree char *subtitle
+      = attnscope_page_dup_subtitle (ATTNSCOPE_PAGE (self), attnscope_session_get_text (session));
+  attnscope_heatmap_view_set_titles (self->heatmap, title, subtitle);
+  attnscope_heatmap_view_set_axes (self->heatmap, _ ("Tokens"), _ ("Tokens"),
+                                   _ ("Cosine similarity"));
+  attnscope_heatmap_view_set_annotate (self->heatmap, attnscope_session_get_annotate (session));
+  int selected = attnscope_session_get_selected_token (session);
+  attnscope_heatmap_view_set_highlight (self->heatmap, selected, selected);
+}
+
+static void
+attnscope_similarity_page_update (AttnscopePage *page)
+{
+  AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
+  AttnscopeSession *session = attnscope_page_get_session (page);
+  AsTrace *trace = session != NULL ? attnscope_session_get_trace (session) : NULL;
+  gtk_drop_down_set_selected (self->source_dropdown, self->source);
+  if (trace == NULL)
+    {
+      clear (self, NULL);
+      return;
+    }
+  int layer = source_layer (self->source, attnscope_session_get_layer (session));
+  int head = attnscope_session_get_head (session);
+  /* The attention column: the head's weights for contexts, else the head's or the mean. */
+  int attention_head
+      = self->source == AS_VECTORS_CONTEXTS
+                || attnscope_session_get_aggregate (session) == ATTNSCOPE_AGGREGATE_HEAD
+            ? head
+            : -1;
+  g_autoptr (GError) error = NULL;
+  g_autofree float *similarity = as_trace_similarity (trace, self->source, layer, head, &error);
+  int t = trace->n_tokens;
+  g_autofree float *attention = g_new (float, (gsize) t *t); /* [T][T] */
+  if (similarity == NULL
+      || !as_trace_vectors_attention (attention, trace, self->source, layer, attention_head,
+                                      error == NULL ? &error : NULL))
+    {
+      clear (self, error != NULL ? error->message : NULL);
+      return;
+    }
+  g_auto (GStrv) labels = attnscope_page_dup_token_labels (page, trace);
+  /* Without a selection: the first token, as the seed's 'May'; in a causal model the last, the
+   * only one that sees every other token. */
+  int token = attnscope_session_get_selected_token (session);
+  if (token < 0)
+    token = trace->causal ? t - 1 : 0;
+  g_autofree char *description = dup_source_description (self, session);
+  g_autofree char *heading = g_strdup_printf (_ ("“%s” (token %d) against the others · %s"),
+                                              labels[token], token, description);
+  gtk_label_set_text (self->table_title, heading);
+  fill_table (self, similarity, attention, trace, labels, token);
+  show_matrix (self, session, similarity, t, labels, description);
+}
+
+static gboolean
+attnscope_similarity_page_get_figure (AttnscopePage *page, AsFigure *figure)
+{
+  AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
+  if (attnscope_heatmap_view_get_n_rows (self->heatmap) == 0)
+    return FALSE;
+  attnscope_heatmap_view_get_figure (self->heatmap, &self->figure);
+  *figure = as_figure_from_heatmap (&self->figure);
+  return TRUE;
+}
+
+static char *
+attnscope_similarity_page_dup_figure_name (AttnscopePage *page)
+{
+  AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
+  AttnscopeSession *session = attnscope_page_get_session (page);
+  const char *source = as_vector_source_to_string (self->source);
+  if (self->source == AS_VECTORS_EMBEDDINGS)
+    return g_strdup_printf ("similarity-%s", source);
+  return g_strdup_printf ("similarity-%s-layer%d", source, attnscope_session_get_layer (session));
+}
+
+void
+attnscope_similarity_page_set_source (AttnscopeSimilarityPage *self, AsVectorSource source)
+{
+  g_return_if_fail (ATTNSCOPE_IS_SIMILARITY_PAGE (self));
+  if (self->source == source)
+    return;
+  self->source = source;
+  attnscope_layer_controls_set_head_always (self->layer_controls, source == AS_VECTORS_CONTEXTS);
+  gtk_drop_down_set_selected (self->source_dropdown, source);
+  attnscope_similarity_page_update (ATTNSCOPE_PAGE (self));
+}
+
+AsVectorSource
+attnscope_similarity_page_get_source (AttnscopeSimilarityPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_SIMILARITY_PAGE (self), AS_VECTORS_EMBEDDINGS);
+  return self->source;
+}
+
+GListModel *
+attnscope_similarity_page_get_rows (AttnscopeSimilarityPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_SIMILARITY_PAGE (self), NULL);
+  return G_LIST_MODEL (self->rows);
+}
+
+AttnscopeHeatmapView *
+attnscope_similarity_page_get_heatmap (AttnscopeSimilarityPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_SIMILARITY_PAGE (self), NULL);
+  return self->heatmap;
+}
+
+static void
+on_source_selected (GtkDropDown *dropdown, GParamSpec *pspec, AttnscopeSimilarityPage *self)
+{
+  attnscope_similarity_page_set_source (self, gtk_drop_down_get_selected (dropdown));
+}
+
+static void
+on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeSimilarityPage *self)
+{
+  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
+  if (session != NULL)
+    attnscope_session_set_selected_token (session, row);
+}
+
+static void
+on_row_activated (GtkColumnView *view, guint position, AttnscopeSimilarityPage *self)
+{
+  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr (AttnscopeSimilarityRow) row = g_list_model_get_item (model, position);
+  if (session != NULL && row != NULL)
+    attnscope_session_set_selected_token (session, attnscope_similarity_row_get_index (row));
+}
+
+/* ---- table cells ---- */
+
+static void
+setup_text_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+setup_number_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static AttnscopeSimilarityRow *
+item_row (GtkListItem *item)
+{
+  return ATTNSCOPE_SIMILARITY_ROW (gtk_list_item_get_item (item));
+}
+
+static void
+bind_index_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  g_autofree char *text
+      = g_strdup_printf ("%d", attnscope_similarity_row_get_index (item_row (item)));
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static void
+bind_token_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      attnscope_similarity_row_get_token (item_row (item)));
+}
+
+static void
+bind_similarity_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  g_autofree char *text
+      = as_format_number (attnscope_similarity_row_get_similarity (item_row (item)), 4);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static void
+bind_attention_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  g_autofree char *text
+      = as_format_number (attnscope_similarity_row_get_attention (item_row (item)), 4);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static void
+set_numeric_sorter (GtkColumnViewColumn *column, const char *property)
+{
+  g_autoptr (GtkSorter) sorter = GTK_SORTER (gtk_numeric_sorter_new (
+      gtk_property_expression_new (ATTNSCOPE_TYPE_SIMILARITY_ROW, NULL, property)));
+  gtk_column_view_column_set_sorter (column, sorter);
+}
+
+static void
+setup_table (AttnscopeSimilarityPage *self)
+{
+  self->rows = g_list_store_new (ATTNSCOPE_TYPE_SIMILARITY_ROW);
+  set_numeric_sorter (self->index_column, "index");
+  set_numeric_sorter (self->similarity_column, "similarity");
+  set_numeric_sorter (self->attention_column, "attention");
+  g_autoptr (GtkSorter) token_sorter = GTK_SORTER (gtk_string_sorter_new (
+      gtk_property_expression_new (ATTNSCOPE_TYPE_SIMILARITY_ROW, NULL, "token")));
+  gtk_column_view_column_set_sorter (self->token_column, token_sorter);
+
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->table);
+  GtkSortListModel *sorted
+      = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->rows)), g_object_ref (sorter));
+  GtkNoSelection *selection = gtk_no_selection_new (G_LIST_MODEL (sorted));
+  gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+}
+
+static void
+attnscope_similarity_page_dispose (GObject *object)
+{
+  AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (object);
+  G_OBJECT_CLASS (attnscope_similarity_page_parent_class)->dispose (object);
+  g_clear_object (&self->rows);
+}
+
+static void
+attnscope_similarity_page_class_init (AttnscopeSimilarityPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  AttnscopePageClass *page_class = ATTNSCOPE_PAGE_CLASS (klass);
+
+  object_class->dispose = attnscope_similarity_page_dispose;
+  page_class->update = attnscope_similarity_page_update;
+  page_class->get_figure = attnscope_similarity_page_get_figure;
+  page_class->dup_figure_name = attnscope_similarity_page_dup_figure_name;
+
+  g_type_ensure (ATTNSCOPE_TYPE_HEATMAP_VIEW);
+  g_type_ensure (ATTNSCOPE_TYPE_LAYER_CONTROLS);
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/attnscope/Attnscope/attnscope-similarity-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeSimilarityPage, source_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeSimilarityPage, layer_controls);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeSimilarityPage, table_title);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeSimilarityPage, table);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeSimilarityPage, index_column);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeSimilarityPage, token_column);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeSimilarityPage, similarity_column);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeSimilarityPage, attention_column);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeSimilarityPage, heatmap);
+  gtk_widget_class_bind_template_callback (widget_class, setup_text_cell);
+  gtk_widget_class_bind_template_callback (widget_class, setup_number_cell);
+  gtk_widget_class_bind_template_callback (widget_class, bind_index_cell);
+  gtk_widget_class_bind_template_callback (widget_class, bind_token_cell);
+  gtk_widget_class_bind_template_callback (widget_class, bind_similarity_cell);
+  gtk_widget_class_bind_template_callback (widget_class, bind_attention_cell);
+}
+
+static void
+attnscope_similarity_page_init (AttnscopeSimilarityPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->source = AS_VECTORS_CONTEXTS;
+  setup_table (self);
+  attnscope_layer_controls_set_show_aggregate (self->layer_controls, FALSE);
+  attnscope_layer_controls_set_head_always (self->layer_controls, TRUE);
+  g_object_bind_property (self, "session", self->layer_controls, "session", G_BINDING_SYNC_CREATE);
+  gtk_drop_down_set_selected (self->source_dropdown, self->source);
+  g_signal_connect (self->source_dropdown, "notify::selected", G_CALLBACK (on_source_selected),
+                    self);
+  g_signal_connect (self->heatmap, "cell-activated", G_CALLBACK (on_cell_activated), self);
+  g_signal_connect (self->table, "activate", G_CALLBACK (on_row_activated), self);
+}
