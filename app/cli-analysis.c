@@ -58,3 +58,26 @@ void cli_print(const GString *buf)
 {
   fwrite(buf->str, 1, buf->len, stdout);
 }
+
+int cli_parse_vector_selection(const char *command, const char *of, AsVectorSource *source,
+                               int *layer, int *head)
+{
+  if (of == NULL)
+    return cli_usage_printf(command, "--of embeddings|contexts|attn_out|hidden is required");
+  GError *error = NULL;
+  if (!as_vector_source_from_string(of, source, &error))
+    {
+      int code = cli_usage_printf(command, "--of: %s", error->message);
+      g_error_free(error);
+      return code;
+    }
+  if (*layer == G_MININT && *source != AS_VECTORS_EMBEDDINGS)
+    return cli_usage_printf(command, "--of %s needs --layer L", of);
+  if (*head == G_MININT && as_vector_source_needs_head(*source))
+    return cli_usage_printf(command, "--of %s needs --layer L and --head H", of);
+  if (*layer == G_MININT || *source == AS_VECTORS_EMBEDDINGS)
+    *layer = 0;
+  if (*head == G_MININT)
+    *head = -1;
+  return CLI_EXIT_OK;
+}

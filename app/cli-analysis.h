@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "as-model.h"
+#include "as-trace-vectors.h"
 #include "as-trace.h"
 
 G_BEGIN_DECLS
@@ -21,6 +22,12 @@ AsTrace *cli_analysis_forward(AsModel *model, const char *text, const char *argu
     "truncate", 0, 0, G_OPTION_ARG_NONE, &(flag),                                                  \
         "Keep the first tokens when a text is longer than the context", NULL                       \
   }
+
+/* Checks the vector selection --of OF --layer LAYER --head HEAD of COMMAND (G_MININT = not
+ * given): OF must name a source, and the layer/head it needs must be given. Unneeded ones default
+ * to LAYER 0 and HEAD -1. Returns CLI_EXIT_OK, or prints the usage error and returns its code. */
+int cli_parse_vector_selection(const char *command, const char *of, AsVectorSource *source,
+                               int *layer, int *head);
 
 /* Appends VALUE with 9 significant digits, or null when it is NaN or infinite. */
 void cli_json_append_number(GString *buf, double value);

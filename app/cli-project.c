@@ -271,30 +271,6 @@ check_request (ProjectRequest *req, const char *method, const char *tsne_method,
   return CLI_EXIT_OK;
 }
 
-/* Checks the vector selection of the text mode. */
-static int
-check_vectors (const char *of, AsVectorSource *source, int *layer, int *head)
-{
-  if (of == NULL)
-    return cli_usage_printf ("project", "--text needs --of embeddings|contexts|attn_out|hidden");
-  GError *error = NULL;
-  if (!as_vector_source_from_string (of, source, &error))
-    {
-      int code = cli_usage_printf ("project", "--of: %s", error->message);
-      g_error_free (error);
-      return code;
-    }
-  if (*layer == G_MININT && *source != AS_VECTORS_EMBEDDINGS)
-    return cli_usage_printf ("project", "--of %s needs --layer L", of);
-  if (*head == G_MININT && as_vector_source_needs_head (*source))
-    return cli_usage_printf ("project", "--of %s needs --layer L and --head H", of);
-  if (*layer == G_MININT)
-    *layer = 0;
-  if (*head == G_MININT)
-    *head = 0;
-  return CLI_EXIT_OK;
-}
-
 int
 cli_project (int argc, char **argv)
 {
@@ -354,7 +330,7 @@ cli_project (int argc, char **argv)
   else
     {
       AsVectorSource source;
-      if ((code = check_vectors (of, &source, &layer, &head)) != CLI_EXIT_OK)
+      if ((code = cli_parse_vector_selection ("project", of, &source, &layer, &head)) != CLI_EXIT_OK)
         return code;
       if (!load_texts (&in, model_spec, texts, source, layer, head, truncate, &error))
         return cli_fail (error);

@@ -183,27 +183,14 @@ int cli_similarity(int argc, char **argv)
     return cli_usage_printf("similarity", "unexpected argument '%s'", argv[1]);
   if (text == NULL)
     return cli_usage_printf("similarity", "--text T is required");
-  if (of == NULL)
-    return cli_usage_printf("similarity", "--of embeddings|contexts|attn_out|hidden is required");
-  GError *error = NULL;
-  if (!as_vector_source_from_string(of, &req.source, &error))
-    {
-      code = cli_usage_printf("similarity", "--of: %s", error->message);
-      g_error_free(error);
-      return code;
-    }
   if (req.csv && req.json)
     return cli_usage_printf("similarity", "give at most one of --csv and --json");
-  if (req.layer == G_MININT && req.source != AS_VECTORS_EMBEDDINGS)
-    return cli_usage_printf("similarity", "--of %s needs --layer L", of);
-  if (req.head == G_MININT && as_vector_source_needs_head(req.source))
-    return cli_usage_printf("similarity", "--of %s needs --layer L and --head H", of);
-  if (req.source == AS_VECTORS_EMBEDDINGS)
-    req.layer = 0;
-  if (req.head == G_MININT)
-    req.head = -1;
-  else if (req.head < 0)
+  if (req.head != G_MININT && req.head < 0)
     return cli_fail_printf("--head %d is out of range: heads are numbered from 0", req.head);
+  if ((code = cli_parse_vector_selection("similarity", of, &req.source, &req.layer, &req.head))
+      != CLI_EXIT_OK)
+    return code;
+  GError *error = NULL;
   if (req.token == G_MININT)
     req.token = -1;
   else if (req.token < 0)

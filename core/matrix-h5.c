@@ -5,11 +5,10 @@
  * reading; strings, compounds and other classes are refused with the dataset's name. */
 #include "as-matrix-h5.h"
 
-#include <errno.h>
-#include <glib/gstdio.h>
 #include <hdf5.h>
 
 #include "as-error.h"
+#include "h5-write.h"
 
 static gboolean
 open_file (const char *path, hid_t *file, GError **error)
@@ -121,54 +120,21 @@ as_matrix_h5_read (const char *path, const char *dataset, int *n_rows, int *n_co
   return data;
 }
 
-static gboolean
-write_dataset (hid_t file, const char *dataset, const float *data, int n_rows, int n_cols)
-{
-  hsize_t dims[2] = { (hsize_t) n_rows, (hsize_t) n_cols };
-  hid_t space = H5Screate_simple (2, dims, NULL);
-  if (space < 0)
-    return FALSE;
-  hid_t dset
-      = H5Dcreate2 (file, dataset, H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  gboolean ok = dset >= 0;
-  if (ok && (gsize) n_rows * n_cols > 0)
-    ok = H5Dwrite (dset, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
-  if (dset >= 0)
-    H5Dclose (dset);
-  H5Sclose (space);
-  return ok;
-}
-
 gboolean
 as_matrix_h5_write (const char *path, const char *dataset, const float *data, int n_rows,
                     int n_cols, GError **error)
 {
   g_return_val_if_fail (path != NULL && dataset != NULL && n_rows >= 0 && n_cols >= 0, FALSE);
-  H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
-
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp = g_strdup_printf ("%s/.%s.%u.tmp", dir, base, g_random_int ());
-  hid_t file = H5Fcreate (tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-  if (file < 0)
+  AsH5Atomic atomic;
+  if (!as_h5_atomic_begin (&atomic, path, error))
+    return FALSE;
+  hsize_t dims[2] = { (hsize_t) n_rows, (hsize_t) n_cols };
+  GError *local = NULL;
+  gboolean ok = as_h5_write_dataset (atomic.file, dataset, H5T_IEEE_F32LE, data, 2, dims, &local);
+  if (!as_h5_atomic_end (&atomic, ok, ok ? error : NULL) || !ok)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "%s: cannot create the file", path);
-      return FALSE;
-    }
-  gboolean ok = write_dataset (file, dataset, data, n_rows, n_cols);
-  ok = H5Fclose (file) >= 0 && ok;
-  if (!ok)
-    {
-      g_unlink (tmp);
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "%s: could not write dataset '%s'", path, dataset);
-      return FALSE;
-    }
-  if (g_rename (tmp, path) != 0)
-    {
-      int saved = errno;
-      g_unlink (tmp);
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "%s: could not rename the temporary file: %s",
-                   path, g_strerror (saved));
+      if (local != NULL)
+        g_propagate_prefixed_error (error, local, "%s: ", path);
       return FALSE;
     }
   return TRUE;

@@ -4,33 +4,10 @@
  * when every dataset was written and the file closed, so a failure never leaves a partial file. */
 #include "as-trace-dump.h"
 
-#include <errno.h>
-#include <glib/gstdio.h>
 #include <hdf5.h>
-#include <string.h>
 
 #include "as-error.h"
-
-static gboolean
-write_dataset (hid_t file, const char *name, hid_t type, const void *data, int rank,
-               const hsize_t *dims, GError **error)
-{
-  hid_t space = H5Screate_simple (rank, dims, NULL);
-  hid_t dset = space < 0 ? -1
-                         : H5Dcreate2 (file, name, type, space, H5P_DEFAULT, H5P_DEFAULT,
-                                       H5P_DEFAULT);
-  herr_t status = dset < 0 ? -1 : H5Dwrite (dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
-  if (dset >= 0)
-    H5Dclose (dset);
-  if (space >= 0)
-    H5Sclose (space);
-  if (status < 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "could not write dataset '%s'", name);
-      return FALSE;
-    }
-  return TRUE;
-}
+#include "h5-write.h"
 
 static gboolean
 write_string_attribute (hid_t file, const char *name, const char *value, GError **error)
@@ -63,25 +40,25 @@ write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *a
   gint64 *ids64 = g_new (gint64, T);
   for (hsize_t i = 0; i < T; i++)
     ids64[i] = t->ids[i];
-  gboolean ok = write_dataset (file, "token_ids", H5T_STD_I64LE, ids64, 1, &T, error);
+  gboolean ok = as_h5_write_dataset (file, "token_ids", H5T_STD_I64LE, ids64, 1, &T, error);
   g_free (ids64);
 
   hid_t str_type = H5Tcopy (H5T_C_S1);
   H5Tset_size (str_type, H5T_VARIABLE);
   H5Tset_cset (str_type, H5T_CSET_UTF8);
-  ok = ok && write_dataset (file, "tokens", str_type, t->tokens, 1, &T, error);
+  ok = ok && as_h5_write_dataset (file, "tokens", str_type, t->tokens, 1, &T, error);
   H5Tclose (str_type);
 
   hsize_t attn_dims[] = { L, H, T, T };
   hsize_t hidden_dims[] = { L + 1, T, D };
   hsize_t ctx_dims[] = { L, H, T, hd };
   hsize_t logits_dims[] = { T, V };
-  ok = ok && write_dataset (file, "attentions", H5T_IEEE_F32LE, t->attn, 4, attn_dims, error);
-  ok = ok && write_dataset (file, "hidden_states", H5T_IEEE_F32LE, t->hidden, 3, hidden_dims,
+  ok = ok && as_h5_write_dataset (file, "attentions", H5T_IEEE_F32LE, t->attn, 4, attn_dims, error);
+  ok = ok && as_h5_write_dataset (file, "hidden_states", H5T_IEEE_F32LE, t->hidden, 3, hidden_dims,
                             error);
-  ok = ok && write_dataset (file, "contexts", H5T_IEEE_F32LE, t->ctx, 4, ctx_dims, error);
+  ok = ok && as_h5_write_dataset (file, "contexts", H5T_IEEE_F32LE, t->ctx, 4, ctx_dims, error);
   if (V > 0)
-    ok = ok && write_dataset (file, "logits", H5T_IEEE_F32LE, t->logits, 2, logits_dims, error);
+    ok = ok && as_h5_write_dataset (file, "logits", H5T_IEEE_F32LE, t->logits, 2, logits_dims, error);
   ok = ok && write_string_attribute (file, "model", model_name, error);
   ok = ok && write_string_attribute (file, "architecture", architecture, error);
   return ok;
@@ -93,35 +70,17 @@ as_trace_dump_h5 (const AsTrace *trace, const char *model_name, const char *arch
 {
   g_return_val_if_fail (trace != NULL && path != NULL, FALSE);
   g_return_val_if_fail (trace->vocab_size == 0 || trace->logits_rows == trace->n_tokens, FALSE);
-  H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
-
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp = g_strdup_printf ("%s/.%s.%u.tmp", dir, base, g_random_int ());
-  hid_t file = H5Fcreate (tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-  if (file < 0)
+  AsH5Atomic atomic;
+  if (!as_h5_atomic_begin (&atomic, path, error))
+    return FALSE;
+  GError *local = NULL;
+  gboolean ok = write_trace (atomic.file, trace, model_name ? model_name : "",
+                             architecture ? architecture : "", &local);
+  if (!as_h5_atomic_end (&atomic, ok, ok ? error : NULL) || !ok)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "%s: cannot create the output file", path);
+      if (local != NULL)
+        g_propagate_prefixed_error (error, local, "%s: ", path);
       return FALSE;
     }
-  GError *local = NULL;
-  gboolean ok = write_trace (file, trace, model_name ? model_name : "",
-                             architecture ? architecture : "", &local);
-  if (H5Fclose (file) < 0 && ok)
-    {
-      ok = FALSE;
-      g_set_error (&local, AS_ERROR, AS_ERROR_IO, "could not finish writing");
-    }
-  if (ok && g_rename (tmp, path) != 0)
-    {
-      ok = FALSE;
-      g_set_error (&local, AS_ERROR, AS_ERROR_IO, "could not rename the temporary file: %s",
-                   g_strerror (errno));
-    }
-  if (!ok)
-    {
-      g_unlink (tmp);
-      g_propagate_prefixed_error (error, local, "%s: ", path);
-    }
-  return ok;
+  return TRUE;
 }

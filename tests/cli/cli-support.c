@@ -28,16 +28,25 @@ run_cli_argv (const char *const *args)
 }
 
 Run
-run_cli (const char *first, ...)
+run_cli_valist (const char *const *prefix, const char *first, va_list ap)
 {
   g_autoptr (GPtrArray) args = g_ptr_array_new ();
-  va_list ap;
-  va_start (ap, first);
+  for (int i = 0; prefix != NULL && prefix[i] != NULL; i++)
+    g_ptr_array_add (args, (char *) prefix[i]);
   for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
     g_ptr_array_add (args, (char *) a);
-  va_end (ap);
   g_ptr_array_add (args, NULL);
   return run_cli_argv ((const char *const *) args->pdata);
+}
+
+Run
+run_cli (const char *first, ...)
+{
+  va_list ap;
+  va_start (ap, first);
+  Run r = run_cli_valist (NULL, first, ap);
+  va_end (ap);
+  return r;
 }
 
 void

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdarg.h>
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
@@ -23,6 +24,10 @@ Run run_cli_argv (const char *const *argv);
 
 /* Runs $ATTNSCOPE_BIN with the NULL-terminated list of arguments. */
 Run run_cli (const char *first, ...) G_GNUC_NULL_TERMINATED;
+
+/* Runs $ATTNSCOPE_BIN PREFIX... FIRST AP...: PREFIX is a NULL-terminated array (or NULL), the
+ * rest a NULL-terminated argument list; for test wrappers such as run_export (...). */
+Run run_cli_valist (const char *const *prefix, const char *first, va_list ap);
 
 /* Asserts an error run: exit STATUS; for 1 exactly one stderr line starting "attnscope: error: ",
  * for 2 a line starting "attnscope: usage error: "; stderr contains NEEDLE (unless NULL);

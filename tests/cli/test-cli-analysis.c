@@ -20,17 +20,12 @@ static const char *const text6 = "the cat sat on the mat";
 /* Runs attnscope SUBCOMMAND --model FIXTURE with the NULL-terminated further arguments. */
 static Run run_on_fixture(const char *subcommand, ...)
 {
-  g_autoptr(GPtrArray) args = g_ptr_array_new();
-  g_ptr_array_add(args, (char *)subcommand);
-  g_ptr_array_add(args, "--model");
-  g_ptr_array_add(args, fixture);
+  const char *prefix[] = { subcommand, "--model", fixture, NULL };
   va_list ap;
   va_start(ap, subcommand);
-  for (const char *a = va_arg(ap, const char *); a != NULL; a = va_arg(ap, const char *))
-    g_ptr_array_add(args, (char *)a);
+  Run r = run_cli_valist(prefix, va_arg(ap, const char *), ap);
   va_end(ap);
-  g_ptr_array_add(args, NULL);
-  return run_cli_argv((const char *const *)args->pdata);
+  return r;
 }
 
 /* The trace of TEXT as dumped by `run`: attentions [L][H][T][T] and hidden_states [L+1][T][D]. */

@@ -9,41 +9,21 @@
 #include <string.h>
 
 #include "check-close.h"
+#include "cli-support.h"
 
 #define SEED_TEXT "May the force be with you"
 
 static char *tiny;
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
 /* Runs `attnscope export` with the NULL-terminated arguments. */
 static Run
 run_export (const char *first, ...)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (char *) g_getenv ("ATTNSCOPE_BIN"));
-  g_ptr_array_add (argv, "export");
-  va_list args;
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  Run r = { 0 };
-  r.status = test_spawn ((const char *const *) argv->pdata, &r.out, &r.err);
-  g_test_message ("exit %d\nstdout: %s\nstderr: %s", r.status, r.out, r.err);
+  const char *prefix[] = { "export", NULL };
+  va_list ap;
+  va_start (ap, first);
+  Run r = run_cli_valist (prefix, first, ap);
+  va_end (ap);
   return r;
 }
 
@@ -232,20 +212,6 @@ test_raw_tokens (void)
   g_assert_cmpstr (a, !=, b);
 }
 
-/* An error run: STATUS, one stderr line with the right prefix containing NEEDLE, no stdout. */
-static void
-assert_failure (Run *r, int status, const char *needle)
-{
-  g_assert_cmpint (r->status, ==, status);
-  const char *prefix = status == 1 ? "attnscope: error: " : "attnscope: usage error: ";
-  g_assert_true (g_str_has_prefix (r->err, prefix));
-  if (status == 1)
-    g_assert_cmpint (strchr (r->err, '\n') - r->err, ==, (long) strlen (r->err) - 1);
-  if (needle != NULL)
-    g_assert_nonnull (strstr (r->err, needle));
-  g_assert_cmpstr (r->out, ==, "");
-}
-
 static void
 test_errors (void)
 {
@@ -287,16 +253,16 @@ test_errors (void)
       Run r = { 0 };
       r.status = test_spawn ((const char *const *) argv->pdata, &r.out, &r.err);
       g_test_message ("case %zu: exit %d, %s", i, r.status, r.err);
-      assert_failure (&r, cases[i].status, cases[i].needle);
+      assert_error (&r, cases[i].status, cases[i].needle);
       run_clear (&r);
     }
   /* Empty text and a text the model cannot read. */
   Run r = run_export ("--model", "seed-two-heads", "--text", "", "--grid", "-o", png, NULL);
-  assert_failure (&r, 1, "--text is empty");
+  assert_error (&r, 1, "--text is empty");
   run_clear (&r);
   r = run_export ("--model", "no-such-model-anywhere", "--text", SEED_TEXT, "--grid", "-o", png,
                   NULL);
-  assert_failure (&r, 1, "no-such-model-anywhere");
+  assert_error (&r, 1, "no-such-model-anywhere");
   run_clear (&r);
 
   /* Nothing was written, not even a temporary file. */

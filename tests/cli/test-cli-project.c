@@ -20,56 +20,18 @@
 #include "as-trace-vectors.h"
 #include "as-tsne.h"
 #include "check-close.h"
+#include "cli-support.h"
 
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_clear_pointer (&r->out, g_free);
-  g_clear_pointer (&r->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs attnscope project with the NULL-terminated arguments. */
+/* Runs `attnscope project` with the NULL-terminated arguments. */
 static Run
 run_project (const char *first, ...)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (char *) g_getenv ("ATTNSCOPE_BIN"));
-  g_ptr_array_add (argv, "project");
-  va_list args;
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  Run r = { 0 };
-  r.status = test_spawn ((const char *const *) argv->pdata, &r.out, &r.err);
-  if (r.status != 0)
-    g_test_message ("exit %d, stderr: %s", r.status, r.err);
+  const char *prefix[] = { "project", NULL };
+  va_list ap;
+  va_start (ap, first);
+  Run r = run_cli_valist (prefix, first, ap);
+  va_end (ap);
   return r;
-}
-
-static void
-assert_error (const Run *r, int status, const char *needle)
-{
-  g_assert_cmpint (r->status, ==, status);
-  if (status == 1)
-    {
-      g_assert_true (g_str_has_prefix (r->err, "attnscope: error: "));
-      g_assert_true (strchr (r->err, '\n') == r->err + strlen (r->err) - 1);
-    }
-  else
-    g_assert_true (g_str_has_prefix (r->err, "attnscope: usage error: "));
-  g_assert_nonnull (strstr (r->err, needle));
-  g_assert_cmpstr (r->out, ==, "");
 }
 
 static JsonObject *

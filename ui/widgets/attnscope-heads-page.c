@@ -21,7 +21,7 @@ update_summary (AttnscopeHeadsPage *self, const AsTrace *trace, const AsHeadStat
   for (int i = 0; i < stats->n_layer * stats->n_head; i++)
     counts[stats->patterns[i]]++;
   g_autofree char *text = g_strdup_printf (
-      _ ("%d layers × %d heads · previous token %d · first token %d · self %d · mixed %d"),
+      _ ("Layers × heads: %d × %d · previous token %d · first token %d · self %d · mixed %d"),
       trace->n_layer, trace->n_head, counts[AS_HEAD_PATTERN_PREVIOUS],
       counts[AS_HEAD_PATTERN_FIRST], counts[AS_HEAD_PATTERN_SELF], counts[AS_HEAD_PATTERN_MIXED]);
   gtk_label_set_text (self->summary_label, text);

@@ -23,6 +23,7 @@ struct _AttnscopeHeatmapView
   AsColormap colormap;
   double vmin, vmax;
   gboolean annotate;
+  int decimals;
   gboolean mask_upper;
   int highlight_row, highlight_col;
 };
@@ -192,6 +193,17 @@ attnscope_heatmap_view_set_annotate (AttnscopeHeatmapView *self, gboolean annota
 }
 
 void
+attnscope_heatmap_view_set_decimals (AttnscopeHeatmapView *self, int decimals)
+{
+  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
+  decimals = CLAMP (decimals, 0, 6);
+  if (self->decimals == decimals)
+    return;
+  self->decimals = decimals;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
 attnscope_heatmap_view_set_mask_upper (AttnscopeHeatmapView *self, gboolean mask_upper)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
@@ -240,6 +252,7 @@ attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self, AsHeatmapFigure *
   fig->vmin = self->vmin;
   fig->vmax = self->vmax;
   fig->annotate = self->annotate ? AS_ANNOTATE_AUTO : AS_ANNOTATE_NEVER;
+  fig->decimals = self->decimals;
   fig->mask_upper = self->mask_upper;
   fig->highlight_row = self->highlight_row < self->n_rows ? self->highlight_row : -1;
   fig->highlight_col = self->highlight_col < self->n_cols ? self->highlight_col : -1;
@@ -450,6 +463,7 @@ attnscope_heatmap_view_init (AttnscopeHeatmapView *self)
   self->vmin = 0;
   self->vmax = 1;
   self->annotate = TRUE;
+  self->decimals = 2;
   self->highlight_row = -1;
   self->highlight_col = -1;
   self->row_axis = g_strdup (_ ("Queries"));

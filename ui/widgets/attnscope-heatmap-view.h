@@ -38,6 +38,8 @@ void attnscope_heatmap_view_set_colormap (AttnscopeHeatmapView *self, const char
 const char *attnscope_heatmap_view_get_colormap (AttnscopeHeatmapView *self);
 void attnscope_heatmap_view_set_range (AttnscopeHeatmapView *self, double vmin, double vmax);
 void attnscope_heatmap_view_set_annotate (AttnscopeHeatmapView *self, gboolean annotate);
+/* Decimals of the cell annotations and the tooltip's value (default 2). */
+void attnscope_heatmap_view_set_decimals (AttnscopeHeatmapView *self, int decimals);
 void attnscope_heatmap_view_set_mask_upper (AttnscopeHeatmapView *self, gboolean mask_upper);
 /* Row and column outlined in the accent colour (-1: none). */
 void attnscope_heatmap_view_set_highlight (AttnscopeHeatmapView *self, int row, int col);

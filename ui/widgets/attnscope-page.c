@@ -2,6 +2,8 @@
  * attnscope-page.h). */
 #include "attnscope-page.h"
 
+#include <glib/gi18n.h>
+
 #include "token-label.h"
 
 typedef struct
@@ -112,7 +114,8 @@ attnscope_page_dup_subtitle (AttnscopePage *self, const char *text)
     return NULL;
   if (text == NULL)
     return g_strdup (attnscope_session_get_model_name (session));
-  return g_strdup_printf ("%s · “%s”", attnscope_session_get_model_name (session), text);
+  /* Translators: figure subtitle: the model's name and the text in quotes. */
+  return g_strdup_printf (_ ("%s · “%s”"), attnscope_session_get_model_name (session), text);
 }
 
 char **

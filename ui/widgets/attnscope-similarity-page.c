@@ -107,6 +107,8 @@ show_matrix (AttnscopeSimilarityPage *self, AttnscopeSession *session, const flo
   attnscope_heatmap_view_set_axes (self->heatmap, _ ("Tokens"), _ ("Tokens"),
                                    _ ("Cosine similarity"));
   attnscope_heatmap_view_set_annotate (self->heatmap, attnscope_session_get_annotate (session));
+  /* Similarities of context vectors crowd near 1 (the seed prints 4 decimals). */
+  attnscope_heatmap_view_set_decimals (self->heatmap, 3);
   int selected = attnscope_session_get_selected_token (session);
   attnscope_heatmap_view_set_highlight (self->heatmap, selected, selected);
 }
