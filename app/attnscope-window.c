@@ -130,6 +130,13 @@ update_status (AttnscopeWindow *self)
                                            ? self->last_error
                                            : _ ("Open a model folder in the Hugging Face layout."));
     }
+  else if (attnscope_session_get_error_message (self->session) != NULL)
+    {
+      adw_status_page_set_title (self->status_page, _ ("Nothing to Show Yet"));
+      adw_status_page_set_description (
+          self->status_page,
+          _ ("The model could not run on the text above; the message says why."));
+    }
   else
     {
       adw_status_page_set_title (self->status_page, _ ("Type a Sentence"));
@@ -213,7 +220,10 @@ on_session_notify (AttnscopeSession *session, GParamSpec *pspec, AttnscopeWindow
       update_status (self);
     }
   else if (g_str_equal (name, "error-message") || g_str_equal (name, "too-long"))
-    update_error (self);
+    {
+      update_error (self);
+      update_status (self);
+    }
   else if (g_str_equal (name, "text"))
     {
       /* The text can change from a page (Append); the entry follows without feeding back the

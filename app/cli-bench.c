@@ -94,10 +94,17 @@ cli_bench (int argc, char **argv)
       if (!time_passes (model, T, repeat, all_logits, &median, &min, &error))
         return cli_fail (error);
       if (json)
-        printf ("{\"model\":\"%s\",\"tokens\":%d,\"repeat\":%d,\"all_logits\":%s,"
-                "\"median_ms\":%.3f,\"min_ms\":%.3f,\"load_ms\":%.3f,\"peak_rss_mb\":%.1f}\n",
-                as_model_get_name (model), T, repeat, all_logits ? "true" : "false", median, min,
-                load_ms, peak_rss_mb ());
+        {
+          g_autoptr (GString) out = g_string_new ("{\"model\":");
+          cli_json_append_string (out, as_model_get_name (model));
+          g_string_append_printf (out,
+                                  ",\"tokens\":%d,\"repeat\":%d,\"all_logits\":%s,"
+                                  "\"median_ms\":%.3f,\"min_ms\":%.3f,\"load_ms\":%.3f,"
+                                  "\"peak_rss_mb\":%.1f,\"threads\":%d}\n",
+                                  T, repeat, all_logits ? "true" : "false", median, min, load_ms,
+                                  peak_rss_mb (), as_forward_threads ());
+          fputs (out->str, stdout);
+        }
       else
         printf ("T=%-5d median %9.3f ms  min %9.3f ms  (load %.1f ms, peak RSS %.1f MB)\n", T,
                 median, min, load_ms, peak_rss_mb ());

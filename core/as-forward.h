@@ -25,4 +25,8 @@ AsTrace *as_forward (AsModel *model, const int32_t *ids, int n_ids,
 AsTrace *as_forward_text (AsModel *model, const char *text, gboolean truncate,
                           const AsForwardOptions *options, GError **error);
 
+/* Threads a forward pass uses: $ATTNSCOPE_THREADS when set (≥ 1), else the number of
+ * processors. */
+int as_forward_threads (void);
+
 G_END_DECLS

@@ -6,6 +6,16 @@
 #include "gpt2-forward.h"
 #include "toy-attention.h"
 
+int
+as_forward_threads (void)
+{
+  const char *env = g_getenv ("ATTNSCOPE_THREADS");
+  gint64 n = 0;
+  if (env != NULL && g_ascii_string_to_signed (env, 10, 1, 256, &n, NULL))
+    return (int) n;
+  return MAX (1, (int) g_get_num_processors ());
+}
+
 static gboolean
 check_ids (const AsConfig *c, const int32_t *ids, int n_ids, GError **error)
 {

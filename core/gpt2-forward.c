@@ -7,9 +7,10 @@
  *   h = LN_f(h); logits = h·wteᵀ
  * and writes every intermediate the trace promises straight into the trace's arrays.
  *
- * Speed: all threading is OpenMP (OpenBLAS runs single-threaded meanwhile): each projection is
- * split by columns of W between the threads, the heads run in parallel, and under the causal
- * mask only the lower triangle of each head's scores is computed, in blocks of rows. */
+ * Speed: one worker team per pass does all the threading (OpenBLAS runs single-threaded
+ * meanwhile, and idle members sleep instead of spinning): each projection is split by columns
+ * of W between the members, the heads are shared out, and under the causal mask only the lower
+ * triangle of each head's scores is computed, in blocks of rows. */
 #include "gpt2-forward.h"
 
 #include <cblas.h>
@@ -117,60 +118,90 @@ attention_head (AsTrace *t, float *cc, int layer, int head)
     memcpy (cc + (gsize) i * D + (gsize) head * hd, ctx + (gsize) i * hd, sizeof (float) * hd);
 }
 
-/* All heads of one layer in parallel, one single-threaded sgemm per block. */
-static void
-attention_heads (AsTrace *t, float *cc, const float *qkv, int layer)
+typedef struct
 {
-  int H = t->n_head, T = t->n_tokens;
-  int threads = as_threads_for ((gsize) H * T * T * t->head_dim);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (int h = 0; h < H; h++)
+  AsTrace *t;
+  float *cc;
+  const float *qkv;
+  int layer;
+} HeadsJob;
+
+static void
+heads_slice (gpointer data, int index, int n_workers)
+{
+  const HeadsJob *j = data;
+  int h0, h1;
+  as_worker_split (j->t->n_head, index, n_workers, &h0, &h1);
+  for (int h = h0; h < h1; h++)
     {
-      split_heads (t, layer, h, qkv);
-      attention_head (t, cc, layer, h);
+      split_heads (j->t, j->layer, h, j->qkv);
+      attention_head (j->t, j->cc, j->layer, h);
     }
 }
 
-/* In-place activation over ff [T][F], rows shared between threads. */
+/* All heads of one layer, shared between the team's members. */
 static void
-activation (float *ff, int T, int F, AsActivation act)
+attention_heads (AsWorkerTeam *team, AsTrace *t, float *cc, const float *qkv, int layer)
 {
-  int threads = as_threads_for ((gsize) T * F * 16);
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (int i = 0; i < T; i++)
+  HeadsJob job = { t, cc, qkv, layer };
+  gsize T = t->n_tokens;
+  as_parallel_run (team, t->n_head * T * T * t->head_dim, heads_slice, &job);
+}
+
+typedef struct
+{
+  float *ff;
+  int T, F;
+  AsActivation act;
+} ActivationJob;
+
+static void
+activation_slice (gpointer data, int index, int n_workers)
+{
+  const ActivationJob *j = data;
+  int i0, i1;
+  as_worker_split (j->T, index, n_workers, &i0, &i1);
+  float *rows = j->ff + (gsize) i0 * j->F; /* [i1 - i0][F] */
+  gsize n = (gsize) (i1 - i0) * j->F;
+  switch (j->act)
     {
-      float *row = ff + (gsize) i * F;
-      switch (act)
-        {
-        case AS_ACT_GELU_NEW:
-          as_gelu_new (row, F);
-          break;
-        case AS_ACT_GELU:
-          as_gelu_erf (row, F);
-          break;
-        case AS_ACT_RELU:
-          as_relu (row, F);
-          break;
-        }
+    case AS_ACT_GELU_NEW:
+      as_gelu_new (rows, n);
+      break;
+    case AS_ACT_GELU:
+      as_gelu_erf (rows, n);
+      break;
+    case AS_ACT_RELU:
+      as_relu (rows, n);
+      break;
     }
 }
 
+/* In-place activation over ff [T][F], rows shared between the team's members. */
 static void
-block_forward (AsTrace *t, Gpt2Scratch *s, const AsGpt2Layer *w, const AsConfig *c, int layer)
+activation (AsWorkerTeam *team, float *ff, int T, int F, AsActivation act)
+{
+  ActivationJob job = { ff, T, F, act };
+  as_parallel_run (team, (gsize) T * F * 16, activation_slice, &job);
+}
+
+static void
+block_forward (AsWorkerTeam *team, AsTrace *t, Gpt2Scratch *s, const AsGpt2Layer *w,
+               const AsConfig *c, int layer)
 {
   int T = t->n_tokens, D = c->n_embd, F = c->n_inner;
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
 
   as_layernorm (s->a, s->x, w->ln1_g, w->ln1_b, c->layer_norm_eps, T, D);
-  as_matmul (s->qkv, s->a, w->attn_w, w->attn_b, T, D, 3 * D);
-  attention_heads (t, s->cc, s->qkv, layer);
-  as_matmul (attn_out, s->cc, w->proj_w, w->proj_b, T, D, D);
+  as_matmul (team, s->qkv, s->a, w->attn_w, w->attn_b, T, D, 3 * D);
+  attention_heads (team, t, s->cc, s->qkv, layer);
+  as_matmul (team, attn_out, s->cc, w->proj_w, w->proj_b, T, D, D);
   as_add_inplace (s->x, attn_out, (gsize) T * D);
 
   as_layernorm (s->a, s->x, w->ln2_g, w->ln2_b, c->layer_norm_eps, T, D);
-  as_matmul (s->ff, s->a, w->fc_w, w->fc_b, T, D, F);
-  activation (s->ff, T, F, c->activation);
-  as_matmul (s->a, s->ff, w->fc2_w, w->fc2_b, T, F, D);
+  as_matmul (team, s->ff, s->a, w->fc_w, w->fc_b, T, D, F);
+  activation (team, s->ff, T, F, c->activation);
+  as_matmul (team, s->a, s->ff, w->fc2_w, w->fc2_b, T, F, D);
   as_add_inplace (s->x, s->a, (gsize) T * D);
 }
 
@@ -205,6 +236,7 @@ as_gpt2_forward (AsModel *model, const int32_t *ids, int T, const AsForwardOptio
 
   int blas_threads;
   as_blas_single_threaded_begin (&blas_threads);
+  g_autoptr (AsWorkerTeam) team = as_worker_team_new (as_forward_threads ());
   embed (s.x, w, ids, T, D);
   for (int l = 0; l < L; l++)
     {
@@ -217,15 +249,15 @@ as_gpt2_forward (AsModel *model, const int32_t *ids, int T, const AsForwardOptio
           return NULL;
         }
       memcpy (as_trace_hidden (t, l), s.x, sizeof (float) * T * D);
-      block_forward (t, &s, &w->layers[l], c, l);
+      block_forward (team, t, &s, &w->layers[l], c, l);
     }
 
   float *final = as_trace_hidden (t, L); /* [T][D] after ln_f */
   as_layernorm (final, s.x, w->lnf_g, w->lnf_b, c->layer_norm_eps, T, D);
   if (all_logits)
-    as_matmul_transposed (t->logits, final, w->wte, T, D, V);
+    as_matmul_transposed (team, t->logits, final, w->wte, T, D, V);
   else
-    as_matmul_transposed (t->logits, final + (gsize) (T - 1) * D, w->wte, 1, D, V);
+    as_matmul_transposed (team, t->logits, final + (gsize) (T - 1) * D, w->wte, 1, D, V);
   as_blas_single_threaded_end (blas_threads);
 
   g_free (s.mem);

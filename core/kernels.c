@@ -10,9 +10,6 @@
 #include <cblas.h>
 #include <math.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define AS_CLONES __attribute__ ((target_clones ("avx512f", "avx2,fma", "default")))
@@ -23,9 +20,54 @@
 /* Columns per thread are rounded to this, so every slice starts on a cache line. */
 #define MATMUL_COLUMN_ALIGN 16
 
+/* Below this many multiply-adds a second thread costs more than it saves. */
+#define PARALLEL_MIN_WORK 65536
+
+typedef struct
+{
+  float *out;
+  const float *x, *w;
+  float beta;
+  int n, in, out_dim;
+  gboolean transposed; /* W is [out][in] */
+} MatmulJob;
+
+/* Member INDEX multiplies by its own slice of W's output columns: it reads only its share of
+ * the weights, which is what matters when few tokens make the product memory-bound. */
+static void
+matmul_slice (gpointer data, int index, int n_workers)
+{
+  const MatmulJob *j = data;
+  int c0, c1;
+  as_worker_split ((j->out_dim + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN, index, n_workers,
+                   &c0, &c1);
+  c0 *= MATMUL_COLUMN_ALIGN;
+  int cols = MIN (c1 * MATMUL_COLUMN_ALIGN, j->out_dim) - c0;
+  if (cols <= 0)
+    return;
+  if (!j->transposed)
+    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, j->n, cols, j->in, 1.0f, j->x, j->in,
+                 j->w + c0, j->out_dim, j->beta, j->out + c0, j->out_dim);
+  else if (j->n == 1)
+    cblas_sgemv (CblasRowMajor, CblasNoTrans, cols, j->in, 1.0f, j->w + (gsize) c0 * j->in, j->in,
+                 j->x, 1, 0.0f, j->out + c0, 1);
+  else
+    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, j->n, cols, j->in, 1.0f, j->x, j->in,
+                 j->w + (gsize) c0 * j->in, j->in, 0.0f, j->out + c0, j->out_dim);
+}
+
 void
-as_matmul (float *out, const float *x, const float *w, const float *bias, int n, int in,
-           int out_dim)
+as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data)
+{
+  if (work < PARALLEL_MIN_WORK)
+    func (data, 0, 1);
+  else
+    as_worker_team_run (team, func, data);
+}
+
+void
+as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias,
+           int n, int in, int out_dim)
 {
   float beta = 0.0f;
   if (bias != NULL)
@@ -34,53 +76,16 @@ as_matmul (float *out, const float *x, const float *w, const float *bias, int n,
         memcpy (out + (gsize) i * out_dim, bias, sizeof (float) * out_dim);
       beta = 1.0f;
     }
-  /* Each thread multiplies by its own slice of W's columns: it reads only its share of the
-   * weights, which is what matters when few tokens make the product memory-bound. */
-  int threads = as_threads_for (n * (gsize) in * out_dim);
-  int slice = (out_dim + threads - 1) / threads;
-  slice = (slice + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN * MATMUL_COLUMN_ALIGN;
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (int t = 0; t < threads; t++)
-    {
-      int c0 = t * slice, cols = MIN (slice, out_dim - c0);
-      if (cols > 0)
-        cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, n, cols, in, 1.0f, x, in, w + c0,
-                     out_dim, beta, out + c0, out_dim);
-    }
+  MatmulJob job = { out, x, w, beta, n, in, out_dim, FALSE };
+  as_parallel_run (team, (gsize) n * in * out_dim, matmul_slice, &job);
 }
 
 void
-as_matmul_transposed (float *out, const float *x, const float *w, int n, int in, int out_dim)
+as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n,
+                      int in, int out_dim)
 {
-  /* W is [out][in]: each thread takes a block of W's rows (= output columns) */
-  int threads = as_threads_for (n * (gsize) in * out_dim);
-  int slice = (out_dim + threads - 1) / threads;
-  slice = (slice + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN * MATMUL_COLUMN_ALIGN;
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (int t = 0; t < threads; t++)
-    {
-      int c0 = t * slice, rows = MIN (slice, out_dim - c0);
-      if (rows <= 0)
-        continue;
-      if (n == 1)
-        cblas_sgemv (CblasRowMajor, CblasNoTrans, rows, in, 1.0f, w + (gsize) c0 * in, in, x, 1,
-                     0.0f, out + c0, 1);
-      else
-        cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, n, rows, in, 1.0f, x, in,
-                     w + (gsize) c0 * in, in, 0.0f, out + c0, out_dim);
-    }
-}
-
-int
-as_threads_for (gsize work)
-{
-#ifdef _OPENMP
-  /* below ~64k multiply-adds a thread costs more than it saves */
-  return work < 65536 ? 1 : omp_get_max_threads ();
-#else
-  (void) work;
-  return 1;
-#endif
+  MatmulJob job = { out, x, w, 0.0f, n, in, out_dim, TRUE };
+  as_parallel_run (team, (gsize) n * in * out_dim, matmul_slice, &job);
 }
 
 void
@@ -183,21 +188,42 @@ as_relu (float *x, gsize n)
     x[i] = x[i] > 0.0f ? x[i] : 0.0f;
 }
 
-/* Sum with eight independent accumulators, so the loop vectorises without -ffast-math. */
+/* Sum and maximum with sixteen independent accumulators, so that the loops vectorise without
+ * -ffast-math (which would allow reordering everywhere). */
+#define ACC 16
+
 static inline float
 sum_floats (const float *x, int n)
 {
-  float acc[8] = { 0 };
+  float acc[ACC] = { 0 };
   int j = 0;
-  for (; j + 8 <= n; j += 8)
-    for (int l = 0; l < 8; l++)
+  for (; j + ACC <= n; j += ACC)
+    for (int l = 0; l < ACC; l++)
       acc[l] += x[j + l];
   float sum = 0.0f;
   for (; j < n; j++)
     sum += x[j];
-  for (int l = 0; l < 8; l++)
+  for (int l = 0; l < ACC; l++)
     sum += acc[l];
   return sum;
+}
+
+static inline float
+max_floats (const float *x, int n)
+{
+  float acc[ACC];
+  for (int l = 0; l < ACC; l++)
+    acc[l] = -INFINITY;
+  int j = 0;
+  for (; j + ACC <= n; j += ACC)
+    for (int l = 0; l < ACC; l++)
+      acc[l] = x[j + l] > acc[l] ? x[j + l] : acc[l];
+  float max = -INFINITY;
+  for (; j < n; j++)
+    max = x[j] > max ? x[j] : max;
+  for (int l = 0; l < ACC; l++)
+    max = acc[l] > max ? acc[l] : max;
+  return max;
 }
 
 AS_CLONES void
@@ -207,9 +233,7 @@ as_softmax_rows (float *s, int rows, int cols, int ld, float scale, gboolean cau
     {
       float *row = s + (gsize) i * ld;
       int visible = causal ? MIN (cols, row0 + i + 1) : cols;
-      float max = -INFINITY;
-      for (int j = 0; j < visible; j++)
-        max = row[j] > max ? row[j] : max;
+      float max = max_floats (row, visible);
       for (int j = 0; j < visible; j++)
         row[j] = exp_kernel ((row[j] - max) * scale);
       float inv = 1.0f / sum_floats (row, visible);

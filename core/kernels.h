@@ -6,24 +6,28 @@
 
 #include <glib.h>
 
+#include "worker-team.h"
+
 G_BEGIN_DECLS
 
-/* out = x · w (+ bias broadcast over rows). x [n][in], w [in][out], bias [out] or NULL,
- * out [n][out]. cblas_sgemm on column slices, one per thread. */
-void as_matmul (float *out, const float *x, const float *w, const float *bias, int n, int in,
-                int out_dim);
+/* Runs FUNC on every member of TEAM (see worker-team.h), or only on the calling thread when
+ * TEAM is NULL or WORK (multiply-adds or element operations) is too small to share. */
+void as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data);
 
-/* Threads worth using for WORK multiply-adds (1 for small work, all OpenMP threads otherwise). */
-int as_threads_for (gsize work);
-
-/* The forward passes thread with OpenMP only: OpenBLAS runs single-threaded in between, so that
- * two thread pools never compete for the cores. */
+/* The forward passes thread with their own worker team only: OpenBLAS runs single-threaded in
+ * between, so that two thread pools never compete for the cores. */
 void as_blas_single_threaded_begin (int *saved);
 void as_blas_single_threaded_end (int saved);
 
+/* out = x · w (+ bias broadcast over rows). x [n][in], w [in][out], bias [out] or NULL,
+ * out [n][out]. Single-threaded cblas_sgemm on column slices, one per team member; TEAM may be
+ * NULL. */
+void as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias,
+                int n, int in, int out_dim);
+
 /* out = x · wᵀ. x [n][in], w [out][in] (e.g. the tied embedding matrix), out [n][out]. */
-void as_matmul_transposed (float *out, const float *x, const float *w, int n, int in,
-                           int out_dim);
+void as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n,
+                           int in, int out_dim);
 
 /* LayerNorm over the last dimension with biased variance (as PyTorch): out [n][d], x [n][d],
  * gamma/beta [d]. OUT may equal X. */

@@ -136,7 +136,7 @@ project (float *out, const float *x, const float *w, int head, int T, int D, int
 {
   if (w != NULL)
     {
-      as_matmul (out, x, w + (gsize) head * D * hd, NULL, T, D, hd);
+      as_matmul (NULL, out, x, w + (gsize) head * D * hd, NULL, T, D, hd);
       return;
     }
   for (int t = 0; t < T; t++)
@@ -245,7 +245,7 @@ as_toy_attention_run (const AsConfig *c, const AsToyWeights *w, const AsTokenize
   for (int h = 0; h < H; h++)
     attention_head (t, cc, x, w, h, scale, D);
   if (w->w_o != NULL)
-    as_matmul (out, cc, w->w_o, NULL, T, H * hd, D);
+    as_matmul (NULL, out, cc, w->w_o, NULL, T, H * hd, D);
   /* no residual, no normalisation: the block's output is the last hidden state */
   memcpy (as_trace_hidden (t, 1), out, sizeof (float) * T * D);
   return t;

@@ -55,15 +55,33 @@ def make_batches(lengths, gen, tokens_per_batch, chunk=8192):
   return [batches[p] for p in perm]
 
 
-def collate(seqs, idx):
+def make_packed_batches(seqs, gen, n_ctx, rows, eot):
+  """One epoch of batches in GPT-2's way: the texts in a seeded order, each followed by
+  <|endoftext|>, packed into rows of at most n_ctx tokens (a row always starts at the start of
+  a text and never splits one), ROWS rows per batch.  Returns a list of batches, each a list of
+  rows (lists of ids)."""
+  order = torch.randperm(len(seqs), generator=gen).tolist()
+  packed, cur = [], []
+  for i in order:
+    piece = seqs[i] + [eot]
+    if len(cur) + len(seqs[i]) > n_ctx:  # the closing <|endoftext|> may be dropped
+      packed.append(cur)
+      cur = []
+    cur.extend(piece[:n_ctx - len(cur)])
+  if cur:
+    packed.append(cur)
+  return [packed[b:b + rows] for b in range(0, len(packed), rows)]
+
+
+def collate(rows):
   """Right-padded ids [B][T] and targets [B][T-1] (-100 where padded)."""
-  T = max(len(seqs[i]) for i in idx)
-  ids = torch.zeros(len(idx), T, dtype=torch.long)
-  tgt = torch.full((len(idx), T - 1), -100, dtype=torch.long)
-  for r, i in enumerate(idx):
-    s = torch.tensor(seqs[i], dtype=torch.long)
-    ids[r, :len(s)] = s
-    tgt[r, :len(s) - 1] = s[1:]
+  T = max(len(r) for r in rows)
+  ids = torch.zeros(len(rows), T, dtype=torch.long)
+  tgt = torch.full((len(rows), T - 1), -100, dtype=torch.long)
+  for n, r in enumerate(rows):
+    s = torch.tensor(r, dtype=torch.long)
+    ids[n, :len(s)] = s
+    tgt[n, :len(s) - 1] = s[1:]
   return ids, tgt
 
 
@@ -98,10 +116,15 @@ def train(args, seqs):
   model.train()
   while step < args.steps:
     if not batches:
-      batches = make_batches(lengths, gen, args.batch_tokens)
+      if args.pack:
+        batches = make_packed_batches(seqs, gen, args.n_ctx, args.batch_tokens // args.n_ctx,
+                                      args.vocab_size - 1)
+      else:
+        batches = [[seqs[i] for i in b]
+                   for b in make_batches(lengths, gen, args.batch_tokens)]
       epoch += 1
       log("epoch %d: %d batches" % (epoch, len(batches)))
-    ids, tgt = collate(seqs, batches.pop(0))
+    ids, tgt = collate(batches.pop(0))
     for g in opt.param_groups:
       g["lr"] = lr_at(step, args.steps, args.lr, args.warmup)
     logits = model(ids)[:, :-1]
@@ -138,11 +161,15 @@ def build_parser():
   ap.add_argument("--n-embd", type=int, default=128)
   ap.add_argument("--n-layer", type=int, default=4)
   ap.add_argument("--n-head", type=int, default=4)
-  ap.add_argument("--steps", type=int, default=6000)
-  ap.add_argument("--batch-tokens", type=int, default=512)
+  ap.add_argument("--steps", type=int, default=5000)
+  ap.add_argument("--pack", type=int, default=1,
+                  help="1: texts joined by <|endoftext|> into rows of n_ctx tokens (GPT-2's "
+                  "way); 0: every text its own row")
+  ap.add_argument("--batch-tokens", type=int, default=1024,
+                  help="tokens per batch incl. padding (packed: rows = batch_tokens / n_ctx)")
   ap.add_argument("--lr", type=float, default=2.5e-3)
   ap.add_argument("--warmup", type=int, default=200)
-  ap.add_argument("--weight-decay", type=float, default=0.05)
+  ap.add_argument("--weight-decay", type=float, default=0.1)
   ap.add_argument("--threads", type=int, default=1)
   ap.add_argument("--log-every", type=int, default=50)
   ap.add_argument("--checkpoint", default="",
@@ -167,6 +194,7 @@ def main():
 
   vocab, merges = bpe.learn(train_lines, args.vocab_size, log=log)
   bpe.write(vocab, merges, args.out + "/vocab.json", args.out + "/merges.txt")
+  assert vocab[bpe.EOT] == args.vocab_size - 1
   enc = bpe.Encoder(vocab, merges)
   seqs = [enc.encode(t)[:args.n_ctx] for t in train_lines]
   seqs = [s for s in seqs if len(s) >= 2]

@@ -83,6 +83,18 @@ def train_args(command):
   return module.build_parser().parse_args(words[start:end])
 
 
+def _batching(a):
+  if a.pack:
+    return ("Texts are batched GPT-2's way: in a seeded order, each followed by `<|endoftext|>`, "
+            "packed into rows of at most %d tokens that start at the start of a text and never "
+            "split one (so position 0 always holds a text's first token, as at evaluation; the "
+            "rest of a row is padding, masked out of the loss), %d rows = %s tokens per batch."
+            % (a.n_ctx, a.batch_tokens // a.n_ctx, format(a.batch_tokens, ",")))
+  return ("Every text is its own row starting at position 0 (as at evaluation); batches of "
+          "length-sorted texts of at most %s tokens including padding (masked out of the loss)."
+          % format(a.batch_tokens, ","))
+
+
 def write(folder, metrics, config, log, command, eval_command, size_bytes):
   bp, bf = metrics["best_previous_head"], metrics["best_first_head"]
   a = train_args(command)
@@ -145,8 +157,8 @@ GPT-2's byte-level BPE (`data/train-mini/bpe.py`): GPT-2's byte→unicode table 
 pre-tokenization regex; merges learned on the training texts by pair frequency over the
 pre-tokenized words (ties: the smaller pair of strings); `vocab.json` holds the 256 byte symbols
 in GPT-2's order (space = `Ġ` = 220), then each merge's result, then `<|endoftext|>`;
-`merges.txt` starts with `#version: 0.2`. The texts carry no `<|endoftext|>`; a text is encoded
-as is, with nothing added.
+`merges.txt` starts with `#version: 0.2`. A text is encoded as is, with nothing added; in
+training `<|endoftext|>` only separates texts.
 
 ## Training
 
@@ -157,9 +169,7 @@ as is, with nothing added.
 Deterministic given `--seed` ({a.seed}) and the thread count ({a.threads}): seeded
 initialisation (GPT-2's N(0, 0.02), residual projections scaled by 1/√(2·L)), seeded batch
 order, no dropout, `torch.use_deterministic_algorithms(True)`. `--checkpoint` only saves the full
-training state so that an interrupted run can resume to the same result. Every text is its own
-sequence starting at position 0 (as at evaluation); batches of length-sorted texts of at most
-{a.batch_tokens:,} tokens including padding (padding masked out of the loss); AdamW
+training state so that an interrupted run can resume to the same result. {_batching(a)} AdamW
 (β = 0.9, 0.98; weight decay {a.weight_decay} on matrices), peak learning rate {a.lr} with
 {a.warmup} warm-up steps and cosine decay to 10 %, gradient clipping 1.0, {last[0]:,} steps ≈
 {log["epochs"]:.2f} epochs of the {log["train_tokens"]:,} training tokens. Training loss over

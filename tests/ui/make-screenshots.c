@@ -1,13 +1,16 @@
 /* make-screenshots.c — drives the real application under Xvfb and saves one screenshot of each
  * page with ImageMagick's `import -window root` (tests/ui/make-screenshots.sh runs it).
  *
- * Usage: make-screenshots OUTDIR MODEL TEXT COMPARE-TEXT [dark]
+ * Usage: make-screenshots OUTDIR MODEL TEXT COMPARE-TEXT COMPARE-A COMPARE-B [dark]
+ * TEXT and COMPARE-TEXT are shown on every page but the compare page, which shows COMPARE-A
+ * against COMPARE-B (short texts keep the per-layer chart on screen).
  * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png, compare.png,
- * predictions.png (and *-dark.png with "dark"). */
+ * predictions.png; with "dark", attention-dark.png and heads-dark.png. */
 #include <X11/Xlib.h>
 #include <adwaita.h>
 #include <gdk/x11/gdkx.h>
 
+#include "attnscope-embeddings-page.h"
 #include "gui-test-util.h"
 
 static const char *const pages[]
@@ -39,9 +42,21 @@ shoot (const char *path)
 }
 
 static void
-prepare_page (AttnscopeWindow *window, const char *page)
+set_texts (AttnscopeWindow *window, const char *text, const char *compare)
+{
+  attnscope_window_set_text (window, text);
+  attnscope_session_set_compare_text (attnscope_window_get_session (window), compare);
+  gui_test_wait_runs (window, 60000);
+}
+
+static void
+prepare_page (AttnscopeWindow *window, const char *page, char **argv)
 {
   AttnscopeSession *session = attnscope_window_get_session (window);
+  if (g_str_equal (page, "compare"))
+    set_texts (window, argv[5], argv[6]);
+  else if (g_str_equal (page, "predictions"))
+    set_texts (window, argv[3], argv[4]);
   if (g_str_equal (page, "attention"))
     {
       attnscope_session_set_layer (session, attnscope_session_get_n_layers (session) > 1 ? 1 : 0);
@@ -49,7 +64,13 @@ prepare_page (AttnscopeWindow *window, const char *page)
       attnscope_session_set_selected_token (session, 2);
     }
   else if (g_str_equal (page, "similarity"))
-    attnscope_session_set_selected_token (session, 0);
+    attnscope_session_set_selected_token (session, 1);
+  else if (g_str_equal (page, "embeddings"))
+    {
+      attnscope_session_set_selected_token (session, -1);
+      attnscope_embeddings_page_set_both_sentences (
+          ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings")), TRUE);
+    }
 }
 
 int
@@ -57,13 +78,13 @@ main (int argc, char **argv)
 {
   gtk_init ();
   adw_init ();
-  if (argc < 5)
+  if (argc < 7)
     {
-      g_printerr ("usage: %s OUTDIR MODEL TEXT COMPARE-TEXT [dark]\n", argv[0]);
+      g_printerr ("usage: %s OUTDIR MODEL TEXT COMPARE-TEXT COMPARE-A COMPARE-B [dark]\n", argv[0]);
       return 2;
     }
   const char *outdir = argv[1];
-  gboolean dark = argc > 5 && g_str_equal (argv[5], "dark");
+  gboolean dark = argc > 7 && g_str_equal (argv[7], "dark");
   if (dark)
     adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                         ADW_COLOR_SCHEME_FORCE_DARK);
@@ -72,14 +93,15 @@ main (int argc, char **argv)
   gui_test_wait_model (window, 60000);
   attnscope_window_open_model (window, argv[2]);
   gui_test_wait_model (window, 60000);
-  attnscope_window_set_text (window, argv[3]);
-  attnscope_session_set_compare_text (attnscope_window_get_session (window), argv[4]);
-  gui_test_wait_runs (window, 60000);
+  set_texts (window, argv[3], argv[4]);
   g_mkdir_with_parents (outdir, 0755);
   park_pointer ();
   for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
     {
-      prepare_page (window, pages[i]);
+      /* In dark mode the attention and heads pages show what changes. */
+      if (dark && i > 1)
+        break;
+      prepare_page (window, pages[i], argv);
       attnscope_window_show_page (window, pages[i]);
       /* Background work of the page (projections) and the redraw. */
       gui_test_spin (400);

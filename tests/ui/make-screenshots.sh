@@ -11,14 +11,17 @@ model=${2:-attnscope-mini}
 out=data/screenshots
 text=${ATTNSCOPE_SCREENSHOT_TEXT:-"The man hit the car because he was angry"}
 compare=${ATTNSCOPE_SCREENSHOT_COMPARE:-"The car hit the man because he was angry"}
+# The compare page: short texts keep the per-layer chart on screen (seed 001's example).
+compare_a="The man hit the car"
+compare_b="The car hit the man"
 ninja -C "$build" tests/ui/make-screenshots >/dev/null
 mkdir -p "$out"
 export GTK_A11Y=none GDK_BACKEND=x11 NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory LANGUAGE=C
 export GSETTINGS_SCHEMA_DIR="$PWD/$build/assets"
-xvfb-run -a -s '-screen 0 1280x800x24' "$build/tests/ui/make-screenshots" "$out" "$model" \
-  "$text" "$compare"
-xvfb-run -a -s '-screen 0 1280x800x24' "$build/tests/ui/make-screenshots" "$out" "$model" \
-  "$text" "$compare" dark
+for scheme in light dark; do
+  xvfb-run -a -s '-screen 0 1280x800x24' "$build/tests/ui/make-screenshots" "$out" "$model" \
+    "$text" "$compare" "$compare_a" "$compare_b" "$scheme"
+done
 for f in "$out"/*.png; do
   # 256 colours, no dithering: UI screenshots stay sharp and small.
   convert "$f" -dither None -colors 256 "PNG8:$f"

@@ -215,6 +215,25 @@ test_too_long (void)
   g_string_free (text, TRUE);
 }
 
+/* The chips wrap like words: a narrower strip needs more lines. */
+static void
+test_strip_wraps (void)
+{
+  /* 23 tokens of the tiny model (context 32). */
+  type_text ("The man hit the car and the car hit the man");
+  g_assert_null (attnscope_session_get_error_message (session ()));
+  GtkWidget *strip = GTK_WIDGET (attnscope_window_get_token_strip (window));
+  int wide, narrow, min;
+  gtk_widget_measure (strip, GTK_ORIENTATION_VERTICAL, 4000, &min, &wide, NULL, NULL);
+  gtk_widget_measure (strip, GTK_ORIENTATION_VERTICAL, 300, &min, &narrow, NULL, NULL);
+  GtkWidget *chip = GTK_WIDGET (attnscope_token_strip_get_chip (ATTNSCOPE_TOKEN_STRIP (strip), 0));
+  int chip_height;
+  gtk_widget_measure (chip, GTK_ORIENTATION_VERTICAL, -1, &min, &chip_height, NULL, NULL);
+  g_assert_cmpint (wide, ==, chip_height);
+  g_assert_cmpint (narrow, >=, 3 * chip_height);
+  type_text ("The man hit the car");
+}
+
 static void
 test_load_failure (void)
 {
@@ -610,6 +629,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/window/typing", test_typing);
   g_test_add_func ("/ui/window/stale-runs", test_stale_runs);
   g_test_add_func ("/ui/window/too-long", test_too_long);
+  g_test_add_func ("/ui/window/strip-wraps", test_strip_wraps);
   g_test_add_func ("/ui/window/load-failure", test_load_failure);
   g_test_add_func ("/ui/window/selection", test_selection);
   g_test_add_func ("/ui/window/layer-head-actions", test_layer_head_actions);

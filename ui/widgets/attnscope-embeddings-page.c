@@ -326,8 +326,17 @@ attnscope_embeddings_page_set_source (AttnscopeEmbeddingsPage *self, AsVectorSou
     return;
   self->source = source;
   gtk_drop_down_set_selected (self->source_dropdown, source);
-  attnscope_layer_controls_set_head_always (self->layer_controls, source == AS_VECTORS_CONTEXTS);
+  attnscope_layer_controls_set_head_mode (self->layer_controls, source == AS_VECTORS_CONTEXTS
+                                                                    ? ATTNSCOPE_HEAD_MODE_ALWAYS
+                                                                    : ATTNSCOPE_HEAD_MODE_NEVER);
   attnscope_embeddings_page_update (ATTNSCOPE_PAGE (self));
+}
+
+void
+attnscope_embeddings_page_set_both_sentences (AttnscopeEmbeddingsPage *self, gboolean both)
+{
+  g_return_if_fail (ATTNSCOPE_IS_EMBEDDINGS_PAGE (self));
+  gtk_check_button_set_active (self->both_check, both);
 }
 
 gboolean
@@ -438,6 +447,7 @@ attnscope_embeddings_page_init (AttnscopeEmbeddingsPage *self)
   self->source = AS_VECTORS_HIDDEN;
   gtk_drop_down_set_selected (self->source_dropdown, self->source);
   attnscope_layer_controls_set_show_aggregate (self->layer_controls, FALSE);
+  attnscope_layer_controls_set_head_mode (self->layer_controls, ATTNSCOPE_HEAD_MODE_NEVER);
   g_object_bind_property (self, "session", self->layer_controls, "session", G_BINDING_SYNC_CREATE);
   g_signal_connect (self->method_dropdown, "notify::selected", G_CALLBACK (on_method_selected),
                     self);

@@ -17,6 +17,8 @@ G_DECLARE_FINAL_TYPE (AttnscopeEmbeddingsPage, attnscope_embeddings_page, ATTNSC
 void attnscope_embeddings_page_set_method (AttnscopeEmbeddingsPage *self,
                                            AttnscopeProjection method);
 void attnscope_embeddings_page_set_source (AttnscopeEmbeddingsPage *self, AsVectorSource source);
+/* Also projects the comparison sentence (when there is one), in its own colour. */
+void attnscope_embeddings_page_set_both_sentences (AttnscopeEmbeddingsPage *self, gboolean both);
 /* TRUE while a projection runs. */
 gboolean attnscope_embeddings_page_get_busy (AttnscopeEmbeddingsPage *self);
 /* Cancels the projection in flight (t-SNE's Cancel button). */

@@ -13,7 +13,7 @@ struct _AttnscopeLayerControls
   GtkAdjustment *head_adjustment;
 
   AttnscopeSession *session;
-  gboolean head_always;
+  AttnscopeHeadMode head_mode;
   gboolean syncing; /* controls being set from the session */
 };
 
@@ -42,7 +42,9 @@ sync_from_session (AttnscopeLayerControls *self)
   gtk_adjustment_set_value (self->head_adjustment, attnscope_session_get_head (self->session));
   AttnscopeAggregate aggregate = attnscope_session_get_aggregate (self->session);
   gtk_drop_down_set_selected (self->aggregate_dropdown, aggregate);
-  gboolean head = self->head_always || aggregate == ATTNSCOPE_AGGREGATE_HEAD;
+  gboolean head = self->head_mode == ATTNSCOPE_HEAD_MODE_ALWAYS
+                  || (self->head_mode == ATTNSCOPE_HEAD_MODE_AGGREGATE
+                      && aggregate == ATTNSCOPE_AGGREGATE_HEAD);
   gtk_widget_set_sensitive (GTK_WIDGET (self->head_spin), head);
   gtk_widget_set_sensitive (GTK_WIDGET (self->head_label), head);
   self->syncing = FALSE;
@@ -110,10 +112,10 @@ attnscope_layer_controls_set_show_aggregate (AttnscopeLayerControls *self, gbool
 }
 
 void
-attnscope_layer_controls_set_head_always (AttnscopeLayerControls *self, gboolean always)
+attnscope_layer_controls_set_head_mode (AttnscopeLayerControls *self, AttnscopeHeadMode mode)
 {
   g_return_if_fail (ATTNSCOPE_IS_LAYER_CONTROLS (self));
-  self->head_always = always;
+  self->head_mode = mode;
   sync_from_session (self);
 }
 

@@ -19,8 +19,14 @@ void attnscope_layer_controls_set_session (AttnscopeLayerControls *self, Attnsco
 
 /* Whether the aggregation drop-down is shown (default TRUE). */
 void attnscope_layer_controls_set_show_aggregate (AttnscopeLayerControls *self, gboolean show);
-/* Whether the head spin button is always usable, whatever the aggregation (pages whose vectors
- * belong to a head). */
-void attnscope_layer_controls_set_head_always (AttnscopeLayerControls *self, gboolean always);
+/* When the head spin button is usable. */
+typedef enum
+{
+  ATTNSCOPE_HEAD_MODE_AGGREGATE, /* when the aggregation is one head (default) */
+  ATTNSCOPE_HEAD_MODE_ALWAYS,    /* always (vectors that belong to a head) */
+  ATTNSCOPE_HEAD_MODE_NEVER,     /* never (vectors of the whole layer) */
+} AttnscopeHeadMode;
+
+void attnscope_layer_controls_set_head_mode (AttnscopeLayerControls *self, AttnscopeHeadMode mode);
 
 G_END_DECLS

@@ -187,7 +187,6 @@ attnscope_similarity_page_set_source (AttnscopeSimilarityPage *self, AsVectorSou
   if (self->source == source)
     return;
   self->source = source;
-  attnscope_layer_controls_set_head_always (self->layer_controls, source == AS_VECTORS_CONTEXTS);
   gtk_drop_down_set_selected (self->source_dropdown, source);
   attnscope_similarity_page_update (ATTNSCOPE_PAGE (self));
 }
@@ -368,7 +367,8 @@ attnscope_similarity_page_init (AttnscopeSimilarityPage *self)
   self->source = AS_VECTORS_CONTEXTS;
   setup_table (self);
   attnscope_layer_controls_set_show_aggregate (self->layer_controls, FALSE);
-  attnscope_layer_controls_set_head_always (self->layer_controls, TRUE);
+  /* The head picks the contexts, and the attention column of the other vectors. */
+  attnscope_layer_controls_set_head_mode (self->layer_controls, ATTNSCOPE_HEAD_MODE_ALWAYS);
   g_object_bind_property (self, "session", self->layer_controls, "session", G_BINDING_SYNC_CREATE);
   gtk_drop_down_set_selected (self->source_dropdown, self->source);
   g_signal_connect (self->source_dropdown, "notify::selected", G_CALLBACK (on_source_selected),

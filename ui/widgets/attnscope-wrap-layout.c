@@ -7,6 +7,7 @@ struct _AttnscopeWrapLayout
   GtkLayoutManager parent_instance;
   int spacing;      /* between children of a line */
   int line_spacing; /* between lines */
+  guint resize_id;  /* idle that re-measures after a width change */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeWrapLayout, attnscope_wrap_layout, GTK_TYPE_LAYOUT_MANAGER)
@@ -70,22 +71,49 @@ wrap_layout_measure (GtkLayoutManager *manager, GtkWidget *widget, GtkOrientatio
     }
   else
     {
-      int height = wrap_layout_flow (self, widget, for_size < 0 ? G_MAXINT / 2 : for_size, FALSE);
+      /* A scrolled window asks for the height without a width; the current width is the best
+       * answer then (allocate() corrects it when the width changes). */
+      int width = for_size >= 0 ? for_size : gtk_widget_get_width (widget);
+      int height = wrap_layout_flow (self, widget, width > 0 ? width : G_MAXINT / 2, FALSE);
       *minimum = *natural = height;
     }
+}
+
+static gboolean
+resize_idle (gpointer user_data)
+{
+  AttnscopeWrapLayout *self = user_data;
+  self->resize_id = 0;
+  gtk_layout_manager_layout_changed (GTK_LAYOUT_MANAGER (self));
+  return G_SOURCE_REMOVE;
 }
 
 static void
 wrap_layout_allocate (GtkLayoutManager *manager, GtkWidget *widget, int width, int height,
                       int baseline)
 {
-  wrap_layout_flow (ATTNSCOPE_WRAP_LAYOUT (manager), widget, width, TRUE);
+  AttnscopeWrapLayout *self = ATTNSCOPE_WRAP_LAYOUT (manager);
+  int needed = wrap_layout_flow (self, widget, width, TRUE);
+  /* The lines need another height at this width than was measured: measure again (not from
+   * inside the allocation). */
+  if (needed != height && self->resize_id == 0)
+    self->resize_id = g_idle_add (resize_idle, self);
+}
+
+static void
+wrap_layout_dispose (GObject *object)
+{
+  AttnscopeWrapLayout *self = ATTNSCOPE_WRAP_LAYOUT (object);
+  g_clear_handle_id (&self->resize_id, g_source_remove);
+  G_OBJECT_CLASS (attnscope_wrap_layout_parent_class)->dispose (object);
 }
 
 static void
 attnscope_wrap_layout_class_init (AttnscopeWrapLayoutClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkLayoutManagerClass *layout_class = GTK_LAYOUT_MANAGER_CLASS (klass);
+  object_class->dispose = wrap_layout_dispose;
   layout_class->get_request_mode = wrap_layout_get_request_mode;
   layout_class->measure = wrap_layout_measure;
   layout_class->allocate = wrap_layout_allocate;
