@@ -15,6 +15,8 @@ struct _AttnscopeApplication
 {
   AdwApplication parent_instance;
   GSettings *settings;
+  char *startup_model; /* --model, or NULL for the last/default model */
+  char *startup_text;  /* --text, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeApplication, attnscope_application, ADW_TYPE_APPLICATION)
@@ -128,14 +130,30 @@ attnscope_application_startup (GApplication *application)
 static void
 attnscope_application_activate (GApplication *application)
 {
+  AttnscopeApplication *self = ATTNSCOPE_APPLICATION (application);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
   if (window == NULL)
     {
       AttnscopeWindow *win = attnscope_window_new (GTK_APPLICATION (application));
-      attnscope_window_open_startup_model (win);
+      if (self->startup_model != NULL)
+        attnscope_window_open_model (win, self->startup_model);
+      else
+        attnscope_window_open_startup_model (win);
+      if (self->startup_text != NULL)
+        attnscope_window_set_text (win, self->startup_text);
       window = GTK_WINDOW (win);
     }
   gtk_window_present (window);
+}
+
+/* --model and --text of the command line that opens the window. */
+static int
+attnscope_application_handle_local_options (GApplication *application, GVariantDict *options)
+{
+  AttnscopeApplication *self = ATTNSCOPE_APPLICATION (application);
+  g_variant_dict_lookup (options, "model", "s", &self->startup_model);
+  g_variant_dict_lookup (options, "text", "s", &self->startup_text);
+  return -1;
 }
 
 static void
@@ -143,6 +161,8 @@ attnscope_application_dispose (GObject *object)
 {
   AttnscopeApplication *self = ATTNSCOPE_APPLICATION (object);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->startup_model, g_free);
+  g_clear_pointer (&self->startup_text, g_free);
   G_OBJECT_CLASS (attnscope_application_parent_class)->dispose (object);
 }
 
@@ -154,11 +174,19 @@ attnscope_application_class_init (AttnscopeApplicationClass *klass)
   object_class->dispose = attnscope_application_dispose;
   app_class->startup = attnscope_application_startup;
   app_class->activate = attnscope_application_activate;
+  app_class->handle_local_options = attnscope_application_handle_local_options;
 }
 
 static void
 attnscope_application_init (AttnscopeApplication *self)
 {
+  const GOptionEntry options[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, NULL,
+      N_ ("Model folder, shipped model name or Hugging Face hub id to open"), N_ ("MODEL") },
+    { "text", 't', 0, G_OPTION_ARG_STRING, NULL, N_ ("Text to show"), N_ ("TEXT") },
+    { NULL },
+  };
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
 }
 
 AttnscopeApplication *

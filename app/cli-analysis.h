@@ -13,8 +13,8 @@ G_BEGIN_DECLS
 
 /* Checks TEXT (naming ARGUMENT, e.g. "--text") and runs MODEL on it (last-position logits only);
  * with TRUNCATE a text longer than the context keeps its first tokens instead of failing. */
-AsTrace *cli_analysis_forward(AsModel *model, const char *text, const char *argument,
-                              gboolean truncate, GError **error);
+AsTrace *cli_analysis_forward (AsModel *model, const char *text, const char *argument,
+                               gboolean truncate, GError **error);
 
 /* The --truncate option entry every analysis subcommand offers. */
 #define CLI_ANALYSIS_TRUNCATE_ENTRY(flag)                                                          \
@@ -26,19 +26,19 @@ AsTrace *cli_analysis_forward(AsModel *model, const char *text, const char *argu
 /* Checks the vector selection --of OF --layer LAYER --head HEAD of COMMAND (G_MININT = not
  * given): OF must name a source, and the layer/head it needs must be given. Unneeded ones default
  * to LAYER 0 and HEAD -1. Returns CLI_EXIT_OK, or prints the usage error and returns its code. */
-int cli_parse_vector_selection(const char *command, const char *of, AsVectorSource *source,
-                               int *layer, int *head);
+int cli_parse_vector_selection (const char *command, const char *of, AsVectorSource *source,
+                                int *layer, int *head);
 
 /* Appends VALUE with 9 significant digits, or null when it is NaN or infinite. */
-void cli_json_append_number(GString *buf, double value);
+void cli_json_append_number (GString *buf, double value);
 
 /* Appends the trace's token strings as a JSON array. */
-void cli_json_append_tokens(GString *buf, const AsTrace *trace);
+void cli_json_append_tokens (GString *buf, const AsTrace *trace);
 
 /* Appends S as one CSV field (RFC 4180: quoted when it holds a comma, quote or line break). */
-void cli_csv_append_field(GString *buf, const char *s);
+void cli_csv_append_field (GString *buf, const char *s);
 
 /* Writes BUF to stdout. */
-void cli_print(const GString *buf);
+void cli_print (const GString *buf);
 
 G_END_DECLS

@@ -23,8 +23,8 @@ peak_rss_mb (void)
 
 /* Times REPEAT passes over T deterministic ids; fills median and min in ms. */
 static gboolean
-time_passes (AsModel *model, int T, int repeat, gboolean all_logits, double *median,
-             double *min, GError **error)
+time_passes (AsModel *model, int T, int repeat, gboolean all_logits, double *median, double *min,
+             GError **error)
 {
   const AsConfig *c = as_model_get_config (model);
   g_autofree int32_t *ids = g_new (int32_t, T);

@@ -45,8 +45,10 @@ gboolean
 cli_parse_options (const char *command, const char *parameter_string, const char *summary,
                    const GOptionEntry *entries, int *argc, char ***argv, int *exit_code)
 {
-  g_autofree char *params = g_strdup_printf ("%s %s", command, parameter_string);
-  g_autoptr (GOptionContext) context = g_option_context_new (params);
+  /* the help's usage line reads "attnscope COMMAND [OPTION…] PARAMETERS" */
+  g_autofree char *program = g_strdup_printf ("attnscope %s", command);
+  g_set_prgname (program);
+  g_autoptr (GOptionContext) context = g_option_context_new (parameter_string);
   g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_help_enabled (context, TRUE);
@@ -112,8 +114,7 @@ cli_parse_ids (const char *list, const char *argument, GError **error)
       if (!g_ascii_string_to_signed (part, 10, 0, G_MAXINT32, &value, NULL))
         {
           g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                       "%s: '%s' (item %d) is not a non-negative token id", argument, part,
-                       i + 1);
+                       "%s: '%s' (item %d) is not a non-negative token id", argument, part, i + 1);
           return NULL;
         }
       int32_t id = (int32_t) value;

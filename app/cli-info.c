@@ -51,8 +51,7 @@ cli_info (int argc, char **argv)
   printf ("architecture:  %s\n", as_arch_to_string (c->arch));
   printf ("layers:        %d\n", c->n_layer);
   printf ("heads:         %d per layer\n", c->n_head);
-  printf ("width:         %d (head width %d, MLP width %d)\n", c->n_embd, c->head_dim,
-          c->n_inner);
+  printf ("width:         %d (head width %d, MLP width %d)\n", c->n_embd, c->head_dim, c->n_inner);
   printf ("vocabulary:    %d tokens\n", c->vocab_size);
   printf ("context:       %d tokens\n", c->n_positions);
   printf ("parameters:    %" G_GINT64_FORMAT "\n", as_model_get_n_params (model));

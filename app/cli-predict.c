@@ -11,8 +11,8 @@ append_prediction_json (GString *out, const AsPrediction *p)
 {
   g_string_append (out, "{\"token\":");
   cli_json_append_string (out, p->token);
-  g_string_append_printf (out, ",\"id\":%d,\"logit\":%.9g,\"probability\":%.9g}", p->id,
-                          p->logit, p->probability);
+  g_string_append_printf (out, ",\"id\":%d,\"logit\":%.9g,\"probability\":%.9g}", p->id, p->logit,
+                          p->probability);
 }
 
 static void
@@ -69,9 +69,9 @@ predict_steps (AsModel *model, const char *text, int k, int steps, gboolean appe
                gboolean json)
 {
   GError *error = NULL;
-  AsGreedyStep *result = as_generate_greedy (
-      model, text, steps, k, append_ids ? AS_GREEDY_APPEND_IDS : AS_GREEDY_RETOKENIZE, NULL,
-      &error);
+  AsGreedyStep *result
+      = as_generate_greedy (model, text, steps, k,
+                            append_ids ? AS_GREEDY_APPEND_IDS : AS_GREEDY_RETOKENIZE, NULL, &error);
   if (result == NULL)
     return cli_fail (error);
   g_autoptr (GString) out = g_string_new (NULL);
@@ -116,8 +116,7 @@ cli_predict (int argc, char **argv)
     { NULL },
   };
   int code;
-  if (!cli_parse_options ("predict", "", "Predict the next tokens.", entries, &argc, &argv,
-                          &code))
+  if (!cli_parse_options ("predict", "", "Predict the next tokens.", entries, &argc, &argv, &code))
     return code;
   if (argc > 1)
     return cli_usage_printf ("predict", "unexpected argument '%s'", argv[1]);

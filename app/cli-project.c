@@ -330,7 +330,8 @@ cli_project (int argc, char **argv)
   else
     {
       AsVectorSource source;
-      if ((code = cli_parse_vector_selection ("project", of, &source, &layer, &head)) != CLI_EXIT_OK)
+      if ((code = cli_parse_vector_selection ("project", of, &source, &layer, &head))
+          != CLI_EXIT_OK)
         return code;
       if (!load_texts (&in, model_spec, texts, source, layer, head, truncate, &error))
         return cli_fail (error);

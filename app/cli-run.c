@@ -15,15 +15,14 @@ cli_run (int argc, char **argv)
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "ids", 0, 0, G_OPTION_ARG_STRING, &ids_list, "Input token ids, comma separated", "1,2,3" },
-    { "dump", 'o', 0, G_OPTION_ARG_FILENAME, &dump, "Write the trace to this HDF5 file",
-      "OUT.h5" },
+    { "dump", 'o', 0, G_OPTION_ARG_FILENAME, &dump, "Write the trace to this HDF5 file", "OUT.h5" },
     { "truncate", 0, 0, G_OPTION_ARG_NONE, &truncate,
       "Keep the first tokens when the text is longer than the context", NULL },
     { NULL },
   };
   int code;
-  if (!cli_parse_options ("run", "", "Run one forward pass and dump every layer and head.",
-                          entries, &argc, &argv, &code))
+  if (!cli_parse_options ("run", "", "Run one forward pass and dump every layer and head.", entries,
+                          &argc, &argv, &code))
     return code;
   if (argc > 1)
     return cli_usage_printf ("run", "unexpected argument '%s'", argv[1]);

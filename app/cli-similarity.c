@@ -22,136 +22,141 @@ typedef struct
   gboolean truncate;
 } SimilarityRequest;
 
-static void append_selection_json(GString *out, const SimilarityRequest *req)
+static void
+append_selection_json (GString *out, const SimilarityRequest *req)
 {
-  g_string_append_printf(out, "\"of\":\"%s\"", as_vector_source_to_string(req->source));
+  g_string_append_printf (out, "\"of\":\"%s\"", as_vector_source_to_string (req->source));
   if (req->source != AS_VECTORS_EMBEDDINGS)
-    g_string_append_printf(out, ",\"layer\":%d", req->layer);
+    g_string_append_printf (out, ",\"layer\":%d", req->layer);
   if (req->head >= 0)
-    g_string_append_printf(out, ",\"head\":%d", req->head);
+    g_string_append_printf (out, ",\"head\":%d", req->head);
 }
 
-static void print_matrix(const AsTrace *trace, const float *sim, const SimilarityRequest *req)
+static void
+print_matrix (const AsTrace *trace, const float *sim, const SimilarityRequest *req)
 {
   int n = trace->n_tokens;
-  g_autoptr(GString) out = g_string_new(NULL);
+  g_autoptr (GString) out = g_string_new (NULL);
   if (req->json)
     {
-      g_string_append_c(out, '{');
-      append_selection_json(out, req);
-      g_string_append(out, ",\"tokens\":");
-      cli_json_append_tokens(out, trace);
-      g_string_append(out, ",\"matrix\":[");
+      g_string_append_c (out, '{');
+      append_selection_json (out, req);
+      g_string_append (out, ",\"tokens\":");
+      cli_json_append_tokens (out, trace);
+      g_string_append (out, ",\"matrix\":[");
       for (int i = 0; i < n; i++)
         {
-          g_string_append(out, i > 0 ? ",[" : "[");
+          g_string_append (out, i > 0 ? ",[" : "[");
           for (int j = 0; j < n; j++)
             {
               if (j > 0)
-                g_string_append_c(out, ',');
-              cli_json_append_number(out, sim[(gsize)i * n + j]);
+                g_string_append_c (out, ',');
+              cli_json_append_number (out, sim[(gsize) i * n + j]);
             }
-          g_string_append_c(out, ']');
+          g_string_append_c (out, ']');
         }
-      g_string_append(out, "]}\n");
-      cli_print(out);
+      g_string_append (out, "]}\n");
+      cli_print (out);
       return;
     }
-  g_string_append(out, "token");
+  g_string_append (out, "token");
   for (int j = 0; j < n; j++)
     {
-      g_string_append_c(out, ',');
-      cli_csv_append_field(out, trace->tokens[j]);
+      g_string_append_c (out, ',');
+      cli_csv_append_field (out, trace->tokens[j]);
     }
-  g_string_append_c(out, '\n');
+  g_string_append_c (out, '\n');
   for (int i = 0; i < n; i++)
     {
-      cli_csv_append_field(out, trace->tokens[i]);
+      cli_csv_append_field (out, trace->tokens[i]);
       for (int j = 0; j < n; j++)
-        g_string_append_printf(out, ",%.9g", sim[(gsize)i * n + j]);
-      g_string_append_c(out, '\n');
+        g_string_append_printf (out, ",%.9g", sim[(gsize) i * n + j]);
+      g_string_append_c (out, '\n');
     }
-  cli_print(out);
+  cli_print (out);
 }
 
-static void print_table(const AsTrace *trace, const AsSimilarityRow *rows, int n_rows,
-                        const SimilarityRequest *req)
+static void
+print_table (const AsTrace *trace, const AsSimilarityRow *rows, int n_rows,
+             const SimilarityRequest *req)
 {
   const char *word = trace->tokens[req->token];
-  g_autoptr(GString) out = g_string_new(NULL);
+  g_autoptr (GString) out = g_string_new (NULL);
   if (req->json)
     {
-      g_string_append_c(out, '{');
-      append_selection_json(out, req);
-      g_string_append_printf(out, ",\"attention\":\"%s\",\"token\":{\"index\":%d,\"token\":",
-                             req->head >= 0 ? "head" : "mean", req->token);
-      cli_json_append_string(out, word);
-      g_string_append(out, "},\"tokens\":");
-      cli_json_append_tokens(out, trace);
-      g_string_append(out, ",\"rows\":[");
+      g_string_append_c (out, '{');
+      append_selection_json (out, req);
+      g_string_append_printf (out, ",\"attention\":\"%s\",\"token\":{\"index\":%d,\"token\":",
+                              req->head >= 0 ? "head" : "mean", req->token);
+      cli_json_append_string (out, word);
+      g_string_append (out, "},\"tokens\":");
+      cli_json_append_tokens (out, trace);
+      g_string_append (out, ",\"rows\":[");
       for (int r = 0; r < n_rows; r++)
         {
-          g_string_append_printf(out, "%s{\"index\":%d,\"token\":", r > 0 ? "," : "",
-                                 rows[r].index);
-          cli_json_append_string(out, trace->tokens[rows[r].index]);
-          g_string_append(out, ",\"similarity\":");
-          cli_json_append_number(out, rows[r].similarity);
-          g_string_append(out, ",\"attention\":");
-          cli_json_append_number(out, rows[r].attention);
-          g_string_append_c(out, '}');
+          g_string_append_printf (out, "%s{\"index\":%d,\"token\":", r > 0 ? "," : "",
+                                  rows[r].index);
+          cli_json_append_string (out, trace->tokens[rows[r].index]);
+          g_string_append (out, ",\"similarity\":");
+          cli_json_append_number (out, rows[r].similarity);
+          g_string_append (out, ",\"attention\":");
+          cli_json_append_number (out, rows[r].attention);
+          g_string_append_c (out, '}');
         }
-      g_string_append(out, "]}\n");
+      g_string_append (out, "]}\n");
     }
   else if (req->csv)
     {
-      g_string_append(out, "index,token,similarity,attention\n");
+      g_string_append (out, "index,token,similarity,attention\n");
       for (int r = 0; r < n_rows; r++)
         {
-          g_string_append_printf(out, "%d,", rows[r].index);
-          cli_csv_append_field(out, trace->tokens[rows[r].index]);
-          g_string_append_printf(out, ",%.9g,%.9g\n", rows[r].similarity, rows[r].attention);
+          g_string_append_printf (out, "%d,", rows[r].index);
+          cli_csv_append_field (out, trace->tokens[rows[r].index]);
+          g_string_append_printf (out, ",%.9g,%.9g\n", rows[r].similarity, rows[r].attention);
         }
     }
   else
     {
       /* the seed's layout ("Comparison for 'May':"), with six decimals */
-      g_string_append_printf(out, "Comparison for '%s':\n  Word\t\tSimilarity\tAttention weight\n",
-                             word);
+      g_string_append_printf (out, "Comparison for '%s':\n  Word\t\tSimilarity\tAttention weight\n",
+                              word);
       for (int r = 0; r < n_rows; r++)
-        g_string_append_printf(out, "  %s\t\t%.6f\t%.6f\n", trace->tokens[rows[r].index],
-                               rows[r].similarity, rows[r].attention);
+        g_string_append_printf (out, "  %s\t\t%.6f\t%.6f\n", trace->tokens[rows[r].index],
+                                rows[r].similarity, rows[r].attention);
     }
-  cli_print(out);
+  cli_print (out);
 }
 
-static int similarity_run(AsModel *model, const char *text, const SimilarityRequest *req)
+static int
+similarity_run (AsModel *model, const char *text, const SimilarityRequest *req)
 {
   GError *error = NULL;
-  g_autoptr(AsTrace) trace = cli_analysis_forward(model, text, "--text", req->truncate, &error);
+  g_autoptr (AsTrace) trace = cli_analysis_forward (model, text, "--text", req->truncate, &error);
   if (trace == NULL)
-    return cli_fail(error);
-  g_autofree float *sim = as_trace_similarity(trace, req->source, req->layer, req->head, &error);
+    return cli_fail (error);
+  g_autofree float *sim = as_trace_similarity (trace, req->source, req->layer, req->head, &error);
   if (sim == NULL)
-    return cli_fail(error);
+    return cli_fail (error);
   if (req->token < 0)
     {
-      print_matrix(trace, sim, req);
+      print_matrix (trace, sim, req);
       return CLI_EXIT_OK;
     }
-  if (!as_similarity_check_token(req->token, trace->n_tokens, &error))
-    return cli_fail(error);
-  gsize tt = (gsize)trace->n_tokens * trace->n_tokens;
-  g_autofree float *attn = g_new(float, tt); /* [T][T] */
-  if (!as_trace_vectors_attention(attn, trace, req->source, req->layer, req->head, &error))
-    return cli_fail(error);
+  if (!as_similarity_check_token (req->token, trace->n_tokens, &error))
+    return cli_fail (error);
+  gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
+  g_autofree float *attn = g_new (float, tt); /* [T][T] */
+  if (!as_trace_vectors_attention (attn, trace, req->source, req->layer, req->head, &error))
+    return cli_fail (error);
   int n_rows = 0;
   g_autofree AsSimilarityRow *rows
-      = as_similarity_table(sim, attn, trace->n_tokens, req->token, &n_rows);
-  print_table(trace, rows, n_rows, req);
+      = as_similarity_table (sim, attn, trace->n_tokens, req->token, &n_rows);
+  print_table (trace, rows, n_rows, req);
   return CLI_EXIT_OK;
 }
 
-int cli_similarity(int argc, char **argv)
+int
+cli_similarity (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *of = NULL;
   SimilarityRequest req = { .layer = G_MININT, .head = G_MININT, .token = G_MININT };
@@ -172,32 +177,32 @@ int cli_similarity(int argc, char **argv)
       "Print token I's similarity to every other token next to its attention weights", "I" },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &req.csv, "Print CSV (default for the matrix)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &req.json, "Print JSON", NULL },
-    CLI_ANALYSIS_TRUNCATE_ENTRY(req.truncate),
+    CLI_ANALYSIS_TRUNCATE_ENTRY (req.truncate),
     { NULL },
   };
   int code;
-  if (!cli_parse_options("similarity", "", "Cosine similarity between the vectors of a text.",
-                         entries, &argc, &argv, &code))
+  if (!cli_parse_options ("similarity", "", "Cosine similarity between the vectors of a text.",
+                          entries, &argc, &argv, &code))
     return code;
   if (argc > 1)
-    return cli_usage_printf("similarity", "unexpected argument '%s'", argv[1]);
+    return cli_usage_printf ("similarity", "unexpected argument '%s'", argv[1]);
   if (text == NULL)
-    return cli_usage_printf("similarity", "--text T is required");
+    return cli_usage_printf ("similarity", "--text T is required");
   if (req.csv && req.json)
-    return cli_usage_printf("similarity", "give at most one of --csv and --json");
+    return cli_usage_printf ("similarity", "give at most one of --csv and --json");
   if (req.head != G_MININT && req.head < 0)
-    return cli_fail_printf("--head %d is out of range: heads are numbered from 0", req.head);
-  if ((code = cli_parse_vector_selection("similarity", of, &req.source, &req.layer, &req.head))
+    return cli_fail_printf ("--head %d is out of range: heads are numbered from 0", req.head);
+  if ((code = cli_parse_vector_selection ("similarity", of, &req.source, &req.layer, &req.head))
       != CLI_EXIT_OK)
     return code;
   GError *error = NULL;
   if (req.token == G_MININT)
     req.token = -1;
   else if (req.token < 0)
-    return cli_fail_printf("--token %d is out of range: tokens are numbered from 0", req.token);
+    return cli_fail_printf ("--token %d is out of range: tokens are numbered from 0", req.token);
 
-  g_autoptr(AsModel) model = cli_load_model(model_spec, &error);
+  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
-    return cli_fail(error);
-  return similarity_run(model, text, &req);
+    return cli_fail (error);
+  return similarity_run (model, text, &req);
 }

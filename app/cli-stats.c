@@ -11,111 +11,115 @@
 #include "cli.h"
 
 /* Runs MODEL on every non-blank line of PATH and accumulates the statistics. */
-static AsHeadStats *stats_of_lines(AsModel *model, const char *path, gboolean truncate,
-                                   GError **error)
+static AsHeadStats *
+stats_of_lines (AsModel *model, const char *path, gboolean truncate, GError **error)
 {
   g_autofree char *contents = NULL;
   GError *local = NULL;
-  if (!g_file_get_contents(path, &contents, NULL, &local))
+  if (!g_file_get_contents (path, &contents, NULL, &local))
     {
-      g_set_error(error, AS_ERROR, AS_ERROR_IO, "--lines: %s", local->message);
-      g_error_free(local);
+      g_set_error (error, AS_ERROR, AS_ERROR_IO, "--lines: %s", local->message);
+      g_error_free (local);
       return NULL;
     }
-  g_autoptr(AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new();
-  g_auto(GStrv) lines = g_strsplit(contents, "\n", -1);
+  g_autoptr (AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new ();
+  g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);
   int n_sentences = 0;
   for (int i = 0; lines[i] != NULL; i++)
     {
       char *line = lines[i];
-      gsize len = strlen(line);
+      gsize len = strlen (line);
       if (len > 0 && line[len - 1] == '\r')
         line[len - 1] = '\0';
-      g_autofree char *stripped = g_strstrip(g_strdup(line));
+      g_autofree char *stripped = g_strstrip (g_strdup (line));
       if (*stripped == '\0')
         continue;
-      g_autoptr(AsTrace) trace = cli_analysis_forward(model, line, "the line", truncate, &local);
+      g_autoptr (AsTrace) trace = cli_analysis_forward (model, line, "the line", truncate, &local);
       if (trace == NULL)
         {
-          g_propagate_prefixed_error(error, local, "--lines: %s line %d: ", path, i + 1);
+          g_propagate_prefixed_error (error, local, "--lines: %s line %d: ", path, i + 1);
           return NULL;
         }
-      if (!as_head_stats_accumulate(acc, trace, error))
+      if (!as_head_stats_accumulate (acc, trace, error))
         return NULL;
       n_sentences++;
     }
   if (n_sentences == 0)
     {
-      g_set_error(error, AS_ERROR, AS_ERROR_INPUT,
-                  "--lines: %s has no text (every line is empty or blank)", path);
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--lines: %s has no text (every line is empty or blank)", path);
       return NULL;
     }
-  return as_head_stats_accumulator_finish(acc, error);
+  return as_head_stats_accumulator_finish (acc, error);
 }
 
-static void append_head_json(GString *out, const AsHeadStats *s, int e)
+static void
+append_head_json (GString *out, const AsHeadStats *s, int e)
 {
-  g_string_append_printf(out, "{\"layer\":%d,\"head\":%d", e / s->n_head, e % s->n_head);
+  g_string_append_printf (out, "{\"layer\":%d,\"head\":%d", e / s->n_head, e % s->n_head);
   for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
     {
-      g_string_append_printf(out, ",\"%s\":", as_head_stat_kind_to_string(k));
-      cli_json_append_number(out, s->values[(gsize)e * AS_HEAD_STAT_COUNT + k]);
+      g_string_append_printf (out, ",\"%s\":", as_head_stat_kind_to_string (k));
+      cli_json_append_number (out, s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
     }
-  g_string_append(out, ",\"label\":");
-  cli_json_append_string(out, as_head_pattern_to_string(s->patterns[e]));
-  g_string_append_c(out, '}');
+  g_string_append (out, ",\"label\":");
+  cli_json_append_string (out, as_head_pattern_to_string (s->patterns[e]));
+  g_string_append_c (out, '}');
 }
 
-static void print_json(const AsHeadStats *s, const char *model_name)
+static void
+print_json (const AsHeadStats *s, const char *model_name)
 {
   int n = s->n_layer * s->n_head;
-  g_autoptr(GString) out = g_string_new("{\"model\":");
-  cli_json_append_string(out, model_name);
-  g_string_append_printf(out, ",\"sentences\":%d,\"n_layer\":%d,\"n_head\":%d,\"heads\":[",
-                         s->n_traces, s->n_layer, s->n_head);
+  g_autoptr (GString) out = g_string_new ("{\"model\":");
+  cli_json_append_string (out, model_name);
+  g_string_append_printf (out, ",\"sentences\":%d,\"n_layer\":%d,\"n_head\":%d,\"heads\":[",
+                          s->n_traces, s->n_layer, s->n_head);
   for (int e = 0; e < n; e++)
     {
       if (e > 0)
-        g_string_append_c(out, ',');
-      append_head_json(out, s, e);
+        g_string_append_c (out, ',');
+      append_head_json (out, s, e);
     }
-  g_string_append(out, "],\"rankings\":{");
+  g_string_append (out, "],\"rankings\":{");
   for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
     {
-      g_autofree int *order = as_head_stats_rank(s, k);
-      g_string_append_printf(out, "%s\"%s\":[", k > 0 ? "," : "", as_head_stat_kind_to_string(k));
+      g_autofree int *order = as_head_stats_rank (s, k);
+      g_string_append_printf (out, "%s\"%s\":[", k > 0 ? "," : "", as_head_stat_kind_to_string (k));
       for (int r = 0; r < n; r++)
         {
           int e = order[r];
-          g_string_append_printf(out, "%s{\"layer\":%d,\"head\":%d,\"value\":", r > 0 ? "," : "",
-                                 e / s->n_head, e % s->n_head);
-          cli_json_append_number(out, s->values[(gsize)e * AS_HEAD_STAT_COUNT + k]);
-          g_string_append_c(out, '}');
+          g_string_append_printf (out, "%s{\"layer\":%d,\"head\":%d,\"value\":", r > 0 ? "," : "",
+                                  e / s->n_head, e % s->n_head);
+          cli_json_append_number (out, s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
+          g_string_append_c (out, '}');
         }
-      g_string_append_c(out, ']');
+      g_string_append_c (out, ']');
     }
-  g_string_append(out, "}}\n");
-  cli_print(out);
+  g_string_append (out, "}}\n");
+  cli_print (out);
 }
 
-static void print_text(const AsHeadStats *s)
+static void
+print_text (const AsHeadStats *s)
 {
-  g_autoptr(GString) out = g_string_new(NULL);
-  g_string_append_printf(out, "%d sentence%s; entropy is normalised (0 focused, 1 uniform)\n",
-                         s->n_traces, s->n_traces == 1 ? "" : "s");
-  g_string_append_printf(out, "%5s %4s %10s %10s %10s %10s  %s\n", "layer", "head", "entropy",
-                         "previous", "first", "self", "label");
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_string_append_printf (out, "%d sentence%s; entropy is normalised (0 focused, 1 uniform)\n",
+                          s->n_traces, s->n_traces == 1 ? "" : "s");
+  g_string_append_printf (out, "%5s %4s %10s %10s %10s %10s  %s\n", "layer", "head", "entropy",
+                          "previous", "first", "self", "label");
   for (int e = 0; e < s->n_layer * s->n_head; e++)
     {
-      g_string_append_printf(out, "%5d %4d", e / s->n_head, e % s->n_head);
+      g_string_append_printf (out, "%5d %4d", e / s->n_head, e % s->n_head);
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
-        g_string_append_printf(out, " %10.6f", s->values[(gsize)e * AS_HEAD_STAT_COUNT + k]);
-      g_string_append_printf(out, "  %s\n", as_head_pattern_to_string(s->patterns[e]));
+        g_string_append_printf (out, " %10.6f", s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
+      g_string_append_printf (out, "  %s\n", as_head_pattern_to_string (s->patterns[e]));
     }
-  cli_print(out);
+  cli_print (out);
 }
 
-int cli_stats(int argc, char **argv)
+int
+cli_stats (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *lines = NULL;
   gboolean json = FALSE, truncate = FALSE;
@@ -126,39 +130,39 @@ int cli_stats(int argc, char **argv)
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines,
       "Aggregate over every non-blank line of FILE (each line counts once)", "FILE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
-    CLI_ANALYSIS_TRUNCATE_ENTRY(truncate),
+    CLI_ANALYSIS_TRUNCATE_ENTRY (truncate),
     { NULL },
   };
   int code;
-  if (!cli_parse_options("stats", "", "Head statistics: entropy, previous/first/self shares.",
-                         entries, &argc, &argv, &code))
+  if (!cli_parse_options ("stats", "", "Head statistics: entropy, previous/first/self shares.",
+                          entries, &argc, &argv, &code))
     return code;
   if (argc > 1)
-    return cli_usage_printf("stats", "unexpected argument '%s'", argv[1]);
+    return cli_usage_printf ("stats", "unexpected argument '%s'", argv[1]);
   if ((text == NULL) == (lines == NULL))
-    return cli_usage_printf("stats", "give exactly one of --text T or --lines FILE");
+    return cli_usage_printf ("stats", "give exactly one of --text T or --lines FILE");
 
   GError *error = NULL;
-  if (text != NULL && !cli_check_text(text, "--text", &error))
-    return cli_fail(error);
-  g_autoptr(AsModel) model = cli_load_model(model_spec, &error);
+  if (text != NULL && !cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
-    return cli_fail(error);
+    return cli_fail (error);
 
-  g_autoptr(AsHeadStats) stats = NULL;
+  g_autoptr (AsHeadStats) stats = NULL;
   if (lines != NULL)
-    stats = stats_of_lines(model, lines, truncate, &error);
+    stats = stats_of_lines (model, lines, truncate, &error);
   else
     {
-      g_autoptr(AsTrace) trace = cli_analysis_forward(model, text, "--text", truncate, &error);
+      g_autoptr (AsTrace) trace = cli_analysis_forward (model, text, "--text", truncate, &error);
       if (trace != NULL)
-        stats = as_head_stats_compute(trace);
+        stats = as_head_stats_compute (trace);
     }
   if (stats == NULL)
-    return cli_fail(error);
+    return cli_fail (error);
   if (json)
-    print_json(stats, as_model_get_name(model));
+    print_json (stats, as_model_get_name (model));
   else
-    print_text(stats);
+    print_text (stats);
   return CLI_EXIT_OK;
 }

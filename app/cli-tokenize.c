@@ -18,8 +18,8 @@ append_tokens_json (GString *out, const AsTokenizer *tokenizer, GArray *ids)
     {
       if (i)
         g_string_append_c (out, ',');
-      cli_json_append_string (out, as_tokenizer_get_token (tokenizer,
-                                                           g_array_index (ids, int32_t, i)));
+      cli_json_append_string (out,
+                              as_tokenizer_get_token (tokenizer, g_array_index (ids, int32_t, i)));
     }
   g_string_append (out, "]}\n");
 }
@@ -32,8 +32,8 @@ append_tokens_text (GString *out, const AsTokenizer *tokenizer, const char *text
     {
       if (i)
         g_string_append (out, ", ");
-      cli_json_append_string (out, as_tokenizer_get_token (tokenizer,
-                                                           g_array_index (ids, int32_t, i)));
+      cli_json_append_string (out,
+                              as_tokenizer_get_token (tokenizer, g_array_index (ids, int32_t, i)));
     }
   g_string_append (out, "]\nToken IDs: [");
   for (guint i = 0; i < ids->len; i++)

@@ -48,9 +48,8 @@ int cli_usage_printf (const char *command, const char *format, ...) G_GNUC_PRINT
 /* Parses ARGV with ENTRIES for COMMAND; on a bad option prints the usage error and returns
  * FALSE with *EXIT_CODE = CLI_EXIT_USAGE (or CLI_EXIT_OK for --help). ARGV keeps the
  * positional arguments (argv[0] = command). */
-gboolean cli_parse_options (const char *command, const char *parameter_string,
-                            const char *summary, const GOptionEntry *entries, int *argc,
-                            char ***argv, int *exit_code);
+gboolean cli_parse_options (const char *command, const char *parameter_string, const char *summary,
+                            const GOptionEntry *entries, int *argc, char ***argv, int *exit_code);
 
 /* Loads the model named by SPEC (NULL = the default model). */
 AsModel *cli_load_model (const char *spec, GError **error);

@@ -29,9 +29,10 @@ print_usage (FILE *out)
   fprintf (out, "Usage: attnscope COMMAND [OPTIONS]\n\nCommands:\n");
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf (out, "\nRun 'attnscope COMMAND --help' for the options of a command.\n"
-                "--model takes a model folder, the name of a shipped model (default: %s) or a\n"
-                "Hugging Face hub id found in the local cache.\n",
+  fprintf (out,
+           "\nRun 'attnscope COMMAND --help' for the options of a command.\n"
+           "--model takes a model folder, the name of a shipped model (default: %s) or a\n"
+           "Hugging Face hub id found in the local cache.\n",
            as_model_default_name ());
 }
 

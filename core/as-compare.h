@@ -59,15 +59,15 @@ typedef struct
 
 /* Pairs the tokens of A [N_A] and B [N_B] by the rule above. Returns the pairs (*N_PAIRS) and
  * fills the unmatched lists (newly allocated; free all three with g_free). */
-AsTokenPair *as_compare_pair_tokens(char *const *tokens_a, int n_a, char *const *tokens_b, int n_b,
-                                    int *n_pairs, int **unmatched_a, int *n_unmatched_a,
-                                    int **unmatched_b, int *n_unmatched_b);
+AsTokenPair *as_compare_pair_tokens (char *const *tokens_a, int n_a, char *const *tokens_b, int n_b,
+                                     int *n_pairs, int **unmatched_a, int *n_unmatched_a,
+                                     int **unmatched_b, int *n_unmatched_b);
 
 /* Compares A and B; fails with AS_ERROR_SHAPE when they do not come from the same model shape
  * (layers, heads, width), naming both. */
-AsComparison *as_compare_traces(const AsTrace *a, const AsTrace *b, GError **error);
-void as_comparison_free(AsComparison *comparison);
+AsComparison *as_compare_traces (const AsTrace *a, const AsTrace *b, GError **error);
+void as_comparison_free (AsComparison *comparison);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(AsComparison, as_comparison_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsComparison, as_comparison_free)
 
 G_END_DECLS

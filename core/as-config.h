@@ -11,8 +11,8 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  AS_ARCH_GPT2,           /* GPT-2, DistilGPT-2: causal, pre-LN */
-  AS_ARCH_TOY_ATTENTION,  /* one attention layer, word-level vocabulary (the seeds' examples) */
+  AS_ARCH_GPT2,          /* GPT-2, DistilGPT-2: causal, pre-LN */
+  AS_ARCH_TOY_ATTENTION, /* one attention layer, word-level vocabulary (the seeds' examples) */
 } AsArch;
 
 typedef enum
@@ -25,24 +25,24 @@ typedef enum
 typedef struct
 {
   AsArch arch;
-  char *model_type;      /* as written in config.json, e.g. "gpt2" */
-  int n_layer;           /* L */
-  int n_head;            /* H */
-  int n_embd;            /* D */
-  int head_dim;          /* hd = D / H (toy models may set it separately) */
-  int n_inner;           /* F, MLP width (4·D when config says null) */
-  int n_positions;       /* context length */
-  int vocab_size;        /* V */
+  char *model_type; /* as written in config.json, e.g. "gpt2" */
+  int n_layer;      /* L */
+  int n_head;       /* H */
+  int n_embd;       /* D */
+  int head_dim;     /* hd = D / H (toy models may set it separately) */
+  int n_inner;      /* F, MLP width (4·D when config says null) */
+  int n_positions;  /* context length */
+  int vocab_size;   /* V */
   float layer_norm_eps;
   AsActivation activation;
-  int bos_token_id;      /* -1 when absent */
-  int eos_token_id;      /* -1 when absent */
+  int bos_token_id; /* -1 when absent */
+  int eos_token_id; /* -1 when absent */
 
   /* toy-attention only (see toy-attention.h) */
   gboolean toy_use_projections; /* W_Q, W_K, W_V (and W_O when toy_use_output) present */
   gboolean toy_use_output;
-  gboolean toy_scale_scores;    /* divide scores by sqrt(head_dim) */
-  gboolean toy_sinusoidal;      /* add sinusoidal positions to the embeddings */
+  gboolean toy_scale_scores; /* divide scores by sqrt(head_dim) */
+  gboolean toy_sinusoidal;   /* add sinusoidal positions to the embeddings */
   gboolean toy_causal;
 } AsConfig;
 

@@ -1,4 +1,4 @@
 /* as-error.c — the AS_ERROR domain. */
 #include "as-error.h"
 
-G_DEFINE_QUARK (attnscope-error-quark, as_error)
+G_DEFINE_QUARK (attnscope - error - quark, as_error)

@@ -10,15 +10,15 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  gboolean all_logits;        /* logits for every position, not only the last */
-  GCancellable *cancellable;  /* checked between layers; may be NULL */
+  gboolean all_logits;       /* logits for every position, not only the last */
+  GCancellable *cancellable; /* checked between layers; may be NULL */
 } AsForwardOptions;
 
 /* Runs MODEL on IDS[0..N_IDS-1] and returns the full trace. Fails on: no ids, an id outside the
  * vocabulary, more ids than the context length (message names both numbers), a trace that would
  * not fit in memory, cancellation. OPTIONS may be NULL. */
-AsTrace *as_forward (AsModel *model, const int32_t *ids, int n_ids,
-                     const AsForwardOptions *options, GError **error);
+AsTrace *as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOptions *options,
+                     GError **error);
 
 /* Tokenizes TEXT and runs the forward pass. Fails on empty text, invalid UTF-8, and text longer
  * than the context unless TRUNCATE (then the first n_positions tokens are kept). */

@@ -62,46 +62,46 @@ typedef struct
 } AsHeadStats;
 
 /* "entropy", "previous", "first", "self". */
-const char *as_head_stat_kind_to_string(AsHeadStatKind kind);
+const char *as_head_stat_kind_to_string (AsHeadStatKind kind);
 /* "mixed", "previous", "first", "self". */
-const char *as_head_pattern_to_string(AsHeadPattern pattern);
+const char *as_head_pattern_to_string (AsHeadPattern pattern);
 
 /* The four statistics of one head, P [T][T]; OUT [AS_HEAD_STAT_COUNT]. */
-void as_head_stats_of_matrix(double *out, const float *attn, int n_tokens, gboolean causal);
+void as_head_stats_of_matrix (double *out, const float *attn, int n_tokens, gboolean causal);
 
 /* The label for the shares in VALUES [AS_HEAD_STAT_COUNT]. */
-AsHeadPattern as_head_pattern_classify(const double *values);
+AsHeadPattern as_head_pattern_classify (const double *values);
 
-static inline double as_head_stats_get(const AsHeadStats *stats, int layer, int head,
-                                       AsHeadStatKind kind)
+static inline double
+as_head_stats_get (const AsHeadStats *stats, int layer, int head, AsHeadStatKind kind)
 {
-  return stats->values[((gsize)layer * stats->n_head + head) * AS_HEAD_STAT_COUNT + kind];
+  return stats->values[((gsize) layer * stats->n_head + head) * AS_HEAD_STAT_COUNT + kind];
 }
 
 /* Statistics of one trace. */
-AsHeadStats *as_head_stats_compute(const AsTrace *trace);
-void as_head_stats_free(AsHeadStats *stats);
+AsHeadStats *as_head_stats_compute (const AsTrace *trace);
+void as_head_stats_free (AsHeadStats *stats);
 
 /* Heads sorted by KIND as described above: [L·H] flat indices layer·H + head. Free with g_free. */
-int *as_head_stats_rank(const AsHeadStats *stats, AsHeadStatKind kind);
+int *as_head_stats_rank (const AsHeadStats *stats, AsHeadStatKind kind);
 
 /* Accumulates sentences one trace at a time (so a long --lines file never holds all traces). */
 typedef struct _AsHeadStatsAccumulator AsHeadStatsAccumulator;
 
-AsHeadStatsAccumulator *as_head_stats_accumulator_new(void);
-void as_head_stats_accumulator_free(AsHeadStatsAccumulator *acc);
+AsHeadStatsAccumulator *as_head_stats_accumulator_new (void);
+void as_head_stats_accumulator_free (AsHeadStatsAccumulator *acc);
 
 /* Adds TRACE; fails with AS_ERROR_SHAPE when its layers/heads differ from the first trace's. */
-gboolean as_head_stats_accumulate(AsHeadStatsAccumulator *acc, const AsTrace *trace,
-                                  GError **error);
+gboolean as_head_stats_accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace,
+                                   GError **error);
 
 /* The aggregated statistics so far; fails with AS_ERROR_INPUT when nothing was accumulated. */
-AsHeadStats *as_head_stats_accumulator_finish(const AsHeadStatsAccumulator *acc, GError **error);
+AsHeadStats *as_head_stats_accumulator_finish (const AsHeadStatsAccumulator *acc, GError **error);
 
 /* Aggregates N_TRACES traces at once (same rules). */
-AsHeadStats *as_head_stats_aggregate(AsTrace *const *traces, int n_traces, GError **error);
+AsHeadStats *as_head_stats_aggregate (AsTrace *const *traces, int n_traces, GError **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(AsHeadStats, as_head_stats_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(AsHeadStatsAccumulator, as_head_stats_accumulator_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsHeadStats, as_head_stats_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsHeadStatsAccumulator, as_head_stats_accumulator_free)
 
 G_END_DECLS

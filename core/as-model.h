@@ -22,32 +22,32 @@ G_BEGIN_DECLS
  * [in][out], row-major, so a row vector x times W is cblas "x · W". */
 typedef struct
 {
-  const float *ln1_g, *ln1_b;     /* [D] */
-  const float *attn_w;            /* [D][3D] */
-  const float *attn_b;            /* [3D] */
-  const float *proj_w;            /* [D][D] */
-  const float *proj_b;            /* [D] */
-  const float *ln2_g, *ln2_b;     /* [D] */
-  const float *fc_w;              /* [D][F] */
-  const float *fc_b;              /* [F] */
-  const float *fc2_w;             /* [F][D] */
-  const float *fc2_b;             /* [D] */
+  const float *ln1_g, *ln1_b; /* [D] */
+  const float *attn_w;        /* [D][3D] */
+  const float *attn_b;        /* [3D] */
+  const float *proj_w;        /* [D][D] */
+  const float *proj_b;        /* [D] */
+  const float *ln2_g, *ln2_b; /* [D] */
+  const float *fc_w;          /* [D][F] */
+  const float *fc_b;          /* [F] */
+  const float *fc2_w;         /* [F][D] */
+  const float *fc2_b;         /* [D] */
 } AsGpt2Layer;
 
 typedef struct
 {
-  const float *wte;               /* [V][D], also the tied output matrix */
-  const float *wpe;               /* [P][D] */
-  AsGpt2Layer *layers;            /* [L] */
-  const float *lnf_g, *lnf_b;     /* [D] */
+  const float *wte;           /* [V][D], also the tied output matrix */
+  const float *wpe;           /* [P][D] */
+  AsGpt2Layer *layers;        /* [L] */
+  const float *lnf_g, *lnf_b; /* [D] */
 } AsGpt2Weights;
 
 /* toy-attention weights (see toy-attention.h) */
 typedef struct
 {
-  const float *embeddings;        /* [V][D] */
-  const float *w_q, *w_k, *w_v;   /* [H][D][hd] or NULL (then Q = K = V = embeddings) */
-  const float *w_o;               /* [H·hd][D] or NULL */
+  const float *embeddings;      /* [V][D] */
+  const float *w_q, *w_k, *w_v; /* [H][D][hd] or NULL (then Q = K = V = embeddings) */
+  const float *w_o;             /* [H·hd][D] or NULL */
 } AsToyWeights;
 
 typedef struct _AsModel AsModel;
@@ -73,8 +73,8 @@ const AsConfig *as_model_get_config (const AsModel *model);
 AsTokenizer *as_model_get_tokenizer (const AsModel *model);
 const AsGpt2Weights *as_model_get_gpt2_weights (const AsModel *model);
 const AsToyWeights *as_model_get_toy_weights (const AsModel *model);
-const char *as_model_get_path (const AsModel *model);   /* the resolved folder */
-const char *as_model_get_name (const AsModel *model);   /* basename or hub id, for titles */
+const char *as_model_get_path (const AsModel *model); /* the resolved folder */
+const char *as_model_get_name (const AsModel *model); /* basename or hub id, for titles */
 const char *as_model_get_weights_path (const AsModel *model);
 int64_t as_model_get_n_params (const AsModel *model);
 

@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   int32_t id;
-  char *token;       /* decoded text of the single token, e.g. " on" (owned) */
+  char *token; /* decoded text of the single token, e.g. " on" (owned) */
   float logit;
   float probability; /* softmax over the whole vocabulary */
 } AsPrediction;
@@ -26,8 +26,8 @@ void as_predictions_free (AsPrediction *predictions, int n);
 /* One greedy step as printed by the seed: the text so far and the top-K of that step. */
 typedef struct
 {
-  char *text;              /* prompt + all chosen tokens so far, decoded */
-  AsPrediction *top;       /* [n_top] */
+  char *text;        /* prompt + all chosen tokens so far, decoded */
+  AsPrediction *top; /* [n_top] */
   int n_top;
 } AsGreedyStep;
 

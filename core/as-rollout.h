@@ -20,13 +20,13 @@
 G_BEGIN_DECLS
 
 /* OUT [T][T] = mean over the N_HEAD heads of ATTN [H][T][T]. */
-void as_attention_mean_heads(float *out, const float *attn, int n_head, int n_tokens);
+void as_attention_mean_heads (float *out, const float *attn, int n_head, int n_tokens);
 
 /* OUT [L][T][T] = rollout R_0..R_{L-1} of ATTN [L][H][T][T] as described above. */
-void as_attention_rollout(float *out, const float *attn, int n_layer, int n_head, int n_tokens);
+void as_attention_rollout (float *out, const float *attn, int n_layer, int n_head, int n_tokens);
 
 /* The same on a trace; newly allocated [L][T][T] arrays, free with g_free. */
-float *as_trace_mean_heads(const AsTrace *trace);
-float *as_trace_rollout(const AsTrace *trace);
+float *as_trace_mean_heads (const AsTrace *trace);
+float *as_trace_rollout (const AsTrace *trace);
 
 G_END_DECLS

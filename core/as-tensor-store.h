@@ -14,12 +14,12 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  char *name;                         /* full name, e.g. "transformer/tfgp_t2lm_head_model/..." */
+  char *name; /* full name, e.g. "transformer/tfgp_t2lm_head_model/..." */
   int ndim;
   int64_t shape[AS_TENSOR_MAX_DIMS];
   int64_t n_elements;
-  float *data;                        /* row-major, in the store's block or its read-only
-                                       * mapping of the file: never write through it */
+  float *data; /* row-major, in the store's block or its read-only
+                * mapping of the file: never write through it */
 } AsTensor;
 
 typedef struct _AsTensorStore AsTensorStore;

@@ -9,7 +9,7 @@
 G_BEGIN_DECLS
 
 /* The trace must hold logits for every position (AsForwardOptions.all_logits). */
-gboolean as_trace_dump_h5 (const AsTrace *trace, const char *model_name,
-                           const char *architecture, const char *path, GError **error);
+gboolean as_trace_dump_h5 (const AsTrace *trace, const char *model_name, const char *architecture,
+                           const char *path, GError **error);
 
 G_END_DECLS

@@ -21,26 +21,26 @@ typedef enum
 } AsVectorSource;
 
 /* "embeddings", "contexts", "attn_out", "hidden". */
-const char *as_vector_source_to_string(AsVectorSource source);
+const char *as_vector_source_to_string (AsVectorSource source);
 
 /* Parses NAME (one of the strings above); fails with AS_ERROR_INPUT listing the valid names. */
-gboolean as_vector_source_from_string(const char *name, AsVectorSource *source, GError **error);
+gboolean as_vector_source_from_string (const char *name, AsVectorSource *source, GError **error);
 
 /* TRUE when SOURCE needs a head (only AS_VECTORS_CONTEXTS). */
-gboolean as_vector_source_needs_head(AsVectorSource source);
+gboolean as_vector_source_needs_head (AsVectorSource source);
 
 /* Validates LAYER for SOURCE, and HEAD when SOURCE needs one or HEAD >= 0 (HEAD = -1 means "no
  * head" for the other sources). Fails with AS_ERROR_INPUT naming the layer or head and the valid
  * range. */
-gboolean as_trace_vectors_check(const AsTrace *trace, AsVectorSource source, int layer, int head,
-                                GError **error);
+gboolean as_trace_vectors_check (const AsTrace *trace, AsVectorSource source, int layer, int head,
+                                 GError **error);
 
 /* The vectors of SOURCE at LAYER/HEAD: a borrowed pointer into TRACE, [*N_ROWS][*DIM] row-major
  * (*N_ROWS = T). LAYER is ignored for embeddings; HEAD selects the head of contexts and must be
  * -1 (or a valid head, which is then unused) for the other sources. Validates with
  * as_trace_vectors_check. */
-const float *as_trace_vectors_get(const AsTrace *trace, AsVectorSource source, int layer, int head,
-                                  int *n_rows, int *dim, GError **error);
+const float *as_trace_vectors_get (const AsTrace *trace, AsVectorSource source, int layer, int head,
+                                   int *n_rows, int *dim, GError **error);
 
 /* The attention weights that belong with the vectors of SOURCE at LAYER/HEAD, written to OUT
  * [T][T] (rows = queries): the attention that produced them —
@@ -49,7 +49,7 @@ const float *as_trace_vectors_get(const AsTrace *trace, AsVectorSource source, i
  *   hidden (l), l >= 1:    block l-1 (whose output hidden[l] is), HEAD or the mean over heads;
  *   embeddings, hidden 0:  block 0, the first block, which reads them (no block produced them).
  * Validates with as_trace_vectors_check (HEAD may be -1 except for contexts). */
-gboolean as_trace_vectors_attention(float *out, const AsTrace *trace, AsVectorSource source,
-                                    int layer, int head, GError **error);
+gboolean as_trace_vectors_attention (float *out, const AsTrace *trace, AsVectorSource source,
+                                     int layer, int head, GError **error);
 
 G_END_DECLS

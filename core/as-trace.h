@@ -12,25 +12,25 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  int n_layer;       /* L */
-  int n_head;        /* H */
-  int n_tokens;      /* T */
-  int d_model;       /* D */
-  int head_dim;      /* hd */
-  int vocab_size;    /* V */
+  int n_layer;    /* L */
+  int n_head;     /* H */
+  int n_tokens;   /* T */
+  int d_model;    /* D */
+  int head_dim;   /* hd */
+  int vocab_size; /* V */
   gboolean causal;
 
-  int32_t *ids;      /* [T] */
-  char **tokens;     /* [T] vocabulary strings ("Ġthe"), NULL-terminated */
+  int32_t *ids;  /* [T] */
+  char **tokens; /* [T] vocabulary strings ("Ġthe"), NULL-terminated */
 
-  float *attn;       /* [L][H][T][T] post-softmax; masked entries exactly 0 */
-  float *q;          /* [L][H][T][hd] */
-  float *k;          /* [L][H][T][hd] */
-  float *v;          /* [L][H][T][hd] */
-  float *ctx;        /* [L][H][T][hd] context = P·v, before the output projection */
-  float *attn_out;   /* [L][T][D] output of each attention block (after c_proj, before residual) */
-  float *hidden;     /* [L+1][T][D] HF convention: block inputs, last = after the final norm */
-  float *logits;     /* [logits_rows][V]; logits_rows = 1 (last position) or T */
+  float *attn;     /* [L][H][T][T] post-softmax; masked entries exactly 0 */
+  float *q;        /* [L][H][T][hd] */
+  float *k;        /* [L][H][T][hd] */
+  float *v;        /* [L][H][T][hd] */
+  float *ctx;      /* [L][H][T][hd] context = P·v, before the output projection */
+  float *attn_out; /* [L][T][D] output of each attention block (after c_proj, before residual) */
+  float *hidden;   /* [L+1][T][D] HF convention: block inputs, last = after the final norm */
+  float *logits;   /* [logits_rows][V]; logits_rows = 1 (last position) or T */
   int logits_rows;
 
   /*< private >*/
@@ -56,7 +56,7 @@ guint64 as_memory_budget (void);
 gboolean as_memory_check (guint64 bytes, const char *what, GError **error);
 
 static inline float *
-as_trace_attn (const AsTrace *t, int layer, int head)   /* [T][T] */
+as_trace_attn (const AsTrace *t, int layer, int head) /* [T][T] */
 {
   return t->attn + ((gsize) layer * t->n_head + head) * t->n_tokens * t->n_tokens;
 }
@@ -68,19 +68,19 @@ as_trace_head_vectors (const AsTrace *t, float *base, int layer, int head) /* [T
 }
 
 static inline float *
-as_trace_hidden (const AsTrace *t, int index)   /* [T][D], index 0..L */
+as_trace_hidden (const AsTrace *t, int index) /* [T][D], index 0..L */
 {
   return t->hidden + (gsize) index * t->n_tokens * t->d_model;
 }
 
 static inline float *
-as_trace_attn_out (const AsTrace *t, int layer)  /* [T][D] */
+as_trace_attn_out (const AsTrace *t, int layer) /* [T][D] */
 {
   return t->attn_out + (gsize) layer * t->n_tokens * t->d_model;
 }
 
 static inline float *
-as_trace_last_logits (const AsTrace *t)  /* [V] logits of the last position */
+as_trace_last_logits (const AsTrace *t) /* [V] logits of the last position */
 {
   return t->logits + (gsize) (t->logits_rows - 1) * t->vocab_size;
 }

@@ -10,39 +10,40 @@
 #include "as-rank.h"
 #include "as-similarity.h"
 
-AsTokenPair *as_compare_pair_tokens(char *const *tokens_a, int n_a, char *const *tokens_b, int n_b,
-                                    int *n_pairs, int **unmatched_a, int *n_unmatched_a,
-                                    int **unmatched_b, int *n_unmatched_b)
+AsTokenPair *
+as_compare_pair_tokens (char *const *tokens_a, int n_a, char *const *tokens_b, int n_b,
+                        int *n_pairs, int **unmatched_a, int *n_unmatched_a, int **unmatched_b,
+                        int *n_unmatched_b)
 {
   /* string -> GQueue of B positions not yet taken, in increasing order */
-  g_autoptr(GHashTable) free_b
-      = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_queue_free);
+  g_autoptr (GHashTable) free_b
+      = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_queue_free);
   for (int j = 0; j < n_b; j++)
     {
-      GQueue *queue = g_hash_table_lookup(free_b, tokens_b[j]);
+      GQueue *queue = g_hash_table_lookup (free_b, tokens_b[j]);
       if (queue == NULL)
         {
-          queue = g_queue_new();
-          g_hash_table_insert(free_b, tokens_b[j], queue);
+          queue = g_queue_new ();
+          g_hash_table_insert (free_b, tokens_b[j], queue);
         }
-      g_queue_push_tail(queue, GINT_TO_POINTER(j));
+      g_queue_push_tail (queue, GINT_TO_POINTER (j));
     }
 
-  AsTokenPair *pairs = g_new0(AsTokenPair, MAX(MIN(n_a, n_b), 1));
-  gboolean *taken_b = g_new0(gboolean, MAX(n_b, 1)); /* [T_B] */
-  *unmatched_a = g_new0(int, MAX(n_a, 1));
-  *unmatched_b = g_new0(int, MAX(n_b, 1));
+  AsTokenPair *pairs = g_new0 (AsTokenPair, MAX (MIN (n_a, n_b), 1));
+  gboolean *taken_b = g_new0 (gboolean, MAX (n_b, 1)); /* [T_B] */
+  *unmatched_a = g_new0 (int, MAX (n_a, 1));
+  *unmatched_b = g_new0 (int, MAX (n_b, 1));
   *n_pairs = *n_unmatched_a = *n_unmatched_b = 0;
 
   for (int i = 0; i < n_a; i++)
     {
-      GQueue *queue = g_hash_table_lookup(free_b, tokens_a[i]);
-      if (queue == NULL || g_queue_is_empty(queue))
+      GQueue *queue = g_hash_table_lookup (free_b, tokens_a[i]);
+      if (queue == NULL || g_queue_is_empty (queue))
         {
           (*unmatched_a)[(*n_unmatched_a)++] = i;
           continue;
         }
-      int j = GPOINTER_TO_INT(g_queue_pop_head(queue));
+      int j = GPOINTER_TO_INT (g_queue_pop_head (queue));
       taken_b[j] = TRUE;
       pairs[*n_pairs].a = i;
       pairs[*n_pairs].b = j;
@@ -51,115 +52,119 @@ AsTokenPair *as_compare_pair_tokens(char *const *tokens_a, int n_a, char *const 
   for (int j = 0; j < n_b; j++)
     if (!taken_b[j])
       (*unmatched_b)[(*n_unmatched_b)++] = j;
-  g_free(taken_b);
+  g_free (taken_b);
   return pairs;
 }
 
 /* Per hidden-state index: similarity of every pair, their mean, and the matched-row change. */
-static void compare_hidden(AsComparison *c, const AsTrace *a, const AsTrace *b)
+static void
+compare_hidden (AsComparison *c, const AsTrace *a, const AsTrace *b)
 {
   int n_hidden = c->n_layer + 1;
   int dim = a->d_model;
-  c->hidden_similarity = g_new0(float, MAX((gsize)n_hidden * c->n_pairs, 1));
-  c->hidden_mean_similarity = g_new0(double, n_hidden);
-  c->hidden_change = g_new0(double, n_hidden);
+  c->hidden_similarity = g_new0 (float, MAX ((gsize) n_hidden * c->n_pairs, 1));
+  c->hidden_mean_similarity = g_new0 (double, n_hidden);
+  c->hidden_change = g_new0 (double, n_hidden);
   for (int l = 0; l < n_hidden; l++)
     {
-      const float *ha = as_trace_hidden(a, l); /* [T_A][D] */
-      const float *hb = as_trace_hidden(b, l); /* [T_B][D] */
+      const float *ha = as_trace_hidden (a, l); /* [T_A][D] */
+      const float *hb = as_trace_hidden (b, l); /* [T_B][D] */
       double sim_sum = 0, change = 0;
       for (int p = 0; p < c->n_pairs; p++)
         {
-          const float *va = ha + (gsize)c->pairs[p].a * dim;
-          const float *vb = hb + (gsize)c->pairs[p].b * dim;
-          double s = as_cosine_similarity(va, vb, dim);
-          c->hidden_similarity[(gsize)l * c->n_pairs + p] = (float)s;
+          const float *va = ha + (gsize) c->pairs[p].a * dim;
+          const float *vb = hb + (gsize) c->pairs[p].b * dim;
+          double s = as_cosine_similarity (va, vb, dim);
+          c->hidden_similarity[(gsize) l * c->n_pairs + p] = (float) s;
           sim_sum += s;
           for (int d = 0; d < dim; d++)
             {
-              double diff = (double)vb[d] - (double)va[d];
+              double diff = (double) vb[d] - (double) va[d];
               change += diff * diff;
             }
         }
       c->hidden_mean_similarity[l] = c->n_pairs > 0 ? sim_sum / c->n_pairs : NAN;
-      c->hidden_change[l] = sqrt(change);
+      c->hidden_change[l] = sqrt (change);
     }
-  c->hidden_ranking = as_rank_descending(c->hidden_change, n_hidden);
+  c->hidden_ranking = as_rank_descending (c->hidden_change, n_hidden);
 }
 
 /* Per head: P_B - P_A and its Frobenius norm; per layer: the norm over all heads. */
-static void compare_attention(AsComparison *c, const AsTrace *a, const AsTrace *b)
+static void
+compare_attention (AsComparison *c, const AsTrace *a, const AsTrace *b)
 {
   int n_heads = c->n_layer * c->n_head;
-  gsize tt = (gsize)a->n_tokens * a->n_tokens;
-  c->attention_diff = g_new(float, MAX(n_heads * tt, 1)); /* [L][H][T][T] */
-  c->head_change = g_new0(double, MAX(n_heads, 1));       /* [L][H] */
-  c->layer_change = g_new0(double, MAX(c->n_layer, 1));   /* [L] */
+  gsize tt = (gsize) a->n_tokens * a->n_tokens;
+  c->attention_diff = g_new (float, MAX (n_heads * tt, 1)); /* [L][H][T][T] */
+  c->head_change = g_new0 (double, MAX (n_heads, 1));       /* [L][H] */
+  c->layer_change = g_new0 (double, MAX (c->n_layer, 1));   /* [L] */
   for (int e = 0; e < n_heads; e++)
     {
-      const float *pa = a->attn + (gsize)e * tt;
-      const float *pb = b->attn + (gsize)e * tt;
-      float *d = c->attention_diff + (gsize)e * tt;
+      const float *pa = a->attn + (gsize) e * tt;
+      const float *pb = b->attn + (gsize) e * tt;
+      float *d = c->attention_diff + (gsize) e * tt;
       double sq = 0;
       for (gsize x = 0; x < tt; x++)
         {
           d[x] = pb[x] - pa[x];
-          sq += (double)d[x] * d[x];
+          sq += (double) d[x] * d[x];
         }
-      c->head_change[e] = sqrt(sq);
+      c->head_change[e] = sqrt (sq);
       c->layer_change[e / c->n_head] += sq;
     }
   for (int l = 0; l < c->n_layer; l++)
-    c->layer_change[l] = sqrt(c->layer_change[l]);
-  c->head_ranking = as_rank_descending(c->head_change, n_heads);
-  c->layer_ranking = as_rank_descending(c->layer_change, c->n_layer);
+    c->layer_change[l] = sqrt (c->layer_change[l]);
+  c->head_ranking = as_rank_descending (c->head_change, n_heads);
+  c->layer_ranking = as_rank_descending (c->layer_change, c->n_layer);
 }
 
-AsComparison *as_compare_traces(const AsTrace *a, const AsTrace *b, GError **error)
+AsComparison *
+as_compare_traces (const AsTrace *a, const AsTrace *b, GError **error)
 {
   if (a->n_layer != b->n_layer || a->n_head != b->n_head || a->d_model != b->d_model)
     {
-      g_set_error(error, AS_ERROR, AS_ERROR_SHAPE,
-                  "compare: the two traces come from different models (A: %d layers, %d heads, "
-                  "width %d; B: %d layers, %d heads, width %d)",
-                  a->n_layer, a->n_head, a->d_model, b->n_layer, b->n_head, b->d_model);
+      g_set_error (error, AS_ERROR, AS_ERROR_SHAPE,
+                   "compare: the two traces come from different models (A: %d layers, %d heads, "
+                   "width %d; B: %d layers, %d heads, width %d)",
+                   a->n_layer, a->n_head, a->d_model, b->n_layer, b->n_head, b->d_model);
       return NULL;
     }
   if (a->n_tokens == b->n_tokens
-      && !as_memory_check((guint64)a->n_layer * a->n_head * a->n_tokens * a->n_tokens
-                              * sizeof(float),
-                          "the attention difference of the two texts", error))
+      && !as_memory_check ((guint64) a->n_layer * a->n_head * a->n_tokens * a->n_tokens
+                               * sizeof (float),
+                           "the attention difference of the two texts", error))
     return NULL;
-  AsComparison *c = g_new0(AsComparison, 1);
+  AsComparison *c = g_new0 (AsComparison, 1);
   c->n_layer = a->n_layer;
   c->n_head = a->n_head;
   c->n_tokens_a = a->n_tokens;
   c->n_tokens_b = b->n_tokens;
-  c->pairs = as_compare_pair_tokens(a->tokens, a->n_tokens, b->tokens, b->n_tokens, &c->n_pairs,
-                                    &c->unmatched_a, &c->n_unmatched_a, &c->unmatched_b,
-                                    &c->n_unmatched_b);
-  compare_hidden(c, a, b);
+  c->pairs = as_compare_pair_tokens (a->tokens, a->n_tokens, b->tokens, b->n_tokens, &c->n_pairs,
+                                     &c->unmatched_a, &c->n_unmatched_a, &c->unmatched_b,
+                                     &c->n_unmatched_b);
+  compare_hidden (c, a, b);
   c->attention_available = a->n_tokens == b->n_tokens;
   if (c->attention_available)
-    compare_attention(c, a, b);
+    compare_attention (c, a, b);
   return c;
 }
 
-void as_comparison_free(AsComparison *c)
+void
+as_comparison_free (AsComparison *c)
 {
   if (c == NULL)
     return;
-  g_free(c->pairs);
-  g_free(c->unmatched_a);
-  g_free(c->unmatched_b);
-  g_free(c->hidden_similarity);
-  g_free(c->hidden_mean_similarity);
-  g_free(c->hidden_change);
-  g_free(c->hidden_ranking);
-  g_free(c->attention_diff);
-  g_free(c->head_change);
-  g_free(c->head_ranking);
-  g_free(c->layer_change);
-  g_free(c->layer_ranking);
-  g_free(c);
+  g_free (c->pairs);
+  g_free (c->unmatched_a);
+  g_free (c->unmatched_b);
+  g_free (c->hidden_similarity);
+  g_free (c->hidden_mean_similarity);
+  g_free (c->hidden_change);
+  g_free (c->hidden_ranking);
+  g_free (c->attention_diff);
+  g_free (c->head_change);
+  g_free (c->head_ranking);
+  g_free (c->layer_change);
+  g_free (c->layer_ranking);
+  g_free (c);
 }

@@ -25,12 +25,12 @@
 
 typedef struct
 {
-  float *x;    /* [T][D] residual stream */
-  float *a;    /* [T][D] normalised input of a sub-block */
-  float *qkv;  /* [T][3D] */
-  float *cc;   /* [T][D] heads' contexts side by side */
-  float *ff;   /* [T][F] MLP hidden layer */
-  float *mem;  /* the one allocation behind the buffers above */
+  float *x;   /* [T][D] residual stream */
+  float *a;   /* [T][D] normalised input of a sub-block */
+  float *qkv; /* [T][3D] */
+  float *cc;  /* [T][D] heads' contexts side by side */
+  float *ff;  /* [T][F] MLP hidden layer */
+  float *mem; /* the one allocation behind the buffers above */
 } Gpt2Scratch;
 
 guint64
@@ -100,7 +100,7 @@ attention_head (AsTrace *t, float *cc, int layer, int head)
   const float *k = as_trace_head_vectors (t, t->k, layer, head); /* [T][hd] */
   const float *v = as_trace_head_vectors (t, t->v, layer, head); /* [T][hd] */
   float *ctx = as_trace_head_vectors (t, t->ctx, layer, head);   /* [T][hd] */
-  float *P = as_trace_attn (t, layer, head);                      /* [T][T] */
+  float *P = as_trace_attn (t, layer, head);                     /* [T][T] */
   float scale = 1.0f / sqrtf ((float) hd);
 
   for (int r0 = 0; r0 < T; r0 += ATTN_ROW_BLOCK)

@@ -55,9 +55,9 @@ as_h5_write_dataset (hid_t file, const char *name, hid_t type, const void *data,
   for (int i = 0; i < rank; i++)
     n *= dims[i];
   hid_t space = H5Screate_simple (rank, dims, NULL);
-  hid_t dset = space < 0 ? H5I_INVALID_HID
-                         : H5Dcreate2 (file, name, type, space, H5P_DEFAULT, H5P_DEFAULT,
-                                       H5P_DEFAULT);
+  hid_t dset = space < 0
+                   ? H5I_INVALID_HID
+                   : H5Dcreate2 (file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   herr_t status = dset < 0 ? -1 : 0;
   if (status >= 0 && n > 0)
     {

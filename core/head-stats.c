@@ -21,45 +21,50 @@ static const char *const pattern_names[] = {
   [AS_HEAD_PATTERN_SELF] = "self",
 };
 
-const char *as_head_stat_kind_to_string(AsHeadStatKind kind)
+const char *
+as_head_stat_kind_to_string (AsHeadStatKind kind)
 {
-  g_return_val_if_fail((guint)kind < G_N_ELEMENTS(kind_names), NULL);
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), NULL);
   return kind_names[kind];
 }
 
-const char *as_head_pattern_to_string(AsHeadPattern pattern)
+const char *
+as_head_pattern_to_string (AsHeadPattern pattern)
 {
-  g_return_val_if_fail((guint)pattern < G_N_ELEMENTS(pattern_names), NULL);
+  g_return_val_if_fail ((guint) pattern < G_N_ELEMENTS (pattern_names), NULL);
   return pattern_names[pattern];
 }
 
 /* Normalised entropy of ROW [N_VISIBLE] (N_VISIBLE >= 2). */
-static double row_entropy(const float *row, int n_visible)
+static double
+row_entropy (const float *row, int n_visible)
 {
   double h = 0;
   for (int j = 0; j < n_visible; j++)
     if (row[j] > 0)
-      h -= (double)row[j] * log((double)row[j]);
-  return h / log((double)n_visible);
+      h -= (double) row[j] * log ((double) row[j]);
+  return h / log ((double) n_visible);
 }
 
-static double mean_or_nan(double sum, int count)
+static double
+mean_or_nan (double sum, int count)
 {
   return count > 0 ? sum / count : NAN;
 }
 
-void as_head_stats_of_matrix(double *out, const float *attn, int n_tokens, gboolean causal)
+void
+as_head_stats_of_matrix (double *out, const float *attn, int n_tokens, gboolean causal)
 {
   /* attn [T][T] */
   double entropy = 0, previous = 0, first = 0, self = 0;
   int n_entropy = 0, n_self = 0;
   for (int i = 0; i < n_tokens; i++)
     {
-      const float *row = attn + (gsize)i * n_tokens;
+      const float *row = attn + (gsize) i * n_tokens;
       int n_visible = causal ? i + 1 : n_tokens;
       if (n_visible >= 2)
         {
-          entropy += row_entropy(row, n_visible);
+          entropy += row_entropy (row, n_visible);
           n_entropy++;
         }
       if (i >= 1)
@@ -73,13 +78,14 @@ void as_head_stats_of_matrix(double *out, const float *attn, int n_tokens, gbool
           n_self++;
         }
     }
-  out[AS_HEAD_STAT_ENTROPY] = mean_or_nan(entropy, n_entropy);
-  out[AS_HEAD_STAT_PREVIOUS] = mean_or_nan(previous, n_tokens - 1);
-  out[AS_HEAD_STAT_FIRST] = mean_or_nan(first, n_tokens - 1);
-  out[AS_HEAD_STAT_SELF] = mean_or_nan(self, n_self);
+  out[AS_HEAD_STAT_ENTROPY] = mean_or_nan (entropy, n_entropy);
+  out[AS_HEAD_STAT_PREVIOUS] = mean_or_nan (previous, n_tokens - 1);
+  out[AS_HEAD_STAT_FIRST] = mean_or_nan (first, n_tokens - 1);
+  out[AS_HEAD_STAT_SELF] = mean_or_nan (self, n_self);
 }
 
-AsHeadPattern as_head_pattern_classify(const double *values)
+AsHeadPattern
+as_head_pattern_classify (const double *values)
 {
   static const struct
   {
@@ -92,7 +98,7 @@ AsHeadPattern as_head_pattern_classify(const double *values)
   };
   AsHeadPattern best = AS_HEAD_PATTERN_MIXED;
   double best_value = 0.5;
-  for (gsize s = 0; s < G_N_ELEMENTS(shares); s++)
+  for (gsize s = 0; s < G_N_ELEMENTS (shares); s++)
     {
       double v = values[shares[s].kind];
       /* NaN compares false: an undefined share never labels a head */
@@ -105,46 +111,51 @@ AsHeadPattern as_head_pattern_classify(const double *values)
   return best;
 }
 
-static AsHeadStats *head_stats_new(int n_layer, int n_head)
+static AsHeadStats *
+head_stats_new (int n_layer, int n_head)
 {
-  AsHeadStats *stats = g_new0(AsHeadStats, 1);
+  AsHeadStats *stats = g_new0 (AsHeadStats, 1);
   stats->n_layer = n_layer;
   stats->n_head = n_head;
-  stats->values = g_new0(double, (gsize)n_layer *n_head *AS_HEAD_STAT_COUNT);
-  stats->patterns = g_new0(AsHeadPattern, (gsize)n_layer * n_head);
+  stats->values = g_new0 (double, (gsize) n_layer *n_head *AS_HEAD_STAT_COUNT);
+  stats->patterns = g_new0 (AsHeadPattern, (gsize) n_layer * n_head);
   return stats;
 }
 
-static void head_stats_label(AsHeadStats *stats)
+static void
+head_stats_label (AsHeadStats *stats)
 {
   for (int e = 0; e < stats->n_layer * stats->n_head; e++)
-    stats->patterns[e] = as_head_pattern_classify(stats->values + (gsize)e * AS_HEAD_STAT_COUNT);
+    stats->patterns[e] = as_head_pattern_classify (stats->values + (gsize) e * AS_HEAD_STAT_COUNT);
 }
 
-AsHeadStats *as_head_stats_compute(const AsTrace *trace)
+AsHeadStats *
+as_head_stats_compute (const AsTrace *trace)
 {
-  g_autoptr(AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new();
+  g_autoptr (AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new ();
   /* neither can fail: one trace always matches itself and makes the accumulator non-empty */
-  as_head_stats_accumulate(acc, trace, NULL);
-  return as_head_stats_accumulator_finish(acc, NULL);
+  as_head_stats_accumulate (acc, trace, NULL);
+  return as_head_stats_accumulator_finish (acc, NULL);
 }
 
-void as_head_stats_free(AsHeadStats *stats)
+void
+as_head_stats_free (AsHeadStats *stats)
 {
   if (stats == NULL)
     return;
-  g_free(stats->values);
-  g_free(stats->patterns);
-  g_free(stats);
+  g_free (stats->values);
+  g_free (stats->patterns);
+  g_free (stats);
 }
 
-int *as_head_stats_rank(const AsHeadStats *stats, AsHeadStatKind kind)
+int *
+as_head_stats_rank (const AsHeadStats *stats, AsHeadStatKind kind)
 {
   int n = stats->n_layer * stats->n_head;
-  g_autofree double *values = g_new(double, MAX(n, 1)); /* [L·H] */
+  g_autofree double *values = g_new (double, MAX (n, 1)); /* [L·H] */
   for (int e = 0; e < n; e++)
-    values[e] = stats->values[(gsize)e * AS_HEAD_STAT_COUNT + kind];
-  return as_rank_descending(values, n);
+    values[e] = stats->values[(gsize) e * AS_HEAD_STAT_COUNT + kind];
+  return as_rank_descending (values, n);
 }
 
 struct _AsHeadStatsAccumulator
@@ -156,79 +167,85 @@ struct _AsHeadStatsAccumulator
   double *one;  /* [AS_HEAD_STAT_COUNT] scratch */
 };
 
-AsHeadStatsAccumulator *as_head_stats_accumulator_new(void)
+AsHeadStatsAccumulator *
+as_head_stats_accumulator_new (void)
 {
-  AsHeadStatsAccumulator *acc = g_new0(AsHeadStatsAccumulator, 1);
-  acc->one = g_new0(double, AS_HEAD_STAT_COUNT);
+  AsHeadStatsAccumulator *acc = g_new0 (AsHeadStatsAccumulator, 1);
+  acc->one = g_new0 (double, AS_HEAD_STAT_COUNT);
   return acc;
 }
 
-void as_head_stats_accumulator_free(AsHeadStatsAccumulator *acc)
+void
+as_head_stats_accumulator_free (AsHeadStatsAccumulator *acc)
 {
   if (acc == NULL)
     return;
-  g_free(acc->sums);
-  g_free(acc->counts);
-  g_free(acc->one);
-  g_free(acc);
+  g_free (acc->sums);
+  g_free (acc->counts);
+  g_free (acc->one);
+  g_free (acc);
 }
 
-gboolean as_head_stats_accumulate(AsHeadStatsAccumulator *acc, const AsTrace *trace, GError **error)
+gboolean
+as_head_stats_accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace, GError **error)
 {
   if (acc->n_traces == 0)
     {
-      gsize n = (gsize)trace->n_layer * trace->n_head * AS_HEAD_STAT_COUNT;
+      gsize n = (gsize) trace->n_layer * trace->n_head * AS_HEAD_STAT_COUNT;
       acc->n_layer = trace->n_layer;
       acc->n_head = trace->n_head;
-      g_free(acc->sums);
-      g_free(acc->counts);
-      acc->sums = g_new0(double, MAX(n, 1));
-      acc->counts = g_new0(int, MAX(n, 1));
+      g_free (acc->sums);
+      g_free (acc->counts);
+      acc->sums = g_new0 (double, MAX (n, 1));
+      acc->counts = g_new0 (int, MAX (n, 1));
     }
   else if (trace->n_layer != acc->n_layer || trace->n_head != acc->n_head)
     {
-      g_set_error(error, AS_ERROR, AS_ERROR_SHAPE,
-                  "head statistics: trace %d has %d layers × %d heads, expected %d × %d like "
-                  "the first trace",
-                  acc->n_traces, trace->n_layer, trace->n_head, acc->n_layer, acc->n_head);
+      g_set_error (error, AS_ERROR, AS_ERROR_SHAPE,
+                   "head statistics: trace %d has %d layers × %d heads, expected %d × %d like "
+                   "the first trace",
+                   acc->n_traces, trace->n_layer, trace->n_head, acc->n_layer, acc->n_head);
       return FALSE;
     }
   for (int e = 0; e < trace->n_layer * trace->n_head; e++)
     {
-      as_head_stats_of_matrix(acc->one, as_trace_attn(trace, e / trace->n_head, e % trace->n_head),
-                              trace->n_tokens, trace->causal);
+      as_head_stats_of_matrix (acc->one,
+                               as_trace_attn (trace, e / trace->n_head, e % trace->n_head),
+                               trace->n_tokens, trace->causal);
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
-        if (!isnan(acc->one[k]))
+        if (!isnan (acc->one[k]))
           {
-            acc->sums[(gsize)e * AS_HEAD_STAT_COUNT + k] += acc->one[k];
-            acc->counts[(gsize)e * AS_HEAD_STAT_COUNT + k]++;
+            acc->sums[(gsize) e * AS_HEAD_STAT_COUNT + k] += acc->one[k];
+            acc->counts[(gsize) e * AS_HEAD_STAT_COUNT + k]++;
           }
     }
   acc->n_traces++;
   return TRUE;
 }
 
-AsHeadStats *as_head_stats_accumulator_finish(const AsHeadStatsAccumulator *acc, GError **error)
+AsHeadStats *
+as_head_stats_accumulator_finish (const AsHeadStatsAccumulator *acc, GError **error)
 {
   if (acc->n_traces == 0)
     {
-      g_set_error(error, AS_ERROR, AS_ERROR_INPUT, "head statistics: no sentences to aggregate");
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "head statistics: no sentences to aggregate");
       return NULL;
     }
-  AsHeadStats *stats = head_stats_new(acc->n_layer, acc->n_head);
+  AsHeadStats *stats = head_stats_new (acc->n_layer, acc->n_head);
   stats->n_traces = acc->n_traces;
-  gsize n = (gsize)acc->n_layer * acc->n_head * AS_HEAD_STAT_COUNT;
+  gsize n = (gsize) acc->n_layer * acc->n_head * AS_HEAD_STAT_COUNT;
   for (gsize e = 0; e < n; e++)
-    stats->values[e] = mean_or_nan(acc->sums[e], acc->counts[e]);
-  head_stats_label(stats);
+    stats->values[e] = mean_or_nan (acc->sums[e], acc->counts[e]);
+  head_stats_label (stats);
   return stats;
 }
 
-AsHeadStats *as_head_stats_aggregate(AsTrace *const *traces, int n_traces, GError **error)
+AsHeadStats *
+as_head_stats_aggregate (AsTrace *const *traces, int n_traces, GError **error)
 {
-  g_autoptr(AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new();
+  g_autoptr (AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new ();
   for (int i = 0; i < n_traces; i++)
-    if (!as_head_stats_accumulate(acc, traces[i], error))
+    if (!as_head_stats_accumulate (acc, traces[i], error))
       return NULL;
-  return as_head_stats_accumulator_finish(acc, error);
+  return as_head_stats_accumulator_finish (acc, error);
 }

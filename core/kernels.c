@@ -11,7 +11,8 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)                                \
+    && !defined(__SANITIZE_ADDRESS__)
 #define AS_CLONES __attribute__ ((target_clones ("avx512f", "avx2,fma", "default")))
 #else
 #define AS_CLONES
@@ -66,8 +67,8 @@ as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data)
 }
 
 void
-as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias,
-           int n, int in, int out_dim)
+as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias, int n,
+           int in, int out_dim)
 {
   float beta = 0.0f;
   if (bias != NULL)
@@ -81,8 +82,8 @@ as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const
 }
 
 void
-as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n,
-                      int in, int out_dim)
+as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n, int in,
+                      int out_dim)
 {
   MatmulJob job = { out, x, w, 0.0f, n, in, out_dim, TRUE };
   as_parallel_run (team, (gsize) n * in * out_dim, matmul_slice, &job);

@@ -46,8 +46,7 @@ void as_relu (float *x, gsize n);
 /* Row-wise softmax of SCALE·s in place. s [rows][cols] with row stride LD. When CAUSAL, row i
  * only sees columns 0..ROW0+i (ROW0 is the absolute index of the first row) and the entries to
  * the right are set to exactly 0. */
-void as_softmax_rows (float *s, int rows, int cols, int ld, float scale, gboolean causal,
-                      int row0);
+void as_softmax_rows (float *s, int rows, int cols, int ld, float scale, gboolean causal, int row0);
 
 /* out += x, elementwise over n. */
 void as_add_inplace (float *out, const float *x, gsize n);

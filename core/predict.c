@@ -101,8 +101,8 @@ as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGr
   AsGreedyStep *steps = g_new0 (AsGreedyStep, n_steps);
   for (int s = 0; s < n_steps; s++)
     {
-      g_autoptr (AsTrace) trace = as_forward (model, &g_array_index (ids, int32_t, 0),
-                                              (int) ids->len, &options, error);
+      g_autoptr (AsTrace) trace
+          = as_forward (model, &g_array_index (ids, int32_t, 0), (int) ids->len, &options, error);
       if (trace == NULL)
         {
           g_prefix_error (error, "step %d: ", s + 1);
@@ -124,8 +124,8 @@ as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGr
           g_array_append_val (ids, next);
           g_string_free (text, TRUE);
           text = g_string_new (NULL);
-          g_autofree char *decoded = as_tokenizer_decode (
-              tokenizer, &g_array_index (ids, int32_t, 0), ids->len);
+          g_autofree char *decoded
+              = as_tokenizer_decode (tokenizer, &g_array_index (ids, int32_t, 0), ids->len);
           g_string_append (text, decoded);
         }
       steps[s].text = g_strdup (text->str);

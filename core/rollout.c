@@ -8,33 +8,35 @@
 #include <cblas.h>
 #include <string.h>
 
-void as_attention_mean_heads(float *out, const float *attn, int n_head, int n_tokens)
+void
+as_attention_mean_heads (float *out, const float *attn, int n_head, int n_tokens)
 {
   /* out [T][T], attn [H][T][T] */
-  gsize tt = (gsize)n_tokens * n_tokens;
+  gsize tt = (gsize) n_tokens * n_tokens;
   for (gsize e = 0; e < tt; e++)
     {
       double sum = 0;
       for (int h = 0; h < n_head; h++)
-        sum += attn[(gsize)h * tt + e];
-      out[e] = (float)(sum / n_head);
+        sum += attn[(gsize) h * tt + e];
+      out[e] = (float) (sum / n_head);
     }
 }
 
 /* a [T][T] = row-normalised 0.5·mean_heads(attn) + 0.5·I, for one layer's ATTN [H][T][T]. */
-static void rollout_layer_matrix(double *a, const float *attn, int n_head, int n_tokens)
+static void
+rollout_layer_matrix (double *a, const float *attn, int n_head, int n_tokens)
 {
-  gsize tt = (gsize)n_tokens * n_tokens;
+  gsize tt = (gsize) n_tokens * n_tokens;
   for (gsize e = 0; e < tt; e++)
     {
       double sum = 0;
       for (int h = 0; h < n_head; h++)
-        sum += attn[(gsize)h * tt + e];
+        sum += attn[(gsize) h * tt + e];
       a[e] = 0.5 * sum / n_head;
     }
   for (int i = 0; i < n_tokens; i++)
     {
-      double *row = a + (gsize)i * n_tokens;
+      double *row = a + (gsize) i * n_tokens;
       row[i] += 0.5;
       double total = 0;
       for (int j = 0; j < n_tokens; j++)
@@ -45,45 +47,48 @@ static void rollout_layer_matrix(double *a, const float *attn, int n_head, int n
     }
 }
 
-void as_attention_rollout(float *out, const float *attn, int n_layer, int n_head, int n_tokens)
+void
+as_attention_rollout (float *out, const float *attn, int n_layer, int n_head, int n_tokens)
 {
   /* out [L][T][T], attn [L][H][T][T] */
-  gsize tt = (gsize)n_tokens * n_tokens;
-  g_autofree double *a = g_new(double, tt);    /* [T][T] A_l */
-  g_autofree double *r = g_new(double, tt);    /* [T][T] R_{l-1} */
-  g_autofree double *next = g_new(double, tt); /* [T][T] R_l */
+  gsize tt = (gsize) n_tokens * n_tokens;
+  g_autofree double *a = g_new (double, tt);    /* [T][T] A_l */
+  g_autofree double *r = g_new (double, tt);    /* [T][T] R_{l-1} */
+  g_autofree double *next = g_new (double, tt); /* [T][T] R_l */
 
   for (int l = 0; l < n_layer; l++)
     {
-      rollout_layer_matrix(a, attn + (gsize)l * n_head * tt, n_head, n_tokens);
+      rollout_layer_matrix (a, attn + (gsize) l * n_head * tt, n_head, n_tokens);
       if (l == 0)
-        memcpy(next, a, tt * sizeof(double));
+        memcpy (next, a, tt * sizeof (double));
       else
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n_tokens, n_tokens, n_tokens, 1.0, a,
-                    n_tokens, r, n_tokens, 0.0, next, n_tokens);
-      float *dst = out + (gsize)l * tt;
+        cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, n_tokens, n_tokens, n_tokens, 1.0,
+                     a, n_tokens, r, n_tokens, 0.0, next, n_tokens);
+      float *dst = out + (gsize) l * tt;
       for (gsize e = 0; e < tt; e++)
-        dst[e] = (float)next[e];
+        dst[e] = (float) next[e];
       double *tmp = r;
       r = next;
       next = tmp;
     }
 }
 
-float *as_trace_mean_heads(const AsTrace *trace)
+float *
+as_trace_mean_heads (const AsTrace *trace)
 {
-  gsize tt = (gsize)trace->n_tokens * trace->n_tokens;
-  float *out = g_new(float, (gsize)trace->n_layer *tt); /* [L][T][T] */
+  gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
+  float *out = g_new (float, (gsize) trace->n_layer *tt); /* [L][T][T] */
   for (int l = 0; l < trace->n_layer; l++)
-    as_attention_mean_heads(out + (gsize)l * tt, as_trace_attn(trace, l, 0), trace->n_head,
-                            trace->n_tokens);
+    as_attention_mean_heads (out + (gsize) l * tt, as_trace_attn (trace, l, 0), trace->n_head,
+                             trace->n_tokens);
   return out;
 }
 
-float *as_trace_rollout(const AsTrace *trace)
+float *
+as_trace_rollout (const AsTrace *trace)
 {
-  gsize tt = (gsize)trace->n_tokens * trace->n_tokens;
-  float *out = g_new(float, (gsize)trace->n_layer *tt); /* [L][T][T] */
-  as_attention_rollout(out, trace->attn, trace->n_layer, trace->n_head, trace->n_tokens);
+  gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
+  float *out = g_new (float, (gsize) trace->n_layer *tt); /* [L][T][T] */
+  as_attention_rollout (out, trace->attn, trace->n_layer, trace->n_head, trace->n_tokens);
   return out;
 }

@@ -20,93 +20,99 @@
 
 #define AS_TENSOR_ALIGN_BYTES 64
 
-static void as_tensor_free(gpointer data)
+static void
+as_tensor_free (gpointer data)
 {
   AsTensor *tensor = data;
-  g_free(tensor->name);
-  g_free(tensor);
+  g_free (tensor->name);
+  g_free (tensor);
 }
 
-AsTensorStore *as_tensor_store_new(const char *path)
+AsTensorStore *
+as_tensor_store_new (const char *path)
 {
-  AsTensorStore *store = g_new0(AsTensorStore, 1);
-  store->path = g_strdup(path);
-  store->tensors = g_ptr_array_new_with_free_func(as_tensor_free);
+  AsTensorStore *store = g_new0 (AsTensorStore, 1);
+  store->path = g_strdup (path);
+  store->tensors = g_ptr_array_new_with_free_func (as_tensor_free);
   return store;
 }
 
-void as_tensor_store_free(AsTensorStore *store)
+void
+as_tensor_store_free (AsTensorStore *store)
 {
   if (store == NULL)
     return;
-  g_ptr_array_unref(store->tensors);
-  free(store->block);
+  g_ptr_array_unref (store->tensors);
+  free (store->block);
   if (store->map != NULL)
-    munmap(store->map, store->map_bytes);
-  g_free(store->path);
-  g_free(store);
+    munmap (store->map, store->map_bytes);
+  g_free (store->path);
+  g_free (store);
 }
 
-char *as_tensor_shape_to_string(int ndim, const int64_t *shape)
+char *
+as_tensor_shape_to_string (int ndim, const int64_t *shape)
 {
-  GString *s = g_string_new("(");
+  GString *s = g_string_new ("(");
   for (int i = 0; i < ndim; i++)
-    g_string_append_printf(s, "%s%" G_GINT64_FORMAT, i > 0 ? ", " : "", shape[i]);
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i > 0 ? ", " : "", shape[i]);
   if (ndim == 1)
-    g_string_append_c(s, ',');
-  g_string_append_c(s, ')');
-  return g_string_free(s, FALSE);
+    g_string_append_c (s, ',');
+  g_string_append_c (s, ')');
+  return g_string_free (s, FALSE);
 }
 
-AsTensor *as_tensor_store_add(AsTensorStore *store, const char *name, int ndim,
-                              const int64_t *shape, GError **error)
+AsTensor *
+as_tensor_store_add (AsTensorStore *store, const char *name, int ndim, const int64_t *shape,
+                     GError **error)
 {
   if (ndim < 0 || ndim > AS_TENSOR_MAX_DIMS)
     {
-      g_set_error(error, AS_ERROR, AS_ERROR_SHAPE,
-                  "%s: tensor '%s' has %d dimensions; at most %d are supported", store->path, name,
-                  ndim, AS_TENSOR_MAX_DIMS);
+      g_set_error (error, AS_ERROR, AS_ERROR_SHAPE,
+                   "%s: tensor '%s' has %d dimensions; at most %d are supported", store->path, name,
+                   ndim, AS_TENSOR_MAX_DIMS);
       return NULL;
     }
   /* Reject sizes whose byte count would overflow; 2^60 bytes is far beyond any real machine. */
-  const int64_t limit = G_GINT64_CONSTANT(1) << 58;
+  const int64_t limit = G_GINT64_CONSTANT (1) << 58;
   int64_t n = 1;
   for (int i = 0; i < ndim; i++)
     {
       if (shape[i] < 0 || (shape[i] > 0 && n > limit / shape[i]))
         {
-          g_autofree char *s = as_tensor_shape_to_string(ndim, shape);
-          g_set_error(error, AS_ERROR, AS_ERROR_SHAPE, "%s: tensor '%s' has an impossible shape %s",
-                      store->path, name, s);
+          g_autofree char *s = as_tensor_shape_to_string (ndim, shape);
+          g_set_error (error, AS_ERROR, AS_ERROR_SHAPE,
+                       "%s: tensor '%s' has an impossible shape %s", store->path, name, s);
           return NULL;
         }
       n *= shape[i];
     }
 
-  AsTensor *tensor = g_new0(AsTensor, 1);
-  tensor->name = g_strdup(name);
+  AsTensor *tensor = g_new0 (AsTensor, 1);
+  tensor->name = g_strdup (name);
   tensor->ndim = ndim;
   for (int i = 0; i < ndim; i++)
     tensor->shape[i] = shape[i];
   tensor->n_elements = n;
-  g_ptr_array_add(store->tensors, tensor);
+  g_ptr_array_add (store->tensors, tensor);
   return tensor;
 }
 
-const char *as_tensor_store_map(AsTensorStore *store)
+const char *
+as_tensor_store_map (AsTensorStore *store)
 {
   if (store->map != NULL)
     return store->map;
-  const char *off = g_getenv("ATTNSCOPE_NO_MMAP");
-  if (off != NULL && *off != '\0' && !g_str_equal(off, "0"))
+  const char *off = g_getenv ("ATTNSCOPE_NO_MMAP");
+  if (off != NULL && *off != '\0' && !g_str_equal (off, "0"))
     return NULL;
-  int fd = open(store->path, O_RDONLY | O_CLOEXEC);
+  int fd = open (store->path, O_RDONLY | O_CLOEXEC);
   struct stat st;
   if (fd < 0)
     return NULL;
-  if (fstat(fd, &st) != 0 || st.st_size <= 0 || (guint64)st.st_size > G_MAXSIZE)
+  if (fstat (fd, &st) != 0 || st.st_size <= 0 || (guint64) st.st_size > G_MAXSIZE)
     {
-      close(fd);
+      close (fd);
       return NULL;
     }
   int flags = MAP_PRIVATE;
@@ -114,92 +120,100 @@ const char *as_tensor_store_map(AsTensorStore *store)
   flags |= MAP_POPULATE; /* map the page-cache pages now, not one fault at a time */
 #endif
   /* Read-only: populating a writable private mapping would copy every page. */
-  void *map = mmap(NULL, (gsize)st.st_size, PROT_READ, flags, fd, 0);
-  close(fd);
+  void *map = mmap (NULL, (gsize) st.st_size, PROT_READ, flags, fd, 0);
+  close (fd);
   if (map == MAP_FAILED)
     return NULL;
   store->map = map;
-  store->map_bytes = (gsize)st.st_size;
+  store->map_bytes = (gsize) st.st_size;
   return store->map;
 }
 
-gboolean as_tensor_store_is_mapped(const AsTensorStore *store, const AsTensor *tensor)
+gboolean
+as_tensor_store_is_mapped (const AsTensorStore *store, const AsTensor *tensor)
 {
-  const char *p = (const char *)tensor->data;
+  const char *p = (const char *) tensor->data;
   return store->map != NULL && p != NULL && p >= store->map && p < store->map + store->map_bytes;
 }
 
 /* Bytes the tensor takes in the block: 0 when it lives in the mapping. */
-static gsize as_tensor_padded_bytes(const AsTensor *tensor)
+static gsize
+as_tensor_padded_bytes (const AsTensor *tensor)
 {
   if (tensor->data != NULL)
     return 0;
-  gsize bytes = (gsize)tensor->n_elements * sizeof(float);
+  gsize bytes = (gsize) tensor->n_elements * sizeof (float);
   return (bytes + AS_TENSOR_ALIGN_BYTES - 1) / AS_TENSOR_ALIGN_BYTES * AS_TENSOR_ALIGN_BYTES;
 }
 
-gboolean as_tensor_store_allocate(AsTensorStore *store, GError **error)
+gboolean
+as_tensor_store_allocate (AsTensorStore *store, GError **error)
 {
-  g_assert(store->block == NULL);
+  g_assert (store->block == NULL);
 
   guint64 total = 0;
   for (guint i = 0; i < store->tensors->len; i++)
-    total += as_tensor_padded_bytes(g_ptr_array_index(store->tensors, i));
+    total += as_tensor_padded_bytes (g_ptr_array_index (store->tensors, i));
   if (total == 0)
     total = AS_TENSOR_ALIGN_BYTES;
 
-  g_autofree char *what = g_strdup_printf("the weights of %s", store->path);
-  if (!as_memory_check(total, what, error))
+  g_autofree char *what = g_strdup_printf ("the weights of %s", store->path);
+  if (!as_memory_check (total, what, error))
     return FALSE;
 
   void *block = NULL;
-  if (total > G_MAXSIZE || posix_memalign(&block, AS_TENSOR_ALIGN_BYTES, (gsize)total) != 0)
+  if (total > G_MAXSIZE || posix_memalign (&block, AS_TENSOR_ALIGN_BYTES, (gsize) total) != 0)
     {
-      g_set_error(error, AS_ERROR, AS_ERROR_MEMORY,
-                  "%s: could not allocate %" G_GUINT64_FORMAT " bytes for the weights", store->path,
-                  total);
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "%s: could not allocate %" G_GUINT64_FORMAT " bytes for the weights",
+                   store->path, total);
       return FALSE;
     }
   store->block = block;
-  store->block_bytes = (gsize)total;
+  store->block_bytes = (gsize) total;
 
   char *cursor = block;
   for (guint i = 0; i < store->tensors->len; i++)
     {
-      AsTensor *tensor = g_ptr_array_index(store->tensors, i);
-      gsize bytes = as_tensor_padded_bytes(tensor);
+      AsTensor *tensor = g_ptr_array_index (store->tensors, i);
+      gsize bytes = as_tensor_padded_bytes (tensor);
       if (tensor->data == NULL)
-        tensor->data = (float *)cursor;
+        tensor->data = (float *) cursor;
       cursor += bytes;
     }
   return TRUE;
 }
 
-const char *as_tensor_store_get_path(const AsTensorStore *store)
+const char *
+as_tensor_store_get_path (const AsTensorStore *store)
 {
   return store->path;
 }
 
-guint as_tensor_store_get_n_tensors(const AsTensorStore *store)
+guint
+as_tensor_store_get_n_tensors (const AsTensorStore *store)
 {
   return store->tensors->len;
 }
 
-const AsTensor *as_tensor_store_get_nth(const AsTensorStore *store, guint i)
+const AsTensor *
+as_tensor_store_get_nth (const AsTensorStore *store, guint i)
 {
-  g_return_val_if_fail(i < store->tensors->len, NULL);
-  return g_ptr_array_index(store->tensors, i);
+  g_return_val_if_fail (i < store->tensors->len, NULL);
+  return g_ptr_array_index (store->tensors, i);
 }
 
-const char *as_tensor_store_noun(const AsTensorStore *store)
+const char *
+as_tensor_store_noun (const AsTensorStore *store)
 {
-  return g_str_has_suffix(store->path, ".safetensors") ? "tensor" : "dataset";
+  return g_str_has_suffix (store->path, ".safetensors") ? "tensor" : "dataset";
 }
 
-gboolean as_tensor_name_has_suffix(const char *name, const char *suffix)
+gboolean
+as_tensor_name_has_suffix (const char *name, const char *suffix)
 {
-  gsize n = strlen(name), s = strlen(suffix);
-  if (s == 0 || s > n || strcmp(name + n - s, suffix) != 0)
+  gsize n = strlen (name), s = strlen (suffix);
+  if (s == 0 || s > n || strcmp (name + n - s, suffix) != 0)
     return FALSE;
   if (s == n)
     return TRUE;
@@ -207,16 +221,17 @@ gboolean as_tensor_name_has_suffix(const char *name, const char *suffix)
   return before == '/' || before == '.';
 }
 
-const AsTensor *as_tensor_store_find_suffix(const AsTensorStore *store, const char *suffix)
+const AsTensor *
+as_tensor_store_find_suffix (const AsTensorStore *store, const char *suffix)
 {
   const AsTensor *best = NULL;
   gsize best_len = 0;
   for (guint i = 0; i < store->tensors->len; i++)
     {
-      const AsTensor *tensor = g_ptr_array_index(store->tensors, i);
-      if (!as_tensor_name_has_suffix(tensor->name, suffix))
+      const AsTensor *tensor = g_ptr_array_index (store->tensors, i);
+      if (!as_tensor_name_has_suffix (tensor->name, suffix))
         continue;
-      gsize len = strlen(tensor->name);
+      gsize len = strlen (tensor->name);
       if (best == NULL || len < best_len)
         {
           best = tensor;
@@ -226,16 +241,17 @@ const AsTensor *as_tensor_store_find_suffix(const AsTensorStore *store, const ch
   return best;
 }
 
-const float *as_tensor_store_require(const AsTensorStore *store, const char *suffix, int ndim,
-                                     const int64_t *shape, GError **error)
+const float *
+as_tensor_store_require (const AsTensorStore *store, const char *suffix, int ndim,
+                         const int64_t *shape, GError **error)
 {
-  const AsTensor *tensor = as_tensor_store_find_suffix(store, suffix);
+  const AsTensor *tensor = as_tensor_store_find_suffix (store, suffix);
   if (tensor == NULL)
     {
-      g_set_error(error, AS_ERROR, AS_ERROR_NOT_FOUND,
-                  "%s: no weight whose name ends with '%s' (the file holds %u tensors; "
-                  "is it a model of the type config.json names?)",
-                  store->path, suffix, store->tensors->len);
+      g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+                   "%s: no weight whose name ends with '%s' (the file holds %u tensors; "
+                   "is it a model of the type config.json names?)",
+                   store->path, suffix, store->tensors->len);
       return NULL;
     }
   int64_t n = 1;
@@ -243,11 +259,11 @@ const float *as_tensor_store_require(const AsTensorStore *store, const char *suf
     n *= shape[i];
   if (tensor->n_elements != n)
     {
-      g_autofree char *got = as_tensor_shape_to_string(tensor->ndim, tensor->shape);
-      g_autofree char *want = as_tensor_shape_to_string(ndim, shape);
-      g_set_error(error, AS_ERROR, AS_ERROR_SHAPE,
-                  "%s: %s '%s' has shape %s, expected %s from config.json", store->path,
-                  as_tensor_store_noun(store), tensor->name, got, want);
+      g_autofree char *got = as_tensor_shape_to_string (tensor->ndim, tensor->shape);
+      g_autofree char *want = as_tensor_shape_to_string (ndim, shape);
+      g_set_error (error, AS_ERROR, AS_ERROR_SHAPE,
+                   "%s: %s '%s' has shape %s, expected %s from config.json", store->path,
+                   as_tensor_store_noun (store), tensor->name, got, want);
       return NULL;
     }
   return tensor->data;
@@ -256,9 +272,10 @@ const float *as_tensor_store_require(const AsTensorStore *store, const char *suf
 /* TRUE when one of DATA[0..N-1] is a NaN or an infinity: their exponent bits are all ones.
  * Adding 1 to the 8-bit exponent field carries into bit 31 exactly then. Integer-only, so the
  * loop vectorises without -ffast-math. */
-static gboolean as_floats_have_nonfinite(const float *data, gsize n)
+static gboolean
+as_floats_have_nonfinite (const float *data, gsize n)
 {
-  const guint32 *bits = (const guint32 *)data;
+  const guint32 *bits = (const guint32 *) data;
   guint32 acc = 0;
   gsize i = 0;
   for (; i + 64 <= n; i += 64)
@@ -275,23 +292,24 @@ static gboolean as_floats_have_nonfinite(const float *data, gsize n)
   return acc != 0;
 }
 
-gboolean as_tensor_store_check_finite(const AsTensorStore *store, GError **error)
+gboolean
+as_tensor_store_check_finite (const AsTensorStore *store, GError **error)
 {
   for (guint t = 0; t < store->tensors->len; t++)
     {
-      const AsTensor *tensor = g_ptr_array_index(store->tensors, t);
-      if (!as_floats_have_nonfinite(tensor->data, (gsize)tensor->n_elements))
+      const AsTensor *tensor = g_ptr_array_index (store->tensors, t);
+      if (!as_floats_have_nonfinite (tensor->data, (gsize) tensor->n_elements))
         continue;
       for (int64_t i = 0; i < tensor->n_elements; i++)
         {
           float x = tensor->data[i];
-          if (isfinite(x))
+          if (isfinite (x))
             continue;
-          g_set_error(error, AS_ERROR, AS_ERROR_VALUE,
-                      "%s: %s '%s' holds %s at element %" G_GINT64_FORMAT
-                      " (weights must be finite)",
-                      store->path, as_tensor_store_noun(store), tensor->name,
-                      isnan(x) ? "NaN" : (x > 0 ? "+Inf" : "-Inf"), i);
+          g_set_error (error, AS_ERROR, AS_ERROR_VALUE,
+                       "%s: %s '%s' holds %s at element %" G_GINT64_FORMAT
+                       " (weights must be finite)",
+                       store->path, as_tensor_store_noun (store), tensor->name,
+                       isnan (x) ? "NaN" : (x > 0 ? "+Inf" : "-Inf"), i);
           return FALSE;
         }
     }

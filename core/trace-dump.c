@@ -54,11 +54,13 @@ write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *a
   hsize_t ctx_dims[] = { L, H, T, hd };
   hsize_t logits_dims[] = { T, V };
   ok = ok && as_h5_write_dataset (file, "attentions", H5T_IEEE_F32LE, t->attn, 4, attn_dims, error);
-  ok = ok && as_h5_write_dataset (file, "hidden_states", H5T_IEEE_F32LE, t->hidden, 3, hidden_dims,
-                            error);
+  ok = ok
+       && as_h5_write_dataset (file, "hidden_states", H5T_IEEE_F32LE, t->hidden, 3, hidden_dims,
+                               error);
   ok = ok && as_h5_write_dataset (file, "contexts", H5T_IEEE_F32LE, t->ctx, 4, ctx_dims, error);
   if (V > 0)
-    ok = ok && as_h5_write_dataset (file, "logits", H5T_IEEE_F32LE, t->logits, 2, logits_dims, error);
+    ok = ok
+         && as_h5_write_dataset (file, "logits", H5T_IEEE_F32LE, t->logits, 2, logits_dims, error);
   ok = ok && write_string_attribute (file, "model", model_name, error);
   ok = ok && write_string_attribute (file, "architecture", architecture, error);
   return ok;

@@ -15,10 +15,10 @@ as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim
                 gboolean all_logits)
 {
   guint64 L = n_layer, H = n_head, T = n_tokens, D = d_model, hd = head_dim, V = vocab_size;
-  guint64 floats = L * H * T * T          /* attn */
-                   + 4 * L * H * T * hd   /* q, k, v, ctx */
-                   + L * T * D            /* attn_out */
-                   + (L + 1) * T * D      /* hidden */
+  guint64 floats = L * H * T * T        /* attn */
+                   + 4 * L * H * T * hd /* q, k, v, ctx */
+                   + L * T * D          /* attn_out */
+                   + (L + 1) * T * D    /* hidden */
                    + (all_logits ? T : 1) * V;
   return floats * sizeof (float) + T * (sizeof (int32_t) + sizeof (char *));
 }
@@ -59,8 +59,8 @@ as_memory_check (guint64 bytes, const char *what, GError **error)
   g_autofree char *need = g_format_size (bytes);
   g_autofree char *have = g_format_size (budget);
   g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-               "%s needs %s of memory but only %s are available; use a shorter text", what,
-               need, have);
+               "%s needs %s of memory but only %s are available; use a shorter text", what, need,
+               have);
   return FALSE;
 }
 
@@ -77,8 +77,8 @@ as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, 
   g_return_val_if_fail (n_layer > 0 && n_head > 0 && n_tokens > 0, NULL);
   g_return_val_if_fail (d_model > 0 && head_dim > 0 && vocab_size >= 0, NULL);
 
-  guint64 bytes = as_trace_bytes (n_layer, n_head, n_tokens, d_model, head_dim, vocab_size,
-                                  all_logits);
+  guint64 bytes
+      = as_trace_bytes (n_layer, n_head, n_tokens, d_model, head_dim, vocab_size, all_logits);
   char what[96];
   g_snprintf (what, sizeof what, "A trace of %d tokens", n_tokens);
   if (!as_memory_check (bytes, what, error))

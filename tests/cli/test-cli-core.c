@@ -184,8 +184,8 @@ test_run_no_partial_file (void)
 static void
 test_predict (void)
 {
-  Run r = run_cli ("predict", "--model", fixture, "--text", "the cat", "--top", "4", "--json",
-                   NULL);
+  Run r
+      = run_cli ("predict", "--model", fixture, "--text", "the cat", "--top", "4", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_autoptr (JsonNode) root = parse_json (r.out);
   JsonArray *p = json_object_get_array_member (json_node_get_object (root), "predictions");
@@ -236,8 +236,8 @@ test_predict (void)
 static void
 test_bench (void)
 {
-  Run r = run_cli ("bench", "--model", fixture, "--tokens", "4,16", "--repeat", "3", "--json",
-                   NULL);
+  Run r
+      = run_cli ("bench", "--model", fixture, "--tokens", "4,16", "--repeat", "3", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_auto (GStrv) lines = g_strsplit (r.out, "\n", -1);
   g_assert_cmpint (g_strv_length (lines), ==, 3);
@@ -301,8 +301,8 @@ test_memory_refused (void)
 {
   g_setenv ("ATTNSCOPE_MEMORY_LIMIT", "20000", TRUE);
   g_autofree char *out = g_build_filename (test_tmpdir (), "mem.h5", NULL);
-  Run r = run_cli ("run", "--model", fixture, "--ids", "1,2,3,4,5,6,7,8,9,10,11,12", "--dump",
-                   out, NULL);
+  Run r = run_cli ("run", "--model", fixture, "--ids", "1,2,3,4,5,6,7,8,9,10,11,12", "--dump", out,
+                   NULL);
   g_unsetenv ("ATTNSCOPE_MEMORY_LIMIT");
   assert_error (&r, 1, "memory");
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));

@@ -62,24 +62,24 @@ typedef struct
 } FixtureModelSpec;
 
 /* Fills SPEC with the defaults above. */
-void fixture_model_spec_init(FixtureModelSpec *spec);
+void fixture_model_spec_init (FixtureModelSpec *spec);
 
 /* Writes the model folder DIR (created if needed) as SPEC says. */
-gboolean fixture_model_write(const char *dir, const FixtureModelSpec *spec, GError **error);
+gboolean fixture_model_write (const char *dir, const FixtureModelSpec *spec, GError **error);
 
 /* Size of the fixture tokenizer's vocabulary (256 bytes + merges + <|endoftext|>). */
-int fixture_model_tokenizer_size(void);
+int fixture_model_tokenizer_size (void);
 
 /* Element INDEX (row-major) of weight TENSOR, named as in safetensors without prefix
  * ("wte.weight", "h.0.ln_1.weight", "ln_f.bias", ...), as written for SPEC (ignoring
  * corruption). LayerNorm scales are 1 + noise, everything else noise of SPEC->std. */
-float fixture_model_value(const FixtureModelSpec *spec, const char *tensor, gsize index);
+float fixture_model_value (const FixtureModelSpec *spec, const char *tensor, gsize index);
 
 /* Cuts PATH to FRACTION of its size. */
-gboolean fixture_truncate_file(const char *path, double fraction, GError **error);
+gboolean fixture_truncate_file (const char *path, double fraction, GError **error);
 
 /* Overwrites N bytes of PATH at OFFSET with DATA. */
-gboolean fixture_patch_file(const char *path, gsize offset, const void *data, gsize n,
-                            GError **error);
+gboolean fixture_patch_file (const char *path, gsize offset, const void *data, gsize n,
+                             GError **error);
 
 G_END_DECLS

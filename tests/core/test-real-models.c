@@ -57,8 +57,8 @@ test_distilgpt2_seed (void)
   const char *texts[] = { " on", " the", " right", " side", " of", " the", " border", "." };
   const float first_logits[] = { -64.0309f, -64.0530f, -64.3531f };
   const char *first_tokens[] = { " on", " in", "fitting" };
-  AsGreedyStep *steps = as_generate_greedy (model, "May the force be", 10, 3,
-                                            AS_GREEDY_RETOKENIZE, NULL, &error);
+  AsGreedyStep *steps
+      = as_generate_greedy (model, "May the force be", 10, 3, AS_GREEDY_RETOKENIZE, NULL, &error);
   g_assert_no_error (error);
   for (int i = 0; i < 3; i++)
     {
@@ -84,16 +84,15 @@ static void
 check_greedy_ids (AsModel *model, const char *prompt, const int32_t *expected, int n_expected)
 {
   GError *error = NULL;
-  g_autoptr (GArray) ids = as_tokenizer_encode (as_model_get_tokenizer (model), prompt, -1,
-                                                &error);
+  g_autoptr (GArray) ids = as_tokenizer_encode (as_model_get_tokenizer (model), prompt, -1, &error);
   g_assert_no_error (error);
   int n_prompt = (int) ids->len;
   for (int i = 0; i < n_prompt; i++)
     g_assert_cmpint (g_array_index (ids, int32_t, i), ==, expected[i]);
   for (int s = n_prompt; s < n_expected; s++)
     {
-      g_autoptr (AsTrace) trace = as_forward (model, &g_array_index (ids, int32_t, 0),
-                                              (int) ids->len, NULL, &error);
+      g_autoptr (AsTrace) trace
+          = as_forward (model, &g_array_index (ids, int32_t, 0), (int) ids->len, NULL, &error);
       g_assert_no_error (error);
       int n = 0;
       AsPrediction *top = as_predict_top_k (trace, as_model_get_tokenizer (model), 1, &n);
@@ -109,8 +108,8 @@ test_distilgpt2_hf_greedy (void)
   g_autoptr (AsModel) model = load_or_skip ("ATTNSCOPE_DISTILGPT2");
   if (model == NULL)
     return;
-  const int32_t expected[] = { 464, 1893, 286, 262, 1578, 1829, 11, 290, 262, 1893,
-                               286, 262, 1578, 7526, 11, 423, 587, 287, 262, 2635 };
+  const int32_t expected[] = { 464, 1893, 286,  262,  1578, 1829, 11,  290, 262, 1893,
+                               286, 262,  1578, 7526, 11,   423,  587, 287, 262, 2635 };
   check_greedy_ids (model, "The president", expected, G_N_ELEMENTS (expected));
 }
 
@@ -120,8 +119,8 @@ test_gpt2_hf_greedy (void)
   g_autoptr (AsModel) model = load_or_skip ("ATTNSCOPE_GPT2");
   if (model == NULL)
     return;
-  const int32_t expected[] = { 464, 3290, 373, 1043, 287, 257, 2214, 1474, 262, 16246,
-                               286, 2688, 290, 2688, 27262, 13, 198, 198, 464, 3290 };
+  const int32_t expected[] = { 464, 3290, 373, 1043, 287,   257, 2214, 1474, 262, 16246,
+                               286, 2688, 290, 2688, 27262, 13,  198,  198,  464, 3290 };
   check_greedy_ids (model, "The dog", expected, G_N_ELEMENTS (expected));
 }
 
