@@ -70,7 +70,7 @@ class Gpt2(nn.Module):
   def _init(self, n_layer):
     # GPT-2's initialisation: N(0, 0.02), residual projections scaled by 1/sqrt(2 L).
     nn.init.normal_(self.wte, std=0.02)
-    nn.init.normal_(self.wpe, std=0.01)
+    nn.init.normal_(self.wpe, std=0.02)
     for b in self.blocks:
       nn.init.normal_(b.c_attn_w, std=0.02)
       nn.init.normal_(b.c_fc_w, std=0.02)

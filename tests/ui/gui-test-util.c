@@ -1,6 +1,9 @@
 /* gui-test-util.c — main-loop and application helpers for GUI tests (see gui-test-util.h). */
 #include "gui-test-util.h"
 
+#include <X11/Xlib.h>
+#include <gdk/x11/gdkx.h>
+
 #include "attnscope-widgets.h"
 
 static gboolean
@@ -33,6 +36,19 @@ void
 gui_test_spin (guint ms)
 {
   gui_test_wait_until (never, NULL, ms);
+}
+
+void
+gui_test_park_pointer (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  if (!GDK_IS_X11_DISPLAY (display))
+    return;
+  Display *xdisplay = gdk_x11_display_get_xdisplay (display);
+  int screen = DefaultScreen (xdisplay);
+  XWarpPointer (xdisplay, None, DefaultRootWindow (xdisplay), 0, 0, 0, 0,
+                DisplayWidth (xdisplay, screen) - 1, DisplayHeight (xdisplay, screen) - 1);
+  XFlush (xdisplay);
 }
 
 AttnscopeApplication *

@@ -1,6 +1,6 @@
 /* gui-test-util.h — helpers for tests and tools that drive the real application window under
- * Xvfb: start the application without D-Bus uniqueness, and run the main loop until a condition
- * holds or a timeout passes. */
+ * Xvfb: start the application without D-Bus uniqueness, run the main loop until a condition
+ * holds or a timeout passes, and keep the pointer out of the way. */
 #pragma once
 
 #include "attnscope-application.h"
@@ -16,6 +16,10 @@ gboolean gui_test_wait_until (GuiTestCondition condition, gpointer user_data, gu
 
 /* Iterates the main context for MS milliseconds (lets redraws and idles run). */
 void gui_test_spin (guint ms);
+
+/* Moves the pointer to the bottom right corner of the screen, where no tooltip opens (X11 only;
+ * elsewhere it does nothing). */
+void gui_test_park_pointer (void);
 
 /* A registered, activated application and its window (opening the startup model). The window
  * is WIDTH × HEIGHT. Unref the application when done. */

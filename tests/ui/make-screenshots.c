@@ -6,27 +6,13 @@
  * against COMPARE-B (short texts keep the per-layer chart on screen).
  * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png, compare.png,
  * predictions.png; with "dark", attention-dark.png and heads-dark.png. */
-#include <X11/Xlib.h>
 #include <adwaita.h>
-#include <gdk/x11/gdkx.h>
 
 #include "attnscope-embeddings-page.h"
 #include "gui-test-util.h"
 
 static const char *const pages[]
     = { "attention", "heads", "similarity", "embeddings", "compare", "predictions" };
-
-/* Moves the pointer to the bottom right corner, where no tooltip opens. */
-static void
-park_pointer (void)
-{
-  GdkDisplay *display = gdk_display_get_default ();
-  if (!GDK_IS_X11_DISPLAY (display))
-    return;
-  Display *xdisplay = gdk_x11_display_get_xdisplay (display);
-  XWarpPointer (xdisplay, None, DefaultRootWindow (xdisplay), 0, 0, 0, 0, 1279, 799);
-  XFlush (xdisplay);
-}
 
 static void
 shoot (const char *path)
@@ -95,7 +81,7 @@ main (int argc, char **argv)
   gui_test_wait_model (window, 60000);
   set_texts (window, argv[3], argv[4]);
   g_mkdir_with_parents (outdir, 0755);
-  park_pointer ();
+  gui_test_park_pointer ();
   for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
     {
       /* In dark mode the attention and heads pages show what changes. */
