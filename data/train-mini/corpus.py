@@ -23,60 +23,60 @@ _ADJ_MARKER = re.compile(r"\((a|p|ip)\)$")
 
 
 def _capitalise(text):
-  return text[:1].upper() + text[1:]
+    return text[:1].upper() + text[1:]
 
 
 def _finish(text):
-  text = " ".join(text.split())
-  if text and text[-1] not in ".!?":
-    text += "."
-  return text
+    text = " ".join(text.split())
+    if text and text[-1] not in ".!?":
+        text += "."
+    return text
 
 
 def _synset_lines(pos, line):
-  """Return the corpus lines of one synset line of data.POS."""
-  fields, _, gloss = line.partition(" | ")
-  parts = fields.split()
-  lemma = _ADJ_MARKER.sub("", parts[4]).replace("_", " ")
-  examples = [m.group(1).strip() for m in _QUOTE.finditer(gloss)]
-  definition = _QUOTE.sub("", gloss)
-  definition = "; ".join(p.strip() for p in definition.split(";") if p.strip())
-  out = []
-  if definition:
-    if pos == "verb":
-      out.append(_finish("To %s means to %s" % (lemma, definition)))
-    else:
-      out.append(_finish("%s means %s" % (_capitalise(lemma), definition)))
-  for ex in examples:
-    if len(ex.split()) >= 3:
-      out.append(_finish(_capitalise(ex)))
-  return out
+    """Return the corpus lines of one synset line of data.POS."""
+    fields, _, gloss = line.partition(" | ")
+    parts = fields.split()
+    lemma = _ADJ_MARKER.sub("", parts[4]).replace("_", " ")
+    examples = [m.group(1).strip() for m in _QUOTE.finditer(gloss)]
+    definition = _QUOTE.sub("", gloss)
+    definition = "; ".join(p.strip() for p in definition.split(";") if p.strip())
+    out = []
+    if definition:
+        if pos == "verb":
+            out.append(_finish("To %s means to %s" % (lemma, definition)))
+        else:
+            out.append(_finish("%s means %s" % (_capitalise(lemma), definition)))
+    for ex in examples:
+        if len(ex.split()) >= 3:
+            out.append(_finish(_capitalise(ex)))
+    return out
 
 
 def read_wordnet(wordnet_dir=WORDNET_DIR):
-  """All corpus lines, deduplicated, in file order (noun, verb, adj, adv)."""
-  seen = set()
-  lines = []
-  for pos in POS_FILES:
-    with open("%s/data.%s" % (wordnet_dir, pos), encoding="utf-8") as f:
-      for raw in f:
-        if raw.startswith("  "):  # licence header
-          continue
-        for text in _synset_lines(pos, raw.rstrip("\n")):
-          if len(text) > MAX_CHARS or text in seen:
-            continue
-          seen.add(text)
-          lines.append(text)
-  return lines
+    """All corpus lines, deduplicated, in file order (noun, verb, adj, adv)."""
+    seen = set()
+    lines = []
+    for pos in POS_FILES:
+        with open("%s/data.%s" % (wordnet_dir, pos), encoding="utf-8") as f:
+            for raw in f:
+                if raw.startswith("  "):  # licence header
+                    continue
+                for text in _synset_lines(pos, raw.rstrip("\n")):
+                    if len(text) > MAX_CHARS or text in seen:
+                        continue
+                    seen.add(text)
+                    lines.append(text)
+    return lines
 
 
 def is_heldout(text, per_mille):
-  """Deterministic split: the first 8 bytes of SHA-256(text) modulo 1000 < per_mille."""
-  h = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
-  return h % 1000 < per_mille
+    """Deterministic split: the first 8 bytes of SHA-256(text) modulo 1000 < per_mille."""
+    h = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+    return h % 1000 < per_mille
 
 
 def split(lines, per_mille):
-  train = [t for t in lines if not is_heldout(t, per_mille)]
-  held = [t for t in lines if is_heldout(t, per_mille)]
-  return train, held
+    train = [t for t in lines if not is_heldout(t, per_mille)]
+    held = [t for t in lines if is_heldout(t, per_mille)]
+    return train, held

@@ -35,19 +35,19 @@ import readme  # noqa: E402
 
 
 def load(folder):
-  with open(folder + "/config.json", encoding="utf-8") as f:
-    config = json.load(f)
-  with open(folder + "/vocab.json", encoding="utf-8") as f:
-    vocab = json.load(f)
-  with open(folder + "/merges.txt", encoding="utf-8") as f:
-    merges = [tuple(l.rstrip("\n").split(" ")) for l in f.readlines()[1:] if l.strip()]
-  model = export.read_h5(folder + "/tf_model.h5", config)
-  return config, model, bpe.Encoder(vocab, merges), vocab
+    with open(folder + "/config.json", encoding="utf-8") as f:
+        config = json.load(f)
+    with open(folder + "/vocab.json", encoding="utf-8") as f:
+        vocab = json.load(f)
+    with open(folder + "/merges.txt", encoding="utf-8") as f:
+        merges = [tuple(l.rstrip("\n").split(" ")) for l in f.readlines()[1:] if l.strip()]
+    model = export.read_h5(folder + "/tf_model.h5", config)
+    return config, model, bpe.Encoder(vocab, merges), vocab
 
 
 def read_lines(path):
-  with open(path, encoding="utf-8") as f:
-    return [l.rstrip("\n") for l in f if l.strip()]
+    with open(path, encoding="utf-8") as f:
+        return [l.rstrip("\n") for l in f if l.strip()]
 
 
 SUBSET_LINES = 300  # the first lines of heldout.txt, for tests/core/test-mini-model.c
@@ -55,138 +55,138 @@ SUBSET_LINES = 300  # the first lines of heldout.txt, for tests/core/test-mini-m
 
 @torch.no_grad()
 def model_scores(model, seqs):
-  """Total NLL, predicted-token count, per-head previous/first shares [L][H] (line means) over
-  all lines and over the first SUBSET_LINES lines."""
-  nll, count = 0.0, 0
-  prev_sum = first_sum = None
-  subset = None
-  for n, s in enumerate(seqs):
-    if n == SUBSET_LINES:
-      subset = ((prev_sum / n).tolist(), (first_sum / n).tolist())
-    ids = torch.tensor([s])
-    logits, attns = model(ids, want_attn=True)
-    logp = torch.log_softmax(logits[0, :-1].double(), dim=-1)
-    nll -= logp.gather(1, ids[0, 1:, None]).sum().item()
-    count += len(s) - 1
-    p = torch.stack([a[0] for a in attns]).double()  # [L][H][T][T]
-    T = len(s)
-    rows = torch.arange(1, T)
-    prev = p[:, :, rows, rows - 1].mean(-1)  # [L][H]
-    first = p[:, :, rows, 0].mean(-1)
-    prev_sum = prev if prev_sum is None else prev_sum + prev
-    first_sum = first if first_sum is None else first_sum + first
-  return (nll, count, (prev_sum / len(seqs)).tolist(), (first_sum / len(seqs)).tolist(),
-          subset)
+    """Total NLL, predicted-token count, per-head previous/first shares [L][H] (line means) over
+    all lines and over the first SUBSET_LINES lines."""
+    nll, count = 0.0, 0
+    prev_sum = first_sum = None
+    subset = None
+    for n, s in enumerate(seqs):
+        if n == SUBSET_LINES:
+            subset = ((prev_sum / n).tolist(), (first_sum / n).tolist())
+        ids = torch.tensor([s])
+        logits, attns = model(ids, want_attn=True)
+        logp = torch.log_softmax(logits[0, :-1].double(), dim=-1)
+        nll -= logp.gather(1, ids[0, 1:, None]).sum().item()
+        count += len(s) - 1
+        p = torch.stack([a[0] for a in attns]).double()  # [L][H][T][T]
+        T = len(s)
+        rows = torch.arange(1, T)
+        prev = p[:, :, rows, rows - 1].mean(-1)  # [L][H]
+        first = p[:, :, rows, 0].mean(-1)
+        prev_sum = prev if prev_sum is None else prev_sum + prev
+        first_sum = first if first_sum is None else first_sum + first
+    return (nll, count, (prev_sum / len(seqs)).tolist(), (first_sum / len(seqs)).tolist(),
+            subset)
 
 
 def bigram_nll(train_seqs, held_seqs, V, D=0.75):
-  c_ab = Counter()
-  for s in train_seqs:
-    c_ab.update(zip(s, s[1:]))
-  c_a = Counter()
-  n1_after = Counter()  # N1+(a.)
-  n1_before = Counter()  # N1+(.b)
-  for (a, b), c in c_ab.items():
-    c_a[a] += c
-    n1_after[a] += 1
-    n1_before[b] += 1
-  n1_all = len(c_ab)
-  nll, count = 0.0, 0
-  for s in held_seqs:
-    for a, b in zip(s, s[1:]):
-      pc = (n1_before[b] + 1) / (n1_all + V)
-      if c_a[a] == 0:
-        p = pc
-      else:
-        p = max(c_ab[(a, b)] - D, 0) / c_a[a] + D * n1_after[a] / c_a[a] * pc
-      nll -= math.log(p)
-      count += 1
-  return nll, count
+    c_ab = Counter()
+    for s in train_seqs:
+        c_ab.update(zip(s, s[1:]))
+    c_a = Counter()
+    n1_after = Counter()  # N1+(a.)
+    n1_before = Counter()  # N1+(.b)
+    for (a, b), c in c_ab.items():
+        c_a[a] += c
+        n1_after[a] += 1
+        n1_before[b] += 1
+    n1_all = len(c_ab)
+    nll, count = 0.0, 0
+    for s in held_seqs:
+        for a, b in zip(s, s[1:]):
+            pc = (n1_before[b] + 1) / (n1_all + V)
+            if c_a[a] == 0:
+                p = pc
+            else:
+                p = max(c_ab[(a, b)] - D, 0) / c_a[a] + D * n1_after[a] / c_a[a] * pc
+            nll -= math.log(p)
+            count += 1
+    return nll, count
 
 
 @torch.no_grad()
 def greedy(model, enc, inv, prompt, steps, n_ctx):
-  ids = enc.encode(prompt)
-  out = []
-  for _ in range(steps):
-    if len(ids) >= n_ctx:
-      break
-    logits = model(torch.tensor([ids]))
-    nxt = int(logits[0, -1].argmax())
-    ids.append(nxt)
-    out.append(nxt)
-  text = bytearray()
-  decoder = {ch: b for b, ch in bpe.BYTE_TABLE}
-  for i in out:
-    text += bytes(decoder[c] for c in inv[i])
-  return text.decode("utf-8", errors="replace")
+    ids = enc.encode(prompt)
+    out = []
+    for _ in range(steps):
+        if len(ids) >= n_ctx:
+            break
+        logits = model(torch.tensor([ids]))
+        nxt = int(logits[0, -1].argmax())
+        ids.append(nxt)
+        out.append(nxt)
+    text = bytearray()
+    decoder = {ch: b for b, ch in bpe.BYTE_TABLE}
+    for i in out:
+        text += bytes(decoder[c] for c in inv[i])
+    return text.decode("utf-8", errors="replace")
 
 
 def best(table):
-  L, H = len(table), len(table[0])
-  l, h = max(((l, h) for l in range(L) for h in range(H)), key=lambda x: table[x[0]][x[1]])
-  return {"layer": l, "head": h, "value": table[l][h]}
+    L, H = len(table), len(table[0])
+    l, h = max(((l, h) for l in range(L) for h in range(H)), key=lambda x: table[x[0]][x[1]])
+    return {"layer": l, "head": h, "value": table[l][h]}
 
 
 def main():
-  ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-  ap.add_argument("folder")
-  ap.add_argument("--heldout-per-mille", type=int, default=15)
-  ap.add_argument("--steps", type=int, default=12)
-  ap.add_argument("--train-log", help="with this, also write README.md (readme.py)")
-  ap.add_argument("--train-command", default="", help="the training command, for the README")
-  args = ap.parse_args()
-  torch.set_num_threads(1)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("folder")
+    ap.add_argument("--heldout-per-mille", type=int, default=15)
+    ap.add_argument("--steps", type=int, default=12)
+    ap.add_argument("--train-log", help="with this, also write README.md (readme.py)")
+    ap.add_argument("--train-command", default="", help="the training command, for the README")
+    args = ap.parse_args()
+    torch.set_num_threads(1)
 
-  config, model, enc, vocab = load(args.folder)
-  inv = {i: s for s, i in vocab.items()}
-  held = read_lines(args.folder + "/heldout.txt")
-  held_seqs = [enc.encode(t) for t in held]
-  nll, count, prev, first, subset = model_scores(model, held_seqs)
-  train_lines, _ = corpus.split(corpus.read_wordnet(), args.heldout_per_mille)
-  train_seqs = [enc.encode(t) for t in train_lines]
-  b_nll, b_count = bigram_nll(train_seqs, held_seqs, len(vocab))
-  assert b_count == count
-  prompts = []
-  for t in held[:5]:
-    words = t.split(" ")
-    prompt = " ".join(words[:max(2, min(4, len(words) // 2))])
-    prompts.append({"prompt": prompt,
-                    "continuation": greedy(model, enc, inv, prompt, args.steps,
-                                           config["n_positions"])})
-  metrics = {
-      "n_params": sum(p.numel() for p in model.parameters()),
-      "heldout_lines": len(held),
-      "heldout_predicted_tokens": count,
-      "heldout_mean_nll": nll / count,
-      "heldout_perplexity": math.exp(nll / count),
-      "bigram_kn_perplexity": math.exp(b_nll / b_count),
-      "head_previous": prev,
-      "head_first": first,
-      "best_previous_head": best(prev),
-      "best_first_head": best(first),
-      "subset_lines": SUBSET_LINES,
-      "subset_head_previous": subset[0],
-      "subset_head_first": subset[1],
-      "greedy_steps": args.steps,
-      "greedy": prompts,
-  }
-  with open(args.folder + "/metrics.json", "w", encoding="utf-8") as f:
-    json.dump(metrics, f, indent=2, ensure_ascii=False)
-    f.write("\n")
-  summary = {k: v for k, v in metrics.items() if not k.startswith(("head_", "subset_head_"))}
-  print(json.dumps(summary, indent=2, ensure_ascii=False))
-  if args.train_log:
-    size = sum(os.path.getsize(os.path.join(args.folder, n)) for n in os.listdir(args.folder))
-    eval_command = ("nice -n 10 /usr/bin/python3 data/train-mini/evaluate.py %s --train-log %s"
-                    % (args.folder, args.train_log))
-    readme.write(args.folder, metrics, config, readme.parse_log(args.train_log),
-                 args.train_command, eval_command, size)
-  for name, table in (("previous", prev), ("first", first)):
-    print(name)
-    for l, row in enumerate(table):
-      print("  layer %d: %s" % (l, " ".join("%.3f" % v for v in row)))
+    config, model, enc, vocab = load(args.folder)
+    inv = {i: s for s, i in vocab.items()}
+    held = read_lines(args.folder + "/heldout.txt")
+    held_seqs = [enc.encode(t) for t in held]
+    nll, count, prev, first, subset = model_scores(model, held_seqs)
+    train_lines, _ = corpus.split(corpus.read_wordnet(), args.heldout_per_mille)
+    train_seqs = [enc.encode(t) for t in train_lines]
+    b_nll, b_count = bigram_nll(train_seqs, held_seqs, len(vocab))
+    assert b_count == count
+    prompts = []
+    for t in held[:5]:
+        words = t.split(" ")
+        prompt = " ".join(words[:max(2, min(4, len(words) // 2))])
+        prompts.append({"prompt": prompt,
+                        "continuation": greedy(model, enc, inv, prompt, args.steps,
+                                               config["n_positions"])})
+    metrics = {
+        "n_params": sum(p.numel() for p in model.parameters()),
+        "heldout_lines": len(held),
+        "heldout_predicted_tokens": count,
+        "heldout_mean_nll": nll / count,
+        "heldout_perplexity": math.exp(nll / count),
+        "bigram_kn_perplexity": math.exp(b_nll / b_count),
+        "head_previous": prev,
+        "head_first": first,
+        "best_previous_head": best(prev),
+        "best_first_head": best(first),
+        "subset_lines": SUBSET_LINES,
+        "subset_head_previous": subset[0],
+        "subset_head_first": subset[1],
+        "greedy_steps": args.steps,
+        "greedy": prompts,
+    }
+    with open(args.folder + "/metrics.json", "w", encoding="utf-8") as f:
+        json.dump(metrics, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    summary = {k: v for k, v in metrics.items() if not k.startswith(("head_", "subset_head_"))}
+    print(json.dumps(summary, indent=2, ensure_ascii=False))
+    if args.train_log:
+        size = sum(os.path.getsize(os.path.join(args.folder, n)) for n in os.listdir(args.folder))
+        eval_command = ("nice -n 10 /usr/bin/python3 data/train-mini/evaluate.py %s --train-log %s "
+                        "--train-command \"<the training command above>\"" % (args.folder, args.train_log))
+        readme.write(args.folder, metrics, config, readme.parse_log(args.train_log),
+                     args.train_command, eval_command, size)
+    for name, table in (("previous", prev), ("first", first)):
+        print(name)
+        for l, row in enumerate(table):
+            print("  layer %d: %s" % (l, " ".join("%.3f" % v for v in row)))
 
 
 if __name__ == "__main__":
-  main()
+    main()

@@ -32,84 +32,84 @@ University and LICENSEE agrees to preserve same."""
 
 
 def parse_log(path):
-  """Facts from the training log: corpus and BPE lines, the step lines, the total wall time."""
-  info = {"steps": []}
-  with open(path, encoding="utf-8") as f:
-    for line in f:
-      m = re.search(r"step (\d+)/(\d+) epoch (\d+) loss ([\d.]+) .* ([\d.]+) s elapsed, "
-                    r"([\d.]+) s/step", line)
-      if m:
-        info["steps"].append((int(m.group(1)), int(m.group(3)), float(m.group(4)),
-                              float(m.group(5))))
-      m = re.search(r"total wall time ([\d.]+) min", line)
-      if m:
-        info["wall_min"] = float(m.group(1))
-      m = re.search(r"corpus: (\d+) lines \((\d+) chars\); train (\d+), held-out (\d+)", line)
-      if m:
-        info["corpus"] = tuple(int(g) for g in m.groups())
-      m = re.search(r"^\[[\d:]+\] epoch (\d+): (\d+) batches", line)
-      if m:
-        info["batches_per_epoch"] = int(m.group(2))
-      m = re.search(r"(\d+) train tokens in (\d+) lines", line)
-      if m:
-        info["train_tokens"] = int(m.group(1))
-  last = info["steps"][-1]
-  info["epochs"] = last[0] / info["batches_per_epoch"]  # batches per epoch of the first epoch
-  return info
+    """Facts from the training log: corpus and BPE lines, the step lines, the total wall time."""
+    info = {"steps": []}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.search(r"step (\d+)/(\d+) epoch (\d+) loss ([\d.]+) .* ([\d.]+) s elapsed, "
+                          r"([\d.]+) s/step", line)
+            if m:
+                info["steps"].append((int(m.group(1)), int(m.group(3)), float(m.group(4)),
+                                      float(m.group(5))))
+            m = re.search(r"total wall time ([\d.]+) min", line)
+            if m:
+                info["wall_min"] = float(m.group(1))
+            m = re.search(r"corpus: (\d+) lines \((\d+) chars\); train (\d+), held-out (\d+)", line)
+            if m:
+                info["corpus"] = tuple(int(g) for g in m.groups())
+            m = re.search(r"^\[[\d:]+\] epoch (\d+): (\d+) batches", line)
+            if m:
+                info["batches_per_epoch"] = int(m.group(2))
+            m = re.search(r"(\d+) train tokens in (\d+) lines", line)
+            if m:
+                info["train_tokens"] = int(m.group(1))
+    last = info["steps"][-1]
+    info["epochs"] = last[0] / info["batches_per_epoch"]  # batches per epoch of the first epoch
+    return info
 
 
 def _head_table(metrics):
-  prev, first = metrics["head_previous"], metrics["head_first"]
-  rows = ["| layer | " + " | ".join("head %d prev / first" % h for h in range(len(prev[0]))) + " |",
-          "| --- |" + " --- |" * len(prev[0])]
-  for l in range(len(prev)):
-    rows.append("| %d | " % l + " | ".join("%.3f / %.3f" % (prev[l][h], first[l][h])
-                                           for h in range(len(prev[l]))) + " |")
-  return "\n".join(rows)
+    prev, first = metrics["head_previous"], metrics["head_first"]
+    rows = ["| layer | " + " | ".join("head %d prev / first" % h for h in range(len(prev[0]))) + " |",
+            "| --- |" + " --- |" * len(prev[0])]
+    for l in range(len(prev)):
+        rows.append("| %d | " % l + " | ".join("%.3f / %.3f" % (prev[l][h], first[l][h])
+                                               for h in range(len(prev[l]))) + " |")
+    return "\n".join(rows)
 
 
 def train_args(command):
-  """The arguments of make-mini-model.py in COMMAND, parsed by the script's own parser."""
-  import importlib.util
-  import os
-  import shlex
-  path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "make-mini-model.py")
-  spec = importlib.util.spec_from_file_location("make_mini_model", path)
-  module = importlib.util.module_from_spec(spec)
-  spec.loader.exec_module(module)
-  words = shlex.split(command)
-  start = next(i for i, w in enumerate(words) if w.endswith("make-mini-model.py")) + 1
-  end = next((i for i, w in enumerate(words) if w in ("|", ">", "2>&1")), len(words))
-  return module.build_parser().parse_args(words[start:end])
+    """The arguments of make-mini-model.py in COMMAND, parsed by the script's own parser."""
+    import importlib.util
+    import os
+    import shlex
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "make-mini-model.py")
+    spec = importlib.util.spec_from_file_location("make_mini_model", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    words = shlex.split(command)
+    start = next(i for i, w in enumerate(words) if w.endswith("make-mini-model.py")) + 1
+    end = next((i for i, w in enumerate(words) if w in ("|", ">", "2>&1")), len(words))
+    return module.build_parser().parse_args(words[start:end])
 
 
 def _batching(a):
-  if a.pack:
-    return ("Texts are batched GPT-2's way: in a seeded order, each followed by `<|endoftext|>`, "
-            "packed into rows of at most %d tokens that start at the start of a text and never "
-            "split one (so position 0 always holds a text's first token, as at evaluation; the "
-            "rest of a row is padding, masked out of the loss), %d rows = %s tokens per batch."
-            % (a.n_ctx, a.batch_tokens // a.n_ctx, format(a.batch_tokens, ",")))
-  return ("Every text is its own row starting at position 0 (as at evaluation); batches of "
-          "length-sorted texts of at most %s tokens including padding (masked out of the loss)."
-          % format(a.batch_tokens, ","))
+    if a.pack:
+        return ("Texts are batched GPT-2's way: in a seeded order, each followed by `<|endoftext|>`, "
+                "packed into rows of at most %d tokens that start at the start of a text and never "
+                "split one (so position 0 always holds a text's first token, as at evaluation; the "
+                "rest of a row is padding, masked out of the loss), %d rows = %s tokens per batch."
+                % (a.n_ctx, a.batch_tokens // a.n_ctx, format(a.batch_tokens, ",")))
+    return ("Every text is its own row starting at position 0 (as at evaluation); batches of "
+            "length-sorted texts of at most %s tokens including padding (masked out of the loss)."
+            % format(a.batch_tokens, ","))
 
 
 def _verdict(bp, bf):
-  missing = [name for name, h in (("previous-token", bp), ("first-token", bf)) if h["value"] < 0.5]
-  if not missing:
-    return "met."
-  return "**not met** for the %s head%s." % (" and ".join(missing), "s" if len(missing) > 1 else "")
+    missing = [name for name, h in (("previous-token", bp), ("first-token", bf)) if h["value"] < 0.5]
+    if not missing:
+        return "met."
+    return "**not met** for the %s head%s." % (" and ".join(missing), "s" if len(missing) > 1 else "")
 
 
 def write(folder, metrics, config, log, command, eval_command, size_bytes):
-  bp, bf = metrics["best_previous_head"], metrics["best_first_head"]
-  a = train_args(command)
-  last = log["steps"][-1]
-  n_lines, n_chars, n_train, n_held = log["corpus"]
-  greedy = "\n".join("%d. prompt `%s` → `%s`" % (i + 1, g["prompt"], g["continuation"])
-                     for i, g in enumerate(metrics["greedy"]))
-  text = f"""# attnscope-mini
+    bp, bf = metrics["best_previous_head"], metrics["best_first_head"]
+    a = train_args(command)
+    last = log["steps"][-1]
+    n_lines, n_chars, n_train, n_held = log["corpus"]
+    greedy = "\n".join("%d. prompt `%s` → `%s`" % (i + 1, g["prompt"], g["continuation"])
+                       for i, g in enumerate(metrics["greedy"]))
+    text = f"""# attnscope-mini
 
 The default model of attnscope: a small GPT-2 trained from scratch by the project's own script
 on WordNet's English definitions and example sentences. It exists so that attnscope shows real,
@@ -132,11 +132,13 @@ held-out split, one text per line), `metrics.json` (every number below), this RE
 | vocabulary | {config["vocab_size"]} (byte-level BPE, `<|endoftext|>` = {config["eos_token_id"]}) |
 | parameters | {metrics["n_params"]:,} ({size_bytes / 1e6:.1f} MB folder) |
 
-Why this size: 4 layers × 4 heads give 16 heads — enough for distinct roles (previous token,
-first token, self, content) to appear, and a head grid that fits one screen; width 128 and a
-6,000-token vocabulary keep the whole forward pass under a millisecond per sentence in attnscope
-and training within an hour on 2 CPU cores. The longest corpus line has 104 tokens, so a context
-of 128 covers every training text whole.
+Why this size: the budget is one hour of training on 2 CPU cores, about 5 million training
+tokens at this size, and at that budget a model of 1.6 M parameters is already larger than
+compute-optimal, so a larger one would only be less trained. {config["n_layer"]} layers ×
+{config["n_head"]} heads give {config["n_layer"] * config["n_head"]} heads, a head grid that fits
+one screen; width {config["n_embd"]} and a {config["vocab_size"]:,}-token vocabulary keep a
+forward pass to a few milliseconds per sentence. The longest corpus text has 104 tokens, so a
+context of {config["n_positions"]} holds every text whole.
 
 ## Corpus and licence
 
@@ -176,7 +178,8 @@ training `<|endoftext|>` only separates texts.
 Deterministic given `--seed` ({a.seed}) and the thread count ({a.threads}): seeded
 initialisation (GPT-2's N(0, 0.02), residual projections scaled by 1/√(2·L)), seeded batch
 order, no dropout, `torch.use_deterministic_algorithms(True)`. `--checkpoint` only saves the full
-training state so that an interrupted run can resume to the same result. {_batching(a)} AdamW
+training state (model, optimizer, random generator, remaining batches) so that an interrupted
+run can resume. {_batching(a)} AdamW
 (β = 0.9, 0.98; weight decay {a.weight_decay} on matrices), peak learning rate {a.lr} with
 {a.warmup} warm-up steps and cosine decay to 10 %, gradient clipping 1.0, {last[0]:,} steps ≈
 {log["epochs"]:.2f} epochs of the {log["train_tokens"]:,} training tokens. Training loss over
@@ -231,5 +234,5 @@ From the repository root, with Debian's `python3-torch`, `python3-h5py`, `python
 `wordnet-base`: run the training command above, then the evaluation command. The same seed and
 thread count give the same weights.
 """
-  with open(folder + "/README.md", "w", encoding="utf-8") as f:
-    f.write(text)
+    with open(folder + "/README.md", "w", encoding="utf-8") as f:
+        f.write(text)

@@ -9,53 +9,9 @@
 #include <string.h>
 
 #include "check-close.h"
+#include "cli-support.h"
 
 static char *model_dir;
-
-typedef struct
-{
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs attnscope with the NULL-terminated arguments. */
-static Run
-run_cli (const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (char *) g_getenv ("ATTNSCOPE_BIN"));
-  va_list args;
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  Run r = { 0 };
-  r.status = test_spawn ((const char *const *) argv->pdata, &r.out, &r.err);
-  if (r.status != 0)
-    g_test_message ("stderr: %s", r.err);
-  return r;
-}
-
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) error = NULL;
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
 
 static JsonNode *
 read_json_file (const char *path)
@@ -65,19 +21,6 @@ read_json_file (const char *path)
   g_file_get_contents (path, &contents, NULL, &error);
   g_assert_no_error (error);
   return parse_json (contents);
-}
-
-/* An error run: exit STATUS, one stderr line with the contract's prefix containing NEEDLE. */
-static void
-assert_error (const Run *r, int status, const char *needle)
-{
-  g_assert_cmpint (r->status, ==, status);
-  g_assert_true (
-      g_str_has_prefix (r->err, status == 1 ? "attnscope: error: " : "attnscope: usage error: "));
-  if (status == 1)
-    g_assert_cmpint (strchr (r->err, '\n') - r->err, ==, (long) strlen (r->err) - 1);
-  g_assert_nonnull (strstr (r->err, needle));
-  g_assert_cmpstr (r->out, ==, "");
 }
 
 static void

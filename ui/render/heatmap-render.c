@@ -79,6 +79,35 @@ widest_label (PangoContext *pc, const AsRenderStyle *style, const char *const *l
   return ceil (MIN (widest, AS_HEATMAP_MAX_LABEL));
 }
 
+/* The widest row and column labels: FIG's cached widths, or measured now. */
+static void
+measure_labels (PangoContext *pc, const AsRenderStyle *style, const AsHeatmapFigure *fig,
+                double *row_w, double *col_w)
+{
+  *row_w = fig->row_label_width > 0
+               ? fig->row_label_width
+               : widest_label (pc, style, fig->row_labels, fig->n_rows);
+  /* Attention and similarity matrices label both axes with the same tokens: measure once. */
+  if (fig->col_label_width > 0)
+    *col_w = fig->col_label_width;
+  else if (fig->col_labels == fig->row_labels && fig->n_cols == fig->n_rows)
+    *col_w = *row_w;
+  else
+    *col_w = widest_label (pc, style, fig->col_labels, fig->n_cols);
+}
+
+void
+as_heatmap_figure_measure_labels (AsHeatmapFigure *fig)
+{
+  fig->row_label_width = fig->col_label_width = 0;
+  if (!has_data (fig))
+    return;
+  PangoContext *pc = as_text_context_new ();
+  measure_labels (pc, as_render_style_or_default (fig->style), fig, &fig->row_label_width,
+                  &fig->col_label_width);
+  g_object_unref (pc);
+}
+
 static void
 measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsHeatmapFigure *fig)
 {
@@ -86,11 +115,7 @@ measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsHeatm
   lo->title_h = as_title_block_height (pc, style, fig->title, fig->subtitle);
   if (!has_data (fig))
     return;
-  lo->row_label_w = widest_label (pc, style, fig->row_labels, fig->n_rows);
-  /* Attention and similarity matrices label both axes with the same tokens: measure once. */
-  lo->col_label_w = fig->col_labels == fig->row_labels && fig->n_cols == fig->n_rows
-                        ? lo->row_label_w
-                        : widest_label (pc, style, fig->col_labels, fig->n_cols);
+  measure_labels (pc, style, fig, &lo->row_label_w, &lo->col_label_w);
   as_text_measure (pc, style, "Ag", AS_FONT_TICK, PANGO_WEIGHT_NORMAL, NULL, &lo->label_h);
   if (fig->row_axis != NULL)
     as_text_measure (pc, style, fig->row_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL,

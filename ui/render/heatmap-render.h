@@ -62,11 +62,19 @@ typedef struct
   const char *colorbar_label; /* "Attention weight", or NULL */
 
   const AsRenderStyle *style; /* NULL = light print style */
+
+  /* The widest row and column tick label, as as_heatmap_figure_measure_labels () found them;
+   * 0 = measure them on every layout. Measuring 512 labels with Pango takes milliseconds, so a
+   * view that draws and hit-tests the same labels again and again measures them once. */
+  double row_label_width, col_label_width;
 } AsHeatmapFigure;
 
 /* Defaults: YlGnBu on [0, 1], AUTO annotation with 2 decimals, "Queries"/"Keys", colour bar on,
  * no highlight, no mask, no titles, no data. */
 void as_heatmap_figure_init (AsHeatmapFigure *fig);
+
+/* Measures FIG's tick labels (with FIG's style) into row_label_width and col_label_width. */
+void as_heatmap_figure_measure_labels (AsHeatmapFigure *fig);
 
 /* The natural size of FIG (whole units). */
 void as_heatmap_get_size (const AsHeatmapFigure *fig, double *width, double *height);

@@ -26,6 +26,10 @@ struct _AttnscopeHeatmapView
   int decimals;
   gboolean mask_upper;
   int highlight_row, highlight_col;
+
+  /* the tick labels' widths measured for LABEL_STYLE (0 = not yet) */
+  double row_label_width, col_label_width;
+  const AsRenderStyle *label_style;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeatmapView, attnscope_heatmap_view, GTK_TYPE_WIDGET)
@@ -95,6 +99,7 @@ attnscope_heatmap_view_set_matrix (AttnscopeHeatmapView *self, const float *valu
   self->n_cols = cols;
   self->row_labels = copy_labels (row_labels, rows);
   self->col_labels = copy_labels (col_labels, cols);
+  self->row_label_width = self->col_label_width = 0;
   if (old_rows != rows)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ROWS]);
   if (old_cols != cols)
@@ -264,6 +269,16 @@ screen_figure (AttnscopeHeatmapView *self, AsHeatmapFigure *fig)
 {
   attnscope_heatmap_view_get_figure (self, fig);
   fig->style = attnscope_figure_style_get ();
+  /* measure the tick labels once per matrix and style, not on every frame and hover */
+  if (self->label_style != fig->style || self->row_label_width <= 0)
+    {
+      as_heatmap_figure_measure_labels (fig);
+      self->row_label_width = fig->row_label_width;
+      self->col_label_width = fig->col_label_width;
+      self->label_style = fig->style;
+    }
+  fig->row_label_width = self->row_label_width;
+  fig->col_label_width = self->col_label_width;
 }
 
 static void
