@@ -236,7 +236,10 @@ as_gpt2_forward (AsModel *model, const int32_t *ids, int T, const AsForwardOptio
 
   int blas_threads;
   as_blas_single_threaded_begin (&blas_threads);
-  g_autoptr (AsWorkerTeam) team = as_worker_team_new (as_forward_threads ());
+  /* threads only when the largest product is worth sharing (tiny models run faster alone) */
+  gsize largest = MAX ((gsize) T * D * c->n_inner, (gsize) (all_logits ? T : 1) * D * V);
+  g_autoptr (AsWorkerTeam) team
+      = as_worker_team_new (as_parallel_worth (largest) ? as_forward_threads () : 1);
   embed (s.x, w, ids, T, D);
   for (int l = 0; l < L; l++)
     {

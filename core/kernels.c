@@ -57,10 +57,16 @@ matmul_slice (gpointer data, int index, int n_workers)
                  j->w + (gsize) c0 * j->in, j->in, 0.0f, j->out + c0, j->out_dim);
 }
 
+gboolean
+as_parallel_worth (gsize work)
+{
+  return work >= PARALLEL_MIN_WORK;
+}
+
 void
 as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data)
 {
-  if (work < PARALLEL_MIN_WORK)
+  if (!as_parallel_worth (work))
     func (data, 0, 1);
   else
     as_worker_team_run (team, func, data);

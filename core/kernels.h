@@ -10,6 +10,9 @@
 
 G_BEGIN_DECLS
 
+/* Is WORK (multiply-adds or element operations) large enough to share between threads? */
+gboolean as_parallel_worth (gsize work);
+
 /* Runs FUNC on every member of TEAM (see worker-team.h), or only on the calling thread when
  * TEAM is NULL or WORK (multiply-adds or element operations) is too small to share. */
 void as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data);

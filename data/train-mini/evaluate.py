@@ -179,7 +179,8 @@ def main():
     if args.train_log:
         size = sum(os.path.getsize(os.path.join(args.folder, n)) for n in os.listdir(args.folder))
         eval_command = ("nice -n 10 /usr/bin/python3 data/train-mini/evaluate.py %s --train-log %s "
-                        "--train-command \"<the training command above>\"" % (args.folder, args.train_log))
+                        "--train-command \"<the training command above>\""
+                        % (args.folder, args.train_log))
         readme.write(args.folder, metrics, config, readme.parse_log(args.train_log),
                      args.train_command, eval_command, size)
     for name, table in (("previous", prev), ("first", first)):

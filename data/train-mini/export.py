@@ -24,7 +24,8 @@ def _weights(model):
     for n, b in enumerate(model.blocks):
         p = "h_._%d/" % n
         out += [(p + "ln_1/gamma:0", b.ln_1.weight), (p + "ln_1/beta:0", b.ln_1.bias),
-                (p + "attn/c_attn/weight:0", b.c_attn_w), (p + "attn/c_attn/bias:0", b.c_attn_b[None]),
+                (p + "attn/c_attn/weight:0", b.c_attn_w),
+                (p + "attn/c_attn/bias:0", b.c_attn_b[None]),
                 (p + "attn/c_proj/weight:0", b.attn_proj_w),
                 (p + "attn/c_proj/bias:0", b.attn_proj_b[None]),
                 (p + "ln_2/gamma:0", b.ln_2.weight), (p + "ln_2/beta:0", b.ln_2.bias),

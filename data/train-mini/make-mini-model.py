@@ -121,7 +121,8 @@ def train(args, seqs):
     while step < args.steps:
         if not batches:
             if args.pack:
-                batches = make_packed_batches(seqs, gen, args.n_ctx, args.batch_tokens // args.n_ctx,
+                batches = make_packed_batches(seqs, gen, args.n_ctx,
+                                              args.batch_tokens // args.n_ctx,
                                               args.vocab_size - 1)
             else:
                 batches = [[seqs[i] for i in b]
@@ -147,7 +148,8 @@ def train(args, seqs):
                    el / step, el / step * (args.steps - step) / 60))
             run_loss, run_n = 0.0, 0
         if ckpt and step % args.checkpoint_every == 0:
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "gen": gen.get_state(),
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(),
+                        "gen": gen.get_state(),
                         "batches": batches, "epoch": epoch, "step": step,
                         "elapsed": time.time() - t0}, ckpt + ".tmp")
             os.replace(ckpt + ".tmp", ckpt)
@@ -178,7 +180,7 @@ def build_parser():
     ap.add_argument("--log-every", type=int, default=50)
     ap.add_argument("--checkpoint", default="",
                     help="save the full training state here every --checkpoint-every steps and "
-                    "resume from it when it exists (the result is the same as an uninterrupted run)")
+                    "resume from it when it exists")
     ap.add_argument("--checkpoint-every", type=int, default=100)
     return ap
 

@@ -60,7 +60,8 @@ def parse_log(path):
 
 def _head_table(metrics):
     prev, first = metrics["head_previous"], metrics["head_first"]
-    rows = ["| layer | " + " | ".join("head %d prev / first" % h for h in range(len(prev[0]))) + " |",
+    heads = " | ".join("head %d prev / first" % h for h in range(len(prev[0])))
+    rows = ["| layer | " + heads + " |",
             "| --- |" + " --- |" * len(prev[0])]
     for l in range(len(prev)):
         rows.append("| %d | " % l + " | ".join("%.3f / %.3f" % (prev[l][h], first[l][h])
@@ -85,7 +86,8 @@ def train_args(command):
 
 def _batching(a):
     if a.pack:
-        return ("Texts are batched GPT-2's way: in a seeded order, each followed by `<|endoftext|>`, "
+        return ("Texts are batched GPT-2's way: in a seeded order, each followed by "
+                "`<|endoftext|>`, "
                 "packed into rows of at most %d tokens that start at the start of a text and never "
                 "split one (so position 0 always holds a text's first token, as at evaluation; the "
                 "rest of a row is padding, masked out of the loss), %d rows = %s tokens per batch."
@@ -96,10 +98,12 @@ def _batching(a):
 
 
 def _verdict(bp, bf):
-    missing = [name for name, h in (("previous-token", bp), ("first-token", bf)) if h["value"] < 0.5]
+    missing = [name for name, h in (("previous-token", bp), ("first-token", bf))
+               if h["value"] < 0.5]
     if not missing:
         return "met."
-    return "**not met** for the %s head%s." % (" and ".join(missing), "s" if len(missing) > 1 else "")
+    return "**not met** for the %s head%s." % (" and ".join(missing),
+                                               "s" if len(missing) > 1 else "")
 
 
 def write(folder, metrics, config, log, command, eval_command, size_bytes):

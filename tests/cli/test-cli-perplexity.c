@@ -160,10 +160,6 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  /* 2,532 tiny forward passes: with the default BLAS/OpenMP threads on a loaded 2-core machine
-   * they spend most of their time waiting for each other (54 s instead of 7 s), so the spawned
-   * attnscope runs single-threaded (the 1 % comparison is far above any effect of threads). */
-  g_setenv ("OMP_NUM_THREADS", "1", TRUE);
   model_dir = test_source_path ("data/models/attnscope-mini");
   g_test_add_func ("/cli/perplexity/heldout-matches-readme", test_heldout_matches_readme);
   g_test_add_func ("/cli/perplexity/text-logprobs", test_text_logprobs);

@@ -84,9 +84,8 @@ static void
 measure_labels (PangoContext *pc, const AsRenderStyle *style, const AsHeatmapFigure *fig,
                 double *row_w, double *col_w)
 {
-  *row_w = fig->row_label_width > 0
-               ? fig->row_label_width
-               : widest_label (pc, style, fig->row_labels, fig->n_rows);
+  *row_w = fig->row_label_width > 0 ? fig->row_label_width
+                                    : widest_label (pc, style, fig->row_labels, fig->n_rows);
   /* Attention and similarity matrices label both axes with the same tokens: measure once. */
   if (fig->col_label_width > 0)
     *col_w = fig->col_label_width;
