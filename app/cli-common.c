@@ -129,6 +129,44 @@ cli_parse_ids (const char *list, const char *argument, GError **error)
 }
 
 gboolean
+cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data, GError **error)
+{
+  g_autofree char *contents = NULL;
+  GError *local = NULL;
+  if (!g_file_get_contents (path, &contents, NULL, &local))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_IO, "--lines: %s", local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);
+  int n_texts = 0;
+  for (int i = 0; lines[i] != NULL; i++)
+    {
+      char *line = lines[i];
+      gsize len = strlen (line);
+      if (len > 0 && line[len - 1] == '\r')
+        line[len - 1] = '\0';
+      g_autofree char *stripped = g_strstrip (g_strdup (line));
+      if (*stripped == '\0')
+        continue;
+      if (!func (line, user_data, &local))
+        {
+          g_propagate_prefixed_error (error, local, "--lines: %s line %d: ", path, i + 1);
+          return FALSE;
+        }
+      n_texts++;
+    }
+  if (n_texts == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--lines: %s has no text (every line is empty or blank)", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
 cli_write_file_atomic (const char *path, const char *contents, gssize length, GError **error)
 {
   GError *local = NULL;

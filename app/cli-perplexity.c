@@ -28,45 +28,30 @@ forward_all_logits (AsModel *model, const char *text, gboolean truncate, GError 
   return as_forward_text (model, text, truncate, &options, error);
 }
 
+typedef struct
+{
+  AsModel *model;
+  gboolean truncate;
+  AsPerplexity *acc;
+} PerplexityLines;
+
+static gboolean
+perplexity_add_line (const char *line, gpointer user_data, GError **error)
+{
+  PerplexityLines *job = user_data;
+  if (!cli_check_text (line, "the line", error))
+    return FALSE;
+  g_autoptr (AsTrace) trace = forward_all_logits (job->model, line, job->truncate, error);
+  return trace != NULL && as_perplexity_add (job->acc, trace, error);
+}
+
 /* Accumulates every non-blank line of PATH into ACC. */
 static gboolean
 perplexity_of_lines (AsPerplexity *acc, AsModel *model, const char *path, gboolean truncate,
                      GError **error)
 {
-  g_autofree char *contents = NULL;
-  GError *local = NULL;
-  if (!g_file_get_contents (path, &contents, NULL, &local))
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "--lines: %s", local->message);
-      g_error_free (local);
-      return FALSE;
-    }
-  g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);
-  for (int i = 0; lines[i] != NULL; i++)
-    {
-      char *line = lines[i];
-      gsize len = strlen (line);
-      if (len > 0 && line[len - 1] == '\r')
-        line[len - 1] = '\0';
-      g_autofree char *stripped = g_strstrip (g_strdup (line));
-      if (*stripped == '\0')
-        continue;
-      g_autoptr (AsTrace) trace = NULL;
-      if (cli_check_text (line, "the line", &local))
-        trace = forward_all_logits (model, line, truncate, &local);
-      if (trace == NULL || !as_perplexity_add (acc, trace, &local))
-        {
-          g_propagate_prefixed_error (error, local, "--lines: %s line %d: ", path, i + 1);
-          return FALSE;
-        }
-    }
-  if (acc->n_texts == 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "--lines: %s has no text (every line is empty or blank)", path);
-      return FALSE;
-    }
-  return TRUE;
+  PerplexityLines job = { model, truncate, acc };
+  return cli_foreach_text_line (path, perplexity_add_line, &job, error);
 }
 
 static void

@@ -10,46 +10,30 @@
 #include "cli-analysis.h"
 #include "cli.h"
 
+typedef struct
+{
+  AsModel *model;
+  gboolean truncate;
+  AsHeadStatsAccumulator *acc;
+} StatsLines;
+
+static gboolean
+stats_add_line (const char *line, gpointer user_data, GError **error)
+{
+  StatsLines *job = user_data;
+  g_autoptr (AsTrace) trace
+      = cli_analysis_forward (job->model, line, "the line", job->truncate, error);
+  return trace != NULL && as_head_stats_accumulate (job->acc, trace, error);
+}
+
 /* Runs MODEL on every non-blank line of PATH and accumulates the statistics. */
 static AsHeadStats *
 stats_of_lines (AsModel *model, const char *path, gboolean truncate, GError **error)
 {
-  g_autofree char *contents = NULL;
-  GError *local = NULL;
-  if (!g_file_get_contents (path, &contents, NULL, &local))
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "--lines: %s", local->message);
-      g_error_free (local);
-      return NULL;
-    }
   g_autoptr (AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new ();
-  g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);
-  int n_sentences = 0;
-  for (int i = 0; lines[i] != NULL; i++)
-    {
-      char *line = lines[i];
-      gsize len = strlen (line);
-      if (len > 0 && line[len - 1] == '\r')
-        line[len - 1] = '\0';
-      g_autofree char *stripped = g_strstrip (g_strdup (line));
-      if (*stripped == '\0')
-        continue;
-      g_autoptr (AsTrace) trace = cli_analysis_forward (model, line, "the line", truncate, &local);
-      if (trace == NULL)
-        {
-          g_propagate_prefixed_error (error, local, "--lines: %s line %d: ", path, i + 1);
-          return NULL;
-        }
-      if (!as_head_stats_accumulate (acc, trace, error))
-        return NULL;
-      n_sentences++;
-    }
-  if (n_sentences == 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "--lines: %s has no text (every line is empty or blank)", path);
-      return NULL;
-    }
+  StatsLines job = { model, truncate, acc };
+  if (!cli_foreach_text_line (path, stats_add_line, &job, error))
+    return NULL;
   return as_head_stats_accumulator_finish (acc, error);
 }
 

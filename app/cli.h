@@ -60,6 +60,13 @@ gboolean cli_check_text (const char *text, const char *argument, GError **error)
 /* Parses "1,2,3" into int32 ids; fails naming ARGUMENT. Returns a GArray of int32_t. */
 GArray *cli_parse_ids (const char *list, const char *argument, GError **error);
 
+/* Calls FUNC for every non-blank line of the text file PATH (a trailing CR is dropped), in
+ * order. An error of FUNC is returned prefixed with "--lines: PATH line N: "; reading PATH or a
+ * file without any non-blank line fails too. */
+typedef gboolean (*CliLineFunc) (const char *line, gpointer user_data, GError **error);
+gboolean cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data,
+                                GError **error);
+
 /* Writes CONTENTS to PATH atomically (temporary file + rename). */
 gboolean cli_write_file_atomic (const char *path, const char *contents, gssize length,
                                 GError **error);
