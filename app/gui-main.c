@@ -16,10 +16,27 @@ gui_main_wants_gui (const char *arg)
   return arg[0] == '-' && strcmp (arg, "--help") != 0 && strcmp (arg, "-h") != 0;
 }
 
+/* Is there a GPU render node (/dev/dri/renderD*)? */
+static gboolean
+has_render_node (void)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/dev/dri", 0, NULL);
+  const char *name;
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, "renderD"))
+      return TRUE;
+  return FALSE;
+}
+
 int
 gui_main (int argc, char **argv)
 {
   attnscope_application_init_i18n ();
+  /* Without a GPU, GTK's GL renderer runs on a software rasteriser that spends 30–40 ms on every
+   * frame; its Cairo renderer draws the same views in a few (tests/bench/RESULTS.md). A
+   * GSK_RENDERER the user set still wins. */
+  if (g_getenv ("GSK_RENDERER") == NULL && !has_render_node ())
+    g_setenv ("GSK_RENDERER", "cairo", FALSE);
   if (!gtk_init_check ())
     {
       fprintf (stderr, "attnscope: error: cannot open a display for the window; the command line "
