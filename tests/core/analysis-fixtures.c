@@ -49,30 +49,13 @@ fixture_random_floats (float *x, gsize n, GRand *rand)
     x[i] = (float) g_rand_double_range (rand, -1, 1);
 }
 
-static gboolean
-python_has_numpy (const char *python)
-{
-  const char *argv[] = { python, "-c", "import numpy", NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  return test_spawn (argv, &out, &err) == 0;
-}
-
 float *
 fixture_reference_run (const char *kind, const float *input, gsize n_in, const char *shape,
                        gsize n_out)
 {
-  const char *python = g_getenv ("ATTNSCOPE_PYTHON");
-  if (python == NULL || *python == '\0')
-    {
-      g_test_skip ("ATTNSCOPE_PYTHON is not set: cannot run the numpy reference "
-                   "(install python3-numpy and run the tests with meson test)");
-      return NULL;
-    }
-  if (!python_has_numpy (python))
-    {
-      g_test_skip ("numpy is missing for ATTNSCOPE_PYTHON: install python3-numpy");
-      return NULL;
-    }
+  const char *python = test_python_with ("numpy");
+  if (python == NULL)
+    return NULL;
 
   g_autoptr (GError) error = NULL;
   g_autofree char *script = test_source_path ("tests/reference/analysis_reference.py");

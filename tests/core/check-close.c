@@ -102,3 +102,26 @@ test_spawn (const char *const *argv, char **out, char **err)
     return WEXITSTATUS (status);
   return 128 + WTERMSIG (status);
 }
+
+const char *
+test_python_with (const char *modules)
+{
+  const char *python = g_getenv ("ATTNSCOPE_PYTHON");
+  if (python == NULL || *python == '\0')
+    {
+      g_test_skip ("ATTNSCOPE_PYTHON is not set: the Python reference cannot run (run the tests "
+                   "with meson test; .ci/install-deps installs Debian's python3 packages)");
+      return NULL;
+    }
+  g_autofree char *import = g_strdup_printf ("import %s", modules);
+  const char *argv[] = { python, "-c", import, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  if (test_spawn (argv, &out, &err) != 0)
+    {
+      g_autofree char *why = g_strdup_printf (
+          "%s cannot import %s (install Debian's python3-* packages for them)", python, modules);
+      g_test_skip (why);
+      return NULL;
+    }
+  return python;
+}

@@ -23,6 +23,11 @@ char *test_source_path (const char *relative);
 const char *test_tmpdir (void);
 void test_tmpdir_cleanup (void);
 
+/* The Python interpreter of the references ($ATTNSCOPE_PYTHON) when it can import MODULES
+ * (e.g. "torch, h5py"); otherwise marks the test skipped with a message naming what is missing
+ * and returns NULL. */
+const char *test_python_with (const char *modules);
+
 /* Runs ARGV (NULL-terminated) synchronously, capturing stdout/stderr; returns the exit status
  * (0..255) or -1 when it could not be started. */
 int test_spawn (const char *const *argv, char **out, char **err);

@@ -10,14 +10,7 @@
 gboolean
 sklearn_reference_available (void)
 {
-  const char *python = g_getenv ("ATTNSCOPE_PYTHON");
-  if (python == NULL || *python == '\0')
-    {
-      g_test_skip ("ATTNSCOPE_PYTHON is not set: no python3 with scikit-learn to compare with "
-                   "(install python3-sklearn and python3-h5py, run with meson test)");
-      return FALSE;
-    }
-  return TRUE;
+  return test_python_with ("sklearn, h5py, numpy") != NULL;
 }
 
 char *

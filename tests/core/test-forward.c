@@ -302,27 +302,6 @@ test_tiny_not_uniform (void)
 /* --- models generated at test time ----------------------------------------------------------- */
 
 /* The Python interpreter when it can import torch and h5py, else NULL (and the test skips). */
-static const char *
-reference_python (void)
-{
-  const char *py = g_getenv ("ATTNSCOPE_PYTHON");
-  if (py == NULL || *py == '\0')
-    {
-      g_test_skip ("ATTNSCOPE_PYTHON is not set: cannot run the PyTorch reference "
-                   "(install python3-torch and python3-h5py)");
-      return NULL;
-    }
-  const char *argv[] = { py, "-c", "import torch, h5py, numpy", NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  if (test_spawn (argv, &out, &err) != 0)
-    {
-      g_test_skip ("the PyTorch reference needs torch, h5py and numpy in ATTNSCOPE_PYTHON "
-                   "(apt-get install python3-torch python3-h5py); skipped");
-      return NULL;
-    }
-  return py;
-}
-
 static void
 run_reference (GPtrArray *argv)
 {
@@ -382,7 +361,7 @@ typedef struct
 static void
 run_generated_case (const GeneratedCase *gc)
 {
-  const char *py = reference_python ();
+  const char *py = test_python_with ("torch, h5py, numpy");
   if (py == NULL)
     return;
   g_autofree char *dir = g_build_filename (test_tmpdir (), gc->name, NULL);

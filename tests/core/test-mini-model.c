@@ -73,27 +73,6 @@ encode (AsModel *model, const char *text)
   return ids;
 }
 
-/* The interpreter of the references, or NULL after g_test_skip. */
-static const char *
-reference_python (const char *imports)
-{
-  const char *py = g_getenv ("ATTNSCOPE_PYTHON");
-  if (py == NULL || *py == '\0')
-    {
-      g_test_skip ("ATTNSCOPE_PYTHON is not set: cannot run the Python references");
-      return NULL;
-    }
-  const char *argv[] = { py, "-c", imports, NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  if (test_spawn (argv, &out, &err) != 0)
-    {
-      g_test_skip ("the references need Debian's python3-regex, python3-torch, python3-h5py "
-                   "in ATTNSCOPE_PYTHON");
-      return NULL;
-    }
-  return py;
-}
-
 /* --- the default model ----------------------------------------------------------------------- */
 
 static void
@@ -150,7 +129,7 @@ test_known_ids (void)
 static void
 test_reference_knows_gpt2 (void)
 {
-  const char *py = reference_python ("import regex");
+  const char *py = test_python_with ("regex");
   if (py == NULL)
     return;
   g_autofree char *script = test_source_path ("tests/reference/bpe_reference.py");
@@ -171,7 +150,7 @@ test_reference_knows_gpt2 (void)
 static void
 test_heldout_matches_reference (void)
 {
-  const char *py = reference_python ("import regex");
+  const char *py = test_python_with ("regex");
   if (py == NULL)
     return;
   g_autofree char *script = test_source_path ("tests/reference/bpe_reference.py");
@@ -282,7 +261,7 @@ compare_with_reference (AsModel *model, GPtrArray *seqs, const char *expected_pa
 static void
 test_forward_matches_reference (void)
 {
-  const char *py = reference_python ("import torch, h5py, numpy");
+  const char *py = test_python_with ("torch, h5py, numpy");
   if (py == NULL)
     return;
   g_autoptr (AsModel) model = load_mini ();

@@ -67,12 +67,9 @@ static const char reference_script[]
 static void
 check_against_python (int n_pos, int dim, AsPositionalLayout layout)
 {
-  const char *python = g_getenv ("ATTNSCOPE_PYTHON");
-  if (python == NULL || *python == '\0')
-    {
-      g_test_skip ("ATTNSCOPE_PYTHON is not set: the numpy reference cannot run");
-      return;
-    }
+  const char *python = test_python_with ("numpy");
+  if (python == NULL)
+    return;
   g_autofree char *n_arg = g_strdup_printf ("%d", n_pos);
   g_autofree char *d_arg = g_strdup_printf ("%d", dim);
   const char *argv[]

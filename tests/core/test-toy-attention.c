@@ -511,12 +511,9 @@ read_dataset (const char *path, const char *name, gsize n)
 static gboolean
 run_python (const char *script, const char *const *args)
 {
-  const char *python = g_getenv ("ATTNSCOPE_PYTHON");
-  if (python == NULL || *python == '\0')
-    {
-      g_test_skip ("ATTNSCOPE_PYTHON is not set: the PyTorch reference cannot run");
-      return FALSE;
-    }
+  const char *python = test_python_with ("torch, h5py, numpy");
+  if (python == NULL)
+    return FALSE;
   g_autofree char *script_path = test_source_path (script);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (gpointer) python);
@@ -667,12 +664,9 @@ test_bad_shapes (void)
 static void
 test_bad_transposed (void)
 {
-  const char *python = g_getenv ("ATTNSCOPE_PYTHON");
-  if (python == NULL || *python == '\0')
-    {
-      g_test_skip ("ATTNSCOPE_PYTHON is not set: cannot write the transposed weight file");
-      return;
-    }
+  const char *python = test_python_with ("h5py, numpy");
+  if (python == NULL)
+    return;
   g_autofree char *dir = g_build_filename (test_tmpdir (), "transposed", NULL);
   g_autofree char *script = g_build_filename (test_tmpdir (), "transpose.py", NULL);
   g_autofree char *maker = test_source_path ("data/make-toy-models.py");
