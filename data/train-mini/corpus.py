@@ -1,9 +1,13 @@
 """Build the attnscope-mini training corpus from WordNet 3.0 (Debian package wordnet-base).
 
-Every synset of /usr/share/wordnet/data.{noun,verb,adj,adv} gives one definition sentence
-("Lemma means gloss." / "To lemma means to gloss.") and each of its quoted example sentences
+Every synset of /usr/share/wordnet/data.{noun,verb,adj,adv} gives one definition sentence (the
+gloss itself, capitalised: "The act of arriving at a certain place."; verbs "To gloss.") and
+each of its quoted example sentences
 (at least three words; first letter capitalised; a final period added when the sentence has no
-closing punctuation; a trailing "- Author" attribution dropped).  Lines are deduplicated
+closing punctuation; a trailing "- Author" attribution dropped).  The definitions deliberately
+do not name their lemma in a fixed frame such as "Lemma means gloss.": a word that stands in
+the same role in most texts becomes the place where every idle head rests its attention (the
+first-token behaviour of real GPT-2 heads then never forms; measured in the model README).  Lines are deduplicated
 (first occurrence wins, order = file order), then split deterministically into train and
 held-out by a SHA-256 hash of the text, so the split never depends on the order of the input.
 
@@ -19,7 +23,6 @@ POS_FILES = ("noun", "verb", "adj", "adv")
 MAX_CHARS = 300
 
 _QUOTE = re.compile(r'"([^"]*)"(\s*-\s*[^;"]*)?')
-_ADJ_MARKER = re.compile(r"\((a|p|ip)\)$")
 
 
 def _capitalise(text):
@@ -35,18 +38,16 @@ def _finish(text):
 
 def _synset_lines(pos, line):
     """Return the corpus lines of one synset line of data.POS."""
-    fields, _, gloss = line.partition(" | ")
-    parts = fields.split()
-    lemma = _ADJ_MARKER.sub("", parts[4]).replace("_", " ")
+    gloss = line.partition(" | ")[2]
     examples = [m.group(1).strip() for m in _QUOTE.finditer(gloss)]
     definition = _QUOTE.sub("", gloss)
     definition = "; ".join(p.strip() for p in definition.split(";") if p.strip())
     out = []
     if definition:
         if pos == "verb":
-            out.append(_finish("To %s means to %s" % (lemma, definition)))
+            out.append(_finish("To %s" % definition))
         else:
-            out.append(_finish("%s means %s" % (_capitalise(lemma), definition)))
+            out.append(_finish(_capitalise(definition)))
     for ex in examples:
         if len(ex.split()) >= 3:
             out.append(_finish(_capitalise(ex)))

@@ -157,6 +157,7 @@ def main():
     metrics = {
         "n_params": sum(p.numel() for p in model.parameters()),
         "heldout_lines": len(held),
+        "longest_text_tokens": max(len(s) for s in train_seqs + held_seqs),
         "heldout_predicted_tokens": count,
         "heldout_mean_nll": nll / count,
         "heldout_perplexity": math.exp(nll / count),

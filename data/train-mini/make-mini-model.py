@@ -4,9 +4,11 @@
   1. corpus: WordNet 3.0 glosses and example sentences (corpus.py), deduplicated, split into
      train / held-out (held-out written to OUT/heldout.txt, one text per line);
   2. byte-level BPE vocabulary learned on the train split (bpe.py) -> vocab.json, merges.txt;
-  3. GPT-2 training (model.py) with AdamW, warm-up + cosine learning rate; by default texts are
-     joined by <|endoftext|> into rows of n_ctx tokens that each start at a text's start
-     (--pack 1, GPT-2's way), or, with --pack 0, every text is its own length-bucketed row;
+  3. GPT-2 training (model.py) with AdamW, warm-up + cosine learning rate; by default every
+     text is its own length-bucketed row (--pack 0), or, with --pack 1, texts are joined by
+     <|endoftext|> into rows of n_ctx tokens that each start at a text's start (GPT-2's way);
+     by default the position embeddings are fixed scaled sinusoids (--position-embeddings,
+     --position-scale; EXPERIMENTS.md says why);
   4. export to the Hugging Face GPT-2 layout (export.py) -> config.json, tf_model.h5, ...
 
 Evaluation (perplexity, bigram baseline, head statistics, greedy continuations, README) is
@@ -99,8 +101,11 @@ def lr_at(step, steps, peak, warmup):
 def train(args, seqs):
     torch.manual_seed(args.seed)
     model = Gpt2(args.vocab_size, args.n_ctx, args.n_embd, args.n_layer, args.n_head)
-    decay = [p for n, p in model.named_parameters() if p.dim() == 2]
-    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    if args.position_embeddings == "sinusoidal":
+        model.fix_sinusoidal_positions(args.position_scale)
+    trained = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+    decay = [p for n, p in trained if p.dim() == 2]
+    no_decay = [p for n, p in trained if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
                              {"params": no_decay, "weight_decay": 0.0}],
                             lr=args.lr, betas=(0.9, 0.98), eps=1e-8)
@@ -167,8 +172,13 @@ def build_parser():
     ap.add_argument("--n-embd", type=int, default=128)
     ap.add_argument("--n-layer", type=int, default=4)
     ap.add_argument("--n-head", type=int, default=8)
-    ap.add_argument("--steps", type=int, default=5000)
-    ap.add_argument("--pack", type=int, default=1,
+    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--position-embeddings", choices=("learned", "sinusoidal"),
+                    default="sinusoidal",
+                    help="learned: GPT-2's trained wpe; sinusoidal: wpe fixed to scaled sinusoids")
+    ap.add_argument("--position-scale", type=float, default=0.25,
+                    help="amplitude of the fixed sinusoids (each row has norm scale * sqrt(D / 2))")
+    ap.add_argument("--pack", type=int, default=0,
                     help="1: texts joined by <|endoftext|> into rows of n_ctx tokens (GPT-2's "
                     "way); 0: every text its own row")
     ap.add_argument("--batch-tokens", type=int, default=1024,

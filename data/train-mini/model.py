@@ -77,6 +77,21 @@ class Gpt2(nn.Module):
             nn.init.normal_(b.attn_proj_w, std=0.02 / math.sqrt(2 * n_layer))
             nn.init.normal_(b.mlp_proj_w, std=0.02 / math.sqrt(2 * n_layer))
 
+    @torch.no_grad()
+    def fix_sinusoidal_positions(self, scale):
+        """Set wpe to scale x the Transformer's sinusoids (Vaswani et al. 2017, interleaved:
+        wpe[p][2i] = sin(p / 10000^(2i/D)), wpe[p][2i+1] = cos(...)) and stop training it.  Every
+        offset p -> p + k is then the same rotation of each sin/cos pair, so a head can attend
+        by relative position with a single linear map; wpe is still an ordinary GPT-2 weight."""
+        P, D = self.wpe.shape
+        pos = torch.arange(P, dtype=torch.float64)[:, None]
+        freq = torch.pow(10000.0, -torch.arange(0, D, 2, dtype=torch.float64) / D)
+        table = torch.zeros(P, D, dtype=torch.float64)
+        table[:, 0::2] = torch.sin(pos * freq)
+        table[:, 1::2] = torch.cos(pos * freq)
+        self.wpe.copy_(scale * table)
+        self.wpe.requires_grad_(False)
+
     def forward(self, ids, want_attn=False):
         """ids [B][T] -> logits [B][T][V] (and attentions, a list of L tensors [B][H][T][T])."""
         T = ids.shape[1]

@@ -74,3 +74,20 @@ parse_json (const char *text)
   g_assert_no_error (error);
   return json_node_copy (json_parser_get_root (parser));
 }
+
+JsonNode *
+read_json_file (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+  return parse_json (contents);
+}
+
+double
+json_table_get (JsonObject *o, const char *member, int row, int col)
+{
+  JsonArray *rows = json_object_get_array_member (o, member);
+  return json_array_get_double_element (json_array_get_array_element (rows, row), col);
+}

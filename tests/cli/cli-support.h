@@ -37,4 +37,11 @@ void assert_error (const Run *r, int status, const char *needle);
 /* Parses TEXT as JSON (asserting it is valid); returns an owned copy of the root node. */
 JsonNode *parse_json (const char *text);
 
+/* Reads and parses the JSON file PATH (asserting it exists and is valid). */
+JsonNode *read_json_file (const char *path);
+
+/* O's MEMBER, an array of arrays of numbers (such as metrics.json's [layer][head] tables), at
+ * [ROW][COL]. */
+double json_table_get (JsonObject *o, const char *member, int row, int col);
+
 G_END_DECLS

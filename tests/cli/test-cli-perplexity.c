@@ -13,16 +13,6 @@
 
 static char *model_dir;
 
-static JsonNode *
-read_json_file (const char *path)
-{
-  g_autofree char *contents = NULL;
-  g_autoptr (GError) error = NULL;
-  g_file_get_contents (path, &contents, NULL, &error);
-  g_assert_no_error (error);
-  return parse_json (contents);
-}
-
 static void
 test_heldout_matches_readme (void)
 {
