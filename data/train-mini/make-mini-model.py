@@ -110,7 +110,7 @@ def train(args, seqs):
                              {"params": no_decay, "weight_decay": 0.0}],
                             lr=args.lr, betas=(0.9, 0.98), eps=1e-8)
     gen = torch.Generator().manual_seed(args.seed)
-    lengths = [len(s) for s in seqs]
+    lengths = [min(len(s) + args.end_token, args.n_ctx) for s in seqs]
     batches, epoch, step, t0 = [], 0, 0, time.time()
     run_loss, run_n = 0.0, 0
     ckpt = args.checkpoint
@@ -130,7 +130,8 @@ def train(args, seqs):
                                               args.batch_tokens // args.n_ctx,
                                               args.vocab_size - 1)
             else:
-                batches = [[seqs[i] for i in b]
+                end = [args.vocab_size - 1] if args.end_token else []
+                batches = [[(seqs[i] + end)[:args.n_ctx] for i in b]
                            for b in make_batches(lengths, gen, args.batch_tokens)]
             epoch += 1
             log("epoch %d: %d batches" % (epoch, len(batches)))
@@ -181,6 +182,9 @@ def build_parser():
     ap.add_argument("--pack", type=int, default=0,
                     help="1: texts joined by <|endoftext|> into rows of n_ctx tokens (GPT-2's "
                     "way); 0: every text its own row")
+    ap.add_argument("--end-token", type=int, default=1,
+                    help="with --pack 0: 1 ends every row with <|endoftext|> so that the model "
+                    "learns where a text ends")
     ap.add_argument("--batch-tokens", type=int, default=1024,
                     help="tokens per batch incl. padding (packed: rows = batch_tokens / n_ctx)")
     ap.add_argument("--lr", type=float, default=2.5e-3)

@@ -92,7 +92,9 @@ def _batching(a):
                 "split one (so position 0 always holds a text's first token, as at evaluation; the "
                 "rest of a row is padding, masked out of the loss), %d rows = %s tokens per batch."
                 % (a.n_ctx, a.batch_tokens // a.n_ctx, format(a.batch_tokens, ",")))
-    return ("Every text is its own row starting at position 0 (as at evaluation); batches of "
+    end = (" followed by `<|endoftext|>` (so the model learns where a text ends)"
+           if getattr(a, "end_token", 0) else "")
+    return ("Every text is its own row starting at position 0 (as at evaluation)" + end + "; batches of "
             "length-sorted texts of at most %s tokens including padding (masked out of the loss)."
             % format(a.batch_tokens, ","))
 
