@@ -2,14 +2,14 @@
 
 Every synset of /usr/share/wordnet/data.{noun,verb,adj,adv} gives one definition sentence (the
 gloss itself, capitalised: "The act of arriving at a certain place."; verbs "To gloss.") and
-each of its quoted example sentences
-(at least three words; first letter capitalised; a final period added when the sentence has no
-closing punctuation; a trailing "- Author" attribution dropped).  The definitions deliberately
-do not name their lemma in a fixed frame such as "Lemma means gloss.": a word that stands in
-the same role in most texts becomes the place where every idle head rests its attention (the
-first-token behaviour of real GPT-2 heads then never forms; measured in the model README).  Lines are deduplicated
-(first occurrence wins, order = file order), then split deterministically into train and
-held-out by a SHA-256 hash of the text, so the split never depends on the order of the input.
+each of its quoted example sentences (at least three words; first letter capitalised; a final
+period added when the sentence has no closing punctuation; a trailing "- Author" attribution
+dropped).  The definitions deliberately do not name their lemma in a fixed frame such as "Lemma
+means gloss.": a word that stands in the same role in most texts becomes the place where idle
+heads rest their attention, and no first-token head forms (EXPERIMENTS.md).  Lines are
+deduplicated (first occurrence wins, order = file order), then split deterministically into
+train and held-out by a SHA-256 hash of the text, so the split never depends on the order of
+the input.
 
 The WordNet licence (Princeton, "WordNet 3.0 license") permits use, copying, modification
 and distribution for any purpose provided its copyright notice is kept; see the model README.

@@ -93,10 +93,10 @@ def _batching(a):
                 "rest of a row is padding, masked out of the loss), %d rows = %s tokens per batch."
                 % (a.n_ctx, a.batch_tokens // a.n_ctx, format(a.batch_tokens, ",")))
     end = (" followed by `<|endoftext|>` (so the model learns where a text ends)"
-           if getattr(a, "end_token", 0) else "")
-    return ("Every text is its own row starting at position 0 (as at evaluation)" + end + "; batches of "
-            "length-sorted texts of at most %s tokens including padding (masked out of the loss)."
-            % format(a.batch_tokens, ","))
+           if a.end_token else "")
+    return ("Every text is its own row starting at position 0 (as at evaluation)" + end
+            + "; batches of length-sorted texts of at most %s tokens including padding (masked "
+            "out of the loss)." % format(a.batch_tokens, ","))
 
 
 def _positions(a):
@@ -190,7 +190,7 @@ pre-tokenization regex; merges learned on the training texts by pair frequency o
 pre-tokenized words (ties: the smaller pair of strings); `vocab.json` holds the 256 byte symbols
 in GPT-2's order (space = `Ġ` = 220), then each merge's result, then `<|endoftext|>`;
 `merges.txt` starts with `#version: 0.2`. A text is encoded as is, with nothing added; in
-training `<|endoftext|>` only separates texts.
+training `<|endoftext|>` only marks where a text ends.
 
 ## Training
 
@@ -210,8 +210,8 @@ the last logged steps {last[2]:.3f}.
 
 Wall time: **{log["wall_min"]:.1f} minutes** for the whole script (corpus, BPE, training, export),
 of which {last[3] / 60:.1f} minutes of training at {last[3] / last[0]:.2f} s/step, measured with
-`nice -n 10`, 1 thread, on a 2-core machine whose other core was busy at the same time (other
-trainings, see `data/train-mini/EXPERIMENTS.md`); on an idle machine it is faster. The weights do
+`nice -n 10`, 1 thread, on a 2-core machine whose other core was busy for part of the run (other
+trainings or a test run, see `data/train-mini/EXPERIMENTS.md`); on an idle machine it is faster. The weights do
 not depend on `--out` or `--checkpoint`.
 
 ## Quality (held-out, measured by `data/train-mini/evaluate.py` on the shipped files)
