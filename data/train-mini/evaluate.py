@@ -15,15 +15,25 @@ Definitions (the README repeats them):
   head stats  per line P = attention [T][T] of one head; previous = mean over rows i >= 1 of
               P[i][i-1]; first = mean over rows i >= 1 of P[i][0]; averaged over lines with
               every line counting once (as core/head-stats.c).
-  greedy      argmax continuation, N steps, of the first words of five held-out lines.
+  greedy      argmax continuation of the first words of five held-out lines, at most N tokens,
+              ending after <|endoftext|>.
+  head use    for the strongest previous-token head: held-out perplexity with that head's output
+              removed (its rows of attn.c_proj set to zero), and "copy perplexity", the
+              perplexity of the repeated copy of each held-out text a in "a <eot> b <eot> a
+              <eot>" (b the next held-out line; rows that fit the context), with and without
+              the head.  When training initialised a previous-token head
+              (--init-previous-token-head), also that head's previous-token share at
+              initialisation (the initial model rebuilt from the training command).  And how
+              often the most likely token after "text <eot>" is the text's own first token.
 """
 
 import argparse
+import copy
 import json
 import math
 import os
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 
 import torch
 
@@ -79,6 +89,66 @@ def model_scores(model, seqs):
             subset)
 
 
+def without_head(model, layer, head):
+    """A copy of MODEL whose head LAYER/HEAD adds nothing to the residual stream."""
+    out = copy.deepcopy(model)
+    hd = out.config["n_embd"] // out.config["n_head"]
+    with torch.no_grad():
+        out.blocks[layer].attn_proj_w[head * hd:(head + 1) * hd] = 0
+    return out
+
+
+@torch.no_grad()
+def copy_perplexity(model, seqs, eot, n_ctx):
+    """Perplexity of the repeated copy's tokens in rows "a <eot> b <eot> a <eot>" (a a held-out
+    line, b the next one)."""
+    nll, count = 0.0, 0
+    for n, s in enumerate(seqs):
+        first = s + [eot] + seqs[(n + 1) % len(seqs)] + [eot]
+        row = first + s + [eot]
+        if len(row) > n_ctx:
+            continue
+        ids = torch.tensor([row])
+        logp = torch.log_softmax(model(ids)[0].double(), dim=-1)
+        targets = torch.arange(len(first), len(first) + len(s))
+        nll -= logp[targets - 1, ids[0, targets]].sum().item()
+        count += len(s)
+    return math.exp(nll / count)
+
+
+@torch.no_grad()
+def restart_share(model, seqs, eot):
+    """Share of texts after which (as "text <eot>") the most likely next token is the text's
+    own first token: how often the model expects a finished text to start again."""
+    hits = 0
+    for s in seqs:
+        logits = model(torch.tensor([s + [eot]]))
+        hits += int(logits[0, -1].argmax()) == s[0]
+    return hits / len(seqs)
+
+
+def head_use(model, held_seqs, best_prev, config, eot, train_command):
+    layer, head = best_prev["layer"], best_prev["head"]
+    ablated = without_head(model, layer, head)
+    a_nll, a_count = model_scores(ablated, held_seqs)[:2]
+    use = {"layer": layer, "head": head,
+           "heldout_perplexity_without_head": math.exp(a_nll / a_count),
+           "copy_perplexity": copy_perplexity(model, held_seqs, eot, config["n_positions"]),
+           "copy_perplexity_without_head": copy_perplexity(ablated, held_seqs, eot,
+                                                           config["n_positions"]),
+           "restart_after_end": restart_share(model, held_seqs, eot),
+           "initialised": None}
+    if train_command:
+        script = readme.training_script()
+        args = readme.train_args(train_command)
+        planted = script.initialised_head(args)
+        if planted:
+            prev = model_scores(script.initial_model(args).eval(), held_seqs)[2]
+            use["initialised"] = {"layer": planted[0], "head": planted[1], "gain": planted[2],
+                                  "previous_at_initialisation": prev[planted[0]][planted[1]]}
+    return use
+
+
 def bigram_nll(train_seqs, held_seqs, V, D=0.75):
     c_ab = Counter()
     for s in train_seqs:
@@ -105,7 +175,9 @@ def bigram_nll(train_seqs, held_seqs, V, D=0.75):
 
 
 @torch.no_grad()
-def greedy(model, enc, inv, prompt, steps, n_ctx):
+def greedy(model, enc, inv, prompt, steps, n_ctx, eot):
+    """Argmax continuation of PROMPT: at most STEPS tokens, ending after <|endoftext|> (where
+    Hugging Face's generate() stops too: the text is over)."""
     ids = enc.encode(prompt)
     out = []
     for _ in range(steps):
@@ -115,6 +187,8 @@ def greedy(model, enc, inv, prompt, steps, n_ctx):
         nxt = int(logits[0, -1].argmax())
         ids.append(nxt)
         out.append(nxt)
+        if nxt == eot:
+            break
     text = bytearray()
     decoder = {ch: b for b, ch in bpe.BYTE_TABLE}
     for i in out:
@@ -153,7 +227,7 @@ def main():
         prompt = " ".join(words[:max(2, min(4, len(words) // 2))])
         prompts.append({"prompt": prompt,
                         "continuation": greedy(model, enc, inv, prompt, args.steps,
-                                               config["n_positions"])})
+                                               config["n_positions"], vocab[bpe.EOT])})
     metrics = {
         "n_params": sum(p.numel() for p in model.parameters()),
         "heldout_lines": len(held),
@@ -169,6 +243,8 @@ def main():
         "subset_lines": SUBSET_LINES,
         "subset_head_previous": subset[0],
         "subset_head_first": subset[1],
+        "previous_head_use": head_use(model, held_seqs, best(prev), config, vocab[bpe.EOT],
+                                      args.train_command),
         "greedy_steps": args.steps,
         "greedy": prompts,
     }

@@ -79,6 +79,27 @@ def make_packed_batches(seqs, gen, n_ctx, rows, eot):
     return [packed[b:b + rows] for b in range(0, len(packed), rows)]
 
 
+def make_rows(seqs, gen, args):
+    """One epoch of unpacked rows, one per text (the text, then <|endoftext|> with
+    --end-token 1).  With probability --repeat a row shows its text again after another,
+    seeded-random text ("a <eot> b <eot> a <eot>"; with --repeat-between 0: "a <eot> a <eot>"):
+    the repeated copy can be predicted by finding each token's earlier occurrence and reading
+    what followed it, which needs a head that attends to the previous token (the induction
+    circuit of Olsson et al. 2022).  With a text in between, what follows a first
+    <|endoftext|> is always a new text, as in GPT-2's packed rows.  Rows are cut at n_ctx."""
+    end = [args.vocab_size - 1] if args.end_token else []
+    coins = torch.rand(len(seqs), generator=gen).tolist()
+    partners = torch.randint(len(seqs), (len(seqs),), generator=gen).tolist()
+    rows = []
+    for s, coin, partner in zip(seqs, coins, partners):
+        row = s + end
+        if coin < args.repeat:
+            between = seqs[partner] + end if args.repeat_between else []
+            row = row + between + row
+        rows.append(row[:args.n_ctx])
+    return rows
+
+
 def collate(rows):
     """Right-padded ids [B][T] and targets [B][T-1] (-100 where padded)."""
     T = max(len(r) for r in rows)
@@ -98,11 +119,30 @@ def lr_at(step, steps, peak, warmup):
     return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * t)))
 
 
-def train(args, seqs):
+def initial_model(args):
+    """The model as training starts: seeded GPT-2 initialisation, then the fixed positions and
+    the initialised previous-token head when asked for (evaluate.py rebuilds it to report what
+    training made of that head)."""
     torch.manual_seed(args.seed)
     model = Gpt2(args.vocab_size, args.n_ctx, args.n_embd, args.n_layer, args.n_head)
     if args.position_embeddings == "sinusoidal":
-        model.fix_sinusoidal_positions(args.position_scale)
+        model.fix_sinusoidal_positions(args.position_scale, args.position_frequency_scale)
+    planted = initialised_head(args)
+    if planted:
+        model.init_previous_token_head(*planted, args.position_frequency_scale)
+    return model
+
+
+def initialised_head(args):
+    """(layer, head, gain) of --init-previous-token-head, or None."""
+    if args.position_embeddings != "sinusoidal" or not args.init_previous_token_head:
+        return None
+    layer, head, gain = args.init_previous_token_head.split(",")
+    return int(layer), int(head), float(gain)
+
+
+def train(args, seqs):
+    model = initial_model(args)
     trained = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
     decay = [p for n, p in trained if p.dim() == 2]
     no_decay = [p for n, p in trained if p.dim() < 2]
@@ -110,7 +150,6 @@ def train(args, seqs):
                              {"params": no_decay, "weight_decay": 0.0}],
                             lr=args.lr, betas=(0.9, 0.98), eps=1e-8)
     gen = torch.Generator().manual_seed(args.seed)
-    lengths = [min(len(s) + args.end_token, args.n_ctx) for s in seqs]
     batches, epoch, step, t0 = [], 0, 0, time.time()
     run_loss, run_n = 0.0, 0
     ckpt = args.checkpoint
@@ -130,9 +169,10 @@ def train(args, seqs):
                                               args.batch_tokens // args.n_ctx,
                                               args.vocab_size - 1)
             else:
-                end = [args.vocab_size - 1] if args.end_token else []
-                batches = [[(seqs[i] + end)[:args.n_ctx] for i in b]
-                           for b in make_batches(lengths, gen, args.batch_tokens)]
+                rows = make_rows(seqs, gen, args)
+                batches = [[rows[i] for i in b]
+                           for b in make_batches([len(r) for r in rows], gen,
+                                                 args.batch_tokens)]
             epoch += 1
             log("epoch %d: %d batches" % (epoch, len(batches)))
         ids, tgt = collate(batches.pop(0))
@@ -173,12 +213,22 @@ def build_parser():
     ap.add_argument("--n-embd", type=int, default=128)
     ap.add_argument("--n-layer", type=int, default=4)
     ap.add_argument("--n-head", type=int, default=8)
-    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--steps", type=int, default=10000)
     ap.add_argument("--position-embeddings", choices=("learned", "sinusoidal"),
                     default="sinusoidal",
                     help="learned: GPT-2's trained wpe; sinusoidal: wpe fixed to scaled sinusoids")
     ap.add_argument("--position-scale", type=float, default=0.25,
                     help="amplitude of the fixed sinusoids (each row has norm scale * sqrt(D / 2))")
+    ap.add_argument("--position-frequency-scale", type=float, default=2.5,
+                    help="multiplies every sinusoid's frequency (1: the Transformer's; 2.5: the "
+                    "fastest pair turns 2.5 radians per position, so neighbours differ more)")
+    ap.add_argument("--init-previous-token-head", default="0,0,1.2",
+                    help="LAYER,HEAD,GAIN: start that head as a previous-token head (mimetic "
+                    "initialisation; needs sinusoidal positions; empty: GPT-2's random init)")
+    ap.add_argument("--repeat", type=float, default=0.5,
+                    help="with --pack 0: fraction of rows that show their text twice")
+    ap.add_argument("--repeat-between", type=int, default=1,
+                    help="1: another text between the two copies; 0: the copies back to back")
     ap.add_argument("--pack", type=int, default=0,
                     help="1: texts joined by <|endoftext|> into rows of n_ctx tokens (GPT-2's "
                     "way); 0: every text its own row")

@@ -9,7 +9,6 @@ probabilities [L][B][H][T][T] for the head statistics.
 import math
 
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 
@@ -78,19 +77,48 @@ class Gpt2(nn.Module):
             nn.init.normal_(b.mlp_proj_w, std=0.02 / math.sqrt(2 * n_layer))
 
     @torch.no_grad()
-    def fix_sinusoidal_positions(self, scale):
+    def fix_sinusoidal_positions(self, scale, frequency_scale=1.0):
         """Set wpe to scale x the Transformer's sinusoids (Vaswani et al. 2017, interleaved:
-        wpe[p][2i] = sin(p / 10000^(2i/D)), wpe[p][2i+1] = cos(...)) and stop training it.  Every
-        offset p -> p + k is then the same rotation of each sin/cos pair, so a head can attend
-        by relative position with a single linear map; wpe is still an ordinary GPT-2 weight."""
+        wpe[p][2i] = sin(p w_i), wpe[p][2i+1] = cos(p w_i), w_i = frequency_scale /
+        10000^(2i/D)) and stop training it.  Every offset p -> p + k is then the same rotation
+        of each sin/cos pair, so a head can attend by relative position with a single linear
+        map; frequency_scale > 1 raises the fastest pairs towards the Nyquist limit (pi), so
+        that neighbouring positions differ more.  wpe is still an ordinary GPT-2 weight."""
         P, D = self.wpe.shape
         pos = torch.arange(P, dtype=torch.float64)[:, None]
-        freq = torch.pow(10000.0, -torch.arange(0, D, 2, dtype=torch.float64) / D)
         table = torch.zeros(P, D, dtype=torch.float64)
-        table[:, 0::2] = torch.sin(pos * freq)
-        table[:, 1::2] = torch.cos(pos * freq)
+        table[:, 0::2] = torch.sin(pos * self._frequencies(frequency_scale))
+        table[:, 1::2] = torch.cos(pos * self._frequencies(frequency_scale))
         self.wpe.copy_(scale * table)
         self.wpe.requires_grad_(False)
+
+    def _frequencies(self, frequency_scale):
+        D = self.wpe.shape[1]
+        return frequency_scale * torch.pow(10000.0,
+                                           -torch.arange(0, D, 2, dtype=torch.float64) / D)
+
+    @torch.no_grad()
+    def init_previous_token_head(self, layer, head, gain, frequency_scale):
+        """Mimetic initialisation (Trockman & Kolter 2023) of one head for fixed sinusoidal
+        positions: its query reads the head_dim / 2 fastest sin/cos pairs of the position table,
+        its key the same pairs rotated by one position, so that at initialisation the head
+        attends to the previous token.  Only the starting point: training changes these weights
+        like any other."""
+        D = self.wpe.shape[1]
+        block = self.blocks[layer]
+        hd = D // block.n_head
+        w_q = block.c_attn_w[:, head * hd:(head + 1) * hd]
+        w_k = block.c_attn_w[:, D + head * hd:D + (head + 1) * hd]
+        w_q.zero_()
+        w_k.zero_()
+        for f, w in enumerate(self._frequencies(frequency_scale)[:hd // 2].tolist()):
+            c, s = math.cos(w), math.sin(w)
+            w_q[2 * f, 2 * f] = gain
+            w_q[2 * f + 1, 2 * f + 1] = gain
+            w_k[2 * f, 2 * f] = gain * c
+            w_k[2 * f + 1, 2 * f] = gain * s
+            w_k[2 * f, 2 * f + 1] = -gain * s
+            w_k[2 * f + 1, 2 * f + 1] = gain * c
 
     def forward(self, ids, want_attn=False):
         """ids [B][T] -> logits [B][T][V] (and attentions, a list of L tensors [B][H][T][T])."""

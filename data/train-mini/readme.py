@@ -1,8 +1,8 @@
 """Write the README.md of attnscope-mini from metrics.json (evaluate.py) and the training log
 (make-mini-model.py's output), so every number in the README comes from a measurement."""
 
-import json
 import re
+import textwrap
 
 WORDNET_LICENCE = """\
 WordNet Release 3.0
@@ -69,15 +69,21 @@ def _head_table(metrics):
     return "\n".join(rows)
 
 
-def train_args(command):
-    """The arguments of make-mini-model.py in COMMAND, parsed by the script's own parser."""
+def training_script():
+    """make-mini-model.py as a module (its name has a hyphen, so no plain import)."""
     import importlib.util
     import os
-    import shlex
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "make-mini-model.py")
     spec = importlib.util.spec_from_file_location("make_mini_model", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def train_args(command):
+    """The arguments of make-mini-model.py in COMMAND, parsed by the script's own parser."""
+    import shlex
+    module = training_script()
     words = shlex.split(command)
     start = next(i for i, w in enumerate(words) if w.endswith("make-mini-model.py")) + 1
     end = next((i for i, w in enumerate(words) if w in ("|", ">", "2>&1")), len(words))
@@ -94,24 +100,92 @@ def _batching(a):
                 % (a.n_ctx, a.batch_tokens // a.n_ctx, format(a.batch_tokens, ",")))
     end = (" followed by `<|endoftext|>` (so the model learns where a text ends)"
            if a.end_token else "")
+    repeat = ""
+    if a.repeat > 0:
+        eot = " <|endoftext|>" if a.end_token else ""
+        form = (f"`a{eot} b{eot} a{eot}`, b another seeded-random text" if a.repeat_between
+                else f"`a{eot} a{eot}`")
+        repeat = (f" In each epoch a seeded {round(100 * a.repeat)} % of the rows show their text"
+                  f" a second time ({form}; cut at {a.n_ctx} tokens): the repeated copy is"
+                  " predictable by finding each token's earlier occurrence and reading what"
+                  " followed it, the copying (induction) circuit of real language models, which"
+                  " needs a head that attends to the previous token. The corpus itself stays"
+                  " deduplicated; held-out texts are evaluated once each, as always.")
     return ("Every text is its own row starting at position 0 (as at evaluation)" + end
-            + "; batches of length-sorted texts of at most %s tokens including padding (masked "
-            "out of the loss)." % format(a.batch_tokens, ","))
+            + "; batches of length-sorted rows of at most %s tokens including padding (masked "
+            "out of the loss)." % format(a.batch_tokens, ",") + repeat)
 
 
 def _positions(a):
     if a.position_embeddings == "learned":
         return ("Position embeddings: GPT-2's, learned (N(0, 0.02) initialisation).")
+    freq = ("" if a.position_frequency_scale == 1 else
+            f"{a.position_frequency_scale} × ")
     return f"""Position embeddings: `wpe` holds {a.position_scale} × the Transformer's sinusoids
-(row p: sin(p·ω_i), cos(p·ω_i) interleaved, ω_i = 10000^(−2i/D)), fixed during training; every
-other weight is trained. It is an ordinary GPT-2 weight, so the file layout and the forward pass
+(row p: sin(p·ω_i), cos(p·ω_i) interleaved, ω_i = {freq}10000^(−2i/D)), fixed during training;
+every other weight is trained. It is an ordinary GPT-2 weight, so the file layout and the forward pass
 are GPT-2's. Why: with learned positions (the first four trainings of this model, on
 `Lemma means gloss.` definitions) the table stayed coarse at this budget — neighbouring
 positions were no more alike than positions five apart (cosine ≈ 0.5 for both) — and the
 strongest heads reached only 0.27 previous-token and 0.31 first-token share; most idle
 attention went to the word `means` that sat in the same place in 72 % of the texts, which is
 why the definitions no longer name their lemma that way. With fixed sinusoids every offset is
-the same rotation, so a head can attend by position with one linear map."""
+the same rotation, so a head can attend by position with one linear map{_frequency_note(a)}"""
+
+
+def _frequency_note(a):
+    if a.position_frequency_scale == 1:
+        return "."
+    return (f"; the {a.position_frequency_scale} × on the frequencies makes the fastest pair turn"
+            f" {a.position_frequency_scale} radians per position instead of 1, so that"
+            " neighbouring positions differ clearly (with the Transformer's frequencies only"
+            " about five pairs turn by more than half a radian per step, and heads that tried to"
+            " pick the previous token blurred over the last three or four).")
+
+
+def _initialisation(a):
+    text = ("GPT-2's N(0, 0.02), residual projections scaled by 1/√(2·L)"
+            + ("; `wpe` as above" if a.position_embeddings == "sinusoidal" else ""))
+    planted = training_script().initialised_head(a)
+    if planted:
+        layer, head, gain = planted
+        text += (f"; layer {layer} head {head} starts as a previous-token head (mimetic"
+                 " initialisation, Trockman & Kolter 2023: its query reads the fastest"
+                 " sin/cos pairs of `wpe`, its key the same pairs rotated by one position, gain"
+                 f" {gain}) and is then trained like every other weight — see Quality for what"
+                 " training made of it")
+    return text
+
+
+def _bullet(text):
+    return textwrap.fill(text, width=98, initial_indent="- ", subsequent_indent="  ")
+
+
+def _head_use(metrics):
+    u = metrics.get("previous_head_use")
+    if not u:
+        return ""
+    bullets = [_bullet(
+        f"What the strongest previous-token head (layer {u['layer']} head {u['head']}) does for "
+        "the model: with its output removed (its rows of `attn.c_proj` set to zero) held-out "
+        f"perplexity goes from {metrics['heldout_perplexity']:.2f} to "
+        f"{u['heldout_perplexity_without_head']:.2f}; on held-out texts shown again after the next "
+        "one (`a <|endoftext|> b <|endoftext|> a <|endoftext|>`) the repeated copy has perplexity "
+        f"{u['copy_perplexity']:.2f}, and {u['copy_perplexity_without_head']:.2f} without the "
+        "head (copying needs to know which token came before each earlier token). The price "
+        "of training on repeated texts: after `text <|endoftext|>` the most likely next token "
+        f"is that text's own first token for {100 * u['restart_after_end']:.1f} % of the "
+        "held-out texts.")]
+    init = u["initialised"]
+    if init:
+        same = init["layer"] == u["layer"] and init["head"] == u["head"]
+        now = metrics["head_previous"][init["layer"]][init["head"]]
+        bullets.append(_bullet(
+            f"Layer {init['layer']} head {init['head']} was initialised as a previous-token head "
+            f"(see Training): previous-token share {init['previous_at_initialisation']:.3f} at "
+            f"initialisation, {now:.3f} after training"
+            + ("." if same else " (it is not the strongest previous-token head now).")))
+    return "\n".join(bullets) + "\n"
 
 
 def _verdict(bp, bf):
@@ -199,7 +273,7 @@ training `<|endoftext|>` only marks where a text ends.
 ```
 
 Deterministic given `--seed` ({a.seed}) and the thread count ({a.threads}): seeded
-initialisation (GPT-2's N(0, 0.02), residual projections scaled by 1/√(2·L){"; `wpe` as above" if a.position_embeddings == "sinusoidal" else ""}), seeded batch
+initialisation ({_initialisation(a)}), seeded batch
 order, no dropout, `torch.use_deterministic_algorithms(True)`. `--checkpoint` only saves the full
 training state (model, optimizer, random generator, remaining batches) so that an interrupted
 run can resume. {_batching(a)} AdamW
@@ -241,8 +315,10 @@ not depend on `--out` or `--checkpoint`.
 
 {_head_table(metrics)}
 
-- Greedy continuations ({metrics["greedy_steps"]} tokens, argmax, token ids appended) of the first
-  words of the first five held-out lines, verbatim:
+{_head_use(metrics)}
+- Greedy continuations (argmax, token ids appended, at most {metrics["greedy_steps"]} tokens,
+  ending after `<|endoftext|>` as Hugging Face's `generate()` does) of the first words of the
+  first five held-out lines, verbatim:
 
 {greedy}
 

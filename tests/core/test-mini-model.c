@@ -11,10 +11,8 @@
  * - Its head patterns: aggregated by the core over the first held-out lines, every head's
  *   previous- and first-token shares equal the ones metrics.json records for those lines
  *   (computed in PyTorch by data/train-mini/evaluate.py) within 1e-4; some head attends to the
- *   first token with a mean share >= 0.5 (issue 5), on those lines and over the whole file. The
- *   issue's previous-token target (>= 0.5) is not met by the shipped model (its README and
- *   data/train-mini/EXPERIMENTS.md say why): it is reported as a TAP TODO (g_test_incomplete)
- *   and becomes a hard check by itself once a model reaches it. */
+ *   previous token and some head to the first token with a mean share >= 0.5 each (issue 5),
+ *   on those lines and over the whole file. */
 #include <hdf5.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -344,19 +342,11 @@ test_head_patterns (void)
   double full_first = json_object_get_double_member (bf, "value");
   g_assert_cmpfloat (full_previous, >, 0);
   g_assert_cmpfloat (full_first, >, 0);
-  /* Issue 5: a first-token head with a mean share of at least 0.5. */
+  /* Issue 5: a previous-token head and a first-token head with a mean share of at least 0.5. */
+  g_assert_cmpfloat (best_previous, >=, 0.5);
+  g_assert_cmpfloat (full_previous, >=, 0.5);
   g_assert_cmpfloat (best_first, >=, 0.5);
   g_assert_cmpfloat (full_first, >=, 0.5);
-  /* ... and a previous-token head with at least 0.5, which the shipped model misses: a TODO in
-   * the TAP output until a model reaches it, then an ordinary passing check. */
-  if (best_previous < 0.5 || full_previous < 0.5)
-    {
-      g_autofree char *why = g_strdup_printf (
-          "issue 5 target not met: best previous-token share %.3f over the held-out file "
-          "(>= 0.5 wanted)",
-          full_previous);
-      g_test_incomplete (why);
-    }
 }
 
 int
