@@ -249,8 +249,24 @@ def build_parser():
     return ap
 
 
+def check_args(ap, args):
+    """Refuse bad values with a message naming the option, before any work is done."""
+    if not 0 <= args.repeat <= 1:
+        ap.error("--repeat must be a fraction in [0, 1], not %g" % args.repeat)
+    try:
+        planted = initialised_head(args)
+    except ValueError:
+        ap.error("--init-previous-token-head must be LAYER,HEAD,GAIN (e.g. 0,0,1.2), not %r"
+                 % args.init_previous_token_head)
+    if planted and not (0 <= planted[0] < args.n_layer and 0 <= planted[1] < args.n_head):
+        ap.error("--init-previous-token-head %s: no such layer/head in a %d x %d model"
+                 % (args.init_previous_token_head, args.n_layer, args.n_head))
+
+
 def main():
-    args = build_parser().parse_args()
+    ap = build_parser()
+    args = ap.parse_args()
+    check_args(ap, args)
 
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)

@@ -87,8 +87,9 @@ class Gpt2(nn.Module):
         P, D = self.wpe.shape
         pos = torch.arange(P, dtype=torch.float64)[:, None]
         table = torch.zeros(P, D, dtype=torch.float64)
-        table[:, 0::2] = torch.sin(pos * self._frequencies(frequency_scale))
-        table[:, 1::2] = torch.cos(pos * self._frequencies(frequency_scale))
+        angle = pos * self._frequencies(frequency_scale)
+        table[:, 0::2] = torch.sin(angle)
+        table[:, 1::2] = torch.cos(angle)
         self.wpe.copy_(scale * table)
         self.wpe.requires_grad_(False)
 
