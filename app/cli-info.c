@@ -34,7 +34,7 @@ cli_info (int argc, char **argv)
       g_string_append (out, ",\"path\":");
       cli_json_append_string (out, as_model_get_path (model));
       g_string_append (out, ",\"architecture\":");
-      cli_json_append_string (out, as_arch_to_string (c->arch));
+      cli_json_append_string (out, c->family);
       g_string_append_printf (out,
                               ",\"n_layer\":%d,\"n_head\":%d,\"n_embd\":%d,\"head_dim\":%d,"
                               "\"n_inner\":%d,\"vocab_size\":%d,\"n_positions\":%d,"
@@ -48,7 +48,7 @@ cli_info (int argc, char **argv)
     }
   printf ("model:         %s\n", as_model_get_name (model));
   printf ("folder:        %s\n", as_model_get_path (model));
-  printf ("architecture:  %s\n", as_arch_to_string (c->arch));
+  printf ("architecture:  %s\n", c->family);
   printf ("layers:        %d\n", c->n_layer);
   printf ("heads:         %d per layer\n", c->n_head);
   printf ("width:         %d (head width %d, MLP width %d)\n", c->n_embd, c->head_dim, c->n_inner);

@@ -173,7 +173,7 @@ cli_perplexity (int argc, char **argv)
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
     return cli_fail (error);
-  if (as_model_get_config (model)->arch != AS_ARCH_GPT2)
+  if (!as_model_get_config (model)->causal_lm)
     return cli_fail_printf ("model '%s' is not a causal language model; perplexity needs one",
                             as_model_get_name (model));
   if (text != NULL)

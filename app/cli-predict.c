@@ -133,7 +133,7 @@ cli_predict (int argc, char **argv)
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
     return cli_fail (error);
-  if (as_model_get_config (model)->arch != AS_ARCH_GPT2)
+  if (!as_model_get_config (model)->causal_lm)
     return cli_fail_printf ("model '%s' has no language-model head to predict with",
                             as_model_get_name (model));
   if (steps > 0)

@@ -76,7 +76,7 @@ test_default (void)
   g_autofree char *want = g_canonicalize_filename (model_dir, NULL);
   g_assert_cmpstr (as_model_get_path (model), ==, want);
   const AsConfig *c = as_model_get_config (model);
-  g_assert_cmpint (c->arch, ==, AS_ARCH_GPT2);
+  g_assert_cmpstr (c->family, ==, "gpt2");
   g_assert_cmpint (c->n_layer, ==, 4);
   g_assert_cmpint (c->n_head, ==, 8);
   g_assert_cmpint (c->n_embd, ==, 128);

@@ -13,7 +13,9 @@
 #include "as-model.h"
 #include "check-close.h"
 #include "fixture-model.h"
+#include "gpt2-private.h"
 #include "tensor-store-private.h"
+#include "toy-attention-private.h"
 
 /* Writes a fixture model to a fresh folder NAME in the test's temporary directory. */
 static char *
@@ -59,7 +61,7 @@ static void
 assert_weights_are_fixture (const AsModel *model, const FixtureModelSpec *spec)
 {
   const AsConfig *c = as_model_get_config (model);
-  const AsGpt2Weights *w = as_model_get_gpt2_weights (model);
+  const AsGpt2Weights *w = as_gpt2_weights (model);
   gsize D = c->n_embd, F = c->n_inner;
   g_assert_nonnull (w);
   struct
@@ -121,9 +123,9 @@ test_config_values (void)
   g_assert_no_error (error);
 
   const AsConfig *c = as_model_get_config (model);
-  g_assert_cmpint (c->arch, ==, AS_ARCH_GPT2);
+  g_assert_cmpstr (c->family, ==, "gpt2");
   g_assert_cmpstr (c->model_type, ==, "gpt2");
-  g_assert_cmpstr (as_arch_to_string (c->arch), ==, "gpt2");
+  g_assert_true (c->causal_lm);
   g_assert_cmpint (c->n_layer, ==, 2);
   g_assert_cmpint (c->n_head, ==, 2);
   g_assert_cmpint (c->n_embd, ==, 8);
@@ -173,7 +175,7 @@ test_weights_and_params (void)
   assert_weights_are_fixture (model, &spec);
 
   /* A few values by hand: the LayerNorm scales are 1 + noise, the rest small noise. */
-  const AsGpt2Weights *w = as_model_get_gpt2_weights (model);
+  const AsGpt2Weights *w = as_gpt2_weights (model);
   g_assert_cmpfloat (w->wte[3 * 12 + 5], ==, fixture_model_value (&spec, "wte.weight", 41));
   g_assert_cmpfloat (w->layers[2].fc2_w[19 * 12 + 11], ==,
                      fixture_model_value (&spec, "h.2.mlp.c_proj.weight", 239));
@@ -226,7 +228,7 @@ test_keras_vs_safetensors (void)
   g_assert_cmpint (as_model_get_n_params (st), ==, gpt2_param_count (2, 8, 32, 271, 16));
 
   /* The two readers give identical tensors, bit for bit. */
-  const AsGpt2Weights *a = as_model_get_gpt2_weights (keras), *b = as_model_get_gpt2_weights (st);
+  const AsGpt2Weights *a = as_gpt2_weights (keras), *b = as_gpt2_weights (st);
   g_assert_cmpmem (a->wte, 271 * 8 * 4, b->wte, 271 * 8 * 4);
   g_assert_cmpmem (a->layers[1].attn_w, 8 * 24 * 4, b->layers[1].attn_w, 8 * 24 * 4);
   g_assert_cmpmem (a->layers[1].attn_b, 24 * 4, b->layers[1].attn_b, 24 * 4);
@@ -687,19 +689,19 @@ test_config_toy (void)
   g_autoptr (GError) error = NULL;
   g_assert_true (as_config_load (&c, path, &error));
   g_assert_no_error (error);
-  g_assert_cmpint (c.arch, ==, AS_ARCH_TOY_ATTENTION);
-  g_assert_cmpstr (as_arch_to_string (c.arch), ==, "toy-attention");
+  g_assert_cmpstr (c.family, ==, "toy-attention");
+  g_assert_false (c.causal_lm);
   g_assert_cmpint (c.n_layer, ==, 1);
   g_assert_cmpint (c.n_embd, ==, 10);
   g_assert_cmpint (c.n_head, ==, 2);
   g_assert_cmpint (c.head_dim, ==, 5);
   g_assert_cmpint (c.vocab_size, ==, 6);
   g_assert_cmpint (c.n_positions, ==, 512);
-  g_assert_true (c.toy_use_projections);
-  g_assert_true (c.toy_use_output);
-  g_assert_true (c.toy_scale_scores);
-  g_assert_false (c.toy_sinusoidal);
-  g_assert_false (c.toy_causal);
+  g_assert_true (as_toy_settings (&c)->use_projections);
+  g_assert_true (as_toy_settings (&c)->use_output);
+  g_assert_true (as_toy_settings (&c)->scale_scores);
+  g_assert_false (as_toy_settings (&c)->sinusoidal);
+  g_assert_false (as_toy_settings (&c)->causal);
   as_config_clear (&c);
 
   const char *bad = "{\"model_type\": \"toy-attention\", \"n_embd\": 10, \"n_head\": 1,\n"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check-close.h"
-#include "positional.h"
+#include "positional-private.h"
 
 /* Position 0: every sine is 0 and every cosine 1, whatever the layout. */
 static void

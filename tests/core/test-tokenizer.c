@@ -9,10 +9,10 @@
 
 #include "as-error.h"
 #include "as-tokenizer.h"
-#include "bpe-merges.h"
-#include "byte-unicode.h"
+#include "bpe-merges-private.h"
+#include "byte-unicode-private.h"
 #include "check-close.h"
-#include "utf8-replace.h"
+#include "utf8-replace-private.h"
 
 static AsTokenizer *gpt2;
 
@@ -230,7 +230,7 @@ test_decode_partial (void)
       for (guint k = 0; k < cases[i].n; k++)
         {
           char ch[8] = { 0 };
-          g_unichar_to_utf8 (byte_unicode_from_byte (cases[i].bytes[k]), ch);
+          g_unichar_to_utf8 (as_byte_unicode_from_byte (cases[i].bytes[k]), ch);
           ids[k] = as_tokenizer_lookup (gpt2, ch);
           g_assert_cmpint (ids[k], >=, 0);
         }
@@ -273,42 +273,42 @@ test_utf8_replace (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       gsize n = strlen (cases[i].bytes);
-      g_autofree char *out = utf8_replace_invalid (cases[i].bytes, n);
+      g_autofree char *out = as_utf8_replace_invalid (cases[i].bytes, n);
       g_assert_cmpstr (out, ==, cases[i].python);
-      g_assert_cmpuint (utf8_valid_prefix (cases[i].bytes, n), ==, cases[i].valid_prefix);
+      g_assert_cmpuint (as_utf8_valid_prefix (cases[i].bytes, n), ==, cases[i].valid_prefix);
     }
 }
 
 static void
 test_byte_table (void)
 {
-  g_assert_cmpuint (byte_unicode_from_byte (' '), ==, 0x120);  /* 'Ġ' */
-  g_assert_cmpuint (byte_unicode_from_byte ('\n'), ==, 0x10A); /* 'Ċ' */
-  g_assert_cmpuint (byte_unicode_from_byte ('\t'), ==, 0x109);
-  g_assert_cmpuint (byte_unicode_from_byte (0), ==, 0x100);
-  g_assert_cmpuint (byte_unicode_from_byte ('!'), ==, '!');
-  g_assert_cmpuint (byte_unicode_from_byte (127), ==, 0x121);
-  g_assert_cmpuint (byte_unicode_from_byte (160), ==, 0x142);
-  g_assert_cmpuint (byte_unicode_from_byte (173), ==, 0x143);
-  g_assert_cmpuint (byte_unicode_from_byte (161), ==, 161);
-  g_assert_cmpuint (byte_unicode_from_byte (255), ==, 255);
+  g_assert_cmpuint (as_byte_unicode_from_byte (' '), ==, 0x120);  /* 'Ġ' */
+  g_assert_cmpuint (as_byte_unicode_from_byte ('\n'), ==, 0x10A); /* 'Ċ' */
+  g_assert_cmpuint (as_byte_unicode_from_byte ('\t'), ==, 0x109);
+  g_assert_cmpuint (as_byte_unicode_from_byte (0), ==, 0x100);
+  g_assert_cmpuint (as_byte_unicode_from_byte ('!'), ==, '!');
+  g_assert_cmpuint (as_byte_unicode_from_byte (127), ==, 0x121);
+  g_assert_cmpuint (as_byte_unicode_from_byte (160), ==, 0x142);
+  g_assert_cmpuint (as_byte_unicode_from_byte (173), ==, 0x143);
+  g_assert_cmpuint (as_byte_unicode_from_byte (161), ==, 161);
+  g_assert_cmpuint (as_byte_unicode_from_byte (255), ==, 255);
 
   /* A bijection onto 256 characters; nothing else maps back. The first 256 GPT-2 ids are the
    * single-byte tokens, each of which must be one table character. */
   guint mapped_back = 0;
   for (guint b = 0; b < 256; b++)
     {
-      gunichar c = byte_unicode_from_byte ((guint8) b);
-      g_assert_cmpint (byte_unicode_to_byte (c), ==, (int) b);
+      gunichar c = as_byte_unicode_from_byte ((guint8) b);
+      g_assert_cmpint (as_byte_unicode_to_byte (c), ==, (int) b);
       char utf8[8] = { 0 };
       g_unichar_to_utf8 (c, utf8);
       g_assert_cmpint (as_tokenizer_lookup (gpt2, utf8), <, 256);
     }
   for (gunichar c = 0; c < 0x400; c++)
-    mapped_back += byte_unicode_to_byte (c) >= 0;
+    mapped_back += as_byte_unicode_to_byte (c) >= 0;
   g_assert_cmpuint (mapped_back, ==, 256);
-  g_assert_cmpint (byte_unicode_to_byte (' '), ==, -1);
-  g_assert_cmpint (byte_unicode_to_byte (0x144), ==, -1);
+  g_assert_cmpint (as_byte_unicode_to_byte (' '), ==, -1);
+  g_assert_cmpint (as_byte_unicode_to_byte (0x144), ==, -1);
 }
 
 /* ---- the merge loop against a straightforward transcription of Hugging Face's bpe() ---- */
@@ -355,6 +355,37 @@ naive_bpe (const char *word, GHashTable *ranks /* "left right" → rank + 1 */)
 
 /* Random merges over {a, b, c}, written in a shuffled order so that some pairs rank below
  * their own parts' merges, with a few duplicates; random words; both loops must agree. */
+/* The text a byte-level token stands for: what the window shows for it. */
+static void
+test_token_text (void)
+{
+  struct
+  {
+    const char *token, *bytes; /* bytes NULL: no showable text */
+  } cases[] = {
+    { "\u0120the", " the" },        /* Ġthe */
+    { "\u010a", "\n" },             /* Ċ newline */
+    { "\u0109", "\t" },             /* ĉ tab */
+    { "\u00c3\u00a9", "\u00e9" },   /* Ã© = the two bytes of é */
+    { "May", "May" },               /* ASCII stands for itself */
+    { "\u00e2\u0122", "\xe2\x80" }, /* âĢ: an incomplete UTF-8 sequence, kept as bytes */
+    { "caf\u00e9", "caf\xe9" },     /* 'é' alone is byte 0xE9 */
+    { "\u20ac", NULL },             /* outside the byte table */
+    { "\u0100", NULL },             /* byte 0 */
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *bytes = as_byte_level_token_text (cases[i].token);
+      g_assert_cmpstr (bytes, ==, cases[i].bytes);
+    }
+  /* Through the tokenizer: " the" is id 262; a token outside the table keeps its string. */
+  g_autofree char *the = as_tokenizer_dup_token_text (gpt2, 262);
+  g_assert_cmpstr (the, ==, " the");
+  g_autofree char *eot = as_tokenizer_dup_token_text (gpt2, 50256);
+  g_assert_cmpstr (eot, ==, "<|endoftext|>");
+  g_assert_null (as_tokenizer_dup_token_text (gpt2, 50257));
+}
+
 static void
 test_merge_loop (void)
 {
@@ -403,7 +434,7 @@ test_merge_loop (void)
       g_autofree char *path = g_build_filename (test_tmpdir (), "random-merges.txt", NULL);
       g_assert_true (g_file_set_contents (path, file->str, -1, NULL));
       g_autoptr (GError) error = NULL;
-      g_autoptr (BpeMerges) merges = bpe_merges_load (path, vocab, id_to_str->len, &error);
+      g_autoptr (AsBpeMerges) merges = as_bpe_merges_load (path, vocab, id_to_str->len, &error);
       g_assert_no_error (error);
 
       for (int w = 0; w < 200; w++)
@@ -416,10 +447,10 @@ test_merge_loop (void)
           g_autoptr (GArray) symbols = g_array_new (FALSE, FALSE, sizeof (int32_t));
           for (int i = 0; i < n; i++)
             {
-              int32_t s = bpe_merges_byte_symbol (merges, (guint8) word[i]);
+              int32_t s = as_bpe_merges_byte_symbol (merges, (guint8) word[i]);
               g_array_append_val (symbols, s);
             }
-          bpe_merges_apply (merges, symbols);
+          as_bpe_merges_apply (merges, symbols);
           g_autoptr (GPtrArray) expected = naive_bpe (word, ranks);
           g_assert_cmpuint (symbols->len, ==, expected->len);
           for (guint i = 0; i < symbols->len; i++)
@@ -600,6 +631,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/tokenizer/bpe/decode-partial", test_decode_partial);
   g_test_add_func ("/core/tokenizer/bpe/utf8-replace", test_utf8_replace);
   g_test_add_func ("/core/tokenizer/bpe/byte-table", test_byte_table);
+  g_test_add_func ("/core/tokenizer/bpe/token-text", test_token_text);
   g_test_add_func ("/core/tokenizer/bpe/merge-loop", test_merge_loop);
   g_test_add_func ("/core/tokenizer/bpe/threads", test_threads);
   g_test_add_func ("/core/tokenizer/bpe/load-errors", test_load_errors);

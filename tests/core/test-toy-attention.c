@@ -18,10 +18,10 @@
 #include "as-forward.h"
 #include "as-model.h"
 #include "as-similarity.h"
-#include "as-tensor-store.h"
+#include "tensor-store-private.h"
 #include "check-close.h"
-#include "positional.h"
-#include "toy-attention.h"
+#include "positional-private.h"
+#include "toy-attention-private.h"
 
 #define T_SEED 6
 #define D_SEED 10
@@ -140,23 +140,30 @@ check_printed (const char *what, const float *actual, const double *printed, gsi
                   what, n, decimals, worst / unit, worst_i);
 }
 
+/* The configurations' family settings live here for the whole test program. */
+static AsToySettings toy_settings_pool[32];
+static guint n_toy_settings;
+
 static AsConfig
 toy_config (int D, int H, int hd, int V, gboolean projections, gboolean output, gboolean scale,
             gboolean sinusoidal, gboolean causal)
 {
+  g_assert_cmpuint (n_toy_settings, <, G_N_ELEMENTS (toy_settings_pool));
+  AsToySettings *settings = &toy_settings_pool[n_toy_settings++];
   AsConfig c = { 0 };
-  c.arch = AS_ARCH_TOY_ATTENTION;
+  c.family = "toy-attention";
+  c.settings = settings;
   c.n_layer = 1;
   c.n_embd = D;
   c.n_head = H;
   c.head_dim = hd;
   c.vocab_size = V;
   c.n_positions = 64;
-  c.toy_use_projections = projections;
-  c.toy_use_output = output;
-  c.toy_scale_scores = scale;
-  c.toy_sinusoidal = sinusoidal;
-  c.toy_causal = causal;
+  settings->use_projections = projections;
+  settings->use_output = output;
+  settings->scale_scores = scale;
+  settings->sinusoidal = sinusoidal;
+  settings->causal = causal;
   return c;
 }
 
@@ -175,7 +182,7 @@ load_shipped (const char *name)
   AsModel *model = as_model_load (name, &error);
   g_assert_no_error (error);
   g_assert_nonnull (model);
-  g_assert_cmpint (as_model_get_config (model)->arch, ==, AS_ARCH_TOY_ATTENTION);
+  g_assert_cmpstr (as_model_get_config (model)->family, ==, "toy-attention");
   return model;
 }
 
@@ -326,7 +333,7 @@ test_a2_model (void)
   const AsConfig *c = as_model_get_config (model);
   g_assert_cmpint (c->n_head, ==, 2);
   g_assert_cmpint (c->head_dim, ==, 5);
-  g_assert_true (c->toy_scale_scores);
+  g_assert_true (as_toy_settings (c)->scale_scores);
   g_autoptr (GError) error = NULL;
   g_autoptr (AsTrace) t = as_forward_text (model, "May the force be with you", FALSE, NULL, &error);
   g_assert_no_error (error);

@@ -47,7 +47,7 @@ test_conditional_entropy (void)
         for (int j = 0; j < m; j++)
           d2[j] = (float) (scale * (1.0 + g_rand_double_range (rand, 0, 10)));
         int skip = row % 3 == 0 ? -1 : row;
-        tsne_conditional_row (p, d2, m, skip, perplexities[t]);
+        as_tsne_conditional_row (p, d2, m, skip, perplexities[t]);
         double sum = 0.0, h = 0.0;
         for (int j = 0; j < m; j++)
           {
@@ -65,7 +65,7 @@ test_conditional_entropy (void)
 
 /* Dense copy [n][n] of a sparse P. */
 static float *
-densify (const TsneSparseP *p)
+densify (const AsTsneSparseP *p)
 {
   float *dense = g_new0 (float, (gsize) p->n * p->n);
   for (int i = 0; i < p->n; i++)
@@ -79,9 +79,9 @@ test_barnes_hut_gradient (void)
 {
   const int n = 700, d = 20;
   g_autofree float *x = mixture (n, d, 4, 11);
-  TsneSparseP p = { 0 };
+  AsTsneSparseP p = { 0 };
   g_autoptr (GError) error = NULL;
-  g_assert_true (tsne_affinities_sparse (&p, x, n, d, 10.0, 31, NULL, NULL, &error));
+  g_assert_true (as_tsne_affinities_sparse (&p, x, n, d, 10.0, 31, NULL, NULL, &error));
   g_assert_no_error (error);
   double total = 0.0;
   for (int64_t e = 0; e < p.row_ptr[n]; e++)
@@ -102,9 +102,9 @@ test_barnes_hut_gradient (void)
   g_autofree float *g_exact = g_new (float, 2 * n), *g_bh0 = g_new (float, 2 * n),
                    *g_bh = g_new (float, 2 * n);
   g_autoptr (AsWorkerTeam) team = as_worker_team_new (2);
-  TsneObjective *exact = tsne_exact_new (dense, n, team);
-  TsneObjective *bh0 = tsne_barnes_hut_new (&p, 0.0, team);
-  TsneObjective *bh = tsne_barnes_hut_new (&p, 0.5, NULL);
+  AsTsneObjective *exact = as_tsne_exact_new (dense, n, team);
+  AsTsneObjective *bh0 = as_tsne_barnes_hut_new (&p, 0.0, team);
+  AsTsneObjective *bh = as_tsne_barnes_hut_new (&p, 0.5, NULL);
   double kl_exact = exact->gradient (exact, g_exact, y, 4.0, TRUE);
   double kl_bh0 = bh0->gradient (bh0, g_bh0, y, 4.0, TRUE);
   double kl_bh = bh->gradient (bh, g_bh, y, 4.0, TRUE);
@@ -124,7 +124,7 @@ test_barnes_hut_gradient (void)
   exact->free (exact);
   bh0->free (bh0);
   bh->free (bh);
-  tsne_sparse_p_clear (&p);
+  as_tsne_sparse_p_clear (&p);
 }
 
 static gboolean

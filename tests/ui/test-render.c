@@ -651,25 +651,29 @@ test_compare (void)
 static void
 test_token_labels (void)
 {
+  /* TEXT is what the core gives as the token's text (as_tokenizer_dup_token_text; its byte-level
+   * decoding is tested in tests/core/test-tokenizer.c). */
   struct
   {
-    const char *token, *label;
+    const char *token, *text, *label;
   } cases[] = {
-    { "\u0120the", "\u2423the" },       /* Ġthe */
-    { "\u010a", "\u21b5" },             /* Ċ newline */
-    { "\u0109", "\u21e5" },             /* ĉ tab */
-    { "\u00c3\u00a9", "\u00e9" },       /* Ã© = the two bytes of é */
-    { "May", "May" },                   /* word-level toy token */
-    { "\u00e2\u0122", "\u00e2\u0122" }, /* âĢ: an incomplete UTF-8 sequence stays raw */
-    { "caf\u00e9", "caf\u00e9" },       /* 'é' alone is byte 0xE9: invalid UTF-8, raw */
-    { "\u20ac", "\u20ac" },             /* outside the byte table: raw */
-    { "\u0100", "\u0100" },             /* byte 0 (NUL) is not shown as text: raw */
+    { "\u0120the", " the", "\u2423the" },           /* Ġthe */
+    { "\u010a", "\n", "\u21b5" },                   /* Ċ newline */
+    { "\u0109", "\t", "\u21e5" },                   /* ĉ tab */
+    { "\u00c3\u00a9", "\u00e9", "\u00e9" },         /* Ã© = the two bytes of é */
+    { "May", "May", "May" },                        /* word-level toy token */
+    { "\u00e2\u0122", "\xe2\x80", "\u00e2\u0122" }, /* âĢ: an incomplete UTF-8 sequence stays raw */
+    { "caf\u00e9", "caf\xe9", "caf\u00e9" },     /* 'é' alone is byte 0xE9: invalid UTF-8, raw */
+    { "\u20ac", "\u20ac", "\u20ac" },            /* outside the byte table: its own string */
+    { "\u0100", "\u0100", "\u0100" },            /* byte 0 (NUL) is not shown as text: raw */
+    { "<|endoftext|>", NULL, "<|endoftext|>" },  /* no text: the vocabulary string */
+    { "a\u0100", "a\x01\x7f", "a\u2401\u2421" }, /* control characters as pictures */
   };
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *label = as_token_label (cases[i].token, FALSE);
+      g_autofree char *label = as_token_label (cases[i].token, cases[i].text, FALSE);
       g_assert_cmpstr (label, ==, cases[i].label);
-      g_autofree char *raw = as_token_label (cases[i].token, TRUE);
+      g_autofree char *raw = as_token_label (cases[i].token, cases[i].text, TRUE);
       g_assert_cmpstr (raw, ==, cases[i].token);
     }
 }

@@ -123,7 +123,8 @@ check_strip_and_heatmap (const char *text)
   g_assert_cmpuint (attnscope_token_strip_get_n_chips (strip), ==, expected->n_tokens);
   for (int i = 0; i < expected->n_tokens; i++)
     {
-      g_autofree char *label = as_token_label (expected->tokens[i], FALSE);
+      g_autofree char *label
+          = as_token_label (expected->tokens[i], expected->token_texts[i], FALSE);
       g_assert_cmpstr (attnscope_token_strip_get_chip_label (strip, i), ==, label);
     }
   AttnscopeAttentionPage *attention = ATTNSCOPE_ATTENTION_PAGE (page ("attention"));

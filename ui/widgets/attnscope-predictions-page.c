@@ -47,8 +47,10 @@ dup_label (AttnscopePredictionsPage *self, int i)
 {
   AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
   AsTokenizer *tokenizer = as_model_get_tokenizer (attnscope_session_get_model (session));
-  const char *vocab = as_tokenizer_get_token (tokenizer, self->predictions[i].id);
-  return as_token_label (vocab != NULL ? vocab : self->predictions[i].token,
+  int32_t id = self->predictions[i].id;
+  const char *vocab = as_tokenizer_get_token (tokenizer, id);
+  g_autofree char *text = as_tokenizer_dup_token_text (tokenizer, id);
+  return as_token_label (vocab != NULL ? vocab : self->predictions[i].token, text,
                          attnscope_session_get_raw_tokens (session));
 }
 

@@ -1,0 +1,130 @@
+/* worker-team.c — persistent threads released together by a generation counter.
+ *
+ * as_worker_team_run() bumps the generation under the mutex and broadcasts; each thread runs the
+ * job once per generation and the last one to finish signals the caller. */
+#include "worker-team-private.h"
+
+struct _AsWorkerTeam
+{
+  int n_workers;
+  GThread **threads; /* [n_workers - 1] */
+  GMutex lock;
+  GCond start;
+  GCond done;
+  guint64 generation;
+  int pending;
+  gboolean quit;
+  AsWorkFunc func;
+  gpointer data;
+};
+
+typedef struct
+{
+  AsWorkerTeam *team;
+  int index;
+} Member;
+
+static gpointer
+member_main (gpointer user_data)
+{
+  Member *member = user_data;
+  AsWorkerTeam *team = member->team;
+  int index = member->index;
+  g_free (member);
+
+  guint64 seen = 0;
+  g_mutex_lock (&team->lock);
+  for (;;)
+    {
+      while (team->generation == seen && !team->quit)
+        g_cond_wait (&team->start, &team->lock);
+      if (team->quit)
+        break;
+      seen = team->generation;
+      AsWorkFunc func = team->func;
+      gpointer data = team->data;
+      g_mutex_unlock (&team->lock);
+
+      func (data, index, team->n_workers);
+
+      g_mutex_lock (&team->lock);
+      if (--team->pending == 0)
+        g_cond_signal (&team->done);
+    }
+  g_mutex_unlock (&team->lock);
+  return NULL;
+}
+
+AsWorkerTeam *
+as_worker_team_new (int n_workers)
+{
+  g_return_val_if_fail (n_workers >= 1, NULL);
+  AsWorkerTeam *team = g_new0 (AsWorkerTeam, 1);
+  team->n_workers = n_workers;
+  g_mutex_init (&team->lock);
+  g_cond_init (&team->start);
+  g_cond_init (&team->done);
+  team->threads = g_new0 (GThread *, n_workers);
+  for (int i = 1; i < n_workers; i++)
+    {
+      Member *member = g_new (Member, 1);
+      *member = (Member){ team, i };
+      team->threads[i - 1] = g_thread_new ("as-worker", member_main, member);
+    }
+  return team;
+}
+
+void
+as_worker_team_free (AsWorkerTeam *team)
+{
+  if (team == NULL)
+    return;
+  g_mutex_lock (&team->lock);
+  team->quit = TRUE;
+  g_cond_broadcast (&team->start);
+  g_mutex_unlock (&team->lock);
+  for (int i = 0; i < team->n_workers - 1; i++)
+    g_thread_join (team->threads[i]);
+  g_free (team->threads);
+  g_mutex_clear (&team->lock);
+  g_cond_clear (&team->start);
+  g_cond_clear (&team->done);
+  g_free (team);
+}
+
+int
+as_worker_team_size (const AsWorkerTeam *team)
+{
+  return team != NULL ? team->n_workers : 1;
+}
+
+void
+as_worker_team_run (AsWorkerTeam *team, AsWorkFunc func, gpointer data)
+{
+  if (team == NULL || team->n_workers == 1)
+    {
+      func (data, 0, 1);
+      return;
+    }
+  g_mutex_lock (&team->lock);
+  team->func = func;
+  team->data = data;
+  team->pending = team->n_workers - 1;
+  team->generation++;
+  g_cond_broadcast (&team->start);
+  g_mutex_unlock (&team->lock);
+
+  func (data, 0, team->n_workers);
+
+  g_mutex_lock (&team->lock);
+  while (team->pending > 0)
+    g_cond_wait (&team->done, &team->lock);
+  g_mutex_unlock (&team->lock);
+}
+
+void
+as_worker_split (int n, int index, int n_workers, int *begin, int *end)
+{
+  *begin = (int) ((gint64) n * index / n_workers);
+  *end = (int) ((gint64) n * (index + 1) / n_workers);
+}

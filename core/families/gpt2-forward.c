@@ -1,0 +1,263 @@
+/* gpt2-forward.c — GPT-2 / DistilGPT-2 forward pass (pre-LN, causal) that keeps everything.
+ *
+ * Reads top to bottom like the maths in core/README.md ("GPT-2"):
+ *   h = wte[ids] + wpe[0..T-1]
+ *   per block: a = LN1(h); qkv = a·W_attn + b; per head S = q·kᵀ/√hd, causal softmax, ctx = P·v;
+ *              h += concat(ctx)·W_proj + b;  h += gelu_new(LN2(h)·W_fc + b)·W_fc2 + b
+ *   h = LN_f(h); logits = h·wteᵀ
+ * and writes every intermediate the trace promises straight into the trace's arrays.
+ *
+ * Speed: one worker team per pass does all the threading (OpenBLAS runs single-threaded
+ * meanwhile, and idle members sleep instead of spinning): each projection is split by columns
+ * of W between the members, the heads are shared out, and under the causal mask only the lower
+ * triangle of each head's scores is computed, in blocks of rows. */
+#include "gpt2-private.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+
+#include "as-error.h"
+#include "kernels-private.h"
+
+/* Rows per block of the causal attention: each block multiplies only by the keys it can see. */
+#define ATTN_ROW_BLOCK 64
+
+typedef struct
+{
+  float *x;   /* [T][D] residual stream */
+  float *a;   /* [T][D] normalised input of a sub-block */
+  float *qkv; /* [T][3D] */
+  float *cc;  /* [T][D] heads' contexts side by side */
+  float *ff;  /* [T][F] MLP hidden layer */
+  float *mem; /* the one allocation behind the buffers above */
+} Gpt2Scratch;
+
+guint64
+as_gpt2_scratch_bytes (const AsConfig *config, int n_tokens)
+{
+  guint64 T = n_tokens, D = config->n_embd, F = config->n_inner;
+  return (T * D * 6 + T * F) * sizeof (float);
+}
+
+static gboolean
+scratch_init (Gpt2Scratch *s, const AsConfig *c, int T, GError **error)
+{
+  gsize D = c->n_embd;
+  s->mem = g_try_malloc ((gsize) as_gpt2_scratch_bytes (c, T));
+  if (s->mem == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate the working memory for %d tokens", T);
+      return FALSE;
+    }
+  s->x = s->mem;
+  s->a = s->x + T * D;
+  s->qkv = s->a + T * D;
+  s->cc = s->qkv + T * 3 * D;
+  s->ff = s->cc + T * D;
+  return TRUE;
+}
+
+/* x [T][D] = wte[ids] + wpe[0..T-1] */
+static void
+embed (float *x, const AsGpt2Weights *w, const int32_t *ids, int T, int D)
+{
+  for (int t = 0; t < T; t++)
+    {
+      const float *te = w->wte + (gsize) ids[t] * D;
+      const float *pe = w->wpe + (gsize) t * D;
+      float *xt = x + (gsize) t * D;
+      for (int i = 0; i < D; i++)
+        xt[i] = te[i] + pe[i];
+    }
+}
+
+/* Copies head HEAD's q, k, v columns out of qkv [T][3D] into the trace, each [T][hd]. */
+static void
+split_heads (AsTrace *t, int layer, int head, const float *qkv)
+{
+  int T = t->n_tokens, D = t->d_model, hd = t->head_dim;
+  float *q = as_trace_head_vectors (t, t->q, layer, head);
+  float *k = as_trace_head_vectors (t, t->k, layer, head);
+  float *v = as_trace_head_vectors (t, t->v, layer, head);
+  for (int i = 0; i < T; i++)
+    {
+      const float *row = qkv + (gsize) i * 3 * D + (gsize) head * hd;
+      memcpy (q + (gsize) i * hd, row, sizeof (float) * hd);
+      memcpy (k + (gsize) i * hd, row + D, sizeof (float) * hd);
+      memcpy (v + (gsize) i * hd, row + 2 * D, sizeof (float) * hd);
+    }
+}
+
+/* One head: P [T][T] = softmax(q·kᵀ/√hd) under the causal mask, ctx [T][hd] = P·v; ctx is also
+ * written into columns head·hd.. of cc [T][D]. */
+static void
+attention_head (AsTrace *t, float *cc, int layer, int head)
+{
+  int T = t->n_tokens, D = t->d_model, hd = t->head_dim;
+  const float *q = as_trace_head_vectors (t, t->q, layer, head); /* [T][hd] */
+  const float *k = as_trace_head_vectors (t, t->k, layer, head); /* [T][hd] */
+  const float *v = as_trace_head_vectors (t, t->v, layer, head); /* [T][hd] */
+  float *ctx = as_trace_head_vectors (t, t->ctx, layer, head);   /* [T][hd] */
+  float *P = as_trace_attn (t, layer, head);                     /* [T][T] */
+  float scale = 1.0f / sqrtf ((float) hd);
+
+  for (int r0 = 0; r0 < T; r0 += ATTN_ROW_BLOCK)
+    {
+      int rows = MIN (ATTN_ROW_BLOCK, T - r0);
+      int keys = r0 + rows; /* causal: rows r0.. see keys 0..r0+rows-1 at most */
+      float *Pb = P + (gsize) r0 * T;
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, keys, hd, 1.0f,
+                   q + (gsize) r0 * hd, hd, k, hd, 0.0f, Pb, T);
+      as_softmax_rows (Pb, rows, T, T, scale, TRUE, r0);
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, keys, 1.0f, Pb, T, v, hd,
+                   0.0f, ctx + (gsize) r0 * hd, hd);
+    }
+  for (int i = 0; i < T; i++)
+    memcpy (cc + (gsize) i * D + (gsize) head * hd, ctx + (gsize) i * hd, sizeof (float) * hd);
+}
+
+typedef struct
+{
+  AsTrace *t;
+  float *cc;
+  const float *qkv;
+  int layer;
+} HeadsJob;
+
+static void
+heads_slice (gpointer data, int index, int n_workers)
+{
+  const HeadsJob *j = data;
+  int h0, h1;
+  as_worker_split (j->t->n_head, index, n_workers, &h0, &h1);
+  for (int h = h0; h < h1; h++)
+    {
+      split_heads (j->t, j->layer, h, j->qkv);
+      attention_head (j->t, j->cc, j->layer, h);
+    }
+}
+
+/* All heads of one layer, shared between the team's members. */
+static void
+attention_heads (AsWorkerTeam *team, AsTrace *t, float *cc, const float *qkv, int layer)
+{
+  HeadsJob job = { t, cc, qkv, layer };
+  gsize T = t->n_tokens;
+  as_parallel_run (team, t->n_head * T * T * t->head_dim, heads_slice, &job);
+}
+
+typedef struct
+{
+  float *ff;
+  int T, F;
+  AsActivation act;
+} ActivationJob;
+
+static void
+activation_slice (gpointer data, int index, int n_workers)
+{
+  const ActivationJob *j = data;
+  int i0, i1;
+  as_worker_split (j->T, index, n_workers, &i0, &i1);
+  float *rows = j->ff + (gsize) i0 * j->F; /* [i1 - i0][F] */
+  gsize n = (gsize) (i1 - i0) * j->F;
+  switch (j->act)
+    {
+    case AS_ACT_GELU_NEW:
+      as_gelu_new (rows, n);
+      break;
+    case AS_ACT_GELU:
+      as_gelu_erf (rows, n);
+      break;
+    case AS_ACT_RELU:
+      as_relu (rows, n);
+      break;
+    }
+}
+
+/* In-place activation over ff [T][F], rows shared between the team's members. */
+static void
+activation (AsWorkerTeam *team, float *ff, int T, int F, AsActivation act)
+{
+  ActivationJob job = { ff, T, F, act };
+  as_parallel_run (team, (gsize) T * F * 16, activation_slice, &job);
+}
+
+static void
+block_forward (AsWorkerTeam *team, AsTrace *t, Gpt2Scratch *s, const AsGpt2Layer *w,
+               const AsConfig *c, int layer)
+{
+  int T = t->n_tokens, D = c->n_embd, F = c->n_inner;
+  float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
+
+  as_layernorm (s->a, s->x, w->ln1_g, w->ln1_b, c->layer_norm_eps, T, D);
+  as_matmul (team, s->qkv, s->a, w->attn_w, w->attn_b, T, D, 3 * D);
+  attention_heads (team, t, s->cc, s->qkv, layer);
+  as_matmul (team, attn_out, s->cc, w->proj_w, w->proj_b, T, D, D);
+  as_add_inplace (s->x, attn_out, (gsize) T * D);
+
+  as_layernorm (s->a, s->x, w->ln2_g, w->ln2_b, c->layer_norm_eps, T, D);
+  as_matmul (team, s->ff, s->a, w->fc_w, w->fc_b, T, D, F);
+  activation (team, s->ff, T, F, c->activation);
+  as_matmul (team, s->a, s->ff, w->fc2_w, w->fc2_b, T, F, D);
+  as_add_inplace (s->x, s->a, (gsize) T * D);
+}
+
+AsTrace *
+as_gpt2_forward (const AsModel *model, const int32_t *ids, int T, const AsForwardOptions *options,
+                 GError **error)
+{
+  const AsConfig *c = as_model_get_config (model);
+  const AsGpt2Weights *w = as_gpt2_weights (model);
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  int L = c->n_layer, D = c->n_embd, V = c->vocab_size;
+  gboolean all_logits = options != NULL && options->all_logits;
+  GCancellable *cancellable = options != NULL ? options->cancellable : NULL;
+
+  AsTrace *t = as_trace_new (L, c->n_head, T, D, c->head_dim, V, all_logits, error);
+  if (t == NULL)
+    return NULL;
+  t->causal = TRUE;
+  as_trace_set_tokens (t, tokenizer, ids);
+
+  Gpt2Scratch s;
+  if (!scratch_init (&s, c, T, error))
+    {
+      as_trace_unref (t);
+      return NULL;
+    }
+
+  int blas_threads;
+  as_blas_single_threaded_begin (&blas_threads);
+  /* threads only when the largest product is worth sharing (tiny models run faster alone) */
+  gsize largest = MAX ((gsize) T * D * c->n_inner, (gsize) (all_logits ? T : 1) * D * V);
+  g_autoptr (AsWorkerTeam) team
+      = as_worker_team_new (as_parallel_worth (largest) ? as_forward_threads () : 1);
+  embed (s.x, w, ids, T, D);
+  for (int l = 0; l < L; l++)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the forward pass was cancelled");
+          as_blas_single_threaded_end (blas_threads);
+          g_free (s.mem);
+          as_trace_unref (t);
+          return NULL;
+        }
+      memcpy (as_trace_hidden (t, l), s.x, sizeof (float) * T * D);
+      block_forward (team, t, &s, &w->layers[l], c, l);
+    }
+
+  float *final = as_trace_hidden (t, L); /* [T][D] after ln_f */
+  as_layernorm (final, s.x, w->lnf_g, w->lnf_b, c->layer_norm_eps, T, D);
+  if (all_logits)
+    as_matmul_transposed (team, t->logits, final, w->wte, T, D, V);
+  else
+    as_matmul_transposed (team, t->logits, final + (gsize) (T - 1) * D, w->wte, 1, D, V);
+  as_blas_single_threaded_end (blas_threads);
+
+  g_free (s.mem);
+  return t;
+}

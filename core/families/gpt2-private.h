@@ -1,0 +1,44 @@
+/* gpt2-private.h — the `gpt2` family (GPT-2, DistilGPT-2): its weights and forward pass.
+ *
+ * config.json keys: n_layer, n_head, n_embd, n_positions (or n_ctx), vocab_size, n_inner (null:
+ * 4·n_embd), layer_norm_epsilon, activation_function. The maths is in core/README.md ("GPT-2");
+ * gpt2.c reads the config and binds the weights, gpt2-forward.c runs the pass. */
+#pragma once
+
+#include "family-private.h"
+
+G_BEGIN_DECLS
+
+/* GPT-2 weights, pointing into the tensor store. Matrices are [in][out], row-major, so a row
+ * vector x times W is cblas "x · W" (the Keras and Conv1D layouts are the same). */
+typedef struct
+{
+  const float *ln1_g, *ln1_b; /* [D] */
+  const float *attn_w;        /* [D][3D] */
+  const float *attn_b;        /* [3D] */
+  const float *proj_w;        /* [D][D] */
+  const float *proj_b;        /* [D] */
+  const float *ln2_g, *ln2_b; /* [D] */
+  const float *fc_w;          /* [D][F] */
+  const float *fc_b;          /* [F] */
+  const float *fc2_w;         /* [F][D] */
+  const float *fc2_b;         /* [D] */
+} AsGpt2Layer;
+
+typedef struct
+{
+  const float *wte;           /* [V][D], also the tied output matrix */
+  const float *wpe;           /* [P][D] */
+  AsGpt2Layer *layers;        /* [L] */
+  const float *lnf_g, *lnf_b; /* [D] */
+} AsGpt2Weights;
+
+/* The bound weights of a loaded gpt2 MODEL. */
+const AsGpt2Weights *as_gpt2_weights (const AsModel *model);
+
+/* The forward pass (AsFamily.forward) and its working memory (AsFamily.scratch_bytes). */
+AsTrace *as_gpt2_forward (const AsModel *model, const int32_t *ids, int n_ids,
+                          const AsForwardOptions *options, GError **error);
+guint64 as_gpt2_scratch_bytes (const AsConfig *config, int n_tokens);
+
+G_END_DECLS

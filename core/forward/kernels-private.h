@@ -1,0 +1,60 @@
+/* kernels.h — the numeric building blocks of the forward passes (private to the core).
+ *
+ * One small function per operation, in the llm.c style: outputs first, then inputs, then sizes;
+ * every buffer's shape in a comment. Row vectors throughout (x · W), matrices row-major. */
+#pragma once
+
+#include <glib.h>
+
+#include "worker-team-private.h"
+
+G_BEGIN_DECLS
+
+/* Is WORK (multiply-adds or element operations) large enough to share between threads? */
+gboolean as_parallel_worth (gsize work);
+
+/* Runs FUNC on every member of TEAM (see worker-team.h), or only on the calling thread when
+ * TEAM is NULL or WORK (multiply-adds or element operations) is too small to share. */
+void as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data);
+
+/* The forward passes thread with their own worker team only: OpenBLAS runs single-threaded in
+ * between, so that two thread pools never compete for the cores. */
+void as_blas_single_threaded_begin (int *saved);
+void as_blas_single_threaded_end (int saved);
+
+/* out = x · w (+ bias broadcast over rows). x [n][in], w [in][out], bias [out] or NULL,
+ * out [n][out]. Single-threaded cblas_sgemm on column slices, one per team member; TEAM may be
+ * NULL. */
+void as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias,
+                int n, int in, int out_dim);
+
+/* out = x · wᵀ. x [n][in], w [out][in] (e.g. the tied embedding matrix), out [n][out]. */
+void as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n,
+                           int in, int out_dim);
+
+/* LayerNorm over the last dimension with biased variance (as PyTorch): out [n][d], x [n][d],
+ * gamma/beta [d]. OUT may equal X. */
+void as_layernorm (float *out, const float *x, const float *gamma, const float *beta, float eps,
+                   int n, int d);
+
+/* In-place gelu_new: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). x [n]. */
+void as_gelu_new (float *x, gsize n);
+
+/* In-place exact gelu: 0.5·x·(1 + erf(x/√2)). x [n]. */
+void as_gelu_erf (float *x, gsize n);
+
+/* In-place relu. x [n]. */
+void as_relu (float *x, gsize n);
+
+/* Row-wise softmax of SCALE·s in place. s [rows][cols] with row stride LD. When CAUSAL, row i
+ * only sees columns 0..ROW0+i (ROW0 is the absolute index of the first row) and the entries to
+ * the right are set to exactly 0. */
+void as_softmax_rows (float *s, int rows, int cols, int ld, float scale, gboolean causal, int row0);
+
+/* out += x, elementwise over n. */
+void as_add_inplace (float *out, const float *x, gsize n);
+
+/* e^x for a whole array, vectorised (max relative error ~2e-7 over the float range). */
+void as_exp_inplace (float *x, gsize n);
+
+G_END_DECLS

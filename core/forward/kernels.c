@@ -1,0 +1,259 @@
+/* kernels.c — vectorisable float32 kernels for the forward passes.
+ *
+ * The transcendental functions are written as polynomial kernels that the compiler vectorises
+ * (scalar libm expf/tanhf calls would dominate the run time at long inputs: a 1024-token
+ * DistilGPT-2 pass needs ~40 million exponentials). Accuracy: as_exp is within ~2 ulp of expf,
+ * far inside the 1e-5 / 1e-4 tolerances of the exactness contract. Hot loops are compiled for
+ * AVX-512, AVX2 and the baseline and chosen at load time (target_clones). */
+#include "kernels-private.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)                                \
+    && !defined(__SANITIZE_ADDRESS__)
+#define AS_CLONES __attribute__ ((target_clones ("avx512f", "avx2,fma", "default")))
+#else
+#define AS_CLONES
+#endif
+
+/* Columns per thread are rounded to this, so every slice starts on a cache line. */
+#define MATMUL_COLUMN_ALIGN 16
+
+/* Below this many multiply-adds a second thread costs more than it saves. */
+#define PARALLEL_MIN_WORK 65536
+
+typedef struct
+{
+  float *out;
+  const float *x, *w;
+  float beta;
+  int n, in, out_dim;
+  gboolean transposed; /* W is [out][in] */
+} MatmulJob;
+
+/* Member INDEX multiplies by its own slice of W's output columns: it reads only its share of
+ * the weights, which is what matters when few tokens make the product memory-bound. */
+static void
+matmul_slice (gpointer data, int index, int n_workers)
+{
+  const MatmulJob *j = data;
+  int c0, c1;
+  as_worker_split ((j->out_dim + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN, index, n_workers,
+                   &c0, &c1);
+  c0 *= MATMUL_COLUMN_ALIGN;
+  int cols = MIN (c1 * MATMUL_COLUMN_ALIGN, j->out_dim) - c0;
+  if (cols <= 0)
+    return;
+  if (!j->transposed)
+    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, j->n, cols, j->in, 1.0f, j->x, j->in,
+                 j->w + c0, j->out_dim, j->beta, j->out + c0, j->out_dim);
+  else if (j->n == 1)
+    cblas_sgemv (CblasRowMajor, CblasNoTrans, cols, j->in, 1.0f, j->w + (gsize) c0 * j->in, j->in,
+                 j->x, 1, 0.0f, j->out + c0, 1);
+  else
+    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, j->n, cols, j->in, 1.0f, j->x, j->in,
+                 j->w + (gsize) c0 * j->in, j->in, 0.0f, j->out + c0, j->out_dim);
+}
+
+gboolean
+as_parallel_worth (gsize work)
+{
+  return work >= PARALLEL_MIN_WORK;
+}
+
+void
+as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data)
+{
+  if (!as_parallel_worth (work))
+    func (data, 0, 1);
+  else
+    as_worker_team_run (team, func, data);
+}
+
+void
+as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias, int n,
+           int in, int out_dim)
+{
+  float beta = 0.0f;
+  if (bias != NULL)
+    {
+      for (int i = 0; i < n; i++)
+        memcpy (out + (gsize) i * out_dim, bias, sizeof (float) * out_dim);
+      beta = 1.0f;
+    }
+  MatmulJob job = { out, x, w, beta, n, in, out_dim, FALSE };
+  as_parallel_run (team, (gsize) n * in * out_dim, matmul_slice, &job);
+}
+
+void
+as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n, int in,
+                      int out_dim)
+{
+  MatmulJob job = { out, x, w, 0.0f, n, in, out_dim, TRUE };
+  as_parallel_run (team, (gsize) n * in * out_dim, matmul_slice, &job);
+}
+
+void
+as_blas_single_threaded_begin (int *saved)
+{
+  *saved = openblas_get_num_threads ();
+  openblas_set_num_threads (1);
+}
+
+void
+as_blas_single_threaded_end (int saved)
+{
+  openblas_set_num_threads (saved);
+}
+
+/* e^x by range reduction x = k·ln2 + r, |r| ≤ ln2/2, and a degree-6 polynomial for e^r
+ * (Cephes expf coefficients). Branch-free so that it vectorises. */
+static inline float
+exp_kernel (float x)
+{
+  x = x < -87.3f ? -87.3f : x;
+  x = x > 88.7f ? 88.7f : x;
+  /* round to nearest by the 1.5·2^23 trick: vectorises on every x86-64 level */
+  float k = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+  float r = x - k * 0.693359375f;
+  r = r - k * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  union
+  {
+    float f;
+    gint32 i;
+  } scale;
+  scale.i = ((gint32) k + 127) << 23;
+  return p * scale.f;
+}
+
+AS_CLONES void
+as_exp_inplace (float *x, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    x[i] = exp_kernel (x[i]);
+}
+
+AS_CLONES void
+as_layernorm (float *out, const float *x, const float *gamma, const float *beta, float eps, int n,
+              int d)
+{
+  for (int i = 0; i < n; i++)
+    {
+      const float *xi = x + (gsize) i * d;
+      float *oi = out + (gsize) i * d;
+      /* mean and biased variance in double, as the reference accumulates without drift */
+      double sum = 0.0;
+      for (int j = 0; j < d; j++)
+        sum += xi[j];
+      float mean = (float) (sum / d);
+      double var = 0.0;
+      for (int j = 0; j < d; j++)
+        {
+          double c = xi[j] - mean;
+          var += c * c;
+        }
+      float rstd = (float) (1.0 / sqrt (var / d + eps));
+      for (int j = 0; j < d; j++)
+        oi[j] = (xi[j] - mean) * rstd * gamma[j] + beta[j];
+    }
+}
+
+AS_CLONES void
+as_gelu_new (float *x, gsize n)
+{
+  const float c = 0.7978845608028654f;
+  for (gsize i = 0; i < n; i++)
+    {
+      float v = x[i];
+      float u = c * (v + 0.044715f * v * v * v);
+      /* tanh(u) = 1 - 2 / (e^{2u} + 1), saturating cleanly for large |u| */
+      float t = 1.0f - 2.0f / (exp_kernel (2.0f * u) + 1.0f);
+      x[i] = 0.5f * v * (1.0f + t);
+    }
+}
+
+void
+as_gelu_erf (float *x, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    x[i] = 0.5f * x[i] * (1.0f + erff (x[i] * (float) M_SQRT1_2));
+}
+
+void
+as_relu (float *x, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    x[i] = x[i] > 0.0f ? x[i] : 0.0f;
+}
+
+/* Sum and maximum with sixteen independent accumulators, so that the loops vectorise without
+ * -ffast-math (which would allow reordering everywhere). */
+#define ACC 16
+
+static inline float
+sum_floats (const float *x, int n)
+{
+  float acc[ACC] = { 0 };
+  int j = 0;
+  for (; j + ACC <= n; j += ACC)
+    for (int l = 0; l < ACC; l++)
+      acc[l] += x[j + l];
+  float sum = 0.0f;
+  for (; j < n; j++)
+    sum += x[j];
+  for (int l = 0; l < ACC; l++)
+    sum += acc[l];
+  return sum;
+}
+
+static inline float
+max_floats (const float *x, int n)
+{
+  float acc[ACC];
+  for (int l = 0; l < ACC; l++)
+    acc[l] = -INFINITY;
+  int j = 0;
+  for (; j + ACC <= n; j += ACC)
+    for (int l = 0; l < ACC; l++)
+      acc[l] = x[j + l] > acc[l] ? x[j + l] : acc[l];
+  float max = -INFINITY;
+  for (; j < n; j++)
+    max = x[j] > max ? x[j] : max;
+  for (int l = 0; l < ACC; l++)
+    max = acc[l] > max ? acc[l] : max;
+  return max;
+}
+
+AS_CLONES void
+as_softmax_rows (float *s, int rows, int cols, int ld, float scale, gboolean causal, int row0)
+{
+  for (int i = 0; i < rows; i++)
+    {
+      float *row = s + (gsize) i * ld;
+      int visible = causal ? MIN (cols, row0 + i + 1) : cols;
+      float max = max_floats (row, visible);
+      for (int j = 0; j < visible; j++)
+        row[j] = exp_kernel ((row[j] - max) * scale);
+      float inv = 1.0f / sum_floats (row, visible);
+      for (int j = 0; j < visible; j++)
+        row[j] *= inv;
+      for (int j = visible; j < cols; j++)
+        row[j] = 0.0f;
+    }
+}
+
+AS_CLONES void
+as_add_inplace (float *out, const float *x, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    out[i] += x[i];
+}

@@ -1,0 +1,160 @@
+/* trace.c — allocation, reference counting and memory sizing of forward-pass traces.
+ *
+ * A trace is sized before anything runs: L·H·T²·4 bytes of attention plus the per-head vectors,
+ * hidden states and logits. A request that would not fit in the memory budget is refused with a
+ * message naming both numbers instead of letting the machine swap. */
+#include "as-trace.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "as-error.h"
+
+guint64
+as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, int vocab_size,
+                gboolean all_logits)
+{
+  guint64 L = n_layer, H = n_head, T = n_tokens, D = d_model, hd = head_dim, V = vocab_size;
+  guint64 floats = L * H * T * T        /* attn */
+                   + 4 * L * H * T * hd /* q, k, v, ctx */
+                   + L * T * D          /* attn_out */
+                   + (L + 1) * T * D    /* hidden */
+                   + (all_logits ? T : 1) * V;
+  return floats * sizeof (float) + T * (sizeof (int32_t) + sizeof (char *));
+}
+
+static guint64
+mem_available_bytes (void)
+{
+  g_autofree char *contents = NULL;
+  if (!g_file_get_contents ("/proc/meminfo", &contents, NULL, NULL))
+    return G_MAXUINT64;
+  const char *line = strstr (contents, "MemAvailable:");
+  if (line == NULL)
+    return G_MAXUINT64;
+  guint64 kib = g_ascii_strtoull (line + strlen ("MemAvailable:"), NULL, 10);
+  return kib * 1024;
+}
+
+guint64
+as_memory_budget (void)
+{
+  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
+  if (limit != NULL && *limit != '\0')
+    {
+      guint64 bytes = g_ascii_strtoull (limit, NULL, 10);
+      if (bytes > 0)
+        return bytes;
+    }
+  guint64 available = mem_available_bytes ();
+  return available == G_MAXUINT64 ? available : available / 10 * 9;
+}
+
+gboolean
+as_memory_check (guint64 bytes, const char *what, GError **error)
+{
+  guint64 budget = as_memory_budget ();
+  if (bytes <= budget)
+    return TRUE;
+  g_autofree char *need = g_format_size (bytes);
+  g_autofree char *have = g_format_size (budget);
+  g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+               "%s needs %s of memory but only %s are available; use a shorter text", what, need,
+               have);
+  return FALSE;
+}
+
+static float *
+alloc_floats (guint64 n)
+{
+  return n == 0 ? NULL : g_try_malloc0_n (n, sizeof (float));
+}
+
+AsTrace *
+as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, int vocab_size,
+              gboolean all_logits, GError **error)
+{
+  g_return_val_if_fail (n_layer > 0 && n_head > 0 && n_tokens > 0, NULL);
+  g_return_val_if_fail (d_model > 0 && head_dim > 0 && vocab_size >= 0, NULL);
+
+  guint64 bytes
+      = as_trace_bytes (n_layer, n_head, n_tokens, d_model, head_dim, vocab_size, all_logits);
+  char what[96];
+  g_snprintf (what, sizeof what, "A trace of %d tokens", n_tokens);
+  if (!as_memory_check (bytes, what, error))
+    return NULL;
+
+  guint64 L = n_layer, H = n_head, T = n_tokens, D = d_model, hd = head_dim;
+  AsTrace *t = g_new0 (AsTrace, 1);
+  t->ref_count = 1;
+  t->n_layer = n_layer;
+  t->n_head = n_head;
+  t->n_tokens = n_tokens;
+  t->d_model = d_model;
+  t->head_dim = head_dim;
+  t->vocab_size = vocab_size;
+  t->logits_rows = vocab_size == 0 ? 0 : (all_logits ? n_tokens : 1);
+  t->ids = g_new0 (int32_t, n_tokens);
+  t->tokens = g_new0 (char *, n_tokens + 1);
+  t->token_texts = g_new0 (char *, n_tokens + 1);
+  t->attn = alloc_floats (L * H * T * T);
+  t->q = alloc_floats (L * H * T * hd);
+  t->k = alloc_floats (L * H * T * hd);
+  t->v = alloc_floats (L * H * T * hd);
+  t->ctx = alloc_floats (L * H * T * hd);
+  t->attn_out = alloc_floats (L * T * D);
+  t->hidden = alloc_floats ((L + 1) * T * D);
+  t->logits = alloc_floats ((guint64) t->logits_rows * vocab_size);
+  if (t->attn == NULL || t->q == NULL || t->k == NULL || t->v == NULL || t->ctx == NULL
+      || t->attn_out == NULL || t->hidden == NULL || (t->logits_rows > 0 && t->logits == NULL))
+    {
+      g_autofree char *need = g_format_size (bytes);
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate %s for a trace of %d tokens", need, n_tokens);
+      as_trace_unref (t);
+      return NULL;
+    }
+  return t;
+}
+
+void
+as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t *ids)
+{
+  for (int i = 0; i < trace->n_tokens; i++)
+    {
+      trace->ids[i] = ids[i];
+      const char *token = tokenizer != NULL ? as_tokenizer_get_token (tokenizer, ids[i]) : NULL;
+      char *text = tokenizer != NULL ? as_tokenizer_dup_token_text (tokenizer, ids[i]) : NULL;
+      g_free (trace->tokens[i]);
+      g_free (trace->token_texts[i]);
+      trace->tokens[i] = token != NULL ? g_strdup (token) : g_strdup_printf ("<%d>", ids[i]);
+      trace->token_texts[i] = text != NULL ? text : g_strdup (trace->tokens[i]);
+    }
+}
+
+AsTrace *
+as_trace_ref (AsTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_atomic_int_inc (&trace->ref_count);
+  return trace;
+}
+
+void
+as_trace_unref (AsTrace *trace)
+{
+  if (trace == NULL || !g_atomic_int_dec_and_test (&trace->ref_count))
+    return;
+  g_free (trace->ids);
+  g_strfreev (trace->tokens);
+  g_strfreev (trace->token_texts);
+  g_free (trace->attn);
+  g_free (trace->q);
+  g_free (trace->k);
+  g_free (trace->v);
+  g_free (trace->ctx);
+  g_free (trace->attn_out);
+  g_free (trace->hidden);
+  g_free (trace->logits);
+  g_free (trace);
+}

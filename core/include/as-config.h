@@ -1,0 +1,51 @@
+/* as-config.h — a model's hyper-parameters, read from a Hugging Face config.json.
+ *
+ * config.json's model_type names the model family (core/README.md, "Model families"); the family
+ * reads the keys its architecture uses into the shared fields below and keeps anything else in
+ * its own settings. Values are checked (positive sizes, widths divisible by the head count, ...)
+ * and a failure names config.json and the key. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  AS_ACT_GELU_NEW, /* tanh approximation, GPT-2 */
+  AS_ACT_GELU,     /* exact erf form */
+  AS_ACT_RELU,
+} AsActivation;
+
+typedef struct _AsFamily AsFamily;
+
+typedef struct
+{
+  const char *family; /* the family module that reads this model, e.g. "gpt2" (static string) */
+  char *model_type;   /* as written in config.json, e.g. "gpt2" */
+  int n_layer;        /* L */
+  int n_head;         /* H */
+  int n_embd;         /* D */
+  int head_dim;       /* hd = D / H unless the model says otherwise */
+  int n_inner;        /* F, MLP width (4·D when config says null) */
+  int n_positions;    /* context length */
+  int vocab_size;     /* V */
+  float layer_norm_eps;
+  AsActivation activation;
+  int bos_token_id;   /* -1 when absent */
+  int eos_token_id;   /* -1 when absent */
+  gboolean causal_lm; /* the model predicts the next token (predict, perplexity) */
+
+  /*< private >*/
+  const AsFamily *ops; /* the family's functions */
+  gpointer settings;   /* the family's own settings, freed by as_config_clear() */
+} AsConfig;
+
+/* Reads and validates PATH (a config.json). On failure returns FALSE, sets ERROR and leaves
+ * CONFIG cleared. */
+gboolean as_config_load (AsConfig *config, const char *path, GError **error);
+
+/* Frees what as_config_load allocated inside CONFIG (not CONFIG itself). */
+void as_config_clear (AsConfig *config);
+
+G_END_DECLS

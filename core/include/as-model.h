@@ -1,0 +1,49 @@
+/* as-model.h — a loaded model: config, weights and tokenizer. Immutable once loaded, reference
+ * counted, shareable between threads.
+ *
+ * A model is a folder in the Hugging Face layout (core/README.md, "Model folders"). as_model_load()
+ * accepts
+ * - a folder path,
+ * - the NAME of a model shipped in data/models/NAME (looked up in $ATTNSCOPE_DATA_DIR/models,
+ *   then the build tree's and the installed data directory), or
+ * - a hub id ("distilgpt2", "openai-community/gpt2") found in the Hugging Face cache
+ *   ($HF_HOME/hub or ~/.cache/huggingface/hub, models--ORG--NAME/snapshots/<rev>/). */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "as-config.h"
+#include "as-tokenizer.h"
+
+G_BEGIN_DECLS
+
+typedef struct _AsModel AsModel;
+
+AsModel *as_model_load (const char *spec, GError **error);
+AsModel *as_model_ref (AsModel *model);
+void as_model_unref (AsModel *model);
+
+/* Resolves SPEC (folder, shipped name, hub id) to a folder path without loading. */
+char *as_model_resolve_path (const char *spec, GError **error);
+
+/* The folders searched for shipped models, in order (NULL-terminated, owned). */
+char **as_model_dup_shipped_dirs (void);
+
+/* The hub ids ("ORG/NAME") of the models in the Hugging Face caches that have a snapshot, sorted
+ * (NULL-terminated, owned; empty when there is no cache). */
+char **as_model_dup_cached_hub_ids (void);
+
+/* Name of the default model (shipped in data/models/). */
+const char *as_model_default_name (void);
+
+const AsConfig *as_model_get_config (const AsModel *model);
+AsTokenizer *as_model_get_tokenizer (const AsModel *model);
+const char *as_model_get_path (const AsModel *model); /* the resolved folder */
+const char *as_model_get_name (const AsModel *model); /* basename or hub id, for titles */
+const char *as_model_get_weights_path (const AsModel *model);
+int64_t as_model_get_n_params (const AsModel *model);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsModel, as_model_unref)
+
+G_END_DECLS

@@ -1,0 +1,97 @@
+/* as-trace.h — the result of one forward pass, with everything captured (DESIGN.md).
+ *
+ * Immutable once returned, reference counted. Fields are public for reading; analysis code and
+ * views index them with the helpers below. L layers, H heads, T tokens, D model width,
+ * hd head width, V vocabulary. */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "as-tokenizer.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int n_layer;    /* L */
+  int n_head;     /* H */
+  int n_tokens;   /* T */
+  int d_model;    /* D */
+  int head_dim;   /* hd */
+  int vocab_size; /* V */
+  gboolean causal;
+
+  int32_t *ids;       /* [T] */
+  char **tokens;      /* [T] vocabulary strings ("Ġthe"), NULL-terminated */
+  char **token_texts; /* [T] the bytes each token stands for (" the"), as
+                       * as_tokenizer_dup_token_text() gives them, NULL-terminated */
+
+  float *attn;     /* [L][H][T][T] post-softmax; masked entries exactly 0 */
+  float *q;        /* [L][H][T][hd] */
+  float *k;        /* [L][H][T][hd] */
+  float *v;        /* [L][H][T][hd] */
+  float *ctx;      /* [L][H][T][hd] context = P·v, before the output projection */
+  float *attn_out; /* [L][T][D] output of each attention block (after c_proj, before residual) */
+  float *hidden;   /* [L+1][T][D] HF convention: block inputs, last = after the final norm */
+  float *logits;   /* [logits_rows][V]; logits_rows = 1 (last position) or T */
+  int logits_rows;
+
+  /*< private >*/
+  gint ref_count;
+} AsTrace;
+
+/* Allocates a trace for the given sizes with every array zeroed, or fails with AS_ERROR_MEMORY
+ * (naming the bytes needed and available) when it would not fit. TOKENS are copied. */
+AsTrace *as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
+                       int vocab_size, gboolean all_logits, GError **error);
+/* Copies IDS[0..T-1] into TRACE with their vocabulary strings and texts from TOKENIZER ("<id>"
+ * for both when TOKENIZER is NULL or lacks the id). */
+void as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t *ids);
+AsTrace *as_trace_ref (AsTrace *trace);
+void as_trace_unref (AsTrace *trace);
+
+/* Bytes the trace arrays need. */
+guint64 as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
+                        int vocab_size, gboolean all_logits);
+
+/* The memory budget for one request: $ATTNSCOPE_MEMORY_LIMIT (bytes, for tests) when set,
+ * otherwise 90 % of MemAvailable. */
+guint64 as_memory_budget (void);
+
+/* Fails with AS_ERROR_MEMORY when BYTES exceed the budget; WHAT names the request. */
+gboolean as_memory_check (guint64 bytes, const char *what, GError **error);
+
+static inline float *
+as_trace_attn (const AsTrace *t, int layer, int head) /* [T][T] */
+{
+  return t->attn + ((gsize) layer * t->n_head + head) * t->n_tokens * t->n_tokens;
+}
+
+static inline float *
+as_trace_head_vectors (const AsTrace *t, float *base, int layer, int head) /* [T][hd] */
+{
+  return base + ((gsize) layer * t->n_head + head) * t->n_tokens * t->head_dim;
+}
+
+static inline float *
+as_trace_hidden (const AsTrace *t, int index) /* [T][D], index 0..L */
+{
+  return t->hidden + (gsize) index * t->n_tokens * t->d_model;
+}
+
+static inline float *
+as_trace_attn_out (const AsTrace *t, int layer) /* [T][D] */
+{
+  return t->attn_out + (gsize) layer * t->n_tokens * t->d_model;
+}
+
+static inline float *
+as_trace_last_logits (const AsTrace *t) /* [V] logits of the last position */
+{
+  return t->logits + (gsize) (t->logits_rows - 1) * t->vocab_size;
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsTrace, as_trace_unref)
+
+G_END_DECLS

@@ -1,0 +1,60 @@
+/* tensor-bind.c — binding weights by name suffix and exact shape (tensor-bind-private.h). */
+#include "tensor-bind-private.h"
+
+#include <string.h>
+
+#include "as-error.h"
+
+AsTensorBinder
+as_tensor_binder_init (const AsTensorStore *store, GError **error)
+{
+  return (AsTensorBinder){ .store = store, .error = error };
+}
+
+gboolean
+as_tensor_binder_is_keras (const AsTensorBinder *b)
+{
+  return g_str_has_suffix (as_tensor_store_get_path (b->store), ".h5");
+}
+
+/* SHAPE with the size-1 dimensions dropped, so (1, D) and (D,) compare equal. */
+static int
+squeeze_shape (int64_t *out, int ndim, const int64_t *shape)
+{
+  int n = 0;
+  for (int i = 0; i < ndim; i++)
+    if (shape[i] != 1)
+      out[n++] = shape[i];
+  return n;
+}
+
+const float *
+as_tensor_binder_get (AsTensorBinder *b, const char *suffix, int64_t d0, int64_t d1)
+{
+  if (b->failed)
+    return NULL;
+  int64_t shape[2] = { d0, d1 };
+  int ndim = d1 > 0 ? 2 : 1;
+  const float *data = as_tensor_store_require (b->store, suffix, ndim, shape, b->error);
+  if (data == NULL)
+    {
+      b->failed = TRUE;
+      return NULL;
+    }
+  const AsTensor *t = as_tensor_store_find_suffix (b->store, suffix);
+  int64_t want[AS_TENSOR_MAX_DIMS], got[AS_TENSOR_MAX_DIMS];
+  int nw = squeeze_shape (want, ndim, shape), ng = squeeze_shape (got, t->ndim, t->shape);
+  if (nw != ng || memcmp (want, got, (gsize) nw * sizeof (int64_t)) != 0)
+    {
+      g_autofree char *s_got = as_tensor_shape_to_string (t->ndim, t->shape);
+      g_autofree char *s_want = as_tensor_shape_to_string (ndim, shape);
+      g_set_error (b->error, AS_ERROR, AS_ERROR_SHAPE,
+                   "%s: %s '%s' has shape %s, expected %s from config.json",
+                   as_tensor_store_get_path (b->store), as_tensor_store_noun (b->store), t->name,
+                   s_got, s_want);
+      b->failed = TRUE;
+      return NULL;
+    }
+  b->n_params += t->n_elements;
+  return data;
+}

@@ -1,0 +1,88 @@
+/* trace-dump.c — a trace written to HDF5 under the names of the command-line contract.
+ *
+ * The file is first written under a temporary name beside the target and renamed over it only
+ * when every dataset was written and the file closed, so a failure never leaves a partial file. */
+#include "as-trace-dump.h"
+
+#include <hdf5.h>
+
+#include "as-error.h"
+#include "h5-write-private.h"
+
+static gboolean
+write_string_attribute (hid_t file, const char *name, const char *value, GError **error)
+{
+  hid_t type = H5Tcopy (H5T_C_S1);
+  H5Tset_size (type, H5T_VARIABLE);
+  H5Tset_cset (type, H5T_CSET_UTF8);
+  hid_t space = H5Screate (H5S_SCALAR);
+  hid_t attr = H5Acreate2 (file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t status = attr < 0 ? -1 : H5Awrite (attr, type, &value);
+  if (attr >= 0)
+    H5Aclose (attr);
+  H5Sclose (space);
+  H5Tclose (type);
+  if (status < 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_IO, "could not write attribute '%s'", name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *architecture,
+             GError **error)
+{
+  hsize_t L = t->n_layer, H = t->n_head, T = t->n_tokens, D = t->d_model, hd = t->head_dim;
+  hsize_t V = t->vocab_size;
+
+  gint64 *ids64 = g_new (gint64, T);
+  for (hsize_t i = 0; i < T; i++)
+    ids64[i] = t->ids[i];
+  gboolean ok = as_h5_write_dataset (file, "token_ids", H5T_STD_I64LE, ids64, 1, &T, error);
+  g_free (ids64);
+
+  hid_t str_type = H5Tcopy (H5T_C_S1);
+  H5Tset_size (str_type, H5T_VARIABLE);
+  H5Tset_cset (str_type, H5T_CSET_UTF8);
+  ok = ok && as_h5_write_dataset (file, "tokens", str_type, t->tokens, 1, &T, error);
+  H5Tclose (str_type);
+
+  hsize_t attn_dims[] = { L, H, T, T };
+  hsize_t hidden_dims[] = { L + 1, T, D };
+  hsize_t ctx_dims[] = { L, H, T, hd };
+  hsize_t logits_dims[] = { T, V };
+  ok = ok && as_h5_write_dataset (file, "attentions", H5T_IEEE_F32LE, t->attn, 4, attn_dims, error);
+  ok = ok
+       && as_h5_write_dataset (file, "hidden_states", H5T_IEEE_F32LE, t->hidden, 3, hidden_dims,
+                               error);
+  ok = ok && as_h5_write_dataset (file, "contexts", H5T_IEEE_F32LE, t->ctx, 4, ctx_dims, error);
+  if (V > 0)
+    ok = ok
+         && as_h5_write_dataset (file, "logits", H5T_IEEE_F32LE, t->logits, 2, logits_dims, error);
+  ok = ok && write_string_attribute (file, "model", model_name, error);
+  ok = ok && write_string_attribute (file, "architecture", architecture, error);
+  return ok;
+}
+
+gboolean
+as_trace_dump_h5 (const AsTrace *trace, const char *model_name, const char *architecture,
+                  const char *path, GError **error)
+{
+  g_return_val_if_fail (trace != NULL && path != NULL, FALSE);
+  g_return_val_if_fail (trace->vocab_size == 0 || trace->logits_rows == trace->n_tokens, FALSE);
+  AsH5Atomic atomic;
+  if (!as_h5_atomic_begin (&atomic, path, error))
+    return FALSE;
+  GError *local = NULL;
+  gboolean ok = write_trace (atomic.file, trace, model_name ? model_name : "",
+                             architecture ? architecture : "", &local);
+  if (!as_h5_atomic_end (&atomic, ok, ok ? error : NULL) || !ok)
+    {
+      if (local != NULL)
+        g_propagate_prefixed_error (error, local, "%s: ", path);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,138 @@
+/* config-reader.c — typed, range-checked reads of config.json keys (config-reader-private.h). */
+#include "config-reader-private.h"
+
+#include <math.h>
+
+#include "as-error.h"
+
+JsonNode *
+as_config_reader_member (const AsConfigReader *r, const char *key)
+{
+  JsonNode *node = json_object_get_member (r->obj, key);
+  return node == NULL || JSON_NODE_HOLDS_NULL (node) ? NULL : node;
+}
+
+/* Reads integer KEY into OUT, within MIN..MAX. When the key is absent or null, uses DEFAULT_VALUE
+ * if OPTIONAL, otherwise fails naming the key. */
+gboolean
+as_config_reader_int (const AsConfigReader *r, const char *key, gboolean optional,
+                      int default_value, int min, int max, int *out, GError **error)
+{
+  JsonNode *node = as_config_reader_member (r, key);
+  if (node == NULL)
+    {
+      if (optional)
+        {
+          *out = default_value;
+          return TRUE;
+        }
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: missing key '%s'", r->path, key);
+      return FALSE;
+    }
+  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  double value = type == G_TYPE_INT64    ? (double) json_node_get_int (node)
+                 : type == G_TYPE_DOUBLE ? json_node_get_double (node)
+                                         : NAN;
+  if (isnan (value) || value != floor (value))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be an integer", r->path,
+                   key);
+      return FALSE;
+    }
+  if (value < min || value > max)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: key '%s' is %.0f; expected an integer from %d to %d", r->path, key, value,
+                   min, max);
+      return FALSE;
+    }
+  *out = (int) value;
+  return TRUE;
+}
+
+gboolean
+as_config_reader_bool (const AsConfigReader *r, const char *key, gboolean default_value,
+                       gboolean *out, GError **error)
+{
+  JsonNode *node = as_config_reader_member (r, key);
+  *out = default_value;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be true or false", r->path,
+                   key);
+      return FALSE;
+    }
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+gboolean
+as_config_reader_string (const AsConfigReader *r, const char *key, const char **out, GError **error)
+{
+  JsonNode *node = as_config_reader_member (r, key);
+  *out = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be a string", r->path, key);
+      return FALSE;
+    }
+  *out = json_node_get_string (node);
+  return TRUE;
+}
+
+gboolean
+as_config_reader_eps (const AsConfigReader *r, const char *key, float default_value, float *out,
+                      GError **error)
+{
+  JsonNode *node = as_config_reader_member (r, key);
+  *out = default_value;
+  if (node == NULL)
+    return TRUE;
+  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  double value = type == G_TYPE_DOUBLE  ? json_node_get_double (node)
+                 : type == G_TYPE_INT64 ? (double) json_node_get_int (node)
+                                        : NAN;
+  if (isnan (value))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be a number, e.g. 1e-05",
+                   r->path, key);
+      return FALSE;
+    }
+  if (!(value > 0 && value < 1))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: key '%s' is %g; expected a number between 0 and 1 (exclusive)", r->path,
+                   key, value);
+      return FALSE;
+    }
+  *out = (float) value;
+  return TRUE;
+}
+
+gboolean
+as_config_reader_activation (const AsConfigReader *r, const char *key, AsActivation default_value,
+                             AsActivation *out, GError **error)
+{
+  const char *name;
+  if (!as_config_reader_string (r, key, &name, error))
+    return FALSE;
+  if (name == NULL)
+    *out = default_value;
+  else if (g_str_equal (name, "gelu_new"))
+    *out = AS_ACT_GELU_NEW;
+  else if (g_str_equal (name, "gelu"))
+    *out = AS_ACT_GELU;
+  else if (g_str_equal (name, "relu"))
+    *out = AS_ACT_RELU;
+  else
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: key '%s' is \"%s\"; supported: gelu_new, gelu, relu", r->path, key, name);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,31 @@
+/* families.c — the list of model families (family-private.h). Adding a family is adding its
+ * module in core/families/ and one line here. */
+#include "family-private.h"
+
+extern const AsFamily as_family_gpt2;
+extern const AsFamily as_family_toy_attention;
+
+static const AsFamily *const families[] = {
+  &as_family_gpt2,
+  &as_family_toy_attention,
+};
+
+const AsFamily *
+as_family_find (const char *model_type)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (families); i++)
+    for (const char *const *t = families[i]->model_types; *t != NULL; t++)
+      if (g_str_equal (*t, model_type))
+        return families[i];
+  return NULL;
+}
+
+char *
+as_family_dup_supported (void)
+{
+  GString *out = g_string_new (NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS (families); i++)
+    for (const char *const *t = families[i]->model_types; *t != NULL; t++)
+      g_string_append_printf (out, "%s%s", out->len > 0 ? ", " : "", *t);
+  return g_string_free (out, FALSE);
+}

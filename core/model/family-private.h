@@ -1,0 +1,61 @@
+/* family-private.h — the model-family seam: what an architecture module provides.
+ *
+ * A family is one module in core/families/ (gpt2.c, toy-attention.c, ...) that defines one
+ * constant AsFamily and is listed in model/families.c. Everything around it is shared and never
+ * branches on the family: config.c finds the family by config.json's model_type and lets it read
+ * its keys; model.c resolves the folder, loads the tokenizer and the weight file into a tensor
+ * store and lets the family bind its weights; forward.c validates the ids, checks the memory and
+ * calls the family's forward, which fills an AsTrace. The trace, the analysis, the GUI and the
+ * command line see only AsConfig's shared fields and the trace. core/README.md ("Adding a model
+ * family") lists the steps. */
+#pragma once
+
+#include "as-forward.h"
+#include "as-model.h"
+#include "config-reader-private.h"
+#include "model-private.h"
+#include "tensor-store-private.h"
+
+G_BEGIN_DECLS
+
+struct _AsFamily
+{
+  const char *name;               /* the family as `info` shows it, e.g. "gpt2" */
+  const char *const *model_types; /* the config.json model_type values it reads, NULL-ended */
+
+  /* Reads the family's keys from config.json into CONFIG's shared fields, and any settings of
+   * its own into CONFIG->settings (freed with free_settings, which may be NULL when there are
+   * none). Checks the values' consistency; messages name the key (the reader names the file). */
+  gboolean (*read_config) (AsConfig *config, const AsConfigReader *reader, GError **error);
+  void (*free_settings) (gpointer settings);
+
+  /* The number of weights (floats) CONFIG implies, checked against the memory budget before
+   * anything is read (HF's num_parameters for the same model). */
+  guint64 (*count_weights) (const AsConfig *config);
+
+  /* The tokenizer of model folder FOLDER. */
+  AsTokenizer *(*load_tokenizer) (const char *folder, const AsConfig *config, GError **error);
+
+  /* Points the family's weights struct into STORE with the exact shapes CONFIG implies; adds
+   * the number of weights bound to *N_PARAMS. Returns the struct (freed with free_weights), or
+   * NULL with ERROR naming the weight file, the tensor and both shapes. */
+  gpointer (*bind_weights) (const AsConfig *config, const AsTensorStore *store, int64_t *n_params,
+                            GError **error);
+  void (*free_weights) (gpointer weights);
+
+  /* Bytes of working memory a forward pass over N_TOKENS needs besides the trace. */
+  guint64 (*scratch_bytes) (const AsConfig *config, int n_tokens);
+
+  /* The forward pass with full capture. IDS are already validated by as_forward(): 1 ≤ N_IDS ≤
+   * n_positions and every id < vocab_size; the memory for the trace and the scratch is checked. */
+  AsTrace *(*forward) (const AsModel *model, const int32_t *ids, int n_ids,
+                       const AsForwardOptions *options, GError **error);
+};
+
+/* The family that reads MODEL_TYPE, or NULL. */
+const AsFamily *as_family_find (const char *model_type);
+
+/* "gpt2, toy-attention": the model types the families read, for messages (owned). */
+char *as_family_dup_supported (void);
+
+G_END_DECLS

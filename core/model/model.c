@@ -1,0 +1,176 @@
+/* model.c — loads a model folder (as-model.h): config.json, the tokenizer, the weights.
+ *
+ * The folder is found by model-locate.c. config.json names the model family
+ * (family-private.h), which loads its tokenizer; the weights come from tf_model.h5 (preferred)
+ * or model.safetensors into one tensor store, every weight is checked for NaN/Inf, and the
+ * family binds its weights to the store by name with the exact shapes config.json implies. A
+ * loaded model is immutable and reference counted. */
+#include "as-model.h"
+
+#include <string.h>
+
+#include "as-error.h"
+#include "family-private.h"
+#include "model-private.h"
+
+struct _AsModel
+{
+  gint ref_count;
+  AsConfig config;
+  AsTokenizer *tokenizer;
+  AsTensorStore *store;
+  gpointer weights; /* the family's weights struct, pointing into store */
+  char *path;
+  char *name;
+  char *weights_path;
+  int64_t n_params;
+};
+
+/* FOLDER/NAME when it exists, else NULL. */
+static char *
+model_file (const char *folder, const char *name)
+{
+  char *path = g_build_filename (folder, name, NULL);
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return path;
+  g_free (path);
+  return NULL;
+}
+
+/* Loads tf_model.h5, or model.safetensors when there is no tf_model.h5, and checks that every
+ * weight is finite. */
+static gboolean
+model_load_weights (AsModel *model, GError **error)
+{
+  g_autofree char *h5 = model_file (model->path, "tf_model.h5");
+  g_autofree char *st = h5 == NULL ? model_file (model->path, "model.safetensors") : NULL;
+  if (h5 == NULL && st == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+                   "%s has no weight file (looked for tf_model.h5 and model.safetensors)",
+                   model->path);
+      return FALSE;
+    }
+  model->weights_path = g_strdup (h5 != NULL ? h5 : st);
+  model->store = h5 != NULL ? as_tensor_store_load_keras_h5 (h5, error)
+                            : as_tensor_store_load_safetensors (st, error);
+  return model->store != NULL && as_tensor_store_check_finite (model->store, error);
+}
+
+/* The family's tokenizer; fails when it holds more tokens than config.json's vocab_size. */
+static gboolean
+model_load_tokenizer (AsModel *model, GError **error)
+{
+  model->tokenizer = model->config.ops->load_tokenizer (model->path, &model->config, error);
+  if (model->tokenizer == NULL)
+    return FALSE;
+  int n_tokens = as_tokenizer_get_vocab_size (model->tokenizer);
+  if (n_tokens > model->config.vocab_size)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s has %d tokens but config.json says vocab_size is %d",
+                   as_tokenizer_get_source (model->tokenizer), n_tokens, model->config.vocab_size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+model_bind_weights (AsModel *model, GError **error)
+{
+  model->weights
+      = model->config.ops->bind_weights (&model->config, model->store, &model->n_params, error);
+  return model->weights != NULL;
+}
+
+AsModel *
+as_model_load (const char *spec, GError **error)
+{
+  g_autofree char *path = as_model_resolve_path (spec, error);
+  if (path == NULL)
+    return NULL;
+  g_autofree char *config_path = g_build_filename (path, "config.json", NULL);
+  if (!g_file_test (config_path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+                   "%s has no config.json (is it a Hugging Face model folder?)", path);
+      return NULL;
+    }
+
+  g_autoptr (AsModel) model = g_new0 (AsModel, 1);
+  model->ref_count = 1;
+  model->name = as_model_display_name (
+      spec != NULL && *spec != '\0' ? spec : as_model_default_name (), path);
+  model->path = g_steal_pointer (&path);
+  /* tokenizer first (cheap), then the weights */
+  if (!as_config_load (&model->config, config_path, error) || !model_load_tokenizer (model, error)
+      || !model_load_weights (model, error) || !model_bind_weights (model, error))
+    return NULL;
+  return g_steal_pointer (&model);
+}
+
+AsModel *
+as_model_ref (AsModel *model)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+  g_atomic_int_inc (&model->ref_count);
+  return model;
+}
+
+void
+as_model_unref (AsModel *model)
+{
+  if (model == NULL || !g_atomic_int_dec_and_test (&model->ref_count))
+    return;
+  if (model->weights != NULL)
+    model->config.ops->free_weights (model->weights);
+  as_config_clear (&model->config);
+  g_clear_pointer (&model->tokenizer, as_tokenizer_free);
+  g_clear_pointer (&model->store, as_tensor_store_free);
+  g_free (model->path);
+  g_free (model->name);
+  g_free (model->weights_path);
+  g_free (model);
+}
+
+const AsConfig *
+as_model_get_config (const AsModel *model)
+{
+  return &model->config;
+}
+
+AsTokenizer *
+as_model_get_tokenizer (const AsModel *model)
+{
+  return model->tokenizer;
+}
+
+gconstpointer
+as_model_get_weights (const AsModel *model)
+{
+  return model->weights;
+}
+
+const char *
+as_model_get_path (const AsModel *model)
+{
+  return model->path;
+}
+
+const char *
+as_model_get_name (const AsModel *model)
+{
+  return model->name;
+}
+
+const char *
+as_model_get_weights_path (const AsModel *model)
+{
+  return model->weights_path;
+}
+
+int64_t
+as_model_get_n_params (const AsModel *model)
+{
+  return model->n_params;
+}

@@ -1,0 +1,202 @@
+/* tokenizer-bpe.c — GPT-2's byte-level BPE tokenizer, identical to Hugging Face's id for id.
+ *
+ * Encoding (FORMATS.md §4): the text is split around each "<|endoftext|>", which becomes its own
+ * id; the rest is cut into pieces by GPT-2's regex (pretokenize-gpt2.c); each piece's UTF-8
+ * bytes become one-byte symbols, which the merge table (bpe-merges.c) merges; the resulting
+ * symbols are vocabulary tokens. A symbol outside the vocabulary (impossible with GPT-2's files)
+ * becomes <|endoftext|>, Hugging Face's unknown token for GPT-2.
+ * Like HF we cache the ids of each piece; the cache is the only state that changes after
+ * loading, so it is guarded by a mutex and the tokenizer can be shared between threads.
+ * Decoding maps token characters back to bytes (byte-unicode.h) and turns bytes that do not
+ * form UTF-8 into U+FFFD exactly as Python does (utf8-replace.h). */
+#include "tokenizer-private.h"
+
+#include <string.h>
+
+#include "as-error.h"
+#include "byte-unicode-private.h"
+#include "utf8-replace-private.h"
+
+#define END_OF_TEXT "<|endoftext|>"
+
+/* Pieces up to this many bytes are cached; the cache is emptied when it reaches CACHE_MAX. */
+#define CACHE_PIECE_MAX 64
+#define CACHE_MAX 100000
+
+AsTokenizer *
+as_tokenizer_load_bpe (const char *vocab_json_path, const char *merges_txt_path, GError **error)
+{
+  g_return_val_if_fail (vocab_json_path != NULL && merges_txt_path != NULL, NULL);
+
+  g_autoptr (AsTokenizer) tokenizer = g_new0 (AsTokenizer, 1);
+  tokenizer->kind = AS_TOKENIZER_BPE;
+  g_mutex_init (&tokenizer->cache_lock);
+  tokenizer->cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  if (!as_tokenizer_load_vocab_json (tokenizer, vocab_json_path, error))
+    return NULL;
+  tokenizer->end_of_text_id = as_tokenizer_lookup (tokenizer, END_OF_TEXT);
+  tokenizer->merges = as_bpe_merges_load (merges_txt_path, tokenizer->token_to_id,
+                                          tokenizer->id_to_token->len, error);
+  if (tokenizer->merges == NULL)
+    return NULL;
+
+  const char *unknown = as_bpe_merges_first_unknown (tokenizer->merges);
+  if (unknown != NULL && tokenizer->end_of_text_id < 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "%s: symbol \"%s\" (a byte or a merge result in %s) is not in the vocabulary, "
+                   "and there is no \"" END_OF_TEXT "\" token to stand for unknown symbols",
+                   vocab_json_path, unknown, merges_txt_path);
+      return NULL;
+    }
+
+  tokenizer->pretokenizer = as_gpt2_pretokenizer_new (error);
+  if (tokenizer->pretokenizer == NULL)
+    return NULL;
+  return g_steal_pointer (&tokenizer);
+}
+
+void
+as_tokenizer_bpe_clear (AsTokenizer *tokenizer)
+{
+  g_clear_pointer (&tokenizer->pretokenizer, as_gpt2_pretokenizer_free);
+  g_clear_pointer (&tokenizer->merges, as_bpe_merges_free);
+  g_clear_pointer (&tokenizer->cache, g_hash_table_unref);
+  g_mutex_clear (&tokenizer->cache_lock);
+}
+
+/* Runs BPE on one piece (LENGTH > 0 bytes) and appends its ids to IDS. SYMBOLS is scratch. */
+static void
+bpe_piece (const AsTokenizer *tokenizer, const char *piece, gsize length, GArray *symbols,
+           GArray *ids)
+{
+  g_array_set_size (symbols, (guint) length);
+  int32_t *sym = (int32_t *) symbols->data; /* [length] one symbol per byte */
+  for (gsize i = 0; i < length; i++)
+    sym[i] = as_bpe_merges_byte_symbol (tokenizer->merges, (guint8) piece[i]);
+  as_bpe_merges_apply (tokenizer->merges, symbols);
+
+  int32_t vocab_size = (int32_t) tokenizer->id_to_token->len;
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      int32_t s = g_array_index (symbols, int32_t, i);
+      int32_t id = s < vocab_size ? s : tokenizer->end_of_text_id;
+      g_array_append_val (ids, id);
+    }
+}
+
+/* Appends the ids of one piece, through the cache. */
+static void
+encode_piece (AsTokenizer *tokenizer, const char *piece, gsize length, GArray *symbols, GArray *ids)
+{
+  char key[CACHE_PIECE_MAX + 1];
+  gboolean cacheable = length <= CACHE_PIECE_MAX && memchr (piece, '\0', length) == NULL;
+  if (!cacheable)
+    {
+      bpe_piece (tokenizer, piece, length, symbols, ids);
+      return;
+    }
+  memcpy (key, piece, length);
+  key[length] = '\0';
+
+  g_mutex_lock (&tokenizer->cache_lock);
+  const int32_t *hit = g_hash_table_lookup (tokenizer->cache, key); /* [1 + n]: n, ids */
+  if (hit != NULL)
+    g_array_append_vals (ids, hit + 1, (guint) hit[0]);
+  g_mutex_unlock (&tokenizer->cache_lock);
+  if (hit != NULL)
+    return;
+
+  guint before = ids->len;
+  bpe_piece (tokenizer, piece, length, symbols, ids);
+  guint n = ids->len - before;
+  int32_t *entry = g_new (int32_t, 1 + n); /* [1 + n] */
+  entry[0] = (int32_t) n;
+  memcpy (entry + 1, &g_array_index (ids, int32_t, before), n * sizeof (int32_t));
+
+  g_mutex_lock (&tokenizer->cache_lock);
+  if (g_hash_table_size (tokenizer->cache) >= CACHE_MAX)
+    g_hash_table_remove_all (tokenizer->cache);
+  g_hash_table_replace (tokenizer->cache, g_strdup (key), entry);
+  g_mutex_unlock (&tokenizer->cache_lock);
+}
+
+/* Encodes TEXT, which holds no special token. */
+static gboolean
+encode_ordinary (AsTokenizer *tokenizer, const char *text, gsize length, GArray *ids,
+                 GError **error)
+{
+  g_autoptr (GArray) pieces = g_array_new (FALSE, FALSE, sizeof (AsGpt2Piece));
+  if (!as_gpt2_pretokenize (tokenizer->pretokenizer, text, length, pieces, error))
+    return FALSE;
+  g_autoptr (GArray) symbols = g_array_new (FALSE, FALSE, sizeof (int32_t));
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      const AsGpt2Piece *p = &g_array_index (pieces, AsGpt2Piece, i);
+      encode_piece (tokenizer, text + p->offset, p->length, symbols, ids);
+    }
+  return TRUE;
+}
+
+/* The first occurrence of NEEDLE (NEEDLE_LEN > 0 bytes) in HAYSTACK, or NULL. */
+static const char *
+find_bytes (const char *haystack, gsize length, const char *needle, gsize needle_len)
+{
+  const char *end = haystack + length;
+  const char *p = haystack;
+  while ((gsize) (end - p) >= needle_len)
+    {
+      p = memchr (p, needle[0], (gsize) (end - p) - needle_len + 1);
+      if (p == NULL)
+        return NULL;
+      if (memcmp (p, needle, needle_len) == 0)
+        return p;
+      p++;
+    }
+  return NULL;
+}
+
+gboolean
+as_tokenizer_bpe_encode (AsTokenizer *tokenizer, const char *text, gsize length, GArray *ids,
+                         GError **error)
+{
+  const gsize special_len = strlen (END_OF_TEXT);
+  gsize pos = 0;
+  while (pos < length)
+    {
+      const char *hit = NULL;
+      if (tokenizer->end_of_text_id >= 0)
+        hit = find_bytes (text + pos, length - pos, END_OF_TEXT, special_len);
+      gsize end = hit != NULL ? (gsize) (hit - text) : length;
+      if (end > pos && !encode_ordinary (tokenizer, text + pos, end - pos, ids, error))
+        return FALSE;
+      if (hit == NULL)
+        break;
+      g_array_append_val (ids, tokenizer->end_of_text_id);
+      pos = end + special_len;
+    }
+  return TRUE;
+}
+
+char *
+as_tokenizer_bpe_decode (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids)
+{
+  g_autoptr (GString) bytes = g_string_new (NULL);
+  for (gsize i = 0; i < n_ids; i++)
+    {
+      const char *token = as_tokenizer_get_token (tokenizer, ids[i]);
+      if (token == NULL)
+        continue; /* out of range: skipped, as documented */
+      for (const char *p = token; *p != '\0'; p = g_utf8_next_char (p))
+        {
+          gunichar ch = g_utf8_get_char (p);
+          int b = as_byte_unicode_to_byte (ch);
+          if (b >= 0)
+            g_string_append_c (bytes, (char) b);
+          else
+            g_string_append_unichar (bytes, ch); /* not a table character: keep it as text */
+        }
+    }
+  return as_utf8_replace_invalid (bytes->str, bytes->len);
+}
