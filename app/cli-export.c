@@ -49,8 +49,8 @@ typedef struct
 {
   View view;
   int layer, head;
-  AsColormap colormap;
-  AsAnnotate annotate;
+  ArColormap colormap;
+  ArAnnotate annotate;
   gboolean raw_tokens, autoscale, truncate;
   double scale;
   const char *model_name;
@@ -116,7 +116,7 @@ side_run (Side *side, AsModel *model, const char *text, const char *argument,
   if (!check_index (layer_option, req->layer, t->n_layer, "layer", error)
       || (req->view == VIEW_HEAD && !check_index ("--head", req->head, t->n_head, "head", error)))
     return FALSE;
-  side->labels = as_token_labels_from_trace (t, req->raw_tokens);
+  side->labels = ar_token_labels_from_trace (t, req->raw_tokens);
   if (req->view != VIEW_GRID)
     side->matrix = view_matrix (t, req);
   side->text = g_strdup (text);
@@ -159,10 +159,10 @@ value_range (const float *values, gsize n, gboolean autoscale, double *vmin, dou
 
 /* A heatmap of SIDE's matrix with the request's colours and labels. */
 static void
-side_heatmap (AsHeatmapFigure *fig, const Side *side, const ExportRequest *req)
+side_heatmap (ArHeatmapFigure *fig, const Side *side, const ExportRequest *req)
 {
   const AsTrace *t = side->trace;
-  as_heatmap_figure_init (fig);
+  ar_heatmap_figure_init (fig);
   fig->n_rows = fig->n_cols = t->n_tokens;
   fig->values = side->matrix;
   fig->row_labels = (const char *const *) side->labels;
@@ -176,16 +176,16 @@ side_heatmap (AsHeatmapFigure *fig, const Side *side, const ExportRequest *req)
 }
 
 static int
-write_figure (const AsFigure *fig, const char *path, const ExportRequest *req)
+write_figure (const ArFigure *fig, const char *path, const ExportRequest *req)
 {
   GError *error = NULL;
-  if (!as_figure_export (fig, path, req->scale, &error))
+  if (!ar_figure_export (fig, path, req->scale, &error))
     return cli_fail (error);
-  AsExportFormat format = AS_EXPORT_PNG;
-  as_export_format_from_path (path, &format, NULL);
+  ArExportFormat format = AR_EXPORT_PNG;
+  ar_export_format_from_path (path, &format, NULL);
   int w, h;
-  as_figure_get_pixel_size (fig, format == AS_EXPORT_PNG ? req->scale : 1.0, &w, &h);
-  printf ("wrote %s (%d x %d %s)\n", path, w, h, format == AS_EXPORT_PDF ? "pt" : "px");
+  ar_figure_get_pixel_size (fig, format == AR_EXPORT_PNG ? req->scale : 1.0, &w, &h);
+  printf ("wrote %s (%d x %d %s)\n", path, w, h, format == AR_EXPORT_PDF ? "pt" : "px");
   return CLI_EXIT_OK;
 }
 
@@ -198,14 +198,14 @@ quoted (const char *text)
 static int
 export_single (const Side *a, const ExportRequest *req, const char *path)
 {
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   side_heatmap (&fig, a, req);
   g_autofree char *title = view_title (req, a->trace);
   g_autofree char *text = quoted (a->text);
   g_autofree char *subtitle = g_strdup_printf ("%s \u00b7 %s", req->model_name, text);
   fig.title = title;
   fig.subtitle = subtitle;
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
   return write_figure (&figure, path, req);
 }
 
@@ -214,8 +214,8 @@ export_grid (const Side *a, const ExportRequest *req, const char *path)
 {
   const AsTrace *t = a->trace;
   g_autoptr (AsHeadStats) stats = as_head_stats_compute (t);
-  AsGridFigure fig;
-  as_grid_figure_init (&fig);
+  ArGridFigure fig;
+  ar_grid_figure_init (&fig);
   g_autofree char *title = view_title (req, t);
   g_autofree char *text = quoted (a->text);
   g_autofree char *subtitle = g_strdup_printf ("%s \u00b7 %s", req->model_name, text);
@@ -231,7 +231,7 @@ export_grid (const Side *a, const ExportRequest *req, const char *path)
   fig.colorbar_label = "Attention weight";
   value_range (t->attn, (gsize) t->n_layer * t->n_head * t->n_tokens * t->n_tokens, req->autoscale,
                &fig.vmin, &fig.vmax);
-  AsFigure figure = as_figure_from_grid (&fig);
+  ArFigure figure = ar_figure_from_grid (&fig);
   return write_figure (&figure, path, req);
 }
 
@@ -251,7 +251,7 @@ difference (float *diff, const float *a, const float *b, gsize n)
 /* The chart of per-layer similarity of the tokens A and B share: VALUES [series][L+1]. */
 typedef struct
 {
-  AsLineFigure fig;
+  ArLineFigure fig;
   double *values;
   char **names;
   char *title;
@@ -280,7 +280,7 @@ chart_build (Chart *chart, const AsComparison *c, const Side *a)
       for (int l = 0; l < n_x; l++)
         chart->values[(gsize) s * n_x + l] = c->hidden_similarity[(gsize) l * c->n_pairs + s];
     }
-  as_line_figure_init (&chart->fig);
+  ar_line_figure_init (&chart->fig);
   chart->title = c->n_pairs > n_series
                      ? g_strdup_printf ("Hidden-state similarity of shared tokens (first %d of %d)",
                                         n_series, c->n_pairs)
@@ -302,7 +302,7 @@ export_compare (const Side *a, const Side *b, const ExportRequest *req, const ch
   if (comparison == NULL)
     return cli_fail (error);
 
-  AsHeatmapFigure fa, fb, fd;
+  ArHeatmapFigure fa, fb, fd;
   side_heatmap (&fa, a, req);
   side_heatmap (&fb, b, req);
   if (req->autoscale)
@@ -324,7 +324,7 @@ export_compare (const Side *a, const Side *b, const ExportRequest *req, const ch
       double range = difference (diff, a->matrix, b->matrix, (gsize) t * t);
       side_heatmap (&fd, a, req);
       fd.values = diff;
-      fd.colormap = AS_COLORMAP_RDBU_R;
+      fd.colormap = AR_COLORMAP_RDBU_R;
       fd.vmin = -range;
       fd.vmax = range;
       fd.title = "Difference B \u2212 A";
@@ -341,7 +341,7 @@ export_compare (const Side *a, const Side *b, const ExportRequest *req, const ch
   Chart chart = { 0 };
   gboolean with_chart = chart_build (&chart, comparison, a);
   g_autofree char *title = view_title (req, a->trace);
-  AsCompareFigure fig = {
+  ArCompareFigure fig = {
     .title = title,
     .subtitle = req->model_name,
     .note = note,
@@ -350,7 +350,7 @@ export_compare (const Side *a, const Side *b, const ExportRequest *req, const ch
     .diff = with_diff ? &fd : NULL,
     .chart = with_chart ? &chart.fig : NULL,
   };
-  AsFigure figure = as_figure_from_compare (&fig);
+  ArFigure figure = ar_figure_from_compare (&fig);
   int code = write_figure (&figure, path, req);
   chart_clear (&chart);
   return code;
@@ -383,13 +383,13 @@ check_options (ExportRequest *req, int argc, char **argv, const char *text, cons
     req->layer = 0;
 
   GError *error = NULL;
-  AsExportFormat format;
-  if (!as_export_format_from_path (output, &format, &error))
+  ArExportFormat format;
+  if (!ar_export_format_from_path (output, &format, &error))
     return cli_fail (error);
-  if (!(req->scale >= AS_EXPORT_SCALE_MIN && req->scale <= AS_EXPORT_SCALE_MAX))
+  if (!(req->scale >= AR_EXPORT_SCALE_MIN && req->scale <= AR_EXPORT_SCALE_MAX))
     return cli_fail_printf ("--scale %g is out of range (expected %g to %g)", req->scale,
-                            AS_EXPORT_SCALE_MIN, AS_EXPORT_SCALE_MAX);
-  if (colormap != NULL && !as_colormap_from_string (colormap, &req->colormap, &error))
+                            AR_EXPORT_SCALE_MIN, AR_EXPORT_SCALE_MAX);
+  if (colormap != NULL && !ar_colormap_from_string (colormap, &req->colormap, &error))
     return cli_fail (error);
   if (annotate != NULL)
     {
@@ -399,7 +399,7 @@ check_options (ExportRequest *req, int argc, char **argv, const char *text, cons
         m++;
       if (m == 3)
         return cli_fail_printf ("--annotate '%s' is not auto, always or never", annotate);
-      req->annotate = (AsAnnotate) m;
+      req->annotate = (ArAnnotate) m;
     }
   return -1;
 }
@@ -443,7 +443,7 @@ cli_export (int argc, char **argv)
   ExportRequest req = {
     .layer = G_MININT,
     .head = G_MININT,
-    .colormap = AS_COLORMAP_YLGNBU,
+    .colormap = AR_COLORMAP_YLGNBU,
     .scale = 1.0,
   };
   const GOptionEntry entries[] = {

@@ -29,14 +29,14 @@ gboolean
 gui_export_write (AttnscopeWindow *window, AttnscopePage *page, const char *path, double scale,
                   GError **error)
 {
-  AsFigure figure;
+  ArFigure figure;
   if (!attnscope_page_get_figure (page, &figure))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, _ ("There is no figure to export yet."));
       attnscope_window_show_error (window, _ ("Export failed"), (*error)->message);
       return FALSE;
     }
-  if (!as_figure_export (&figure, path, scale, error))
+  if (!ar_figure_export (&figure, path, scale, error))
     {
       attnscope_window_show_error (window, _ ("Export failed"), (*error)->message);
       return FALSE;
@@ -50,8 +50,8 @@ gui_export_write (AttnscopeWindow *window, AttnscopePage *page, const char *path
 static char *
 path_with_extension (GtkFileChooser *chooser, const char *path)
 {
-  AsExportFormat format;
-  if (as_export_format_from_path (path, &format, NULL))
+  ArExportFormat format;
+  if (ar_export_format_from_path (path, &format, NULL))
     return g_strdup (path);
   GtkFileFilter *filter = gtk_file_chooser_get_filter (chooser);
   const char *name = filter != NULL ? gtk_file_filter_get_name (filter) : NULL;
@@ -92,7 +92,7 @@ on_response (GtkNativeDialog *dialog, int response, gpointer user_data)
 void
 gui_export_run (AttnscopeWindow *window, AttnscopePage *page)
 {
-  AsFigure figure;
+  ArFigure figure;
   if (!attnscope_page_get_figure (page, &figure))
     {
       attnscope_window_show_toast (window, _ ("There is no figure to export yet."));

@@ -10,13 +10,13 @@
  *              ("after-paint") of the first frame whose snapshot of the attention heatmap holds
  *              the new trace's head. Split into the forward pass (keystroke → the trace lands on
  *              the main thread) and the rest (→ that frame painted).
- *   grid       The heads page at T = 32: as_figure_render() of the grid into an image surface of
+ *   grid       The heads page at T = 32: ar_figure_render() of the grid into an image surface of
  *              the widget's on-screen size (REPEAT times), and REPEAT redraws of the widget on
  *              screen: its snapshot, and the whole frame (before-paint → end of the paint phase,
  *              which includes GSK rasterising the widget's Cairo node).
  *   attention  The attention page at T = 512: the same for the heatmap; SWITCHES head changes
  *              (set head → page update → frame on screen with the new head); and the hover path:
- *              the hit test as_heatmap_hit() and the widget's "query-tooltip" handler.
+ *              the hit test ar_heatmap_hit() and the widget's "query-tooltip" handler.
  *
  * Wall-clock times (g_get_monotonic_time). The snapshot and page-update times come from wrapping
  * the widgets' snapshot and the attention page's update vfuncs here, so the widgets carry no
@@ -420,9 +420,9 @@ bench_keystrokes (void)
 
 /* ---- 2 and 3: drawing ---- */
 
-/* as_figure_render() of FIGURE into an image surface of WIDGET's on-screen size, REPEAT times. */
+/* ar_figure_render() of FIGURE into an image surface of WIDGET's on-screen size, REPEAT times. */
 static void
-time_render (double *ms, const AsFigure *figure, GtkWidget *widget, int repeat)
+time_render (double *ms, const ArFigure *figure, GtkWidget *widget, int repeat)
 {
   int scale = gtk_widget_get_scale_factor (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
@@ -433,7 +433,7 @@ time_render (double *ms, const AsFigure *figure, GtkWidget *widget, int repeat)
     {
       gint64 t0 = g_get_monotonic_time ();
       cairo_t *cr = cairo_create (surface);
-      as_figure_render (cr, figure, width, height);
+      ar_figure_render (cr, figure, width, height);
       cairo_destroy (cr);
       cairo_surface_flush (surface);
       ms[r] = ms_since (t0);
@@ -457,7 +457,7 @@ time_redraws (double *snapshot, double *frame, GtkWidget *widget, const guint64 
 
 /* Renders, snapshots and frames of WIDGET showing FIGURE; NAME prefixes the summaries. */
 static void
-bench_drawing (const char *name, const char *what, const AsFigure *figure, GtkWidget *widget,
+bench_drawing (const char *name, const char *what, const ArFigure *figure, GtkWidget *widget,
                const guint64 *draws, const double *draw_ms, int repeat)
 {
   g_autofree double *render = g_new (double, repeat), *snapshot = g_new (double, repeat),
@@ -486,10 +486,10 @@ bench_grid (const char *text, int repeat)
   if (attnscope_head_grid_view_get_n_layers (grid) != trace->n_layer
       || attnscope_head_grid_view_get_n_heads (grid) != trace->n_head)
     g_error ("the grid does not show the trace");
-  AsGridFigure fig;
+  ArGridFigure fig;
   attnscope_head_grid_view_get_figure (grid, &fig);
   fig.style = attnscope_figure_style_get ();
-  AsFigure figure = as_figure_from_grid (&fig);
+  ArFigure figure = ar_figure_from_grid (&fig);
   printf ("{\"kind\": \"grid\", \"layers\": %d, \"heads\": %d, \"tokens\": %d, \"width\": %d, "
           "\"height\": %d}\n",
           trace->n_layer, trace->n_head, trace->n_tokens, gtk_widget_get_width (GTK_WIDGET (grid)),
@@ -531,14 +531,14 @@ static void
 bench_hover (void)
 {
   GtkWidget *widget = GTK_WIDGET (heatmap);
-  AsHeatmapFigure screen, *fig = &screen;
+  ArHeatmapFigure screen, *fig = &screen;
   attnscope_heatmap_view_get_figure (heatmap, fig);
   fig->style = attnscope_figure_style_get ();
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   /* The cell grid from its first and last cells (each call lays the figure out). */
   double x0, y0, cw, ch, x1, y1;
-  as_heatmap_get_cell_rect (fig, width, height, 0, 0, &x0, &y0, &cw, &ch);
-  as_heatmap_get_cell_rect (fig, width, height, fig->n_rows - 1, fig->n_cols - 1, &x1, &y1, &cw,
+  ar_heatmap_get_cell_rect (fig, width, height, 0, 0, &x0, &y0, &cw, &ch);
+  ar_heatmap_get_cell_rect (fig, width, height, fig->n_rows - 1, fig->n_cols - 1, &x1, &y1, &cw,
                             &ch);
   double pitch_x = (x1 - x0) / MAX (fig->n_cols - 1, 1),
          pitch_y = (y1 - y0) / MAX (fig->n_rows - 1, 1);
@@ -561,7 +561,7 @@ bench_hover (void)
       for (int k = 0; k < HITS_PER_BATCH; k++)
         {
           int row = -1, col = -1;
-          if (!as_heatmap_hit (fig, width, height, x[k], y[k], &row, &col) || row != rows[k]
+          if (!ar_heatmap_hit (fig, width, height, x[k], y[k], &row, &col) || row != rows[k]
               || col != cols[k])
             wrong++;
         }
@@ -597,15 +597,15 @@ bench_attention (const char *text, int repeat, int switches)
   if (!heatmap_shows (trace, HEAD))
     g_error ("the heatmap does not show the trace");
   GtkWidget *widget = GTK_WIDGET (heatmap);
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   attnscope_heatmap_view_get_figure (heatmap, &fig);
   fig.style = attnscope_figure_style_get ();
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
   printf (
       "{\"kind\": \"attention\", \"tokens\": %d, \"width\": %d, \"height\": %d, "
       "\"annotated\": %s}\n",
       trace->n_tokens, gtk_widget_get_width (widget), gtk_widget_get_height (widget),
-      as_heatmap_is_annotated (&fig, gtk_widget_get_width (widget), gtk_widget_get_height (widget))
+      ar_heatmap_is_annotated (&fig, gtk_widget_get_width (widget), gtk_widget_get_height (widget))
           ? "true"
           : "false");
   g_autofree char *what = g_strdup_printf ("attention heatmap, T = %d", trace->n_tokens);

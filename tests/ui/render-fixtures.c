@@ -23,9 +23,9 @@ const float seed_a2_head0[36] = {
 const char *const seed_words[6] = { "May", "the", "force", "be", "with", "you" };
 
 void
-seed_heatmap (AsHeatmapFigure *fig, const float *values)
+seed_heatmap (ArHeatmapFigure *fig, const float *values)
 {
-  as_heatmap_figure_init (fig);
+  ar_heatmap_figure_init (fig);
   fig->title = "Layer 0 \u00b7 Head 0";
   fig->subtitle = "seed-two-heads \u00b7 \u201cMay the force be with you\u201d";
   fig->n_rows = fig->n_cols = 6;
@@ -36,21 +36,21 @@ seed_heatmap (AsHeatmapFigure *fig, const float *values)
 }
 
 cairo_surface_t *
-draw_figure (const AsFigure *fig, double width, double height, double scale)
+draw_figure (const ArFigure *fig, double width, double height, double scale)
 {
   cairo_surface_t *image = cairo_image_surface_create (
       CAIRO_FORMAT_ARGB32, (int) ceil (width * scale), (int) ceil (height * scale));
   g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
   cairo_t *cr = cairo_create (image);
   cairo_scale (cr, scale, scale);
-  as_figure_render (cr, fig, width, height);
+  ar_figure_render (cr, fig, width, height);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   cairo_surface_flush (image);
   return image;
 }
 
-AsColor8
+ArColor8
 pixel_at (cairo_surface_t *image, int x, int y)
 {
   g_assert_cmpint (x, >=, 0);
@@ -60,19 +60,19 @@ pixel_at (cairo_surface_t *image, int x, int y)
   const unsigned char *data = cairo_image_surface_get_data (image);
   guint32 p = *(const guint32 *) (data + (gsize) y * cairo_image_surface_get_stride (image)
                                   + (gsize) x * 4);
-  return (AsColor8){ (p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff };
+  return (ArColor8){ (p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff };
 }
 
 gboolean
-color_close (AsColor8 a, AsColor8 b, int tol)
+color_close (ArColor8 a, ArColor8 b, int tol)
 {
   return abs (a.r - b.r) <= tol && abs (a.g - b.g) <= tol && abs (a.b - b.b) <= tol;
 }
 
 void
-assert_pixel (cairo_surface_t *image, int x, int y, AsColor8 expected, const char *what)
+assert_pixel (cairo_surface_t *image, int x, int y, ArColor8 expected, const char *what)
 {
-  AsColor8 got = pixel_at (image, x, y);
+  ArColor8 got = pixel_at (image, x, y);
   if (!color_close (got, expected, 1))
     {
       g_test_message ("%s: pixel (%d, %d) is (%d, %d, %d), expected (%d, %d, %d)", what, x, y,

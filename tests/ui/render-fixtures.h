@@ -17,18 +17,18 @@ extern const float seed_a2_head0[36];
 extern const char *const seed_words[6];
 
 /* The seed heatmap: VALUES [6][6] with the seed's words on both axes, titles, colour bar. */
-void seed_heatmap (AsHeatmapFigure *fig, const float *values);
+void seed_heatmap (ArHeatmapFigure *fig, const float *values);
 
 /* FIG drawn at WIDTH × HEIGHT units into a new ARGB32 image of ceil(size·SCALE) pixels. */
-cairo_surface_t *draw_figure (const AsFigure *fig, double width, double height, double scale);
+cairo_surface_t *draw_figure (const ArFigure *fig, double width, double height, double scale);
 
 /* The colour of pixel (X, Y) (the images are opaque: premultiplication does not matter). */
-AsColor8 pixel_at (cairo_surface_t *image, int x, int y);
+ArColor8 pixel_at (cairo_surface_t *image, int x, int y);
 
 /* |a - b| <= TOL in every channel. */
-gboolean color_close (AsColor8 a, AsColor8 b, int tol);
+gboolean color_close (ArColor8 a, ArColor8 b, int tol);
 
 /* Asserts pixel (X, Y) is EXPECTED within ±1 per channel, naming WHAT on failure. */
-void assert_pixel (cairo_surface_t *image, int x, int y, AsColor8 expected, const char *what);
+void assert_pixel (cairo_surface_t *image, int x, int y, ArColor8 expected, const char *what);
 
 G_END_DECLS

@@ -51,14 +51,14 @@ read_png (const char *path)
 
 /* Exports FIGURE as PNG at SCALE and compares the file with a direct drawing. */
 static void
-check_png_matches_direct (const AsFigure *figure, double scale, const char *name)
+check_png_matches_direct (const ArFigure *figure, double scale, const char *name)
 {
   g_autofree char *path = tmp_file (name);
   GError *error = NULL;
-  g_assert_true (as_figure_export (figure, path, scale, &error));
+  g_assert_true (ar_figure_export (figure, path, scale, &error));
   g_assert_no_error (error);
   double w, h;
-  as_figure_get_size (figure, &w, &h);
+  ar_figure_get_size (figure, &w, &h);
   cairo_surface_t *file = read_png (path);
   g_assert_cmpint (cairo_image_surface_get_width (file), ==, (int) ceil (w * scale));
   g_assert_cmpint (cairo_image_surface_get_height (file), ==, (int) ceil (h * scale));
@@ -71,11 +71,11 @@ check_png_matches_direct (const AsFigure *figure, double scale, const char *name
 static void
 test_png_scales (void)
 {
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   seed_heatmap (&fig, seed_a2_head0);
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
   double w, h;
-  as_figure_get_size (&figure, &w, &h);
+  ar_figure_get_size (&figure, &w, &h);
   g_assert_cmpfloat (w, ==, floor (w));
   const double scales[] = { 1, 2, 4 };
   for (gsize i = 0; i < G_N_ELEMENTS (scales); i++)
@@ -83,7 +83,7 @@ test_png_scales (void)
       g_autofree char *name = g_strdup_printf ("seed-x%g.png", scales[i]);
       check_png_matches_direct (&figure, scales[i], name);
       int pw, ph;
-      as_figure_get_pixel_size (&figure, scales[i], &pw, &ph);
+      ar_figure_get_pixel_size (&figure, scales[i], &pw, &ph);
       g_assert_cmpint (pw, ==, (int) (w * scales[i]));
       g_assert_cmpint (ph, ==, (int) (h * scales[i]));
     }
@@ -98,55 +98,55 @@ test_png_every_kind (void)
     memcpy (attn + e * 36, e % 2 ? seed_a2_head0 : seed_a1_attention, sizeof seed_a1_attention);
   AsHeadPattern patterns[4] = { AS_HEAD_PATTERN_MIXED, AS_HEAD_PATTERN_FIRST, AS_HEAD_PATTERN_SELF,
                                 AS_HEAD_PATTERN_PREVIOUS };
-  AsGridFigure grid;
-  as_grid_figure_init (&grid);
+  ArGridFigure grid;
+  ar_grid_figure_init (&grid);
   grid.title = "All heads";
   grid.n_layers = grid.n_heads = 2;
   grid.n_tokens = 6;
   grid.attn = attn;
   grid.patterns = patterns;
-  AsFigure figure = as_figure_from_grid (&grid);
+  ArFigure figure = ar_figure_from_grid (&grid);
   check_png_matches_direct (&figure, 2, "grid.png");
 
   const float xy[] = { 0, 0, 1, 2, -1, 0.5f };
   const char *labels[] = { "a", "b", "c" };
-  AsScatterFigure scatter;
-  as_scatter_figure_init (&scatter);
+  ArScatterFigure scatter;
+  ar_scatter_figure_init (&scatter);
   scatter.n_points = 3;
   scatter.xy = xy;
   scatter.labels = labels;
-  figure = as_figure_from_scatter (&scatter);
+  figure = ar_figure_from_scatter (&scatter);
   check_png_matches_direct (&figure, 1, "scatter.png");
 
   const double values[] = { 1, 0.8, 0.5 };
-  AsLineFigure lines;
-  as_line_figure_init (&lines);
+  ArLineFigure lines;
+  ar_line_figure_init (&lines);
   lines.n_series = 1;
   lines.n_x = 3;
   lines.values = values;
-  figure = as_figure_from_lines (&lines);
+  figure = ar_figure_from_lines (&lines);
   check_png_matches_direct (&figure, 1, "lines.png");
 
-  AsHeatmapFigure a, b;
+  ArHeatmapFigure a, b;
   seed_heatmap (&a, seed_a1_attention);
   seed_heatmap (&b, seed_a2_head0);
-  AsCompareFigure compare
+  ArCompareFigure compare
       = { .title = "A and B", .note = "no difference", .a = &a, .b = &b, .chart = &lines };
-  figure = as_figure_from_compare (&compare);
+  figure = ar_figure_from_compare (&compare);
   check_png_matches_direct (&figure, 1, "compare.png");
 }
 
 static void
 test_svg (void)
 {
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   seed_heatmap (&fig, seed_a1_attention);
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
   double w, h;
-  as_figure_get_size (&figure, &w, &h);
+  ar_figure_get_size (&figure, &w, &h);
   g_autofree char *path = tmp_file ("seed.SVG");
   GError *error = NULL;
-  g_assert_true (as_figure_export (&figure, path, 4, &error)); /* scale does not apply */
+  g_assert_true (ar_figure_export (&figure, path, 4, &error)); /* scale does not apply */
   g_assert_no_error (error);
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
@@ -176,22 +176,22 @@ test_svg (void)
   g_assert_cmpint (cairo_image_surface_get_width (image), ==, (int) w);
   g_assert_cmpint (cairo_image_surface_get_height (image), ==, (int) h);
   double x, y, cw, ch;
-  as_heatmap_get_cell_rect (&fig, w, h, 0, 0, &x, &y, &cw, &ch);
-  assert_pixel (image, (int) x + 3, (int) y + 3, (AsColor8){ 149, 213, 185 }, "svg cell (0, 0)");
+  ar_heatmap_get_cell_rect (&fig, w, h, 0, 0, &x, &y, &cw, &ch);
+  assert_pixel (image, (int) x + 3, (int) y + 3, (ArColor8){ 149, 213, 185 }, "svg cell (0, 0)");
   cairo_surface_destroy (image);
 }
 
 static void
 test_pdf (void)
 {
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   seed_heatmap (&fig, seed_a1_attention);
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
   double w, h;
-  as_figure_get_size (&figure, &w, &h);
+  ar_figure_get_size (&figure, &w, &h);
   g_autofree char *path = tmp_file ("seed.pdf");
   GError *error = NULL;
-  g_assert_true (as_figure_export (&figure, path, 1, &error));
+  g_assert_true (ar_figure_export (&figure, path, 1, &error));
   g_assert_no_error (error);
   g_autofree char *data = NULL;
   gsize length = 0;
@@ -239,48 +239,48 @@ list_dir (const char *dir)
 static void
 test_errors_and_atomic_writes (void)
 {
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   seed_heatmap (&fig, seed_a1_attention);
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
   g_autofree char *dir = tmp_file ("atomic");
   g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
   GError *error = NULL;
 
   /* Unknown and missing extensions. */
   g_autofree char *jpg = g_build_filename (dir, "fig.jpg", NULL);
-  g_assert_false (as_figure_export (&figure, jpg, 1, &error));
+  g_assert_false (ar_figure_export (&figure, jpg, 1, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
   g_assert_nonnull (strstr (error->message, jpg));
   g_assert_nonnull (strstr (error->message, "'.jpg'"));
   g_clear_error (&error);
   g_autofree char *bare = g_build_filename (dir, "figure", NULL);
-  g_assert_false (as_figure_export (&figure, bare, 1, &error));
+  g_assert_false (ar_figure_export (&figure, bare, 1, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
   g_clear_error (&error);
 
   /* A folder that does not exist, and a "folder" that is a file. */
   g_autofree char *missing = g_build_filename (dir, "no-such-folder", "fig.png", NULL);
-  g_assert_false (as_figure_export (&figure, missing, 1, &error));
+  g_assert_false (ar_figure_export (&figure, missing, 1, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_IO);
   g_assert_nonnull (strstr (error->message, missing));
   g_clear_error (&error);
   g_autofree char *file = g_build_filename (dir, "plain", NULL);
   g_assert_true (g_file_set_contents (file, "x", 1, NULL));
   g_autofree char *under_file = g_build_filename (file, "fig.pdf", NULL);
-  g_assert_false (as_figure_export (&figure, under_file, 1, &error));
+  g_assert_false (ar_figure_export (&figure, under_file, 1, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_IO);
   g_clear_error (&error);
 
   /* A scale out of range fails before anything is written. */
   g_autofree char *png = g_build_filename (dir, "fig.png", NULL);
-  g_assert_false (as_figure_export (&figure, png, 100, &error));
+  g_assert_false (ar_figure_export (&figure, png, 100, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
   g_clear_error (&error);
 
   /* Renaming over a folder fails after the temporary file was written: it must be gone. */
   g_autofree char *blocker = g_build_filename (dir, "taken.svg", NULL);
   g_assert_cmpint (g_mkdir (blocker, 0755), ==, 0);
-  g_assert_false (as_figure_export (&figure, blocker, 1, &error));
+  g_assert_false (ar_figure_export (&figure, blocker, 1, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_IO);
   g_assert_nonnull (strstr (error->message, blocker));
   g_test_message ("%s", error->message);
@@ -290,7 +290,7 @@ test_errors_and_atomic_writes (void)
 
   /* Success replaces an existing file as a whole and leaves no temporary file. */
   g_assert_true (g_file_set_contents (png, "old", 3, NULL));
-  g_assert_true (as_figure_export (&figure, png, 1, &error));
+  g_assert_true (ar_figure_export (&figure, png, 1, &error));
   g_assert_no_error (error);
   g_autofree char *after = list_dir (dir);
   g_assert_cmpstr (after, ==, "fig.png plain taken.svg");
@@ -330,13 +330,13 @@ test_cli_seed_matches_render (void)
       = as_forward_text (model, "May the force be with you", FALSE, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (trace->n_tokens, ==, 6);
-  g_auto (GStrv) labels = as_token_labels_from_trace (trace, FALSE);
-  AsHeatmapFigure fig;
+  g_auto (GStrv) labels = ar_token_labels_from_trace (trace, FALSE);
+  ArHeatmapFigure fig;
   seed_heatmap (&fig, as_trace_attn (trace, 0, 0));
   fig.row_labels = fig.col_labels = (const char *const *) labels;
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
   double w, h;
-  as_figure_get_size (&figure, &w, &h);
+  ar_figure_get_size (&figure, &w, &h);
 
   cairo_surface_t *file = read_png (path);
   cairo_surface_t *direct = draw_figure (&figure, w, h, 2);
@@ -345,8 +345,8 @@ test_cli_seed_matches_render (void)
     for (int j = 0; j < 6; j++)
       {
         double x, y, cw, ch;
-        as_heatmap_get_cell_rect (&fig, w, h, i, j, &x, &y, &cw, &ch);
-        AsColor8 want = as_colormap_color (AS_COLORMAP_YLGNBU, seed_a2_head0[i * 6 + j], 0, 1);
+        ar_heatmap_get_cell_rect (&fig, w, h, i, j, &x, &y, &cw, &ch);
+        ArColor8 want = ar_colormap_color (AR_COLORMAP_YLGNBU, seed_a2_head0[i * 6 + j], 0, 1);
         assert_pixel (file, (int) (2 * x + 4), (int) (2 * y + 4), want, "seed head 0 cell");
       }
   cairo_surface_destroy (file);

@@ -17,7 +17,7 @@
 
 typedef struct
 {
-  AsColormap map;
+  ArColormap map;
   double t;
   guint8 r, g, b; /* matplotlib 3.6: round(255 · cmap(t)) */
 } MplSample;
@@ -25,19 +25,19 @@ typedef struct
 /* Printed by Debian's python3-matplotlib (round(255 * c) for c in matplotlib.colormaps[name](t)).
  */
 static const MplSample mpl_samples[] = {
-  { AS_COLORMAP_YLGNBU, 0.0, 255, 255, 217 },    { AS_COLORMAP_YLGNBU, 0.25, 198, 233, 180 },
-  { AS_COLORMAP_YLGNBU, 0.5, 64, 181, 196 },     { AS_COLORMAP_YLGNBU, 0.75, 34, 93, 168 },
-  { AS_COLORMAP_YLGNBU, 1.0, 8, 29, 88 },        { AS_COLORMAP_YLGNBU, 0.3388, 149, 213, 185 },
-  { AS_COLORMAP_YLGNBU, 0.0651, 246, 251, 197 }, { AS_COLORMAP_VIRIDIS, 0.0, 68, 1, 84 },
-  { AS_COLORMAP_VIRIDIS, 0.25, 59, 82, 139 },    { AS_COLORMAP_VIRIDIS, 0.5, 33, 145, 140 },
-  { AS_COLORMAP_VIRIDIS, 0.75, 94, 201, 98 },    { AS_COLORMAP_VIRIDIS, 1.0, 253, 231, 37 },
-  { AS_COLORMAP_MAGMA, 0.0, 0, 0, 4 },           { AS_COLORMAP_MAGMA, 0.25, 81, 18, 124 },
-  { AS_COLORMAP_MAGMA, 0.5, 183, 55, 121 },      { AS_COLORMAP_MAGMA, 0.75, 252, 137, 97 },
-  { AS_COLORMAP_MAGMA, 1.0, 252, 253, 191 },     { AS_COLORMAP_GREYS, 0.0, 255, 255, 255 },
-  { AS_COLORMAP_GREYS, 0.5, 149, 149, 149 },     { AS_COLORMAP_GREYS, 1.0, 0, 0, 0 },
-  { AS_COLORMAP_RDBU_R, 0.0, 5, 48, 97 },        { AS_COLORMAP_RDBU_R, 0.25, 107, 172, 209 },
-  { AS_COLORMAP_RDBU_R, 0.5, 247, 246, 246 },    { AS_COLORMAP_RDBU_R, 0.75, 228, 128, 102 },
-  { AS_COLORMAP_RDBU_R, 1.0, 103, 0, 31 },
+  { AR_COLORMAP_YLGNBU, 0.0, 255, 255, 217 },    { AR_COLORMAP_YLGNBU, 0.25, 198, 233, 180 },
+  { AR_COLORMAP_YLGNBU, 0.5, 64, 181, 196 },     { AR_COLORMAP_YLGNBU, 0.75, 34, 93, 168 },
+  { AR_COLORMAP_YLGNBU, 1.0, 8, 29, 88 },        { AR_COLORMAP_YLGNBU, 0.3388, 149, 213, 185 },
+  { AR_COLORMAP_YLGNBU, 0.0651, 246, 251, 197 }, { AR_COLORMAP_VIRIDIS, 0.0, 68, 1, 84 },
+  { AR_COLORMAP_VIRIDIS, 0.25, 59, 82, 139 },    { AR_COLORMAP_VIRIDIS, 0.5, 33, 145, 140 },
+  { AR_COLORMAP_VIRIDIS, 0.75, 94, 201, 98 },    { AR_COLORMAP_VIRIDIS, 1.0, 253, 231, 37 },
+  { AR_COLORMAP_MAGMA, 0.0, 0, 0, 4 },           { AR_COLORMAP_MAGMA, 0.25, 81, 18, 124 },
+  { AR_COLORMAP_MAGMA, 0.5, 183, 55, 121 },      { AR_COLORMAP_MAGMA, 0.75, 252, 137, 97 },
+  { AR_COLORMAP_MAGMA, 1.0, 252, 253, 191 },     { AR_COLORMAP_GREYS, 0.0, 255, 255, 255 },
+  { AR_COLORMAP_GREYS, 0.5, 149, 149, 149 },     { AR_COLORMAP_GREYS, 1.0, 0, 0, 0 },
+  { AR_COLORMAP_RDBU_R, 0.0, 5, 48, 97 },        { AR_COLORMAP_RDBU_R, 0.25, 107, 172, 209 },
+  { AR_COLORMAP_RDBU_R, 0.5, 247, 246, 246 },    { AR_COLORMAP_RDBU_R, 0.75, 228, 128, 102 },
+  { AR_COLORMAP_RDBU_R, 1.0, 103, 0, 31 },
 };
 
 static void
@@ -46,8 +46,8 @@ test_colormap_matplotlib (void)
   for (gsize i = 0; i < G_N_ELEMENTS (mpl_samples); i++)
     {
       const MplSample *s = &mpl_samples[i];
-      AsColor8 c = as_colormap_sample (s->map, s->t);
-      g_test_message ("%s(%g) = (%d, %d, %d)", as_colormap_to_string (s->map), s->t, c.r, c.g, c.b);
+      ArColor8 c = ar_colormap_sample (s->map, s->t);
+      g_test_message ("%s(%g) = (%d, %d, %d)", ar_colormap_to_string (s->map), s->t, c.r, c.g, c.b);
       g_assert_cmpint (c.r, ==, s->r);
       g_assert_cmpint (c.g, ==, s->g);
       g_assert_cmpint (c.b, ==, s->b);
@@ -58,40 +58,40 @@ static void
 test_colormap_sampling (void)
 {
   /* matplotlib's rule: entry floor(256 t), 1.0 -> 255, out of range clamped. */
-  AsColor8 e0 = as_colormap_entry (AS_COLORMAP_VIRIDIS, 0);
-  AsColor8 e1 = as_colormap_entry (AS_COLORMAP_VIRIDIS, 1);
-  AsColor8 e255 = as_colormap_entry (AS_COLORMAP_VIRIDIS, 255);
-  g_assert_true (color_close (as_colormap_sample (AS_COLORMAP_VIRIDIS, 0.99 / 256), e0, 0));
-  g_assert_true (color_close (as_colormap_sample (AS_COLORMAP_VIRIDIS, 1.01 / 256), e1, 0));
-  g_assert_true (color_close (as_colormap_sample (AS_COLORMAP_VIRIDIS, -3), e0, 0));
-  g_assert_true (color_close (as_colormap_sample (AS_COLORMAP_VIRIDIS, 7), e255, 0));
-  g_assert_true (color_close (as_colormap_sample (AS_COLORMAP_VIRIDIS, NAN), e0, 0));
+  ArColor8 e0 = ar_colormap_entry (AR_COLORMAP_VIRIDIS, 0);
+  ArColor8 e1 = ar_colormap_entry (AR_COLORMAP_VIRIDIS, 1);
+  ArColor8 e255 = ar_colormap_entry (AR_COLORMAP_VIRIDIS, 255);
+  g_assert_true (color_close (ar_colormap_sample (AR_COLORMAP_VIRIDIS, 0.99 / 256), e0, 0));
+  g_assert_true (color_close (ar_colormap_sample (AR_COLORMAP_VIRIDIS, 1.01 / 256), e1, 0));
+  g_assert_true (color_close (ar_colormap_sample (AR_COLORMAP_VIRIDIS, -3), e0, 0));
+  g_assert_true (color_close (ar_colormap_sample (AR_COLORMAP_VIRIDIS, 7), e255, 0));
+  g_assert_true (color_close (ar_colormap_sample (AR_COLORMAP_VIRIDIS, NAN), e0, 0));
   /* A value range: 0.5 on [0, 2] is t = 0.25. */
-  g_assert_true (color_close (as_colormap_color (AS_COLORMAP_YLGNBU, 0.5, 0, 2),
-                              (AsColor8){ 198, 233, 180 }, 0));
+  g_assert_true (color_close (ar_colormap_color (AR_COLORMAP_YLGNBU, 0.5, 0, 2),
+                              (ArColor8){ 198, 233, 180 }, 0));
   /* Differences: 0 on a symmetric range is the diverging map's near-white middle. */
-  g_assert_true (color_close (as_colormap_color (AS_COLORMAP_RDBU_R, 0, -0.3, 0.3),
-                              (AsColor8){ 247, 246, 246 }, 0));
+  g_assert_true (color_close (ar_colormap_color (AR_COLORMAP_RDBU_R, 0, -0.3, 0.3),
+                              (ArColor8){ 247, 246, 246 }, 0));
   /* tab10's first two colours (matplotlib's #1f77b4, #ff7f0e). */
-  g_assert_true (color_close (as_palette_color (0), (AsColor8){ 0x1f, 0x77, 0xb4 }, 0));
-  g_assert_true (color_close (as_palette_color (11), (AsColor8){ 0xff, 0x7f, 0x0e }, 0));
+  g_assert_true (color_close (ar_palette_color (0), (ArColor8){ 0x1f, 0x77, 0xb4 }, 0));
+  g_assert_true (color_close (ar_palette_color (11), (ArColor8){ 0xff, 0x7f, 0x0e }, 0));
 }
 
 static void
 test_colormap_names (void)
 {
-  AsColormap map = AS_COLORMAP_YLGNBU;
-  g_assert_true (as_colormap_from_string ("Viridis", &map, NULL));
-  g_assert_cmpint (map, ==, AS_COLORMAP_VIRIDIS);
-  g_assert_true (as_colormap_from_string ("diverging", &map, NULL));
-  g_assert_cmpint (map, ==, AS_COLORMAP_RDBU_R);
-  for (int i = 0; i < AS_COLORMAP_COUNT; i++)
+  ArColormap map = AR_COLORMAP_YLGNBU;
+  g_assert_true (ar_colormap_from_string ("Viridis", &map, NULL));
+  g_assert_cmpint (map, ==, AR_COLORMAP_VIRIDIS);
+  g_assert_true (ar_colormap_from_string ("diverging", &map, NULL));
+  g_assert_cmpint (map, ==, AR_COLORMAP_RDBU_R);
+  for (int i = 0; i < AR_COLORMAP_COUNT; i++)
     {
-      g_assert_true (as_colormap_from_string (as_colormap_to_string (i), &map, NULL));
+      g_assert_true (ar_colormap_from_string (ar_colormap_to_string (i), &map, NULL));
       g_assert_cmpint (map, ==, i);
     }
   GError *error = NULL;
-  g_assert_false (as_colormap_from_string ("jet", &map, &error));
+  g_assert_false (ar_colormap_from_string ("jet", &map, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
   g_assert_nonnull (strstr (error->message, "'jet'"));
   g_assert_nonnull (strstr (error->message, "viridis"));
@@ -102,10 +102,10 @@ test_colormap_names (void)
 
 /* A 5-unit square inside cell (ROW, COL), clear of a centred annotation. */
 static void
-cell_probe (const AsHeatmapFigure *fig, double w, double h, int row, int col, int *px, int *py)
+cell_probe (const ArHeatmapFigure *fig, double w, double h, int row, int col, int *px, int *py)
 {
   double x, y, cw, ch;
-  as_heatmap_get_cell_rect (fig, w, h, row, col, &x, &y, &cw, &ch);
+  ar_heatmap_get_cell_rect (fig, w, h, row, col, &x, &y, &cw, &ch);
   g_assert_cmpfloat (cw, >, 8);
   *px = (int) ceil (x + 2);
   *py = (int) ceil (y + 2);
@@ -114,18 +114,18 @@ cell_probe (const AsHeatmapFigure *fig, double w, double h, int row, int col, in
 static void
 test_heatmap_cell_colours (void)
 {
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   seed_heatmap (&fig, seed_a1_attention);
   double w, h;
-  as_heatmap_get_size (&fig, &w, &h);
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ar_heatmap_get_size (&fig, &w, &h);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
   cairo_surface_t *image = draw_figure (&figure, w, h, 1);
   for (int i = 0; i < 6; i++)
     for (int j = 0; j < 6; j++)
       {
         int x, y;
         cell_probe (&fig, w, h, i, j, &x, &y);
-        AsColor8 want = as_colormap_color (AS_COLORMAP_YLGNBU, seed_a1_attention[i * 6 + j], 0, 1);
+        ArColor8 want = ar_colormap_color (AR_COLORMAP_YLGNBU, seed_a1_attention[i * 6 + j], 0, 1);
         for (int dy = 0; dy < 5; dy++)
           for (int dx = 0; dx < 5; dx++)
             assert_pixel (image, x + dx, y + dy, want, "seed cell");
@@ -133,16 +133,16 @@ test_heatmap_cell_colours (void)
   /* Independently of the table lookup: matplotlib's YlGnBu for 0.3388 and 0.0651. */
   int x, y;
   cell_probe (&fig, w, h, 0, 0, &x, &y);
-  assert_pixel (image, x, y, (AsColor8){ 149, 213, 185 }, "May->May (0.3388)");
+  assert_pixel (image, x, y, (ArColor8){ 149, 213, 185 }, "May->May (0.3388)");
   cell_probe (&fig, w, h, 0, 1, &x, &y);
-  assert_pixel (image, x, y, (AsColor8){ 246, 251, 197 }, "May->the (0.0651)");
+  assert_pixel (image, x, y, (ArColor8){ 246, 251, 197 }, "May->the (0.0651)");
   cairo_surface_destroy (image);
 }
 
 /* Finds a run of at least 10 pixels of colour C on row Y from X0 to the right edge; returns its
  * first x or -1. */
 static int
-find_run (cairo_surface_t *image, int y, int x0, AsColor8 c)
+find_run (cairo_surface_t *image, int y, int x0, ArColor8 c)
 {
   int width = cairo_image_surface_get_width (image), run = 0;
   for (int x = x0; x < width; x++)
@@ -157,31 +157,31 @@ find_run (cairo_surface_t *image, int y, int x0, AsColor8 c)
 static void
 test_heatmap_colorbar (void)
 {
-  const AsColormap maps[] = { AS_COLORMAP_YLGNBU, AS_COLORMAP_MAGMA, AS_COLORMAP_RDBU_R };
+  const ArColormap maps[] = { AR_COLORMAP_YLGNBU, AR_COLORMAP_MAGMA, AR_COLORMAP_RDBU_R };
   for (gsize m = 0; m < G_N_ELEMENTS (maps); m++)
     {
-      AsHeatmapFigure fig;
+      ArHeatmapFigure fig;
       seed_heatmap (&fig, seed_a1_attention);
       fig.colormap = maps[m];
       double w, h;
-      as_heatmap_get_size (&fig, &w, &h);
-      AsFigure figure = as_figure_from_heatmap (&fig);
+      ar_heatmap_get_size (&fig, &w, &h);
+      ArFigure figure = ar_figure_from_heatmap (&fig);
       cairo_surface_t *image = draw_figure (&figure, w, h, 1);
       double x0, y0, x1, y1, cw, ch;
-      as_heatmap_get_cell_rect (&fig, w, h, 0, 5, &x0, &y0, &cw, &ch);
-      as_heatmap_get_cell_rect (&fig, w, h, 5, 5, &x1, &y1, &cw, &ch);
+      ar_heatmap_get_cell_rect (&fig, w, h, 0, 5, &x0, &y0, &cw, &ch);
+      ar_heatmap_get_cell_rect (&fig, w, h, 5, 5, &x1, &y1, &cw, &ch);
       int right = (int) (x1 + cw + 2);
       /* The bar runs from vmax in the plot's first pixel row to vmin in its last. */
-      int top = find_run (image, (int) y0, right, as_colormap_entry (maps[m], 255));
-      int bottom = find_run (image, (int) (y1 + ch) - 1, right, as_colormap_entry (maps[m], 0));
+      int top = find_run (image, (int) y0, right, ar_colormap_entry (maps[m], 255));
+      int bottom = find_run (image, (int) (y1 + ch) - 1, right, ar_colormap_entry (maps[m], 0));
       g_test_message ("%s: bar top run at x=%d, bottom run at x=%d",
-                      as_colormap_to_string (maps[m]), top, bottom);
+                      ar_colormap_to_string (maps[m]), top, bottom);
       g_assert_cmpint (top, >, right);
       g_assert_cmpint (bottom, ==, top);
       /* Halfway down the bar: the middle entries (127/128). */
-      AsColor8 mid = pixel_at (image, top + 5, (int) ((y0 + y1 + ch) / 2));
-      g_assert_true (color_close (mid, as_colormap_entry (maps[m], 128), 2)
-                     || color_close (mid, as_colormap_entry (maps[m], 127), 2));
+      ArColor8 mid = pixel_at (image, top + 5, (int) ((y0 + y1 + ch) / 2));
+      g_assert_true (color_close (mid, ar_colormap_entry (maps[m], 128), 2)
+                     || color_close (mid, ar_colormap_entry (maps[m], 127), 2));
       cairo_surface_destroy (image);
     }
 }
@@ -189,19 +189,19 @@ test_heatmap_colorbar (void)
 /* Pixels inside cell (ROW, COL)'s central half that differ from the cell colour by more than 40
  * in some channel (text); *BRIGHT counts those lighter than the cell. */
 static int
-ink_in_cell (cairo_surface_t *image, const AsHeatmapFigure *fig, double w, double h, int row,
+ink_in_cell (cairo_surface_t *image, const ArHeatmapFigure *fig, double w, double h, int row,
              int col, int *bright)
 {
   double x, y, cw, ch;
-  as_heatmap_get_cell_rect (fig, w, h, row, col, &x, &y, &cw, &ch);
-  AsColor8 bg = as_colormap_color (fig->colormap, fig->values[row * fig->n_cols + col], fig->vmin,
+  ar_heatmap_get_cell_rect (fig, w, h, row, col, &x, &y, &cw, &ch);
+  ArColor8 bg = ar_colormap_color (fig->colormap, fig->values[row * fig->n_cols + col], fig->vmin,
                                    fig->vmax);
   int ink = 0;
   *bright = 0;
   for (int py = (int) (y + ch / 4); py < (int) (y + 3 * ch / 4); py++)
     for (int px = (int) (x + cw / 8); px < (int) (x + 7 * cw / 8); px++)
       {
-        AsColor8 c = pixel_at (image, px, py);
+        ArColor8 c = pixel_at (image, px, py);
         if (!color_close (c, bg, 40))
           {
             ink++;
@@ -218,14 +218,14 @@ test_heatmap_annotation (void)
   float values[36];
   memcpy (values, seed_a1_attention, sizeof values);
   values[5 * 6 + 5] = 0.98f; /* a dark cell: its text must be light */
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   seed_heatmap (&fig, values);
   double w, h;
-  as_heatmap_get_size (&fig, &w, &h);
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ar_heatmap_get_size (&fig, &w, &h);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
 
   /* Natural size: cells of 64 units, annotated. */
-  g_assert_true (as_heatmap_is_annotated (&fig, w, h));
+  g_assert_true (ar_heatmap_is_annotated (&fig, w, h));
   cairo_surface_t *image = draw_figure (&figure, w, h, 1);
   int bright, ink = ink_in_cell (image, &fig, w, h, 0, 0, &bright);
   g_test_message ("annotated light cell: %d ink pixels, %d lighter", ink, bright);
@@ -239,22 +239,22 @@ test_heatmap_annotation (void)
 
   /* Small: cells under 28 units are not annotated, so no ink inside them. */
   double sw = 300, sh = 300, x, y, cw, ch;
-  as_heatmap_get_cell_rect (&fig, sw, sh, 0, 0, &x, &y, &cw, &ch);
+  ar_heatmap_get_cell_rect (&fig, sw, sh, 0, 0, &x, &y, &cw, &ch);
   g_test_message ("at %gx%g the cells are %g units", sw, sh, cw);
-  g_assert_cmpfloat (cw, <, AS_HEATMAP_ANNOTATE_CELL);
+  g_assert_cmpfloat (cw, <, AR_HEATMAP_ANNOTATE_CELL);
   g_assert_cmpfloat (cw, >, 8);
-  g_assert_false (as_heatmap_is_annotated (&fig, sw, sh));
+  g_assert_false (ar_heatmap_is_annotated (&fig, sw, sh));
   image = draw_figure (&figure, sw, sh, 1);
   for (int i = 0; i < 6; i++)
     g_assert_cmpint (ink_in_cell (image, &fig, sw, sh, i, i, &bright), ==, 0);
   cairo_surface_destroy (image);
 
   /* NEVER at the natural size: none either; ALWAYS at the small size: text again. */
-  fig.annotate = AS_ANNOTATE_NEVER;
+  fig.annotate = AR_ANNOTATE_NEVER;
   image = draw_figure (&figure, w, h, 1);
   g_assert_cmpint (ink_in_cell (image, &fig, w, h, 2, 3, &bright), ==, 0);
   cairo_surface_destroy (image);
-  fig.annotate = AS_ANNOTATE_ALWAYS;
+  fig.annotate = AR_ANNOTATE_ALWAYS;
   image = draw_figure (&figure, sw, sh, 1);
   g_assert_cmpint (ink_in_cell (image, &fig, sw, sh, 5, 5, &bright), >, 5);
   cairo_surface_destroy (image);
@@ -264,11 +264,11 @@ test_heatmap_annotation (void)
  * row and column and of the gap after them (where an off-by-one would show), and N_RANDOM more
  * anywhere in the figure. [n][2] */
 static GArray *
-probe_pixels (const AsHeatmapFigure *fig, double w, double h, int n_random)
+probe_pixels (const ArHeatmapFigure *fig, double w, double h, int n_random)
 {
   GArray *points = g_array_new (FALSE, FALSE, sizeof (int) * 2);
   double x, y, cw, ch;
-  as_heatmap_get_cell_rect (fig, w, h, 0, 0, &x, &y, &cw, &ch);
+  ar_heatmap_get_cell_rect (fig, w, h, 0, 0, &x, &y, &cw, &ch);
   const double offsets[] = { -1, 0, ch - 1, ch, ch + 1 };
   for (gsize k = 0; k < G_N_ELEMENTS (offsets); k++)
     {
@@ -295,10 +295,10 @@ probe_pixels (const AsHeatmapFigure *fig, double w, double h, int n_random)
  * of the one-unit gap. VALUES differ from cell to cell, so a hit-test that disagreed with the
  * drawing by one cell would fail. Returns the number of probed pixels that hit a cell. */
 static int
-check_hits_match_pixels (const AsHeatmapFigure *fig, double w, double h, int n_random,
+check_hits_match_pixels (const ArHeatmapFigure *fig, double w, double h, int n_random,
                          int *mismatches)
 {
-  AsFigure figure = as_figure_from_heatmap (fig);
+  ArFigure figure = ar_figure_from_heatmap (fig);
   cairo_surface_t *image = draw_figure (&figure, w, h, 1);
   g_autoptr (GArray) points = probe_pixels (fig, w, h, n_random);
   int hits = 0;
@@ -308,16 +308,16 @@ check_hits_match_pixels (const AsHeatmapFigure *fig, double w, double h, int n_r
       const int *p = &g_array_index (points, int, 2 * k);
       int row, col;
       if (p[0] < 0 || p[1] < 0 || p[0] >= (int) w || p[1] >= (int) h
-          || !as_heatmap_hit (fig, w, h, p[0] + 0.5, p[1] + 0.5, &row, &col))
+          || !ar_heatmap_hit (fig, w, h, p[0] + 0.5, p[1] + 0.5, &row, &col))
         continue;
       hits++;
-      AsColor8 c = pixel_at (image, p[0], p[1]);
+      ArColor8 c = pixel_at (image, p[0], p[1]);
       gboolean masked = fig->mask_upper && col > row;
-      AsColor8 want = masked
-                          ? (AsColor8){ 242, 242, 242 }
-                          : as_colormap_color (fig->colormap, fig->values[row * fig->n_cols + col],
+      ArColor8 want = masked
+                          ? (ArColor8){ 242, 242, 242 }
+                          : ar_colormap_color (fig->colormap, fig->values[row * fig->n_cols + col],
                                                fig->vmin, fig->vmax);
-      if (!color_close (c, want, 1) && !color_close (c, (AsColor8){ 255, 255, 255 }, 1))
+      if (!color_close (c, want, 1) && !color_close (c, (ArColor8){ 255, 255, 255 }, 1))
         {
           if (*mismatches == 0)
             g_test_message ("pixel (%d, %d) hits (%d, %d) but is (%d, %d, %d)", p[0], p[1], row,
@@ -339,19 +339,19 @@ test_heatmap_hit (void)
   float values[N * N]; /* [7][7] all different */
   for (int i = 0; i < N * N; i++)
     values[i] = (float) i / (N * N - 1);
-  AsHeatmapFigure fig;
-  as_heatmap_figure_init (&fig);
+  ArHeatmapFigure fig;
+  ar_heatmap_figure_init (&fig);
   fig.n_rows = fig.n_cols = N;
   fig.values = values;
-  fig.annotate = AS_ANNOTATE_NEVER;
-  fig.colormap = AS_COLORMAP_VIRIDIS;
+  fig.annotate = AR_ANNOTATE_NEVER;
+  fig.colormap = AR_COLORMAP_VIRIDIS;
   fig.title = "hit";
   double w, h;
-  as_heatmap_get_size (&fig, &w, &h);
+  ar_heatmap_get_size (&fig, &w, &h);
 
   int mismatches, hits = check_hits_match_pixels (&fig, w, h, 1500, &mismatches);
   double x, y, cw, ch;
-  as_heatmap_get_cell_rect (&fig, w, h, 0, 0, &x, &y, &cw, &ch);
+  ar_heatmap_get_cell_rect (&fig, w, h, 0, 0, &x, &y, &cw, &ch);
   g_test_message ("%d probed pixels hit cells of %g units, %d mismatches", hits, cw, mismatches);
   g_assert_cmpint (mismatches, ==, 0);
   g_assert_cmpint (hits, >, 2000);
@@ -361,14 +361,14 @@ test_heatmap_hit (void)
     for (int j = 0; j < N; j++)
       {
         int row = -1, col = -1;
-        as_heatmap_get_cell_rect (&fig, w, h, i, j, &x, &y, &cw, &ch);
-        g_assert_true (as_heatmap_hit (&fig, w, h, x + cw / 2, y + ch / 2, &row, &col));
+        ar_heatmap_get_cell_rect (&fig, w, h, i, j, &x, &y, &cw, &ch);
+        g_assert_true (ar_heatmap_hit (&fig, w, h, x + cw / 2, y + ch / 2, &row, &col));
         g_assert_cmpint (row, ==, i);
         g_assert_cmpint (col, ==, j);
       }
   int row, col;
-  g_assert_false (as_heatmap_hit (&fig, w, h, 1, 1, &row, &col));
-  g_assert_false (as_heatmap_hit (&fig, w, h, w - 1, h - 1, &row, &col));
+  g_assert_false (ar_heatmap_hit (&fig, w, h, 1, 1, &row, &col));
+  g_assert_false (ar_heatmap_hit (&fig, w, h, w - 1, h - 1, &row, &col));
 
   /* Another size (wider than tall, cells not whole units) and a causal mask. */
   fig.mask_upper = TRUE;
@@ -389,18 +389,18 @@ test_heatmap_long_text (void)
   g_autofree float *values = g_new (float, T *T);
   for (int i = 0; i < T * T; i++)
     values[i] = (float) ((i * 7919) % 1000) / 999.0f;
-  AsHeatmapFigure fig;
-  as_heatmap_figure_init (&fig);
+  ArHeatmapFigure fig;
+  ar_heatmap_figure_init (&fig);
   fig.n_rows = fig.n_cols = T;
   fig.values = values;
   double w, h;
-  as_heatmap_get_size (&fig, &w, &h);
+  ar_heatmap_get_size (&fig, &w, &h);
   g_test_message ("natural size for %d tokens: %g x %g", T, w, h);
   g_assert_cmpfloat (w, <=, 1400);
   double x, y, cw, ch;
-  as_heatmap_get_cell_rect (&fig, w, h, 0, 0, &x, &y, &cw, &ch);
-  g_assert_false (as_matrix_paint_uses_rects (T, T, cw, ch));
-  g_assert_false (as_heatmap_is_annotated (&fig, w, h));
+  ar_heatmap_get_cell_rect (&fig, w, h, 0, 0, &x, &y, &cw, &ch);
+  g_assert_false (ar_matrix_paint_uses_rects (T, T, cw, ch));
+  g_assert_false (ar_heatmap_is_annotated (&fig, w, h));
   int mismatches, hits = check_hits_match_pixels (&fig, w, h, 600, &mismatches);
   g_test_message ("%d probed pixels hit, %d mismatches (cells %g units)", hits, mismatches, cw);
   g_assert_cmpint (hits, >, 1000);
@@ -417,13 +417,13 @@ test_heatmap_size_grows (void)
     {
       int t = counts[k];
       g_autofree float *values = g_new0 (float, t *t);
-      AsHeatmapFigure fig;
-      as_heatmap_figure_init (&fig);
+      ArHeatmapFigure fig;
+      ar_heatmap_figure_init (&fig);
       fig.n_rows = fig.n_cols = t;
       fig.values = values;
       double w, h, x, y, cw, ch;
-      as_heatmap_get_size (&fig, &w, &h);
-      as_heatmap_get_cell_rect (&fig, w, h, 0, 0, &x, &y, &cw, &ch);
+      ar_heatmap_get_size (&fig, &w, &h);
+      ar_heatmap_get_cell_rect (&fig, w, h, 0, 0, &x, &y, &cw, &ch);
       g_test_message ("T=%d: %g x %g, cell %g", t, w, h, cw);
       g_assert_cmpfloat (w, >=, prev_w);
       g_assert_cmpfloat (w, ==, floor (w));
@@ -453,39 +453,39 @@ test_grid (void)
         attn[e * T * T + k] = (float) e / (L * H - 1);
       patterns[e] = (AsHeadPattern) (e % 4);
     }
-  AsGridFigure fig;
-  as_grid_figure_init (&fig);
+  ArGridFigure fig;
+  ar_grid_figure_init (&fig);
   fig.title = "All heads";
   fig.n_layers = L;
   fig.n_heads = H;
   fig.n_tokens = T;
   fig.attn = attn;
   fig.patterns = patterns;
-  fig.colormap = AS_COLORMAP_MAGMA;
+  fig.colormap = AR_COLORMAP_MAGMA;
   double w, h;
-  as_grid_get_size (&fig, &w, &h);
-  AsFigure figure = as_figure_from_grid (&fig);
+  ar_grid_get_size (&fig, &w, &h);
+  ArFigure figure = ar_figure_from_grid (&fig);
   cairo_surface_t *image = draw_figure (&figure, w, h, 1);
   for (int l = 0; l < L; l++)
     for (int hd = 0; hd < H; hd++)
       {
         double x, y, size;
-        as_grid_get_thumb_rect (&fig, w, h, l, hd, &x, &y, &size);
+        ar_grid_get_thumb_rect (&fig, w, h, l, hd, &x, &y, &size);
         g_assert_cmpfloat (size, >=, 56);
         int layer = -1, head = -1;
-        g_assert_true (as_grid_hit (&fig, w, h, x + size / 2, y + size / 2, &layer, &head));
+        g_assert_true (ar_grid_hit (&fig, w, h, x + size / 2, y + size / 2, &layer, &head));
         g_assert_cmpint (layer, ==, l);
         g_assert_cmpint (head, ==, hd);
-        g_assert_true (as_grid_hit (&fig, w, h, x + 1, y + size - 1, &layer, &head));
+        g_assert_true (ar_grid_hit (&fig, w, h, x + 1, y + size - 1, &layer, &head));
         g_assert_cmpint (layer * H + head, ==, l * H + hd);
-        AsColor8 want = as_colormap_color (AS_COLORMAP_MAGMA, attn[(l * H + hd) * T * T], 0, 1);
+        ArColor8 want = ar_colormap_color (AR_COLORMAP_MAGMA, attn[(l * H + hd) * T * T], 0, 1);
         assert_pixel (image, (int) (x + size / 2), (int) (y + size / 2), want, "thumbnail");
         /* The gap right of the thumbnail is not a head. */
         if (hd + 1 < H)
-          g_assert_false (as_grid_hit (&fig, w, h, x + size + 4, y + size / 2, &layer, &head));
+          g_assert_false (ar_grid_hit (&fig, w, h, x + size + 4, y + size / 2, &layer, &head));
       }
   int layer, head;
-  g_assert_false (as_grid_hit (&fig, w, h, 2, 2, &layer, &head));
+  g_assert_false (ar_grid_hit (&fig, w, h, 2, 2, &layer, &head));
   cairo_surface_destroy (image);
 
   /* 12 × 12 heads: the natural thumbnails stay at least 56 units (readable). */
@@ -494,12 +494,12 @@ test_grid (void)
   fig.n_tokens = 4;
   fig.attn = big;
   fig.patterns = NULL;
-  as_grid_get_size (&fig, &w, &h);
+  ar_grid_get_size (&fig, &w, &h);
   double x, y, size;
-  as_grid_get_thumb_rect (&fig, w, h, 11, 11, &x, &y, &size);
+  ar_grid_get_thumb_rect (&fig, w, h, 11, 11, &x, &y, &size);
   g_test_message ("12x12 grid: %g x %g, thumbnails %g", w, h, size);
   g_assert_cmpfloat (size, >=, 56);
-  g_assert_true (as_grid_hit (&fig, w, h, x + size / 2, y + size / 2, &layer, &head));
+  g_assert_true (ar_grid_hit (&fig, w, h, x + size / 2, y + size / 2, &layer, &head));
   g_assert_cmpint (layer, ==, 11);
   g_assert_cmpint (head, ==, 11);
 }
@@ -513,8 +513,8 @@ test_scatter (void)
   const int groups[] = { 0, 0, 1, 1, 1 };
   const char *labels[] = { "The", "\u2423man", "\u2423hit", "\u2423the", "\u2423car" };
   const char *names[] = { "A", "B" };
-  AsScatterFigure fig;
-  as_scatter_figure_init (&fig);
+  ArScatterFigure fig;
+  ar_scatter_figure_init (&fig);
   fig.title = "PCA";
   fig.n_points = 5;
   fig.xy = xy;
@@ -523,13 +523,13 @@ test_scatter (void)
   fig.n_groups = 2;
   fig.group_names = names;
   double w, h;
-  as_scatter_get_size (&fig, &w, &h);
-  AsFigure figure = as_figure_from_scatter (&fig);
+  ar_scatter_get_size (&fig, &w, &h);
+  ArFigure figure = ar_figure_from_scatter (&fig);
   cairo_surface_t *image = draw_figure (&figure, w, h, 1);
 
   double px[5], py[5];
   for (int i = 0; i < 5; i++)
-    as_scatter_get_point_position (&fig, w, h, i, &px[i], &py[i]);
+    ar_scatter_get_point_position (&fig, w, h, i, &px[i], &py[i]);
   /* Screen y grows downwards; x and y keep the data's order. */
   g_assert_cmpfloat (px[0], <, px[1]);
   g_assert_cmpfloat (px[1], <, px[2]);
@@ -538,15 +538,15 @@ test_scatter (void)
   for (int i = 0; i < 5; i++)
     {
       int index = -1;
-      g_assert_true (as_scatter_hit (&fig, w, h, px[i] + 2, py[i] - 2, &index));
+      g_assert_true (ar_scatter_hit (&fig, w, h, px[i] + 2, py[i] - 2, &index));
       g_assert_cmpint (index, ==, i);
-      assert_pixel (image, (int) px[i], (int) py[i], as_palette_color (groups[i]), "point colour");
+      assert_pixel (image, (int) px[i], (int) py[i], ar_palette_color (groups[i]), "point colour");
     }
   /* Points 1 (0, 0) and 3 (0.2, 0.1) are close: the nearer one wins. */
   int index;
-  g_assert_true (as_scatter_hit (&fig, w, h, px[3] - 1, py[3], &index));
+  g_assert_true (ar_scatter_hit (&fig, w, h, px[3] - 1, py[3], &index));
   g_assert_cmpint (index, ==, 3);
-  g_assert_false (as_scatter_hit (&fig, w, h, px[4] + 3 * AS_SCATTER_HIT_RADIUS, py[4], &index));
+  g_assert_false (ar_scatter_hit (&fig, w, h, px[4] + 3 * AR_SCATTER_HIT_RADIUS, py[4], &index));
   cairo_surface_destroy (image);
 }
 
@@ -556,15 +556,15 @@ test_lines (void)
   const double values[] = { 1.0, 0.9, 0.5, 0.2,   /* series 0 */
                             0.3, NAN, 0.6, 0.8 }; /* series 1, one gap */
   const char *names[] = { "\u2423man", "\u2423car" };
-  AsLineFigure fig;
-  as_line_figure_init (&fig);
+  ArLineFigure fig;
+  ar_line_figure_init (&fig);
   fig.n_series = 2;
   fig.n_x = 4;
   fig.values = values;
   fig.series_names = names;
   double w, h;
-  as_line_get_size (&fig, &w, &h);
-  AsFigure figure = as_figure_from_lines (&fig);
+  ar_line_get_size (&fig, &w, &h);
+  ArFigure figure = ar_figure_from_lines (&fig);
   cairo_surface_t *image = draw_figure (&figure, w, h, 1);
   for (int s = 0; s < 2; s++)
     for (int i = 0; i < 4; i++)
@@ -572,17 +572,17 @@ test_lines (void)
         if (isnan (values[s * 4 + i]))
           continue;
         double x, y;
-        as_line_get_point_position (&fig, w, h, s, i, &x, &y);
+        ar_line_get_point_position (&fig, w, h, s, i, &x, &y);
         int series = -1, xi = -1;
-        g_assert_true (as_line_hit (&fig, w, h, x + 1, y + 1, &series, &xi));
+        g_assert_true (ar_line_hit (&fig, w, h, x + 1, y + 1, &series, &xi));
         g_assert_cmpint (series, ==, s);
         g_assert_cmpint (xi, ==, i);
-        assert_pixel (image, (int) x, (int) y, as_palette_color (s), "marker colour");
+        assert_pixel (image, (int) x, (int) y, ar_palette_color (s), "marker colour");
       }
   /* Higher values are drawn higher up. */
   double x0, y0, x1, y1;
-  as_line_get_point_position (&fig, w, h, 0, 0, &x0, &y0);
-  as_line_get_point_position (&fig, w, h, 0, 3, &x1, &y1);
+  ar_line_get_point_position (&fig, w, h, 0, 0, &x0, &y0);
+  ar_line_get_point_position (&fig, w, h, 0, 3, &x1, &y1);
   g_assert_cmpfloat (y0, <, y1);
   g_assert_cmpfloat (x0, <, x1);
   cairo_surface_destroy (image);
@@ -599,48 +599,48 @@ test_compare (void)
       range = MAX (range, fabs (diff[i]));
     }
   diff[7] = 0; /* exactly no difference: the diverging map's middle */
-  AsHeatmapFigure a, b, d;
+  ArHeatmapFigure a, b, d;
   seed_heatmap (&a, seed_a1_attention);
   seed_heatmap (&b, seed_a2_head0);
   seed_heatmap (&d, diff);
   a.colorbar = FALSE;
   a.subtitle = b.subtitle = d.subtitle = NULL;
-  d.colormap = AS_COLORMAP_RDBU_R;
+  d.colormap = AR_COLORMAP_RDBU_R;
   d.vmin = -range;
   d.vmax = range;
-  AsCompareFigure fig = { .title = "Compare", .a = &a, .b = &b, .diff = &d };
+  ArCompareFigure fig = { .title = "Compare", .a = &a, .b = &b, .diff = &d };
   double w, h;
-  as_compare_get_size (&fig, &w, &h);
-  AsFigure figure = as_figure_from_compare (&fig);
+  ar_compare_get_size (&fig, &w, &h);
+  ArFigure figure = ar_figure_from_compare (&fig);
   cairo_surface_t *image = draw_figure (&figure, w, h, 1);
 
-  const AsHeatmapFigure *panels[] = { &a, &b, &d };
+  const ArHeatmapFigure *panels[] = { &a, &b, &d };
   for (int p = 0; p < 3; p++)
     {
       double x, y, pw, ph;
-      as_compare_get_panel_rect (&fig, w, h, (AsComparePanel) p, &x, &y, &pw, &ph);
+      ar_compare_get_panel_rect (&fig, w, h, (ArComparePanel) p, &x, &y, &pw, &ph);
       g_assert_cmpfloat (pw, >, 0);
       for (int i = 0; i < 6; i += 5)
         for (int j = 0; j < 6; j += 2)
           {
             double cx, cy, cw, ch;
-            as_heatmap_get_cell_rect (panels[p], pw, ph, i, j, &cx, &cy, &cw, &ch);
-            AsComparePanel panel;
+            ar_heatmap_get_cell_rect (panels[p], pw, ph, i, j, &cx, &cy, &cw, &ch);
+            ArComparePanel panel;
             int row = -1, col = -1;
-            g_assert_true (as_compare_hit (&fig, w, h, x + cx + 3, y + cy + 3, &panel, &row, &col));
+            g_assert_true (ar_compare_hit (&fig, w, h, x + cx + 3, y + cy + 3, &panel, &row, &col));
             g_assert_cmpint (panel, ==, p);
             g_assert_cmpint (row, ==, i);
             g_assert_cmpint (col, ==, j);
-            AsColor8 want = as_colormap_color (panels[p]->colormap, panels[p]->values[i * 6 + j],
+            ArColor8 want = ar_colormap_color (panels[p]->colormap, panels[p]->values[i * 6 + j],
                                                panels[p]->vmin, panels[p]->vmax);
             assert_pixel (image, (int) ceil (x + cx + 2), (int) ceil (y + cy + 2), want, "panel");
           }
       if (p == 2)
         {
           double cx, cy, cw, ch;
-          as_heatmap_get_cell_rect (&d, pw, ph, 1, 1, &cx, &cy, &cw, &ch);
+          ar_heatmap_get_cell_rect (&d, pw, ph, 1, 1, &cx, &cy, &cw, &ch);
           assert_pixel (image, (int) ceil (x + cx + 2), (int) ceil (y + cy + 2),
-                        (AsColor8){ 247, 246, 246 }, "zero difference");
+                        (ArColor8){ 247, 246, 246 }, "zero difference");
         }
     }
   cairo_surface_destroy (image);
@@ -671,9 +671,9 @@ test_token_labels (void)
   };
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *label = as_token_label (cases[i].token, cases[i].text, FALSE);
+      g_autofree char *label = ar_token_label (cases[i].token, cases[i].text, FALSE);
       g_assert_cmpstr (label, ==, cases[i].label);
-      g_autofree char *raw = as_token_label (cases[i].token, cases[i].text, TRUE);
+      g_autofree char *raw = ar_token_label (cases[i].token, cases[i].text, TRUE);
       g_assert_cmpstr (raw, ==, cases[i].token);
     }
 }
@@ -681,27 +681,27 @@ test_token_labels (void)
 static void
 test_ticks (void)
 {
-  AsTicks t;
-  as_ticks_compute (&t, 0, 1, 6);
+  ArTicks t;
+  ar_ticks_compute (&t, 0, 1, 6);
   g_assert_cmpint (t.n, ==, 6);
   g_assert_cmpfloat_with_epsilon (t.values[1], 0.2, 1e-12);
   g_assert_cmpfloat_with_epsilon (t.values[5], 1.0, 1e-12);
   g_assert_cmpint (t.decimals, ==, 1);
-  as_ticks_compute (&t, -0.34, 0.34, 5);
+  ar_ticks_compute (&t, -0.34, 0.34, 5);
   g_assert_cmpfloat_with_epsilon (t.step, 0.2, 1e-12);
   g_assert_cmpint (t.n, ==, 3);
   g_assert_cmpfloat (t.values[1], ==, 0.0);
-  as_ticks_compute (&t, 0, 1, 3);
+  ar_ticks_compute (&t, 0, 1, 3);
   g_assert_cmpfloat_with_epsilon (t.step, 0.5, 1e-12);
-  as_ticks_compute (&t, 0, 1, 5);
+  ar_ticks_compute (&t, 0, 1, 5);
   g_assert_cmpfloat_with_epsilon (t.step, 0.25, 1e-12);
   g_assert_cmpint (t.decimals, ==, 2);
-  as_ticks_compute (&t, -3, 117, 6);
+  ar_ticks_compute (&t, -3, 117, 6);
   g_assert_cmpfloat_with_epsilon (t.step, 25, 1e-9);
   g_assert_cmpint (t.decimals, ==, 0);
   g_assert_cmpfloat (t.values[0], ==, 0);
   double lo = 0.12, hi = 0.97;
-  as_ticks_nice_range (&lo, &hi, 5);
+  ar_ticks_nice_range (&lo, &hi, 5);
   g_assert_cmpfloat_with_epsilon (lo, 0.0, 1e-12);
   g_assert_cmpfloat_with_epsilon (hi, 1.0, 1e-12);
 }
@@ -709,13 +709,13 @@ test_ticks (void)
 static void
 test_format_number (void)
 {
-  g_autofree char *a = as_format_number (-0.25, 2);
+  g_autofree char *a = ar_format_number (-0.25, 2);
   g_assert_cmpstr (a, ==, "\u22120.25");
-  g_autofree char *b = as_format_number (-0.001, 2);
+  g_autofree char *b = ar_format_number (-0.001, 2);
   g_assert_cmpstr (b, ==, "0.00");
-  g_autofree char *c = as_format_number (0.6712, 2);
+  g_autofree char *c = ar_format_number (0.6712, 2);
   g_assert_cmpstr (c, ==, "0.67");
-  g_autofree char *d = as_format_number (1, 1);
+  g_autofree char *d = ar_format_number (1, 1);
   g_assert_cmpstr (d, ==, "1.0");
 }
 

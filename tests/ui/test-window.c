@@ -124,7 +124,7 @@ check_strip_and_heatmap (const char *text)
   for (int i = 0; i < expected->n_tokens; i++)
     {
       g_autofree char *label
-          = as_token_label (expected->tokens[i], expected->token_texts[i], FALSE);
+          = ar_token_label (expected->tokens[i], expected->token_texts[i], FALSE);
       g_assert_cmpstr (attnscope_token_strip_get_chip_label (strip, i), ==, label);
     }
   AttnscopeAttentionPage *attention = ATTNSCOPE_ATTENTION_PAGE (page ("attention"));
@@ -308,9 +308,9 @@ test_heads_page (void)
   AttnscopeHeadGridView *grid = attnscope_heads_page_get_grid (heads);
   g_assert_cmpint (attnscope_head_grid_view_get_n_layers (grid), ==, 2);
   g_assert_cmpint (attnscope_head_grid_view_get_n_heads (grid), ==, 2);
-  AsFigure figure;
+  ArFigure figure;
   g_assert_true (attnscope_page_get_figure (ATTNSCOPE_PAGE (heads), &figure));
-  g_assert_cmpint (figure.kind, ==, AS_FIGURE_GRID);
+  g_assert_cmpint (figure.kind, ==, AR_FIGURE_GRID);
   g_assert_true (figure.grid->attn == attnscope_session_get_trace (session ())->attn);
   g_assert_nonnull (figure.grid->patterns);
 }
@@ -465,15 +465,15 @@ test_export (void)
   g_assert_true (attnscope_window_get_last_error (window) == last_error);
 
   /* The PNG is exactly what ui/render draws for the page's figure. */
-  AsFigure figure;
+  ArFigure figure;
   g_assert_true (attnscope_page_get_figure (attention, &figure));
   int width, height;
-  as_figure_get_pixel_size (&figure, 2, &width, &height);
+  ar_figure_get_pixel_size (&figure, 2, &width, &height);
   cairo_surface_t *file = cairo_image_surface_create_from_png (png);
   g_assert_cmpint (cairo_surface_status (file), ==, CAIRO_STATUS_SUCCESS);
   g_assert_cmpint (cairo_image_surface_get_width (file), ==, width);
   g_assert_cmpint (cairo_image_surface_get_height (file), ==, height);
-  cairo_surface_t *direct = as_figure_render_image (&figure, 2, &error);
+  cairo_surface_t *direct = ar_figure_render_image (&figure, 2, &error);
   g_assert_no_error (error);
   cairo_surface_flush (file);
   cairo_surface_flush (direct);
@@ -612,9 +612,9 @@ test_dark_style (void)
 {
   AdwStyleManager *manager = adw_style_manager_get_default ();
   adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_DARK);
-  g_assert_true (attnscope_figure_style_get () == as_render_style_dark ());
+  g_assert_true (attnscope_figure_style_get () == ar_render_style_dark ());
   adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_LIGHT);
-  g_assert_true (attnscope_figure_style_get () == as_render_style_light ());
+  g_assert_true (attnscope_figure_style_get () == ar_render_style_light ());
   adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_DEFAULT);
 }
 

@@ -25,14 +25,14 @@ nice_step (double span, int target, int *decimals)
 }
 
 void
-as_ticks_compute (AsTicks *ticks, double lo, double hi, int target)
+ar_ticks_compute (ArTicks *ticks, double lo, double hi, int target)
 {
   g_return_if_fail (hi > lo && isfinite (lo) && isfinite (hi));
   ticks->step = nice_step (hi - lo, target, &ticks->decimals);
   double eps = ticks->step * 1e-6;
   double first = ceil ((lo - eps) / ticks->step);
   ticks->n = 0;
-  for (double k = first; ticks->n < AS_TICKS_MAX; k++)
+  for (double k = first; ticks->n < AR_TICKS_MAX; k++)
     {
       double v = k * ticks->step;
       if (v > hi + eps)
@@ -42,7 +42,7 @@ as_ticks_compute (AsTicks *ticks, double lo, double hi, int target)
 }
 
 void
-as_ticks_nice_range (double *lo, double *hi, int target)
+ar_ticks_nice_range (double *lo, double *hi, int target)
 {
   if (!(*hi > *lo))
     {

@@ -9,21 +9,21 @@
 
 G_BEGIN_DECLS
 
-#define AS_TICKS_MAX 32
+#define AR_TICKS_MAX 32
 
 typedef struct
 {
   int n;                       /* ticks inside [lo, hi] */
-  double values[AS_TICKS_MAX]; /* increasing */
+  double values[AR_TICKS_MAX]; /* increasing */
   double step;
   int decimals; /* digits after the point that print every tick exactly */
-} AsTicks;
+} ArTicks;
 
 /* Fills TICKS for [LO, HI] (LO < HI, both finite) with about TARGET (>= 2) ticks. */
-void as_ticks_compute (AsTicks *ticks, double lo, double hi, int target);
+void ar_ticks_compute (ArTicks *ticks, double lo, double hi, int target);
 
 /* Widens [*LO, *HI] outwards to the nearest multiples of a nice step for about TARGET ticks
  * (charts whose range comes from the data); a degenerate range is widened around its value. */
-void as_ticks_nice_range (double *lo, double *hi, int target);
+void ar_ticks_nice_range (double *lo, double *hi, int target);
 
 G_END_DECLS

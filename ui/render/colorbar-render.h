@@ -13,20 +13,20 @@
 G_BEGIN_DECLS
 
 /* Width of the coloured bar itself. */
-#define AS_COLORBAR_BAR_WIDTH 14.0
+#define AR_COLORBAR_BAR_WIDTH 14.0
 
 typedef struct
 {
-  AsColormap colormap;
+  ArColormap colormap;
   double vmin, vmax;
   const char *label; /* e.g. "Attention weight", or NULL */
-} AsColorbar;
+} ArColorbar;
 
 /* The total width (bar, ticks, tick labels, label) the colour bar needs. */
-double as_colorbar_get_width (PangoContext *pc, const AsRenderStyle *style, const AsColorbar *bar);
+double ar_colorbar_get_width (PangoContext *pc, const ArRenderStyle *style, const ArColorbar *bar);
 
 /* Draws BAR with its bar's top left corner at (X, Y), HEIGHT tall. */
-void as_colorbar_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style,
-                       const AsColorbar *bar, double x, double y, double height);
+void ar_colorbar_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
+                       const ArColorbar *bar, double x, double y, double height);
 
 G_END_DECLS

@@ -16,44 +16,44 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  AS_COLORMAP_YLGNBU,
-  AS_COLORMAP_VIRIDIS,
-  AS_COLORMAP_MAGMA,
-  AS_COLORMAP_GREYS,
-  AS_COLORMAP_RDBU_R,
-  AS_COLORMAP_COUNT,
-} AsColormap;
+  AR_COLORMAP_YLGNBU,
+  AR_COLORMAP_VIRIDIS,
+  AR_COLORMAP_MAGMA,
+  AR_COLORMAP_GREYS,
+  AR_COLORMAP_RDBU_R,
+  AR_COLORMAP_COUNT,
+} ArColormap;
 
 /* An 8-bit sRGB colour. */
 typedef struct
 {
   guint8 r, g, b;
-} AsColor8;
+} ArColor8;
 
 /* "ylgnbu", "viridis", "magma", "greys", "rdbu_r". */
-const char *as_colormap_to_string (AsColormap map);
+const char *ar_colormap_to_string (ArColormap map);
 
 /* Parses a name (case-insensitive; "rdbu" and "diverging" also mean RdBu_r). Fails with
  * AS_ERROR_INPUT naming NAME and the known names. */
-gboolean as_colormap_from_string (const char *name, AsColormap *map, GError **error);
+gboolean ar_colormap_from_string (const char *name, ArColormap *map, GError **error);
 
 /* TRUE for the diverging map (its natural range is symmetric around 0). */
-gboolean as_colormap_is_diverging (AsColormap map);
+gboolean ar_colormap_is_diverging (ArColormap map);
 
 /* The table entry for normalised position T (clamped; NaN gives the entry for 0). */
-AsColor8 as_colormap_sample (AsColormap map, double t);
+ArColor8 ar_colormap_sample (ArColormap map, double t);
 
 /* The colour for VALUE on the range [VMIN, VMAX] (VMAX <= VMIN paints everything with entry 0). */
-AsColor8 as_colormap_color (AsColormap map, double value, double vmin, double vmax);
+ArColor8 ar_colormap_color (ArColormap map, double value, double vmin, double vmax);
 
 /* Entry INDEX (0..255) of MAP's table. */
-AsColor8 as_colormap_entry (AsColormap map, int index);
+ArColor8 ar_colormap_entry (ArColormap map, int index);
 
 /* Categorical colour I (any I >= 0; the 10 colours repeat). */
-AsColor8 as_palette_color (int i);
+ArColor8 ar_palette_color (int i);
 
 /* Relative luminance (WCAG, 0 = black, 1 = white) of C; annotations switch to white text on cells
  * darker than 0.408, seaborn's threshold. */
-double as_color_luminance (AsColor8 c);
+double ar_color_luminance (ArColor8 c);
 
 G_END_DECLS

@@ -5,7 +5,7 @@
 
 #include "render-text.h"
 
-#define MARGIN AS_FIGURE_MARGIN
+#define MARGIN AR_FIGURE_MARGIN
 #define NOTE_GAP 6.0
 
 typedef struct
@@ -16,41 +16,41 @@ typedef struct
   double chart_y, chart_w, chart_h;
 } Layout;
 
-static const AsHeatmapFigure *
-panel_figure (const AsCompareFigure *fig, int i)
+static const ArHeatmapFigure *
+panel_figure (const ArCompareFigure *fig, int i)
 {
   return i == 0 ? fig->a : i == 1 ? fig->b : fig->diff;
 }
 
 static double
-head_height (PangoContext *pc, const AsRenderStyle *style, const AsCompareFigure *fig)
+head_height (PangoContext *pc, const ArRenderStyle *style, const ArCompareFigure *fig)
 {
-  double h = as_title_block_height (pc, style, fig->title, fig->subtitle);
+  double h = ar_title_block_height (pc, style, fig->title, fig->subtitle);
   if (fig->note != NULL && *fig->note != '\0')
     {
       double note_h;
-      as_text_measure (pc, style, fig->note, AS_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, NULL, &note_h);
+      ar_text_measure (pc, style, fig->note, AR_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, NULL, &note_h);
       h += note_h + NOTE_GAP;
     }
   return h > 0 ? MARGIN + h : 0;
 }
 
 static void
-layout_for (Layout *lo, PangoContext *pc, const AsCompareFigure *fig, double width, double height)
+layout_for (Layout *lo, PangoContext *pc, const ArCompareFigure *fig, double width, double height)
 {
   *lo = (Layout){ 0 };
-  lo->head_h = head_height (pc, as_render_style_or_default (fig->style), fig);
+  lo->head_h = head_height (pc, ar_render_style_or_default (fig->style), fig);
   double nat_w[3] = { 0 }, panels_nat_h = 0, total_w = 0, chart_nat_w = 0, chart_nat_h = 0;
   for (int i = 0; i < 3; i++)
     if (panel_figure (fig, i) != NULL)
       {
         double h;
-        as_heatmap_get_size (panel_figure (fig, i), &nat_w[i], &h);
+        ar_heatmap_get_size (panel_figure (fig, i), &nat_w[i], &h);
         panels_nat_h = MAX (panels_nat_h, h);
         total_w += nat_w[i];
       }
   if (fig->chart != NULL)
-    as_line_get_size (fig->chart, &chart_nat_w, &chart_nat_h);
+    ar_line_get_size (fig->chart, &chart_nat_w, &chart_nat_h);
   double body_h = MAX (height - lo->head_h, 0);
   double share = panels_nat_h + chart_nat_h > 0 ? panels_nat_h / (panels_nat_h + chart_nat_h) : 1;
   lo->panels_y = lo->head_h;
@@ -69,31 +69,31 @@ layout_for (Layout *lo, PangoContext *pc, const AsCompareFigure *fig, double wid
 }
 
 static void
-layout_only (Layout *lo, const AsCompareFigure *fig, double width, double height)
+layout_only (Layout *lo, const ArCompareFigure *fig, double width, double height)
 {
-  PangoContext *pc = as_text_context_new ();
+  PangoContext *pc = ar_text_context_new ();
   layout_for (lo, pc, fig, width, height);
   g_object_unref (pc);
 }
 
 void
-as_compare_get_size (const AsCompareFigure *fig, double *width, double *height)
+ar_compare_get_size (const ArCompareFigure *fig, double *width, double *height)
 {
-  PangoContext *pc = as_text_context_new ();
-  double head_h = head_height (pc, as_render_style_or_default (fig->style), fig);
+  PangoContext *pc = ar_text_context_new ();
+  double head_h = head_height (pc, ar_render_style_or_default (fig->style), fig);
   g_object_unref (pc);
   double total_w = 0, panels_h = 0, w, h;
   for (int i = 0; i < 3; i++)
     if (panel_figure (fig, i) != NULL)
       {
-        as_heatmap_get_size (panel_figure (fig, i), &w, &h);
+        ar_heatmap_get_size (panel_figure (fig, i), &w, &h);
         total_w += w;
         panels_h = MAX (panels_h, h);
       }
   double chart_h = 0;
   if (fig->chart != NULL)
     {
-      as_line_get_size (fig->chart, &w, &chart_h);
+      ar_line_get_size (fig->chart, &w, &chart_h);
       total_w = MAX (total_w, w);
     }
   *width = ceil (total_w);
@@ -101,20 +101,20 @@ as_compare_get_size (const AsCompareFigure *fig, double *width, double *height)
 }
 
 void
-as_compare_render (cairo_t *cr, const AsCompareFigure *fig, double width, double height)
+ar_compare_render (cairo_t *cr, const ArCompareFigure *fig, double width, double height)
 {
-  const AsRenderStyle *style = as_render_style_or_default (fig->style);
-  PangoContext *pc = as_text_context_new ();
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  PangoContext *pc = ar_text_context_new ();
   Layout lo;
   layout_for (&lo, pc, fig, width, height);
   cairo_save (cr);
-  as_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (fig->note != NULL && *fig->note != '\0')
     {
-      PangoLayout *layout = as_text_layout (pc, style, fig->note, AS_FONT_SUBTITLE,
+      PangoLayout *layout = ar_text_layout (pc, style, fig->note, AR_FONT_SUBTITLE,
                                             PANGO_WEIGHT_NORMAL, width - 2 * MARGIN);
-      as_render_set_rgb (cr, style->accent);
-      as_text_draw (cr, layout, MARGIN, lo.head_h - NOTE_GAP, 0, 1, 0);
+      ar_render_set_rgb (cr, style->accent);
+      ar_text_draw (cr, layout, MARGIN, lo.head_h - NOTE_GAP, 0, 1, 0);
       g_object_unref (layout);
     }
   for (int i = 0; i < 3; i++)
@@ -122,14 +122,14 @@ as_compare_render (cairo_t *cr, const AsCompareFigure *fig, double width, double
       {
         cairo_save (cr);
         cairo_translate (cr, lo.x[i], lo.panels_y);
-        as_heatmap_render (cr, panel_figure (fig, i), lo.w[i], lo.panels_h);
+        ar_heatmap_render (cr, panel_figure (fig, i), lo.w[i], lo.panels_h);
         cairo_restore (cr);
       }
   if (fig->chart != NULL)
     {
       cairo_save (cr);
       cairo_translate (cr, 0, lo.chart_y);
-      as_line_render (cr, fig->chart, lo.chart_w, lo.chart_h);
+      ar_line_render (cr, fig->chart, lo.chart_w, lo.chart_h);
       cairo_restore (cr);
     }
   cairo_restore (cr);
@@ -137,35 +137,35 @@ as_compare_render (cairo_t *cr, const AsCompareFigure *fig, double width, double
 }
 
 gboolean
-as_compare_hit (const AsCompareFigure *fig, double width, double height, double x, double y,
-                AsComparePanel *panel, int *row, int *col)
+ar_compare_hit (const ArCompareFigure *fig, double width, double height, double x, double y,
+                ArComparePanel *panel, int *row, int *col)
 {
   Layout lo;
   layout_only (&lo, fig, width, height);
   if (fig->chart != NULL && y >= lo.chart_y)
     {
-      *panel = AS_COMPARE_PANEL_CHART;
-      return as_line_hit (fig->chart, lo.chart_w, lo.chart_h, x, y - lo.chart_y, row, col);
+      *panel = AR_COMPARE_PANEL_CHART;
+      return ar_line_hit (fig->chart, lo.chart_w, lo.chart_h, x, y - lo.chart_y, row, col);
     }
   for (int i = 0; i < 3; i++)
     if (panel_figure (fig, i) != NULL && x >= lo.x[i] && x < lo.x[i] + lo.w[i])
       {
-        *panel = (AsComparePanel) i;
-        return as_heatmap_hit (panel_figure (fig, i), lo.w[i], lo.panels_h, x - lo.x[i],
+        *panel = (ArComparePanel) i;
+        return ar_heatmap_hit (panel_figure (fig, i), lo.w[i], lo.panels_h, x - lo.x[i],
                                y - lo.panels_y, row, col);
       }
   return FALSE;
 }
 
 void
-as_compare_get_panel_rect (const AsCompareFigure *fig, double width, double height,
-                           AsComparePanel panel, double *x, double *y, double *panel_w,
+ar_compare_get_panel_rect (const ArCompareFigure *fig, double width, double height,
+                           ArComparePanel panel, double *x, double *y, double *panel_w,
                            double *panel_h)
 {
   Layout lo;
   layout_only (&lo, fig, width, height);
   *x = *y = *panel_w = *panel_h = 0;
-  if (panel == AS_COMPARE_PANEL_CHART)
+  if (panel == AR_COMPARE_PANEL_CHART)
     {
       if (fig->chart != NULL)
         *y = lo.chart_y, *panel_w = lo.chart_w, *panel_h = lo.chart_h;

@@ -19,11 +19,11 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  AS_COMPARE_PANEL_A,
-  AS_COMPARE_PANEL_B,
-  AS_COMPARE_PANEL_DIFF,
-  AS_COMPARE_PANEL_CHART,
-} AsComparePanel;
+  AR_COMPARE_PANEL_A,
+  AR_COMPARE_PANEL_B,
+  AR_COMPARE_PANEL_DIFF,
+  AR_COMPARE_PANEL_CHART,
+} ArComparePanel;
 
 typedef struct
 {
@@ -31,26 +31,26 @@ typedef struct
   const char *subtitle;
   const char *note; /* e.g. why there is no difference panel, or NULL */
 
-  const AsHeatmapFigure *a;    /* required */
-  const AsHeatmapFigure *b;    /* required */
-  const AsHeatmapFigure *diff; /* NULL when the token counts differ */
-  const AsLineFigure *chart;   /* NULL for none */
+  const ArHeatmapFigure *a;    /* required */
+  const ArHeatmapFigure *b;    /* required */
+  const ArHeatmapFigure *diff; /* NULL when the token counts differ */
+  const ArLineFigure *chart;   /* NULL for none */
 
-  const AsRenderStyle *style;
-} AsCompareFigure;
+  const ArRenderStyle *style;
+} ArCompareFigure;
 
-void as_compare_get_size (const AsCompareFigure *fig, double *width, double *height);
+void ar_compare_get_size (const ArCompareFigure *fig, double *width, double *height);
 
-void as_compare_render (cairo_t *cr, const AsCompareFigure *fig, double width, double height);
+void ar_compare_render (cairo_t *cr, const ArCompareFigure *fig, double width, double height);
 
 /* What is under (X, Y): TRUE with the panel and, for heatmap panels, *ROW and *COL (for the chart,
  * *ROW = series and *COL = x index). */
-gboolean as_compare_hit (const AsCompareFigure *fig, double width, double height, double x,
-                         double y, AsComparePanel *panel, int *row, int *col);
+gboolean ar_compare_hit (const ArCompareFigure *fig, double width, double height, double x,
+                         double y, ArComparePanel *panel, int *row, int *col);
 
 /* The rectangle panel PANEL occupies at WIDTH × HEIGHT (all zero when it is absent). */
-void as_compare_get_panel_rect (const AsCompareFigure *fig, double width, double height,
-                                AsComparePanel panel, double *x, double *y, double *panel_w,
+void ar_compare_get_panel_rect (const ArCompareFigure *fig, double width, double height,
+                                ArComparePanel panel, double *x, double *y, double *panel_w,
                                 double *panel_h);
 
 G_END_DECLS

@@ -16,7 +16,7 @@
 #define MAX_PIXELS_PER_SIDE 32767
 
 gboolean
-as_export_format_from_path (const char *path, AsExportFormat *format, GError **error)
+ar_export_format_from_path (const char *path, ArExportFormat *format, GError **error)
 {
   g_autofree char *base = g_path_get_basename (path);
   const char *dot = strrchr (base, '.');
@@ -29,11 +29,11 @@ as_export_format_from_path (const char *path, AsExportFormat *format, GError **e
       return FALSE;
     }
   if (g_ascii_strcasecmp (dot, ".png") == 0)
-    *format = AS_EXPORT_PNG;
+    *format = AR_EXPORT_PNG;
   else if (g_ascii_strcasecmp (dot, ".svg") == 0)
-    *format = AS_EXPORT_SVG;
+    *format = AR_EXPORT_SVG;
   else if (g_ascii_strcasecmp (dot, ".pdf") == 0)
-    *format = AS_EXPORT_PDF;
+    *format = AR_EXPORT_PDF;
   else
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
@@ -45,10 +45,10 @@ as_export_format_from_path (const char *path, AsExportFormat *format, GError **e
 }
 
 void
-as_figure_get_pixel_size (const AsFigure *fig, double scale, int *width, int *height)
+ar_figure_get_pixel_size (const ArFigure *fig, double scale, int *width, int *height)
 {
   double w, h;
-  as_figure_get_size (fig, &w, &h);
+  ar_figure_get_size (fig, &w, &h);
   *width = (int) MIN (ceil (w * scale), (double) G_MAXINT);
   *height = (int) MIN (ceil (h * scale), (double) G_MAXINT);
 }
@@ -56,24 +56,24 @@ as_figure_get_pixel_size (const AsFigure *fig, double scale, int *width, int *he
 static gboolean
 check_scale (double scale, GError **error)
 {
-  if (!(scale >= AS_EXPORT_SCALE_MIN && scale <= AS_EXPORT_SCALE_MAX))
+  if (!(scale >= AR_EXPORT_SCALE_MIN && scale <= AR_EXPORT_SCALE_MAX))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "scale %g is out of range (expected %g to %g)",
-                   scale, AS_EXPORT_SCALE_MIN, AS_EXPORT_SCALE_MAX);
+                   scale, AR_EXPORT_SCALE_MIN, AR_EXPORT_SCALE_MAX);
       return FALSE;
     }
   return TRUE;
 }
 
 cairo_surface_t *
-as_figure_render_image (const AsFigure *fig, double scale, GError **error)
+ar_figure_render_image (const ArFigure *fig, double scale, GError **error)
 {
   if (!check_scale (scale, error))
     return NULL;
   double w, h;
   int pw, ph;
-  as_figure_get_size (fig, &w, &h);
-  as_figure_get_pixel_size (fig, scale, &pw, &ph);
+  ar_figure_get_size (fig, &w, &h);
+  ar_figure_get_pixel_size (fig, scale, &pw, &ph);
   if (pw < 1 || ph < 1 || pw > MAX_PIXELS_PER_SIDE || ph > MAX_PIXELS_PER_SIDE)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
@@ -92,7 +92,7 @@ as_figure_render_image (const AsFigure *fig, double scale, GError **error)
     }
   cairo_t *cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
-  as_figure_render (cr, fig, w, h);
+  ar_figure_render (cr, fig, w, h);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   return surface;
@@ -127,11 +127,11 @@ sink_write (void *closure, const unsigned char *data, unsigned int length)
 
 /* Draws FIG through a FORMAT surface into SINK. */
 static cairo_status_t
-write_figure (const AsFigure *fig, AsExportFormat format, double scale, Sink *sink, GError **error)
+write_figure (const ArFigure *fig, ArExportFormat format, double scale, Sink *sink, GError **error)
 {
-  if (format == AS_EXPORT_PNG)
+  if (format == AR_EXPORT_PNG)
     {
-      cairo_surface_t *image = as_figure_render_image (fig, scale, error);
+      cairo_surface_t *image = ar_figure_render_image (fig, scale, error);
       if (image == NULL)
         return CAIRO_STATUS_NO_MEMORY;
       cairo_status_t status = cairo_surface_write_to_png_stream (image, sink_write, sink);
@@ -139,16 +139,16 @@ write_figure (const AsFigure *fig, AsExportFormat format, double scale, Sink *si
       return status;
     }
   double w, h;
-  as_figure_get_size (fig, &w, &h);
-  cairo_surface_t *surface = format == AS_EXPORT_SVG
+  ar_figure_get_size (fig, &w, &h);
+  cairo_surface_t *surface = format == AR_EXPORT_SVG
                                  ? cairo_svg_surface_create_for_stream (sink_write, sink, w, h)
                                  : cairo_pdf_surface_create_for_stream (sink_write, sink, w, h);
-  if (format == AS_EXPORT_SVG)
+  if (format == AR_EXPORT_SVG)
     cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_USER);
   else
     cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "attnscope");
   cairo_t *cr = cairo_create (surface);
-  as_figure_render (cr, fig, w, h);
+  ar_figure_render (cr, fig, w, h);
   cairo_status_t status = cairo_status (cr);
   cairo_destroy (cr);
   cairo_surface_finish (surface);
@@ -167,12 +167,12 @@ fail_io (GError **error, const char *path, int err)
 }
 
 gboolean
-as_figure_export (const AsFigure *fig, const char *path, double scale, GError **error)
+ar_figure_export (const ArFigure *fig, const char *path, double scale, GError **error)
 {
-  AsExportFormat format;
-  if (!as_export_format_from_path (path, &format, error))
+  ArExportFormat format;
+  if (!ar_export_format_from_path (path, &format, error))
     return FALSE;
-  if (format == AS_EXPORT_PNG && !check_scale (scale, error))
+  if (format == AR_EXPORT_PNG && !check_scale (scale, error))
     return FALSE;
 
   g_autofree char *dir = g_path_get_dirname (path);

@@ -1,10 +1,10 @@
 /* figure-export.h — writing a figure to a PNG, SVG or PDF file.
  *
  * The format comes from the file name's extension (.png, .svg, .pdf; any case). The figure is
- * drawn by as_figure_render() at its natural size (as_figure_get_size), the very drawing the
+ * drawn by ar_figure_render() at its natural size (ar_figure_get_size), the very drawing the
  * widgets show:
  * - PNG: an ARGB32 image of ceil(width·scale) × ceil(height·scale) pixels, the user space scaled
- *   by SCALE (1, 2 and 4 are the usual choices; any value in AS_EXPORT_SCALE_MIN..MAX is taken);
+ *   by SCALE (1, 2 and 4 are the usual choices; any value in AR_EXPORT_SCALE_MIN..MAX is taken);
  * - SVG: width × height user units (px; the PNG's size at scale 1), vector text and shapes;
  * - PDF: one page of width × height points, vector text and shapes. SCALE is ignored for both.
  *
@@ -22,26 +22,26 @@
 
 G_BEGIN_DECLS
 
-#define AS_EXPORT_SCALE_MIN 0.25
-#define AS_EXPORT_SCALE_MAX 8.0
+#define AR_EXPORT_SCALE_MIN 0.25
+#define AR_EXPORT_SCALE_MAX 8.0
 
 typedef enum
 {
-  AS_EXPORT_PNG,
-  AS_EXPORT_SVG,
-  AS_EXPORT_PDF,
-} AsExportFormat;
+  AR_EXPORT_PNG,
+  AR_EXPORT_SVG,
+  AR_EXPORT_PDF,
+} ArExportFormat;
 
 /* The format PATH's extension names; fails naming PATH and the known extensions. */
-gboolean as_export_format_from_path (const char *path, AsExportFormat *format, GError **error);
+gboolean ar_export_format_from_path (const char *path, ArExportFormat *format, GError **error);
 
 /* Pixel size of FIG's PNG at SCALE. */
-void as_figure_get_pixel_size (const AsFigure *fig, double scale, int *width, int *height);
+void ar_figure_get_pixel_size (const ArFigure *fig, double scale, int *width, int *height);
 
 /* FIG drawn into a new ARGB32 image at SCALE (what the PNG holds). */
-cairo_surface_t *as_figure_render_image (const AsFigure *fig, double scale, GError **error);
+cairo_surface_t *ar_figure_render_image (const ArFigure *fig, double scale, GError **error);
 
 /* Writes FIG to PATH as described above. */
-gboolean as_figure_export (const AsFigure *fig, const char *path, double scale, GError **error);
+gboolean ar_figure_export (const ArFigure *fig, const char *path, double scale, GError **error);
 
 G_END_DECLS

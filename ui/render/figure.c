@@ -1,79 +1,79 @@
-/* figure.c — dispatch from AsFigure to the figure kinds. */
+/* figure.c — dispatch from ArFigure to the figure kinds. */
 #include "figure.h"
 
-AsFigure
-as_figure_from_heatmap (const AsHeatmapFigure *fig)
+ArFigure
+ar_figure_from_heatmap (const ArHeatmapFigure *fig)
 {
-  return (AsFigure){ .kind = AS_FIGURE_HEATMAP, .heatmap = fig };
+  return (ArFigure){ .kind = AR_FIGURE_HEATMAP, .heatmap = fig };
 }
 
-AsFigure
-as_figure_from_grid (const AsGridFigure *fig)
+ArFigure
+ar_figure_from_grid (const ArGridFigure *fig)
 {
-  return (AsFigure){ .kind = AS_FIGURE_GRID, .grid = fig };
+  return (ArFigure){ .kind = AR_FIGURE_GRID, .grid = fig };
 }
 
-AsFigure
-as_figure_from_scatter (const AsScatterFigure *fig)
+ArFigure
+ar_figure_from_scatter (const ArScatterFigure *fig)
 {
-  return (AsFigure){ .kind = AS_FIGURE_SCATTER, .scatter = fig };
+  return (ArFigure){ .kind = AR_FIGURE_SCATTER, .scatter = fig };
 }
 
-AsFigure
-as_figure_from_lines (const AsLineFigure *fig)
+ArFigure
+ar_figure_from_lines (const ArLineFigure *fig)
 {
-  return (AsFigure){ .kind = AS_FIGURE_LINES, .lines = fig };
+  return (ArFigure){ .kind = AR_FIGURE_LINES, .lines = fig };
 }
 
-AsFigure
-as_figure_from_compare (const AsCompareFigure *fig)
+ArFigure
+ar_figure_from_compare (const ArCompareFigure *fig)
 {
-  return (AsFigure){ .kind = AS_FIGURE_COMPARE, .compare = fig };
+  return (ArFigure){ .kind = AR_FIGURE_COMPARE, .compare = fig };
 }
 
 void
-as_figure_get_size (const AsFigure *fig, double *width, double *height)
+ar_figure_get_size (const ArFigure *fig, double *width, double *height)
 {
   switch (fig->kind)
     {
-    case AS_FIGURE_HEATMAP:
-      as_heatmap_get_size (fig->heatmap, width, height);
+    case AR_FIGURE_HEATMAP:
+      ar_heatmap_get_size (fig->heatmap, width, height);
       return;
-    case AS_FIGURE_GRID:
-      as_grid_get_size (fig->grid, width, height);
+    case AR_FIGURE_GRID:
+      ar_grid_get_size (fig->grid, width, height);
       return;
-    case AS_FIGURE_SCATTER:
-      as_scatter_get_size (fig->scatter, width, height);
+    case AR_FIGURE_SCATTER:
+      ar_scatter_get_size (fig->scatter, width, height);
       return;
-    case AS_FIGURE_LINES:
-      as_line_get_size (fig->lines, width, height);
+    case AR_FIGURE_LINES:
+      ar_line_get_size (fig->lines, width, height);
       return;
-    case AS_FIGURE_COMPARE:
-      as_compare_get_size (fig->compare, width, height);
+    case AR_FIGURE_COMPARE:
+      ar_compare_get_size (fig->compare, width, height);
       return;
     }
   g_assert_not_reached ();
 }
 
 void
-as_figure_render (cairo_t *cr, const AsFigure *fig, double width, double height)
+ar_figure_render (cairo_t *cr, const ArFigure *fig, double width, double height)
 {
   switch (fig->kind)
     {
-    case AS_FIGURE_HEATMAP:
-      as_heatmap_render (cr, fig->heatmap, width, height);
+    case AR_FIGURE_HEATMAP:
+      ar_heatmap_render (cr, fig->heatmap, width, height);
       return;
-    case AS_FIGURE_GRID:
-      as_grid_render (cr, fig->grid, width, height);
+    case AR_FIGURE_GRID:
+      ar_grid_render (cr, fig->grid, width, height);
       return;
-    case AS_FIGURE_SCATTER:
-      as_scatter_render (cr, fig->scatter, width, height);
+    case AR_FIGURE_SCATTER:
+      ar_scatter_render (cr, fig->scatter, width, height);
       return;
-    case AS_FIGURE_LINES:
-      as_line_render (cr, fig->lines, width, height);
+    case AR_FIGURE_LINES:
+      ar_line_render (cr, fig->lines, width, height);
       return;
-    case AS_FIGURE_COMPARE:
-      as_compare_render (cr, fig->compare, width, height);
+    case AR_FIGURE_COMPARE:
+      ar_compare_render (cr, fig->compare, width, height);
       return;
     }
   g_assert_not_reached ();

@@ -17,37 +17,37 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  AS_FIGURE_HEATMAP,
-  AS_FIGURE_GRID,
-  AS_FIGURE_SCATTER,
-  AS_FIGURE_LINES,
-  AS_FIGURE_COMPARE,
-} AsFigureKind;
+  AR_FIGURE_HEATMAP,
+  AR_FIGURE_GRID,
+  AR_FIGURE_SCATTER,
+  AR_FIGURE_LINES,
+  AR_FIGURE_COMPARE,
+} ArFigureKind;
 
 typedef struct
 {
-  AsFigureKind kind;
+  ArFigureKind kind;
   union
   {
-    const AsHeatmapFigure *heatmap;
-    const AsGridFigure *grid;
-    const AsScatterFigure *scatter;
-    const AsLineFigure *lines;
-    const AsCompareFigure *compare;
+    const ArHeatmapFigure *heatmap;
+    const ArGridFigure *grid;
+    const ArScatterFigure *scatter;
+    const ArLineFigure *lines;
+    const ArCompareFigure *compare;
   };
-} AsFigure;
+} ArFigure;
 
 /* Wrappers that borrow FIG. */
-AsFigure as_figure_from_heatmap (const AsHeatmapFigure *fig);
-AsFigure as_figure_from_grid (const AsGridFigure *fig);
-AsFigure as_figure_from_scatter (const AsScatterFigure *fig);
-AsFigure as_figure_from_lines (const AsLineFigure *fig);
-AsFigure as_figure_from_compare (const AsCompareFigure *fig);
+ArFigure ar_figure_from_heatmap (const ArHeatmapFigure *fig);
+ArFigure ar_figure_from_grid (const ArGridFigure *fig);
+ArFigure ar_figure_from_scatter (const ArScatterFigure *fig);
+ArFigure ar_figure_from_lines (const ArLineFigure *fig);
+ArFigure ar_figure_from_compare (const ArCompareFigure *fig);
 
 /* The natural size in figure units (whole numbers; px at scale 1, pt in PDF and SVG). */
-void as_figure_get_size (const AsFigure *fig, double *width, double *height);
+void ar_figure_get_size (const ArFigure *fig, double *width, double *height);
 
 /* Draws FIG into (0, 0, WIDTH, HEIGHT) of CR's user space. */
-void as_figure_render (cairo_t *cr, const AsFigure *fig, double width, double height);
+void ar_figure_render (cairo_t *cr, const ArFigure *fig, double width, double height);
 
 G_END_DECLS

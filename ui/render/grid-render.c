@@ -7,7 +7,7 @@
 #include "matrix-paint.h"
 #include "render-text.h"
 
-#define MARGIN AS_FIGURE_MARGIN
+#define MARGIN AR_FIGURE_MARGIN
 #define CAPTION_GAP 6.0
 #define NUMBER_GAP 6.0
 #define H_GAP 10.0
@@ -26,10 +26,10 @@ typedef struct
 } Layout;
 
 void
-as_grid_figure_init (AsGridFigure *fig)
+ar_grid_figure_init (ArGridFigure *fig)
 {
-  *fig = (AsGridFigure){
-    .colormap = AS_COLORMAP_YLGNBU,
+  *fig = (ArGridFigure){
+    .colormap = AR_COLORMAP_YLGNBU,
     .vmin = 0,
     .vmax = 1,
     .highlight_layer = -1,
@@ -38,21 +38,21 @@ as_grid_figure_init (AsGridFigure *fig)
   };
 }
 
-AsRgb
-as_head_pattern_color (AsHeadPattern pattern)
+ArRgb
+ar_head_pattern_color (AsHeadPattern pattern)
 {
   int index = pattern == AS_HEAD_PATTERN_PREVIOUS ? 0
               : pattern == AS_HEAD_PATTERN_FIRST  ? 1
               : pattern == AS_HEAD_PATTERN_SELF   ? 2
                                                   : -1;
   if (index < 0)
-    return (AsRgb){ 0.55, 0.55, 0.55 };
-  AsColor8 c = as_palette_color (index);
-  return (AsRgb){ c.r / 255.0, c.g / 255.0, c.b / 255.0 };
+    return (ArRgb){ 0.55, 0.55, 0.55 };
+  ArColor8 c = ar_palette_color (index);
+  return (ArRgb){ c.r / 255.0, c.g / 255.0, c.b / 255.0 };
 }
 
 static gboolean
-has_data (const AsGridFigure *fig)
+has_data (const ArGridFigure *fig)
 {
   return fig->attn != NULL && fig->n_layers > 0 && fig->n_heads > 0 && fig->n_tokens > 0;
 }
@@ -83,27 +83,27 @@ right_extent (const Layout *lo)
 }
 
 static void
-measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsGridFigure *fig)
+measure (Layout *lo, PangoContext *pc, const ArRenderStyle *style, const ArGridFigure *fig)
 {
   *lo = (Layout){ 0 };
-  lo->title_h = as_title_block_height (pc, style, fig->title, fig->subtitle);
+  lo->title_h = ar_title_block_height (pc, style, fig->title, fig->subtitle);
   if (!has_data (fig))
     return;
-  as_text_measure (pc, style, "Layer", AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL, &lo->caption_h);
+  ar_text_measure (pc, style, "Layer", AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL, &lo->caption_h);
   g_autofree char *widest = g_strdup_printf ("%d", MAX (fig->n_layers, fig->n_heads) - 1);
-  as_text_measure (pc, style, widest, AS_FONT_TICK, PANGO_WEIGHT_BOLD, &lo->number_w,
+  ar_text_measure (pc, style, widest, AR_FONT_TICK, PANGO_WEIGHT_BOLD, &lo->number_w,
                    &lo->number_h);
   if (fig->patterns != NULL)
-    as_text_measure (pc, style, "previous", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL, &lo->label_h);
+    ar_text_measure (pc, style, "previous", AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL, &lo->label_h);
   if (fig->colorbar)
     {
-      AsColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
-      lo->colorbar_w = as_colorbar_get_width (pc, style, &bar);
+      ArColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
+      lo->colorbar_w = ar_colorbar_get_width (pc, style, &bar);
     }
 }
 
 static void
-fit (Layout *lo, const AsGridFigure *fig, double width, double height)
+fit (Layout *lo, const ArGridFigure *fig, double width, double height)
 {
   if (!has_data (fig))
     return;
@@ -125,20 +125,20 @@ fit (Layout *lo, const AsGridFigure *fig, double width, double height)
 }
 
 static void
-layout_only (Layout *lo, const AsGridFigure *fig, double width, double height)
+layout_only (Layout *lo, const ArGridFigure *fig, double width, double height)
 {
-  PangoContext *pc = as_text_context_new ();
-  measure (lo, pc, as_render_style_or_default (fig->style), fig);
+  PangoContext *pc = ar_text_context_new ();
+  measure (lo, pc, ar_render_style_or_default (fig->style), fig);
   fit (lo, fig, width, height);
   g_object_unref (pc);
 }
 
 void
-as_grid_get_size (const AsGridFigure *fig, double *width, double *height)
+ar_grid_get_size (const ArGridFigure *fig, double *width, double *height)
 {
   Layout lo;
-  PangoContext *pc = as_text_context_new ();
-  measure (&lo, pc, as_render_style_or_default (fig->style), fig);
+  PangoContext *pc = ar_text_context_new ();
+  measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
   g_object_unref (pc);
   if (!has_data (fig))
     {
@@ -152,18 +152,18 @@ as_grid_get_size (const AsGridFigure *fig, double *width, double *height)
 }
 
 static void
-draw_captions (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsGridFigure *fig,
+draw_captions (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArGridFigure *fig,
                const Layout *lo)
 {
   double grid_w = fig->n_heads * lo->pitch_x - H_GAP;
   double grid_h = fig->n_layers * lo->pitch_y - V_GAP;
   double numbers_y = lo->y0 - NUMBER_GAP - lo->number_h;
   double numbers_x = lo->x0 - NUMBER_GAP;
-  as_render_set_rgb (cr, style->text);
-  PangoLayout *caption = as_text_layout (pc, style, "Head", AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, 0);
-  as_text_draw (cr, caption, lo->x0 + grid_w / 2, numbers_y - CAPTION_GAP, 0.5, 1, 0);
+  ar_render_set_rgb (cr, style->text);
+  PangoLayout *caption = ar_text_layout (pc, style, "Head", AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, 0);
+  ar_text_draw (cr, caption, lo->x0 + grid_w / 2, numbers_y - CAPTION_GAP, 0.5, 1, 0);
   pango_layout_set_text (caption, "Layer", -1);
-  as_text_draw (cr, caption, numbers_x - lo->number_w - CAPTION_GAP - lo->caption_h / 2,
+  ar_text_draw (cr, caption, numbers_x - lo->number_w - CAPTION_GAP - lo->caption_h / 2,
                 lo->y0 + grid_h / 2, 0.5, 0.5, -G_PI / 2);
   g_object_unref (caption);
 
@@ -171,31 +171,31 @@ draw_captions (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const 
     {
       g_autofree char *text = g_strdup_printf ("%d", h);
       gboolean on = h == fig->highlight_head;
-      PangoLayout *layout = as_text_layout (pc, style, text, AS_FONT_TICK,
+      PangoLayout *layout = ar_text_layout (pc, style, text, AR_FONT_TICK,
                                             on ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, 0);
-      as_render_set_rgb (cr, on ? style->accent : style->text);
-      as_text_draw (cr, layout, lo->x0 + h * lo->pitch_x + lo->size / 2, numbers_y, 0.5, 0, 0);
+      ar_render_set_rgb (cr, on ? style->accent : style->text);
+      ar_text_draw (cr, layout, lo->x0 + h * lo->pitch_x + lo->size / 2, numbers_y, 0.5, 0, 0);
       g_object_unref (layout);
     }
   for (int l = 0; l < fig->n_layers; l++)
     {
       g_autofree char *text = g_strdup_printf ("%d", l);
       gboolean on = l == fig->highlight_layer;
-      PangoLayout *layout = as_text_layout (pc, style, text, AS_FONT_TICK,
+      PangoLayout *layout = ar_text_layout (pc, style, text, AR_FONT_TICK,
                                             on ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, 0);
-      as_render_set_rgb (cr, on ? style->accent : style->text);
-      as_text_draw (cr, layout, numbers_x, lo->y0 + l * lo->pitch_y + lo->size / 2, 1, 0.5, 0);
+      ar_render_set_rgb (cr, on ? style->accent : style->text);
+      ar_text_draw (cr, layout, numbers_x, lo->y0 + l * lo->pitch_y + lo->size / 2, 1, 0.5, 0);
       g_object_unref (layout);
     }
 }
 
 static void
-draw_thumb (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsGridFigure *fig,
+draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArGridFigure *fig,
             const Layout *lo, int l, int h)
 {
   int t = fig->n_tokens;
   double x = lo->x0 + h * lo->pitch_x, y = lo->y0 + l * lo->pitch_y;
-  AsMatrixPaint paint = {
+  ArMatrixPaint paint = {
     .colormap = fig->colormap,
     .vmin = fig->vmin,
     .vmax = fig->vmax,
@@ -203,11 +203,11 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsG
     .masked = style->masked,
   };
   const float *matrix = fig->attn + ((gsize) l * fig->n_heads + h) * t * t; /* [T][T] */
-  as_matrix_paint (cr, &paint, matrix, t, t, x, y, lo->size / t, lo->size / t);
+  ar_matrix_paint (cr, &paint, matrix, t, t, x, y, lo->size / t, lo->size / t);
 
   gboolean on = l == fig->highlight_layer && h == fig->highlight_head;
   cairo_set_line_width (cr, on ? 2.5 : 1.0);
-  as_render_set_rgb (cr, on ? style->accent : style->grid);
+  ar_render_set_rgb (cr, on ? style->accent : style->grid);
   double inset = on ? -1.25 : -0.5;
   cairo_rectangle (cr, x + inset, y + inset, lo->size - 2 * inset, lo->size - 2 * inset);
   cairo_stroke (cr);
@@ -215,26 +215,26 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsG
   if (fig->patterns != NULL)
     {
       AsHeadPattern pattern = fig->patterns[l * fig->n_heads + h];
-      PangoLayout *layout = as_text_layout (pc, style, as_head_pattern_to_string (pattern),
-                                            AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, lo->size + H_GAP);
-      as_render_set_rgb (cr, pattern == AS_HEAD_PATTERN_MIXED ? style->muted
-                                                              : as_head_pattern_color (pattern));
-      as_text_draw (cr, layout, x + lo->size / 2, y + lo->size + LABEL_GAP, 0.5, 0, 0);
+      PangoLayout *layout = ar_text_layout (pc, style, as_head_pattern_to_string (pattern),
+                                            AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, lo->size + H_GAP);
+      ar_render_set_rgb (cr, pattern == AS_HEAD_PATTERN_MIXED ? style->muted
+                                                              : ar_head_pattern_color (pattern));
+      ar_text_draw (cr, layout, x + lo->size / 2, y + lo->size + LABEL_GAP, 0.5, 0, 0);
       g_object_unref (layout);
     }
 }
 
 void
-as_grid_render (cairo_t *cr, const AsGridFigure *fig, double width, double height)
+ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double height)
 {
-  const AsRenderStyle *style = as_render_style_or_default (fig->style);
-  PangoContext *pc = as_text_context_new ();
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  PangoContext *pc = ar_text_context_new ();
   Layout lo;
   measure (&lo, pc, style, fig);
   fit (&lo, fig, width, height);
 
   cairo_save (cr);
-  as_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig) && lo.size > 0)
     {
       draw_captions (cr, pc, style, fig, &lo);
@@ -243,10 +243,10 @@ as_grid_render (cairo_t *cr, const AsGridFigure *fig, double width, double heigh
           draw_thumb (cr, pc, style, fig, &lo, l, h);
       if (fig->colorbar)
         {
-          AsColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
+          ArColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
           double grid_w = fig->n_heads * lo.pitch_x - H_GAP;
           double grid_h = fig->n_layers * lo.pitch_y - band_below (&lo);
-          as_colorbar_draw (cr, pc, style, &bar, lo.x0 + grid_w + COLORBAR_GAP, lo.y0,
+          ar_colorbar_draw (cr, pc, style, &bar, lo.x0 + grid_w + COLORBAR_GAP, lo.y0,
                             MIN (grid_h, COLORBAR_MAX));
         }
     }
@@ -255,7 +255,7 @@ as_grid_render (cairo_t *cr, const AsGridFigure *fig, double width, double heigh
 }
 
 gboolean
-as_grid_hit (const AsGridFigure *fig, double width, double height, double x, double y, int *layer,
+ar_grid_hit (const ArGridFigure *fig, double width, double height, double x, double y, int *layer,
              int *head)
 {
   if (!has_data (fig))
@@ -276,7 +276,7 @@ as_grid_hit (const AsGridFigure *fig, double width, double height, double x, dou
 }
 
 void
-as_grid_get_thumb_rect (const AsGridFigure *fig, double width, double height, int layer, int head,
+ar_grid_get_thumb_rect (const ArGridFigure *fig, double width, double height, int layer, int head,
                         double *x, double *y, double *size)
 {
   Layout lo;

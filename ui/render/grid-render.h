@@ -29,32 +29,32 @@ typedef struct
   const float *attn;             /* [L][H][T][T] */
   const AsHeadPattern *patterns; /* [L][H], or NULL for no labels */
 
-  AsColormap colormap;
+  ArColormap colormap;
   double vmin, vmax;
   gboolean mask_upper;                 /* causal models: grey future cells */
   int highlight_layer, highlight_head; /* -1 for none */
   gboolean colorbar;
   const char *colorbar_label;
 
-  const AsRenderStyle *style;
-} AsGridFigure;
+  const ArRenderStyle *style;
+} ArGridFigure;
 
 /* Defaults: YlGnBu on [0, 1], colour bar on, no highlight, no data. */
-void as_grid_figure_init (AsGridFigure *fig);
+void ar_grid_figure_init (ArGridFigure *fig);
 
-void as_grid_get_size (const AsGridFigure *fig, double *width, double *height);
+void ar_grid_get_size (const ArGridFigure *fig, double *width, double *height);
 
-void as_grid_render (cairo_t *cr, const AsGridFigure *fig, double width, double height);
+void ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double height);
 
 /* The head whose thumbnail (or pattern label) is under (X, Y): TRUE and *LAYER, *HEAD. */
-gboolean as_grid_hit (const AsGridFigure *fig, double width, double height, double x, double y,
+gboolean ar_grid_hit (const ArGridFigure *fig, double width, double height, double x, double y,
                       int *layer, int *head);
 
 /* The thumbnail rectangle of (LAYER, HEAD) at WIDTH × HEIGHT (square: *SIZE × *SIZE). */
-void as_grid_get_thumb_rect (const AsGridFigure *fig, double width, double height, int layer,
+void ar_grid_get_thumb_rect (const ArGridFigure *fig, double width, double height, int layer,
                              int head, double *x, double *y, double *size);
 
 /* The colour a pattern label is written in (light style). */
-AsRgb as_head_pattern_color (AsHeadPattern pattern);
+ArRgb ar_head_pattern_color (AsHeadPattern pattern);
 
 G_END_DECLS

@@ -11,7 +11,7 @@
 #include "matrix-paint.h"
 #include "render-text.h"
 
-#define MARGIN AS_FIGURE_MARGIN
+#define MARGIN AR_FIGURE_MARGIN
 #define TICK_GAP 6.0
 #define AXIS_GAP 8.0
 #define COLORBAR_GAP 16.0
@@ -33,15 +33,15 @@ typedef struct
 } Layout;
 
 void
-as_heatmap_figure_init (AsHeatmapFigure *fig)
+ar_heatmap_figure_init (ArHeatmapFigure *fig)
 {
-  *fig = (AsHeatmapFigure){
+  *fig = (ArHeatmapFigure){
     .row_axis = "Queries",
     .col_axis = "Keys",
-    .colormap = AS_COLORMAP_YLGNBU,
+    .colormap = AR_COLORMAP_YLGNBU,
     .vmin = 0,
     .vmax = 1,
-    .annotate = AS_ANNOTATE_AUTO,
+    .annotate = AR_ANNOTATE_AUTO,
     .decimals = 2,
     .highlight_row = -1,
     .highlight_col = -1,
@@ -50,7 +50,7 @@ as_heatmap_figure_init (AsHeatmapFigure *fig)
 }
 
 static gboolean
-has_data (const AsHeatmapFigure *fig)
+has_data (const ArHeatmapFigure *fig)
 {
   return fig->values != NULL && fig->n_rows > 0 && fig->n_cols > 0;
 }
@@ -62,26 +62,26 @@ label_at (const char *const *labels, int i)
   return labels != NULL ? g_strdup (labels[i]) : g_strdup_printf ("%d", i);
 }
 
-/* The widest of N labels (bold, as a highlighted label is drawn), at most AS_HEATMAP_MAX_LABEL. */
+/* The widest of N labels (bold, as a highlighted label is drawn), at most AR_HEATMAP_MAX_LABEL. */
 static double
-widest_label (PangoContext *pc, const AsRenderStyle *style, const char *const *labels, int n)
+widest_label (PangoContext *pc, const ArRenderStyle *style, const char *const *labels, int n)
 {
-  PangoLayout *layout = as_text_layout (pc, style, "", AS_FONT_TICK, PANGO_WEIGHT_BOLD, 0);
+  PangoLayout *layout = ar_text_layout (pc, style, "", AR_FONT_TICK, PANGO_WEIGHT_BOLD, 0);
   double widest = 0, w;
-  for (int i = 0; i < n && widest < AS_HEATMAP_MAX_LABEL; i++)
+  for (int i = 0; i < n && widest < AR_HEATMAP_MAX_LABEL; i++)
     {
       g_autofree char *label = label_at (labels, i);
       pango_layout_set_text (layout, label, -1);
-      as_text_extent (layout, &w, NULL);
+      ar_text_extent (layout, &w, NULL);
       widest = MAX (widest, w);
     }
   g_object_unref (layout);
-  return ceil (MIN (widest, AS_HEATMAP_MAX_LABEL));
+  return ceil (MIN (widest, AR_HEATMAP_MAX_LABEL));
 }
 
 /* The widest row and column labels: FIG's cached widths, or measured now. */
 static void
-measure_labels (PangoContext *pc, const AsRenderStyle *style, const AsHeatmapFigure *fig,
+measure_labels (PangoContext *pc, const ArRenderStyle *style, const ArHeatmapFigure *fig,
                 double *row_w, double *col_w)
 {
   *row_w = fig->row_label_width > 0 ? fig->row_label_width
@@ -96,36 +96,36 @@ measure_labels (PangoContext *pc, const AsRenderStyle *style, const AsHeatmapFig
 }
 
 void
-as_heatmap_figure_measure_labels (AsHeatmapFigure *fig)
+ar_heatmap_figure_measure_labels (ArHeatmapFigure *fig)
 {
   fig->row_label_width = fig->col_label_width = 0;
   if (!has_data (fig))
     return;
-  PangoContext *pc = as_text_context_new ();
-  measure_labels (pc, as_render_style_or_default (fig->style), fig, &fig->row_label_width,
+  PangoContext *pc = ar_text_context_new ();
+  measure_labels (pc, ar_render_style_or_default (fig->style), fig, &fig->row_label_width,
                   &fig->col_label_width);
   g_object_unref (pc);
 }
 
 static void
-measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsHeatmapFigure *fig)
+measure (Layout *lo, PangoContext *pc, const ArRenderStyle *style, const ArHeatmapFigure *fig)
 {
   *lo = (Layout){ 0 };
-  lo->title_h = as_title_block_height (pc, style, fig->title, fig->subtitle);
+  lo->title_h = ar_title_block_height (pc, style, fig->title, fig->subtitle);
   if (!has_data (fig))
     return;
   measure_labels (pc, style, fig, &lo->row_label_w, &lo->col_label_w);
-  as_text_measure (pc, style, "Ag", AS_FONT_TICK, PANGO_WEIGHT_NORMAL, NULL, &lo->label_h);
+  ar_text_measure (pc, style, "Ag", AR_FONT_TICK, PANGO_WEIGHT_NORMAL, NULL, &lo->label_h);
   if (fig->row_axis != NULL)
-    as_text_measure (pc, style, fig->row_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL,
+    ar_text_measure (pc, style, fig->row_axis, AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL,
                      &lo->row_axis_h);
   if (fig->col_axis != NULL)
-    as_text_measure (pc, style, fig->col_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL,
+    ar_text_measure (pc, style, fig->col_axis, AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL,
                      &lo->col_axis_h);
   if (fig->colorbar)
     {
-      AsColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
-      lo->colorbar_w = as_colorbar_get_width (pc, style, &bar);
+      ArColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
+      lo->colorbar_w = ar_colorbar_get_width (pc, style, &bar);
     }
 }
 
@@ -162,14 +162,14 @@ needs_rotation (const Layout *lo, double cell)
 }
 
 static double
-natural_cell (const AsHeatmapFigure *fig)
+natural_cell (const ArHeatmapFigure *fig)
 {
   double cell = CLAMP (NATURAL_EXTENT / MAX (fig->n_rows, fig->n_cols), 2.0, 64.0);
   return cell >= 8 ? floor (cell) : cell;
 }
 
 static void
-fit (Layout *lo, const AsHeatmapFigure *fig, double width, double height)
+fit (Layout *lo, const ArHeatmapFigure *fig, double width, double height)
 {
   if (!has_data (fig))
     return;
@@ -193,27 +193,27 @@ fit (Layout *lo, const AsHeatmapFigure *fig, double width, double height)
 }
 
 static void
-layout_for (Layout *lo, PangoContext *pc, const AsHeatmapFigure *fig, double width, double height)
+layout_for (Layout *lo, PangoContext *pc, const ArHeatmapFigure *fig, double width, double height)
 {
-  measure (lo, pc, as_render_style_or_default (fig->style), fig);
+  measure (lo, pc, ar_render_style_or_default (fig->style), fig);
   fit (lo, fig, width, height);
 }
 
 /* The layout without drawing (hit-testing). */
 static void
-layout_only (Layout *lo, const AsHeatmapFigure *fig, double width, double height)
+layout_only (Layout *lo, const ArHeatmapFigure *fig, double width, double height)
 {
-  PangoContext *pc = as_text_context_new ();
+  PangoContext *pc = ar_text_context_new ();
   layout_for (lo, pc, fig, width, height);
   g_object_unref (pc);
 }
 
 void
-as_heatmap_get_size (const AsHeatmapFigure *fig, double *width, double *height)
+ar_heatmap_get_size (const ArHeatmapFigure *fig, double *width, double *height)
 {
-  PangoContext *pc = as_text_context_new ();
+  PangoContext *pc = ar_text_context_new ();
   Layout lo;
-  measure (&lo, pc, as_render_style_or_default (fig->style), fig);
+  measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
   g_object_unref (pc);
   if (!has_data (fig))
     {
@@ -228,40 +228,40 @@ as_heatmap_get_size (const AsHeatmapFigure *fig, double *width, double *height)
 }
 
 static gboolean
-annotated (const AsHeatmapFigure *fig, const Layout *lo)
+annotated (const ArHeatmapFigure *fig, const Layout *lo)
 {
-  return fig->annotate == AS_ANNOTATE_ALWAYS
-         || (fig->annotate == AS_ANNOTATE_AUTO && lo->cell >= AS_HEATMAP_ANNOTATE_CELL);
+  return fig->annotate == AR_ANNOTATE_ALWAYS
+         || (fig->annotate == AR_ANNOTATE_AUTO && lo->cell >= AR_HEATMAP_ANNOTATE_CELL);
 }
 
 static void
-draw_annotations (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style,
-                  const AsHeatmapFigure *fig, const Layout *lo)
+draw_annotations (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
+                  const ArHeatmapFigure *fig, const Layout *lo)
 {
   double size = CLAMP (lo->cell * 0.3, 8.0, 13.0);
-  PangoLayout *layout = as_text_layout (pc, style, "", size, PANGO_WEIGHT_NORMAL, 0);
+  PangoLayout *layout = ar_text_layout (pc, style, "", size, PANGO_WEIGHT_NORMAL, 0);
   for (int i = 0; i < fig->n_rows; i++)
     for (int j = 0; j < fig->n_cols; j++)
       {
         if (fig->mask_upper && j > i)
           continue;
         double v = fig->values[(gsize) i * fig->n_cols + j];
-        AsColor8 c = as_colormap_color (fig->colormap, v, fig->vmin, fig->vmax);
-        g_autofree char *text = as_format_number (v, CLAMP (fig->decimals, 0, 6));
+        ArColor8 c = ar_colormap_color (fig->colormap, v, fig->vmin, fig->vmax);
+        g_autofree char *text = ar_format_number (v, CLAMP (fig->decimals, 0, 6));
         pango_layout_set_text (layout, text, -1);
-        as_render_set_rgb (cr, as_color_luminance (c) < 0.408 ? style->light_ink : style->dark_ink);
-        as_text_draw (cr, layout, lo->x0 + (j + 0.5) * lo->cell - lo->gap / 2,
+        ar_render_set_rgb (cr, ar_color_luminance (c) < 0.408 ? style->light_ink : style->dark_ink);
+        ar_text_draw (cr, layout, lo->x0 + (j + 0.5) * lo->cell - lo->gap / 2,
                       lo->y0 + (i + 0.5) * lo->cell - lo->gap / 2, 0.5, 0.5, 0);
       }
   g_object_unref (layout);
 }
 
 static void
-draw_highlight (cairo_t *cr, const AsRenderStyle *style, const AsHeatmapFigure *fig,
+draw_highlight (cairo_t *cr, const ArRenderStyle *style, const ArHeatmapFigure *fig,
                 const Layout *lo)
 {
   cairo_save (cr);
-  as_render_set_rgb (cr, style->accent);
+  ar_render_set_rgb (cr, style->accent);
   cairo_set_line_width (cr, 2.0);
   double pw = fig->n_cols * lo->cell - lo->gap, ph = fig->n_rows * lo->cell - lo->gap;
   if (fig->highlight_row >= 0 && fig->highlight_row < fig->n_rows)
@@ -274,14 +274,14 @@ draw_highlight (cairo_t *cr, const AsRenderStyle *style, const AsHeatmapFigure *
 
 /* One tick label, bold in the accent colour when HIGHLIGHTED. */
 static void
-draw_tick_label (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const char *text,
+draw_tick_label (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const char *text,
                  gboolean highlighted, double x, double y, double ax, double ay, double angle)
 {
-  PangoLayout *layout = as_text_layout (pc, style, text, AS_FONT_TICK,
+  PangoLayout *layout = ar_text_layout (pc, style, text, AR_FONT_TICK,
                                         highlighted ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL,
-                                        AS_HEATMAP_MAX_LABEL);
-  as_render_set_rgb (cr, highlighted ? style->accent : style->text);
-  as_text_draw (cr, layout, x, y, ax, ay, angle);
+                                        AR_HEATMAP_MAX_LABEL);
+  ar_render_set_rgb (cr, highlighted ? style->accent : style->text);
+  ar_text_draw (cr, layout, x, y, ax, ay, angle);
   g_object_unref (layout);
 }
 
@@ -295,7 +295,7 @@ label_shown (int i, int step, int highlight)
 }
 
 static void
-draw_axes (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsHeatmapFigure *fig,
+draw_axes (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArHeatmapFigure *fig,
            const Layout *lo)
 {
   double pw = fig->n_cols * lo->cell - lo->gap, ph = fig->n_rows * lo->cell - lo->gap;
@@ -318,24 +318,24 @@ draw_axes (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsHe
         else
           draw_tick_label (cr, pc, style, text, j == fig->highlight_col, x, below, 0.5, 0, 0);
       }
-  as_axis_names_draw (cr, pc, style, fig->col_axis, fig->row_axis, lo->x0, lo->y0, pw, ph,
+  ar_axis_names_draw (cr, pc, style, fig->col_axis, fig->row_axis, lo->x0, lo->y0, pw, ph,
                       below + (lo->rotate_cols ? lo->col_label_w : lo->label_h) + AXIS_GAP,
                       lo->x0 - TICK_GAP - lo->row_label_w - AXIS_GAP - lo->row_axis_h / 2);
 }
 
 void
-as_heatmap_render (cairo_t *cr, const AsHeatmapFigure *fig, double width, double height)
+ar_heatmap_render (cairo_t *cr, const ArHeatmapFigure *fig, double width, double height)
 {
-  const AsRenderStyle *style = as_render_style_or_default (fig->style);
-  PangoContext *pc = as_text_context_new ();
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  PangoContext *pc = ar_text_context_new ();
   Layout lo;
   layout_for (&lo, pc, fig, width, height);
 
   cairo_save (cr);
-  as_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig) && lo.cell > 0)
     {
-      AsMatrixPaint paint = {
+      ArMatrixPaint paint = {
         .colormap = fig->colormap,
         .vmin = fig->vmin,
         .vmax = fig->vmax,
@@ -344,7 +344,7 @@ as_heatmap_render (cairo_t *cr, const AsHeatmapFigure *fig, double width, double
         .gap = lo.gap,
         .gap_color = style->background,
       };
-      as_matrix_paint (cr, &paint, fig->values, fig->n_rows, fig->n_cols, lo.x0, lo.y0, lo.cell,
+      ar_matrix_paint (cr, &paint, fig->values, fig->n_rows, fig->n_cols, lo.x0, lo.y0, lo.cell,
                        lo.cell);
       if (annotated (fig, &lo))
         draw_annotations (cr, pc, style, fig, &lo);
@@ -352,8 +352,8 @@ as_heatmap_render (cairo_t *cr, const AsHeatmapFigure *fig, double width, double
       draw_axes (cr, pc, style, fig, &lo);
       if (fig->colorbar)
         {
-          AsColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
-          as_colorbar_draw (cr, pc, style, &bar, lo.x0 + fig->n_cols * lo.cell + COLORBAR_GAP,
+          ArColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
+          ar_colorbar_draw (cr, pc, style, &bar, lo.x0 + fig->n_cols * lo.cell + COLORBAR_GAP,
                             lo.y0, fig->n_rows * lo.cell - lo.gap);
         }
     }
@@ -362,7 +362,7 @@ as_heatmap_render (cairo_t *cr, const AsHeatmapFigure *fig, double width, double
 }
 
 gboolean
-as_heatmap_hit (const AsHeatmapFigure *fig, double width, double height, double x, double y,
+ar_heatmap_hit (const ArHeatmapFigure *fig, double width, double height, double x, double y,
                 int *row, int *col)
 {
   if (!has_data (fig))
@@ -380,7 +380,7 @@ as_heatmap_hit (const AsHeatmapFigure *fig, double width, double height, double 
 }
 
 void
-as_heatmap_get_cell_rect (const AsHeatmapFigure *fig, double width, double height, int row, int col,
+ar_heatmap_get_cell_rect (const ArHeatmapFigure *fig, double width, double height, int row, int col,
                           double *x, double *y, double *cell_w, double *cell_h)
 {
   Layout lo;
@@ -391,7 +391,7 @@ as_heatmap_get_cell_rect (const AsHeatmapFigure *fig, double width, double heigh
 }
 
 gboolean
-as_heatmap_is_annotated (const AsHeatmapFigure *fig, double width, double height)
+ar_heatmap_is_annotated (const ArHeatmapFigure *fig, double width, double height)
 {
   if (!has_data (fig))
     return FALSE;

@@ -7,7 +7,7 @@
 #include "colormap.h"
 #include "render-text.h"
 
-#define MARGIN AS_FIGURE_MARGIN
+#define MARGIN AR_FIGURE_MARGIN
 #define TICK_LENGTH 4.0
 #define TICK_GAP 4.0
 #define AXIS_GAP 8.0
@@ -22,14 +22,14 @@ typedef struct
 {
   double title_h, tick_h, tick_w, axis_h, legend_w, legend_line_h;
   double lo, hi;
-  AsTicks ticks;
+  ArTicks ticks;
   double px, py, pw, ph;
 } Layout;
 
 void
-as_line_figure_init (AsLineFigure *fig)
+ar_line_figure_init (ArLineFigure *fig)
 {
-  *fig = (AsLineFigure){
+  *fig = (ArLineFigure){
     .x_axis = "Layer",
     .y_axis = "Cosine similarity",
     .ymin = NAN,
@@ -39,13 +39,13 @@ as_line_figure_init (AsLineFigure *fig)
 }
 
 static gboolean
-has_data (const AsLineFigure *fig)
+has_data (const ArLineFigure *fig)
 {
   return fig->values != NULL && fig->n_series > 0 && fig->n_x > 0;
 }
 
 static void
-y_range (const AsLineFigure *fig, double *lo, double *hi)
+y_range (const ArLineFigure *fig, double *lo, double *hi)
 {
   if (isfinite (fig->ymin) && isfinite (fig->ymax) && fig->ymax > fig->ymin)
     {
@@ -58,39 +58,39 @@ y_range (const AsLineFigure *fig, double *lo, double *hi)
       a = MIN (a, fig->values[i]), b = MAX (b, fig->values[i]);
   if (!isfinite (a))
     a = 0, b = 1;
-  as_ticks_nice_range (&a, &b, 5);
+  ar_ticks_nice_range (&a, &b, 5);
   *lo = a, *hi = b;
 }
 
 static char *
-x_label (const AsLineFigure *fig, int i)
+x_label (const ArLineFigure *fig, int i)
 {
   return fig->x_labels != NULL ? g_strdup (fig->x_labels[i]) : g_strdup_printf ("%d", i);
 }
 
 static void
-measure (Layout *lo, PangoContext *pc, const AsRenderStyle *style, const AsLineFigure *fig)
+measure (Layout *lo, PangoContext *pc, const ArRenderStyle *style, const ArLineFigure *fig)
 {
   *lo = (Layout){ 0 };
-  lo->title_h = as_title_block_height (pc, style, fig->title, fig->subtitle);
+  lo->title_h = ar_title_block_height (pc, style, fig->title, fig->subtitle);
   if (!has_data (fig))
     return;
   y_range (fig, &lo->lo, &lo->hi);
-  as_ticks_compute (&lo->ticks, lo->lo, lo->hi, 5);
+  ar_ticks_compute (&lo->ticks, lo->lo, lo->hi, 5);
   double w;
   for (int i = 0; i < lo->ticks.n; i++)
     {
-      g_autofree char *text = as_format_number (lo->ticks.values[i], lo->ticks.decimals);
-      as_text_measure (pc, style, text, AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, &w, NULL);
+      g_autofree char *text = ar_format_number (lo->ticks.values[i], lo->ticks.decimals);
+      ar_text_measure (pc, style, text, AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, &w, NULL);
       lo->tick_w = MAX (lo->tick_w, ceil (w));
     }
-  as_text_measure (pc, style, "0", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL, &lo->tick_h);
-  as_text_measure (pc, style, "Ag", AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL, &lo->axis_h);
+  ar_text_measure (pc, style, "0", AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL, &lo->tick_h);
+  ar_text_measure (pc, style, "Ag", AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL, &lo->axis_h);
   if (fig->series_names != NULL)
     for (int s = 0; s < fig->n_series; s++)
       {
         double h;
-        as_text_measure (pc, style, fig->series_names[s], AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, &w,
+        ar_text_measure (pc, style, fig->series_names[s], AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, &w,
                          &h);
         lo->legend_w = MAX (lo->legend_w, ceil (MIN (w, 160.0)) + LEGEND_SWATCH + 6);
         lo->legend_line_h = MAX (lo->legend_line_h, h + 3);
@@ -126,7 +126,7 @@ fit (Layout *lo, double width, double height)
 
 /* Markers sit in the middle of n_x equal slots so the first and last do not touch the frame. */
 static double
-x_at (const Layout *lo, const AsLineFigure *fig, int i)
+x_at (const Layout *lo, const ArLineFigure *fig, int i)
 {
   return lo->px + (i + 0.5) * lo->pw / fig->n_x;
 }
@@ -138,20 +138,20 @@ y_at (const Layout *lo, double v)
 }
 
 static void
-layout_only (Layout *lo, const AsLineFigure *fig, double width, double height)
+layout_only (Layout *lo, const ArLineFigure *fig, double width, double height)
 {
-  PangoContext *pc = as_text_context_new ();
-  measure (lo, pc, as_render_style_or_default (fig->style), fig);
+  PangoContext *pc = ar_text_context_new ();
+  measure (lo, pc, ar_render_style_or_default (fig->style), fig);
   fit (lo, width, height);
   g_object_unref (pc);
 }
 
 void
-as_line_get_size (const AsLineFigure *fig, double *width, double *height)
+ar_line_get_size (const ArLineFigure *fig, double *width, double *height)
 {
   Layout lo;
-  PangoContext *pc = as_text_context_new ();
-  measure (&lo, pc, as_render_style_or_default (fig->style), fig);
+  PangoContext *pc = ar_text_context_new ();
+  measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
   g_object_unref (pc);
   double legend_h = fig->n_series * lo.legend_line_h;
   *width = ceil (left_extent (&lo) + NATURAL_W + right_extent (&lo));
@@ -159,56 +159,56 @@ as_line_get_size (const AsLineFigure *fig, double *width, double *height)
 }
 
 static void
-draw_axes (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsLineFigure *fig,
+draw_axes (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArLineFigure *fig,
            const Layout *lo)
 {
   cairo_set_line_width (cr, 1.0);
-  PangoLayout *layout = as_text_layout (pc, style, "", AS_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
+  PangoLayout *layout = ar_text_layout (pc, style, "", AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
   for (int i = 0; i < lo->ticks.n; i++)
     {
       double y = round (y_at (lo, lo->ticks.values[i])) + 0.5;
-      as_render_set_rgb (cr, style->grid);
+      ar_render_set_rgb (cr, style->grid);
       cairo_move_to (cr, lo->px, y);
       cairo_line_to (cr, lo->px + lo->pw, y);
       cairo_stroke (cr);
-      g_autofree char *text = as_format_number (lo->ticks.values[i], lo->ticks.decimals);
+      g_autofree char *text = ar_format_number (lo->ticks.values[i], lo->ticks.decimals);
       pango_layout_set_text (layout, text, -1);
-      as_render_set_rgb (cr, style->text);
-      as_text_draw (cr, layout, lo->px - TICK_LENGTH - TICK_GAP, y, 1, 0.5, 0);
+      ar_render_set_rgb (cr, style->text);
+      ar_text_draw (cr, layout, lo->px - TICK_LENGTH - TICK_GAP, y, 1, 0.5, 0);
     }
   /* Label every k-th x position so that the labels do not collide. */
   int step = MAX (1, (int) ceil (24.0 / MAX (lo->pw / fig->n_x, 1e-6)));
   for (int i = 0; i < fig->n_x; i += step)
     {
       double x = round (x_at (lo, fig, i)) + 0.5;
-      as_render_set_rgb (cr, style->rule);
+      ar_render_set_rgb (cr, style->rule);
       cairo_move_to (cr, x, lo->py + lo->ph);
       cairo_rel_line_to (cr, 0, TICK_LENGTH);
       cairo_stroke (cr);
       g_autofree char *text = x_label (fig, i);
       pango_layout_set_text (layout, text, -1);
-      as_render_set_rgb (cr, style->text);
-      as_text_draw (cr, layout, x, lo->py + lo->ph + TICK_LENGTH + TICK_GAP, 0.5, 0, 0);
+      ar_render_set_rgb (cr, style->text);
+      ar_text_draw (cr, layout, x, lo->py + lo->ph + TICK_LENGTH + TICK_GAP, 0.5, 0, 0);
     }
   g_object_unref (layout);
-  as_render_set_rgb (cr, style->rule);
+  ar_render_set_rgb (cr, style->rule);
   cairo_move_to (cr, lo->px + 0.5, lo->py);
   cairo_line_to (cr, lo->px + 0.5, lo->py + lo->ph - 0.5);
   cairo_line_to (cr, lo->px + lo->pw, lo->py + lo->ph - 0.5);
   cairo_stroke (cr);
 
-  as_axis_names_draw (cr, pc, style, fig->x_axis, fig->y_axis, lo->px, lo->py, lo->pw, lo->ph,
+  ar_axis_names_draw (cr, pc, style, fig->x_axis, fig->y_axis, lo->px, lo->py, lo->pw, lo->ph,
                       lo->py + lo->ph + TICK_LENGTH + TICK_GAP + lo->tick_h + AXIS_GAP,
                       MARGIN + lo->axis_h / 2);
 }
 
 static void
-draw_series (cairo_t *cr, const AsRenderStyle *style, const AsLineFigure *fig, const Layout *lo,
+draw_series (cairo_t *cr, const ArRenderStyle *style, const ArLineFigure *fig, const Layout *lo,
              int s)
 {
   const double *v = fig->values + (gsize) s * fig->n_x; /* [n_x] */
   gboolean on = s == fig->highlight_series;
-  as_render_set_color8 (cr, as_palette_color (s));
+  ar_render_set_color8 (cr, ar_palette_color (s));
   cairo_set_line_width (cr, on ? 3.0 : 1.8);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   gboolean pen_down = FALSE;
@@ -230,16 +230,16 @@ draw_series (cairo_t *cr, const AsRenderStyle *style, const AsLineFigure *fig, c
     if (isfinite (v[i]))
       {
         cairo_arc (cr, x_at (lo, fig, i), y_at (lo, v[i]), on ? MARKER + 1 : MARKER, 0, 2 * G_PI);
-        as_render_set_color8 (cr, as_palette_color (s));
+        ar_render_set_color8 (cr, ar_palette_color (s));
         cairo_fill_preserve (cr);
         cairo_set_line_width (cr, 1.0);
-        as_render_set_rgb (cr, style->background);
+        ar_render_set_rgb (cr, style->background);
         cairo_stroke (cr);
       }
 }
 
 static void
-draw_legend (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const AsLineFigure *fig,
+draw_legend (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArLineFigure *fig,
              const Layout *lo)
 {
   if (fig->series_names == NULL)
@@ -248,32 +248,32 @@ draw_legend (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const As
   for (int s = 0; s < fig->n_series; s++)
     {
       double cy = lo->py + (s + 0.5) * lo->legend_line_h;
-      as_render_set_color8 (cr, as_palette_color (s));
+      ar_render_set_color8 (cr, ar_palette_color (s));
       cairo_set_line_width (cr, 1.8);
       cairo_move_to (cr, x, cy);
       cairo_rel_line_to (cr, LEGEND_SWATCH, 0);
       cairo_stroke (cr);
       cairo_arc (cr, x + LEGEND_SWATCH / 2, cy, MARKER, 0, 2 * G_PI);
       cairo_fill (cr);
-      PangoLayout *layout = as_text_layout (
-          pc, style, fig->series_names[s], AS_FONT_SMALL,
+      PangoLayout *layout = ar_text_layout (
+          pc, style, fig->series_names[s], AR_FONT_SMALL,
           s == fig->highlight_series ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, 160.0);
-      as_render_set_rgb (cr, style->text);
-      as_text_draw (cr, layout, x + LEGEND_SWATCH + 6, cy, 0, 0.5, 0);
+      ar_render_set_rgb (cr, style->text);
+      ar_text_draw (cr, layout, x + LEGEND_SWATCH + 6, cy, 0, 0.5, 0);
       g_object_unref (layout);
     }
 }
 
 void
-as_line_render (cairo_t *cr, const AsLineFigure *fig, double width, double height)
+ar_line_render (cairo_t *cr, const ArLineFigure *fig, double width, double height)
 {
-  const AsRenderStyle *style = as_render_style_or_default (fig->style);
-  PangoContext *pc = as_text_context_new ();
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  PangoContext *pc = ar_text_context_new ();
   Layout lo;
   measure (&lo, pc, style, fig);
   fit (&lo, width, height);
   cairo_save (cr);
-  as_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig) && lo.pw > 0 && lo.ph > 0)
     {
       draw_axes (cr, pc, style, fig, &lo);
@@ -289,7 +289,7 @@ as_line_render (cairo_t *cr, const AsLineFigure *fig, double width, double heigh
 }
 
 gboolean
-as_line_hit (const AsLineFigure *fig, double width, double height, double x, double y, int *series,
+ar_line_hit (const ArLineFigure *fig, double width, double height, double x, double y, int *series,
              int *x_index)
 {
   if (!has_data (fig))
@@ -312,7 +312,7 @@ as_line_hit (const AsLineFigure *fig, double width, double height, double x, dou
 }
 
 void
-as_line_get_point_position (const AsLineFigure *fig, double width, double height, int series,
+ar_line_get_point_position (const ArLineFigure *fig, double width, double height, int series,
                             int x_index, double *x, double *y)
 {
   Layout lo;

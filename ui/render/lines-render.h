@@ -28,23 +28,23 @@ typedef struct
   double ymin, ymax;    /* NaN for automatic */
   int highlight_series; /* -1 for none */
 
-  const AsRenderStyle *style;
-} AsLineFigure;
+  const ArRenderStyle *style;
+} ArLineFigure;
 
 /* Defaults: automatic y range, axes "Layer" / "Cosine similarity", no highlight, no data. */
-void as_line_figure_init (AsLineFigure *fig);
+void ar_line_figure_init (ArLineFigure *fig);
 
 /* Natural size: a 420 × 220 plot plus axes and legend. */
-void as_line_get_size (const AsLineFigure *fig, double *width, double *height);
+void ar_line_get_size (const ArLineFigure *fig, double *width, double *height);
 
-void as_line_render (cairo_t *cr, const AsLineFigure *fig, double width, double height);
+void ar_line_render (cairo_t *cr, const ArLineFigure *fig, double width, double height);
 
 /* The marker nearest to (X, Y) within 8 units: TRUE and *SERIES, *X_INDEX. */
-gboolean as_line_hit (const AsLineFigure *fig, double width, double height, double x, double y,
+gboolean ar_line_hit (const ArLineFigure *fig, double width, double height, double x, double y,
                       int *series, int *x_index);
 
 /* Where the marker of (SERIES, X_INDEX) is drawn at WIDTH × HEIGHT. */
-void as_line_get_point_position (const AsLineFigure *fig, double width, double height, int series,
+void ar_line_get_point_position (const ArLineFigure *fig, double width, double height, int series,
                                  int x_index, double *x, double *y);
 
 G_END_DECLS

@@ -48,7 +48,7 @@ def main():
         parts.append("const guint8 as_colormap_table_%s[256][3] = {\n%s\n};\n"
                      % (cname, rows(to_bytes(cmap, 256))))
     tab10 = matplotlib.colormaps["tab10"]
-    parts.append("const guint8 as_colormap_table_tab10[10][3] = {\n%s\n};\n"
+    parts.append("const guint8 ar_colormap_table_tab10[10][3] = {\n%s\n};\n"
                  % rows(to_bytes(tab10, 10)))
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(parts))

@@ -4,30 +4,30 @@
 #include <math.h>
 
 gboolean
-as_matrix_paint_uses_rects (int rows, int cols, double cell_w, double cell_h)
+ar_matrix_paint_uses_rects (int rows, int cols, double cell_w, double cell_h)
 {
-  return MIN (cell_w, cell_h) >= AS_MATRIX_MIN_RECT_CELL
-         && (gint64) rows * cols <= AS_MATRIX_MAX_RECTS;
+  return MIN (cell_w, cell_h) >= AR_MATRIX_MIN_RECT_CELL
+         && (gint64) rows * cols <= AR_MATRIX_MAX_RECTS;
 }
 
-static AsColor8
-cell_color (const AsMatrixPaint *paint, const float *values, int cols, int i, int j,
+static ArColor8
+cell_color (const ArMatrixPaint *paint, const float *values, int cols, int i, int j,
             gboolean *masked)
 {
   *masked = paint->mask_upper && j > i;
-  return as_colormap_color (paint->colormap, values[(gsize) i * cols + j], paint->vmin,
+  return ar_colormap_color (paint->colormap, values[(gsize) i * cols + j], paint->vmin,
                             paint->vmax);
 }
 
 static void
-paint_rects (cairo_t *cr, const AsMatrixPaint *paint, const float *values, int rows, int cols,
+paint_rects (cairo_t *cr, const ArMatrixPaint *paint, const float *values, int rows, int cols,
              double x, double y, double cell_w, double cell_h)
 {
   double gap = paint->gap;
   if (gap > 0)
     {
       /* The gaps are the background showing between cells. */
-      as_render_set_rgb (cr, paint->gap_color);
+      ar_render_set_rgb (cr, paint->gap_color);
       cairo_rectangle (cr, x, y, cols * cell_w, rows * cell_h);
       cairo_fill (cr);
     }
@@ -35,41 +35,41 @@ paint_rects (cairo_t *cr, const AsMatrixPaint *paint, const float *values, int r
     for (int j = 0; j < cols; j++)
       {
         gboolean masked;
-        AsColor8 c = cell_color (paint, values, cols, i, j, &masked);
+        ArColor8 c = cell_color (paint, values, cols, i, j, &masked);
         if (masked)
-          as_render_set_rgb (cr, paint->masked);
+          ar_render_set_rgb (cr, paint->masked);
         else
-          as_render_set_color8 (cr, c);
+          ar_render_set_color8 (cr, c);
         cairo_rectangle (cr, x + j * cell_w, y + i * cell_h, cell_w - gap, cell_h - gap);
         cairo_fill (cr);
       }
 }
 
 static guint32
-pack_xrgb (AsColor8 c)
+pack_xrgb (ArColor8 c)
 {
   return 0xff000000u | (guint32) c.r << 16 | (guint32) c.g << 8 | c.b;
 }
 
 static guint32
-masked_pixel (const AsMatrixPaint *paint)
+masked_pixel (const ArMatrixPaint *paint)
 {
-  AsColor8 c = { (guint8) lround (paint->masked.r * 255), (guint8) lround (paint->masked.g * 255),
+  ArColor8 c = { (guint8) lround (paint->masked.r * 255), (guint8) lround (paint->masked.g * 255),
                  (guint8) lround (paint->masked.b * 255) };
   return pack_xrgb (c);
 }
 
 static guint32
-cell_pixel (const AsMatrixPaint *paint, const float *values, int cols, int i, int j)
+cell_pixel (const ArMatrixPaint *paint, const float *values, int cols, int i, int j)
 {
   gboolean masked;
-  AsColor8 c = cell_color (paint, values, cols, i, j, &masked);
+  ArColor8 c = cell_color (paint, values, cols, i, j, &masked);
   return masked ? masked_pixel (paint) : pack_xrgb (c);
 }
 
 /* Vector targets: a COLS × ROWS image scaled up with nearest-neighbour filtering. */
 static void
-paint_scaled_image (cairo_t *cr, const AsMatrixPaint *paint, const float *values, int rows,
+paint_scaled_image (cairo_t *cr, const ArMatrixPaint *paint, const float *values, int rows,
                     int cols, double x, double y, double cell_w, double cell_h)
 {
   cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_RGB24, cols, rows);
@@ -102,7 +102,7 @@ paint_scaled_image (cairo_t *cr, const AsMatrixPaint *paint, const float *values
 }
 
 /* For each of N target pixels from FIRST: the cell whose span holds the pixel's centre, or -1.
- * SCALE and OFFSET map user space to target pixels; the rule is the one as_heatmap_hit uses. */
+ * SCALE and OFFSET map user space to target pixels; the rule is the one ar_heatmap_hit uses. */
 static int *
 pixel_cells (int first, int n, double scale, double offset, double origin, double cell, int count)
 {
@@ -121,7 +121,7 @@ pixel_cells (int first, int n, double scale, double offset, double origin, doubl
  * resampling. Screen, PNG and hit-testing then agree on every pixel, borders included. Returns
  * FALSE when the transform or target does not allow it. */
 static gboolean
-paint_pixel_exact (cairo_t *cr, const AsMatrixPaint *paint, const float *values, int rows, int cols,
+paint_pixel_exact (cairo_t *cr, const ArMatrixPaint *paint, const float *values, int rows, int cols,
                    double x, double y, double cell_w, double cell_h)
 {
   cairo_surface_t *target = cairo_get_target (cr);
@@ -172,12 +172,12 @@ paint_pixel_exact (cairo_t *cr, const AsMatrixPaint *paint, const float *values,
 }
 
 void
-as_matrix_paint (cairo_t *cr, const AsMatrixPaint *paint, const float *values, int rows, int cols,
+ar_matrix_paint (cairo_t *cr, const ArMatrixPaint *paint, const float *values, int rows, int cols,
                  double x, double y, double cell_w, double cell_h)
 {
   if (rows <= 0 || cols <= 0 || cell_w <= 0 || cell_h <= 0)
     return;
-  if (as_matrix_paint_uses_rects (rows, cols, cell_w, cell_h))
+  if (ar_matrix_paint_uses_rects (rows, cols, cell_w, cell_h))
     paint_rects (cr, paint, values, rows, cols, x, y, cell_w, cell_h);
   else if (!paint_pixel_exact (cr, paint, values, rows, cols, x, y, cell_w, cell_h))
     paint_scaled_image (cr, paint, values, rows, cols, x, y, cell_w, cell_h);

@@ -4,11 +4,11 @@
  * The way is chosen from the cell size and count and the kind of target only (never from the
  * scale), so one figure always draws the same way on screen and in every file of a kind:
  * - cells as filled rectangles (vector output stays vector) when the cells are at least
- *   AS_MATRIX_MIN_RECT_CELL units and there are at most AS_MATRIX_MAX_RECTS of them, separated by
+ *   AR_MATRIX_MIN_RECT_CELL units and there are at most AR_MATRIX_MAX_RECTS of them, separated by
  *   a gap of GAP units in GAP_COLOR on their right and bottom edges;
  * - otherwise, on image targets (PNG export, the widgets' pixels), one image at the target's own
  *   resolution in which each pixel takes the colour of the cell its centre falls in (the rule
- *   as_heatmap_hit uses: column floor((x - x0) / cell_w)), so hit-testing agrees with every
+ *   ar_heatmap_hit uses: column floor((x - x0) / cell_w)), so hit-testing agrees with every
  *   pixel; on other targets (SVG, PDF, recordings) one image of COLS × ROWS pixels scaled up with
  *   nearest-neighbour filtering.
  * Either way a cell's interior has exactly the colour colormap.h gives its value. */
@@ -22,24 +22,24 @@
 
 G_BEGIN_DECLS
 
-#define AS_MATRIX_MIN_RECT_CELL 4.0
-#define AS_MATRIX_MAX_RECTS 16384
+#define AR_MATRIX_MIN_RECT_CELL 4.0
+#define AR_MATRIX_MAX_RECTS 16384
 
 typedef struct
 {
-  AsColormap colormap;
+  ArColormap colormap;
   double vmin, vmax;
   gboolean mask_upper; /* cells with column > row are painted MASKED (a causal model's future) */
-  AsRgb masked;
+  ArRgb masked;
   double gap; /* units between rectangle cells (0 = none) */
-  AsRgb gap_color;
-} AsMatrixPaint;
+  ArRgb gap_color;
+} ArMatrixPaint;
 
 /* Paints VALUES [ROWS][COLS] with the top left corner at (X, Y), cells CELL_W × CELL_H. */
-void as_matrix_paint (cairo_t *cr, const AsMatrixPaint *paint, const float *values, int rows,
+void ar_matrix_paint (cairo_t *cr, const ArMatrixPaint *paint, const float *values, int rows,
                       int cols, double x, double y, double cell_w, double cell_h);
 
-/* TRUE when as_matrix_paint draws rectangles for this size. */
-gboolean as_matrix_paint_uses_rects (int rows, int cols, double cell_w, double cell_h);
+/* TRUE when ar_matrix_paint draws rectangles for this size. */
+gboolean ar_matrix_paint_uses_rects (int rows, int cols, double cell_w, double cell_h);
 
 G_END_DECLS

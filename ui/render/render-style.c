@@ -5,7 +5,7 @@
  * every machine; fontconfig falls back to any sans font for scripts it does not cover. */
 #define FONT_FAMILY "DejaVu Sans, Sans"
 
-static const AsRenderStyle light = {
+static const ArRenderStyle light = {
   .paint_background = TRUE,
   .background = { 1, 1, 1 },
   .text = { 0.13, 0.13, 0.13 },
@@ -19,7 +19,7 @@ static const AsRenderStyle light = {
   .font_family = FONT_FAMILY,
 };
 
-static const AsRenderStyle dark = {
+static const ArRenderStyle dark = {
   .paint_background = TRUE,
   .background = { 0.14, 0.14, 0.15 },
   .text = { 0.92, 0.92, 0.92 },
@@ -33,32 +33,32 @@ static const AsRenderStyle dark = {
   .font_family = FONT_FAMILY,
 };
 
-const AsRenderStyle *
-as_render_style_light (void)
+const ArRenderStyle *
+ar_render_style_light (void)
 {
   return &light;
 }
 
-const AsRenderStyle *
-as_render_style_dark (void)
+const ArRenderStyle *
+ar_render_style_dark (void)
 {
   return &dark;
 }
 
-const AsRenderStyle *
-as_render_style_or_default (const AsRenderStyle *style)
+const ArRenderStyle *
+ar_render_style_or_default (const ArRenderStyle *style)
 {
   return style != NULL ? style : &light;
 }
 
 void
-as_render_set_rgb (cairo_t *cr, AsRgb c)
+ar_render_set_rgb (cairo_t *cr, ArRgb c)
 {
   cairo_set_source_rgb (cr, c.r, c.g, c.b);
 }
 
 void
-as_render_set_color8 (cairo_t *cr, AsColor8 c)
+ar_render_set_color8 (cairo_t *cr, ArColor8 c)
 {
   cairo_set_source_rgb (cr, c.r / 255.0, c.g / 255.0, c.b / 255.0);
 }

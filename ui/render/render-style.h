@@ -15,32 +15,32 @@ G_BEGIN_DECLS
 typedef struct
 {
   double r, g, b;
-} AsRgb;
+} ArRgb;
 
 typedef struct
 {
   gboolean paint_background; /* fill the whole figure with BACKGROUND first */
-  AsRgb background;
-  AsRgb text;      /* titles, tick labels */
-  AsRgb muted;     /* subtitles, axis names, notes */
-  AsRgb rule;      /* axis lines, plot frames, tick marks */
-  AsRgb grid;      /* light grid lines of charts */
-  AsRgb masked;    /* cells a causal model cannot see */
-  AsRgb accent;    /* highlighted row, column, head or point */
-  AsRgb dark_ink;  /* annotation text on light cells */
-  AsRgb light_ink; /* annotation text on dark cells */
+  ArRgb background;
+  ArRgb text;      /* titles, tick labels */
+  ArRgb muted;     /* subtitles, axis names, notes */
+  ArRgb rule;      /* axis lines, plot frames, tick marks */
+  ArRgb grid;      /* light grid lines of charts */
+  ArRgb masked;    /* cells a causal model cannot see */
+  ArRgb accent;    /* highlighted row, column, head or point */
+  ArRgb dark_ink;  /* annotation text on light cells */
+  ArRgb light_ink; /* annotation text on dark cells */
   const char *font_family;
-} AsRenderStyle;
+} ArRenderStyle;
 
 /* The built-in styles (static, never freed). */
-const AsRenderStyle *as_render_style_light (void);
-const AsRenderStyle *as_render_style_dark (void);
+const ArRenderStyle *ar_render_style_light (void);
+const ArRenderStyle *ar_render_style_dark (void);
 
 /* STYLE, or the light style for NULL. */
-const AsRenderStyle *as_render_style_or_default (const AsRenderStyle *style);
+const ArRenderStyle *ar_render_style_or_default (const ArRenderStyle *style);
 
 /* cairo_set_source_rgb with C / COLOR8. */
-void as_render_set_rgb (cairo_t *cr, AsRgb c);
-void as_render_set_color8 (cairo_t *cr, AsColor8 c);
+void ar_render_set_rgb (cairo_t *cr, ArRgb c);
+void ar_render_set_color8 (cairo_t *cr, ArColor8 c);
 
 G_END_DECLS

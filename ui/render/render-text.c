@@ -9,7 +9,7 @@
 #define TITLE_BOTTOM 14.0
 
 PangoContext *
-as_text_context_new (void)
+ar_text_context_new (void)
 {
   PangoFontMap *map = pango_cairo_font_map_get_default ();
   PangoContext *pc = pango_font_map_create_context (map);
@@ -24,7 +24,7 @@ as_text_context_new (void)
 }
 
 PangoLayout *
-as_text_layout (PangoContext *pc, const AsRenderStyle *style, const char *text, double size,
+ar_text_layout (PangoContext *pc, const ArRenderStyle *style, const char *text, double size,
                 int weight, double max_width)
 {
   PangoLayout *layout = pango_layout_new (pc);
@@ -43,7 +43,7 @@ as_text_layout (PangoContext *pc, const AsRenderStyle *style, const char *text, 
 }
 
 void
-as_text_extent (PangoLayout *layout, double *width, double *height)
+ar_text_extent (PangoLayout *layout, double *width, double *height)
 {
   PangoRectangle logical;
   pango_layout_get_extents (layout, NULL, &logical);
@@ -54,16 +54,16 @@ as_text_extent (PangoLayout *layout, double *width, double *height)
 }
 
 void
-as_text_measure (PangoContext *pc, const AsRenderStyle *style, const char *text, double size,
+ar_text_measure (PangoContext *pc, const ArRenderStyle *style, const char *text, double size,
                  int weight, double *width, double *height)
 {
-  PangoLayout *layout = as_text_layout (pc, style, text, size, weight, 0);
-  as_text_extent (layout, width, height);
+  PangoLayout *layout = ar_text_layout (pc, style, text, size, weight, 0);
+  ar_text_extent (layout, width, height);
   g_object_unref (layout);
 }
 
 void
-as_text_draw (cairo_t *cr, PangoLayout *layout, double x, double y, double ax, double ay,
+ar_text_draw (cairo_t *cr, PangoLayout *layout, double x, double y, double ax, double ay,
               double angle)
 {
   PangoRectangle logical;
@@ -84,86 +84,86 @@ as_text_draw (cairo_t *cr, PangoLayout *layout, double x, double y, double ax, d
 }
 
 double
-as_title_block_height (PangoContext *pc, const AsRenderStyle *style, const char *title,
+ar_title_block_height (PangoContext *pc, const ArRenderStyle *style, const char *title,
                        const char *subtitle)
 {
   double height = 0, h = 0;
   if (title != NULL && *title != '\0')
     {
-      as_text_measure (pc, style, title, AS_FONT_TITLE, PANGO_WEIGHT_BOLD, NULL, &h);
+      ar_text_measure (pc, style, title, AR_FONT_TITLE, PANGO_WEIGHT_BOLD, NULL, &h);
       height += h;
     }
   if (subtitle != NULL && *subtitle != '\0')
     {
-      as_text_measure (pc, style, subtitle, AS_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, NULL, &h);
+      ar_text_measure (pc, style, subtitle, AR_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, NULL, &h);
       height += (height > 0 ? TITLE_GAP : 0) + h;
     }
   return height > 0 ? height + TITLE_BOTTOM : 0;
 }
 
 void
-as_title_block_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const char *title,
+ar_title_block_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const char *title,
                      const char *subtitle, double x, double y, double width)
 {
   double h = 0;
   if (title != NULL && *title != '\0')
     {
       PangoLayout *layout
-          = as_text_layout (pc, style, title, AS_FONT_TITLE, PANGO_WEIGHT_BOLD, width);
-      as_render_set_rgb (cr, style->text);
-      as_text_draw (cr, layout, x, y, 0, 0, 0);
-      as_text_extent (layout, NULL, &h);
+          = ar_text_layout (pc, style, title, AR_FONT_TITLE, PANGO_WEIGHT_BOLD, width);
+      ar_render_set_rgb (cr, style->text);
+      ar_text_draw (cr, layout, x, y, 0, 0, 0);
+      ar_text_extent (layout, NULL, &h);
       y += h + TITLE_GAP;
       g_object_unref (layout);
     }
   if (subtitle != NULL && *subtitle != '\0')
     {
       PangoLayout *layout
-          = as_text_layout (pc, style, subtitle, AS_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, width);
-      as_render_set_rgb (cr, style->muted);
-      as_text_draw (cr, layout, x, y, 0, 0, 0);
+          = ar_text_layout (pc, style, subtitle, AR_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, width);
+      ar_render_set_rgb (cr, style->muted);
+      ar_text_draw (cr, layout, x, y, 0, 0, 0);
       g_object_unref (layout);
     }
 }
 
 void
-as_figure_frame_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const char *title,
+ar_figure_frame_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const char *title,
                       const char *subtitle, double width, double height)
 {
   if (style->paint_background)
     {
-      as_render_set_rgb (cr, style->background);
+      ar_render_set_rgb (cr, style->background);
       cairo_rectangle (cr, 0, 0, width, height);
       cairo_fill (cr);
     }
-  as_title_block_draw (cr, pc, style, title, subtitle, AS_FIGURE_MARGIN, AS_FIGURE_MARGIN,
-                       width - 2 * AS_FIGURE_MARGIN);
+  ar_title_block_draw (cr, pc, style, title, subtitle, AR_FIGURE_MARGIN, AR_FIGURE_MARGIN,
+                       width - 2 * AR_FIGURE_MARGIN);
 }
 
 void
-as_axis_names_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style, const char *x_axis,
+ar_axis_names_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const char *x_axis,
                     const char *y_axis, double px, double py, double pw, double ph, double name_y,
                     double name_x)
 {
-  as_render_set_rgb (cr, style->text);
+  ar_render_set_rgb (cr, style->text);
   if (x_axis != NULL)
     {
       PangoLayout *layout
-          = as_text_layout (pc, style, x_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, pw);
-      as_text_draw (cr, layout, px + pw / 2, name_y, 0.5, 0, 0);
+          = ar_text_layout (pc, style, x_axis, AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, pw);
+      ar_text_draw (cr, layout, px + pw / 2, name_y, 0.5, 0, 0);
       g_object_unref (layout);
     }
   if (y_axis != NULL)
     {
       PangoLayout *layout
-          = as_text_layout (pc, style, y_axis, AS_FONT_AXIS, PANGO_WEIGHT_NORMAL, ph);
-      as_text_draw (cr, layout, name_x, py + ph / 2, 0.5, 0.5, -G_PI / 2);
+          = ar_text_layout (pc, style, y_axis, AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, ph);
+      ar_text_draw (cr, layout, name_x, py + ph / 2, 0.5, 0.5, -G_PI / 2);
       g_object_unref (layout);
     }
 }
 
 char *
-as_format_number (double value, int decimals)
+ar_format_number (double value, int decimals)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
   char format[16];

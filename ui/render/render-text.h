@@ -19,59 +19,59 @@
 G_BEGIN_DECLS
 
 /* Font sizes (figure units) shared by the figures. */
-#define AS_FONT_TITLE 16.0
-#define AS_FONT_SUBTITLE 12.0
-#define AS_FONT_AXIS 13.0
-#define AS_FONT_TICK 12.0
-#define AS_FONT_SMALL 10.5
+#define AR_FONT_TITLE 16.0
+#define AR_FONT_SUBTITLE 12.0
+#define AR_FONT_AXIS 13.0
+#define AR_FONT_TICK 12.0
+#define AR_FONT_SMALL 10.5
 
 /* The blank border around every figure. */
-#define AS_FIGURE_MARGIN 24.0
+#define AR_FIGURE_MARGIN 24.0
 
 /* A new measuring/drawing context with the fixed font options. Free with g_object_unref. */
-PangoContext *as_text_context_new (void);
+PangoContext *ar_text_context_new (void);
 
 /* A layout of TEXT in STYLE's font at SIZE with WEIGHT (PANGO_WEIGHT_NORMAL, _BOLD...). When
  * MAX_WIDTH > 0 the text is ellipsized at the end to fit it. */
-PangoLayout *as_text_layout (PangoContext *pc, const AsRenderStyle *style, const char *text,
+PangoLayout *ar_text_layout (PangoContext *pc, const ArRenderStyle *style, const char *text,
                              double size, int weight, double max_width);
 
 /* The layout's logical width and height (figure units). */
-void as_text_extent (PangoLayout *layout, double *width, double *height);
+void ar_text_extent (PangoLayout *layout, double *width, double *height);
 
-/* Width and height of TEXT as as_text_layout would lay it out (no ellipsizing). */
-void as_text_measure (PangoContext *pc, const AsRenderStyle *style, const char *text, double size,
+/* Width and height of TEXT as ar_text_layout would lay it out (no ellipsizing). */
+void ar_text_measure (PangoContext *pc, const ArRenderStyle *style, const char *text, double size,
                       int weight, double *width, double *height);
 
 /* Draws LAYOUT with the current source so that the anchor point (AX, AY) of its logical box
  * (0..1 each: 0,0 top left; 0.5,0.5 centre; 1,0.5 middle of the right edge) lands on (X, Y),
  * the box rotated by ANGLE radians around that point (-G_PI/2 reads bottom to top). */
-void as_text_draw (cairo_t *cr, PangoLayout *layout, double x, double y, double ax, double ay,
+void ar_text_draw (cairo_t *cr, PangoLayout *layout, double x, double y, double ax, double ay,
                    double angle);
 
 /* Height of the title block for TITLE and SUBTITLE (either may be NULL; 0 when both are). */
-double as_title_block_height (PangoContext *pc, const AsRenderStyle *style, const char *title,
+double ar_title_block_height (PangoContext *pc, const ArRenderStyle *style, const char *title,
                               const char *subtitle);
 
 /* Draws the title block at (X, Y), left-aligned, ellipsized to WIDTH. */
-void as_title_block_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style,
+void ar_title_block_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
                           const char *title, const char *subtitle, double x, double y,
                           double width);
 
 /* Starts drawing a figure of WIDTH × HEIGHT: fills it with STYLE's background (when the style
  * paints one) and draws the title block at the margin. */
-void as_figure_frame_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style,
+void ar_figure_frame_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
                            const char *title, const char *subtitle, double width, double height);
 
 /* The axis names of a chart whose plot is (PX, PY, PW, PH): X_AXIS centred under the plot with
  * its top at NAME_Y, Y_AXIS read bottom to top, centred on the plot, with its middle at NAME_X.
  * Either may be NULL. */
-void as_axis_names_draw (cairo_t *cr, PangoContext *pc, const AsRenderStyle *style,
+void ar_axis_names_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
                          const char *x_axis, const char *y_axis, double px, double py, double pw,
                          double ph, double name_y, double name_x);
 
 /* VALUE with DECIMALS decimals in the C locale and a typographic minus ("−0.25"; "0.00" for
  * values that round to zero). Returns a newly allocated string. */
-char *as_format_number (double value, int decimals);
+char *ar_format_number (double value, int decimals);
 
 G_END_DECLS

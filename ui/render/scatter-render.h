@@ -30,24 +30,24 @@ typedef struct
   gboolean show_labels;
   int highlight_point; /* -1 for none */
 
-  const AsRenderStyle *style;
-} AsScatterFigure;
+  const ArRenderStyle *style;
+} ArScatterFigure;
 
 /* Defaults: labels shown, axes "Component 1"/"Component 2", one group, no highlight, no data. */
-void as_scatter_figure_init (AsScatterFigure *fig);
+void ar_scatter_figure_init (ArScatterFigure *fig);
 
 /* Natural size: a 480 × 400 plot plus decorations. */
-void as_scatter_get_size (const AsScatterFigure *fig, double *width, double *height);
+void ar_scatter_get_size (const ArScatterFigure *fig, double *width, double *height);
 
-void as_scatter_render (cairo_t *cr, const AsScatterFigure *fig, double width, double height);
+void ar_scatter_render (cairo_t *cr, const ArScatterFigure *fig, double width, double height);
 
-/* The point nearest to (X, Y) within AS_SCATTER_HIT_RADIUS units: TRUE and *INDEX. */
-#define AS_SCATTER_HIT_RADIUS 8.0
-gboolean as_scatter_hit (const AsScatterFigure *fig, double width, double height, double x,
+/* The point nearest to (X, Y) within AR_SCATTER_HIT_RADIUS units: TRUE and *INDEX. */
+#define AR_SCATTER_HIT_RADIUS 8.0
+gboolean ar_scatter_hit (const ArScatterFigure *fig, double width, double height, double x,
                          double y, int *index);
 
 /* Where point INDEX is drawn at WIDTH × HEIGHT. */
-void as_scatter_get_point_position (const AsScatterFigure *fig, double width, double height,
+void ar_scatter_get_point_position (const ArScatterFigure *fig, double width, double height,
                                     int index, double *x, double *y);
 
 G_END_DECLS

@@ -19,7 +19,7 @@ append_visible (GString *out, gunichar c)
 }
 
 char *
-as_token_label (const char *token, const char *text, gboolean raw)
+ar_token_label (const char *token, const char *text, gboolean raw)
 {
   if (token == NULL)
     return g_strdup ("");
@@ -32,10 +32,10 @@ as_token_label (const char *token, const char *text, gboolean raw)
 }
 
 char **
-as_token_labels_from_trace (const AsTrace *trace, gboolean raw)
+ar_token_labels_from_trace (const AsTrace *trace, gboolean raw)
 {
   char **labels = g_new0 (char *, trace->n_tokens + 1);
   for (int i = 0; i < trace->n_tokens; i++)
-    labels[i] = as_token_label (trace->tokens[i], trace->token_texts[i], raw);
+    labels[i] = ar_token_label (trace->tokens[i], trace->token_texts[i], raw);
   return labels;
 }

@@ -16,9 +16,9 @@ G_BEGIN_DECLS
 
 /* The label for a token with vocabulary string TOKEN and text TEXT (NULL: none); RAW returns a
  * copy of TOKEN. Newly allocated. */
-char *as_token_label (const char *token, const char *text, gboolean raw);
+char *ar_token_label (const char *token, const char *text, gboolean raw);
 
 /* Labels for every token of TRACE ([T], NULL-terminated; free with g_strfreev). */
-char **as_token_labels_from_trace (const AsTrace *trace, gboolean raw);
+char **ar_token_labels_from_trace (const AsTrace *trace, gboolean raw);
 
 G_END_DECLS

@@ -20,7 +20,7 @@ struct _AttnscopeAttentionPage
   AttnscopeHeatmapView *heatmap;
 
   gboolean syncing;       /* controls being set from the session */
-  AsHeatmapFigure figure; /* the last exported figure, borrowed by get_figure's caller */
+  ArHeatmapFigure figure; /* the last exported figure, borrowed by get_figure's caller */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeAttentionPage, attnscope_attention_page, ATTNSCOPE_TYPE_PAGE)
@@ -54,7 +54,7 @@ update_pattern_label (AttnscopeAttentionPage *self, AttnscopeSession *session)
   int layer = attnscope_session_get_layer (session), head = attnscope_session_get_head (session);
   AsHeadPattern pattern = stats->patterns[layer * stats->n_head + head];
   g_autofree char *entropy
-      = as_format_number (as_head_stats_get (stats, layer, head, AS_HEAD_STAT_ENTROPY), 2);
+      = ar_format_number (as_head_stats_get (stats, layer, head, AS_HEAD_STAT_ENTROPY), 2);
   g_autofree char *text
       = g_strdup_printf (_ ("Pattern: %s · entropy %s"), pattern_name (pattern), entropy);
   gtk_label_set_text (self->pattern_label, text);
@@ -108,13 +108,13 @@ attnscope_attention_page_update (AttnscopePage *page)
 }
 
 static gboolean
-attnscope_attention_page_get_figure (AttnscopePage *page, AsFigure *figure)
+attnscope_attention_page_get_figure (AttnscopePage *page, ArFigure *figure)
 {
   AttnscopeAttentionPage *self = ATTNSCOPE_ATTENTION_PAGE (page);
   if (attnscope_heatmap_view_get_n_rows (self->heatmap) == 0)
     return FALSE;
   attnscope_heatmap_view_get_figure (self->heatmap, &self->figure);
-  *figure = as_figure_from_heatmap (&self->figure);
+  *figure = ar_figure_from_heatmap (&self->figure);
   return TRUE;
 }
 

@@ -29,7 +29,7 @@ struct _AttnscopeComparePage
   AsTrace *a, *b;           /* the traces COMPARISON belongs to (owned) */
   AsComparison *comparison; /* of A and B */
   float *rollout_b;         /* [L][T_B][T_B] of B, computed on first use */
-  AsCompareFigure figure;   /* the last exported figure, borrowed by get_figure's caller */
+  ArCompareFigure figure;   /* the last exported figure, borrowed by get_figure's caller */
   gboolean syncing;
 };
 
@@ -187,13 +187,13 @@ attnscope_compare_page_update (AttnscopePage *page)
 }
 
 static gboolean
-attnscope_compare_page_get_figure (AttnscopePage *page, AsFigure *figure)
+attnscope_compare_page_get_figure (AttnscopePage *page, ArFigure *figure)
 {
   AttnscopeComparePage *self = ATTNSCOPE_COMPARE_PAGE (page);
   if (!attnscope_compare_view_has_panels (self->view))
     return FALSE;
   attnscope_compare_view_get_figure (self->view, &self->figure);
-  *figure = as_figure_from_compare (&self->figure);
+  *figure = ar_figure_from_compare (&self->figure);
   return TRUE;
 }
 

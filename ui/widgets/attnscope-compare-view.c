@@ -1,5 +1,5 @@
 /* attnscope-compare-view.c — the comparison widget: owns both panels, the difference and the
- * chart, assembles the AsCompareFigure from them and draws it through as_compare_render() (see
+ * chart, assembles the ArCompareFigure from them and draws it through ar_compare_render() (see
  * attnscope-compare-view.h). */
 #include "attnscope-compare-view.h"
 
@@ -26,14 +26,14 @@ struct _AttnscopeCompareView
   int n_series, n_x;
   char **series_names, **x_labels;
   char *title, *subtitle, *note;
-  AsColormap colormap;
+  ArColormap colormap;
   double vmax, diff_max;
   gboolean annotate, mask_upper;
   int highlight[2];
 
   /* Assembled by get_figure; the compare figure points at these. */
-  AsHeatmapFigure parts[3];
-  AsLineFigure line;
+  ArHeatmapFigure parts[3];
+  ArLineFigure line;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeCompareView, attnscope_compare_view, GTK_TYPE_WIDGET)
@@ -121,7 +121,7 @@ attnscope_compare_view_set_style (AttnscopeCompareView *self, const char *colorm
 {
   g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
   if (colormap != NULL)
-    as_colormap_from_string (colormap, &self->colormap, NULL);
+    ar_colormap_from_string (colormap, &self->colormap, NULL);
   self->vmax = vmax;
   self->diff_max = diff_max;
   self->annotate = annotate;
@@ -165,24 +165,24 @@ attnscope_compare_view_get_value (AttnscopeCompareView *self, int panel, int row
 }
 
 static void
-fill_part (AttnscopeCompareView *self, int i, const AsRenderStyle *style)
+fill_part (AttnscopeCompareView *self, int i, const ArRenderStyle *style)
 {
   const Panel *p = &self->panels[i];
   const Panel *labelled = i == 2 ? &self->panels[0] : p;
-  AsHeatmapFigure *part = &self->parts[i];
-  as_heatmap_figure_init (part);
+  ArHeatmapFigure *part = &self->parts[i];
+  ar_heatmap_figure_init (part);
   part->title = p->title;
   part->n_rows = part->n_cols = p->n;
   part->values = p->values;
   part->row_labels = part->col_labels = (const char *const *) labelled->labels;
   part->row_axis = _ ("Queries");
   part->col_axis = _ ("Keys");
-  part->annotate = self->annotate ? AS_ANNOTATE_AUTO : AS_ANNOTATE_NEVER;
+  part->annotate = self->annotate ? AR_ANNOTATE_AUTO : AR_ANNOTATE_NEVER;
   part->mask_upper = self->mask_upper;
   part->style = style;
   if (i == 2)
     {
-      part->colormap = AS_COLORMAP_RDBU_R;
+      part->colormap = AR_COLORMAP_RDBU_R;
       part->vmin = -self->diff_max;
       part->vmax = self->diff_max;
       part->colorbar_label = _ ("Difference");
@@ -201,7 +201,7 @@ fill_part (AttnscopeCompareView *self, int i, const AsRenderStyle *style)
 }
 
 static void
-fill_figure (AttnscopeCompareView *self, AsCompareFigure *fig, const AsRenderStyle *style)
+fill_figure (AttnscopeCompareView *self, ArCompareFigure *fig, const ArRenderStyle *style)
 {
   memset (fig, 0, sizeof *fig);
   fig->title = self->title;
@@ -215,7 +215,7 @@ fill_figure (AttnscopeCompareView *self, AsCompareFigure *fig, const AsRenderSty
   fig->diff = self->panels[2].n > 0 ? &self->parts[2] : NULL;
   if (self->chart != NULL)
     {
-      as_line_figure_init (&self->line);
+      ar_line_figure_init (&self->line);
       self->line.title = _ ("Similarity of the shared tokens per layer");
       self->line.n_series = self->n_series;
       self->line.n_x = self->n_x;
@@ -230,7 +230,7 @@ fill_figure (AttnscopeCompareView *self, AsCompareFigure *fig, const AsRenderSty
 }
 
 void
-attnscope_compare_view_get_figure (AttnscopeCompareView *self, AsCompareFigure *fig)
+attnscope_compare_view_get_figure (AttnscopeCompareView *self, ArCompareFigure *fig)
 {
   g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
   fill_figure (self, fig, NULL);
@@ -240,9 +240,9 @@ static void
 attnscope_compare_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   AttnscopeCompareView *self = ATTNSCOPE_COMPARE_VIEW (widget);
-  AsCompareFigure fig;
+  ArCompareFigure fig;
   fill_figure (self, &fig, attnscope_figure_style_get ());
-  AsFigure figure = as_figure_from_compare (&fig);
+  ArFigure figure = ar_figure_from_compare (&fig);
   attnscope_figure_widget_snapshot (widget, snapshot,
                                     attnscope_compare_view_has_panels (self) ? &figure : NULL);
 }
@@ -253,9 +253,9 @@ attnscope_compare_view_measure (GtkWidget *widget, GtkOrientation orientation, i
                                 int *natural_baseline)
 {
   AttnscopeCompareView *self = ATTNSCOPE_COMPARE_VIEW (widget);
-  AsCompareFigure fig;
+  ArCompareFigure fig;
   fill_figure (self, &fig, attnscope_figure_style_get ());
-  AsFigure figure = as_figure_from_compare (&fig);
+  ArFigure figure = ar_figure_from_compare (&fig);
   /* Three panels and a chart stay readable: below 3/4 of its natural height the page scrolls
    * (its width always fits the window). */
   attnscope_figure_widget_measure (attnscope_compare_view_has_panels (self) ? &figure : NULL,
@@ -270,7 +270,7 @@ cell_tooltip (AttnscopeCompareView *self, int panel, int row, int col)
   const Panel *labelled = panel == 2 ? &self->panels[0] : p;
   if (row >= p->n || col >= p->n)
     return NULL;
-  g_autofree char *value = as_format_number (p->values[(gsize) row * p->n + col], 6);
+  g_autofree char *value = ar_format_number (p->values[(gsize) row * p->n + col], 6);
   const char *q = labelled->labels != NULL ? labelled->labels[row] : "";
   const char *k = labelled->labels != NULL ? labelled->labels[col] : "";
   return g_markup_printf_escaped ("%s\n%s: <b>%s</b> (%d)\n%s: <b>%s</b> (%d)\n%s", p->title,
@@ -284,27 +284,27 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   AttnscopeCompareView *self = ATTNSCOPE_COMPARE_VIEW (widget);
   if (keyboard || !attnscope_compare_view_has_panels (self))
     return FALSE;
-  AsCompareFigure fig;
+  ArCompareFigure fig;
   fill_figure (self, &fig, attnscope_figure_style_get ());
-  AsComparePanel panel;
+  ArComparePanel panel;
   int row, col;
-  if (!as_compare_hit (&fig, gtk_widget_get_width (widget), gtk_widget_get_height (widget), x, y,
+  if (!ar_compare_hit (&fig, gtk_widget_get_width (widget), gtk_widget_get_height (widget), x, y,
                        &panel, &row, &col))
     return FALSE;
   g_autofree char *markup = NULL;
-  if (panel == AS_COMPARE_PANEL_CHART)
+  if (panel == AR_COMPARE_PANEL_CHART)
     {
       if (row >= self->n_series || col >= self->n_x)
         return FALSE;
-      g_autofree char *value = as_format_number (self->chart[(gsize) row * self->n_x + col], 4);
+      g_autofree char *value = ar_format_number (self->chart[(gsize) row * self->n_x + col], 4);
       markup = g_markup_printf_escaped (_ ("<b>%s</b>\nhidden state %d: %s"),
                                         self->series_names != NULL ? self->series_names[row] : "",
                                         col, value);
     }
   else
     markup = cell_tooltip (self,
-                           panel == AS_COMPARE_PANEL_A   ? 0
-                           : panel == AS_COMPARE_PANEL_B ? 1
+                           panel == AR_COMPARE_PANEL_A   ? 0
+                           : panel == AR_COMPARE_PANEL_B ? 1
                                                          : 2,
                            row, col);
   if (markup == NULL)
@@ -345,7 +345,7 @@ attnscope_compare_view_class_init (AttnscopeCompareViewClass *klass)
 static void
 attnscope_compare_view_init (AttnscopeCompareView *self)
 {
-  self->colormap = AS_COLORMAP_YLGNBU;
+  self->colormap = AR_COLORMAP_YLGNBU;
   self->vmax = 1;
   self->diff_max = 1;
   self->annotate = TRUE;

@@ -42,6 +42,6 @@ gboolean attnscope_compare_view_has_difference (AttnscopeCompareView *self);
 float attnscope_compare_view_get_value (AttnscopeCompareView *self, int panel, int row, int col);
 
 /* The figure as on screen, print style; it and its parts borrow the widget (for export). */
-void attnscope_compare_view_get_figure (AttnscopeCompareView *self, AsCompareFigure *fig);
+void attnscope_compare_view_get_figure (AttnscopeCompareView *self, ArCompareFigure *fig);
 
 G_END_DECLS

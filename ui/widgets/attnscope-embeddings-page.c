@@ -42,7 +42,7 @@ struct _AttnscopeEmbeddingsPage
   Request request;        /* the projection shown or running */
   GCancellable *job;      /* the job in flight, or NULL */
   gboolean cancelled;     /* the user cancelled the request */
-  AsScatterFigure figure; /* the last exported figure, borrowed by get_figure's caller */
+  ArScatterFigure figure; /* the last exported figure, borrowed by get_figure's caller */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeEmbeddingsPage, attnscope_embeddings_page, ATTNSCOPE_TYPE_PAGE)
@@ -288,13 +288,13 @@ attnscope_embeddings_page_update (AttnscopePage *page)
 }
 
 static gboolean
-attnscope_embeddings_page_get_figure (AttnscopePage *page, AsFigure *figure)
+attnscope_embeddings_page_get_figure (AttnscopePage *page, ArFigure *figure)
 {
   AttnscopeEmbeddingsPage *self = ATTNSCOPE_EMBEDDINGS_PAGE (page);
   if (attnscope_scatter_view_get_n_points (self->scatter) == 0)
     return FALSE;
   attnscope_scatter_view_get_figure (self->scatter, &self->figure);
-  *figure = as_figure_from_scatter (&self->figure);
+  *figure = ar_figure_from_scatter (&self->figure);
   return TRUE;
 }
 

@@ -7,31 +7,31 @@
 
 #define MIN_SIZE 200
 
-const AsRenderStyle *
+const ArRenderStyle *
 attnscope_figure_style_get (void)
 {
-  return adw_style_manager_get_dark (adw_style_manager_get_default ()) ? as_render_style_dark ()
-                                                                       : as_render_style_light ();
+  return adw_style_manager_get_dark (adw_style_manager_get_default ()) ? ar_render_style_dark ()
+                                                                       : ar_render_style_light ();
 }
 
 void
-attnscope_figure_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot, const AsFigure *figure)
+attnscope_figure_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot, const ArFigure *figure)
 {
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   if (figure == NULL || width <= 0 || height <= 0)
     return;
   cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  as_figure_render (cr, figure, width, height);
+  ar_figure_render (cr, figure, width, height);
   cairo_destroy (cr);
 }
 
 void
-attnscope_figure_widget_measure (const AsFigure *figure, GtkOrientation orientation,
+attnscope_figure_widget_measure (const ArFigure *figure, GtkOrientation orientation,
                                  double min_fraction, int *minimum, int *natural)
 {
   double width = 0, height = 0;
   if (figure != NULL)
-    as_figure_get_size (figure, &width, &height);
+    ar_figure_get_size (figure, &width, &height);
   double extent = orientation == GTK_ORIENTATION_HORIZONTAL ? width : height;
   *minimum = MAX (MIN_SIZE, (int) ceil (min_fraction * extent));
   *natural = MAX (*minimum, (int) ceil (extent));

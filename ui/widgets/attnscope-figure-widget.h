@@ -1,6 +1,6 @@
 /* attnscope-figure-widget.h — what the drawing widgets (heatmap, head grid, scatter, compare)
  * share: the ui/render style to paint with (light, or dark when libadwaita's style manager is
- * dark), snapshot and measure through ui/render's AsFigure, and the tooltip/click/dark-mode
+ * dark), snapshot and measure through ui/render's ArFigure, and the tooltip/click/dark-mode
  * wiring. */
 #pragma once
 
@@ -11,15 +11,15 @@
 
 G_BEGIN_DECLS
 
-const AsRenderStyle *attnscope_figure_style_get (void);
+const ArRenderStyle *attnscope_figure_style_get (void);
 
 /* Draws FIGURE over the whole of WIDGET (nothing for NULL). */
 void attnscope_figure_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot,
-                                       const AsFigure *figure);
+                                       const ArFigure *figure);
 
 /* measure() sizes: natural = FIGURE's natural size (0 for NULL); minimum = 200 pixels, or
  * MIN_FRACTION of the natural size when that is larger. */
-void attnscope_figure_widget_measure (const AsFigure *figure, GtkOrientation orientation,
+void attnscope_figure_widget_measure (const ArFigure *figure, GtkOrientation orientation,
                                       double min_fraction, int *minimum, int *natural);
 
 /* Tooltips from QUERY_TOOLTIP (a "query-tooltip" handler), clicks to RELEASED (a GtkGestureClick

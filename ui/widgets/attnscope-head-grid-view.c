@@ -1,5 +1,5 @@
 /* attnscope-head-grid-view.c — the all-heads grid widget: keeps a reference to the trace, draws
- * through as_grid_render() and hit-tests with as_grid_hit() (see attnscope-head-grid-view.h). */
+ * through ar_grid_render() and hit-tests with ar_grid_hit() (see attnscope-head-grid-view.h). */
 #include "attnscope-head-grid-view.h"
 
 #include <glib/gi18n.h>
@@ -15,7 +15,7 @@ struct _AttnscopeHeadGridView
   AsHeadPattern *patterns; /* [L][H] or NULL */
   double *stats;           /* [L][H][AS_HEAD_STAT_COUNT] or NULL */
   char *title, *subtitle;
-  AsColormap colormap;
+  ArColormap colormap;
   int highlight_layer, highlight_head;
 };
 
@@ -82,8 +82,8 @@ void
 attnscope_head_grid_view_set_colormap (AttnscopeHeadGridView *self, const char *colormap)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
-  AsColormap map;
-  if (colormap == NULL || !as_colormap_from_string (colormap, &map, NULL) || map == self->colormap)
+  ArColormap map;
+  if (colormap == NULL || !ar_colormap_from_string (colormap, &map, NULL) || map == self->colormap)
     return;
   self->colormap = map;
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -101,10 +101,10 @@ attnscope_head_grid_view_set_highlight (AttnscopeHeadGridView *self, int layer, 
 }
 
 void
-attnscope_head_grid_view_get_figure (AttnscopeHeadGridView *self, AsGridFigure *fig)
+attnscope_head_grid_view_get_figure (AttnscopeHeadGridView *self, ArGridFigure *fig)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
-  as_grid_figure_init (fig);
+  ar_grid_figure_init (fig);
   fig->title = self->title;
   fig->subtitle = self->subtitle;
   fig->colormap = self->colormap;
@@ -122,7 +122,7 @@ attnscope_head_grid_view_get_figure (AttnscopeHeadGridView *self, AsGridFigure *
 }
 
 static void
-screen_figure (AttnscopeHeadGridView *self, AsGridFigure *fig)
+screen_figure (AttnscopeHeadGridView *self, ArGridFigure *fig)
 {
   attnscope_head_grid_view_get_figure (self, fig);
   fig->style = attnscope_figure_style_get ();
@@ -132,9 +132,9 @@ static void
 attnscope_head_grid_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   AttnscopeHeadGridView *self = ATTNSCOPE_HEAD_GRID_VIEW (widget);
-  AsGridFigure fig;
+  ArGridFigure fig;
   screen_figure (self, &fig);
-  AsFigure figure = as_figure_from_grid (&fig);
+  ArFigure figure = ar_figure_from_grid (&fig);
   attnscope_figure_widget_snapshot (widget, snapshot, self->trace != NULL ? &figure : NULL);
 }
 
@@ -144,9 +144,9 @@ attnscope_head_grid_view_measure (GtkWidget *widget, GtkOrientation orientation,
                                   int *natural_baseline)
 {
   AttnscopeHeadGridView *self = ATTNSCOPE_HEAD_GRID_VIEW (widget);
-  AsGridFigure fig;
+  ArGridFigure fig;
   screen_figure (self, &fig);
-  AsFigure figure = as_figure_from_grid (&fig);
+  ArFigure figure = ar_figure_from_grid (&fig);
   /* Big models keep readable thumbnails: below 60 % of the natural size the page scrolls. */
   attnscope_figure_widget_measure (self->trace != NULL ? &figure : NULL, orientation, 0.6, minimum,
                                    natural);
@@ -157,9 +157,9 @@ hit (AttnscopeHeadGridView *self, double x, double y, int *layer, int *head)
 {
   if (self->trace == NULL)
     return FALSE;
-  AsGridFigure fig;
+  ArGridFigure fig;
   screen_figure (self, &fig);
-  return as_grid_hit (&fig, gtk_widget_get_width (GTK_WIDGET (self)),
+  return ar_grid_hit (&fig, gtk_widget_get_width (GTK_WIDGET (self)),
                       gtk_widget_get_height (GTK_WIDGET (self)), x, y, layer, head);
 }
 
@@ -177,10 +177,10 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     {
       const double *v
           = self->stats + ((gsize) layer * self->trace->n_head + head) * AS_HEAD_STAT_COUNT;
-      g_autofree char *entropy = as_format_number (v[AS_HEAD_STAT_ENTROPY], 2);
-      g_autofree char *previous = as_format_number (v[AS_HEAD_STAT_PREVIOUS], 2);
-      g_autofree char *first = as_format_number (v[AS_HEAD_STAT_FIRST], 2);
-      g_autofree char *self_share = as_format_number (v[AS_HEAD_STAT_SELF], 2);
+      g_autofree char *entropy = ar_format_number (v[AS_HEAD_STAT_ENTROPY], 2);
+      g_autofree char *previous = ar_format_number (v[AS_HEAD_STAT_PREVIOUS], 2);
+      g_autofree char *first = ar_format_number (v[AS_HEAD_STAT_FIRST], 2);
+      g_autofree char *self_share = ar_format_number (v[AS_HEAD_STAT_SELF], 2);
       g_string_append_printf (text, _ ("\nEntropy %s · previous %s · first %s · self %s"), entropy,
                               previous, first, self_share);
     }
@@ -233,7 +233,7 @@ attnscope_head_grid_view_class_init (AttnscopeHeadGridViewClass *klass)
 static void
 attnscope_head_grid_view_init (AttnscopeHeadGridView *self)
 {
-  self->colormap = AS_COLORMAP_YLGNBU;
+  self->colormap = AR_COLORMAP_YLGNBU;
   self->highlight_layer = -1;
   self->highlight_head = -1;
   attnscope_figure_widget_init (GTK_WIDGET (self), G_CALLBACK (on_query_tooltip),

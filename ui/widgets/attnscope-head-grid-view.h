@@ -31,6 +31,6 @@ void attnscope_head_grid_view_set_colormap (AttnscopeHeadGridView *self, const c
 void attnscope_head_grid_view_set_highlight (AttnscopeHeadGridView *self, int layer, int head);
 
 /* The figure as on screen, print style, borrowing the widget's data. For export. */
-void attnscope_head_grid_view_get_figure (AttnscopeHeadGridView *self, AsGridFigure *fig);
+void attnscope_head_grid_view_get_figure (AttnscopeHeadGridView *self, ArGridFigure *fig);
 
 G_END_DECLS

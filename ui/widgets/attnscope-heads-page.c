@@ -9,7 +9,7 @@ struct _AttnscopeHeadsPage
 
   GtkLabel *summary_label;
   AttnscopeHeadGridView *grid;
-  AsGridFigure figure; /* the last exported figure, borrowed by get_figure's caller */
+  ArGridFigure figure; /* the last exported figure, borrowed by get_figure's caller */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeadsPage, attnscope_heads_page, ATTNSCOPE_TYPE_PAGE)
@@ -52,7 +52,7 @@ attnscope_heads_page_update (AttnscopePage *page)
 }
 
 static gboolean
-attnscope_heads_page_get_figure (AttnscopePage *page, AsFigure *figure)
+attnscope_heads_page_get_figure (AttnscopePage *page, ArFigure *figure)
 {
   AttnscopeHeadsPage *self = ATTNSCOPE_HEADS_PAGE (page);
   if (attnscope_head_grid_view_get_n_layers (self->grid) == 0)
@@ -60,7 +60,7 @@ attnscope_heads_page_get_figure (AttnscopePage *page, AsFigure *figure)
   attnscope_head_grid_view_get_figure (self->grid, &self->figure);
   /* An exported grid shows every head alike. */
   self->figure.highlight_layer = self->figure.highlight_head = -1;
-  *figure = as_figure_from_grid (&self->figure);
+  *figure = ar_figure_from_grid (&self->figure);
   return TRUE;
 }
 

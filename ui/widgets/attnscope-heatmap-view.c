@@ -1,5 +1,5 @@
 /* attnscope-heatmap-view.c — the heatmap widget: owns the matrix, draws it through
- * as_heatmap_render() in snapshot, hit-tests with as_heatmap_hit() for tooltips and clicks (see
+ * ar_heatmap_render() in snapshot, hit-tests with ar_heatmap_hit() for tooltips and clicks (see
  * attnscope-heatmap-view.h). */
 #include "attnscope-heatmap-view.h"
 
@@ -20,7 +20,7 @@ struct _AttnscopeHeatmapView
 
   char *title, *subtitle;
   char *row_axis, *col_axis, *colorbar_label;
-  AsColormap colormap;
+  ArColormap colormap;
   double vmin, vmax;
   gboolean annotate;
   int decimals;
@@ -29,7 +29,7 @@ struct _AttnscopeHeatmapView
 
   /* the tick labels' widths measured for LABEL_STYLE (0 = not yet) */
   double row_label_width, col_label_width;
-  const AsRenderStyle *label_style;
+  const ArRenderStyle *label_style;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeatmapView, attnscope_heatmap_view, GTK_TYPE_WIDGET)
@@ -153,8 +153,8 @@ void
 attnscope_heatmap_view_set_colormap (AttnscopeHeatmapView *self, const char *colormap)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  AsColormap map;
-  if (colormap == NULL || !as_colormap_from_string (colormap, &map, NULL))
+  ArColormap map;
+  if (colormap == NULL || !ar_colormap_from_string (colormap, &map, NULL))
     {
       g_warning ("unknown colour map '%s'", colormap);
       return;
@@ -170,7 +170,7 @@ const char *
 attnscope_heatmap_view_get_colormap (AttnscopeHeatmapView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), NULL);
-  return as_colormap_to_string (self->colormap);
+  return ar_colormap_to_string (self->colormap);
 }
 
 void
@@ -240,10 +240,10 @@ attnscope_heatmap_view_set_highlight (AttnscopeHeatmapView *self, int row, int c
 }
 
 void
-attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self, AsHeatmapFigure *fig)
+attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self, ArHeatmapFigure *fig)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  as_heatmap_figure_init (fig);
+  ar_heatmap_figure_init (fig);
   fig->title = self->title;
   fig->subtitle = self->subtitle;
   fig->n_rows = self->n_rows;
@@ -256,7 +256,7 @@ attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self, AsHeatmapFigure *
   fig->colormap = self->colormap;
   fig->vmin = self->vmin;
   fig->vmax = self->vmax;
-  fig->annotate = self->annotate ? AS_ANNOTATE_AUTO : AS_ANNOTATE_NEVER;
+  fig->annotate = self->annotate ? AR_ANNOTATE_AUTO : AR_ANNOTATE_NEVER;
   fig->decimals = self->decimals;
   fig->mask_upper = self->mask_upper;
   fig->highlight_row = self->highlight_row < self->n_rows ? self->highlight_row : -1;
@@ -265,14 +265,14 @@ attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self, AsHeatmapFigure *
 }
 
 static void
-screen_figure (AttnscopeHeatmapView *self, AsHeatmapFigure *fig)
+screen_figure (AttnscopeHeatmapView *self, ArHeatmapFigure *fig)
 {
   attnscope_heatmap_view_get_figure (self, fig);
   fig->style = attnscope_figure_style_get ();
   /* measure the tick labels once per matrix and style, not on every frame and hover */
   if (self->label_style != fig->style || self->row_label_width <= 0)
     {
-      as_heatmap_figure_measure_labels (fig);
+      ar_heatmap_figure_measure_labels (fig);
       self->row_label_width = fig->row_label_width;
       self->col_label_width = fig->col_label_width;
       self->label_style = fig->style;
@@ -285,9 +285,9 @@ static void
 attnscope_heatmap_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   screen_figure (self, &fig);
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
   attnscope_figure_widget_snapshot (widget, snapshot, self->values != NULL ? &figure : NULL);
 }
 
@@ -297,9 +297,9 @@ attnscope_heatmap_view_measure (GtkWidget *widget, GtkOrientation orientation, i
                                 int *natural_baseline)
 {
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   screen_figure (self, &fig);
-  AsFigure figure = as_figure_from_heatmap (&fig);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
   attnscope_figure_widget_measure (self->values != NULL ? &figure : NULL, orientation, 0, minimum,
                                    natural);
 }
@@ -309,9 +309,9 @@ hit (AttnscopeHeatmapView *self, double x, double y, int *row, int *col)
 {
   if (self->values == NULL)
     return FALSE;
-  AsHeatmapFigure fig;
+  ArHeatmapFigure fig;
   screen_figure (self, &fig);
-  return as_heatmap_hit (&fig, gtk_widget_get_width (GTK_WIDGET (self)),
+  return ar_heatmap_hit (&fig, gtk_widget_get_width (GTK_WIDGET (self)),
                          gtk_widget_get_height (GTK_WIDGET (self)), x, y, row, col);
 }
 
@@ -331,7 +331,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   g_autofree char *row_label = axis_label (self->row_labels, row);
   g_autofree char *col_label = axis_label (self->col_labels, col);
-  g_autofree char *value = as_format_number (self->values[(gsize) row * self->n_cols + col], 6);
+  g_autofree char *value = ar_format_number (self->values[(gsize) row * self->n_cols + col], 6);
   g_autofree char *markup = g_markup_printf_escaped (
       "%s: <b>%s</b> (%d)\n%s: <b>%s</b> (%d)\n%s", self->row_axis ? self->row_axis : _ ("Row"),
       row_label, row, self->col_axis ? self->col_axis : _ ("Column"), col_label, col, value);
@@ -383,7 +383,7 @@ attnscope_heatmap_view_get_property (GObject *object, guint prop_id, GValue *val
       g_value_set_string (value, self->subtitle);
       break;
     case PROP_COLORMAP:
-      g_value_set_string (value, as_colormap_to_string (self->colormap));
+      g_value_set_string (value, ar_colormap_to_string (self->colormap));
       break;
     case PROP_ANNOTATE:
       g_value_set_boolean (value, self->annotate);
@@ -474,7 +474,7 @@ attnscope_heatmap_view_class_init (AttnscopeHeatmapViewClass *klass)
 static void
 attnscope_heatmap_view_init (AttnscopeHeatmapView *self)
 {
-  self->colormap = AS_COLORMAP_YLGNBU;
+  self->colormap = AR_COLORMAP_YLGNBU;
   self->vmin = 0;
   self->vmax = 1;
   self->annotate = TRUE;

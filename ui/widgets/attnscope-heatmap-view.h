@@ -2,7 +2,7 @@
  * of one head, a mean, a rollout, a similarity matrix or a difference.
  *
  * The widget owns a copy of the values and labels; its snapshot hands them to
- * as_heatmap_render(), so the screen and an exported file are drawn by the same function.
+ * ar_heatmap_render(), so the screen and an exported file are drawn by the same function.
  * Hovering a cell shows its exact value in a tooltip; clicking one emits "cell-activated". */
 #pragma once
 
@@ -46,6 +46,6 @@ void attnscope_heatmap_view_set_highlight (AttnscopeHeatmapView *self, int row, 
 
 /* The figure as drawn on screen but in the print style, borrowing the widget's arrays (valid
  * until the next change). For export. */
-void attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self, AsHeatmapFigure *fig);
+void attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self, ArHeatmapFigure *fig);
 
 G_END_DECLS

@@ -90,7 +90,7 @@ attnscope_page_set_session (AttnscopePage *self, AttnscopeSession *session)
 }
 
 gboolean
-attnscope_page_get_figure (AttnscopePage *self, AsFigure *figure)
+attnscope_page_get_figure (AttnscopePage *self, ArFigure *figure)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), FALSE);
   AttnscopePageClass *klass = ATTNSCOPE_PAGE_GET_CLASS (self);
@@ -123,7 +123,7 @@ attnscope_page_dup_token_labels (AttnscopePage *self, const AsTrace *trace)
 {
   AttnscopeSession *session = attnscope_page_get_session (self);
   gboolean raw = session != NULL && attnscope_session_get_raw_tokens (session);
-  return as_token_labels_from_trace (trace, raw);
+  return ar_token_labels_from_trace (trace, raw);
 }
 
 static void

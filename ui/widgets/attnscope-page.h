@@ -27,7 +27,7 @@ struct _AttnscopePageClass
   void (*update) (AttnscopePage *self);
   /* The figure on screen, borrowing the page's data (valid until the next update); FALSE when
    * there is nothing to export. */
-  gboolean (*get_figure) (AttnscopePage *self, AsFigure *figure);
+  gboolean (*get_figure) (AttnscopePage *self, ArFigure *figure);
   /* A file name stem for the figure, e.g. "attention-layer0-head1". */
   char *(*dup_figure_name) (AttnscopePage *self);
 
@@ -40,7 +40,7 @@ void attnscope_page_set_session (AttnscopePage *self, AttnscopeSession *session)
 /* Runs a pending update now (export of a page that is not on screen, tests). */
 void attnscope_page_ensure_updated (AttnscopePage *self);
 
-gboolean attnscope_page_get_figure (AttnscopePage *self, AsFigure *figure);
+gboolean attnscope_page_get_figure (AttnscopePage *self, ArFigure *figure);
 char *attnscope_page_dup_figure_name (AttnscopePage *self);
 
 /* Helpers for subclasses: "model · “text”" for figure subtitles (newly allocated, NULL without a

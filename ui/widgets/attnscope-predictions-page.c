@@ -50,7 +50,7 @@ dup_label (AttnscopePredictionsPage *self, int i)
   int32_t id = self->predictions[i].id;
   const char *vocab = as_tokenizer_get_token (tokenizer, id);
   g_autofree char *text = as_tokenizer_dup_token_text (tokenizer, id);
-  return as_token_label (vocab != NULL ? vocab : self->predictions[i].token, text,
+  return ar_token_label (vocab != NULL ? vocab : self->predictions[i].token, text,
                          attnscope_session_get_raw_tokens (session));
 }
 
@@ -89,7 +89,7 @@ make_row (AttnscopePredictionsPage *self, int i, double top_probability)
   gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (bar), GTK_LEVEL_BAR_OFFSET_FULL);
   gtk_box_append (GTK_BOX (box), bar);
 
-  g_autofree char *number = as_format_number (100.0 * p->probability, 1);
+  g_autofree char *number = ar_format_number (100.0 * p->probability, 1);
   g_autofree char *percent = g_strdup_printf ("%s %%", number);
   GtkWidget *probability = gtk_label_new (percent);
   gtk_label_set_width_chars (GTK_LABEL (probability), 7);
@@ -97,7 +97,7 @@ make_row (AttnscopePredictionsPage *self, int i, double top_probability)
   gtk_widget_add_css_class (probability, "numeric");
   gtk_box_append (GTK_BOX (box), probability);
 
-  g_autofree char *logit_text = as_format_number (p->logit, 2);
+  g_autofree char *logit_text = ar_format_number (p->logit, 2);
   g_autofree char *logit = g_strdup_printf (_ ("logit %s"), logit_text);
   GtkWidget *logit_label = gtk_label_new (logit);
   gtk_label_set_width_chars (GTK_LABEL (logit_label), 12);

@@ -1,5 +1,5 @@
 /* attnscope-scatter-view.c — the scatter plot widget: owns its points, draws through
- * as_scatter_render() and hit-tests with as_scatter_hit() (see attnscope-scatter-view.h). */
+ * ar_scatter_render() and hit-tests with ar_scatter_hit() (see attnscope-scatter-view.h). */
 #include "attnscope-scatter-view.h"
 
 #include "attnscope-figure-widget.h"
@@ -124,10 +124,10 @@ attnscope_scatter_view_set_highlight (AttnscopeScatterView *self, int point)
 }
 
 void
-attnscope_scatter_view_get_figure (AttnscopeScatterView *self, AsScatterFigure *fig)
+attnscope_scatter_view_get_figure (AttnscopeScatterView *self, ArScatterFigure *fig)
 {
   g_return_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self));
-  as_scatter_figure_init (fig);
+  ar_scatter_figure_init (fig);
   fig->title = self->title;
   fig->subtitle = self->subtitle;
   fig->n_points = self->n;
@@ -145,7 +145,7 @@ attnscope_scatter_view_get_figure (AttnscopeScatterView *self, AsScatterFigure *
 }
 
 static void
-screen_figure (AttnscopeScatterView *self, AsScatterFigure *fig)
+screen_figure (AttnscopeScatterView *self, ArScatterFigure *fig)
 {
   attnscope_scatter_view_get_figure (self, fig);
   fig->style = attnscope_figure_style_get ();
@@ -155,9 +155,9 @@ static void
 attnscope_scatter_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   AttnscopeScatterView *self = ATTNSCOPE_SCATTER_VIEW (widget);
-  AsScatterFigure fig;
+  ArScatterFigure fig;
   screen_figure (self, &fig);
-  AsFigure figure = as_figure_from_scatter (&fig);
+  ArFigure figure = ar_figure_from_scatter (&fig);
   attnscope_figure_widget_snapshot (widget, snapshot, self->n > 0 ? &figure : NULL);
 }
 
@@ -167,9 +167,9 @@ attnscope_scatter_view_measure (GtkWidget *widget, GtkOrientation orientation, i
                                 int *natural_baseline)
 {
   AttnscopeScatterView *self = ATTNSCOPE_SCATTER_VIEW (widget);
-  AsScatterFigure fig;
+  ArScatterFigure fig;
   screen_figure (self, &fig);
-  AsFigure figure = as_figure_from_scatter (&fig);
+  ArFigure figure = ar_figure_from_scatter (&fig);
   attnscope_figure_widget_measure (&figure, orientation, 0, minimum, natural);
 }
 
@@ -178,9 +178,9 @@ hit (AttnscopeScatterView *self, double x, double y, int *index)
 {
   if (self->n == 0)
     return FALSE;
-  AsScatterFigure fig;
+  ArScatterFigure fig;
   screen_figure (self, &fig);
-  return as_scatter_hit (&fig, gtk_widget_get_width (GTK_WIDGET (self)),
+  return ar_scatter_hit (&fig, gtk_widget_get_width (GTK_WIDGET (self)),
                          gtk_widget_get_height (GTK_WIDGET (self)), x, y, index);
 }
 
@@ -194,8 +194,8 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   int group = self->groups != NULL ? self->groups[i] : 0;
   const char *sentence = self->group_names != NULL ? self->group_names[group] : NULL;
-  g_autofree char *px = as_format_number (self->xy[2 * i], 3);
-  g_autofree char *py = as_format_number (self->xy[2 * i + 1], 3);
+  g_autofree char *px = ar_format_number (self->xy[2 * i], 3);
+  g_autofree char *py = ar_format_number (self->xy[2 * i + 1], 3);
   g_autofree char *markup = g_markup_printf_escaped (
       "<b>%s</b>\n%s%s(%s, %s)", self->labels != NULL ? self->labels[i] : "",
       sentence != NULL ? sentence : "", sentence != NULL ? "\n" : "", px, py);

@@ -33,6 +33,6 @@ void attnscope_scatter_view_set_show_labels (AttnscopeScatterView *self, gboolea
 void attnscope_scatter_view_set_highlight (AttnscopeScatterView *self, int point);
 
 /* The figure as on screen, print style, borrowing the widget's data. For export. */
-void attnscope_scatter_view_get_figure (AttnscopeScatterView *self, AsScatterFigure *fig);
+void attnscope_scatter_view_get_figure (AttnscopeScatterView *self, ArScatterFigure *fig);
 
 G_END_DECLS

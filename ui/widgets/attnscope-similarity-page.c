@@ -27,7 +27,7 @@ struct _AttnscopeSimilarityPage
 
   GListStore *rows; /* AttnscopeSimilarityRow in token order */
   AsVectorSource source;
-  AsHeatmapFigure figure; /* the last exported figure, borrowed by get_figure's caller */
+  ArHeatmapFigure figure; /* the last exported figure, borrowed by get_figure's caller */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeSimilarityPage, attnscope_similarity_page, ATTNSCOPE_TYPE_PAGE)
@@ -159,13 +159,13 @@ attnscope_similarity_page_update (AttnscopePage *page)
 }
 
 static gboolean
-attnscope_similarity_page_get_figure (AttnscopePage *page, AsFigure *figure)
+attnscope_similarity_page_get_figure (AttnscopePage *page, ArFigure *figure)
 {
   AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
   if (attnscope_heatmap_view_get_n_rows (self->heatmap) == 0)
     return FALSE;
   attnscope_heatmap_view_get_figure (self->heatmap, &self->figure);
-  *figure = as_figure_from_heatmap (&self->figure);
+  *figure = ar_figure_from_heatmap (&self->figure);
   return TRUE;
 }
 
@@ -280,7 +280,7 @@ static void
 bind_similarity_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
 {
   g_autofree char *text
-      = as_format_number (attnscope_similarity_row_get_similarity (item_row (item)), 4);
+      = ar_format_number (attnscope_similarity_row_get_similarity (item_row (item)), 4);
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
 }
 
@@ -288,7 +288,7 @@ static void
 bind_attention_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
 {
   g_autofree char *text
-      = as_format_number (attnscope_similarity_row_get_attention (item_row (item)), 4);
+      = ar_format_number (attnscope_similarity_row_get_attention (item_row (item)), 4);
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
 }
 

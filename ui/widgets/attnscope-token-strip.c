@@ -70,7 +70,7 @@ rebuild (AttnscopeTokenStrip *self)
   gboolean raw = attnscope_session_get_raw_tokens (self->session);
   for (int i = 0; i < trace->n_tokens; i++)
     {
-      g_autofree char *label = as_token_label (trace->tokens[i], trace->token_texts[i], raw);
+      g_autofree char *label = ar_token_label (trace->tokens[i], trace->token_texts[i], raw);
       GtkWidget *chip = gtk_toggle_button_new_with_label (label);
       gtk_widget_add_css_class (chip, "token-chip");
       /* Translators: tooltip of a token chip: position, token id, vocabulary string. */
