@@ -7,12 +7,13 @@
 #include "as-config.h"
 
 #include <json-glib/json-glib.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "as-error.h"
 #include "as-trace.h"
 #include "family-private.h"
+#include "file-read-private.h"
+#include "json-file-private.h"
 
 static gboolean
 config_check_size (const AsConfigReader *r, const AsConfig *c, GError **error)
@@ -37,53 +38,11 @@ config_load_token_ids (const AsConfigReader *r, AsConfig *c, GError **error)
          && as_config_reader_int (r, "eos_token_id", TRUE, -1, 0, max_id, &c->eos_token_id, error);
 }
 
-static JsonNode *
-config_parse (const char *path, GError **error)
-{
-  g_autofree char *contents = NULL;
-  gsize length = 0;
-  g_autoptr (GError) io_error = NULL;
-  if (!g_file_get_contents (path, &contents, &length, &io_error))
-    {
-      gboolean missing = g_error_matches (io_error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
-      g_set_error (error, AS_ERROR, missing ? AS_ERROR_NOT_FOUND : AS_ERROR_IO, "%s: %s", path,
-                   missing ? "no such file" : io_error->message);
-      return NULL;
-    }
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) json_error = NULL;
-  if (!json_parser_load_from_data (parser, contents, (gssize) length, &json_error))
-    {
-      /* json-glib's message reads "<data>:LINE:COL: Parse error: WHAT". */
-      const char *msg = json_error->message;
-      int line = 0, column = 0, consumed = 0;
-      if (sscanf (msg, "<data>:%d:%d: %n", &line, &column, &consumed) == 2 && consumed > 0)
-        {
-          const char *what = msg + consumed;
-          if (g_str_has_prefix (what, "Parse error: "))
-            what += strlen ("Parse error: ");
-          g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-                       "%s: malformed JSON at line %d, column %d: %s", path, line, column, what);
-        }
-      else
-        g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "%s: malformed JSON: %s", path, msg);
-      return NULL;
-    }
-  JsonNode *root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "%s: expected a JSON object at the top level",
-                   path);
-      return NULL;
-    }
-  return json_node_copy (root);
-}
-
 gboolean
 as_config_load (AsConfig *config, const char *path, GError **error)
 {
   memset (config, 0, sizeof *config);
-  g_autoptr (JsonNode) root = config_parse (path, error);
+  g_autoptr (JsonNode) root = as_json_load_object_file (path, AS_LIMIT_CONFIG_BYTES, error);
   if (root == NULL)
     return FALSE;
   AsConfigReader r = { .path = path, .obj = json_node_get_object (root) };

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "file-read-private.h"
 #include "model-private.h"
 
 #define AS_DEFAULT_MODEL_NAME "attnscope-mini"
@@ -115,7 +116,9 @@ hf_pick_snapshot (const char *repo)
   g_autofree char *snapshots = g_build_filename (repo, "snapshots", NULL);
   g_autofree char *ref_path = g_build_filename (repo, "refs", "main", NULL);
   g_autofree char *ref = NULL;
-  if (g_file_get_contents (ref_path, &ref, NULL, NULL))
+  gsize ref_length = 0;
+  /* refs/main is a 40-character commit hash; a FIFO there must not hang the lookup */
+  if (as_file_read_all (ref_path, 4096, &ref, &ref_length, NULL))
     {
       g_strstrip (ref);
       g_autofree char *snapshot = g_build_filename (snapshots, ref, NULL);

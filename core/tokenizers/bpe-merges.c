@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "file-read-private.h"
 #include "byte-unicode-private.h"
 
 typedef struct
@@ -179,14 +180,8 @@ as_bpe_merges_load (const char *path, GHashTable *token_to_id, guint vocab_size,
 {
   g_autofree char *contents = NULL;
   gsize size = 0;
-  g_autoptr (GError) local = NULL;
-  if (!g_file_get_contents (path, &contents, &size, &local))
-    {
-      gboolean missing = g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT);
-      g_set_error (error, AS_ERROR, missing ? AS_ERROR_NOT_FOUND : AS_ERROR_IO,
-                   "%s: cannot read the BPE merges: %s", path, local->message);
-      return NULL;
-    }
+  if (!as_file_read_all (path, AS_LIMIT_VOCABULARY_BYTES, &contents, &size, error))
+    return NULL;
   if (!g_utf8_validate_len (contents, size, NULL))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "%s: the merges file is not valid UTF-8",

@@ -8,6 +8,8 @@
 #include <json-glib/json-glib.h>
 
 #include "as-error.h"
+#include "file-read-private.h"
+#include "json-file-private.h"
 
 #define VOCAB_MAX_ID (1 << 24)
 
@@ -38,17 +40,10 @@ as_tokenizer_load_vocab_json (AsTokenizer *tokenizer, const char *path, GError *
 {
   g_free (tokenizer->source);
   tokenizer->source = g_strdup (path);
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) local = NULL;
-  if (!json_parser_load_from_file (parser, path, &local))
-    {
-      gboolean missing = g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT);
-      g_set_error (error, AS_ERROR, missing ? AS_ERROR_NOT_FOUND : AS_ERROR_FORMAT,
-                   "%s: cannot read the vocabulary: %s", path, local->message);
-      return FALSE;
-    }
-  JsonNode *root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  g_autoptr (JsonNode) root = as_json_load_file (path, AS_LIMIT_VOCABULARY_BYTES, error);
+  if (root == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
                    "%s: expected a JSON object mapping tokens to ids", path);

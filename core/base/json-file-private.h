@@ -1,0 +1,26 @@
+/* json-file-private.h — JSON input bounded before json-glib sees it.
+ *
+ * json-glib parses recursively: a document nested 100,000 deep overflows the stack. So the text
+ * is scanned first (strings skipped) and refused when arrays and objects nest deeper than
+ * AS_JSON_MAX_DEPTH — real Hugging Face files nest fewer than 20 levels. The file is read with
+ * as_file_read_all() (regular files only, a size limit per kind). Errors name the file, and for
+ * malformed JSON the line and column. */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define AS_JSON_MAX_DEPTH 1000
+
+/* Parses DATA (LENGTH bytes) and returns its root (owned), or NULL with ERROR naming WHAT (a
+ * file name, or a description such as "the safetensors header of x.safetensors"). */
+JsonNode *as_json_parse (const char *what, const char *data, gsize length, GError **error);
+
+/* Reads PATH (at most MAX_BYTES, a regular file) and parses it. */
+JsonNode *as_json_load_file (const char *path, gsize max_bytes, GError **error);
+
+/* Like as_json_load_file, and fails (naming PATH) unless the root is an object. */
+JsonNode *as_json_load_object_file (const char *path, gsize max_bytes, GError **error);
+
+G_END_DECLS
