@@ -151,7 +151,10 @@ class Spec:
         self.neox = fam == "gpt_neox"
         self.n_layer, self.n_head, self.d = (cfg["num_hidden_layers"], cfg["num_attention_heads"],
                                              cfg["hidden_size"])
-        self.n_kv = self.n_head if self.neox else (g("num_key_value_heads") or self.n_head)
+        # num_key_value_heads: an explicit null means H; a missing key means HF's default
+        kv_default = {"mistral": 8, "qwen2": 32}.get(fam, self.n_head)
+        self.n_kv = self.n_head if self.neox else (g("num_key_value_heads", kv_default)
+                                                   or self.n_head)
         self.hd = (None if self.neox else g("head_dim")) or self.d // self.n_head
         self.inner, self.vocab = cfg["intermediate_size"], cfg["vocab_size"]
         self.tie = bool(g("tie_word_embeddings", False))
@@ -184,8 +187,8 @@ class Spec:
 
     def _windows(self, cfg):
         """Per layer, the sliding window W (a query at i sees keys i-W+1..i) or None."""
-        w = cfg.get("sliding_window")
-        if self.family == "mistral":
+        w = cfg.get("sliding_window", 4096 if self.family == "mistral" else None)
+        if self.family == "mistral":  # MistralConfig's default window is 4096
             return [w] * self.n_layer
         if self.family == "qwen2" and cfg.get("use_sliding_window", False) and w:
             types = cfg.get("layer_types") or [

@@ -115,8 +115,8 @@ def naive_forward(cfg, w, ids):
             up, down = p + "mlp.dense_h_to_4h", p + "mlp.dense_4h_to_h"
             mlp = lambda z: lin(act(lin(z, up)), down)  # noqa: E731
         else:
-            mlp = lambda z: lin(act(lin(z, p + "mlp.gate_proj")) * lin(z, p + "mlp.up_proj"),  # noqa: E731
-                                p + "mlp.down_proj")
+            gate, up, down = (p + "mlp.%s_proj" % c for c in ("gate", "up", "down"))
+            mlp = lambda z: lin(act(lin(z, gate)) * lin(z, up), down)  # noqa: E731
         if s.parallel:
             h = h + a + mlp(norm(h, p + "post_attention_layernorm"))
         else:
@@ -220,9 +220,36 @@ def _check_files(d, cfg, options, shards, from_meta, ref):
                 assert not np.array_equal(wm, hf), "Meta and HF layouts should differ"
 
 
+def _check_defaults():
+    """Spec applies HF's config defaults to keys a config.json leaves out."""
+    base = {"num_hidden_layers": 2, "num_attention_heads": 32, "hidden_size": 256,
+            "intermediate_size": 8, "vocab_size": 10}
+    m = decoder_layout.Spec(dict(base, model_type="mistral"))
+    assert (m.windows, m.n_kv, m.eps, m.act) == ([4096, 4096], 8, 1e-6, "silu"), "mistral"
+    m = decoder_layout.Spec(dict(base, model_type="mistral", sliding_window=None,
+                                 num_key_value_heads=None))
+    assert (m.windows, m.n_kv) == ([None, None], 32), "mistral with nulls"
+    q = decoder_layout.Spec(dict(base, model_type="qwen2", sliding_window=64))
+    assert (q.windows, q.qkv_bias, q.o_bias, q.tie) == ([None, None], True, False, False), "qwen2"
+    q = decoder_layout.Spec(dict(base, model_type="qwen2", sliding_window=64,
+                                 use_sliding_window=True, max_window_layers=1))
+    assert q.windows == [None, 64], "qwen2 sliding layers"
+    n = decoder_layout.Spec(dict(base, model_type="gpt_neox"))
+    assert (n.rotary_dim, n.rope_theta, n.parallel, n.qkv_bias, n.eps, n.act) == \
+        (2, 10000.0, True, True, 1e-5, "gelu"), "gpt_neox"
+    ll = decoder_layout.Spec(dict(base, model_type="llama", head_dim=16))
+    assert (ll.hd, ll.rotary_dim, ll.n_kv, ll.qkv_bias, ll.rope_type) == \
+        (16, 16, 32, False, "default"), "llama"
+
+
 def selfcheck(ref):
     """REF is the decoder_reference module. Returns 0, or 1 with a message."""
     worst = 0.0
+    try:
+        _check_defaults()
+    except AssertionError as e:
+        print("selfcheck FAILED: config defaults: %s" % e)
+        return 1
     with tempfile.TemporaryDirectory() as tmp:
         for k, (label, options, shards, from_meta, seqs) in enumerate(CASES):
             d = os.path.join(tmp, "m%d" % k)

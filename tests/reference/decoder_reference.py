@@ -20,7 +20,8 @@ Subcommands (the C tests call exactly these):
       permutation, and writes the unconverted weights under Meta's names to --meta-out
       (default: OUT_DIR without a trailing slash + ".meta.safetensors", beside the folder so
       that no loader of the folder sees it). --sliding-window W: mistral slides every layer;
-      qwen2 sets use_sliding_window and slides layers >= max_window_layers = L/2.
+      qwen2 sets use_sliding_window and slides layers >= max_window_layers = L/2. Prints one
+      JSON line: the files written and the seconds taken.
   expected MODEL_DIR OUT.h5 --ids 1,2,3 [--ids ...] [--meta META.safetensors]
       per sequence a group /seq<N> with float32 datasets (int64 ids): ids [T];
       attentions [L,H,T,T] (post-softmax, one per query head, masked entries exactly 0);
@@ -36,9 +37,11 @@ Subcommands (the C tests call exactly these):
       output_hidden_states=True and all logits, batch 1, no_grad, 2 threads, weights widened to
       float32 at load (what a float32 HF run does); one JSON line per T: median_ms, min_ms,
       load_ms, peak_rss_mb.
-  mem MODEL_DIR --tokens T [--json]
-      one forward at T tokens with every output kept; prints rss_after_load_mb and
-      peak_rss_mb (ru_maxrss, which includes the load).
+  mem MODEL_DIR --tokens T [--threads 2] [--json]
+      one forward at T tokens keeping every output of `expected` (attentions, q, k, v,
+      contexts, attn_out, hidden states, all logits); prints rss_after_load_mb (float32
+      weights; tensors are read one at a time without mmap), rss_with_outputs_mb and
+      peak_rss_mb (the larger of ru_maxrss and the current RSS).
   selfcheck
       compares the torch forward with a naive float64 numpy loop (decoder_naive.py) on small
       models of every family and option; exits 1 beyond 1e-5 relative error.
@@ -68,10 +71,13 @@ Where versions differ, this follows the newest (4.5x/5.x) behaviour, noted below
   Masks (masking_utils.py): causal kv <= q; sliding window adds kv > q − W, so a query at i
     sees keys i−W+1 .. i (W keys including itself). modeling_attn_mask_utils.py of some 4.4x
     versions (diagonal = past − W − 1) let W+1 keys through; masking_utils' W is followed.
-    Mistral slides every layer when sliding_window is not null; Qwen2 only when
-    use_sliding_window (default false; then layer_types, or layers >= max_window_layers).
-  head_dim: config head_dim if present, else D/H (NeoX always D/H). q [H·hd,D], k/v
-    [K·hd,D], o [D,H·hd]. GQA: query head h uses KV head h // (H/K).
+    Mistral slides every layer unless sliding_window is null (a missing key means
+    MistralConfig's default 4096); Qwen2 only when use_sliding_window (default false; then
+    layer_types, or layers >= max_window_layers, default 28).
+  head_dim: config head_dim if present, else D/H (NeoX always D/H); RoPE uses it too
+    (4.44's rope utils used D/H regardless). q [H·hd,D], k/v [K·hd,D], o [D,H·hd].
+    GQA: query head h uses KV head h // (H/K). num_key_value_heads: null means H, a missing
+    key HF's default (llama H, mistral 8, qwen2 32).
   NeoX fused query_key_value: output viewed (T, H, 3·hd): per head [q | k | v].
   MLP: llama family down(silu(gate(x)) · up(x)); NeoX dense_4h_to_h(gelu(dense_h_to_4h(x)))
     with hidden_act "gelu" = exact erf GELU.
@@ -214,7 +220,8 @@ class Decoder:
 
     def _mlp(self, x, p):
         if self.s.neox:
-            return self._lin(self.act(self._lin(x, p + "mlp.dense_h_to_4h")), p + "mlp.dense_4h_to_h")
+            up = self.act(self._lin(x, p + "mlp.dense_h_to_4h"))
+            return self._lin(up, p + "mlp.dense_4h_to_h")
         gate = self.act(self._lin(x, p + "mlp.gate_proj"))
         return self._lin(gate * self._lin(x, p + "mlp.up_proj"), p + "mlp.down_proj")
 
@@ -332,7 +339,8 @@ def make_model_options(a):
     if o["family"] == "gpt_neox" and o["hidden"] % o["heads"]:
         raise ValueError("--hidden %d is not divisible by --heads %d" % (o["hidden"], o["heads"]))
     if o["heads"] % (o.get("kv_heads") or o["heads"]):
-        raise ValueError("--heads %d is not a multiple of --kv-heads %d" % (o["heads"], o["kv_heads"]))
+        raise ValueError("--heads %d is not a multiple of --kv-heads %d"
+                         % (o["heads"], o["kv_heads"]))
     if o.get("head_dim") and o["head_dim"] % 2:
         raise ValueError("--head-dim must be even for RoPE")
     return o
@@ -378,7 +386,7 @@ def _rss_mb():
 
 
 def _peak_rss_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    return max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, _rss_mb())
 
 
 def cmd_bench(a):

@@ -2,8 +2,9 @@
 
 Writes and reads what a user downloads from the hub: config.json, tf_model.h5 in the Keras-HDF5
 layout HF publishes for TensorFlow, model.safetensors (F32, through safetensors_io.py) and the
-GPT-2 byte-level BPE files vocab.json and merges.txt. Random weights are drawn from a seeded numpy Generator so a model is reproducible
-from its command line. Used by gpt2_reference.py; no torch here.
+GPT-2 byte-level BPE files vocab.json and merges.txt. Random weights are drawn from a seeded
+numpy Generator so a model is reproducible from its command line. Used by gpt2_reference.py;
+no torch here.
 """
 
 import json
@@ -206,9 +207,9 @@ def read_weights(model_dir, cfg):
 
 
 def bytes_to_unicode():
-    """GPT-2's byte→unicode table (openai/gpt-2 src/encoder.py bytes_to_unicode), as an ordered list of (byte, char): the
-    printable bytes first in byte order, then the others mapped to 256+n — the order of the first
-    256 ids in GPT-2's vocab.json."""
+    """GPT-2's byte→unicode table (openai/gpt-2 src/encoder.py), as an ordered list of
+    (byte, char): the printable bytes first in byte order, then the others mapped to 256+n —
+    the order of the first 256 ids in GPT-2's vocab.json."""
     bs = list(range(33, 127)) + list(range(161, 173)) + list(range(174, 256))
     cs = bs[:]
     n = 0

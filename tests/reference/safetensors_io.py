@@ -20,7 +20,6 @@ large model never needs more than one tensor (or one chunk) in memory.
 """
 
 import json
-import mmap
 import os
 import struct
 
@@ -50,7 +49,8 @@ def encode(values, dtype):
 def decode(stored, dtype):
     """Storage array of DTYPE -> float32 (exact for all three dtypes)."""
     if dtype == "F32":
-        return np.array(stored, dtype=np.float32)
+        x = np.asarray(stored, dtype=np.float32)
+        return x if x.flags.writeable else x.copy()
     if dtype == "F16":
         return np.asarray(stored).astype(np.float32)
     if dtype == "BF16":
@@ -181,13 +181,15 @@ def read_header(path):
         b, end = e["data_offsets"]
         if e["dtype"] not in STORAGE or end - b != nbytes(e["dtype"], e["shape"]) or \
                 8 + n + end > size:
-            raise ValueError("%s: tensor %s has a bad dtype, shape or offsets: %s" % (path, name, e))
+            raise ValueError("%s: tensor %s has a bad dtype, shape or offsets: %s"
+                             % (path, name, e))
     return header, meta, 8 + n
 
 
 class Checkpoint:
     """The safetensors weights of a model folder (model.safetensors, or shards listed by
-    model.safetensors.index.json), or of one .safetensors file; read lazily through mmap."""
+    model.safetensors.index.json), or of one .safetensors file. Tensors are read one at a
+    time with plain reads (no mmap, so a loaded model's RSS holds no file pages)."""
 
     def __init__(self, path):
         if os.path.isdir(path):
@@ -201,11 +203,9 @@ class Checkpoint:
             paths = [os.path.join(path, f) for f in files]
         else:
             paths = [path]
-        self.entries, self._maps = {}, {}
+        self.entries = {}
         for p in paths:
             header, _, base = read_header(p)
-            with open(p, "rb") as f:
-                self._maps[p] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
             for name, e in header.items():
                 self.entries[name] = (p, e["dtype"], tuple(e["shape"]), base + e["data_offsets"][0])
 
@@ -219,11 +219,16 @@ class Checkpoint:
         return self.entries[name][2]
 
     def stored(self, name):
-        """The raw storage array (a read-only view of the mapped file)."""
+        """The raw storage array, read from the file into a buffer of its own."""
         path, dtype, shape, offset = self.entries[name]
-        count = int(np.prod(shape, dtype=np.int64))
-        return np.frombuffer(self._maps[path], dtype=STORAGE[dtype], count=count,
-                             offset=offset).reshape(shape)
+        size = nbytes(dtype, shape)
+        raw = bytearray(size)
+        with open(path, "rb") as f:
+            f.seek(offset)
+            got = f.readinto(raw)
+        if got != size:
+            raise ValueError("%s: tensor %s is truncated" % (path, name))
+        return np.frombuffer(raw, dtype=STORAGE[dtype]).reshape(shape)
 
     def read(self, name):
         """The tensor widened to a float32 array of its own (exact)."""
