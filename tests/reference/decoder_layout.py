@@ -46,7 +46,9 @@ ARCHITECTURES = {"llama": "LlamaForCausalLM", "mistral": "MistralForCausalLM",
                  "qwen2": "Qwen2ForCausalLM", "gpt_neox": "GPTNeoXForCausalLM"}
 CHUNK_ELEMENTS = 1 << 23  # rows are drawn and written in chunks of at most this many values
 
-# Shapes and config values of real checkpoints, from their config.json on the hub.
+# Shapes and config values of real checkpoints as their hub config.json gives them
+# (HuggingFaceTB/SmolLM2-135M, meta-llama/Llama-3.2-1B, EleutherAI/pythia-70m,
+# Qwen/Qwen2.5-0.5B, TinyLlama/TinyLlama-1.1B-Chat-v1.0); weights are random.
 PRESETS = {
     "smollm2-135m": dict(family="llama", layers=30, heads=9, kv_heads=3, hidden=576,
                          intermediate=1536, vocab=49152, positions=8192, rope_theta=100000.0,

@@ -30,8 +30,10 @@ Subcommands (the C tests call exactly these):
       [L,T,D] (after o_proj / dense with its bias, before the residual add); hidden_states
       [L+1,T,D]; logits [T,V]. Root attributes: model, family, layout (hf|meta),
       torch_version. With --meta the forward runs on Meta's unconverted weights with Meta's
-      interleaved RoPE; q and k are then written in HF's half-split order (dims 0::2 then
-      1::2 of each head) so that every dataset compares with a run on the converted folder.
+      interleaved RoPE (meta-llama/llama model.py apply_rotary_emb: pairs (2i, 2i+1) as
+      complex numbers times polar(1, angle_i), angles from HF's inv_freq including its
+      scaling); q and k are then written in HF's half-split order (dims 0::2 then 1::2 of
+      each head) so that every dataset compares with a run on the converted folder.
   bench MODEL_DIR --tokens 64,512 --repeat N [--warmup W] [--threads 2] [--json]
       times the forward as HF's eager attention runs it with output_attentions=True,
       output_hidden_states=True and all logits, batch 1, no_grad, 2 threads, weights widened to
@@ -49,7 +51,8 @@ Subcommands (the C tests call exactly these):
 Semantics: HF's eager modeling code. Read: modeling_llama.py (4.38-era, commit 0022728) and the
 4.5x modular files that now generate it and Qwen2/Mistral/GPT-NeoX (modular_qwen2.py 022c4a9,
 modular_mistral.py 0096ba4, modular_gpt_neox.py 00dcc6d), configuration_{llama,qwen2,
-gpt_neox}.py (transformers 5, 008e574), modeling_rope_utils.py (4.44-era, 0044e3b),
+gpt_neox}.py (transformers 5, 008e574), configuration_mistral.py (5.x, 001f85b),
+modeling_rope_utils.py (4.44-era, 0044e3b),
 masking_utils.py (transformers 5, 00c4411), utils/generic.py check_model_inputs (4.55+).
 Where versions differ, this follows the newest (4.5x/5.x) behaviour, noted below.
   RMSNorm (LlamaRMSNorm): in float32, var = mean(x²) over D; x·rsqrt(var + eps); then
@@ -354,7 +357,7 @@ def cmd_make_model(a):
         t0 = time.perf_counter()
         files = decoder_layout.write_model(a.out_dir, cfg, o["dtype"], a.shards, a.std, a.seed,
                                            a.from_meta, meta_out)
-    except ValueError as e:
+    except (ValueError, KeyError, OSError) as e:
         sys.exit("decoder_reference: %s" % e)
     print(json.dumps({"out_dir": a.out_dir, "files": files, "seconds":
                       round(time.perf_counter() - t0, 2),
@@ -365,7 +368,7 @@ def cmd_expected(a):
     try:
         model = load_model(a.model_dir, a.meta)
         seqs = [run_capture(model, parse_ids(text)) for text in a.ids]
-    except ValueError as e:
+    except (ValueError, KeyError, OSError) as e:
         sys.exit("decoder_reference: %s" % e)
     tmp = a.out + ".tmp"
     with h5py.File(tmp, "w") as f:
