@@ -1,21 +1,22 @@
-"""hf_layout.py — GPT-2 models in the exact Hugging Face folder layout (FORMATS.md §1, §2, §5).
+"""hf_layout.py — GPT-2 models in the exact Hugging Face folder layout.
 
 Writes and reads what a user downloads from the hub: config.json, tf_model.h5 in the Keras-HDF5
-layout HF publishes for TensorFlow, model.safetensors (written by hand: 8-byte header length,
-JSON header, raw little-endian F32 buffer) and the GPT-2 byte-level BPE files vocab.json and
-merges.txt. Random weights are drawn from a seeded numpy Generator so a model is reproducible
-from its command line. Used by gpt2_reference.py; no torch here.
+layout HF publishes for TensorFlow, model.safetensors (F32, through safetensors_io.py) and the
+GPT-2 byte-level BPE files vocab.json and merges.txt. Random weights are drawn from a seeded
+numpy Generator so a model is reproducible from its command line. Used by gpt2_reference.py;
+no torch here.
 """
 
 import json
 import os
 import re
 import shutil
-import struct
 from collections import Counter
 
 import h5py
 import numpy as np
+
+import safetensors_io
 
 H5_LAYER = "transformer"
 H5_SCOPE = "tfgp_t2lm_head_model/transformer/"
@@ -171,43 +172,26 @@ def read_tf_h5(path, cfg):
 
 
 def write_safetensors(path, cfg, weights, mask_buffers=False, prefix=""):
-    """HF PyTorch names and shapes, F32, header padded with spaces to 8 bytes as HF does.
-    MASK_BUFFERS adds the h.N.attn.bias causal masks [1,1,P,P] older checkpoints carry."""
-    tensors = [(prefix + pt, np.ascontiguousarray(weights[pt], dtype="<f4"))
-               for pt, _, _ in gpt2_params(cfg)]
+    """HF PyTorch names and shapes, F32, in GPT-2's parameter order. MASK_BUFFERS adds the
+    h.N.attn.bias causal masks [1,1,P,P] older checkpoints carry."""
+    tensors = [(prefix + pt, "F32", shape, weights[pt]) for pt, _, shape in gpt2_params(cfg)]
     if mask_buffers:
         p = cfg["n_positions"]
         tril = np.tril(np.ones((p, p), dtype="<f4")).reshape(1, 1, p, p)
-        tensors += [("%sh.%d.attn.bias" % (prefix, n), tril) for n in range(cfg["n_layer"])]
-    header, offset = {"__metadata__": {"format": "pt"}}, 0
-    for name, arr in tensors:
-        header[name] = {"dtype": "F32", "shape": list(arr.shape),
-                        "data_offsets": [offset, offset + arr.nbytes]}
-        offset += arr.nbytes
-    blob = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    blob += b" " * (-len(blob) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(blob)))
-        f.write(blob)
-        for _, arr in tensors:
-            f.write(arr.tobytes())
+        tensors += [("%sh.%d.attn.bias" % (prefix, n), "F32", tril.shape, tril)
+                    for n in range(cfg["n_layer"])]
+    safetensors_io.write_file(path, tensors, {"format": "pt"}, sort=False)
 
 
 def read_safetensors(path, cfg):
     """{pt_name: float32 array}; accepts an optional 'transformer.' prefix, ignores mask buffers."""
-    with open(path, "rb") as f:
-        raw = f.read()
-    (n,) = struct.unpack_from("<Q", raw, 0)
-    header = json.loads(raw[8:8 + n].decode("utf-8"))
-    base = 8 + n
+    ckpt = safetensors_io.Checkpoint(path)
     out = {}
     for pt, _, shape in gpt2_params(cfg):
-        entry = header.get(pt) or header.get("transformer." + pt)
-        if entry is None or entry["dtype"] != "F32" or tuple(entry["shape"]) != shape:
+        name = pt if pt in ckpt.entries else "transformer." + pt
+        if name not in ckpt.entries or ckpt.dtype(name) != "F32" or ckpt.shape(name) != shape:
             raise ValueError("%s: tensor %s missing or not F32 %s" % (path, pt, shape))
-        b, e = entry["data_offsets"]
-        data = np.frombuffer(raw, dtype="<f4", count=(e - b) // 4, offset=base + b)
-        out[pt] = data.reshape(shape)
+        out[pt] = ckpt.stored(name)
     return out
 
 
@@ -223,9 +207,9 @@ def read_weights(model_dir, cfg):
 
 
 def bytes_to_unicode():
-    """GPT-2's byte→unicode table (FORMATS.md §4), as an ordered list of (byte, char): the
-    printable bytes first in byte order, then the others mapped to 256+n — the order of the first
-    256 ids in GPT-2's vocab.json."""
+    """GPT-2's byte→unicode table (openai/gpt-2 src/encoder.py), as an ordered list of
+    (byte, char): the printable bytes first in byte order, then the others mapped to 256+n —
+    the order of the first 256 ids in GPT-2's vocab.json."""
     bs = list(range(33, 127)) + list(range(161, 173)) + list(range(174, 256))
     cs = bs[:]
     n = 0
