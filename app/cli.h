@@ -1,5 +1,5 @@
 /* cli.h — the command line: one function per subcommand (cli-<name>.c) and the helpers they
- * share. The contract (DESIGN.md): exit 0 on success; 1 on failure with one line
+ * share. The contract (README.md, "Command line"): exit 0 on success; 1 on failure with one line
  * "attnscope: error: ..." on stderr naming the file or argument at fault; 2 on a usage error. */
 #pragma once
 

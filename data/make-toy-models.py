@@ -5,9 +5,9 @@
 
 writes DIR/seed-single-head/ and DIR/seed-two-heads/ (DIR defaults to data/models next to this
 script), each a Hugging Face-style folder: config.json (model_type "toy-attention"), tf_model.h5
-(Keras-HDF5 layout, FORMATS.md §2) and vocab.json (word -> id), plus a README.md.
+(Keras-HDF5 layout, core/README.md "Weight files") and vocab.json (word -> id), plus a README.md.
 
-Where the numbers come from (REFERENCE.md §A1, §A2; shared/seeds/000_*.txt):
+Where the numbers come from (tests/README.md, "Published values": the article "The Transformer Architecture I"):
 - embeddings: the seed's hand-written 6×10 table for "May the force be with you";
 - seed-single-head: Q = K = V = embeddings, scores not scaled (no W matrices in the file);
 - seed-two-heads: torch.manual_seed(42), then torch.randn(2,10,5) three times (W_Q, W_K, W_V)
@@ -128,7 +128,7 @@ def config(n_head, head_dim, use_projections, use_output_projection, scale_score
 README_SINGLE = """# seed-single-head
 
 The single-head attention example of the seed text 000 ("The Transformer Architecture I",
-section "A Transformer Block"; REFERENCE.md §A1).
+section "A Transformer Block"; tests/README.md, "Published values").
 
 - Vocabulary: the six words May, the, force, be, with, you (ids 0..5, `vocab.json`); the text is
   split on whitespace and matched case-sensitively.
@@ -144,7 +144,7 @@ Built by `data/make-toy-models.py`; do not edit by hand.
 README_TWO = """# seed-two-heads
 
 The multi-head attention example of the seed text 000 ("Multi-Head Attention", "Practical
-example"; REFERENCE.md §A2).
+example"; tests/README.md, "Published values").
 
 - Vocabulary and embeddings as in seed-single-head (`embeddings` (6, 10)).
 - Two heads of width 5 with projections `w_q`, `w_k`, `w_v` (2, 10, 5) and the output

@@ -1,5 +1,5 @@
 /* as-trace-dump.h — writes a trace to HDF5 with the dataset names of the command-line contract
- * (DESIGN.md): token_ids [T] int64, tokens [T] strings, attentions [L,H,T,T],
+ * (README.md, "Command line"): token_ids [T] int64, tokens [T] strings, attentions [L,H,T,T],
  * hidden_states [L+1,T,D], contexts [L,H,T,hd], logits [T,V] (float32); root attributes model and
  * architecture. The file appears whole or not at all (temporary file, then rename). */
 #pragma once

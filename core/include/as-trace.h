@@ -1,4 +1,5 @@
-/* as-trace.h — the result of one forward pass, with everything captured (DESIGN.md).
+/* as-trace.h — the result of one forward pass, with everything captured (core/README.md,
+ * "Data flow").
  *
  * Immutable once returned, reference counted. Fields are public for reading; analysis code and
  * views index them with the helpers below. L layers, H heads, T tokens, D model width,

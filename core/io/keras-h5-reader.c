@@ -1,8 +1,8 @@
 /* keras-h5-reader.c — reads the Keras-HDF5 weight file (tf_model.h5) into a tensor store.
  *
- * Layout (FORMATS.md §2): the root attribute layer_names lists the top-level layer groups; each
- * group's attribute weight_names (split by Keras into weight_names0, weight_names1, ... when
- * large) lists full variable names; each weight is a float32 dataset at
+ * Layout (core/README.md, "Weight files"): the root attribute layer_names lists the top-level layer
+ * groups; each group's attribute weight_names (split by Keras into weight_names0, weight_names1,
+ * ... when large) lists full variable names; each weight is a float32 dataset at
  * /<layer_name>/<weight_name>. Attributes may hold fixed- or variable-length strings.
  *
  * The reader declares every dataset first, checking dtype, shape and that its bytes lie inside

@@ -1,11 +1,12 @@
 /* safetensors-reader.c — reads a model.safetensors weight file into a tensor store.
  *
- * Format (FORMATS.md §5): an 8-byte little-endian header length N, N bytes of JSON mapping each
- * tensor name to {dtype, shape, data_offsets [begin, end)} (plus an optional "__metadata__"),
- * then the raw little-endian buffer, offsets relative to its start. Only F32 tensors are
- * supported. The file is mapped; tensors at 4-byte aligned places are used in place, the others
- * (offsets need not be aligned) are memcpy'd into the store's block. GPT-2's attention-mask buffers
- * (h.N.attn.bias, h.N.attn.masked_bias) are not weights and are skipped whatever their dtype. */
+ * Format (core/README.md, "Weight files"): an 8-byte little-endian header length N, N bytes of JSON
+ * mapping each tensor name to {dtype, shape, data_offsets [begin, end)} (plus an optional
+ * "__metadata__"), then the raw little-endian buffer, offsets relative to its start. Only F32
+ * tensors are supported. The file is mapped; tensors at 4-byte aligned places are used in place,
+ * the others (offsets need not be aligned) are memcpy'd into the store's block. GPT-2's
+ * attention-mask buffers (h.N.attn.bias, h.N.attn.masked_bias) are not weights and are skipped
+ * whatever their dtype. */
 #include "tensor-store-private.h"
 
 #include <json-glib/json-glib.h>

@@ -1,5 +1,6 @@
 /* cli-support.h — running the attnscope binary from the command-line tests and checking the
- * contract of its output (DESIGN.md: exit 0/1/2, one "attnscope: error: ..." line). */
+ * contract of its output (README.md, "Command line": exit 0/1/2, one "attnscope: error: ..." line).
+ */
 #pragma once
 
 #include <glib.h>

@@ -245,8 +245,8 @@ test_similarity_token (void)
   dump_clear (&dump);
 }
 
-/* The seed's "Comparison for 'May'" table (REFERENCE.md §A1) from the shipped single-head toy
- * model, to every printed digit. */
+/* The seed's "Comparison for 'May'" table (tests/README.md, "Published values") from the shipped
+ * single-head toy model, to every printed digit. */
 static void
 test_similarity_seed (void)
 {

@@ -1,6 +1,7 @@
-/* test-cli-core.c — the command-line contract of the core subcommands (DESIGN.md): info,
- * tokenize, run --dump, predict, bench; exit codes 0/1/2 and one-line error messages; no partial
- * output files. Runs the attnscope binary ($ATTNSCOPE_BIN) on the committed tiny fixture. */
+/* test-cli-core.c — the command-line contract of the core subcommands (README.md, "Command line"):
+ * info, tokenize, run --dump, predict, bench; exit codes 0/1/2 and one-line error messages; no
+ * partial output files. Runs the attnscope binary ($ATTNSCOPE_BIN) on the committed tiny fixture.
+ */
 #include <glib/gstdio.h>
 #include <hdf5.h>
 #include <json-glib/json-glib.h>

@@ -13,14 +13,14 @@
  *    2, 5, 17, 64; and a second shape read from model.safetensors only (3 layers, 4 heads, 64,
  *    vocab 1000, 256 positions, n_inner 160, with h.N.attn.bias mask buffers), T up to 200.
  *
- * Tolerances (DESIGN.md "Exactness"): attention weights within 1e-5 absolute. Vectors (q, k, v,
- * contexts, attn_out, hidden states, logits) within 1e-4 relative, element by element:
- * |a - e| <= 1e-4·|e| + atol with atol = 1e-5·rms(e) of that array. The small absolute term is
- * needed because a float32 value near zero that is the sum of terms of size ~rms carries an
- * absolute rounding error of that order, not one proportional to itself; 1e-5·rms is a tenth of
- * the relative tolerance at the data's own scale, so it cannot hide an error in a typical value.
- * Masked (future) attention weights must be exactly 0 and every row must sum to 1 within 1e-6;
- * the last-position-only logits must equal the last row of the all-position logits. */
+ * Tolerances (tests/README.md, "Tolerances"): attention weights within 1e-5 absolute. Vectors (q,
+ * k, v, contexts, attn_out, hidden states, logits) within 1e-4 relative, element by element: |a -
+ * e| <= 1e-4·|e| + atol with atol = 1e-5·rms(e) of that array. The small absolute term is needed
+ * because a float32 value near zero that is the sum of terms of size ~rms carries an absolute
+ * rounding error of that order, not one proportional to itself; 1e-5·rms is a tenth of the relative
+ * tolerance at the data's own scale, so it cannot hide an error in a typical value. Masked (future)
+ * attention weights must be exactly 0 and every row must sum to 1 within 1e-6; the
+ * last-position-only logits must equal the last row of the all-position logits. */
 #include <glib/gstdio.h>
 #include <hdf5.h>
 #include <math.h>

@@ -5,9 +5,9 @@
  *   tokenized by the core exactly as the independent encoder tests/reference/bpe_reference.py
  *   does, id for id, and decodes back to the line; plus fixed known ids.
  * - Its forward pass matches the PyTorch reference (tests/reference/gpt2_reference.py expected)
- *   on held-out sentences within the core's tolerances (DESIGN.md "Exactness"): attention within
- *   1e-5 absolute; hidden states, contexts and logits within 1e-4 relative plus 1e-5·rms absolute
- *   (the same rule as test-forward.c).
+ *   on held-out sentences within the core's tolerances (tests/README.md, "Tolerances"): attention
+ * within 1e-5 absolute; hidden states, contexts and logits within 1e-4 relative plus 1e-5·rms
+ * absolute (the same rule as test-forward.c).
  * - Its head patterns: aggregated by the core over the first held-out lines, every head's
  *   previous- and first-token shares equal the ones metrics.json records for those lines
  *   (computed in PyTorch by data/train-mini/evaluate.py) within 1e-4; some head attends to the
@@ -115,8 +115,8 @@ test_known_ids (void)
   g_assert_cmpint (as_tokenizer_lookup (as_model_get_tokenizer (model), "\xc4\xa0"), ==, 220);
 }
 
-/* The reference encoder itself reproduces GPT-2's published ids (FORMATS.md §4) with GPT-2's
- * own vocabulary (tests/fixtures/gpt2-tokenizer), so agreeing with it means something. */
+/* The reference encoder itself reproduces GPT-2's published ids (core/README.md, "Tokenizers") with
+ * GPT-2's own vocabulary (tests/fixtures/gpt2-tokenizer), so agreeing with it means something. */
 static void
 test_reference_knows_gpt2 (void)
 {

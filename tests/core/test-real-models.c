@@ -1,4 +1,5 @@
-/* test-real-models.c — published values of real pretrained checkpoints (REFERENCE.md §B).
+/* test-real-models.c — published values of real pretrained checkpoints (tests/README.md,
+ * "Real-weight tests").
  *
  * Real weights cannot be downloaded on the project's machines, so these tests run only when the
  * user points them at a downloaded model folder (or hub id in the local Hugging Face cache):

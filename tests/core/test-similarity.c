@@ -1,7 +1,8 @@
 /* test-similarity.c — cosine similarity, vector-set selection and the seed's comparison table.
  *
- * Checks hand-computed values, the seed's §A1 table (REFERENCE.md) on a hand-built trace, the
- * errors for bad layers/heads/tokens, and random inputs against the numpy reference. */
+ * Checks hand-computed values, the seed's single-head table (tests/README.md, "Published values")
+ * on a hand-built trace, the errors for bad layers/heads/tokens, and random inputs against the
+ * numpy reference. */
 #include <math.h>
 #include <string.h>
 
@@ -49,7 +50,8 @@ test_known_values (void)
   g_assert_cmpfloat (as_cosine_similarity (v, v + 4, 2), ==, 0.0);
 }
 
-/* The seed's single-head example (REFERENCE.md §A1): Q = K = V = E, P = softmax(E·Eᵀ), ctx = P·E.
+/* The seed's single-head example (tests/README.md, "Published values"): Q = K = V = E, P =
+ * softmax(E·Eᵀ), ctx = P·E.
  */
 static const float seed_embeddings[6][10] = {
   { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0 },

@@ -1,8 +1,8 @@
 /* test-toy-attention.c — the toy-attention architecture against the seeds' printed numbers.
  *
- * REFERENCE.md §A1 (single head, Q = K = V = embeddings, unscaled), §A2 (two heads from
- * torch.manual_seed(42), scaled) and §A3 (sinusoidal positions, "the man hit the car") are
- * asserted to every digit the seed texts print: |ours − printed| ≤ half a unit of the last
+ * tests/README.md, "Published values" (single head, Q = K = V = embeddings, unscaled), §A2 (two
+ * heads from torch.manual_seed(42), scaled) and §A3 (sinusoidal positions, "the man hit the car")
+ * are asserted to every digit the seed texts print: |ours − printed| ≤ half a unit of the last
  * printed digit, plus float32 noise for the few values that sit on a rounding midpoint (see
  * PROB_NOISE). The shipped models data/models/seed-single-head and seed-two-heads are loaded
  * the way a user loads them (by name, through as_model_load and as_forward_text). An

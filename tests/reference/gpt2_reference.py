@@ -4,20 +4,20 @@
 Subcommands:
   make-model OUT_DIR --layers L --heads H --embd D --vocab V --positions P [--inner F] [--seed S]
              [--std 0.05] [--safetensors] [--no-h5] [--tokenizer-from DIR] ...
-      a random GPT-2 in the exact Hugging Face folder layout (FORMATS.md §1, §2, §5)
+      a random GPT-2 in the exact Hugging Face folder layout (core/README.md, "Model folders", "Weight files")
   expected MODEL_DIR OUT.h5 --ids 1,2,3 [--ids ...]
-      FORMATS.md §3 in torch float32; per sequence a group /seq<N> with ids, attentions, q, k, v,
+      core/README.md "GPT-2" in torch float32; per sequence a group /seq<N> with ids, attentions, q, k, v,
       contexts, attn_out, hidden_states, logits (all positions)
   bench MODEL_DIR --tokens 8,64,256,1024 --repeat N [--json]
       times the forward as HF's GPT2LMHeadModel runs it with output_attentions and
       output_hidden_states (all logits), 2 threads, no_grad; one JSON line per T
   check-dump DUMP.h5 [--model DIR]
-      checks an `attnscope run --dump` file against the DESIGN.md contract (names, dtypes,
+      checks an `attnscope run --dump` file against the README.md "Command line" contract (names, dtypes,
       shapes, attributes) and, with --model, its values against this reference
   selfcheck
       compares this torch implementation with a naive float64 numpy loop on a small model
 
-The maths is written here from FORMATS.md §3, not taken from transformers (not installed): the
+The maths is written here from core/README.md ("GPT-2"), not taken from transformers (not installed): the
 ops mirror HF's modeling_gpt2 (Conv1D = addmm, heads split from c_attn, scores / sqrt(hd), causal
 mask, softmax, P·v, c_proj, residual, LayerNorm, gelu_new, tied lm_head), so `bench` costs what
 HF costs. Uses /usr/bin/python3 with Debian's python3-torch, python3-h5py, python3-numpy.
@@ -272,7 +272,7 @@ def cmd_check_dump(a):
 
 
 def naive_forward(cfg, w, ids):
-    """FORMATS.md §3 with explicit float64 loops over heads, queries and keys."""
+    """core/README.md "GPT-2" with explicit float64 loops over heads, queries and keys."""
     w = {k: np.asarray(v, dtype=np.float64) for k, v in w.items()}
     d, nh = cfg["n_embd"], cfg["n_head"]
     hd, t, eps = d // nh, len(ids), cfg["layer_norm_epsilon"]
@@ -321,7 +321,7 @@ def naive_forward(cfg, w, ids):
 
 
 def check_h5_layout(path, cfg):
-    """The Keras-HDF5 layout of FORMATS.md §2, checked from the file alone."""
+    """The Keras-HDF5 layout of core/README.md "Weight files", checked from the file alone."""
     problems = []
     with h5py.File(path, "r") as f:
         if _str_list(f.attrs.get("layer_names", [])) != [hf_layout.H5_LAYER]:

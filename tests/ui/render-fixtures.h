@@ -10,9 +10,11 @@
 
 G_BEGIN_DECLS
 
-/* REFERENCE.md A1: softmax(E·Eᵀ) of the six seed embeddings, rows = queries. [6][6] */
+/* tests/README.md, "Published values", single head: softmax(E·Eᵀ) of the six seed embeddings, rows
+ * = queries. [6][6] */
 extern const float seed_a1_attention[36];
-/* REFERENCE.md A2 / seed 000: head 0 of the two-head example (torch.manual_seed(42)). [6][6] */
+/* tests/README.md, "Published values", two heads: head 0 of the two-head example
+ * (torch.manual_seed(42)). [6][6] */
 extern const float seed_a2_head0[36];
 extern const char *const seed_words[6];
 

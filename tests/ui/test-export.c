@@ -300,7 +300,7 @@ test_errors_and_atomic_writes (void)
 
 /* The CLI's seed figure: the PNG `attnscope export` writes equals the library's drawing of the
  * seed heatmap built from the model's own trace, and its cells have the colours of the
- * published attention weights of head 0 (REFERENCE.md A2). */
+ * published attention weights of head 0 (tests/README.md, "Published values"). */
 static void
 test_cli_seed_matches_render (void)
 {

@@ -525,7 +525,7 @@ test_seed_model (void)
   g_assert_cmpuint (attnscope_token_strip_get_n_chips (strip), ==, 6);
   for (int i = 0; i < 6; i++)
     g_assert_cmpstr (attnscope_token_strip_get_chip_label (strip, i), ==, words[i]);
-  /* Head 0's first row as the seed prints it (REFERENCE.md §A2). */
+  /* Head 0's first row as the seed prints it (tests/README.md, "Published values"). */
   attnscope_session_set_aggregate (session (), ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_session_set_layer (session (), 0);
   attnscope_session_set_head (session (), 0);
