@@ -1,10 +1,16 @@
-"""hf_layout.py — GPT-2 models in the exact Hugging Face folder layout (FORMATS.md §1, §2, §5).
+"""hf_layout.py — GPT-2 models in the exact Hugging Face folder layout, and the file writers and
+readers every reference model shares.
 
 Writes and reads what a user downloads from the hub: config.json, tf_model.h5 in the Keras-HDF5
-layout HF publishes for TensorFlow, model.safetensors (written by hand: 8-byte header length,
-JSON header, raw little-endian F32 buffer) and the GPT-2 byte-level BPE files vocab.json and
-merges.txt. Random weights are drawn from a seeded numpy Generator so a model is reproducible
-from its command line. Used by gpt2_reference.py; no torch here.
+layout HF publishes for TensorFlow (what Keras' save_weights(h5) writes, read back by HF's
+modeling_tf_utils.load_tf_weights: root attrs layer_names/backend/keras_version, one group per
+top-level layer with attr weight_names, one dataset per weight at /<layer>/<full weight name>),
+model.safetensors (written by hand: 8-byte little-endian header length, JSON header, raw
+little-endian buffers) and the GPT-2 byte-level BPE files vocab.json and merges.txt.
+write_keras_h5 / read_keras_h5 and write_safetensors_tensors / read_safetensors_tensors are the
+family-independent parts (encoder_layout.py uses them too). Random weights are drawn from a
+seeded numpy Generator so a model is reproducible from its command line. Used by
+gpt2_reference.py and encoder_reference.py; no torch here.
 """
 
 import json
@@ -122,35 +128,73 @@ def _string_attr(obj, key, values, vlen):
         obj.attrs[key] = np.array(data)
 
 
-def write_tf_h5(path, cfg, weights, vlen=False, chunks=0):
-    """Writes tf_model.h5 like Keras' save_weights: root attrs layer_names/backend/keras_version,
-    group 'transformer' with attr weight_names (split into weight_names0.. when larger than
-    Keras' 64512-byte limit, or into CHUNKS pieces when given), one contiguous float32 dataset
-    per weight at /transformer/<full weight name>."""
-    params = gpt2_params(cfg)
-    names = [H5_SCOPE + tf for _, tf, _ in params]
+def write_keras_h5(path, groups, vlen=False, chunks=0, keras_version="2.11.0"):
+    """Writes an HDF5 file like Keras' save_weights(h5): root attrs layer_names (every group, in
+    order), backend, keras_version; per group attr weight_names (split into weight_names0.. when
+    larger than Keras' 64512-byte limit, or into CHUNKS pieces when given) and one contiguous
+    float32 dataset per weight at /<group>/<full weight name>.  GROUPS is
+    [(layer name, [(full weight name, array)])]; a weight name may repeat across groups (Keras
+    writes a layer's tracked sub-layers again, e.g. tied embeddings in an LM head)."""
     with h5py.File(path, "w") as f:
-        _string_attr(f, "layer_names", [H5_LAYER], vlen)
+        _string_attr(f, "layer_names", [name for name, _ in groups], vlen)
         if vlen:
             f.attrs.create("backend", "tensorflow", dtype=h5py.string_dtype("utf-8"))
-            f.attrs.create("keras_version", "2.11.0", dtype=h5py.string_dtype("utf-8"))
+            f.attrs.create("keras_version", keras_version, dtype=h5py.string_dtype("utf-8"))
         else:
             f.attrs["backend"] = np.bytes_(b"tensorflow")
-            f.attrs["keras_version"] = np.bytes_(b"2.11.0")
-        g = f.create_group(H5_LAYER)
-        size = sum(len(n) for n in names)
-        n_chunks = chunks if chunks > 0 else 1
-        while chunks <= 0 and size / n_chunks > KERAS_ATTR_LIMIT:
-            n_chunks += 1
-        if n_chunks == 1:
-            _string_attr(g, "weight_names", names, vlen)
-        else:
-            for i, part in enumerate(np.array_split(np.array(names, dtype=object), n_chunks)):
-                _string_attr(g, "weight_names%d" % i, list(part), vlen)
-        for (pt, _, shape), full in zip(params, names):
-            data = np.ascontiguousarray(weights[pt], dtype="<f4").reshape(tf_shape(pt, shape))
-            ds = g.create_dataset(full, shape=data.shape, dtype="<f4")
-            ds[...] = data
+            f.attrs["keras_version"] = np.bytes_(keras_version.encode())
+        for layer, weights in groups:
+            g = f.create_group(layer)
+            names = [n for n, _ in weights]
+            size = sum(len(n) for n in names)
+            n_chunks = min(chunks, max(len(names), 1)) if chunks > 0 else 1
+            while chunks <= 0 and size / n_chunks > KERAS_ATTR_LIMIT:
+                n_chunks += 1
+            if n_chunks == 1:
+                _string_attr(g, "weight_names", names, vlen)
+            else:
+                for i, part in enumerate(np.array_split(np.array(names, dtype=object), n_chunks)):
+                    _string_attr(g, "weight_names%d" % i, list(part), vlen)
+            for full, arr in weights:
+                data = np.ascontiguousarray(arr, dtype="<f4")
+                ds = g.create_dataset(full, shape=data.shape, dtype="<f4")
+                ds[...] = data
+
+
+def str_list(values):
+    """An HDF5 string attribute (fixed- or variable-length) as a list of str."""
+    return [v.decode("utf-8") if isinstance(v, bytes) else str(v) for v in np.ravel(values)]
+
+
+def keras_weight_names(group):
+    """weight_names of one group, joining weight_names0, weight_names1, ... as Keras does."""
+    if "weight_names" in group.attrs:
+        return str_list(group.attrs["weight_names"])
+    out, i = [], 0
+    while "weight_names%d" % i in group.attrs:
+        out += str_list(group.attrs["weight_names%d" % i])
+        i += 1
+    return out
+
+
+def read_keras_h5(path):
+    """[(layer name, [(full weight name, float32 array)])] in the file's layer_names order."""
+    out = []
+    with h5py.File(path, "r") as f:
+        for layer in str_list(f.attrs["layer_names"]):
+            g = f[layer]
+            out.append((layer, [(n, np.asarray(g[n][...], dtype=np.float32))
+                                for n in keras_weight_names(g)]))
+    return out
+
+
+def write_tf_h5(path, cfg, weights, vlen=False, chunks=0):
+    """tf_model.h5 of TFGPT2LMHeadModel: one group 'transformer' whose weights are named
+    tfgp_t2lm_head_model/transformer/<name> (write_keras_h5 does the Keras layout)."""
+    params = gpt2_params(cfg)
+    data = [(H5_SCOPE + tf, np.asarray(weights[pt]).reshape(tf_shape(pt, shape)))
+            for pt, tf, shape in params]
+    write_keras_h5(path, [(H5_LAYER, data)], vlen, chunks)
 
 
 def read_tf_h5(path, cfg):
@@ -170,18 +214,19 @@ def read_tf_h5(path, cfg):
 # --- model.safetensors ----------------------------------------------------------------------
 
 
-def write_safetensors(path, cfg, weights, mask_buffers=False, prefix=""):
-    """HF PyTorch names and shapes, F32, header padded with spaces to 8 bytes as HF does.
-    MASK_BUFFERS adds the h.N.attn.bias causal masks [1,1,P,P] older checkpoints carry."""
-    tensors = [(prefix + pt, np.ascontiguousarray(weights[pt], dtype="<f4"))
-               for pt, _, _ in gpt2_params(cfg)]
-    if mask_buffers:
-        p = cfg["n_positions"]
-        tril = np.tril(np.ones((p, p), dtype="<f4")).reshape(1, 1, p, p)
-        tensors += [("%sh.%d.attn.bias" % (prefix, n), tril) for n in range(cfg["n_layer"])]
-    header, offset = {"__metadata__": {"format": "pt"}}, 0
+_ST_DTYPES = {"F32": "<f4", "I64": "<i8"}
+
+
+def write_safetensors_tensors(path, tensors):
+    """[(name, array)] as safetensors: float arrays as F32, integer arrays as I64 (buffers such
+    as position_ids), header padded with spaces to 8 bytes as HF does, metadata format pt."""
+    arrays = []
     for name, arr in tensors:
-        header[name] = {"dtype": "F32", "shape": list(arr.shape),
+        kind = "I64" if np.asarray(arr).dtype.kind in "iu" else "F32"
+        arrays.append((name, kind, np.ascontiguousarray(arr, dtype=_ST_DTYPES[kind])))
+    header, offset = {"__metadata__": {"format": "pt"}}, 0
+    for name, kind, arr in arrays:
+        header[name] = {"dtype": kind, "shape": list(arr.shape),
                         "data_offsets": [offset, offset + arr.nbytes]}
         offset += arr.nbytes
     blob = json.dumps(header, separators=(",", ":")).encode("utf-8")
@@ -189,25 +234,49 @@ def write_safetensors(path, cfg, weights, mask_buffers=False, prefix=""):
     with open(path, "wb") as f:
         f.write(struct.pack("<Q", len(blob)))
         f.write(blob)
-        for _, arr in tensors:
+        for _, _, arr in arrays:
             f.write(arr.tobytes())
 
 
-def read_safetensors(path, cfg):
-    """{pt_name: float32 array}; accepts an optional 'transformer.' prefix, ignores mask buffers."""
+def read_safetensors_tensors(path):
+    """{name: array} of every F32 / I64 tensor of a safetensors file (read-only views)."""
     with open(path, "rb") as f:
         raw = f.read()
     (n,) = struct.unpack_from("<Q", raw, 0)
     header = json.loads(raw[8:8 + n].decode("utf-8"))
-    base = 8 + n
+    out = {}
+    for name, entry in header.items():
+        if name == "__metadata__" or entry["dtype"] not in _ST_DTYPES:
+            continue
+        b, e = entry["data_offsets"]
+        dt = np.dtype(_ST_DTYPES[entry["dtype"]])
+        data = np.frombuffer(raw, dtype=dt, count=(e - b) // dt.itemsize, offset=8 + n + b)
+        out[name] = data.reshape(entry["shape"])
+    return out
+
+
+def write_safetensors(path, cfg, weights, mask_buffers=False, prefix=""):
+    """HF PyTorch names and shapes, F32.  MASK_BUFFERS adds the h.N.attn.bias causal masks
+    [1,1,P,P] older checkpoints carry."""
+    tensors = [(prefix + pt, weights[pt]) for pt, _, _ in gpt2_params(cfg)]
+    if mask_buffers:
+        p = cfg["n_positions"]
+        tril = np.tril(np.ones((p, p), dtype="<f4")).reshape(1, 1, p, p)
+        tensors += [("%sh.%d.attn.bias" % (prefix, n), tril) for n in range(cfg["n_layer"])]
+    write_safetensors_tensors(path, tensors)
+
+
+def read_safetensors(path, cfg):
+    """{pt_name: float32 array}; accepts an optional 'transformer.' prefix, ignores mask buffers."""
+    header = read_safetensors_tensors(path)
     out = {}
     for pt, _, shape in gpt2_params(cfg):
-        entry = header.get(pt) or header.get("transformer." + pt)
-        if entry is None or entry["dtype"] != "F32" or tuple(entry["shape"]) != shape:
+        data = header.get(pt)
+        if data is None:
+            data = header.get("transformer." + pt)
+        if data is None or data.dtype != np.float32 or tuple(data.shape) != shape:
             raise ValueError("%s: tensor %s missing or not F32 %s" % (path, pt, shape))
-        b, e = entry["data_offsets"]
-        data = np.frombuffer(raw, dtype="<f4", count=(e - b) // 4, offset=base + b)
-        out[pt] = data.reshape(shape)
+        out[pt] = data
     return out
 
 
@@ -223,7 +292,7 @@ def read_weights(model_dir, cfg):
 
 
 def bytes_to_unicode():
-    """GPT-2's byte→unicode table (FORMATS.md §4), as an ordered list of (byte, char): the
+    """GPT-2's byte→unicode table (bytes_to_unicode of HF's tokenization_gpt2.py), as an ordered list of (byte, char): the
     printable bytes first in byte order, then the others mapped to 256+n — the order of the first
     256 ids in GPT-2's vocab.json."""
     bs = list(range(33, 127)) + list(range(161, 173)) + list(range(174, 256))
@@ -278,14 +347,16 @@ def _train_merges(n_merges):
     return merges
 
 
-def make_bpe(vocab_size):
-    """(vocab dict, merges list) with exactly VOCAB_SIZE ids: the 256 byte symbols, one token per
-    merge, and <|endoftext|> last. Merges come from training on a small corpus, then synthetic
-    ones (existing token + a letter) when the corpus runs out."""
-    n_merges = vocab_size - 257
+def make_bpe(vocab_size, head=(), tail=("<|endoftext|>",)):
+    """(vocab dict, merges list) with exactly VOCAB_SIZE ids: the HEAD special tokens (RoBERTa:
+    <s> <pad> </s> <unk>), the 256 byte symbols, one token per merge, and the TAIL special
+    tokens last (GPT-2: <|endoftext|>; RoBERTa: <mask>). Merges come from training on a small
+    corpus, then synthetic ones (existing token + a letter) when the corpus runs out."""
+    n_merges = vocab_size - 256 - len(head) - len(tail)
     if n_merges < 0:
-        raise ValueError("a byte-level BPE vocabulary needs at least 257 ids, got %d" % vocab_size)
-    symbols = [c for _, c in bytes_to_unicode()]
+        raise ValueError("a byte-level BPE vocabulary needs at least %d ids, got %d"
+                         % (256 + len(head) + len(tail), vocab_size))
+    symbols = list(head) + [c for _, c in bytes_to_unicode()]
     vocab = {s: i for i, s in enumerate(symbols)}
     merges = []
     for a, b in _train_merges(min(n_merges, 400)):
@@ -294,7 +365,7 @@ def make_bpe(vocab_size):
             vocab[a + b] = len(vocab)
     letters = [c for c in "etaoinshrdlcumwfgypbvkjxqz"]
     i = 0
-    tokens = list(vocab)
+    tokens = [t for t in vocab if t not in head]
     while len(merges) < n_merges:
         a = tokens[i % len(tokens)]
         for b in letters:
@@ -305,11 +376,12 @@ def make_bpe(vocab_size):
                 vocab[a + b] = len(vocab)
                 tokens.append(a + b)
         i += 1
-    vocab["<|endoftext|>"] = len(vocab)
+    for t in tail:
+        vocab[t] = len(vocab)
     return vocab, merges
 
 
-def write_tokenizer(out_dir, vocab_size, tokenizer_from=None):
+def write_tokenizer(out_dir, vocab_size, tokenizer_from=None, head=(), tail=("<|endoftext|>",)):
     """vocab.json + merges.txt: copied from TOKENIZER_FROM (must hold VOCAB_SIZE ids) or built."""
     if tokenizer_from:
         with open(os.path.join(tokenizer_from, "vocab.json"), encoding="utf-8") as f:
@@ -320,7 +392,7 @@ def write_tokenizer(out_dir, vocab_size, tokenizer_from=None):
         for name in ("vocab.json", "merges.txt"):
             shutil.copyfile(os.path.join(tokenizer_from, name), os.path.join(out_dir, name))
         return
-    vocab, merges = make_bpe(vocab_size)
+    vocab, merges = make_bpe(vocab_size, head, tail)
     with open(os.path.join(out_dir, "vocab.json"), "w", encoding="utf-8") as f:
         json.dump(vocab, f, ensure_ascii=False, separators=(",", ":"))
     with open(os.path.join(out_dir, "merges.txt"), "w", encoding="utf-8") as f:
