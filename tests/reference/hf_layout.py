@@ -292,9 +292,9 @@ def read_weights(model_dir, cfg):
 
 
 def bytes_to_unicode():
-    """GPT-2's byte→unicode table (bytes_to_unicode of HF's tokenization_gpt2.py), as an ordered list of (byte, char): the
-    printable bytes first in byte order, then the others mapped to 256+n — the order of the first
-    256 ids in GPT-2's vocab.json."""
+    """GPT-2's byte→unicode table (bytes_to_unicode of HF's tokenization_gpt2.py), as an ordered
+    list of (byte, char): the printable bytes first in byte order, then the others mapped to
+    256+n — the order of the first 256 ids in GPT-2's vocab.json."""
     bs = list(range(33, 127)) + list(range(161, 173)) + list(range(174, 256))
     cs = bs[:]
     n = 0
