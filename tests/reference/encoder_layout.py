@@ -432,7 +432,8 @@ def write_tokenizer(out_dir, cfg, tokenizer_from=None):
                 n = sum(1 for _ in f)
             if n != m["V"]:
                 raise ValueError("%s has %d tokens, the model needs %d" % (src, n, m["V"]))
-            shutil.copyfile(src, path)
+            if not (os.path.exists(path) and os.path.samefile(src, path)):
+                shutil.copyfile(src, path)
         else:
             with open(path, "w", encoding="utf-8") as f:
                 f.writelines(t + "\n" for t in make_wordpiece_vocab(m["V"]))
