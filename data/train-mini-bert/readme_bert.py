@@ -1,8 +1,19 @@
 """Write the README.md of attnscope-mini-bert from evaluate.py's metrics (which include
 export.py's check and train.py's settings) and the training log, so every number in the
-README comes from a measurement."""
+README comes from a measurement.  evaluate.py calls render(); run alone, this script writes the
+README again from the folder's metrics.json:
 
+  /usr/bin/python3 data/train-mini-bert/readme_bert.py data/models/attnscope-mini-bert \
+      --train-log data/train-mini-bert/train.log
+"""
+
+import argparse
+import json
+import os
 import re
+import sys
+
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "train-mini"))
 
 from readme import WORDNET_LICENCE  # data/train-mini/readme.py (the attnscope-mini README)
 
@@ -29,7 +40,7 @@ def _heads_over(shares, stat, threshold):
                    for head, v in enumerate(row))
         return "none reaches %.2f (highest: head %d.%d, %.3f)" % ((threshold,) + best[1:] +
                                                                   (best[0],))
-    return ", ".join("%d.%d (%.3f)" % (layer, head, v) for v, layer, head in sorted(hits)[::-1])
+    return ", ".join("head %d.%d (%.3f)" % (layer, head, v) for v, layer, head in sorted(hits)[::-1])
 
 
 def _log_facts(log_lines):
@@ -174,3 +185,25 @@ Pairs `[CLS] A [SEP] B [SEP]` of consecutive held-out lines ({m['pair_lines']:,}
 
 {_table(pairs, stats)}
 """
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("model_dir")
+    ap.add_argument("--train-log", required=True)
+    args = ap.parse_args()
+
+    def read(name):
+        with open(os.path.join(args.model_dir, name), encoding="utf-8") as f:
+            return f.read()
+
+    with open(args.train_log, encoding="utf-8") as f:
+        log_lines = f.read().strip().splitlines()
+    text = render(json.loads(read("metrics.json")), json.loads(read("config.json")), log_lines,
+                  len(read("vocab.txt").splitlines()))
+    with open(os.path.join(args.model_dir, "README.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
