@@ -122,35 +122,57 @@ def _string_attr(obj, key, values, vlen):
         obj.attrs[key] = np.array(data)
 
 
-def write_tf_h5(path, cfg, weights, vlen=False, chunks=0):
-    """Writes tf_model.h5 like Keras' save_weights: root attrs layer_names/backend/keras_version,
-    group 'transformer' with attr weight_names (split into weight_names0.. when larger than
-    Keras' 64512-byte limit, or into CHUNKS pieces when given), one contiguous float32 dataset
-    per weight at /transformer/<full weight name>."""
-    params = gpt2_params(cfg)
-    names = [H5_SCOPE + tf for _, tf, _ in params]
+def write_keras_h5(path, layers, vlen=False, chunks=0):
+    """Writes a Keras-HDF5 weights file as Keras' save_weights does (any model, not only GPT-2).
+
+    LAYERS is [(layer_name, [(full weight name, float32 array)])] in Keras' order. Root attrs
+    layer_names/backend/keras_version; one group per layer with attr weight_names (split into
+    weight_names0.. when larger than Keras' 64512-byte limit, or into CHUNKS pieces when given);
+    one contiguous float32 dataset per weight at /<layer>/<full weight name> (the '/' inside a
+    name make intermediate groups). A layer with no weights still gets its group and an empty
+    weight_names, as Keras writes it."""
     with h5py.File(path, "w") as f:
-        _string_attr(f, "layer_names", [H5_LAYER], vlen)
+        _string_attr(f, "layer_names", [name for name, _ in layers], vlen)
         if vlen:
             f.attrs.create("backend", "tensorflow", dtype=h5py.string_dtype("utf-8"))
             f.attrs.create("keras_version", "2.11.0", dtype=h5py.string_dtype("utf-8"))
         else:
             f.attrs["backend"] = np.bytes_(b"tensorflow")
             f.attrs["keras_version"] = np.bytes_(b"2.11.0")
-        g = f.create_group(H5_LAYER)
-        size = sum(len(n) for n in names)
-        n_chunks = chunks if chunks > 0 else 1
-        while chunks <= 0 and size / n_chunks > KERAS_ATTR_LIMIT:
-            n_chunks += 1
-        if n_chunks == 1:
-            _string_attr(g, "weight_names", names, vlen)
-        else:
-            for i, part in enumerate(np.array_split(np.array(names, dtype=object), n_chunks)):
-                _string_attr(g, "weight_names%d" % i, list(part), vlen)
-        for (pt, _, shape), full in zip(params, names):
-            data = np.ascontiguousarray(weights[pt], dtype="<f4").reshape(tf_shape(pt, shape))
-            ds = g.create_dataset(full, shape=data.shape, dtype="<f4")
-            ds[...] = data
+        for layer, weights in layers:
+            g = f.create_group(layer)
+            names = [n for n, _ in weights]
+            size = sum(len(n) for n in names)
+            n_chunks = chunks if chunks > 0 else 1
+            while chunks <= 0 and size / n_chunks > KERAS_ATTR_LIMIT:
+                n_chunks += 1
+            if n_chunks == 1:
+                _string_attr(g, "weight_names", names, vlen)
+            else:
+                for i, part in enumerate(np.array_split(np.array(names, dtype=object), n_chunks)):
+                    _string_attr(g, "weight_names%d" % i, list(part), vlen)
+            for full, arr in weights:
+                data = np.ascontiguousarray(arr, dtype="<f4")
+                ds = g.create_dataset(full, shape=data.shape, dtype="<f4")
+                ds[...] = data
+
+
+def keras_weight_names(path, layer):
+    """The weight names of one layer group, weight_names0.. concatenated."""
+    with h5py.File(path, "r") as f:
+        g = f[layer]
+        keys = sorted((k for k in g.attrs if k.startswith("weight_names")),
+                      key=lambda k: int(k[len("weight_names"):] or -1))
+        return [v.decode("utf-8") if isinstance(v, bytes) else str(v)
+                for k in keys for v in np.ravel(g.attrs[k])]
+
+
+def write_tf_h5(path, cfg, weights, vlen=False, chunks=0):
+    """tf_model.h5 of TFGPT2LMHeadModel: one layer group 'transformer' holding every weight under
+    the class scope tfgp_t2lm_head_model/transformer/ (see write_keras_h5)."""
+    tensors = [(H5_SCOPE + tf, np.asarray(weights[pt]).reshape(tf_shape(pt, shape)))
+               for pt, tf, shape in gpt2_params(cfg)]
+    write_keras_h5(path, [(H5_LAYER, tensors)], vlen, chunks)
 
 
 def read_tf_h5(path, cfg):
@@ -170,15 +192,10 @@ def read_tf_h5(path, cfg):
 # --- model.safetensors ----------------------------------------------------------------------
 
 
-def write_safetensors(path, cfg, weights, mask_buffers=False, prefix=""):
-    """HF PyTorch names and shapes, F32, header padded with spaces to 8 bytes as HF does.
-    MASK_BUFFERS adds the h.N.attn.bias causal masks [1,1,P,P] older checkpoints carry."""
-    tensors = [(prefix + pt, np.ascontiguousarray(weights[pt], dtype="<f4"))
-               for pt, _, _ in gpt2_params(cfg)]
-    if mask_buffers:
-        p = cfg["n_positions"]
-        tril = np.tril(np.ones((p, p), dtype="<f4")).reshape(1, 1, p, p)
-        tensors += [("%sh.%d.attn.bias" % (prefix, n), tril) for n in range(cfg["n_layer"])]
+def write_safetensors_tensors(path, tensors):
+    """TENSORS = [(name, array)] as F32 in that order; header padded with spaces to 8 bytes as HF
+    does, metadata {"format": "pt"}."""
+    tensors = [(name, np.ascontiguousarray(arr, dtype="<f4")) for name, arr in tensors]
     header, offset = {"__metadata__": {"format": "pt"}}, 0
     for name, arr in tensors:
         header[name] = {"dtype": "F32", "shape": list(arr.shape),
@@ -193,21 +210,44 @@ def write_safetensors(path, cfg, weights, mask_buffers=False, prefix=""):
             f.write(arr.tobytes())
 
 
-def read_safetensors(path, cfg):
-    """{pt_name: float32 array}; accepts an optional 'transformer.' prefix, ignores mask buffers."""
+def read_safetensors_tensors(path):
+    """{name: read-only float32 array} of every F32 tensor in a safetensors file."""
     with open(path, "rb") as f:
         raw = f.read()
     (n,) = struct.unpack_from("<Q", raw, 0)
     header = json.loads(raw[8:8 + n].decode("utf-8"))
-    base = 8 + n
-    out = {}
-    for pt, _, shape in gpt2_params(cfg):
-        entry = header.get(pt) or header.get("transformer." + pt)
-        if entry is None or entry["dtype"] != "F32" or tuple(entry["shape"]) != shape:
-            raise ValueError("%s: tensor %s missing or not F32 %s" % (path, pt, shape))
+    base, out = 8 + n, {}
+    for name, entry in header.items():
+        if name == "__metadata__" or entry["dtype"] != "F32":
+            continue
         b, e = entry["data_offsets"]
         data = np.frombuffer(raw, dtype="<f4", count=(e - b) // 4, offset=base + b)
-        out[pt] = data.reshape(shape)
+        out[name] = data.reshape(entry["shape"])
+    return out
+
+
+def write_safetensors(path, cfg, weights, mask_buffers=False, prefix=""):
+    """HF PyTorch names and shapes of GPT-2. MASK_BUFFERS adds the h.N.attn.bias causal masks
+    [1,1,P,P] older checkpoints carry."""
+    tensors = [(prefix + pt, weights[pt]) for pt, _, _ in gpt2_params(cfg)]
+    if mask_buffers:
+        p = cfg["n_positions"]
+        tril = np.tril(np.ones((p, p), dtype="<f4")).reshape(1, 1, p, p)
+        tensors += [("%sh.%d.attn.bias" % (prefix, n), tril) for n in range(cfg["n_layer"])]
+    write_safetensors_tensors(path, tensors)
+
+
+def read_safetensors(path, cfg):
+    """{pt_name: float32 array}; accepts an optional 'transformer.' prefix, ignores mask buffers."""
+    tensors = read_safetensors_tensors(path)
+    out = {}
+    for pt, _, shape in gpt2_params(cfg):
+        arr = tensors.get(pt)
+        if arr is None:
+            arr = tensors.get("transformer." + pt)
+        if arr is None or tuple(arr.shape) != shape:
+            raise ValueError("%s: tensor %s missing or not F32 %s" % (path, pt, shape))
+        out[pt] = arr
     return out
 
 
