@@ -160,7 +160,8 @@ def main(out_dir):
              "heldout": len(split["heldout"]),
              "pairs_per_catalogue": dict(per_cat.most_common()),
              "pairs_per_package": dict(per_pkg.most_common()),
-             "dropped": dict(drops.most_common()), "catalogues_unreadable": skipped, "packages_installed_for_corpus": PACKAGES}
+             "dropped": dict(drops.most_common()), "catalogues_unreadable": skipped,
+             "packages_installed_for_corpus": PACKAGES}
     with open(os.path.join(out_dir, "corpus-stats.json"), "w", encoding="utf-8") as f:
         json.dump(stats, f, indent=1, ensure_ascii=False)
         f.write("\n")
