@@ -153,6 +153,9 @@ def main(argv=None):
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--warmup", type=int, default=300)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--init-from", default=None,
+                    help="continue from an exported folder: its weights, .spm models and "
+                         "vocab.json (the optimizer starts afresh)")
     a = ap.parse_args(argv)
     os.makedirs(a.work, exist_ok=True)
     log = Log(os.path.join(a.work, "train.log"))
@@ -162,7 +165,17 @@ def main(argv=None):
     t0 = time.time()
     log("train.py %s; torch %s, %d thread(s)" % (" ".join(sys.argv[1:]), torch.__version__,
                                                  torch.get_num_threads()))
-    corpus, spm_src, spm_tgt, vocab = prepare(a.work, log)
+    if a.init_from:
+        init = os.path.join(a.work, "init")  # a copy: --out may be the same folder
+        shutil.rmtree(init, ignore_errors=True)
+        shutil.copytree(a.init_from, init)
+        corpus = os.path.join(a.work, "corpus")
+        spm_src, spm_tgt = os.path.join(init, "source.spm"), os.path.join(init, "target.spm")
+        with open(os.path.join(init, "vocab.json"), encoding="utf-8") as f:
+            vocab = json.load(f)
+        log("continuing from %s (vocab.json %d ids)" % (a.init_from, len(vocab)))
+    else:
+        corpus, spm_src, spm_tgt, vocab = prepare(a.work, log)
     cfg = marian_layout.make_config(len(vocab), ARCH["layers_enc"], ARCH["layers_dec"],
                                     ARCH["heads"], ARCH["dim"], ARCH["ffn"], ARCH["positions"])
     stage = os.path.join(a.work, "stage")
@@ -177,6 +190,8 @@ def main(argv=None):
     log("pairs: %d train (%d tokens), %d held-out, after the %d-token limit"
         % (len(train), ntok, len(held), MAX_TOKENS))
     model = make_model(cfg)
+    if a.init_from:
+        model.load_numpy(marian_layout.read_tf_h5(os.path.join(init, "tf_model.h5"), cfg))
     nparam = sum(p.numel() for p in model.parameters() if p.requires_grad)
     log("model: %s, vocab %d, %d trainable parameters" % (ARCH, len(vocab), nparam))
     opt = torch.optim.Adam(model.parameters(), lr=a.lr, betas=(0.9, 0.98), eps=1e-9)
