@@ -15,6 +15,7 @@ typedef enum
   AS_ACT_GELU_NEW, /* tanh approximation, GPT-2 */
   AS_ACT_GELU,     /* exact erf form */
   AS_ACT_RELU,
+  AS_ACT_SILU, /* x·sigmoid(x), the Llama family's SwiGLU gate */
 } AsActivation;
 
 typedef struct _AsFamily AsFamily;

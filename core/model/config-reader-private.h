@@ -44,9 +44,13 @@ gboolean as_config_reader_string (const AsConfigReader *r, const char *key, cons
 gboolean as_config_reader_eps (const AsConfigReader *r, const char *key, float default_value,
                                float *out, GError **error);
 
-/* An activation function name (gelu_new, gelu, relu); absent: DEFAULT_VALUE. */
+/* An activation function name (gelu_new, gelu, relu, silu or swish); absent: DEFAULT_VALUE. */
 gboolean as_config_reader_activation (const AsConfigReader *r, const char *key,
                                       AsActivation default_value, AsActivation *out,
                                       GError **error);
+
+/* A finite number KEY within MIN..MAX; absent: DEFAULT_VALUE. */
+gboolean as_config_reader_double (const AsConfigReader *r, const char *key, double default_value,
+                                  double min, double max, double *out, GError **error);
 
 G_END_DECLS
