@@ -2,7 +2,8 @@
  *
  * Both kinds keep their vocabulary (vocab.json) the same way; tokenizer.c holds what they
  * share (vocabulary queries, freeing) and dispatches encode/decode on the kind. tokenizer-bpe.c
- * is GPT-2's byte-level BPE, tokenizer-words.c the toy models' word-level vocabulary. */
+ * is GPT-2's byte-level BPE, tokenizer-words.c the toy models' word-level vocabulary,
+ * tokenizer-marian.c the translation models' SentencePiece pair with vocab.json. */
 #pragma once
 
 #include "as-tokenizer.h"
@@ -15,7 +16,10 @@ typedef enum
 {
   AS_TOKENIZER_BPE,
   AS_TOKENIZER_WORDS,
+  AS_TOKENIZER_MARIAN,
 } AsTokenizerKind;
+
+typedef struct _AsMarianVocab AsMarianVocab; /* tokenizer-marian-private.h */
 
 struct _AsTokenizer
 {
@@ -32,6 +36,9 @@ struct _AsTokenizer
   int32_t end_of_text_id; /* id of <|endoftext|>, or -1 when the vocabulary lacks it */
   GMutex cache_lock;      /* guards cache: encode may run in several threads at once */
   GHashTable *cache;      /* piece bytes (char *) → int32_t[1 + n]: n, then the n ids */
+
+  /* AS_TOKENIZER_MARIAN only (tokenizer-marian.c). */
+  AsMarianVocab *marian;
 };
 
 /* Reads vocab.json (an object mapping token strings to distinct non-negative integer ids) into

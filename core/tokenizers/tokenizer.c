@@ -4,6 +4,7 @@
 
 #include "as-error.h"
 #include "byte-unicode-private.h"
+#include "tokenizer-marian-private.h"
 #include "utf8-replace-private.h"
 
 #include <string.h>
@@ -15,6 +16,8 @@ as_tokenizer_free (AsTokenizer *tokenizer)
     return;
   if (tokenizer->kind == AS_TOKENIZER_BPE)
     as_tokenizer_bpe_clear (tokenizer);
+  if (tokenizer->kind == AS_TOKENIZER_MARIAN)
+    as_tokenizer_marian_clear (tokenizer);
   g_clear_pointer (&tokenizer->source, g_free);
   g_clear_pointer (&tokenizer->token_to_id, g_hash_table_unref);
   g_clear_pointer (&tokenizer->id_to_token, g_ptr_array_unref);
@@ -34,8 +37,10 @@ as_tokenizer_check_utf8 (const char *text, gsize length, GError **error)
   return FALSE;
 }
 
-GArray *
-as_tokenizer_encode (AsTokenizer *tokenizer, const char *text, gssize length, GError **error)
+/* TEXT's ids; the target side of a translation model's tokenizer when TARGET. */
+static GArray *
+encode_side (AsTokenizer *tokenizer, const char *text, gssize length, gboolean target,
+             GError **error)
 {
   g_return_val_if_fail (tokenizer != NULL, NULL);
   g_return_val_if_fail (text != NULL || length == 0, NULL);
@@ -54,8 +59,23 @@ as_tokenizer_encode (AsTokenizer *tokenizer, const char *text, gssize length, GE
     case AS_TOKENIZER_WORDS:
       ok = as_tokenizer_words_encode (tokenizer, text, n, ids, error);
       break;
+    case AS_TOKENIZER_MARIAN:
+      ok = as_tokenizer_marian_encode (tokenizer, text, n, target, ids, error);
+      break;
     }
   return ok ? g_steal_pointer (&ids) : NULL;
+}
+
+GArray *
+as_tokenizer_encode (AsTokenizer *tokenizer, const char *text, gssize length, GError **error)
+{
+  return encode_side (tokenizer, text, length, FALSE, error);
+}
+
+GArray *
+as_tokenizer_encode_target (AsTokenizer *tokenizer, const char *text, gssize length, GError **error)
+{
+  return encode_side (tokenizer, text, length, TRUE, error);
 }
 
 char *
@@ -70,6 +90,8 @@ as_tokenizer_decode (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_i
       return as_tokenizer_bpe_decode (tokenizer, ids, n_ids);
     case AS_TOKENIZER_WORDS:
       return as_tokenizer_words_decode (tokenizer, ids, n_ids);
+    case AS_TOKENIZER_MARIAN:
+      return as_tokenizer_marian_decode (tokenizer, ids, n_ids);
     }
   g_assert_not_reached ();
 }
@@ -89,8 +111,20 @@ as_tokenizer_dup_token_text (const AsTokenizer *tokenizer, int32_t id)
   const char *token = as_tokenizer_get_token (tokenizer, id);
   if (token == NULL)
     return NULL;
-  char *text = tokenizer->kind == AS_TOKENIZER_BPE ? as_byte_level_token_text (token) : NULL;
+  char *text = tokenizer->kind == AS_TOKENIZER_BPE ? as_byte_level_token_text (token)
+               : tokenizer->kind == AS_TOKENIZER_MARIAN
+                   ? as_tokenizer_marian_token_text (tokenizer, id)
+                   : NULL;
   return text != NULL ? text : g_strdup (token);
+}
+
+gboolean
+as_tokenizer_is_special (const AsTokenizer *tokenizer, int32_t id)
+{
+  g_return_val_if_fail (tokenizer != NULL, FALSE);
+  if (tokenizer->kind == AS_TOKENIZER_MARIAN)
+    return as_tokenizer_marian_is_special (tokenizer, id);
+  return tokenizer->kind == AS_TOKENIZER_BPE && id >= 0 && id == tokenizer->end_of_text_id;
 }
 
 int32_t

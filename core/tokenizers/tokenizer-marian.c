@@ -1,0 +1,381 @@
+/* tokenizer-marian.c — Hugging Face's MarianTokenizer (transformers v4, tokenization_marian.py
+ * with tokenization_utils.py's tokenize()), id for id.
+ *
+ * Encoding (core/README.md, "Marian tokenizer"):
+ *   1. the special tokens written in the text (</s>, <unk>, <pad>) are split out first, and the
+ *      text beside each loses its adjacent white space (Python's str.strip set);
+ *   2. in every other piece a leading language code ">>xx<<" (regex >>.+<< at the start, greedy
+ *      within the line) is kept as one token and every match of the regex is removed;
+ *   3. the rest is encoded as SentencePiece piece strings with source.spm, or target.spm for
+ *      target text;
+ *   4. pieces map to ids through vocab.json (not the SentencePiece ids); a piece vocab.json lacks
+ *      becomes <unk>;
+ *   5. </s> is appended.
+ * Decoding follows convert_tokens_to_string with the target model, then transformers'
+ * clean_up_tokenization. */
+#include "tokenizer-marian-private.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "as-error.h"
+#include "file-read-private.h"
+#include "json-file-private.h"
+
+/* "▁" (U+2581), SentencePiece's word-start mark. */
+#define SPIECE_UNDERLINE "\xe2\x96\x81"
+
+static const char *const special_keys[AS_MARIAN_N_SPECIAL]
+    = { "eos_token", "unk_token", "pad_token" };
+static const char *const special_defaults[AS_MARIAN_N_SPECIAL] = { "</s>", "<unk>", "<pad>" };
+
+/* --- loading ---------------------------------------------------------------------------------- */
+
+/* FOLDER/NAME, which must exist (owned), or NULL with ERROR naming what the tokenizer needs. */
+static char *
+required_file (const char *folder, const char *name, GError **error)
+{
+  char *path = g_build_filename (folder, name, NULL);
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return path;
+  g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+               "%s has no %s (a Marian tokenizer needs source.spm, target.spm and vocab.json)",
+               folder, name);
+  g_free (path);
+  return NULL;
+}
+
+/* The special token strings of FOLDER's FILE (tokenizer_config.json or special_tokens_map.json)
+ * into SPECIAL, when the file exists; a value is a string or an object with "content". */
+static gboolean
+read_special_tokens (const char *folder, const char *file, char **special, gboolean *separate,
+                     GError **error)
+{
+  g_autofree char *path = g_build_filename (folder, file, NULL);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return TRUE;
+  g_autoptr (JsonNode) root = as_json_load_object_file (path, AS_LIMIT_CONFIG_BYTES, error);
+  if (root == NULL)
+    return FALSE;
+  JsonObject *obj = json_node_get_object (root);
+  for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
+    {
+      JsonNode *node = json_object_get_member (obj, special_keys[k]);
+      if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+        continue;
+      if (JSON_NODE_HOLDS_OBJECT (node))
+        node = json_object_get_member (json_node_get_object (node), "content");
+      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+          || json_node_get_value_type (node) != G_TYPE_STRING
+          || *json_node_get_string (node) == '\0')
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                       "%s: '%s' must be a token string (or an object with \"content\")", path,
+                       special_keys[k]);
+          return FALSE;
+        }
+      g_free (special[k]);
+      special[k] = g_strdup (json_node_get_string (node));
+    }
+  JsonNode *sep = json_object_get_member (obj, "separate_vocabs");
+  if (sep != NULL && JSON_NODE_HOLDS_VALUE (sep)
+      && json_node_get_value_type (sep) == G_TYPE_BOOLEAN)
+    *separate = json_node_get_boolean (sep);
+  return TRUE;
+}
+
+AsTokenizer *
+as_tokenizer_load_marian (const char *folder, GError **error)
+{
+  g_return_val_if_fail (folder != NULL, NULL);
+  g_autofree char *source = required_file (folder, "source.spm", error);
+  g_autofree char *target = source ? required_file (folder, "target.spm", error) : NULL;
+  g_autofree char *vocab = target ? required_file (folder, "vocab.json", error) : NULL;
+  if (vocab == NULL)
+    return NULL;
+
+  g_autoptr (AsTokenizer) tokenizer = g_new0 (AsTokenizer, 1);
+  tokenizer->kind = AS_TOKENIZER_MARIAN;
+  tokenizer->end_of_text_id = -1;
+  AsMarianVocab *m = tokenizer->marian = g_new0 (AsMarianVocab, 1);
+  for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
+    m->special[k] = g_strdup (special_defaults[k]);
+  gboolean separate = FALSE;
+  if (!read_special_tokens (folder, "tokenizer_config.json", m->special, &separate, error)
+      || !read_special_tokens (folder, "special_tokens_map.json", m->special, &separate, error))
+    return NULL;
+  if (separate)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s/tokenizer_config.json: separate_vocabs is true (a second vocabulary for "
+                   "the target side); attnscope reads Marian models with one joint vocab.json",
+                   folder);
+      return NULL;
+    }
+  if (!as_tokenizer_load_vocab_json (tokenizer, vocab, error))
+    return NULL;
+  for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
+    {
+      m->special_id[k] = as_tokenizer_lookup (tokenizer, m->special[k]);
+      if (m->special_id[k] < 0 && k != AS_MARIAN_PAD)
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                       "%s has no token \"%s\" (the %s every Marian vocabulary holds)", vocab,
+                       m->special[k], special_keys[k]);
+          return NULL;
+        }
+    }
+  m->source = as_spm_processor_load (source, error);
+  if (m->source == NULL)
+    return NULL;
+  m->target = as_spm_processor_load (target, error);
+  if (m->target == NULL)
+    return NULL;
+  return g_steal_pointer (&tokenizer);
+}
+
+void
+as_tokenizer_marian_clear (AsTokenizer *tokenizer)
+{
+  AsMarianVocab *m = tokenizer->marian;
+  if (m == NULL)
+    return;
+  g_clear_pointer (&m->source, as_spm_processor_free);
+  g_clear_pointer (&m->target, as_spm_processor_free);
+  for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
+    g_free (m->special[k]);
+  g_clear_pointer (&tokenizer->marian, g_free);
+}
+
+/* --- encoding --------------------------------------------------------------------------------- */
+
+/* Python's str.isspace() for one code point (Unicode White_Space plus the separators 0x1C-0x1F
+ * that Python also counts). */
+static gboolean
+py_isspace (gunichar c)
+{
+  return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0
+         || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f
+         || c == 0x205f || c == 0x3000;
+}
+
+/* Narrows [*BEGIN, *END) by Python's lstrip (LEFT) and rstrip (RIGHT). */
+static void
+py_strip (const char **begin, const char **end, gboolean left, gboolean right)
+{
+  while (left && *begin < *end && py_isspace (g_utf8_get_char (*begin)))
+    *begin = g_utf8_next_char (*begin);
+  while (right && *begin < *end)
+    {
+      const char *prev = g_utf8_find_prev_char (*begin, *end);
+      if (prev == NULL || !py_isspace (g_utf8_get_char (prev)))
+        break;
+      *end = prev;
+    }
+}
+
+/* The end of the match of >>.+<< (greedy; '.' is any character but a newline) that starts at P,
+ * or NULL when none starts there. */
+static const char *
+lang_code_match (const char *p, const char *end)
+{
+  if (end - p < 5 || p[0] != '>' || p[1] != '>')
+    return NULL;
+  const char *line_end = memchr (p, '\n', (gsize) (end - p));
+  if (line_end == NULL)
+    line_end = end;
+  /* the last "<<" on the line with at least one character after the ">>" */
+  for (const char *q = line_end - 2; q >= p + 3; q--)
+    if (q[0] == '<' && q[1] == '<')
+      return q + 2;
+  return NULL;
+}
+
+/* Appends PIECE's id (vocab.json; <unk> when absent) to IDS. */
+static void
+append_piece (const AsTokenizer *tokenizer, const char *piece, gsize length, GArray *ids)
+{
+  int32_t id = as_tokenizer_lookup_len (tokenizer, piece, length);
+  if (id < 0)
+    id = tokenizer->marian->special_id[AS_MARIAN_UNK];
+  g_array_append_val (ids, id);
+}
+
+/* One piece of text between special tokens: language code, then SentencePiece. */
+static gboolean
+encode_text_piece (AsTokenizer *tokenizer, const char *begin, const char *end, gboolean target,
+                   GArray *ids, GError **error)
+{
+  const char *code_end = lang_code_match (begin, end);
+  if (code_end != NULL)
+    append_piece (tokenizer, begin, (gsize) (code_end - begin), ids);
+  /* re.sub(">>.+<<", "", text): every match removed, scanning left to right */
+  g_autoptr (GString) rest = g_string_new (NULL);
+  for (const char *p = begin; p < end;)
+    {
+      const char *m = lang_code_match (p, end);
+      if (m != NULL)
+        p = m;
+      else
+        g_string_append_c (rest, *p++);
+    }
+  const AsMarianVocab *mv = tokenizer->marian;
+  g_autoptr (GPtrArray) pieces = g_ptr_array_new_with_free_func (g_free);
+  if (!as_spm_processor_encode (target ? mv->target : mv->source, rest->str, rest->len, pieces,
+                                error))
+    return FALSE;
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      const char *piece = g_ptr_array_index (pieces, i);
+      append_piece (tokenizer, piece, strlen (piece), ids);
+    }
+  return TRUE;
+}
+
+/* The special token that starts at P (the longest when several do), or -1. */
+static int
+special_at (const AsMarianVocab *m, const char *p, const char *end)
+{
+  int best = -1;
+  gsize best_len = 0;
+  for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
+    {
+      gsize n = strlen (m->special[k]);
+      if (n > best_len && n <= (gsize) (end - p) && memcmp (p, m->special[k], n) == 0)
+        best = k, best_len = n;
+    }
+  return best;
+}
+
+gboolean
+as_tokenizer_marian_encode (AsTokenizer *tokenizer, const char *text, gsize length, gboolean target,
+                            GArray *ids, GError **error)
+{
+  const AsMarianVocab *m = tokenizer->marian;
+  const char *end = text + length;
+  const char *piece = text;       /* start of the text piece being collected */
+  gboolean after_special = FALSE; /* the piece follows a special token: lstrip it */
+  for (const char *p = text; p <= end;)
+    {
+      int k = p < end ? special_at (m, p, end) : -1;
+      if (k < 0 && p < end)
+        {
+          p = g_utf8_next_char (p);
+          continue;
+        }
+      /* the text piece [piece, p) ends here, at a special token or at the end */
+      const char *b = piece, *e = p;
+      py_strip (&b, &e, after_special, k >= 0);
+      if (b < e && !encode_text_piece (tokenizer, b, e, target, ids, error))
+        return FALSE;
+      if (k < 0)
+        break;
+      int32_t id = m->special_id[k] >= 0 ? m->special_id[k] : m->special_id[AS_MARIAN_UNK];
+      g_array_append_val (ids, id);
+      p += strlen (m->special[k]);
+      piece = p;
+      after_special = TRUE;
+    }
+  int32_t eos = m->special_id[AS_MARIAN_EOS];
+  g_array_append_val (ids, eos);
+  return TRUE;
+}
+
+/* --- decoding --------------------------------------------------------------------------------- */
+
+gboolean
+as_tokenizer_marian_is_special (const AsTokenizer *tokenizer, int32_t id)
+{
+  for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
+    if (id >= 0 && id == tokenizer->marian->special_id[k])
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether TOKEN is one of the special token strings. */
+static gboolean
+is_special_string (const AsMarianVocab *m, const char *token)
+{
+  for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
+    if (g_str_equal (token, m->special[k]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Replaces every occurrence of FROM in TEXT by TO, left to right (Python's str.replace). */
+static void
+replace_all (GString *text, const char *from, const char *to)
+{
+  gsize n = strlen (from), m = strlen (to);
+  for (gsize at = 0; at + n <= text->len;)
+    {
+      const char *hit = strstr (text->str + at, from);
+      if (hit == NULL)
+        break;
+      gsize pos = (gsize) (hit - text->str);
+      g_string_erase (text, (gssize) pos, (gssize) n);
+      g_string_insert (text, (gssize) pos, to);
+      at = pos + m;
+    }
+}
+
+/* Appends target.spm's decoding of PIECES to OUT and empties PIECES. */
+static void
+flush_pieces (const AsMarianVocab *m, GPtrArray *pieces, GString *out)
+{
+  if (pieces->len == 0)
+    return;
+  g_autofree char *text
+      = as_spm_processor_decode (m->target, (const char *const *) pieces->pdata, pieces->len, NULL);
+  if (text != NULL)
+    g_string_append (out, text);
+  g_ptr_array_set_size (pieces, 0);
+}
+
+char *
+as_tokenizer_marian_decode (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids)
+{
+  const AsMarianVocab *m = tokenizer->marian;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (GPtrArray) pieces = g_ptr_array_new (); /* borrowed token strings */
+  for (gsize i = 0; i < n_ids; i++)
+    {
+      const char *token = as_tokenizer_get_token (tokenizer, ids[i]);
+      if (token == NULL)
+        continue; /* out of range: skipped, as as_tokenizer_decode documents */
+      if (!is_special_string (m, token))
+        {
+          g_ptr_array_add (pieces, (gpointer) token);
+          continue;
+        }
+      flush_pieces (m, pieces, out);
+      g_string_append (out, token);
+      g_string_append_c (out, ' ');
+    }
+  flush_pieces (m, pieces, out);
+  replace_all (out, SPIECE_UNDERLINE, " ");
+  const char *b = out->str, *e = out->str + out->len;
+  py_strip (&b, &e, TRUE, TRUE);
+  g_autoptr (GString) text = g_string_new_len (b, e - b);
+  /* transformers' clean_up_tokenization, in its order */
+  static const char *const cleanup[][2] = {
+    { " .", "." },     { " ?", "?" },   { " !", "!" },   { " ,", "," },     { " ' ", "'" },
+    { " n't", "n't" }, { " 'm", "'m" }, { " 's", "'s" }, { " 've", "'ve" }, { " 're", "'re" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cleanup); i++)
+    replace_all (text, cleanup[i][0], cleanup[i][1]);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+char *
+as_tokenizer_marian_token_text (const AsTokenizer *tokenizer, int32_t id)
+{
+  const char *token = as_tokenizer_get_token (tokenizer, id);
+  if (token == NULL)
+    return NULL;
+  if (is_special_string (tokenizer->marian, token))
+    return g_strdup (token);
+  g_autoptr (GString) text = g_string_new (token);
+  replace_all (text, SPIECE_UNDERLINE, " ");
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
