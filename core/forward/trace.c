@@ -132,6 +132,27 @@ as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t
     }
 }
 
+gboolean
+as_trace_set_source (AsTrace *trace, AsTrace *source, GError **error)
+{
+  g_return_val_if_fail (trace != NULL && source != NULL && trace->source == NULL, FALSE);
+  trace->source = source;
+  guint64 n = (guint64) trace->n_layer * trace->n_head * trace->n_tokens * source->n_tokens;
+  char what[96];
+  g_snprintf (what, sizeof what, "The cross-attention of %d × %d tokens", trace->n_tokens,
+              source->n_tokens);
+  if (!as_memory_check (n * sizeof (float), what, error))
+    return FALSE;
+  trace->cross_attn = alloc_floats (n);
+  if (trace->cross_attn == NULL)
+    {
+      g_autofree char *need = g_format_size (n * sizeof (float));
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY, "could not allocate %s for %s", need, what);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 AsTrace *
 as_trace_ref (AsTrace *trace)
 {
@@ -156,5 +177,7 @@ as_trace_unref (AsTrace *trace)
   g_free (trace->attn_out);
   g_free (trace->hidden);
   g_free (trace->logits);
+  g_clear_pointer (&trace->source, as_trace_unref);
+  g_free (trace->cross_attn);
   g_free (trace);
 }

@@ -37,6 +37,15 @@ typedef struct
   int eos_token_id;   /* -1 when absent */
   gboolean causal_lm; /* the model predicts the next token (predict, perplexity) */
 
+  /* Encoder–decoder (translation) models: the fields above describe the decoder, whose trace is
+   * the main one (as-trace.h); these describe the encoder. n_encoder_layer is 0 for every other
+   * model. */
+  gboolean encoder_decoder;
+  int n_encoder_layer;        /* Le */
+  int n_encoder_head;         /* He */
+  int encoder_n_inner;        /* Fe */
+  int decoder_start_token_id; /* the decoder's first input token; -1 when absent */
+
   /*< private >*/
   const AsFamily *ops; /* the family's functions */
   gpointer settings;   /* the family's own settings, freed by as_config_clear() */

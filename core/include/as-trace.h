@@ -3,7 +3,14 @@
  *
  * Immutable once returned, reference counted. Fields are public for reading; analysis code and
  * views index them with the helpers below. L layers, H heads, T tokens, D model width,
- * hd head width, V vocabulary. */
+ * hd head width, V vocabulary.
+ *
+ * An encoder–decoder (translation) model gives one trace for each stack: the returned trace is
+ * the decoder's (causal, over the target tokens, with the logits), and its `source` is a
+ * complete trace of the encoder over the source tokens (bidirectional, no logits); `cross_attn`
+ * holds the decoder's attention to the encoder's output, queries = target tokens, keys = source
+ * tokens. Both are NULL for decoder-only and encoder-only models, so code that reads a trace
+ * keeps working on the decoder and views pick the encoder or the cross-attention explicitly. */
 #pragma once
 
 #include <glib.h>
@@ -13,7 +20,9 @@
 
 G_BEGIN_DECLS
 
-typedef struct
+typedef struct _AsTrace AsTrace;
+
+struct _AsTrace
 {
   int n_layer;    /* L */
   int n_head;     /* H */
@@ -38,9 +47,12 @@ typedef struct
   float *logits;   /* [logits_rows][V]; logits_rows = 1 (last position) or T */
   int logits_rows;
 
+  AsTrace *source;   /* encoder–decoder models: the encoder's trace over S source tokens */
+  float *cross_attn; /* [L][H][T][S] the decoder's cross-attention, post-softmax */
+
   /*< private >*/
   gint ref_count;
-} AsTrace;
+};
 
 /* Allocates a trace for the given sizes with every array zeroed, or fails with AS_ERROR_MEMORY
  * (naming the bytes needed and available) when it would not fit. TOKENS are copied. */
@@ -51,6 +63,10 @@ AsTrace *as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int h
 void as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t *ids);
 AsTrace *as_trace_ref (AsTrace *trace);
 void as_trace_unref (AsTrace *trace);
+
+/* Makes SOURCE (taken) the encoder trace of the decoder trace TRACE and allocates TRACE's
+ * cross-attention [L][H][T][S] zeroed; fails with AS_ERROR_MEMORY when it would not fit. */
+gboolean as_trace_set_source (AsTrace *trace, AsTrace *source, GError **error);
 
 /* Bytes the trace arrays need. */
 guint64 as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
@@ -67,6 +83,13 @@ static inline float *
 as_trace_attn (const AsTrace *t, int layer, int head) /* [T][T] */
 {
   return t->attn + ((gsize) layer * t->n_head + head) * t->n_tokens * t->n_tokens;
+}
+
+static inline float *
+as_trace_cross_attn (const AsTrace *t, int layer, int head) /* [T][S] */
+{
+  gsize S = t->source->n_tokens;
+  return t->cross_attn + ((gsize) layer * t->n_head + head) * t->n_tokens * S;
 }
 
 static inline float *

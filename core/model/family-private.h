@@ -12,6 +12,7 @@
 
 #include "as-forward.h"
 #include "as-model.h"
+#include "step-decoder-private.h"
 #include "config-reader-private.h"
 #include "model-private.h"
 #include "tensor-store-private.h"
@@ -47,9 +48,23 @@ struct _AsFamily
   guint64 (*scratch_bytes) (const AsConfig *config, int n_tokens);
 
   /* The forward pass with full capture. IDS are already validated by as_forward(): 1 ≤ N_IDS ≤
-   * n_positions and every id < vocab_size; the memory for the trace and the scratch is checked. */
+   * n_positions and every id < vocab_size; the memory for the trace and the scratch is checked.
+   * NULL for encoder–decoder families, which run on a source and a target instead. */
   AsTrace *(*forward) (const AsModel *model, const int32_t *ids, int n_ids,
                        const AsForwardOptions *options, GError **error);
+
+  /* Encoder–decoder families only (config->encoder_decoder). The pass over source ids SRC and
+   * decoder input ids TGT with full capture: the decoder's trace, with the encoder's as its
+   * `source` and the cross-attention (as-trace.h). Both id lists are validated by
+   * as_forward_pair() and the memory is checked (scratch_bytes is asked for the longer one). */
+  AsTrace *(*forward_pair) (const AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
+                            int n_tgt, const AsForwardOptions *options, GError **error);
+
+  /* Encoder–decoder generation (forward/step-decoder-private.h): runs the encoder over SRC once
+   * and returns a decoder that advances N_BEAMS sequences by one token per step, keeping the
+   * keys and values of up to MAX_STEPS tokens per sequence. */
+  AsStepDecoder *(*step_decoder_new) (const AsModel *model, const int32_t *src, int n_src,
+                                      int n_beams, int max_steps, GError **error);
 };
 
 /* The family that reads MODEL_TYPE, or NULL. */
