@@ -3,10 +3,12 @@
 #include "family-private.h"
 
 extern const AsFamily as_family_gpt2;
+extern const AsFamily as_family_marian;
 extern const AsFamily as_family_toy_attention;
 
 static const AsFamily *const families[] = {
   &as_family_gpt2,
+  &as_family_marian,
   &as_family_toy_attention,
 };
 

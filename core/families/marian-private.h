@@ -1,0 +1,126 @@
+/* marian-private.h — the `marian` family (Helsinki-NLP/opus-mt-*, Hugging Face's MarianMTModel):
+ * an encoder–decoder translation model, its weights, settings and the building blocks its two
+ * passes share.
+ *
+ * config.json keys, weight names and the maths are in core/README.md ("Marian"). marian.c reads
+ * the config and binds the weights, marian-blocks.c holds the blocks (embedding, projections,
+ * attention, post-LN residuals, MLP), marian-forward.c the full pass with capture
+ * (AsFamily.forward_pair) and marian-step.c the one-token-at-a-time decoder of generation
+ * (AsFamily.step_decoder_new). */
+#pragma once
+
+#include "family-private.h"
+#include "worker-team-private.h"
+
+G_BEGIN_DECLS
+
+/* LayerNorm epsilon: nn.LayerNorm's default in modeling_marian.py, 1e-5 in the TF model. */
+#define AS_MARIAN_LN_EPS 1e-5f
+
+/* A projection y = x·W + b. Keras kernels are [in][out]; PyTorch's nn.Linear weights [out][in]
+ * (TRANSPOSED). */
+typedef struct
+{
+  const float *w; /* [in][out], or [out][in] when transposed */
+  const float *b; /* [out] */
+  gboolean transposed;
+} AsMarianLinear;
+
+typedef struct
+{
+  const float *g, *b; /* [D] */
+} AsMarianNorm;
+
+typedef struct
+{
+  AsMarianLinear q, k, v, out; /* [D][D] each */
+} AsMarianAttentionWeights;
+
+typedef struct
+{
+  AsMarianAttentionWeights self_attn;
+  AsMarianNorm self_attn_norm;
+  AsMarianAttentionWeights cross_attn; /* decoder layers only */
+  AsMarianNorm cross_attn_norm;        /* decoder layers only */
+  AsMarianLinear fc1;                  /* [D][F] */
+  AsMarianLinear fc2;                  /* [F][D] */
+  AsMarianNorm final_norm;
+} AsMarianLayer;
+
+typedef struct
+{
+  int n_layer, n_head, n_inner; /* L, H, F of this stack */
+  const float *positions;       /* [P][D] the sinusoid table */
+  AsMarianLayer *layers;        /* [L] */
+} AsMarianStack;
+
+typedef struct
+{
+  const float *shared;            /* [V][D] embeddings of both stacks and the tied output matrix */
+  const float *final_logits_bias; /* [V] */
+  AsMarianStack encoder, decoder;
+  float *owned; /* what bind computed itself: positions absent from the file, a zero bias */
+} AsMarianWeights;
+
+/* config.json keys of the family's own (AsConfig.settings). */
+typedef struct
+{
+  float embed_scale;       /* √D with scale_embedding, else 1 */
+  int pad_token_id;        /* -1 when absent */
+  int forced_eos_token_id; /* -1 when absent */
+} AsMarianSettings;
+
+const AsMarianWeights *as_marian_weights (const AsModel *model);
+const AsMarianSettings *as_marian_settings (const AsConfig *config);
+
+/* --- blocks (marian-blocks.c) --------------------------------------------------------------- */
+
+/* out [n][D] = shared[ids]·embed_scale + positions[pos0 .. pos0+n-1] */
+void as_marian_embed (float *out, const AsMarianWeights *w, const AsMarianStack *stack,
+                      float embed_scale, const int32_t *ids, int n, int pos0, int d);
+
+/* out [n][out_dim] = x [n][in] · W + b */
+void as_marian_linear (AsWorkerTeam *team, float *out, const float *x, const AsMarianLinear *lin,
+                       int n, int in, int out_dim);
+
+/* x [n][D] = LayerNorm (x + delta), delta [n][D]. */
+void as_marian_add_norm (float *x, const float *delta, const AsMarianNorm *norm, int n, int d);
+
+/* x [n][D] = LayerNorm (x + fc2 (act (fc1 (x)))); ff [n][F] and tmp [n][D] are scratch. */
+void as_marian_mlp (AsWorkerTeam *team, float *x, float *ff, float *tmp, const AsMarianLayer *y,
+                    AsActivation act, int n, int d, int f);
+
+/* Scaled dot-product attention of every head: head h reads columns h·hd.. of the queries, keys
+ * and values through the offsets and row strides below, writes its weights P [n_q][n_k] and its
+ * context into columns h·hd.. of CC [n_q][ldcc]. */
+typedef struct
+{
+  const float *q, *k, *v;       /* head 0's first row */
+  gsize q_head, k_head, v_head; /* from one head's block to the next */
+  int ldq, ldk, ldv;            /* row strides */
+  float *p;                     /* head 0's [n_q][n_k]; heads p_head apart */
+  gsize p_head;
+  float *cc; /* [n_q][ldcc], head h at column h·hd */
+  int ldcc;
+  int n_heads, n_q, n_k, head_dim;
+  gboolean causal; /* query i sees keys 0..i (n_q = n_k) */
+} AsMarianAttention;
+
+void as_marian_attend (AsWorkerTeam *team, const AsMarianAttention *job);
+
+/* --- passes --------------------------------------------------------------------------------- */
+
+AsTrace *as_marian_forward_pair (const AsModel *model, const int32_t *src, int n_src,
+                                 const int32_t *tgt, int n_tgt, const AsForwardOptions *options,
+                                 GError **error);
+guint64 as_marian_scratch_bytes (const AsConfig *config, int n_tokens);
+
+AsStepDecoder *as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
+                                           int n_beams, int max_steps, GError **error);
+
+/* The encoder's pass over SRC [S] with full capture (marian-forward.c): the source trace of
+ * as_marian_forward_pair, and what the step decoder attends to (its last hidden state). */
+AsTrace *as_marian_encoder_pass (const AsModel *model, AsWorkerTeam *team, const int32_t *src,
+                                 int n_src, GCancellable *cancellable, GError **error);
+
+G_END_DECLS
