@@ -11,6 +11,7 @@
 
 #include "as-error.h"
 #include "family-private.h"
+#include "generation-config-private.h"
 #include "model-private.h"
 
 struct _AsModel
@@ -24,6 +25,7 @@ struct _AsModel
   char *name;
   char *weights_path;
   int64_t n_params;
+  AsGenerationConfig *generation; /* encoder–decoder models: how they translate */
 };
 
 /* FOLDER/NAME when it exists, else NULL. */
@@ -75,6 +77,16 @@ model_load_tokenizer (AsModel *model, GError **error)
   return TRUE;
 }
 
+/* The generation settings of an encoder–decoder model (generation-config-private.h). */
+static gboolean
+model_load_generation (AsModel *model, GError **error)
+{
+  if (!model->config.encoder_decoder)
+    return TRUE;
+  model->generation = g_new0 (AsGenerationConfig, 1);
+  return as_generation_config_load (model->generation, model->path, &model->config, error);
+}
+
 static gboolean
 model_bind_weights (AsModel *model, GError **error)
 {
@@ -104,7 +116,8 @@ as_model_load (const char *spec, GError **error)
   model->path = g_steal_pointer (&path);
   /* tokenizer first (cheap), then the weights */
   if (!as_config_load (&model->config, config_path, error) || !model_load_tokenizer (model, error)
-      || !model_load_weights (model, error) || !model_bind_weights (model, error))
+      || !model_load_generation (model, error) || !model_load_weights (model, error)
+      || !model_bind_weights (model, error))
     return NULL;
   return g_steal_pointer (&model);
 }
@@ -124,6 +137,9 @@ as_model_unref (AsModel *model)
     return;
   if (model->weights != NULL)
     model->config.ops->free_weights (model->weights);
+  if (model->generation != NULL)
+    as_generation_config_clear (model->generation);
+  g_free (model->generation);
   as_config_clear (&model->config);
   g_clear_pointer (&model->tokenizer, as_tokenizer_free);
   g_clear_pointer (&model->store, as_tensor_store_free);
@@ -143,6 +159,12 @@ AsTokenizer *
 as_model_get_tokenizer (const AsModel *model)
 {
   return model->tokenizer;
+}
+
+const AsGenerationConfig *
+as_model_get_generation_config (const AsModel *model)
+{
+  return model->generation;
 }
 
 gconstpointer
