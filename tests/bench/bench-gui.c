@@ -259,10 +259,16 @@ on_after_paint (GdkFrameClock *clock, gpointer user_data)
     probe.t_done = g_get_monotonic_time ();
 }
 
-static void
-on_trace (AttnscopeSession *s, GParamSpec *pspec, gpointer user_data)
+static AsTrace *
+current_trace (void)
 {
-  AsTrace *trace = attnscope_session_get_trace (s);
+  return attnscope_run_get_trace (attnscope_session_get_main (session));
+}
+
+static void
+on_trace (AttnscopeRun *run, GParamSpec *pspec, gpointer user_data)
+{
+  AsTrace *trace = attnscope_run_get_trace (run);
   if (probe.active && probe.trace == NULL && trace != NULL)
     {
       probe.t_landed = g_get_monotonic_time ();
@@ -288,7 +294,8 @@ observe (void)
   g_signal_connect (clock, "before-paint", G_CALLBACK (on_before_paint), NULL);
   g_signal_connect (clock, "paint", G_CALLBACK (on_paint), NULL);
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
-  g_signal_connect (session, "notify::trace", G_CALLBACK (on_trace), NULL);
+  g_signal_connect (attnscope_session_get_main (session), "notify::trace", G_CALLBACK (on_trace),
+                    NULL);
 }
 
 static void
@@ -397,9 +404,11 @@ bench_keystrokes (void)
       probe_start (NULL, HEAD);
       gtk_editable_insert_text (entry, text + len - 1, 1, &position);
       probe_wait (text);
-      if (g_strcmp0 (attnscope_session_get_text (session), text) != 0 || probe.trace->n_tokens > 32)
+      if (g_strcmp0 (attnscope_run_get_text (attnscope_session_get_main (session)), text) != 0
+          || probe.trace->n_tokens > 32)
         g_error ("text %d: the session ran \"%s\" (%d tokens)", i,
-                 attnscope_session_get_text (session), probe.trace->n_tokens);
+                 attnscope_run_get_text (attnscope_session_get_main (session)),
+                 probe.trace->n_tokens);
       total[i] = (probe.t_done - probe.t0) / 1000.0;
       forward[i] = (probe.t_landed - probe.t0) / 1000.0;
       to_screen[i] = (probe.t_done - probe.t_landed) / 1000.0;
@@ -482,14 +491,13 @@ bench_grid (const char *text, int repeat)
   attnscope_window_set_text (window, text);
   attnscope_window_show_page (window, "heads");
   settle ();
-  AsTrace *trace = attnscope_session_get_trace (session);
+  AsTrace *trace = current_trace ();
   if (attnscope_head_grid_view_get_n_layers (grid) != trace->n_layer
       || attnscope_head_grid_view_get_n_heads (grid) != trace->n_head)
     g_error ("the grid does not show the trace");
-  ArGridFigure fig;
-  attnscope_head_grid_view_get_figure (grid, &fig);
-  fig.style = attnscope_figure_style_get ();
-  ArFigure figure = ar_figure_from_grid (&fig);
+  ArFigureParts parts;
+  attnscope_figure_widget_restyle (attnscope_head_grid_view_get_figure (grid), &parts);
+  ArFigure figure = parts.figure;
   printf ("{\"kind\": \"grid\", \"layers\": %d, \"heads\": %d, \"tokens\": %d, \"width\": %d, "
           "\"height\": %d}\n",
           trace->n_layer, trace->n_head, trace->n_tokens, gtk_widget_get_width (GTK_WIDGET (grid)),
@@ -509,7 +517,7 @@ bench_head_switches (AsTrace *trace, int switches)
     {
       int head = (HEAD + 1 + s) % trace->n_head;
       probe_start (trace, head);
-      attnscope_session_set_head (session, head);
+      attnscope_view_state_set_head (attnscope_session_get_view (session), head);
       probe_wait ("head switch");
       total[s] = (probe.t_done - probe.t0) / 1000.0;
       work[s] = seen.update_ms + seen.frame_ms;
@@ -519,7 +527,7 @@ bench_head_switches (AsTrace *trace, int switches)
       g_clear_pointer (&probe.trace, as_trace_unref);
       gui_test_spin (30);
     }
-  attnscope_session_set_head (session, HEAD);
+  attnscope_view_state_set_head (attnscope_session_get_view (session), HEAD);
   summary ("switch_to_screen", "  head switch -> new head on screen", total, switches, 0);
   summary ("switch_work", "  head switch: page update + frame (main thread)", work, switches,
            FRAME_TARGET_MS);
@@ -531,9 +539,9 @@ static void
 bench_hover (void)
 {
   GtkWidget *widget = GTK_WIDGET (heatmap);
-  ArHeatmapFigure screen, *fig = &screen;
-  attnscope_heatmap_view_get_figure (heatmap, fig);
-  fig->style = attnscope_figure_style_get ();
+  ArFigureParts parts;
+  attnscope_figure_widget_restyle (attnscope_heatmap_view_get_figure (heatmap), &parts);
+  ArHeatmapFigure *fig = &parts.heatmap;
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   /* The cell grid from its first and last cells (each call lays the figure out). */
   double x0, y0, cw, ch, x1, y1;
@@ -593,14 +601,14 @@ bench_attention (const char *text, int repeat, int switches)
   attnscope_window_show_page (window, "attention");
   settle ();
   note ("T = 512 on screen");
-  AsTrace *trace = attnscope_session_get_trace (session);
+  AsTrace *trace = current_trace ();
   if (!heatmap_shows (trace, HEAD))
     g_error ("the heatmap does not show the trace");
   GtkWidget *widget = GTK_WIDGET (heatmap);
-  ArHeatmapFigure fig;
-  attnscope_heatmap_view_get_figure (heatmap, &fig);
-  fig.style = attnscope_figure_style_get ();
-  ArFigure figure = ar_figure_from_heatmap (&fig);
+  ArFigureParts parts;
+  attnscope_figure_widget_restyle (attnscope_heatmap_view_get_figure (heatmap), &parts);
+  ArHeatmapFigure fig = parts.heatmap;
+  ArFigure figure = parts.figure;
   printf (
       "{\"kind\": \"attention\", \"tokens\": %d, \"width\": %d, \"height\": %d, "
       "\"annotated\": %s}\n",
@@ -670,9 +678,10 @@ open_bench_model (const char *model)
   if (!gui_test_wait_model (window, TIMEOUT_MS)
       || g_strcmp0 (attnscope_session_get_model_name (session), name) != 0)
     g_error ("cannot open %s: %s", model, attnscope_window_get_last_error (window));
-  attnscope_session_set_aggregate (session, ATTNSCOPE_AGGREGATE_HEAD);
-  attnscope_session_set_layer (session, LAYER);
-  attnscope_session_set_head (session, HEAD);
+  attnscope_view_state_set_aggregate (attnscope_session_get_view (session),
+                                      ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (attnscope_session_get_view (session), LAYER);
+  attnscope_view_state_set_head (attnscope_session_get_view (session), HEAD);
 }
 
 static void

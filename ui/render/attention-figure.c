@@ -28,6 +28,8 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   fig->n_rows = fig->n_cols = t->n_tokens;
   fig->row_labels = fig->col_labels
       = ar_built_figure_take_strv (built, ar_token_labels_from_trace (t, view->raw_tokens));
+  fig->row_axis = _ ("Queries");
+  fig->col_axis = _ ("Keys");
   fig->title = ar_built_figure_take (built, ar_attention_title (view, t->n_head));
   fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
   fig->colormap = view->colormap;

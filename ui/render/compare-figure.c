@@ -17,6 +17,8 @@ panel (ArBuiltFigure *built, ArHeatmapFigure *fig, const AsTrace *trace, const f
   fig->values = ar_built_figure_take (built, g_memdup2 (matrix, tt * sizeof (float)));
   fig->row_labels = fig->col_labels
       = ar_built_figure_take_strv (built, ar_token_labels_from_trace (trace, view->raw_tokens));
+  fig->row_axis = _ ("Queries");
+  fig->col_axis = _ ("Keys");
   fig->colormap = view->colormap;
   fig->annotate = view->annotate;
   fig->mask_upper = trace->causal;

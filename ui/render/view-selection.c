@@ -16,6 +16,15 @@ ar_view_selection_init (ArViewSelection *view)
   };
 }
 
+gboolean
+ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b)
+{
+  return a->layer == b->layer && a->head == b->head && a->aggregate == b->aggregate
+         && a->selected_token == b->selected_token && a->colormap == b->colormap
+         && a->annotate == b->annotate && a->raw_tokens == b->raw_tokens
+         && a->autoscale == b->autoscale;
+}
+
 const float *
 ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view)
 {

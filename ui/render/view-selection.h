@@ -40,6 +40,8 @@ typedef struct
  * autoscale (the command line's defaults). */
 void ar_view_selection_init (ArViewSelection *view);
 
+gboolean ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b);
+
 /* What a figure is about, for its title block: the model's name and the texts (NULL: none). */
 typedef struct
 {

@@ -15,6 +15,13 @@ attnscope_figure_style_get (void)
 }
 
 void
+attnscope_figure_widget_restyle (const ArBuiltFigure *figure, ArFigureParts *parts)
+{
+  ar_figure_parts_restyle (parts, ar_built_figure_get_parts (figure),
+                           attnscope_figure_style_get ());
+}
+
+void
 attnscope_figure_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot, const ArFigure *figure)
 {
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);

@@ -1,17 +1,20 @@
 /* attnscope-figure-widget.h — what the drawing widgets (heatmap, head grid, scatter, compare)
  * share: the ui/render style to paint with (light, or dark when libadwaita's style manager is
- * dark), snapshot and measure through ui/render's ArFigure, and the tooltip/click/dark-mode
- * wiring. */
+ * dark) applied to the built figure they show, snapshot and measure through ui/render's
+ * ArFigure, and the tooltip/click/dark-mode wiring. */
 #pragma once
 
 #include <gtk/gtk.h>
 
-#include "figure.h"
+#include "built-figure.h"
 #include "render-style.h"
 
 G_BEGIN_DECLS
 
 const ArRenderStyle *attnscope_figure_style_get (void);
+
+/* PARTS = FIGURE's parts drawn in attnscope_figure_style_get ()'s style. */
+void attnscope_figure_widget_restyle (const ArBuiltFigure *figure, ArFigureParts *parts);
 
 /* Draws FIGURE over the whole of WIDGET (nothing for NULL). */
 void attnscope_figure_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot,
