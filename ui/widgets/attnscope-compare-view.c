@@ -29,11 +29,7 @@ attnscope_compare_view_set_figure (AttnscopeCompareView *self, ArBuiltFigure *fi
 {
   g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
   g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_COMPARE);
-  if (self->figure == figure)
-    return;
-  g_clear_pointer (&self->figure, ar_built_figure_unref);
-  self->figure = figure != NULL ? ar_built_figure_ref (figure) : NULL;
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure);
 }
 
 ArBuiltFigure *

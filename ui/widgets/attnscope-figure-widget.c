@@ -14,6 +14,17 @@ attnscope_figure_style_get (void)
                                                                        : ar_render_style_light ();
 }
 
+gboolean
+attnscope_figure_widget_replace (GtkWidget *widget, ArBuiltFigure **slot, ArBuiltFigure *figure)
+{
+  if (*slot == figure)
+    return FALSE;
+  g_clear_pointer (slot, ar_built_figure_unref);
+  *slot = figure != NULL ? ar_built_figure_ref (figure) : NULL;
+  gtk_widget_queue_resize (widget);
+  return TRUE;
+}
+
 void
 attnscope_figure_widget_restyle (const ArBuiltFigure *figure, ArFigureParts *parts)
 {

@@ -13,6 +13,11 @@ G_BEGIN_DECLS
 
 const ArRenderStyle *attnscope_figure_style_get (void);
 
+/* Replaces *SLOT, the figure WIDGET shows, with FIGURE (a reference is kept; NULL for none) and
+ * queues a resize; FALSE when it was already shown. */
+gboolean attnscope_figure_widget_replace (GtkWidget *widget, ArBuiltFigure **slot,
+                                          ArBuiltFigure *figure);
+
 /* PARTS = FIGURE's parts drawn in attnscope_figure_style_get ()'s style. */
 void attnscope_figure_widget_restyle (const ArBuiltFigure *figure, ArFigureParts *parts);
 

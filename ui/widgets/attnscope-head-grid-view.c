@@ -37,17 +37,13 @@ attnscope_head_grid_view_set_figure (AttnscopeHeadGridView *self, ArBuiltFigure 
 {
   g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
   g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_GRID);
-  g_clear_pointer (&self->figure, ar_built_figure_unref);
   g_clear_pointer (&self->stats, g_free);
-  if (figure != NULL)
-    {
-      self->figure = ar_built_figure_ref (figure);
-      const ArGridFigure *fig = grid (self);
-      if (stats != NULL && stats->n_layer == fig->n_layers && stats->n_head == fig->n_heads)
-        self->stats = g_memdup2 (stats->values, sizeof (double) * (gsize) stats->n_layer
-                                                    * stats->n_head * AS_HEAD_STAT_COUNT);
-    }
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure);
+  const ArGridFigure *fig = grid (self);
+  if (fig != NULL && stats != NULL && stats->n_layer == fig->n_layers
+      && stats->n_head == fig->n_heads)
+    self->stats = g_memdup2 (stats->values, sizeof (double) * (gsize) stats->n_layer * stats->n_head
+                                                * AS_HEAD_STAT_COUNT);
 }
 
 ArBuiltFigure *

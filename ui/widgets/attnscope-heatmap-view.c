@@ -68,7 +68,7 @@ attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *fi
   g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_HEATMAP);
   if (self->figure == figure)
     return;
-  const ArHeatmapFigure *old = heatmap (self);
+  const ArHeatmapFigure *old = heatmap (self); /* valid until the figure is replaced */
   const ArHeatmapFigure *new = figure != NULL ? &ar_built_figure_get_parts (figure)->heatmap : NULL;
   /* Measuring a thousand tick labels takes milliseconds: keep the widths while the labels stay. */
   if (old == NULL || new == NULL || old->n_rows != new->n_rows || old->n_cols != new->n_cols
@@ -76,8 +76,7 @@ attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *fi
       || !same_labels (old->col_labels, new->col_labels, new->n_cols))
     self->row_label_width = self->col_label_width = 0;
   int rows = old != NULL ? old->n_rows : 0, cols = old != NULL ? old->n_cols : 0;
-  g_autoptr (ArBuiltFigure) previous = self->figure;
-  self->figure = figure != NULL ? ar_built_figure_ref (figure) : NULL;
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure);
   g_object_freeze_notify (G_OBJECT (self));
   if (rows != attnscope_heatmap_view_get_n_rows (self))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ROWS]);
@@ -87,7 +86,6 @@ attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *fi
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_ROW]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_COL]);
   g_object_thaw_notify (G_OBJECT (self));
-  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 ArBuiltFigure *

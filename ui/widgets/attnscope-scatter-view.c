@@ -33,11 +33,7 @@ attnscope_scatter_view_set_figure (AttnscopeScatterView *self, ArBuiltFigure *fi
 {
   g_return_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self));
   g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_SCATTER);
-  if (self->figure == figure)
-    return;
-  g_clear_pointer (&self->figure, ar_built_figure_unref);
-  self->figure = figure != NULL ? ar_built_figure_ref (figure) : NULL;
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure);
 }
 
 ArBuiltFigure *
