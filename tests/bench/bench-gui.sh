@@ -5,6 +5,8 @@
 #   the 6 × 12 all-heads grid at T = 32: render, snapshot, frame      target: ≤ 16 ms
 #   the attention view at T = 512: render, snapshot, frame, head
 #   switches, hover hit test and tooltip                             target: ≤ 16 ms per frame
+#   at T = 1024 (issue 10): the longest UI-thread stall of page switches, token clicks,
+#   annotation toggles and layer/head steps                          target: ≤ 16 ms each
 # on a distilgpt2-shaped random model (6 layers, 12 heads, 768 wide, vocabulary 50257, 1024
 # positions, GPT-2's tokenizer), made once in WORK_DIR by tests/reference/gpt2_reference.py
 # make-model unless --model names an existing one.
@@ -14,8 +16,9 @@
 # renderer). Prints a markdown report on stdout; the JSON lines stay in WORK_DIR. Builds
 # tests/bench/bench-gui in BUILD_DIR first (and the compiled settings schema).
 #
-# usage: tests/bench/bench-gui.sh [--model DIR] [--repeat N] [--switches N]
-#            [--renderers default,cairo,gl] [--unset-openblas-coretype] BUILD_DIR WORK_DIR
+# usage: tests/bench/bench-gui.sh [--model DIR] [--repeat N] [--switches N] [--stall-repeat N]
+#            [--stalls-only] [--renderers default,cairo,gl] [--unset-openblas-coretype]
+#            BUILD_DIR WORK_DIR
 #
 # --unset-openblas-coretype unsets OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE in the benchmark
 # command only (tests/README.md, "Benchmarks"). Never use it in tests or CI.
@@ -27,6 +30,8 @@ py=${ATTNSCOPE_PYTHON:-/usr/bin/python3}
 model=
 repeat=100
 switches=30
+stall_repeat=5
+stalls_only=
 renderers=default,cairo
 unset_coretype=0
 
@@ -35,16 +40,18 @@ while [ $# -gt 0 ]; do
     --model) model=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --switches) switches=$2; shift 2 ;;
+    --stall-repeat) stall_repeat=$2; shift 2 ;;
+    --stalls-only) stalls_only=--stalls-only; shift ;;
     --renderers) renderers=$2; shift 2 ;;
     --unset-openblas-coretype) unset_coretype=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     --*) echo "bench-gui.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 if [ $# -ne 2 ]; then
-  echo "usage: bench-gui.sh [--model DIR] [--repeat N] [--switches N] [--renderers LIST]" \
-    "[--unset-openblas-coretype] BUILD_DIR WORK_DIR" >&2
+  echo "usage: bench-gui.sh [--model DIR] [--repeat N] [--switches N] [--stall-repeat N]" \
+    "[--stalls-only] [--renderers LIST] [--unset-openblas-coretype] BUILD_DIR WORK_DIR" >&2
   exit 2
 fi
 build=$(cd "$1" && pwd)
@@ -79,10 +86,12 @@ for renderer in $(echo "$renderers" | tr ',' ' '); do
   echo "bench-gui: renderer $renderer..." >&2
   if [ "$renderer" = default ]; then
     env -u GSK_RENDERER xvfb-run -a -s '-screen 0 1280x800x24' "$bin" --model "$model" \
-      --repeat "$repeat" --switches "$switches" > "$out"
+      --repeat "$repeat" --switches "$switches" --stall-repeat "$stall_repeat" $stalls_only \
+      > "$out"
   else
     GSK_RENDERER=$renderer xvfb-run -a -s '-screen 0 1280x800x24' "$bin" --model "$model" \
-      --repeat "$repeat" --switches "$switches" > "$out"
+      --repeat "$repeat" --switches "$switches" --stall-repeat "$stall_repeat" $stalls_only \
+      > "$out"
   fi
   runs="$runs $out"
 done

@@ -5,15 +5,24 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "attnscope-figure-widget.h"
 #include "render-text.h"
+
+/* Tick label widths of a panel, measured once per figure and style. */
+typedef struct
+{
+  double row, col; /* 0 = not yet */
+} LabelWidths;
 
 struct _AttnscopeCompareView
 {
   GtkWidget parent_instance;
 
-  ArBuiltFigure *figure; /* a comparison, or NULL */
+  ArBuiltFigure *figure;            /* a comparison, or NULL */
+  LabelWidths widths[3];            /* of A, B and the difference */
+  const ArRenderStyle *label_style; /* the style WIDTHS were measured in */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeCompareView, attnscope_compare_view, GTK_TYPE_WIDGET)
@@ -24,12 +33,68 @@ compare (AttnscopeCompareView *self)
   return self->figure != NULL ? &ar_built_figure_get_parts (self->figure)->compare : NULL;
 }
 
+/* Panel I (0 A, 1 B, 2 difference) of PARTS. */
+static ArHeatmapFigure *
+part (ArFigureParts *parts, int i)
+{
+  return i == 0 ? &parts->heatmap : i == 1 ? &parts->panel_b : &parts->panel_diff;
+}
+
+/* The figure in the screen's style, its panels' tick labels measured once per figure and style
+ * (a thousand labels take milliseconds). */
+static void
+screen_figure (AttnscopeCompareView *self, ArFigureParts *parts)
+{
+  attnscope_figure_widget_restyle (self->figure, parts);
+  gboolean fresh = self->label_style != parts->heatmap.style;
+  self->label_style = parts->heatmap.style;
+  for (int i = 0; i < 3; i++)
+    {
+      ArHeatmapFigure *p = part (parts, i);
+      if (i == 2 && parts->compare.diff == NULL)
+        continue;
+      if (fresh || self->widths[i].row <= 0)
+        {
+          ar_heatmap_figure_measure_labels (p);
+          self->widths[i] = (LabelWidths){ p->row_label_width, p->col_label_width };
+        }
+      p->row_label_width = self->widths[i].row;
+      p->col_label_width = self->widths[i].col;
+    }
+}
+
+static void
+natural_size (GtkWidget *widget, double *width, double *height)
+{
+  ArFigureParts parts;
+  screen_figure (ATTNSCOPE_COMPARE_VIEW (widget), &parts);
+  ar_figure_get_size (&parts.figure, width, height);
+}
+
+static gboolean
+same_labels (const ArHeatmapFigure *a, const ArHeatmapFigure *b)
+{
+  if (a->n_rows != b->n_rows)
+    return FALSE;
+  for (int i = 0; i < a->n_rows; i++)
+    if (g_strcmp0 (a->row_labels[i], b->row_labels[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
 void
 attnscope_compare_view_set_figure (AttnscopeCompareView *self, ArBuiltFigure *figure)
 {
   g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
   g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_COMPARE);
-  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure);
+  const ArCompareFigure *old = compare (self);
+  const ArCompareFigure *new = figure != NULL ? &ar_built_figure_get_parts (figure)->compare : NULL;
+  gboolean same = old != NULL && new != NULL &&same_labels (old->a, new->a)
+                  && same_labels (old->b, new->b) && (old->diff == NULL) == (new->diff == NULL);
+  if (!same)
+    memset (self->widths, 0, sizeof self->widths);
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
+                                   same ? natural_size : NULL);
 }
 
 ArBuiltFigure *
@@ -77,7 +142,7 @@ attnscope_compare_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->figure == NULL)
     return;
   ArFigureParts parts;
-  attnscope_figure_widget_restyle (self->figure, &parts);
+  screen_figure (self, &parts);
   attnscope_figure_widget_snapshot (widget, snapshot, &parts.figure);
 }
 
@@ -89,7 +154,7 @@ attnscope_compare_view_measure (GtkWidget *widget, GtkOrientation orientation, i
   AttnscopeCompareView *self = ATTNSCOPE_COMPARE_VIEW (widget);
   ArFigureParts parts;
   if (self->figure != NULL)
-    attnscope_figure_widget_restyle (self->figure, &parts);
+    screen_figure (self, &parts);
   /* Three panels and a chart stay readable: below 3/4 of its natural height the page scrolls
    * (its width always fits the window). */
   attnscope_figure_widget_measure (self->figure != NULL ? &parts.figure : NULL, orientation,
@@ -128,7 +193,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   if (keyboard || self->figure == NULL)
     return FALSE;
   ArFigureParts parts;
-  attnscope_figure_widget_restyle (self->figure, &parts);
+  screen_figure (self, &parts);
   ArComparePanel where;
   int row, col;
   if (!ar_compare_hit (&parts.compare, gtk_widget_get_width (widget),

@@ -14,15 +14,23 @@ attnscope_figure_style_get (void)
                                                                        : ar_render_style_light ();
 }
 
-gboolean
-attnscope_figure_widget_replace (GtkWidget *widget, ArBuiltFigure **slot, ArBuiltFigure *figure)
+void
+attnscope_figure_widget_replace (GtkWidget *widget, ArBuiltFigure **slot, ArBuiltFigure *figure,
+                                 AttnscopeFigureSizeFunc size)
 {
   if (*slot == figure)
-    return FALSE;
+    return;
+  double old_w = -1, old_h = -1, new_w = -2, new_h = -2;
+  if (size != NULL && *slot != NULL)
+    size (widget, &old_w, &old_h);
   g_clear_pointer (slot, ar_built_figure_unref);
   *slot = figure != NULL ? ar_built_figure_ref (figure) : NULL;
-  gtk_widget_queue_resize (widget);
-  return TRUE;
+  if (size != NULL && *slot != NULL)
+    size (widget, &new_w, &new_h);
+  if (old_w == new_w && old_h == new_h)
+    gtk_widget_queue_draw (widget);
+  else
+    gtk_widget_queue_resize (widget);
 }
 
 void

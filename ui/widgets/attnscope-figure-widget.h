@@ -13,10 +13,15 @@ G_BEGIN_DECLS
 
 const ArRenderStyle *attnscope_figure_style_get (void);
 
-/* Replaces *SLOT, the figure WIDGET shows, with FIGURE (a reference is kept; NULL for none) and
- * queues a resize; FALSE when it was already shown. */
-gboolean attnscope_figure_widget_replace (GtkWidget *widget, ArBuiltFigure **slot,
-                                          ArBuiltFigure *figure);
+/* The natural size of the figure WIDGET shows, as it draws it. */
+typedef void (*AttnscopeFigureSizeFunc) (GtkWidget *widget, double *width, double *height);
+
+/* Replaces *SLOT, the figure WIDGET shows, with FIGURE (a reference is kept; NULL for none). A
+ * new figure of the same natural size (SIZE measures it before and after; NULL: assume it
+ * changed) only needs a redraw, anything else a new layout — which at T = 1024 means measuring
+ * the whole window again, a thousand token chips included. */
+void attnscope_figure_widget_replace (GtkWidget *widget, ArBuiltFigure **slot,
+                                      ArBuiltFigure *figure, AttnscopeFigureSizeFunc size);
 
 /* PARTS = FIGURE's parts drawn in attnscope_figure_style_get ()'s style. */
 void attnscope_figure_widget_restyle (const ArBuiltFigure *figure, ArFigureParts *parts);

@@ -61,6 +61,8 @@ same_labels (const char *const *a, const char *const *b, int n)
   return TRUE;
 }
 
+static void natural_size (GtkWidget *widget, double *width, double *height);
+
 void
 attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *figure)
 {
@@ -71,12 +73,15 @@ attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *fi
   const ArHeatmapFigure *old = heatmap (self); /* valid until the figure is replaced */
   const ArHeatmapFigure *new = figure != NULL ? &ar_built_figure_get_parts (figure)->heatmap : NULL;
   /* Measuring a thousand tick labels takes milliseconds: keep the widths while the labels stay. */
-  if (old == NULL || new == NULL || old->n_rows != new->n_rows || old->n_cols != new->n_cols
-      || !same_labels (old->row_labels, new->row_labels, new->n_rows)
-      || !same_labels (old->col_labels, new->col_labels, new->n_cols))
+  gboolean same
+      = old != NULL && new != NULL && old->n_rows == new->n_rows
+        && old->n_cols == new->n_cols &&same_labels (old->row_labels, new->row_labels, new->n_rows)
+        && same_labels (old->col_labels, new->col_labels, new->n_cols);
+  if (!same)
     self->row_label_width = self->col_label_width = 0;
   int rows = old != NULL ? old->n_rows : 0, cols = old != NULL ? old->n_cols : 0;
-  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure);
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
+                                   same ? natural_size : NULL);
   g_object_freeze_notify (G_OBJECT (self));
   if (rows != attnscope_heatmap_view_get_n_rows (self))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ROWS]);
@@ -134,6 +139,14 @@ screen_figure (AttnscopeHeatmapView *self, ArFigureParts *parts)
     }
   fig->row_label_width = self->row_label_width;
   fig->col_label_width = self->col_label_width;
+}
+
+static void
+natural_size (GtkWidget *widget, double *width, double *height)
+{
+  ArFigureParts parts;
+  screen_figure (ATTNSCOPE_HEATMAP_VIEW (widget), &parts);
+  ar_heatmap_get_size (&parts.heatmap, width, height);
 }
 
 static void

@@ -9,6 +9,7 @@
 #include "token-label.h"
 
 #define TOP_K 10
+#define HEADING_CHARS 60
 
 struct _AttnscopePredictionsPage
 {
@@ -119,6 +120,17 @@ make_row (AttnscopePredictionsPage *self, int i, double top_probability)
   return box;
 }
 
+/* The end of TEXT the heading quotes: the last HEADING_CHARS characters after "…" when it is
+ * longer (a paragraph in a wrapping label costs its layout on every resize). */
+static char *
+text_end (const char *text)
+{
+  glong n = g_utf8_strlen (text, -1);
+  if (n <= HEADING_CHARS)
+    return g_strdup (text);
+  return g_strconcat ("…", g_utf8_offset_to_pointer (text, n - HEADING_CHARS), NULL);
+}
+
 static void
 attnscope_predictions_page_update (AttnscopePage *page)
 {
@@ -147,8 +159,8 @@ attnscope_predictions_page_update (AttnscopePage *page)
       = as_predict_top_k (trace, as_model_get_tokenizer (model), TOP_K, &self->n_predictions);
   for (int i = 0; i < self->n_predictions; i++)
     gtk_list_box_append (self->list, make_row (self, i, self->predictions[0].probability));
-  g_autofree char *heading
-      = g_strdup_printf (_ ("What comes after “%s”?"), attnscope_analysis_get_text (analysis));
+  g_autofree char *end = text_end (attnscope_analysis_get_text (analysis));
+  g_autofree char *heading = g_strdup_printf (_ ("What comes after “%s”?"), end);
   gtk_label_set_text (self->heading, heading);
   g_autofree char *top = dup_label (self, 0);
   g_autofree char *label = g_strdup_printf (_ ("Append “%s”"), top);

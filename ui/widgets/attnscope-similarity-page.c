@@ -36,6 +36,7 @@ struct _AttnscopeSimilarityPage
   const AttnscopeSimilarity *built_similarity;
   AsVectorSource built_source;
   ArViewSelection built_view;
+  int table_token; /* the token the table was filled for */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeSimilarityPage, attnscope_similarity_page, ATTNSCOPE_TYPE_PAGE)
@@ -57,6 +58,8 @@ clear (AttnscopeSimilarityPage *self, const char *message)
   gtk_label_set_text (self->table_title, message != NULL ? message : "");
 }
 
+/* Fills the table for TOKEN. Rows of the same number are given their new values in place:
+ * replacing a thousand rows makes the column view build every visible cell anew. */
 static void
 fill_table (AttnscopeSimilarityPage *self, const AttnscopeSimilarity *s, const AsTrace *trace,
             char **labels, int token)
@@ -64,6 +67,21 @@ fill_table (AttnscopeSimilarityPage *self, const AttnscopeSimilarity *s, const A
   int n_rows = 0;
   g_autofree AsSimilarityRow *table
       = as_similarity_table (s->similarity, s->attention, trace->n_tokens, token, &n_rows);
+  GListModel *rows = G_LIST_MODEL (self->rows);
+  if ((int) g_list_model_get_n_items (rows) == n_rows)
+    {
+      for (int i = 0; i < n_rows; i++)
+        {
+          g_autoptr (AttnscopeSimilarityRow) row = g_list_model_get_item (rows, i);
+          attnscope_similarity_row_set (row, table[i].index, labels[table[i].index],
+                                        table[i].similarity, table[i].attention);
+        }
+      /* A sorted table sorts again (it does not watch its rows). */
+      GtkSorter *sorter = gtk_column_view_get_sorter (self->table);
+      if (gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
+        gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+      return;
+    }
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   for (int i = 0; i < n_rows; i++)
     g_ptr_array_add (items, attnscope_similarity_row_new (table[i].index, labels[table[i].index],
@@ -137,7 +155,12 @@ attnscope_similarity_page_update (AttnscopePage *page)
   g_autofree char *heading = g_strdup_printf (_ ("“%s” (token %d) against the others · %s"),
                                               labels[token], token, description);
   gtk_label_set_text (self->table_title, heading);
-  fill_table (self, s, trace, labels, token);
+  /* A thousand rows take a while to replace: only when they change. */
+  if (analysis != self->built_analysis || s != self->built_similarity
+      || self->source != self->built_source || view.raw_tokens != self->built_view.raw_tokens
+      || token != self->table_token)
+    fill_table (self, s, trace, labels, token);
+  self->table_token = token;
   show_matrix (self, analysis, s, layer, head, &view);
 }
 
@@ -240,35 +263,78 @@ item_row (GtkListItem *item)
   return ATTNSCOPE_SIMILARITY_ROW (gtk_list_item_get_item (item));
 }
 
+static GtkLabel *
+item_label (GtkListItem *item)
+{
+  return GTK_LABEL (gtk_list_item_get_child (item));
+}
+
 static void
-bind_index_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+show_index (GtkListItem *item)
 {
   g_autofree char *text
       = g_strdup_printf ("%d", attnscope_similarity_row_get_index (item_row (item)));
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  gtk_label_set_text (item_label (item), text);
+}
+
+static void
+show_token (GtkListItem *item)
+{
+  gtk_label_set_text (item_label (item), attnscope_similarity_row_get_token (item_row (item)));
+}
+
+static void
+show_similarity (GtkListItem *item)
+{
+  g_autofree char *text
+      = ar_format_number (attnscope_similarity_row_get_similarity (item_row (item)), 4);
+  gtk_label_set_text (item_label (item), text);
+}
+
+static void
+show_attention (GtkListItem *item)
+{
+  g_autofree char *text
+      = ar_format_number (attnscope_similarity_row_get_attention (item_row (item)), 4);
+  gtk_label_set_text (item_label (item), text);
+}
+
+/* Shows the row of ITEM with SHOW, now and whenever the row's values change. */
+static void
+bind_cell (GtkListItem *item, void (*show) (GtkListItem *))
+{
+  show (item);
+  g_signal_connect_object (item_row (item), "notify", G_CALLBACK (show), item, G_CONNECT_SWAPPED);
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  g_signal_handlers_disconnect_by_data (item_row (item), item);
+}
+
+static void
+bind_index_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  bind_cell (item, show_index);
 }
 
 static void
 bind_token_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
 {
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      attnscope_similarity_row_get_token (item_row (item)));
+  bind_cell (item, show_token);
 }
 
 static void
 bind_similarity_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
 {
-  g_autofree char *text
-      = ar_format_number (attnscope_similarity_row_get_similarity (item_row (item)), 4);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  bind_cell (item, show_similarity);
 }
 
 static void
 bind_attention_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
 {
-  g_autofree char *text
-      = ar_format_number (attnscope_similarity_row_get_attention (item_row (item)), 4);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  bind_cell (item, show_attention);
 }
 
 static void
@@ -338,6 +404,7 @@ attnscope_similarity_page_class_init (AttnscopeSimilarityPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, bind_token_cell);
   gtk_widget_class_bind_template_callback (widget_class, bind_similarity_cell);
   gtk_widget_class_bind_template_callback (widget_class, bind_attention_cell);
+  gtk_widget_class_bind_template_callback (widget_class, unbind_cell);
 }
 
 static void
