@@ -7,8 +7,9 @@
  * clock's layout and paint — and the benchmark's own action, which runs between two
  * iterations). An action's stall is the longest such stretch from the action until the window
  * has settled: no forward pass or analysis in flight, the page has its result, and 150 ms more
- * for the last frames. The longest frame (before-paint → end of paint) in that window is kept
- * too, to tell drawing from the rest.
+ * for the last frames. Two more numbers tell drawing from the rest: the longest frame
+ * (before-paint → end of paint) in that window, and the longest stretch in which no frame was
+ * painted (page updates, figure builders, results landing — the UI thread's own work).
  *
  * Actions, each REPEAT times on the 1024-token text (and a 1024-token second text):
  *   switching to each page (the first round computes what the page needs, later rounds find it
@@ -26,16 +27,24 @@
 
 static GPollFunc default_poll;
 static gint64 poll_returned; /* when poll last returned */
+static guint64 frames_then;  /* frames painted by then */
 static double longest_ms;    /* the longest busy stretch since stall_begin () */
+static double longest_other; /* the longest one without a frame */
 
 static gint
 timed_poll (GPollFD *fds, guint n_fds, gint timeout)
 {
   gint64 now = g_get_monotonic_time ();
   if (poll_returned != 0)
-    longest_ms = MAX (longest_ms, (now - poll_returned) / 1000.0);
+    {
+      double busy = (now - poll_returned) / 1000.0;
+      longest_ms = MAX (longest_ms, busy);
+      if (bench_frames () == frames_then)
+        longest_other = MAX (longest_other, busy);
+    }
   gint result = default_poll (fds, n_fds, timeout);
   poll_returned = g_get_monotonic_time ();
+  frames_then = bench_frames ();
   return result;
 }
 
@@ -45,8 +54,9 @@ static AttnscopeSession *session;
 static void
 stall_begin (void)
 {
-  longest_ms = 0;
+  longest_ms = longest_other = 0;
   poll_returned = g_get_monotonic_time ();
+  frames_then = bench_frames ();
   bench_frames_reset_longest ();
 }
 
@@ -57,9 +67,10 @@ settled (gpointer page)
 }
 
 /* Waits until the window has settled after an action on PAGE; returns the longest stall since
- * stall_begin () and the longest frame in *FRAME_MS. */
+ * stall_begin (), the longest frame in *FRAME_MS and the longest stall without a frame in
+ * *OTHER_MS. */
 static double
-stall_end (AttnscopePage *page, double *frame_ms)
+stall_end (AttnscopePage *page, double *frame_ms, double *other_ms)
 {
   /* The page's update runs from an idle: let it ask for what it needs before looking. */
   gui_test_spin (30);
@@ -67,6 +78,7 @@ stall_end (AttnscopePage *page, double *frame_ms)
     g_error ("the window did not settle");
   gui_test_spin (SETTLE_SPIN_MS);
   *frame_ms = bench_longest_frame_ms ();
+  *other_ms = longest_other;
   return longest_ms;
 }
 
@@ -74,7 +86,7 @@ stall_end (AttnscopePage *page, double *frame_ms)
 typedef struct
 {
   const char *name, *what;
-  GArray *stall, *frame; /* double ms per action */
+  GArray *stall, *frame, *other; /* double ms per action */
 } Series;
 
 static Series *
@@ -85,30 +97,38 @@ series_new (const char *name, const char *what)
   s->what = what;
   s->stall = g_array_new (FALSE, FALSE, sizeof (double));
   s->frame = g_array_new (FALSE, FALSE, sizeof (double));
+  s->other = g_array_new (FALSE, FALSE, sizeof (double));
   return s;
 }
 
 static void
 series_add (Series *s, AttnscopePage *page)
 {
-  double frame = 0, stall = stall_end (page, &frame);
+  double frame = 0, other = 0, stall = stall_end (page, &frame, &other);
   g_array_append_val (s->stall, stall);
   g_array_append_val (s->frame, frame);
-  printf ("{\"kind\": \"stall\", \"action\": \"%s\", \"stall_ms\": %.3f, \"frame_ms\": %.3f}\n",
-          s->name, stall, frame);
+  g_array_append_val (s->other, other);
+  printf ("{\"kind\": \"stall\", \"action\": \"%s\", \"stall_ms\": %.3f, \"frame_ms\": %.3f, "
+          "\"other_ms\": %.3f}\n",
+          s->name, stall, frame, other);
 }
 
-/* Prints S's summaries (the stall judged by its maximum, the frames for reference). */
+/* Prints S's summaries: the stall judged by its maximum; the longest frame and the longest
+ * stall without a frame for reference. */
 static void
 series_finish (Series *s)
 {
   g_autofree char *frame_name = g_strconcat (s->name, "_frame", NULL);
+  g_autofree char *other_name = g_strconcat (s->name, "_other", NULL);
   bench_summary (s->name, s->what, (double *) s->stall->data, s->stall->len, BENCH_FRAME_TARGET_MS,
                  TRUE);
-  bench_summary (frame_name, "    of which the longest frame", (double *) s->frame->data,
-                 s->frame->len, 0, FALSE);
+  bench_summary (frame_name, "    the longest frame", (double *) s->frame->data, s->frame->len, 0,
+                 TRUE);
+  bench_summary (other_name, "    the longest stall without a frame", (double *) s->other->data,
+                 s->other->len, BENCH_FRAME_TARGET_MS, TRUE);
   g_array_unref (s->stall);
   g_array_unref (s->frame);
+  g_array_unref (s->other);
   g_free (s);
 }
 
@@ -124,8 +144,8 @@ static AttnscopePage *
 prepare (const char *name)
 {
   AttnscopePage *page = show (name);
-  double frame;
-  stall_end (page, &frame);
+  double frame, other;
+  stall_end (page, &frame, &other);
   return page;
 }
 

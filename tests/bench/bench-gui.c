@@ -183,9 +183,11 @@ bench_summary (const char *name, const char *what, double *ms, int n, double tar
   double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
   g_autofree char *target = target_ms > 0 ? g_strdup_printf ("%g", target_ms) : g_strdup ("null");
   double judged = by_max ? ms[n - 1] : median;
-  printf ("{\"kind\": \"summary\", \"name\": \"%s\", \"n\": %d, \"median_ms\": %.3f, "
-          "\"min_ms\": %.3f, \"max_ms\": %.3f, \"target_ms\": %s, \"judged_by\": \"%s\"}\n",
-          name, n, median, ms[0], ms[n - 1], target, by_max ? "max" : "median");
+  g_autofree char *label = g_strescape (g_strstrip (g_strdup (what)), NULL);
+  printf ("{\"kind\": \"summary\", \"name\": \"%s\", \"what\": \"%s\", \"n\": %d, "
+          "\"median_ms\": %.3f, \"min_ms\": %.3f, \"max_ms\": %.3f, \"target_ms\": %s, "
+          "\"judged_by\": \"%s\"}\n",
+          name, label, n, median, ms[0], ms[n - 1], target, by_max ? "max" : "median");
   g_string_append_printf (table, "%-52s %5d %9.3f %9.3f %9.3f  %6s  %s\n", what, n, median, ms[0],
                           ms[n - 1], target_ms > 0 ? target : "",
                           target_ms <= 0        ? ""
