@@ -63,12 +63,36 @@ screen_figure (AttnscopeCompareView *self, ArFigureParts *parts)
     }
 }
 
-static void
-natural_size (GtkWidget *widget, double *width, double *height)
+static gboolean
+same_chart_size (const ArLineFigure *a, const ArLineFigure *b)
 {
-  ArFigureParts parts;
-  screen_figure (ATTNSCOPE_COMPARE_VIEW (widget), &parts);
-  ar_figure_get_size (&parts.figure, width, height);
+  double aw, ah, bw, bh;
+  ar_line_get_size (a, &aw, &ah);
+  ar_line_get_size (b, &bw, &bh);
+  return aw == bw && ah == bh;
+}
+
+/* Laid out alike: the same panels with the same labels (their cached widths apply to both). */
+static gboolean
+same_layout (GtkWidget *widget, const ArFigureParts *old, const ArFigureParts *new)
+{
+  AttnscopeCompareView *self = ATTNSCOPE_COMPARE_VIEW (widget);
+  for (int i = 0; i < 3; i++)
+    {
+      if (i == 2 && old->compare.diff == NULL)
+        break;
+      ArHeatmapFigure a = *part ((ArFigureParts *) old, i), b = *part ((ArFigureParts *) new, i);
+      a.row_label_width = b.row_label_width = self->widths[i].row;
+      a.col_label_width = b.col_label_width = self->widths[i].col;
+      if (self->widths[i].row <= 0 || !ar_heatmap_same_layout (&a, &b))
+        return FALSE;
+    }
+  return g_strcmp0 (old->compare.title, new->compare.title) == 0
+         && g_strcmp0 (old->compare.subtitle, new->compare.subtitle) == 0
+         && g_strcmp0 (old->compare.note, new->compare.note) == 0
+         && (old->compare.chart == NULL) == (new->compare.chart == NULL)
+         && (old->compare.chart == NULL
+             || same_chart_size (old->compare.chart, new->compare.chart));
 }
 
 static gboolean
@@ -94,7 +118,7 @@ attnscope_compare_view_set_figure (AttnscopeCompareView *self, ArBuiltFigure *fi
   if (!same)
     memset (self->widths, 0, sizeof self->widths);
   attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
-                                   same ? natural_size : NULL);
+                                   same ? same_layout : NULL);
 }
 
 ArBuiltFigure *

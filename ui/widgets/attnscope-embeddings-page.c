@@ -72,8 +72,10 @@ current_request (AttnscopeEmbeddingsPage *self, Request *r)
     .analysis = analysis,
     .other = both ? attnscope_analysis_get_trace (compare) : NULL,
     .source = self->source,
-    /* The core's layer: hidden[l + 1] is the output of layer l. */
-    .layer = self->source == AS_VECTORS_HIDDEN ? view.layer + 1 : view.layer,
+    /* The core's layer: hidden[l + 1] is the output of layer l; the embeddings have none. */
+    .layer = self->source == AS_VECTORS_HIDDEN       ? view.layer + 1
+             : self->source == AS_VECTORS_EMBEDDINGS ? 0
+                                                     : view.layer,
     .head = self->source == AS_VECTORS_CONTEXTS ? view.head : -1,
     .method = self->method,
   };

@@ -16,21 +16,34 @@ attnscope_figure_style_get (void)
 
 void
 attnscope_figure_widget_replace (GtkWidget *widget, ArBuiltFigure **slot, ArBuiltFigure *figure,
-                                 AttnscopeFigureSizeFunc size)
+                                 AttnscopeFigureSameFunc same)
 {
   if (*slot == figure)
     return;
-  double old_w = -1, old_h = -1, new_w = -2, new_h = -2;
-  if (size != NULL && *slot != NULL)
-    size (widget, &old_w, &old_h);
+  gboolean alike = FALSE;
+  if (same != NULL && *slot != NULL && figure != NULL)
+    {
+      ArFigureParts old, new;
+      attnscope_figure_widget_restyle (*slot, &old);
+      attnscope_figure_widget_restyle (figure, &new);
+      alike = old.figure.kind == new.figure.kind &&same (widget, &old, &new);
+    }
   g_clear_pointer (slot, ar_built_figure_unref);
   *slot = figure != NULL ? ar_built_figure_ref (figure) : NULL;
-  if (size != NULL && *slot != NULL)
-    size (widget, &new_w, &new_h);
-  if (old_w == new_w && old_h == new_h)
+  if (alike)
     gtk_widget_queue_draw (widget);
   else
     gtk_widget_queue_resize (widget);
+}
+
+gboolean
+attnscope_figure_widget_same_size (GtkWidget *widget, const ArFigureParts *old,
+                                   const ArFigureParts *new)
+{
+  double ow, oh, nw, nh;
+  ar_figure_get_size (&old->figure, &ow, &oh);
+  ar_figure_get_size (&new->figure, &nw, &nh);
+  return ow == nw && oh == nh;
 }
 
 void

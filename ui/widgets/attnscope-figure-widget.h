@@ -13,15 +13,20 @@ G_BEGIN_DECLS
 
 const ArRenderStyle *attnscope_figure_style_get (void);
 
-/* The natural size of the figure WIDGET shows, as it draws it. */
-typedef void (*AttnscopeFigureSizeFunc) (GtkWidget *widget, double *width, double *height);
+/* Whether WIDGET lays out NEW exactly like OLD (both in the screen's style). */
+typedef gboolean (*AttnscopeFigureSameFunc) (GtkWidget *widget, const ArFigureParts *old,
+                                             const ArFigureParts *new);
 
 /* Replaces *SLOT, the figure WIDGET shows, with FIGURE (a reference is kept; NULL for none). A
- * new figure of the same natural size (SIZE measures it before and after; NULL: assume it
- * changed) only needs a redraw, anything else a new layout — which at T = 1024 means measuring
- * the whole window again, a thousand token chips included. */
+ * figure laid out like the old one (SAME says; NULL: assume not) only needs a redraw, anything
+ * else a new layout — which at T = 1024 means measuring the whole window again, a thousand token
+ * chips included. */
 void attnscope_figure_widget_replace (GtkWidget *widget, ArBuiltFigure **slot,
-                                      ArBuiltFigure *figure, AttnscopeFigureSizeFunc size);
+                                      ArBuiltFigure *figure, AttnscopeFigureSameFunc same);
+
+/* A SAME function: equal natural sizes. */
+gboolean attnscope_figure_widget_same_size (GtkWidget *widget, const ArFigureParts *old,
+                                            const ArFigureParts *new);
 
 /* PARTS = FIGURE's parts drawn in attnscope_figure_style_get ()'s style. */
 void attnscope_figure_widget_restyle (const ArBuiltFigure *figure, ArFigureParts *parts);

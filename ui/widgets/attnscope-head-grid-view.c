@@ -31,14 +31,6 @@ grid (AttnscopeHeadGridView *self)
   return self->figure != NULL ? &ar_built_figure_get_parts (self->figure)->grid : NULL;
 }
 
-static void
-natural_size (GtkWidget *widget, double *width, double *height)
-{
-  ArFigureParts parts;
-  attnscope_figure_widget_restyle (ATTNSCOPE_HEAD_GRID_VIEW (widget)->figure, &parts);
-  ar_figure_get_size (&parts.figure, width, height);
-}
-
 void
 attnscope_head_grid_view_set_figure (AttnscopeHeadGridView *self, ArBuiltFigure *figure,
                                      const AsHeadStats *stats)
@@ -46,7 +38,8 @@ attnscope_head_grid_view_set_figure (AttnscopeHeadGridView *self, ArBuiltFigure 
   g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
   g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_GRID);
   g_clear_pointer (&self->stats, g_free);
-  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure, natural_size);
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
+                                   attnscope_figure_widget_same_size);
   const ArGridFigure *fig = grid (self);
   if (fig != NULL && stats != NULL && stats->n_layer == fig->n_layers
       && stats->n_head == fig->n_heads)

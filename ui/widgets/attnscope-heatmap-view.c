@@ -61,7 +61,16 @@ same_labels (const char *const *a, const char *const *b, int n)
   return TRUE;
 }
 
-static void natural_size (GtkWidget *widget, double *width, double *height);
+/* Laid out alike: the cached label widths apply to both (their labels are the same). */
+static gboolean
+same_layout (GtkWidget *widget, const ArFigureParts *old, const ArFigureParts *new)
+{
+  AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
+  ArHeatmapFigure a = old->heatmap, b = new->heatmap;
+  a.row_label_width = b.row_label_width = self->row_label_width;
+  a.col_label_width = b.col_label_width = self->col_label_width;
+  return self->row_label_width > 0 && ar_heatmap_same_layout (&a, &b);
+}
 
 void
 attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *figure)
@@ -81,7 +90,7 @@ attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *fi
     self->row_label_width = self->col_label_width = 0;
   int rows = old != NULL ? old->n_rows : 0, cols = old != NULL ? old->n_cols : 0;
   attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
-                                   same ? natural_size : NULL);
+                                   same ? same_layout : NULL);
   g_object_freeze_notify (G_OBJECT (self));
   if (rows != attnscope_heatmap_view_get_n_rows (self))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ROWS]);
@@ -139,14 +148,6 @@ screen_figure (AttnscopeHeatmapView *self, ArFigureParts *parts)
     }
   fig->row_label_width = self->row_label_width;
   fig->col_label_width = self->col_label_width;
-}
-
-static void
-natural_size (GtkWidget *widget, double *width, double *height)
-{
-  ArFigureParts parts;
-  screen_figure (ATTNSCOPE_HEATMAP_VIEW (widget), &parts);
-  ar_heatmap_get_size (&parts.heatmap, width, height);
 }
 
 static void

@@ -28,20 +28,13 @@ scatter (AttnscopeScatterView *self)
   return self->figure != NULL ? &ar_built_figure_get_parts (self->figure)->scatter : NULL;
 }
 
-static void
-natural_size (GtkWidget *widget, double *width, double *height)
-{
-  ArFigureParts parts;
-  attnscope_figure_widget_restyle (ATTNSCOPE_SCATTER_VIEW (widget)->figure, &parts);
-  ar_figure_get_size (&parts.figure, width, height);
-}
-
 void
 attnscope_scatter_view_set_figure (AttnscopeScatterView *self, ArBuiltFigure *figure)
 {
   g_return_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self));
   g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_SCATTER);
-  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure, natural_size);
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
+                                   attnscope_figure_widget_same_size);
 }
 
 ArBuiltFigure *

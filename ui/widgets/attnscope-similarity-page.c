@@ -42,11 +42,11 @@ struct _AttnscopeSimilarityPage
 G_DEFINE_FINAL_TYPE (AttnscopeSimilarityPage, attnscope_similarity_page, ATTNSCOPE_TYPE_PAGE)
 
 /* The layer argument the core expects for SOURCE at the view's LAYER: hidden states are indexed
- * 0..L with hidden[l + 1] the output of layer l. */
+ * 0..L with hidden[l + 1] the output of layer l; the embeddings have no layer. */
 static int
 source_layer (AsVectorSource source, int layer)
 {
-  return source == AS_VECTORS_HIDDEN ? layer + 1 : layer;
+  return source == AS_VECTORS_HIDDEN ? layer + 1 : source == AS_VECTORS_EMBEDDINGS ? 0 : layer;
 }
 
 static void

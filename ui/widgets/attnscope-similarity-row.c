@@ -119,7 +119,7 @@ attnscope_similarity_row_set (AttnscopeSimilarityRow *self, int index, const cha
                               double similarity, double attention)
 {
   g_return_if_fail (ATTNSCOPE_IS_SIMILARITY_ROW (self));
-  g_object_freeze_notify (G_OBJECT (self));
+  /* No freeze/thaw: a thousand rows, of which only the few on screen have handlers. */
   if (self->index != index)
     {
       self->index = index;
@@ -141,5 +141,4 @@ attnscope_similarity_row_set (AttnscopeSimilarityRow *self, int index, const cha
       self->attention = attention;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTENTION]);
     }
-  g_object_thaw_notify (G_OBJECT (self));
 }
