@@ -1,6 +1,7 @@
 /* cli-info.c — `attnscope info`: what a model is (architecture, sizes, parameters). */
 #include <stdio.h>
 
+#include "cli-json.h"
 #include "cli.h"
 
 int
@@ -29,21 +30,22 @@ cli_info (int argc, char **argv)
 
   if (json)
     {
-      g_autoptr (GString) out = g_string_new ("{\"model\":");
-      cli_json_append_string (out, as_model_get_name (model));
-      g_string_append (out, ",\"path\":");
-      cli_json_append_string (out, as_model_get_path (model));
-      g_string_append (out, ",\"architecture\":");
-      cli_json_append_string (out, c->family);
-      g_string_append_printf (out,
-                              ",\"n_layer\":%d,\"n_head\":%d,\"n_embd\":%d,\"head_dim\":%d,"
-                              "\"n_inner\":%d,\"vocab_size\":%d,\"n_positions\":%d,"
-                              "\"n_params\":%" G_GINT64_FORMAT ",\"weights\":",
-                              c->n_layer, c->n_head, c->n_embd, c->head_dim, c->n_inner,
-                              c->vocab_size, c->n_positions, as_model_get_n_params (model));
-      cli_json_append_string (out, weights);
-      g_string_append (out, "}\n");
-      fputs (out->str, stdout);
+      g_autoptr (JsonBuilder) out = json_builder_new ();
+      json_builder_begin_object (out);
+      cli_json_set_string (out, "model", as_model_get_name (model));
+      cli_json_set_string (out, "path", as_model_get_path (model));
+      cli_json_set_string (out, "architecture", c->family);
+      cli_json_set_int (out, "n_layer", c->n_layer);
+      cli_json_set_int (out, "n_head", c->n_head);
+      cli_json_set_int (out, "n_embd", c->n_embd);
+      cli_json_set_int (out, "head_dim", c->head_dim);
+      cli_json_set_int (out, "n_inner", c->n_inner);
+      cli_json_set_int (out, "vocab_size", c->vocab_size);
+      cli_json_set_int (out, "n_positions", c->n_positions);
+      cli_json_set_int (out, "n_params", as_model_get_n_params (model));
+      cli_json_set_string (out, "weights", weights);
+      json_builder_end_object (out);
+      cli_json_print (out);
       return CLI_EXIT_OK;
     }
   printf ("model:         %s\n", as_model_get_name (model));
