@@ -183,15 +183,47 @@ update_trace_info (AttnscopeWindow *self)
   gtk_label_set_text (self->token_count_label, text);
 }
 
+/* The line under the entry: why the text cannot run (in the window's words when it is too long,
+ * with the offer to use its first tokens), or that only its first tokens are shown. */
 static void
 update_error (AttnscopeWindow *self)
 {
   const char *message = attnscope_run_get_error_message (self->main_run);
-  gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
-  if (message != NULL)
-    gtk_label_set_text (self->error_label, message);
-  gtk_widget_set_visible (GTK_WIDGET (self->truncate_button),
-                          attnscope_run_get_too_long (self->main_run));
+  AsModel *model = attnscope_session_get_model (self->session);
+  int context = model != NULL ? as_model_get_config (model)->n_positions : 0;
+  int n_text = attnscope_run_get_n_text_tokens (self->main_run);
+  gboolean too_long = attnscope_run_get_too_long (self->main_run) && model != NULL;
+  gboolean truncated = message == NULL && attnscope_run_get_truncated (self->main_run);
+  g_autofree char *text = NULL, *button = NULL;
+  if (too_long)
+    {
+      text = g_strdup_printf (_ ("This text has %d tokens; %s reads at most %d."), n_text,
+                              as_model_get_name (model), context);
+      button = g_strdup_printf (_ ("Use the First %d Tokens"), context);
+    }
+  else if (truncated)
+    {
+      text = g_strdup_printf (_ ("Showing the first %d of the text's %d tokens: %s reads at most "
+                                 "%d."),
+                              attnscope_run_get_trace (self->main_run)->n_tokens, n_text,
+                              as_model_get_name (model), context);
+      button = g_strdup (_ ("Don't Truncate"));
+    }
+  else if (message != NULL)
+    text = g_strdup (message);
+  gtk_revealer_set_reveal_child (self->error_revealer, text != NULL);
+  if (text != NULL)
+    gtk_label_set_text (self->error_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->truncate_button), button != NULL);
+  if (button != NULL)
+    gtk_button_set_label (self->truncate_button, button);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->truncate_button),
+                                  truncated ? "win.keep-whole-text" : "win.truncate-text");
+  GtkWidget *bar = gtk_widget_get_parent (GTK_WIDGET (self->error_label));
+  if (truncated)
+    gtk_widget_add_css_class (bar, "info-bar");
+  else
+    gtk_widget_remove_css_class (bar, "info-bar");
   if (message != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->entry), "error");
   else
@@ -484,6 +516,13 @@ export_all_heads (GtkWidget *widget, const char *action_name, GVariant *paramete
 }
 
 static void
+truncate_text (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
+  attnscope_run_set_truncate (self->main_run, g_str_equal (action_name, "win.truncate-text"));
+}
+
+static void
 step_layer (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   AttnscopeViewState *view = attnscope_session_get_view (ATTNSCOPE_WINDOW (widget)->session);
@@ -514,7 +553,9 @@ focus_entry (GtkWidget *widget, const char *action_name, GVariant *parameter)
 static void
 add_session_actions (AttnscopeWindow *self)
 {
-  static const char *const view_props[] = { "colormap", "annotate", "raw-tokens", "autoscale" };
+  static const char *const view_props[]
+      = { "colormap",       "annotate",   "raw-tokens", "autoscale",      "autoscale-each",
+          "normalize-rows", "log-colors", "pool-words", "align-positions" };
   AttnscopeViewState *view = attnscope_session_get_view (self->session);
   for (gsize i = 0; i < G_N_ELEMENTS (view_props); i++)
     {
@@ -522,9 +563,6 @@ add_session_actions (AttnscopeWindow *self)
           = g_property_action_new (view_props[i], view, view_props[i]);
       g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
     }
-  g_autoptr (GPropertyAction) truncate
-      = g_property_action_new ("truncate", self->session, "truncate");
-  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (truncate));
   g_autoptr (GSimpleAction) load = g_simple_action_new_stateful (
       "load-model", G_VARIANT_TYPE_STRING, g_variant_new_string (""));
   g_signal_connect (load, "change-state", G_CALLBACK (load_model_change_state), self);
@@ -660,6 +698,8 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open-model-folder", NULL, open_model_folder);
   gtk_widget_class_install_action (widget_class, "win.export-figure", NULL, export_figure);
   gtk_widget_class_install_action (widget_class, "win.export-all-heads", NULL, export_all_heads);
+  gtk_widget_class_install_action (widget_class, "win.truncate-text", NULL, truncate_text);
+  gtk_widget_class_install_action (widget_class, "win.keep-whole-text", NULL, truncate_text);
   gtk_widget_class_install_action (widget_class, "win.step-layer", "i", step_layer);
   gtk_widget_class_install_action (widget_class, "win.step-head", "i", step_head);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
@@ -667,10 +707,12 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-error-details", NULL,
                                    show_error_details);
 
+  /* As the heads grid is drawn: layer 0 at the top (Alt+Up goes to the layer above), head 0 on
+   * the left. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "win.step-layer",
-                                       "i", 1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "win.step-layer",
                                        "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "win.step-layer",
+                                       "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "win.step-head",
                                        "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.step-head",
@@ -700,6 +742,9 @@ attnscope_window_init (AttnscopeWindow *self)
   g_signal_connect_swapped (self->main_run, "notify::error-message", G_CALLBACK (on_error_changed),
                             self);
   g_signal_connect_swapped (self->main_run, "notify::too-long", G_CALLBACK (on_error_changed),
+                            self);
+  g_signal_connect_swapped (self->main_run, "notify::trace", G_CALLBACK (update_error), self);
+  g_signal_connect_swapped (self->main_run, "notify::n-text-tokens", G_CALLBACK (update_error),
                             self);
   g_signal_connect_swapped (self->main_run, "notify::text", G_CALLBACK (on_text_changed), self);
   g_signal_connect (self->entry, "changed", G_CALLBACK (on_entry_changed), self);

@@ -4,9 +4,11 @@
  * ui/render figure builders the window's pages call, so a file written here and the window's
  * export of the same view are the same drawing (ui/README.md, "Figure builders").
  *
- *   export --model M --text T VIEW -o FILE.png|.svg|.pdf [--scale S] [--compare T2]
- *          [--token I] [--colormap NAME] [--annotate auto|always|never] [--autoscale]
- *          [--raw-tokens] [--truncate]
+ *   export --model M --text T VIEW -o FILE.png|.svg|.pdf [--compare T2] [--truncate]
+ *          [the look and file options of export-args.h: --token, --colormap, --annotate,
+ *           --color-scale, --normalize-rows, --log-colors, --words, --labels, --no-space-marks,
+ *           --raw-tokens, --align, --preset, --width, --font-size, --dpi/--scale, --no-titles,
+ *           --title, --subtitle, --sidecar]
  *   VIEW: --layer L --head H            one head's attention (queries as rows, keys as columns)
  *         --mean L | --rollout L        the mean over layer L's heads | rollout through layer L
  *         --grid [--layer L --head H]   every head with its pattern label (L, H outlined)
@@ -16,9 +18,10 @@
  *         --project pca|tsne --of KIND [--layer L] [--head H] [--no-labels]
  *                                       a 2-D projection of the tokens' vectors
  *
- * --compare T2 with a head, mean or rollout view: T and T2 side by side, their difference when
- * the token counts match, the per-layer similarity of the shared tokens; when they differ the
- * figure says so in a note and the command prints "attnscope: note: ..." on stderr and succeeds.
+ * --compare T2 with a head, mean or rollout view: T and T2 side by side, B aligned to A by token
+ * (--align positions: position by position), their difference, the per-layer similarity of the
+ * shared tokens; when a difference by position is impossible (token counts differ) the figure
+ * says so in a note and the command prints "attnscope: note: ..." on stderr and succeeds.
  * With --project it projects both texts' tokens, each text in its colour. --token I outlines
  * token I of T, as a click on it does in the window.
  *
@@ -26,11 +29,14 @@
  * valid range), an unknown colour map, a file name without .png/.svg/.pdf, a folder that cannot
  * be written, empty text, a scale outside 0.25..8. Usage errors (exit 2): missing or conflicting
  * options. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "as-compare.h"
 #include "as-error.h"
+#include "export-args.h"
+#include "export-sidecar.h"
 #include "as-head-stats.h"
 #include "as-rollout.h"
 #include "as-similarity.h"
@@ -41,6 +47,7 @@
 #include "figure-export.h"
 #include "projection-figure.h"
 #include "similarity-figure.h"
+#include "word-spans.h"
 
 typedef enum
 {
@@ -57,8 +64,8 @@ typedef struct
   AsVectorSource source; /* similarity and projection */
   int vectors_layer, vectors_head;
   ArProjectionMethod method;
-  gboolean no_labels, truncate;
-  double scale;
+  gboolean no_labels, truncate, sidecar;
+  ArExportOptions options;
 } ExportRequest;
 
 /* One text's trace and what is computed from it. */
@@ -67,7 +74,7 @@ typedef struct
   AsTrace *trace;
   float *mean_heads; /* [L][T][T] */
   float *rollout;    /* [L][T][T] */
-  double range[2];
+  double *ranges;    /* [2 + 2·L·H] (ar_attention_ranges) */
 } Side;
 
 static void
@@ -76,6 +83,7 @@ side_clear (Side *side)
   g_clear_pointer (&side->trace, as_trace_unref);
   g_clear_pointer (&side->mean_heads, g_free);
   g_clear_pointer (&side->rollout, g_free);
+  g_clear_pointer (&side->ranges, g_free);
 }
 
 static ArAttention
@@ -84,7 +92,8 @@ side_attention (const Side *side)
   return (ArAttention){ .trace = side->trace,
                         .mean_heads = side->mean_heads,
                         .rollout = side->rollout,
-                        .range = side->range };
+                        .range = side->ranges,
+                        .head_ranges = side->ranges != NULL ? side->ranges + 2 : NULL };
 }
 
 static gboolean
@@ -123,24 +132,48 @@ side_run (Side *side, AsModel *model, const char *text, const char *argument,
   if (req->view == VIEW_ATTENTION && v->aggregate == AR_AGGREGATE_ROLLOUT)
     side->rollout = as_trace_rollout (t);
   if (req->view == VIEW_GRID)
-    ar_attention_range (side->range, t);
+    side->ranges = ar_attention_ranges (t);
   return TRUE;
 }
 
+/* The sidecar of PATH: the command that wrote it (ARGV as given), the model and its hash. */
+static gboolean
+write_sidecar (const char *path, char **argv, const AsModel *model, const ExportRequest *req,
+               const ArExportGeometry *g, GError **error)
+{
+  g_autofree char *sha256 = export_sidecar_hash_file (as_model_get_weights_path (model), error);
+  if (sha256 == NULL)
+    return FALSE;
+  g_autoptr (GPtrArray) command = g_ptr_array_new ();
+  g_ptr_array_add (command, "attnscope");
+  for (int i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (command, argv[i]);
+  g_ptr_array_add (command, NULL);
+  return export_sidecar_write (path, (const char *const *) command->pdata, model, sha256,
+                               &req->options, g, error);
+}
+
 static int
-write_figure (ArBuiltFigure *built, const char *path, const ExportRequest *req)
+write_figure (ArBuiltFigure *built, const char *path, const ExportRequest *req,
+              const AsModel *model, char **argv)
 {
   GError *error = NULL;
   const ArFigure *fig = ar_built_figure_get (built);
-  if (fig->kind == AR_FIGURE_COMPARE && fig->compare->note != NULL)
+  if (fig->kind == AR_FIGURE_COMPARE && fig->compare->diff == NULL && fig->compare->note != NULL)
     fprintf (stderr, "attnscope: note: %s\n", fig->compare->note);
-  if (!ar_figure_export (fig, path, req->scale, &error))
+  ArExportGeometry g;
+  if (!ar_export_geometry (fig, &req->options, &g, &error)
+      || !ar_figure_export_with_options (fig, path, &req->options, &error))
+    return cli_fail (error);
+  if (req->sidecar && !write_sidecar (path, argv, model, req, &g, &error))
     return cli_fail (error);
   ArExportFormat format = AR_EXPORT_PNG;
   ar_export_format_from_path (path, &format, NULL);
-  int w, h;
-  ar_figure_get_pixel_size (fig, format == AR_EXPORT_PNG ? req->scale : 1.0, &w, &h);
-  printf ("wrote %s (%d x %d %s)\n", path, w, h, format == AR_EXPORT_PDF ? "pt" : "px");
+  if (format == AR_EXPORT_PNG)
+    printf ("wrote %s (%d x %d px, %g dpi)\n", path, g.pixel_w, g.pixel_h, req->options.dpi);
+  else
+    printf ("wrote %s (%g x %g pt)\n", path, round (g.page_w * 100) / 100,
+            round (g.page_h * 100) / 100);
   return CLI_EXIT_OK;
 }
 
@@ -148,8 +181,16 @@ static ArBuiltFigure *
 build_similarity (const Side *a, const ExportRequest *req, const ArFigureTexts *texts,
                   GError **error)
 {
-  g_autofree float *sim = as_trace_similarity (a->trace, req->source, req->vectors_layer,
-                                               req->vectors_head, error); /* [T][T] */
+  g_autofree float *sim = NULL; /* [T][T], or [W][W] of the words */
+  if (req->selection.pool_words)
+    {
+      g_autoptr (ArWordSpans) spans
+          = ar_word_spans_from_trace (a->trace, ar_view_selection_label_flags (&req->selection));
+      sim = ar_word_similarity (a->trace, req->source, req->vectors_layer, req->vectors_head, spans,
+                                error);
+    }
+  else
+    sim = as_trace_similarity (a->trace, req->source, req->vectors_layer, req->vectors_head, error);
   if (sim == NULL)
     return NULL;
   return ar_build_similarity_figure (a->trace, sim, req->source, req->vectors_layer,
@@ -202,7 +243,7 @@ build_figure (const Side *a, const Side *b, const ExportRequest *req, const ArFi
 
 static int
 export_run (AsModel *model, const char *text, const char *compare, const char *output,
-            ExportRequest *req)
+            ExportRequest *req, char **argv)
 {
   GError *error = NULL;
   Side a = { 0 }, b = { 0 };
@@ -217,7 +258,7 @@ export_run (AsModel *model, const char *text, const char *compare, const char *o
       || (figure = build_figure (&a, &b, req, &texts, &error)) == NULL)
     code = cli_fail (error);
   else
-    code = write_figure (figure, output, req);
+    code = write_figure (figure, output, req, model, argv);
   side_clear (&a);
   side_clear (&b);
   return code;
@@ -283,7 +324,7 @@ choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
 /* Checks the options that need no model; returns -1 when fine, else the exit code. */
 static int
 check_options (ExportRequest *req, int argc, char **argv, const char *text, const char *output,
-               const ViewOptions *v, gboolean compare, const char *colormap, const char *annotate)
+               const ViewOptions *v, gboolean compare, const ExportArgs *look)
 {
   if (argc > 1)
     return cli_usage_printf ("export", "unexpected argument '%s'", argv[1]);
@@ -294,48 +335,44 @@ check_options (ExportRequest *req, int argc, char **argv, const char *text, cons
   int code = choose_view (req, v, compare);
   if (code >= 0)
     return code;
-  if (req->selection.selected_token < -1)
-    return cli_fail_printf ("--token %d is out of range: a token index is 0 or more",
-                            req->selection.selected_token);
   GError *error = NULL;
+  gboolean usage = FALSE;
+  if (!export_args_apply (look, &req->selection, &req->options, &usage, &error))
+    {
+      if (!usage)
+        return cli_fail (error);
+      code = cli_usage_printf ("export", "%s", error->message);
+      g_error_free (error);
+      return code;
+    }
+  req->sidecar = look->sidecar;
   ArExportFormat format;
   if (!ar_export_format_from_path (output, &format, &error))
     return cli_fail (error);
-  if (!(req->scale >= AR_EXPORT_SCALE_MIN && req->scale <= AR_EXPORT_SCALE_MAX))
-    return cli_fail_printf ("--scale %g is out of range (expected %g to %g)", req->scale,
-                            AR_EXPORT_SCALE_MIN, AR_EXPORT_SCALE_MAX);
-  if (colormap != NULL && !ar_colormap_from_string (colormap, &req->selection.colormap, &error))
-    return cli_fail (error);
-  if (annotate != NULL)
-    {
-      static const char *const modes[] = { "auto", "always", "never" };
-      int m = 0;
-      while (m < 3 && g_ascii_strcasecmp (annotate, modes[m]) != 0)
-        m++;
-      if (m == 3)
-        return cli_fail_printf ("--annotate '%s' is not auto, always or never", annotate);
-      req->selection.annotate = (ArAnnotate) m;
-    }
   return -1;
 }
 
 static const char export_summary[]
     = "Export the figure of a head (--layer, --head), a layer's mean (--mean), attention rollout\n"
       "(--rollout), all heads (--grid), a similarity matrix (--similarity) or a projection\n"
-      "(--project) as PNG, SVG or PDF, drawn as the window draws it. With --compare the second\n"
-      "text is drawn beside the first, with the difference T2 - T when both have the same number\n"
-      "of tokens; otherwise side by side only, with a note.";
+      "(--project) as PNG, SVG or PDF, drawn as the window draws it, at a chosen width, font\n"
+      "size and resolution. With --compare the second text is drawn beside the first, aligned\n"
+      "by token (--align positions: by position), with the difference T2 - T.";
 
 int
 cli_export (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *output = NULL, *compare = NULL;
-  g_autofree char *colormap = NULL, *annotate = NULL, *similarity = NULL, *project = NULL;
-  g_autofree char *of = NULL;
+  g_autofree char *similarity = NULL, *project = NULL, *of = NULL;
   ViewOptions v = { .layer = G_MININT, .head = G_MININT, .mean = G_MININT, .rollout = G_MININT };
-  ExportRequest req = { .scale = 1.0 };
+  ExportRequest req = { 0 };
   ar_view_selection_init (&req.selection);
-  const GOptionEntry entries[] = {
+  ar_export_options_init (&req.options);
+  ExportArgs look;
+  export_args_init (&look);
+  /* The command as given, for the sidecar (the parser takes the options out of ARGV). */
+  g_auto (GStrv) given = g_strdupv (argv);
+  const GOptionEntry view_entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
@@ -354,36 +391,35 @@ cli_export (int argc, char **argv)
     { "no-labels", 0, 0, G_OPTION_ARG_NONE, &req.no_labels,
       "With --project: dots without token labels", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf", "FILE" },
-    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &req.scale, "PNG pixels per unit (1, 2, 4; default 1)",
-      "S" },
     { "compare", 0, 0, G_OPTION_ARG_STRING, &compare,
-      "Second text: side by side, difference when the token counts match", "T2" },
-    { "token", 0, 0, G_OPTION_ARG_INT, &req.selection.selected_token,
-      "Outline token I of the text (as a click in the window does)", "I" },
-    { "colormap", 0, 0, G_OPTION_ARG_STRING, &colormap,
-      "ylgnbu (default), viridis, magma, greys or rdbu_r", "NAME" },
-    { "annotate", 0, 0, G_OPTION_ARG_STRING, &annotate,
-      "Cell values: auto (when cells are large enough), always, never", "MODE" },
-    { "autoscale", 0, 0, G_OPTION_ARG_NONE, &req.selection.autoscale,
-      "Colours span the data's min..max instead of 0..1", NULL },
-    { "raw-tokens", 0, 0, G_OPTION_ARG_NONE, &req.selection.raw_tokens,
-      "Show vocabulary strings as they are ('\u0120the' instead of '\u2423the')", NULL },
+      "Second text: side by side, aligned to the first, and their difference", "T2" },
     CLI_ANALYSIS_TRUNCATE_ENTRY (req.truncate),
     { NULL },
   };
+  g_autofree GOptionEntry *look_entries = export_args_entries (&look);
+  gsize n_view = G_N_ELEMENTS (view_entries) - 1, n_look = 0;
+  while (look_entries[n_look].long_name != NULL)
+    n_look++;
+  g_autofree GOptionEntry *entries = g_new0 (GOptionEntry, n_view + n_look + 1);
+  memcpy (entries, view_entries, n_view * sizeof (GOptionEntry));
+  memcpy (entries + n_view, look_entries, n_look * sizeof (GOptionEntry));
   int code;
   if (!cli_parse_options ("export", "", export_summary, entries, &argc, &argv, &code))
-    return code;
+    {
+      export_args_clear (&look);
+      return code;
+    }
   v.similarity = similarity;
   v.project = project;
   v.of = of;
-  code = check_options (&req, argc, argv, text, output, &v, compare != NULL, colormap, annotate);
-  if (code >= 0)
-    return code;
-
-  GError *error = NULL;
-  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
-  if (model == NULL)
-    return cli_fail (error);
-  return export_run (model, text, compare, output, &req);
+  code = check_options (&req, argc, argv, text, output, &v, compare != NULL, &look);
+  if (code < 0)
+    {
+      GError *error = NULL;
+      g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
+      code = model == NULL ? cli_fail (error)
+                           : export_run (model, text, compare, output, &req, given);
+    }
+  export_args_clear (&look);
+  return code;
 }

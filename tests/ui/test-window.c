@@ -222,13 +222,20 @@ test_too_long (void)
                     ==, n_before);
 
   /* "Use the first tokens" keeps the first 32. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.truncate", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.truncate-text", NULL));
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_true (attnscope_session_get_truncate (session ()));
+  g_assert_true (attnscope_run_get_truncate (main_run ()));
+  g_assert_true (attnscope_run_get_truncated (main_run ()));
+  g_assert_cmpint (attnscope_run_get_n_text_tokens (main_run ()), ==, 41);
   g_assert_null (attnscope_run_get_error_message (main_run ()));
   g_assert_cmpint (attnscope_run_get_trace (main_run ())->n_tokens, ==, 32);
-  attnscope_session_set_truncate (session (), FALSE);
-  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  /* The choice belongs to that text: a text that fits turns it off, and the long text asks
+   * again instead of being cut silently. */
+  type_text ("The man hit the car");
+  g_assert_null (attnscope_run_get_error_message (main_run ()));
+  g_assert_false (attnscope_run_get_truncate (main_run ()));
+  g_assert_false (attnscope_run_get_truncated (main_run ()));
+  type_text (text->str);
   g_assert_nonnull (attnscope_run_get_error_message (main_run ()));
   type_text ("The man hit the car");
   g_assert_null (attnscope_run_get_error_message (main_run ()));
@@ -415,6 +422,7 @@ test_embeddings_page (void)
 static void
 test_compare_page (void)
 {
+  type_text ("The man hit the car");
   attnscope_run_set_text (compare_run (), "The car hit the man");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   AttnscopeComparePage *cmp = ATTNSCOPE_COMPARE_PAGE (page ("compare"));
@@ -425,21 +433,97 @@ test_compare_page (void)
   g_assert_nonnull (b);
   int layer = attnscope_view_state_get_layer (view_state ()),
       head = attnscope_view_state_get_head (view_state ());
-  g_assert_cmpfloat_with_epsilon (attnscope_compare_view_get_value (view, 1, 3, 1),
-                                  as_trace_attn (b, layer, head)[3 * b->n_tokens + 1], 1e-6);
-  g_assert_true (attnscope_compare_view_has_difference (view) == (a->n_tokens == b->n_tokens));
-  if (a->n_tokens == b->n_tokens)
-    for (int r = 0; r < a->n_tokens; r++)
-      g_assert_cmpfloat_with_epsilon (attnscope_compare_view_get_value (view, 2, r, 0),
-                                      attnscope_compare_view_get_value (view, 1, r, 0)
-                                          - attnscope_compare_view_get_value (view, 0, r, 0),
-                                      1e-6);
-  /* A second text of another length: no difference map. */
+  const float *pa = as_trace_attn (a, layer, head), *pb = as_trace_attn (b, layer, head);
+  /* By token (the default): the k-th occurrence of a token in A is paired with the k-th in B —
+   * for this permutation every token has a partner, and panel B is B's weights permuted into
+   * A's order. The pairing is computed here from the token texts, independently of core. */
+  g_assert_false (attnscope_view_state_get_flag (view_state (), ATTNSCOPE_VIEW_ALIGN_POSITIONS));
+  g_assert_cmpint (a->n_tokens, ==, b->n_tokens);
+  int n = a->n_tokens;
+  g_autofree int *partner = g_new (int, n);
+  for (int i = 0; i < n; i++)
+    {
+      int k = 0;
+      for (int i2 = 0; i2 < i; i2++)
+        k += g_str_equal (a->tokens[i2], a->tokens[i]);
+      partner[i] = -1;
+      for (int j = 0; j < n && partner[i] < 0; j++)
+        if (g_str_equal (b->tokens[j], a->tokens[i]) && k-- == 0)
+          partner[i] = j;
+      g_assert_cmpint (partner[i], >=, 0);
+    }
+  /* The tiny model splits the words into pieces; " man" is still a piece of A that B has
+   * elsewhere: a real permutation, not the identity. */
+  int moved = 0;
+  for (int i = 0; i < n; i++)
+    moved += partner[i] != i;
+  g_assert_cmpint (moved, >, 0);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      {
+        float want_b = pb[partner[i] * n + partner[j]];
+        g_assert_cmpfloat_with_epsilon (attnscope_compare_view_get_value (view, 1, i, j), want_b,
+                                        1e-6);
+        g_assert_cmpfloat_with_epsilon (attnscope_compare_view_get_value (view, 0, i, j),
+                                        pa[i * n + j], 1e-6);
+        g_assert_cmpfloat_with_epsilon (attnscope_compare_view_get_value (view, 2, i, j),
+                                        want_b - pa[i * n + j], 1e-6);
+      }
+  g_assert_true (attnscope_compare_view_has_difference (view));
+
+  /* By position: B as it is, the difference position by position. */
+  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_ALIGN_POSITIONS, TRUE);
+  g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (cmp), TIMEOUT_MS));
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      {
+        g_assert_cmpfloat_with_epsilon (attnscope_compare_view_get_value (view, 1, i, j),
+                                        pb[i * n + j], 1e-6);
+        g_assert_cmpfloat_with_epsilon (attnscope_compare_view_get_value (view, 2, i, j),
+                                        pb[i * n + j] - pa[i * n + j], 1e-6);
+      }
+
+  /* A compared with itself reordered is exactly no change by token. */
+  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_ALIGN_POSITIONS, FALSE);
+  attnscope_run_set_text (compare_run (), attnscope_run_get_text (main_run ()));
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (cmp), TIMEOUT_MS));
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      g_assert_cmpfloat (attnscope_compare_view_get_value (view, 2, i, j), ==, 0);
+
+  /* A second text of another length: by token the shared tokens still differ cell by cell
+   * ("The" and " car" of A have partners, the others none); by position there is no difference. */
   attnscope_run_set_text (compare_run (), "The car");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (cmp), TIMEOUT_MS));
   g_assert_true (attnscope_compare_view_has_panels (view));
+  g_assert_true (attnscope_compare_view_has_difference (view));
+  b = attnscope_run_get_trace (compare_run ());
+  g_assert_cmpint (b->n_tokens, <, n);
+  pb = as_trace_attn (b, layer, head);
+  /* A's first pieces are B's ("The car" is a prefix of A's text's pieces up to " "); a piece of A
+   * that B lacks ("man") has no partner: its row is empty. */
+  g_assert_true (g_str_equal (a->tokens[0], b->tokens[0])
+                 && g_str_equal (a->tokens[1], b->tokens[1]));
+  g_assert_cmpfloat_with_epsilon (attnscope_compare_view_get_value (view, 1, 1, 0),
+                                  pb[1 * b->n_tokens + 0], 1e-6);
+  int unpaired = -1;
+  for (int i = 0; i < n && unpaired < 0; i++)
+    {
+      gboolean found = FALSE;
+      for (int j = 0; j < b->n_tokens; j++)
+        found |= g_str_equal (a->tokens[i], b->tokens[j]);
+      if (!found)
+        unpaired = i;
+    }
+  g_assert_cmpint (unpaired, >=, 0);
+  g_assert_true (isnan (attnscope_compare_view_get_value (view, 1, unpaired, 0)));
+  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_ALIGN_POSITIONS, TRUE);
+  g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (cmp), TIMEOUT_MS));
+  g_assert_true (attnscope_compare_view_has_panels (view));
   g_assert_false (attnscope_compare_view_has_difference (view));
+  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_ALIGN_POSITIONS, FALSE);
 }
 
 static void

@@ -16,14 +16,17 @@ G_BEGIN_DECLS
 
 /* The heatmap of VIEW's layer in ATTENTION: queries as rows, keys as columns, token labels on
  * both axes, the selected token's row and column outlined, the future of a causal model greyed.
- * NULL when the aggregate VIEW needs is not in ATTENTION yet. VIEW's layer and head must be in
- * range. */
+ * With VIEW's pool_words the words instead of the tokens (word-spans.h: key tokens summed, query
+ * tokens averaged; the title says "· words"); with normalize_rows each row divided by its largest
+ * weight; log colours as VIEW says (view-selection.h, ar_view_range). NULL when the aggregate
+ * VIEW needs is not in ATTENTION yet. VIEW's layer and head must be in range. */
 ArBuiltFigure *ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *view,
                                           const ArFigureTexts *texts);
 
 /* Every head of ATTENTION's trace as thumbnails labelled with its pattern from STATS (of that
- * trace), one colour range for all (with autoscale ATTENTION's range), the view's head outlined
- * when it shows one head. NULL when autoscale needs the range and ATTENTION has none yet. */
+ * trace), one colour range for all (with autoscale ATTENTION's range; with autoscale_each each
+ * head its own range), the view's head outlined when it shows one head. NULL when autoscale needs
+ * the ranges and ATTENTION has none yet. */
 ArBuiltFigure *ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
                                      const ArViewSelection *view, const ArFigureTexts *texts);
 

@@ -55,6 +55,25 @@ ar_figure_get_size (const ArFigure *fig, double *width, double *height)
   g_assert_not_reached ();
 }
 
+double
+ar_figure_get_height_for_width (const ArFigure *fig, double width)
+{
+  switch (fig->kind)
+    {
+    case AR_FIGURE_HEATMAP:
+      return ar_heatmap_get_height_for_width (fig->heatmap, width);
+    case AR_FIGURE_GRID:
+      return ar_grid_get_height_for_width (fig->grid, width);
+    case AR_FIGURE_SCATTER:
+      return ar_scatter_get_height_for_width (fig->scatter, width);
+    case AR_FIGURE_LINES:
+      return ar_line_get_height_for_width (fig->lines, width);
+    case AR_FIGURE_COMPARE:
+      return ar_compare_get_height_for_width (fig->compare, width);
+    }
+  g_assert_not_reached ();
+}
+
 void
 ar_figure_render (cairo_t *cr, const ArFigure *fig, double width, double height)
 {

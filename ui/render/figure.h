@@ -67,6 +67,9 @@ ArFigure ar_figure_from_compare (const ArCompareFigure *fig);
 /* The natural size in figure units (whole numbers; px at scale 1, pt in PDF and SVG). */
 void ar_figure_get_size (const ArFigure *fig, double *width, double *height);
 
+/* The height FIG needs when laid out WIDTH units wide (its cells or plot fill the width). */
+double ar_figure_get_height_for_width (const ArFigure *fig, double width);
+
 /* Draws FIG into (0, 0, WIDTH, HEIGHT) of CR's user space. */
 void ar_figure_render (cairo_t *cr, const ArFigure *fig, double width, double height);
 

@@ -10,13 +10,19 @@ ar_matrix_paint_uses_rects (int rows, int cols, double cell_w, double cell_h)
          && (gint64) rows * cols <= AR_MATRIX_MAX_RECTS;
 }
 
-static ArColor8
-cell_color (const ArMatrixPaint *paint, const float *values, int cols, int i, int j,
-            gboolean *masked)
+static int
+stride_of (const ArMatrixPaint *paint, int cols)
 {
-  *masked = paint->mask_upper && j > i;
-  return ar_colormap_color (paint->colormap, values[(gsize) i * cols + j], paint->vmin,
-                            paint->vmax);
+  return paint->stride > 0 ? paint->stride : cols;
+}
+
+/* Whether cell (I, J) of the whole matrix (STRIDE wide) holds no value. */
+static inline gboolean
+cell_masked (const ArMatrixPaint *paint, const float *values, int stride, int i, int j)
+{
+  gsize k = (gsize) i * stride + j;
+  return (paint->mask_upper && j > i) || (paint->cell_mask != NULL && paint->cell_mask[k] != 0)
+         || isnan (values[k]);
 }
 
 static void
@@ -31,15 +37,17 @@ paint_rects (cairo_t *cr, const ArMatrixPaint *paint, const float *values, int r
       cairo_rectangle (cr, x, y, cols * cell_w, rows * cell_h);
       cairo_fill (cr);
     }
+  int stride = stride_of (paint, cols);
   for (int i = 0; i < rows; i++)
     for (int j = 0; j < cols; j++)
       {
-        gboolean masked;
-        ArColor8 c = cell_color (paint, values, cols, i, j, &masked);
-        if (masked)
+        int r = paint->row0 + i, c = paint->col0 + j;
+        if (cell_masked (paint, values, stride, r, c))
           ar_render_set_rgb (cr, paint->masked);
         else
-          ar_render_set_color8 (cr, c);
+          ar_render_set_color8 (
+              cr, ar_colormap_color_scaled (paint->colormap, values[(gsize) r * stride + c],
+                                            paint->vmin, paint->vmax, paint->log));
         cairo_rectangle (cr, x + j * cell_w, y + i * cell_h, cell_w - gap, cell_h - gap);
         cairo_fill (cr);
       }
@@ -58,10 +66,11 @@ typedef struct
 {
   guint32 entry[256];
   guint32 masked;
-  double vmin, span; /* span <= 0: every value takes entry 0 */
-  gboolean mask_upper;
-  const float *values; /* [rows][cols] */
-  int cols;
+  double vmin, span; /* span <= 0: every value takes entry 0; log10 of both with LOG */
+  gboolean log;
+  const ArMatrixPaint *paint;
+  const float *values; /* the whole matrix, STRIDE wide */
+  int stride, row0, col0;
 } Pixels;
 
 static void
@@ -72,23 +81,30 @@ pixels_init (Pixels *px, const ArMatrixPaint *paint, const float *values, int co
   ArColor8 m = { (guint8) lround (paint->masked.r * 255), (guint8) lround (paint->masked.g * 255),
                  (guint8) lround (paint->masked.b * 255) };
   px->masked = pack_xrgb (m);
-  px->vmin = paint->vmin;
-  px->span = paint->vmax > paint->vmin ? paint->vmax - paint->vmin : 0;
-  px->mask_upper = paint->mask_upper;
+  px->log = paint->log && paint->vmin > 0 && paint->vmax > paint->vmin;
+  px->vmin = px->log ? log10 (paint->vmin) : paint->vmin;
+  double top = px->log ? log10 (paint->vmax) : paint->vmax;
+  px->span = top > px->vmin ? top - px->vmin : 0;
+  px->paint = paint;
   px->values = values;
-  px->cols = cols;
+  px->stride = stride_of (paint, cols);
+  px->row0 = paint->row0;
+  px->col0 = paint->col0;
 }
 
+/* The colour of cell (I, J) of the window painted. */
 static inline guint32
 pixel (const Pixels *px, int i, int j)
 {
-  if (px->mask_upper && j > i)
+  int r = px->row0 + i, c = px->col0 + j;
+  if (cell_masked (px->paint, px->values, px->stride, r, c))
     return px->masked;
   if (!(px->span > 0))
     return px->entry[0];
-  double t = (px->values[(gsize) i * px->cols + j] - px->vmin) / px->span;
-  if (isnan (t))
-    t = 0;
+  double v = px->values[(gsize) r * px->stride + c];
+  if (px->log)
+    v = v > 0 ? log10 (v) : -INFINITY;
+  double t = (v - px->vmin) / px->span;
   double x = floor (CLAMP (t, 0.0, 1.0) * 256.0);
   return px->entry[x >= 256 ? 255 : (int) x];
 }

@@ -96,15 +96,15 @@ projection_title (ArProjectionMethod method, AsVectorSource source, int layer, i
 /* Labels of A's tokens then B's, and which text each point is from. */
 static void
 point_labels (ArBuiltFigure *built, ArScatterFigure *fig, const AsTrace *a, const AsTrace *b,
-              gboolean raw)
+              ArTokenLabelFlags flags)
 {
   g_autoptr (GStrvBuilder) labels = g_strv_builder_new ();
-  g_auto (GStrv) la = ar_token_labels_from_trace (a, raw);
+  g_auto (GStrv) la = ar_token_labels_from_trace (a, flags);
   g_strv_builder_addv (labels, (const char **) la);
   int *groups = ar_built_figure_take (built, g_new0 (int, fig->n_points));
   if (b != NULL)
     {
-      g_auto (GStrv) lb = ar_token_labels_from_trace (b, raw);
+      g_auto (GStrv) lb = ar_token_labels_from_trace (b, flags);
       g_strv_builder_addv (labels, (const char **) lb);
       for (int i = a->n_tokens; i < fig->n_points; i++)
         groups[i] = 1;
@@ -129,7 +129,8 @@ ar_build_projection_figure (const ArProjection *projection, const AsTrace *a, co
   fig->n_points = projection->n;
   fig->xy = ar_built_figure_take (
       built, g_memdup2 (projection->xy, sizeof (float) * 2 * (gsize) projection->n));
-  point_labels (built, fig, a, b, view->raw_tokens);
+  point_labels (built, fig, a, b, ar_view_selection_label_flags (view));
+  fig->label_mode = view->labels;
   fig->n_groups = b != NULL ? 2 : 1;
   if (b != NULL)
     {

@@ -3,7 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "token-label.h"
+#include "token-axes.h"
 
 char *
 ar_vectors_description (AsVectorSource source, int layer, int head)
@@ -29,27 +29,36 @@ ar_build_similarity_figure (const AsTrace *trace, const float *similarity, AsVec
                             int layer, int head, const ArViewSelection *view,
                             const ArFigureTexts *texts)
 {
-  int t = trace->n_tokens;
-  gsize tt = (gsize) t * t;
   ArBuiltFigure *built = ar_built_figure_new ();
   ArHeatmapFigure *fig = &ar_built_figure_edit (built)->heatmap;
   ar_heatmap_figure_init (fig);
+  if (view->pool_words)
+    {
+      g_autoptr (ArWordSpans) spans
+          = ar_word_spans_from_trace (trace, ar_view_selection_label_flags (view));
+      ar_token_axes_set_words (built, fig, trace, spans, view);
+    }
+  else
+    {
+      ar_token_axes_set (built, fig, trace, view);
+      fig->highlight_row = fig->highlight_col
+          = view->selected_token < trace->n_tokens ? view->selected_token : -1;
+    }
+  gsize nn = (gsize) fig->n_rows * fig->n_cols;
   g_autofree char *description = ar_vectors_description (source, layer, head);
-  fig->title = ar_built_figure_take (
-      built, g_strdup_printf (_ ("Cosine similarity of the %s"), description));
+  g_autofree char *title = g_strdup_printf (_ ("Cosine similarity of the %s"), description);
+  fig->title
+      = ar_built_figure_take (built, view->pool_words ? g_strdup_printf (_ ("%s · words"), title)
+                                                      : g_steal_pointer (&title));
   fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
-  fig->n_rows = fig->n_cols = t;
-  fig->values = ar_built_figure_take (built, g_memdup2 (similarity, tt * sizeof (float)));
-  fig->row_labels = fig->col_labels
-      = ar_built_figure_take_strv (built, ar_token_labels_from_trace (trace, view->raw_tokens));
-  fig->row_axis = fig->col_axis = _ ("Tokens");
+  fig->values = ar_built_figure_take (built, g_memdup2 (similarity, nn * sizeof (float)));
+  fig->row_axis = fig->col_axis = view->pool_words ? _ ("Words") : _ ("Tokens");
   fig->colorbar_label = _ ("Cosine similarity");
   gboolean diverging;
-  ar_signed_range (fig->values, tt, view->autoscale, &fig->vmin, &fig->vmax, &diverging);
+  ar_signed_range (fig->values, nn, view->autoscale, &fig->vmin, &fig->vmax, &diverging);
   fig->colormap = diverging ? AR_COLORMAP_RDBU_R : view->colormap;
   fig->annotate = view->annotate;
   fig->decimals = 3;
-  fig->highlight_row = fig->highlight_col = view->selected_token < t ? view->selected_token : -1;
   ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
   return built;
 }

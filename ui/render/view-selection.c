@@ -13,6 +13,8 @@ ar_view_selection_init (ArViewSelection *view)
     .selected_token = -1,
     .colormap = AR_COLORMAP_YLGNBU,
     .annotate = AR_ANNOTATE_AUTO,
+    .labels = AR_LABELS_THINNED,
+    .alignment = AR_ALIGN_TOKENS,
   };
 }
 
@@ -22,7 +24,17 @@ ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b)
   return a->layer == b->layer && a->head == b->head && a->aggregate == b->aggregate
          && a->selected_token == b->selected_token && a->colormap == b->colormap
          && a->annotate == b->annotate && a->raw_tokens == b->raw_tokens
-         && a->autoscale == b->autoscale;
+         && a->autoscale == b->autoscale && a->autoscale_each == b->autoscale_each
+         && a->normalize_rows == b->normalize_rows && a->log_colors == b->log_colors
+         && a->pool_words == b->pool_words && a->no_space_marks == b->no_space_marks
+         && a->labels == b->labels && a->alignment == b->alignment;
+}
+
+ArTokenLabelFlags
+ar_view_selection_label_flags (const ArViewSelection *view)
+{
+  return (view->raw_tokens ? AR_TOKEN_LABEL_RAW : 0)
+         | (view->no_space_marks ? AR_TOKEN_LABEL_NO_SPACE_MARKS : 0);
 }
 
 const float *
@@ -87,11 +99,21 @@ min_max (const float *values, gsize n, double *lo, double *hi)
   *lo = a, *hi = b;
 }
 
-void
-ar_attention_range (double range[2], const AsTrace *trace)
+double *
+ar_attention_ranges (const AsTrace *trace)
 {
-  min_max (trace->attn, (gsize) trace->n_layer * trace->n_head * trace->n_tokens * trace->n_tokens,
-           &range[0], &range[1]);
+  int n_heads = trace->n_layer * trace->n_head;
+  gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
+  double *ranges = g_new (double, 2 + 2 * (gsize) n_heads);
+  ranges[0] = INFINITY, ranges[1] = -INFINITY;
+  for (int e = 0; e < n_heads; e++)
+    {
+      double *r = ranges + 2 + 2 * e;
+      min_max (trace->attn + (gsize) e * tt, tt, &r[0], &r[1]);
+      ranges[0] = MIN (ranges[0], r[0]);
+      ranges[1] = MAX (ranges[1], r[1]);
+    }
+  return ranges;
 }
 
 void
@@ -126,6 +148,45 @@ ar_difference_range (const float *diff, gsize n)
 {
   double max_abs = 0;
   for (gsize i = 0; i < n; i++)
-    max_abs = MAX (max_abs, fabs (diff[i]));
-  return MAX (ceil (max_abs * 100 - 1e-9) / 100, 0.01);
+    if (isfinite (diff[i]))
+      max_abs = MAX (max_abs, fabs (diff[i]));
+  if (max_abs < 1e-4)
+    return 1e-4;
+  /* Two significant digits, rounded up. */
+  double unit = pow (10, floor (log10 (max_abs)) - 1);
+  return ceil (max_abs / unit - 1e-9) * unit;
+}
+
+void
+ar_view_range (const ArViewSelection *view, const float *values, gsize n, double *vmin,
+               double *vmax)
+{
+  ar_sequential_range (values, n, view->autoscale, vmin, vmax);
+  if (!view->log_colors)
+    return;
+  if (!view->autoscale)
+    {
+      *vmin = 1e-3 * *vmax;
+      return;
+    }
+  double smallest = INFINITY;
+  for (gsize i = 0; i < n; i++)
+    if (values[i] > 0 && values[i] < smallest)
+      smallest = values[i];
+  *vmin = MAX (isfinite (smallest) ? smallest : 0, 1e-4 * *vmax);
+}
+
+void
+ar_normalize_rows (float *out, const float *values, int rows, int cols)
+{
+  for (int i = 0; i < rows; i++)
+    {
+      const float *row = values + (gsize) i * cols; /* [cols] */
+      float top = 0;
+      for (int j = 0; j < cols; j++)
+        if (row[j] > top)
+          top = row[j];
+      for (int j = 0; j < cols; j++)
+        out[(gsize) i * cols + j] = top > 0 ? row[j] / top : 0;
+    }
 }

@@ -14,6 +14,7 @@
 
 #include "as-trace.h"
 #include "heatmap-render.h"
+#include "token-label.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,13 @@ typedef enum
   AR_AGGREGATE_ROLLOUT, /* attention rollout through the layer */
 } ArAggregate;
 
+/* How a comparison lines B up with A (compare-figure.h). */
+typedef enum
+{
+  AR_ALIGN_TOKENS,    /* by token and occurrence: the k-th "the" of A with the k-th of B */
+  AR_ALIGN_POSITIONS, /* position by position (same token counts only) */
+} ArAlignment;
+
 typedef struct
 {
   int layer, head; /* 0-based, as everywhere */
@@ -34,13 +42,26 @@ typedef struct
   ArAnnotate annotate; /* cell values */
   gboolean raw_tokens; /* vocabulary strings instead of readable labels */
   gboolean autoscale;  /* colours span the data's range (see above) */
+  /* With autoscale, each panel of a comparison and each thumbnail of the heads grid gets its own
+   * range instead of one shared range. */
+  gboolean autoscale_each;
+  gboolean normalize_rows; /* attention: each query's row divided by its largest weight */
+  gboolean log_colors;     /* colours on a log scale (heatmap-render.h) */
+  gboolean pool_words;     /* attention and similarity between words (word-spans.h) */
+  gboolean no_space_marks; /* token labels without '␣' (token-label.h) */
+  ArLabelMode labels;      /* tick labels: thinned, all, or one per word */
+  ArAlignment alignment;   /* of a comparison */
 } ArViewSelection;
 
 /* Layer 0, head 0, one head, nothing selected, YlGnBu, AUTO annotation, readable labels, no
- * autoscale (the command line's defaults). */
+ * autoscale, linear colours, tokens, thinned labels, token alignment (the command line's
+ * defaults). */
 void ar_view_selection_init (ArViewSelection *view);
 
 gboolean ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b);
+
+/* The token-label flags VIEW asks for (raw tokens, space marks). */
+ArTokenLabelFlags ar_view_selection_label_flags (const ArViewSelection *view);
 
 /* What a figure is about, for its title block: the model's name and the texts (NULL: none). */
 typedef struct
@@ -54,13 +75,15 @@ typedef struct
 typedef struct
 {
   const AsTrace *trace;
-  const float *mean_heads; /* [L][T][T] */
-  const float *rollout;    /* [L][T][T] */
-  const double *range;     /* [2] min and max of all of the trace's attention weights */
+  const float *mean_heads;   /* [L][T][T] */
+  const float *rollout;      /* [L][T][T] */
+  const double *range;       /* [2] min and max of all of the trace's attention weights */
+  const double *head_ranges; /* [L][H][2] min and max of each head's, or NULL */
 } ArAttention;
 
-/* RANGE [2] = min and max of every attention weight of TRACE (what ArAttention.range holds). */
-void ar_attention_range (double range[2], const AsTrace *trace);
+/* RANGES [2 + 2·L·H] = the min and max of every attention weight of TRACE, then of each head's
+ * ([L][H][2]): what ArAttention.range and .head_ranges point into. Newly allocated. */
+double *ar_attention_ranges (const AsTrace *trace);
 
 /* The [T][T] matrix VIEW names in ATTENTION: head (layer, head) of the trace, or the layer's slice
  * of the mean or the rollout; NULL when that aggregate is missing. Borrowed. */
@@ -86,7 +109,17 @@ void ar_sequential_range (const float *values, gsize n, gboolean autoscale, doub
 void ar_signed_range (const float *values, gsize n, gboolean autoscale, double *vmin, double *vmax,
                       gboolean *diverging);
 
-/* The symmetric range ±R of a difference: R = max|d| rounded up to 2 decimals, at least 0.01. */
+/* The symmetric range ±R of a difference: R = max|d| rounded up to 2 significant digits (0.0034
+ * → 0.0034, 0.047 → 0.047, 0.3 → 0.3), at least 1e-4; NaN entries are skipped. */
 double ar_difference_range (const float *diff, gsize n);
+
+/* The colour range of values that cannot be negative under VIEW: ar_sequential_range, and for
+ * log colours a lower end above 0 (the smallest positive value, at least 1e-4 of the upper end;
+ * 1e-3 on the fixed range [0, 1]). */
+void ar_view_range (const ArViewSelection *view, const float *values, gsize n, double *vmin,
+                    double *vmax);
+
+/* OUT [ROWS][COLS] = VALUES with each row divided by its largest entry (rows of zeros stay 0). */
+void ar_normalize_rows (float *out, const float *values, int rows, int cols);
 
 G_END_DECLS

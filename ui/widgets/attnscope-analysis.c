@@ -8,6 +8,7 @@
 
 #include "as-rollout.h"
 #include "as-similarity.h"
+#include "word-spans.h"
 
 typedef struct
 {
@@ -17,6 +18,7 @@ typedef struct
   AsTrace *other; /* owned, or NULL */
   AsVectorSource source;
   int layer, head, attention_head;
+  gboolean words; /* similarity between words (word-spans.h) */
   ArProjectionMethod method;
   GCancellable *cancellable;
   AttnscopeAnalysis *analysis; /* for progress messages; the task keeps it alive */
@@ -113,17 +115,26 @@ compute_similarity (const Job *job, GError **error)
 {
   const AsTrace *t = job->trace;
   g_autofree float *attention = g_new (float, (gsize) t->n_tokens * t->n_tokens); /* [T][T] */
-  float *similarity = as_trace_similarity (t, job->source, job->layer, job->head, error);
-  if (similarity == NULL)
-    return NULL;
   if (!as_trace_vectors_attention (attention, t, job->source, job->layer, job->attention_head,
                                    error))
+    return NULL;
+  g_autofree float *similarity = NULL;
+  if (job->words)
     {
-      g_free (similarity);
-      return NULL;
+      g_autoptr (ArWordSpans) spans = ar_word_spans_from_trace (t, AR_TOKEN_LABEL_DEFAULT);
+      similarity = ar_word_similarity (t, job->source, job->layer, job->head, spans, error);
+      if (similarity == NULL)
+        return NULL;
+      float *pooled = g_new (float, (gsize) spans->n_words * spans->n_words); /* [W][W] */
+      ar_word_pool_attention (pooled, attention, spans);
+      g_free (attention);
+      attention = pooled;
     }
+  else if ((similarity = as_trace_similarity (t, job->source, job->layer, job->head, error))
+           == NULL)
+    return NULL;
   AttnscopeSimilarity *s = g_new (AttnscopeSimilarity, 1);
-  s->similarity = similarity;
+  s->similarity = g_steal_pointer (&similarity);
   s->attention = g_steal_pointer (&attention);
   return s;
 }
@@ -182,7 +193,6 @@ compute_projection (Job *job, GError **error)
 static gpointer
 compute (Job *job, GError **error)
 {
-  double *range;
   job->free_value = g_free;
   switch (job->kind)
     {
@@ -191,9 +201,7 @@ compute (Job *job, GError **error)
     case ATTNSCOPE_RESULT_ROLLOUT:
       return as_trace_rollout (job->trace);
     case ATTNSCOPE_RESULT_ATTENTION_RANGE:
-      range = g_new (double, 2);
-      ar_attention_range (range, job->trace);
-      return range;
+      return ar_attention_ranges (job->trace);
     case ATTNSCOPE_RESULT_HEAD_STATS:
       job->free_value = (GDestroyNotify) as_head_stats_free;
       return as_head_stats_compute (job->trace);
@@ -363,8 +371,11 @@ attnscope_analysis_want_attention (AttnscopeAnalysis *self, ArAggregate aggregat
     attention->rollout
         = want (self, job_new (self, ATTNSCOPE_RESULT_ROLLOUT, NULL, g_strdup ("rollout")), NULL);
   if (range)
-    attention->range = want (
-        self, job_new (self, ATTNSCOPE_RESULT_ATTENTION_RANGE, NULL, g_strdup ("range")), NULL);
+    {
+      attention->range = want (
+          self, job_new (self, ATTNSCOPE_RESULT_ATTENTION_RANGE, NULL, g_strdup ("range")), NULL);
+      attention->head_ranges = attention->range != NULL ? attention->range + 2 : NULL;
+    }
 }
 
 const AsHeadStats *
@@ -376,12 +387,14 @@ attnscope_analysis_want_head_stats (AttnscopeAnalysis *self)
 
 const AttnscopeSimilarity *
 attnscope_analysis_want_similarity (AttnscopeAnalysis *self, AsVectorSource source, int layer,
-                                    int head, int attention_head, const char **failure)
+                                    int head, int attention_head, gboolean words,
+                                    const char **failure)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
-  Job *job
-      = job_new (self, ATTNSCOPE_RESULT_SIMILARITY, NULL,
-                 g_strdup_printf ("similarity %d %d %d %d", source, layer, head, attention_head));
+  Job *job = job_new (
+      self, ATTNSCOPE_RESULT_SIMILARITY, NULL,
+      g_strdup_printf ("similarity %d %d %d %d %d", source, layer, head, attention_head, words));
+  job->words = words;
   job->source = source;
   job->layer = layer;
   job->head = head;

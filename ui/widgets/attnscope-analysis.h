@@ -30,7 +30,7 @@ typedef enum
 {
   ATTNSCOPE_RESULT_MEAN_HEADS,      /* [L][T][T] mean over each layer's heads */
   ATTNSCOPE_RESULT_ROLLOUT,         /* [L][T][T] attention rollout */
-  ATTNSCOPE_RESULT_ATTENTION_RANGE, /* min and max of all attention weights */
+  ATTNSCOPE_RESULT_ATTENTION_RANGE, /* min and max of all attention weights, and of each head's */
   ATTNSCOPE_RESULT_HEAD_STATS,      /* entropy, shares and pattern of every head */
   ATTNSCOPE_RESULT_SIMILARITY,      /* per vectors, layer and head: AttnscopeSimilarity */
   ATTNSCOPE_RESULT_COMPARISON,      /* per second trace: AsComparison */
@@ -41,11 +41,12 @@ typedef enum
 #define ATTNSCOPE_ANALYSIS_KEEP_SIMILARITY 8
 
 /* The similarity of one vector set and the attention that belongs with it
- * (as_trace_vectors_attention). */
+ * (as_trace_vectors_attention); of the words when asked (word-spans.h: mean vectors, pooled
+ * attention). */
 typedef struct
 {
-  float *similarity; /* [T][T] */
-  float *attention;  /* [T][T] rows = queries */
+  float *similarity; /* [T][T], or [W][W] */
+  float *attention;  /* [T][T] rows = queries, or [W][W] */
 } AttnscopeSimilarity;
 
 /* An analysis of TRACE, which came from TEXT. */
@@ -56,17 +57,19 @@ const char *attnscope_analysis_get_text (AttnscopeAnalysis *self);
 gboolean attnscope_analysis_get_busy (AttnscopeAnalysis *self);
 
 /* ATTENTION = the trace with what is computed of it; asks for the mean over heads or the rollout
- * when AGGREGATE needs one, and for the attention range when RANGE. */
+ * when AGGREGATE needs one, and for the attention ranges (all weights' and each head's) when
+ * RANGE. */
 void attnscope_analysis_want_attention (AttnscopeAnalysis *self, ArAggregate aggregate,
                                         gboolean range, ArAttention *attention);
 
 const AsHeadStats *attnscope_analysis_want_head_stats (AttnscopeAnalysis *self);
 
 /* The similarity of SOURCE at LAYER/HEAD (core numbering) with the attention of ATTENTION_HEAD
- * (-1: the mean over heads; see as_trace_vectors_attention). */
+ * (-1: the mean over heads; see as_trace_vectors_attention); between WORDS when asked. */
 const AttnscopeSimilarity *attnscope_analysis_want_similarity (AttnscopeAnalysis *self,
                                                                AsVectorSource source, int layer,
                                                                int head, int attention_head,
+                                                               gboolean words,
                                                                const char **failure);
 
 /* The comparison of this trace (A) with OTHER (B). */

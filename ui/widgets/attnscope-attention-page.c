@@ -20,6 +20,7 @@ struct _AttnscopeAttentionPage
   GtkToggleButton *annotate_button;
   GtkToggleButton *autoscale_button;
   AttnscopeHeatmapView *heatmap;
+  GtkLabel *cell_label;
 
   GBindingGroup *bindings; /* the controls on the view state */
   /* what the figure on screen was built from */
@@ -68,6 +69,49 @@ update_pattern_label (AttnscopeAttentionPage *self, AttnscopeAnalysis *analysis,
   gtk_label_set_text (self->pattern_label, text);
 }
 
+static ArBuiltFigure *
+attnscope_attention_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
+{
+  ArAttention attention;
+  attnscope_analysis_want_attention (attnscope_page_get_analysis (page), view->aggregate, FALSE,
+                                     &attention);
+  if (ar_attention_matrix (&attention, view) == NULL)
+    return NULL;
+  ArFigureTexts texts;
+  attnscope_page_get_texts (page, &texts);
+  return ar_build_attention_figure (&attention, view, &texts);
+}
+
+static void
+attnscope_attention_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
+                                             GPtrArray *argv)
+{
+  attnscope_page_append_attention_args (argv, view);
+}
+
+/* The cursor cell of the heatmap in words: its query and key and the value between them. */
+static void
+update_cell_label (AttnscopeAttentionPage *self)
+{
+  int row = attnscope_heatmap_view_get_cursor_row (self->heatmap);
+  int col = attnscope_heatmap_view_get_cursor_col (self->heatmap);
+  ArBuiltFigure *built = attnscope_heatmap_view_get_figure (self->heatmap);
+  if (row < 0 || built == NULL)
+    {
+      gtk_label_set_text (self->cell_label,
+                          _ ("Arrow keys move through the cells; Return selects the query."));
+      return;
+    }
+  const ArHeatmapFigure *fig = &ar_built_figure_get_parts (built)->heatmap;
+  g_autofree char *value = ar_heatmap_cell_state (fig, row, col) == AR_CELL_MASKED
+                               ? g_strdup (_ ("masked"))
+                               : ar_format_number (fig->values[(gsize) row * fig->n_cols + col], 4);
+  g_autofree char *text
+      = g_strdup_printf (_ ("Query “%s” (%d) → key “%s” (%d): %s"), fig->row_labels[row], row,
+                         fig->col_labels[col], col, value);
+  gtk_label_set_text (self->cell_label, text);
+}
+
 static void
 attnscope_attention_page_update (AttnscopePage *page)
 {
@@ -92,10 +136,9 @@ attnscope_attention_page_update (AttnscopePage *page)
       || (analysis == self->built_analysis && matrix == self->built_matrix
           && ar_view_selection_equal (&view, &self->built_view)))
     return;
-  ArFigureTexts texts;
-  attnscope_page_get_texts (page, &texts);
-  g_autoptr (ArBuiltFigure) figure = ar_build_attention_figure (&attention, &view, &texts);
+  g_autoptr (ArBuiltFigure) figure = attnscope_attention_page_build_figure (page, &view);
   attnscope_heatmap_view_set_figure (self->heatmap, figure);
+  update_cell_label (self);
   g_set_object (&self->built_analysis, analysis);
   self->built_matrix = matrix;
   self->built_view = view;
@@ -130,9 +173,11 @@ on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeAtt
   AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
   if (view == NULL)
     return;
-  /* A click selects the query token; a click on the selected one clears the selection. */
+  /* A click selects the query token (of a word: its first); a click on the selected one clears
+   * the selection. */
+  int token = attnscope_page_item_token (ATTNSCOPE_PAGE (self), row);
   int selected = attnscope_view_state_get_selected_token (view);
-  attnscope_view_state_set_selected_token (view, selected == row ? -1 : row);
+  attnscope_view_state_set_selected_token (view, selected == token ? -1 : token);
 }
 
 static void
@@ -154,6 +199,24 @@ index_to_colormap (GBinding *binding, const GValue *from, GValue *to, gpointer u
 {
   g_value_set_string (to, attnscope_colormap_name (g_value_get_uint (from)));
   return TRUE;
+}
+
+static void
+on_zoom_in (GtkButton *button, AttnscopeAttentionPage *self)
+{
+  attnscope_heatmap_view_zoom (self->heatmap, 0.5);
+}
+
+static void
+on_zoom_out (GtkButton *button, AttnscopeAttentionPage *self)
+{
+  attnscope_heatmap_view_zoom (self->heatmap, 2);
+}
+
+static void
+on_zoom_all (GtkButton *button, AttnscopeAttentionPage *self)
+{
+  attnscope_heatmap_view_set_view (self->heatmap, 0, 0, 0);
 }
 
 AttnscopeHeatmapView *
@@ -183,6 +246,8 @@ attnscope_attention_page_class_init (AttnscopeAttentionPageClass *klass)
   page_class->update = attnscope_attention_page_update;
   page_class->get_figure = attnscope_attention_page_get_figure;
   page_class->dup_figure_name = attnscope_attention_page_dup_figure_name;
+  page_class->build_figure = attnscope_attention_page_build_figure;
+  page_class->append_export_args = attnscope_attention_page_append_export_args;
 
   g_type_ensure (ATTNSCOPE_TYPE_HEATMAP_VIEW);
   g_type_ensure (ATTNSCOPE_TYPE_LAYER_CONTROLS);
@@ -194,6 +259,10 @@ attnscope_attention_page_class_init (AttnscopeAttentionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, annotate_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, autoscale_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, heatmap);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, cell_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_zoom_in);
+  gtk_widget_class_bind_template_callback (widget_class, on_zoom_out);
+  gtk_widget_class_bind_template_callback (widget_class, on_zoom_all);
 }
 
 static void
@@ -211,4 +280,9 @@ attnscope_attention_page_init (AttnscopeAttentionPage *self)
                         G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   g_signal_connect (self, "notify::session", G_CALLBACK (on_session_changed), NULL);
   g_signal_connect (self->heatmap, "cell-activated", G_CALLBACK (on_cell_activated), self);
+  g_signal_connect_swapped (self->heatmap, "notify::cursor-row", G_CALLBACK (update_cell_label),
+                            self);
+  g_signal_connect_swapped (self->heatmap, "notify::cursor-col", G_CALLBACK (update_cell_label),
+                            self);
+  update_cell_label (self);
 }

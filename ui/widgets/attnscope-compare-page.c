@@ -10,6 +10,7 @@
 
 #include "attnscope-layer-controls.h"
 #include "compare-figure.h"
+#include "render-text.h"
 
 struct _AttnscopeComparePage
 {
@@ -21,8 +22,14 @@ struct _AttnscopeComparePage
   GtkStack *stack;
   AdwStatusPage *status_page;
   AttnscopeCompareView *view;
+  GtkDropDown *align_dropdown;
+  GtkLabel *ranking_note;
+  GtkListBox *ranking_list;
 
-  GBindingGroup *run_bindings; /* on the comparison run */
+  GBindingGroup *run_bindings;  /* on the comparison run */
+  GBindingGroup *view_bindings; /* on the view state */
+  const AsComparison *ranked;   /* the comparison the list shows */
+  gboolean ranked_by_token;
   /* what the figure on screen was built from; references, so the pointers stay unique */
   AttnscopeAnalysis *built_a_analysis, *built_b_analysis;
   const AsComparison *built_comparison;
@@ -35,11 +42,107 @@ G_DEFINE_FINAL_TYPE (AttnscopeComparePage, attnscope_compare_page, ATTNSCOPE_TYP
 static void
 show_empty (AttnscopeComparePage *self, const char *description)
 {
+  self->ranked = NULL;
   attnscope_compare_view_set_figure (self->view, NULL);
   g_clear_object (&self->built_a_analysis);
   g_clear_object (&self->built_b_analysis);
   adw_status_page_set_description (self->status_page, description);
   gtk_stack_set_visible_child_name (self->stack, "empty");
+}
+
+#define N_RANKED 12
+
+static void
+on_ranking_activated (GtkListBox *list, GtkListBoxRow *row, AttnscopeComparePage *self)
+{
+  AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
+  int e = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "head-index"));
+  if (view == NULL || self->ranked == NULL)
+    return;
+  attnscope_view_state_set_aggregate (view, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (view, e / self->ranked->n_head);
+  attnscope_view_state_set_head (view, e % self->ranked->n_head);
+}
+
+/* The heads ranked by how much their attention changes from A to B in the alignment shown. */
+static void
+update_ranking (AttnscopeComparePage *self, const AsComparison *c, gboolean by_token)
+{
+  if (c == self->ranked && by_token == self->ranked_by_token)
+    return;
+  self->ranked = c;
+  self->ranked_by_token = by_token;
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->ranking_list))) != NULL)
+    gtk_list_box_remove (self->ranking_list, child);
+  const int *ranking = by_token ? c->aligned_head_ranking : c->head_ranking;
+  const double *change = by_token ? c->aligned_head_change : c->head_change;
+  gtk_label_set_text (self->ranking_note,
+                      ranking == NULL ? _ ("By position the texts need as many tokens.")
+                      : by_token ? _ ("|B − A| of each head with B in A's token order. Click one "
+                                      "to open it.")
+                                 : _ ("|B − A| of each head, position by position. Click one to "
+                                      "open it."));
+  if (ranking == NULL)
+    return;
+  int n_heads = c->n_layer * c->n_head;
+  double top = n_heads > 0 ? change[ranking[0]] : 0;
+  for (int k = 0; k < MIN (n_heads, N_RANKED); k++)
+    {
+      int e = ranking[k];
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+      gtk_widget_set_margin_top (box, 6);
+      gtk_widget_set_margin_bottom (box, 6);
+      gtk_widget_set_margin_start (box, 8);
+      gtk_widget_set_margin_end (box, 8);
+      g_autofree char *value = ar_format_number (change[e], 3);
+      g_autofree char *text
+          = g_strdup_printf (_ ("Layer %d · head %d: %s"), e / c->n_head, e % c->n_head, value);
+      GtkWidget *label = gtk_label_new (text);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "numeric");
+      GtkWidget *bar = gtk_level_bar_new_for_interval (0, 1);
+      gtk_level_bar_set_value (GTK_LEVEL_BAR (bar), top > 0 ? change[e] / top : 0);
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (GTK_BOX (box), bar);
+      GtkWidget *row = gtk_list_box_row_new ();
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      g_object_set_data (G_OBJECT (row), "head-index", GINT_TO_POINTER (e));
+      gtk_list_box_append (self->ranking_list, row);
+    }
+}
+
+static ArBuiltFigure *
+attnscope_compare_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
+{
+  AttnscopeAnalysis *a = attnscope_page_get_analysis (page);
+  AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (page);
+  if (b == NULL)
+    return NULL;
+  const AsComparison *c
+      = attnscope_analysis_want_comparison (a, attnscope_analysis_get_trace (b), NULL);
+  ArAttention aa, ab;
+  attnscope_analysis_want_attention (a, view->aggregate, FALSE, &aa);
+  attnscope_analysis_want_attention (b, view->aggregate, FALSE, &ab);
+  if (c == NULL || ar_attention_matrix (&aa, view) == NULL
+      || ar_attention_matrix (&ab, view) == NULL)
+    return NULL;
+  ArFigureTexts texts;
+  attnscope_page_get_texts (page, &texts);
+  return ar_build_compare_figure (&aa, &ab, c, view, &texts);
+}
+
+static void
+attnscope_compare_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
+                                           GPtrArray *argv)
+{
+  attnscope_page_append_attention_args (argv, view);
+  AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (page);
+  if (b != NULL)
+    {
+      g_ptr_array_add (argv, g_strdup ("--compare"));
+      g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_text (b)));
+    }
 }
 
 static void
@@ -74,9 +177,8 @@ attnscope_compare_page_update (AttnscopePage *page)
           && ma == self->built_a && mb == self->built_b
           && ar_view_selection_equal (&view, &self->built_view)))
     return;
-  ArFigureTexts texts;
-  attnscope_page_get_texts (page, &texts);
-  g_autoptr (ArBuiltFigure) figure = ar_build_compare_figure (&aa, &ab, c, &view, &texts);
+  update_ranking (self, c, view.alignment == AR_ALIGN_TOKENS);
+  g_autoptr (ArBuiltFigure) figure = attnscope_compare_page_build_figure (page, &view);
   attnscope_compare_view_set_figure (self->view, figure);
   gtk_stack_set_visible_child_name (self->stack, "view");
   g_set_object (&self->built_a_analysis, a);
@@ -114,6 +216,23 @@ on_session_changed (AttnscopeComparePage *self)
   AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
   g_binding_group_set_source (self->run_bindings,
                               session != NULL ? attnscope_session_get_compare (session) : NULL);
+  g_binding_group_set_source (self->view_bindings,
+                              session != NULL ? attnscope_session_get_view (session) : NULL);
+}
+
+/* "align-positions" ↔ the drop-down's position (0 by token, 1 by position). */
+static gboolean
+flag_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_uint (to, g_value_get_boolean (from) ? 1 : 0);
+  return TRUE;
+}
+
+static gboolean
+index_to_flag (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_boolean (to, g_value_get_uint (from) == 1);
+  return TRUE;
 }
 
 /* A string that may be NULL (the run's text before the first, no error) for a widget. */
@@ -137,6 +256,7 @@ attnscope_compare_page_dispose (GObject *object)
 {
   AttnscopeComparePage *self = ATTNSCOPE_COMPARE_PAGE (object);
   g_clear_object (&self->run_bindings);
+  g_clear_object (&self->view_bindings);
   g_clear_object (&self->built_a_analysis);
   g_clear_object (&self->built_b_analysis);
   G_OBJECT_CLASS (attnscope_compare_page_parent_class)->dispose (object);
@@ -153,6 +273,8 @@ attnscope_compare_page_class_init (AttnscopeComparePageClass *klass)
   page_class->update = attnscope_compare_page_update;
   page_class->get_figure = attnscope_compare_page_get_figure;
   page_class->dup_figure_name = attnscope_compare_page_dup_figure_name;
+  page_class->build_figure = attnscope_compare_page_build_figure;
+  page_class->append_export_args = attnscope_compare_page_append_export_args;
 
   g_type_ensure (ATTNSCOPE_TYPE_COMPARE_VIEW);
   g_type_ensure (ATTNSCOPE_TYPE_LAYER_CONTROLS);
@@ -164,6 +286,9 @@ attnscope_compare_page_class_init (AttnscopeComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, stack);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, status_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, view);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, align_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, ranking_note);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, ranking_list);
 }
 
 static void
@@ -179,5 +304,10 @@ attnscope_compare_page_init (AttnscopeComparePage *self)
                              G_BINDING_SYNC_CREATE, text_to_entry, NULL, NULL, NULL);
   g_binding_group_bind_full (self->run_bindings, "error-message", self->error_label, "visible",
                              G_BINDING_SYNC_CREATE, message_to_visible, NULL, NULL, NULL);
+  self->view_bindings = g_binding_group_new ();
+  g_binding_group_bind_full (self->view_bindings, "align-positions", self->align_dropdown,
+                             "selected", G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL,
+                             flag_to_index, index_to_flag, NULL, NULL);
   g_signal_connect (self, "notify::session", G_CALLBACK (on_session_changed), NULL);
+  g_signal_connect (self->ranking_list, "row-activated", G_CALLBACK (on_ranking_activated), self);
 }

@@ -136,6 +136,69 @@ show_projection (AttnscopeEmbeddingsPage *self, const Request *r, const ArProjec
   self->built_labels = labels;
 }
 
+/* The request for VIEW's layer and head (current_request's rules). */
+static gboolean
+request_for (AttnscopeEmbeddingsPage *self, const ArViewSelection *view, Request *r)
+{
+  if (!current_request (self, r))
+    return FALSE;
+  r->layer = self->source == AS_VECTORS_HIDDEN       ? view->layer + 1
+             : self->source == AS_VECTORS_EMBEDDINGS ? 0
+                                                     : view->layer;
+  r->head = self->source == AS_VECTORS_CONTEXTS ? view->head : -1;
+  return TRUE;
+}
+
+static ArBuiltFigure *
+attnscope_embeddings_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
+{
+  AttnscopeEmbeddingsPage *self = ATTNSCOPE_EMBEDDINGS_PAGE (page);
+  Request r;
+  if (!request_for (self, view, &r))
+    return NULL;
+  const ArProjection *p = attnscope_analysis_want_projection (r.analysis, r.other, r.source,
+                                                              r.layer, r.head, r.method, NULL);
+  if (p == NULL)
+    return NULL;
+  ArFigureTexts texts;
+  attnscope_page_get_texts (page, &texts);
+  return ar_build_projection_figure (
+      p, attnscope_analysis_get_trace (r.analysis), r.other, r.source, r.layer, r.head,
+      gtk_toggle_button_get_active (self->labels_button), view, &texts);
+}
+
+static void
+attnscope_embeddings_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
+                                              GPtrArray *argv)
+{
+  AttnscopeEmbeddingsPage *self = ATTNSCOPE_EMBEDDINGS_PAGE (page);
+  Request r;
+  if (!request_for (self, view, &r))
+    return;
+  g_ptr_array_add (argv, g_strdup ("--project"));
+  g_ptr_array_add (argv, g_strdup (r.method == AR_PROJECTION_TSNE ? "tsne" : "pca"));
+  g_ptr_array_add (argv, g_strdup ("--of"));
+  g_ptr_array_add (argv, g_strdup (as_vector_source_to_string (r.source)));
+  if (r.source != AS_VECTORS_EMBEDDINGS)
+    {
+      g_ptr_array_add (argv, g_strdup ("--layer"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", r.layer));
+    }
+  if (r.head >= 0)
+    {
+      g_ptr_array_add (argv, g_strdup ("--head"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", r.head));
+    }
+  if (!gtk_toggle_button_get_active (self->labels_button))
+    g_ptr_array_add (argv, g_strdup ("--no-labels"));
+  if (r.other != NULL)
+    {
+      AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (page);
+      g_ptr_array_add (argv, g_strdup ("--compare"));
+      g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_text (b)));
+    }
+}
+
 static void
 attnscope_embeddings_page_update (AttnscopePage *page)
 {
@@ -321,6 +384,8 @@ attnscope_embeddings_page_class_init (AttnscopeEmbeddingsPageClass *klass)
   page_class->update = attnscope_embeddings_page_update;
   page_class->get_figure = attnscope_embeddings_page_get_figure;
   page_class->dup_figure_name = attnscope_embeddings_page_dup_figure_name;
+  page_class->build_figure = attnscope_embeddings_page_build_figure;
+  page_class->append_export_args = attnscope_embeddings_page_append_export_args;
 
   g_type_ensure (ATTNSCOPE_TYPE_SCATTER_VIEW);
   g_type_ensure (ATTNSCOPE_TYPE_LAYER_CONTROLS);

@@ -35,6 +35,50 @@ update_summary (AttnscopeHeadsPage *self, const AsHeadStats *stats)
   gtk_label_set_text (self->summary_label, text);
 }
 
+/* The grid shows no token: a click on one, the annotation or the label flags need not redraw it. */
+static void
+grid_view (ArViewSelection *view)
+{
+  view->selected_token = -1;
+  view->annotate = AR_ANNOTATE_NEVER;
+  view->raw_tokens = FALSE;
+  view->no_space_marks = FALSE;
+  view->labels = AR_LABELS_THINNED;
+  view->pool_words = FALSE;
+  view->normalize_rows = FALSE;
+  view->alignment = AR_ALIGN_TOKENS;
+}
+
+static ArBuiltFigure *
+attnscope_heads_page_build_figure (AttnscopePage *page, const ArViewSelection *asked)
+{
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  ArViewSelection view = *asked;
+  grid_view (&view);
+  ArAttention attention;
+  attnscope_analysis_want_attention (analysis, AR_AGGREGATE_HEAD, view.autoscale, &attention);
+  const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
+  if (stats == NULL || (view.autoscale && attention.range == NULL))
+    return NULL;
+  ArFigureTexts texts;
+  attnscope_page_get_texts (page, &texts);
+  return ar_build_grid_figure (&attention, stats, &view, &texts);
+}
+
+static void
+attnscope_heads_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
+                                         GPtrArray *argv)
+{
+  g_ptr_array_add (argv, g_strdup ("--grid"));
+  if (view->aggregate == AR_AGGREGATE_HEAD)
+    {
+      g_ptr_array_add (argv, g_strdup ("--layer"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
+      g_ptr_array_add (argv, g_strdup ("--head"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->head));
+    }
+}
+
 static void
 attnscope_heads_page_update (AttnscopePage *page)
 {
@@ -50,10 +94,7 @@ attnscope_heads_page_update (AttnscopePage *page)
     }
   ArViewSelection view;
   attnscope_page_get_selection (page, &view);
-  /* The grid shows no token: a click on one need not redraw it. */
-  view.selected_token = -1;
-  view.annotate = AR_ANNOTATE_NEVER;
-  view.raw_tokens = FALSE;
+  grid_view (&view);
   ArAttention attention;
   attnscope_analysis_want_attention (analysis, AR_AGGREGATE_HEAD, view.autoscale, &attention);
   const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
@@ -64,9 +105,7 @@ attnscope_heads_page_update (AttnscopePage *page)
           && (gconstpointer) stats == self->built_stats
           && (gconstpointer) attention.range == self->built_range))
     return;
-  ArFigureTexts texts;
-  attnscope_page_get_texts (page, &texts);
-  g_autoptr (ArBuiltFigure) figure = ar_build_grid_figure (&attention, stats, &view, &texts);
+  g_autoptr (ArBuiltFigure) figure = attnscope_heads_page_build_figure (page, &view);
   attnscope_head_grid_view_set_figure (self->grid, figure, stats);
   update_summary (self, stats);
   g_set_object (&self->built_analysis, analysis);
@@ -123,6 +162,8 @@ attnscope_heads_page_class_init (AttnscopeHeadsPageClass *klass)
   page_class->update = attnscope_heads_page_update;
   page_class->get_figure = attnscope_heads_page_get_figure;
   page_class->dup_figure_name = attnscope_heads_page_dup_figure_name;
+  page_class->build_figure = attnscope_heads_page_build_figure;
+  page_class->append_export_args = attnscope_heads_page_append_export_args;
 
   g_type_ensure (ATTNSCOPE_TYPE_HEAD_GRID_VIEW);
   gtk_widget_class_set_template_from_resource (

@@ -4,7 +4,15 @@
  * The widget shows a built figure (ui/render/built-figure.h) made by a figure builder; its
  * snapshot hands it to ar_heatmap_render() in the screen's style, so the screen and an exported
  * file are drawn by the same function from the same description. Hovering a cell shows its exact
- * value in a tooltip; clicking one emits "cell-activated". */
+ * value in a tooltip ("masked" where the model could not attend); clicking one emits
+ * "cell-activated".
+ *
+ * Long texts: the view zooms (Ctrl+scroll around the pointer, + and −, 0 for all) and pans
+ * (dragging, scrolling; Shift+scroll sideways) over the matrix, drawing only the cells in view
+ * (ar_heatmap_render's zoomed view); while zoomed a minimap in the bottom right corner shows the
+ * whole matrix and the part in view. The keyboard moves a cursor cell (arrow keys; the view
+ * follows it), whose query and key the page reports ("cursor-row", "cursor-col"); Return or space
+ * activates it like a click. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -29,5 +37,19 @@ int attnscope_heatmap_view_get_n_rows (AttnscopeHeatmapView *self);
 int attnscope_heatmap_view_get_n_cols (AttnscopeHeatmapView *self);
 /* The value of cell (ROW, COL); NaN outside the matrix. */
 float attnscope_heatmap_view_get_value (AttnscopeHeatmapView *self, int row, int col);
+
+/* Zoom: how many rows (and as many columns) are in view (0: all), and the first of them. A new
+ * figure of another size shows all again. */
+int attnscope_heatmap_view_get_zoom (AttnscopeHeatmapView *self);
+void attnscope_heatmap_view_set_view (AttnscopeHeatmapView *self, int row0, int col0, int n);
+void attnscope_heatmap_view_get_view (AttnscopeHeatmapView *self, int *row0, int *col0, int *n);
+/* Zooms in (FACTOR < 1) or out (> 1) around the middle of the view. */
+void attnscope_heatmap_view_zoom (AttnscopeHeatmapView *self, double factor);
+
+/* The cursor cell (-1, -1 when there is none). Moving it keeps it in view. */
+int attnscope_heatmap_view_get_cursor_row (AttnscopeHeatmapView *self);
+int attnscope_heatmap_view_get_cursor_col (AttnscopeHeatmapView *self);
+void attnscope_heatmap_view_set_cursor (AttnscopeHeatmapView *self, int row, int col);
+void attnscope_heatmap_view_move_cursor (AttnscopeHeatmapView *self, int d_row, int d_col);
 
 G_END_DECLS

@@ -3,6 +3,8 @@
  * session (a new model or analysis), and the current analyses (a result arrived). */
 #include "attnscope-page.h"
 
+#include "word-spans.h"
+
 typedef struct
 {
   AttnscopeSession *session;
@@ -129,6 +131,62 @@ attnscope_page_dup_figure_name (AttnscopePage *self)
   g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), NULL);
   AttnscopePageClass *klass = ATTNSCOPE_PAGE_GET_CLASS (self);
   return klass->dup_figure_name != NULL ? klass->dup_figure_name (self) : g_strdup ("figure");
+}
+
+ArBuiltFigure *
+attnscope_page_build_figure (AttnscopePage *self, const ArViewSelection *view)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), NULL);
+  AttnscopePageClass *klass = ATTNSCOPE_PAGE_GET_CLASS (self);
+  if (klass->build_figure == NULL || attnscope_page_get_analysis (self) == NULL)
+    return NULL;
+  return klass->build_figure (self, view);
+}
+
+void
+attnscope_page_append_export_args (AttnscopePage *self, const ArViewSelection *view,
+                                   GPtrArray *argv)
+{
+  g_return_if_fail (ATTNSCOPE_IS_PAGE (self));
+  AttnscopePageClass *klass = ATTNSCOPE_PAGE_GET_CLASS (self);
+  if (klass->append_export_args != NULL)
+    klass->append_export_args (self, view, argv);
+}
+
+void
+attnscope_page_append_attention_args (GPtrArray *argv, const ArViewSelection *view)
+{
+  switch (view->aggregate)
+    {
+    case AR_AGGREGATE_MEAN:
+      g_ptr_array_add (argv, g_strdup ("--mean"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
+      break;
+    case AR_AGGREGATE_ROLLOUT:
+      g_ptr_array_add (argv, g_strdup ("--rollout"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
+      break;
+    case AR_AGGREGATE_HEAD:
+    default:
+      g_ptr_array_add (argv, g_strdup ("--layer"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
+      g_ptr_array_add (argv, g_strdup ("--head"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->head));
+    }
+}
+
+int
+attnscope_page_item_token (AttnscopePage *self, int item)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), -1);
+  AttnscopeViewState *view = attnscope_page_get_view (self);
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (self);
+  if (view == NULL || analysis == NULL
+      || !attnscope_view_state_get_flag (view, ATTNSCOPE_VIEW_POOL_WORDS))
+    return item;
+  g_autoptr (ArWordSpans) spans
+      = ar_word_spans_from_trace (attnscope_analysis_get_trace (analysis), AR_TOKEN_LABEL_DEFAULT);
+  return item >= 0 && item < spans->n_words ? spans->first[item] : -1;
 }
 
 AttnscopeAnalysis *

@@ -33,8 +33,14 @@ struct _AttnscopePageClass
   ArBuiltFigure *(*get_figure) (AttnscopePage *self);
   /* A file name stem for the figure, e.g. "attention-layer0-head1". */
   char *(*dup_figure_name) (AttnscopePage *self);
+  /* A new figure of the page drawn for VIEW (the export dialog's variations of the view on
+   * screen), or NULL while a result it needs is computed (asked for now; "ready" follows). */
+  ArBuiltFigure *(*build_figure) (AttnscopePage *self, const ArViewSelection *view);
+  /* Appends the arguments of `attnscope export` that choose the page's figure for VIEW
+   * ("--layer", "1", "--head", "0"; "--compare", T2 ...), as newly allocated strings. */
+  void (*append_export_args) (AttnscopePage *self, const ArViewSelection *view, GPtrArray *argv);
 
-  gpointer padding[8];
+  gpointer padding[6];
 };
 
 AttnscopeSession *attnscope_page_get_session (AttnscopePage *self);
@@ -50,6 +56,20 @@ gboolean attnscope_page_get_busy (AttnscopePage *self);
  * borrows the page's figure until its next update. */
 gboolean attnscope_page_get_figure (AttnscopePage *self, ArFigure *figure);
 char *attnscope_page_dup_figure_name (AttnscopePage *self);
+
+/* The page's figure for VIEW (a new reference), or NULL while it is computed or when the page
+ * draws no figure; the page's view arguments of `attnscope export` (see the class). */
+ArBuiltFigure *attnscope_page_build_figure (AttnscopePage *self, const ArViewSelection *view);
+void attnscope_page_append_export_args (AttnscopePage *self, const ArViewSelection *view,
+                                        GPtrArray *argv);
+
+/* Appends the arguments of `attnscope export` for VIEW's attention: --layer L --head H, --mean L
+ * or --rollout L. */
+void attnscope_page_append_attention_args (GPtrArray *argv, const ArViewSelection *view);
+
+/* The token that stands for row or column ITEM of the page's matrices: ITEM itself, or when the
+ * view pools words (ArViewSelection.pool_words) the first token of word ITEM; -1 outside. */
+int attnscope_page_item_token (AttnscopePage *self, int item);
 
 /* For subclasses: whether they wait for a result; the session's analysis of the main and the
  * comparison trace (NULL without a session or trace); the view state as the builders take it;

@@ -16,6 +16,7 @@ struct _AttnscopeRun
   GCancellable *cancellable; /* the pass in flight, NULL when idle */
   char *error_message;
   gboolean too_long;
+  int n_text_tokens; /* the whole text's tokens at the last pass, -1 unknown */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeRun, attnscope_run, G_TYPE_OBJECT)
@@ -28,6 +29,8 @@ enum
   PROP_RUNNING,
   PROP_ERROR_MESSAGE,
   PROP_TOO_LONG,
+  PROP_TRUNCATE,
+  PROP_N_TEXT_TOKENS,
   N_PROPS
 };
 
@@ -92,13 +95,25 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       g_clear_object (&self->cancellable);
       g_object_freeze_notify (G_OBJECT (self));
+      int context = as_model_get_config (self->model)->n_positions;
+      if (self->n_text_tokens != n_tokens)
+        {
+          self->n_text_tokens = n_tokens;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TEXT_TOKENS]);
+        }
+      /* Truncation belongs to the text that needed it: a text that fits ends it. */
+      if (self->truncate && n_tokens >= 0 && n_tokens <= context)
+        {
+          self->truncate = FALSE;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUNCATE]);
+        }
       if (trace != NULL)
         {
           set_error (self, NULL, FALSE);
           set_trace (self, trace, data->text);
         }
       else
-        set_error (self, error->message, n_tokens > as_model_get_config (self->model)->n_positions);
+        set_error (self, error->message, n_tokens > context);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
       g_object_thaw_notify (G_OBJECT (self));
     }
@@ -166,7 +181,29 @@ attnscope_run_set_truncate (AttnscopeRun *self, gboolean truncate)
   if (self->truncate == !!truncate)
     return;
   self->truncate = !!truncate;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUNCATE]);
   run (self);
+}
+
+gboolean
+attnscope_run_get_truncate (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), FALSE);
+  return self->truncate;
+}
+
+int
+attnscope_run_get_n_text_tokens (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), -1);
+  return self->n_text_tokens;
+}
+
+gboolean
+attnscope_run_get_truncated (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), FALSE);
+  return self->trace != NULL && self->truncate && self->n_text_tokens > self->trace->n_tokens;
 }
 
 const char *
@@ -252,6 +289,12 @@ attnscope_run_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_TOO_LONG:
       g_value_set_boolean (value, self->too_long);
       break;
+    case PROP_TRUNCATE:
+      g_value_set_boolean (value, self->truncate);
+      break;
+    case PROP_N_TEXT_TOKENS:
+      g_value_set_int (value, self->n_text_tokens);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -265,6 +308,9 @@ attnscope_run_set_property (GObject *object, guint prop_id, const GValue *value,
     {
     case PROP_TEXT:
       attnscope_run_set_text (self, g_value_get_string (value));
+      break;
+    case PROP_TRUNCATE:
+      attnscope_run_set_truncate (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -288,12 +334,18 @@ attnscope_run_class_init (AttnscopeRunClass *klass)
   properties[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE, ro);
   properties[PROP_ERROR_MESSAGE] = g_param_spec_string ("error-message", NULL, NULL, NULL, ro);
   properties[PROP_TOO_LONG] = g_param_spec_boolean ("too-long", NULL, NULL, FALSE, ro);
+  properties[PROP_TRUNCATE]
+      = g_param_spec_boolean ("truncate", NULL, NULL, FALSE,
+                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_N_TEXT_TOKENS]
+      = g_param_spec_int ("n-text-tokens", NULL, NULL, -1, G_MAXINT, -1, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
 attnscope_run_init (AttnscopeRun *self)
 {
+  self->n_text_tokens = -1;
 }
 
 AttnscopeRun *

@@ -25,9 +25,16 @@ AttnscopeRun *attnscope_run_new (gboolean keep_when_empty);
 
 const char *attnscope_run_get_text (AttnscopeRun *self);
 void attnscope_run_set_text (AttnscopeRun *self, const char *text);
-/* The model and the truncation the passes use; a change drops the trace and runs again. */
+/* The model the passes use; a change drops the trace and runs again. */
 void attnscope_run_set_model (AttnscopeRun *self, AsModel *model);
+/* "truncate": keep the first tokens of this text when it is longer than the context. It belongs
+ * to the text that needed it: a pass over a text that fits turns it off again. */
 void attnscope_run_set_truncate (AttnscopeRun *self, gboolean truncate);
+gboolean attnscope_run_get_truncate (AttnscopeRun *self);
+/* The number of tokens of the whole text at the last pass (-1: unknown), and whether the trace
+ * holds fewer (it was truncated). */
+int attnscope_run_get_n_text_tokens (AttnscopeRun *self);
+gboolean attnscope_run_get_truncated (AttnscopeRun *self);
 
 AsTrace *attnscope_run_get_trace (AttnscopeRun *self);
 /* The text the trace was computed from (it may differ from the text while a run is in flight). */

@@ -1,6 +1,6 @@
 /* attnscope-session.c — the model, the two run slots, their analyses and the view state (see
  * attnscope-session.h). The session only wires them together: a trace that lands gets a new
- * analysis and reshapes the view; the model and the truncate flag go to both slots. */
+ * analysis and reshapes the view; the model goes to both slots. */
 #include "attnscope-session.h"
 
 #include "attnscope-tasks.h"
@@ -10,7 +10,6 @@ struct _AttnscopeSession
   GObject parent_instance;
 
   AsModel *model;
-  gboolean truncate;
   AttnscopeRun *main, *compare;
   AttnscopeAnalysis *analysis, *compare_analysis;
   AttnscopeViewState *view;
@@ -23,7 +22,6 @@ enum
 {
   PROP_0,
   PROP_MODEL,
-  PROP_TRUNCATE,
   PROP_ANALYSIS,
   PROP_COMPARE_ANALYSIS,
   PROP_BUSY,
@@ -160,25 +158,6 @@ attnscope_session_get_model_name (AttnscopeSession *self)
   return self->model != NULL ? as_model_get_name (self->model) : NULL;
 }
 
-gboolean
-attnscope_session_get_truncate (AttnscopeSession *self)
-{
-  g_return_val_if_fail (ATTNSCOPE_IS_SESSION (self), FALSE);
-  return self->truncate;
-}
-
-void
-attnscope_session_set_truncate (AttnscopeSession *self, gboolean truncate)
-{
-  g_return_if_fail (ATTNSCOPE_IS_SESSION (self));
-  if (self->truncate == !!truncate)
-    return;
-  self->truncate = !!truncate;
-  attnscope_run_set_truncate (self->main, truncate);
-  attnscope_run_set_truncate (self->compare, truncate);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUNCATE]);
-}
-
 /* ---- the parts ---- */
 
 AttnscopeRun *
@@ -252,9 +231,6 @@ attnscope_session_get_property (GObject *object, guint prop_id, GValue *value, G
     case PROP_MODEL:
       g_value_set_boxed (value, self->model);
       break;
-    case PROP_TRUNCATE:
-      g_value_set_boolean (value, self->truncate);
-      break;
     case PROP_ANALYSIS:
       g_value_set_object (value, self->analysis);
       break;
@@ -270,33 +246,14 @@ attnscope_session_get_property (GObject *object, guint prop_id, GValue *value, G
 }
 
 static void
-attnscope_session_set_property (GObject *object, guint prop_id, const GValue *value,
-                                GParamSpec *pspec)
-{
-  AttnscopeSession *self = ATTNSCOPE_SESSION (object);
-  switch (prop_id)
-    {
-    case PROP_TRUNCATE:
-      attnscope_session_set_truncate (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 attnscope_session_class_init (AttnscopeSessionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   object_class->dispose = attnscope_session_dispose;
   object_class->get_property = attnscope_session_get_property;
-  object_class->set_property = attnscope_session_set_property;
 
   GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
   properties[PROP_MODEL] = g_param_spec_boxed ("model", NULL, NULL, ATTNSCOPE_TYPE_MODEL, ro);
-  properties[PROP_TRUNCATE]
-      = g_param_spec_boolean ("truncate", NULL, NULL, FALSE,
-                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ANALYSIS]
       = g_param_spec_object ("analysis", NULL, NULL, ATTNSCOPE_TYPE_ANALYSIS, ro);
   properties[PROP_COMPARE_ANALYSIS]

@@ -1,7 +1,8 @@
 /* attnscope-session.h — what the window is looking at, as objects with one job each:
  *
- *   the model (loaded off the main thread) and the truncate flag, which the session hands to
- *   two run slots (attnscope-run.h): the main text and the comparison text, each with its trace;
+ *   the model (loaded off the main thread), which the session hands to two run slots
+ *   (attnscope-run.h): the main text and the comparison text, each with its trace (and its own
+ *   choice to truncate a text longer than the context);
  *   an analysis cache (attnscope-analysis.h) for each slot's current trace, replaced when a new
  *   trace lands (the old one's computations are cancelled);
  *   the view state (attnscope-view-state.h) every page shares, kept in the shape of the model
@@ -38,10 +39,6 @@ void attnscope_session_load_model_async (AttnscopeSession *self, const char *spe
                                          gpointer user_data);
 gboolean attnscope_session_load_model_finish (AttnscopeSession *self, GAsyncResult *result,
                                               GError **error);
-
-/* Keep the first tokens of a text longer than the context (both slots). */
-gboolean attnscope_session_get_truncate (AttnscopeSession *self);
-void attnscope_session_set_truncate (AttnscopeSession *self, gboolean truncate);
 
 AttnscopeRun *attnscope_session_get_main (AttnscopeSession *self);
 AttnscopeRun *attnscope_session_get_compare (AttnscopeSession *self);

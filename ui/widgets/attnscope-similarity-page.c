@@ -13,6 +13,7 @@
 #include "render-text.h"
 #include "similarity-figure.h"
 #include "token-label.h"
+#include "word-spans.h"
 
 struct _AttnscopeSimilarityPage
 {
@@ -58,15 +59,16 @@ clear (AttnscopeSimilarityPage *self, const char *message)
   gtk_label_set_text (self->table_title, message != NULL ? message : "");
 }
 
-/* Fills the table for TOKEN. Rows of the same number are given their new values in place:
- * replacing a thousand rows makes the column view build every visible cell anew. */
+/* Fills the table for item TOKEN of the N (tokens or words) labelled LABELS. Rows of the same
+ * number are given their new values in place: replacing a thousand rows makes the column view
+ * build every visible cell anew. */
 static void
-fill_table (AttnscopeSimilarityPage *self, const AttnscopeSimilarity *s, const AsTrace *trace,
-            char **labels, int token)
+fill_table (AttnscopeSimilarityPage *self, const AttnscopeSimilarity *s, int n, char **labels,
+            int token)
 {
   int n_rows = 0;
   g_autofree AsSimilarityRow *table
-      = as_similarity_table (s->similarity, s->attention, trace->n_tokens, token, &n_rows);
+      = as_similarity_table (s->similarity, s->attention, n, token, &n_rows);
   GListModel *rows = G_LIST_MODEL (self->rows);
   if ((int) g_list_model_get_n_items (rows) == n_rows)
     {
@@ -109,6 +111,58 @@ show_matrix (AttnscopeSimilarityPage *self, AttnscopeAnalysis *analysis,
   self->built_view = *view;
 }
 
+/* The similarity and attention heads of the core for VIEW's layer and head, by the page's vectors
+ * (see source_layer). */
+static void
+core_selection (AttnscopeSimilarityPage *self, const ArViewSelection *view, int *layer, int *head,
+                int *attention_head)
+{
+  *layer = source_layer (self->source, view->layer);
+  *head = self->source == AS_VECTORS_CONTEXTS ? view->head : -1;
+  /* The attention column: the head's weights for contexts, else the head's or the mean. */
+  *attention_head = self->source == AS_VECTORS_CONTEXTS || view->aggregate == AR_AGGREGATE_HEAD
+                        ? view->head
+                        : -1;
+}
+
+static ArBuiltFigure *
+attnscope_similarity_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
+{
+  AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  int layer, head, attention_head;
+  core_selection (self, view, &layer, &head, &attention_head);
+  const AttnscopeSimilarity *s = attnscope_analysis_want_similarity (
+      analysis, self->source, layer, head, attention_head, view->pool_words, NULL);
+  if (s == NULL)
+    return NULL;
+  ArFigureTexts texts;
+  attnscope_page_get_texts (page, &texts);
+  return ar_build_similarity_figure (attnscope_analysis_get_trace (analysis), s->similarity,
+                                     self->source, layer, head, view, &texts);
+}
+
+static void
+attnscope_similarity_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
+                                              GPtrArray *argv)
+{
+  AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
+  int layer, head, attention_head;
+  core_selection (self, view, &layer, &head, &attention_head);
+  g_ptr_array_add (argv, g_strdup ("--similarity"));
+  g_ptr_array_add (argv, g_strdup (as_vector_source_to_string (self->source)));
+  if (self->source != AS_VECTORS_EMBEDDINGS)
+    {
+      g_ptr_array_add (argv, g_strdup ("--layer"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", layer));
+    }
+  if (head >= 0)
+    {
+      g_ptr_array_add (argv, g_strdup ("--head"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", head));
+    }
+}
+
 static void
 attnscope_similarity_page_update (AttnscopePage *page)
 {
@@ -124,19 +178,13 @@ attnscope_similarity_page_update (AttnscopePage *page)
   AsTrace *trace = attnscope_analysis_get_trace (analysis);
   ArViewSelection view;
   attnscope_page_get_selection (page, &view);
+  int layer, head, attention_head;
+  core_selection (self, &view, &layer, &head, &attention_head);
   /* The similarity depends on the layer and head, layer and head do not on one another. */
   view.aggregate = AR_AGGREGATE_HEAD;
-  int layer = source_layer (self->source, view.layer);
-  int head = self->source == AS_VECTORS_CONTEXTS ? view.head : -1;
-  /* The attention column: the head's weights for contexts, else the head's or the mean. */
-  AttnscopeAggregate aggregate
-      = attnscope_view_state_get_aggregate (attnscope_page_get_view (page));
-  int attention_head = self->source == AS_VECTORS_CONTEXTS || aggregate == ATTNSCOPE_AGGREGATE_HEAD
-                           ? view.head
-                           : -1;
   const char *failure = NULL;
   const AttnscopeSimilarity *s = attnscope_analysis_want_similarity (
-      analysis, self->source, layer, head, attention_head, &failure);
+      analysis, self->source, layer, head, attention_head, view.pool_words, &failure);
   if (failure != NULL)
     {
       clear (self, failure);
@@ -145,21 +193,30 @@ attnscope_similarity_page_update (AttnscopePage *page)
   attnscope_page_set_busy (page, s == NULL);
   if (s == NULL)
     return;
-  g_auto (GStrv) labels = ar_token_labels_from_trace (trace, view.raw_tokens);
+  ArTokenLabelFlags flags = ar_view_selection_label_flags (&view);
+  g_autoptr (ArWordSpans) spans = view.pool_words ? ar_word_spans_from_trace (trace, flags) : NULL;
+  g_auto (GStrv) labels
+      = spans != NULL ? g_strdupv (spans->labels) : ar_token_labels_from_trace (trace, flags);
+  int n = spans != NULL ? spans->n_words : trace->n_tokens;
   /* Without a selection: the first token, as the seed's 'May'; in a causal model the last, the
    * only one that sees every other token. */
   int token = view.selected_token;
   if (token < 0)
     token = trace->causal ? trace->n_tokens - 1 : 0;
+  if (spans != NULL)
+    token = ar_word_spans_word_of (spans, token);
   g_autofree char *description = ar_vectors_description (self->source, layer, head);
-  g_autofree char *heading = g_strdup_printf (_ ("“%s” (token %d) against the others · %s"),
-                                              labels[token], token, description);
+  g_autofree char *heading = spans != NULL
+                                 ? g_strdup_printf (_ ("“%s” (word %d) against the others · %s"),
+                                                    labels[token], token, description)
+                                 : g_strdup_printf (_ ("“%s” (token %d) against the others · %s"),
+                                                    labels[token], token, description);
   gtk_label_set_text (self->table_title, heading);
   /* A thousand rows take a while to replace: only when they change. */
   if (analysis != self->built_analysis || s != self->built_similarity
       || self->source != self->built_source || view.raw_tokens != self->built_view.raw_tokens
-      || token != self->table_token)
-    fill_table (self, s, trace, labels, token);
+      || view.pool_words != self->built_view.pool_words || token != self->table_token)
+    fill_table (self, s, n, labels, token);
   self->table_token = token;
   show_matrix (self, analysis, s, layer, head, &view);
 }
@@ -225,7 +282,8 @@ on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeSim
 {
   AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
   if (view != NULL)
-    attnscope_view_state_set_selected_token (view, row);
+    attnscope_view_state_set_selected_token (
+        view, attnscope_page_item_token (ATTNSCOPE_PAGE (self), row));
 }
 
 static void
@@ -235,7 +293,9 @@ on_row_activated (GtkColumnView *table, guint position, AttnscopeSimilarityPage 
   GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (table));
   g_autoptr (AttnscopeSimilarityRow) row = g_list_model_get_item (model, position);
   if (view != NULL && row != NULL)
-    attnscope_view_state_set_selected_token (view, attnscope_similarity_row_get_index (row));
+    attnscope_view_state_set_selected_token (
+        view, attnscope_page_item_token (ATTNSCOPE_PAGE (self),
+                                         attnscope_similarity_row_get_index (row)));
 }
 
 /* ---- table cells ---- */
@@ -384,6 +444,8 @@ attnscope_similarity_page_class_init (AttnscopeSimilarityPageClass *klass)
   page_class->update = attnscope_similarity_page_update;
   page_class->get_figure = attnscope_similarity_page_get_figure;
   page_class->dup_figure_name = attnscope_similarity_page_dup_figure_name;
+  page_class->build_figure = attnscope_similarity_page_build_figure;
+  page_class->append_export_args = attnscope_similarity_page_append_export_args;
 
   g_type_ensure (ATTNSCOPE_TYPE_HEATMAP_VIEW);
   g_type_ensure (ATTNSCOPE_TYPE_LAYER_CONTROLS);

@@ -43,7 +43,7 @@ typedef struct
   AsModel *model;
   char *text;
   gboolean truncate;
-  int n_tokens; /* set by the thread when the run fails */
+  int n_tokens; /* the whole text's tokens, set by the thread when truncating or failing */
 } ForwardData;
 
 static void
@@ -61,15 +61,16 @@ forward_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
   AsForwardOptions options = { .all_logits = FALSE, .cancellable = cancellable };
   GError *error = NULL;
   AsTrace *trace = as_forward_text (data->model, data->text, data->truncate, &options, &error);
-  if (trace != NULL)
+  if (trace == NULL || data->truncate)
     {
-      g_task_return_pointer (task, trace, (GDestroyNotify) as_trace_unref);
-      return;
+      g_autoptr (GArray) ids
+          = as_tokenizer_encode (as_model_get_tokenizer (data->model), data->text, -1, NULL);
+      data->n_tokens = ids != NULL ? (int) ids->len : -1;
     }
-  g_autoptr (GArray) ids
-      = as_tokenizer_encode (as_model_get_tokenizer (data->model), data->text, -1, NULL);
-  data->n_tokens = ids != NULL ? (int) ids->len : -1;
-  g_task_return_error (task, error);
+  if (trace != NULL)
+    g_task_return_pointer (task, trace, (GDestroyNotify) as_trace_unref);
+  else
+    g_task_return_error (task, error);
 }
 
 void
@@ -96,6 +97,6 @@ attnscope_forward_text_finish (GAsyncResult *result, int *n_tokens, GError **err
   ForwardData *data = g_task_get_task_data (G_TASK (result));
   AsTrace *trace = g_task_propagate_pointer (G_TASK (result), error);
   if (n_tokens != NULL)
-    *n_tokens = trace != NULL ? trace->n_tokens : data->n_tokens;
+    *n_tokens = trace != NULL && !data->truncate ? trace->n_tokens : data->n_tokens;
   return trace;
 }

@@ -15,9 +15,10 @@ void attnscope_model_load_async (const char *spec, GCancellable *cancellable,
                                  GAsyncReadyCallback callback, gpointer user_data);
 AsModel *attnscope_model_load_finish (GAsyncResult *result, GError **error);
 
-/* A forward pass over TEXT (as_forward_text). On failure *N_TOKENS (may be NULL) receives the
- * number of tokens the text has (-1 when it could not be tokenized), so callers can offer to
- * truncate a text longer than the context. */
+/* A forward pass over TEXT (as_forward_text). *N_TOKENS (may be NULL) receives the number of
+ * tokens the whole text has (-1 when it could not be tokenized): on failure, so that callers can
+ * offer to truncate a text longer than the context; with TRUNCATE, so that they can say how much
+ * was cut (the trace's own count otherwise). */
 void attnscope_forward_text_async (AsModel *model, const char *text, gboolean truncate,
                                    GCancellable *cancellable, GAsyncReadyCallback callback,
                                    gpointer user_data);

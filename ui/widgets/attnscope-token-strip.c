@@ -75,14 +75,28 @@ rebuild (AttnscopeTokenStrip *self)
   if (trace == NULL)
     return;
   gboolean raw = attnscope_view_state_get_raw_tokens (attnscope_session_get_view (self->session));
+  g_auto (GStrv) labels
+      = ar_token_labels_from_trace (trace, raw ? AR_TOKEN_LABEL_RAW : AR_TOKEN_LABEL_DEFAULT);
+  const char *const *texts = (const char *const *) trace->token_texts;
   for (int i = 0; i < trace->n_tokens; i++)
     {
-      g_autofree char *label = ar_token_label (trace->tokens[i], trace->token_texts[i], raw);
-      GtkWidget *chip = gtk_toggle_button_new_with_label (label);
+      GtkWidget *chip = gtk_toggle_button_new_with_label (labels[i]);
       gtk_widget_add_css_class (chip, "token-chip");
       /* Translators: tooltip of a token chip: position, token id, vocabulary string. */
       g_autofree char *tooltip = g_strdup_printf (_ ("Token %d · id %d · “%s”"), i,
                                                   (int) trace->ids[i], trace->tokens[i]);
+      int part, n_parts;
+      gunichar c;
+      if (ar_token_split_part (texts, trace->n_tokens, i, &part, &n_parts, &c))
+        {
+          char utf8[8] = { 0 };
+          g_unichar_to_utf8 (c, utf8);
+          g_autofree char *base = g_steal_pointer (&tooltip);
+          /* Translators: a token that holds some of the bytes of a character. */
+          tooltip = g_strdup_printf (_ ("%s\npart %d of %d of “%s” (its bytes are split over %d "
+                                        "tokens)"),
+                                     base, part, n_parts, utf8, n_parts);
+        }
       gtk_widget_set_tooltip_text (chip, tooltip);
       g_object_set_data (G_OBJECT (chip), "token-index", GINT_TO_POINTER (i));
       g_signal_connect (chip, "toggled", G_CALLBACK (chip_toggled), self);

@@ -11,6 +11,7 @@ struct _AttnscopeViewState
   AttnscopeAggregate aggregate;
   char *colormap;
   gboolean annotate, raw_tokens, autoscale;
+  gboolean flags[ATTNSCOPE_VIEW_N_FLAGS];
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeViewState, attnscope_view_state, G_TYPE_OBJECT)
@@ -28,7 +29,12 @@ enum
   PROP_ANNOTATE,
   PROP_RAW_TOKENS,
   PROP_AUTOSCALE,
-  N_PROPS
+  PROP_FLAG0, /* one property per AttnscopeViewFlag, in order */
+  N_PROPS = PROP_FLAG0 + ATTNSCOPE_VIEW_N_FLAGS
+};
+
+static const char *const flag_names[ATTNSCOPE_VIEW_N_FLAGS] = {
+  "autoscale-each", "normalize-rows", "log-colors", "pool-words", "align-positions",
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -201,6 +207,22 @@ attnscope_view_state_set_autoscale (AttnscopeViewState *self, gboolean autoscale
   set_flag (self, &self->autoscale, autoscale, PROP_AUTOSCALE);
 }
 
+gboolean
+attnscope_view_state_get_flag (AttnscopeViewState *self, AttnscopeViewFlag flag)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_VIEW_STATE (self), FALSE);
+  g_return_val_if_fail (flag < ATTNSCOPE_VIEW_N_FLAGS, FALSE);
+  return self->flags[flag];
+}
+
+void
+attnscope_view_state_set_flag (AttnscopeViewState *self, AttnscopeViewFlag flag, gboolean value)
+{
+  g_return_if_fail (ATTNSCOPE_IS_VIEW_STATE (self));
+  g_return_if_fail (flag < ATTNSCOPE_VIEW_N_FLAGS);
+  set_flag (self, &self->flags[flag], value, PROP_FLAG0 + flag);
+}
+
 void
 attnscope_view_state_get_selection (AttnscopeViewState *self, ArViewSelection *selection)
 {
@@ -214,6 +236,12 @@ attnscope_view_state_get_selection (AttnscopeViewState *self, ArViewSelection *s
   selection->annotate = self->annotate ? AR_ANNOTATE_AUTO : AR_ANNOTATE_NEVER;
   selection->raw_tokens = self->raw_tokens;
   selection->autoscale = self->autoscale;
+  selection->autoscale_each = self->flags[ATTNSCOPE_VIEW_AUTOSCALE_EACH];
+  selection->normalize_rows = self->flags[ATTNSCOPE_VIEW_NORMALIZE_ROWS];
+  selection->log_colors = self->flags[ATTNSCOPE_VIEW_LOG_COLORS];
+  selection->pool_words = self->flags[ATTNSCOPE_VIEW_POOL_WORDS];
+  selection->alignment
+      = self->flags[ATTNSCOPE_VIEW_ALIGN_POSITIONS] ? AR_ALIGN_POSITIONS : AR_ALIGN_TOKENS;
 }
 
 static void
@@ -260,6 +288,11 @@ attnscope_view_state_get_property (GObject *object, guint prop_id, GValue *value
       g_value_set_boolean (value, self->autoscale);
       break;
     default:
+      if (prop_id >= PROP_FLAG0 && prop_id < N_PROPS)
+        {
+          g_value_set_boolean (value, self->flags[prop_id - PROP_FLAG0]);
+          break;
+        }
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -296,6 +329,11 @@ attnscope_view_state_set_property (GObject *object, guint prop_id, const GValue 
       attnscope_view_state_set_autoscale (self, g_value_get_boolean (value));
       break;
     default:
+      if (prop_id >= PROP_FLAG0 && prop_id < N_PROPS)
+        {
+          attnscope_view_state_set_flag (self, prop_id - PROP_FLAG0, g_value_get_boolean (value));
+          break;
+        }
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -323,6 +361,8 @@ attnscope_view_state_class_init (AttnscopeViewStateClass *klass)
   properties[PROP_ANNOTATE] = g_param_spec_boolean ("annotate", NULL, NULL, TRUE, RW);
   properties[PROP_RAW_TOKENS] = g_param_spec_boolean ("raw-tokens", NULL, NULL, FALSE, RW);
   properties[PROP_AUTOSCALE] = g_param_spec_boolean ("autoscale", NULL, NULL, TRUE, RW);
+  for (int f = 0; f < ATTNSCOPE_VIEW_N_FLAGS; f++)
+    properties[PROP_FLAG0 + f] = g_param_spec_boolean (flag_names[f], NULL, NULL, FALSE, RW);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -1,6 +1,8 @@
 /* attnscope-view-state.h — what every page looks at, whatever the text: the selected token, the
- * layer and head, the aggregation of heads, the colour map, annotation, raw token labels and
- * autoscaled colours. The GUI's side of ui/render's ArViewSelection.
+ * layer and head, the aggregation of heads, the colour map, annotation, raw token labels,
+ * autoscaled colours and the switches of AttnscopeViewFlag (per-head ranges, row normalisation,
+ * log colours, words, the comparison's alignment). The GUI's side of ui/render's
+ * ArViewSelection.
  *
  * The layer, head and token are clamped to the shape of what is shown (set_shape): layers and
  * heads of the model, tokens of the main trace; a selected token beyond the trace is dropped. */
@@ -42,6 +44,21 @@ gboolean attnscope_view_state_get_raw_tokens (AttnscopeViewState *self);
 void attnscope_view_state_set_raw_tokens (AttnscopeViewState *self, gboolean raw_tokens);
 gboolean attnscope_view_state_get_autoscale (AttnscopeViewState *self);
 void attnscope_view_state_set_autoscale (AttnscopeViewState *self, gboolean autoscale);
+
+/* Further switches of the view, each also a boolean property of the name given. */
+typedef enum
+{
+  ATTNSCOPE_VIEW_AUTOSCALE_EACH,  /* "autoscale-each": each head / panel its own colour range */
+  ATTNSCOPE_VIEW_NORMALIZE_ROWS,  /* "normalize-rows": attention rows ÷ their maximum */
+  ATTNSCOPE_VIEW_LOG_COLORS,      /* "log-colors" */
+  ATTNSCOPE_VIEW_POOL_WORDS,      /* "pool-words": words instead of tokens */
+  ATTNSCOPE_VIEW_ALIGN_POSITIONS, /* "align-positions": comparisons by position, not by token */
+  ATTNSCOPE_VIEW_N_FLAGS,
+} AttnscopeViewFlag;
+
+gboolean attnscope_view_state_get_flag (AttnscopeViewState *self, AttnscopeViewFlag flag);
+void attnscope_view_state_set_flag (AttnscopeViewState *self, AttnscopeViewFlag flag,
+                                    gboolean value);
 
 /* The state as the figure builders take it (annotation AUTO when on, NEVER when off). */
 void attnscope_view_state_get_selection (AttnscopeViewState *self, ArViewSelection *selection);
