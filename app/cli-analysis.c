@@ -69,7 +69,8 @@ cli_parse_vector_selection (const char *command, const char *of, AsVectorSource 
                             int *head)
 {
   if (of == NULL)
-    return cli_usage_printf (command, "--of embeddings|contexts|attn_out|hidden is required");
+    return cli_usage_printf (
+        command, "--of embeddings|token-embeddings|contexts|attn_out|hidden is required");
   GError *error = NULL;
   if (!as_vector_source_from_string (of, source, &error))
     {
@@ -77,11 +78,11 @@ cli_parse_vector_selection (const char *command, const char *of, AsVectorSource 
       g_error_free (error);
       return code;
     }
-  if (*layer == G_MININT && *source != AS_VECTORS_EMBEDDINGS)
+  if (*layer == G_MININT && as_vector_source_needs_layer (*source))
     return cli_usage_printf (command, "--of %s needs --layer L", of);
   if (*head == G_MININT && as_vector_source_needs_head (*source))
     return cli_usage_printf (command, "--of %s needs --layer L and --head H", of);
-  if (*layer == G_MININT || *source == AS_VECTORS_EMBEDDINGS)
+  if (*layer == G_MININT || !as_vector_source_needs_layer (*source))
     *layer = 0;
   if (*head == G_MININT)
     *head = -1;

@@ -26,7 +26,7 @@ static void
 append_selection_json (GString *out, const SimilarityRequest *req)
 {
   g_string_append_printf (out, "\"of\":\"%s\"", as_vector_source_to_string (req->source));
-  if (req->source != AS_VECTORS_EMBEDDINGS)
+  if (as_vector_source_needs_layer (req->source))
     g_string_append_printf (out, ",\"layer\":%d", req->layer);
   if (req->head >= 0)
     g_string_append_printf (out, ",\"head\":%d", req->head);
@@ -165,7 +165,8 @@ cli_similarity (int argc, char **argv)
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "of", 0, 0, G_OPTION_ARG_STRING, &of,
-      "Vector set: embeddings, contexts (of --layer, --head), attn_out or hidden (of --layer)",
+      "Vector set: embeddings, token-embeddings, contexts (of --layer, --head), attn_out or "
+      "hidden (of --layer)",
       "SET" },
     { "layer", 'l', 0, G_OPTION_ARG_INT, &req.layer,
       "Layer (0-based; hidden: 0 = embeddings .. L = after the final norm)", "L" },
