@@ -48,11 +48,12 @@ as_rng_normal_pair (guint64 *state, double *z0, double *z1)
   *z1 = r * sin (2 * G_PI * u2);
 }
 
-/* An integer in 0..N-1 (N >= 1); the modulo bias is below 2^-32 for N < 2^32. */
+/* An integer in 0..N-1 (N >= 1): the top 32 random bits scaled by N (Lemire's multiply-shift,
+ * without its rejection step: the bias is below N / 2^32). */
 static inline int
 as_rng_below (guint64 *state, int n)
 {
-  return (int) (as_rng_next (state) % (guint64) n);
+  return (int) (((as_rng_next (state) >> 32) * (guint64) n) >> 32);
 }
 
 G_END_DECLS

@@ -66,6 +66,7 @@ block_epoch (Descent *s, int block)
   const AsSparseGraph *g = s->g;
   int v0 = s->block_start[block], v1 = s->block_start[block + 1], n = g->n;
   double a = s->a, b = s->b, alpha = s->alpha, now = s->epoch;
+  float fb = (float) b; /* powers in single precision, as umap-learn's float32 distances */
   GArray *moves = s->moves[block];
   for (int j = v0; j < v1; j++)
     {
@@ -82,7 +83,7 @@ block_epoch (Descent *s, int block)
           double coeff = 0.0;
           if (d2 > 0.0f)
             {
-              double p = pow (d2, b); /* d^(2b); d^(2(b−1)) = p / d² */
+              double p = powf (d2, fb); /* d^(2b); d^(2(b−1)) = p / d² */
               coeff = -2.0 * a * b * (p / d2) / (a * p + 1.0);
             }
           double gx = clip (coeff * dx) * alpha, gy = clip (coeff * dy) * alpha;
@@ -112,7 +113,7 @@ block_epoch (Descent *s, int block)
               float f2 = fx * fx + fy * fy;
               if (f2 > 0.0f)
                 {
-                  double repel = 2.0 * s->gamma * b / ((0.001 + f2) * (a * pow (f2, b) + 1.0));
+                  double repel = 2.0 * s->gamma * b / ((0.001 + f2) * (a * powf (f2, fb) + 1.0));
                   current[0] += (float) (clip (repel * fx) * alpha);
                   current[1] += (float) (clip (repel * fy) * alpha);
                 }

@@ -8,7 +8,8 @@
  * euclidean and cosine; the Lanczos eigenvectors equal LAPACK's dense ones and numpy's eigh.
  * Driver: the same seed gives the same bytes for 1, 2 and 3 threads, also in the blocked descent
  * (n >= AS_UMAP_BLOCKED_MIN_N); another seed gives another layout; progress, cancellation, tiny
- * inputs, well separated clusters (several graph components), every error with its message.
+ * inputs, well separated clusters (several graph components), every error with its message;
+ * as_unique_rows (which the command line applies before t-SNE and UMAP).
  * Peer: on a Gaussian mixture, scikit-learn's digits and hidden states of the shipped model
  * (euclidean and cosine), our trustworthiness (sklearn.manifold.trustworthiness with
  * n_neighbors 15, the neighbourhood both UMAPs preserve) is at least umap-js 1.4.0's − 0.01,
@@ -24,6 +25,7 @@
 #include "as-model.h"
 #include "as-trace-vectors.h"
 #include "as-umap.h"
+#include "as-unique-rows.h"
 #include "check-close.h"
 #include "sklearn-reference.h"
 #include "umap-private.h"
@@ -726,6 +728,22 @@ test_peer_token_vectors (void)
 }
 
 static void
+test_unique_rows (void)
+{
+  /* rows 0 = 2 = 5 and 1 = 4; 3 differs from 1 only by the sign of a zero */
+  const float x[6 * 2] = { 1, 2, 3, 0, 1, 2, 3, -0.0f, 3, 0, 1, 2 };
+  int inverse[6], m = 0;
+  g_autofree float *u = as_unique_rows (x, 6, 2, inverse, &m);
+  g_assert_cmpint (m, ==, 3);
+  const int expected_inverse[6] = { 0, 1, 0, 2, 1, 0 };
+  const float expected[3 * 2] = { 1, 2, 3, 0, 3, -0.0f };
+  g_assert_cmpmem (inverse, sizeof inverse, expected_inverse, sizeof expected_inverse);
+  g_assert_cmpmem (u, sizeof expected, expected, sizeof expected);
+  g_autofree float *none = as_unique_rows (x, 0, 2, inverse, &m);
+  g_assert_cmpint (m, ==, 0);
+}
+
+static void
 test_defaults (void)
 {
   AsUmapOptions o;
@@ -748,6 +766,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/umap/defaults", test_defaults);
   g_test_add_func ("/core/umap/curve", test_curve);
+  g_test_add_func ("/core/umap/unique-rows", test_unique_rows);
   g_test_add_func ("/core/umap/graph/euclidean", test_graph_euclidean);
   g_test_add_func ("/core/umap/graph/cosine", test_graph_cosine);
   g_test_add_func ("/core/umap/eigen", test_eigen);
