@@ -13,49 +13,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "eigen-private.h"
 #include "rng-private.h"
 #include "umap-private.h"
 
 #define TOLERANCE 1e-4
 #define CHECK_EVERY 10
 #define BASIS_BYTES (256u << 20)
-
-gboolean
-as_umap_dense_top_eigen (double *vectors, double *values, double *s, int m, int k)
-{
-  g_return_val_if_fail (k >= 1 && k <= m, FALSE);
-  g_autofree double *w = g_new (double, m);            /* [m] eigenvalues, ascending */
-  g_autofree double *z = g_new (double, (gsize) m *k); /* [m][k] eigenvectors, ascending */
-  g_autofree lapack_int *support = g_new (lapack_int, 2 * (gsize) k);
-  lapack_int found = 0;
-  lapack_int info = LAPACKE_dsyevr (LAPACK_ROW_MAJOR, 'V', 'I', 'U', m, s, m, 0.0, 0.0, m - k + 1,
-                                    m, 0.0, &found, w, z, k, support);
-  if (info != 0 || found != k)
-    return FALSE;
-  for (int c = 0; c < k; c++) /* largest first */
-    {
-      values[c] = w[k - 1 - c];
-      for (int i = 0; i < m; i++)
-        vectors[(gsize) i * k + c] = z[(gsize) i * k + (k - 1 - c)];
-    }
-  as_umap_fix_signs (vectors, m, k);
-  return TRUE;
-}
-
-void
-as_umap_fix_signs (double *vectors, int m, int k)
-{
-  for (int c = 0; c < k; c++)
-    {
-      int best = 0;
-      for (int i = 1; i < m; i++)
-        if (fabs (vectors[(gsize) i * k + c]) > fabs (vectors[(gsize) best * k + c]))
-          best = i;
-      if (vectors[(gsize) best * k + c] < 0)
-        for (int i = 0; i < m; i++)
-          vectors[(gsize) i * k + c] = -vectors[(gsize) i * k + c];
-    }
-}
 
 /* OUT [m] = A·V with A = D^-½·W·D^-½ (DINV [m] = 1/√deg). */
 static void
@@ -190,7 +154,7 @@ lanczos_top2 (double *vectors, double *values, const AsSparseGraph *g, const dou
           for (int i = 0; i < m; i++)
             vectors[(gsize) i * 2 + c] /= sqrt (sq);
         }
-      as_umap_fix_signs (vectors, m, 2);
+      as_eigen_fix_signs (vectors, m, 2);
     }
   g_free (q);
   return converged;
@@ -222,7 +186,7 @@ as_umap_eigen_top2 (double *vectors, double *values, const AsSparseGraph *g, con
       a[(gsize) i * m + g->col[e]] = g->val[e] * dinv[i] * dinv[g->col[e]];
   double top_values[3];
   g_autofree double *three = g_new (double, (gsize) m * 3); /* [m][3] */
-  if (!as_umap_dense_top_eigen (three, top_values, a, m, 3))
+  if (!as_eigen_top_dense (top_values, three, a, m, 3, "UMAP", NULL))
     return FALSE;
   for (int i = 0; i < m; i++)
     {

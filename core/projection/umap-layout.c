@@ -169,12 +169,66 @@ split_blocks (int *block_start, int n_blocks, const AsSparseGraph *g)
   block_start[n_blocks] = g->n;
 }
 
+/* Allocates S's schedule and streams; FALSE when the schedule does not fit. umap-learn's
+ * make_epochs_per_sample: n_samples = n_epochs·w / max(w), epochs_per_sample = n_epochs /
+ * n_samples; the first negative samples are due at epochs_per_sample / rate. */
+static gboolean
+descent_init (Descent *s, const AsUmapOptions *o)
+{
+  const AsSparseGraph *g = s->g;
+  int n = g->n;
+  int64_t edges = g->row_ptr[n];
+  s->n_blocks = n >= AS_UMAP_BLOCKED_MIN_N ? AS_UMAP_BLOCKS : 1;
+  s->start = s->n_blocks > 1 ? g_memdup2 (s->y, sizeof (float) * 2 * n) : s->y;
+  s->rng = g_new (guint64, n);
+  s->block_start = g_new (int, s->n_blocks + 1);
+  s->moves = g_new0 (GArray *, s->n_blocks);
+  for (int block = 0; block < s->n_blocks; block++)
+    s->moves[block] = g_array_new (FALSE, FALSE, sizeof (Move));
+  split_blocks (s->block_start, s->n_blocks, g);
+  guint64 base = as_rng_hash (o->seed ^ 0x756d61702d736764ull); /* "umap-sgd" */
+  for (int i = 0; i < n; i++)
+    s->rng[i] = as_rng_hash (base + (guint64) i);
+
+  s->epochs_per_sample = g_try_malloc (sizeof (double) * (edges + 1));
+  s->epoch_of_next_sample = g_try_malloc (sizeof (double) * (edges + 1));
+  s->epoch_of_next_negative = g_try_malloc (sizeof (double) * (edges + 1));
+  if (s->epochs_per_sample == NULL || s->epoch_of_next_sample == NULL
+      || s->epoch_of_next_negative == NULL)
+    return FALSE;
+  float max = 0.0f;
+  for (int64_t e = 0; e < edges; e++)
+    max = fmaxf (max, g->val[e]);
+  for (int64_t e = 0; e < edges; e++)
+    {
+      double samples = s->n_epochs * ((double) g->val[e] / max);
+      s->epochs_per_sample[e] = samples > 0 ? s->n_epochs / samples : -1.0;
+      s->epoch_of_next_sample[e] = s->epochs_per_sample[e];
+      s->epoch_of_next_negative[e]
+          = s->negative_rate > 0 ? s->epochs_per_sample[e] / s->negative_rate : 0;
+    }
+  return TRUE;
+}
+
+static void
+descent_clear (Descent *s)
+{
+  for (int block = 0; block < s->n_blocks; block++)
+    g_clear_pointer (&s->moves[block], g_array_unref);
+  g_free (s->moves);
+  g_free (s->block_start);
+  g_free (s->rng);
+  if (s->start != s->y)
+    g_free (s->start);
+  g_free (s->epochs_per_sample);
+  g_free (s->epoch_of_next_sample);
+  g_free (s->epoch_of_next_negative);
+}
+
 gboolean
 as_umap_optimize (float *y, const AsSparseGraph *g, int n_epochs, double a, double b,
                   const AsUmapOptions *o, AsWorkerTeam *team, GError **error)
 {
-  int n = g->n;
-  int64_t edges = g->row_ptr[n];
   Descent s = { .g = g,
                 .a = a,
                 .b = b,
@@ -183,43 +237,11 @@ as_umap_optimize (float *y, const AsSparseGraph *g, int n_epochs, double a, doub
                 .n_epochs = n_epochs,
                 .y = y,
                 .alpha = o->learning_rate };
-  s.n_blocks = n >= AS_UMAP_BLOCKED_MIN_N ? AS_UMAP_BLOCKS : 1;
-  s.epochs_per_sample = g_try_malloc (sizeof (double) * (edges + 1));
-  s.epoch_of_next_sample = g_try_malloc (sizeof (double) * (edges + 1));
-  s.epoch_of_next_negative = g_try_malloc (sizeof (double) * (edges + 1));
-  s.start = s.n_blocks > 1 ? g_memdup2 (y, sizeof (float) * 2 * n) : y;
-  s.rng = g_new (guint64, n);
-  s.block_start = g_new (int, s.n_blocks + 1);
-  s.moves = g_new0 (GArray *, s.n_blocks);
-  gboolean ok = s.epochs_per_sample != NULL && s.epoch_of_next_sample != NULL
-                && s.epoch_of_next_negative != NULL;
+  gboolean ok = descent_init (&s, o);
   if (!ok)
     g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
                  "UMAP: the sampling schedule of %" G_GINT64_FORMAT " edges does not fit in memory",
-                 edges);
-
-  if (ok)
-    {
-      /* umap-learn's make_epochs_per_sample: n_samples = n_epochs·w / max(w) */
-      float max = 0.0f;
-      for (int64_t e = 0; e < edges; e++)
-        max = fmaxf (max, g->val[e]);
-      for (int64_t e = 0; e < edges; e++)
-        {
-          double samples = n_epochs * ((double) g->val[e] / max);
-          s.epochs_per_sample[e] = samples > 0 ? n_epochs / samples : -1.0;
-          s.epoch_of_next_sample[e] = s.epochs_per_sample[e];
-          s.epoch_of_next_negative[e]
-              = o->negative_sample_rate > 0 ? s.epochs_per_sample[e] / o->negative_sample_rate : 0;
-        }
-      guint64 base = as_rng_hash (o->seed ^ 0x756d61702d736764ull); /* "umap-sgd" */
-      for (int i = 0; i < n; i++)
-        s.rng[i] = as_rng_hash (base + (guint64) i);
-      split_blocks (s.block_start, s.n_blocks, g);
-      for (int block = 0; block < s.n_blocks; block++)
-        s.moves[block] = g_array_new (FALSE, FALSE, sizeof (Move));
-    }
-
+                 g->row_ptr[g->n]);
   for (int epoch = 0; ok && epoch < n_epochs; epoch++)
     {
       if (g_cancellable_is_cancelled (o->cancellable))
@@ -234,18 +256,8 @@ as_umap_optimize (float *y, const AsSparseGraph *g, int n_epochs, double a, doub
       finish_epoch (&s);
       s.alpha = o->learning_rate * (1.0 - (double) epoch / n_epochs);
       if (o->progress != NULL && ((epoch + 1) % PROGRESS_EVERY == 0 || epoch + 1 == n_epochs))
-        o->progress (epoch + 1, n_epochs, y, n, o->user_data);
+        o->progress (epoch + 1, n_epochs, y, g->n, o->user_data);
     }
-
-  for (int block = 0; block < s.n_blocks; block++)
-    g_clear_pointer (&s.moves[block], g_array_unref);
-  g_free (s.moves);
-  g_free (s.block_start);
-  g_free (s.rng);
-  if (s.start != y)
-    g_free (s.start);
-  g_free (s.epochs_per_sample);
-  g_free (s.epoch_of_next_sample);
-  g_free (s.epoch_of_next_negative);
+  descent_clear (&s);
   return ok;
 }

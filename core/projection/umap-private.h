@@ -73,15 +73,6 @@ void as_umap_fuzzy_graph (AsSparseGraph *g, const int *nn, const float *w, int n
 gboolean as_umap_eigen_top2 (double *vectors, double *values, const AsSparseGraph *g,
                              const double *deg, gboolean force_lanczos, guint64 *rng);
 
-/* The K largest eigenpairs of the symmetric S [m][m] (upper triangle used, destroyed) by LAPACK's
- * dsyevr: VALUES [k] largest first, VECTORS [m][k] unit columns with as_umap_fix_signs(). FALSE
- * when LAPACK fails. */
-gboolean as_umap_dense_top_eigen (double *vectors, double *values, double *s, int m, int k);
-
-/* Flips each column of VECTORS [m][k] so that its entry of largest magnitude (the first such) is
- * positive. */
-void as_umap_fix_signs (double *vectors, int m, int k);
-
 /* LABEL [n] = the connected component of every vertex of G (numbered in the order of their
  * smallest vertex); returns the number of components. */
 int as_umap_graph_components (int *label, const AsSparseGraph *g);

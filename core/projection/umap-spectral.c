@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "eigen-private.h"
 #include "rng-private.h"
 #include "umap-private.h"
 
@@ -129,10 +130,9 @@ centroid_layout (double *meta, int c, const int *label, const float *x, int n, i
       if (a != b)
         s[(gsize) a * c + b] /= root[a] * root[b];
 
-  double vectors[3 * 64], values[3];
-  g_autofree double *heap = c > 64 ? g_new (double, (gsize) c * 3) : NULL;
-  double *v = heap != NULL ? heap : vectors; /* [c][3] */
-  if (!as_umap_dense_top_eigen (v, values, s, c, 3))
+  double values[3];
+  g_autofree double *v = g_new (double, (gsize) c * 3); /* [c][3] */
+  if (!as_eigen_top_dense (values, v, s, c, 3, "UMAP", NULL))
     {
       memset (meta, 0, sizeof (double) * 2 * c);
       return;
@@ -140,7 +140,7 @@ centroid_layout (double *meta, int c, const int *label, const float *x, int n, i
   for (int a = 0; a < c; a++)
     for (int k = 0; k < 3; k++)
       v[(gsize) a * 3 + k] /= root[a];
-  as_umap_fix_signs (v, c, 3);
+  as_eigen_fix_signs (v, c, 3);
   double max = 0.0;
   for (int a = 0; a < c; a++)
     for (int k = 1; k < 3; k++)

@@ -26,21 +26,9 @@ Subcommands:
 
 import argparse
 import json
-import os
 import sys
 
-
-def _limit_threads(n):
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[var] = str(n)
-
-
-def _read(path, dataset):
-    import h5py
-    import numpy as np
-
-    with h5py.File(path, "r") as f:
-        return np.asarray(f[dataset], dtype=np.float32)
+from sklearn_reference import _limit_threads, _read
 
 
 def cmd_digits(a):
