@@ -405,15 +405,16 @@ append_texts_json (GString *out, const ProjectInput *in, const char *highlight)
   g_string_append_c (out, ']');
 }
 
+/* What the points are, for the output: the vector sets and the highlighted word. */
 typedef struct
 {
   const VectorChoice *of, *also; /* NULL for a matrix / without --also */
   const char *highlight;
-} ProjectLabels;
+} ProjectSelection;
 
 static void
 print_json (const ProjectResult *res, const ProjectResult *also, const ProjectInput *in,
-            const ProjectRequest *req, const ProjectLabels *what)
+            const ProjectRequest *req, const ProjectSelection *what)
 {
   g_autoptr (GString) out = g_string_new (NULL);
   g_string_append_printf (out, "{\"method\":\"%s\",\"n\":%d,\"dim\":%d,", method_names[req->method],
@@ -481,7 +482,7 @@ print_csv (const ProjectResult *res, const ProjectResult *also, const ProjectInp
 }
 
 static int
-project_run (const ProjectInput *in, const ProjectRequest *req, const ProjectLabels *what)
+project_run (const ProjectInput *in, const ProjectRequest *req, const ProjectSelection *what)
 {
   GError *error = NULL;
   g_autofree float *points = g_new0 (float, 2 * (gsize) MAX (in->n, 1)); /* [n][2] */
@@ -700,7 +701,7 @@ cli_project (int argc, char **argv)
                               : load_texts (&loader, model_spec, texts, lines, &error);
   if (!ok)
     return cli_fail (error);
-  ProjectLabels what
+  ProjectSelection what
       = { from_texts ? &loader.of : NULL, loader.has_also ? &loader.also : NULL, t.highlight };
   return project_run (&in, &req, &what);
 }

@@ -71,6 +71,14 @@ with h5py.File(sys.argv[2], "w") as f:
 EOF
 }
 
+# Runs the command after FILE; writes its process CPU seconds (user + system, GNU time) to FILE.
+cpu() {
+  out=$1
+  shift
+  /usr/bin/time -f '%U %S' -o "$out.raw" "$@"
+  awk '{print $1 + $2}' "$out.raw" > "$out"
+}
+
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 results="$work/results.jsonl"
 : > "$results"
@@ -87,17 +95,18 @@ for s in $sets; do
   n=$1 d=$2
   if [ "$n" -le 10000 ]; then epochs=500; else epochs=200; fi
   echo "$s (n=$n, d=$d): attnscope..." >&2
-  one=$("$bin" --input "$x" --threads 1 --seed 1 --out "$work/ours1-$s.h5")
+  one=$(cpu "$work/cpu-ours1" "$bin" --input "$x" --threads 1 --seed 1 --out "$work/ours1-$s.h5")
   two=$("$bin" --input "$x" --threads 2 --seed 1 --out "$work/ours-$s.h5")
   echo "$s: umap-js..." >&2
-  js=$(node "$peer" "$work/npm" "$work/$s.f32" "$n" "$d" "$work/js-$s.f32" --seed 1 \
-         --epochs "$epochs")
+  js=$(cpu "$work/cpu-js" node "$peer" "$work/npm" "$work/$s.f32" "$n" "$d" "$work/js-$s.f32" \
+         --seed 1 --epochs "$epochs")
   to_h5 "$work/js-$s.f32" "$work/js-$s.h5"
   echo "$s: trustworthiness..." >&2
   t_ours=$("$py" "$ur" trust --input "$x" --embedding "$work/ours-$s.h5")
   t_js=$("$py" "$ur" trust --input "$x" --embedding "$work/js-$s.h5")
-  printf '{"set": "%s", "n": %s, "d": %s, "ours1": %s, "ours2": %s, "js": %s, "trust_ours": %s, "trust_js": %s}\n' \
-    "$s" "$n" "$d" "$one" "$two" "$js" "$t_ours" "$t_js" >> "$results"
+  printf '{"set": "%s", "n": %s, "d": %s, "ours1": %s, "ours2": %s, "js": %s, "trust_ours": %s, "trust_js": %s, "cpu_ours1": %s, "cpu_js": %s}\n' \
+    "$s" "$n" "$d" "$one" "$two" "$js" "$t_ours" "$t_js" "$(cat "$work/cpu-ours1")" \
+    "$(cat "$work/cpu-js")" >> "$results"
 done
 
 cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
@@ -117,13 +126,18 @@ print(f"Machine: {cpu}, {cores} cores. attnscope {rev} (gcc {gccv}, OpenBLAS {bl
 print("Both: 15 neighbours, min_dist 0.1, 500 epochs, seed 1. attnscope: exact k-NN, spectral "
       "initialisation; umap-js: NN-descent, random initialisation, one thread (JavaScript).\n")
 print("| data | n | d | attnscope 1 thread s | attnscope 2 threads s | umap-js s | speed-up "
-      "(umap-js / attnscope 1 thread) | trust attnscope | trust umap-js |")
-print("|---|---|---|---|---|---|---|---|---|")
+      "(umap-js / attnscope 1 thread) | CPU s attnscope 1 thread | CPU s umap-js | CPU speed-up | "
+      "trust attnscope | trust umap-js |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
     a1, a2, js = r["ours1"]["umap_ms"] / 1000, r["ours2"]["umap_ms"] / 1000, r["js"]["seconds"]
+    c1, cj = r["cpu_ours1"], r["cpu_js"]
     print(f"| {r['set']} | {r['n']} | {r['d']} | {a1:.2f} | {a2:.2f} | {js:.2f} | {js / a1:.1f}× | "
+          f"{c1:.2f} | {cj:.2f} | {cj / c1:.1f}× | "
           f"{r['trust_ours']['trust']:.4f} | {r['trust_js']['trust']:.4f} |")
-print("\nattnscope's time is the whole as_umap_run (neighbours included); umap-js's is UMAP.fit() "
-      "(neighbours included), without reading the data. Trustworthiness: "
+print("\nTimes in seconds. Wall: attnscope's whole as_umap_run (neighbours included), umap-js's "
+      "UMAP.fit() (neighbours included), without reading the data. CPU: user + system time of the "
+      "whole process (GNU time; reading the data, and for umap-js starting Node.js, included), "
+      "the measure that a loaded machine inflates least. Trustworthiness: "
       "sklearn.manifold.trustworthiness with n_neighbors = 15, of the 2-thread attnscope run.")
 EOF
