@@ -29,6 +29,7 @@
  * labels are the token strings (texts) or the row indices (matrix); "kl" is null for PCA and
  * UMAP. --csv prints "index,label,x,y" (plus "text,position" for texts, "highlight" with
  * --highlight, "also_x,also_y" with --also) instead. */
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -309,100 +310,136 @@ project (ProjectResult *out, const float *x, int n, int dim, const ProjectReques
 
 /* ---- output ---- */
 
+/* JSON through json-glib's JsonBuilder: numbers that are not finite become null. */
 static void
-append_int_array (GString *out, const char *key, const GArray *values)
+add_number (JsonBuilder *out, double value)
 {
-  g_string_append_printf (out, ",\"%s\":[", key);
-  for (guint i = 0; i < values->len; i++)
-    g_string_append_printf (out, "%s%d", i > 0 ? "," : "", g_array_index (values, int, i));
-  g_string_append_c (out, ']');
+  if (isfinite (value))
+    json_builder_add_double_value (out, value);
+  else
+    json_builder_add_null_value (out);
 }
 
-/* "points":[...],"kl":K and what this run of the method reports. */
 static void
-append_run_json (GString *out, const ProjectResult *res, int n, const ProjectRequest *req)
+set_number (JsonBuilder *out, const char *member, double value)
 {
-  g_string_append (out, "\"points\":[");
+  json_builder_set_member_name (out, member);
+  add_number (out, value);
+}
+
+static void
+set_int (JsonBuilder *out, const char *member, gint64 value)
+{
+  json_builder_set_member_name (out, member);
+  json_builder_add_int_value (out, value);
+}
+
+static void
+set_string (JsonBuilder *out, const char *member, const char *value)
+{
+  json_builder_set_member_name (out, member);
+  json_builder_add_string_value (out, value);
+}
+
+static void
+set_int_array (JsonBuilder *out, const char *member, const GArray *values)
+{
+  json_builder_set_member_name (out, member);
+  json_builder_begin_array (out);
+  for (guint i = 0; i < values->len; i++)
+    json_builder_add_int_value (out, g_array_index (values, int, i));
+  json_builder_end_array (out);
+}
+
+/* "points", "kl", "distinct" and what this run of the method reports. */
+static void
+set_run (JsonBuilder *out, const ProjectResult *res, int n, const ProjectRequest *req)
+{
+  json_builder_set_member_name (out, "points");
+  json_builder_begin_array (out);
   for (int i = 0; i < n; i++)
     {
-      g_string_append (out, i > 0 ? ",[" : "[");
-      cli_json_append_number (out, res->points[2 * i]);
-      g_string_append_c (out, ',');
-      cli_json_append_number (out, res->points[2 * i + 1]);
-      g_string_append_c (out, ']');
+      json_builder_begin_array (out);
+      add_number (out, res->points[2 * i]);
+      add_number (out, res->points[2 * i + 1]);
+      json_builder_end_array (out);
     }
-  g_string_append (out, "],\"kl\":");
-  cli_json_append_number (out, res->kl);
-  g_string_append_printf (out, ",\"distinct\":%d", res->distinct);
+  json_builder_end_array (out);
+  set_number (out, "kl", res->kl);
+  set_int (out, "distinct", res->distinct);
   if (req->method == PROJECT_PCA)
     {
-      g_string_append (out, ",\"explained_variance_ratio\":[");
-      cli_json_append_number (out, res->ratio[0]);
-      g_string_append_c (out, ',');
-      cli_json_append_number (out, res->ratio[1]);
-      g_string_append_c (out, ']');
+      json_builder_set_member_name (out, "explained_variance_ratio");
+      json_builder_begin_array (out);
+      add_number (out, res->ratio[0]);
+      add_number (out, res->ratio[1]);
+      json_builder_end_array (out);
     }
   else if (req->method == PROJECT_UMAP)
-    g_string_append_printf (out, ",\"init\":\"%s\",\"graph_components\":%d",
-                            res->umap.init == AS_UMAP_INIT_SPECTRAL ? "spectral" : "random",
-                            res->umap.n_graph_components);
+    {
+      set_string (out, "init", res->umap.init == AS_UMAP_INIT_SPECTRAL ? "spectral" : "random");
+      set_int (out, "graph_components", res->umap.n_graph_components);
+    }
 }
 
 static void
-append_method_json (GString *out, const ProjectRequest *req, const ProjectResult *res)
+set_method_options (JsonBuilder *out, const ProjectRequest *req, const ProjectResult *res)
 {
   if (req->method == PROJECT_TSNE)
-    g_string_append_printf (out,
-                            ",\"perplexity\":%.9g,\"iterations\":%d,\"seed\":%" G_GINT64_FORMAT,
-                            req->perplexity, req->iterations, req->seed);
-  else if (req->method == PROJECT_UMAP)
-    g_string_append_printf (out,
-                            ",\"neighbors\":%d,\"min_dist\":%.9g,\"metric\":\"%s\",\"epochs\":%d,"
-                            "\"seed\":%" G_GINT64_FORMAT ",\"a\":%.9g,\"b\":%.9g",
-                            req->neighbors, req->min_dist,
-                            req->metric == AS_UMAP_METRIC_COSINE ? "cosine" : "euclidean",
-                            res->umap.n_epochs, req->seed, res->umap.a, res->umap.b);
-}
-
-/* "of":"hidden","layer":L,"head":null */
-static void
-append_choice_json (GString *out, const VectorChoice *choice)
-{
-  g_string_append_printf (out,
-                          "\"of\":\"%s\",\"layer\":", as_vector_source_to_string (choice->source));
-  if (as_vector_source_needs_layer (choice->source))
-    g_string_append_printf (out, "%d", choice->layer);
-  else
-    g_string_append (out, "null");
-  if (choice->head >= 0)
-    g_string_append_printf (out, ",\"head\":%d", choice->head);
-  else
-    g_string_append (out, ",\"head\":null");
-}
-
-static void
-append_texts_json (GString *out, const ProjectInput *in, const char *highlight)
-{
-  g_string_append (out, ",\"texts\":[");
-  for (guint t = 0; t < in->texts->len; t++)
     {
-      if (t > 0)
-        g_string_append_c (out, ',');
-      cli_json_append_string (out, in->texts->pdata[t]);
+      set_number (out, "perplexity", req->perplexity);
+      set_int (out, "iterations", req->iterations);
+      set_int (out, "seed", req->seed);
     }
-  g_string_append_c (out, ']');
-  append_int_array (out, "text", in->text);
-  append_int_array (out, "position", in->position);
-  append_int_array (out, "token_ids", in->ids);
+  else if (req->method == PROJECT_UMAP)
+    {
+      set_int (out, "neighbors", req->neighbors);
+      set_number (out, "min_dist", req->min_dist);
+      set_string (out, "metric", req->metric == AS_UMAP_METRIC_COSINE ? "cosine" : "euclidean");
+      set_int (out, "epochs", res->umap.n_epochs);
+      set_int (out, "seed", req->seed);
+      set_number (out, "a", res->umap.a);
+      set_number (out, "b", res->umap.b);
+    }
+}
+
+/* "of", "layer", "head" (null when the set has none) */
+static void
+set_choice (JsonBuilder *out, const VectorChoice *choice)
+{
+  set_string (out, "of", as_vector_source_to_string (choice->source));
+  json_builder_set_member_name (out, "layer");
+  if (as_vector_source_needs_layer (choice->source))
+    json_builder_add_int_value (out, choice->layer);
+  else
+    json_builder_add_null_value (out);
+  json_builder_set_member_name (out, "head");
+  if (choice->head >= 0)
+    json_builder_add_int_value (out, choice->head);
+  else
+    json_builder_add_null_value (out);
+}
+
+static void
+set_texts (JsonBuilder *out, const ProjectInput *in, const char *highlight)
+{
+  json_builder_set_member_name (out, "texts");
+  json_builder_begin_array (out);
+  for (guint t = 0; t < in->texts->len; t++)
+    json_builder_add_string_value (out, in->texts->pdata[t]);
+  json_builder_end_array (out);
+  set_int_array (out, "text", in->text);
+  set_int_array (out, "position", in->position);
+  set_int_array (out, "token_ids", in->ids);
   if (highlight == NULL)
     return;
-  g_string_append (out, ",\"highlight_word\":");
-  cli_json_append_string (out, highlight);
-  g_string_append_printf (out, ",\"occurrences\":%d,\"highlight\":[", in->occurrences);
+  set_string (out, "highlight_word", highlight);
+  set_int (out, "occurrences", in->occurrences);
+  json_builder_set_member_name (out, "highlight");
+  json_builder_begin_array (out);
   for (guint i = 0; i < in->highlight->len; i++)
-    g_string_append_printf (out, "%s%s", i > 0 ? "," : "",
-                            g_array_index (in->highlight, gboolean, i) ? "true" : "false");
-  g_string_append_c (out, ']');
+    json_builder_add_boolean_value (out, g_array_index (in->highlight, gboolean, i));
+  json_builder_end_array (out);
 }
 
 /* What the points are, for the output: the vector sets and the highlighted word. */
@@ -416,38 +453,42 @@ static void
 print_json (const ProjectResult *res, const ProjectResult *also, const ProjectInput *in,
             const ProjectRequest *req, const ProjectSelection *what)
 {
-  g_autoptr (GString) out = g_string_new (NULL);
-  g_string_append_printf (out, "{\"method\":\"%s\",\"n\":%d,\"dim\":%d,", method_names[req->method],
-                          in->n, in->dim);
-  append_run_json (out, res, in->n, req);
-  g_string_append (out, ",\"labels\":[");
+  g_autoptr (JsonBuilder) out = json_builder_new ();
+  json_builder_begin_object (out);
+  set_string (out, "method", method_names[req->method]);
+  set_int (out, "n", in->n);
+  set_int (out, "dim", in->dim);
+  set_run (out, res, in->n, req);
+  json_builder_set_member_name (out, "labels");
+  json_builder_begin_array (out);
   for (int i = 0; i < in->n; i++)
-    {
-      if (i > 0)
-        g_string_append_c (out, ',');
-      if (in->labels != NULL)
-        cli_json_append_string (out, in->labels->pdata[i]);
-      else
-        g_string_append_printf (out, "%d", i);
-    }
-  g_string_append_c (out, ']');
-  append_method_json (out, req, res);
+    if (in->labels != NULL)
+      json_builder_add_string_value (out, in->labels->pdata[i]);
+    else
+      json_builder_add_int_value (out, i);
+  json_builder_end_array (out);
+  set_method_options (out, req, res);
   if (what->of != NULL)
     {
-      g_string_append_c (out, ',');
-      append_choice_json (out, what->of);
-      append_texts_json (out, in, what->highlight);
+      set_choice (out, what->of);
+      set_texts (out, in, what->highlight);
     }
   if (also != NULL)
     {
-      g_string_append (out, ",\"also\":{");
-      append_choice_json (out, what->also);
-      g_string_append_printf (out, ",\"dim\":%d,", in->also_dim);
-      append_run_json (out, also, in->n, req);
-      g_string_append_c (out, '}');
+      json_builder_set_member_name (out, "also");
+      json_builder_begin_object (out);
+      set_choice (out, what->also);
+      set_int (out, "dim", in->also_dim);
+      set_run (out, also, in->n, req);
+      json_builder_end_object (out);
     }
-  g_string_append (out, "}\n");
-  cli_print (out);
+  json_builder_end_object (out);
+
+  g_autoptr (JsonNode) root = json_builder_get_root (out);
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  json_generator_set_root (generator, root);
+  g_autofree char *text = json_generator_to_data (generator, NULL);
+  printf ("%s\n", text);
 }
 
 static void
