@@ -132,11 +132,24 @@ gboolean
 cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data, GError **error)
 {
   g_autofree char *contents = NULL;
+  gsize length = 0;
   GError *local = NULL;
-  if (!g_file_get_contents (path, &contents, NULL, &local))
+  if (!g_file_get_contents (path, &contents, &length, &local))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_IO, "--lines: %s", local->message);
       g_error_free (local);
+      return FALSE;
+    }
+  const char *nul = memchr (contents, '\0', length);
+  if (nul != NULL)
+    {
+      int line = 1;
+      for (const char *p = contents; p < nul; p++)
+        line += *p == '\n';
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--lines: %s line %d holds a NUL byte (at byte %ld of the file); the file must "
+                   "be text",
+                   path, line, (long) (nul - contents));
       return FALSE;
     }
   g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);

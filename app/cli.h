@@ -61,8 +61,9 @@ gboolean cli_check_text (const char *text, const char *argument, GError **error)
 GArray *cli_parse_ids (const char *list, const char *argument, GError **error);
 
 /* Calls FUNC for every non-blank line of the text file PATH (a trailing CR is dropped), in
- * order. An error of FUNC is returned prefixed with "--lines: PATH line N: "; reading PATH or a
- * file without any non-blank line fails too. */
+ * order. An error of FUNC is returned prefixed with "--lines: PATH line N: "; reading PATH, a
+ * file holding a NUL byte (the message names its line) or a file without any non-blank line
+ * fails too. */
 typedef gboolean (*CliLineFunc) (const char *line, gpointer user_data, GError **error);
 gboolean cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data,
                                 GError **error);
