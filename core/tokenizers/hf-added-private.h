@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "hf-json-private.h"
+#include "hf-model-private.h"
 #include "hf-normalizer-private.h"
 
 G_BEGIN_DECLS
@@ -30,9 +31,10 @@ AsHfAdded *as_hf_added_new (void);
 void as_hf_added_free (AsHfAdded *added);
 
 /* Reads the "added_tokens" array at JSON; NORMALIZER (may be NULL) gives the normalized form of
- * the tokens with "normalized": true. */
-gboolean as_hf_added_read (AsHfAdded *added, const AsHfJson *json,
-                           const AsHfNormalizer *normalizer, GError **error);
+ * the tokens with "normalized": true. Ids are given as HF gives them (a token's model id, else
+ * the next id after the model's vocabulary), not taken from the file. */
+gboolean as_hf_added_read (AsHfAdded *added, const AsHfJson *json, const AsHfNormalizer *normalizer,
+                           const AsHfModel *model, GError **error);
 
 /* Adds one token (vocab.txt folders). */
 void as_hf_added_add (AsHfAdded *added, const char *content, int32_t id, gboolean special);
@@ -48,8 +50,7 @@ const AsHfAddedToken *as_hf_added_find_id (const AsHfAdded *added, int32_t id);
 
 /* Splits TEXT into pieces (AsHfSplit) and normalizes the pieces between added tokens, as
  * extract_and_normalize does. Returns a new GArray. */
-GArray *as_hf_added_extract_and_normalize (const AsHfAdded *added,
-                                           const AsHfNormalizer *normalizer, const char *text,
-                                           gsize length);
+GArray *as_hf_added_extract_and_normalize (const AsHfAdded *added, const AsHfNormalizer *normalizer,
+                                           const char *text, gsize length);
 
 G_END_DECLS

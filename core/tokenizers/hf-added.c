@@ -9,7 +9,8 @@
 
 struct _AsHfAdded
 {
-  GArray *tokens;          /* AsHfAddedToken, file order */
+  GArray *tokens;           /* AsHfAddedToken, file order, one per id */
+  GHashTable *ids;          /* content (owned) → GINT_TO_POINTER (id) */
   GPtrArray *index[2][256]; /* [pass][first byte]: indices (GUINT_TO_POINTER) of the tokens */
 };
 
@@ -27,6 +28,7 @@ as_hf_added_new (void)
   AsHfAdded *added = g_new0 (AsHfAdded, 1);
   added->tokens = g_array_new (FALSE, FALSE, sizeof (AsHfAddedToken));
   g_array_set_clear_func (added->tokens, token_clear);
+  added->ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   return added;
 }
 
@@ -36,23 +38,65 @@ as_hf_added_free (AsHfAdded *added)
   if (added == NULL)
     return;
   g_array_unref (added->tokens);
+  g_hash_table_unref (added->ids);
   for (guint p = 0; p < 2; p++)
     for (guint b = 0; b < 256; b++)
       g_clear_pointer (&added->index[p][b], g_ptr_array_unref);
   g_free (added);
 }
 
+/* Enters T (taking its strings): a token with the same id is replaced, as in HF's map. */
+static void
+enter (AsHfAdded *added, AsHfAddedToken *t)
+{
+  g_hash_table_replace (added->ids, g_strdup (t->content), GINT_TO_POINTER (t->id));
+  for (guint i = 0; i < added->tokens->len; i++)
+    {
+      AsHfAddedToken *old = &g_array_index (added->tokens, AsHfAddedToken, i);
+      if (old->id == t->id)
+        {
+          token_clear (old);
+          *old = *t;
+          return;
+        }
+    }
+  g_array_append_val (added->tokens, *t);
+}
+
 void
 as_hf_added_add (AsHfAdded *added, const char *content, int32_t id, gboolean special)
 {
   AsHfAddedToken t = { g_strdup (content), NULL, id, special, FALSE, FALSE, FALSE, !special };
-  g_array_append_val (added->tokens, t);
+  enter (added, &t);
+}
+
+/* The id HF gives a token (AddedVocabulary::add_tokens): its id when its content was added
+ * before, else its model id, else the next free one. The "id" written in tokenizer.json is not
+ * used (HF only warns when it differs). */
+static int32_t
+assign_id (AsHfAdded *added, const AsHfModel *model, const char *content, int32_t *next_id)
+{
+  gpointer value;
+  if (g_hash_table_lookup_extended (added->ids, content, NULL, &value))
+    return GPOINTER_TO_INT (value);
+  int32_t id = as_hf_model_lookup (model, content, strlen (content));
+  return id >= 0 ? id : (*next_id)++;
+}
+
+/* HF's model.get_vocab_size(): the number of vocabulary entries. */
+static int32_t
+model_size (const AsHfModel *model)
+{
+  if (model->kind == AS_HF_MODEL_UNIGRAM)
+    return (int32_t) model->id_to_token->len;
+  return (int32_t) g_hash_table_size (model->token_to_id);
 }
 
 gboolean
 as_hf_added_read (AsHfAdded *added, const AsHfJson *json, const AsHfNormalizer *normalizer,
-                  GError **error)
+                  const AsHfModel *model, GError **error)
 {
+  int32_t next_id = model_size (model);
   if (json->node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (json->node))
@@ -79,7 +123,7 @@ as_hf_added_read (AsHfAdded *added, const AsHfJson *json, const AsHfNormalizer *
       if (*content == '\0')
         continue; /* HF ignores empty tokens */
       t.content = g_strdup (content);
-      t.id = (int32_t) id;
+      t.id = assign_id (added, model, content, &next_id);
       if (t.is_normalized && normalizer != NULL)
         {
           g_autoptr (GString) n = g_string_new (content);
@@ -87,7 +131,7 @@ as_hf_added_read (AsHfAdded *added, const AsHfJson *json, const AsHfNormalizer *
           if (strcmp (n->str, content) != 0)
             t.normalized = g_strdup (n->str);
         }
-      g_array_append_val (added->tokens, t);
+      enter (added, &t);
     }
   return TRUE;
 }
@@ -180,8 +224,7 @@ word_after (const char *text, gsize length, gsize pos)
 
 /* find_matches + split_with_indices for one piece: appends PIECE's parts to OUT. */
 static void
-split_piece (const AsHfAdded *added, gboolean normalized_pass, const AsHfSplit *piece,
-             GArray *out)
+split_piece (const AsHfAdded *added, gboolean normalized_pass, const AsHfSplit *piece, GArray *out)
 {
   const char *text = piece->text->str;
   gsize length = piece->text->len, done = 0, pos = 0;

@@ -24,8 +24,8 @@ merge_parts (const AsHfJson *json, JsonNode *node, guint i, const char **a, cons
       const char *line = json_node_get_string (node);
       const char *space = strchr (line, ' ');
       if (space == NULL || strchr (space + 1, ' ') != NULL)
-        return as_hf_json_fail (&sub, error, "merge \"%s\" is not two tokens separated by one space",
-                                line);
+        return as_hf_json_fail (&sub, error,
+                                "merge \"%s\" is not two tokens separated by one space", line);
       *owned = g_strdup (line);
       (*owned)[space - line] = '\0';
       *a = *owned;
@@ -72,8 +72,8 @@ read_merges (AsHfModel *model, const AsHfJson *json, GError **error)
       int32_t merged = as_hf_model_lookup (model, joined, strlen (joined));
       const char *missing = left < 0 ? a : right < 0 ? b : merged < 0 ? joined : NULL;
       if (missing != NULL)
-        return as_hf_json_fail (&sub, error, "merge \"%s\" + \"%s\": \"%s\" is not in the vocabulary",
-                                a, b, missing);
+        return as_hf_json_fail (
+            &sub, error, "merge \"%s\" + \"%s\": \"%s\" is not in the vocabulary", a, b, missing);
       as_bpe_merges_set (model->merges, i, left, right, merged);
     }
   return TRUE;
@@ -180,7 +180,6 @@ as_hf_bpe_tokenize (AsHfModel *model, const char *piece, gsize length, GArray *i
   g_autoptr (GArray) symbols = g_array_new (FALSE, FALSE, sizeof (int32_t));
   initial_symbols (model, piece, length, symbols);
   as_bpe_merges_apply_hf (model->merges, symbols);
-  as_word_cache_insert (model->cache, piece, length, (const int32_t *) symbols->data,
-                        symbols->len);
+  as_word_cache_insert (model->cache, piece, length, (const int32_t *) symbols->data, symbols->len);
   g_array_append_vals (ids, symbols->data, symbols->len);
 }

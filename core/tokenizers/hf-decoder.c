@@ -74,7 +74,8 @@ read_replace (AsHfDecoder *d, const AsHfJson *json, GError **error)
   d->text = g_strdup (content);
   g_autofree char *path = as_hf_json_child_path (json, "pattern", -1);
   AsHfJson sub = { as_hf_json_member (json, "pattern"), json->file, path };
-  if (as_hf_json_object (&sub, error) == NULL || !as_hf_json_string (&sub, "String", NULL, &s, error)
+  if (as_hf_json_object (&sub, error) == NULL
+      || !as_hf_json_string (&sub, "String", NULL, &s, error)
       || !as_hf_json_string (&sub, "Regex", NULL, &r, error))
     return FALSE;
   if ((s == NULL) == (r == NULL))
@@ -197,9 +198,9 @@ static void
 cleanup (GString *s)
 {
   static const char *const pairs[][2]
-      = { { " .", "." },     { " ?", "?" },     { " !", "!" },   { " ,", "," },
-          { " ' ", "'" },    { " n't", "n't" }, { " 'm", "'m" }, { " do not", " don't" },
-          { " 's", "'s" },   { " 've", "'ve" }, { " 're", "'re" } };
+      = { { " .", "." },   { " ?", "?" },     { " !", "!" },    { " ,", "," },
+          { " ' ", "'" },  { " n't", "n't" }, { " 'm", "'m" },  { " do not", " don't" },
+          { " 's", "'s" }, { " 've", "'ve" }, { " 're", "'re" } };
   for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
     replace_all (s, pairs[i][0], pairs[i][1]);
 }
@@ -285,9 +286,7 @@ byte_fallback (GPtrArray *tokens, gboolean token_mode)
     }
   g_string_free (run, TRUE);
   g_ptr_array_set_size (tokens, 0);
-  for (guint i = 0; i < out->len; i++)
-    g_ptr_array_add (tokens, g_steal_pointer (&out->pdata[i]));
-  g_ptr_array_unref (out);
+  g_ptr_array_extend_and_steal (tokens, out);
 }
 
 static void
@@ -415,8 +414,7 @@ decode_chain (const AsHfDecoder *d, GPtrArray *tokens, gboolean token_mode)
 }
 
 char *
-as_hf_decoder_decode (const AsHfDecoder *d, GPtrArray *strings, gboolean token_mode,
-                      gsize *length)
+as_hf_decoder_decode (const AsHfDecoder *d, GPtrArray *strings, gboolean token_mode, gsize *length)
 {
   g_autoptr (GPtrArray) tokens = g_ptr_array_new_with_free_func ((GDestroyNotify) g_string_free);
   for (guint i = 0; i < strings->len; i++)

@@ -32,12 +32,12 @@ JsonNode *as_hf_json_member (const AsHfJson *json, const char *name);
 char *as_hf_json_child_path (const AsHfJson *json, const char *name, gint index);
 
 /* Typed members: absent or null gives DEFAULT (and TRUE); another type is an error. */
-gboolean as_hf_json_bool (const AsHfJson *json, const char *name, gboolean fallback,
-                          gboolean *out, GError **error);
+gboolean as_hf_json_bool (const AsHfJson *json, const char *name, gboolean fallback, gboolean *out,
+                          GError **error);
 gboolean as_hf_json_int (const AsHfJson *json, const char *name, gint64 fallback, gint64 min,
                          gint64 max, gint64 *out, GError **error);
-gboolean as_hf_json_double (const AsHfJson *json, const char *name, double fallback,
-                            double *out, GError **error);
+gboolean as_hf_json_double (const AsHfJson *json, const char *name, double fallback, double *out,
+                            GError **error);
 /* A string member, borrowed (NULL when absent/null and FALLBACK is NULL). */
 gboolean as_hf_json_string (const AsHfJson *json, const char *name, const char *fallback,
                             const char **out, GError **error);
@@ -47,10 +47,9 @@ gboolean as_hf_json_required_string (const AsHfJson *json, const char *name, con
 /* The "type" member, required. */
 gboolean as_hf_json_type (const AsHfJson *json, const char **type, GError **error);
 /* A required array member (borrowed). */
-gboolean as_hf_json_array (const AsHfJson *json, const char *name, JsonArray **out,
-                           GError **error);
+gboolean as_hf_json_array (const AsHfJson *json, const char *name, JsonArray **out, GError **error);
 /* A string that must hold exactly one character (Metaspace's replacement, Strip's content). */
-gboolean as_hf_json_char (const AsHfJson *json, const char *name, gunichar fallback,
-                          gunichar *out, GError **error);
+gboolean as_hf_json_char (const AsHfJson *json, const char *name, gunichar fallback, gunichar *out,
+                          GError **error);
 
 G_END_DECLS

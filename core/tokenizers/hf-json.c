@@ -103,8 +103,8 @@ as_hf_json_double (const AsHfJson *json, const char *name, double fallback, doub
 }
 
 gboolean
-as_hf_json_string (const AsHfJson *json, const char *name, const char *fallback,
-                   const char **out, GError **error)
+as_hf_json_string (const AsHfJson *json, const char *name, const char *fallback, const char **out,
+                   GError **error)
 {
   JsonNode *m = as_hf_json_member (json, name);
   *out = fallback;

@@ -34,7 +34,7 @@ typedef struct
 
   /* BPE */
   AsBpeMerges *merges;
-  int32_t unk_id; /* BPE, WordPiece, WordLevel, Unigram: -1 when there is none */
+  int32_t unk_id;                  /* BPE, WordPiece, WordLevel, Unigram: -1 when there is none */
   char *continuing_subword_prefix; /* BPE, WordPiece */
   char *end_of_word_suffix;        /* BPE */
   gboolean fuse_unk, byte_fallback, ignore_merges;
@@ -53,8 +53,8 @@ typedef struct
 AsHfModel *as_hf_model_read (const AsHfJson *json, GError **error);
 
 /* A WordPiece model over VOCAB (tokens in id order; vocab.txt), for BERT folders. */
-AsHfModel *as_hf_model_new_wordpiece (GPtrArray *vocab, const char *unk_token,
-                                      const char *source, GError **error);
+AsHfModel *as_hf_model_new_wordpiece (GPtrArray *vocab, const char *unk_token, const char *source,
+                                      GError **error);
 
 void as_hf_model_free (AsHfModel *model);
 

@@ -42,8 +42,8 @@ as_hf_model_add_token (AsHfModel *model, const char *token, gint64 id, const AsH
                        GError **error)
 {
   if (id < 0 || id >= VOCAB_MAX_ID)
-    return as_hf_json_fail (json, error, "token \"%s\" has id %" G_GINT64_FORMAT
-                                         ", expected 0 <= id < %d",
+    return as_hf_json_fail (json, error,
+                            "token \"%s\" has id %" G_GINT64_FORMAT ", expected 0 <= id < %d",
                             token, id, VOCAB_MAX_ID);
   if ((guint) id >= model->id_to_token->len)
     g_ptr_array_set_size (model->id_to_token, (guint) id + 1);
@@ -95,8 +95,7 @@ as_hf_model_read_vocab (AsHfModel *model, const AsHfJson *json, GError **error)
 }
 
 gboolean
-as_hf_model_read_unk (AsHfModel *model, const AsHfJson *json, const char *fallback,
-                      GError **error)
+as_hf_model_read_unk (AsHfModel *model, const AsHfJson *json, const char *fallback, GError **error)
 {
   const char *unk;
   if (!as_hf_json_string (json, "unk_token", fallback, &unk, error))

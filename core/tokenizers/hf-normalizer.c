@@ -34,15 +34,15 @@ typedef enum
 struct _AsHfNormalizer
 {
   NormKind kind;
-  gboolean left, right;        /* Strip */
-  AsHfRegex *pattern;          /* Replace */
-  char *content;               /* Replace's content, Prepend's prepend */
-  gboolean clean_text;         /* BertNormalizer */
-  gboolean chinese;            /* BertNormalizer */
-  gboolean strip_accents;      /* BertNormalizer, already resolved from null */
-  gboolean lowercase;          /* BertNormalizer */
+  gboolean left, right;         /* Strip */
+  AsHfRegex *pattern;           /* Replace */
+  char *content;                /* Replace's content, Prepend's prepend */
+  gboolean clean_text;          /* BertNormalizer */
+  gboolean chinese;             /* BertNormalizer */
+  gboolean strip_accents;       /* BertNormalizer, already resolved from null */
+  gboolean lowercase;           /* BertNormalizer */
   AsHfPrecompiled *precompiled; /* Precompiled; NULL = identity */
-  GPtrArray *children;         /* Sequence: AsHfNormalizer* */
+  GPtrArray *children;          /* Sequence: AsHfNormalizer* */
 };
 
 void
@@ -252,12 +252,6 @@ filter (GString *text, gboolean (*drop) (gunichar))
   take (text, out);
 }
 
-static gboolean
-is_nonspacing_mark (gunichar c)
-{
-  return g_unichar_type (c) == G_UNICODE_NON_SPACING_MARK;
-}
-
 /* NormalizedString::lrstrip: leading/trailing White_Space characters. */
 static void
 strip (GString *text, gboolean left, gboolean right)
@@ -332,7 +326,7 @@ bert (GString *text, const AsHfNormalizer *n)
   if (n->strip_accents)
     {
       as_hf_normalize (text, G_NORMALIZE_NFD);
-      filter (text, is_nonspacing_mark);
+      filter (text, as_hf_is_nonspacing_mark);
     }
   if (n->lowercase)
     lowercase (text);
@@ -347,8 +341,8 @@ nmt (GString *text)
   for (const char *p = text->str; p < end; p = g_utf8_next_char (p))
     {
       gunichar c = g_utf8_get_char (p);
-      if ((c >= 0x1 && c <= 0x8) || c == 0xB || (c >= 0xE && c <= 0x1F) || c == 0x7F
-          || c == 0x8F || c == 0x9F)
+      if ((c >= 0x1 && c <= 0x8) || c == 0xB || (c >= 0xE && c <= 0x1F) || c == 0x7F || c == 0x8F
+          || c == 0x9F)
         continue;
       if (c == 0x9 || c == 0xA || c == 0xC || c == 0xD || c == 0x1680
           || (c >= 0x200B && c <= 0x200F) || c == 0x2028 || c == 0x2029 || c == 0x2581

@@ -43,8 +43,8 @@ as_hf_precompiled_new (const char *charsmap, GError **error)
   for (gsize i = 0; i < map->n_units; i++)
     {
       const guchar *b = blob + 4 + 4 * i;
-      map->units[i] = (guint32) b[0] | (guint32) b[1] << 8 | (guint32) b[2] << 16
-                      | (guint32) b[3] << 24;
+      map->units[i]
+          = (guint32) b[0] | (guint32) b[1] << 8 | (guint32) b[2] << 16 | (guint32) b[3] << 24;
     }
   map->n_normalized = size - 4 - trie_size;
   map->normalized = g_malloc (map->n_normalized + 1);

@@ -26,8 +26,8 @@ gboolean as_hf_pretokenizer_apply (const AsHfPreTokenizer *pretokenizer, GArray 
 
 /* Metaspace's replacement character and prepend scheme, for its decoder: *REPLACEMENT is 0
  * when PRETOKENIZER holds no Metaspace. */
-void as_hf_pretokenizer_get_metaspace (const AsHfPreTokenizer *pretokenizer,
-                                       gunichar *replacement, gboolean *prepend_never);
+void as_hf_pretokenizer_get_metaspace (const AsHfPreTokenizer *pretokenizer, gunichar *replacement,
+                                       gboolean *prepend_never);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsHfPreTokenizer, as_hf_pretokenizer_free)
 

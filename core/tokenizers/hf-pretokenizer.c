@@ -100,7 +100,8 @@ read_split (AsHfPreTokenizer *p, const AsHfJson *json, GError **error)
   AsHfJson sub = { pattern, json->file, path };
   const char *s = NULL, *r = NULL;
   if (pattern == NULL || !JSON_NODE_HOLDS_OBJECT (pattern))
-    return as_hf_json_fail (json, error, "\"pattern\" must be {\"String\": ...} or {\"Regex\": ...}");
+    return as_hf_json_fail (json, error,
+                            "\"pattern\" must be {\"String\": ...} or {\"Regex\": ...}");
   if (!as_hf_json_string (&sub, "String", NULL, &s, error)
       || !as_hf_json_string (&sub, "Regex", NULL, &r, error))
     return FALSE;
@@ -272,8 +273,8 @@ as_hf_pretokenizer_get_metaspace (const AsHfPreTokenizer *p, gunichar *replaceme
 
 /* Cuts PIECE with regex REGEX (optionally inverted) and BEHAVIOR into OUT. */
 static gboolean
-split_regex (const AsHfSplit *piece, const AsHfRegex *regex, gboolean invert,
-             AsHfBehavior behavior, GArray *out, GError **error)
+split_regex (const AsHfSplit *piece, const AsHfRegex *regex, gboolean invert, AsHfBehavior behavior,
+             GArray *out, GError **error)
 {
   g_autoptr (GArray) ranges = g_array_new (FALSE, FALSE, sizeof (AsHfRange));
   g_autoptr (GArray) stretches = g_array_new (FALSE, FALSE, sizeof (AsHfStretch));
@@ -289,8 +290,7 @@ split_chars (const AsHfSplit *piece, AsHfCharClass is_match, gconstpointer data,
              AsHfBehavior behavior, GArray *out)
 {
   g_autoptr (GArray) stretches = g_array_new (FALSE, FALSE, sizeof (AsHfStretch));
-  as_hf_stretches_from_chars (piece->text->str, piece->text->len, is_match, data, FALSE,
-                              stretches);
+  as_hf_stretches_from_chars (piece->text->str, piece->text->len, is_match, data, FALSE, stretches);
   as_hf_split_by_stretches (piece, stretches, behavior, out);
 }
 
@@ -400,16 +400,15 @@ apply_one (const AsHfPreTokenizer *p, AsHfSplit *piece, GArray *out, GError **er
         g_autoptr (GArray) words = as_hf_splits_new ();
         split_chars (piece, is_whitespace, NULL, AS_HF_REMOVED, words);
         for (guint i = 0; i < words->len; i++)
-          split_chars (&g_array_index (words, AsHfSplit, i), is_punctuation, NULL,
-                       AS_HF_ISOLATED, out);
+          split_chars (&g_array_index (words, AsHfSplit, i), is_punctuation, NULL, AS_HF_ISOLATED,
+                       out);
         return TRUE;
       }
     case PRE_PUNCTUATION:
       split_chars (piece, is_punctuation, NULL, p->behavior, out);
       return TRUE;
     case PRE_DIGITS:
-      split_chars (piece, is_numeric, NULL, p->individual ? AS_HF_ISOLATED : AS_HF_CONTIGUOUS,
-                   out);
+      split_chars (piece, is_numeric, NULL, p->individual ? AS_HF_ISOLATED : AS_HF_CONTIGUOUS, out);
       return TRUE;
     case PRE_DELIMITER:
       split_chars (piece, is_char, &p->delimiter, AS_HF_REMOVED, out);

@@ -227,8 +227,8 @@ as_hf_regex_find_all (const AsHfRegex *regex, const char *text, gsize length, GA
   gboolean ok = TRUE;
   while (search <= length)
     {
-      int rc = pcre2_match (regex->code, (PCRE2_SPTR) text, length, search, PCRE2_NO_UTF_CHECK,
-                            md, NULL);
+      int rc = pcre2_match (regex->code, (PCRE2_SPTR) text, length, search, PCRE2_NO_UTF_CHECK, md,
+                            NULL);
       if (rc == PCRE2_ERROR_NOMATCH)
         break;
       if (rc < 0)

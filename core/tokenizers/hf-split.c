@@ -21,8 +21,7 @@ as_hf_splits_new (void)
 }
 
 void
-as_hf_splits_append (GArray *splits, const char *text, gsize length, int32_t id,
-                     gboolean at_start)
+as_hf_splits_append (GArray *splits, const char *text, gsize length, int32_t id, gboolean at_start)
 {
   AsHfSplit s = { g_string_new_len (text, (gssize) length), id, at_start };
   g_array_append_val (splits, s);
@@ -31,8 +30,8 @@ as_hf_splits_append (GArray *splits, const char *text, gsize length, int32_t id,
 gboolean
 as_hf_behavior_parse (const char *name, AsHfBehavior *behavior)
 {
-  static const char *const names[] = { "Removed", "Isolated", "MergedWithPrevious",
-                                       "MergedWithNext", "Contiguous" };
+  static const char *const names[]
+      = { "Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (g_strcmp0 (name, names[i]) == 0)
       {
@@ -50,8 +49,7 @@ push_stretch (GArray *stretches, gsize start, gsize end, gboolean is_match)
 }
 
 void
-as_hf_stretches_from_ranges (const GArray *ranges, gsize length, gboolean invert,
-                             GArray *stretches)
+as_hf_stretches_from_ranges (const GArray *ranges, gsize length, gboolean invert, GArray *stretches)
 {
   if (length == 0)
     {
@@ -116,8 +114,8 @@ apply_behavior (GArray *stretches, AsHfBehavior behavior)
       for (guint i = 0; i < n; i++)
         {
           gboolean m = s[i].is_match;
-          gboolean merge = behavior == AS_HF_CONTIGUOUS ? m == previous_match
-                                                        : (m && !previous_match);
+          gboolean merge
+              = behavior == AS_HF_CONTIGUOUS ? m == previous_match : (m && !previous_match);
           if (merge && out > 0)
             s[out - 1].end = s[i].end;
           else

@@ -20,8 +20,8 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  AsHfNormalizer *normalizer;       /* may be NULL */
-  AsHfPreTokenizer *pretokenizer;   /* may be NULL */
+  AsHfNormalizer *normalizer;     /* may be NULL */
+  AsHfPreTokenizer *pretokenizer; /* may be NULL */
   AsHfModel *model;
   AsHfAdded *added;
   AsHfPostProcessor *postprocessor; /* may be NULL */
@@ -31,8 +31,8 @@ typedef struct
 void as_hf_tokenizer_free (AsHfTokenizer *hf);
 
 /* Encodes one sequence (valid UTF-8) into IDS without post-processing. */
-gboolean as_hf_tokenizer_encode_sequence (const AsHfTokenizer *hf, const char *text,
-                                          gsize length, GArray *ids, GError **error);
+gboolean as_hf_tokenizer_encode_sequence (const AsHfTokenizer *hf, const char *text, gsize length,
+                                          GArray *ids, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsHfTokenizer, as_hf_tokenizer_free)
 

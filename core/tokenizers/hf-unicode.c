@@ -29,18 +29,22 @@ as_hf_is_whitespace (gunichar c)
     }
 }
 
-/* Characters of category P* in Unicode 15.0 that were not punctuation (or not assigned) in
- * Unicode 8.0, the version of the unicode_categories crate's tables that HF uses. */
-static const gunichar punct_after_8[][2] = {
-  { 0x061D, 0x061D },   { 0x09FD, 0x09FD },   { 0x0A76, 0x0A76 },   { 0x0C77, 0x0C77 },
-  { 0x0C84, 0x0C84 },   { 0x1B7D, 0x1B7E },   { 0x2E43, 0x2E4F },   { 0x2E52, 0x2E5D },
-  { 0x10EAD, 0x10EAD }, { 0x10F55, 0x10F59 }, { 0x10F86, 0x10F89 }, { 0x1144B, 0x1144F },
-  { 0x1145A, 0x1145B }, { 0x1145D, 0x1145D }, { 0x11660, 0x1166C }, { 0x116B9, 0x116B9 },
-  { 0x1183B, 0x1183B }, { 0x11944, 0x11946 }, { 0x119E2, 0x119E2 }, { 0x11A3F, 0x11A46 },
-  { 0x11A9A, 0x11A9C }, { 0x11A9E, 0x11AA2 }, { 0x11B00, 0x11B09 }, { 0x11C41, 0x11C45 },
-  { 0x11C70, 0x11C71 }, { 0x11EF7, 0x11EF8 }, { 0x11F43, 0x11F4F }, { 0x11FFF, 0x11FFF },
-  { 0x12FF1, 0x12FF2 }, { 0x16E97, 0x16E9A }, { 0x16FE2, 0x16FE2 }, { 0x1E95E, 0x1E95F },
-};
+static gboolean
+in_ranges (gunichar c, const AsHfRange32 *ranges, gsize n)
+{
+  gsize lo = 0, hi = n;
+  while (lo < hi)
+    {
+      gsize mid = (lo + hi) / 2;
+      if (c < ranges[mid].first)
+        hi = mid;
+      else if (c > ranges[mid].last)
+        lo = mid + 1;
+      else
+        return TRUE;
+    }
+  return FALSE;
+}
 
 static gboolean
 is_gc_punctuation (GUnicodeType t)
@@ -67,12 +71,8 @@ as_hf_is_punctuation (gunichar c)
     return g_ascii_ispunct ((char) c);
   if (c == 0x166D || c == 0x111C9)
     return TRUE;
-  if (!is_gc_punctuation (g_unichar_type (c)))
-    return FALSE;
-  for (gsize i = 0; i < G_N_ELEMENTS (punct_after_8); i++)
-    if (c >= punct_after_8[i][0] && c <= punct_after_8[i][1])
-      return FALSE;
-  return TRUE;
+  return is_gc_punctuation (g_unichar_type (c))
+         && !in_ranges (c, as_hf_new_punctuation, as_hf_new_punctuation_len);
 }
 
 gboolean
@@ -113,7 +113,9 @@ as_hf_is_control (gunichar c)
   if (c == '\t' || c == '\n' || c == '\r')
     return FALSE;
   GUnicodeType t = g_unichar_type (c);
-  return t == G_UNICODE_CONTROL || t == G_UNICODE_FORMAT || t == G_UNICODE_PRIVATE_USE;
+  if (t == G_UNICODE_FORMAT)
+    return !in_ranges (c, as_hf_new_format, as_hf_new_format_len);
+  return t == G_UNICODE_CONTROL || t == G_UNICODE_PRIVATE_USE;
 }
 
 gboolean
@@ -128,9 +130,21 @@ as_hf_is_chinese (gunichar c)
 gboolean
 as_hf_is_mark (gunichar c)
 {
+  if (c == 0x1CF2 || c == 0x1CF3) /* spacing marks in that crate, letters now */
+    return TRUE;
   GUnicodeType t = g_unichar_type (c);
-  return t == G_UNICODE_NON_SPACING_MARK || t == G_UNICODE_SPACING_MARK
-         || t == G_UNICODE_ENCLOSING_MARK;
+  return (t == G_UNICODE_NON_SPACING_MARK || t == G_UNICODE_SPACING_MARK
+          || t == G_UNICODE_ENCLOSING_MARK)
+         && !in_ranges (c, as_hf_new_marks, as_hf_new_marks_len);
+}
+
+gboolean
+as_hf_is_nonspacing_mark (gunichar c)
+{
+  if (c == 0x1734) /* Mn in Unicode 8.0, Mc now */
+    return TRUE;
+  return g_unichar_type (c) == G_UNICODE_NON_SPACING_MARK
+         && !in_ranges (c, as_hf_new_nonspacing, as_hf_new_nonspacing_len);
 }
 
 void
@@ -141,27 +155,60 @@ as_hf_append_lowercase (GString *out, gunichar c)
       g_string_append (out, "i\xcc\x87");
       return;
     }
-  g_string_append_unichar (out, g_unichar_tolower (c));
+  if (c >= 0x2160 && c <= 0x216F)
+    c += 0x10;
+  else if (c >= 0x24B6 && c <= 0x24CF)
+    c += 0x1A;
+  else
+    c = g_unichar_tolower (c);
+  g_string_append_unichar (out, c);
+}
+
+/* Characters whose compatibility decomposition is newer than HF's unicode-normalization tables
+ * (Unicode 12.1–14.0): NFKC and NFKD leave them as they are. */
+static gboolean
+is_new_compat (gunichar c)
+{
+  return c == 0x32FF || (c >= 0xA7F2 && c <= 0xA7F4) || c == 0xAB69;
+}
+
+/* The length of the segment at S (before END) to normalize as a whole: up to the next U+0000
+ * (where GLib's normalizer stops) or, for compatibility forms, the next is_new_compat character;
+ * 0 when S itself is such a character. */
+static gsize
+segment (const char *s, const char *end, gboolean compat)
+{
+  const char *p = s;
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char (p);
+      if (c == 0 || (compat && is_new_compat (c)))
+        break;
+      p = g_utf8_next_char (p);
+    }
+  return (gsize) (p - s);
 }
 
 void
 as_hf_normalize (GString *text, GNormalizeMode mode)
 {
+  gboolean compat = mode == G_NORMALIZE_NFKC || mode == G_NORMALIZE_NFKD;
   g_autoptr (GString) out = g_string_sized_new (text->len + 8);
-  gsize pos = 0;
-  while (pos < text->len)
+  const char *p = text->str, *end = text->str + text->len;
+  while (p < end)
     {
-      const char *nul = memchr (text->str + pos, '\0', text->len - pos);
-      gsize end = nul != NULL ? (gsize) (nul - text->str) : text->len;
-      if (end > pos)
+      gsize n = segment (p, end, compat);
+      if (n > 0)
         {
-          g_autofree char *n = g_utf8_normalize (text->str + pos, (gssize) (end - pos), mode);
-          g_string_append (out, n);
+          g_autofree char *norm = g_utf8_normalize (p, (gssize) n, mode);
+          g_string_append (out, norm);
+          p += n;
+          continue;
         }
-      if (nul == NULL)
-        break;
-      g_string_append_c (out, '\0');
-      pos = end + 1;
+      /* U+0000 or a character kept as it is (neither composes with its neighbours) */
+      const char *next = g_utf8_next_char (p);
+      g_string_append_len (out, p, next - p);
+      p = next;
     }
   g_string_truncate (text, 0);
   g_string_append_len (text, out->str, (gssize) out->len);

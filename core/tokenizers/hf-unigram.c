@@ -10,11 +10,55 @@
  * else the unknown token; without unk_id an unknown character is an error, as in HF. */
 #include "hf-model-private.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "as-error.h"
 
 #define UNK_PENALTY 10.0
+
+/* The score HF's reader gets for the number X: serde_json without its float_roundtrip feature
+ * parses "d1d2…dn" × 10^e as (double) d1d2…dn, then one multiplication or division by the double
+ * nearest 10^|e| — not always the double nearest the decimal. Viterbi compares sums of scores,
+ * so near-ties resolve like HF only with HF's values. The digits are X's shortest round-trip
+ * decimal form, which is what tokenizer.json writers (serde_json, Python) print. */
+static double
+serde_score (double x)
+{
+  if (x == 0.0 || !isfinite (x))
+    return x;
+  char buf[40];
+  int digits = 1;
+  for (; digits <= 17; digits++)
+    {
+      g_snprintf (buf, sizeof buf, "%.*e", digits - 1, x);
+      if (g_ascii_strtod (buf, NULL) == x)
+        break;
+    }
+  /* buf is "[-]d.ddde±XX": collect the digits and the exponent */
+  guint64 significand = 0;
+  int n = 0;
+  const char *p = buf + (buf[0] == '-');
+  for (; *p != 'e'; p++)
+    if (g_ascii_isdigit (*p))
+      {
+        significand = significand * 10 + (guint64) (*p - '0');
+        n++;
+      }
+  int exponent = atoi (p + 1) - (n - 1);
+  double f = (double) significand;
+  while (exponent < -308 && f != 0.0)
+    {
+      f /= 1e308;
+      exponent += 308;
+    }
+  char pow10[16];
+  g_snprintf (pow10, sizeof pow10, "1e%d", ABS (exponent));
+  double scale = g_ascii_strtod (pow10, NULL); /* the double nearest 10^|e|, as serde's table */
+  f = exponent >= 0 ? f * scale : f / scale;
+  return x < 0 ? -f : f;
+}
 
 gboolean
 as_hf_unigram_read (AsHfModel *model, const AsHfJson *json, GError **error)
@@ -29,8 +73,8 @@ as_hf_unigram_read (AsHfModel *model, const AsHfJson *json, GError **error)
   if (n == 0)
     return as_hf_json_fail (json, error, "the vocabulary is empty");
   if (unk_id >= (gint64) n)
-    return as_hf_json_fail (json, error, "unk_id %" G_GINT64_FORMAT
-                                         " is not in the vocabulary of %u pieces",
+    return as_hf_json_fail (json, error,
+                            "unk_id %" G_GINT64_FORMAT " is not in the vocabulary of %u pieces",
                             unk_id, n);
   model->unk_id = (int32_t) unk_id;
   model->scores = g_new (double, n);
@@ -46,7 +90,7 @@ as_hf_unigram_read (AsHfModel *model, const AsHfJson *json, GError **error)
                             : NULL;
       JsonNode *score = piece != NULL ? json_array_get_element (item, 1) : NULL;
       GType st = score != NULL && JSON_NODE_HOLDS_VALUE (score) ? json_node_get_value_type (score)
-                                                               : G_TYPE_INVALID;
+                                                                : G_TYPE_INVALID;
       if (piece == NULL || !JSON_NODE_HOLDS_VALUE (piece)
           || json_node_get_value_type (piece) != G_TYPE_STRING
           || (st != G_TYPE_DOUBLE && st != G_TYPE_INT64))
@@ -54,7 +98,7 @@ as_hf_unigram_read (AsHfModel *model, const AsHfJson *json, GError **error)
       char *copy = g_strdup (json_node_get_string (piece));
       g_ptr_array_index (model->id_to_token, i) = copy;
       g_hash_table_replace (model->token_to_id, copy, GINT_TO_POINTER ((int32_t) i));
-      model->scores[i] = json_node_get_double (score);
+      model->scores[i] = serde_score (json_node_get_double (score));
       model->min_score = MIN (model->min_score, model->scores[i]);
       model->max_piece_bytes = MAX (model->max_piece_bytes, strlen (copy));
     }
@@ -109,8 +153,7 @@ append_string (const AsHfModel *model, const char *s, gsize n, GArray *ids, GErr
 
 /* The Viterbi pass: fills BEST[0..length]. */
 static gboolean
-viterbi (const AsHfModel *model, const char *piece, gsize length, BestNode *best,
-         GError **error)
+viterbi (const AsHfModel *model, const char *piece, gsize length, BestNode *best, GError **error)
 {
   double unk_score = model->min_score - UNK_PENALTY;
   best[0].start = 0;

@@ -18,7 +18,7 @@
 #include "json-file-private.h"
 
 /* The component at member NAME of ROOT read with READ, or NULL (absent or null, or an error). */
-#define READ_COMPONENT(root, name, read, out, error)                                                \
+#define READ_COMPONENT(root, name, read, out, error)                                               \
   G_STMT_START                                                                                     \
   {                                                                                                \
     AsHfJson _c = { as_hf_json_member (root, name), (root)->file, name };                          \
@@ -40,7 +40,7 @@ read_components (AsHfTokenizer *hf, const AsHfJson *root, GError **error)
     return FALSE;
   hf->added = as_hf_added_new ();
   AsHfJson added = { as_hf_json_member (root, "added_tokens"), root->file, "added_tokens" };
-  if (!as_hf_added_read (hf->added, &added, hf->normalizer, error))
+  if (!as_hf_added_read (hf->added, &added, hf->normalizer, hf->model, error))
     return FALSE;
   as_hf_added_index (hf->added);
   READ_COMPONENT (root, "post_processor", as_hf_postprocessor_read, hf->postprocessor, error);
@@ -48,13 +48,16 @@ read_components (AsHfTokenizer *hf, const AsHfJson *root, GError **error)
   return TRUE;
 }
 
-/* The whole vocabulary: the model's, then the added tokens (which win, as in HF). */
+/* The whole vocabulary: the model's, then the added tokens (which win, as in HF). An added
+ * token's id names its normalized form when it has one (HF's id_to_token: "▁<s>" for a
+ * Llama-2 "<s>" with "normalized": true), and its content names its id. */
 static void
 fill_vocabulary (AsTokenizer *tokenizer)
 {
   const AsHfModel *model = tokenizer->hf->model;
   tokenizer->id_to_token = g_ptr_array_new_with_free_func (g_free);
   tokenizer->token_to_id = g_hash_table_new (g_str_hash, g_str_equal);
+  tokenizer->extra_names = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_set_size (tokenizer->id_to_token, model->id_to_token->len);
   for (guint i = 0; i < model->id_to_token->len; i++)
     {
@@ -73,12 +76,21 @@ fill_vocabulary (AsTokenizer *tokenizer)
       if ((guint) t->id >= tokenizer->id_to_token->len)
         g_ptr_array_set_size (tokenizer->id_to_token, (guint) t->id + 1);
       char *old = g_ptr_array_index (tokenizer->id_to_token, t->id);
-      if (old != NULL && g_hash_table_lookup (tokenizer->token_to_id, old)
-                             == GINT_TO_POINTER (t->id))
+      if (old != NULL
+          && g_hash_table_lookup (tokenizer->token_to_id, old) == GINT_TO_POINTER (t->id))
         g_hash_table_remove (tokenizer->token_to_id, old);
-      char *copy = g_strdup (t->content);
-      g_ptr_array_index (tokenizer->id_to_token, t->id) = copy; /* frees OLD */
-      g_hash_table_replace (tokenizer->token_to_id, copy, GINT_TO_POINTER (t->id));
+      char *name = g_strdup (t->normalized != NULL ? t->normalized : t->content);
+      g_ptr_array_index (tokenizer->id_to_token, t->id) = name; /* frees OLD */
+      if (t->normalized != NULL)
+        {
+          g_ptr_array_add (tokenizer->extra_names, g_strdup (t->content));
+          g_hash_table_replace (
+              tokenizer->token_to_id,
+              g_ptr_array_index (tokenizer->extra_names, tokenizer->extra_names->len - 1),
+              GINT_TO_POINTER (t->id));
+        }
+      else
+        g_hash_table_replace (tokenizer->token_to_id, name, GINT_TO_POINTER (t->id));
     }
 }
 
@@ -129,10 +141,8 @@ as_tokenizer_read_config (AsTokenizer *tokenizer, const char *folder, GError **e
   g_autoptr (JsonNode) config_node = load_optional_object (folder, "tokenizer_config.json", &local);
   if (local == NULL && config_node == NULL)
     return TRUE;
-  g_autoptr (JsonNode) map_node = local == NULL ? load_optional_object (folder,
-                                                                        "special_tokens_map.json",
-                                                                        &local)
-                                                : NULL;
+  g_autoptr (JsonNode) map_node
+      = local == NULL ? load_optional_object (folder, "special_tokens_map.json", &local) : NULL;
   if (local != NULL)
     {
       g_propagate_error (error, local);
@@ -155,10 +165,9 @@ as_tokenizer_read_config (AsTokenizer *tokenizer, const char *folder, GError **e
                               && json_node_get_value_type (cls) == G_TYPE_STRING
                           ? json_node_get_string (cls)
                           : "";
-  static const char *const rebuilders[] = { "LlamaTokenizer", "LlamaTokenizerFast",
-                                            "CodeLlamaTokenizer", "CodeLlamaTokenizerFast",
-                                            "GemmaTokenizer", "GemmaTokenizerFast",
-                                            "GPTNeoXTokenizer", "GPTNeoXTokenizerFast" };
+  static const char *const rebuilders[]
+      = { "LlamaTokenizer", "LlamaTokenizerFast", "CodeLlamaTokenizer", "CodeLlamaTokenizerFast",
+          "GemmaTokenizer", "GemmaTokenizerFast", "GPTNeoXTokenizer",   "GPTNeoXTokenizerFast" };
   for (guint i = 0; i < G_N_ELEMENTS (rebuilders); i++)
     if (strcmp (klass, rebuilders[i]) == 0)
       {
@@ -213,7 +222,8 @@ as_tokenizer_load_json (const char *path, GError **error)
     return NULL;
   fill_vocabulary (tokenizer);
   g_autofree char *folder = g_path_get_dirname (path);
-  if (!as_tokenizer_read_config (tokenizer, folder, error) || !rebuild_postprocessor (tokenizer, error))
+  if (!as_tokenizer_read_config (tokenizer, folder, error)
+      || !rebuild_postprocessor (tokenizer, error))
     return NULL;
   return g_steal_pointer (&tokenizer);
 }

@@ -47,6 +47,7 @@ struct _AsTokenizer
   /* The vocabulary, every kind. */
   GPtrArray *id_to_token;  /* [vocab_size] owned char *; NULL where no token has that id */
   GHashTable *token_to_id; /* token (borrowed from id_to_token) → GINT_TO_POINTER (id) */
+  GPtrArray *extra_names;  /* owned keys of token_to_id that id_to_token does not hold */
 
   /* AS_TOKENIZER_BPE only. */
   AsGpt2Pretokenizer *pretokenizer;

@@ -37,6 +37,7 @@ as_tokenizer_free (AsTokenizer *tokenizer)
   g_clear_pointer (&tokenizer->source, g_free);
   g_clear_pointer (&tokenizer->token_to_id, g_hash_table_unref);
   g_clear_pointer (&tokenizer->id_to_token, g_ptr_array_unref);
+  g_clear_pointer (&tokenizer->extra_names, g_ptr_array_unref);
   g_free (tokenizer);
 }
 
@@ -191,7 +192,9 @@ as_tokenizer_dup_token_text (const AsTokenizer *tokenizer, int32_t id)
   char *text = NULL;
   if (tokenizer->kind == AS_TOKENIZER_BPE)
     text = as_byte_level_token_text (token);
-  else if (tokenizer->kind == AS_TOKENIZER_HF && !as_tokenizer_is_special (tokenizer, id))
+  else if (tokenizer->kind == AS_TOKENIZER_HF && as_tokenizer_is_special (tokenizer, id))
+    return g_strdup (as_hf_added_find_id (tokenizer->hf->added, id)->content);
+  else if (tokenizer->kind == AS_TOKENIZER_HF)
     {
       GPtrArray one = { (gpointer *) &token, 1 };
       gsize length;

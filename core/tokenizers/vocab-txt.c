@@ -28,8 +28,7 @@ read_lines (const char *path, GError **error)
     return NULL;
   if (!g_utf8_validate_len (contents, size, NULL))
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "%s: the vocabulary is not valid UTF-8",
-                   path);
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "%s: the vocabulary is not valid UTF-8", path);
       return NULL;
     }
   g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
@@ -76,8 +75,8 @@ as_tokenizer_load_vocab_txt (const char *folder, GError **error)
   hf->added = as_hf_added_new ();
   for (guint i = 0; i < AS_TOKENIZER_N_ROLES; i++)
     {
-      int32_t id = roles[i] != NULL ? as_hf_model_lookup (hf->model, roles[i], strlen (roles[i]))
-                                    : -1;
+      int32_t id
+          = roles[i] != NULL ? as_hf_model_lookup (hf->model, roles[i], strlen (roles[i])) : -1;
       if (id >= 0)
         as_hf_added_add (hf->added, roles[i], id, TRUE);
     }
@@ -87,8 +86,9 @@ as_tokenizer_load_vocab_txt (const char *folder, GError **error)
   int32_t sep_id = as_hf_model_lookup (hf->model, sep, strlen (sep));
   if (cls_id < 0 || sep_id < 0)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "%s: the %s token \"%s\" is not in the vocabulary",
-                   path, cls_id < 0 ? "cls" : "sep", cls_id < 0 ? cls : sep);
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "%s: the %s token \"%s\" is not in the vocabulary", path,
+                   cls_id < 0 ? "cls" : "sep", cls_id < 0 ? cls : sep);
       return NULL;
     }
   hf->postprocessor = as_hf_postprocessor_new_bert (cls_id, sep_id);

@@ -23,7 +23,7 @@ void as_word_cache_free (AsWordCache *cache);
 gboolean as_word_cache_lookup (AsWordCache *cache, const char *piece, gsize length, GArray *ids);
 
 /* Remembers that PIECE gives the N ids at IDS (ignored for long pieces or pieces holding NUL). */
-void as_word_cache_insert (AsWordCache *cache, const char *piece, gsize length,
-                           const int32_t *ids, guint n);
+void as_word_cache_insert (AsWordCache *cache, const char *piece, gsize length, const int32_t *ids,
+                           guint n);
 
 G_END_DECLS

@@ -27,8 +27,7 @@ static GArray *
 encode (AsTokenizer *tokenizer, const char *text, AsEncodeFlags flags)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (AsEncoding) e
-      = as_tokenizer_encode_full (tokenizer, text, -1, NULL, 0, flags, &error);
+  g_autoptr (AsEncoding) e = as_tokenizer_encode_full (tokenizer, text, -1, NULL, 0, flags, &error);
   g_assert_no_error (error);
   return g_steal_pointer (&e->ids);
 }
@@ -54,8 +53,7 @@ assert_ids (AsTokenizer *tokenizer, const char *text, AsEncodeFlags flags, const
 
 /* Every text of tests.inp against its line of tests.out; returns the number of texts. */
 static guint
-check_tests_file (const char *name, AsTokenizer *tokenizer, const char *prefix,
-                  const char *suffix)
+check_tests_file (const char *name, AsTokenizer *tokenizer, const char *prefix, const char *suffix)
 {
   g_autofree char *rel_in = g_strdup_printf ("tests/fixtures/tokenizers/%s/tests.inp", name);
   g_autofree char *rel_out = g_strdup_printf ("tests/fixtures/tokenizers/%s/tests.out", name);
@@ -79,10 +77,9 @@ check_tests_file (const char *name, AsTokenizer *tokenizer, const char *prefix,
       /* with the default special tokens */
       g_autoptr (GArray) with = encode (tokenizer, texts[i], AS_ENCODE_DEFAULT);
       g_autofree char *with_got = ids_string (with);
-      g_autofree char *with_expected
-          = g_strjoin ("", prefix, expected, *expected != '\0' && *suffix != '\0' ? " " : "",
-                       *expected == '\0' && *prefix != '\0' && *suffix != '\0' ? "" : "", suffix,
-                       NULL);
+      g_autofree char *with_expected = g_strjoin (
+          "", prefix, expected, *expected != '\0' && *suffix != '\0' ? " " : "",
+          *expected == '\0' && *prefix != '\0' && *suffix != '\0' ? "" : "", suffix, NULL);
       g_strstrip (with_expected);
       if (strcmp (with_got, with_expected) != 0 && bad++ < 5)
         g_test_message ("%s text %u with special tokens: got [%s], expected [%s]", name, i,
@@ -126,7 +123,8 @@ test_real_bert (void)
 {
   g_autoptr (AsTokenizer) t = load_fixture ("bert-bge");
   g_assert_cmpuint (check_tests_file ("bert-bge", t, "101 ", "102"), ==, 46);
-  assert_ids (t, "Hello, my dog is cute", AS_ENCODE_DEFAULT, "101 7592 1010 2026 3899 2003 10140 102");
+  assert_ids (t, "Hello, my dog is cute", AS_ENCODE_DEFAULT,
+              "101 7592 1010 2026 3899 2003 10140 102");
   assert_ids (t, "", AS_ENCODE_DEFAULT, "101 102");
   assert_ids (t, "[CLS] hi", AS_ENCODE_NO_SPECIAL, "101 7632");
 }
