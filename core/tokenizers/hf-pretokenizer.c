@@ -17,9 +17,6 @@
 /* GPT-2's pattern, as byte_level.rs gives it to Oniguruma. */
 #define GPT2_PATTERN                                                                               \
   "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+"
-/* whitespace.rs, Rust regex \w (Alphabetic, M, Nd, Pc, Join_Control) and \s (White_Space):
- * Oniguruma's classes are the same sets, so the regex module's translation serves. */
-#define WHITESPACE_PATTERN "\\w+|[^\\w\\s]+"
 
 typedef enum
 {
@@ -46,7 +43,7 @@ struct _AsHfPreTokenizer
 {
   PreKind kind;
   gboolean add_prefix_space; /* ByteLevel */
-  AsHfRegex *regex;          /* ByteLevel (when use_regex), Split, Whitespace */
+  AsHfRegex *regex;          /* ByteLevel (when use_regex), Split */
   AsHfBehavior behavior;     /* Split, Punctuation */
   gboolean invert;           /* Split */
   gunichar replacement;      /* Metaspace */
@@ -195,7 +192,6 @@ read_fields (AsHfPreTokenizer *p, const char *type, const AsHfJson *json, GError
   if (strcmp (type, "Whitespace") == 0)
     {
       p->kind = PRE_WHITESPACE;
-      p->regex = fixed_regex (WHITESPACE_PATTERN);
       return TRUE;
     }
   if (strcmp (type, "WhitespaceSplit") == 0)
@@ -377,6 +373,35 @@ metaspace (const AsHfPreTokenizer *p, AsHfSplit *piece, GArray *out)
   split_chars (piece, is_char, &p->replacement, AS_HF_MERGED_WITH_NEXT, out);
 }
 
+/* whitespace.rs: the pieces are the matches of \w+|[^\w\s]+ in the Rust regex crate (\w:
+ * as_hf_is_word_char, \s: White_Space), i.e. the maximal runs of word characters and of other
+ * non-space characters; spaces go. */
+static void
+whitespace (const AsHfSplit *piece, GArray *out)
+{
+  const char *text = piece->text->str, *end = text + piece->text->len;
+  const char *p = text;
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char (p);
+      if (as_hf_is_whitespace (c))
+        {
+          p = g_utf8_next_char (p);
+          continue;
+        }
+      gboolean word = as_hf_is_word_char (c);
+      const char *start = p;
+      while (p < end)
+        {
+          gunichar d = g_utf8_get_char (p);
+          if (as_hf_is_whitespace (d) || as_hf_is_word_char (d) != word)
+            break;
+          p = g_utf8_next_char (p);
+        }
+      as_hf_splits_append (out, start, (gsize) (p - start), -1, piece->at_start && start == text);
+    }
+}
+
 /* Cuts one piece (without token) into OUT. */
 static gboolean
 apply_one (const AsHfPreTokenizer *p, AsHfSplit *piece, GArray *out, GError **error)
@@ -391,7 +416,8 @@ apply_one (const AsHfPreTokenizer *p, AsHfSplit *piece, GArray *out, GError **er
       metaspace (p, piece, out);
       return TRUE;
     case PRE_WHITESPACE:
-      return split_regex (piece, p->regex, TRUE, AS_HF_REMOVED, out, error);
+      whitespace (piece, out);
+      return TRUE;
     case PRE_WHITESPACE_SPLIT:
       split_chars (piece, is_whitespace, NULL, AS_HF_REMOVED, out);
       return TRUE;

@@ -4,7 +4,7 @@
  * The pattern is translated once where the two engines differ (core/README.md, "Regular
  * expressions"): \s is Unicode White_Space (PCRE2's also holds U+180E); \w, \W, \b, \B follow
  * Oniguruma's Unicode word class (letters, marks, decimal digits, letter numbers, connector
- * punctuation, ZWNJ/ZWJ); \h is a hexadecimal digit (PCRE2: horizontal space); \uHHHH;
+ * punctuation, ²³¹¼½¾); \h is a hexadecimal digit (PCRE2: horizontal space); \uHHHH;
  * \p{^X}; the inline option (?m) is Ruby's dot-all; ^ and $ are line anchors. Matching follows
  * the onig crate's find_iter: leftmost matches, and an empty match right where the previous
  * match ended is skipped. A literal pattern (tokenizer.json's {"String": ...}) is searched as

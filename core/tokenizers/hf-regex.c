@@ -16,12 +16,13 @@
 #define WS                                                                                         \
   "\\x{9}-\\x{D}\\x{20}\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}"               \
   "\\x{202F}\\x{205F}\\x{3000}"
-/* Oniguruma's Unicode \w (the Word property: Alphabetic, marks, decimal digits, connector
- * punctuation, join controls), as a class body. Alphabetic is letters, letter numbers and
- * Other_Alphabetic, whose members outside the marks are the circled and squared Latin letters. */
+/* Oniguruma's Unicode \w, as a class body: Alphabetic (letters, letter numbers and
+ * Other_Alphabetic, whose members outside the marks are the circled and squared Latin letters),
+ * marks, decimal digits, connector punctuation, and the Latin-1 superscripts and fractions
+ * ²³¹¼½¾ (but not ZWNJ/ZWJ, which Rust regex's \w has). */
 #define WORD                                                                                       \
-  "\\p{L}\\p{M}\\p{Nd}\\p{Nl}\\p{Pc}\\x{200C}\\x{200D}\\x{24B6}-\\x{24E9}\\x{1F130}-\\x{1F149}"    \
-  "\\x{1F150}-\\x{1F169}\\x{1F170}-\\x{1F189}"
+  "\\p{L}\\p{M}\\p{Nd}\\p{Nl}\\p{Pc}\\x{B2}\\x{B3}\\x{B9}\\x{BC}-\\x{BE}\\x{24B6}-\\x{24E9}"       \
+  "\\x{1F130}-\\x{1F149}\\x{1F150}-\\x{1F169}\\x{1F170}-\\x{1F189}"
 #define HEX "0-9a-fA-F"
 
 struct _AsHfRegex

@@ -135,6 +135,25 @@ function synthetic (tk, train, tmp) {
     out['wordlevel-whitespace-roberta'] = k;
   }
 
+  // Oniguruma's regex semantics in Split patterns: (?m) is dot-all, ^ and $ are line anchors,
+  // \h is a hex digit, \w and \b are Unicode (marks included), \uHHHH, \p{^X}.
+  {
+    const m = trained(tk, tk.WordLevel, train, tmp).model;
+    m.unk_token = '[UNK]';
+    if (!('[UNK]' in m.vocab))
+      m.vocab['[UNK]'] = nextId(m);
+    const j = base(m);
+    j.pre_tokenizer = { type: 'Sequence', pretokenizers: [
+      { type: 'Split', pattern: { Regex: '(?m:\\w.\\w)' }, behavior: 'Isolated', invert: false },
+      { type: 'Split', pattern: { Regex: '\\s+$|^\\p{Lu}' }, behavior: 'Isolated', invert: false },
+      { type: 'Split', pattern: { Regex: '\\h+' }, behavior: 'MergedWithNext', invert: false },
+      { type: 'Split', pattern: { Regex: '[\\s\\d]' }, behavior: 'MergedWithPrevious', invert: false },
+      { type: 'Split', pattern: { Regex: '\\bx|\\Bq' }, behavior: 'Isolated', invert: false },
+      { type: 'Split', pattern: { Regex: '\\p{^L}+' }, behavior: 'Contiguous', invert: false },
+      { type: 'Split', pattern: { Regex: '\\u00e9|\\W\\w' }, behavior: 'Removed', invert: false }] };
+    out['wordlevel-onig-regex'] = j;
+  }
+
   // WordPiece with BertNormalizer variants and a pair template.
   {
     const m = trained(tk, tk.WordPiece, train, tmp).model;
