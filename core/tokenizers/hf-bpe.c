@@ -94,12 +94,7 @@ as_hf_bpe_read (AsHfModel *model, const AsHfJson *json, GError **error)
   model->end_of_word_suffix = g_strdup (suffix);
   if (!as_hf_model_read_unk (model, json, NULL, error) || !read_merges (model, json, error))
     return FALSE;
-  for (guint b = 0; b < 256; b++)
-    {
-      char name[8];
-      g_snprintf (name, sizeof name, "<0x%02X>", b);
-      model->byte_ids[b] = as_hf_model_lookup (model, name, strlen (name));
-    }
+  as_hf_model_find_byte_tokens (model);
   return TRUE;
 }
 

@@ -68,27 +68,12 @@ as_hf_decoder_new_wordpiece (void)
 static gboolean
 read_replace (AsHfDecoder *d, const AsHfJson *json, GError **error)
 {
-  const char *content, *s = NULL, *r = NULL;
+  const char *content;
   if (!as_hf_json_required_string (json, "content", &content, error))
     return FALSE;
   d->text = g_strdup (content);
-  g_autofree char *path = as_hf_json_child_path (json, "pattern", -1);
-  AsHfJson sub = { as_hf_json_member (json, "pattern"), json->file, path };
-  if (as_hf_json_object (&sub, error) == NULL
-      || !as_hf_json_string (&sub, "String", NULL, &s, error)
-      || !as_hf_json_string (&sub, "Regex", NULL, &r, error))
-    return FALSE;
-  if ((s == NULL) == (r == NULL))
-    return as_hf_json_fail (&sub, error, "expected exactly one of \"String\" and \"Regex\"");
-  GError *local = NULL;
-  d->pattern = as_hf_regex_new (s != NULL ? s : r, s != NULL, &local);
-  if (d->pattern == NULL)
-    {
-      as_hf_json_fail (&sub, error, "%s", local->message);
-      g_error_free (local);
-      return FALSE;
-    }
-  return TRUE;
+  d->pattern = as_hf_regex_read (json, "pattern", error);
+  return d->pattern != NULL;
 }
 
 static gboolean
@@ -152,20 +137,10 @@ read_fields (AsHfDecoder *d, const char *type, const AsHfJson *json, GError **er
     }
   else if (strcmp (type, "Sequence") == 0)
     {
-      JsonArray *items;
       d->kind = DEC_SEQUENCE;
-      if (!as_hf_json_array (json, "decoders", &items, error))
-        return FALSE;
-      d->children = g_ptr_array_new_with_free_func ((GDestroyNotify) as_hf_decoder_free);
-      for (guint i = 0; i < json_array_get_length (items); i++)
-        {
-          g_autofree char *path = as_hf_json_child_path (json, "decoders", (gint) i);
-          AsHfJson child = { json_array_get_element (items, i), json->file, path };
-          AsHfDecoder *c = as_hf_decoder_read (&child, error);
-          if (c == NULL)
-            return FALSE;
-          g_ptr_array_add (d->children, c);
-        }
+      d->children = as_hf_json_read_list (json, "decoders", (AsHfJsonReader) as_hf_decoder_read,
+                                          (GDestroyNotify) as_hf_decoder_free, error);
+      return d->children != NULL;
     }
   else
     return as_hf_json_fail (json, error, "unknown type \"%s\"", type);

@@ -48,6 +48,13 @@ gboolean as_hf_json_required_string (const AsHfJson *json, const char *name, con
 gboolean as_hf_json_type (const AsHfJson *json, const char **type, GError **error);
 /* A required array member (borrowed). */
 gboolean as_hf_json_array (const AsHfJson *json, const char *name, JsonArray **out, GError **error);
+/* Reads every element of the array member NAME with READ (each with its path "PATH.NAME[i]")
+ * into a new array that frees them with FREE_FUNC; NULL with the first error. For the
+ * components' "Sequence" types. */
+typedef gpointer (*AsHfJsonReader) (const AsHfJson *json, GError **error);
+GPtrArray *as_hf_json_read_list (const AsHfJson *json, const char *name, AsHfJsonReader read,
+                                 GDestroyNotify free_func, GError **error);
+
 /* A string that must hold exactly one character (Metaspace's replacement, Strip's content). */
 gboolean as_hf_json_char (const AsHfJson *json, const char *name, gunichar fallback, gunichar *out,
                           GError **error);

@@ -162,3 +162,23 @@ as_hf_json_char (const AsHfJson *json, const char *name, gunichar fallback, guni
   *out = g_utf8_get_char (s);
   return TRUE;
 }
+
+GPtrArray *
+as_hf_json_read_list (const AsHfJson *json, const char *name, AsHfJsonReader read,
+                      GDestroyNotify free_func, GError **error)
+{
+  JsonArray *items;
+  if (!as_hf_json_array (json, name, &items, error))
+    return NULL;
+  g_autoptr (GPtrArray) list = g_ptr_array_new_with_free_func (free_func);
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    {
+      g_autofree char *path = as_hf_json_child_path (json, name, (gint) i);
+      AsHfJson child = { json_array_get_element (items, i), json->file, path };
+      gpointer item = read (&child, error);
+      if (item == NULL)
+        return NULL;
+      g_ptr_array_add (list, item);
+    }
+  return g_steal_pointer (&list);
+}

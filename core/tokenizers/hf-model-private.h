@@ -69,6 +69,8 @@ gboolean as_hf_model_tokenize (AsHfModel *model, const char *piece, gsize length
 gboolean as_hf_model_add_token (AsHfModel *model, const char *token, gint64 id,
                                 const AsHfJson *json, GError **error);
 int32_t as_hf_model_lookup (const AsHfModel *model, const char *token, gsize length);
+/* Fills MODEL->byte_ids with the ids of "<0x00>" … "<0xFF>" (byte fallback). */
+void as_hf_model_find_byte_tokens (AsHfModel *model);
 /* Reads the "vocab" object (token → id) of JSON into MODEL. */
 gboolean as_hf_model_read_vocab (AsHfModel *model, const AsHfJson *json, GError **error);
 /* Sets MODEL->unk_id from the string member "unk_token" (FALLBACK when absent); a named token

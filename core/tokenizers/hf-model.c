@@ -71,6 +71,17 @@ as_hf_model_lookup (const AsHfModel *model, const char *token, gsize length)
   return GPOINTER_TO_INT (value);
 }
 
+void
+as_hf_model_find_byte_tokens (AsHfModel *model)
+{
+  for (guint b = 0; b < 256; b++)
+    {
+      char name[8];
+      g_snprintf (name, sizeof name, "<0x%02X>", b);
+      model->byte_ids[b] = as_hf_model_lookup (model, name, strlen (name));
+    }
+}
+
 gboolean
 as_hf_model_read_vocab (AsHfModel *model, const AsHfJson *json, GError **error)
 {

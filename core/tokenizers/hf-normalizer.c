@@ -72,54 +72,12 @@ as_hf_normalizer_new_bert (gboolean clean_text, gboolean handle_chinese_chars, i
 
 /* ---- reading ---- */
 
-/* A {"String": s} or {"Regex": r} pattern at member NAME, compiled. */
-static AsHfRegex *
-read_pattern (const AsHfJson *json, const char *name, GError **error)
-{
-  JsonNode *node = as_hf_json_member (json, name);
-  g_autofree char *path = as_hf_json_child_path (json, name, -1);
-  AsHfJson sub = { node, json->file, path };
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      as_hf_json_fail (json, error, "\"%s\" must be {\"String\": ...} or {\"Regex\": ...}", name);
-      return NULL;
-    }
-  const char *s = NULL, *r = NULL;
-  if (!as_hf_json_string (&sub, "String", NULL, &s, error)
-      || !as_hf_json_string (&sub, "Regex", NULL, &r, error))
-    return NULL;
-  if ((s == NULL) == (r == NULL))
-    {
-      as_hf_json_fail (&sub, error, "expected exactly one of \"String\" and \"Regex\"");
-      return NULL;
-    }
-  GError *local = NULL;
-  AsHfRegex *regex = as_hf_regex_new (s != NULL ? s : r, s != NULL, &local);
-  if (regex == NULL)
-    {
-      as_hf_json_fail (&sub, error, "%s", local->message);
-      g_error_free (local);
-    }
-  return regex;
-}
-
 static gboolean
 read_sequence (AsHfNormalizer *n, const AsHfJson *json, GError **error)
 {
-  JsonArray *items;
-  if (!as_hf_json_array (json, "normalizers", &items, error))
-    return FALSE;
-  n->children = g_ptr_array_new_with_free_func ((GDestroyNotify) as_hf_normalizer_free);
-  for (guint i = 0; i < json_array_get_length (items); i++)
-    {
-      g_autofree char *path = as_hf_json_child_path (json, "normalizers", (gint) i);
-      AsHfJson child = { json_array_get_element (items, i), json->file, path };
-      AsHfNormalizer *c = as_hf_normalizer_read (&child, error);
-      if (c == NULL)
-        return FALSE;
-      g_ptr_array_add (n->children, c);
-    }
-  return TRUE;
+  n->children = as_hf_json_read_list (json, "normalizers", (AsHfJsonReader) as_hf_normalizer_read,
+                                      (GDestroyNotify) as_hf_normalizer_free, error);
+  return n->children != NULL;
 }
 
 static gboolean
@@ -176,7 +134,7 @@ read_fields (AsHfNormalizer *n, const char *type, const AsHfJson *json, GError *
       if (!as_hf_json_required_string (json, "content", &s, error))
         return FALSE;
       n->content = g_strdup (s);
-      n->pattern = read_pattern (json, "pattern", error);
+      n->pattern = as_hf_regex_read (json, "pattern", error);
       return n->pattern != NULL;
     case NORM_PREPEND:
       if (!as_hf_json_required_string (json, "prepend", &s, error))
@@ -356,16 +314,6 @@ nmt (GString *text)
   take (text, out);
 }
 
-/* byte_level.rs: every byte becomes its byte-level character. */
-static void
-byte_level (GString *text)
-{
-  g_autoptr (GString) out = g_string_sized_new (text->len * 2);
-  for (gsize i = 0; i < text->len; i++)
-    g_string_append_unichar (out, as_byte_unicode_from_byte ((guint8) text->str[i]));
-  take (text, out);
-}
-
 void
 as_hf_normalizer_apply (const AsHfNormalizer *n, GString *text)
 {
@@ -410,7 +358,7 @@ as_hf_normalizer_apply (const AsHfNormalizer *n, GString *text)
       nmt (text);
       return;
     case NORM_BYTE_LEVEL:
-      byte_level (text);
+      as_byte_level_encode (text); /* byte_level.rs */
       return;
     case NORM_SEQUENCE:
       for (guint i = 0; i < n->children->len; i++)

@@ -229,21 +229,11 @@ read_fields (AsHfPostProcessor *p, const char *type, const AsHfJson *json, GErro
     }
   if (strcmp (type, "Sequence") == 0)
     {
-      JsonArray *items;
       p->kind = POST_SEQUENCE;
-      if (!as_hf_json_array (json, "processors", &items, error))
-        return FALSE;
-      p->children = g_ptr_array_new_with_free_func ((GDestroyNotify) as_hf_postprocessor_free);
-      for (guint i = 0; i < json_array_get_length (items); i++)
-        {
-          g_autofree char *path = as_hf_json_child_path (json, "processors", (gint) i);
-          AsHfJson child = { json_array_get_element (items, i), json->file, path };
-          AsHfPostProcessor *c = as_hf_postprocessor_read (&child, error);
-          if (c == NULL)
-            return FALSE;
-          g_ptr_array_add (p->children, c);
-        }
-      return TRUE;
+      p->children
+          = as_hf_json_read_list (json, "processors", (AsHfJsonReader) as_hf_postprocessor_read,
+                                  (GDestroyNotify) as_hf_postprocessor_free, error);
+      return p->children != NULL;
     }
   return as_hf_json_fail (json, error, "unknown type \"%s\"", type);
 }

@@ -92,27 +92,8 @@ read_split (AsHfPreTokenizer *p, const AsHfJson *json, GError **error)
     return FALSE;
   if (!as_hf_behavior_parse (behavior, &p->behavior))
     return as_hf_json_fail (json, error, "unknown behavior \"%s\"", behavior);
-  JsonNode *pattern = as_hf_json_member (json, "pattern");
-  g_autofree char *path = as_hf_json_child_path (json, "pattern", -1);
-  AsHfJson sub = { pattern, json->file, path };
-  const char *s = NULL, *r = NULL;
-  if (pattern == NULL || !JSON_NODE_HOLDS_OBJECT (pattern))
-    return as_hf_json_fail (json, error,
-                            "\"pattern\" must be {\"String\": ...} or {\"Regex\": ...}");
-  if (!as_hf_json_string (&sub, "String", NULL, &s, error)
-      || !as_hf_json_string (&sub, "Regex", NULL, &r, error))
-    return FALSE;
-  if ((s == NULL) == (r == NULL))
-    return as_hf_json_fail (&sub, error, "expected exactly one of \"String\" and \"Regex\"");
-  GError *local = NULL;
-  p->regex = as_hf_regex_new (s != NULL ? s : r, s != NULL, &local);
-  if (p->regex == NULL)
-    {
-      as_hf_json_fail (&sub, error, "%s", local->message);
-      g_error_free (local);
-      return FALSE;
-    }
-  return TRUE;
+  p->regex = as_hf_regex_read (json, "pattern", error);
+  return p->regex != NULL;
 }
 
 static gboolean
@@ -149,20 +130,10 @@ read_metaspace (AsHfPreTokenizer *p, const AsHfJson *json, GError **error)
 static gboolean
 read_sequence (AsHfPreTokenizer *p, const AsHfJson *json, GError **error)
 {
-  JsonArray *items;
-  if (!as_hf_json_array (json, "pretokenizers", &items, error))
-    return FALSE;
-  p->children = g_ptr_array_new_with_free_func ((GDestroyNotify) as_hf_pretokenizer_free);
-  for (guint i = 0; i < json_array_get_length (items); i++)
-    {
-      g_autofree char *path = as_hf_json_child_path (json, "pretokenizers", (gint) i);
-      AsHfJson child = { json_array_get_element (items, i), json->file, path };
-      AsHfPreTokenizer *c = as_hf_pretokenizer_read (&child, error);
-      if (c == NULL)
-        return FALSE;
-      g_ptr_array_add (p->children, c);
-    }
-  return TRUE;
+  p->children
+      = as_hf_json_read_list (json, "pretokenizers", (AsHfJsonReader) as_hf_pretokenizer_read,
+                              (GDestroyNotify) as_hf_pretokenizer_free, error);
+  return p->children != NULL;
 }
 
 static gboolean
@@ -290,17 +261,6 @@ split_chars (const AsHfSplit *piece, AsHfCharClass is_match, gconstpointer data,
   as_hf_split_by_stretches (piece, stretches, behavior, out);
 }
 
-/* byte_level.rs: the characters of TEXT's bytes. */
-static void
-to_byte_level (GString *text)
-{
-  g_autoptr (GString) out = g_string_sized_new (text->len * 2);
-  for (gsize i = 0; i < text->len; i++)
-    g_string_append_unichar (out, as_byte_unicode_from_byte ((guint8) text->str[i]));
-  g_string_truncate (text, 0);
-  g_string_append_len (text, out->str, (gssize) out->len);
-}
-
 static gboolean
 byte_level (const AsHfPreTokenizer *p, AsHfSplit *piece, GArray *out, GError **error)
 {
@@ -315,7 +275,7 @@ byte_level (const AsHfPreTokenizer *p, AsHfSplit *piece, GArray *out, GError **e
   else if (piece->text->len > 0)
     as_hf_splits_append (out, piece->text->str, piece->text->len, -1, piece->at_start);
   for (guint i = first; i < out->len; i++)
-    to_byte_level (g_array_index (out, AsHfSplit, i).text);
+    as_byte_level_encode (g_array_index (out, AsHfSplit, i).text);
   return TRUE;
 }
 

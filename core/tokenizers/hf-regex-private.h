@@ -13,6 +13,8 @@
 
 #include <glib.h>
 
+#include "hf-json-private.h"
+
 G_BEGIN_DECLS
 
 typedef struct _AsHfRegex AsHfRegex;
@@ -27,6 +29,10 @@ typedef struct
  * message and offset; the caller prefixes the JSON path. */
 AsHfRegex *as_hf_regex_new (const char *pattern, gboolean literal, GError **error);
 void as_hf_regex_free (AsHfRegex *regex);
+
+/* Reads member NAME of JSON, a pattern {"String": s} (a literal) or {"Regex": r}, and compiles
+ * it; errors name the JSON path. */
+AsHfRegex *as_hf_regex_read (const AsHfJson *json, const char *name, GError **error);
 
 /* The pattern as given in tokenizer.json. Borrowed. */
 const char *as_hf_regex_get_pattern (const AsHfRegex *regex);

@@ -180,6 +180,35 @@ as_hf_regex_new (const char *pattern, gboolean literal, GError **error)
   return g_steal_pointer (&regex);
 }
 
+AsHfRegex *
+as_hf_regex_read (const AsHfJson *json, const char *name, GError **error)
+{
+  g_autofree char *path = as_hf_json_child_path (json, name, -1);
+  AsHfJson sub = { as_hf_json_member (json, name), json->file, path };
+  const char *s = NULL, *r = NULL;
+  if (sub.node == NULL || !JSON_NODE_HOLDS_OBJECT (sub.node))
+    {
+      as_hf_json_fail (json, error, "\"%s\" must be {\"String\": ...} or {\"Regex\": ...}", name);
+      return NULL;
+    }
+  if (!as_hf_json_string (&sub, "String", NULL, &s, error)
+      || !as_hf_json_string (&sub, "Regex", NULL, &r, error))
+    return NULL;
+  if ((s == NULL) == (r == NULL))
+    {
+      as_hf_json_fail (&sub, error, "expected exactly one of \"String\" and \"Regex\"");
+      return NULL;
+    }
+  GError *local = NULL;
+  AsHfRegex *regex = as_hf_regex_new (s != NULL ? s : r, s != NULL, &local);
+  if (regex == NULL)
+    {
+      as_hf_json_fail (&sub, error, "%s", local->message);
+      g_error_free (local);
+    }
+  return regex;
+}
+
 void
 as_hf_regex_free (AsHfRegex *regex)
 {

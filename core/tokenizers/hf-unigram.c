@@ -102,12 +102,7 @@ as_hf_unigram_read (AsHfModel *model, const AsHfJson *json, GError **error)
       model->min_score = MIN (model->min_score, model->scores[i]);
       model->max_piece_bytes = MAX (model->max_piece_bytes, strlen (copy));
     }
-  for (guint b = 0; b < 256; b++)
-    {
-      char name[8];
-      g_snprintf (name, sizeof name, "<0x%02X>", b);
-      model->byte_ids[b] = as_hf_model_lookup (model, name, strlen (name));
-    }
+  as_hf_model_find_byte_tokens (model);
   return TRUE;
 }
 

@@ -5,7 +5,8 @@
  * one text ("lines", as HF's tokenizer(text) per line, special tokens added) or the whole file as
  * one text ("whole") — and prints one JSON object: load_ms, the median and min encode times,
  * the number of ids and their sum (so that a peer's run on the same input can be checked to give
- * the same ids). Single-threaded. Run by tests/bench/run-tokenizer-bench.sh next to HF's library. */
+ * the same ids). Single-threaded. Run by tests/bench/run-tokenizer-bench.sh next to HF's library.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,8 @@ main (int argc, char **argv)
       ms[r] = (double) (g_get_monotonic_time () - start) / 1000.0;
     }
   qsort (ms, repeat, sizeof (double), compare_double);
-  printf ("{\"load_ms\": %.1f, \"median_ms\": %.2f, \"min_ms\": %.2f, \"texts\": %u, \"ids\": %" G_GUINT64_FORMAT
-          ", \"id_sum\": %" G_GUINT64_FORMAT "}\n",
+  printf ("{\"load_ms\": %.1f, \"median_ms\": %.2f, \"min_ms\": %.2f, \"texts\": %u, \"ids\": "
+          "%" G_GUINT64_FORMAT ", \"id_sum\": %" G_GUINT64_FORMAT "}\n",
           load_ms, ms[repeat / 2], ms[0], texts->len, n, sum);
   return 0;
 }

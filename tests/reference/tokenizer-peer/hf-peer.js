@@ -45,6 +45,15 @@ function trained (tk, Model, train, tmp, preTokenizer) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
+// A WordLevel model trained on TRAIN, with "[UNK]" as its unknown token.
+function wordLevel (tk, train, tmp) {
+  const m = trained(tk, tk.WordLevel, train, tmp).model;
+  m.unk_token = '[UNK]';
+  if (!('[UNK]' in m.vocab))
+    m.vocab['[UNK]'] = nextId(m);
+  return m;
+}
+
 function added (id, content, opts) {
   return Object.assign({ id, content, single_word: false, lstrip: false, rstrip: false,
     normalized: false, special: false }, opts);
@@ -108,10 +117,7 @@ function synthetic (tk, train, tmp) {
 
   // WordLevel: lower-casing, digits one by one, punctuation, added tokens with every option.
   {
-    const m = trained(tk, tk.WordLevel, train, tmp).model;
-    m.unk_token = '[UNK]';
-    if (!('[UNK]' in m.vocab))
-      m.vocab['[UNK]'] = nextId(m);
+    const m = wordLevel(tk, train, tmp);
     const j = base(m);
     const n = nextId(m);
     j.added_tokens = [added(n, '<lstrip>', { special: true, lstrip: true }),
@@ -138,10 +144,7 @@ function synthetic (tk, train, tmp) {
   // Oniguruma's regex semantics in Split patterns: (?m) is dot-all, ^ and $ are line anchors,
   // \h is a hex digit, \w and \b are Unicode (marks included), \uHHHH, \p{^X}.
   {
-    const m = trained(tk, tk.WordLevel, train, tmp).model;
-    m.unk_token = '[UNK]';
-    if (!('[UNK]' in m.vocab))
-      m.vocab['[UNK]'] = nextId(m);
+    const m = wordLevel(tk, train, tmp);
     const j = base(m);
     j.pre_tokenizer = { type: 'Sequence', pretokenizers: [
       { type: 'Split', pattern: { Regex: '(?m:\\w.\\w)' }, behavior: 'Isolated', invert: false },
