@@ -161,6 +161,13 @@ as_hf_decoder_read (const AsHfJson *json, GError **error)
 
 /* ---- decoding: TOKENS is a GPtrArray of GString (bytes) ---- */
 
+/* The free function of those arrays (g_string_free takes a second argument). */
+static void
+string_free (gpointer s)
+{
+  g_string_free (s, TRUE);
+}
+
 static void
 replace_all (GString *s, const char *from, const char *to)
 {
@@ -234,7 +241,7 @@ fallback_byte (const GString *t)
 static void
 byte_fallback (GPtrArray *tokens, gboolean token_mode)
 {
-  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) g_string_free);
+  GPtrArray *out = g_ptr_array_new_with_free_func (string_free);
   GString *run = g_string_new (NULL);
   for (guint i = 0; i <= tokens->len; i++)
     {
@@ -391,7 +398,7 @@ decode_chain (const AsHfDecoder *d, GPtrArray *tokens, gboolean token_mode)
 char *
 as_hf_decoder_decode (const AsHfDecoder *d, GPtrArray *strings, gboolean token_mode, gsize *length)
 {
-  g_autoptr (GPtrArray) tokens = g_ptr_array_new_with_free_func ((GDestroyNotify) g_string_free);
+  g_autoptr (GPtrArray) tokens = g_ptr_array_new_with_free_func (string_free);
   for (guint i = 0; i < strings->len; i++)
     g_ptr_array_add (tokens, g_string_new (g_ptr_array_index (strings, i)));
   if (d != NULL)

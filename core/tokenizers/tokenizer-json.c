@@ -79,8 +79,9 @@ fill_vocabulary (AsTokenizer *tokenizer)
       if (old != NULL
           && g_hash_table_lookup (tokenizer->token_to_id, old) == GINT_TO_POINTER (t->id))
         g_hash_table_remove (tokenizer->token_to_id, old);
+      g_free (old); /* no longer a key of token_to_id: its key pointer is its own copy */
       char *name = g_strdup (t->normalized != NULL ? t->normalized : t->content);
-      g_ptr_array_index (tokenizer->id_to_token, t->id) = name; /* frees OLD */
+      g_ptr_array_index (tokenizer->id_to_token, t->id) = name;
       if (t->normalized != NULL)
         {
           g_ptr_array_add (tokenizer->extra_names, g_strdup (t->content));
