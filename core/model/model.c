@@ -11,6 +11,8 @@
 
 #include "as-error.h"
 #include "family-private.h"
+#include "file-read-private.h"
+#include "json-file-private.h"
 #include "model-private.h"
 
 struct _AsModel
@@ -107,6 +109,39 @@ as_model_load (const char *spec, GError **error)
       || !model_load_weights (model, error) || !model_bind_weights (model, error))
     return NULL;
   return g_steal_pointer (&model);
+}
+
+/* config.json's model_type, or NULL when the file or the key is missing (owned). */
+static char *
+folder_model_type (const char *config_path)
+{
+  g_autoptr (JsonNode) root = as_json_load_object_file (config_path, AS_LIMIT_CONFIG_BYTES, NULL);
+  if (root == NULL)
+    return NULL;
+  JsonNode *type = json_object_get_member (json_node_get_object (root), "model_type");
+  if (type == NULL || !JSON_NODE_HOLDS_VALUE (type)
+      || json_node_get_value_type (type) != G_TYPE_STRING)
+    return NULL;
+  return g_strdup (json_node_get_string (type));
+}
+
+AsTokenizer *
+as_model_load_tokenizer (const char *spec, GError **error)
+{
+  g_autofree char *path = as_model_resolve_path (
+      spec != NULL && *spec != '\0' ? spec : as_model_default_name (), error);
+  if (path == NULL)
+    return NULL;
+  g_autofree char *config_path = g_build_filename (path, "config.json", NULL);
+  g_autofree char *type = folder_model_type (config_path);
+  if (type == NULL || as_family_find (type) == NULL)
+    return as_tokenizer_load_folder (path, error);
+  AsConfig config = { 0 };
+  if (!as_config_load (&config, config_path, error))
+    return NULL;
+  AsTokenizer *tokenizer = config.ops->load_tokenizer (path, &config, error);
+  as_config_clear (&config);
+  return tokenizer;
 }
 
 AsModel *
