@@ -32,6 +32,7 @@ enum
 {
   AS_H5_MSG_ERROR = 1, /* payload: guint32 AsErrorCode, then the message (UTF-8, no NUL) */
   AS_H5_MSG_QUIT = 2,  /* parent → child: nothing more to read */
+  AS_H5_MSG_DATA = 3,  /* child → parent: elements of a dataset (h5-dataset-private.h) */
   AS_H5_MSG_USER = 16,
 };
 
@@ -44,8 +45,7 @@ typedef struct
 /* The child's main function: talk to the parent through CHANNEL about the file (open it as
  * FILE_PATH, a /proc/self/fd path to the parent's descriptor; name it PATH in messages). Its
  * return value is the child's exit status. */
-typedef int (*AsH5ChildMain) (int channel, const char *path, const char *file_path,
-                              gpointer data);
+typedef int (*AsH5ChildMain) (int channel, const char *path, const char *file_path, gpointer data);
 
 typedef struct _AsH5Child AsH5Child;
 

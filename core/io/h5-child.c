@@ -79,7 +79,7 @@ static void
 child_setup (guint64 address_space, gboolean keep_stderr)
 {
   prctl (PR_SET_PDEATHSIG, SIGKILL);
-  const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGINT,
+  const int signals[] = { SIGSEGV, SIGBUS, SIGILL,  SIGFPE,  SIGABRT, SIGINT,
                           SIGTERM, SIGHUP, SIGXCPU, SIGPIPE, SIGTRAP };
   for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
     signal (signals[i], SIG_DFL);
@@ -106,8 +106,7 @@ child_setup (guint64 address_space, gboolean keep_stderr)
 }
 
 AsH5Child *
-as_h5_child_spawn (const char *path, int fd, AsH5ChildMain main_func, gpointer data,
-                   GError **error)
+as_h5_child_spawn (const char *path, int fd, AsH5ChildMain main_func, gpointer data, GError **error)
 {
   int pair[2];
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "h5-dataset-private.h"
 
 #define AS_KERAS_MAX_ATTRIBUTE_BYTES (64u << 20)
 
@@ -49,12 +50,12 @@ probe_add_name (Probe *p, const char *prefix, const char *s, gsize n, const char
   gsize lp = strlen (prefix);
   while (n > 0 && s[n - 1] == '\0') /* fixed-length strings are padded with NULs */
     n--;
-  if (memchr (s, '\0', n) != NULL || n + lp + 1 > AS_KERAS_MAX_NAME)
+  if (memchr (s, '\0', n) != NULL || n + lp + 1 > AS_H5_DATASET_MAX_NAME)
     {
       as_h5_channel_send_error (p->channel, AS_ERROR_FORMAT,
                                 "%s: %s holds a weight name with a NUL byte or longer than %d "
                                 "bytes (damaged file?)",
-                                p->path, where, AS_KERAS_MAX_NAME);
+                                p->path, where, AS_H5_DATASET_MAX_NAME);
       return FALSE;
     }
   char *name = malloc (lp + 1 + n + 1);
@@ -173,7 +174,7 @@ out:
 static gboolean
 probe_read_weight_names (Probe *p, hid_t group, const char *layer)
 {
-  char where[AS_KERAS_MAX_NAME + 16];
+  char where[AS_H5_DATASET_MAX_NAME + 16];
   snprintf (where, sizeof where, "group '/%s'", layer);
   if (H5Aexists (group, "weight_names") > 0)
     return probe_read_strings (p, group, "weight_names", layer, where);
@@ -195,185 +196,6 @@ probe_read_weight_names (Probe *p, hid_t group, const char *layer)
       return FALSE;
     }
   return TRUE;
-}
-
-/* Checks that every link on the way to NAME (a KIND, "weight" or "layer") is a hard link inside
- * the file: an external link would read another file (at this file's offsets, once), a soft link
- * may loop. MISSING says what is wrong when NAME does not exist. */
-static gboolean
-probe_check_links (Probe *p, const char *name, const char *kind, const char *missing)
-{
-  char prefix[AS_KERAS_MAX_NAME + 1];
-  gsize n = strlen (name);
-  for (gsize end = 0; end <= n; end++)
-    {
-      if (end < n && name[end] != '/')
-        continue;
-      if (end == 0)
-        continue;
-      memcpy (prefix, name, end);
-      prefix[end] = '\0';
-      H5L_info_t info;
-      if (H5Lexists (p->file, prefix, H5P_DEFAULT) <= 0
-          || H5Lget_info (p->file, prefix, &info, H5P_DEFAULT) < 0)
-        return probe_fail (p, kind, name, missing);
-      if (info.type == H5L_TYPE_HARD)
-        continue;
-      char target[1024] = "";
-      if (info.type == H5L_TYPE_EXTERNAL && info.u.val_size < sizeof target)
-        {
-          char value[1024];
-          const char *file = NULL, *object = NULL;
-          unsigned flags = 0;
-          if (H5Lget_val (p->file, prefix, value, sizeof value, H5P_DEFAULT) >= 0
-              && H5Lunpack_elink_val (value, info.u.val_size, &flags, &file, &object) >= 0)
-            snprintf (target, sizeof target, " (to %s:%s)", file, object);
-        }
-      as_h5_channel_send_error (p->channel, AS_ERROR_FORMAT,
-                                "%s: '%s' is %s%s; weights must be stored in the file itself "
-                                "(Keras never writes links)",
-                                p->path, prefix,
-                                info.type == H5L_TYPE_EXTERNAL ? "an external link to another file"
-                                : info.type == H5L_TYPE_SOFT   ? "a soft link"
-                                                               : "a user-defined link",
-                                target);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-probe_dtype_name (hid_t type, char *out, gsize size)
-{
-  size_t bits = H5Tget_size (type) * 8;
-  switch (H5Tget_class (type))
-    {
-    case H5T_FLOAT:
-      snprintf (out, size, "float%zu", bits);
-      break;
-    case H5T_INTEGER:
-      snprintf (out, size, "%sint%zu", H5Tget_sign (type) == H5T_SGN_NONE ? "u" : "", bits);
-      break;
-    case H5T_STRING:
-      snprintf (out, size, "string");
-      break;
-    default:
-      snprintf (out, size, "HDF5 type class %d", (int) H5Tget_class (type));
-    }
-}
-
-/* Chunks a dataset of DIMS needs with chunks of CHUNK; G_MAXUINT64 on overflow. */
-static guint64
-probe_chunks_needed (int ndim, const hsize_t *dims, const hsize_t *chunk)
-{
-  guint64 n = 1;
-  for (int i = 0; i < ndim; i++)
-    {
-      if (chunk[i] == 0)
-        return G_MAXUINT64;
-      guint64 k = dims[i] / chunk[i] + (dims[i] % chunk[i] != 0);
-      if (k != 0 && n > G_MAXUINT64 / k)
-        return G_MAXUINT64;
-      n *= k;
-    }
-  return n;
-}
-
-/* Describes dataset INDEX into INFO; refuses virtual datasets and external storage. */
-static gboolean
-probe_describe (Probe *p, guint32 index, AsKerasDatasetInfo *info)
-{
-  const char *name = p->names[index];
-  memset (info, 0, sizeof *info);
-  info->offset = G_MAXUINT64;
-  hid_t dset = H5Dopen2 (p->file, name, H5P_DEFAULT);
-  if (dset < 0)
-    return probe_fail (p, "weight", name, "is listed in weight_names but there is no such dataset");
-  gboolean ok = FALSE;
-  hid_t dcpl = H5Dget_create_plist (dset);
-  hid_t type = H5Dget_type (dset);
-  hid_t space = H5Dget_space (dset);
-  if (dcpl < 0 || type < 0 || space < 0)
-    {
-      probe_fail (p, "dataset", name, "could not be inspected (damaged file?)");
-      goto out;
-    }
-  H5D_layout_t layout = H5Pget_layout (dcpl);
-  if (layout == H5D_VIRTUAL)
-    {
-      probe_fail (p, "dataset", name,
-                  "is a virtual dataset (its data lives in other datasets or files); weights "
-                  "must be stored in the file itself");
-      goto out;
-    }
-  int n_external = H5Pget_external_count (dcpl);
-  if (n_external != 0)
-    {
-      char file[1024] = "?";
-      off_t offset = 0;
-      hsize_t bytes = 0;
-      if (n_external > 0)
-        H5Pget_external (dcpl, 0, sizeof file, file, &offset, &bytes);
-      file[sizeof file - 1] = '\0';
-      as_h5_channel_send_error (p->channel, AS_ERROR_FORMAT,
-                                "%s: dataset '%s' keeps its data in the external file '%s'; "
-                                "weights must be stored in the file itself",
-                                p->path, name, file);
-      goto out;
-    }
-  if (layout != H5D_CONTIGUOUS && layout != H5D_CHUNKED && layout != H5D_COMPACT)
-    {
-      probe_fail (p, "dataset", name, "has an unknown storage layout (damaged file?)");
-      goto out;
-    }
-  info->layout = layout == H5D_CONTIGUOUS ? AS_KERAS_LAYOUT_CONTIGUOUS
-                 : layout == H5D_CHUNKED  ? AS_KERAS_LAYOUT_CHUNKED
-                                          : AS_KERAS_LAYOUT_COMPACT;
-  info->is_float32 = H5Tget_class (type) == H5T_FLOAT && H5Tget_size (type) == 4;
-  info->is_native_float32 = info->is_float32 && H5Tequal (type, H5T_NATIVE_FLOAT) > 0;
-  probe_dtype_name (type, info->dtype, sizeof info->dtype);
-
-  int ndim = H5Sget_simple_extent_ndims (space);
-  hsize_t dims[H5S_MAX_RANK] = { 0 };
-  if (H5Sget_simple_extent_type (space) == H5S_NULL || ndim < 0 || ndim > H5S_MAX_RANK
-      || H5Sget_simple_extent_dims (space, dims, NULL) < 0)
-    {
-      probe_fail (p, "dataset", name, "has no shape of elements (damaged file?)");
-      goto out;
-    }
-  info->ndim = ndim;
-  for (int i = 0; i < ndim && i < AS_KERAS_MAX_DIMS; i++)
-    info->dims[i] = dims[i];
-  info->n_filters = (guint32) MAX (0, H5Pget_nfilters (dcpl));
-  info->storage_bytes = H5Dget_storage_size (dset);
-  if (layout == H5D_CONTIGUOUS)
-    {
-      haddr_t offset = H5Dget_offset (dset);
-      info->offset = offset == HADDR_UNDEF ? G_MAXUINT64 : (guint64) offset;
-    }
-  if (layout == H5D_CHUNKED)
-    {
-      hsize_t chunk[H5S_MAX_RANK] = { 0 };
-      hsize_t stored = 0;
-      if (H5Pget_chunk (dcpl, ndim, chunk) != ndim
-          || H5Dget_num_chunks (dset, space, &stored) < 0)
-        {
-          probe_fail (p, "dataset", name, "has an unreadable chunk index (damaged file?)");
-          goto out;
-        }
-      info->chunks_stored = stored;
-      info->chunks_needed = probe_chunks_needed (ndim, dims, chunk);
-    }
-  ok = TRUE;
-out:
-  if (space >= 0)
-    H5Sclose (space);
-  if (type >= 0)
-    H5Tclose (type);
-  if (dcpl >= 0)
-    H5Pclose (dcpl);
-  H5Dclose (dset);
-  return ok;
 }
 
 /* Lists the layers and weights, sending one record per weight, then END. */
@@ -398,8 +220,8 @@ probe_list (Probe *p)
   gboolean ok = TRUE;
   for (guint32 i = 0; ok && i < n_layers; i++)
     {
-      ok = probe_check_links (p, layers[i], "layer",
-                              "is listed in layer_names but there is no such group");
+      ok = as_h5_dataset_check_links (p->channel, p->path, p->file, layers[i], "layer",
+                                      "is listed in layer_names but there is no such group");
       hid_t group = ok ? H5Gopen2 (p->file, layers[i], H5P_DEFAULT) : H5I_INVALID_HID;
       if (ok && group < 0)
         ok = probe_fail (p, "layer", layers[i],
@@ -415,10 +237,10 @@ probe_list (Probe *p)
 
   for (guint32 i = 0; ok && i < p->n_names; i++)
     {
-      AsKerasDatasetInfo info;
-      ok = probe_check_links (p, p->names[i], "weight",
-                              "is listed in weight_names but there is no such dataset")
-           && probe_describe (p, i, &info);
+      AsH5DatasetInfo info;
+      ok = as_h5_dataset_check_links (p->channel, p->path, p->file, p->names[i], "weight",
+                                      "is listed in weight_names but there is no such dataset")
+           && as_h5_dataset_describe (p->channel, p->path, p->file, p->names[i], &info);
       if (!ok)
         break;
       info.name_length = (guint32) strlen (p->names[i]);
@@ -439,66 +261,6 @@ probe_list (Probe *p)
   return as_h5_channel_send (p->channel, AS_KERAS_MSG_END, &ub, sizeof ub);
 }
 
-/* Reads dataset INDEX as native float32 in slabs of whole rows and sends them as DATA. */
-static gboolean
-probe_read (Probe *p, guint32 index)
-{
-  const char *name = index < p->n_names ? p->names[index] : NULL;
-  if (name == NULL)
-    return FALSE;
-  char detail[512];
-  hid_t dset = H5Dopen2 (p->file, name, H5P_DEFAULT);
-  hid_t space = dset >= 0 ? H5Dget_space (dset) : H5I_INVALID_HID;
-  int ndim = space >= 0 ? H5Sget_simple_extent_ndims (space) : -1;
-  hsize_t dims[H5S_MAX_RANK] = { 0 };
-  gboolean ok = ndim >= 0 && ndim <= H5S_MAX_RANK
-                && H5Sget_simple_extent_dims (space, dims, NULL) >= 0;
-  guint64 row = 1, rows = ndim > 0 ? dims[0] : 1;
-  for (int i = 1; ok && i < ndim; i++)
-    row *= dims[i];
-  float *buffer = NULL;
-  if (ok && row > 0 && rows > 0)
-    {
-      guint64 per_slab = MAX (1, (AS_KERAS_DATA_PIECE / 4) / row);
-      ok = row * 4 <= G_MAXUINT32 && (buffer = malloc (per_slab * row * 4)) != NULL;
-      for (guint64 r = 0; ok && r < rows; r += per_slab)
-        {
-          guint64 count = MIN (per_slab, rows - r);
-          hsize_t start[H5S_MAX_RANK] = { r }, size[H5S_MAX_RANK];
-          for (int i = 0; i < ndim; i++)
-            size[i] = i == 0 ? count : dims[i];
-          /* a scalar is read whole; anything else a slab of whole rows at a time */
-          hid_t mem = ndim == 0 ? H5S_ALL : H5Screate_simple (ndim, size, NULL);
-          ok = (ndim == 0
-                || (mem >= 0
-                    && H5Sselect_hyperslab (space, H5S_SELECT_SET, start, NULL, size, NULL) >= 0))
-               && H5Dread (dset, H5T_NATIVE_FLOAT, mem, ndim == 0 ? H5S_ALL : space, H5P_DEFAULT,
-                           buffer)
-                      >= 0;
-          if (ndim > 0 && mem >= 0)
-            H5Sclose (mem);
-          if (ok && !as_h5_channel_send (p->channel, AS_KERAS_MSG_DATA, buffer, count * row * 4))
-            {
-              free (buffer);
-              return FALSE; /* the parent is gone */
-            }
-        }
-    }
-  free (buffer);
-  if (!ok)
-    {
-      as_h5_error_detail (detail, sizeof detail);
-      as_h5_channel_send_error (p->channel, AS_ERROR_FORMAT,
-                                "%s: could not read dataset '%s' (truncated or damaged file: %s)",
-                                p->path, name, detail);
-    }
-  if (space >= 0)
-    H5Sclose (space);
-  if (dset >= 0)
-    H5Dclose (dset);
-  return TRUE;
-}
-
 int
 as_keras_h5_probe_main (int channel, const char *path, const char *file_path, gpointer data)
 {
@@ -506,10 +268,9 @@ as_keras_h5_probe_main (int channel, const char *path, const char *file_path, gp
   htri_t is_h5 = H5Fis_hdf5 (file_path);
   if (is_h5 <= 0)
     {
-      as_h5_channel_send_error (channel, AS_ERROR_FORMAT,
-                                is_h5 == 0 ? "%s is not an HDF5 file"
-                                           : "%s could not be read as an HDF5 file",
-                                path);
+      as_h5_channel_send_error (
+          channel, AS_ERROR_FORMAT,
+          is_h5 == 0 ? "%s is not an HDF5 file" : "%s could not be read as an HDF5 file", path);
       return 0;
     }
   p.file = H5Fopen (file_path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -528,7 +289,8 @@ as_keras_h5_probe_main (int channel, const char *path, const char *file_path, gp
         AsH5MessageHeader header;
         guint32 index = 0;
         if (!as_h5_channel_receive (channel, &header, &index, sizeof index)
-            || header.type != AS_KERAS_MSG_READ || !probe_read (&p, index))
+            || header.type != AS_KERAS_MSG_READ || index >= p.n_names
+            || !as_h5_dataset_send_floats (channel, path, p.file, p.names[index]))
           break;
       }
   /* The process ends now: nothing to close or free. */

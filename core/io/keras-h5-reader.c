@@ -29,7 +29,7 @@ typedef struct
   guint64 file_size;
   guint64 userblock;
   AsH5Child *child;     /* NULL once no dataset needs libhdf5 */
-  GArray *infos;        /* AsKerasDatasetInfo, parallel to the store's tensors */
+  GArray *infos;        /* AsH5DatasetInfo, parallel to the store's tensors */
   GHashTable *index_of; /* AsTensor * -> its index + 1 */
 } KerasSource;
 
@@ -48,64 +48,26 @@ keras_source_close (gpointer data)
 
 /* TRUE when the dataset's bytes can be taken from the file as they are. */
 static gboolean
-keras_is_raw (const KerasSource *source, const AsKerasDatasetInfo *info)
+keras_is_raw (const KerasSource *source, const AsH5DatasetInfo *info)
 {
-  return info->layout == AS_KERAS_LAYOUT_CONTIGUOUS && info->is_native_float32
-         && info->n_filters == 0 && source->userblock == 0 && info->offset % 4 == 0;
+  return info->layout == AS_H5_LAYOUT_CONTIGUOUS && info->is_native_float32 && info->n_filters == 0
+         && source->userblock == 0 && info->offset % 4 == 0;
 }
 
-/* Checks the dataset's storage against its shape and the file before anything is allocated. */
+/* Checks the dataset's type and storage against its shape and the file before anything is
+ * allocated for it. */
 static gboolean
-keras_check_storage (const KerasSource *source, const AsKerasDatasetInfo *info,
-                     const AsTensor *tensor, GError **error)
+keras_check_storage (const KerasSource *source, const AsH5DatasetInfo *info, const AsTensor *tensor,
+                     GError **error)
 {
-  const char *path = source->path, *name = tensor->name;
-  guint64 bytes = (guint64) tensor->n_elements * 4;
-  g_autofree char *size = g_format_size_full (bytes, G_FORMAT_SIZE_LONG_FORMAT);
-  if (!info->is_float32)
+  if (info->type_class != AS_H5_CLASS_FLOAT || info->type_size != 4)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_SHAPE,
-                   "%s: dataset '%s' has dtype %s, expected float32", path, name, info->dtype);
+                   "%s: dataset '%s' has dtype %s, expected float32", source->path, tensor->name,
+                   info->dtype);
       return FALSE;
     }
-  if (info->layout == AS_KERAS_LAYOUT_CHUNKED)
-    {
-      if (info->chunks_stored < info->chunks_needed
-          || (info->n_filters == 0 && info->storage_bytes < bytes))
-        {
-          g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-                       "%s: dataset '%s' declares %s but only %" G_GUINT64_FORMAT
-                       " of its %" G_GUINT64_FORMAT " chunks are stored (damaged file)",
-                       path, name, size, info->chunks_stored, info->chunks_needed);
-          return FALSE;
-        }
-      return TRUE;
-    }
-  if (info->layout == AS_KERAS_LAYOUT_CONTIGUOUS && info->offset == G_MAXUINT64 && bytes > 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-                   "%s: dataset '%s' declares %s but none of it is stored (damaged file)", path,
-                   name, size);
-      return FALSE;
-    }
-  if (info->storage_bytes != bytes)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-                   "%s: dataset '%s' declares %s but stores %" G_GUINT64_FORMAT
-                   " bytes (damaged file)",
-                   path, name, size, info->storage_bytes);
-      return FALSE;
-    }
-  if (info->layout == AS_KERAS_LAYOUT_CONTIGUOUS && bytes > 0
-      && (info->offset > source->file_size || bytes > source->file_size - info->offset))
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-                   "%s: dataset '%s' ends at byte %" G_GUINT64_FORMAT
-                   " but the file has only %" G_GUINT64_FORMAT " bytes (truncated file?)",
-                   path, name, info->offset + bytes, source->file_size);
-      return FALSE;
-    }
-  return TRUE;
+  return as_h5_dataset_check_storage (source->path, tensor->name, info, source->file_size, error);
 }
 
 /* Copies the contiguous bytes of TENSOR at OFFSET of the file (when mapping is off). */
@@ -136,28 +98,9 @@ static gboolean
 keras_read_from_child (KerasSource *source, guint32 index, AsTensor *tensor, GError **error)
 {
   g_assert (source->child != NULL);
-  if (!as_h5_child_send (source->child, AS_KERAS_MSG_READ, &index, sizeof index, error))
-    return FALSE;
-  char *out = (char *) tensor->data;
-  guint64 bytes = (guint64) tensor->n_elements * 4, done = 0;
-  while (done < bytes)
-    {
-      AsH5MessageHeader header;
-      if (!as_h5_child_receive (source->child, &header, error))
-        return FALSE;
-      if (header.type != AS_KERAS_MSG_DATA || header.length == 0 || header.length > bytes - done)
-        {
-          g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-                       "%s is damaged: the HDF5 reader sent %u bytes of dataset '%s' where "
-                       "%" G_GUINT64_FORMAT " were due",
-                       source->path, header.length, tensor->name, bytes - done);
-          return FALSE;
-        }
-      if (!as_h5_child_receive_payload (source->child, out + done, header.length, error))
-        return FALSE;
-      done += header.length;
-    }
-  return TRUE;
+  return as_h5_child_send (source->child, AS_KERAS_MSG_READ, &index, sizeof index, error)
+         && as_h5_dataset_receive_floats (source->child, source->path, tensor->name, tensor->data,
+                                          (guint64) tensor->n_elements, error);
 }
 
 static gboolean
@@ -167,7 +110,7 @@ keras_fetch (gpointer data, AsTensorStore *store, AsTensor *tensor, GError **err
   guint index = GPOINTER_TO_UINT (g_hash_table_lookup (source->index_of, tensor));
   g_assert (index > 0);
   index--;
-  const AsKerasDatasetInfo *info = &g_array_index (source->infos, AsKerasDatasetInfo, index);
+  const AsH5DatasetInfo *info = &g_array_index (source->infos, AsH5DatasetInfo, index);
   if (!keras_check_storage (source, info, tensor, error))
     return FALSE;
   if (tensor->n_elements > 0 && keras_is_raw (source, info))
@@ -195,9 +138,9 @@ static const AsTensorSourceFuncs keras_source_funcs = {
 static gboolean
 keras_declare (KerasSource *source, AsTensorStore *store, guint32 length, GError **error)
 {
-  AsKerasDatasetInfo info;
-  char name[AS_KERAS_MAX_NAME + 1];
-  if (length < sizeof info || length - sizeof info > AS_KERAS_MAX_NAME
+  AsH5DatasetInfo info;
+  char name[AS_H5_DATASET_MAX_NAME + 1];
+  if (length < sizeof info || length - sizeof info > AS_H5_DATASET_MAX_NAME
       || source->infos->len >= AS_KERAS_MAX_DATASETS)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
@@ -216,7 +159,7 @@ keras_declare (KerasSource *source, AsTensorStore *store, guint32 length, GError
                    shown);
       return FALSE;
     }
-  if (info.ndim < 0 || info.ndim > AS_TENSOR_MAX_DIMS)
+  if (info.ndim < 0 || info.ndim > AS_TENSOR_MAX_DIMS || info.ndim > AS_H5_DATASET_MAX_DIMS)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_SHAPE,
                    "%s: dataset '%s' has %d dimensions; expected 1 to %d", source->path, name,
@@ -269,7 +212,7 @@ as_tensor_store_open_keras_h5 (const char *path, GError **error)
   source->path = g_strdup (path);
   source->fd = fd;
   source->file_size = (guint64) size;
-  source->infos = g_array_new (FALSE, FALSE, sizeof (AsKerasDatasetInfo));
+  source->infos = g_array_new (FALSE, FALSE, sizeof (AsH5DatasetInfo));
   source->index_of = g_hash_table_new (NULL, NULL);
   as_tensor_store_set_source (store, &keras_source_funcs, source);
   source->child = as_h5_child_spawn (path, fd, as_keras_h5_probe_main, NULL, error);
@@ -279,7 +222,7 @@ as_tensor_store_open_keras_h5 (const char *path, GError **error)
   /* Keras files are all contiguous native float32: then the child is not needed any more. */
   gboolean child_needed = FALSE;
   for (guint i = 0; i < source->infos->len; i++)
-    child_needed |= !keras_is_raw (source, &g_array_index (source->infos, AsKerasDatasetInfo, i));
+    child_needed |= !keras_is_raw (source, &g_array_index (source->infos, AsH5DatasetInfo, i));
   if (!child_needed)
     g_clear_pointer (&source->child, as_h5_child_free);
   return g_steal_pointer (&store);

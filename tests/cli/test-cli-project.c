@@ -252,7 +252,9 @@ test_errors (void)
     const char *args[12];
   } cases[] = {
     { 1, "missing.h5: no such file", { "--method", "pca", "--input", missing, "--dataset", "x" } },
-    { 1, "no dataset 'y'", { "--method", "pca", "--input", good, "--dataset", "y" } },
+    { 1,
+      "dataset 'y' is not in the file",
+      { "--method", "pca", "--input", good, "--dataset", "y" } },
     { 1, "rank 1", { "--method", "pca", "--input", rank1, "--dataset", "v" } },
     { 1, "empty matrix", { "--method", "tsne", "--input", empty, "--dataset", "x" } },
     { 1, "NaN at row 2, column 1", { "--method", "tsne", "--input", nan, "--dataset", "x" } },
