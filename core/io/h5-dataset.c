@@ -34,8 +34,8 @@ as_h5_dataset_check_links (int channel, const char *path, hid_t file, const char
       if (H5Lexists (file, prefix, H5P_DEFAULT) <= 0
           || H5Lget_info (file, prefix, &info, H5P_DEFAULT) < 0)
         {
-          as_h5_channel_send_error (channel, AS_ERROR_NOT_FOUND, "%s: %s '%s' %s", path, kind,
-                                    name, missing);
+          as_h5_channel_send_error (channel, AS_ERROR_NOT_FOUND, "%s: %s '%s' %s", path, kind, name,
+                                    missing);
           return FALSE;
         }
       if (info.type == H5L_TYPE_HARD)
@@ -157,10 +157,8 @@ dataset_fill (int channel, const char *path, const char *name, hid_t dset, hid_t
     {
       hsize_t chunk[H5S_MAX_RANK] = { 0 };
       hsize_t stored = 0;
-      if (H5Pget_chunk (dcpl, ndim, chunk) != ndim
-          || H5Dget_num_chunks (dset, space, &stored) < 0)
-        return dataset_fail (channel, path, name,
-                             "has an unreadable chunk index (damaged file?)");
+      if (H5Pget_chunk (dcpl, ndim, chunk) != ndim || H5Dget_num_chunks (dset, space, &stored) < 0)
+        return dataset_fail (channel, path, name, "has an unreadable chunk index (damaged file?)");
       info->chunks_stored = stored;
       info->chunks_needed = dataset_chunks_needed (ndim, dims, chunk);
     }
@@ -212,7 +210,8 @@ dataset_read_rows (hid_t dset, hid_t space, int ndim, const hsize_t *dims, guint
   for (int i = 0; i < ndim; i++)
     size[i] = i == 0 ? count : dims[i];
   hid_t mem = H5Screate_simple (ndim, size, NULL);
-  gboolean ok = mem >= 0 && H5Sselect_hyperslab (space, H5S_SELECT_SET, start, NULL, size, NULL) >= 0
+  gboolean ok = mem >= 0
+                && H5Sselect_hyperslab (space, H5S_SELECT_SET, start, NULL, size, NULL) >= 0
                 && H5Dread (dset, H5T_NATIVE_FLOAT, mem, space, H5P_DEFAULT, buffer) >= 0;
   if (mem >= 0)
     H5Sclose (mem);
@@ -226,8 +225,8 @@ as_h5_dataset_send_floats (int channel, const char *path, hid_t file, const char
   hid_t space = dset >= 0 ? H5Dget_space (dset) : H5I_INVALID_HID;
   int ndim = space >= 0 ? H5Sget_simple_extent_ndims (space) : -1;
   hsize_t dims[H5S_MAX_RANK] = { 0 };
-  gboolean ok = ndim >= 0 && ndim <= H5S_MAX_RANK
-                && H5Sget_simple_extent_dims (space, dims, NULL) >= 0;
+  gboolean ok
+      = ndim >= 0 && ndim <= H5S_MAX_RANK && H5Sget_simple_extent_dims (space, dims, NULL) >= 0;
   gboolean parent_gone = FALSE;
   guint64 row = 1, rows = ndim > 0 ? dims[0] : 1;
   for (int i = 1; ok && i < ndim; i++)
@@ -269,7 +268,8 @@ as_h5_dataset_n_elements (const AsH5DatasetInfo *info)
   gint64 n = 1;
   for (int i = 0; i < info->ndim && i < AS_H5_DATASET_MAX_DIMS; i++)
     {
-      if (info->dims[i] > G_MAXINT64 || (info->dims[i] > 0 && n > G_MAXINT64 / (gint64) info->dims[i]))
+      if (info->dims[i] > G_MAXINT64
+          || (info->dims[i] > 0 && n > G_MAXINT64 / (gint64) info->dims[i]))
         return -1;
       n *= (gint64) info->dims[i];
     }
@@ -343,8 +343,8 @@ as_h5_dataset_receive_floats (AsH5Child *child, const char *path, const char *na
       if (header.type != AS_H5_MSG_DATA || header.length == 0 || header.length > bytes - done)
         {
           g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-                       "%s is damaged: the HDF5 reader sent %u bytes of dataset '%s' where %"
-                       G_GUINT64_FORMAT " were due",
+                       "%s is damaged: the HDF5 reader sent %u bytes of dataset '%s' where "
+                       "%" G_GUINT64_FORMAT " were due",
                        path, header.length, name, bytes - done);
           return FALSE;
         }
