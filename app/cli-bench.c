@@ -6,6 +6,8 @@
 #include "as-forward.h"
 #include "cli.h"
 
+#define BENCH_MAX_REPEAT 100000
+
 static int
 compare_doubles (const void *a, const void *b)
 {
@@ -73,8 +75,9 @@ cli_bench (int argc, char **argv)
     return cli_usage_printf ("bench", "unexpected argument '%s'", argv[1]);
   if (tokens == NULL)
     return cli_usage_printf ("bench", "--tokens T is required");
-  if (repeat < 1)
-    return cli_usage_printf ("bench", "--repeat must be at least 1");
+  if (repeat < 1 || repeat > BENCH_MAX_REPEAT)
+    return cli_fail_printf ("--repeat %d is out of range (expected 1 to %d)", repeat,
+                            BENCH_MAX_REPEAT);
 
   GError *error = NULL;
   g_autoptr (GArray) lengths = cli_parse_ids (tokens, "--tokens", &error);
@@ -86,6 +89,16 @@ cli_bench (int argc, char **argv)
   if (model == NULL)
     return cli_fail (error);
   double load_ms = (g_get_monotonic_time () - start) / 1000.0;
+  /* Every length is checked before the first pass allocates anything for it. */
+  int context = as_model_get_config (model)->n_positions;
+  for (guint i = 0; i < lengths->len; i++)
+    {
+      int T = g_array_index (lengths, int32_t, i);
+      if (T < 1 || T > context)
+        return cli_fail_printf ("--tokens %d is out of range: the model's context is %d tokens "
+                                "(expected 1 to %d)",
+                                T, context, context);
+    }
 
   for (guint i = 0; i < lengths->len; i++)
     {

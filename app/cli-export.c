@@ -51,7 +51,7 @@ typedef struct
   int layer, head;
   ArColormap colormap;
   ArAnnotate annotate;
-  gboolean raw_tokens, autoscale, truncate;
+  gboolean raw_tokens, autoscale, truncate, force;
   double scale;
   const char *model_name;
 } ExportRequest;
@@ -179,7 +179,8 @@ static int
 write_figure (const ArFigure *fig, const char *path, const ExportRequest *req)
 {
   GError *error = NULL;
-  if (!ar_figure_export (fig, path, req->scale, &error))
+  AsOutputFlags flags = req->force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT;
+  if (!ar_figure_export_full (fig, path, req->scale, flags, &error))
     return cli_fail (error);
   ArExportFormat format = AR_EXPORT_PNG;
   ar_export_format_from_path (path, &format, NULL);
@@ -469,6 +470,8 @@ cli_export (int argc, char **argv)
     { "raw-tokens", 0, 0, G_OPTION_ARG_NONE, &req.raw_tokens,
       "Show vocabulary strings as they are ('\u0120the' instead of '\u2423the')", NULL },
     CLI_ANALYSIS_TRUNCATE_ENTRY (req.truncate),
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &req.force, "Replace FILE even when it is read-only",
+      NULL },
     { NULL },
   };
   int code;
@@ -481,6 +484,8 @@ cli_export (int argc, char **argv)
     return cli_usage_printf ("export", "--compare works with --layer/--head, --mean and --rollout");
 
   GError *error = NULL;
+  if (!as_output_file_check (output, req.force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT, &error))
+    return cli_fail (error);
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
     return cli_fail (error);

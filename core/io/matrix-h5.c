@@ -144,7 +144,7 @@ as_matrix_h5_write (const char *path, const char *dataset, const float *data, in
 {
   g_return_val_if_fail (path != NULL && dataset != NULL && n_rows >= 0 && n_cols >= 0, FALSE);
   AsH5Atomic atomic;
-  if (!as_h5_atomic_begin (&atomic, path, error))
+  if (!as_h5_atomic_begin (&atomic, path, AS_OUTPUT_DEFAULT, error))
     return FALSE;
   hsize_t dims[2] = { (hsize_t) n_rows, (hsize_t) n_cols };
   GError *local = NULL;
