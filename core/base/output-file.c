@@ -18,7 +18,7 @@
 
 #include "as-error.h"
 
-#define AS_OUTPUT_MAX_LINKS 40       /* as the kernel's limit on nested symbolic links */
+#define AS_OUTPUT_MAX_LINKS 40         /* as the kernel's limit on nested symbolic links */
 #define AS_OUTPUT_NAME_PREFIX_BYTES 64 /* of the target's name in the temporary name */
 #define AS_OUTPUT_PENDING_SLOTS 16
 
@@ -168,8 +168,7 @@ temp_template (const char *target)
 
 /* Resolves PATH to its target and checks it may be replaced; *EXISTS and *ST describe it. */
 static char *
-check_target (const char *path, AsOutputFlags flags, gboolean *exists, GStatBuf *st,
-              GError **error)
+check_target (const char *path, AsOutputFlags flags, gboolean *exists, GStatBuf *st, GError **error)
 {
   g_autofree char *target = resolve_links (path, error);
   if (target == NULL)

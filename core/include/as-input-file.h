@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 /* Reads PATH whole into *CONTENTS (NUL-terminated, owned) and *LENGTH. Fails naming PATH when
  * it is missing (AS_ERROR_NOT_FOUND), not a regular file, unreadable (AS_ERROR_IO), larger than
  * MAX_BYTES, or holds a NUL byte (AS_ERROR_FORMAT; the message names the line). */
-gboolean as_input_file_read_text (const char *path, gsize max_bytes, char **contents,
-                                  gsize *length, GError **error);
+gboolean as_input_file_read_text (const char *path, gsize max_bytes, char **contents, gsize *length,
+                                  GError **error);
 
 G_END_DECLS

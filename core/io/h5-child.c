@@ -183,8 +183,7 @@ static char *
 child_describe_end (AsH5Child *child)
 {
   if (child->timed_out)
-    return g_strdup_printf ("did not answer for %.0f s while reading it",
-                            child->timeout_ms / 1000.0);
+    return g_strdup_printf ("did not answer for %g s while reading it", child->timeout_ms / 1000.0);
   if (WIFSIGNALED (child->status))
     {
       int sig = WTERMSIG (child->status);
@@ -204,9 +203,8 @@ child_fail (AsH5Child *child, GError **error)
 {
   child_reap (child, child->timed_out);
   g_autofree char *why = child_describe_end (child);
-  g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-               "%s is damaged or not a weight file attnscope can read safely: the HDF5 library %s",
-               child->path, why);
+  g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "%s is damaged: the HDF5 library %s", child->path,
+               why);
   return FALSE;
 }
 
