@@ -1,5 +1,6 @@
 /* cli-bench.c — `attnscope bench`: time forward passes in-process (load once, warm up, repeat),
  * for the side-by-side benchmarks in tests/bench/. */
+#include <errno.h>
 #include <stdio.h>
 #include <sys/resource.h>
 
@@ -121,7 +122,10 @@ cli_bench (int argc, char **argv)
       else
         printf ("T=%-5d median %9.3f ms  min %9.3f ms  (load %.1f ms, peak RSS %.1f MB)\n", T,
                 median, min, load_ms, peak_rss_mb ());
-      fflush (stdout);
+      /* one line per length as it is measured: a reader waiting for it must get it, and a
+       * write that fails stops the run */
+      if (fflush (stdout) != 0)
+        return cli_fail_printf ("writing to standard output failed: %s", g_strerror (errno));
     }
   return CLI_EXIT_OK;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -221,7 +222,17 @@ as_output_file_new (const char *path, AsOutputFlags flags, GError **error)
   if (target == NULL)
     return NULL;
   g_autofree char *temp = temp_template (target);
+  /* The cleanup signals wait until the file is in the pending table: one arriving in between
+   * would leave it behind. */
+  sigset_t cleanup, old;
+  sigemptyset (&cleanup);
+  sigaddset (&cleanup, SIGINT);
+  sigaddset (&cleanup, SIGTERM);
+  sigaddset (&cleanup, SIGHUP);
+  pthread_sigmask (SIG_BLOCK, &cleanup, &old);
   int fd = g_mkstemp_full (temp, O_RDWR | O_CLOEXEC, 0666);
+  int slot = fd >= 0 ? pending_add (temp) : -1;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
   if (fd < 0)
     {
       int e = errno;
@@ -237,7 +248,7 @@ as_output_file_new (const char *path, AsOutputFlags flags, GError **error)
   file->fd = fd;
   file->have_mode = exists;
   file->mode = st.st_mode & 07777;
-  file->slot = pending_add (file->temp);
+  file->slot = slot;
   return file;
 }
 
