@@ -7,9 +7,9 @@
  * the file (a regular file, checked), forks, and the child opens the very same file through
  * /proc/self/fd, reads what the parent asks for and sends it back over a socket pair. The child
  * runs with a time limit (no message for AS_H5_CHILD_TIMEOUT_MS, or AS_H5_CHILD_CPU_SECONDS of
- * CPU), a memory limit (RLIMIT_AS: its current size plus AS_H5_CHILD_MEMORY_BYTES; not under
- * AddressSanitizer, whose shadow memory needs terabytes of address space), no core dumps and
- * stderr on /dev/null (ATTNSCOPE_DEBUG_HDF5_CHILD=1 keeps it). Whatever happens to it — a
+ * CPU), a memory limit (RLIMIT_DATA: its data segment at the fork plus AS_H5_CHILD_MEMORY_BYTES),
+ * no core dumps and stderr on /dev/null (ATTNSCOPE_DEBUG_HDF5_CHILD=1 keeps it). Whatever
+ * happens to it — a
  * crash, a sanitizer abort, a hang, running out of memory — the parent gets an error that names
  * the file as damaged and goes on; in the GUI the current model stays.
  *

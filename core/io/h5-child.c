@@ -23,14 +23,6 @@
 
 #include "as-error.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define AS_H5_CHILD_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AS_H5_CHILD_UNDER_ASAN 1
-#endif
-#endif
-
 /* Set by the sanitizer runtimes (and libFuzzer, which dumps its input there); absent otherwise. */
 extern void __sanitizer_set_death_callback (void (*callback) (void)) __attribute__ ((weak));
 
@@ -55,28 +47,26 @@ as_h5_child_set_limits (guint timeout_ms, guint64 memory_bytes)
   child_memory_bytes = memory_bytes > 0 ? memory_bytes : AS_H5_CHILD_MEMORY_BYTES;
 }
 
-/* The address space the child may use: what the process maps now plus the allowance; 0 for no
- * limit (AddressSanitizer reserves terabytes of shadow memory up front). */
+/* The data segment the child may use (RLIMIT_DATA: its heap and private anonymous mappings,
+ * which is where libhdf5's allocations go): what the process has now (VmData) plus the
+ * allowance. Relative to VmData, the limit also works under AddressSanitizer, whose terabytes of
+ * shadow memory are already counted there. 0 when it cannot be read (no limit then). */
 static guint64
-child_address_space_limit (void)
+child_data_limit (void)
 {
-#ifdef AS_H5_CHILD_UNDER_ASAN
-  return 0;
-#else
-  g_autofree char *statm = NULL;
-  if (!g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL))
+  g_autofree char *status = NULL;
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
     return 0;
-  guint64 pages = g_ascii_strtoull (statm, NULL, 10);
-  long page = sysconf (_SC_PAGESIZE);
-  if (pages == 0 || page <= 0)
+  const char *line = strstr (status, "\nVmData:");
+  if (line == NULL)
     return 0;
-  return pages * (guint64) page + child_memory_bytes;
-#endif
+  guint64 kib = g_ascii_strtoull (line + strlen ("\nVmData:"), NULL, 10);
+  return kib == 0 ? 0 : kib * 1024 + child_memory_bytes;
 }
 
 /* Runs in the child between fork() and the main function: async-signal-safe calls only. */
 static void
-child_setup (guint64 address_space, gboolean keep_stderr)
+child_setup (guint64 data_limit, gboolean keep_stderr)
 {
   prctl (PR_SET_PDEATHSIG, SIGKILL);
   const int signals[] = { SIGSEGV, SIGBUS, SIGILL,  SIGFPE,  SIGABRT, SIGINT,
@@ -98,10 +88,10 @@ child_setup (guint64 address_space, gboolean keep_stderr)
   setrlimit (RLIMIT_CORE, &none);
   struct rlimit cpu = { AS_H5_CHILD_CPU_SECONDS, AS_H5_CHILD_CPU_SECONDS + 5 };
   setrlimit (RLIMIT_CPU, &cpu);
-  if (address_space > 0)
+  if (data_limit > 0)
     {
-      struct rlimit as = { address_space, address_space };
-      setrlimit (RLIMIT_AS, &as);
+      struct rlimit data = { data_limit, data_limit };
+      setrlimit (RLIMIT_DATA, &data);
     }
 }
 
@@ -122,7 +112,7 @@ as_h5_child_spawn (const char *path, int fd, AsH5ChildMain main_func, gpointer d
       g_free (file_path);
       file_path = g_strdup (path); /* no /proc: open the path the parent checked */
     }
-  guint64 address_space = child_address_space_limit ();
+  guint64 data_limit = child_data_limit ();
   gboolean keep_stderr = g_getenv ("ATTNSCOPE_DEBUG_HDF5_CHILD") != NULL;
   char *path_copy = g_strdup (path);
 
@@ -140,7 +130,7 @@ as_h5_child_spawn (const char *path, int fd, AsH5ChildMain main_func, gpointer d
   if (pid == 0)
     {
       close (pair[0]);
-      child_setup (address_space, keep_stderr);
+      child_setup (data_limit, keep_stderr);
       H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
       _exit (main_func (pair[1], path_copy, file_path, data));
     }

@@ -24,14 +24,6 @@
 #include "h5-child-private.h"
 #include "memory-private.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
 /* ---- the HDF5 child ---- */
 
 static int
@@ -68,11 +60,12 @@ hang_main (int channel, const char *path, const char *file_path, gpointer data)
   return 0;
 }
 
-/* Asks for 64 GB, as the fuzzed file that made H5C_protect allocate 864 GB. */
+/* Asks for 2 GB, more than the child's allowance (as the fuzzed file that made H5C_protect
+ * allocate 864 GB); without the limit this would succeed (the memory is never touched). */
 static int
 memory_main (int channel, const char *path, const char *file_path, gpointer data)
 {
-  char *p = malloc ((gsize) 64 << 30);
+  char *p = malloc ((gsize) 2 << 30);
   if (p == NULL)
     as_h5_channel_send_error (channel, AS_ERROR_MEMORY, "%s: the allocation was refused", path);
   else
@@ -158,14 +151,12 @@ test_child_hang (void)
 static void
 test_child_memory (void)
 {
-#ifdef UNDER_ASAN
-  g_test_skip ("AddressSanitizer reserves terabytes of address space: the child gets no "
-               "address-space limit in this build");
-#else
   g_autoptr (GError) error = run_child (memory_main);
-  g_assert_error (error, AS_ERROR, AS_ERROR_MEMORY);
-  g_assert_nonnull (strstr (error->message, "the allocation was refused"));
-#endif
+  /* refused by malloc, or (AddressSanitizer's allocator) the child dies of it */
+  g_assert_true (g_error_matches (error, AS_ERROR, AS_ERROR_MEMORY)
+                 || g_error_matches (error, AS_ERROR, AS_ERROR_FORMAT));
+  g_assert_true (strstr (error->message, "the allocation was refused") != NULL
+                 || strstr (error->message, "is damaged") != NULL);
 }
 
 static void
