@@ -293,6 +293,11 @@ as_keras_h5_probe_main (int channel, const char *path, const char *file_path, gp
             || !as_h5_dataset_send_floats (channel, path, p.file, p.names[index]))
           break;
       }
-  /* The process ends now: nothing to close or free. */
+  /* Closed and freed although the child ends now: the probe also runs in-process under the
+   * fuzzer (tests/fuzz/fuzz-keras-probe.c). */
+  for (guint32 i = 0; i < p.n_names; i++)
+    free (p.names[i]);
+  free (p.names);
+  H5Fclose (p.file);
   return 0;
 }
