@@ -12,10 +12,32 @@
 #include "as-error.h"
 #include "as-input-file.h"
 
+/* Prints "attnscope: error: MESSAGE" as one line: a line break or other control character that
+ * came into MESSAGE from a file (a weight name, a JSON key) is shown escaped, as in C. */
+static void
+print_error_line (const char *message)
+{
+  GString *line = g_string_new ("attnscope: error: ");
+  for (const unsigned char *p = (const unsigned char *) message; *p != '\0'; p++)
+    if (*p == '\n')
+      g_string_append (line, "\\n");
+    else if (*p == '\r')
+      g_string_append (line, "\\r");
+    else if (*p == '\t')
+      g_string_append (line, "\\t");
+    else if (*p < 0x20 || *p == 0x7f)
+      g_string_append_printf (line, "\\x%02x", *p);
+    else
+      g_string_append_c (line, (char) *p);
+  g_string_append_c (line, '\n');
+  fputs (line->str, stderr);
+  g_string_free (line, TRUE);
+}
+
 int
 cli_fail (GError *error)
 {
-  fprintf (stderr, "attnscope: error: %s\n", error != NULL ? error->message : "unknown error");
+  print_error_line (error != NULL ? error->message : "unknown error");
   g_clear_error (&error);
   return CLI_EXIT_FAILURE;
 }
@@ -27,7 +49,7 @@ cli_fail_printf (const char *format, ...)
   va_start (args, format);
   g_autofree char *message = g_strdup_vprintf (format, args);
   va_end (args);
-  fprintf (stderr, "attnscope: error: %s\n", message);
+  print_error_line (message);
   return CLI_EXIT_FAILURE;
 }
 

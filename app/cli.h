@@ -38,7 +38,8 @@ int cli_project (int argc, char **argv);
 int cli_perplexity (int argc, char **argv);
 int cli_export (int argc, char **argv);
 
-/* Prints "attnscope: error: MESSAGE" and returns CLI_EXIT_FAILURE. Takes ERROR. */
+/* Prints "attnscope: error: MESSAGE" (one line: control characters escaped) and returns
+ * CLI_EXIT_FAILURE. Takes ERROR. */
 int cli_fail (GError *error);
 /* Prints "attnscope: error: FORMAT..." and returns CLI_EXIT_FAILURE. */
 int cli_fail_printf (const char *format, ...) G_GNUC_PRINTF (1, 2);

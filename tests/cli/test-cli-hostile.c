@@ -388,6 +388,11 @@ test_messages (void)
   g_auto (Bounded) e = run_bounded (utf8_second, NULL, NULL, NULL);
   assert_refused (&e, (const char *[]){ "--text #2 is not valid UTF-8", NULL });
 
+  /* a line break from a name stays inside the one error line, escaped */
+  const char *newline[] = { "info", "--model", "/nonexistent/a\nb", NULL };
+  g_auto (Bounded) g = run_bounded (newline, NULL, NULL, NULL);
+  assert_refused (&g, (const char *[]){ "/nonexistent/a\\nb", NULL });
+
   const char *bench[] = { "bench", "--model", fixture, "--tokens", "2147483647", NULL };
   g_auto (Bounded) f = run_bounded (bench, NULL, NULL, NULL);
   assert_refused (&f, (const char *[]){ "--tokens 2147483647", "context is 32 tokens", NULL });
