@@ -2,14 +2,15 @@
  * (as-output-file.h).
  *
  * The temporary files in progress are kept in a small fixed table of paths that a signal
- * handler can walk without allocating or locking: a slot is filled, then marked used; the
- * handler unlinks the used slots and re-raises the signal with its default action. */
+ * handler can walk without allocating or locking: a slot is filled, then marked used, and only
+ * then is the file created (the handler may run in any thread, at any moment); the handler
+ * unlinks the used slots and re-raises the signal with its default action, which ends every
+ * thread. */
 #include "as-output-file.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -150,11 +151,12 @@ resolve_links (const char *path, GError **error)
   return NULL;
 }
 
-/* The temporary file's name beside TARGET: ".NAME.XXXXXX.tmp", NAME cut to a prefix of at most
+/* A temporary file's name beside TARGET: ".NAME.RANDOM.tmp", NAME cut to a prefix of at most
  * AS_OUTPUT_NAME_PREFIX_BYTES that ends on a UTF-8 character boundary. */
 static char *
-temp_template (const char *target)
+temp_name (const char *target)
 {
+  static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   g_autofree char *dir = g_path_get_dirname (target);
   g_autofree char *base = g_path_get_basename (target);
   gsize n = strlen (base);
@@ -164,7 +166,42 @@ temp_template (const char *target)
       while (n > 0 && ((unsigned char) base[n] & 0xc0) == 0x80)
         n--;
     }
-  return g_strdup_printf ("%s%c.%.*s.XXXXXX.tmp", dir, G_DIR_SEPARATOR, (int) n, base);
+  char random[7];
+  for (int i = 0; i < 6; i++)
+    random[i] = letters[g_random_int_range (0, sizeof letters - 1)];
+  random[6] = '\0';
+  return g_strdup_printf ("%s%c.%.*s.%s.tmp", dir, G_DIR_SEPARATOR, (int) n, base, random);
+}
+
+/* Creates a new temporary file beside TARGET; *TEMP and *SLOT receive its name and its place in
+ * the pending table. The name is in the table before the file exists: a signal may be handled
+ * by any thread at any moment, and the handler must find every file there is. Returns the
+ * descriptor, or -1 (errno set). */
+static int
+create_temp (const char *target, char **temp, int *slot)
+{
+  for (int attempt = 0; attempt < 100; attempt++)
+    {
+      char *name = temp_name (target);
+      int s = pending_add (name);
+      int fd = open (name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd >= 0)
+        {
+          *temp = name;
+          *slot = s;
+          return fd;
+        }
+      int e = errno;
+      pending_remove (s);
+      g_free (name);
+      if (e != EEXIST)
+        {
+          errno = e;
+          return -1;
+        }
+    }
+  errno = EEXIST;
+  return -1;
 }
 
 /* Resolves PATH to its target and checks it may be replaced; *EXISTS and *ST describe it. */
@@ -221,18 +258,9 @@ as_output_file_new (const char *path, AsOutputFlags flags, GError **error)
   g_autofree char *target = check_target (path, flags, &exists, &st, error);
   if (target == NULL)
     return NULL;
-  g_autofree char *temp = temp_template (target);
-  /* The cleanup signals wait until the file is in the pending table: one arriving in between
-   * would leave it behind. */
-  sigset_t cleanup, old;
-  sigemptyset (&cleanup);
-  sigaddset (&cleanup, SIGINT);
-  sigaddset (&cleanup, SIGTERM);
-  sigaddset (&cleanup, SIGHUP);
-  pthread_sigmask (SIG_BLOCK, &cleanup, &old);
-  int fd = g_mkstemp_full (temp, O_RDWR | O_CLOEXEC, 0666);
-  int slot = fd >= 0 ? pending_add (temp) : -1;
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  g_autofree char *temp = NULL;
+  int slot = -1;
+  int fd = create_temp (target, &temp, &slot);
   if (fd < 0)
     {
       int e = errno;
