@@ -184,6 +184,29 @@ test_hostile_folders (void)
     }
 }
 
+/* The tf_model.h5 files that made libhdf5 read out of bounds, ask for 72 PB or crash when the
+ * fuzzer ran it in-process (tests/fuzz/regressions/keras-h5/): through the HDF5 child each is
+ * one clean error naming the file, and no sanitizer report reaches attnscope's stderr. */
+static void
+test_fuzzed_files (void)
+{
+  g_autofree char *source = test_source_path ("");
+  g_autoptr (GPtrArray) files = hostile_fuzzed_files (source);
+  g_assert_cmpuint (files->len, >=, 16);
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("fuzzed-%u", i);
+      g_autofree char *dir = g_build_filename (test_tmpdir (), name, NULL);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (hostile_fuzzed_folder_write (dir, source, files->pdata[i], &error));
+      g_assert_no_error (error);
+      g_autofree char *h5 = g_build_filename (dir, "tf_model.h5", NULL);
+      const char *args[] = { "info", "--model", dir, NULL };
+      g_auto (Bounded) b = run_bounded (args, NULL, NULL, NULL);
+      assert_refused (&b, (const char *[]){ h5, NULL });
+    }
+}
+
 static gboolean
 dir_has_temp (gpointer data)
 {
@@ -473,6 +496,7 @@ main (int argc, char **argv)
   g_setenv ("ATTNSCOPE_MEMORY_LIMIT", "20000000000", TRUE);
   fixture = test_source_path ("tests/fixtures/tiny-gpt2");
   g_test_add_func ("/cli/hostile/folders", test_hostile_folders);
+  g_test_add_func ("/cli/hostile/fuzzed-files", test_fuzzed_files);
   g_test_add_func ("/cli/hostile/output-targets", test_output_targets);
   g_test_add_func ("/cli/hostile/sigterm-during-dump", test_sigterm_during_dump);
   g_test_add_func ("/cli/hostile/stdout-full", test_stdout_full);

@@ -429,3 +429,48 @@ hostile_folder_write (const char *dir, HostileCase c, GError **error)
     }
   g_assert_not_reached ();
 }
+
+static gboolean
+copy_file (const char *from, const char *to, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize n = 0;
+  return g_file_get_contents (from, &contents, &n, error)
+         && g_file_set_contents (to, contents, (gssize) n, error);
+}
+
+gboolean
+hostile_fuzzed_folder_write (const char *dir, const char *source_dir, const char *h5,
+                             GError **error)
+{
+  g_autofree char *model
+      = g_build_filename (source_dir, "data", "models", "seed-single-head", NULL);
+  g_autofree char *config = g_build_filename (model, "config.json", NULL);
+  g_autofree char *vocab = g_build_filename (model, "vocab.json", NULL);
+  g_autofree char *config_to = g_build_filename (dir, "config.json", NULL);
+  g_autofree char *vocab_to = g_build_filename (dir, "vocab.json", NULL);
+  g_autofree char *h5_to = g_build_filename (dir, "tf_model.h5", NULL);
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    return fail (error, "create the folder", dir);
+  return copy_file (config, config_to, error) && copy_file (vocab, vocab_to, error)
+         && copy_file (h5, h5_to, error);
+}
+
+static gint
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+GPtrArray *
+hostile_fuzzed_files (const char *source_dir)
+{
+  g_autofree char *folder
+      = g_build_filename (source_dir, "tests", "fuzz", "regressions", "keras-h5", NULL);
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GDir) d = g_dir_open (folder, 0, NULL);
+  for (const char *n; d != NULL && (n = g_dir_read_name (d)) != NULL;)
+    g_ptr_array_add (files, g_build_filename (folder, n, NULL));
+  g_ptr_array_sort (files, compare_paths);
+  return files;
+}

@@ -66,6 +66,15 @@ gboolean hostile_h5_vds_self (const char *path, const char *name, GError **error
 gboolean hostile_h5_unwritten (const char *path, const char *name, guint64 rows, guint64 cols,
                                GError **error);
 
+/* Writes the model folder DIR: the shipped toy model seed-single-head (from SOURCE_DIR) with the
+ * tf_model.h5 at H5 — for the fuzzed files of tests/fuzz/regressions/keras-h5/, which libhdf5
+ * crashes on. */
+gboolean hostile_fuzzed_folder_write (const char *dir, const char *source_dir, const char *h5,
+                                      GError **error);
+
+/* The fuzzed tf_model.h5 files of SOURCE_DIR/tests/fuzz/regressions/keras-h5/ (sorted). */
+GPtrArray *hostile_fuzzed_files (const char *source_dir);
+
 /* Writes DEPTH nested arrays into a JSON object file: {"x": [[[...]]]} + the rest of OBJECT
  * (a JSON object text, its first '{' replaced). */
 char *hostile_json_nested (const char *object, int depth);

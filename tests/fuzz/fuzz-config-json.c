@@ -2,15 +2,12 @@
  * config or one error; nothing crashes, nothing is allocated from an unchecked value. */
 #include "fuzz-support.h"
 
-#include <unistd.h>
-
 #include "as-config.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  int fd;
-  g_autofree char *path = fuzz_memfd_path (data, size, &fd);
+  const char *path = fuzz_write_input (0, data, size);
   GError *error = NULL;
   AsConfig config;
   gboolean ok = as_config_load (&config, path, &error);
@@ -23,6 +20,5 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       as_config_clear (&config);
     }
   g_clear_error (&error);
-  close (fd);
   return 0;
 }

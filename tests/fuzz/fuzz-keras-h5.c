@@ -4,15 +4,12 @@
  * readable, fully initialised floats. */
 #include "fuzz-support.h"
 
-#include <unistd.h>
-
 #include "tensor-store-private.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  int fd;
-  g_autofree char *path = fuzz_memfd_path (data, size, &fd);
+  const char *path = fuzz_write_input (0, data, size);
   GError *error = NULL;
   AsTensorStore *store = as_tensor_store_load_keras_h5 (path, &error);
   fuzz_check_error (store != NULL, error);
@@ -28,6 +25,5 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       as_tensor_store_free (store);
     }
   g_clear_error (&error);
-  close (fd);
   return 0;
 }

@@ -2,15 +2,12 @@
  * HDF5 child): any bytes give a matrix of the declared size or one error. */
 #include "fuzz-support.h"
 
-#include <unistd.h>
-
 #include "as-matrix-h5.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  int fd;
-  g_autofree char *path = fuzz_memfd_path (data, size, &fd);
+  const char *path = fuzz_write_input (0, data, size);
   GError *error = NULL;
   int n = 0, d = 0;
   float *x = as_matrix_h5_read (path, "x", &n, &d, &error);
@@ -23,6 +20,5 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       g_free (x);
     }
   g_clear_error (&error);
-  close (fd);
   return 0;
 }

@@ -3,15 +3,12 @@
  * interface so that it keeps working when the reader changes (sharding, BF16/F16). */
 #include "fuzz-support.h"
 
-#include <unistd.h>
-
 #include "tensor-store-private.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  int fd;
-  g_autofree char *path = fuzz_memfd_path (data, size, &fd);
+  const char *path = fuzz_write_input (0, data, size);
   GError *error = NULL;
   AsTensorStore *store = as_tensor_store_load_safetensors (path, &error);
   fuzz_check_error (store != NULL, error);
@@ -31,6 +28,5 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       as_tensor_store_free (store);
     }
   g_clear_error (&error);
-  close (fd);
   return 0;
 }

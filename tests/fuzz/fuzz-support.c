@@ -1,29 +1,31 @@
 /* fuzz-support.c — see fuzz-support.h. */
-#define _GNU_SOURCE
 #include "fuzz-support.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
-char *
-fuzz_memfd_path (const void *data, size_t size, int *fd)
+const char *
+fuzz_write_input (int slot, const void *data, size_t size)
 {
-  *fd = memfd_create ("fuzz-input", MFD_CLOEXEC);
-  if (*fd < 0)
-    fuzz_fail ("memfd_create failed");
-  const char *p = data;
-  size_t done = 0;
-  while (done < size)
+  static char *paths[2];
+  g_assert (slot == 0 || slot == 1);
+  if (paths[slot] == NULL)
     {
-      ssize_t n = write (*fd, p + done, size - done);
-      if (n <= 0)
-        fuzz_fail ("writing the memory file failed");
-      done += (size_t) n;
+      const char *dir
+          = g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm" : g_get_tmp_dir ();
+      paths[slot] = g_build_filename (dir, "attnscope-fuzz-XXXXXX", NULL);
+      int fd = g_mkstemp (paths[slot]);
+      if (fd < 0)
+        fuzz_fail ("cannot create an input file in %s", dir);
+      close (fd);
     }
-  return g_strdup_printf ("/proc/self/fd/%d", *fd);
+  GError *error = NULL;
+  if (!g_file_set_contents_full (paths[slot], data, (gssize) size, G_FILE_SET_CONTENTS_NONE, 0600,
+                                 &error))
+    fuzz_fail ("cannot write the input file: %s", error->message);
+  return paths[slot];
 }
 
 void

@@ -15,9 +15,10 @@ G_BEGIN_DECLS
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 
-/* Puts DATA into an anonymous memory file and returns a path that opens it
- * ("/proc/self/fd/N"; a regular file, as the loaders require). Close *FD when done. */
-char *fuzz_memfd_path (const void *data, size_t size, int *fd);
+/* Writes DATA to input file SLOT (0 or 1) of this process and returns its path: a regular file
+ * in /dev/shm (else the temporary folder), created once and rewritten for every input. A real
+ * file, not a memfd: libhdf5 resolves the real path of what it opens, and a memfd has none. */
+const char *fuzz_write_input (int slot, const void *data, size_t size);
 
 /* Stops the process with a message when a property of the code under test does not hold (the
  * fuzzer records the input as a crash). */

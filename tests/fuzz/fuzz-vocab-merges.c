@@ -4,7 +4,6 @@
 #include "fuzz-support.h"
 
 #include <string.h>
-#include <unistd.h>
 
 #include "as-tokenizer.h"
 
@@ -14,10 +13,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   const uint8_t *nul = memchr (data, '\0', size);
   size_t vocab_size = nul != NULL ? (size_t) (nul - data) : size;
   const uint8_t *merges = nul != NULL ? nul + 1 : data + size;
-  int vocab_fd, merges_fd;
-  g_autofree char *vocab_path = fuzz_memfd_path (data, vocab_size, &vocab_fd);
-  g_autofree char *merges_path
-      = fuzz_memfd_path (merges, (size_t) (data + size - merges), &merges_fd);
+  const char *vocab_path = fuzz_write_input (0, data, vocab_size);
+  const char *merges_path = fuzz_write_input (1, merges, (size_t) (data + size - merges));
   GError *error = NULL;
   AsTokenizer *tokenizer = as_tokenizer_load_bpe (vocab_path, merges_path, &error);
   fuzz_check_error (tokenizer != NULL, error);
@@ -36,7 +33,5 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       as_tokenizer_free (tokenizer);
     }
   g_clear_error (&error);
-  close (vocab_fd);
-  close (merges_fd);
   return 0;
 }

@@ -52,6 +52,26 @@ test_hostile_folders (void)
       g_assert_true (attnscope_session_get_trace (session) == trace);
     }
 
+  /* the tf_model.h5 files libhdf5 crashed on in-process (tests/fuzz/regressions/keras-h5) */
+  const char *source = g_getenv ("ATTNSCOPE_SOURCE_DIR");
+  g_assert_nonnull (source);
+  g_autoptr (GPtrArray) fuzzed = hostile_fuzzed_files (source);
+  g_assert_cmpuint (fuzzed->len, >=, 16);
+  for (guint i = 0; i < fuzzed->len; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("fuzzed-%u", i);
+      g_autofree char *dir = g_build_filename (tmpdir, name, NULL);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (hostile_fuzzed_folder_write (dir, source, fuzzed->pdata[i], &error));
+      attnscope_window_open_model (window, dir);
+      g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+      g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+      g_autofree char *file = g_build_filename (dir, "tf_model.h5", NULL);
+      g_assert_nonnull (strstr (attnscope_window_get_last_error (window), file));
+      g_assert_true (attnscope_session_get_model (session) == model);
+      g_assert_true (attnscope_session_get_trace (session) == trace);
+    }
+
   /* the folder that lists a 12 GB dataset it does not use opens, and the text runs on it */
   g_autofree char *dir = g_build_filename (tmpdir, hostile_case_name (HOSTILE_HUGE_UNUSED), NULL);
   g_autoptr (GError) error = NULL;
