@@ -143,7 +143,8 @@ as_h5_child_spawn (const char *path, int fd, AsH5ChildMain main_func, gpointer d
   return child;
 }
 
-/* Waits for the child to end, killing it when it does not within a moment. */
+/* Waits for the child to end: at once after SIGKILL (KILL_NOW), otherwise for a moment (it has
+ * closed the socket, so it is exiting) before killing it. */
 static void
 child_reap (AsH5Child *child, gboolean kill_now)
 {
@@ -151,20 +152,19 @@ child_reap (AsH5Child *child, gboolean kill_now)
     return;
   if (kill_now)
     kill (child->pid, SIGKILL);
-  for (int waited_ms = 0;; waited_ms += 10)
+  for (int waited_ms = 0; !kill_now && waited_ms < 2000; waited_ms++)
     {
       pid_t r = waitpid (child->pid, &child->status, WNOHANG);
       if (r == child->pid || (r < 0 && errno != EINTR))
-        break;
-      if (r == 0 && waited_ms >= 2000)
         {
-          kill (child->pid, SIGKILL);
-          while (waitpid (child->pid, &child->status, 0) < 0 && errno == EINTR)
-            ;
-          break;
+          child->reaped = TRUE;
+          return;
         }
-      g_usleep (10000);
+      g_usleep (1000);
     }
+  kill (child->pid, SIGKILL);
+  while (waitpid (child->pid, &child->status, 0) < 0 && errno == EINTR)
+    ;
   child->reaped = TRUE;
 }
 
