@@ -83,6 +83,36 @@ probe_add_name (Probe *p, const char *prefix, const char *s, gsize n, const char
   return TRUE;
 }
 
+/* Reads the N strings of attribute ATTR (named NAME, in memory type MEM; variable-length when
+ * VLEN, else SIZE bytes each) and adds each, prefixed with PREFIX, to the probe's names. */
+static gboolean
+probe_add_strings (Probe *p, hid_t attr, hid_t mem, hid_t space, hssize_t n, gboolean vlen,
+                   size_t size, const char *prefix, const char *where, const char *name)
+{
+  void *buffer = calloc ((size_t) n, vlen ? sizeof (char *) : size);
+  if (buffer == NULL || H5Aread (attr, mem, buffer) < 0)
+    {
+      char detail[512];
+      as_h5_error_detail (detail, sizeof detail);
+      as_h5_channel_send_error (p->channel, AS_ERROR_FORMAT,
+                                "%s: could not read attribute '%s' of %s (%s)", p->path, name,
+                                where, buffer == NULL ? "out of memory" : detail);
+      free (buffer);
+      return FALSE;
+    }
+  gboolean ok = TRUE;
+  for (hssize_t i = 0; ok && i < n; i++)
+    {
+      const char *s = vlen ? ((char **) buffer)[i] : (char *) buffer + (gsize) i * size;
+      gsize len = vlen ? (s != NULL ? strlen (s) : 0) : size;
+      ok = probe_add_name (p, prefix, s != NULL ? s : "", len, where);
+    }
+  if (vlen)
+    H5Dvlen_reclaim (mem, space, H5P_DEFAULT, buffer);
+  free (buffer);
+  return ok;
+}
+
 /* Reads the strings of attribute NAME of OBJ (fixed- or variable-length) and adds each, prefixed
  * with PREFIX, to the probe's names. WHERE names OBJ in messages. */
 static gboolean
@@ -134,29 +164,7 @@ probe_read_strings (Probe *p, hid_t obj, const char *name, const char *prefix, c
                                 name, where);
       goto out;
     }
-  ok = TRUE;
-  if (n == 0)
-    goto out;
-  void *buffer = calloc ((size_t) n, vlen ? sizeof (char *) : size);
-  if (buffer == NULL || H5Aread (attr, mem, buffer) < 0)
-    {
-      as_h5_error_detail (detail, sizeof detail);
-      as_h5_channel_send_error (p->channel, AS_ERROR_FORMAT,
-                                "%s: could not read attribute '%s' of %s (%s)", p->path, name,
-                                where, buffer == NULL ? "out of memory" : detail);
-      free (buffer);
-      ok = FALSE;
-      goto out;
-    }
-  for (hssize_t i = 0; ok && i < n; i++)
-    {
-      const char *s = vlen ? ((char **) buffer)[i] : (char *) buffer + (gsize) i * size;
-      gsize len = vlen ? (s != NULL ? strlen (s) : 0) : size;
-      ok = probe_add_name (p, prefix, s != NULL ? s : "", len, where);
-    }
-  if (vlen)
-    H5Dvlen_reclaim (mem, space, H5P_DEFAULT, buffer);
-  free (buffer);
+  ok = n == 0 || probe_add_strings (p, attr, mem, space, n, vlen, size, prefix, where, name);
 out:
   if (mem >= 0)
     H5Tclose (mem);
