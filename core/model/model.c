@@ -9,8 +9,11 @@
 
 #include <string.h>
 
+#include <unistd.h>
+
 #include "as-error.h"
 #include "family-private.h"
+#include "file-read-private.h"
 #include "model-private.h"
 
 struct _AsModel
@@ -53,8 +56,18 @@ model_load_weights (AsModel *model, GError **error)
       return FALSE;
     }
   model->weights_path = g_strdup (h5 != NULL ? h5 : st);
-  model->store = h5 != NULL ? as_tensor_store_open_keras_h5 (h5, error)
-                            : as_tensor_store_load_safetensors (st, error);
+  if (h5 != NULL)
+    model->store = as_tensor_store_open_keras_h5 (h5, error);
+  else
+    {
+      /* safetensors-reader.c falls back to reading the file whole when it cannot map it, which
+       * would wait forever on a FIFO: only a regular file goes there */
+      int fd = as_file_open_regular (st, NULL, error);
+      if (fd < 0)
+        return FALSE;
+      close (fd);
+      model->store = as_tensor_store_load_safetensors (st, error);
+    }
   return model->store != NULL;
 }
 

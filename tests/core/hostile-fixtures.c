@@ -35,6 +35,7 @@ static const struct
   [HOSTILE_VOCAB_FIFO] = { "vocab-fifo", "vocab.json", "is a FIFO" },
   [HOSTILE_MERGES_FIFO] = { "merges-fifo", "merges.txt", "is a FIFO" },
   [HOSTILE_WEIGHTS_FIFO] = { "weights-fifo", "tf_model.h5", "is a FIFO" },
+  [HOSTILE_SAFETENSORS_FIFO] = { "safetensors-fifo", "model.safetensors", "is a FIFO" },
 };
 
 const char *
@@ -372,6 +373,12 @@ hostile_folder_write (const char *dir, HostileCase c, GError **error)
   g_autofree char *h5 = g_build_filename (dir, "tf_model.h5", NULL);
   if (c == HOSTILE_HUGE_NEEDED)
     return huge_needed (dir, h5, error);
+  if (c == HOSTILE_SAFETENSORS_FIFO)
+    {
+      spec.write_h5 = FALSE;
+      spec.write_safetensors = TRUE;
+      return fixture_model_write (dir, &spec, error) && make_fifo (dir, "model.safetensors", error);
+    }
   if (!fixture_model_write (dir, &spec, error))
     return FALSE;
   switch (c)
@@ -424,6 +431,7 @@ hostile_folder_write (const char *dir, HostileCase c, GError **error)
     case HOSTILE_WEIGHTS_FIFO:
       return make_fifo (dir, "tf_model.h5", error);
     case HOSTILE_HUGE_NEEDED:
+    case HOSTILE_SAFETENSORS_FIFO:
     case HOSTILE_N_CASES:
       break;
     }

@@ -19,20 +19,21 @@ typedef enum
   HOSTILE_VDS_SELF,      /* wte: a virtual dataset whose source is wte itself */
   HOSTILE_EXTERNAL_LINK, /* ln_f/beta:0: an external link to other.h5, after a 100,000-float pad */
   HOSTILE_SOFT_LINK,     /* ln_f/beta:0: a soft link (to itself) */
-  HOSTILE_EXTERNAL_PASSWD, /* ln_f/beta:0: raw storage in /etc/passwd */
-  HOSTILE_EXTERNAL_ZERO,   /* ln_f/beta:0: raw storage in /dev/zero */
-  HOSTILE_EXTERNAL_FIFO,   /* ln_f/beta:0: raw storage in a FIFO beside the file */
-  HOSTILE_HUGE_UNUSED,     /* an unwritten 12 GB chunked dataset listed in weight_names, unused */
-  HOSTILE_HUGE_NEEDED,     /* wte declared as 12 GB (config.json agrees), chunked, never written */
-  HOSTILE_OFFSET_OUTSIDE,  /* a contiguous weight whose address points past the end of the file */
-  HOSTILE_CONFIG_NESTED,   /* config.json nests 100,000 arrays deep */
-  HOSTILE_VOCAB_NESTED,    /* vocab.json nests 100,000 arrays deep */
-  HOSTILE_CONFIG_HUGE,     /* config.json is 100 MB */
-  HOSTILE_CONFIG_2_63,     /* config.json: "n_layer": 9223372036854775808 */
-  HOSTILE_CONFIG_FIFO,     /* config.json is a FIFO */
-  HOSTILE_VOCAB_FIFO,      /* vocab.json is a FIFO */
-  HOSTILE_MERGES_FIFO,     /* merges.txt is a FIFO */
-  HOSTILE_WEIGHTS_FIFO,    /* tf_model.h5 is a FIFO */
+  HOSTILE_EXTERNAL_PASSWD,  /* ln_f/beta:0: raw storage in /etc/passwd */
+  HOSTILE_EXTERNAL_ZERO,    /* ln_f/beta:0: raw storage in /dev/zero */
+  HOSTILE_EXTERNAL_FIFO,    /* ln_f/beta:0: raw storage in a FIFO beside the file */
+  HOSTILE_HUGE_UNUSED,      /* an unwritten 12 GB chunked dataset listed in weight_names, unused */
+  HOSTILE_HUGE_NEEDED,      /* wte declared as 12 GB (config.json agrees), chunked, never written */
+  HOSTILE_OFFSET_OUTSIDE,   /* a contiguous weight whose address points past the end of the file */
+  HOSTILE_CONFIG_NESTED,    /* config.json nests 100,000 arrays deep */
+  HOSTILE_VOCAB_NESTED,     /* vocab.json nests 100,000 arrays deep */
+  HOSTILE_CONFIG_HUGE,      /* config.json is 100 MB */
+  HOSTILE_CONFIG_2_63,      /* config.json: "n_layer": 9223372036854775808 */
+  HOSTILE_CONFIG_FIFO,      /* config.json is a FIFO */
+  HOSTILE_VOCAB_FIFO,       /* vocab.json is a FIFO */
+  HOSTILE_MERGES_FIFO,      /* merges.txt is a FIFO */
+  HOSTILE_WEIGHTS_FIFO,     /* tf_model.h5 is a FIFO */
+  HOSTILE_SAFETENSORS_FIFO, /* model.safetensors is a FIFO (and there is no tf_model.h5) */
   HOSTILE_N_CASES
 } HostileCase;
 

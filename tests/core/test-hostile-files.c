@@ -11,7 +11,10 @@
 #include <hdf5.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "as-error.h"
 #include "as-forward.h"
@@ -282,6 +285,75 @@ test_hf_refs (void)
   g_assert_cmpstr (path2, ==, snapshot);
 }
 
+/* A safetensors header whose __metadata__ nests 100,000 arrays deep: json-glib would overflow
+ * the stack. safetensors-reader.c is being rewritten (BF16/F16, sharded checkpoints) and will
+ * parse its header through as_json_parse like every other JSON input; until then it hands the
+ * header to json-glib directly, so this runs in a subprocess and is marked incomplete when that
+ * crashes. Once the rewrite lands it must pass as written. */
+/* Loads the folder DIR (a safetensors model whose header nests 100,000 deep under
+ * __metadata__); exits 0 when the load fails with the nesting message, 1 otherwise. */
+static void G_GNUC_NORETURN
+load_nested (const char *dir)
+{
+  GError *error = NULL;
+  AsModel *model = as_model_load (dir, &error);
+  _exit (model == NULL && error != NULL && strstr (error->message, "nest more than 1000") != NULL
+             ? 0
+             : 1);
+}
+
+static void
+test_safetensors_nested (void)
+{
+  FixtureModelSpec spec;
+  fixture_model_spec_init (&spec);
+  spec.write_h5 = FALSE;
+  spec.write_safetensors = TRUE;
+  g_autofree char *dir = g_build_filename (test_tmpdir (), "st-nested", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (fixture_model_write (dir, &spec, &error));
+  g_autofree char *path = g_build_filename (dir, "model.safetensors", NULL);
+  g_autofree char *contents = NULL;
+  gsize n = 0;
+  g_assert_true (g_file_get_contents (path, &contents, &n, NULL));
+  guint64 header_length;
+  memcpy (&header_length, contents, 8);
+  header_length = GUINT64_FROM_LE (header_length);
+  /* {"__metadata__": {"x": [[[...]]]}, ...the tensors} */
+  g_autofree char *deep = hostile_json_nested ("{}", 100000);
+  GString *header = g_string_new ("{\"__metadata__\": ");
+  g_string_append_len (header, deep, (gssize) strlen (deep) - 3); /* without ", }" */
+  g_string_append (header, "}, ");
+  g_string_append_len (header, contents + 9, (gssize) header_length - 1);
+  GString *file = g_string_new (NULL);
+  guint64 length = GUINT64_TO_LE ((guint64) header->len);
+  g_string_append_len (file, (const char *) &length, 8);
+  g_string_append_len (file, header->str, (gssize) header->len);
+  g_string_append_len (file, contents + 8 + header_length, (gssize) (n - 8 - header_length));
+  g_assert_true (g_file_set_contents (path, file->str, (gssize) file->len, NULL));
+  g_string_free (file, TRUE);
+  g_string_free (header, TRUE);
+
+  pid_t pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      signal (SIGSEGV, SIG_DFL); /* the stack overflow kills it, also under AddressSanitizer */
+      load_nested (dir);
+    }
+  int status = 0;
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  if (WIFSIGNALED (status) && WTERMSIG (status) == SIGSEGV)
+    {
+      g_test_incomplete ("safetensors-reader.c still gives its header to json-glib directly, "
+                         "which overflows the stack at this depth; its rewrite parses the header "
+                         "with as_json_parse (issue 16)");
+      return;
+    }
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -297,6 +369,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/hostile/json", test_json);
   g_test_add_func ("/core/hostile/config-true-values", test_config_true_values);
   g_test_add_func ("/core/hostile/hf-refs", test_hf_refs);
+  g_test_add_func ("/core/hostile/safetensors-nested", test_safetensors_nested);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   return status;
