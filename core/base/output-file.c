@@ -57,8 +57,8 @@ pending_add (const char *path)
   if (slot >= 0)
     {
       strcpy (pending[slot].path, path);
-      __atomic_signal_fence (__ATOMIC_SEQ_CST); /* the path is complete before it is used */
-      pending[slot].used = 1;
+      /* the path is complete before any thread (a signal handler) sees the slot used */
+      __atomic_store_n (&pending[slot].used, 1, __ATOMIC_RELEASE);
     }
   g_mutex_unlock (&pending_lock);
   return slot;
@@ -70,7 +70,7 @@ pending_remove (int slot)
   if (slot < 0)
     return;
   g_mutex_lock (&pending_lock);
-  pending[slot].used = 0;
+  __atomic_store_n (&pending[slot].used, 0, __ATOMIC_RELEASE);
   g_mutex_unlock (&pending_lock);
 }
 
@@ -78,7 +78,7 @@ static void
 remove_pending_and_die (int sig)
 {
   for (int i = 0; i < AS_OUTPUT_PENDING_SLOTS; i++)
-    if (pending[i].used)
+    if (__atomic_load_n (&pending[i].used, __ATOMIC_ACQUIRE))
       unlink (pending[i].path);
   signal (sig, SIG_DFL);
   raise (sig);
