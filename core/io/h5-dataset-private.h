@@ -54,11 +54,12 @@ typedef struct
 
 /* ---- in the child ---- */
 
-/* Sends an error and returns FALSE unless every link on the way to NAME is a hard link. KIND
- * ("weight", "dataset", ...) and MISSING ("is listed in weight_names but there is no such
+/* Sends an error and returns FALSE unless every link on the way to NAME is a hard link. The
+ * groups NAME shares with CHECKED, a name checked before (or NULL), are not looked at again.
+ * KIND ("weight", "dataset", ...) and MISSING ("is listed in weight_names but there is no such
  * dataset") word the message when NAME does not exist. */
 gboolean as_h5_dataset_check_links (int channel, const char *path, hid_t file, const char *name,
-                                    const char *kind, const char *missing);
+                                    const char *checked, const char *kind, const char *missing);
 
 /* Describes dataset NAME into INFO; sends an error and returns FALSE for a virtual dataset,
  * external raw storage, a null dataspace or anything unreadable. */

@@ -16,15 +16,26 @@ dataset_fail (int channel, const char *path, const char *name, const char *why)
   return FALSE;
 }
 
+/* The length of the longest '/'-bounded prefix NAME shares with CHECKED ("a/b/c", "a/b/d": 3). */
+static gsize
+shared_groups (const char *name, const char *checked)
+{
+  gsize shared = 0;
+  for (gsize i = 0; checked != NULL && name[i] != '\0' && name[i] == checked[i]; i++)
+    if (name[i] == '/')
+      shared = i;
+  return shared;
+}
+
 gboolean
 as_h5_dataset_check_links (int channel, const char *path, hid_t file, const char *name,
-                           const char *kind, const char *missing)
+                           const char *checked, const char *kind, const char *missing)
 {
   char prefix[AS_H5_DATASET_MAX_NAME + 1];
   gsize n = strlen (name);
   if (n > AS_H5_DATASET_MAX_NAME)
     return dataset_fail (channel, path, name, "has too long a name");
-  for (gsize end = 1; end <= n; end++)
+  for (gsize end = MAX (1, shared_groups (name, checked)); end <= n; end++)
     {
       if (end < n && name[end] != '/')
         continue;

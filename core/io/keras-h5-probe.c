@@ -228,7 +228,7 @@ probe_list (Probe *p)
   gboolean ok = TRUE;
   for (guint32 i = 0; ok && i < n_layers; i++)
     {
-      ok = as_h5_dataset_check_links (p->channel, p->path, p->file, layers[i], "layer",
+      ok = as_h5_dataset_check_links (p->channel, p->path, p->file, layers[i], NULL, "layer",
                                       "is listed in layer_names but there is no such group");
       hid_t group = ok ? H5Gopen2 (p->file, layers[i], H5P_DEFAULT) : H5I_INVALID_HID;
       if (ok && group < 0)
@@ -246,7 +246,8 @@ probe_list (Probe *p)
   for (guint32 i = 0; ok && i < p->n_names; i++)
     {
       AsH5DatasetInfo info;
-      ok = as_h5_dataset_check_links (p->channel, p->path, p->file, p->names[i], "weight",
+      ok = as_h5_dataset_check_links (p->channel, p->path, p->file, p->names[i],
+                                      i > 0 ? p->names[i - 1] : NULL, "weight",
                                       "is listed in weight_names but there is no such dataset")
            && as_h5_dataset_describe (p->channel, p->path, p->file, p->names[i], &info);
       if (!ok)

@@ -46,7 +46,8 @@ matrix_probe_main (int channel, const char *path, const char *file_path, gpointe
     }
   AsH5DatasetInfo info;
   AsH5MessageHeader header;
-  if (as_h5_dataset_check_links (channel, path, file, dataset, "dataset", "is not in the file")
+  if (as_h5_dataset_check_links (channel, path, file, dataset, NULL, "dataset",
+                                 "is not in the file")
       && as_h5_dataset_describe (channel, path, file, dataset, &info)
       && as_h5_channel_send (channel, MATRIX_MSG_INFO, &info, sizeof info)
       && as_h5_channel_receive (channel, &header, NULL, 0) && header.type == MATRIX_MSG_READ)
