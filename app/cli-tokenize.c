@@ -115,13 +115,10 @@ static int
 tokenize_lines (TokenizeRun *run, const char *path)
 {
   GError *error = NULL;
-  g_autofree char *contents = NULL;
   gsize length = 0;
-  if (!g_file_get_contents (path, &contents, &length, &error))
-    {
-      g_prefix_error (&error, "--lines: ");
-      return cli_fail (error);
-    }
+  g_autofree char *contents = cli_read_lines_file (path, &length, &error);
+  if (contents == NULL)
+    return cli_fail (error);
   char *line = contents, *end = contents + length;
   int number = 1;
   while (line < end)

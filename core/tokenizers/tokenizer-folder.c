@@ -5,12 +5,13 @@
 
 #include "as-error.h"
 
-/* FOLDER/NAME when it is a regular file, else NULL (owned). */
+/* FOLDER/NAME when it exists, else NULL (owned). Whatever it is: the readers refuse anything
+ * but a regular file, saying what it is (a FIFO, a folder, ...). */
 static char *
 folder_file (const char *folder, const char *name)
 {
   char *path = g_build_filename (folder, name, NULL);
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
     return path;
   g_free (path);
   return NULL;
