@@ -64,7 +64,7 @@ typedef struct
   AsVectorSource source; /* similarity and projection */
   int vectors_layer, vectors_head;
   ArProjectionMethod method;
-  gboolean no_labels, truncate, sidecar;
+  gboolean no_labels, truncate, sidecar, force;
   ArExportOptions options;
 } ExportRequest;
 
@@ -161,9 +161,10 @@ write_figure (ArBuiltFigure *built, const char *path, const ExportRequest *req,
   const ArFigure *fig = ar_built_figure_get (built);
   if (fig->kind == AR_FIGURE_COMPARE && fig->compare->diff == NULL && fig->compare->note != NULL)
     fprintf (stderr, "attnscope: note: %s\n", fig->compare->note);
+  AsOutputFlags flags = req->force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT;
   ArExportGeometry g;
   if (!ar_export_geometry (fig, &req->options, &g, &error)
-      || !ar_figure_export_with_options (fig, path, &req->options, &error))
+      || !ar_figure_export_with_options (fig, path, &req->options, flags, &error))
     return cli_fail (error);
   if (req->sidecar && !write_sidecar (path, argv, model, req, &g, &error))
     return cli_fail (error);
@@ -394,6 +395,8 @@ cli_export (int argc, char **argv)
     { "compare", 0, 0, G_OPTION_ARG_STRING, &compare,
       "Second text: side by side, aligned to the first, and their difference", "T2" },
     CLI_ANALYSIS_TRUNCATE_ENTRY (req.truncate),
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &req.force, "Replace FILE even when it is read-only",
+      NULL },
     { NULL },
   };
   g_autofree GOptionEntry *look_entries = export_args_entries (&look);
@@ -416,9 +419,12 @@ cli_export (int argc, char **argv)
   if (code < 0)
     {
       GError *error = NULL;
-      g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
-      code = model == NULL ? cli_fail (error)
-                           : export_run (model, text, compare, output, &req, given);
+      g_autoptr (AsModel) model = NULL;
+      if (!as_output_file_check (output, req.force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT, &error)
+          || (model = cli_load_model (model_spec, &error)) == NULL)
+        code = cli_fail (error);
+      else
+        code = export_run (model, text, compare, output, &req, given);
     }
   export_args_clear (&look);
   return code;

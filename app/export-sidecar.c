@@ -1,10 +1,13 @@
 /* export-sidecar.c — the reproduction record beside an exported figure (see export-sidecar.h). */
 #include "export-sidecar.h"
 
+#include <errno.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "as-error.h"
+#include "as-output-file.h"
 #include "render-text.h"
 
 #define HASH_BLOCK (1 << 20)
@@ -128,13 +131,24 @@ export_sidecar_write (const char *figure_path, const char *const *argv, const As
   gsize length = 0;
   g_autofree char *text = json_generator_to_data (gen, &length);
   g_autofree char *path = export_sidecar_path (figure_path);
-  GError *local = NULL;
-  if (!g_file_set_contents_full (path, text, (gssize) length, G_FILE_SET_CONTENTS_CONSISTENT, 0644,
-                                 &local))
+  /* Through as-output-file.h like the figure: whole or not at all, never over a device. */
+  g_autoptr (AsOutputFile) output = as_output_file_new (path, AS_OUTPUT_DEFAULT, error);
+  if (output == NULL)
+    return FALSE;
+  int fd = as_output_file_get_fd (output);
+  for (gsize done = 0; done < length;)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "cannot write '%s': %s", path, local->message);
-      g_error_free (local);
-      return FALSE;
+      gssize n = write (fd, text + done, length - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+          g_set_error (error, AS_ERROR, AS_ERROR_IO, "cannot write '%s': %s", path,
+                       g_strerror (saved));
+          return FALSE;
+        }
+      done += (gsize) n;
     }
-  return TRUE;
+  return as_output_file_commit (output, error);
 }

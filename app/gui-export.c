@@ -132,7 +132,7 @@ gui_export_write_full (AttnscopeWindow *window, AttnscopePage *page, const char 
   const ArFigure *figure = ar_built_figure_get (built);
   ArExportGeometry geometry;
   if (!ar_export_geometry (figure, options, &geometry, error)
-      || !ar_figure_export_with_options (figure, path, options, error))
+      || !ar_figure_export_with_options (figure, path, options, AS_OUTPUT_DEFAULT, error))
     {
       attnscope_window_show_error (window, _ ("Export failed"), (*error)->message);
       return FALSE;

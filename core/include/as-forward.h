@@ -20,8 +20,10 @@ typedef struct
 AsTrace *as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOptions *options,
                      GError **error);
 
-/* Tokenizes TEXT and runs the forward pass. Fails on empty text, invalid UTF-8, and text longer
- * than the context unless TRUNCATE (then the first n_positions tokens are kept). */
+/* Tokenizes TEXT exactly as HF's tokenizer(text) (as_tokenizer_encode: the model's special
+ * tokens added, e.g. a Llama <s>; nothing for GPT-2) and runs the forward pass. Fails on empty
+ * text, invalid UTF-8, and text longer than the context unless TRUNCATE (then the first
+ * n_positions tokens are kept). */
 AsTrace *as_forward_text (AsModel *model, const char *text, gboolean truncate,
                           const AsForwardOptions *options, GError **error);
 

@@ -20,16 +20,19 @@
  * Titles: with TITLES off the title and subtitle are left out; TITLE and SUBTITLE (when not NULL)
  * replace the figure's own.
  *
- * The file is written atomically: into a temporary file in the same folder, flushed to disk and
- * renamed over PATH, so a failure never leaves a partial or corrupt file and never touches an
- * existing file at PATH. Errors (AS_ERROR domain) name the path: an unknown or missing
- * extension, a scale, width or font size out of range (AS_ERROR_INPUT), a folder that does not
- * exist or cannot be written (AS_ERROR_IO), an image too large for cairo (AS_ERROR_MEMORY). */
+ * The file is written as core's as-output-file.h says: into a temporary file beside the target
+ * (symbolic links followed), flushed to disk and renamed over it, so a failure never leaves a
+ * partial or corrupt file and never touches an existing file at PATH; only a regular file is
+ * replaced, a read-only one only with AS_OUTPUT_FORCE. Errors (AS_ERROR domain) name the path:
+ * an unknown or missing extension, a scale, width or font size out of range (AS_ERROR_INPUT), a
+ * folder that does not exist or cannot be written, a target that may not be replaced (AS_ERROR_IO),
+ * an image too large for cairo (AS_ERROR_MEMORY). */
 #pragma once
 
 #include <cairo.h>
 #include <glib.h>
 
+#include "as-output-file.h"
 #include "figure.h"
 
 G_BEGIN_DECLS
@@ -119,11 +122,16 @@ cairo_surface_t *ar_figure_render_image (const ArFigure *fig, double scale, GErr
 void ar_figure_draw_export (cairo_t *cr, const ArFigure *fig, const ArExportOptions *options,
                             const ArExportGeometry *geometry);
 
-/* Writes FIG to PATH as described above. */
+/* Writes FIG to PATH as described above; FLAGS may allow replacing a read-only file. */
 gboolean ar_figure_export_with_options (const ArFigure *fig, const char *path,
-                                        const ArExportOptions *options, GError **error);
+                                        const ArExportOptions *options, AsOutputFlags flags,
+                                        GError **error);
 
 /* Writes FIG to PATH at its natural size and font, the PNG at SCALE (72 × SCALE dpi). */
+gboolean ar_figure_export_full (const ArFigure *fig, const char *path, double scale,
+                                AsOutputFlags flags, GError **error);
+
+/* ar_figure_export_full with AS_OUTPUT_DEFAULT. */
 gboolean ar_figure_export (const ArFigure *fig, const char *path, double scale, GError **error);
 
 G_END_DECLS
