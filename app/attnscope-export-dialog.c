@@ -231,12 +231,27 @@ current_format (AttnscopeExportDialog *self)
   return (ArExportFormat) adw_combo_row_get_selected (self->format_row);
 }
 
+/* NAME with the extension of FORMAT: a figure extension it has (any case) is replaced, any other
+ * dot is part of the name ("fig.v2" becomes "fig.v2.pdf"). */
+static char *
+name_for_format (const char *name, ArExportFormat format)
+{
+  const char *dot = strrchr (name, '.');
+  ArExportFormat had;
+  gsize stem = dot != NULL && dot != name && ar_export_format_from_path (name, &had, NULL)
+                   ? (gsize) (dot - name)
+                   : strlen (name);
+  g_autofree char *base = g_strndup (name, stem);
+  return g_strconcat (base, ar_export_format_extension (format), NULL);
+}
+
 char *
 attnscope_export_dialog_dup_path (AttnscopeExportDialog *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_EXPORT_DIALOG (self), NULL);
-  return g_build_filename (self->folder, gtk_editable_get_text (GTK_EDITABLE (self->name_row)),
-                           NULL);
+  g_autofree char *name = name_for_format (gtk_editable_get_text (GTK_EDITABLE (self->name_row)),
+                                           current_format (self));
+  return g_build_filename (self->folder, name, NULL);
 }
 
 /* ---- preview and summary ---- */
@@ -361,12 +376,8 @@ refresh_figure (AttnscopeExportDialog *self)
 static void
 on_format_changed (AttnscopeExportDialog *self)
 {
-  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_row));
-  const char *dot = strrchr (name, '.');
-  g_autofree char *stem
-      = dot != NULL && dot != name ? g_strndup (name, dot - name) : g_strdup (name);
-  g_autofree char *renamed
-      = g_strconcat (stem, ar_export_format_extension (current_format (self)), NULL);
+  g_autofree char *renamed = name_for_format (gtk_editable_get_text (GTK_EDITABLE (self->name_row)),
+                                              current_format (self));
   gtk_editable_set_text (GTK_EDITABLE (self->name_row), renamed);
   update_summary (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->preview));
