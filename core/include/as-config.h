@@ -15,6 +15,7 @@ typedef enum
   AS_ACT_GELU_NEW, /* tanh approximation, GPT-2 */
   AS_ACT_GELU,     /* exact erf form */
   AS_ACT_RELU,
+  AS_ACT_SILU, /* x·sigmoid(x), the Llama family's SwiGLU gate */
 } AsActivation;
 
 typedef struct _AsFamily AsFamily;
@@ -24,7 +25,9 @@ typedef struct
   const char *family; /* the family module that reads this model, e.g. "gpt2" (static string) */
   char *model_type;   /* as written in config.json, e.g. "gpt2" */
   int n_layer;        /* L */
-  int n_head;         /* H */
+  int n_head;         /* H query heads */
+  int n_kv_head;      /* K key/value heads: H, or fewer with grouped-query attention (query head
+                       * h uses key/value head h / (H / K)) */
   int n_embd;         /* D */
   int head_dim;       /* hd = D / H unless the model says otherwise */
   int n_inner;        /* F, MLP width (4·D when config says null) */
@@ -47,5 +50,10 @@ gboolean as_config_load (AsConfig *config, const char *path, GError **error);
 
 /* Frees what as_config_load allocated inside CONFIG (not CONFIG itself). */
 void as_config_clear (AsConfig *config);
+
+/* The family's own settings (RoPE, sliding window, ...) as a NULL-terminated list of name and
+ * value strings: { "rope_theta", "500000", "rope_scaling", "llama3 ...", ..., NULL } (owned;
+ * empty for families without settings of their own). */
+char **as_config_dup_settings (const AsConfig *config);
 
 G_END_DECLS

@@ -40,9 +40,13 @@ typedef enum
 
 /* Greedy generation for N_STEPS from PROMPT: at each step runs the model, records the top-K and
  * appends the top token. Returns N_STEPS steps or NULL with ERROR (empty prompt, context
- * exceeded, cancelled). */
+ * exceeded, cancelled, a model without a tokenizer). */
 AsGreedyStep *as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k,
                                   AsGreedyMode mode, GCancellable *cancellable, GError **error);
+/* The same from token IDS[0..N_IDS-1], appending ids (AS_GREEDY_APPEND_IDS); the steps' texts
+ * are decoded, or "<id>" per token for a model without a tokenizer. */
+AsGreedyStep *as_generate_greedy_ids (AsModel *model, const int32_t *ids, int n_ids, int n_steps,
+                                      int k, GCancellable *cancellable, GError **error);
 void as_greedy_steps_free (AsGreedyStep *steps, int n_steps);
 
 G_END_DECLS

@@ -232,7 +232,7 @@ keras_declare_dataset (KerasReader *reader, AsTensorStore *store, const char *na
   int64_t shape[AS_TENSOR_MAX_DIMS];
   for (int i = 0; i < ndim; i++)
     shape[i] = dims[i] > G_MAXINT64 ? -1 : (int64_t) dims[i];
-  AsTensor *tensor = as_tensor_store_add (store, name, ndim, shape, error);
+  AsTensor *tensor = as_tensor_store_add (store, name, ndim, shape, AS_DTYPE_F32, NULL, error);
   if (tensor == NULL)
     return FALSE;
 
@@ -249,7 +249,7 @@ keras_declare_dataset (KerasReader *reader, AsTensorStore *store, const char *na
     }
   if (reader->map != NULL && offset != HADDR_UNDEF && offset % 4 == 0 && bytes > 0
       && keras_dataset_is_raw (dset, bytes))
-    tensor->data = (float *) (reader->map + offset);
+    tensor->raw = reader->map + offset;
   return TRUE;
 }
 

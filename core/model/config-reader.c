@@ -128,11 +128,69 @@ as_config_reader_activation (const AsConfigReader *r, const char *key, AsActivat
     *out = AS_ACT_GELU;
   else if (g_str_equal (name, "relu"))
     *out = AS_ACT_RELU;
+  else if (g_str_equal (name, "silu"))
+    *out = AS_ACT_SILU;
   else
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: key '%s' is \"%s\"; supported: gelu_new, gelu, relu", r->path, key, name);
+                   "%s: key '%s' is \"%s\"; supported: gelu_new, gelu, relu, silu", r->path, key,
+                   name);
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+as_config_reader_double (const AsConfigReader *r, const char *key, double default_value, double min,
+                         double max, double *out, GError **error)
+{
+  JsonNode *node = as_config_reader_member (r, key);
+  *out = default_value;
+  if (node == NULL)
+    return TRUE;
+  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  double value = type == G_TYPE_DOUBLE  ? json_node_get_double (node)
+                 : type == G_TYPE_INT64 ? (double) json_node_get_int (node)
+                                        : NAN;
+  if (isnan (value))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be a number", r->path, key);
+      return FALSE;
+    }
+  if (!(value >= min && value <= max))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: key '%s' is %g; expected a number from %g to %g", r->path, key, value, min,
+                   max);
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+gboolean
+as_config_reader_object (const AsConfigReader *r, const char *key, AsConfigReader *sub,
+                         GError **error)
+{
+  JsonNode *node = as_config_reader_member (r, key);
+  sub->obj = NULL;
+  sub->path = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be an object or null",
+                   r->path, key);
+      return FALSE;
+    }
+  sub->obj = json_node_get_object (node);
+  sub->path = g_strdup_printf ("%s: %s", r->path, key);
+  return TRUE;
+}
+
+void
+as_config_reader_clear (AsConfigReader *sub)
+{
+  g_clear_pointer ((char **) &sub->path, g_free);
+  sub->obj = NULL;
 }

@@ -70,9 +70,21 @@ as_config_load (AsConfig *config, const char *path, GError **error)
       as_config_clear (&c);
       return FALSE;
     }
+  if (c.n_kv_head == 0)
+    c.n_kv_head = c.n_head;
   c.model_type = g_strdup (model_type);
   *config = c;
   return TRUE;
+}
+
+char **
+as_config_dup_settings (const AsConfig *config)
+{
+  GPtrArray *settings = g_ptr_array_new ();
+  if (config->ops != NULL && config->ops->describe != NULL)
+    config->ops->describe (config, settings);
+  g_ptr_array_add (settings, NULL);
+  return (char **) g_ptr_array_free (settings, FALSE);
 }
 
 void

@@ -1,0 +1,136 @@
+/* matmul.c — the projections of the forward passes: x · W with W in either layout and dtype.
+ *
+ * Every product is shared out by output columns between the members of the pass's worker team,
+ * each running single-threaded cblas_sgemm on its own slice: a member reads only its share of the
+ * weights, which is what matters when few tokens make the product memory-bound.
+ *
+ * Weights stored as BF16 or F16 ([out][in], nn.Linear's layout) are never widened whole: a member
+ * widens a tile of TILE_ROWS rows × TILE_DEPTH columns of its slice into a small float32 buffer
+ * that stays in its cache, multiplies the matching columns of x by it into the output
+ * (accumulating over the depth), and moves on. A 1.2B-parameter BF16 model therefore runs in the
+ * memory its file takes, and every value is the exact float32 widening of the stored one
+ * (base/dtype-private.h). The tile's shape keeps OpenBLAS's repacking of x to 1/TILE_ROWS of the
+ * work and the tile (TILE_ROWS·TILE_DEPTH floats, 256 KiB) inside a core's L2 cache. */
+#include "kernels-private.h"
+
+#include <cblas.h>
+#include <string.h>
+
+/* Columns per thread are rounded to this, so every slice starts on a cache line. */
+#define MATMUL_COLUMN_ALIGN 16
+
+#define TILE_ROWS 128
+#define TILE_DEPTH 512
+
+typedef enum
+{
+  W_IN_OUT,  /* W [in][out] f32 (Conv1D, Keras) */
+  W_OUT_IN,  /* W [out][in] f32 (nn.Linear, the tied embedding) */
+  W_WIDENED, /* W [out][in] BF16/F16, widened tile by tile */
+} MatmulKind;
+
+typedef struct
+{
+  float *out;
+  const float *x;
+  const void *w;
+  AsDType dtype;
+  float beta;
+  int n, in, out_dim;
+  MatmulKind kind;
+} MatmulJob;
+
+/* out[:, c0..c0+cols) (+)= x · W[c0..c0+cols)ᵀ for a 16-bit W [out][in], tile by tile. */
+static void
+matmul_widened (const MatmulJob *j, int c0, int cols)
+{
+  gsize es = as_dtype_size (j->dtype);
+  float *tile = g_malloc (sizeof (float) * TILE_ROWS * TILE_DEPTH); /* [rows][depth] */
+  for (int r0 = c0; r0 < c0 + cols; r0 += TILE_ROWS)
+    {
+      int rows = MIN (TILE_ROWS, c0 + cols - r0);
+      for (int k0 = 0; k0 < j->in; k0 += TILE_DEPTH)
+        {
+          int depth = MIN (TILE_DEPTH, j->in - k0);
+          for (int r = 0; r < rows; r++)
+            as_dtype_widen (tile + (gsize) r * depth,
+                            (const char *) j->w + ((gsize) (r0 + r) * j->in + k0) * es, j->dtype,
+                            depth);
+          cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, j->n, rows, depth, 1.0f, j->x + k0,
+                       j->in, tile, depth, k0 == 0 ? j->beta : 1.0f, j->out + r0, j->out_dim);
+        }
+    }
+  g_free (tile);
+}
+
+static void
+matmul_slice (gpointer data, int index, int n_workers)
+{
+  const MatmulJob *j = data;
+  int c0, c1;
+  as_worker_split ((j->out_dim + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN, index, n_workers,
+                   &c0, &c1);
+  c0 *= MATMUL_COLUMN_ALIGN;
+  int cols = MIN (c1 * MATMUL_COLUMN_ALIGN, j->out_dim) - c0;
+  if (cols <= 0)
+    return;
+  const float *w = j->w;
+  switch (j->kind)
+    {
+    case W_IN_OUT:
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, j->n, cols, j->in, 1.0f, j->x, j->in,
+                   w + c0, j->out_dim, j->beta, j->out + c0, j->out_dim);
+      break;
+    case W_OUT_IN:
+      if (j->n == 1)
+        cblas_sgemv (CblasRowMajor, CblasNoTrans, cols, j->in, 1.0f, w + (gsize) c0 * j->in, j->in,
+                     j->x, 1, j->beta, j->out + c0, 1);
+      else
+        cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, j->n, cols, j->in, 1.0f, j->x, j->in,
+                     w + (gsize) c0 * j->in, j->in, j->beta, j->out + c0, j->out_dim);
+      break;
+    case W_WIDENED:
+      matmul_widened (j, c0, cols);
+      break;
+    }
+}
+
+/* Runs JOB after filling out with BIAS (then accumulating onto it) when there is one. */
+static void
+matmul_run (AsWorkerTeam *team, MatmulJob *job, const float *bias)
+{
+  job->beta = 0.0f;
+  if (bias != NULL)
+    {
+      for (int i = 0; i < job->n; i++)
+        memcpy (job->out + (gsize) i * job->out_dim, bias, sizeof (float) * job->out_dim);
+      job->beta = 1.0f;
+    }
+  as_parallel_run (team, (gsize) job->n * job->in * job->out_dim, matmul_slice, job);
+}
+
+void
+as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias, int n,
+           int in, int out_dim)
+{
+  MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_IN_OUT };
+  matmul_run (team, &job, bias);
+}
+
+void
+as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n, int in,
+                      int out_dim)
+{
+  MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_OUT_IN };
+  matmul_run (team, &job, NULL);
+}
+
+void
+as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w,
+                  const float *bias, int n, int in, int out_dim)
+{
+  MatmulJob job = { out,      x,       w->data,
+                    w->dtype, 0.0f,    n,
+                    in,       out_dim, w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED };
+  matmul_run (team, &job, bias);
+}
