@@ -16,19 +16,15 @@
  * Weights may be F32, BF16 or F16; the projections widen 16-bit weights tile by tile
  * (forward/matmul.c) and the embedding rows of the ids only. One worker team per pass does all
  * the threading (OpenBLAS single-threaded meanwhile): projections are split by output columns,
- * attention by (head, block of query rows), and under the causal mask only the keys a block of
- * rows can see are multiplied. */
+ * attention (forward/attention.c) by heads and blocks of query rows. */
 #include "decoder-private.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
 #include "as-error.h"
+#include "attention-private.h"
 #include "kernels-private.h"
-
-/* Query rows per block of the attention: each block multiplies only by the keys it can see. */
-#define ATTN_ROW_BLOCK 64
 
 typedef struct
 {
@@ -170,65 +166,23 @@ capture_qkv (AsTrace *t, const DecoderScratch *s, int layer)
     }
 }
 
-typedef struct
-{
-  AsTrace *t;
-  DecoderScratch *s;
-  int layer;
-  int window; /* 0: plain causal */
-  float scale;
-} AttentionJob;
-
-/* Query rows r0..r0+rows-1 of head H: P = softmax(q·kᵀ·scale) over the keys they can see,
- * ctx = P·v, into the trace and into cc. */
-static void
-attention_block (const AttentionJob *j, int h, int r0, int rows)
-{
-  AsTrace *t = j->t;
-  const DecoderScratch *s = j->s;
-  int T = t->n_tokens, H = t->n_head, K = t->n_kv_head, hd = t->head_dim;
-  int g = as_trace_kv_head (t, h);
-  int ldq = H * hd, ldk = K * hd;
-  int k0 = j->window > 0 ? MAX (0, r0 - j->window + 1) : 0, k1 = r0 + rows;
-  const float *q = s->q + (gsize) r0 * ldq + (gsize) h * hd;  /* [rows][hd], stride ldq */
-  const float *k = s->k + (gsize) k0 * ldk + (gsize) g * hd;  /* [k1-k0][hd], stride ldk */
-  const float *v = s->v + (gsize) k0 * ldk + (gsize) g * hd;  /* [k1-k0][hd], stride ldk */
-  float *P = as_trace_attn (t, j->layer, h) + (gsize) r0 * T; /* [rows][T] */
-  float *ctx = as_trace_head_vectors (t, t->ctx, j->layer, h) + (gsize) r0 * hd; /* [rows][hd] */
-
-  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, k1 - k0, hd, 1.0f, q, ldq, k, ldk,
-               0.0f, P + k0, T);
-  as_softmax_rows_window (P, rows, T, T, j->scale, r0, j->window);
-  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, k1 - k0, 1.0f, P + k0, T, v,
-               ldk, 0.0f, ctx, hd);
-  for (int i = 0; i < rows; i++)
-    memcpy (s->cc + (gsize) (r0 + i) * ldq + (gsize) h * hd, ctx + (gsize) i * hd,
-            sizeof (float) * hd);
-}
-
-/* Member INDEX takes every N_WORKERS-th (head, row block) unit: blocks lower down see more keys,
- * so dealing them round-robin balances the work, and each unit writes its own outputs. */
-static void
-attention_slice (gpointer data, int index, int n_workers)
-{
-  const AttentionJob *j = data;
-  int T = j->t->n_tokens;
-  int blocks = (T + ATTN_ROW_BLOCK - 1) / ATTN_ROW_BLOCK;
-  int units = j->t->n_head * blocks;
-  for (int u = index; u < units; u += n_workers)
-    {
-      int h = u / blocks, r0 = (u % blocks) * ATTN_ROW_BLOCK;
-      attention_block (j, h, r0, MIN (ATTN_ROW_BLOCK, T - r0));
-    }
-}
-
 static void
 attention (AsWorkerTeam *team, AsTrace *t, DecoderScratch *s, const AsConfig *c, int layer)
 {
-  AttentionJob job = { t, s, layer, as_decoder_settings (c)->windows[layer],
-                       (float) pow ((double) c->head_dim, -0.5) };
-  gsize T = t->n_tokens;
-  as_parallel_run (team, t->n_head * T * T * t->head_dim, attention_slice, &job);
+  int Q = c->n_head * c->head_dim, KV = c->n_kv_head * c->head_dim;
+  AsAttentionInput in = {
+    .q = s->q,
+    .k = s->k,
+    .v = s->v,
+    .ldq = Q,
+    .ldk = KV,
+    .ldv = KV,
+    .cc = s->cc,
+    .ldc = Q,
+    .window = as_decoder_settings (c)->windows[layer],
+    .scale = (float) pow ((double) c->head_dim, -0.5), /* HF: head_dim**-0.5 */
+  };
+  as_attention_layer (team, t, layer, &in);
 }
 
 /* m [T][D] = the MLP of a [T][D]. */
