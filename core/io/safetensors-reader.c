@@ -4,8 +4,9 @@
  * JSON mapping each tensor name to {dtype, shape, data_offsets [begin, end)} (plus an optional
  * "__metadata__" object), then the raw little-endian buffer, offsets relative to its start.
  * Weights may be F32, BF16 or F16; 16-bit tensors stay 16-bit in the store
- * (tensor-store-private.h). GPT-2's attention-mask buffers (h.N.attn.bias, h.N.attn.masked_bias)
- * are not weights: they are validated like every entry but not declared, whatever their dtype.
+ * (tensor-store-private.h). The buffers PyTorch saves beside the weights (GPT-2's and NeoX's
+ * attention masks, NeoX's rotary_emb.inv_freq) are not weights: they are validated like every
+ * entry but not declared, whatever their dtype.
  *
  * The file comes from a stranger, so before anything is declared: only a regular file is opened;
  * the header length must fit in the file and be at most AS_SAFETENSORS_MAX_HEADER; the header is
@@ -72,12 +73,17 @@ static const struct
   { "F8_E5M2", 1, FALSE, 0 },
 };
 
-/* Buffers that PyTorch checkpoints carry next to the weights. */
+/* Buffers that PyTorch checkpoints carry next to the weights: GPT-2's and GPT-NeoX's causal
+ * masks (the latter BOOL) and older NeoX files' rotary frequencies, which are recomputed. */
 static gboolean
 safetensors_is_buffer (const char *name)
 {
-  return as_tensor_name_has_suffix (name, "attn.bias")
-         || as_tensor_name_has_suffix (name, "attn.masked_bias");
+  const char *buffers[] = { "attn.bias", "attn.masked_bias", "attention.bias",
+                            "attention.masked_bias", "rotary_emb.inv_freq" };
+  for (gsize i = 0; i < G_N_ELEMENTS (buffers); i++)
+    if (as_tensor_name_has_suffix (name, buffers[i]))
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean

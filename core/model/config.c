@@ -15,10 +15,28 @@
 #include "file-read-private.h"
 #include "json-file-private.h"
 
+/* Bytes per weight the checkpoint declares (torch_dtype, transformers 5: dtype): 2 for bfloat16
+ * and float16, whose weights stay 16-bit in memory; else 4. */
+static guint64
+config_weight_bytes (const AsConfigReader *r)
+{
+  const char *keys[] = { "torch_dtype", "dtype" };
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      JsonNode *node = as_config_reader_member (r, keys[i]);
+      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+          || json_node_get_value_type (node) != G_TYPE_STRING)
+        continue;
+      const char *dtype = json_node_get_string (node);
+      return g_str_equal (dtype, "bfloat16") || g_str_equal (dtype, "float16") ? 2 : 4;
+    }
+  return 4;
+}
+
 static gboolean
 config_check_size (const AsConfigReader *r, const AsConfig *c, GError **error)
 {
-  guint64 bytes = c->ops->count_weights (c) * sizeof (float);
+  guint64 bytes = c->ops->count_weights (c) * config_weight_bytes (r);
   guint64 budget = as_memory_budget ();
   if (bytes <= budget)
     return TRUE;
@@ -30,12 +48,29 @@ config_check_size (const AsConfigReader *r, const AsConfig *c, GError **error)
   return FALSE;
 }
 
+/* bos_token_id and eos_token_id; Llama 3 chat models list several end tokens: the first counts. */
 static gboolean
 config_load_token_ids (const AsConfigReader *r, AsConfig *c, GError **error)
 {
   int max_id = c->vocab_size - 1;
-  return as_config_reader_int (r, "bos_token_id", TRUE, -1, 0, max_id, &c->bos_token_id, error)
-         && as_config_reader_int (r, "eos_token_id", TRUE, -1, 0, max_id, &c->eos_token_id, error);
+  JsonNode *eos = as_config_reader_member (r, "eos_token_id");
+  if (eos != NULL && JSON_NODE_HOLDS_ARRAY (eos))
+    {
+      JsonArray *list = json_node_get_array (eos);
+      JsonObject *first = json_object_new ();
+      if (json_array_get_length (list) > 0)
+        json_object_set_member (first, "eos_token_id",
+                                json_node_copy (json_array_get_element (list, 0)));
+      AsConfigReader one = { r->path, first };
+      gboolean ok = as_config_reader_int (&one, "eos_token_id", TRUE, -1, 0, max_id,
+                                          &c->eos_token_id, error);
+      json_object_unref (first);
+      if (!ok)
+        return FALSE;
+    }
+  else if (!as_config_reader_int (r, "eos_token_id", TRUE, -1, 0, max_id, &c->eos_token_id, error))
+    return FALSE;
+  return as_config_reader_int (r, "bos_token_id", TRUE, -1, 0, max_id, &c->bos_token_id, error);
 }
 
 gboolean
