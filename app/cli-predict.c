@@ -29,13 +29,20 @@ append_predictions_json (GString *out, const AsPrediction *top, int n)
 }
 
 static int
-predict_once (AsModel *model, const char *text, int k, gboolean json)
+predict_once (AsModel *model, const char *prompt, const GArray *ids, int k, gboolean json)
 {
   GError *error = NULL;
   AsForwardOptions options = { .all_logits = FALSE };
-  g_autoptr (AsTrace) trace = as_forward_text (model, text, FALSE, &options, &error);
+  g_autoptr (AsTrace) trace
+      = ids != NULL
+            ? as_forward (model, (const int32_t *) ids->data, (int) ids->len, &options, &error)
+            : as_forward_text (model, prompt, FALSE, &options, &error);
   if (trace == NULL)
     return cli_fail (error);
+  g_autofree char *text = prompt != NULL
+                              ? g_strdup (prompt)
+                              : as_predict_dup_ids_text (as_model_get_tokenizer (model),
+                                                         (const int32_t *) ids->data, ids->len);
   int n = 0;
   AsPrediction *top = as_predict_top_k (trace, as_model_get_tokenizer (model), k, &n);
   g_autoptr (GString) out = g_string_new (NULL);
@@ -65,13 +72,16 @@ predict_once (AsModel *model, const char *text, int k, gboolean json)
 }
 
 static int
-predict_steps (AsModel *model, const char *text, int k, int steps, gboolean append_ids,
-               gboolean json)
+predict_steps (AsModel *model, const char *text, const GArray *ids, int k, int steps,
+               gboolean append_ids, gboolean json)
 {
   GError *error = NULL;
   AsGreedyStep *result
-      = as_generate_greedy (model, text, steps, k,
-                            append_ids ? AS_GREEDY_APPEND_IDS : AS_GREEDY_RETOKENIZE, NULL, &error);
+      = ids != NULL ? as_generate_greedy_ids (model, (const int32_t *) ids->data, (int) ids->len,
+                                              steps, k, NULL, &error)
+                    : as_generate_greedy (model, text, steps, k,
+                                          append_ids ? AS_GREEDY_APPEND_IDS : AS_GREEDY_RETOKENIZE,
+                                          NULL, &error);
   if (result == NULL)
     return cli_fail (error);
   g_autoptr (GString) out = g_string_new (NULL);
@@ -100,17 +110,21 @@ predict_steps (AsModel *model, const char *text, int k, int steps, gboolean appe
 int
 cli_predict (int argc, char **argv)
 {
-  g_autofree char *model_spec = NULL, *text = NULL;
+  g_autofree char *model_spec = NULL, *text = NULL, *ids_list = NULL;
   int k = 0, steps = 0;
   gboolean json = FALSE, append_ids = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Prompt", "T" },
+    { "ids", 0, 0, G_OPTION_ARG_STRING, &ids_list, "Prompt as token ids, comma separated",
+      "1,2,3" },
     { "top", 'k', 0, G_OPTION_ARG_INT, &k, "Number of predictions (10; 3 with --steps)", "K" },
     { "steps", 'n', 0, G_OPTION_ARG_INT, &steps, "Greedy generation for N steps", "N" },
     { "append-ids", 0, 0, G_OPTION_ARG_NONE, &append_ids,
-      "With --steps: append token ids (as HF generate) instead of re-tokenizing the text", NULL },
+      "With --steps: append token ids (as HF generate) instead of re-tokenizing the text (always "
+      "so with --ids)",
+      NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON (one object per step with --steps)",
       NULL },
     { NULL },
@@ -120,15 +134,18 @@ cli_predict (int argc, char **argv)
     return code;
   if (argc > 1)
     return cli_usage_printf ("predict", "unexpected argument '%s'", argv[1]);
-  if (text == NULL)
-    return cli_usage_printf ("predict", "--text T is required");
+  if ((text == NULL) == (ids_list == NULL))
+    return cli_usage_printf ("predict", "give exactly one of --text T or --ids 1,2,3");
   if (k < 0 || steps < 0 || steps > 100000)
     return cli_usage_printf ("predict", "--top and --steps must be positive numbers");
   if (k == 0)
     k = steps > 0 ? 3 : 10;
 
   GError *error = NULL;
-  if (!cli_check_text (text, "--text", &error))
+  if (text != NULL && !cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  g_autoptr (GArray) ids = NULL;
+  if (ids_list != NULL && (ids = cli_parse_ids (ids_list, "--ids", &error)) == NULL)
     return cli_fail (error);
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
@@ -137,6 +154,6 @@ cli_predict (int argc, char **argv)
     return cli_fail_printf ("model '%s' has no language-model head to predict with",
                             as_model_get_name (model));
   if (steps > 0)
-    return predict_steps (model, text, k, steps, append_ids, json);
-  return predict_once (model, text, k, json);
+    return predict_steps (model, text, ids, k, steps, append_ids, json);
+  return predict_once (model, text, ids, k, json);
 }

@@ -81,15 +81,14 @@ as_greedy_steps_free (AsGreedyStep *steps, int n_steps)
   g_free (steps);
 }
 
-/* The text of IDS: decoded with TOKENIZER, or "<id>" per token without one. */
-static char *
-ids_text (const AsTokenizer *tokenizer, const GArray *ids)
+char *
+as_predict_dup_ids_text (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids)
 {
   if (tokenizer != NULL)
-    return as_tokenizer_decode (tokenizer, (const int32_t *) ids->data, ids->len);
+    return as_tokenizer_decode (tokenizer, ids, n_ids);
   GString *text = g_string_new (NULL);
-  for (guint i = 0; i < ids->len; i++)
-    g_string_append_printf (text, "<%d>", g_array_index (ids, int32_t, i));
+  for (gsize i = 0; i < n_ids; i++)
+    g_string_append_printf (text, "<%d>", ids[i]);
   return g_string_free (text, FALSE);
 }
 
@@ -128,7 +127,8 @@ greedy_loop (AsModel *model, GArray *ids, const char *prompt, int n_steps, int k
           g_array_append_val (ids, next);
           g_string_free (text, TRUE);
           text = g_string_new (NULL);
-          g_autofree char *decoded = ids_text (tokenizer, ids);
+          g_autofree char *decoded
+              = as_predict_dup_ids_text (tokenizer, (const int32_t *) ids->data, ids->len);
           g_string_append (text, decoded);
         }
       steps[s].text = g_strdup (text->str);

@@ -23,6 +23,10 @@ AsPrediction *as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokeniz
                                 int *n_out);
 void as_predictions_free (AsPrediction *predictions, int n);
 
+/* The text IDS[0..N_IDS-1] stand for: decoded by TOKENIZER, or "<id>" per token when TOKENIZER
+ * is NULL (a model that runs on ids only). Owned. */
+char *as_predict_dup_ids_text (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids);
+
 /* One greedy step as printed by the seed: the text so far and the top-K of that step. */
 typedef struct
 {
