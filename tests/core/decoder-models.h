@@ -1,0 +1,33 @@
+/* decoder-models.h — random Llama-family and GPT-NeoX models from
+ * tests/reference/decoder_reference.py, made once per build folder and shared by the test programs.
+ *
+ * decoder_model() runs `decoder_reference.py make-model DIR ARGS...` (the exact HF layout:
+ * config.json and F32/BF16/F16 safetensors, single or sharded) and decoder_expected() runs
+ * `expected DIR OUT.h5 --ids ...` (every captured array per sequence). Both keep their results in
+ * $ATTNSCOPE_BUILD_DIR/tests/decoder-models under a name that hashes the arguments and the
+ * reference's sources, so a second test program or a second run reuses them and a changed
+ * reference makes new ones. Files are written under a temporary name and renamed, so programs
+ * running side by side never see half a model. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The model folder for make-model ARGS (NULL-terminated), made when missing; NAME labels it.
+ * With TOKENIZER the folder gets tests/fixtures/tiny-gpt2's vocab.json and merges.txt (300
+ * tokens: the model's vocabulary must be at least that). NULL with the test skipped when the
+ * reference's Python cannot run. */
+char *decoder_model (const char *name, const char *const *args, gboolean tokenizer);
+
+/* The expected outputs of MODEL_DIR for one sequence of random ids per length in LENGTHS
+ * (N_LENGTHS of them, ids below VOCAB drawn from SEED); with META_PATH computed from Meta's
+ * unconverted weights (make-model --from-meta). NULL with the test skipped when Python cannot
+ * run. */
+char *decoder_expected (const char *model_dir, const int *lengths, int n_lengths, int vocab,
+                        guint32 seed, const char *meta_path);
+
+/* The ids decoder_expected() uses for one sequence: "a,b,c" (owned). */
+char *decoder_ids (int length, int vocab, guint32 seed, int index);
+
+G_END_DECLS
