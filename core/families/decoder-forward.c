@@ -134,9 +134,12 @@ project_qkv (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, con
     }
   else
     {
-      as_matmul_weight (team, s->q, s->a, &w->q, w->q_b, T, D, H * hd);
-      as_matmul_weight (team, s->k, s->a, &w->k, w->k_b, T, D, K * hd);
-      as_matmul_weight (team, s->v, s->a, &w->v, w->v_b, T, D, K * hd);
+      AsProjection qkv[] = {
+        { s->q, &w->q, w->q_b, H * hd },
+        { s->k, &w->k, w->k_b, K * hd },
+        { s->v, &w->v, w->v_b, K * hd },
+      };
+      as_matmul_weights (team, s->a, T, D, qkv, 3);
     }
   int rot = set->rope.rotary_dim;
   as_rope_apply (s->q, T, H * hd, H, hd, rot, s->cos, s->sin);
@@ -192,8 +195,11 @@ mlp (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, const AsCon
   int D = c->n_embd, F = c->n_inner;
   if (as_decoder_settings (c)->gated)
     {
-      as_matmul_weight (team, s->gate, s->a, &w->gate, w->gate_b, T, D, F);
-      as_matmul_weight (team, s->up, s->a, &w->up, w->up_b, T, D, F);
+      AsProjection gate_up[] = {
+        { s->gate, &w->gate, w->gate_b, F },
+        { s->up, &w->up, w->up_b, F },
+      };
+      as_matmul_weights (team, s->a, T, D, gate_up, 2);
       as_gate_rows (team, s->gate, s->up, T, F, c->activation);
       as_matmul_weight (team, s->m, s->gate, &w->down, w->down_b, T, F, D);
     }

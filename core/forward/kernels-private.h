@@ -45,6 +45,20 @@ void as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsW
 void as_layernorm (float *out, const float *x, const float *gamma, const float *beta, float eps,
                    int n, int d);
 
+/* One projection of a batch: out [n][out_dim] = x · Wᵀ (+ bias), as as_matmul_weight. */
+typedef struct
+{
+  float *out;
+  const AsWeight *w;
+  const float *bias; /* [out_dim] or NULL */
+  int out_dim;
+} AsProjection;
+
+/* Up to four projections of the same x [n][in] (q, k, v; gate, up) in one round of TEAM: each is
+ * shared out by columns as in as_matmul_weight, and the members wait for each other once. */
+void as_matmul_weights (AsWorkerTeam *team, const float *x, int n, int in, const AsProjection *p,
+                        int n_projections);
+
 /* RMSNorm (Llama): out = weight · (x · 1/√(mean(x²) + eps)) per row, in that order of roundings.
  * out [n][d], x [n][d], weight [d]. OUT may equal X. */
 void as_rmsnorm (float *out, const float *x, const float *weight, float eps, int n, int d);

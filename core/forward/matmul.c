@@ -63,10 +63,10 @@ matmul_widened (const MatmulJob *j, int c0, int cols)
   g_free (tile);
 }
 
+/* Member INDEX's share of JOB. */
 static void
-matmul_slice (gpointer data, int index, int n_workers)
+matmul_job_slice (const MatmulJob *j, int index, int n_workers)
 {
-  const MatmulJob *j = data;
   int c0, c1;
   as_worker_split ((j->out_dim + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN, index, n_workers,
                    &c0, &c1);
@@ -95,18 +95,39 @@ matmul_slice (gpointer data, int index, int n_workers)
     }
 }
 
-/* Runs JOB after filling out with BIAS (then accumulating onto it) when there is one. */
+typedef struct
+{
+  MatmulJob *jobs;
+  int n_jobs;
+} MatmulBatch;
+
+/* Every job of a batch is split between the members, so the batch costs one team round. */
+static void
+matmul_slice (gpointer data, int index, int n_workers)
+{
+  const MatmulBatch *b = data;
+  for (int i = 0; i < b->n_jobs; i++)
+    matmul_job_slice (&b->jobs[i], index, n_workers);
+}
+
+/* Fills JOB's output with BIAS (the product then accumulates onto it) when there is one. */
+static void
+matmul_prepare (MatmulJob *job, const float *bias)
+{
+  job->beta = 0.0f;
+  if (bias == NULL)
+    return;
+  for (int i = 0; i < job->n; i++)
+    memcpy (job->out + (gsize) i * job->out_dim, bias, sizeof (float) * job->out_dim);
+  job->beta = 1.0f;
+}
+
 static void
 matmul_run (AsWorkerTeam *team, MatmulJob *job, const float *bias)
 {
-  job->beta = 0.0f;
-  if (bias != NULL)
-    {
-      for (int i = 0; i < job->n; i++)
-        memcpy (job->out + (gsize) i * job->out_dim, bias, sizeof (float) * job->out_dim);
-      job->beta = 1.0f;
-    }
-  as_parallel_run (team, (gsize) job->n * job->in * job->out_dim, matmul_slice, job);
+  matmul_prepare (job, bias);
+  MatmulBatch batch = { job, 1 };
+  as_parallel_run (team, (gsize) job->n * job->in * job->out_dim, matmul_slice, &batch);
 }
 
 void
@@ -133,4 +154,23 @@ as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsWeight
                     w->dtype, 0.0f,    n,
                     in,       out_dim, w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED };
   matmul_run (team, &job, bias);
+}
+
+void
+as_matmul_weights (AsWorkerTeam *team, const float *x, int n, int in, const AsProjection *p,
+                   int n_projections)
+{
+  g_assert (n_projections > 0 && n_projections <= 4);
+  MatmulJob jobs[4];
+  gsize work = 0;
+  for (int i = 0; i < n_projections; i++)
+    {
+      MatmulKind kind = p[i].w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
+      jobs[i] = (MatmulJob){ p[i].out, x,  p[i].w->data, p[i].w->dtype, 0.0f,
+                             n,        in, p[i].out_dim, kind };
+      matmul_prepare (&jobs[i], p[i].bias);
+      work += (gsize) n * in * p[i].out_dim;
+    }
+  MatmulBatch batch = { jobs, n_projections };
+  as_parallel_run (team, work, matmul_slice, &batch);
 }
