@@ -238,6 +238,21 @@ as_decoder_bind_vector (AsTensorBinder *b, int layer, const char *name, int64_t 
   return as_tensor_binder_get (b, full, d0, 0);
 }
 
+gpointer
+as_decoder_bind_finish (AsTensorBinder *b, AsDecoderWeights *w, const AsDecoderSettings *s,
+                        const char *head_name, const AsConfig *c, int64_t *n_params)
+{
+  w->lm_head = s->tie ? w->embed
+                      : as_decoder_bind_matrix (b, -1, head_name, c->vocab_size, c->n_embd);
+  if (b->failed)
+    {
+      as_decoder_free_weights (w);
+      return NULL;
+    }
+  *n_params += b->n_params;
+  return w;
+}
+
 void
 as_decoder_free_weights (gpointer weights)
 {

@@ -92,6 +92,13 @@ AsWeight as_decoder_bind_matrix (AsTensorBinder *b, int layer, const char *name,
 const float *as_decoder_bind_vector (AsTensorBinder *b, int layer, const char *name, int64_t d0,
                                      gboolean present);
 
+/* Binds W's output matrix — the embedding when tied, else HEAD_NAME [V][D] — and ends the binding:
+ * returns W, or frees it and returns NULL when any weight failed. Adds the bound count to
+ * *N_PARAMS. */
+gpointer as_decoder_bind_finish (AsTensorBinder *b, AsDecoderWeights *w,
+                                 const AsDecoderSettings *s, const char *head_name,
+                                 const AsConfig *c, int64_t *n_params);
+
 void as_decoder_free_weights (gpointer weights);
 
 /* --- decoder-forward.c ------------------------------------------------------------------- */

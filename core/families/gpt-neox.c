@@ -102,14 +102,7 @@ neox_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_par
     }
   w->norm_w = as_decoder_bind_vector (&b, -1, "final_layer_norm.weight", D, TRUE);
   w->norm_b = as_decoder_bind_vector (&b, -1, "final_layer_norm.bias", D, TRUE);
-  w->lm_head = s->tie ? w->embed : as_decoder_bind_matrix (&b, -1, "embed_out.weight", V, D);
-  if (b.failed)
-    {
-      as_decoder_free_weights (w);
-      return NULL;
-    }
-  *n_params += b.n_params;
-  return w;
+  return as_decoder_bind_finish (&b, w, s, "embed_out.weight", c, n_params);
 }
 
 const AsFamily as_family_gpt_neox = {

@@ -197,14 +197,7 @@ llama_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_pa
       y->down_b = as_decoder_bind_vector (&b, l, "mlp.down_proj.bias", D, s->mlp_bias);
     }
   w->norm_w = as_decoder_bind_vector (&b, -1, "norm.weight", D, TRUE);
-  w->lm_head = s->tie ? w->embed : as_decoder_bind_matrix (&b, -1, "lm_head.weight", V, D);
-  if (b.failed)
-    {
-      as_decoder_free_weights (w);
-      return NULL;
-    }
-  *n_params += b.n_params;
-  return w;
+  return as_decoder_bind_finish (&b, w, s, "lm_head.weight", c, n_params);
 }
 
 const AsFamily as_family_llama = {

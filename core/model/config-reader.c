@@ -12,6 +12,16 @@ as_config_reader_member (const AsConfigReader *r, const char *key)
   return node == NULL || JSON_NODE_HOLDS_NULL (node) ? NULL : node;
 }
 
+/* The value of a JSON number NODE (integer or not), NAN for anything else. */
+static double
+node_number (JsonNode *node)
+{
+  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  return type == G_TYPE_DOUBLE  ? json_node_get_double (node)
+         : type == G_TYPE_INT64 ? (double) json_node_get_int (node)
+                                : NAN;
+}
+
 /* Reads integer KEY into OUT, within MIN..MAX. When the key is absent or null, uses DEFAULT_VALUE
  * if OPTIONAL, otherwise fails naming the key. */
 gboolean
@@ -29,10 +39,7 @@ as_config_reader_int (const AsConfigReader *r, const char *key, gboolean optiona
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: missing key '%s'", r->path, key);
       return FALSE;
     }
-  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
-  double value = type == G_TYPE_INT64    ? (double) json_node_get_int (node)
-                 : type == G_TYPE_DOUBLE ? json_node_get_double (node)
-                                         : NAN;
+  double value = node_number (node);
   if (isnan (value) || value != floor (value))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be an integer", r->path,
@@ -92,10 +99,7 @@ as_config_reader_eps (const AsConfigReader *r, const char *key, float default_va
   *out = default_value;
   if (node == NULL)
     return TRUE;
-  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
-  double value = type == G_TYPE_DOUBLE  ? json_node_get_double (node)
-                 : type == G_TYPE_INT64 ? (double) json_node_get_int (node)
-                                        : NAN;
+  double value = node_number (node);
   if (isnan (value))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be a number, e.g. 1e-05",
@@ -148,10 +152,7 @@ as_config_reader_double (const AsConfigReader *r, const char *key, double defaul
   *out = default_value;
   if (node == NULL)
     return TRUE;
-  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
-  double value = type == G_TYPE_DOUBLE  ? json_node_get_double (node)
-                 : type == G_TYPE_INT64 ? (double) json_node_get_int (node)
-                                        : NAN;
+  double value = node_number (node);
   if (isnan (value))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be a number", r->path, key);

@@ -66,18 +66,8 @@ for preset in smollm2-135m llama-3.2-1b; do
 done
 
 export OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 ATTNSCOPE_THREADS=2
-coretype_note="OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-<unset>}"
-coretype_note="$coretype_note OPENBLAS_L2_SIZE=${OPENBLAS_L2_SIZE:-<unset>}"
-run() {
-  if [ "$unset_coretype" = 1 ]; then
-    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$@"
-  else
-    "$@"
-  fi
-}
-if [ "$unset_coretype" = 1 ]; then
-  coretype_note="unset for both sides (--unset-openblas-coretype)"
-fi
+. "$here/bench-lib.sh"
+coretype_note=$(bench_coretype_note)
 
 results="$work/decoder-bench.jsonl"
 : > "$results"
@@ -87,7 +77,7 @@ measure() {
   side=$1 kind=$2 m=$3 t=$4 round=$5
   shift 5
   log="$work/time-$kind-$side-$m-$t-$round.log"
-  out=$(run /usr/bin/time -v -o "$log" "$@") || {
+  out=$(bench_run /usr/bin/time -v -o "$log" "$@") || {
     echo "run-decoder-bench.sh: $side $kind failed on $m at T=$t (see $log)" >&2; exit 1; }
   rss_kb=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$log")
   echo "$out" | grep '^{' | tail -n 1 | "$py" -c '
@@ -124,7 +114,7 @@ if [ "$memory" = 1 ]; then
   done
   ids=$("$py" -c 'print(",".join(str((i * 7919 + 13) % 128256) for i in range(1024)))')
   log="$work/time-dump-attnscope-$m-1024.log"
-  run /usr/bin/time -v -o "$log" "$bin" run --model "$work/$m" --ids "$ids" \
+  bench_run /usr/bin/time -v -o "$log" "$bin" run --model "$work/$m" --ids "$ids" \
     --dump "$work/trace-1024.h5" > /dev/null
   rss_kb=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$log")
   echo "{\"side\":\"attnscope\",\"kind\":\"dump\",\"model\":\"$m\",\"T\":1024,\"round\":1,\"time_rss_mb\":$((rss_kb / 1024))}" >> "$results"
@@ -133,10 +123,9 @@ fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 torch_version=$("$py" -c 'import torch; print(torch.__version__)' 2>/dev/null || echo unknown)
-blas_version=$(dpkg-query -W -f '${Package} ${Version}\n' 'libopenblas0*' 2>/dev/null \
-  | awk 'NF == 2' | head -n 1)
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-"$py" - "$results" "$repeat" "$cpu" "$(nproc)" "$torch_version" "${blas_version:-unknown}" \
+blas_version=$(bench_blas_version)
+cpu=$(bench_cpu)
+"$py" - "$results" "$repeat" "$cpu" "$(nproc)" "$torch_version" "$blas_version" \
   "$coretype_note" "$load_before" "$load_after" <<'PYEOF'
 import datetime, json, sys
 

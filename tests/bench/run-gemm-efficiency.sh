@@ -63,37 +63,26 @@ if [ ! -f "$model/tf_model.h5" ]; then
 fi
 
 export ATTNSCOPE_THREADS=$threads OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads
-coretype_note="OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-<unset>}"
-coretype_note="$coretype_note OPENBLAS_L2_SIZE=${OPENBLAS_L2_SIZE:-<unset>}"
-run() {
-  if [ "$unset_coretype" = 1 ]; then
-    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$@"
-  else
-    "$@"
-  fi
-}
-if [ "$unset_coretype" = 1 ]; then
-  coretype_note="unset for both sides (--unset-openblas-coretype)"
-fi
+. "$here/bench-lib.sh"
+coretype_note=$(bench_coretype_note)
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 results="$work/gemm-efficiency.jsonl"
 : > "$results"
 r=1
 while [ "$r" -le "$rounds" ]; do
-  out=$(run "$bin" bench --model "$model" --tokens "$tokens" --repeat "$repeat" --json)
+  out=$(bench_run "$bin" bench --model "$model" --tokens "$tokens" --repeat "$repeat" --json)
   echo "$out" | grep '^{' | tail -n 1 | sed "s/^{/{\"side\":\"forward\",\"round\":$r,/" >> "$results"
-  out=$(run "$sgemm" 2048 "$threads" "$repeat")
+  out=$(bench_run "$sgemm" 2048 "$threads" "$repeat")
   echo "$out" | grep '^{' | tail -n 1 | sed "s/^{/{\"side\":\"sgemm\",\"round\":$r,/" >> "$results"
   r=$((r + 1))
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-blas_version=$(dpkg-query -W -f '${Package} ${Version}\n' 'libopenblas0*' 2>/dev/null \
-  | awk 'NF == 2' | head -n 1)
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+blas_version=$(bench_blas_version)
+cpu=$(bench_cpu)
 "$py" - "$results" "$model/config.json" "$tokens" "$repeat" "$threads" "$cpu" "$(nproc)" \
-  "${blas_version:-unknown}" "$coretype_note" "$load_before" "$load_after" <<'PYEOF'
+  "$blas_version" "$coretype_note" "$load_before" "$load_after" <<'PYEOF'
 import datetime, json, sys
 
 path, config, T, repeat, threads, cpu, cores, blas, coretype, before, after = sys.argv[1:]

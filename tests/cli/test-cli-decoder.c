@@ -16,32 +16,11 @@
 #include "decoder-models.h"
 #include "trace-compare.h"
 
-static const char *const gqa_args[] = { "--family",        "llama",
-                                        "--layers",        "3",
-                                        "--heads",         "8",
-                                        "--kv-heads",      "2",
-                                        "--hidden",        "128",
-                                        "--intermediate",  "192",
-                                        "--vocab",         "320",
-                                        "--positions",     "1024",
-                                        "--dtype",         "bf16",
-                                        "--shards",        "3",
-                                        "--no-tie",        "--rope-theta",
-                                        "500000",          "--rope-scaling",
-                                        "llama3:8,1,4,64", NULL };
-static const char *const mistral_args[]
-    = { "--family",   "mistral", "--layers",    "2",    "--heads",          "4",
-        "--kv-heads", "2",       "--hidden",    "64",   "--intermediate",   "112",
-        "--vocab",    "320",     "--positions", "1024", "--sliding-window", "37",
-        NULL };
-static const char *const tokenized_args[]
-    = { "--family",       "llama", "--layers", "2",   "--heads",     "4",    "--hidden", "64",
-        "--intermediate", "112",   "--vocab",  "320", "--positions", "1024", NULL };
-
 static void
 test_info (void)
 {
-  g_autofree char *model = decoder_model ("cli-gqa", gqa_args, FALSE);
+  g_autofree char *model
+      = decoder_model ("llama-gqa-bf16-sharded-llama3", decoder_llama_gqa, FALSE);
   if (model == NULL)
     return;
   Run r = run_cli ("info", "--model", model, "--json", NULL);
@@ -98,7 +77,7 @@ test_info (void)
 static void
 test_run_ids (void)
 {
-  g_autofree char *model = decoder_model ("cli-mistral", mistral_args, FALSE);
+  g_autofree char *model = decoder_model ("mistral-window", decoder_mistral_window, FALSE);
   if (model == NULL)
     return;
   const int lengths[] = { 41 };
@@ -138,7 +117,7 @@ test_run_ids (void)
 static void
 test_predict_ids (void)
 {
-  g_autofree char *model = decoder_model ("cli-tokenized", tokenized_args, TRUE);
+  g_autofree char *model = decoder_model ("llama-f32", decoder_llama_f32, TRUE);
   if (model == NULL)
     return;
   const int lengths[] = { 9 };
@@ -184,7 +163,8 @@ test_predict_ids (void)
 static void
 test_ids_only_and_memory (void)
 {
-  g_autofree char *model = decoder_model ("cli-gqa", gqa_args, FALSE);
+  g_autofree char *model
+      = decoder_model ("llama-gqa-bf16-sharded-llama3", decoder_llama_gqa, FALSE);
   if (model == NULL)
     return;
   Run r = run_cli ("predict", "--model", model, "--text", "hello", NULL);
@@ -206,7 +186,8 @@ test_ids_only_and_memory (void)
 static void
 test_broken_checkpoint (void)
 {
-  g_autofree char *model = decoder_model ("cli-gqa", gqa_args, FALSE);
+  g_autofree char *model
+      = decoder_model ("llama-gqa-bf16-sharded-llama3", decoder_llama_gqa, FALSE);
   if (model == NULL)
     return;
   g_autofree char *copy = g_build_filename (test_tmpdir (), "broken", NULL);

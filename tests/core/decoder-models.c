@@ -6,6 +6,27 @@
 
 #include "check-close.h"
 
+#define SMALL                                                                                      \
+  "--layers", "2", "--heads", "4", "--hidden", "64", "--intermediate", "112", "--vocab", "320",    \
+      "--positions", "1024"
+
+const char *const decoder_llama_f32[] = { "--family", "llama", SMALL, "--dtype", "f32", NULL };
+const char *const decoder_llama_gqa[] = { "--family",        "llama",
+                                          "--layers",        "3",
+                                          "--heads",         "8",
+                                          "--kv-heads",      "2",
+                                          "--hidden",        "128",
+                                          "--intermediate",  "192",
+                                          "--vocab",         "320",
+                                          "--positions",     "1024",
+                                          "--dtype",         "bf16",
+                                          "--shards",        "3",
+                                          "--no-tie",        "--rope-theta",
+                                          "500000",          "--rope-scaling",
+                                          "llama3:8,1,4,64", NULL };
+const char *const decoder_mistral_window[]
+    = { "--family", "mistral", SMALL, "--kv-heads", "2", "--sliding-window", "37", NULL };
+
 static const char *const reference_sources[] = {
   "tests/reference/decoder_reference.py",
   "tests/reference/decoder_layout.py",

@@ -14,6 +14,15 @@
 
 G_BEGIN_DECLS
 
+/* make-model arguments shared by the core and command-line tests (same name and arguments: the
+ * same cached model). llama-f32: 2 layers, 4 heads, D 64, F 112, V 320, F32 ("llama-f32", with a
+ * tokenizer). llama-gqa: 3 layers, 8 query / 2 key/value heads, D 128, F 192, V 320, BF16 in three
+ * shards, untied, θ 500000 with llama3 scaling ("llama-gqa-bf16-sharded-llama3"). mistral-window:
+ * the llama-f32 shape with 2 key/value heads and a sliding window of 37 ("mistral-window"). */
+extern const char *const decoder_llama_f32[];
+extern const char *const decoder_llama_gqa[];
+extern const char *const decoder_mistral_window[];
+
 /* The model folder for make-model ARGS (NULL-terminated), made when missing; NAME labels it.
  * With TOKENIZER the folder gets tests/fixtures/tiny-gpt2's vocab.json and merges.txt (300
  * tokens: the model's vocabulary must be at least that). NULL with the test skipped when the

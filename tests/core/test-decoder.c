@@ -72,20 +72,6 @@ run_case (gconstpointer data)
   "--layers", "2", "--heads", "4", "--hidden", "64", "--intermediate", "112", "--vocab", "320",    \
       "--positions", "1024"
 
-static const char *const llama_f32[] = { "--family", "llama", SMALL, "--dtype", "f32", NULL };
-static const char *const llama_gqa[] = { "--family",        "llama",
-                                         "--layers",        "3",
-                                         "--heads",         "8",
-                                         "--kv-heads",      "2",
-                                         "--hidden",        "128",
-                                         "--intermediate",  "192",
-                                         "--vocab",         "320",
-                                         "--positions",     "1024",
-                                         "--dtype",         "bf16",
-                                         "--shards",        "3",
-                                         "--no-tie",        "--rope-theta",
-                                         "500000",          "--rope-scaling",
-                                         "llama3:8,1,4,64", NULL };
 static const char *const llama_mqa[]
     = { "--family", "llama", SMALL,   "--kv-heads",     "1",        "--head-dim", "24",
         "--dtype",  "f16",   "--tie", "--rope-scaling", "linear:4", NULL };
@@ -108,8 +94,6 @@ static const char *const qwen2[] = { "--family", "qwen2", "--layers",       "4",
                                      "--vocab",  "320",   "--positions",    "1024",
                                      "--dtype",  "bf16",  "--tie",          "--sliding-window",
                                      "40",       NULL };
-static const char *const mistral[]
-    = { "--family", "mistral", SMALL, "--kv-heads", "2", "--sliding-window", "37", NULL };
 static const char *const neox_parallel[]
     = { "--family",    "gpt_neox", "--layers",       "3",    "--heads", "4",
         "--hidden",    "64",       "--intermediate", "256",  "--vocab", "320",
@@ -142,12 +126,12 @@ static const char *const llama_meta[]
     = { "--family", "llama", SMALL, "--kv-heads", "2", "--from-meta", "--seed", "9", NULL };
 
 static const DecoderCase cases[] = {
-  { "llama-f32", llama_f32, TRUE, { 1, 13, 257 }, { 0 }, FALSE },
-  { "llama-gqa-bf16-sharded-llama3", llama_gqa, FALSE, { 1, 31, 300 }, { 0 }, FALSE },
+  { "llama-f32", decoder_llama_f32, TRUE, { 1, 13, 257 }, { 0 }, FALSE },
+  { "llama-gqa-bf16-sharded-llama3", decoder_llama_gqa, FALSE, { 1, 31, 300 }, { 0 }, FALSE },
   { "llama-mqa-headdim-f16-tied-linear", llama_mqa, FALSE, { 1, 17, 256 }, { 0 }, FALSE },
   { "llama-rope-parameters", llama_params, FALSE, { 1, 7, 263 }, { 0 }, FALSE },
   { "qwen2-biases-window", qwen2, FALSE, { 1, 53, 263 }, { 0, 0, 40, 40 }, FALSE },
-  { "mistral-window", mistral, FALSE, { 1, 37, 41, 271 }, { 37, 37 }, FALSE },
+  { "mistral-window", decoder_mistral_window, FALSE, { 1, 37, 41, 271 }, { 37, 37 }, FALSE },
   { "neox-parallel-f16", neox_parallel, FALSE, { 1, 29, 256 }, { 0 }, FALSE },
   { "neox-sequential-bf16-tied", neox_sequential, FALSE, { 1, 11, 257 }, { 0 }, FALSE },
   { "llama-meta-layout", llama_meta, FALSE, { 1, 19, 256 }, { 0 }, TRUE },
