@@ -12,6 +12,28 @@
 
 #include "as-error.h"
 
+gboolean
+as_decoder_read_sizes (AsConfig *c, const AsConfigReader *r, int default_positions,
+                       const char *eps_key, float default_eps, AsActivation default_act,
+                       GError **error)
+{
+  c->causal_lm = TRUE;
+  return as_config_reader_int (r, "num_hidden_layers", FALSE, 0, 1, AS_CONFIG_MAX_LAYERS,
+                               &c->n_layer, error)
+         && as_config_reader_int (r, "num_attention_heads", FALSE, 0, 1, AS_CONFIG_MAX_HEADS,
+                                  &c->n_head, error)
+         && as_config_reader_int (r, "hidden_size", FALSE, 0, 1, AS_CONFIG_MAX_WIDTH, &c->n_embd,
+                                  error)
+         && as_config_reader_int (r, "intermediate_size", FALSE, 0, 1, AS_CONFIG_MAX_WIDTH,
+                                  &c->n_inner, error)
+         && as_config_reader_int (r, "vocab_size", FALSE, 0, 1, AS_CONFIG_MAX_VOCAB, &c->vocab_size,
+                                  error)
+         && as_config_reader_int (r, "max_position_embeddings", TRUE, default_positions, 1,
+                                  AS_CONFIG_MAX_POSITIONS, &c->n_positions, error)
+         && as_config_reader_eps (r, eps_key, default_eps, &c->layer_norm_eps, error)
+         && as_config_reader_activation (r, "hidden_act", default_act, &c->activation, error);
+}
+
 void
 as_decoder_settings_init (AsDecoderSettings *s, int n_layer)
 {
@@ -242,8 +264,8 @@ gpointer
 as_decoder_bind_finish (AsTensorBinder *b, AsDecoderWeights *w, const AsDecoderSettings *s,
                         const char *head_name, const AsConfig *c, int64_t *n_params)
 {
-  w->lm_head = s->tie ? w->embed
-                      : as_decoder_bind_matrix (b, -1, head_name, c->vocab_size, c->n_embd);
+  w->lm_head
+      = s->tie ? w->embed : as_decoder_bind_matrix (b, -1, head_name, c->vocab_size, c->n_embd);
   if (b->failed)
     {
       as_decoder_free_weights (w);

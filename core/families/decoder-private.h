@@ -61,6 +61,13 @@ as_decoder_settings (const AsConfig *config)
 
 /* --- decoder-config.c -------------------------------------------------------------------- */
 
+/* The keys both families name alike: num_hidden_layers, num_attention_heads, hidden_size,
+ * intermediate_size, vocab_size, max_position_embeddings (DEFAULT_POSITIONS), the norm's EPS_KEY
+ * (DEFAULT_EPS) and hidden_act (DEFAULT_ACT). Sets causal_lm. */
+gboolean as_decoder_read_sizes (AsConfig *c, const AsConfigReader *r, int default_positions,
+                                const char *eps_key, float default_eps, AsActivation default_act,
+                                GError **error);
+
 /* Reads the RoPE keys into S->rope with rotary_dim = ROTARY_DIM: rope_parameters (transformers
  * 5) when present, else THETA_KEY (rope_theta; NeoX rotary_emb_base, default 10000) and
  * rope_scaling (types default, linear, llama3; anything else is refused naming the type). */
@@ -95,9 +102,8 @@ const float *as_decoder_bind_vector (AsTensorBinder *b, int layer, const char *n
 /* Binds W's output matrix — the embedding when tied, else HEAD_NAME [V][D] — and ends the binding:
  * returns W, or frees it and returns NULL when any weight failed. Adds the bound count to
  * *N_PARAMS. */
-gpointer as_decoder_bind_finish (AsTensorBinder *b, AsDecoderWeights *w,
-                                 const AsDecoderSettings *s, const char *head_name,
-                                 const AsConfig *c, int64_t *n_params);
+gpointer as_decoder_bind_finish (AsTensorBinder *b, AsDecoderWeights *w, const AsDecoderSettings *s,
+                                 const char *head_name, const AsConfig *c, int64_t *n_params);
 
 void as_decoder_free_weights (gpointer weights);
 

@@ -31,21 +31,7 @@ read_rotary_dim (const AsConfig *c, const AsConfigReader *r, int *rotary_dim, GE
 static gboolean
 neox_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
 {
-  c->causal_lm = TRUE;
-  if (!as_config_reader_int (r, "num_hidden_layers", FALSE, 0, 1, AS_CONFIG_MAX_LAYERS, &c->n_layer,
-                             error)
-      || !as_config_reader_int (r, "num_attention_heads", FALSE, 0, 1, AS_CONFIG_MAX_HEADS,
-                                &c->n_head, error)
-      || !as_config_reader_int (r, "hidden_size", FALSE, 0, 1, AS_CONFIG_MAX_WIDTH, &c->n_embd,
-                                error)
-      || !as_config_reader_int (r, "intermediate_size", FALSE, 0, 1, AS_CONFIG_MAX_WIDTH,
-                                &c->n_inner, error)
-      || !as_config_reader_int (r, "vocab_size", FALSE, 0, 1, AS_CONFIG_MAX_VOCAB, &c->vocab_size,
-                                error)
-      || !as_config_reader_int (r, "max_position_embeddings", TRUE, 2048, 1,
-                                AS_CONFIG_MAX_POSITIONS, &c->n_positions, error)
-      || !as_config_reader_eps (r, "layer_norm_eps", 1e-5f, &c->layer_norm_eps, error)
-      || !as_config_reader_activation (r, "hidden_act", AS_ACT_GELU, &c->activation, error))
+  if (!as_decoder_read_sizes (c, r, 2048, "layer_norm_eps", 1e-5f, AS_ACT_GELU, error))
     return FALSE;
   if (c->n_embd % c->n_head != 0)
     {

@@ -129,21 +129,7 @@ llama_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
   int default_positions = g_str_equal (type, "qwen2")     ? 32768
                           : g_str_equal (type, "mistral") ? 131072
                                                           : 2048;
-  c->causal_lm = TRUE;
-  if (!as_config_reader_int (r, "num_hidden_layers", FALSE, 0, 1, AS_CONFIG_MAX_LAYERS, &c->n_layer,
-                             error)
-      || !as_config_reader_int (r, "num_attention_heads", FALSE, 0, 1, AS_CONFIG_MAX_HEADS,
-                                &c->n_head, error)
-      || !as_config_reader_int (r, "hidden_size", FALSE, 0, 1, AS_CONFIG_MAX_WIDTH, &c->n_embd,
-                                error)
-      || !as_config_reader_int (r, "intermediate_size", FALSE, 0, 1, AS_CONFIG_MAX_WIDTH,
-                                &c->n_inner, error)
-      || !as_config_reader_int (r, "vocab_size", FALSE, 0, 1, AS_CONFIG_MAX_VOCAB, &c->vocab_size,
-                                error)
-      || !as_config_reader_int (r, "max_position_embeddings", TRUE, default_positions, 1,
-                                AS_CONFIG_MAX_POSITIONS, &c->n_positions, error)
-      || !as_config_reader_eps (r, "rms_norm_eps", 1e-6f, &c->layer_norm_eps, error)
-      || !as_config_reader_activation (r, "hidden_act", AS_ACT_SILU, &c->activation, error)
+  if (!as_decoder_read_sizes (c, r, default_positions, "rms_norm_eps", 1e-6f, AS_ACT_SILU, error)
       || !read_kv_heads (c, r, type, error) || !read_head_dim (c, r, error))
     return FALSE;
 
