@@ -102,6 +102,9 @@ cli_tokenize (int argc, char **argv)
   if (model == NULL)
     return cli_fail (error);
   AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  if (tokenizer == NULL)
+    return cli_fail_printf ("model %s has no tokenizer (%s); it runs on token ids only",
+                            as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
   if (lines != NULL)
     return tokenize_lines (tokenizer, lines);
 

@@ -170,6 +170,9 @@ test_ids_only_and_memory (void)
   Run r = run_cli ("predict", "--model", model, "--text", "hello", NULL);
   assert_error (&r, 1, "give token ids instead of text");
   run_clear (&r);
+  r = run_cli ("tokenize", "--model", model, "hello", NULL);
+  assert_error (&r, 1, "runs on token ids only");
+  run_clear (&r);
 
   g_autofree char *ids = decoder_ids (300, 320, 1, 0);
   g_autofree char *out = g_build_filename (test_tmpdir (), "refused.h5", NULL);
