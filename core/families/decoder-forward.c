@@ -103,12 +103,10 @@ embed (float *x, const AsWeight *e, const int32_t *ids, int T, int D)
 
 /* norm(x) into OUT: LayerNorm with bias (NeoX) or RMSNorm (bias NULL). x, out [T][D]. */
 static void
-norm (float *out, const float *x, const float *w, const float *b, const AsConfig *c, int T)
+norm (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *b,
+      const AsConfig *c, int T)
 {
-  if (b != NULL)
-    as_layernorm (out, x, w, b, c->layer_norm_eps, T, c->n_embd);
-  else
-    as_rmsnorm (out, x, w, c->layer_norm_eps, T, c->n_embd);
+  as_norm_rows (team, out, x, w, b, c->layer_norm_eps, T, c->n_embd);
 }
 
 /* The attention's q [T][H·hd], k and v [T][K·hd] of layer W from a [T][D], RoPE applied. */
@@ -139,7 +137,7 @@ project_qkv (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, con
         { s->k, &w->k, w->k_b, K * hd },
         { s->v, &w->v, w->v_b, K * hd },
       };
-      as_matmul_weights (team, s->a, T, D, qkv, 3);
+      as_matmul_weights (team, s->a, T, D, qkv, 3, AS_EPILOGUE_NONE, 0);
     }
   int rot = set->rope.rotary_dim;
   as_rope_apply (s->q, T, H * hd, H, hd, rot, s->cos, s->sin);
@@ -199,14 +197,13 @@ mlp (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, const AsCon
         { s->gate, &w->gate, w->gate_b, F },
         { s->up, &w->up, w->up_b, F },
       };
-      as_matmul_weights (team, s->a, T, D, gate_up, 2);
-      as_gate_rows (team, s->gate, s->up, T, F, c->activation);
+      as_matmul_weights (team, s->a, T, D, gate_up, 2, AS_EPILOGUE_GATE, c->activation);
       as_matmul_weight (team, s->m, s->gate, &w->down, w->down_b, T, F, D);
     }
   else
     {
-      as_matmul_weight (team, s->up, s->a, &w->up, w->up_b, T, D, F);
-      as_activate_rows (team, s->up, T, F, c->activation);
+      AsProjection up = { s->up, &w->up, w->up_b, F };
+      as_matmul_weights (team, s->a, T, D, &up, 1, AS_EPILOGUE_ACTIVATE, c->activation);
       as_matmul_weight (team, s->m, s->up, &w->down, w->down_b, T, F, D);
     }
 }
@@ -220,7 +217,7 @@ block_forward (AsWorkerTeam *team, AsTrace *t, DecoderScratch *s, const AsDecode
   gsize n = (gsize) T * D;
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
 
-  norm (s->a, s->x, w->norm1_w, w->norm1_b, c, T);
+  norm (team, s->a, s->x, w->norm1_w, w->norm1_b, c, T);
   project_qkv (team, s, w, c, T);
   if (t->q != NULL)
     capture_qkv (t, s, layer);
@@ -229,14 +226,14 @@ block_forward (AsWorkerTeam *team, AsTrace *t, DecoderScratch *s, const AsDecode
 
   if (set->parallel_residual)
     {
-      norm (s->a, s->x, w->norm2_w, w->norm2_b, c, T);
+      norm (team, s->a, s->x, w->norm2_w, w->norm2_b, c, T);
       mlp (team, s, w, c, T);
       as_add_inplace (s->m, attn_out, n); /* mlp + attn */
       as_add_inplace (s->x, s->m, n);     /* + h */
       return;
     }
   as_add_inplace (s->x, attn_out, n);
-  norm (s->a, s->x, w->norm2_w, w->norm2_b, c, T);
+  norm (team, s->a, s->x, w->norm2_w, w->norm2_b, c, T);
   mlp (team, s, w, c, T);
   as_add_inplace (s->x, s->m, n);
 }
@@ -290,7 +287,7 @@ as_decoder_forward (const AsModel *model, const int32_t *ids, int T,
   if (!cancelled)
     {
       float *final = as_trace_hidden (t, L); /* [T][D] after the final norm */
-      norm (final, s.x, w->norm_w, w->norm_b, c, T);
+      norm (team, final, s.x, w->norm_w, w->norm_b, c, T);
       int rows = t->logits_rows;
       as_matmul_weight (team, t->logits, final + (gsize) (T - rows) * D, &w->lm_head, NULL, rows, D,
                         V);

@@ -118,7 +118,7 @@ block_forward (AsWorkerTeam *team, AsTrace *t, Gpt2Scratch *s, const AsGpt2Layer
   int T = t->n_tokens, D = c->n_embd, F = c->n_inner;
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
 
-  as_layernorm (s->a, s->x, w->ln1_g, w->ln1_b, c->layer_norm_eps, T, D);
+  as_norm_rows (team, s->a, s->x, w->ln1_g, w->ln1_b, c->layer_norm_eps, T, D);
   as_matmul (team, s->qkv, s->a, w->attn_w, w->attn_b, T, D, 3 * D);
   if (t->q != NULL)
     capture_qkv (t, layer, s->qkv);
@@ -126,9 +126,8 @@ block_forward (AsWorkerTeam *team, AsTrace *t, Gpt2Scratch *s, const AsGpt2Layer
   as_matmul (team, attn_out, s->cc, w->proj_w, w->proj_b, T, D, D);
   as_add_inplace (s->x, attn_out, (gsize) T * D);
 
-  as_layernorm (s->a, s->x, w->ln2_g, w->ln2_b, c->layer_norm_eps, T, D);
-  as_matmul (team, s->ff, s->a, w->fc_w, w->fc_b, T, D, F);
-  as_activate_rows (team, s->ff, T, F, c->activation);
+  as_norm_rows (team, s->a, s->x, w->ln2_g, w->ln2_b, c->layer_norm_eps, T, D);
+  as_matmul_activate (team, s->ff, s->a, w->fc_w, w->fc_b, T, D, F, c->activation);
   as_matmul (team, s->a, s->ff, w->fc2_w, w->fc2_b, T, F, D);
   as_add_inplace (s->x, s->a, (gsize) T * D);
 }
@@ -180,7 +179,7 @@ as_gpt2_forward (const AsModel *model, const int32_t *ids, int T, const AsForwar
     }
 
   float *final = as_trace_hidden (t, L); /* [T][D] after ln_f */
-  as_layernorm (final, s.x, w->lnf_g, w->lnf_b, c->layer_norm_eps, T, D);
+  as_norm_rows (team, final, s.x, w->lnf_g, w->lnf_b, c->layer_norm_eps, T, D);
   if (all_logits)
     as_matmul_transposed (team, t->logits, final, w->wte, T, D, V);
   else

@@ -30,6 +30,10 @@ void as_blas_single_threaded_end (int saved);
 void as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias,
                 int n, int in, int out_dim);
 
+/* as_matmul, then out = ACT(out), each member on the columns it computed (no second round). */
+void as_matmul_activate (AsWorkerTeam *team, float *out, const float *x, const float *w,
+                         const float *bias, int n, int in, int out_dim, AsActivation act);
+
 /* out = x · wᵀ. x [n][in], w [out][in] (e.g. the tied embedding matrix), out [n][out]. */
 void as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n,
                            int in, int out_dim);
@@ -54,10 +58,19 @@ typedef struct
   int out_dim;
 } AsProjection;
 
+/* What each member does to its own columns of a batch's first output once it has computed them. */
+typedef enum
+{
+  AS_EPILOGUE_NONE,
+  AS_EPILOGUE_ACTIVATE, /* out0 = act(out0) */
+  AS_EPILOGUE_GATE,     /* out0 = act(out0) · out1 (SwiGLU with silu); out0, out1 of one width */
+} AsEpilogue;
+
 /* Up to four projections of the same x [n][in] (q, k, v; gate, up) in one round of TEAM: each is
- * shared out by columns as in as_matmul_weight, and the members wait for each other once. */
+ * shared out by columns as in as_matmul_weight, then the EPILOGUE with ACT, and the members wait
+ * for each other once. */
 void as_matmul_weights (AsWorkerTeam *team, const float *x, int n, int in, const AsProjection *p,
-                        int n_projections);
+                        int n_projections, AsEpilogue epilogue, AsActivation act);
 
 /* RMSNorm (Llama): out = weight · (x · 1/√(mean(x²) + eps)) per row, in that order of roundings.
  * out [n][d], x [n][d], weight [d]. OUT may equal X. */
@@ -69,13 +82,14 @@ void as_silu (float *x, gsize n);
 /* In-place ACT over x [n]. */
 void as_activate (float *x, gsize n, AsActivation act);
 
-/* In-place ACT over x [rows][cols], rows shared between TEAM's members (TEAM may be NULL). */
-void as_activate_rows (AsWorkerTeam *team, float *x, int rows, int cols, AsActivation act);
+/* The gated MLP's middle (SwiGLU when ACT is silu): gate [n] = ACT(gate) · up [n], each rounded as
+ * torch does (act(gate) first). */
+void as_gate (float *gate, const float *up, gsize n, AsActivation act);
 
-/* The gated MLP's middle (SwiGLU when ACT is silu): gate [rows][cols] = ACT(gate) · up, each
- * rounded as torch does (act(gate) first). Rows shared between TEAM's members. */
-void as_gate_rows (AsWorkerTeam *team, float *gate, const float *up, int rows, int cols,
-                   AsActivation act);
+/* LayerNorm (BIAS non-NULL) or RMSNorm (BIAS NULL) of x [n][d] into out [n][d], rows shared
+ * between TEAM's members (TEAM may be NULL). */
+void as_norm_rows (AsWorkerTeam *team, float *out, const float *x, const float *weight,
+                   const float *bias, float eps, int n, int d);
 
 /* In-place gelu_new: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). x [n]. */
 void as_gelu_new (float *x, gsize n);

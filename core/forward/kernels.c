@@ -165,39 +165,40 @@ multiply_inplace (float *out, const float *x, gsize n)
     out[i] *= x[i];
 }
 
+void
+as_gate (float *gate, const float *up, gsize n, AsActivation act)
+{
+  as_activate (gate, n, act);
+  multiply_inplace (gate, up, n);
+}
+
 typedef struct
 {
-  float *x;        /* [rows][cols] */
-  const float *up; /* [rows][cols] or NULL */
-  int rows, cols;
-  AsActivation act;
-} ActivateJob;
+  float *out;
+  const float *x, *weight, *bias;
+  float eps;
+  int n, d;
+} NormJob;
 
 static void
-activate_slice (gpointer data, int index, int n_workers)
+norm_slice (gpointer data, int index, int n_workers)
 {
-  const ActivateJob *j = data;
+  const NormJob *j = data;
   int i0, i1;
-  as_worker_split (j->rows, index, n_workers, &i0, &i1);
-  gsize at = (gsize) i0 * j->cols, n = (gsize) (i1 - i0) * j->cols;
-  as_activate (j->x + at, n, j->act);
-  if (j->up != NULL)
-    multiply_inplace (j->x + at, j->up + at, n);
+  as_worker_split (j->n, index, n_workers, &i0, &i1);
+  gsize at = (gsize) i0 * j->d;
+  if (j->bias != NULL)
+    as_layernorm (j->out + at, j->x + at, j->weight, j->bias, j->eps, i1 - i0, j->d);
+  else
+    as_rmsnorm (j->out + at, j->x + at, j->weight, j->eps, i1 - i0, j->d);
 }
 
 void
-as_activate_rows (AsWorkerTeam *team, float *x, int rows, int cols, AsActivation act)
+as_norm_rows (AsWorkerTeam *team, float *out, const float *x, const float *weight,
+              const float *bias, float eps, int n, int d)
 {
-  ActivateJob job = { x, NULL, rows, cols, act };
-  as_parallel_run (team, (gsize) rows * cols * 16, activate_slice, &job);
-}
-
-void
-as_gate_rows (AsWorkerTeam *team, float *gate, const float *up, int rows, int cols,
-              AsActivation act)
-{
-  ActivateJob job = { gate, up, rows, cols, act };
-  as_parallel_run (team, (gsize) rows * cols * 16, activate_slice, &job);
+  NormJob job = { out, x, weight, bias, eps, n, d };
+  as_parallel_run (team, (gsize) n * d * 8, norm_slice, &job);
 }
 
 AS_CLONES void

@@ -63,15 +63,22 @@ matmul_widened (const MatmulJob *j, int c0, int cols)
   g_free (tile);
 }
 
+/* The output columns [*c0, *c0 + return) of OUT_DIM that member INDEX of N_WORKERS computes. */
+static int
+matmul_columns (int out_dim, int index, int n_workers, int *c0)
+{
+  int b0, b1;
+  as_worker_split ((out_dim + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN, index, n_workers, &b0,
+                   &b1);
+  *c0 = b0 * MATMUL_COLUMN_ALIGN;
+  return MIN (b1 * MATMUL_COLUMN_ALIGN, out_dim) - *c0;
+}
+
 /* Member INDEX's share of JOB. */
 static void
 matmul_job_slice (const MatmulJob *j, int index, int n_workers)
 {
-  int c0, c1;
-  as_worker_split ((j->out_dim + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN, index, n_workers,
-                   &c0, &c1);
-  c0 *= MATMUL_COLUMN_ALIGN;
-  int cols = MIN (c1 * MATMUL_COLUMN_ALIGN, j->out_dim) - c0;
+  int c0, cols = matmul_columns (j->out_dim, index, n_workers, &c0);
   if (cols <= 0)
     return;
   const float *w = j->w;
@@ -99,7 +106,26 @@ typedef struct
 {
   MatmulJob *jobs;
   int n_jobs;
+  AsEpilogue epilogue; /* applied by each member to its own columns of jobs[0] */
+  AsActivation act;
 } MatmulBatch;
+
+/* The epilogue on member INDEX's columns of the batch's first output (the same columns of the
+ * second for AS_EPILOGUE_GATE, whose width is the same): rows stay in the member's cache. */
+static void
+matmul_epilogue (const MatmulBatch *b, int index, int n_workers)
+{
+  const MatmulJob *j = &b->jobs[0];
+  int c0, cols = matmul_columns (j->out_dim, index, n_workers, &c0);
+  for (int i = 0; i < j->n && cols > 0; i++)
+    {
+      float *row = j->out + (gsize) i * j->out_dim + c0; /* [cols] */
+      if (b->epilogue == AS_EPILOGUE_GATE)
+        as_gate (row, b->jobs[1].out + (gsize) i * j->out_dim + c0, cols, b->act);
+      else
+        as_activate (row, cols, b->act);
+    }
+}
 
 /* Every job of a batch is split between the members, so the batch costs one team round. */
 static void
@@ -108,6 +134,8 @@ matmul_slice (gpointer data, int index, int n_workers)
   const MatmulBatch *b = data;
   for (int i = 0; i < b->n_jobs; i++)
     matmul_job_slice (&b->jobs[i], index, n_workers);
+  if (b->epilogue != AS_EPILOGUE_NONE)
+    matmul_epilogue (b, index, n_workers);
 }
 
 /* Fills JOB's output with BIAS (the product then accumulates onto it) when there is one. */
@@ -123,10 +151,11 @@ matmul_prepare (MatmulJob *job, const float *bias)
 }
 
 static void
-matmul_run (AsWorkerTeam *team, MatmulJob *job, const float *bias)
+matmul_run (AsWorkerTeam *team, MatmulJob *job, const float *bias, AsEpilogue epilogue,
+            AsActivation act)
 {
   matmul_prepare (job, bias);
-  MatmulBatch batch = { job, 1 };
+  MatmulBatch batch = { job, 1, epilogue, act };
   as_parallel_run (team, (gsize) job->n * job->in * job->out_dim, matmul_slice, &batch);
 }
 
@@ -135,7 +164,15 @@ as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const
            int in, int out_dim)
 {
   MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_IN_OUT };
-  matmul_run (team, &job, bias);
+  matmul_run (team, &job, bias, AS_EPILOGUE_NONE, 0);
+}
+
+void
+as_matmul_activate (AsWorkerTeam *team, float *out, const float *x, const float *w,
+                    const float *bias, int n, int in, int out_dim, AsActivation act)
+{
+  MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_IN_OUT };
+  matmul_run (team, &job, bias, AS_EPILOGUE_ACTIVATE, act);
 }
 
 void
@@ -143,24 +180,24 @@ as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const floa
                       int out_dim)
 {
   MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_OUT_IN };
-  matmul_run (team, &job, NULL);
+  matmul_run (team, &job, NULL, AS_EPILOGUE_NONE, 0);
 }
 
 void
 as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w,
                   const float *bias, int n, int in, int out_dim)
 {
-  MatmulJob job = { out,      x,       w->data,
-                    w->dtype, 0.0f,    n,
-                    in,       out_dim, w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED };
-  matmul_run (team, &job, bias);
+  MatmulKind kind = w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
+  MatmulJob job = { out, x, w->data, w->dtype, 0.0f, n, in, out_dim, kind };
+  matmul_run (team, &job, bias, AS_EPILOGUE_NONE, 0);
 }
 
 void
 as_matmul_weights (AsWorkerTeam *team, const float *x, int n, int in, const AsProjection *p,
-                   int n_projections)
+                   int n_projections, AsEpilogue epilogue, AsActivation act)
 {
   g_assert (n_projections > 0 && n_projections <= 4);
+  g_assert (epilogue != AS_EPILOGUE_GATE || (n_projections == 2 && p[0].out_dim == p[1].out_dim));
   MatmulJob jobs[4];
   gsize work = 0;
   for (int i = 0; i < n_projections; i++)
@@ -171,6 +208,6 @@ as_matmul_weights (AsWorkerTeam *team, const float *x, int n, int in, const AsPr
       matmul_prepare (&jobs[i], p[i].bias);
       work += (gsize) n * in * p[i].out_dim;
     }
-  MatmulBatch batch = { jobs, n_projections };
+  MatmulBatch batch = { jobs, n_projections, epilogue, act };
   as_parallel_run (team, work, matmul_slice, &batch);
 }
