@@ -19,28 +19,6 @@ cli_analysis_forward (AsModel *model, const char *text, const char *argument, gb
 }
 
 void
-cli_json_append_number (GString *buf, double value)
-{
-  if (isfinite (value))
-    g_string_append_printf (buf, "%.9g", value);
-  else
-    g_string_append (buf, "null");
-}
-
-void
-cli_json_append_tokens (GString *buf, const AsTrace *trace)
-{
-  g_string_append_c (buf, '[');
-  for (int i = 0; i < trace->n_tokens; i++)
-    {
-      if (i > 0)
-        g_string_append_c (buf, ',');
-      cli_json_append_string (buf, trace->tokens[i]);
-    }
-  g_string_append_c (buf, ']');
-}
-
-void
 cli_csv_append_field (GString *buf, const char *s)
 {
   if (strpbrk (s, ",\"\r\n") == NULL)

@@ -1,6 +1,6 @@
 /* cli-analysis.h — helpers shared by the analysis subcommands (similarity, stats, compare):
- * running the forward pass for a text argument, and printing numbers and token lists as JSON
- * and CSV. */
+ * running the forward pass for a text argument, the vector selection options and CSV output
+ * (JSON output is cli-json.h's). */
 #pragma once
 
 #include <glib.h>
@@ -28,12 +28,6 @@ AsTrace *cli_analysis_forward (AsModel *model, const char *text, const char *arg
  * to LAYER 0 and HEAD -1. Returns CLI_EXIT_OK, or prints the usage error and returns its code. */
 int cli_parse_vector_selection (const char *command, const char *of, AsVectorSource *source,
                                 int *layer, int *head);
-
-/* Appends VALUE with 9 significant digits, or null when it is NaN or infinite. */
-void cli_json_append_number (GString *buf, double value);
-
-/* Appends the trace's token strings as a JSON array. */
-void cli_json_append_tokens (GString *buf, const AsTrace *trace);
 
 /* Appends S as one CSV field (RFC 4180: quoted when it holds a comma, quote or line break). */
 void cli_csv_append_field (GString *buf, const char *s);

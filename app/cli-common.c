@@ -1,5 +1,5 @@
 /* cli-common.c — what every subcommand shares: option parsing with the exit-code contract,
- * error lines, model loading, input checks, atomic file writes and JSON strings. */
+ * error lines, model loading, input checks and atomic file writes. */
 #include "cli.h"
 
 #include <errno.h>
@@ -178,37 +178,4 @@ cli_write_file_atomic (const char *path, const char *contents, gssize length, GE
       return FALSE;
     }
   return TRUE;
-}
-
-void
-cli_json_append_string (GString *buf, const char *s)
-{
-  g_string_append_c (buf, '"');
-  for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '"':
-          g_string_append (buf, "\\\"");
-          break;
-        case '\\':
-          g_string_append (buf, "\\\\");
-          break;
-        case '\n':
-          g_string_append (buf, "\\n");
-          break;
-        case '\r':
-          g_string_append (buf, "\\r");
-          break;
-        case '\t':
-          g_string_append (buf, "\\t");
-          break;
-        default:
-          if (*p < 0x20 || *p == 0x7f)
-            g_string_append_printf (buf, "\\u%04x", *p);
-          else
-            g_string_append_c (buf, (char) *p);
-        }
-    }
-  g_string_append_c (buf, '"');
 }

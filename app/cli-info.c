@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "as-forward.h"
+#include "cli-json.h"
 #include "cli.h"
 
 /* The memory facts: a default trace (last-position logits, no q/k/v) at the full context, what
@@ -29,39 +30,35 @@ static void
 print_json (const AsModel *model, const char *weights, char **settings, const InfoMemory *m)
 {
   const AsConfig *c = as_model_get_config (model);
-  g_autoptr (GString) out = g_string_new ("{\"model\":");
-  cli_json_append_string (out, as_model_get_name (model));
-  g_string_append (out, ",\"path\":");
-  cli_json_append_string (out, as_model_get_path (model));
-  g_string_append (out, ",\"architecture\":");
-  cli_json_append_string (out, c->family);
-  g_string_append (out, ",\"model_type\":");
-  cli_json_append_string (out, c->model_type);
-  g_string_append_printf (out,
-                          ",\"n_layer\":%d,\"n_head\":%d,\"n_kv_head\":%d,\"n_embd\":%d,"
-                          "\"head_dim\":%d,\"n_inner\":%d,\"vocab_size\":%d,\"n_positions\":%d,"
-                          "\"n_params\":%" G_GINT64_FORMAT ",\"weights\":",
-                          c->n_layer, c->n_head, c->n_kv_head, c->n_embd, c->head_dim, c->n_inner,
-                          c->vocab_size, c->n_positions, as_model_get_n_params (model));
-  cli_json_append_string (out, weights);
-  g_string_append (out, ",\"weights_dtype\":");
-  cli_json_append_string (out, as_model_get_weights_dtype (model));
-  g_string_append_printf (out, ",\"tokenizer\":%s",
-                          as_model_get_tokenizer (model) != NULL ? "true" : "false");
-  g_string_append (out, ",\"settings\":{");
+  g_autoptr (JsonBuilder) out = json_builder_new ();
+  json_builder_begin_object (out);
+  cli_json_set_string (out, "model", as_model_get_name (model));
+  cli_json_set_string (out, "path", as_model_get_path (model));
+  cli_json_set_string (out, "architecture", c->family);
+  cli_json_set_string (out, "model_type", c->model_type);
+  cli_json_set_int (out, "n_layer", c->n_layer);
+  cli_json_set_int (out, "n_head", c->n_head);
+  cli_json_set_int (out, "n_kv_head", c->n_kv_head);
+  cli_json_set_int (out, "n_embd", c->n_embd);
+  cli_json_set_int (out, "head_dim", c->head_dim);
+  cli_json_set_int (out, "n_inner", c->n_inner);
+  cli_json_set_int (out, "vocab_size", c->vocab_size);
+  cli_json_set_int (out, "n_positions", c->n_positions);
+  cli_json_set_int (out, "n_params", as_model_get_n_params (model));
+  cli_json_set_string (out, "weights", weights);
+  cli_json_set_string (out, "weights_dtype", as_model_get_weights_dtype (model));
+  json_builder_set_member_name (out, "tokenizer");
+  json_builder_add_boolean_value (out, as_model_get_tokenizer (model) != NULL);
+  json_builder_set_member_name (out, "settings");
+  json_builder_begin_object (out);
   for (int i = 0; settings[i] != NULL && settings[i + 1] != NULL; i += 2)
-    {
-      if (i > 0)
-        g_string_append_c (out, ',');
-      cli_json_append_string (out, settings[i]);
-      g_string_append_c (out, ':');
-      cli_json_append_string (out, settings[i + 1]);
-    }
-  g_string_append_printf (out,
-                          "},\"trace_bytes_at_context\":%" G_GUINT64_FORMAT
-                          ",\"memory_available\":%" G_GUINT64_FORMAT ",\"max_tokens_now\":%d}\n",
-                          m->context_bytes, m->budget, m->max_tokens);
-  fputs (out->str, stdout);
+    cli_json_set_string (out, settings[i], settings[i + 1]);
+  json_builder_end_object (out);
+  cli_json_set_int (out, "trace_bytes_at_context", (gint64) MIN (m->context_bytes, G_MAXINT64));
+  cli_json_set_int (out, "memory_available", (gint64) MIN (m->budget, G_MAXINT64));
+  cli_json_set_int (out, "max_tokens_now", m->max_tokens);
+  json_builder_end_object (out);
+  cli_json_print (out);
 }
 
 static void

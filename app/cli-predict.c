@@ -4,28 +4,24 @@
 
 #include "as-forward.h"
 #include "as-predict.h"
+#include "cli-json.h"
 #include "cli.h"
 
 static void
-append_prediction_json (GString *out, const AsPrediction *p)
+add_predictions_json (JsonBuilder *out, const char *member, const AsPrediction *top, int n)
 {
-  g_string_append (out, "{\"token\":");
-  cli_json_append_string (out, p->token);
-  g_string_append_printf (out, ",\"id\":%d,\"logit\":%.9g,\"probability\":%.9g}", p->id, p->logit,
-                          p->probability);
-}
-
-static void
-append_predictions_json (GString *out, const AsPrediction *top, int n)
-{
-  g_string_append_c (out, '[');
+  json_builder_set_member_name (out, member);
+  json_builder_begin_array (out);
   for (int i = 0; i < n; i++)
     {
-      if (i)
-        g_string_append_c (out, ',');
-      append_prediction_json (out, &top[i]);
+      json_builder_begin_object (out);
+      cli_json_set_string (out, "token", top[i].token);
+      cli_json_set_int (out, "id", top[i].id);
+      cli_json_set_number (out, "logit", top[i].logit);
+      cli_json_set_number (out, "probability", top[i].probability);
+      json_builder_end_object (out);
     }
-  g_string_append_c (out, ']');
+  json_builder_end_array (out);
 }
 
 static int
@@ -48,11 +44,13 @@ predict_once (AsModel *model, const char *prompt, const GArray *ids, int k, gboo
   g_autoptr (GString) out = g_string_new (NULL);
   if (json)
     {
-      g_string_append (out, "{\"text\":");
-      cli_json_append_string (out, text);
-      g_string_append (out, ",\"predictions\":");
-      append_predictions_json (out, top, n);
-      g_string_append (out, "}\n");
+      g_autoptr (JsonBuilder) builder = json_builder_new ();
+      json_builder_begin_object (builder);
+      cli_json_set_string (builder, "text", text);
+      add_predictions_json (builder, "predictions", top, n);
+      json_builder_end_object (builder);
+      g_autofree char *line = cli_json_to_line (builder);
+      g_string_append (out, line);
     }
   else
     {
@@ -60,10 +58,9 @@ predict_once (AsModel *model, const char *prompt, const GArray *ids, int k, gboo
                               "logit", "probability");
       for (int i = 0; i < n; i++)
         {
-          g_autoptr (GString) quoted = g_string_new (NULL);
-          cli_json_append_string (quoted, top[i].token);
-          g_string_append_printf (out, "%4d  %-20s %7d %12.4f %12.6f\n", i + 1, quoted->str,
-                                  top[i].id, top[i].logit, top[i].probability);
+          g_autofree char *quoted = cli_json_quote (top[i].token);
+          g_string_append_printf (out, "%4d  %-20s %7d %12.4f %12.6f\n", i + 1, quoted, top[i].id,
+                                  top[i].logit, top[i].probability);
         }
     }
   fwrite (out->str, 1, out->len, stdout);
@@ -89,11 +86,14 @@ predict_steps (AsModel *model, const char *text, const GArray *ids, int k, int s
     {
       if (json)
         {
-          g_string_append_printf (out, "{\"step\":%d,\"text\":", s + 1);
-          cli_json_append_string (out, result[s].text);
-          g_string_append (out, ",\"top\":");
-          append_predictions_json (out, result[s].top, result[s].n_top);
-          g_string_append (out, "}\n");
+          g_autoptr (JsonBuilder) builder = json_builder_new ();
+          json_builder_begin_object (builder);
+          cli_json_set_int (builder, "step", s + 1);
+          cli_json_set_string (builder, "text", result[s].text);
+          add_predictions_json (builder, "top", result[s].top, result[s].n_top);
+          json_builder_end_object (builder);
+          g_autofree char *line = cli_json_to_line (builder);
+          g_string_append (out, line);
           continue;
         }
       /* the seed prints the decoded tokens verbatim, newlines included */

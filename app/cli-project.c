@@ -20,6 +20,7 @@
 #include "as-trace-vectors.h"
 #include "as-tsne.h"
 #include "cli-analysis.h"
+#include "cli-json.h"
 #include "cli.h"
 
 typedef enum
@@ -144,59 +145,63 @@ project_tsne (ProjectResult *out, const ProjectInput *in, const ProjectRequest *
 }
 
 static void
-append_int_array (GString *out, const char *key, const GArray *values)
+set_int_array (JsonBuilder *out, const char *member, const GArray *values)
 {
-  g_string_append_printf (out, ",\"%s\":[", key);
+  json_builder_set_member_name (out, member);
+  json_builder_begin_array (out);
   for (guint i = 0; i < values->len; i++)
-    g_string_append_printf (out, "%s%d", i > 0 ? "," : "", g_array_index (values, int, i));
-  g_string_append_c (out, ']');
+    json_builder_add_int_value (out, g_array_index (values, int, i));
+  json_builder_end_array (out);
 }
 
 static void
 print_json (const ProjectResult *res, const ProjectInput *in, const ProjectRequest *req)
 {
-  g_autoptr (GString) out = g_string_new (NULL);
-  g_string_append_printf (out, "{\"method\":\"%s\",\"n\":%d,\"dim\":%d,\"points\":[",
-                          req->method == PROJECT_PCA ? "pca" : "tsne", in->n, in->dim);
+  g_autoptr (JsonBuilder) out = json_builder_new ();
+  json_builder_begin_object (out);
+  cli_json_set_string (out, "method", req->method == PROJECT_PCA ? "pca" : "tsne");
+  cli_json_set_int (out, "n", in->n);
+  cli_json_set_int (out, "dim", in->dim);
+  json_builder_set_member_name (out, "points");
+  json_builder_begin_array (out);
   for (int i = 0; i < in->n; i++)
     {
-      g_string_append (out, i > 0 ? ",[" : "[");
-      cli_json_append_number (out, res->points[2 * i]);
-      g_string_append_c (out, ',');
-      cli_json_append_number (out, res->points[2 * i + 1]);
-      g_string_append_c (out, ']');
+      json_builder_begin_array (out);
+      cli_json_add_number (out, res->points[2 * i]);
+      cli_json_add_number (out, res->points[2 * i + 1]);
+      json_builder_end_array (out);
     }
-  g_string_append (out, "],\"labels\":[");
+  json_builder_end_array (out);
+  json_builder_set_member_name (out, "labels");
+  json_builder_begin_array (out);
   for (int i = 0; i < in->n; i++)
-    {
-      if (i > 0)
-        g_string_append_c (out, ',');
-      if (in->labels != NULL)
-        cli_json_append_string (out, in->labels->pdata[i]);
-      else
-        g_string_append_printf (out, "%d", i);
-    }
-  g_string_append (out, "],\"kl\":");
-  cli_json_append_number (out, res->kl);
+    if (in->labels != NULL)
+      json_builder_add_string_value (out, in->labels->pdata[i]);
+    else
+      json_builder_add_int_value (out, i);
+  json_builder_end_array (out);
+  cli_json_set_number (out, "kl", res->kl);
   if (req->method == PROJECT_PCA)
     {
-      g_string_append (out, ",\"explained_variance_ratio\":[");
-      cli_json_append_number (out, res->ratio[0]);
-      g_string_append_c (out, ',');
-      cli_json_append_number (out, res->ratio[1]);
-      g_string_append_c (out, ']');
+      json_builder_set_member_name (out, "explained_variance_ratio");
+      json_builder_begin_array (out);
+      cli_json_add_number (out, res->ratio[0]);
+      cli_json_add_number (out, res->ratio[1]);
+      json_builder_end_array (out);
     }
   else
-    g_string_append_printf (out,
-                            ",\"perplexity\":%.9g,\"iterations\":%d,\"seed\":%" G_GINT64_FORMAT,
-                            req->perplexity, req->iterations, req->seed);
+    {
+      cli_json_set_number (out, "perplexity", req->perplexity);
+      cli_json_set_int (out, "iterations", req->iterations);
+      cli_json_set_int (out, "seed", req->seed);
+    }
   if (in->text != NULL)
     {
-      append_int_array (out, "text", in->text);
-      append_int_array (out, "position", in->position);
+      set_int_array (out, "text", in->text);
+      set_int_array (out, "position", in->position);
     }
-  g_string_append (out, "}\n");
-  cli_print (out);
+  json_builder_end_object (out);
+  cli_json_print (out);
 }
 
 static void

@@ -71,7 +71,4 @@ gboolean cli_foreach_text_line (const char *path, CliLineFunc func, gpointer use
 gboolean cli_write_file_atomic (const char *path, const char *contents, gssize length,
                                 GError **error);
 
-/* JSON string escaping of S into BUF (appends, with quotes). */
-void cli_json_append_string (GString *buf, const char *s);
-
 G_END_DECLS

@@ -1,10 +1,16 @@
-"""hf_layout.py — GPT-2 models in the exact Hugging Face folder layout.
+"""hf_layout.py — GPT-2 models in the exact Hugging Face folder layout, and the file writers and
+readers every reference model shares.
 
 Writes and reads what a user downloads from the hub: config.json, tf_model.h5 in the Keras-HDF5
-layout HF publishes for TensorFlow, model.safetensors (F32, through safetensors_io.py) and the
-GPT-2 byte-level BPE files vocab.json and merges.txt. Random weights are drawn from a seeded
-numpy Generator so a model is reproducible from its command line. Used by gpt2_reference.py;
-no torch here.
+layout HF publishes for TensorFlow (what Keras' save_weights(h5) writes, read back by HF's
+modeling_tf_utils.load_tf_weights: root attrs layer_names/backend/keras_version, one group per
+top-level layer with attr weight_names, one dataset per weight at /<layer>/<full weight name>),
+model.safetensors (through safetensors_io.py) and the GPT-2 byte-level BPE files vocab.json
+and merges.txt.
+write_keras_h5 / read_keras_h5 and write_safetensors_tensors / read_safetensors_tensors are the
+family-independent parts (encoder_layout.py uses them too). Random weights are drawn from a
+seeded numpy Generator so a model is reproducible from its command line. Used by
+gpt2_reference.py, encoder_reference.py and marian_reference.py; no torch here.
 """
 
 import json
@@ -123,35 +129,73 @@ def _string_attr(obj, key, values, vlen):
         obj.attrs[key] = np.array(data)
 
 
-def write_tf_h5(path, cfg, weights, vlen=False, chunks=0):
-    """Writes tf_model.h5 like Keras' save_weights: root attrs layer_names/backend/keras_version,
-    group 'transformer' with attr weight_names (split into weight_names0.. when larger than
-    Keras' 64512-byte limit, or into CHUNKS pieces when given), one contiguous float32 dataset
-    per weight at /transformer/<full weight name>."""
-    params = gpt2_params(cfg)
-    names = [H5_SCOPE + tf for _, tf, _ in params]
+def write_keras_h5(path, groups, vlen=False, chunks=0, keras_version="2.11.0"):
+    """Writes an HDF5 file like Keras' save_weights(h5): root attrs layer_names (every group, in
+    order), backend, keras_version; per group attr weight_names (split into weight_names0.. when
+    larger than Keras' 64512-byte limit, or into CHUNKS pieces when given) and one contiguous
+    float32 dataset per weight at /<group>/<full weight name>.  GROUPS is
+    [(layer name, [(full weight name, array)])]; a weight name may repeat across groups (Keras
+    writes a layer's tracked sub-layers again, e.g. tied embeddings in an LM head)."""
     with h5py.File(path, "w") as f:
-        _string_attr(f, "layer_names", [H5_LAYER], vlen)
+        _string_attr(f, "layer_names", [name for name, _ in groups], vlen)
         if vlen:
             f.attrs.create("backend", "tensorflow", dtype=h5py.string_dtype("utf-8"))
-            f.attrs.create("keras_version", "2.11.0", dtype=h5py.string_dtype("utf-8"))
+            f.attrs.create("keras_version", keras_version, dtype=h5py.string_dtype("utf-8"))
         else:
             f.attrs["backend"] = np.bytes_(b"tensorflow")
-            f.attrs["keras_version"] = np.bytes_(b"2.11.0")
-        g = f.create_group(H5_LAYER)
-        size = sum(len(n) for n in names)
-        n_chunks = chunks if chunks > 0 else 1
-        while chunks <= 0 and size / n_chunks > KERAS_ATTR_LIMIT:
-            n_chunks += 1
-        if n_chunks == 1:
-            _string_attr(g, "weight_names", names, vlen)
-        else:
-            for i, part in enumerate(np.array_split(np.array(names, dtype=object), n_chunks)):
-                _string_attr(g, "weight_names%d" % i, list(part), vlen)
-        for (pt, _, shape), full in zip(params, names):
-            data = np.ascontiguousarray(weights[pt], dtype="<f4").reshape(tf_shape(pt, shape))
-            ds = g.create_dataset(full, shape=data.shape, dtype="<f4")
-            ds[...] = data
+            f.attrs["keras_version"] = np.bytes_(keras_version.encode())
+        for layer, weights in groups:
+            g = f.create_group(layer)
+            names = [n for n, _ in weights]
+            size = sum(len(n) for n in names)
+            n_chunks = min(chunks, max(len(names), 1)) if chunks > 0 else 1
+            while chunks <= 0 and size / n_chunks > KERAS_ATTR_LIMIT:
+                n_chunks += 1
+            if n_chunks == 1:
+                _string_attr(g, "weight_names", names, vlen)
+            else:
+                for i, part in enumerate(np.array_split(np.array(names, dtype=object), n_chunks)):
+                    _string_attr(g, "weight_names%d" % i, list(part), vlen)
+            for full, arr in weights:
+                data = np.ascontiguousarray(arr, dtype="<f4")
+                ds = g.create_dataset(full, shape=data.shape, dtype="<f4")
+                ds[...] = data
+
+
+def str_list(values):
+    """An HDF5 string attribute (fixed- or variable-length) as a list of str."""
+    return [v.decode("utf-8") if isinstance(v, bytes) else str(v) for v in np.ravel(values)]
+
+
+def keras_weight_names(group):
+    """weight_names of one group, joining weight_names0, weight_names1, ... as Keras does."""
+    if "weight_names" in group.attrs:
+        return str_list(group.attrs["weight_names"])
+    out, i = [], 0
+    while "weight_names%d" % i in group.attrs:
+        out += str_list(group.attrs["weight_names%d" % i])
+        i += 1
+    return out
+
+
+def read_keras_h5(path):
+    """[(layer name, [(full weight name, float32 array)])] in the file's layer_names order."""
+    out = []
+    with h5py.File(path, "r") as f:
+        for layer in str_list(f.attrs["layer_names"]):
+            g = f[layer]
+            out.append((layer, [(n, np.asarray(g[n][...], dtype=np.float32))
+                                for n in keras_weight_names(g)]))
+    return out
+
+
+def write_tf_h5(path, cfg, weights, vlen=False, chunks=0):
+    """tf_model.h5 of TFGPT2LMHeadModel: one group 'transformer' whose weights are named
+    tfgp_t2lm_head_model/transformer/<name> (write_keras_h5 does the Keras layout)."""
+    params = gpt2_params(cfg)
+    data = [(H5_SCOPE + tf, np.asarray(weights[pt]).reshape(tf_shape(pt, shape)))
+            for pt, tf, shape in params]
+    write_keras_h5(path, [(H5_LAYER, data)], vlen, chunks)
 
 
 def read_tf_h5(path, cfg):
@@ -171,16 +215,33 @@ def read_tf_h5(path, cfg):
 # --- model.safetensors ----------------------------------------------------------------------
 
 
+def write_safetensors_tensors(path, tensors):
+    """[(name, array)] as safetensors in the given order: float arrays as F32, integer arrays as
+    I64 (buffers such as position_ids), metadata format pt (safetensors_io.py)."""
+    entries = []
+    for name, arr in tensors:
+        arr = np.asarray(arr)
+        kind = "I64" if arr.dtype.kind in "iu" else "F32"
+        entries.append((name, kind, arr.shape, arr))
+    safetensors_io.write_file(path, entries, {"format": "pt"}, sort=False)
+
+
+def read_safetensors_tensors(path):
+    """{name: array} of every tensor of a safetensors file: float32 (widened exactly from F16 or
+    BF16) or int64."""
+    ckpt = safetensors_io.Checkpoint(path)
+    return {name: ckpt.read(name) for name in ckpt.names()}
+
+
 def write_safetensors(path, cfg, weights, mask_buffers=False, prefix=""):
     """HF PyTorch names and shapes, F32, in GPT-2's parameter order. MASK_BUFFERS adds the
     h.N.attn.bias causal masks [1,1,P,P] older checkpoints carry."""
-    tensors = [(prefix + pt, "F32", shape, weights[pt]) for pt, _, shape in gpt2_params(cfg)]
+    tensors = [(prefix + pt, weights[pt]) for pt, _, _ in gpt2_params(cfg)]
     if mask_buffers:
         p = cfg["n_positions"]
         tril = np.tril(np.ones((p, p), dtype="<f4")).reshape(1, 1, p, p)
-        tensors += [("%sh.%d.attn.bias" % (prefix, n), "F32", tril.shape, tril)
-                    for n in range(cfg["n_layer"])]
-    safetensors_io.write_file(path, tensors, {"format": "pt"}, sort=False)
+        tensors += [("%sh.%d.attn.bias" % (prefix, n), tril) for n in range(cfg["n_layer"])]
+    write_safetensors_tensors(path, tensors)
 
 
 def read_safetensors(path, cfg):
@@ -262,14 +323,16 @@ def _train_merges(n_merges):
     return merges
 
 
-def make_bpe(vocab_size):
-    """(vocab dict, merges list) with exactly VOCAB_SIZE ids: the 256 byte symbols, one token per
-    merge, and <|endoftext|> last. Merges come from training on a small corpus, then synthetic
-    ones (existing token + a letter) when the corpus runs out."""
-    n_merges = vocab_size - 257
+def make_bpe(vocab_size, head=(), tail=("<|endoftext|>",)):
+    """(vocab dict, merges list) with exactly VOCAB_SIZE ids: the HEAD special tokens (RoBERTa:
+    <s> <pad> </s> <unk>), the 256 byte symbols, one token per merge, and the TAIL special
+    tokens last (GPT-2: <|endoftext|>; RoBERTa: <mask>). Merges come from training on a small
+    corpus, then synthetic ones (existing token + a letter) when the corpus runs out."""
+    n_merges = vocab_size - 256 - len(head) - len(tail)
     if n_merges < 0:
-        raise ValueError("a byte-level BPE vocabulary needs at least 257 ids, got %d" % vocab_size)
-    symbols = [c for _, c in bytes_to_unicode()]
+        raise ValueError("a byte-level BPE vocabulary needs at least %d ids, got %d"
+                         % (256 + len(head) + len(tail), vocab_size))
+    symbols = list(head) + [c for _, c in bytes_to_unicode()]
     vocab = {s: i for i, s in enumerate(symbols)}
     merges = []
     for a, b in _train_merges(min(n_merges, 400)):
@@ -278,7 +341,7 @@ def make_bpe(vocab_size):
             vocab[a + b] = len(vocab)
     letters = [c for c in "etaoinshrdlcumwfgypbvkjxqz"]
     i = 0
-    tokens = list(vocab)
+    tokens = [t for t in vocab if t not in head]
     while len(merges) < n_merges:
         a = tokens[i % len(tokens)]
         for b in letters:
@@ -289,11 +352,12 @@ def make_bpe(vocab_size):
                 vocab[a + b] = len(vocab)
                 tokens.append(a + b)
         i += 1
-    vocab["<|endoftext|>"] = len(vocab)
+    for t in tail:
+        vocab[t] = len(vocab)
     return vocab, merges
 
 
-def write_tokenizer(out_dir, vocab_size, tokenizer_from=None):
+def write_tokenizer(out_dir, vocab_size, tokenizer_from=None, head=(), tail=("<|endoftext|>",)):
     """vocab.json + merges.txt: copied from TOKENIZER_FROM (must hold VOCAB_SIZE ids) or built."""
     if tokenizer_from:
         with open(os.path.join(tokenizer_from, "vocab.json"), encoding="utf-8") as f:
@@ -304,7 +368,7 @@ def write_tokenizer(out_dir, vocab_size, tokenizer_from=None):
         for name in ("vocab.json", "merges.txt"):
             shutil.copyfile(os.path.join(tokenizer_from, name), os.path.join(out_dir, name))
         return
-    vocab, merges = make_bpe(vocab_size)
+    vocab, merges = make_bpe(vocab_size, head, tail)
     with open(os.path.join(out_dir, "vocab.json"), "w", encoding="utf-8") as f:
         json.dump(vocab, f, ensure_ascii=False, separators=(",", ":"))
     with open(os.path.join(out_dir, "merges.txt"), "w", encoding="utf-8") as f:

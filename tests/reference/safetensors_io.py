@@ -25,7 +25,8 @@ import struct
 
 import numpy as np
 
-STORAGE = {"F32": np.dtype("<f4"), "F16": np.dtype("<f2"), "BF16": np.dtype("<u2")}
+STORAGE = {"F32": np.dtype("<f4"), "F16": np.dtype("<f2"), "BF16": np.dtype("<u2"),
+           "I64": np.dtype("<i8")}  # I64: integer buffers such as BERT's position_ids
 FROM_OPTION = {"f32": "F32", "bf16": "BF16", "f16": "F16"}
 TORCH_DTYPE = {"F32": "float32", "BF16": "bfloat16", "F16": "float16"}  # config.json torch_dtype
 INDEX_NAME = "model.safetensors.index.json"
@@ -33,7 +34,9 @@ SINGLE_NAME = "model.safetensors"
 
 
 def encode(values, dtype):
-    """float32 values -> the storage array of DTYPE (little-endian)."""
+    """float32 values (integers for I64) -> the storage array of DTYPE (little-endian)."""
+    if dtype == "I64":
+        return np.ascontiguousarray(values, dtype="<i8")
     x = np.ascontiguousarray(values, dtype=np.float32)
     if dtype == "F32":
         return x.astype("<f4", copy=False)
@@ -47,7 +50,9 @@ def encode(values, dtype):
 
 
 def decode(stored, dtype):
-    """Storage array of DTYPE -> float32 (exact for all three dtypes)."""
+    """Storage array of DTYPE -> float32 (exact for all three float dtypes); I64 stays int64."""
+    if dtype == "I64":
+        return np.asarray(stored, dtype=np.int64)
     if dtype == "F32":
         x = np.asarray(stored, dtype=np.float32)
         return x if x.flags.writeable else x.copy()
