@@ -29,6 +29,13 @@ AsTrace *cli_analysis_forward (AsModel *model, const char *text, const char *arg
 int cli_parse_vector_selection (const char *command, const char *of, AsVectorSource *source,
                                 int *layer, int *head);
 
+/* The same for a selection whose options are called OF_OPTION, LAYER_OPTION and HEAD_OPTION
+ * (e.g. project's "--also", "--also-layer", "--also-head"), as the messages name them. */
+int cli_parse_vector_selection_named (const char *command, const char *of_option,
+                                      const char *layer_option, const char *head_option,
+                                      const char *of, AsVectorSource *source, int *layer,
+                                      int *head);
+
 /* Appends S as one CSV field (RFC 4180: quoted when it holds a comma, quote or line break). */
 void cli_csv_append_field (GString *buf, const char *s);
 

@@ -2,10 +2,14 @@
  * of the seed text ("May the force be on" / - " on": -64.0309 ...). */
 #include <stdio.h>
 
+#include "as-error.h"
 #include "as-forward.h"
 #include "as-predict.h"
 #include "cli-json.h"
 #include "cli.h"
+
+#define PREDICT_MAX_TOP 1000
+#define PREDICT_MAX_STEPS 100000
 
 static void
 add_predictions_json (JsonBuilder *out, const char *member, const AsPrediction *top, int n)
@@ -107,6 +111,29 @@ predict_steps (AsModel *model, const char *text, const GArray *ids, int k, int s
   return CLI_EXIT_OK;
 }
 
+/* Fails unless the prompt (TEXT or IDS) and STEPS more tokens fit in the model's context (before
+ * any step runs: the last one would fail after all the others). */
+static gboolean
+check_steps (AsModel *model, const char *text, const GArray *ids, int steps, GError **error)
+{
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  if (ids == NULL && tokenizer == NULL)
+    return TRUE; /* the pass itself refuses text on an ids-only model */
+  int context = as_model_get_config (model)->n_positions;
+  g_autoptr (GArray) encoded
+      = ids == NULL ? as_tokenizer_encode (tokenizer, text, -1, error) : NULL;
+  if (ids == NULL && encoded == NULL)
+    return FALSE;
+  guint n = ids != NULL ? ids->len : encoded->len;
+  if ((gint64) n + steps <= context)
+    return TRUE;
+  g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+               "--steps %d: the %s has %u tokens and the model's context is %d tokens, so at "
+               "most %d steps fit",
+               steps, ids != NULL ? "--ids list" : "text", n, context, MAX (0, context - (int) n));
+  return FALSE;
+}
+
 int
 cli_predict (int argc, char **argv)
 {
@@ -136,8 +163,12 @@ cli_predict (int argc, char **argv)
     return cli_usage_printf ("predict", "unexpected argument '%s'", argv[1]);
   if ((text == NULL) == (ids_list == NULL))
     return cli_usage_printf ("predict", "give exactly one of --text T or --ids 1,2,3");
-  if (k < 0 || steps < 0 || steps > 100000)
-    return cli_usage_printf ("predict", "--top and --steps must be positive numbers");
+  if (k < 0 || k > PREDICT_MAX_TOP)
+    return cli_fail_printf ("--top %d is out of range (expected 1 to %d)", k, PREDICT_MAX_TOP);
+  if (steps < 0 || steps > PREDICT_MAX_STEPS)
+    return cli_fail_printf ("--steps %d is out of range (expected 1 to %d, and no more than the "
+                            "model's context leaves after the text)",
+                            steps, PREDICT_MAX_STEPS);
   if (k == 0)
     k = steps > 0 ? 3 : 10;
 
@@ -153,6 +184,8 @@ cli_predict (int argc, char **argv)
   if (!as_model_get_config (model)->causal_lm)
     return cli_fail_printf ("model '%s' has no language-model head to predict with",
                             as_model_get_name (model));
+  if (steps > 0 && !check_steps (model, text, ids, steps, &error))
+    return cli_fail (error);
   if (steps > 0)
     return predict_steps (model, text, ids, k, steps, append_ids, json);
   return predict_once (model, text, ids, k, json);

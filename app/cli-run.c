@@ -9,7 +9,7 @@ int
 cli_run (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *ids_list = NULL, *dump = NULL;
-  gboolean truncate = FALSE;
+  gboolean truncate = FALSE, force = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
@@ -18,6 +18,8 @@ cli_run (int argc, char **argv)
     { "dump", 'o', 0, G_OPTION_ARG_FILENAME, &dump, "Write the trace to this HDF5 file", "OUT.h5" },
     { "truncate", 0, 0, G_OPTION_ARG_NONE, &truncate,
       "Keep the first tokens when the text is longer than the context", NULL },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Replace OUT.h5 even when it is read-only",
+      NULL },
     { NULL },
   };
   int code;
@@ -36,6 +38,9 @@ cli_run (int argc, char **argv)
     return cli_fail (error);
   g_autoptr (GArray) ids = NULL;
   if (ids_list != NULL && (ids = cli_parse_ids (ids_list, "--ids", &error)) == NULL)
+    return cli_fail (error);
+  AsOutputFlags flags = force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT;
+  if (!as_output_file_check (dump, flags, &error))
     return cli_fail (error);
 
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
@@ -58,7 +63,7 @@ cli_run (int argc, char **argv)
     return cli_fail (error);
 
   const AsConfig *c = as_model_get_config (model);
-  if (!as_trace_dump_h5 (trace, as_model_get_name (model), c->model_type, dump, &error))
+  if (!as_trace_dump_h5 (trace, as_model_get_name (model), c->model_type, dump, flags, &error))
     return cli_fail (error);
   printf ("wrote %s: %d tokens, %d layers x %d heads\n", dump, trace->n_tokens, trace->n_layer,
           trace->n_head);

@@ -27,7 +27,7 @@ static void
 set_selection_json (JsonBuilder *out, const SimilarityRequest *req)
 {
   cli_json_set_string (out, "of", as_vector_source_to_string (req->source));
-  if (req->source != AS_VECTORS_EMBEDDINGS)
+  if (as_vector_source_needs_layer (req->source))
     cli_json_set_int (out, "layer", req->layer);
   if (req->head >= 0)
     cli_json_set_int (out, "head", req->head);
@@ -169,7 +169,8 @@ cli_similarity (int argc, char **argv)
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "of", 0, 0, G_OPTION_ARG_STRING, &of,
-      "Vector set: embeddings, contexts (of --layer, --head), attn_out or hidden (of --layer)",
+      "Vector set: embeddings, token-embeddings, contexts (of --layer, --head), attn_out or "
+      "hidden (of --layer)",
       "SET" },
     { "layer", 'l', 0, G_OPTION_ARG_INT, &req.layer,
       "Layer (0-based; hidden: 0 = embeddings .. L = after the final norm)", "L" },

@@ -3,6 +3,7 @@
 #include "as-forward.h"
 
 #include "as-error.h"
+#include "memory-private.h"
 #include "family-private.h"
 
 int
@@ -88,10 +89,11 @@ as_forward_budget (const AsModel *model)
 {
   guint64 budget = as_memory_budget ();
   const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
-  if (limit != NULL && *limit != '\0')
-    return budget;
-  guint64 mapped = as_model_get_mapped_bytes (model);
-  return budget > mapped ? budget - mapped : 0;
+  /* a limit covers everything held (the weights, other traces); MemAvailable already leaves out
+   * what is held except the mapped weight files, whose pages it counts as reclaimable */
+  guint64 taken
+      = limit != NULL && *limit != '\0' ? as_memory_held () : as_model_get_mapped_bytes (model);
+  return budget > taken ? budget - taken : 0;
 }
 
 /* Fails with AS_ERROR_MEMORY, naming both sizes and the bounded choice, when a pass over N_IDS
@@ -112,11 +114,22 @@ check_memory (AsModel *model, int n_ids, const AsForwardOptions *options, GError
   g_autofree char *choice = fit > 0
                                 ? g_strdup_printf ("use a shorter text: at most %d tokens fit", fit)
                                 : g_strdup ("not even one token fits");
+  /* under a limit, say what is held already: the weights, and other traces (compare, the GUI) */
+  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
+  guint64 held = as_memory_held ();
+  g_autofree char *held_text = g_format_size (held);
+  g_autofree char *limit_text = g_format_size (as_memory_budget ());
+  g_autofree char *available
+      = limit != NULL && *limit != '\0' && held > 0
+            ? g_strdup_printf ("with the %s already held, the limit of %s (ATTNSCOPE_MEMORY_LIMIT) "
+                               "leaves only %s",
+                               held_text, limit_text, have)
+            : g_strdup_printf ("only %s are available", have);
   g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
                "A forward pass over %d tokens needs %s of memory (a trace of %s: the attention "
-               "of %d layers x %d heads x %d x %d tokens%s) but only %s are available; %s",
+               "of %d layers x %d heads x %d x %d tokens%s) but %s; %s",
                n_ids, need, trace, c->n_layer, c->n_head, n_ids, n_ids,
-               shape.capture_qkv ? ", with q, k, v" : "", have, choice);
+               shape.capture_qkv ? ", with q, k, v" : "", available, choice);
   return FALSE;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "memory-private.h"
 
 guint64
 as_trace_shape_bytes (const AsTraceShape *s)
@@ -19,6 +20,7 @@ as_trace_shape_bytes (const AsTraceShape *s)
                    + (s->capture_qkv ? 4 : 1) * L * H * T * hd /* (q, k, v,) ctx */
                    + L * T * D                                 /* attn_out */
                    + (L + 1) * T * D                           /* hidden */
+                   + T * D /* token_embeddings, when the family provides them */
                    + (s->all_logits ? T : 1) * V;
   return floats * sizeof (float) + T * (sizeof (int32_t) + sizeof (char *));
 }
@@ -38,47 +40,6 @@ as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim
   AsTraceShape s
       = full_shape (n_layer, n_head, n_tokens, d_model, head_dim, vocab_size, all_logits);
   return as_trace_shape_bytes (&s);
-}
-
-static guint64
-mem_available_bytes (void)
-{
-  g_autofree char *contents = NULL;
-  if (!g_file_get_contents ("/proc/meminfo", &contents, NULL, NULL))
-    return G_MAXUINT64;
-  const char *line = strstr (contents, "MemAvailable:");
-  if (line == NULL)
-    return G_MAXUINT64;
-  guint64 kib = g_ascii_strtoull (line + strlen ("MemAvailable:"), NULL, 10);
-  return kib * 1024;
-}
-
-guint64
-as_memory_budget (void)
-{
-  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
-  if (limit != NULL && *limit != '\0')
-    {
-      guint64 bytes = g_ascii_strtoull (limit, NULL, 10);
-      if (bytes > 0)
-        return bytes;
-    }
-  guint64 available = mem_available_bytes ();
-  return available == G_MAXUINT64 ? available : available / 10 * 9;
-}
-
-gboolean
-as_memory_check (guint64 bytes, const char *what, GError **error)
-{
-  guint64 budget = as_memory_budget ();
-  if (bytes <= budget)
-    return TRUE;
-  g_autofree char *need = g_format_size (bytes);
-  g_autofree char *have = g_format_size (budget);
-  g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-               "%s needs %s of memory but only %s are available; use a shorter text", what, need,
-               have);
-  return FALSE;
 }
 
 static float *
@@ -111,6 +72,8 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   t->head_dim = s->head_dim;
   t->vocab_size = s->vocab_size;
   t->logits_rows = s->vocab_size == 0 ? 0 : (s->all_logits ? s->n_tokens : 1);
+  t->held_bytes = bytes;
+  as_memory_hold (bytes); /* released by as_trace_unref, even on failure below */
   t->ids = g_new0 (int32_t, T);
   t->tokens = g_new0 (char *, T + 1);
   t->token_texts = g_new0 (char *, T + 1);
@@ -162,6 +125,23 @@ as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t
     }
 }
 
+gboolean
+as_trace_set_token_embeddings (AsTrace *trace, const float *table, GError **error)
+{
+  gsize T = trace->n_tokens, D = trace->d_model;
+  g_clear_pointer (&trace->token_embeddings, g_free);
+  trace->token_embeddings = g_try_new (float, T *D);
+  if (trace->token_embeddings == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate the token embeddings of %d tokens", trace->n_tokens);
+      return FALSE;
+    }
+  for (gsize t = 0; t < T; t++)
+    memcpy (trace->token_embeddings + t * D, table + (gsize) trace->ids[t] * D, sizeof (float) * D);
+  return TRUE;
+}
+
 AsTrace *
 as_trace_ref (AsTrace *trace)
 {
@@ -175,6 +155,7 @@ as_trace_unref (AsTrace *trace)
 {
   if (trace == NULL || !g_atomic_int_dec_and_test (&trace->ref_count))
     return;
+  as_memory_release (trace->held_bytes);
   g_free (trace->ids);
   g_strfreev (trace->tokens);
   g_strfreev (trace->token_texts);
@@ -185,6 +166,7 @@ as_trace_unref (AsTrace *trace)
   g_free (trace->ctx);
   g_free (trace->attn_out);
   g_free (trace->hidden);
+  g_free (trace->token_embeddings);
   g_free (trace->logits);
   g_free (trace);
 }

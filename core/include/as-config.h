@@ -40,13 +40,19 @@ typedef struct
   gboolean causal_lm; /* the model predicts the next token (predict, perplexity) */
 
   /*< private >*/
-  const AsFamily *ops; /* the family's functions */
-  gpointer settings;   /* the family's own settings, freed by as_config_clear() */
+  const AsFamily *ops;  /* the family's functions */
+  guint64 weight_bytes; /* the weights the sizes imply, at the checkpoint's declared dtype */
+  gpointer settings;    /* the family's own settings, freed by as_config_clear() */
 } AsConfig;
 
 /* Reads and validates PATH (a config.json). On failure returns FALSE, sets ERROR and leaves
  * CONFIG cleared. */
 gboolean as_config_load (AsConfig *config, const char *path, GError **error);
+
+/* Fails with AS_ERROR_CONFIG, naming PATH (the config.json), the sizes and both numbers, when the
+ * weights CONFIG implies exceed the memory budget: checked before a model's weight file is read
+ * (a tokenizer alone needs no such check). */
+gboolean as_config_check_memory (const AsConfig *config, const char *path, GError **error);
 
 /* Frees what as_config_load allocated inside CONFIG (not CONFIG itself). */
 void as_config_clear (AsConfig *config);

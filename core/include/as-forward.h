@@ -29,7 +29,7 @@ int as_forward_max_tokens (const AsModel *model, const AsForwardOptions *options
 
 /* The memory a pass may use now: as_memory_budget() less the model's mapped weight files, which
  * must stay in memory (their pages count as reclaimable in MemAvailable). With
- * $ATTNSCOPE_MEMORY_LIMIT set, that limit alone. */
+ * $ATTNSCOPE_MEMORY_LIMIT set, that limit less everything held (weights, other traces). */
 guint64 as_forward_budget (const AsModel *model);
 
 /* Runs MODEL on IDS[0..N_IDS-1] and returns the full trace. Fails on: no ids, an id outside the
@@ -39,9 +39,10 @@ guint64 as_forward_budget (const AsModel *model);
 AsTrace *as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOptions *options,
                      GError **error);
 
-/* Tokenizes TEXT and runs the forward pass. Fails on empty text, invalid UTF-8, a model without a
- * tokenizer (it runs on ids only), and text longer than the context unless TRUNCATE (then the
- * first n_positions tokens are kept). */
+/* Tokenizes TEXT exactly as HF's tokenizer(text) (as_tokenizer_encode: the model's special
+ * tokens added, e.g. a Llama <s>; nothing for GPT-2) and runs the forward pass. Fails on empty
+ * text, invalid UTF-8, a model without a tokenizer (it runs on ids only), and text longer than the
+ * context unless TRUNCATE (then the first n_positions tokens are kept). */
 AsTrace *as_forward_text (AsModel *model, const char *text, gboolean truncate,
                           const AsForwardOptions *options, GError **error);
 

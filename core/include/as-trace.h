@@ -39,11 +39,15 @@ typedef struct
   float *ctx;      /* [L][H][T][hd] context = P·v, before the output projection */
   float *attn_out; /* [L][T][D] output of each attention block (after c_proj, before residual) */
   float *hidden;   /* [L+1][T][D] HF convention: block inputs, last = after the final norm */
-  float *logits;   /* [logits_rows][V]; logits_rows = 1 (last position) or T */
+  float *token_embeddings; /* [T][D] the rows of the family's token-embedding table for the ids,
+                            * before positions (or anything else) are added: the same vector
+                            * for a token in every text; NULL when the family provides none */
+  float *logits;           /* [logits_rows][V]; logits_rows = 1 (last position) or T */
   int logits_rows;
 
   /*< private >*/
   gint ref_count;
+  guint64 held_bytes; /* declared to the memory budget while the trace lives */
 } AsTrace;
 
 /* What a trace holds: its sizes and which optional arrays it has. */
@@ -63,6 +67,11 @@ guint64 as_trace_shape_bytes (const AsTraceShape *shape);
 /* as_trace_new_shape with K = H and q, k, v captured. */
 AsTrace *as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
                        int vocab_size, gboolean all_logits, GError **error);
+/* Sets TRACE->token_embeddings [T][D] to the rows TABLE[ids[t]] of a token-embedding table
+ * TABLE [V][D] (families call it after as_trace_set_tokens(); core/README.md, "Model families").
+ * Fails with AS_ERROR_MEMORY. */
+gboolean as_trace_set_token_embeddings (AsTrace *trace, const float *table, GError **error);
+
 /* Copies IDS[0..T-1] into TRACE with their vocabulary strings and texts from TOKENIZER ("<id>"
  * for both when TOKENIZER is NULL or lacks the id). */
 void as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t *ids);
@@ -73,11 +82,13 @@ void as_trace_unref (AsTrace *trace);
 guint64 as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
                         int vocab_size, gboolean all_logits);
 
-/* The memory budget for one request: $ATTNSCOPE_MEMORY_LIMIT (bytes, for tests) when set,
- * otherwise 90 % of MemAvailable. */
+/* The memory budget: $ATTNSCOPE_MEMORY_LIMIT bytes when set — for everything the process holds
+ * (traces, weights) together with a request — otherwise 90 % of MemAvailable for the request
+ * (core/README.md, "Bad input, memory and threads"). */
 guint64 as_memory_budget (void);
 
-/* Fails with AS_ERROR_MEMORY when BYTES exceed the budget; WHAT names the request. */
+/* Fails with AS_ERROR_MEMORY when BYTES would not fit in the budget (with what is held, under
+ * ATTNSCOPE_MEMORY_LIMIT); WHAT names the request. */
 gboolean as_memory_check (guint64 bytes, const char *what, GError **error);
 
 static inline float *

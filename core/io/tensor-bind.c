@@ -55,6 +55,13 @@ binder_find (AsTensorBinder *b, const char *suffix, int64_t d0, int64_t d1)
       b->failed = TRUE;
       return NULL;
     }
+  /* Only now, with the shape the config implies, is the data read (or mapped). */
+  const float *data = as_tensor_store_get_floats (b->store, t, b->error);
+  if (data == NULL)
+    {
+      b->failed = TRUE;
+      return NULL;
+    }
   b->n_params += t->n_elements;
   return t;
 }

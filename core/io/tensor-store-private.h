@@ -17,7 +17,16 @@
  *
  * BF16 and F16 tensors stay 16-bit in the store. Families that multiply by them tile by tile bind
  * them as AsWeight (base/dtype-private.h); a family that needs float32 gets, from
- * as_tensor_store_require(), a float32 copy widened exactly once and kept by the store. */
+ * as_tensor_store_require(), a float32 copy widened exactly once and kept by the store.
+ *
+ * A reader may also leave the data of its tensors for later (the Keras-HDF5 reader does): it
+ * declares every tensor, then gives the store a source that fetches one tensor's data on its
+ * first use (as_tensor_store_get_floats). So a model reads only the weights its family binds —
+ * each checked against the shape config.json implies before anything is allocated for it — and
+ * a huge dataset the file merely lists costs nothing. The model closes the source once bound.
+ *
+ * Everything a store holds (mappings, copies, float32 copies) is declared to the memory budget
+ * (memory-private.h) and released with the store. */
 #pragma once
 
 #include <glib.h>
@@ -45,6 +54,9 @@ typedef struct
 
 typedef struct _AsTensorStore AsTensorStore;
 
+/* tf_model.h5 with every tensor declared and fetched when first used (keras-h5-reader.c). */
+AsTensorStore *as_tensor_store_open_keras_h5 (const char *path, GError **error);
+/* The same with every tensor fetched at once. */
 AsTensorStore *as_tensor_store_load_keras_h5 (const char *path, GError **error);
 /* One model.safetensors file (safetensors-reader.c). */
 AsTensorStore *as_tensor_store_load_safetensors (const char *path, GError **error);
@@ -64,7 +76,7 @@ const AsTensor *as_tensor_store_find_suffix (const AsTensorStore *store, const c
 /* Like find_suffix, but fails (ERROR names the file and SUFFIX) when the tensor is missing or its
  * element count differs from the product of SHAPE[0..NDIM-1]. A tensor whose element count
  * agrees but whose shape differs (e.g. (1,D) for (D)) is accepted, as HF does. Returns the
- * tensor. */
+ * tensor, whose data may not be fetched yet. */
 const AsTensor *as_tensor_store_require_tensor (const AsTensorStore *store, const char *suffix,
                                                 int ndim, const int64_t *shape, GError **error);
 
@@ -74,12 +86,13 @@ const AsTensor *as_tensor_store_require_tensor (const AsTensorStore *store, cons
 const float *as_tensor_store_require (const AsTensorStore *store, const char *suffix, int ndim,
                                       const int64_t *shape, GError **error);
 
-/* TENSOR's float32 elements (see as_tensor_store_require). */
+/* TENSOR's float32 elements (see as_tensor_store_require), fetched first from the store's lazy
+ * source when it has not been read yet (during loading, one thread). */
 const float *as_tensor_store_get_floats (const AsTensorStore *store, const AsTensor *tensor,
                                          GError **error);
 
 /* Fails with AS_ERROR_VALUE naming the first tensor (and its file) that holds a NaN or an
- * infinity. */
+ * infinity (among the tensors whose data is there: a tensor never fetched is never used). */
 gboolean as_tensor_store_check_finite (const AsTensorStore *store, GError **error);
 
 /* The dtypes of the store's tensors: "F32", "BF16", or e.g. "BF16+F32" when they are mixed, most
@@ -97,6 +110,15 @@ typedef struct
   gsize bytes;
 } AsMappedFile;
 
+/* Where a lazily reading store gets a tensor's data (see the top of this file). */
+typedef struct
+{
+  /* Points TENSOR->raw (and ->data) at its elements: into a mapping (as_tensor_store_map_fd) or
+   * into memory from as_tensor_store_alloc_tensor, filled from the file. */
+  gboolean (*fetch) (gpointer source, AsTensorStore *store, AsTensor *tensor, GError **error);
+  void (*close) (gpointer source);
+} AsTensorSourceFuncs;
+
 struct _AsTensorStore
 {
   char *path;         /* the weight file, or the index of a sharded checkpoint */
@@ -105,8 +127,12 @@ struct _AsTensorStore
   GPtrArray *files;   /* the file names tensors point to (char *) */
   char *block;        /* one allocation for the tensors that are not mapped */
   gsize block_bytes;
-  GArray *maps; /* of AsMappedFile */
-  GMutex lock;  /* guards the float32 copies of 16-bit tensors */
+  GArray *maps;       /* of AsMappedFile */
+  GMutex lock;        /* guards the float32 copies of 16-bit tensors and HELD while they are made */
+  GPtrArray *buffers; /* tensors allocated one by one (as_tensor_store_alloc_tensor) */
+  guint64 held;       /* bytes declared to the memory budget (memory-private.h) */
+  const AsTensorSourceFuncs *source_funcs;
+  gpointer source; /* the lazy reader's state, until as_tensor_store_close_source */
 };
 
 /* An empty store for the weight file (or shard index) PATH. */
@@ -135,6 +161,22 @@ const char *as_tensor_store_map_fd (AsTensorStore *store, int fd, guint64 size);
 
 /* Maps the store's own file (as_tensor_store_map_fd on store->path), or NULL. */
 const char *as_tensor_store_map (AsTensorStore *store);
+
+/* Gives the store a lazy SOURCE (FUNCS->close frees it with the store, or earlier with
+ * as_tensor_store_close_source). */
+void as_tensor_store_set_source (AsTensorStore *store, const AsTensorSourceFuncs *funcs,
+                                 gpointer source);
+
+/* Fetches every tensor not fetched yet (for tools and tests that want the whole file). */
+gboolean as_tensor_store_fetch_all (AsTensorStore *store, GError **error);
+
+/* Closes the source: tensors not fetched by now stay without data. */
+void as_tensor_store_close_source (AsTensorStore *store);
+
+/* Allocates the elements of the F32 TENSOR on their own (64-byte aligned, owned by the store,
+ * counted in the memory budget) and points TENSOR->raw and ->data at them. Fails with
+ * AS_ERROR_MEMORY naming the tensor when they would not fit. */
+float *as_tensor_store_alloc_tensor (AsTensorStore *store, AsTensor *tensor, GError **error);
 
 /* TRUE when TENSOR's data lies in a file mapping (nothing to copy). */
 gboolean as_tensor_store_is_mapped (const AsTensorStore *store, const AsTensor *tensor);

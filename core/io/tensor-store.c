@@ -1,10 +1,13 @@
-/* tensor-store.c — named tensors: the mapped weight files plus one allocated block.
+/* tensor-store.c — named tensors: the mapped weight files plus allocated memory.
  *
  * The weight-file readers (keras-h5-reader.c, safetensors-reader.c, safetensors-index.c) declare
- * tensors, point the ones stored raw into the file mappings, allocate one block for the rest and
- * copy into it. Lookups match names by suffix, as Hugging Face does, so the Keras class scope or
- * a "transformer." prefix does not matter. The finite check runs over every weight at load time
- * with an integer test that the compiler vectorises, so it costs about one pass over memory. */
+ * tensors, point the ones stored raw into the file mappings, and allocate memory for the rest (one
+ * block, or tensor by tensor when a lazy source fetches them on first use) and copy into it.
+ * Everything the store holds — mappings, copies, float32 copies of 16-bit tensors — counts against
+ * the memory budget (memory-private.h). Lookups match names by suffix, as Hugging Face does, so the
+ * Keras class scope or a "transformer." prefix does not matter. The finite check runs over every
+ * weight at load time with an integer test that the compiler vectorises, so it costs about one pass
+ * over memory. */
 #include "tensor-store-private.h"
 
 #include <fcntl.h>
@@ -18,6 +21,7 @@
 #include "as-error.h"
 #include "as-trace.h"
 #include "file-read-private.h"
+#include "memory-private.h"
 
 #define AS_TENSOR_ALIGN_BYTES 64
 
@@ -40,6 +44,7 @@ as_tensor_store_new (const char *path)
   store->names = g_hash_table_new (g_str_hash, g_str_equal);
   store->files = g_ptr_array_new_with_free_func (g_free);
   store->maps = g_array_new (FALSE, FALSE, sizeof (AsMappedFile));
+  store->buffers = g_ptr_array_new_with_free_func (free);
   g_mutex_init (&store->lock);
   return store;
 }
@@ -49,9 +54,12 @@ as_tensor_store_free (AsTensorStore *store)
 {
   if (store == NULL)
     return;
+  as_tensor_store_close_source (store);
+  as_memory_release (store->held);
   g_hash_table_unref (store->names);
   g_ptr_array_unref (store->tensors);
   g_ptr_array_unref (store->files);
+  g_ptr_array_unref (store->buffers);
   free (store->block);
   for (guint i = 0; i < store->maps->len; i++)
     {
@@ -158,6 +166,9 @@ as_tensor_store_map_fd (AsTensorStore *store, int fd, guint64 size)
     return NULL;
   AsMappedFile m = { map, (gsize) size };
   g_array_append_val (store->maps, m);
+  /* Populated pages are resident: they count against the budget like copied weights. */
+  store->held += size;
+  as_memory_hold (size);
   return map;
 }
 
@@ -171,6 +182,55 @@ as_tensor_store_map (AsTensorStore *store)
   const char *map = as_tensor_store_map_fd (store, fd, (guint64) size);
   close (fd);
   return map;
+}
+
+void
+as_tensor_store_set_source (AsTensorStore *store, const AsTensorSourceFuncs *funcs, gpointer source)
+{
+  g_assert (store->source == NULL);
+  store->source_funcs = funcs;
+  store->source = source;
+}
+
+void
+as_tensor_store_close_source (AsTensorStore *store)
+{
+  if (store->source != NULL)
+    store->source_funcs->close (store->source);
+  store->source = NULL;
+}
+
+gboolean
+as_tensor_store_fetch_all (AsTensorStore *store, GError **error)
+{
+  for (guint i = 0; i < store->tensors->len; i++)
+    if (as_tensor_store_get_floats (store, g_ptr_array_index (store->tensors, i), error) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+float *
+as_tensor_store_alloc_tensor (AsTensorStore *store, AsTensor *tensor, GError **error)
+{
+  g_assert (tensor->dtype == AS_DTYPE_F32);
+  guint64 bytes = MAX ((guint64) tensor->n_elements * sizeof (float), AS_TENSOR_ALIGN_BYTES);
+  g_autofree char *what
+      = g_strdup_printf ("%s '%s' of %s", as_tensor_store_noun (store), tensor->name, store->path);
+  void *data = NULL;
+  if (!as_memory_check (bytes, what, error))
+    return NULL;
+  if (bytes > G_MAXSIZE || posix_memalign (&data, AS_TENSOR_ALIGN_BYTES, (gsize) bytes) != 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate %" G_GUINT64_FORMAT " bytes for %s", bytes, what);
+      return NULL;
+    }
+  g_ptr_array_add (store->buffers, data);
+  store->held += bytes;
+  as_memory_hold (bytes);
+  tensor->raw = data;
+  tensor->data = data;
+  return data;
 }
 
 gboolean
@@ -230,6 +290,8 @@ as_tensor_store_allocate (AsTensorStore *store, GError **error)
     }
   store->block = block;
   store->block_bytes = (gsize) total;
+  store->held += total;
+  as_memory_hold (total);
 
   char *cursor = block;
   for (guint i = 0; i < store->tensors->len; i++)
@@ -333,16 +395,40 @@ as_tensor_store_require_tensor (const AsTensorStore *store, const char *suffix, 
   return tensor;
 }
 
+/* Fetches TENSOR from the store's lazy source (during loading, one thread). */
+static gboolean
+as_tensor_store_fetch (const AsTensorStore *store, const AsTensor *tensor, GError **error)
+{
+  if (store->source == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+                   "%s: %s '%s' was not read while the model was loaded", store->path,
+                   as_tensor_store_noun (store), tensor->name);
+      return FALSE;
+    }
+  /* Fetching fills in the store: the store stays logically constant, so it is reached through a
+   * cast. */
+  AsTensorStore *mutable_store = (AsTensorStore *) store;
+  if (!store->source_funcs->fetch (store->source, mutable_store, (AsTensor *) tensor, error))
+    return FALSE;
+  g_assert (tensor->raw != NULL);
+  return TRUE;
+}
+
 const float *
 as_tensor_store_get_floats (const AsTensorStore *store, const AsTensor *tensor, GError **error)
 {
+  if (tensor->data != NULL)
+    return tensor->data;
+  if (tensor->raw == NULL && !as_tensor_store_fetch (store, tensor, error))
+    return NULL;
   if (tensor->dtype == AS_DTYPE_F32 || tensor->n_elements == 0)
     return tensor->raw;
-  /* The copy is a cache: the store stays logically constant, so the lock and the tensor are
-   * reached through casts. */
-  GMutex *lock = (GMutex *) &store->lock;
+  /* The copy is a cache: the store stays logically constant, so the lock, the store and the
+   * tensor are reached through casts. */
+  AsTensorStore *s = (AsTensorStore *) store;
   AsTensor *t = (AsTensor *) tensor;
-  g_mutex_lock (lock);
+  g_mutex_lock (&s->lock);
   if (t->data == NULL)
     {
       guint64 bytes = (guint64) t->n_elements * sizeof (float);
@@ -357,10 +443,12 @@ as_tensor_store_get_floats (const AsTensorStore *store, const AsTensor *tensor, 
         {
           as_dtype_widen (copy, t->raw, t->dtype, (gsize) t->n_elements);
           t->data = copy;
+          s->held += bytes;
+          as_memory_hold (bytes);
         }
     }
   const float *data = t->data;
-  g_mutex_unlock (lock);
+  g_mutex_unlock (&s->lock);
   return data;
 }
 
@@ -379,6 +467,8 @@ as_tensor_store_check_finite (const AsTensorStore *store, GError **error)
     {
       const AsTensor *tensor = g_ptr_array_index (store->tensors, t);
       gsize i = 0;
+      if (tensor->raw == NULL) /* never fetched, never used */
+        continue;
       if (!as_dtype_find_nonfinite (tensor->raw, tensor->dtype, (gsize) tensor->n_elements, &i))
         continue;
       float x = 0;

@@ -2,8 +2,9 @@
  *
  * model_type picks the model family (model/family-private.h), which reads the keys its
  * architecture needs through config-reader-private.h. Every value is checked before anything is
- * allocated from it: sizes must be positive and sane, eps positive and finite, and the weights
- * the sizes imply must fit in memory. Errors name the file and the key. */
+ * allocated from it: sizes must be positive and sane, eps positive and finite; the weights the
+ * sizes imply are counted, and must fit in memory before a model's weights are read
+ * (as_config_check_memory). Errors name the file and the key. */
 #include "as-config.h"
 
 #include <json-glib/json-glib.h>
@@ -33,18 +34,17 @@ config_weight_bytes (const AsConfigReader *r)
   return 4;
 }
 
-static gboolean
-config_check_size (const AsConfigReader *r, const AsConfig *c, GError **error)
+gboolean
+as_config_check_memory (const AsConfig *c, const char *path, GError **error)
 {
-  guint64 bytes = c->ops->count_weights (c) * config_weight_bytes (r);
   guint64 budget = as_memory_budget ();
-  if (bytes <= budget)
+  if (c->weight_bytes <= budget)
     return TRUE;
   g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
                "%s: n_layer %d, n_embd %d, n_inner %d, vocab_size %d, n_positions %d imply %.1f GB "
                "of weights, more than the %.1f GB of memory available",
-               r->path, c->n_layer, c->n_embd, c->n_inner, c->vocab_size, c->n_positions,
-               bytes / 1e9, budget / 1e9);
+               path, c->n_layer, c->n_embd, c->n_inner, c->vocab_size, c->n_positions,
+               c->weight_bytes / 1e9, budget / 1e9);
   return FALSE;
 }
 
@@ -99,12 +99,12 @@ as_config_load (AsConfig *config, const char *path, GError **error)
       return FALSE;
     }
   AsConfig c = { .ops = family, .family = family->name };
-  if (!family->read_config (&c, &r, error) || !config_load_token_ids (&r, &c, error)
-      || !config_check_size (&r, &c, error))
+  if (!family->read_config (&c, &r, error) || !config_load_token_ids (&r, &c, error))
     {
       as_config_clear (&c);
       return FALSE;
     }
+  c.weight_bytes = c.ops->count_weights (&c) * config_weight_bytes (&r);
   if (c.n_kv_head == 0)
     c.n_kv_head = c.n_head;
   c.model_type = g_strdup (model_type);

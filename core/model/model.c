@@ -2,16 +2,20 @@
  *
  * The folder is found by model-locate.c. config.json names the model family
  * (family-private.h), which loads its tokenizer; the weights come from tf_model.h5 (preferred),
- * model.safetensors, or a sharded model.safetensors.index.json into one tensor store, every
- * weight is checked for NaN/Inf, and the family binds its weights to the store by name with the
- * exact shapes config.json implies. A pickle (pytorch_model.bin) is never loaded. A loaded model
- * is immutable and reference counted. */
+ * model.safetensors, or a sharded model.safetensors.index.json into one tensor store, the family
+ * binds its weights to the store by name with the exact shapes config.json implies (a Keras store
+ * reads each weight only then), and every weight bound is checked for NaN/Inf. A pickle
+ * (pytorch_model.bin) is never loaded. A loaded model is immutable and reference counted. */
 #include "as-model.h"
 
 #include <string.h>
 
+#include <unistd.h>
+
 #include "as-error.h"
 #include "family-private.h"
+#include "file-read-private.h"
+#include "json-file-private.h"
 #include "model-private.h"
 
 struct _AsModel
@@ -29,12 +33,13 @@ struct _AsModel
   int64_t n_params;
 };
 
-/* FOLDER/NAME when it exists, else NULL. */
+/* FOLDER/NAME when it exists (whatever it is: the reader refuses what is not a regular file),
+ * else NULL. */
 static char *
 model_file (const char *folder, const char *name)
 {
   char *path = g_build_filename (folder, name, NULL);
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
     return path;
   g_free (path);
   return NULL;
@@ -65,8 +70,8 @@ model_no_weights_error (const char *folder, GError **error)
                folder);
 }
 
-/* Loads tf_model.h5, else model.safetensors, else the sharded model.safetensors.index.json, and
- * checks that every weight is finite. */
+/* Opens tf_model.h5, else model.safetensors, else the sharded model.safetensors.index.json. A
+ * Keras store reads a weight only when the family binds it (model_bind_weights). */
 static gboolean
 model_load_weights (AsModel *model, GError **error)
 {
@@ -80,12 +85,12 @@ model_load_weights (AsModel *model, GError **error)
     }
   const char *path = model->weights_path;
   if (g_str_has_suffix (path, ".h5"))
-    model->store = as_tensor_store_load_keras_h5 (path, error);
+    model->store = as_tensor_store_open_keras_h5 (path, error);
   else if (g_str_has_suffix (path, ".index.json"))
     model->store = as_tensor_store_load_safetensors_index (path, error);
   else
     model->store = as_tensor_store_load_safetensors (path, error);
-  if (model->store == NULL || !as_tensor_store_check_finite (model->store, error))
+  if (model->store == NULL)
     return FALSE;
   model->weights_dtype = as_tensor_store_dup_dtype_summary (model->store);
   return TRUE;
@@ -121,12 +126,14 @@ model_load_tokenizer (AsModel *model, GError **error)
   return TRUE;
 }
 
+/* Binds the family's weights (reading them), then checks that every weight read is finite. */
 static gboolean
 model_bind_weights (AsModel *model, GError **error)
 {
   model->weights
       = model->config.ops->bind_weights (&model->config, model->store, &model->n_params, error);
-  return model->weights != NULL;
+  as_tensor_store_close_source (model->store);
+  return model->weights != NULL && as_tensor_store_check_finite (model->store, error);
 }
 
 AsModel *
@@ -136,7 +143,7 @@ as_model_load (const char *spec, GError **error)
   if (path == NULL)
     return NULL;
   g_autofree char *config_path = g_build_filename (path, "config.json", NULL);
-  if (!g_file_test (config_path, G_FILE_TEST_IS_REGULAR))
+  if (!g_file_test (config_path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
                    "%s has no config.json (is it a Hugging Face model folder?)", path);
@@ -149,10 +156,45 @@ as_model_load (const char *spec, GError **error)
       spec != NULL && *spec != '\0' ? spec : as_model_default_name (), path);
   model->path = g_steal_pointer (&path);
   /* tokenizer first (cheap), then the weights */
-  if (!as_config_load (&model->config, config_path, error) || !model_load_tokenizer (model, error)
-      || !model_load_weights (model, error) || !model_bind_weights (model, error))
+  if (!as_config_load (&model->config, config_path, error)
+      || !as_config_check_memory (&model->config, config_path, error)
+      || !model_load_tokenizer (model, error) || !model_load_weights (model, error)
+      || !model_bind_weights (model, error))
     return NULL;
   return g_steal_pointer (&model);
+}
+
+/* config.json's model_type, or NULL when the file or the key is missing (owned). */
+static char *
+folder_model_type (const char *config_path)
+{
+  g_autoptr (JsonNode) root = as_json_load_object_file (config_path, AS_LIMIT_CONFIG_BYTES, NULL);
+  if (root == NULL)
+    return NULL;
+  JsonNode *type = json_object_get_member (json_node_get_object (root), "model_type");
+  if (type == NULL || !JSON_NODE_HOLDS_VALUE (type)
+      || json_node_get_value_type (type) != G_TYPE_STRING)
+    return NULL;
+  return g_strdup (json_node_get_string (type));
+}
+
+AsTokenizer *
+as_model_load_tokenizer (const char *spec, GError **error)
+{
+  g_autofree char *path = as_model_resolve_path (
+      spec != NULL && *spec != '\0' ? spec : as_model_default_name (), error);
+  if (path == NULL)
+    return NULL;
+  g_autofree char *config_path = g_build_filename (path, "config.json", NULL);
+  g_autofree char *type = folder_model_type (config_path);
+  if (type == NULL || as_family_find (type) == NULL)
+    return as_tokenizer_load_folder (path, error);
+  AsConfig config = { 0 };
+  if (!as_config_load (&config, config_path, error))
+    return NULL;
+  AsTokenizer *tokenizer = config.ops->load_tokenizer (path, &config, error);
+  as_config_clear (&config);
+  return tokenizer;
 }
 
 AsModel *

@@ -3,8 +3,10 @@
  * parameters and the memory a trace needs at the full context; run and predict take --ids; a
  * model without tokenizer files refuses text with a message that says to give ids; a pass that
  * would not fit is refused with both sizes and the tokens that would fit; a broken checkpoint
- * gives one error line. The models come from tests/reference/decoder_reference.py
- * (tests/core/decoder-models.h), the run's dump is compared with the reference's outputs. */
+ * gives one error line; a Llama folder with tokenizer.json (and vocab.json + merges.txt beside it)
+ * tokenizes with tokenizer.json and runs text. The models come from
+ * tests/reference/decoder_reference.py (tests/core/decoder-models.h), the run's dump is compared
+ * with the reference's outputs. */
 #include <glib/gstdio.h>
 #include <hdf5.h>
 #include <json-glib/json-glib.h>
@@ -171,7 +173,7 @@ test_ids_only_and_memory (void)
   assert_error (&r, 1, "give token ids instead of text");
   run_clear (&r);
   r = run_cli ("tokenize", "--model", model, "hello", NULL);
-  assert_error (&r, 1, "runs on token ids only");
+  assert_error (&r, 1, "has no tokenizer: looked for tokenizer.json");
   run_clear (&r);
 
   g_autofree char *ids = decoder_ids (300, 320, 1, 0);
@@ -180,7 +182,9 @@ test_ids_only_and_memory (void)
   r = run_cli ("run", "--model", model, "--ids", ids, "--dump", out, NULL);
   g_unsetenv ("ATTNSCOPE_MEMORY_LIMIT");
   assert_error (&r, 1, "A forward pass over 300 tokens needs");
-  g_assert_nonnull (strstr (r.err, "available"));
+  /* under a limit the weights count: the message says what they hold and what is left */
+  g_assert_nonnull (strstr (r.err, "already held, the limit of 6.0"));
+  g_assert_nonnull (strstr (r.err, "(ATTNSCOPE_MEMORY_LIMIT) leaves only"));
   g_assert_nonnull (strstr (r.err, "tokens fit"));
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
   run_clear (&r);
@@ -204,6 +208,108 @@ test_broken_checkpoint (void)
   run_clear (&r);
 }
 
+/* The text of line INDEX of tests/fixtures/tokenizers/llama-spm's tests.inp and its ids from
+ * tests.out (what transformers' AutoTokenizer gives, without special tokens). */
+static char *
+llama_spm_case (int index, GArray *ids)
+{
+  g_autofree char *inp_path = test_source_path ("tests/fixtures/tokenizers/llama-spm/tests.inp");
+  g_autofree char *out_path = test_source_path ("tests/fixtures/tokenizers/llama-spm/tests.out");
+  g_autofree char *inp = NULL, *out = NULL;
+  g_assert_true (g_file_get_contents (inp_path, &inp, NULL, NULL));
+  g_assert_true (g_file_get_contents (out_path, &out, NULL, NULL));
+  g_auto (GStrv) texts = g_strsplit (inp, "\n__ggml_vocab_test__\n", -1);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (texts), >, (guint) index);
+  g_assert_cmpuint (g_strv_length (lines), >, (guint) index);
+  g_auto (GStrv) fields = g_strsplit (g_strstrip (lines[index]), " ", -1);
+  for (char **f = fields; *f != NULL; f++)
+    if (**f != '\0')
+      {
+        int32_t id = (int32_t) g_ascii_strtoll (*f, NULL, 10);
+        g_array_append_val (ids, id);
+      }
+  return g_strdup (texts[index]);
+}
+
+/* A Llama folder with Llama 2's tokenizer.json and, beside it, GPT-2-style vocab.json +
+ * merges.txt: tokenize, run --text and predict --text use tokenizer.json (BOS 1 first, then
+ * exactly HF's ids, byte fallback for the emoji), and the pass over the text is the reference's
+ * pass over those ids. */
+static void
+test_text_tokenizer_json (void)
+{
+  g_autofree char *model = decoder_model_llama_spm ();
+  if (model == NULL)
+    return;
+  g_autoptr (GArray) expected_ids = g_array_new (FALSE, FALSE, sizeof (int32_t));
+  int32_t bos = 1;
+  g_array_append_val (expected_ids, bos);
+  /* "Hello, y'all! How are you 😁 ?我想在apple工作1314151天～": 1 + 30 ids */
+  g_autofree char *text = llama_spm_case (32, expected_ids);
+  const int T = (int) expected_ids->len;
+  g_assert_cmpint (T, ==, 31);
+  GString *csv = g_string_new (NULL);
+  for (int i = 0; i < T; i++)
+    g_string_append_printf (csv, i ? ",%d" : "%d", g_array_index (expected_ids, int32_t, i));
+  g_autofree char *ids = g_string_free (csv, FALSE);
+
+  Run r = run_cli ("tokenize", "--model", model, "--json", text, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonNode) tokenized = parse_json (r.out);
+  JsonArray *got = json_object_get_array_member (json_node_get_object (tokenized), "ids");
+  g_assert_cmpuint (json_array_get_length (got), ==, (guint) T);
+  for (int i = 0; i < T; i++)
+    g_assert_cmpint (json_array_get_int_element (got, i), ==,
+                     g_array_index (expected_ids, int32_t, i));
+  run_clear (&r);
+
+  g_autofree char *expected = decoder_expected_ids (model, ids);
+  if (expected == NULL)
+    return;
+  g_autofree char *out = g_build_filename (test_tmpdir (), "llama-spm.h5", NULL);
+  r = run_cli ("run", "--model", model, "--text", text, "--dump", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  hid_t dump = H5Fopen (out, H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t ref = H5Fopen (expected, H5F_ACC_RDONLY, H5P_DEFAULT);
+  g_assert_cmpint (dump, >=, 0);
+  g_assert_cmpint (ref, >=, 0);
+  hid_t ds = H5Dopen2 (dump, "token_ids", H5P_DEFAULT);
+  g_assert_cmpint (ds, >=, 0);
+  g_autofree int64_t *dumped = g_new0 (int64_t, T);
+  g_assert_cmpint (H5Dread (ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, dumped), >=, 0);
+  H5Dclose (ds);
+  for (int i = 0; i < T; i++)
+    g_assert_cmpint (dumped[i], ==, g_array_index (expected_ids, int32_t, i));
+  hsize_t attn_dims[] = { 2, 4, T, T }, hidden_dims[] = { 3, T, 64 };
+  hsize_t logit_dims[] = { T, 32000 };
+  g_autofree float *attn = trace_read_floats (dump, "", "attentions", 4, attn_dims);
+  g_autofree float *attn_ref = trace_read_floats (ref, "seq0", "attentions", 4, attn_dims);
+  check_close ("text dump attentions", attn, attn_ref, 2 * 4 * T * T, TRACE_ATTN_ATOL, 0.0);
+  g_autofree float *hidden = trace_read_floats (dump, "", "hidden_states", 3, hidden_dims);
+  trace_compare_vectors ("text dump", "hidden_states", hidden, ref, "seq0", 3, hidden_dims);
+  g_autofree float *logits = trace_read_floats (dump, "", "logits", 2, logit_dims);
+  trace_compare_vectors ("text dump", "logits", logits, ref, "seq0", 2, logit_dims);
+  g_autofree float *ref_logits = trace_read_floats (ref, "seq0", "logits", 2, logit_dims);
+  H5Fclose (dump);
+  H5Fclose (ref);
+
+  const float *last = ref_logits + (gsize) (T - 1) * 32000;
+  int best = 0;
+  for (int i = 1; i < 32000; i++)
+    best = last[i] > last[best] ? i : best;
+  r = run_cli ("predict", "--model", model, "--text", text, "--top", "1", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonNode) predicted = parse_json (r.out);
+  JsonObject *root = json_node_get_object (predicted);
+  g_assert_cmpstr (json_object_get_string_member (root, "text"), ==, text);
+  JsonArray *top = json_object_get_array_member (root, "predictions");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (top, 0), "id"), ==,
+                   best);
+  run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -214,6 +320,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/decoder/predict-ids", test_predict_ids);
   g_test_add_func ("/cli/decoder/ids-only-and-memory", test_ids_only_and_memory);
   g_test_add_func ("/cli/decoder/broken-checkpoint", test_broken_checkpoint);
+  g_test_add_func ("/cli/decoder/text-tokenizer-json", test_text_tokenizer_json);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   return status;

@@ -24,6 +24,11 @@ const char *const decoder_llama_gqa[] = { "--family",        "llama",
                                           "--no-tie",        "--rope-theta",
                                           "500000",          "--rope-scaling",
                                           "llama3:8,1,4,64", NULL };
+const char *const decoder_llama_spm[]
+    = { "--family",   "llama", "--layers",    "2",   "--heads",        "4",
+        "--kv-heads", "2",     "--hidden",    "64",  "--intermediate", "112",
+        "--vocab",    "32000", "--positions", "512", "--dtype",        "bf16",
+        NULL };
 const char *const decoder_mistral_window[]
     = { "--family", "mistral", SMALL, "--kv-heads", "2", "--sliding-window", "37", NULL };
 
@@ -90,11 +95,23 @@ copy_file (const char *from, const char *to)
   g_assert_true (g_file_set_contents (to, text, (gssize) length, NULL));
 }
 
-char *
-decoder_model (const char *name, const char *const *args, gboolean tokenizer)
+static const char *const tiny_gpt2_files[]
+    = { "tests/fixtures/tiny-gpt2/vocab.json", "tests/fixtures/tiny-gpt2/merges.txt", NULL };
+
+/* tokenizer.json beside vocab.json + merges.txt: the former must win. */
+static const char *const llama_spm_files[]
+    = { "tests/fixtures/tokenizers/llama-spm/tokenizer.json",
+        "tests/fixtures/tokenizers/llama-spm/tokenizer_config.json",
+        "tests/fixtures/tiny-gpt2/vocab.json", "tests/fixtures/tiny-gpt2/merges.txt", NULL };
+
+/* decoder_model with the source files FILES (NULL-terminated, relative to the source tree)
+ * copied into the folder. */
+static char *
+decoder_model_with (const char *name, const char *const *args, const char *const *files)
 {
   g_autofree char *joined = g_strjoinv ("\x1f", (char **) args);
-  g_autofree char *what = g_strdup_printf ("%s\x1f%d", joined, tokenizer);
+  g_autofree char *listed = files != NULL ? g_strjoinv ("\x1f", (char **) files) : g_strdup ("");
+  g_autofree char *what = g_strdup_printf ("%s\x1e%s", joined, listed);
   g_autofree char *key = cache_key (what);
   g_autofree char *dir = cache_dir ();
   g_autofree char *base = g_strdup_printf ("%s-%s", name, key);
@@ -118,15 +135,13 @@ decoder_model (const char *name, const char *const *args, gboolean tokenizer)
   for (const char *const *a = args; *a != NULL; a++)
     g_ptr_array_add (make, g_strdup (*a));
   run_reference (python, make);
-  if (tokenizer)
-    for (int i = 0; i < 2; i++)
-      {
-        const char *file = i == 0 ? "vocab.json" : "merges.txt";
-        g_autofree char *rel = g_build_filename ("tests/fixtures/tiny-gpt2", file, NULL);
-        g_autofree char *from = test_source_path (rel);
-        g_autofree char *to = g_build_filename (tmp, file, NULL);
-        copy_file (from, to);
-      }
+  for (const char *const *f = files; f != NULL && *f != NULL; f++)
+    {
+      g_autofree char *from = test_source_path (*f);
+      g_autofree char *file = g_path_get_basename (*f);
+      g_autofree char *to = g_build_filename (tmp, file, NULL);
+      copy_file (from, to);
+    }
   if (g_file_test (tmp_meta, G_FILE_TEST_EXISTS))
     {
       g_autofree char *meta = g_strconcat (model, ".meta.safetensors", NULL);
@@ -144,6 +159,18 @@ decoder_model (const char *name, const char *const *args, gboolean tokenizer)
 }
 
 char *
+decoder_model (const char *name, const char *const *args, gboolean tokenizer)
+{
+  return decoder_model_with (name, args, tokenizer ? tiny_gpt2_files : NULL);
+}
+
+char *
+decoder_model_llama_spm (void)
+{
+  return decoder_model_with ("llama-spm-tokenizer-json", decoder_llama_spm, llama_spm_files);
+}
+
+char *
 decoder_ids (int length, int vocab, guint32 seed, int index)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (seed + 7919u * (guint32) index);
@@ -153,20 +180,20 @@ decoder_ids (int length, int vocab, guint32 seed, int index)
   return g_string_free (ids, FALSE);
 }
 
-char *
-decoder_expected (const char *model_dir, const int *lengths, int n_lengths, int vocab, guint32 seed,
-                  const char *meta_path)
+/* The reference's outputs for the id lists IDS (each "a,b,c"), cached. */
+static char *
+expected_for (const char *model_dir, GPtrArray *ids, const char *meta_path)
 {
   g_autoptr (GPtrArray) exp = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (exp, g_strdup ("expected"));
   g_ptr_array_add (exp, g_strdup (model_dir));
   g_ptr_array_add (exp, NULL); /* the output, below */
   GString *what = g_string_new (model_dir);
-  for (int s = 0; s < n_lengths; s++)
+  for (guint s = 0; s < ids->len; s++)
     {
       g_ptr_array_add (exp, g_strdup ("--ids"));
-      g_ptr_array_add (exp, decoder_ids (lengths[s], vocab, seed, s));
-      g_string_append_printf (what, "\x1f%s", (char *) exp->pdata[exp->len - 1]);
+      g_ptr_array_add (exp, g_strdup (ids->pdata[s]));
+      g_string_append_printf (what, "\x1f%s", (char *) ids->pdata[s]);
     }
   if (meta_path != NULL)
     {
@@ -193,4 +220,22 @@ decoder_expected (const char *model_dir, const int *lengths, int n_lengths, int 
   run_reference (python, exp);
   g_assert_cmpint (g_rename (tmp, out), ==, 0);
   return out;
+}
+
+char *
+decoder_expected (const char *model_dir, const int *lengths, int n_lengths, int vocab, guint32 seed,
+                  const char *meta_path)
+{
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  for (int s = 0; s < n_lengths; s++)
+    g_ptr_array_add (ids, decoder_ids (lengths[s], vocab, seed, s));
+  return expected_for (model_dir, ids, meta_path);
+}
+
+char *
+decoder_expected_ids (const char *model_dir, const char *ids)
+{
+  g_autoptr (GPtrArray) list = g_ptr_array_new ();
+  g_ptr_array_add (list, (gpointer) ids);
+  return expected_for (model_dir, list, NULL);
 }

@@ -22,6 +22,9 @@ G_BEGIN_DECLS
 extern const char *const decoder_llama_f32[];
 extern const char *const decoder_llama_gqa[];
 extern const char *const decoder_mistral_window[];
+/* llama-spm: 2 layers, 4 query / 2 key/value heads, D 64, F 112, V 32000, BF16, tied: the shape
+ * of a Llama 2 vocabulary. */
+extern const char *const decoder_llama_spm[];
 
 /* The model folder for make-model ARGS (NULL-terminated), made when missing; NAME labels it.
  * With TOKENIZER the folder gets tests/fixtures/tiny-gpt2's vocab.json and merges.txt (300
@@ -29,12 +32,20 @@ extern const char *const decoder_mistral_window[];
  * reference's Python cannot run. */
 char *decoder_model (const char *name, const char *const *args, gboolean tokenizer);
 
+/* The llama-spm model with tests/fixtures/tokenizers/llama-spm's tokenizer.json (Llama 2's
+ * 32,000-piece SentencePiece BPE) and tokenizer_config.json, and also tiny-gpt2's vocab.json and
+ * merges.txt, which tokenizer.json must win over. NULL with the test skipped as above. */
+char *decoder_model_llama_spm (void);
+
 /* The expected outputs of MODEL_DIR for one sequence of random ids per length in LENGTHS
  * (N_LENGTHS of them, ids below VOCAB drawn from SEED); with META_PATH computed from Meta's
  * unconverted weights (make-model --from-meta). NULL with the test skipped when Python cannot
  * run. */
 char *decoder_expected (const char *model_dir, const int *lengths, int n_lengths, int vocab,
                         guint32 seed, const char *meta_path);
+
+/* The expected outputs of MODEL_DIR for the one sequence IDS ("a,b,c"), as decoder_expected. */
+char *decoder_expected_ids (const char *model_dir, const char *ids);
 
 /* The ids decoder_expected() uses for one sequence: "a,b,c" (owned). */
 char *decoder_ids (int length, int vocab, guint32 seed, int index);
