@@ -55,9 +55,9 @@ binder_find (AsTensorBinder *b, const char *suffix, int64_t d0, int64_t d1)
       b->failed = TRUE;
       return NULL;
     }
-  /* Only now, with the shape the config implies, is the data read (or mapped). */
-  const float *data = as_tensor_store_get_floats (b->store, t, b->error);
-  if (data == NULL)
+  /* Only now, with the shape the config implies, is the data read (or mapped) — as stored: a
+   * 16-bit weight is widened only if the family asks for float32 (as_tensor_binder_get). */
+  if (as_tensor_store_get_raw (b->store, t, b->error) == NULL)
     {
       b->failed = TRUE;
       return NULL;

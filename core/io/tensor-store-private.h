@@ -86,6 +86,11 @@ const AsTensor *as_tensor_store_require_tensor (const AsTensorStore *store, cons
 const float *as_tensor_store_require (const AsTensorStore *store, const char *suffix, int ndim,
                                       const int64_t *shape, GError **error);
 
+/* TENSOR's elements as stored (its dtype), fetched first from the store's lazy source when it has
+ * not been read yet; never widened. */
+const void *as_tensor_store_get_raw (const AsTensorStore *store, const AsTensor *tensor,
+                                     GError **error);
+
 /* TENSOR's float32 elements (see as_tensor_store_require), fetched first from the store's lazy
  * source when it has not been read yet (during loading, one thread). */
 const float *as_tensor_store_get_floats (const AsTensorStore *store, const AsTensor *tensor,

@@ -415,6 +415,14 @@ as_tensor_store_fetch (const AsTensorStore *store, const AsTensor *tensor, GErro
   return TRUE;
 }
 
+const void *
+as_tensor_store_get_raw (const AsTensorStore *store, const AsTensor *tensor, GError **error)
+{
+  if (tensor->raw == NULL && !as_tensor_store_fetch (store, tensor, error))
+    return NULL;
+  return tensor->raw;
+}
+
 const float *
 as_tensor_store_get_floats (const AsTensorStore *store, const AsTensor *tensor, GError **error)
 {
