@@ -148,43 +148,6 @@ attention_heads (AsWorkerTeam *team, AsTrace *t, float *cc, const float *qkv, in
   as_parallel_run (team, t->n_head * T * T * t->head_dim, heads_slice, &job);
 }
 
-typedef struct
-{
-  float *ff;
-  int T, F;
-  AsActivation act;
-} ActivationJob;
-
-static void
-activation_slice (gpointer data, int index, int n_workers)
-{
-  const ActivationJob *j = data;
-  int i0, i1;
-  as_worker_split (j->T, index, n_workers, &i0, &i1);
-  float *rows = j->ff + (gsize) i0 * j->F; /* [i1 - i0][F] */
-  gsize n = (gsize) (i1 - i0) * j->F;
-  switch (j->act)
-    {
-    case AS_ACT_GELU_NEW:
-      as_gelu_new (rows, n);
-      break;
-    case AS_ACT_GELU:
-      as_gelu_erf (rows, n);
-      break;
-    case AS_ACT_RELU:
-      as_relu (rows, n);
-      break;
-    }
-}
-
-/* In-place activation over ff [T][F], rows shared between the team's members. */
-static void
-activation (AsWorkerTeam *team, float *ff, int T, int F, AsActivation act)
-{
-  ActivationJob job = { ff, T, F, act };
-  as_parallel_run (team, (gsize) T * F * 16, activation_slice, &job);
-}
-
 static void
 block_forward (AsWorkerTeam *team, AsTrace *t, Gpt2Scratch *s, const AsGpt2Layer *w,
                const AsConfig *c, int layer)
@@ -200,7 +163,7 @@ block_forward (AsWorkerTeam *team, AsTrace *t, Gpt2Scratch *s, const AsGpt2Layer
 
   as_layernorm (s->a, s->x, w->ln2_g, w->ln2_b, c->layer_norm_eps, T, D);
   as_matmul (team, s->ff, s->a, w->fc_w, w->fc_b, T, D, F);
-  activation (team, s->ff, T, F, c->activation);
+  as_activate_rows (team, s->ff, T, F, c->activation);
   as_matmul (team, s->a, s->ff, w->fc2_w, w->fc2_b, T, F, D);
   as_add_inplace (s->x, s->a, (gsize) T * D);
 }

@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "as-config.h"
 #include "worker-team-private.h"
 
 G_BEGIN_DECLS
@@ -36,6 +37,12 @@ void as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const
  * gamma/beta [d]. OUT may equal X. */
 void as_layernorm (float *out, const float *x, const float *gamma, const float *beta, float eps,
                    int n, int d);
+
+/* In-place ACT over x [n]. */
+void as_activate (float *x, gsize n, AsActivation act);
+
+/* In-place ACT over x [rows][cols], rows shared between TEAM's members (TEAM may be NULL). */
+void as_activate_rows (AsWorkerTeam *team, float *x, int rows, int cols, AsActivation act);
 
 /* In-place gelu_new: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). x [n]. */
 void as_gelu_new (float *x, gsize n);

@@ -195,6 +195,46 @@ as_relu (float *x, gsize n)
     x[i] = x[i] > 0.0f ? x[i] : 0.0f;
 }
 
+void
+as_activate (float *x, gsize n, AsActivation act)
+{
+  switch (act)
+    {
+    case AS_ACT_GELU_NEW:
+      as_gelu_new (x, n);
+      break;
+    case AS_ACT_GELU:
+      as_gelu_erf (x, n);
+      break;
+    case AS_ACT_RELU:
+      as_relu (x, n);
+      break;
+    }
+}
+
+typedef struct
+{
+  float *x; /* [rows][cols] */
+  int rows, cols;
+  AsActivation act;
+} ActivateJob;
+
+static void
+activate_slice (gpointer data, int index, int n_workers)
+{
+  const ActivateJob *j = data;
+  int i0, i1;
+  as_worker_split (j->rows, index, n_workers, &i0, &i1);
+  as_activate (j->x + (gsize) i0 * j->cols, (gsize) (i1 - i0) * j->cols, j->act);
+}
+
+void
+as_activate_rows (AsWorkerTeam *team, float *x, int rows, int cols, AsActivation act)
+{
+  ActivateJob job = { x, rows, cols, act };
+  as_parallel_run (team, (gsize) rows * cols * 16, activate_slice, &job);
+}
+
 /* Sum and maximum with sixteen independent accumulators, so that the loops vectorise without
  * -ffast-math (which would allow reordering everywhere). */
 #define ACC 16
