@@ -28,6 +28,26 @@ squeeze_shape (int64_t *out, int ndim, const int64_t *shape)
   return n;
 }
 
+/* Does GOT [NG] become WANT [NW] by merging runs of adjacent dimensions (a row-major reshape that
+ * keeps every element where it is, such as transformers 4.3's EinsumDense kernels (D, H, hd) for
+ * a (D, D) matrix)? Both without size-1 dimensions. */
+static gboolean
+shape_merges_to (const int64_t *got, int ng, const int64_t *want, int nw)
+{
+  int g = 0;
+  for (int w = 0; w < nw; w++)
+    {
+      if (g >= ng)
+        return FALSE;
+      int64_t run = got[g++];
+      while (run < want[w] && g < ng)
+        run *= got[g++];
+      if (run != want[w])
+        return FALSE;
+    }
+  return g == ng;
+}
+
 const float *
 as_tensor_binder_get (AsTensorBinder *b, const char *suffix, int64_t d0, int64_t d1)
 {
@@ -44,7 +64,7 @@ as_tensor_binder_get (AsTensorBinder *b, const char *suffix, int64_t d0, int64_t
   const AsTensor *t = as_tensor_store_find_suffix (b->store, suffix);
   int64_t want[AS_TENSOR_MAX_DIMS], got[AS_TENSOR_MAX_DIMS];
   int nw = squeeze_shape (want, ndim, shape), ng = squeeze_shape (got, t->ndim, t->shape);
-  if (nw != ng || memcmp (want, got, (gsize) nw * sizeof (int64_t)) != 0)
+  if (!shape_merges_to (got, ng, want, nw))
     {
       g_autofree char *s_got = as_tensor_shape_to_string (t->ndim, t->shape);
       g_autofree char *s_want = as_tensor_shape_to_string (ndim, shape);
