@@ -15,12 +15,33 @@ as_forward_threads (void)
   return MAX (1, (int) g_get_num_processors ());
 }
 
-static gboolean
-check_ids (const AsConfig *c, const int32_t *ids, int n_ids, GError **error)
+/* The model's special-token ids [AS_N_SPECIAL]. */
+static void
+model_special_ids (const AsModel *model, int32_t *out)
 {
+  for (int i = 0; i < AS_N_SPECIAL; i++)
+    out[i] = as_model_get_special_id (model, i);
+}
+
+static gboolean
+check_ids (const AsModel *model, const int32_t *ids, int n_ids, const int32_t *type_ids,
+           GError **error)
+{
+  const AsConfig *c = as_model_get_config (model);
   if (n_ids <= 0)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "no tokens to run: the input is empty");
+      return FALSE;
+    }
+  int b
+      = as_segment_b_start (ids, type_ids, n_ids, as_model_get_special_id (model, AS_SPECIAL_SEP));
+  if (n_ids > c->n_positions && b >= 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the pair has %d tokens (%d in the first text and %d in the second, special "
+                   "tokens included) but the model's context length is %d tokens; shorten the "
+                   "texts or use --truncate to drop tokens from the longer text first",
+                   n_ids, b, n_ids - b, c->n_positions);
       return FALSE;
     }
   if (n_ids > c->n_positions)
@@ -31,6 +52,16 @@ check_ids (const AsConfig *c, const int32_t *ids, int n_ids, GError **error)
                    n_ids, c->n_positions, c->n_positions);
       return FALSE;
     }
+  /* a model without token types takes 0/1 as the segment marks of a pair */
+  int n_types = c->type_vocab_size > 0 ? c->type_vocab_size : 2;
+  for (int i = 0; type_ids != NULL && i < n_ids; i++)
+    if (type_ids[i] < 0 || type_ids[i] >= n_types)
+      {
+        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                     "token type %d at position %d is outside the model's token types (0..%d)",
+                     type_ids[i], i, n_types - 1);
+        return FALSE;
+      }
   for (int i = 0; i < n_ids; i++)
     if (ids[i] < 0 || ids[i] >= c->vocab_size)
       {
@@ -48,7 +79,8 @@ as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOption
 {
   g_return_val_if_fail (model != NULL, NULL);
   const AsConfig *c = as_model_get_config (model);
-  if (!check_ids (c, ids, n_ids, error))
+  const int32_t *type_ids = options != NULL ? options->type_ids : NULL;
+  if (!check_ids (model, ids, n_ids, type_ids, error))
     return NULL;
 
   gboolean all_logits = options != NULL && options->all_logits;
@@ -58,7 +90,13 @@ as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOption
   g_autofree char *what = g_strdup_printf ("A forward pass over %d tokens", n_ids);
   if (!as_memory_check (bytes, what, error))
     return NULL;
-  return c->ops->forward (model, ids, n_ids, options, error);
+  AsTrace *trace = c->ops->forward (model, ids, n_ids, options, error);
+  if (trace == NULL)
+    return NULL;
+  int32_t special[AS_N_SPECIAL];
+  model_special_ids (model, special);
+  as_trace_set_segments (trace, type_ids, c->type_vocab_size > 0, special);
+  return trace;
 }
 
 AsTrace *
@@ -80,8 +118,7 @@ as_forward_text (AsModel *model, const char *text, gboolean truncate,
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the text gives no tokens");
       return NULL;
     }
-  int n = (int) ids->len;
-  if (truncate && n > c->n_positions)
-    n = c->n_positions;
-  return as_forward (model, &g_array_index (ids, int32_t, 0), n, options, error);
+  if (truncate && !as_truncate_input (model, ids, NULL, c->n_positions, error))
+    return NULL;
+  return as_forward (model, &g_array_index (ids, int32_t, 0), (int) ids->len, options, error);
 }

@@ -20,7 +20,7 @@ as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim
                    + L * T * D          /* attn_out */
                    + (L + 1) * T * D    /* hidden */
                    + (all_logits ? T : 1) * V;
-  return floats * sizeof (float) + T * (sizeof (int32_t) + sizeof (char *));
+  return floats * sizeof (float) + T * (2 * sizeof (int32_t) + sizeof (char *));
 }
 
 static guint64
@@ -94,6 +94,9 @@ as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, 
   t->head_dim = head_dim;
   t->vocab_size = vocab_size;
   t->logits_rows = vocab_size == 0 ? 0 : (all_logits ? n_tokens : 1);
+  t->segment_b_start = -1;
+  for (int i = 0; i < AS_N_SPECIAL; i++)
+    t->special_ids[i] = -1;
   t->ids = g_new0 (int32_t, n_tokens);
   t->tokens = g_new0 (char *, n_tokens + 1);
   t->token_texts = g_new0 (char *, n_tokens + 1);
@@ -132,6 +135,33 @@ as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t
     }
 }
 
+int
+as_segment_b_start (const int32_t *ids, const int32_t *type_ids, int n, int32_t sep_id)
+{
+  for (int i = 0; type_ids != NULL && i < n; i++)
+    if (type_ids[i] == 1)
+      return i;
+  for (int i = 0; sep_id >= 0 && i < n - 1; i++)
+    if (ids[i] == sep_id)
+      return i + 1;
+  return -1;
+}
+
+void
+as_trace_set_segments (AsTrace *trace, const int32_t *type_ids, gboolean with_types,
+                       const int32_t *special_ids)
+{
+  int T = trace->n_tokens;
+  g_clear_pointer (&trace->type_ids, g_free);
+  if (type_ids != NULL)
+    trace->type_ids = g_memdup2 (type_ids, sizeof (int32_t) * T);
+  else if (with_types)
+    trace->type_ids = g_new0 (int32_t, T);
+  memcpy (trace->special_ids, special_ids, sizeof trace->special_ids);
+  trace->segment_b_start
+      = as_segment_b_start (trace->ids, trace->type_ids, T, special_ids[AS_SPECIAL_SEP]);
+}
+
 AsTrace *
 as_trace_ref (AsTrace *trace)
 {
@@ -146,6 +176,7 @@ as_trace_unref (AsTrace *trace)
   if (trace == NULL || !g_atomic_int_dec_and_test (&trace->ref_count))
     return;
   g_free (trace->ids);
+  g_free (trace->type_ids);
   g_strfreev (trace->tokens);
   g_strfreev (trace->token_texts);
   g_free (trace->attn);

@@ -43,6 +43,9 @@ const char *as_model_get_path (const AsModel *model); /* the resolved folder */
 const char *as_model_get_name (const AsModel *model); /* basename or hub id, for titles */
 const char *as_model_get_weights_path (const AsModel *model);
 int64_t as_model_get_n_params (const AsModel *model);
+/* The id of the model's special token WHICH (config's special_tokens looked up in the
+ * tokenizer's vocabulary), or -1 when the model or its vocabulary has none. */
+int32_t as_model_get_special_id (const AsModel *model, AsSpecialToken which);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsModel, as_model_unref)
 

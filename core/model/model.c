@@ -24,6 +24,7 @@ struct _AsModel
   char *name;
   char *weights_path;
   int64_t n_params;
+  int32_t special_ids[AS_N_SPECIAL]; /* -1 when absent */
 };
 
 /* FOLDER/NAME when it exists, else NULL. */
@@ -72,15 +73,25 @@ model_load_tokenizer (AsModel *model, GError **error)
                    as_tokenizer_get_source (model->tokenizer), n_tokens, model->config.vocab_size);
       return FALSE;
     }
+  for (int i = 0; i < AS_N_SPECIAL; i++)
+    {
+      const char *token = model->config.special_tokens[i];
+      model->special_ids[i] = token != NULL ? as_tokenizer_lookup (model->tokenizer, token) : -1;
+    }
   return TRUE;
 }
 
+/* Binds the family's weights; an encoder learns from them whether it has its masked-LM head. */
 static gboolean
 model_bind_weights (AsModel *model, GError **error)
 {
-  model->weights
-      = model->config.ops->bind_weights (&model->config, model->store, &model->n_params, error);
-  return model->weights != NULL;
+  const AsFamily *ops = model->config.ops;
+  model->weights = ops->bind_weights (&model->config, model->store, &model->n_params, error);
+  if (model->weights == NULL)
+    return FALSE;
+  model->config.masked_lm
+      = ops->has_masked_lm_head != NULL && ops->has_masked_lm_head (model->weights);
+  return TRUE;
 }
 
 AsModel *
@@ -173,4 +184,11 @@ int64_t
 as_model_get_n_params (const AsModel *model)
 {
   return model->n_params;
+}
+
+int32_t
+as_model_get_special_id (const AsModel *model, AsSpecialToken which)
+{
+  g_return_val_if_fail ((guint) which < AS_N_SPECIAL, -1);
+  return model->special_ids[which];
 }
