@@ -5,8 +5,9 @@
  * "__metadata__"), then the raw little-endian buffer, offsets relative to its start. Only F32
  * tensors are supported. The file is mapped; tensors at 4-byte aligned places are used in place,
  * the others (offsets need not be aligned) are memcpy'd into the store's block. GPT-2's
- * attention-mask buffers (h.N.attn.bias, h.N.attn.masked_bias) are not weights and are skipped
- * whatever their dtype. */
+ * attention-mask buffers (h.N.attn.bias, h.N.attn.masked_bias) and the int64 position-id buffer of
+ * BERT-like checkpoints saved before transformers 4.31 (embeddings.position_ids) are not weights
+ * and are skipped whatever their dtype. */
 #include "tensor-store-private.h"
 
 #include <json-glib/json-glib.h>
@@ -27,7 +28,8 @@ static gboolean
 safetensors_is_buffer (const char *name)
 {
   return as_tensor_name_has_suffix (name, "attn.bias")
-         || as_tensor_name_has_suffix (name, "attn.masked_bias");
+         || as_tensor_name_has_suffix (name, "attn.masked_bias")
+         || as_tensor_name_has_suffix (name, "embeddings.position_ids");
 }
 
 static gboolean
