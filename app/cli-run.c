@@ -8,16 +8,21 @@
 int
 cli_run (int argc, char **argv)
 {
-  g_autofree char *model_spec = NULL, *text = NULL, *ids_list = NULL, *dump = NULL;
+  g_autofree char *model_spec = NULL, *text = NULL, *ids_list = NULL, *types_list = NULL;
+  g_autofree char *dump = NULL;
   gboolean truncate = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "ids", 0, 0, G_OPTION_ARG_STRING, &ids_list, "Input token ids, comma separated", "1,2,3" },
+    { "type-ids", 0, 0, G_OPTION_ARG_STRING, &types_list,
+      "With --ids: the token type (segment) of each id, e.g. 0,0,0,1,1 for a pair", "0,0,1" },
     { "dump", 'o', 0, G_OPTION_ARG_FILENAME, &dump, "Write the trace to this HDF5 file", "OUT.h5" },
     { "truncate", 0, 0, G_OPTION_ARG_NONE, &truncate,
-      "Keep the first tokens when the text is longer than the context", NULL },
+      "Fit a longer input into the context: a text keeps its first tokens, a pair loses tokens "
+      "from its longer text first",
+      NULL },
     { NULL },
   };
   int code;
@@ -30,12 +35,16 @@ cli_run (int argc, char **argv)
     return cli_usage_printf ("run", "give exactly one of --text T or --ids 1,2,3");
   if (dump == NULL)
     return cli_usage_printf ("run", "--dump OUT.h5 is required");
+  if (types_list != NULL && ids_list == NULL)
+    return cli_usage_printf ("run", "--type-ids goes with --ids");
 
   GError *error = NULL;
   if (text != NULL && !cli_check_text (text, "--text", &error))
     return cli_fail (error);
-  g_autoptr (GArray) ids = NULL;
+  g_autoptr (GArray) ids = NULL, types = NULL;
   if (ids_list != NULL && (ids = cli_parse_ids (ids_list, "--ids", &error)) == NULL)
+    return cli_fail (error);
+  if (types_list != NULL && (types = cli_parse_type_ids (types_list, ids, &error)) == NULL)
     return cli_fail (error);
 
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
@@ -46,13 +55,13 @@ cli_run (int argc, char **argv)
   g_autoptr (AsTrace) trace = NULL;
   if (text != NULL)
     trace = as_forward_text (model, text, truncate, &options, &error);
-  else
+  else if (!truncate
+           || as_truncate_input (model, ids, types, as_model_get_config (model)->n_positions,
+                                 &error))
     {
-      int n = (int) ids->len;
-      int context = as_model_get_config (model)->n_positions;
-      if (truncate && n > context)
-        n = context;
-      trace = as_forward (model, &g_array_index (ids, int32_t, 0), n, &options, &error);
+      options.type_ids = types != NULL ? &g_array_index (types, int32_t, 0) : NULL;
+      trace
+          = as_forward (model, &g_array_index (ids, int32_t, 0), (int) ids->len, &options, &error);
     }
   if (trace == NULL)
     return cli_fail (error);

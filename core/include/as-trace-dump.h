@@ -1,7 +1,9 @@
 /* as-trace-dump.h — writes a trace to HDF5 with the dataset names of the command-line contract
  * (README.md, "Command line"): token_ids [T] int64, tokens [T] strings, attentions [L,H,T,T],
- * hidden_states [L+1,T,D], contexts [L,H,T,hd], logits [T,V] (float32); root attributes model and
- * architecture. The file appears whole or not at all (temporary file, then rename). */
+ * hidden_states [L+1,T,D], contexts [L,H,T,hd], logits [T,V] (float32; none for a model without
+ * an output head); token_type_ids [T] int64 when the trace has token types (encoders); root
+ * attributes model and architecture. The file appears whole or not at all (temporary file, then
+ * rename). */
 #pragma once
 
 #include "as-trace.h"
