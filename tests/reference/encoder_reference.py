@@ -7,11 +7,13 @@ Subcommands (a stable interface: the C tests call exactly these):
              --intermediate I --vocab V --positions P [--type-vocab N] [--head mlm|pretraining|none]
              [--format h5|safetensors|both] [--seed S] [--std X] [--tokenizer-from DIR]
              [--legacy-ln-names] [--tied-copies] [--position-ids-buffer] [--einsum-attention]
-             [--vlen-strings] [--weight-names-chunks N]
+             [--vlen-strings] [--weight-names-chunks N] [--bpe-tokenizer]
       a random model in the exact HF layout (encoder_layout.py says which): config.json,
       tf_model.h5 (Keras layout of TFBertForMaskedLM / TFBertForPreTraining / TFBertModel /
       TFDistilBertForMaskedLM / TFDistilBertModel / TFRobertaForMaskedLM / TFRobertaModel)
-      and/or model.safetensors (PyTorch names), tokenizer files.  --type-vocab defaults to 2
+      and/or model.safetensors (PyTorch names), tokenizer files (--bpe-tokenizer: BERT and
+      DistilBERT folders also get a byte-level BPE vocab.json + merges.txt whose ids 0..4 are
+      [PAD] [UNK] [CLS] [SEP] [MASK], for readers of BPE folders only).  --type-vocab defaults to 2
       (BERT) or 1 (RoBERTa); RoBERTa's max_position_embeddings is P + 2.  --head defaults to
       mlm; pretraining exists for BERT only.
   expected MODEL_DIR OUT.h5 --ids 101,7592,102 [--type-ids 0,0,0] [--ids ... [--type-ids ...]]
@@ -205,7 +207,7 @@ def cmd_make_model(a):
                            einsum=a.einsum_attention, vlen=a.vlen_strings,
                            chunks=a.weight_names_chunks, legacy_ln=a.legacy_ln_names,
                            tied_copies=a.tied_copies, position_ids=a.position_ids_buffer,
-                           tokenizer_from=a.tokenizer_from)
+                           tokenizer_from=a.tokenizer_from, bpe_tokenizer=a.bpe_tokenizer)
     except ValueError as e:
         sys.exit("encoder_reference: %s" % e)
 
@@ -271,6 +273,9 @@ def main(argv=None):
                    help="HDF5 string attributes as variable-length instead of fixed-length")
     m.add_argument("--weight-names-chunks", type=int, default=0,
                    help="split each weight_names into weight_names0..N-1 (default: as Keras)")
+    m.add_argument("--bpe-tokenizer", action="store_true",
+                   help="BERT/DistilBERT: also a byte-level BPE vocab.json + merges.txt with "
+                        "[PAD] [UNK] [CLS] [SEP] [MASK] as ids 0..4")
     e = sub.add_parser("expected", help="run the reference and write the expected outputs")
     e.add_argument("model_dir")
     e.add_argument("out")
