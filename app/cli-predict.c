@@ -1,9 +1,11 @@
 /* cli-predict.c — `attnscope predict`: the top-K next tokens, and with --steps the greedy loop
- * of the seed text ("May the force be on" / - " on": -64.0309 ...). */
+ * of the seed text ("May the force be on" / - " on": -64.0309 ...); on a masked-LM encoder the
+ * top-K at every [MASK] (<mask>) position of the input. */
 #include <stdio.h>
 
 #include "as-forward.h"
 #include "as-predict.h"
+#include "cli-analysis.h"
 #include "cli.h"
 
 static void
@@ -28,14 +30,35 @@ append_predictions_json (GString *out, const AsPrediction *top, int n)
   g_string_append_c (out, ']');
 }
 
+/* The input of a prediction: TEXT, or IDS with TYPES (may be NULL). */
+typedef struct
+{
+  const char *text;
+  GArray *ids, *types;
+} PredictInput;
+
+static AsTrace *
+forward_input (AsModel *model, const PredictInput *in, gboolean all_logits, GError **error)
+{
+  AsForwardOptions options = { .all_logits = all_logits };
+  if (in->text != NULL)
+    return as_forward_text (model, in->text, FALSE, &options, error);
+  options.type_ids = in->types != NULL ? &g_array_index (in->types, int32_t, 0) : NULL;
+  return as_forward (model, &g_array_index (in->ids, int32_t, 0), (int) in->ids->len, &options,
+                     error);
+}
+
 static int
-predict_once (AsModel *model, const char *text, int k, gboolean json)
+predict_once (AsModel *model, const PredictInput *in, int k, gboolean json)
 {
   GError *error = NULL;
-  AsForwardOptions options = { .all_logits = FALSE };
-  g_autoptr (AsTrace) trace = as_forward_text (model, text, FALSE, &options, &error);
+  g_autoptr (AsTrace) trace = forward_input (model, in, FALSE, &error);
   if (trace == NULL)
     return cli_fail (error);
+  g_autofree char *decoded = in->text != NULL ? NULL
+                                              : as_tokenizer_decode (as_model_get_tokenizer (model),
+                                                                     trace->ids, trace->n_tokens);
+  const char *text = in->text != NULL ? in->text : decoded;
   int n = 0;
   AsPrediction *top = as_predict_top_k (trace, as_model_get_tokenizer (model), k, &n);
   g_autoptr (GString) out = g_string_new (NULL);
@@ -61,6 +84,76 @@ predict_once (AsModel *model, const char *text, int k, gboolean json)
     }
   fwrite (out->str, 1, out->len, stdout);
   as_predictions_free (top, n);
+  return CLI_EXIT_OK;
+}
+
+static void
+append_masks_text (GString *out, const AsTrace *trace, const AsMaskedPrediction *masks, int n)
+{
+  for (int m = 0; m < n; m++)
+    {
+      g_string_append_printf (out, "%sposition %d (%s)\n%4s  %-20s %7s %12s %12s\n",
+                              m > 0 ? "\n" : "", masks[m].position,
+                              trace->tokens[masks[m].position], "rank", "token", "id", "logit",
+                              "probability");
+      for (int i = 0; i < masks[m].n_top; i++)
+        {
+          const AsPrediction *p = &masks[m].top[i];
+          g_autoptr (GString) quoted = g_string_new (NULL);
+          cli_json_append_string (quoted, p->token);
+          g_string_append_printf (out, "%4d  %-20s %7d %12.4f %12.6f\n", i + 1, quoted->str, p->id,
+                                  p->logit, p->probability);
+        }
+    }
+}
+
+static void
+append_masks_json (GString *out, const AsMaskedPrediction *masks, int n)
+{
+  g_string_append (out, ",\"masks\":[");
+  for (int m = 0; m < n; m++)
+    {
+      g_string_append_printf (out, "%s{\"position\":%d,\"predictions\":", m > 0 ? "," : "",
+                              masks[m].position);
+      append_predictions_json (out, masks[m].top, masks[m].n_top);
+      g_string_append_c (out, '}');
+    }
+  g_string_append (out, "]}\n");
+}
+
+/* The top-K at every mask token of the input of a masked-LM encoder. */
+static int
+predict_masked (AsModel *model, const PredictInput *in, int k, gboolean json)
+{
+  GError *error = NULL;
+  g_autoptr (AsTrace) trace = forward_input (model, in, TRUE, &error);
+  if (trace == NULL)
+    return cli_fail (error);
+  int n = 0;
+  AsMaskedPrediction *masks
+      = as_predict_masked (trace, as_model_get_tokenizer (model), k, &n, &error);
+  if (masks == NULL)
+    return cli_fail (error);
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (json)
+    {
+      g_string_append (out, "{\"tokens\":");
+      cli_json_append_tokens (out, trace);
+      g_string_append_printf (out, ",\"ids\":[");
+      for (int i = 0; i < trace->n_tokens; i++)
+        g_string_append_printf (out, "%s%d", i > 0 ? "," : "", trace->ids[i]);
+      g_string_append_c (out, ']');
+      if (in->text != NULL)
+        {
+          g_string_append (out, ",\"text\":");
+          cli_json_append_string (out, in->text);
+        }
+      append_masks_json (out, masks, n);
+    }
+  else
+    append_masks_text (out, trace, masks, n);
+  fwrite (out->str, 1, out->len, stdout);
+  as_masked_predictions_free (masks, n);
   return CLI_EXIT_OK;
 }
 
@@ -100,13 +193,16 @@ predict_steps (AsModel *model, const char *text, int k, int steps, gboolean appe
 int
 cli_predict (int argc, char **argv)
 {
-  g_autofree char *model_spec = NULL, *text = NULL;
+  g_autofree char *model_spec = NULL, *text = NULL, *ids_list = NULL, *types_list = NULL;
   int k = 0, steps = 0;
   gboolean json = FALSE, append_ids = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
-    { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Prompt", "T" },
+    { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Prompt (or a text with [MASK] tokens)", "T" },
+    { "ids", 0, 0, G_OPTION_ARG_STRING, &ids_list, "Input token ids, comma separated", "1,2,3" },
+    { "type-ids", 0, 0, G_OPTION_ARG_STRING, &types_list,
+      "With --ids: the token type (segment) of each id, e.g. 0,0,0,1,1 for a pair", "0,0,1" },
     { "top", 'k', 0, G_OPTION_ARG_INT, &k, "Number of predictions (10; 3 with --steps)", "K" },
     { "steps", 'n', 0, G_OPTION_ARG_INT, &steps, "Greedy generation for N steps", "N" },
     { "append-ids", 0, 0, G_OPTION_ARG_NONE, &append_ids,
@@ -116,27 +212,53 @@ cli_predict (int argc, char **argv)
     { NULL },
   };
   int code;
-  if (!cli_parse_options ("predict", "", "Predict the next tokens.", entries, &argc, &argv, &code))
+  if (!cli_parse_options ("predict", "",
+                          "Predict the next tokens, or the tokens at the [MASK] positions of a "
+                          "masked-LM encoder's input.",
+                          entries, &argc, &argv, &code))
     return code;
   if (argc > 1)
     return cli_usage_printf ("predict", "unexpected argument '%s'", argv[1]);
-  if (text == NULL)
-    return cli_usage_printf ("predict", "--text T is required");
+  if ((text == NULL) == (ids_list == NULL))
+    return cli_usage_printf ("predict", "give exactly one of --text T or --ids 1,2,3");
+  if (types_list != NULL && ids_list == NULL)
+    return cli_usage_printf ("predict", "--type-ids goes with --ids");
   if (k < 0 || steps < 0 || steps > 100000)
     return cli_usage_printf ("predict", "--top and --steps must be positive numbers");
   if (k == 0)
     k = steps > 0 ? 3 : 10;
 
   GError *error = NULL;
-  if (!cli_check_text (text, "--text", &error))
+  if (text != NULL && !cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  g_autoptr (GArray) ids = NULL, types = NULL;
+  if (ids_list != NULL && (ids = cli_parse_ids (ids_list, "--ids", &error)) == NULL)
+    return cli_fail (error);
+  if (types_list != NULL && (types = cli_parse_type_ids (types_list, ids, &error)) == NULL)
     return cli_fail (error);
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
     return cli_fail (error);
-  if (!as_model_get_config (model)->causal_lm)
-    return cli_fail_printf ("model '%s' has no language-model head to predict with",
-                            as_model_get_name (model));
+  const AsConfig *c = as_model_get_config (model);
+  PredictInput in = { text, ids, types };
+  if (c->masked_lm)
+    {
+      if (steps > 0)
+        return cli_fail_printf ("--steps generates text with a next-token model; '%s' is a "
+                                "masked-LM encoder (predict fills its [MASK] tokens)",
+                                as_model_get_name (model));
+      return predict_masked (model, &in, k, json);
+    }
+  if (!c->causal_lm)
+    return cli_fail_printf ("model '%s' has no language-model head to predict with%s",
+                            as_model_get_name (model),
+                            c->type_vocab_size > 0 || c->special_tokens[AS_SPECIAL_MASK] != NULL
+                                ? " (no masked-LM head in its weights: it loads for attention "
+                                  "only)"
+                                : "");
+  if (ids != NULL && steps > 0)
+    return cli_usage_printf ("predict", "--steps needs --text");
   if (steps > 0)
     return predict_steps (model, text, k, steps, append_ids, json);
-  return predict_once (model, text, k, json);
+  return predict_once (model, &in, k, json);
 }

@@ -1,4 +1,5 @@
-/* as-predict.h — next-token predictions and greedy generation. */
+/* as-predict.h — next-token predictions and greedy generation; for a masked-LM encoder, the
+ * predictions at every [MASK] position. */
 #pragma once
 
 #include <gio/gio.h>
@@ -22,6 +23,24 @@ typedef struct
 AsPrediction *as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokenizer, int k,
                                 int *n_out);
 void as_predictions_free (AsPrediction *predictions, int n);
+
+/* The predictions at one masked position of the input. */
+typedef struct
+{
+  int position;      /* token index in the trace */
+  AsPrediction *top; /* [n_top] sorted as as_predict_top_k */
+  int n_top;
+} AsMaskedPrediction;
+
+/* The K most likely tokens at every position of TRACE whose id is the model's mask token
+ * (trace->special_ids[AS_SPECIAL_MASK]: [MASK], RoBERTa's <mask>), in order of position, with
+ * probabilities from the softmax over that position's logits. TRACE must come from a masked-LM
+ * model run with logits for every position (AsForwardOptions.all_logits). Fails with
+ * AS_ERROR_INPUT when the model has no masked-LM head, its vocabulary has no mask token, or the
+ * input holds no mask token (the message names the token and its id). */
+AsMaskedPrediction *as_predict_masked (const AsTrace *trace, const AsTokenizer *tokenizer, int k,
+                                       int *n_masks, GError **error);
+void as_masked_predictions_free (AsMaskedPrediction *masks, int n_masks);
 
 /* One greedy step as printed by the seed: the text so far and the top-K of that step. */
 typedef struct
