@@ -1,7 +1,8 @@
 /* cli-stats.c — `attnscope stats`: what each head does (core/as-head-stats.h): mean normalised
- * entropy, shares of attention to the previous token, the first token and itself, a pattern
- * label, and rankings of the heads by each statistic — for one text, or aggregated over every
- * non-blank line of a file (each sentence counts once). Text table by default, JSON with --json. */
+ * entropy, shares of attention to the previous token, the first token and itself (for encoders
+ * also to the next token, [CLS] and [SEP]), a pattern label, and rankings of the heads by each
+ * statistic — for one text, or aggregated over every non-blank line of a file (each sentence
+ * counts once). Text table by default, JSON with --json. */
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,8 @@ append_head_json (GString *out, const AsHeadStats *s, int e)
   g_string_append_printf (out, "{\"layer\":%d,\"head\":%d", e / s->n_head, e % s->n_head);
   for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
     {
+      if (!as_head_stat_kind_applies (k, s->bidirectional))
+        continue;
       g_string_append_printf (out, ",\"%s\":", as_head_stat_kind_to_string (k));
       cli_json_append_number (out, s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
     }
@@ -68,6 +71,8 @@ print_json (const AsHeadStats *s, const char *model_name)
   g_string_append (out, "],\"rankings\":{");
   for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
     {
+      if (!as_head_stat_kind_applies (k, s->bidirectional))
+        continue;
       g_autofree int *order = as_head_stats_rank (s, k);
       g_string_append_printf (out, "%s\"%s\":[", k > 0 ? "," : "", as_head_stat_kind_to_string (k));
       for (int r = 0; r < n; r++)
@@ -90,13 +95,17 @@ print_text (const AsHeadStats *s)
   g_autoptr (GString) out = g_string_new (NULL);
   g_string_append_printf (out, "%d sentence%s; entropy is normalised (0 focused, 1 uniform)\n",
                           s->n_traces, s->n_traces == 1 ? "" : "s");
-  g_string_append_printf (out, "%5s %4s %10s %10s %10s %10s  %s\n", "layer", "head", "entropy",
-                          "previous", "first", "self", "label");
+  g_string_append_printf (out, "%5s %4s", "layer", "head");
+  for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
+    if (as_head_stat_kind_applies (k, s->bidirectional))
+      g_string_append_printf (out, " %10s", as_head_stat_kind_to_string (k));
+  g_string_append (out, "  label\n");
   for (int e = 0; e < s->n_layer * s->n_head; e++)
     {
       g_string_append_printf (out, "%5d %4d", e / s->n_head, e % s->n_head);
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
-        g_string_append_printf (out, " %10.6f", s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
+        if (as_head_stat_kind_applies (k, s->bidirectional))
+          g_string_append_printf (out, " %10.6f", s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
       g_string_append_printf (out, "  %s\n", as_head_pattern_to_string (s->patterns[e]));
     }
   cli_print (out);
@@ -118,7 +127,9 @@ cli_stats (int argc, char **argv)
     { NULL },
   };
   int code;
-  if (!cli_parse_options ("stats", "", "Head statistics: entropy, previous/first/self shares.",
+  if (!cli_parse_options ("stats", "",
+                          "Head statistics: entropy, previous/first/self shares (encoders: also "
+                          "next, [CLS], [SEP]).",
                           entries, &argc, &argv, &code))
     return code;
   if (argc > 1)
