@@ -1,7 +1,17 @@
-/* cli-info.c — `attnscope info`: what a model is (architecture, sizes, parameters). */
+/* cli-info.c — `attnscope info`: what a model is (architecture, sizes, parameters; for a model
+ * without a next-token head, its token types and whether it has a masked-LM head). */
 #include <stdio.h>
 
 #include "cli.h"
+
+/* What a model without a next-token head outputs, for `info`. */
+static const char *
+output_head (const AsConfig *c, gboolean json)
+{
+  if (c->masked_lm)
+    return json ? "masked-lm" : "masked-LM head (predict fills [MASK] tokens)";
+  return json ? "none" : "none: the weights have no output head, the model runs for attention only";
+}
 
 int
 cli_info (int argc, char **argv)
@@ -42,6 +52,11 @@ cli_info (int argc, char **argv)
                               c->n_layer, c->n_head, c->n_embd, c->head_dim, c->n_inner,
                               c->vocab_size, c->n_positions, as_model_get_n_params (model));
       cli_json_append_string (out, weights);
+      if (!c->causal_lm)
+        {
+          g_string_append_printf (out, ",\"type_vocab_size\":%d,\"head\":", c->type_vocab_size);
+          cli_json_append_string (out, output_head (c, TRUE));
+        }
       g_string_append (out, "}\n");
       fputs (out->str, stdout);
       return CLI_EXIT_OK;
@@ -56,5 +71,10 @@ cli_info (int argc, char **argv)
   printf ("context:       %d tokens\n", c->n_positions);
   printf ("parameters:    %" G_GINT64_FORMAT "\n", as_model_get_n_params (model));
   printf ("weights:       %s\n", weights);
+  if (!c->causal_lm)
+    {
+      printf ("token types:   %d\n", c->type_vocab_size);
+      printf ("output:        %s\n", output_head (c, FALSE));
+    }
   return CLI_EXIT_OK;
 }
