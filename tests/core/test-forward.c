@@ -29,124 +29,12 @@
 #include "as-forward.h"
 #include "as-model.h"
 #include "check-close.h"
+#include "trace-compare.h"
 
-#define ATTN_ATOL 1e-5
-#define VEC_RTOL 1e-4
-#define VEC_ATOL_PER_RMS 1e-5
 /* The last-position-only run may compute its one row of logits with a matrix-vector product
  * instead of a matrix product: same numbers up to float32 rounding of a D-term sum. */
 #define LAST_LOGITS_RTOL 1e-5
 #define LAST_LOGITS_ATOL_PER_RMS 1e-5
-
-/* --- reading the expected file --------------------------------------------------------------- */
-
-/* Reads dataset GROUP/NAME, checks it has RANK dims equal to WANT, returns its values as float
- * (or NULL after failing the test). */
-static float *
-read_floats (hid_t file, const char *group, const char *name, int rank, const hsize_t *want)
-{
-  g_autofree char *path = g_strdup_printf ("/%s/%s", group, name);
-  hid_t ds = H5Dopen2 (file, path, H5P_DEFAULT);
-  if (ds < 0)
-    {
-      g_test_message ("expected file has no dataset %s", path);
-      g_test_fail ();
-      return NULL;
-    }
-  hid_t space = H5Dget_space (ds);
-  hsize_t dims[8] = { 0 };
-  int got_rank = space >= 0 ? H5Sget_simple_extent_ndims (space) : -1;
-  gboolean ok = got_rank == rank && H5Sget_simple_extent_dims (space, dims, NULL) == rank;
-  gsize n = 1;
-  for (int i = 0; ok && i < rank; i++)
-    {
-      ok = dims[i] == want[i];
-      n *= want[i];
-    }
-  float *data = NULL;
-  if (ok)
-    {
-      data = g_new (float, n);
-      ok = H5Dread (ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
-    }
-  if (!ok)
-    {
-      g_test_message ("expected %s: rank %d or dims differ from the trace's shape, or read failed",
-                      path, got_rank);
-      g_test_fail ();
-      g_clear_pointer (&data, g_free);
-    }
-  H5Sclose (space);
-  H5Dclose (ds);
-  return data;
-}
-
-/* The ids of GROUP (int64 [T]) as int32, or NULL when the group does not exist. */
-static GArray *
-read_ids (hid_t file, const char *group)
-{
-  g_autofree char *path = g_strdup_printf ("/%s/ids", group);
-  if (H5Lexists (file, group, H5P_DEFAULT) <= 0)
-    return NULL;
-  hid_t ds = H5Dopen2 (file, path, H5P_DEFAULT);
-  g_assert_cmpint (ds, >=, 0);
-  hid_t space = H5Dget_space (ds);
-  hssize_t npoints = H5Sget_simple_extent_npoints (space);
-  if (npoints <= 0 || npoints > 1000000)
-    g_error ("%s: %" G_GINT64_FORMAT " ids, expected 1..1000000", path, (gint64) npoints);
-  gsize n = (gsize) npoints;
-  g_autofree int64_t *raw = g_new (int64_t, n);
-  g_assert_cmpint (H5Dread (ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw), >=, 0);
-  H5Sclose (space);
-  H5Dclose (ds);
-  GArray *ids = g_array_sized_new (FALSE, FALSE, sizeof (int32_t), n);
-  for (gsize i = 0; i < n; i++)
-    {
-      int32_t id = (int32_t) raw[i];
-      g_array_append_val (ids, id);
-    }
-  return ids;
-}
-
-/* --- comparisons ----------------------------------------------------------------------------- */
-
-static double
-rms (const float *x, gsize n)
-{
-  double s = 0;
-  for (gsize i = 0; i < n; i++)
-    s += (double) x[i] * x[i];
-  return n ? sqrt (s / n) : 0;
-}
-
-/* max |a - e| / (atol + rtol·|e|): how much of the tolerance the worst element needs. */
-static double
-tolerance_used (const float *actual, const float *expected, gsize n, double atol, double rtol)
-{
-  double worst = 0;
-  for (gsize i = 0; i < n; i++)
-    worst
-        = MAX (worst, fabs ((double) actual[i] - expected[i]) / (atol + rtol * fabs (expected[i])));
-  return worst;
-}
-
-/* Compares one vector array of the trace with the expected dataset NAME (see the tolerances). */
-static void
-compare_vectors (const char *label, const char *name, const float *actual, hid_t file,
-                 const char *group, int rank, const hsize_t *dims)
-{
-  g_autofree float *expected = read_floats (file, group, name, rank, dims);
-  if (expected == NULL)
-    return;
-  gsize n = 1;
-  for (int i = 0; i < rank; i++)
-    n *= dims[i];
-  g_autofree char *what = g_strdup_printf ("%s %s", label, name);
-  double atol = VEC_ATOL_PER_RMS * rms (expected, n);
-  if (check_close (what, actual, expected, n, atol, VEC_RTOL))
-    g_test_message ("%s: at most %.0f %% of the tolerance used", what,
-                    100 * tolerance_used (actual, expected, n, atol, VEC_RTOL));
-}
 
 /* Masked weights exactly 0, rows summing to 1 within 1e-6. */
 static void
@@ -185,7 +73,7 @@ check_attention_rows (const char *label, const AsTrace *t)
 static gboolean
 compare_sequence (AsModel *model, hid_t file, const char *group, const char *label)
 {
-  g_autoptr (GArray) ids = read_ids (file, group);
+  g_autoptr (GArray) ids = trace_read_ids (file, group);
   if (ids == NULL)
     return FALSE;
   int n = (int) ids->len;
@@ -210,23 +98,23 @@ compare_sequence (AsModel *model, hid_t file, const char *group, const char *lab
   hsize_t L = t->n_layer, H = t->n_head, T = n, D = t->d_model, hd = t->head_dim;
   hsize_t V = t->vocab_size;
   hsize_t attn_dims[] = { L, H, T, T };
-  g_autofree float *attn = read_floats (file, group, "attentions", 4, attn_dims);
+  g_autofree float *attn = trace_read_floats (file, group, "attentions", 4, attn_dims);
   if (attn != NULL)
     {
       g_autofree char *what = g_strdup_printf ("%s attentions", lbl);
-      check_close (what, t->attn, attn, L * H * T * T, ATTN_ATOL, 0.0);
+      check_close (what, t->attn, attn, L * H * T * T, TRACE_ATTN_ATOL, 0.0);
     }
   hsize_t head_dims[] = { L, H, T, hd };
-  compare_vectors (lbl, "q", t->q, file, group, 4, head_dims);
-  compare_vectors (lbl, "k", t->k, file, group, 4, head_dims);
-  compare_vectors (lbl, "v", t->v, file, group, 4, head_dims);
-  compare_vectors (lbl, "contexts", t->ctx, file, group, 4, head_dims);
+  trace_compare_vectors (lbl, "q", t->q, file, group, 4, head_dims);
+  trace_compare_vectors (lbl, "k", t->k, file, group, 4, head_dims);
+  trace_compare_vectors (lbl, "v", t->v, file, group, 4, head_dims);
+  trace_compare_vectors (lbl, "contexts", t->ctx, file, group, 4, head_dims);
   hsize_t out_dims[] = { L, T, D };
-  compare_vectors (lbl, "attn_out", t->attn_out, file, group, 3, out_dims);
+  trace_compare_vectors (lbl, "attn_out", t->attn_out, file, group, 3, out_dims);
   hsize_t hidden_dims[] = { L + 1, T, D };
-  compare_vectors (lbl, "hidden_states", t->hidden, file, group, 3, hidden_dims);
+  trace_compare_vectors (lbl, "hidden_states", t->hidden, file, group, 3, hidden_dims);
   hsize_t logit_dims[] = { T, V };
-  compare_vectors (lbl, "logits", t->logits, file, group, 2, logit_dims);
+  trace_compare_vectors (lbl, "logits", t->logits, file, group, 2, logit_dims);
   check_attention_rows (lbl, t);
 
   /* Only the last position's logits: the same numbers as the last row of all of them. */
@@ -235,7 +123,8 @@ compare_sequence (AsModel *model, hid_t file, const char *group, const char *lab
   g_assert_cmpint (last->logits_rows, ==, 1);
   g_autofree char *what = g_strdup_printf ("%s last-position logits", lbl);
   check_close (what, as_trace_last_logits (last), as_trace_last_logits (t), V,
-               LAST_LOGITS_ATOL_PER_RMS * rms (as_trace_last_logits (t), V), LAST_LOGITS_RTOL);
+               LAST_LOGITS_ATOL_PER_RMS * trace_rms (as_trace_last_logits (t), V),
+               LAST_LOGITS_RTOL);
   g_autofree char *what_attn = g_strdup_printf ("%s attentions of the last-position run", lbl);
   check_close (what_attn, last->attn, t->attn, L * H * T * T, 0.0, 0.0);
   return TRUE;
