@@ -83,6 +83,8 @@ bert_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
                                 error)
       || !as_config_reader_activation (r, "hidden_act", AS_ACT_GELU, &c->activation, error))
     return FALSE;
+  /* RobertaLMHead applies gelu whatever hidden_act says */
+  s->head_activation = roberta ? AS_ACT_GELU : c->activation;
   if (c->n_embd % c->n_head != 0)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,

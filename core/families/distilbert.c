@@ -45,6 +45,7 @@ distilbert_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
                                 error)
       || !as_config_reader_activation (r, "activation", AS_ACT_GELU, &c->activation, error))
     return FALSE;
+  s->head_activation = c->activation;
   if (c->n_embd % c->n_head != 0)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,

@@ -202,7 +202,7 @@ mlm_head (AsWorkerTeam *team, float *logits, EncoderScratch *s, const AsEncoderW
   int D = c->n_embd, V = c->vocab_size;
   const float *h = s->x + (gsize) (T - rows) * D; /* [rows][D] */
   linear (team, s->y, h, &w->mlm_dense, rows, D, D);
-  as_activate_rows (team, s->y, rows, D, c->activation);
+  as_activate_rows (team, s->y, rows, D, as_encoder_settings (c)->head_activation);
   as_layernorm (s->y, s->y, w->mlm_ln_g, w->mlm_ln_b, c->layer_norm_eps, rows, D);
   as_matmul_transposed (team, logits, s->y, w->word, rows, D, V);
   for (int i = 0; i < rows; i++)

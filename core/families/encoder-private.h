@@ -48,9 +48,11 @@ typedef struct
 /* The encoder families' own settings (AsConfig.settings). */
 typedef struct
 {
-  gboolean roberta_positions;  /* position ids as RoBERTa's create_position_ids_from_input_ids */
-  int pad_token_id;            /* RoBERTa's padding_idx */
-  int max_position_embeddings; /* P, rows of the position table */
+  gboolean roberta_positions;   /* position ids as RoBERTa's create_position_ids_from_input_ids */
+  int pad_token_id;             /* RoBERTa's padding_idx */
+  int max_position_embeddings;  /* P, rows of the position table */
+  AsActivation head_activation; /* of the masked-LM head's dense layer: the config's activation
+                                 * (BERT, DistilBERT), exact GELU always (RoBERTa's lm_head) */
 } AsEncoderSettings;
 
 static inline const AsEncoderSettings *

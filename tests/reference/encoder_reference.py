@@ -43,8 +43,9 @@ modeling_distilbert.py (not installed here; written from them):
     P = softmax; context = P.v; a = Linear_o(context); h1 = LN(a + h); h = LN(Linear_2(gelu(
     Linear_1(h1))) + h1) — post-LN, exact erf GELU (config hidden_act / activation);
   eps = config layer_norm_eps (BERT 1e-12, RoBERTa 1e-5); DistilBERT hard-codes 1e-12;
-  MLM head: LN(gelu(dense(h))) . E^T + bias with E the word embeddings (BERT: cls.predictions,
-    RoBERTa: lm_head, DistilBERT: vocab_transform, gelu, vocab_layer_norm, vocab_projector).
+  MLM head: LN(act(dense(h))) . E^T + bias with E the word embeddings (BERT: cls.predictions,
+    RoBERTa: lm_head, DistilBERT: vocab_transform, act, vocab_layer_norm, vocab_projector); act is
+    the config's activation, except RoBERTa's lm_head, which always applies the exact gelu.
 Uses /usr/bin/python3 with Debian's python3-torch, python3-h5py, python3-numpy.
 """
 
@@ -164,7 +165,8 @@ class Encoder:
         out["logits"] = None
         if self.head in ("mlm", "pretraining"):
             hh = nm["head"]
-            x = self._ln(self.act(self._lin(h, hh["dense"])), hh["ln"])
+            act = torch.nn.functional.gelu if m["family"] == "roberta" else self.act
+            x = self._ln(act(self._lin(h, hh["dense"])), hh["ln"])
             out["logits"] = torch.nn.functional.linear(x, self.w[nm["word"]], self.w[hh["bias"]])
         return out
 
