@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include "as-forward.h"
+#include "cli-json.h"
 #include "cli.h"
 
 static int
@@ -95,15 +96,20 @@ cli_bench (int argc, char **argv)
         return cli_fail (error);
       if (json)
         {
-          g_autoptr (GString) out = g_string_new ("{\"model\":");
-          cli_json_append_string (out, as_model_get_name (model));
-          g_string_append_printf (out,
-                                  ",\"tokens\":%d,\"repeat\":%d,\"all_logits\":%s,"
-                                  "\"median_ms\":%.3f,\"min_ms\":%.3f,\"load_ms\":%.3f,"
-                                  "\"peak_rss_mb\":%.1f,\"threads\":%d}\n",
-                                  T, repeat, all_logits ? "true" : "false", median, min, load_ms,
-                                  peak_rss_mb (), as_forward_threads ());
-          fputs (out->str, stdout);
+          g_autoptr (JsonBuilder) out = json_builder_new ();
+          json_builder_begin_object (out);
+          cli_json_set_string (out, "model", as_model_get_name (model));
+          cli_json_set_int (out, "tokens", T);
+          cli_json_set_int (out, "repeat", repeat);
+          json_builder_set_member_name (out, "all_logits");
+          json_builder_add_boolean_value (out, all_logits);
+          cli_json_set_number (out, "median_ms", median);
+          cli_json_set_number (out, "min_ms", min);
+          cli_json_set_number (out, "load_ms", load_ms);
+          cli_json_set_number (out, "peak_rss_mb", peak_rss_mb ());
+          cli_json_set_int (out, "threads", as_forward_threads ());
+          json_builder_end_object (out);
+          cli_json_print (out);
         }
       else
         printf ("T=%-5d median %9.3f ms  min %9.3f ms  (load %.1f ms, peak RSS %.1f MB)\n", T,

@@ -1,5 +1,5 @@
 /* cli-common.c — what every subcommand shares: option parsing with the exit-code contract,
- * error lines, model loading, input checks, atomic file writes and JSON strings. */
+ * error lines, model loading, input checks and atomic file writes. */
 #include "cli.h"
 
 #include <errno.h>
@@ -148,11 +148,24 @@ gboolean
 cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data, GError **error)
 {
   g_autofree char *contents = NULL;
+  gsize length = 0;
   GError *local = NULL;
-  if (!g_file_get_contents (path, &contents, NULL, &local))
+  if (!g_file_get_contents (path, &contents, &length, &local))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_IO, "--lines: %s", local->message);
       g_error_free (local);
+      return FALSE;
+    }
+  const char *nul = memchr (contents, '\0', length);
+  if (nul != NULL)
+    {
+      int line = 1;
+      for (const char *p = contents; p < nul; p++)
+        line += *p == '\n';
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--lines: %s line %d holds a NUL byte (at byte %ld of the file); the file must "
+                   "be text",
+                   path, line, (long) (nul - contents));
       return FALSE;
     }
   g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);
@@ -194,37 +207,4 @@ cli_write_file_atomic (const char *path, const char *contents, gssize length, GE
       return FALSE;
     }
   return TRUE;
-}
-
-void
-cli_json_append_string (GString *buf, const char *s)
-{
-  g_string_append_c (buf, '"');
-  for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '"':
-          g_string_append (buf, "\\\"");
-          break;
-        case '\\':
-          g_string_append (buf, "\\\\");
-          break;
-        case '\n':
-          g_string_append (buf, "\\n");
-          break;
-        case '\r':
-          g_string_append (buf, "\\r");
-          break;
-        case '\t':
-          g_string_append (buf, "\\t");
-          break;
-        default:
-          if (*p < 0x20 || *p == 0x7f)
-            g_string_append_printf (buf, "\\u%04x", *p);
-          else
-            g_string_append_c (buf, (char) *p);
-        }
-    }
-  g_string_append_c (buf, '"');
 }

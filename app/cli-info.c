@@ -2,6 +2,7 @@
  * without a next-token head, its token types and whether it has a masked-LM head). */
 #include <stdio.h>
 
+#include "cli-json.h"
 #include "cli.h"
 
 /* What a model without a next-token head outputs, for `info`. */
@@ -39,26 +40,27 @@ cli_info (int argc, char **argv)
 
   if (json)
     {
-      g_autoptr (GString) out = g_string_new ("{\"model\":");
-      cli_json_append_string (out, as_model_get_name (model));
-      g_string_append (out, ",\"path\":");
-      cli_json_append_string (out, as_model_get_path (model));
-      g_string_append (out, ",\"architecture\":");
-      cli_json_append_string (out, c->family);
-      g_string_append_printf (out,
-                              ",\"n_layer\":%d,\"n_head\":%d,\"n_embd\":%d,\"head_dim\":%d,"
-                              "\"n_inner\":%d,\"vocab_size\":%d,\"n_positions\":%d,"
-                              "\"n_params\":%" G_GINT64_FORMAT ",\"weights\":",
-                              c->n_layer, c->n_head, c->n_embd, c->head_dim, c->n_inner,
-                              c->vocab_size, c->n_positions, as_model_get_n_params (model));
-      cli_json_append_string (out, weights);
+      g_autoptr (JsonBuilder) out = json_builder_new ();
+      json_builder_begin_object (out);
+      cli_json_set_string (out, "model", as_model_get_name (model));
+      cli_json_set_string (out, "path", as_model_get_path (model));
+      cli_json_set_string (out, "architecture", c->family);
+      cli_json_set_int (out, "n_layer", c->n_layer);
+      cli_json_set_int (out, "n_head", c->n_head);
+      cli_json_set_int (out, "n_embd", c->n_embd);
+      cli_json_set_int (out, "head_dim", c->head_dim);
+      cli_json_set_int (out, "n_inner", c->n_inner);
+      cli_json_set_int (out, "vocab_size", c->vocab_size);
+      cli_json_set_int (out, "n_positions", c->n_positions);
+      cli_json_set_int (out, "n_params", as_model_get_n_params (model));
+      cli_json_set_string (out, "weights", weights);
       if (!c->causal_lm)
         {
-          g_string_append_printf (out, ",\"type_vocab_size\":%d,\"head\":", c->type_vocab_size);
-          cli_json_append_string (out, output_head (c, TRUE));
+          cli_json_set_int (out, "type_vocab_size", c->type_vocab_size);
+          cli_json_set_string (out, "head", output_head (c, TRUE));
         }
-      g_string_append (out, "}\n");
-      fputs (out->str, stdout);
+      json_builder_end_object (out);
+      cli_json_print (out);
       return CLI_EXIT_OK;
     }
   printf ("model:         %s\n", as_model_get_name (model));

@@ -5,29 +5,24 @@
 
 #include "as-forward.h"
 #include "as-predict.h"
-#include "cli-analysis.h"
+#include "cli-json.h"
 #include "cli.h"
 
 static void
-append_prediction_json (GString *out, const AsPrediction *p)
+add_predictions_json (JsonBuilder *out, const char *member, const AsPrediction *top, int n)
 {
-  g_string_append (out, "{\"token\":");
-  cli_json_append_string (out, p->token);
-  g_string_append_printf (out, ",\"id\":%d,\"logit\":%.9g,\"probability\":%.9g}", p->id, p->logit,
-                          p->probability);
-}
-
-static void
-append_predictions_json (GString *out, const AsPrediction *top, int n)
-{
-  g_string_append_c (out, '[');
+  json_builder_set_member_name (out, member);
+  json_builder_begin_array (out);
   for (int i = 0; i < n; i++)
     {
-      if (i)
-        g_string_append_c (out, ',');
-      append_prediction_json (out, &top[i]);
+      json_builder_begin_object (out);
+      cli_json_set_string (out, "token", top[i].token);
+      cli_json_set_int (out, "id", top[i].id);
+      cli_json_set_number (out, "logit", top[i].logit);
+      cli_json_set_number (out, "probability", top[i].probability);
+      json_builder_end_object (out);
     }
-  g_string_append_c (out, ']');
+  json_builder_end_array (out);
 }
 
 /* The input of a prediction: TEXT, or IDS with TYPES (may be NULL). */
@@ -64,11 +59,13 @@ predict_once (AsModel *model, const PredictInput *in, int k, gboolean json)
   g_autoptr (GString) out = g_string_new (NULL);
   if (json)
     {
-      g_string_append (out, "{\"text\":");
-      cli_json_append_string (out, text);
-      g_string_append (out, ",\"predictions\":");
-      append_predictions_json (out, top, n);
-      g_string_append (out, "}\n");
+      g_autoptr (JsonBuilder) builder = json_builder_new ();
+      json_builder_begin_object (builder);
+      cli_json_set_string (builder, "text", text);
+      add_predictions_json (builder, "predictions", top, n);
+      json_builder_end_object (builder);
+      g_autofree char *line = cli_json_to_line (builder);
+      g_string_append (out, line);
     }
   else
     {
@@ -76,10 +73,9 @@ predict_once (AsModel *model, const PredictInput *in, int k, gboolean json)
                               "logit", "probability");
       for (int i = 0; i < n; i++)
         {
-          g_autoptr (GString) quoted = g_string_new (NULL);
-          cli_json_append_string (quoted, top[i].token);
-          g_string_append_printf (out, "%4d  %-20s %7d %12.4f %12.6f\n", i + 1, quoted->str,
-                                  top[i].id, top[i].logit, top[i].probability);
+          g_autofree char *quoted = cli_json_quote (top[i].token);
+          g_string_append_printf (out, "%4d  %-20s %7d %12.4f %12.6f\n", i + 1, quoted, top[i].id,
+                                  top[i].logit, top[i].probability);
         }
     }
   fwrite (out->str, 1, out->len, stdout);
@@ -99,26 +95,40 @@ append_masks_text (GString *out, const AsTrace *trace, const AsMaskedPrediction 
       for (int i = 0; i < masks[m].n_top; i++)
         {
           const AsPrediction *p = &masks[m].top[i];
-          g_autoptr (GString) quoted = g_string_new (NULL);
-          cli_json_append_string (quoted, p->token);
-          g_string_append_printf (out, "%4d  %-20s %7d %12.4f %12.6f\n", i + 1, quoted->str, p->id,
+          g_autofree char *quoted = cli_json_quote (p->token);
+          g_string_append_printf (out, "%4d  %-20s %7d %12.4f %12.6f\n", i + 1, quoted, p->id,
                                   p->logit, p->probability);
         }
     }
 }
 
-static void
-append_masks_json (GString *out, const AsMaskedPrediction *masks, int n)
+/* {"tokens": [...], "ids": [...], ("text": ...,) "masks": [{"position": i, "predictions": [...]}]}
+ */
+static char *
+masks_json (const AsTrace *trace, const char *text, const AsMaskedPrediction *masks, int n)
 {
-  g_string_append (out, ",\"masks\":[");
+  g_autoptr (JsonBuilder) out = json_builder_new ();
+  json_builder_begin_object (out);
+  cli_json_set_tokens (out, "tokens", trace);
+  json_builder_set_member_name (out, "ids");
+  json_builder_begin_array (out);
+  for (int i = 0; i < trace->n_tokens; i++)
+    json_builder_add_int_value (out, trace->ids[i]);
+  json_builder_end_array (out);
+  if (text != NULL)
+    cli_json_set_string (out, "text", text);
+  json_builder_set_member_name (out, "masks");
+  json_builder_begin_array (out);
   for (int m = 0; m < n; m++)
     {
-      g_string_append_printf (out, "%s{\"position\":%d,\"predictions\":", m > 0 ? "," : "",
-                              masks[m].position);
-      append_predictions_json (out, masks[m].top, masks[m].n_top);
-      g_string_append_c (out, '}');
+      json_builder_begin_object (out);
+      cli_json_set_int (out, "position", masks[m].position);
+      add_predictions_json (out, "predictions", masks[m].top, masks[m].n_top);
+      json_builder_end_object (out);
     }
-  g_string_append (out, "]}\n");
+  json_builder_end_array (out);
+  json_builder_end_object (out);
+  return cli_json_to_line (out);
 }
 
 /* The top-K at every mask token of the input of a masked-LM encoder. */
@@ -137,18 +147,8 @@ predict_masked (AsModel *model, const PredictInput *in, int k, gboolean json)
   g_autoptr (GString) out = g_string_new (NULL);
   if (json)
     {
-      g_string_append (out, "{\"tokens\":");
-      cli_json_append_tokens (out, trace);
-      g_string_append_printf (out, ",\"ids\":[");
-      for (int i = 0; i < trace->n_tokens; i++)
-        g_string_append_printf (out, "%s%d", i > 0 ? "," : "", trace->ids[i]);
-      g_string_append_c (out, ']');
-      if (in->text != NULL)
-        {
-          g_string_append (out, ",\"text\":");
-          cli_json_append_string (out, in->text);
-        }
-      append_masks_json (out, masks, n);
+      g_autofree char *line = masks_json (trace, in->text, masks, n);
+      g_string_append (out, line);
     }
   else
     append_masks_text (out, trace, masks, n);
@@ -172,11 +172,14 @@ predict_steps (AsModel *model, const char *text, int k, int steps, gboolean appe
     {
       if (json)
         {
-          g_string_append_printf (out, "{\"step\":%d,\"text\":", s + 1);
-          cli_json_append_string (out, result[s].text);
-          g_string_append (out, ",\"top\":");
-          append_predictions_json (out, result[s].top, result[s].n_top);
-          g_string_append (out, "}\n");
+          g_autoptr (JsonBuilder) builder = json_builder_new ();
+          json_builder_begin_object (builder);
+          cli_json_set_int (builder, "step", s + 1);
+          cli_json_set_string (builder, "text", result[s].text);
+          add_predictions_json (builder, "top", result[s].top, result[s].n_top);
+          json_builder_end_object (builder);
+          g_autofree char *line = cli_json_to_line (builder);
+          g_string_append (out, line);
           continue;
         }
       /* the seed prints the decoded tokens verbatim, newlines included */

@@ -9,6 +9,7 @@
 #include "as-error.h"
 #include "as-head-stats.h"
 #include "cli-analysis.h"
+#include "cli-json.h"
 #include "cli.h"
 
 typedef struct
@@ -39,54 +40,57 @@ stats_of_lines (AsModel *model, const char *path, gboolean truncate, GError **er
 }
 
 static void
-append_head_json (GString *out, const AsHeadStats *s, int e)
+add_head_json (JsonBuilder *out, const AsHeadStats *s, int e)
 {
-  g_string_append_printf (out, "{\"layer\":%d,\"head\":%d", e / s->n_head, e % s->n_head);
+  json_builder_begin_object (out);
+  cli_json_set_int (out, "layer", e / s->n_head);
+  cli_json_set_int (out, "head", e % s->n_head);
   for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
-    {
-      if (!as_head_stat_kind_applies (k, s->bidirectional))
-        continue;
-      g_string_append_printf (out, ",\"%s\":", as_head_stat_kind_to_string (k));
-      cli_json_append_number (out, s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
-    }
-  g_string_append (out, ",\"label\":");
-  cli_json_append_string (out, as_head_pattern_to_string (s->patterns[e]));
-  g_string_append_c (out, '}');
+    if (as_head_stat_kind_applies (k, s->bidirectional))
+      cli_json_set_number (out, as_head_stat_kind_to_string (k),
+                           s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
+  cli_json_set_string (out, "label", as_head_pattern_to_string (s->patterns[e]));
+  json_builder_end_object (out);
 }
 
 static void
 print_json (const AsHeadStats *s, const char *model_name)
 {
   int n = s->n_layer * s->n_head;
-  g_autoptr (GString) out = g_string_new ("{\"model\":");
-  cli_json_append_string (out, model_name);
-  g_string_append_printf (out, ",\"sentences\":%d,\"n_layer\":%d,\"n_head\":%d,\"heads\":[",
-                          s->n_traces, s->n_layer, s->n_head);
+  g_autoptr (JsonBuilder) out = json_builder_new ();
+  json_builder_begin_object (out);
+  cli_json_set_string (out, "model", model_name);
+  cli_json_set_int (out, "sentences", s->n_traces);
+  cli_json_set_int (out, "n_layer", s->n_layer);
+  cli_json_set_int (out, "n_head", s->n_head);
+  json_builder_set_member_name (out, "heads");
+  json_builder_begin_array (out);
   for (int e = 0; e < n; e++)
-    {
-      if (e > 0)
-        g_string_append_c (out, ',');
-      append_head_json (out, s, e);
-    }
-  g_string_append (out, "],\"rankings\":{");
+    add_head_json (out, s, e);
+  json_builder_end_array (out);
+  json_builder_set_member_name (out, "rankings");
+  json_builder_begin_object (out);
   for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
     {
       if (!as_head_stat_kind_applies (k, s->bidirectional))
         continue;
       g_autofree int *order = as_head_stats_rank (s, k);
-      g_string_append_printf (out, "%s\"%s\":[", k > 0 ? "," : "", as_head_stat_kind_to_string (k));
+      json_builder_set_member_name (out, as_head_stat_kind_to_string (k));
+      json_builder_begin_array (out);
       for (int r = 0; r < n; r++)
         {
           int e = order[r];
-          g_string_append_printf (out, "%s{\"layer\":%d,\"head\":%d,\"value\":", r > 0 ? "," : "",
-                                  e / s->n_head, e % s->n_head);
-          cli_json_append_number (out, s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
-          g_string_append_c (out, '}');
+          json_builder_begin_object (out);
+          cli_json_set_int (out, "layer", e / s->n_head);
+          cli_json_set_int (out, "head", e % s->n_head);
+          cli_json_set_number (out, "value", s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
+          json_builder_end_object (out);
         }
-      g_string_append_c (out, ']');
+      json_builder_end_array (out);
     }
-  g_string_append (out, "}}\n");
-  cli_print (out);
+  json_builder_end_object (out);
+  json_builder_end_object (out);
+  cli_json_print (out);
 }
 
 static void

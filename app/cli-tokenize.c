@@ -4,24 +4,29 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "cli-json.h"
 #include "cli.h"
 
-/* Appends {"ids":[...],"tokens":[...]} for IDS. */
+/* Appends {"ids":[...],"tokens":[...]} for IDS as one line. */
 static void
 append_tokens_json (GString *out, const AsTokenizer *tokenizer, GArray *ids)
 {
-  g_string_append (out, "{\"ids\":[");
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "ids");
+  json_builder_begin_array (builder);
   for (guint i = 0; i < ids->len; i++)
-    g_string_append_printf (out, "%s%d", i ? "," : "", g_array_index (ids, int32_t, i));
-  g_string_append (out, "],\"tokens\":[");
+    json_builder_add_int_value (builder, g_array_index (ids, int32_t, i));
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "tokens");
+  json_builder_begin_array (builder);
   for (guint i = 0; i < ids->len; i++)
-    {
-      if (i)
-        g_string_append_c (out, ',');
-      cli_json_append_string (out,
-                              as_tokenizer_get_token (tokenizer, g_array_index (ids, int32_t, i)));
-    }
-  g_string_append (out, "]}\n");
+    json_builder_add_string_value (
+        builder, as_tokenizer_get_token (tokenizer, g_array_index (ids, int32_t, i)));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  g_autofree char *line = cli_json_to_line (builder);
+  g_string_append (out, line);
 }
 
 static void
@@ -30,10 +35,9 @@ append_tokens_text (GString *out, const AsTokenizer *tokenizer, const char *text
   g_string_append_printf (out, "Input: %s\nTokens: [", text);
   for (guint i = 0; i < ids->len; i++)
     {
-      if (i)
-        g_string_append (out, ", ");
-      cli_json_append_string (out,
-                              as_tokenizer_get_token (tokenizer, g_array_index (ids, int32_t, i)));
+      g_autofree char *quoted
+          = cli_json_quote (as_tokenizer_get_token (tokenizer, g_array_index (ids, int32_t, i)));
+      g_string_append_printf (out, "%s%s", i ? ", " : "", quoted);
     }
   g_string_append (out, "]\nToken IDs: [");
   for (guint i = 0; i < ids->len; i++)

@@ -64,8 +64,9 @@ GArray *cli_parse_ids (const char *list, const char *argument, GError **error);
 GArray *cli_parse_type_ids (const char *list, const GArray *ids, GError **error);
 
 /* Calls FUNC for every non-blank line of the text file PATH (a trailing CR is dropped), in
- * order. An error of FUNC is returned prefixed with "--lines: PATH line N: "; reading PATH or a
- * file without any non-blank line fails too. */
+ * order. An error of FUNC is returned prefixed with "--lines: PATH line N: "; reading PATH, a
+ * file holding a NUL byte (the message names its line) or a file without any non-blank line
+ * fails too. */
 typedef gboolean (*CliLineFunc) (const char *line, gpointer user_data, GError **error);
 gboolean cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data,
                                 GError **error);
@@ -73,8 +74,5 @@ gboolean cli_foreach_text_line (const char *path, CliLineFunc func, gpointer use
 /* Writes CONTENTS to PATH atomically (temporary file + rename). */
 gboolean cli_write_file_atomic (const char *path, const char *contents, gssize length,
                                 GError **error);
-
-/* JSON string escaping of S into BUF (appends, with quotes). */
-void cli_json_append_string (GString *buf, const char *s);
 
 G_END_DECLS

@@ -25,6 +25,15 @@ static const struct
   { N_ ("PDF document"), "*.pdf", ".pdf" },
 };
 
+/* Why PAGE has no figure to export. */
+static const char *
+no_figure_message (AttnscopePage *page)
+{
+  return attnscope_page_get_busy (page)
+             ? _ ("The figure is still being computed; export it once it is shown.")
+             : _ ("There is no figure to export yet.");
+}
+
 gboolean
 gui_export_write (AttnscopeWindow *window, AttnscopePage *page, const char *path, double scale,
                   GError **error)
@@ -32,7 +41,7 @@ gui_export_write (AttnscopeWindow *window, AttnscopePage *page, const char *path
   ArFigure figure;
   if (!attnscope_page_get_figure (page, &figure))
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, _ ("There is no figure to export yet."));
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s", no_figure_message (page));
       attnscope_window_show_error (window, _ ("Export failed"), (*error)->message);
       return FALSE;
     }
@@ -95,7 +104,7 @@ gui_export_run (AttnscopeWindow *window, AttnscopePage *page)
   ArFigure figure;
   if (!attnscope_page_get_figure (page, &figure))
     {
-      attnscope_window_show_toast (window, _ ("There is no figure to export yet."));
+      attnscope_window_show_toast (window, no_figure_message (page));
       return;
     }
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (

@@ -225,6 +225,11 @@ as_encoder_forward (const AsModel *model, const int32_t *ids, int T,
     return NULL;
   t->causal = FALSE;
   as_trace_set_tokens (t, as_model_get_tokenizer (model), ids);
+  if (!as_trace_set_token_embeddings (t, w->word, error))
+    {
+      as_trace_unref (t);
+      return NULL;
+    }
 
   EncoderScratch s;
   if (!scratch_init (&s, c, T, error))

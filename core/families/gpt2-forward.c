@@ -184,6 +184,11 @@ as_gpt2_forward (const AsModel *model, const int32_t *ids, int T, const AsForwar
     return NULL;
   t->causal = TRUE;
   as_trace_set_tokens (t, tokenizer, ids);
+  if (!as_trace_set_token_embeddings (t, w->wte, error))
+    {
+      as_trace_unref (t);
+      return NULL;
+    }
 
   Gpt2Scratch s;
   if (!scratch_init (&s, c, T, error))

@@ -222,6 +222,11 @@ as_toy_attention_run (const AsConfig *c, const AsToyWeights *w, const AsTokenize
     return NULL;
   t->causal = as_toy_settings (c)->causal;
   as_trace_set_tokens (t, tokenizer, ids);
+  if (!as_trace_set_token_embeddings (t, w->embeddings, error))
+    {
+      as_trace_unref (t);
+      return NULL;
+    }
 
   float *x = as_trace_hidden (t, 0);     /* [T][D] layer input */
   float *out = as_trace_attn_out (t, 0); /* [T][D] layer output */

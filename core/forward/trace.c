@@ -19,6 +19,7 @@ as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim
                    + 4 * L * H * T * hd /* q, k, v, ctx */
                    + L * T * D          /* attn_out */
                    + (L + 1) * T * D    /* hidden */
+                   + T * D              /* token_embeddings, when the family provides them */
                    + (all_logits ? T : 1) * V;
   return floats * sizeof (float) + T * (2 * sizeof (int32_t) + sizeof (char *));
 }
@@ -162,6 +163,23 @@ as_trace_set_segments (AsTrace *trace, const int32_t *type_ids, gboolean with_ty
       = as_segment_b_start (trace->ids, trace->type_ids, T, special_ids[AS_SPECIAL_SEP]);
 }
 
+gboolean
+as_trace_set_token_embeddings (AsTrace *trace, const float *table, GError **error)
+{
+  gsize T = trace->n_tokens, D = trace->d_model;
+  g_clear_pointer (&trace->token_embeddings, g_free);
+  trace->token_embeddings = g_try_new (float, T *D);
+  if (trace->token_embeddings == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate the token embeddings of %d tokens", trace->n_tokens);
+      return FALSE;
+    }
+  for (gsize t = 0; t < T; t++)
+    memcpy (trace->token_embeddings + t * D, table + (gsize) trace->ids[t] * D, sizeof (float) * D);
+  return TRUE;
+}
+
 AsTrace *
 as_trace_ref (AsTrace *trace)
 {
@@ -186,6 +204,7 @@ as_trace_unref (AsTrace *trace)
   g_free (trace->ctx);
   g_free (trace->attn_out);
   g_free (trace->hidden);
+  g_free (trace->token_embeddings);
   g_free (trace->logits);
   g_free (trace);
 }

@@ -72,6 +72,7 @@ typedef enum
   AS_HEAD_PATTERN_CLS,
   AS_HEAD_PATTERN_SEP,
   AS_HEAD_PATTERN_BROAD, /* no share reaches 0.5 and the entropy is high */
+  AS_HEAD_PATTERN_COUNT,
 } AsHeadPattern;
 
 /* The normalised entropy from which a bidirectional head without a dominant share is "broad". */

@@ -44,7 +44,10 @@ typedef struct
   float *ctx;      /* [L][H][T][hd] context = P·v, before the output projection */
   float *attn_out; /* [L][T][D] output of each attention block (after c_proj, before residual) */
   float *hidden;   /* [L+1][T][D] HF convention: block inputs, last = after the final norm */
-  float *logits;   /* [logits_rows][V]; logits_rows = 1 (last position) or T */
+  float *token_embeddings; /* [T][D] the rows of the family's token-embedding table for the ids,
+                            * before positions (or anything else) are added: the same vector
+                            * for a token in every text; NULL when the family provides none */
+  float *logits;           /* [logits_rows][V]; logits_rows = 1 (last position) or T */
   int logits_rows;
 
   /*< private >*/
@@ -55,6 +58,11 @@ typedef struct
  * (naming the bytes needed and available) when it would not fit. TOKENS are copied. */
 AsTrace *as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
                        int vocab_size, gboolean all_logits, GError **error);
+/* Sets TRACE->token_embeddings [T][D] to the rows TABLE[ids[t]] of a token-embedding table
+ * TABLE [V][D] (families call it after as_trace_set_tokens(); core/README.md, "Model families").
+ * Fails with AS_ERROR_MEMORY. */
+gboolean as_trace_set_token_embeddings (AsTrace *trace, const float *table, GError **error);
+
 /* Copies IDS[0..T-1] into TRACE with their vocabulary strings and texts from TOKENIZER ("<id>"
  * for both when TOKENIZER is NULL or lacks the id). */
 void as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t *ids);

@@ -10,7 +10,7 @@ and merges.txt.
 write_keras_h5 / read_keras_h5 and write_safetensors_tensors / read_safetensors_tensors are the
 family-independent parts (encoder_layout.py uses them too). Random weights are drawn from a
 seeded numpy Generator so a model is reproducible from its command line. Used by
-gpt2_reference.py and encoder_reference.py; no torch here.
+gpt2_reference.py, encoder_reference.py and marian_reference.py; no torch here.
 """
 
 import json

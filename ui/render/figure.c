@@ -78,3 +78,34 @@ ar_figure_render (cairo_t *cr, const ArFigure *fig, double width, double height)
     }
   g_assert_not_reached ();
 }
+
+void
+ar_figure_parts_restyle (ArFigureParts *out, const ArFigureParts *in, const ArRenderStyle *style)
+{
+  *out = *in;
+  out->heatmap.style = out->panel_b.style = out->panel_diff.style = style;
+  out->grid.style = out->scatter.style = out->lines.style = out->compare.style = style;
+  out->compare.a = &out->heatmap;
+  out->compare.b = &out->panel_b;
+  out->compare.diff = in->compare.diff != NULL ? &out->panel_diff : NULL;
+  out->compare.chart = in->compare.chart != NULL ? &out->lines : NULL;
+  switch (in->figure.kind)
+    {
+    case AR_FIGURE_HEATMAP:
+      out->figure = ar_figure_from_heatmap (&out->heatmap);
+      return;
+    case AR_FIGURE_GRID:
+      out->figure = ar_figure_from_grid (&out->grid);
+      return;
+    case AR_FIGURE_SCATTER:
+      out->figure = ar_figure_from_scatter (&out->scatter);
+      return;
+    case AR_FIGURE_LINES:
+      out->figure = ar_figure_from_lines (&out->lines);
+      return;
+    case AR_FIGURE_COMPARE:
+      out->figure = ar_figure_from_compare (&out->compare);
+      return;
+    }
+  g_assert_not_reached ();
+}

@@ -227,6 +227,21 @@ ar_heatmap_get_size (const ArHeatmapFigure *fig, double *width, double *height)
                   + bottom_extent (&lo, needs_rotation (&lo, cell)));
 }
 
+gboolean
+ar_heatmap_same_layout (const ArHeatmapFigure *a, const ArHeatmapFigure *b)
+{
+  /* Everything measure () reads. */
+  return a->n_rows == b->n_rows && a->n_cols == b->n_cols
+         && a->row_label_width == b->row_label_width && a->col_label_width == b->col_label_width
+         && g_strcmp0 (a->title, b->title) == 0 && g_strcmp0 (a->subtitle, b->subtitle) == 0
+         && g_strcmp0 (a->row_axis, b->row_axis) == 0 && g_strcmp0 (a->col_axis, b->col_axis) == 0
+         && a->colorbar == b->colorbar
+         && (!a->colorbar
+             || (a->vmin == b->vmin && a->vmax == b->vmax
+                 && g_strcmp0 (a->colorbar_label, b->colorbar_label) == 0))
+         && a->style == b->style;
+}
+
 static gboolean
 annotated (const ArHeatmapFigure *fig, const Layout *lo)
 {

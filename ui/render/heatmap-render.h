@@ -79,6 +79,12 @@ void ar_heatmap_figure_measure_labels (ArHeatmapFigure *fig);
 /* The natural size of FIG (whole units). */
 void ar_heatmap_get_size (const ArHeatmapFigure *fig, double *width, double *height);
 
+/* TRUE when A and B are laid out alike at every size — the same cells, label widths, titles, axis
+ * names and colour bar — so a widget showing A can show B without a new layout. Measures
+ * nothing: A's and B's label widths must have been measured (ar_heatmap_figure_measure_labels)
+ * or be measured alike. */
+gboolean ar_heatmap_same_layout (const ArHeatmapFigure *a, const ArHeatmapFigure *b);
+
 /* Draws FIG into the rectangle (0, 0, WIDTH, HEIGHT) of CR's user space. */
 void ar_heatmap_render (cairo_t *cr, const ArHeatmapFigure *fig, double width, double height);
 

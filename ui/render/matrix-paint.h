@@ -9,8 +9,10 @@
  * - otherwise, on image targets (PNG export, the widgets' pixels), one image at the target's own
  *   resolution in which each pixel takes the colour of the cell its centre falls in (the rule
  *   ar_heatmap_hit uses: column floor((x - x0) / cell_w)), so hit-testing agrees with every
- *   pixel; on other targets (SVG, PDF, recordings) one image of COLS × ROWS pixels scaled up with
- *   nearest-neighbour filtering.
+ *   pixel; in files (SVG, PDF) one image of COLS × ROWS pixels scaled up with nearest-neighbour
+ *   filtering; in recordings (what the GTK widgets draw into, replayed on screen) the same with
+ *   at most two pixels per unit, each the cell under its centre — a 1024 × 1024 matrix in a
+ *   100-unit thumbnail costs 200 × 200 colours, not a million.
  * Either way a cell's interior has exactly the colour colormap.h gives its value. */
 #pragma once
 

@@ -1,6 +1,7 @@
-/* attnscope-heatmap-view.c — the heatmap widget: owns the matrix, draws it through
+/* attnscope-heatmap-view.c — the heatmap widget: draws its built figure through
  * ar_heatmap_render() in snapshot, hit-tests with ar_heatmap_hit() for tooltips and clicks (see
- * attnscope-heatmap-view.h). */
+ * attnscope-heatmap-view.h). Its properties (size, title, highlighted row and column) read the
+ * figure. */
 #include "attnscope-heatmap-view.h"
 
 #include <glib/gi18n.h>
@@ -13,19 +14,7 @@ struct _AttnscopeHeatmapView
 {
   GtkWidget parent_instance;
 
-  float *values; /* [n_rows][n_cols] */
-  int n_rows, n_cols;
-  char **row_labels; /* [n_rows] or NULL */
-  char **col_labels; /* [n_cols] or NULL */
-
-  char *title, *subtitle;
-  char *row_axis, *col_axis, *colorbar_label;
-  ArColormap colormap;
-  double vmin, vmax;
-  gboolean annotate;
-  int decimals;
-  gboolean mask_upper;
-  int highlight_row, highlight_col;
+  ArBuiltFigure *figure; /* a heatmap, or NULL */
 
   /* the tick labels' widths measured for LABEL_STYLE (0 = not yet) */
   double row_label_width, col_label_width;
@@ -40,10 +29,6 @@ enum
   PROP_N_ROWS,
   PROP_N_COLS,
   PROP_TITLE,
-  PROP_SUBTITLE,
-  PROP_COLORMAP,
-  PROP_ANNOTATE,
-  PROP_MASK_UPPER,
   PROP_HIGHLIGHT_ROW,
   PROP_HIGHLIGHT_COL,
   N_PROPS
@@ -58,218 +43,102 @@ enum
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void
-set_string (AttnscopeHeatmapView *self, char **field, const char *value, int prop)
+/* The figure's heatmap, or NULL. */
+static const ArHeatmapFigure *
+heatmap (AttnscopeHeatmapView *self)
 {
-  if (g_strcmp0 (*field, value) == 0)
-    return;
-  g_free (*field);
-  *field = g_strdup (value);
-  if (prop != PROP_0)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  return self->figure != NULL ? &ar_built_figure_get_parts (self->figure)->heatmap : NULL;
 }
 
-static char **
-copy_labels (const char *const *labels, int n)
+static gboolean
+same_labels (const char *const *a, const char *const *b, int n)
 {
-  if (labels == NULL)
-    return NULL;
-  char **copy = g_new0 (char *, n + 1);
+  if (a == NULL || b == NULL)
+    return a == b;
   for (int i = 0; i < n; i++)
-    copy[i] = g_strdup (labels[i]);
-  return copy;
+    if (g_strcmp0 (a[i], b[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* Laid out alike: the cached label widths apply to both (their labels are the same). */
+static gboolean
+same_layout (GtkWidget *widget, const ArFigureParts *old, const ArFigureParts *new)
+{
+  AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
+  ArHeatmapFigure a = old->heatmap, b = new->heatmap;
+  a.row_label_width = b.row_label_width = self->row_label_width;
+  a.col_label_width = b.col_label_width = self->col_label_width;
+  return self->row_label_width > 0 && ar_heatmap_same_layout (&a, &b);
 }
 
 void
-attnscope_heatmap_view_set_matrix (AttnscopeHeatmapView *self, const float *values, int rows,
-                                   int cols, const char *const *row_labels,
-                                   const char *const *col_labels)
+attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *figure)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  if (values == NULL)
-    rows = cols = 0;
-  int old_rows = self->n_rows, old_cols = self->n_cols;
-  g_clear_pointer (&self->values, g_free);
-  g_clear_pointer (&self->row_labels, g_strfreev);
-  g_clear_pointer (&self->col_labels, g_strfreev);
-  if (values != NULL && rows > 0 && cols > 0)
-    self->values = g_memdup2 (values, sizeof (float) * (gsize) rows * cols);
-  self->n_rows = rows;
-  self->n_cols = cols;
-  self->row_labels = copy_labels (row_labels, rows);
-  self->col_labels = copy_labels (col_labels, cols);
-  self->row_label_width = self->col_label_width = 0;
-  if (old_rows != rows)
+  g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_HEATMAP);
+  if (self->figure == figure)
+    return;
+  const ArHeatmapFigure *old = heatmap (self); /* valid until the figure is replaced */
+  const ArHeatmapFigure *new = figure != NULL ? &ar_built_figure_get_parts (figure)->heatmap : NULL;
+  /* Measuring a thousand tick labels takes milliseconds: keep the widths while the labels stay. */
+  gboolean same
+      = old != NULL && new != NULL && old->n_rows == new->n_rows
+        && old->n_cols == new->n_cols &&same_labels (old->row_labels, new->row_labels, new->n_rows)
+        && same_labels (old->col_labels, new->col_labels, new->n_cols);
+  if (!same)
+    self->row_label_width = self->col_label_width = 0;
+  int rows = old != NULL ? old->n_rows : 0, cols = old != NULL ? old->n_cols : 0;
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
+                                   same ? same_layout : NULL);
+  g_object_freeze_notify (G_OBJECT (self));
+  if (rows != attnscope_heatmap_view_get_n_rows (self))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ROWS]);
-  if (old_cols != cols)
+  if (cols != attnscope_heatmap_view_get_n_cols (self))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_COLS]);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_ROW]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_COL]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+ArBuiltFigure *
+attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), NULL);
+  return self->figure;
 }
 
 int
 attnscope_heatmap_view_get_n_rows (AttnscopeHeatmapView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), 0);
-  return self->n_rows;
+  return heatmap (self) != NULL ? heatmap (self)->n_rows : 0;
 }
 
 int
 attnscope_heatmap_view_get_n_cols (AttnscopeHeatmapView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), 0);
-  return self->n_cols;
+  return heatmap (self) != NULL ? heatmap (self)->n_cols : 0;
 }
 
 float
 attnscope_heatmap_view_get_value (AttnscopeHeatmapView *self, int row, int col)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), NAN);
-  if (row < 0 || row >= self->n_rows || col < 0 || col >= self->n_cols)
+  const ArHeatmapFigure *fig = heatmap (self);
+  if (fig == NULL || row < 0 || row >= fig->n_rows || col < 0 || col >= fig->n_cols)
     return NAN;
-  return self->values[(gsize) row * self->n_cols + col];
+  return fig->values[(gsize) row * fig->n_cols + col];
 }
 
-void
-attnscope_heatmap_view_set_titles (AttnscopeHeatmapView *self, const char *title,
-                                   const char *subtitle)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  set_string (self, &self->title, title, PROP_TITLE);
-  set_string (self, &self->subtitle, subtitle, PROP_SUBTITLE);
-}
-
-void
-attnscope_heatmap_view_set_axes (AttnscopeHeatmapView *self, const char *row_axis,
-                                 const char *col_axis, const char *colorbar_label)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  set_string (self, &self->row_axis, row_axis, PROP_0);
-  set_string (self, &self->col_axis, col_axis, PROP_0);
-  set_string (self, &self->colorbar_label, colorbar_label, PROP_0);
-}
-
-void
-attnscope_heatmap_view_set_colormap (AttnscopeHeatmapView *self, const char *colormap)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  ArColormap map;
-  if (colormap == NULL || !ar_colormap_from_string (colormap, &map, NULL))
-    {
-      g_warning ("unknown colour map '%s'", colormap);
-      return;
-    }
-  if (self->colormap == map)
-    return;
-  self->colormap = map;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLORMAP]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-const char *
-attnscope_heatmap_view_get_colormap (AttnscopeHeatmapView *self)
-{
-  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), NULL);
-  return ar_colormap_to_string (self->colormap);
-}
-
-void
-attnscope_heatmap_view_set_range (AttnscopeHeatmapView *self, double vmin, double vmax)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  if (self->vmin == vmin && self->vmax == vmax)
-    return;
-  self->vmin = vmin;
-  self->vmax = vmax;
-  /* The colour bar's tick labels may change width. */
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-}
-
-void
-attnscope_heatmap_view_set_annotate (AttnscopeHeatmapView *self, gboolean annotate)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  annotate = !!annotate;
-  if (self->annotate == annotate)
-    return;
-  self->annotate = annotate;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANNOTATE]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_heatmap_view_set_decimals (AttnscopeHeatmapView *self, int decimals)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  decimals = CLAMP (decimals, 0, 6);
-  if (self->decimals == decimals)
-    return;
-  self->decimals = decimals;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_heatmap_view_set_mask_upper (AttnscopeHeatmapView *self, gboolean mask_upper)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  mask_upper = !!mask_upper;
-  if (self->mask_upper == mask_upper)
-    return;
-  self->mask_upper = mask_upper;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MASK_UPPER]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_heatmap_view_set_highlight (AttnscopeHeatmapView *self, int row, int col)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  row = MAX (row, -1);
-  col = MAX (col, -1);
-  if (self->highlight_row != row)
-    {
-      self->highlight_row = row;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_ROW]);
-    }
-  if (self->highlight_col != col)
-    {
-      self->highlight_col = col;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_COL]);
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self, ArHeatmapFigure *fig)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  ar_heatmap_figure_init (fig);
-  fig->title = self->title;
-  fig->subtitle = self->subtitle;
-  fig->n_rows = self->n_rows;
-  fig->n_cols = self->n_cols;
-  fig->values = self->values;
-  fig->row_labels = (const char *const *) self->row_labels;
-  fig->col_labels = (const char *const *) self->col_labels;
-  fig->row_axis = self->row_axis;
-  fig->col_axis = self->col_axis;
-  fig->colormap = self->colormap;
-  fig->vmin = self->vmin;
-  fig->vmax = self->vmax;
-  fig->annotate = self->annotate ? AR_ANNOTATE_AUTO : AR_ANNOTATE_NEVER;
-  fig->decimals = self->decimals;
-  fig->mask_upper = self->mask_upper;
-  fig->highlight_row = self->highlight_row < self->n_rows ? self->highlight_row : -1;
-  fig->highlight_col = self->highlight_col < self->n_cols ? self->highlight_col : -1;
-  fig->colorbar_label = self->colorbar_label;
-}
-
+/* The figure in the screen's style, its tick labels measured once per figure and style. */
 static void
-screen_figure (AttnscopeHeatmapView *self, ArHeatmapFigure *fig)
+screen_figure (AttnscopeHeatmapView *self, ArFigureParts *parts)
 {
-  attnscope_heatmap_view_get_figure (self, fig);
-  fig->style = attnscope_figure_style_get ();
-  /* measure the tick labels once per matrix and style, not on every frame and hover */
+  attnscope_figure_widget_restyle (self->figure, parts);
+  ArHeatmapFigure *fig = &parts->heatmap;
   if (self->label_style != fig->style || self->row_label_width <= 0)
     {
       ar_heatmap_figure_measure_labels (fig);
@@ -285,10 +154,11 @@ static void
 attnscope_heatmap_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
-  ArHeatmapFigure fig;
-  screen_figure (self, &fig);
-  ArFigure figure = ar_figure_from_heatmap (&fig);
-  attnscope_figure_widget_snapshot (widget, snapshot, self->values != NULL ? &figure : NULL);
+  if (self->figure == NULL)
+    return;
+  ArFigureParts parts;
+  screen_figure (self, &parts);
+  attnscope_figure_widget_snapshot (widget, snapshot, &parts.figure);
 }
 
 static void
@@ -297,26 +167,26 @@ attnscope_heatmap_view_measure (GtkWidget *widget, GtkOrientation orientation, i
                                 int *natural_baseline)
 {
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
-  ArHeatmapFigure fig;
-  screen_figure (self, &fig);
-  ArFigure figure = ar_figure_from_heatmap (&fig);
-  attnscope_figure_widget_measure (self->values != NULL ? &figure : NULL, orientation, 0, minimum,
-                                   natural);
+  ArFigureParts parts;
+  if (self->figure != NULL)
+    screen_figure (self, &parts);
+  attnscope_figure_widget_measure (self->figure != NULL ? &parts.figure : NULL, orientation, 0,
+                                   minimum, natural);
 }
 
 static gboolean
 hit (AttnscopeHeatmapView *self, double x, double y, int *row, int *col)
 {
-  if (self->values == NULL)
+  if (self->figure == NULL)
     return FALSE;
-  ArHeatmapFigure fig;
-  screen_figure (self, &fig);
-  return ar_heatmap_hit (&fig, gtk_widget_get_width (GTK_WIDGET (self)),
+  ArFigureParts parts;
+  screen_figure (self, &parts);
+  return ar_heatmap_hit (&parts.heatmap, gtk_widget_get_width (GTK_WIDGET (self)),
                          gtk_widget_get_height (GTK_WIDGET (self)), x, y, row, col);
 }
 
 static char *
-axis_label (char **labels, int i)
+axis_label (const char *const *labels, int i)
 {
   return labels != NULL ? g_strdup (labels[i]) : g_strdup_printf ("%d", i);
 }
@@ -329,12 +199,13 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   int row, col;
   if (keyboard || !hit (self, x, y, &row, &col))
     return FALSE;
-  g_autofree char *row_label = axis_label (self->row_labels, row);
-  g_autofree char *col_label = axis_label (self->col_labels, col);
-  g_autofree char *value = ar_format_number (self->values[(gsize) row * self->n_cols + col], 6);
+  const ArHeatmapFigure *fig = heatmap (self);
+  g_autofree char *row_label = axis_label (fig->row_labels, row);
+  g_autofree char *col_label = axis_label (fig->col_labels, col);
+  g_autofree char *value = ar_format_number (fig->values[(gsize) row * fig->n_cols + col], 6);
   g_autofree char *markup = g_markup_printf_escaped (
-      "%s: <b>%s</b> (%d)\n%s: <b>%s</b> (%d)\n%s", self->row_axis ? self->row_axis : _ ("Row"),
-      row_label, row, self->col_axis ? self->col_axis : _ ("Column"), col_label, col, value);
+      "%s: <b>%s</b> (%d)\n%s: <b>%s</b> (%d)\n%s", fig->row_axis ? fig->row_axis : _ ("Row"),
+      row_label, row, fig->col_axis ? fig->col_axis : _ ("Column"), col_label, col, value);
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }
@@ -351,15 +222,7 @@ on_click_released (GtkGestureClick *gesture, int n_press, double x, double y,
 static void
 attnscope_heatmap_view_finalize (GObject *object)
 {
-  AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (object);
-  g_free (self->values);
-  g_strfreev (self->row_labels);
-  g_strfreev (self->col_labels);
-  g_free (self->title);
-  g_free (self->subtitle);
-  g_free (self->row_axis);
-  g_free (self->col_axis);
-  g_free (self->colorbar_label);
+  g_clear_pointer (&ATTNSCOPE_HEATMAP_VIEW (object)->figure, ar_built_figure_unref);
   G_OBJECT_CLASS (attnscope_heatmap_view_parent_class)->finalize (object);
 }
 
@@ -368,67 +231,23 @@ attnscope_heatmap_view_get_property (GObject *object, guint prop_id, GValue *val
                                      GParamSpec *pspec)
 {
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (object);
+  const ArHeatmapFigure *fig = heatmap (self);
   switch (prop_id)
     {
     case PROP_N_ROWS:
-      g_value_set_int (value, self->n_rows);
+      g_value_set_int (value, attnscope_heatmap_view_get_n_rows (self));
       break;
     case PROP_N_COLS:
-      g_value_set_int (value, self->n_cols);
+      g_value_set_int (value, attnscope_heatmap_view_get_n_cols (self));
       break;
     case PROP_TITLE:
-      g_value_set_string (value, self->title);
-      break;
-    case PROP_SUBTITLE:
-      g_value_set_string (value, self->subtitle);
-      break;
-    case PROP_COLORMAP:
-      g_value_set_string (value, ar_colormap_to_string (self->colormap));
-      break;
-    case PROP_ANNOTATE:
-      g_value_set_boolean (value, self->annotate);
-      break;
-    case PROP_MASK_UPPER:
-      g_value_set_boolean (value, self->mask_upper);
+      g_value_set_string (value, fig != NULL ? fig->title : NULL);
       break;
     case PROP_HIGHLIGHT_ROW:
-      g_value_set_int (value, self->highlight_row);
+      g_value_set_int (value, fig != NULL ? fig->highlight_row : -1);
       break;
     case PROP_HIGHLIGHT_COL:
-      g_value_set_int (value, self->highlight_col);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-attnscope_heatmap_view_set_property (GObject *object, guint prop_id, const GValue *value,
-                                     GParamSpec *pspec)
-{
-  AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (object);
-  switch (prop_id)
-    {
-    case PROP_TITLE:
-      set_string (self, &self->title, g_value_get_string (value), PROP_TITLE);
-      break;
-    case PROP_SUBTITLE:
-      set_string (self, &self->subtitle, g_value_get_string (value), PROP_SUBTITLE);
-      break;
-    case PROP_COLORMAP:
-      attnscope_heatmap_view_set_colormap (self, g_value_get_string (value));
-      break;
-    case PROP_ANNOTATE:
-      attnscope_heatmap_view_set_annotate (self, g_value_get_boolean (value));
-      break;
-    case PROP_MASK_UPPER:
-      attnscope_heatmap_view_set_mask_upper (self, g_value_get_boolean (value));
-      break;
-    case PROP_HIGHLIGHT_ROW:
-      attnscope_heatmap_view_set_highlight (self, g_value_get_int (value), self->highlight_col);
-      break;
-    case PROP_HIGHLIGHT_COL:
-      attnscope_heatmap_view_set_highlight (self, self->highlight_row, g_value_get_int (value));
+      g_value_set_int (value, fig != NULL ? fig->highlight_col : -1);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -443,23 +262,17 @@ attnscope_heatmap_view_class_init (AttnscopeHeatmapViewClass *klass)
 
   object_class->finalize = attnscope_heatmap_view_finalize;
   object_class->get_property = attnscope_heatmap_view_get_property;
-  object_class->set_property = attnscope_heatmap_view_set_property;
   widget_class->snapshot = attnscope_heatmap_view_snapshot;
   widget_class->measure = attnscope_heatmap_view_measure;
 
   GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
-  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
   properties[PROP_N_ROWS] = g_param_spec_int ("n-rows", NULL, NULL, 0, G_MAXINT, 0, ro);
   properties[PROP_N_COLS] = g_param_spec_int ("n-cols", NULL, NULL, 0, G_MAXINT, 0, ro);
-  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, rw);
-  properties[PROP_SUBTITLE] = g_param_spec_string ("subtitle", NULL, NULL, NULL, rw);
-  properties[PROP_COLORMAP] = g_param_spec_string ("colormap", NULL, NULL, "ylgnbu", rw);
-  properties[PROP_ANNOTATE] = g_param_spec_boolean ("annotate", NULL, NULL, TRUE, rw);
-  properties[PROP_MASK_UPPER] = g_param_spec_boolean ("mask-upper", NULL, NULL, FALSE, rw);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, ro);
   properties[PROP_HIGHLIGHT_ROW]
-      = g_param_spec_int ("highlight-row", NULL, NULL, -1, G_MAXINT, -1, rw);
+      = g_param_spec_int ("highlight-row", NULL, NULL, -1, G_MAXINT, -1, ro);
   properties[PROP_HIGHLIGHT_COL]
-      = g_param_spec_int ("highlight-col", NULL, NULL, -1, G_MAXINT, -1, rw);
+      = g_param_spec_int ("highlight-col", NULL, NULL, -1, G_MAXINT, -1, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* A click on cell (row, col). */
@@ -474,17 +287,6 @@ attnscope_heatmap_view_class_init (AttnscopeHeatmapViewClass *klass)
 static void
 attnscope_heatmap_view_init (AttnscopeHeatmapView *self)
 {
-  self->colormap = AR_COLORMAP_YLGNBU;
-  self->vmin = 0;
-  self->vmax = 1;
-  self->annotate = TRUE;
-  self->decimals = 2;
-  self->highlight_row = -1;
-  self->highlight_col = -1;
-  self->row_axis = g_strdup (_ ("Queries"));
-  self->col_axis = g_strdup (_ ("Keys"));
-  self->colorbar_label = g_strdup (_ ("Attention weight"));
-
   attnscope_figure_widget_init (GTK_WIDGET (self), G_CALLBACK (on_query_tooltip),
                                 G_CALLBACK (on_click_released));
 }

@@ -13,8 +13,10 @@ struct _AttnscopeTokenStrip
   GtkWidget parent_instance;
 
   AttnscopeSession *session;
-  GPtrArray *chips; /* [T] GtkToggleButton, borrowed (children of self) */
-  gboolean syncing; /* setting chip states from the session, not from a click */
+  GSignalGroup *run_signals;  /* on the session's main run */
+  GSignalGroup *view_signals; /* on the session's view state */
+  GPtrArray *chips;           /* [T] GtkToggleButton, borrowed (children of self) */
+  gboolean syncing;           /* setting chip states from the session, not from a click */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeTokenStrip, attnscope_token_strip, GTK_TYPE_WIDGET)
@@ -31,7 +33,9 @@ static GParamSpec *properties[N_PROPS];
 static void
 sync_selection (AttnscopeTokenStrip *self)
 {
-  int selected = self->session != NULL ? attnscope_session_get_selected_token (self->session) : -1;
+  AttnscopeViewState *view
+      = self->session != NULL ? attnscope_session_get_view (self->session) : NULL;
+  int selected = view != NULL ? attnscope_view_state_get_selected_token (view) : -1;
   self->syncing = TRUE;
   for (guint i = 0; i < self->chips->len; i++)
     gtk_toggle_button_set_active (self->chips->pdata[i], (int) i == selected);
@@ -43,11 +47,12 @@ chip_toggled (GtkToggleButton *chip, AttnscopeTokenStrip *self)
 {
   if (self->syncing || self->session == NULL)
     return;
+  AttnscopeViewState *view = attnscope_session_get_view (self->session);
   int index = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chip), "token-index"));
   if (gtk_toggle_button_get_active (chip))
-    attnscope_session_set_selected_token (self->session, index);
-  else if (attnscope_session_get_selected_token (self->session) == index)
-    attnscope_session_set_selected_token (self->session, -1);
+    attnscope_view_state_set_selected_token (view, index);
+  else if (attnscope_view_state_get_selected_token (view) == index)
+    attnscope_view_state_set_selected_token (view, -1);
   sync_selection (self);
 }
 
@@ -64,10 +69,12 @@ static void
 rebuild (AttnscopeTokenStrip *self)
 {
   clear_chips (self);
-  AsTrace *trace = self->session != NULL ? attnscope_session_get_trace (self->session) : NULL;
+  AsTrace *trace = self->session != NULL
+                       ? attnscope_run_get_trace (attnscope_session_get_main (self->session))
+                       : NULL;
   if (trace == NULL)
     return;
-  gboolean raw = attnscope_session_get_raw_tokens (self->session);
+  gboolean raw = attnscope_view_state_get_raw_tokens (attnscope_session_get_view (self->session));
   for (int i = 0; i < trace->n_tokens; i++)
     {
       g_autofree char *label = ar_token_label (trace->tokens[i], trace->token_texts[i], raw);
@@ -85,15 +92,6 @@ rebuild (AttnscopeTokenStrip *self)
   sync_selection (self);
 }
 
-static void
-on_session_notify (AttnscopeSession *session, GParamSpec *pspec, AttnscopeTokenStrip *self)
-{
-  if (g_str_equal (pspec->name, "selected-token"))
-    sync_selection (self);
-  else
-    rebuild (self);
-}
-
 AttnscopeSession *
 attnscope_token_strip_get_session (AttnscopeTokenStrip *self)
 {
@@ -107,15 +105,11 @@ attnscope_token_strip_set_session (AttnscopeTokenStrip *self, AttnscopeSession *
   g_return_if_fail (ATTNSCOPE_IS_TOKEN_STRIP (self));
   if (self->session == session)
     return;
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
   g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      g_signal_connect (session, "notify::trace", G_CALLBACK (on_session_notify), self);
-      g_signal_connect (session, "notify::raw-tokens", G_CALLBACK (on_session_notify), self);
-      g_signal_connect (session, "notify::selected-token", G_CALLBACK (on_session_notify), self);
-    }
+  g_signal_group_set_target (self->run_signals,
+                             session != NULL ? attnscope_session_get_main (session) : NULL);
+  g_signal_group_set_target (self->view_signals,
+                             session != NULL ? attnscope_session_get_view (session) : NULL);
   rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
@@ -147,7 +141,10 @@ static void
 attnscope_token_strip_dispose (GObject *object)
 {
   AttnscopeTokenStrip *self = ATTNSCOPE_TOKEN_STRIP (object);
-  attnscope_token_strip_set_session (self, NULL);
+  if (self->run_signals != NULL)
+    attnscope_token_strip_set_session (self, NULL);
+  g_clear_object (&self->run_signals);
+  g_clear_object (&self->view_signals);
   clear_chips (self);
   G_OBJECT_CLASS (attnscope_token_strip_parent_class)->dispose (object);
 }
@@ -214,6 +211,13 @@ static void
 attnscope_token_strip_init (AttnscopeTokenStrip *self)
 {
   self->chips = g_ptr_array_new ();
+  self->run_signals = g_signal_group_new (ATTNSCOPE_TYPE_RUN);
+  g_signal_group_connect_swapped (self->run_signals, "notify::trace", G_CALLBACK (rebuild), self);
+  self->view_signals = g_signal_group_new (ATTNSCOPE_TYPE_VIEW_STATE);
+  g_signal_group_connect_swapped (self->view_signals, "notify::raw-tokens", G_CALLBACK (rebuild),
+                                  self);
+  g_signal_group_connect_swapped (self->view_signals, "notify::selected-token",
+                                  G_CALLBACK (sync_selection), self);
   gtk_widget_set_layout_manager (GTK_WIDGET (self), attnscope_wrap_layout_new (6, 6));
 }
 
