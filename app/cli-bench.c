@@ -1,11 +1,14 @@
 /* cli-bench.c — `attnscope bench`: time forward passes in-process (load once, warm up, repeat),
  * for the side-by-side benchmarks in tests/bench/. */
+#include <errno.h>
 #include <stdio.h>
 #include <sys/resource.h>
 
 #include "as-forward.h"
 #include "cli-json.h"
 #include "cli.h"
+
+#define BENCH_MAX_REPEAT 100000
 
 static int
 compare_doubles (const void *a, const void *b)
@@ -74,8 +77,9 @@ cli_bench (int argc, char **argv)
     return cli_usage_printf ("bench", "unexpected argument '%s'", argv[1]);
   if (tokens == NULL)
     return cli_usage_printf ("bench", "--tokens T is required");
-  if (repeat < 1)
-    return cli_usage_printf ("bench", "--repeat must be at least 1");
+  if (repeat < 1 || repeat > BENCH_MAX_REPEAT)
+    return cli_fail_printf ("--repeat %d is out of range (expected 1 to %d)", repeat,
+                            BENCH_MAX_REPEAT);
 
   GError *error = NULL;
   g_autoptr (GArray) lengths = cli_parse_ids (tokens, "--tokens", &error);
@@ -87,6 +91,16 @@ cli_bench (int argc, char **argv)
   if (model == NULL)
     return cli_fail (error);
   double load_ms = (g_get_monotonic_time () - start) / 1000.0;
+  /* Every length is checked before the first pass allocates anything for it. */
+  int context = as_model_get_config (model)->n_positions;
+  for (guint i = 0; i < lengths->len; i++)
+    {
+      int T = g_array_index (lengths, int32_t, i);
+      if (T < 1 || T > context)
+        return cli_fail_printf ("--tokens %d is out of range: the model's context is %d tokens "
+                                "(expected 1 to %d)",
+                                T, context, context);
+    }
 
   for (guint i = 0; i < lengths->len; i++)
     {
@@ -114,7 +128,10 @@ cli_bench (int argc, char **argv)
       else
         printf ("T=%-5d median %9.3f ms  min %9.3f ms  (load %.1f ms, peak RSS %.1f MB)\n", T,
                 median, min, load_ms, peak_rss_mb ());
-      fflush (stdout);
+      /* one line per length as it is measured: a reader waiting for it must get it, and a
+       * write that fails stops the run */
+      if (fflush (stdout) != 0)
+        return cli_fail_printf ("writing to standard output failed: %s", g_strerror (errno));
     }
   return CLI_EXIT_OK;
 }

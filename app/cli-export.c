@@ -57,7 +57,7 @@ typedef struct
   AsVectorSource source; /* similarity and projection */
   int vectors_layer, vectors_head;
   ArProjectionMethod method;
-  gboolean no_labels, truncate;
+  gboolean no_labels, truncate, force;
   double scale;
 } ExportRequest;
 
@@ -134,7 +134,8 @@ write_figure (ArBuiltFigure *built, const char *path, const ExportRequest *req)
   const ArFigure *fig = ar_built_figure_get (built);
   if (fig->kind == AR_FIGURE_COMPARE && fig->compare->note != NULL)
     fprintf (stderr, "attnscope: note: %s\n", fig->compare->note);
-  if (!ar_figure_export (fig, path, req->scale, &error))
+  AsOutputFlags flags = req->force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT;
+  if (!ar_figure_export_full (fig, path, req->scale, flags, &error))
     return cli_fail (error);
   ArExportFormat format = AR_EXPORT_PNG;
   ar_export_format_from_path (path, &format, NULL);
@@ -369,6 +370,8 @@ cli_export (int argc, char **argv)
     { "raw-tokens", 0, 0, G_OPTION_ARG_NONE, &req.selection.raw_tokens,
       "Show vocabulary strings as they are ('\u0120the' instead of '\u2423the')", NULL },
     CLI_ANALYSIS_TRUNCATE_ENTRY (req.truncate),
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &req.force, "Replace FILE even when it is read-only",
+      NULL },
     { NULL },
   };
   int code;
@@ -382,6 +385,8 @@ cli_export (int argc, char **argv)
     return code;
 
   GError *error = NULL;
+  if (!as_output_file_check (output, req.force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT, &error))
+    return cli_fail (error);
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
     return cli_fail (error);

@@ -3,10 +3,14 @@
  * top-K at every [MASK] (<mask>) position of the input. */
 #include <stdio.h>
 
+#include "as-error.h"
 #include "as-forward.h"
 #include "as-predict.h"
 #include "cli-json.h"
 #include "cli.h"
+
+#define PREDICT_MAX_TOP 1000
+#define PREDICT_MAX_STEPS 100000
 
 static void
 add_predictions_json (JsonBuilder *out, const char *member, const AsPrediction *top, int n)
@@ -25,11 +29,12 @@ add_predictions_json (JsonBuilder *out, const char *member, const AsPrediction *
   json_builder_end_array (out);
 }
 
-/* The input of a prediction: TEXT, or IDS with TYPES (may be NULL). */
+/* The input of a prediction: TEXT (and PAIR, may be NULL), or IDS with TYPES (may be NULL). */
 typedef struct
 {
-  const char *text;
+  const char *text, *pair;
   GArray *ids, *types;
+  gboolean truncate;
 } PredictInput;
 
 static AsTrace *
@@ -37,7 +42,11 @@ forward_input (AsModel *model, const PredictInput *in, gboolean all_logits, GErr
 {
   AsForwardOptions options = { .all_logits = all_logits };
   if (in->text != NULL)
-    return as_forward_text (model, in->text, FALSE, &options, error);
+    return as_forward_pair (model, in->text, in->pair, in->truncate, &options, error);
+  if (in->truncate
+      && !as_truncate_input (model, in->ids, in->types, as_model_get_config (model)->n_positions,
+                             error))
+    return NULL;
   options.type_ids = in->types != NULL ? &g_array_index (in->types, int32_t, 0) : NULL;
   return as_forward (model, &g_array_index (in->ids, int32_t, 0), (int) in->ids->len, &options,
                      error);
@@ -193,16 +202,37 @@ predict_steps (AsModel *model, const char *text, int k, int steps, gboolean appe
   return CLI_EXIT_OK;
 }
 
+/* Fails unless the text and STEPS more tokens fit in the model's context (before any step runs:
+ * the last one would fail after all the others). */
+static gboolean
+check_steps (AsModel *model, const char *text, int steps, GError **error)
+{
+  int context = as_model_get_config (model)->n_positions;
+  g_autoptr (GArray) ids = as_tokenizer_encode (as_model_get_tokenizer (model), text, -1, error);
+  if (ids == NULL)
+    return FALSE;
+  if ((gint64) ids->len + steps <= context)
+    return TRUE;
+  g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+               "--steps %d: the text has %u tokens and the model's context is %d tokens, so at "
+               "most %d steps fit",
+               steps, ids->len, context, MAX (0, context - (int) ids->len));
+  return FALSE;
+}
+
 int
 cli_predict (int argc, char **argv)
 {
-  g_autofree char *model_spec = NULL, *text = NULL, *ids_list = NULL, *types_list = NULL;
+  g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *ids_list = NULL;
+  g_autofree char *types_list = NULL;
   int k = 0, steps = 0;
-  gboolean json = FALSE, append_ids = FALSE;
+  gboolean json = FALSE, append_ids = FALSE, truncate = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Prompt (or a text with [MASK] tokens)", "T" },
+    { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
+      "With --text: the pair's second text (token types from the tokenizer)", "T2" },
     { "ids", 0, 0, G_OPTION_ARG_STRING, &ids_list, "Input token ids, comma separated", "1,2,3" },
     { "type-ids", 0, 0, G_OPTION_ARG_STRING, &types_list,
       "With --ids: the token type (segment) of each id, e.g. 0,0,0,1,1 for a pair", "0,0,1" },
@@ -211,6 +241,10 @@ cli_predict (int argc, char **argv)
     { "append-ids", 0, 0, G_OPTION_ARG_NONE, &append_ids,
       "With --steps: append token ids (as HF generate) instead of re-tokenizing the text", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON (one object per step with --steps)",
+      NULL },
+    { "truncate", 0, 0, G_OPTION_ARG_NONE, &truncate,
+      "Fit a longer input into the context: a text keeps its first tokens, a pair loses tokens "
+      "from its longer text first",
       NULL },
     { NULL },
   };
@@ -226,13 +260,21 @@ cli_predict (int argc, char **argv)
     return cli_usage_printf ("predict", "give exactly one of --text T or --ids 1,2,3");
   if (types_list != NULL && ids_list == NULL)
     return cli_usage_printf ("predict", "--type-ids goes with --ids");
-  if (k < 0 || steps < 0 || steps > 100000)
-    return cli_usage_printf ("predict", "--top and --steps must be positive numbers");
+  if (pair != NULL && text == NULL)
+    return cli_usage_printf ("predict", "--pair goes with --text");
+  if (k < 0 || k > PREDICT_MAX_TOP)
+    return cli_fail_printf ("--top %d is out of range (expected 1 to %d)", k, PREDICT_MAX_TOP);
+  if (steps < 0 || steps > PREDICT_MAX_STEPS)
+    return cli_fail_printf ("--steps %d is out of range (expected 1 to %d, and no more than the "
+                            "model's context leaves after the text)",
+                            steps, PREDICT_MAX_STEPS);
   if (k == 0)
     k = steps > 0 ? 3 : 10;
 
   GError *error = NULL;
   if (text != NULL && !cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  if (pair != NULL && !cli_check_text (pair, "--pair", &error))
     return cli_fail (error);
   g_autoptr (GArray) ids = NULL, types = NULL;
   if (ids_list != NULL && (ids = cli_parse_ids (ids_list, "--ids", &error)) == NULL)
@@ -243,7 +285,7 @@ cli_predict (int argc, char **argv)
   if (model == NULL)
     return cli_fail (error);
   const AsConfig *c = as_model_get_config (model);
-  PredictInput in = { text, ids, types };
+  PredictInput in = { text, pair, ids, types, truncate };
   if (c->masked_lm)
     {
       if (steps > 0)
@@ -259,8 +301,10 @@ cli_predict (int argc, char **argv)
                                 ? " (no masked-LM head in its weights: it loads for attention "
                                   "only)"
                                 : "");
-  if (ids != NULL && steps > 0)
-    return cli_usage_printf ("predict", "--steps needs --text");
+  if ((ids != NULL || pair != NULL) && steps > 0)
+    return cli_usage_printf ("predict", "--steps needs --text (one text)");
+  if (steps > 0 && !check_steps (model, text, steps, &error))
+    return cli_fail (error);
   if (steps > 0)
     return predict_steps (model, text, k, steps, append_ids, json);
   return predict_once (model, &in, k, json);

@@ -10,6 +10,7 @@
 #include "as-head-stats.h"
 #include "cli-analysis.h"
 #include "cli-json.h"
+#include "as-forward.h"
 #include "cli.h"
 
 typedef struct
@@ -118,12 +119,14 @@ print_text (const AsHeadStats *s)
 int
 cli_stats (int argc, char **argv)
 {
-  g_autofree char *model_spec = NULL, *text = NULL, *lines = NULL;
+  g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *lines = NULL;
   gboolean json = FALSE, truncate = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
+    { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
+      "With --text: the pair's second text (token types from the tokenizer)", "T2" },
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines,
       "Aggregate over every non-blank line of FILE (each line counts once)", "FILE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
@@ -140,9 +143,13 @@ cli_stats (int argc, char **argv)
     return cli_usage_printf ("stats", "unexpected argument '%s'", argv[1]);
   if ((text == NULL) == (lines == NULL))
     return cli_usage_printf ("stats", "give exactly one of --text T or --lines FILE");
+  if (pair != NULL && text == NULL)
+    return cli_usage_printf ("stats", "--pair goes with --text");
 
   GError *error = NULL;
   if (text != NULL && !cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  if (pair != NULL && !cli_check_text (pair, "--pair", &error))
     return cli_fail (error);
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
@@ -153,7 +160,8 @@ cli_stats (int argc, char **argv)
     stats = stats_of_lines (model, lines, truncate, &error);
   else
     {
-      g_autoptr (AsTrace) trace = cli_analysis_forward (model, text, "--text", truncate, &error);
+      AsForwardOptions options = { .all_logits = FALSE };
+      g_autoptr (AsTrace) trace = as_forward_pair (model, text, pair, truncate, &options, &error);
       if (trace != NULL)
         stats = as_head_stats_compute (trace);
     }

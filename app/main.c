@@ -1,10 +1,12 @@
 /* main.c — entry point: dispatches `attnscope SUBCOMMAND ...` to the command-line subcommands.
  * With no arguments, or only options for the GUI toolkit, the GUI opens on the default model;
- * subcommands never touch the display. */
+ * subcommands never touch the display. A subcommand's exit status also covers writing its
+ * output (cli_finish), and SIGINT/SIGTERM remove its temporary output files. */
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "as-output-file.h"
 #include "cli.h"
 #include "gui-main.h"
 
@@ -46,17 +48,19 @@ main (int argc, char **argv)
 
   if (argc < 2 || gui_main_wants_gui (argv[1]))
     return gui_main (argc, argv);
+  /* An interrupted command leaves no temporary output file behind. */
+  as_output_file_install_signal_cleanup ();
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
       || strcmp (argv[1], "help") == 0)
     {
       print_usage (stdout);
-      return CLI_EXIT_OK;
+      return cli_finish (CLI_EXIT_OK);
     }
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      return cli_finish (commands[i].run (argc - 1, argv + 1));
 
   fprintf (stderr, "attnscope: usage error: unknown command '%s'\n", argv[1]);
   print_usage (stderr);
-  return CLI_EXIT_USAGE;
+  return cli_finish (CLI_EXIT_USAGE);
 }

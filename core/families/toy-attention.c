@@ -67,7 +67,7 @@ require_exact (const AsTensorStore *store, const char *suffix, const char *why, 
                    as_tensor_store_get_path (store), tensor->name, have, want);
       return NULL;
     }
-  return tensor->data;
+  return as_tensor_store_get_floats (store, tensor, error);
 }
 
 gboolean

@@ -100,25 +100,42 @@ as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOption
 }
 
 AsTrace *
-as_forward_text (AsModel *model, const char *text, gboolean truncate,
+as_forward_pair (AsModel *model, const char *text, const char *pair, gboolean truncate,
                  const AsForwardOptions *options, GError **error)
 {
   g_return_val_if_fail (model != NULL && text != NULL, NULL);
   const AsConfig *c = as_model_get_config (model);
-  if (*text == '\0')
+  if (*text == '\0' || (pair != NULL && *pair == '\0'))
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the text is empty");
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the %s is empty",
+                   *text == '\0' ? "text" : "pair's second text");
       return NULL;
     }
-  g_autoptr (GArray) ids = as_tokenizer_encode (as_model_get_tokenizer (model), text, -1, error);
-  if (ids == NULL)
+  g_autoptr (AsEncoding) enc = as_tokenizer_encode_full (as_model_get_tokenizer (model), text, -1,
+                                                         pair, -1, AS_ENCODE_DEFAULT, error);
+  if (enc == NULL)
     return NULL;
-  if (ids->len == 0)
+  if (enc->ids->len == 0)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the text gives no tokens");
       return NULL;
     }
-  if (truncate && !as_truncate_input (model, ids, NULL, c->n_positions, error))
+  /* a single text keeps the caller's type ids; a pair's come from the tokenizer */
+  GArray *types = pair != NULL ? enc->type_ids : NULL;
+  if (truncate && !as_truncate_input (model, enc->ids, types, c->n_positions, error))
     return NULL;
-  return as_forward (model, &g_array_index (ids, int32_t, 0), (int) ids->len, options, error);
+  AsForwardOptions with_types = { 0 };
+  if (options != NULL)
+    with_types = *options;
+  if (types != NULL)
+    with_types.type_ids = &g_array_index (types, int32_t, 0);
+  return as_forward (model, &g_array_index (enc->ids, int32_t, 0), (int) enc->ids->len, &with_types,
+                     error);
+}
+
+AsTrace *
+as_forward_text (AsModel *model, const char *text, gboolean truncate,
+                 const AsForwardOptions *options, GError **error)
+{
+  return as_forward_pair (model, text, NULL, truncate, options, error);
 }

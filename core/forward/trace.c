@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "memory-private.h"
 
 guint64
 as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, int vocab_size,
@@ -24,45 +25,13 @@ as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim
   return floats * sizeof (float) + T * (2 * sizeof (int32_t) + sizeof (char *));
 }
 
+/* Bytes trace T holds for the memory budget (memory-private.h): what as_trace_bytes() sized. */
 static guint64
-mem_available_bytes (void)
+trace_held_bytes (const AsTrace *t)
 {
-  g_autofree char *contents = NULL;
-  if (!g_file_get_contents ("/proc/meminfo", &contents, NULL, NULL))
-    return G_MAXUINT64;
-  const char *line = strstr (contents, "MemAvailable:");
-  if (line == NULL)
-    return G_MAXUINT64;
-  guint64 kib = g_ascii_strtoull (line + strlen ("MemAvailable:"), NULL, 10);
-  return kib * 1024;
-}
-
-guint64
-as_memory_budget (void)
-{
-  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
-  if (limit != NULL && *limit != '\0')
-    {
-      guint64 bytes = g_ascii_strtoull (limit, NULL, 10);
-      if (bytes > 0)
-        return bytes;
-    }
-  guint64 available = mem_available_bytes ();
-  return available == G_MAXUINT64 ? available : available / 10 * 9;
-}
-
-gboolean
-as_memory_check (guint64 bytes, const char *what, GError **error)
-{
-  guint64 budget = as_memory_budget ();
-  if (bytes <= budget)
-    return TRUE;
-  g_autofree char *need = g_format_size (bytes);
-  g_autofree char *have = g_format_size (budget);
-  g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-               "%s needs %s of memory but only %s are available; use a shorter text", what, need,
-               have);
-  return FALSE;
+  gboolean all_logits = t->logits_rows > 1;
+  return as_trace_bytes (t->n_layer, t->n_head, t->n_tokens, t->d_model, t->head_dim, t->vocab_size,
+                         all_logits);
 }
 
 static float *
@@ -98,6 +67,7 @@ as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, 
   t->segment_b_start = -1;
   for (int i = 0; i < AS_N_SPECIAL; i++)
     t->special_ids[i] = -1;
+  as_memory_hold (trace_held_bytes (t)); /* released by as_trace_unref, even on failure below */
   t->ids = g_new0 (int32_t, n_tokens);
   t->tokens = g_new0 (char *, n_tokens + 1);
   t->token_texts = g_new0 (char *, n_tokens + 1);
@@ -193,6 +163,7 @@ as_trace_unref (AsTrace *trace)
 {
   if (trace == NULL || !g_atomic_int_dec_and_test (&trace->ref_count))
     return;
+  as_memory_release (trace_held_bytes (trace));
   g_free (trace->ids);
   g_free (trace->type_ids);
   g_strfreev (trace->tokens);

@@ -26,9 +26,18 @@ typedef struct
 AsTrace *as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOptions *options,
                      GError **error);
 
-/* Tokenizes TEXT and runs the forward pass. Fails on empty text, invalid UTF-8, and text longer
- * than the context unless TRUNCATE (then the text keeps its first tokens: as_truncate_input). */
+/* Tokenizes TEXT exactly as HF's tokenizer(text) (as_tokenizer_encode: the model's special
+ * tokens added, e.g. a Llama <s>, BERT's [CLS] … [SEP]; nothing for GPT-2) and runs the forward
+ * pass. Fails on empty text, invalid UTF-8, and text longer than the context unless TRUNCATE
+ * (then the text keeps its first tokens and its special tokens: as_truncate_input). */
 AsTrace *as_forward_text (AsModel *model, const char *text, gboolean truncate,
+                          const AsForwardOptions *options, GError **error);
+
+/* As as_forward_text for the pair TEXT, PAIR (PAIR may be NULL: one text), tokenized as HF's
+ * tokenizer(text, pair) with the token types the tokenizer gives (BERT: 0 for [CLS] A [SEP], 1
+ * for B [SEP]); OPTIONS' type_ids are ignored. A pair longer than the context is refused naming
+ * both texts' lengths; with TRUNCATE the longer text loses tokens first (as_truncate_input). */
+AsTrace *as_forward_pair (AsModel *model, const char *text, const char *pair, gboolean truncate,
                           const AsForwardOptions *options, GError **error);
 
 /* Hugging Face's longest-first rule for a pair (tokenizers' utils/truncation.rs, which

@@ -24,6 +24,11 @@ AsModel *as_model_load (const char *spec, GError **error);
 AsModel *as_model_ref (AsModel *model);
 void as_model_unref (AsModel *model);
 
+/* The tokenizer of the model SPEC names, without its weights: the one its family loads when
+ * config.json's model_type names a family attnscope runs, otherwise the folder's Hugging Face
+ * tokenizer files (as_tokenizer_load_folder), whatever architecture config.json names. */
+AsTokenizer *as_model_load_tokenizer (const char *spec, GError **error);
+
 /* Resolves SPEC (folder, shipped name, hub id) to a folder path without loading. */
 char *as_model_resolve_path (const char *spec, GError **error);
 

@@ -85,11 +85,13 @@ void as_trace_unref (AsTrace *trace);
 guint64 as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
                         int vocab_size, gboolean all_logits);
 
-/* The memory budget for one request: $ATTNSCOPE_MEMORY_LIMIT (bytes, for tests) when set,
- * otherwise 90 % of MemAvailable. */
+/* The memory budget: $ATTNSCOPE_MEMORY_LIMIT bytes when set — for everything the process holds
+ * (traces, weights) together with a request — otherwise 90 % of MemAvailable for the request
+ * (core/README.md, "Bad input, memory and threads"). */
 guint64 as_memory_budget (void);
 
-/* Fails with AS_ERROR_MEMORY when BYTES exceed the budget; WHAT names the request. */
+/* Fails with AS_ERROR_MEMORY when BYTES would not fit in the budget (with what is held, under
+ * ATTNSCOPE_MEMORY_LIMIT); WHAT names the request. */
 gboolean as_memory_check (guint64 bytes, const char *what, GError **error);
 
 static inline float *

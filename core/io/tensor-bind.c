@@ -55,13 +55,12 @@ as_tensor_binder_get (AsTensorBinder *b, const char *suffix, int64_t d0, int64_t
     return NULL;
   int64_t shape[2] = { d0, d1 };
   int ndim = d1 > 0 ? 2 : 1;
-  const float *data = as_tensor_store_require (b->store, suffix, ndim, shape, b->error);
-  if (data == NULL)
+  const AsTensor *t = as_tensor_store_require_tensor (b->store, suffix, ndim, shape, b->error);
+  if (t == NULL)
     {
       b->failed = TRUE;
       return NULL;
     }
-  const AsTensor *t = as_tensor_store_find_suffix (b->store, suffix);
   int64_t want[AS_TENSOR_MAX_DIMS], got[AS_TENSOR_MAX_DIMS];
   int nw = squeeze_shape (want, ndim, shape), ng = squeeze_shape (got, t->ndim, t->shape);
   if (!shape_merges_to (got, ng, want, nw))
@@ -72,6 +71,13 @@ as_tensor_binder_get (AsTensorBinder *b, const char *suffix, int64_t d0, int64_t
                    "%s: %s '%s' has shape %s, expected %s from config.json",
                    as_tensor_store_get_path (b->store), as_tensor_store_noun (b->store), t->name,
                    s_got, s_want);
+      b->failed = TRUE;
+      return NULL;
+    }
+  /* Only now, with the shape the config implies, is the data read (or mapped). */
+  const float *data = as_tensor_store_get_floats (b->store, t, b->error);
+  if (data == NULL)
+    {
       b->failed = TRUE;
       return NULL;
     }

@@ -1,10 +1,12 @@
-/* tensor-store.c — named float32 tensors: one mapped weight file plus one allocated block.
+/* tensor-store.c — named float32 tensors: one mapped weight file plus allocated memory.
  *
  * The weight-file readers (keras-h5-reader.c, safetensors-reader.c) declare tensors, point the
- * ones stored as raw float32 into the file mapping, allocate one block for the rest and copy
- * into it. Lookups match names by suffix, as Hugging Face does, so the Keras class scope or a
- * "transformer." prefix does not matter. The finite check runs over every weight at load time
- * with an integer test that the compiler vectorises, so it costs about one pass over memory. */
+ * ones stored as raw float32 into the file mapping, and allocate memory for the rest (one block,
+ * or tensor by tensor when a lazy source fetches them on first use) and copy into it. Everything
+ * the store holds counts against the memory budget (memory-private.h). Lookups match names by
+ * suffix, as Hugging Face does, so the Keras class scope or a "transformer." prefix does not
+ * matter. The finite check runs over every weight at load time with an integer test that the
+ * compiler vectorises, so it costs about one pass over memory. */
 #include "tensor-store-private.h"
 
 #include <fcntl.h>
@@ -17,6 +19,8 @@
 
 #include "as-error.h"
 #include "as-trace.h"
+#include "file-read-private.h"
+#include "memory-private.h"
 
 #define AS_TENSOR_ALIGN_BYTES 64
 
@@ -34,6 +38,7 @@ as_tensor_store_new (const char *path)
   AsTensorStore *store = g_new0 (AsTensorStore, 1);
   store->path = g_strdup (path);
   store->tensors = g_ptr_array_new_with_free_func (as_tensor_free);
+  store->buffers = g_ptr_array_new_with_free_func (free);
   return store;
 }
 
@@ -42,7 +47,10 @@ as_tensor_store_free (AsTensorStore *store)
 {
   if (store == NULL)
     return;
+  as_tensor_store_close_source (store);
+  as_memory_release (store->held);
   g_ptr_array_unref (store->tensors);
+  g_ptr_array_unref (store->buffers);
   free (store->block);
   if (store->map != NULL)
     munmap (store->map, store->map_bytes);
@@ -99,34 +107,108 @@ as_tensor_store_add (AsTensorStore *store, const char *name, int ndim, const int
 }
 
 const char *
-as_tensor_store_map (AsTensorStore *store)
+as_tensor_store_map_fd (AsTensorStore *store, int fd, guint64 size)
 {
   if (store->map != NULL)
     return store->map;
   const char *off = g_getenv ("ATTNSCOPE_NO_MMAP");
   if (off != NULL && *off != '\0' && !g_str_equal (off, "0"))
     return NULL;
-  int fd = open (store->path, O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0)
+  if (size == 0 || size > G_MAXSIZE)
     return NULL;
-  if (fstat (fd, &st) != 0 || st.st_size <= 0 || (guint64) st.st_size > G_MAXSIZE)
-    {
-      close (fd);
-      return NULL;
-    }
   int flags = MAP_PRIVATE;
 #ifdef MAP_POPULATE
   flags |= MAP_POPULATE; /* map the page-cache pages now, not one fault at a time */
 #endif
   /* Read-only: populating a writable private mapping would copy every page. */
-  void *map = mmap (NULL, (gsize) st.st_size, PROT_READ, flags, fd, 0);
-  close (fd);
+  void *map = mmap (NULL, (gsize) size, PROT_READ, flags, fd, 0);
   if (map == MAP_FAILED)
     return NULL;
   store->map = map;
-  store->map_bytes = (gsize) st.st_size;
+  store->map_bytes = (gsize) size;
+  /* Populated pages are resident: they count against the budget like copied weights. */
+  store->held += size;
+  as_memory_hold (size);
   return store->map;
+}
+
+const char *
+as_tensor_store_map (AsTensorStore *store)
+{
+  goffset size = 0;
+  int fd = as_file_open_regular (store->path, &size, NULL);
+  if (fd < 0)
+    return NULL;
+  const char *map = as_tensor_store_map_fd (store, fd, (guint64) size);
+  close (fd);
+  return map;
+}
+
+void
+as_tensor_store_set_source (AsTensorStore *store, const AsTensorSourceFuncs *funcs, gpointer source)
+{
+  g_assert (store->source == NULL);
+  store->source_funcs = funcs;
+  store->source = source;
+}
+
+void
+as_tensor_store_close_source (AsTensorStore *store)
+{
+  if (store->source != NULL)
+    store->source_funcs->close (store->source);
+  store->source = NULL;
+}
+
+gboolean
+as_tensor_store_fetch_all (AsTensorStore *store, GError **error)
+{
+  for (guint i = 0; i < store->tensors->len; i++)
+    if (as_tensor_store_get_floats (store, g_ptr_array_index (store->tensors, i), error) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+const float *
+as_tensor_store_get_floats (const AsTensorStore *store, const AsTensor *tensor, GError **error)
+{
+  if (tensor->data != NULL)
+    return tensor->data;
+  if (store->source == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+                   "%s: %s '%s' was not read while the model was loaded", store->path,
+                   as_tensor_store_noun (store), tensor->name);
+      return NULL;
+    }
+  /* Fetching fills in the store: it happens while the model is loaded, in one thread. */
+  AsTensorStore *mutable_store = (AsTensorStore *) store;
+  if (!store->source_funcs->fetch (store->source, mutable_store, (AsTensor *) tensor, error))
+    return NULL;
+  g_assert (tensor->data != NULL);
+  return tensor->data;
+}
+
+float *
+as_tensor_store_alloc_tensor (AsTensorStore *store, AsTensor *tensor, GError **error)
+{
+  guint64 bytes = MAX ((guint64) tensor->n_elements * sizeof (float), AS_TENSOR_ALIGN_BYTES);
+  g_autofree char *what
+      = g_strdup_printf ("%s '%s' of %s", as_tensor_store_noun (store), tensor->name, store->path);
+  void *data = NULL;
+  if (!as_memory_check (bytes, what, error))
+    return NULL;
+  if (bytes > G_MAXSIZE || posix_memalign (&data, AS_TENSOR_ALIGN_BYTES, (gsize) bytes) != 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate %" G_GUINT64_FORMAT " bytes for %s", bytes, what);
+      return NULL;
+    }
+  g_ptr_array_add (store->buffers, data);
+  store->held += bytes;
+  as_memory_hold (bytes);
+  tensor->data = data;
+  return data;
 }
 
 gboolean
@@ -171,6 +253,8 @@ as_tensor_store_allocate (AsTensorStore *store, GError **error)
     }
   store->block = block;
   store->block_bytes = (gsize) total;
+  store->held += total;
+  as_memory_hold (total);
 
   char *cursor = block;
   for (guint i = 0; i < store->tensors->len; i++)
@@ -241,9 +325,9 @@ as_tensor_store_find_suffix (const AsTensorStore *store, const char *suffix)
   return best;
 }
 
-const float *
-as_tensor_store_require (const AsTensorStore *store, const char *suffix, int ndim,
-                         const int64_t *shape, GError **error)
+const AsTensor *
+as_tensor_store_require_tensor (const AsTensorStore *store, const char *suffix, int ndim,
+                                const int64_t *shape, GError **error)
 {
   const AsTensor *tensor = as_tensor_store_find_suffix (store, suffix);
   if (tensor == NULL)
@@ -266,7 +350,15 @@ as_tensor_store_require (const AsTensorStore *store, const char *suffix, int ndi
                    as_tensor_store_noun (store), tensor->name, got, want);
       return NULL;
     }
-  return tensor->data;
+  return tensor;
+}
+
+const float *
+as_tensor_store_require (const AsTensorStore *store, const char *suffix, int ndim,
+                         const int64_t *shape, GError **error)
+{
+  const AsTensor *tensor = as_tensor_store_require_tensor (store, suffix, ndim, shape, error);
+  return tensor != NULL ? as_tensor_store_get_floats (store, tensor, error) : NULL;
 }
 
 /* TRUE when one of DATA[0..N-1] is a NaN or an infinity: their exponent bits are all ones.
@@ -298,7 +390,8 @@ as_tensor_store_check_finite (const AsTensorStore *store, GError **error)
   for (guint t = 0; t < store->tensors->len; t++)
     {
       const AsTensor *tensor = g_ptr_array_index (store->tensors, t);
-      if (!as_floats_have_nonfinite (tensor->data, (gsize) tensor->n_elements))
+      if (tensor->data == NULL
+          || !as_floats_have_nonfinite (tensor->data, (gsize) tensor->n_elements))
         continue;
       for (int64_t i = 0; i < tensor->n_elements; i++)
         {

@@ -72,12 +72,12 @@ write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *a
 
 gboolean
 as_trace_dump_h5 (const AsTrace *trace, const char *model_name, const char *architecture,
-                  const char *path, GError **error)
+                  const char *path, AsOutputFlags flags, GError **error)
 {
   g_return_val_if_fail (trace != NULL && path != NULL, FALSE);
   g_return_val_if_fail (trace->vocab_size == 0 || trace->logits_rows == trace->n_tokens, FALSE);
   AsH5Atomic atomic;
-  if (!as_h5_atomic_begin (&atomic, path, error))
+  if (!as_h5_atomic_begin (&atomic, path, flags, error))
     return FALSE;
   GError *local = NULL;
   gboolean ok = write_trace (atomic.file, trace, model_name ? model_name : "",

@@ -5,6 +5,21 @@
 
 #include "as-error.h"
 
+/* VALUE in the shortest form that reads back as the same double ("1e+300", not
+ * "1.0000000000000001e+300"): the value as the file wrote it, for messages. */
+static char *
+format_double (double value)
+{
+  for (int digits = 1; digits < 17; digits++)
+    {
+      char *s = g_strdup_printf ("%.*g", digits, value);
+      if (g_ascii_strtod (s, NULL) == value)
+        return s;
+      g_free (s);
+    }
+  return g_strdup_printf ("%.17g", value);
+}
+
 JsonNode *
 as_config_reader_member (const AsConfigReader *r, const char *key)
 {
@@ -41,8 +56,12 @@ as_config_reader_int (const AsConfigReader *r, const char *key, gboolean optiona
     }
   if (value < min || value > max)
     {
+      /* the value as the file writes it: every int64 exactly, a float in its shortest form */
+      g_autofree char *shown = type == G_TYPE_INT64
+                                   ? g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node))
+                                   : format_double (value);
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: key '%s' is %.0f; expected an integer from %d to %d", r->path, key, value,
+                   "%s: key '%s' is %s; expected an integer from %d to %d", r->path, key, shown,
                    min, max);
       return FALSE;
     }
@@ -104,9 +123,10 @@ as_config_reader_eps (const AsConfigReader *r, const char *key, float default_va
     }
   if (!(value > 0 && value < 1))
     {
+      g_autofree char *shown = format_double (value);
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: key '%s' is %g; expected a number between 0 and 1 (exclusive)", r->path,
-                   key, value);
+                   "%s: key '%s' is %s; expected a number between 0 and 1 (exclusive)", r->path,
+                   key, shown);
       return FALSE;
     }
   *out = (float) value;

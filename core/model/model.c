@@ -2,15 +2,19 @@
  *
  * The folder is found by model-locate.c. config.json names the model family
  * (family-private.h), which loads its tokenizer; the weights come from tf_model.h5 (preferred)
- * or model.safetensors into one tensor store, every weight is checked for NaN/Inf, and the
- * family binds its weights to the store by name with the exact shapes config.json implies. A
- * loaded model is immutable and reference counted. */
+ * or model.safetensors into one tensor store, the family binds its weights to the store by name
+ * with the exact shapes config.json implies (a Keras store reads each weight only then), and
+ * every weight bound is checked for NaN/Inf. A loaded model is immutable and reference counted. */
 #include "as-model.h"
 
 #include <string.h>
 
+#include <unistd.h>
+
 #include "as-error.h"
 #include "family-private.h"
+#include "file-read-private.h"
+#include "json-file-private.h"
 #include "model-private.h"
 
 struct _AsModel
@@ -27,19 +31,20 @@ struct _AsModel
   int32_t special_ids[AS_N_SPECIAL]; /* -1 when absent */
 };
 
-/* FOLDER/NAME when it exists, else NULL. */
+/* FOLDER/NAME when it exists (whatever it is: the reader refuses what is not a regular file),
+ * else NULL. */
 static char *
 model_file (const char *folder, const char *name)
 {
   char *path = g_build_filename (folder, name, NULL);
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
     return path;
   g_free (path);
   return NULL;
 }
 
-/* Loads tf_model.h5, or model.safetensors when there is no tf_model.h5, and checks that every
- * weight is finite. */
+/* Opens tf_model.h5, or model.safetensors when there is no tf_model.h5. A Keras store reads a
+ * weight only when the family binds it (model_bind_weights). */
 static gboolean
 model_load_weights (AsModel *model, GError **error)
 {
@@ -53,9 +58,19 @@ model_load_weights (AsModel *model, GError **error)
       return FALSE;
     }
   model->weights_path = g_strdup (h5 != NULL ? h5 : st);
-  model->store = h5 != NULL ? as_tensor_store_load_keras_h5 (h5, error)
-                            : as_tensor_store_load_safetensors (st, error);
-  return model->store != NULL && as_tensor_store_check_finite (model->store, error);
+  if (h5 != NULL)
+    model->store = as_tensor_store_open_keras_h5 (h5, error);
+  else
+    {
+      /* safetensors-reader.c falls back to reading the file whole when it cannot map it, which
+       * would wait forever on a FIFO: only a regular file goes there */
+      int fd = as_file_open_regular (st, NULL, error);
+      if (fd < 0)
+        return FALSE;
+      close (fd);
+      model->store = as_tensor_store_load_safetensors (st, error);
+    }
+  return model->store != NULL;
 }
 
 /* The family's tokenizer; fails when it holds more tokens than config.json's vocab_size. */
@@ -81,13 +96,15 @@ model_load_tokenizer (AsModel *model, GError **error)
   return TRUE;
 }
 
-/* Binds the family's weights; an encoder learns from them whether it has its masked-LM head. */
+/* Binds the family's weights (reading them), then checks that every weight read is finite; an
+ * encoder learns from them whether it has its masked-LM head. */
 static gboolean
 model_bind_weights (AsModel *model, GError **error)
 {
   const AsFamily *ops = model->config.ops;
   model->weights = ops->bind_weights (&model->config, model->store, &model->n_params, error);
-  if (model->weights == NULL)
+  as_tensor_store_close_source (model->store);
+  if (model->weights == NULL || !as_tensor_store_check_finite (model->store, error))
     return FALSE;
   model->config.masked_lm
       = ops->has_masked_lm_head != NULL && ops->has_masked_lm_head (model->weights);
@@ -101,7 +118,7 @@ as_model_load (const char *spec, GError **error)
   if (path == NULL)
     return NULL;
   g_autofree char *config_path = g_build_filename (path, "config.json", NULL);
-  if (!g_file_test (config_path, G_FILE_TEST_IS_REGULAR))
+  if (!g_file_test (config_path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
                    "%s has no config.json (is it a Hugging Face model folder?)", path);
@@ -118,6 +135,39 @@ as_model_load (const char *spec, GError **error)
       || !model_load_weights (model, error) || !model_bind_weights (model, error))
     return NULL;
   return g_steal_pointer (&model);
+}
+
+/* config.json's model_type, or NULL when the file or the key is missing (owned). */
+static char *
+folder_model_type (const char *config_path)
+{
+  g_autoptr (JsonNode) root = as_json_load_object_file (config_path, AS_LIMIT_CONFIG_BYTES, NULL);
+  if (root == NULL)
+    return NULL;
+  JsonNode *type = json_object_get_member (json_node_get_object (root), "model_type");
+  if (type == NULL || !JSON_NODE_HOLDS_VALUE (type)
+      || json_node_get_value_type (type) != G_TYPE_STRING)
+    return NULL;
+  return g_strdup (json_node_get_string (type));
+}
+
+AsTokenizer *
+as_model_load_tokenizer (const char *spec, GError **error)
+{
+  g_autofree char *path = as_model_resolve_path (
+      spec != NULL && *spec != '\0' ? spec : as_model_default_name (), error);
+  if (path == NULL)
+    return NULL;
+  g_autofree char *config_path = g_build_filename (path, "config.json", NULL);
+  g_autofree char *type = folder_model_type (config_path);
+  if (type == NULL || as_family_find (type) == NULL)
+    return as_tokenizer_load_folder (path, error);
+  AsConfig config = { 0 };
+  if (!as_config_load (&config, config_path, error))
+    return NULL;
+  AsTokenizer *tokenizer = config.ops->load_tokenizer (path, &config, error);
+  as_config_clear (&config);
+  return tokenizer;
 }
 
 AsModel *

@@ -86,9 +86,9 @@ check_options (const AsTsneOptions *o, int n, GError **error)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
                    "t-SNE: perplexity %g is too large for %d points: it needs at least "
-                   "3·perplexity + 1 = %d points (with %d points use a perplexity of at most %.4g)",
-                   o->perplexity, n, (int) ceil (3.0 * o->perplexity) + 1, n,
-                   as_tsne_max_perplexity (n));
+                   "3·perplexity + 1 = %.0f points (with %d points use a perplexity of at most "
+                   "%.4g)",
+                   o->perplexity, n, ceil (3.0 * o->perplexity) + 1, n, as_tsne_max_perplexity (n));
       return FALSE;
     }
   return TRUE;

@@ -463,7 +463,7 @@ test_errors (void)
     const char *args[14];
   } cases[] = {
     { 1,
-      "line 2 holds a NUL byte (at byte 13 of the file)",
+      "line 2: holds a NUL byte (at byte 13)",
       { "--method", "pca", "--model", model, "--lines", nul, "--of", "embeddings" } },
     { 1,
       "n_neighbors = 15 needs at least 15 points (each point is its own first neighbour); the "
@@ -505,7 +505,9 @@ test_errors (void)
       { "--method", "pca", "--model", model, "--text", "a", "--of", "embeddings", "--also",
         "hidden" } },
     { 1, "missing.h5: no such file", { "--method", "pca", "--input", missing, "--dataset", "x" } },
-    { 1, "no dataset 'y'", { "--method", "pca", "--input", good, "--dataset", "y" } },
+    { 1,
+      "dataset 'y' is not in the file",
+      { "--method", "pca", "--input", good, "--dataset", "y" } },
     { 1, "rank 1", { "--method", "pca", "--input", rank1, "--dataset", "v" } },
     { 1, "empty matrix", { "--method", "tsne", "--input", empty, "--dataset", "x" } },
     { 1, "NaN at row 2, column 1", { "--method", "tsne", "--input", nan, "--dataset", "x" } },

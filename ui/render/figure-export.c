@@ -1,11 +1,9 @@
-/* figure-export.c — PNG/SVG/PDF files from figures, written atomically. */
+/* figure-export.c — PNG/SVG/PDF files from figures, written through as-output-file.h. */
 #include "figure-export.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -167,7 +165,8 @@ fail_io (GError **error, const char *path, int err)
 }
 
 gboolean
-ar_figure_export (const ArFigure *fig, const char *path, double scale, GError **error)
+ar_figure_export_full (const ArFigure *fig, const char *path, double scale, AsOutputFlags flags,
+                       GError **error)
 {
   ArExportFormat format;
   if (!ar_export_format_from_path (path, &format, error))
@@ -175,28 +174,18 @@ ar_figure_export (const ArFigure *fig, const char *path, double scale, GError **
   if (format == AR_EXPORT_PNG && !check_scale (scale, error))
     return FALSE;
 
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp_path = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
-  Sink sink = { .fd = g_mkstemp_full (tmp_path, O_WRONLY | O_CLOEXEC, 0644) };
-  if (sink.fd < 0)
-    return fail_io (error, path, errno);
-
+  g_autoptr (AsOutputFile) output = as_output_file_new (path, flags, error);
+  if (output == NULL)
+    return FALSE;
+  Sink sink = { .fd = as_output_file_get_fd (output) };
   GError *local = NULL;
   cairo_status_t status = write_figure (fig, format, scale, &sink, &local);
   gboolean ok = status == CAIRO_STATUS_SUCCESS && sink.error == 0;
-  if (ok && fchmod (sink.fd, 0644) != 0)
-    ok = FALSE, sink.error = errno;
   if (ok && fsync (sink.fd) != 0)
     ok = FALSE, sink.error = errno;
-  if (close (sink.fd) != 0 && ok)
-    ok = FALSE, sink.error = errno;
-  if (ok && g_rename (tmp_path, path) != 0)
-    ok = FALSE, sink.error = errno;
   if (ok)
-    return TRUE;
+    return as_output_file_commit (output, error);
 
-  g_unlink (tmp_path);
   if (local != NULL)
     {
       g_propagate_prefixed_error (error, local, "cannot export to '%s': ", path);
@@ -207,4 +196,10 @@ ar_figure_export (const ArFigure *fig, const char *path, double scale, GError **
   g_set_error (error, AS_ERROR, AS_ERROR_IO, "cannot write '%s': %s", path,
                cairo_status_to_string (status));
   return FALSE;
+}
+
+gboolean
+ar_figure_export (const ArFigure *fig, const char *path, double scale, GError **error)
+{
+  return ar_figure_export_full (fig, path, scale, AS_OUTPUT_DEFAULT, error);
 }

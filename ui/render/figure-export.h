@@ -8,16 +8,19 @@
  * - SVG: width × height user units (px; the PNG's size at scale 1), vector text and shapes;
  * - PDF: one page of width × height points, vector text and shapes. SCALE is ignored for both.
  *
- * The file is written atomically: into a temporary file in the same folder, flushed to disk and
- * renamed over PATH, so a failure never leaves a partial or corrupt file and never touches an
- * existing file at PATH. Errors (AS_ERROR domain) name the path: an unknown or missing
- * extension or a scale out of range (AS_ERROR_INPUT), a folder that does not exist or cannot be
- * written (AS_ERROR_IO), an image too large for cairo (AS_ERROR_MEMORY). */
+ * The file is written as core's as-output-file.h says: into a temporary file beside the target
+ * (symbolic links followed), flushed to disk and renamed over it, so a failure never leaves a
+ * partial or corrupt file and never touches an existing file at PATH; only a regular file is
+ * replaced, a read-only one only with AS_OUTPUT_FORCE. Errors (AS_ERROR domain) name the path:
+ * an unknown or missing extension or a scale out of range (AS_ERROR_INPUT), a folder that does
+ * not exist or cannot be written, a target that may not be replaced (AS_ERROR_IO), an image too
+ * large for cairo (AS_ERROR_MEMORY). */
 #pragma once
 
 #include <cairo.h>
 #include <glib.h>
 
+#include "as-output-file.h"
 #include "figure.h"
 
 G_BEGIN_DECLS
@@ -41,7 +44,11 @@ void ar_figure_get_pixel_size (const ArFigure *fig, double scale, int *width, in
 /* FIG drawn into a new ARGB32 image at SCALE (what the PNG holds). */
 cairo_surface_t *ar_figure_render_image (const ArFigure *fig, double scale, GError **error);
 
-/* Writes FIG to PATH as described above. */
+/* Writes FIG to PATH as described above; FLAGS may allow replacing a read-only file. */
+gboolean ar_figure_export_full (const ArFigure *fig, const char *path, double scale,
+                                AsOutputFlags flags, GError **error);
+
+/* ar_figure_export_full with AS_OUTPUT_DEFAULT. */
 gboolean ar_figure_export (const ArFigure *fig, const char *path, double scale, GError **error);
 
 G_END_DECLS
