@@ -2,8 +2,10 @@
  * --dump` against the PyTorch reference, `--truncate` on a pair (longest first), masked
  * predictions (`predict` on [MASK]/<mask> positions, text and JSON), `info` and `stats` on an
  * encoder, and the errors: a pair longer than the context (both lengths named), type ids that do
- * not fit, no mask token, a model without its masked-LM head, --steps on an encoder. The models
- * are the reference's random ones (tests/core/encoder-models.h). */
+ * not fit, no mask token, a model without its masked-LM head, --steps on an encoder; texts and
+ * pairs (`--text A --pair B`) through the tokenizer engine with bert-base-uncased's vocabulary:
+ * ids, token types and longest-first truncation. The models are the reference's random ones
+ * (tests/core/encoder-models.h). */
 #include <glib/gstdio.h>
 #include <hdf5.h>
 #include <math.h>
@@ -331,6 +333,127 @@ test_stats (void)
                                        "       next        cls        sep  label\n"));
 }
 
+/* A BERT with bert-base-uncased's vocabulary (the tokenizer.json of tests/fixtures/tokenizers/
+ * bert-bge: the same 30,522 WordPiece tokens) and a context of 12: texts go through the
+ * tokenizer engine as HF's tokenizer(text) / tokenizer(text, pair). */
+static char *
+uncased_bert (void)
+{
+  const char *args[]
+      = { "--family",       "bert", "--head",   "mlm", "--format", "h5",    "--layers",    "1",
+          "--heads",        "2",    "--hidden", "8",   "--vocab",  "30522", "--positions", "12",
+          "--intermediate", "8",    "--seed",   "7",   NULL };
+  char *dir = encoder_model ("bert-uncased-vocab", args);
+  if (dir == NULL)
+    return NULL;
+  g_autofree char *src = test_source_path ("tests/fixtures/tokenizers/bert-bge/tokenizer.json");
+  g_autofree char *dst = g_build_filename (dir, "tokenizer.json", NULL);
+  g_autofree char *contents = NULL;
+  gsize n = 0;
+  g_assert_true (g_file_get_contents (src, &contents, &n, NULL));
+  g_assert_true (g_file_set_contents (dst, contents, (gssize) n, NULL));
+  return dir;
+}
+
+/* `run --dump` of the ids and type ids the text (and pair) give; the dump's attentions and
+ * logits against the reference on those ids. */
+static void
+check_text_run (const char *dir, const char *text, const char *pair, const char *want_ids,
+                const char *want_types)
+{
+  g_autofree char *out = dump_path ("text.h5");
+  g_auto (Run) r = pair != NULL ? run_cli ("run", "--model", dir, "--text", text, "--pair", pair,
+                                           "--dump", out, "--force", NULL)
+                                : run_cli ("run", "--model", dir, "--text", text, "--dump", out,
+                                           "--force", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  hid_t got = H5Fopen (out, H5F_ACC_RDONLY, H5P_DEFAULT);
+  g_autofree char *ids = read_ints (got, "token_ids");
+  g_autofree char *types = read_ints (got, "token_type_ids");
+  g_assert_cmpstr (ids, ==, want_ids);
+  g_assert_cmpstr (types, ==, want_types);
+
+  g_autofree char *seq = g_strdup_printf ("%s|%s", want_ids, want_types);
+  const char *seqs[] = { seq, NULL };
+  g_autofree char *expected = encoder_expected (dir, seqs, "h5");
+  if (expected == NULL)
+    {
+      H5Fclose (got);
+      return;
+    }
+  hid_t want = H5Fopen (expected, H5F_ACC_RDONLY, H5P_DEFAULT);
+  gsize T = 1;
+  for (const char *c = want_ids; *c != '\0'; c++)
+    T += *c == ',';
+  g_autofree float *attn = read_all (got, "attentions", 2 * T * T);
+  g_autofree float *attn_ref = read_all (want, "/seq0/attentions", 2 * T * T);
+  check_close ("attentions", attn, attn_ref, 2 * T * T, TRACE_ATTN_ATOL, 0);
+  g_autofree float *logits = read_all (got, "logits", T * 30522);
+  g_autofree float *logits_ref = read_all (want, "/seq0/logits", T * 30522);
+  check_close ("logits", logits, logits_ref, T * 30522,
+               TRACE_VEC_ATOL_PER_RMS * trace_rms (logits_ref, T * 30522), TRACE_VEC_RTOL);
+  H5Fclose (want);
+  H5Fclose (got);
+}
+
+/* "Hello, my dog is cute" is [CLS] hello , my dog is cute [SEP] = 101 7592 1010 2026 3899 2003
+ * 10140 102 (transformers' BertTokenizer docs); with the pair "Hello world" the second text and
+ * its [SEP] get token type 1. */
+static void
+test_text_and_pair (void)
+{
+  g_autofree char *dir = uncased_bert ();
+  if (dir == NULL)
+    return;
+  check_text_run (dir, "Hello, my dog is cute", NULL, "101,7592,1010,2026,3899,2003,10140,102",
+                  "0,0,0,0,0,0,0,0");
+  check_text_run (dir, "Hello, my dog is cute", "Hello world",
+                  "101,7592,1010,2026,3899,2003,10140,102,7592,2088,102", "0,0,0,0,0,0,0,0,1,1,1");
+}
+
+/* Texts longer than the context of 12: the pair is refused naming both lengths; --truncate
+ * keeps 9 text tokens by HF's longest-first rule (6 and 7 tokens: 4 and 5 stay). */
+static void
+test_text_pair_truncate (void)
+{
+  g_autofree char *dir = uncased_bert ();
+  if (dir == NULL)
+    return;
+  const char *a = "Hello, my dog is cute", *b = "Hello world, my dog is cute";
+  g_autofree char *out = dump_path ("pair-text.h5");
+  g_auto (Run) refused
+      = run_cli ("run", "--model", dir, "--text", a, "--pair", b, "--dump", out, NULL);
+  assert_error (&refused, 1,
+                "the pair has 16 tokens (8 in the first text and 8 in the second, special "
+                "tokens included) but the model's context length is 12 tokens");
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_auto (Run) refused_stats = run_cli ("stats", "--model", dir, "--text", a, "--pair", b, NULL);
+  assert_error (&refused_stats, 1, "8 in the first text and 8 in the second");
+
+  check_text_run (dir, a, NULL, "101,7592,1010,2026,3899,2003,10140,102", "0,0,0,0,0,0,0,0");
+  g_auto (Run) r = run_cli ("run", "--model", dir, "--text", a, "--pair", b, "--truncate", "--dump",
+                            out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  hid_t f = H5Fopen (out, H5F_ACC_RDONLY, H5P_DEFAULT);
+  g_autofree char *ids = read_ints (f, "token_ids");
+  g_autofree char *types = read_ints (f, "token_type_ids");
+  H5Fclose (f);
+  g_assert_cmpstr (ids, ==, "101,7592,1010,2026,3899,102,7592,2088,1010,2026,3899,102");
+  g_assert_cmpstr (types, ==, "0,0,0,0,0,0,1,1,1,1,1,1");
+
+  /* the pair's [MASK] is found where the tokenizer put it */
+  g_auto (Run) p = run_cli ("predict", "--model", dir, "--text", a, "--pair", "my [MASK]", "--top",
+                            "2", "--json", NULL);
+  g_assert_cmpint (p.status, ==, 0);
+  g_assert_nonnull (
+      strstr (p.out, "\"ids\":[101,7592,1010,2026,3899,2003,10140,102,2026,103,102]"));
+  g_assert_nonnull (strstr (p.out, "\"position\":9"));
+
+  g_auto (Run) lonely
+      = run_cli ("run", "--model", dir, "--ids", "101,102", "--pair", b, "--dump", out, NULL);
+  assert_error (&lonely, 2, "--pair goes with --text");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -343,6 +466,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/encoder/predict-errors", test_predict_errors);
   g_test_add_func ("/cli/encoder/info", test_info);
   g_test_add_func ("/cli/encoder/stats", test_stats);
+  g_test_add_func ("/cli/encoder/text-and-pair", test_text_and_pair);
+  g_test_add_func ("/cli/encoder/text-pair-truncate", test_text_pair_truncate);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   return status;
