@@ -25,9 +25,8 @@ extern const char *const encoder_roberta_mlm[];    /* RoBERTa, TFRobertaForMaske
 char *encoder_model (const char *name, const char *const *args);
 
 /* A folder in the cache holding FILES (NULL-terminated names) of SOURCE_DIR and the GPT-2 BPE
- * tokenizer of tests/fixtures/tiny-gpt2 (300 tokens), made when missing; NAME labels it. For a
- * folder whose own tokenizer files the engine does not read (the shipped WordPiece vocab.txt),
- * run on ids. */
+ * tokenizer of tests/fixtures/tiny-gpt2 (300 tokens), made when missing; NAME labels it: a
+ * stand-in tokenizer for tests that run on ids only. */
 char *encoder_model_copy (const char *name, const char *source_dir, const char *const *files);
 
 /* The expected outputs of MODEL_DIR for the sequences SEQS (NULL-terminated; each "ids" or
