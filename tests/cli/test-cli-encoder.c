@@ -454,6 +454,22 @@ test_text_pair_truncate (void)
   assert_error (&lonely, 2, "--pair goes with --text");
 }
 
+/* A vocab.txt that lists a token twice loads as transformers' load_vocab reads it (vocab[token] =
+ * line index, so the later line wins): "hello" on lines 5 and 7 encodes as 7; no error, no
+ * crash. */
+static void
+test_vocab_txt_duplicates (void)
+{
+  g_autofree char *dir = g_build_filename (test_tmpdir (), "dup-vocab", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_autofree char *vocab = g_build_filename (dir, "vocab.txt", NULL);
+  const char *lines = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nhello\nworld\nhello\n";
+  g_assert_true (g_file_set_contents (vocab, lines, -1, NULL));
+  g_auto (Run) r = run_cli ("tokenize", "--model", dir, "--json", "Hello world", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"ids\":[2,7,6,3]"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -468,6 +484,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/encoder/stats", test_stats);
   g_test_add_func ("/cli/encoder/text-and-pair", test_text_and_pair);
   g_test_add_func ("/cli/encoder/text-pair-truncate", test_text_pair_truncate);
+  g_test_add_func ("/cli/encoder/vocab-txt-duplicates", test_vocab_txt_duplicates);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   return status;
