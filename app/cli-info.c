@@ -1,10 +1,20 @@
 /* cli-info.c — `attnscope info`: what a model is (family, heads, sizes, its own settings such as
- * RoPE, weight dtype, parameters) and the memory a trace needs at the model's context length. */
+ * RoPE, weight dtype, parameters; for a model without a next-token head, its token types and
+ * whether it has a masked-LM head) and the memory a trace needs at the model's context length. */
 #include <stdio.h>
 
 #include "as-forward.h"
 #include "cli-json.h"
 #include "cli.h"
+
+/* What a model without a next-token head outputs, for `info`. */
+static const char *
+output_head (const AsConfig *c, gboolean json)
+{
+  if (c->masked_lm)
+    return json ? "masked-lm" : "masked-LM head (predict fills [MASK] tokens)";
+  return json ? "none" : "none: the weights have no output head, the model runs for attention only";
+}
 
 /* The memory facts: a default trace (last-position logits, no q/k/v) at the full context, what
  * a pass may use now, and the most tokens that fit in it. */
@@ -47,6 +57,11 @@ print_json (const AsModel *model, const char *weights, char **settings, const In
   cli_json_set_int (out, "n_params", as_model_get_n_params (model));
   cli_json_set_string (out, "weights", weights);
   cli_json_set_string (out, "weights_dtype", as_model_get_weights_dtype (model));
+  if (!c->causal_lm)
+    {
+      cli_json_set_int (out, "type_vocab_size", c->type_vocab_size);
+      cli_json_set_string (out, "head", output_head (c, TRUE));
+    }
   json_builder_set_member_name (out, "tokenizer");
   json_builder_add_boolean_value (out, as_model_get_tokenizer (model) != NULL);
   json_builder_set_member_name (out, "settings");
@@ -80,6 +95,11 @@ print_text (const AsModel *model, const char *weights, char **settings, const In
   printf ("context:       %d tokens\n", c->n_positions);
   printf ("parameters:    %" G_GINT64_FORMAT "\n", as_model_get_n_params (model));
   printf ("weights:       %s (%s)\n", weights, as_model_get_weights_dtype (model));
+  if (!c->causal_lm)
+    {
+      printf ("token types:   %d\n", c->type_vocab_size);
+      printf ("output:        %s\n", output_head (c, FALSE));
+    }
   if (as_model_get_tokenizer (model) == NULL)
     printf ("tokenizer:     none: runs on token ids (%s)\n",
             as_model_get_no_tokenizer_reason (model));

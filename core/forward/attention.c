@@ -1,4 +1,4 @@
-/* attention.c — causal multi-head attention of one layer (attention-private.h). */
+/* attention.c — multi-head attention of one layer (attention-private.h). */
 #include "attention-private.h"
 
 #include <cblas.h>
@@ -25,7 +25,12 @@ attention_block (const AttentionJob *j, int h, int r0, int rows)
   const AsAttentionInput *in = j->in;
   int T = t->n_tokens, hd = t->head_dim;
   int g = as_trace_kv_head (t, h);
-  int k0 = in->window > 0 ? MAX (0, r0 - in->window + 1) : 0, k1 = r0 + rows;
+  int k0 = 0, k1 = T;
+  if (!in->bidirectional)
+    {
+      k0 = in->window > 0 ? MAX (0, r0 - in->window + 1) : 0;
+      k1 = r0 + rows;
+    }
   const float *q = in->q + (gsize) r0 * in->ldq + (gsize) h * hd; /* [rows][hd], stride ldq */
   const float *k = in->k + (gsize) k0 * in->ldk + (gsize) g * hd; /* [k1-k0][hd], stride ldk */
   const float *v = in->v + (gsize) k0 * in->ldv + (gsize) g * hd; /* [k1-k0][hd], stride ldv */
@@ -34,7 +39,10 @@ attention_block (const AttentionJob *j, int h, int r0, int rows)
 
   cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, k1 - k0, hd, 1.0f, q, in->ldq, k,
                in->ldk, 0.0f, P + k0, T);
-  as_softmax_rows_window (P, rows, T, T, in->scale, r0, in->window);
+  if (in->bidirectional)
+    as_softmax_rows (P, rows, T, T, in->scale, FALSE, r0);
+  else
+    as_softmax_rows_window (P, rows, T, T, in->scale, r0, in->window);
   cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, k1 - k0, 1.0f, P + k0, T, v,
                in->ldv, 0.0f, ctx, hd);
   for (int i = 0; i < rows; i++)

@@ -82,6 +82,9 @@ void as_silu (float *x, gsize n);
 /* In-place ACT over x [n]. */
 void as_activate (float *x, gsize n, AsActivation act);
 
+/* In-place ACT over x [rows][cols], rows shared between TEAM's members (TEAM may be NULL). */
+void as_activate_rows (AsWorkerTeam *team, float *x, int rows, int cols, AsActivation act);
+
 /* The gated MLP's middle (SwiGLU when ACT is silu): gate [n] = ACT(gate) · up [n], each rounded as
  * torch does (act(gate) first). */
 void as_gate (float *gate, const float *up, gsize n, AsActivation act);

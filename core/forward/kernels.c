@@ -158,6 +158,29 @@ as_activate (float *x, gsize n, AsActivation act)
     }
 }
 
+typedef struct
+{
+  float *x; /* [rows][cols] */
+  int rows, cols;
+  AsActivation act;
+} ActivateJob;
+
+static void
+activate_slice (gpointer data, int index, int n_workers)
+{
+  const ActivateJob *j = data;
+  int i0, i1;
+  as_worker_split (j->rows, index, n_workers, &i0, &i1);
+  as_activate (j->x + (gsize) i0 * j->cols, (gsize) (i1 - i0) * j->cols, j->act);
+}
+
+void
+as_activate_rows (AsWorkerTeam *team, float *x, int rows, int cols, AsActivation act)
+{
+  ActivateJob job = { x, rows, cols, act };
+  as_parallel_run (team, (gsize) rows * cols * 16, activate_slice, &job);
+}
+
 AS_CLONES static void
 multiply_inplace (float *out, const float *x, gsize n)
 {

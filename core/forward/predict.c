@@ -1,4 +1,5 @@
-/* predict.c — next-token top-K and greedy generation, as the seed 000 text prints them. */
+/* predict.c — next-token top-K and greedy generation, as the seed 000 text prints them, and the
+ * top-K at the masked positions of an encoder's input. */
 #include "as-predict.h"
 
 #include <math.h>
@@ -13,14 +14,11 @@ ranks_before (float la, int32_t ia, float lb, int32_t ib)
   return la > lb || (la == lb && ia < ib);
 }
 
-AsPrediction *
-as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokenizer, int k, int *n_out)
+/* The K best tokens of LOGITS [V] with their softmax probabilities, best first. */
+static AsPrediction *
+top_k_of_row (const float *logits, int V, const AsTokenizer *tokenizer, int k, int *n_out)
 {
-  g_return_val_if_fail (trace != NULL && trace->logits_rows > 0 && k > 0, NULL);
-  const float *logits = as_trace_last_logits (trace); /* [V] */
-  int V = trace->vocab_size;
   k = MIN (k, V);
-
   /* insertion into a sorted list of K: K is small (≤ 100 in practice) */
   int32_t *best = g_new (int32_t, k);
   int n = 0;
@@ -56,6 +54,67 @@ as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokenizer, int k, int
   g_free (best);
   *n_out = n;
   return out;
+}
+
+AsPrediction *
+as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokenizer, int k, int *n_out)
+{
+  g_return_val_if_fail (trace != NULL && trace->logits_rows > 0 && k > 0, NULL);
+  return top_k_of_row (as_trace_last_logits (trace), trace->vocab_size, tokenizer, k, n_out);
+}
+
+AsMaskedPrediction *
+as_predict_masked (const AsTrace *trace, const AsTokenizer *tokenizer, int k, int *n_masks,
+                   GError **error)
+{
+  g_return_val_if_fail (trace != NULL && k > 0 && n_masks != NULL, NULL);
+  int32_t mask = trace->special_ids[AS_SPECIAL_MASK];
+  if (trace->vocab_size == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the model has no masked-LM head: it loads for attention only");
+      return NULL;
+    }
+  if (mask < 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the model's vocabulary has no mask token to predict at");
+      return NULL;
+    }
+  g_return_val_if_fail (trace->logits_rows == trace->n_tokens, NULL);
+  const char *name = tokenizer != NULL ? as_tokenizer_get_token (tokenizer, mask) : NULL;
+  int n = 0;
+  for (int i = 0; i < trace->n_tokens; i++)
+    n += trace->ids[i] == mask;
+  if (n == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the input has no mask token %s (id %d): put one where a word should be "
+                   "predicted",
+                   name != NULL ? name : "", mask);
+      return NULL;
+    }
+  AsMaskedPrediction *out = g_new0 (AsMaskedPrediction, n);
+  for (int i = 0, m = 0; i < trace->n_tokens; i++)
+    if (trace->ids[i] == mask)
+      {
+        const float *row = trace->logits + (gsize) i * trace->vocab_size; /* [V] */
+        out[m].position = i;
+        out[m].top = top_k_of_row (row, trace->vocab_size, tokenizer, k, &out[m].n_top);
+        m++;
+      }
+  *n_masks = n;
+  return out;
+}
+
+void
+as_masked_predictions_free (AsMaskedPrediction *masks, int n_masks)
+{
+  if (masks == NULL)
+    return;
+  for (int i = 0; i < n_masks; i++)
+    as_predictions_free (masks[i].top, masks[i].n_top);
+  g_free (masks);
 }
 
 void

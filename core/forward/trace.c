@@ -22,7 +22,7 @@ as_trace_shape_bytes (const AsTraceShape *s)
                    + (L + 1) * T * D                           /* hidden */
                    + T * D /* token_embeddings, when the family provides them */
                    + (s->all_logits ? T : 1) * V;
-  return floats * sizeof (float) + T * (sizeof (int32_t) + sizeof (char *));
+  return floats * sizeof (float) + T * (2 * sizeof (int32_t) + sizeof (char *)) /* ids, type ids */;
 }
 
 static AsTraceShape
@@ -72,6 +72,9 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   t->head_dim = s->head_dim;
   t->vocab_size = s->vocab_size;
   t->logits_rows = s->vocab_size == 0 ? 0 : (s->all_logits ? s->n_tokens : 1);
+  t->segment_b_start = -1;
+  for (int i = 0; i < AS_N_SPECIAL; i++)
+    t->special_ids[i] = -1;
   t->held_bytes = bytes;
   as_memory_hold (bytes); /* released by as_trace_unref, even on failure below */
   t->ids = g_new0 (int32_t, T);
@@ -125,6 +128,33 @@ as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t
     }
 }
 
+int
+as_segment_b_start (const int32_t *ids, const int32_t *type_ids, int n, int32_t sep_id)
+{
+  for (int i = 0; type_ids != NULL && i < n; i++)
+    if (type_ids[i] == 1)
+      return i;
+  for (int i = 0; sep_id >= 0 && i < n - 1; i++)
+    if (ids[i] == sep_id)
+      return i + 1;
+  return -1;
+}
+
+void
+as_trace_set_segments (AsTrace *trace, const int32_t *type_ids, gboolean with_types,
+                       const int32_t *special_ids)
+{
+  int T = trace->n_tokens;
+  g_clear_pointer (&trace->type_ids, g_free);
+  if (type_ids != NULL)
+    trace->type_ids = g_memdup2 (type_ids, sizeof (int32_t) * T);
+  else if (with_types)
+    trace->type_ids = g_new0 (int32_t, T);
+  memcpy (trace->special_ids, special_ids, sizeof trace->special_ids);
+  trace->segment_b_start
+      = as_segment_b_start (trace->ids, trace->type_ids, T, special_ids[AS_SPECIAL_SEP]);
+}
+
 gboolean
 as_trace_set_token_embeddings (AsTrace *trace, const float *table, GError **error)
 {
@@ -157,6 +187,7 @@ as_trace_unref (AsTrace *trace)
     return;
   as_memory_release (trace->held_bytes);
   g_free (trace->ids);
+  g_free (trace->type_ids);
   g_strfreev (trace->tokens);
   g_strfreev (trace->token_texts);
   g_free (trace->attn);

@@ -20,6 +20,16 @@ typedef enum
 
 typedef struct _AsFamily AsFamily;
 
+/* The special tokens an encoder's input is built from (core/README.md, "Encoders"). Append-only. */
+typedef enum
+{
+  AS_SPECIAL_CLS,  /* [CLS] (BERT, DistilBERT), <s> (RoBERTa): starts the input */
+  AS_SPECIAL_SEP,  /* [SEP], </s>: ends each text of the input */
+  AS_SPECIAL_MASK, /* [MASK], <mask>: a position the masked-LM head fills */
+  AS_SPECIAL_PAD,  /* [PAD], <pad> */
+  AS_N_SPECIAL,
+} AsSpecialToken;
+
 typedef struct
 {
   const char *family; /* the family module that reads this model, e.g. "gpt2" (static string) */
@@ -35,9 +45,17 @@ typedef struct
   int vocab_size;     /* V */
   float layer_norm_eps;
   AsActivation activation;
-  int bos_token_id;   /* -1 when absent */
-  int eos_token_id;   /* -1 when absent */
-  gboolean causal_lm; /* the model predicts the next token (predict, perplexity) */
+  int bos_token_id;    /* -1 when absent */
+  int eos_token_id;    /* -1 when absent */
+  gboolean causal_lm;  /* the model predicts the next token (predict, perplexity) */
+  gboolean masked_lm;  /* the weights hold a masked-LM head: logits for every position, predict
+                        * fills [MASK] positions; FALSE for an encoder loaded for attention only */
+  int type_vocab_size; /* token types (segments) the embeddings know: 0 when the model has none
+                        * (GPT-2, DistilBERT), 2 for BERT, 1 for RoBERTa */
+  const char
+      *special_tokens[AS_N_SPECIAL]; /* the vocabulary strings of the family's special
+                                      * tokens ("[CLS]", ...), NULL when it has none; the
+                                      * model resolves them to ids (as_model_get_special_id) */
 
   /*< private >*/
   const AsFamily *ops;  /* the family's functions */

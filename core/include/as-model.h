@@ -56,6 +56,9 @@ int64_t as_model_get_n_params (const AsModel *model);
 const char *as_model_get_weights_dtype (const AsModel *model);
 /* Bytes of weight files mapped into memory (they stay resident while the model is used). */
 guint64 as_model_get_mapped_bytes (const AsModel *model);
+/* The id of the model's special token WHICH (config's special_tokens looked up in the
+ * tokenizer's vocabulary), or -1 when the model or its vocabulary has none. */
+int32_t as_model_get_special_id (const AsModel *model, AsSpecialToken which);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsModel, as_model_unref)
 

@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "as-config.h"
 #include "as-tokenizer.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,14 @@ typedef struct
   char **tokens;      /* [T] vocabulary strings ("Ġthe"), NULL-terminated */
   char **token_texts; /* [T] the bytes each token stands for (" the"), as
                        * as_tokenizer_dup_token_text() gives them, NULL-terminated */
+
+  /* The input's segments (encoders; core/README.md, "Sentence pairs") */
+  int32_t *type_ids;   /* [T] token type of each token as the pass used them (all 0 unless
+                        * given), or NULL for a model without token types run without them */
+  int segment_b_start; /* first position of a pair's second text (positions from here on belong
+                        * to it), or -1 for a single text */
+  int32_t special_ids[AS_N_SPECIAL]; /* the model's [CLS], [SEP], [MASK], [PAD] ids (<s>, </s>,
+                                      * <mask>, <pad> for RoBERTa); -1 when it has none */
 
   float *attn; /* [L][H][T][T] post-softmax; masked entries exactly 0 */
   /* q, k, v: NULL unless the pass was asked to capture them (AsForwardOptions.capture_qkv) */
@@ -75,6 +84,18 @@ gboolean as_trace_set_token_embeddings (AsTrace *trace, const float *table, GErr
 /* Copies IDS[0..T-1] into TRACE with their vocabulary strings and texts from TOKENIZER ("<id>"
  * for both when TOKENIZER is NULL or lacks the id). */
 void as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t *ids);
+
+/* Records the input's segments in TRACE (whose ids are set): a copy of TYPE_IDS [T] (NULL: all
+ * 0 when WITH_TYPES, else none), SPECIAL_IDS [AS_N_SPECIAL], and segment_b_start by
+ * as_segment_b_start(). */
+void as_trace_set_segments (AsTrace *trace, const int32_t *type_ids, gboolean with_types,
+                            const int32_t *special_ids);
+
+/* Where the second text of a pair starts in IDS [N]: the first position of token type 1 when
+ * TYPE_IDS [N] has one (BERT); otherwise the position after the first SEP_ID that is not the
+ * last token (DistilBERT's "[CLS] A [SEP] B [SEP]"; RoBERTa's "<s> A </s></s> B </s>", whose
+ * second text is "</s> B </s>"). -1 for a single text. TYPE_IDS may be NULL, SEP_ID -1. */
+int as_segment_b_start (const int32_t *ids, const int32_t *type_ids, int n, int32_t sep_id);
 AsTrace *as_trace_ref (AsTrace *trace);
 void as_trace_unref (AsTrace *trace);
 

@@ -5,8 +5,9 @@
  * "__metadata__" object), then the raw little-endian buffer, offsets relative to its start.
  * Weights may be F32, BF16 or F16; 16-bit tensors stay 16-bit in the store
  * (tensor-store-private.h). The buffers PyTorch saves beside the weights (GPT-2's and NeoX's
- * attention masks, NeoX's rotary_emb.inv_freq) are not weights: they are validated like every
- * entry but not declared, whatever their dtype.
+ * attention masks, NeoX's rotary_emb.inv_freq, the int64 position ids of BERT-like checkpoints
+ * saved before transformers 4.31: embeddings.position_ids) are not weights: they are validated like
+ * every entry but not declared, whatever their dtype.
  *
  * The file comes from a stranger, so before anything is declared: only a regular file is opened;
  * the header length must fit in the file and be at most AS_SAFETENSORS_MAX_HEADER; the header is
@@ -78,8 +79,9 @@ static const struct
 static gboolean
 safetensors_is_buffer (const char *name)
 {
-  const char *buffers[] = { "attn.bias", "attn.masked_bias", "attention.bias",
-                            "attention.masked_bias", "rotary_emb.inv_freq" };
+  const char *buffers[] = { "attn.bias",           "attn.masked_bias",
+                            "attention.bias",      "attention.masked_bias",
+                            "rotary_emb.inv_freq", "embeddings.position_ids" };
   for (gsize i = 0; i < G_N_ELEMENTS (buffers); i++)
     if (as_tensor_name_has_suffix (name, buffers[i]))
       return TRUE;

@@ -28,8 +28,28 @@ squeeze_shape (int64_t *out, int ndim, const int64_t *shape)
   return n;
 }
 
-/* The tensor named *SUFFIX with shape (D0) when D1 is 0, else (D0, D1), up to size-1 dimensions;
- * NULL after a failure. */
+/* Does GOT [NG] become WANT [NW] by merging runs of adjacent dimensions (a row-major reshape that
+ * keeps every element where it is, such as transformers 4.3's EinsumDense kernels (D, H, hd) for
+ * a (D, D) matrix)? Both without size-1 dimensions. */
+static gboolean
+shape_merges_to (const int64_t *got, int ng, const int64_t *want, int nw)
+{
+  int g = 0;
+  for (int w = 0; w < nw; w++)
+    {
+      if (g >= ng)
+        return FALSE;
+      int64_t run = got[g++];
+      while (run < want[w] && g < ng)
+        run *= got[g++];
+      if (run != want[w])
+        return FALSE;
+    }
+  return g == ng;
+}
+
+/* The tensor named *SUFFIX with shape (D0) when D1 is 0, else (D0, D1), up to size-1 dimensions and
+ * to runs of adjacent dimensions that multiply to one of them; NULL after a failure. */
 static const AsTensor *
 binder_find (AsTensorBinder *b, const char *suffix, int64_t d0, int64_t d1)
 {
@@ -45,7 +65,7 @@ binder_find (AsTensorBinder *b, const char *suffix, int64_t d0, int64_t d1)
     }
   int64_t want[AS_TENSOR_MAX_DIMS], got[AS_TENSOR_MAX_DIMS];
   int nw = squeeze_shape (want, ndim, shape), ng = squeeze_shape (got, t->ndim, t->shape);
-  if (nw != ng || memcmp (want, got, (gsize) nw * sizeof (int64_t)) != 0)
+  if (!shape_merges_to (got, ng, want, nw))
     {
       g_autofree char *s_got = as_tensor_shape_to_string (t->ndim, t->shape);
       g_autofree char *s_want = as_tensor_shape_to_string (ndim, shape);

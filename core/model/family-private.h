@@ -45,6 +45,9 @@ struct _AsFamily
   gpointer (*bind_weights) (const AsConfig *config, const AsTensorStore *store, int64_t *n_params,
                             GError **error);
   void (*free_weights) (gpointer weights);
+  /* Whether the bound WEIGHTS hold a masked-LM head (AsConfig.masked_lm); NULL for families that
+   * never have one. An encoder folder without it loads for attention only. */
+  gboolean (*has_masked_lm_head) (gconstpointer weights);
 
   /* Bytes of working memory a forward pass over N_TOKENS needs besides the trace. */
   guint64 (*scratch_bytes) (const AsConfig *config, int n_tokens);

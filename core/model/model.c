@@ -31,6 +31,7 @@ struct _AsModel
   char *weights_dtype;
   char *no_tokenizer; /* why the model has no tokenizer (ids only), else NULL */
   int64_t n_params;
+  int32_t special_ids[AS_N_SPECIAL]; /* -1 when absent */
 };
 
 /* FOLDER/NAME when it exists (whatever it is: the reader refuses what is not a regular file),
@@ -123,17 +124,27 @@ model_load_tokenizer (AsModel *model, GError **error)
                    as_tokenizer_get_source (model->tokenizer), n_tokens, model->config.vocab_size);
       return FALSE;
     }
+  for (int i = 0; i < AS_N_SPECIAL; i++)
+    {
+      const char *token = model->config.special_tokens[i];
+      model->special_ids[i] = token != NULL ? as_tokenizer_lookup (model->tokenizer, token) : -1;
+    }
   return TRUE;
 }
 
-/* Binds the family's weights (reading them), then checks that every weight read is finite. */
+/* Binds the family's weights (reading them), then checks that every weight read is finite; an
+ * encoder learns from them whether it has its masked-LM head. */
 static gboolean
 model_bind_weights (AsModel *model, GError **error)
 {
-  model->weights
-      = model->config.ops->bind_weights (&model->config, model->store, &model->n_params, error);
+  const AsFamily *ops = model->config.ops;
+  model->weights = ops->bind_weights (&model->config, model->store, &model->n_params, error);
   as_tensor_store_close_source (model->store);
-  return model->weights != NULL && as_tensor_store_check_finite (model->store, error);
+  if (model->weights == NULL || !as_tensor_store_check_finite (model->store, error))
+    return FALSE;
+  model->config.masked_lm
+      = ops->has_masked_lm_head != NULL && ops->has_masked_lm_head (model->weights);
+  return TRUE;
 }
 
 AsModel *
@@ -281,4 +292,11 @@ const char *
 as_model_get_no_tokenizer_reason (const AsModel *model)
 {
   return model->no_tokenizer;
+}
+
+int32_t
+as_model_get_special_id (const AsModel *model, AsSpecialToken which)
+{
+  g_return_val_if_fail ((guint) which < AS_N_SPECIAL, -1);
+  return model->special_ids[which];
 }

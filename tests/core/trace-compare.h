@@ -1,8 +1,9 @@
 /* trace-compare.h — comparing a forward pass with an expected-outputs file of the references.
  *
- * tests/reference/gpt2_reference.py and decoder_reference.py `expected` write one HDF5 group
- * /seqN per sequence: ids, attentions, q, k, v, contexts, attn_out, hidden_states, logits. These
- * helpers run a model on a group's ids and compare every captured array with the tolerances of
+ * tests/reference/gpt2_reference.py, decoder_reference.py and encoder_reference.py `expected`
+ * write one HDF5 group /seqN per sequence: ids, attentions, q, k, v, contexts, attn_out,
+ * hidden_states, logits (the encoder reference also type_ids and position_ids). These helpers
+ * read them, run a model on a group's ids and compare every captured array with the tolerances of
  * tests/README.md ("Tolerances"): attention weights within 1e-5 absolute; vectors and logits
  * |a − e| ≤ 1e-4·|e| + 1e-5·rms(e) element by element. Masked attention weights (future keys, keys
  * outside a sliding window) must be exactly 0 and every row must sum to 1 within 1e-6. */
