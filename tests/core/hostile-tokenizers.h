@@ -14,22 +14,22 @@ G_BEGIN_DECLS
 typedef enum
 {
   HOSTILE_TOK_REGEX_BACKTRACK, /* Split pattern (a+)+$ on "aaa...ab": catastrophic backtracking */
-  HOSTILE_TOK_REGEX_NESTED,   /* a pattern of 2,000 nested groups (a stack threat when compiled) */
-  HOSTILE_TOK_REGEX_LONG,     /* a 100,000-byte pattern of \s (the translation grows it ~80x) */
-  HOSTILE_TOK_JSON_NESTED,    /* tokenizer.json nests 100,000 arrays deep */
-  HOSTILE_TOK_CONFIG_NESTED,  /* tokenizer_config.json nests 100,000 arrays deep */
-  HOSTILE_TOK_CONFIG_HUGE,    /* tokenizer_config.json is 5 MB (the limit is 4 MiB) */
-  HOSTILE_TOK_JSON_FIFO,      /* tokenizer.json is a FIFO */
-  HOSTILE_TOK_CONFIG_FIFO,    /* tokenizer_config.json is a FIFO */
-  HOSTILE_TOK_MAP_FIFO,       /* special_tokens_map.json is a FIFO */
-  HOSTILE_TOK_VOCAB_TXT_FIFO, /* vocab.txt is a FIFO */
-  HOSTILE_TOK_VOCAB_TXT_HUGE, /* vocab.txt is a sparse 300 MB file (the limit is 256 MiB) */
-  HOSTILE_TOK_VOCAB_ID_HUGE,  /* a BPE vocabulary id of 2^31 - 1 */
-  HOSTILE_TOK_VOCAB_ID_2_63,  /* a WordPiece vocabulary id of 2^63 - 1 */
-  HOSTILE_TOK_ADDED_ID_HUGE,  /* an added token with id 2^30 */
-  HOSTILE_TOK_UNIGRAM_UNK,    /* Unigram unk_id 2^31 */
-  HOSTILE_TOK_CHARSMAP_SIZE,  /* a Precompiled charsmap whose trie size exceeds the blob */
-  HOSTILE_TOK_TEMPLATE_ID,    /* a TemplateProcessing special token id of 2^40 */
+  HOSTILE_TOK_REGEX_NESTED,    /* a pattern of 2,000 nested groups (a stack threat when compiled) */
+  HOSTILE_TOK_REGEX_LONG,      /* a 100,000-byte pattern of \s (the translation grows it ~80x) */
+  HOSTILE_TOK_JSON_NESTED,     /* tokenizer.json nests 100,000 arrays deep */
+  HOSTILE_TOK_CONFIG_NESTED,   /* tokenizer_config.json nests 100,000 arrays deep */
+  HOSTILE_TOK_CONFIG_HUGE,     /* tokenizer_config.json is 5 MB (the limit is 4 MiB) */
+  HOSTILE_TOK_JSON_FIFO,       /* tokenizer.json is a FIFO */
+  HOSTILE_TOK_CONFIG_FIFO,     /* tokenizer_config.json is a FIFO */
+  HOSTILE_TOK_MAP_FIFO,        /* special_tokens_map.json is a FIFO */
+  HOSTILE_TOK_VOCAB_TXT_FIFO,  /* vocab.txt is a FIFO */
+  HOSTILE_TOK_VOCAB_TXT_HUGE,  /* vocab.txt is a sparse 300 MB file (the limit is 256 MiB) */
+  HOSTILE_TOK_VOCAB_ID_HUGE,   /* a BPE vocabulary id of 2^31 - 1 */
+  HOSTILE_TOK_VOCAB_ID_2_63,   /* a WordPiece vocabulary id of 2^63 - 1 */
+  HOSTILE_TOK_ADDED_ID_HUGE,   /* an added token with id 2^30 */
+  HOSTILE_TOK_UNIGRAM_UNK,     /* Unigram unk_id 2^31 */
+  HOSTILE_TOK_CHARSMAP_SIZE,   /* a Precompiled charsmap whose trie size exceeds the blob */
+  HOSTILE_TOK_TEMPLATE_ID,     /* a TemplateProcessing special token id of 2^40 */
   HOSTILE_TOK_N_CASES
 } HostileTokenizerCase;
 
