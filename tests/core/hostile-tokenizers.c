@@ -50,6 +50,9 @@ static const CaseInfo cases[HOSTILE_TOK_N_CASES] = {
   [HOSTILE_TOK_CHARSMAP_SIZE]
   = { "charsmap-size", "tokenizer.json", "trie size 4096 does not fit its 12 bytes", "a" },
   [HOSTILE_TOK_TEMPLATE_ID] = { "template-id", "tokenizer.json", "post_processor", "a" },
+  [HOSTILE_TOK_TEMPLATE_UNKNOWN]
+  = { "template-unknown", "tokenizer.json",
+      "post_processor: the special token id 3 is not in the vocabulary (3 ids)", "a" },
 };
 
 const char *
@@ -212,6 +215,10 @@ hostile_tokenizer_write (const char *dir, HostileTokenizerCase c, GError **error
                        "{\"Sequence\": {\"id\": \"A\", \"type_id\": 0}}], \"pair\": [], "
                        "\"special_tokens\": {\"<s>\": {\"id\": \"<s>\", \"ids\": [1099511627776], "
                        "\"tokens\": [\"<s>\"]}}}}");
+      break;
+    case HOSTILE_TOK_TEMPLATE_UNKNOWN:
+      json = g_strdup ("{" WORDLEVEL ", \"post_processor\": {\"type\": \"BertProcessing\", "
+                       "\"sep\": [\"[SEP]\", 3], \"cls\": [\"a\", 0]}}");
       break;
     case HOSTILE_TOK_N_CASES:
       g_assert_not_reached ();

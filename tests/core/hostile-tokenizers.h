@@ -30,6 +30,7 @@ typedef enum
   HOSTILE_TOK_UNIGRAM_UNK,     /* Unigram unk_id 2^31 */
   HOSTILE_TOK_CHARSMAP_SIZE,   /* a Precompiled charsmap whose trie size exceeds the blob */
   HOSTILE_TOK_TEMPLATE_ID,     /* a TemplateProcessing special token id of 2^40 */
+  HOSTILE_TOK_TEMPLATE_UNKNOWN, /* a template token id 3 in a vocabulary of 3 (found by fuzzing) */
   HOSTILE_TOK_N_CASES
 } HostileTokenizerCase;
 
