@@ -29,13 +29,20 @@ add_predictions_json (JsonBuilder *out, const char *member, const AsPrediction *
 }
 
 static int
-predict_once (AsModel *model, const char *text, int k, gboolean json)
+predict_once (AsModel *model, const char *prompt, const GArray *ids, int k, gboolean json)
 {
   GError *error = NULL;
   AsForwardOptions options = { .all_logits = FALSE };
-  g_autoptr (AsTrace) trace = as_forward_text (model, text, FALSE, &options, &error);
+  g_autoptr (AsTrace) trace
+      = ids != NULL
+            ? as_forward (model, (const int32_t *) ids->data, (int) ids->len, &options, &error)
+            : as_forward_text (model, prompt, FALSE, &options, &error);
   if (trace == NULL)
     return cli_fail (error);
+  g_autofree char *text = prompt != NULL
+                              ? g_strdup (prompt)
+                              : as_predict_dup_ids_text (as_model_get_tokenizer (model),
+                                                         (const int32_t *) ids->data, ids->len);
   int n = 0;
   AsPrediction *top = as_predict_top_k (trace, as_model_get_tokenizer (model), k, &n);
   g_autoptr (GString) out = g_string_new (NULL);
@@ -66,13 +73,16 @@ predict_once (AsModel *model, const char *text, int k, gboolean json)
 }
 
 static int
-predict_steps (AsModel *model, const char *text, int k, int steps, gboolean append_ids,
-               gboolean json)
+predict_steps (AsModel *model, const char *text, const GArray *ids, int k, int steps,
+               gboolean append_ids, gboolean json)
 {
   GError *error = NULL;
   AsGreedyStep *result
-      = as_generate_greedy (model, text, steps, k,
-                            append_ids ? AS_GREEDY_APPEND_IDS : AS_GREEDY_RETOKENIZE, NULL, &error);
+      = ids != NULL ? as_generate_greedy_ids (model, (const int32_t *) ids->data, (int) ids->len,
+                                              steps, k, NULL, &error)
+                    : as_generate_greedy (model, text, steps, k,
+                                          append_ids ? AS_GREEDY_APPEND_IDS : AS_GREEDY_RETOKENIZE,
+                                          NULL, &error);
   if (result == NULL)
     return cli_fail (error);
   g_autoptr (GString) out = g_string_new (NULL);
@@ -101,38 +111,47 @@ predict_steps (AsModel *model, const char *text, int k, int steps, gboolean appe
   return CLI_EXIT_OK;
 }
 
-/* Fails unless the text and STEPS more tokens fit in the model's context (before any step runs:
- * the last one would fail after all the others). */
+/* Fails unless the prompt (TEXT or IDS) and STEPS more tokens fit in the model's context (before
+ * any step runs: the last one would fail after all the others). */
 static gboolean
-check_steps (AsModel *model, const char *text, int steps, GError **error)
+check_steps (AsModel *model, const char *text, const GArray *ids, int steps, GError **error)
 {
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  if (ids == NULL && tokenizer == NULL)
+    return TRUE; /* the pass itself refuses text on an ids-only model */
   int context = as_model_get_config (model)->n_positions;
-  g_autoptr (GArray) ids = as_tokenizer_encode (as_model_get_tokenizer (model), text, -1, error);
-  if (ids == NULL)
+  g_autoptr (GArray) encoded
+      = ids == NULL ? as_tokenizer_encode (tokenizer, text, -1, error) : NULL;
+  if (ids == NULL && encoded == NULL)
     return FALSE;
-  if ((gint64) ids->len + steps <= context)
+  guint n = ids != NULL ? ids->len : encoded->len;
+  if ((gint64) n + steps <= context)
     return TRUE;
   g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-               "--steps %d: the text has %u tokens and the model's context is %d tokens, so at "
+               "--steps %d: the %s has %u tokens and the model's context is %d tokens, so at "
                "most %d steps fit",
-               steps, ids->len, context, MAX (0, context - (int) ids->len));
+               steps, ids != NULL ? "--ids list" : "text", n, context, MAX (0, context - (int) n));
   return FALSE;
 }
 
 int
 cli_predict (int argc, char **argv)
 {
-  g_autofree char *model_spec = NULL, *text = NULL;
+  g_autofree char *model_spec = NULL, *text = NULL, *ids_list = NULL;
   int k = 0, steps = 0;
   gboolean json = FALSE, append_ids = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Prompt", "T" },
+    { "ids", 0, 0, G_OPTION_ARG_STRING, &ids_list, "Prompt as token ids, comma separated",
+      "1,2,3" },
     { "top", 'k', 0, G_OPTION_ARG_INT, &k, "Number of predictions (10; 3 with --steps)", "K" },
     { "steps", 'n', 0, G_OPTION_ARG_INT, &steps, "Greedy generation for N steps", "N" },
     { "append-ids", 0, 0, G_OPTION_ARG_NONE, &append_ids,
-      "With --steps: append token ids (as HF generate) instead of re-tokenizing the text", NULL },
+      "With --steps: append token ids (as HF generate) instead of re-tokenizing the text (always "
+      "so with --ids)",
+      NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON (one object per step with --steps)",
       NULL },
     { NULL },
@@ -142,8 +161,8 @@ cli_predict (int argc, char **argv)
     return code;
   if (argc > 1)
     return cli_usage_printf ("predict", "unexpected argument '%s'", argv[1]);
-  if (text == NULL)
-    return cli_usage_printf ("predict", "--text T is required");
+  if ((text == NULL) == (ids_list == NULL))
+    return cli_usage_printf ("predict", "give exactly one of --text T or --ids 1,2,3");
   if (k < 0 || k > PREDICT_MAX_TOP)
     return cli_fail_printf ("--top %d is out of range (expected 1 to %d)", k, PREDICT_MAX_TOP);
   if (steps < 0 || steps > PREDICT_MAX_STEPS)
@@ -154,7 +173,10 @@ cli_predict (int argc, char **argv)
     k = steps > 0 ? 3 : 10;
 
   GError *error = NULL;
-  if (!cli_check_text (text, "--text", &error))
+  if (text != NULL && !cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  g_autoptr (GArray) ids = NULL;
+  if (ids_list != NULL && (ids = cli_parse_ids (ids_list, "--ids", &error)) == NULL)
     return cli_fail (error);
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
@@ -162,9 +184,9 @@ cli_predict (int argc, char **argv)
   if (!as_model_get_config (model)->causal_lm)
     return cli_fail_printf ("model '%s' has no language-model head to predict with",
                             as_model_get_name (model));
-  if (steps > 0 && !check_steps (model, text, steps, &error))
+  if (steps > 0 && !check_steps (model, text, ids, steps, &error))
     return cli_fail (error);
   if (steps > 0)
-    return predict_steps (model, text, k, steps, append_ids, json);
-  return predict_once (model, text, k, json);
+    return predict_steps (model, text, ids, k, steps, append_ids, json);
+  return predict_once (model, text, ids, k, json);
 }

@@ -3,6 +3,7 @@
 #include "as-forward.h"
 
 #include "as-error.h"
+#include "memory-private.h"
 #include "family-private.h"
 
 int
@@ -42,21 +43,103 @@ check_ids (const AsConfig *c, const int32_t *ids, int n_ids, GError **error)
   return TRUE;
 }
 
+AsTraceShape
+as_forward_trace_shape (const AsModel *model, int n_tokens, const AsForwardOptions *options)
+{
+  const AsConfig *c = as_model_get_config (model);
+  return (AsTraceShape){
+    .n_layer = c->n_layer,
+    .n_head = c->n_head,
+    .n_kv_head = c->n_kv_head,
+    .n_tokens = n_tokens,
+    .d_model = c->n_embd,
+    .head_dim = c->head_dim,
+    .vocab_size = c->vocab_size,
+    .all_logits = options != NULL && options->all_logits,
+    .capture_qkv = options != NULL && options->capture_qkv,
+  };
+}
+
+guint64
+as_forward_bytes (const AsModel *model, int n_tokens, const AsForwardOptions *options)
+{
+  const AsConfig *c = as_model_get_config (model);
+  AsTraceShape shape = as_forward_trace_shape (model, n_tokens, options);
+  return as_trace_shape_bytes (&shape) + c->ops->scratch_bytes (c, n_tokens);
+}
+
+int
+as_forward_max_tokens (const AsModel *model, const AsForwardOptions *options, guint64 budget)
+{
+  /* the bytes grow with T, so bisect */
+  int lo = 0, hi = as_model_get_config (model)->n_positions;
+  while (lo < hi)
+    {
+      int mid = lo + (hi - lo + 1) / 2;
+      if (as_forward_bytes (model, mid, options) <= budget)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+guint64
+as_forward_budget (const AsModel *model)
+{
+  guint64 budget = as_memory_budget ();
+  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
+  /* a limit covers everything held (the weights, other traces); MemAvailable already leaves out
+   * what is held except the mapped weight files, whose pages it counts as reclaimable */
+  guint64 taken
+      = limit != NULL && *limit != '\0' ? as_memory_held () : as_model_get_mapped_bytes (model);
+  return budget > taken ? budget - taken : 0;
+}
+
+/* Fails with AS_ERROR_MEMORY, naming both sizes and the bounded choice, when a pass over N_IDS
+ * tokens would not fit. */
+static gboolean
+check_memory (AsModel *model, int n_ids, const AsForwardOptions *options, GError **error)
+{
+  const AsConfig *c = as_model_get_config (model);
+  guint64 bytes = as_forward_bytes (model, n_ids, options);
+  guint64 budget = as_forward_budget (model);
+  if (bytes <= budget)
+    return TRUE;
+  AsTraceShape shape = as_forward_trace_shape (model, n_ids, options);
+  g_autofree char *need = g_format_size (bytes);
+  g_autofree char *trace = g_format_size (as_trace_shape_bytes (&shape));
+  g_autofree char *have = g_format_size (budget);
+  int fit = as_forward_max_tokens (model, options, budget);
+  g_autofree char *choice = fit > 0
+                                ? g_strdup_printf ("use a shorter text: at most %d tokens fit", fit)
+                                : g_strdup ("not even one token fits");
+  /* under a limit, say what is held already: the weights, and other traces (compare, the GUI) */
+  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
+  guint64 held = as_memory_held ();
+  g_autofree char *held_text = g_format_size (held);
+  g_autofree char *limit_text = g_format_size (as_memory_budget ());
+  g_autofree char *available
+      = limit != NULL && *limit != '\0' && held > 0
+            ? g_strdup_printf ("with the %s already held, the limit of %s (ATTNSCOPE_MEMORY_LIMIT) "
+                               "leaves only %s",
+                               held_text, limit_text, have)
+            : g_strdup_printf ("only %s are available", have);
+  g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+               "A forward pass over %d tokens needs %s of memory (a trace of %s: the attention "
+               "of %d layers x %d heads x %d x %d tokens%s) but %s; %s",
+               n_ids, need, trace, c->n_layer, c->n_head, n_ids, n_ids,
+               shape.capture_qkv ? ", with q, k, v" : "", available, choice);
+  return FALSE;
+}
+
 AsTrace *
 as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOptions *options,
             GError **error)
 {
   g_return_val_if_fail (model != NULL, NULL);
   const AsConfig *c = as_model_get_config (model);
-  if (!check_ids (c, ids, n_ids, error))
-    return NULL;
-
-  gboolean all_logits = options != NULL && options->all_logits;
-  guint64 bytes = as_trace_bytes (c->n_layer, c->n_head, n_ids, c->n_embd, c->head_dim,
-                                  c->vocab_size, all_logits)
-                  + c->ops->scratch_bytes (c, n_ids);
-  g_autofree char *what = g_strdup_printf ("A forward pass over %d tokens", n_ids);
-  if (!as_memory_check (bytes, what, error))
+  if (!check_ids (c, ids, n_ids, error) || !check_memory (model, n_ids, options, error))
     return NULL;
   return c->ops->forward (model, ids, n_ids, options, error);
 }
@@ -70,6 +153,13 @@ as_forward_text (AsModel *model, const char *text, gboolean truncate,
   if (*text == '\0')
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the text is empty");
+      return NULL;
+    }
+  if (as_model_get_tokenizer (model) == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "model %s runs on token ids only (%s); give token ids instead of text",
+                   as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
       return NULL;
     }
   g_autoptr (GArray) ids = as_tokenizer_encode (as_model_get_tokenizer (model), text, -1, error);

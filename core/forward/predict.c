@@ -81,22 +81,24 @@ as_greedy_steps_free (AsGreedyStep *steps, int n_steps)
   g_free (steps);
 }
 
-AsGreedyStep *
-as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGreedyMode mode,
-                    GCancellable *cancellable, GError **error)
+char *
+as_predict_dup_ids_text (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids)
 {
-  g_return_val_if_fail (model != NULL && prompt != NULL && n_steps > 0 && k > 0, NULL);
+  if (tokenizer != NULL)
+    return as_tokenizer_decode (tokenizer, ids, n_ids);
+  GString *text = g_string_new (NULL);
+  for (gsize i = 0; i < n_ids; i++)
+    g_string_append_printf (text, "<%d>", ids[i]);
+  return g_string_free (text, FALSE);
+}
+
+/* The greedy loop from IDS (consumed); PROMPT is the text to extend in RETOKENIZE mode. */
+static AsGreedyStep *
+greedy_loop (AsModel *model, GArray *ids, const char *prompt, int n_steps, int k, AsGreedyMode mode,
+             GCancellable *cancellable, GError **error)
+{
   AsTokenizer *tokenizer = as_model_get_tokenizer (model);
   AsForwardOptions options = { .all_logits = FALSE, .cancellable = cancellable };
-
-  g_autoptr (GArray) ids = as_tokenizer_encode (tokenizer, prompt, -1, error);
-  if (ids == NULL)
-    return NULL;
-  if (ids->len == 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the prompt is empty");
-      return NULL;
-    }
   GString *text = g_string_new (prompt);
   AsGreedyStep *steps = g_new0 (AsGreedyStep, n_steps);
   for (int s = 0; s < n_steps; s++)
@@ -108,6 +110,7 @@ as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGr
           g_prefix_error (error, "step %d: ", s + 1);
           as_greedy_steps_free (steps, s);
           g_string_free (text, TRUE);
+          g_array_unref (ids);
           return NULL;
         }
       steps[s].top = as_predict_top_k (trace, tokenizer, k, &steps[s].n_top);
@@ -125,11 +128,52 @@ as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGr
           g_string_free (text, TRUE);
           text = g_string_new (NULL);
           g_autofree char *decoded
-              = as_tokenizer_decode (tokenizer, &g_array_index (ids, int32_t, 0), ids->len);
+              = as_predict_dup_ids_text (tokenizer, (const int32_t *) ids->data, ids->len);
           g_string_append (text, decoded);
         }
       steps[s].text = g_strdup (text->str);
     }
   g_string_free (text, TRUE);
+  g_array_unref (ids);
   return steps;
+}
+
+AsGreedyStep *
+as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGreedyMode mode,
+                    GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (model != NULL && prompt != NULL && n_steps > 0 && k > 0, NULL);
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  if (tokenizer == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "model %s runs on token ids only (%s); give token ids instead of text",
+                   as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
+      return NULL;
+    }
+  GArray *ids = as_tokenizer_encode (tokenizer, prompt, -1, error);
+  if (ids == NULL)
+    return NULL;
+  if (ids->len == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the prompt is empty");
+      g_array_unref (ids);
+      return NULL;
+    }
+  return greedy_loop (model, ids, prompt, n_steps, k, mode, cancellable, error);
+}
+
+AsGreedyStep *
+as_generate_greedy_ids (AsModel *model, const int32_t *ids, int n_ids, int n_steps, int k,
+                        GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (model != NULL && n_steps > 0 && k > 0, NULL);
+  if (n_ids <= 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the prompt is empty");
+      return NULL;
+    }
+  GArray *list = g_array_sized_new (FALSE, FALSE, sizeof (int32_t), n_ids);
+  g_array_append_vals (list, ids, n_ids);
+  return greedy_loop (model, list, NULL, n_steps, k, AS_GREEDY_APPEND_IDS, cancellable, error);
 }

@@ -23,6 +23,10 @@ AsPrediction *as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokeniz
                                 int *n_out);
 void as_predictions_free (AsPrediction *predictions, int n);
 
+/* The text IDS[0..N_IDS-1] stand for: decoded by TOKENIZER, or "<id>" per token when TOKENIZER
+ * is NULL (a model that runs on ids only). Owned. */
+char *as_predict_dup_ids_text (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids);
+
 /* One greedy step as printed by the seed: the text so far and the top-K of that step. */
 typedef struct
 {
@@ -40,9 +44,13 @@ typedef enum
 
 /* Greedy generation for N_STEPS from PROMPT: at each step runs the model, records the top-K and
  * appends the top token. Returns N_STEPS steps or NULL with ERROR (empty prompt, context
- * exceeded, cancelled). */
+ * exceeded, cancelled, a model without a tokenizer). */
 AsGreedyStep *as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k,
                                   AsGreedyMode mode, GCancellable *cancellable, GError **error);
+/* The same from token IDS[0..N_IDS-1], appending ids (AS_GREEDY_APPEND_IDS); the steps' texts
+ * are decoded, or "<id>" per token for a model without a tokenizer. */
+AsGreedyStep *as_generate_greedy_ids (AsModel *model, const int32_t *ids, int n_ids, int n_steps,
+                                      int k, GCancellable *cancellable, GError **error);
 void as_greedy_steps_free (AsGreedyStep *steps, int n_steps);
 
 G_END_DECLS

@@ -2,8 +2,10 @@
  * "Data flow").
  *
  * Immutable once returned, reference counted. Fields are public for reading; analysis code and
- * views index them with the helpers below. L layers, H heads, T tokens, D model width,
- * hd head width, V vocabulary. */
+ * views index them with the helpers below. L layers, H (query) heads, T tokens, D model width,
+ * hd head width, V vocabulary. With grouped-query attention (Llama family) there are K ≤ H
+ * key/value heads: every per-head array still has one entry per query head (each query head's
+ * own softmax), and as_trace_kv_head() says which key/value head a query head shares. */
 #pragma once
 
 #include <glib.h>
@@ -16,7 +18,8 @@ G_BEGIN_DECLS
 typedef struct
 {
   int n_layer;    /* L */
-  int n_head;     /* H */
+  int n_head;     /* H query heads */
+  int n_kv_head;  /* K key/value heads (K divides H; K = H without grouped-query attention) */
   int n_tokens;   /* T */
   int d_model;    /* D */
   int head_dim;   /* hd */
@@ -28,10 +31,11 @@ typedef struct
   char **token_texts; /* [T] the bytes each token stands for (" the"), as
                        * as_tokenizer_dup_token_text() gives them, NULL-terminated */
 
-  float *attn;     /* [L][H][T][T] post-softmax; masked entries exactly 0 */
-  float *q;        /* [L][H][T][hd] */
-  float *k;        /* [L][H][T][hd] */
-  float *v;        /* [L][H][T][hd] */
+  float *attn; /* [L][H][T][T] post-softmax; masked entries exactly 0 */
+  /* q, k, v: NULL unless the pass was asked to capture them (AsForwardOptions.capture_qkv) */
+  float *q;        /* [L][H][T][hd] the query of each head (after RoPE when the model rotates) */
+  float *k;        /* [L][H][T][hd] the key each query head used (its key/value head's) */
+  float *v;        /* [L][H][T][hd] the value each query head used */
   float *ctx;      /* [L][H][T][hd] context = P·v, before the output projection */
   float *attn_out; /* [L][T][D] output of each attention block (after c_proj, before residual) */
   float *hidden;   /* [L+1][T][D] HF convention: block inputs, last = after the final norm */
@@ -43,10 +47,24 @@ typedef struct
 
   /*< private >*/
   gint ref_count;
+  guint64 held_bytes; /* declared to the memory budget while the trace lives */
 } AsTrace;
 
-/* Allocates a trace for the given sizes with every array zeroed, or fails with AS_ERROR_MEMORY
- * (naming the bytes needed and available) when it would not fit. TOKENS are copied. */
+/* What a trace holds: its sizes and which optional arrays it has. */
+typedef struct
+{
+  int n_layer, n_head, n_kv_head, n_tokens, d_model, head_dim, vocab_size;
+  gboolean all_logits;  /* logits for every position, not only the last */
+  gboolean capture_qkv; /* the q, k and v arrays */
+} AsTraceShape;
+
+/* Allocates a trace of SHAPE with every array zeroed, or fails with AS_ERROR_MEMORY (naming the
+ * bytes needed and available) when it would not fit. */
+AsTrace *as_trace_new_shape (const AsTraceShape *shape, GError **error);
+/* Bytes the arrays of a trace of SHAPE need. */
+guint64 as_trace_shape_bytes (const AsTraceShape *shape);
+
+/* as_trace_new_shape with K = H and q, k, v captured. */
 AsTrace *as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
                        int vocab_size, gboolean all_logits, GError **error);
 /* Sets TRACE->token_embeddings [T][D] to the rows TABLE[ids[t]] of a token-embedding table
@@ -60,7 +78,7 @@ void as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const in
 AsTrace *as_trace_ref (AsTrace *trace);
 void as_trace_unref (AsTrace *trace);
 
-/* Bytes the trace arrays need. */
+/* Bytes the trace arrays of as_trace_new need. */
 guint64 as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
                         int vocab_size, gboolean all_logits);
 
@@ -83,6 +101,12 @@ static inline float *
 as_trace_head_vectors (const AsTrace *t, float *base, int layer, int head) /* [T][hd] */
 {
   return base + ((gsize) layer * t->n_head + head) * t->n_tokens * t->head_dim;
+}
+
+static inline int
+as_trace_kv_head (const AsTrace *t, int head) /* the key/value head query head HEAD shares */
+{
+  return head / (t->n_head / t->n_kv_head);
 }
 
 static inline float *

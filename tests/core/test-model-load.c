@@ -37,25 +37,6 @@ write_fixture_file (const char *name, const FixtureModelSpec *spec, const char *
   return g_build_filename (*dir, file, NULL);
 }
 
-/* Loads SPEC (a folder) expecting an AS_ERROR with CODE whose message contains every string in
- * NEEDLES. */
-static void
-assert_load_fails (const char *spec, AsErrorCode code, const char *const *needles)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (AsModel) model = as_model_load (spec, &error);
-  g_assert_null (model);
-  g_assert_nonnull (error);
-  g_test_message ("error: %s", error->message);
-  g_assert_error (error, AS_ERROR, (gint) code);
-  for (const char *const *n = needles; *n != NULL; n++)
-    if (strstr (error->message, *n) == NULL)
-      {
-        g_test_message ("the message lacks \"%s\"", *n);
-        g_test_fail ();
-      }
-}
-
 /* Every GPT-2 weight of MODEL equals what the fixture wrote for SPEC, element for element. */
 static void
 assert_weights_are_fixture (const AsModel *model, const FixtureModelSpec *spec)

@@ -21,48 +21,13 @@
 
 #include "as-tokenizer.h"
 #include "check-close.h"
+#include "peer-ids.h"
 
 typedef struct
 {
   guint texts, pairs, mismatches;
   double seconds; /* our encoding time */
 } Stats;
-
-static GArray *
-json_ids (JsonObject *row, const char *name)
-{
-  JsonArray *array = json_object_get_array_member (row, name);
-  g_assert_nonnull (array);
-  GArray *ids = g_array_new (FALSE, FALSE, sizeof (int32_t));
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      int32_t id = (int32_t) json_array_get_int_element (array, i);
-      g_array_append_val (ids, id);
-    }
-  return ids;
-}
-
-static gboolean
-ids_equal (const GArray *a, const GArray *b)
-{
-  return a->len == b->len
-         && (a->len == 0 || memcmp (a->data, b->data, a->len * sizeof (int32_t)) == 0);
-}
-
-static char *
-escape_text (const char *text)
-{
-  GString *s = g_string_new (NULL);
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-      if (c >= 0x20 && c < 0x7F && c != '\\')
-        g_string_append_c (s, (char) c);
-      else
-        g_string_append_printf (s, "\\u{%04X}", c);
-    }
-  return g_string_free (s, FALSE);
-}
 
 static char *
 ids_string (const GArray *ids)
@@ -81,7 +46,7 @@ mismatch (Stats *stats, const char *name, guint line, const char *what, const ch
 {
   if (stats->mismatches++ < 8)
     {
-      g_autofree char *escaped = escape_text (text);
+      g_autofree char *escaped = peer_escape_text (text);
       g_test_message ("%s line %u (%s): \"%s\"\n  ours: %s\n  HF:   %s", name, line, what, escaped,
                       got, want);
     }
@@ -91,7 +56,7 @@ static void
 compare_ids (Stats *stats, const char *name, guint line, const char *what, const char *text,
              const GArray *ours, const GArray *theirs)
 {
-  if (ids_equal (ours, theirs))
+  if (peer_ids_equal (ours, theirs))
     return;
   g_autofree char *a = ids_string (ours), *b = ids_string (theirs);
   mismatch (stats, name, line, what, text, a, b);
@@ -110,8 +75,8 @@ check_row (AsTokenizer *tokenizer, Stats *stats, const char *name, guint line, c
       = as_tokenizer_encode_full (tokenizer, text, -1, NULL, 0, AS_ENCODE_NO_SPECIAL, &error);
   g_assert_no_error (error);
   stats->seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
-  g_autoptr (GArray) hf_with = json_ids (row, "ids");
-  g_autoptr (GArray) hf_plain = json_ids (row, "plain");
+  g_autoptr (GArray) hf_with = peer_json_ids (row, "ids");
+  g_autoptr (GArray) hf_plain = peer_json_ids (row, "plain");
   compare_ids (stats, name, line, "special tokens", text, with->ids, hf_with);
   compare_ids (stats, name, line, "no special tokens", text, plain->ids, hf_plain);
 
@@ -120,7 +85,7 @@ check_row (AsTokenizer *tokenizer, Stats *stats, const char *name, guint line, c
   const char *hf_text = json_object_get_string_member (row, "text");
   if (g_strcmp0 (decoded, hf_text) != 0)
     {
-      g_autofree char *a = escape_text (decoded), *b = escape_text (hf_text);
+      g_autofree char *a = peer_escape_text (decoded), *b = peer_escape_text (hf_text);
       mismatch (stats, name, line, "decode", text, a, b);
     }
   stats->texts++;
@@ -130,8 +95,8 @@ check_row (AsTokenizer *tokenizer, Stats *stats, const char *name, guint line, c
   g_autoptr (AsEncoding) pair
       = as_tokenizer_encode_full (tokenizer, text, -1, next, -1, AS_ENCODE_DEFAULT, &error);
   g_assert_no_error (error);
-  g_autoptr (GArray) hf_pair = json_ids (row, "pair_ids");
-  g_autoptr (GArray) hf_types = json_ids (row, "pair_types");
+  g_autoptr (GArray) hf_pair = peer_json_ids (row, "pair_ids");
+  g_autoptr (GArray) hf_types = peer_json_ids (row, "pair_types");
   compare_ids (stats, name, line, "pair", text, pair->ids, hf_pair);
   compare_ids (stats, name, line, "pair type ids", text, pair->type_ids, hf_types);
   stats->pairs++;
