@@ -1,13 +1,16 @@
-/* fuzz-hf-encode.c — two real tokenizer.json files on arbitrary bytes: gpt-neox (byte-level BPE
+/* fuzz-hf-encode.c — three tokenizer.json files on arbitrary bytes: gpt-neox (byte-level BPE
  * with NFC) and llama-spm (SentencePiece BPE: Prepend("▁") + Replace(" " → "▁"), byte fallback;
- * tests/fixtures/tokenizers). Valid UTF-8 (U+0000 included) must encode, without special tokens,
- * into ids of the vocabulary; anything else must be refused with an error. Round trip
- * decode(encode(x)) == x where Hugging Face's tokenizers guarantees it:
+ * tests/fixtures/tokenizers), and a SentencePiece Unigram with a real NFKC Precompiled charsmap
+ * and Metaspace (tests/fuzz/data/spm-unigram, tests/README.md says how it was made). Valid UTF-8
+ * (U+0000 included) must encode, without special tokens, into ids of the vocabulary; anything else
+ * must be refused with an error. Round trip decode(encode(x)) == x where Hugging Face's tokenizers
+ * guarantees it:
  * - gpt-neox: for x already in NFC (the normalizer changes nothing then, and byte-level BPE
  *   loses no byte);
  * - llama-spm: for x without "▁" (the decoder turns it into a space) and without the added tokens
  *   "<unk>", "<s>", "</s>" (decoded as their normalized names "▁<s>", ...); the decoder's
  *   Strip removes the one space Prepend added.
+ * - spm-unigram: none (NFKC, runs of spaces folded, pieces it cannot spell become <unk>).
  * Texts with a NUL byte are not decoded (the decoded C string cannot hold it). */
 #include "fuzz-support.h"
 
@@ -15,14 +18,15 @@
 
 #include "as-tokenizer.h"
 
-static AsTokenizer *neox, *llama;
+static AsTokenizer *neox, *llama, *unigram;
 
+/* SOURCE_DIR/tests/FOLDER/NAME/tokenizer.json */
 static AsTokenizer *
-load_fixture (const char *name)
+load_fixture (const char *folder, const char *name)
 {
   const char *source = g_getenv ("ATTNSCOPE_SOURCE_DIR");
   g_autofree char *path = g_build_filename (source != NULL ? source : FUZZ_SOURCE_DIR, "tests",
-                                            "fixtures", "tokenizers", name, "tokenizer.json", NULL);
+                                            folder, name, "tokenizer.json", NULL);
   g_autoptr (GError) error = NULL;
   AsTokenizer *t = as_tokenizer_load_json (path, &error);
   if (t == NULL)
@@ -35,8 +39,9 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
 {
   (void) argc;
   (void) argv;
-  neox = load_fixture ("gpt-neox");
-  llama = load_fixture ("llama-spm");
+  neox = load_fixture ("fixtures/tokenizers", "gpt-neox");
+  llama = load_fixture ("fixtures/tokenizers", "llama-spm");
+  unigram = load_fixture ("fuzz/data", "spm-unigram");
   return 0;
 }
 
@@ -102,5 +107,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
                    && strstr (text, "<unk>") == NULL && strstr (text, "<s>") == NULL
                    && strstr (text, "</s>") == NULL;
   check (llama, "llama-spm", (const char *) data, size, valid, plain);
+  check (unigram, "spm-unigram", (const char *) data, size, valid, FALSE);
   return 0;
 }
