@@ -12,6 +12,7 @@
 #include "render-fixtures.h"
 #include "render-text.h"
 #include "token-label.h"
+#include "view-selection.h"
 
 /* ---- colour maps ---------------------------------------------------------------------------- */
 
@@ -719,6 +720,27 @@ test_format_number (void)
   g_assert_cmpstr (d, ==, "1.0");
 }
 
+/* Grouped-query attention (SmolLM2: 9 query heads over 3 key/value heads): the title and the
+ * head's key/value head as HF's repeat_kv assigns them. */
+static void
+test_attention_title_kv_heads (void)
+{
+  g_assert_cmpint (ar_kv_head_of (0, 9, 3), ==, 0);
+  g_assert_cmpint (ar_kv_head_of (5, 9, 3), ==, 1);
+  g_assert_cmpint (ar_kv_head_of (8, 9, 3), ==, 2);
+  g_assert_cmpint (ar_kv_head_of (31, 32, 8), ==, 7);
+  g_assert_cmpint (ar_kv_head_of (5, 12, 12), ==, -1);
+  g_assert_cmpint (ar_kv_head_of (5, 12, 0), ==, -1);
+  ArViewSelection view;
+  ar_view_selection_init (&view);
+  view.layer = 29;
+  view.head = 5;
+  g_autofree char *gqa = ar_attention_title (&view, 9, 3);
+  g_assert_cmpstr (gqa, ==, "Layer 29 · head 5 · key/value head 1");
+  g_autofree char *mha = ar_attention_title (&view, 12, 12);
+  g_assert_cmpstr (mha, ==, "Layer 29 · head 5");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -736,6 +758,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/render/scatter/hit-and-colours", test_scatter);
   g_test_add_func ("/ui/render/lines/hit-and-colours", test_lines);
   g_test_add_func ("/ui/render/compare/panels", test_compare);
+  g_test_add_func ("/ui/render/attention/title-kv-heads", test_attention_title_kv_heads);
   g_test_add_func ("/ui/render/text/token-labels", test_token_labels);
   g_test_add_func ("/ui/render/text/ticks", test_ticks);
   g_test_add_func ("/ui/render/text/format-number", test_format_number);

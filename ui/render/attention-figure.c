@@ -30,7 +30,7 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
       = ar_built_figure_take_strv (built, ar_token_labels_from_trace (t, view->raw_tokens));
   fig->row_axis = _ ("Queries");
   fig->col_axis = _ ("Keys");
-  fig->title = ar_built_figure_take (built, ar_attention_title (view, t->n_head));
+  fig->title = ar_built_figure_take (built, ar_attention_title (view, t->n_head, t->n_kv_head));
   fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
   fig->colormap = view->colormap;
   ar_sequential_range (fig->values, tt, view->autoscale, &fig->vmin, &fig->vmax);
@@ -61,6 +61,7 @@ ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
   fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
   fig->n_layers = trace->n_layer;
   fig->n_heads = trace->n_head;
+  fig->n_kv_heads = trace->n_kv_head;
   fig->n_tokens = trace->n_tokens;
   fig->attn = trace->attn;
   fig->patterns
