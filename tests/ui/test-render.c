@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "as-tokenizer.h"
 #include "axis-ticks.h"
 #include "check-close.h"
 #include "matrix-paint.h"
@@ -741,6 +742,36 @@ test_attention_title_kv_heads (void)
   g_assert_cmpstr (mha, ==, "Layer 29 · head 5");
 }
 
+/* A Llama SentencePiece vocabulary (tokenizer.json with byte fallback): "▁" pieces and byte
+ * pieces read as what they stand for, through the tokenizer's own decoder. */
+static void
+test_token_labels_sentencepiece (void)
+{
+  g_autofree char *folder = g_build_filename (g_getenv ("ATTNSCOPE_SOURCE_DIR"), "tests",
+                                              "fixtures", "tokenizers", "llama-spm", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_load_folder (folder, &error);
+  g_assert_no_error (error);
+  struct
+  {
+    const char *token, *label;
+  } cases[] = {
+    { "\u2581the", "\u2423the" }, /* ▁the */
+    { "<0x0A>", "\u21b5" },       /* byte fallback: a newline */
+    { "<0x09>", "\u21e5" },       /* a tab */
+    { "<0xF0>", "<0xF0>" },       /* a lone lead byte of an emoji stays raw */
+    { "<s>", "<s>" },             /* BOS: its vocabulary string */
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      int32_t id = as_tokenizer_lookup (tokenizer, cases[i].token);
+      g_assert_cmpint (id, >=, 0);
+      g_autofree char *text = as_tokenizer_dup_token_text (tokenizer, id);
+      g_autofree char *label = ar_token_label (cases[i].token, text, FALSE);
+      g_assert_cmpstr (label, ==, cases[i].label);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -760,6 +791,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/render/compare/panels", test_compare);
   g_test_add_func ("/ui/render/attention/title-kv-heads", test_attention_title_kv_heads);
   g_test_add_func ("/ui/render/text/token-labels", test_token_labels);
+  g_test_add_func ("/ui/render/text/token-labels-sentencepiece", test_token_labels_sentencepiece);
   g_test_add_func ("/ui/render/text/ticks", test_ticks);
   g_test_add_func ("/ui/render/text/format-number", test_format_number);
   return g_test_run ();
