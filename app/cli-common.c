@@ -197,6 +197,22 @@ cli_parse_ids (const char *list, const char *argument, GError **error)
   return g_steal_pointer (&ids);
 }
 
+GArray *
+cli_parse_type_ids (const char *list, const GArray *ids, GError **error)
+{
+  g_autoptr (GArray) types = cli_parse_ids (list, "--type-ids", error);
+  if (types == NULL)
+    return NULL;
+  if (types->len != ids->len)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--type-ids has %u values but --ids has %u; give one token type per id",
+                   types->len, ids->len);
+      return NULL;
+    }
+  return g_steal_pointer (&types);
+}
+
 char *
 cli_read_lines_file (const char *path, gsize *length, GError **error)
 {

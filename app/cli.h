@@ -62,6 +62,9 @@ gboolean cli_check_text (const char *text, const char *argument, GError **error)
 /* Parses "1,2,3" into int32 ids; fails naming ARGUMENT. Returns a GArray of int32_t. */
 GArray *cli_parse_ids (const char *list, const char *argument, GError **error);
 
+/* Parses --type-ids "0,0,1" (one per id of IDS); fails naming the option and both counts. */
+GArray *cli_parse_type_ids (const char *list, const GArray *ids, GError **error);
+
 /* The largest --lines file: far more text than a run over it would finish in. */
 #define CLI_LINES_MAX_BYTES (64u << 20)
 

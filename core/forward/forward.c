@@ -3,6 +3,7 @@
 #include "as-forward.h"
 
 #include "as-error.h"
+#include "memory-private.h"
 #include "family-private.h"
 
 int
@@ -15,12 +16,33 @@ as_forward_threads (void)
   return MAX (1, (int) g_get_num_processors ());
 }
 
-static gboolean
-check_ids (const AsConfig *c, const int32_t *ids, int n_ids, GError **error)
+/* The model's special-token ids [AS_N_SPECIAL]. */
+static void
+model_special_ids (const AsModel *model, int32_t *out)
 {
+  for (int i = 0; i < AS_N_SPECIAL; i++)
+    out[i] = as_model_get_special_id (model, i);
+}
+
+static gboolean
+check_ids (const AsModel *model, const int32_t *ids, int n_ids, const int32_t *type_ids,
+           GError **error)
+{
+  const AsConfig *c = as_model_get_config (model);
   if (n_ids <= 0)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "no tokens to run: the input is empty");
+      return FALSE;
+    }
+  int b
+      = as_segment_b_start (ids, type_ids, n_ids, as_model_get_special_id (model, AS_SPECIAL_SEP));
+  if (n_ids > c->n_positions && b >= 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the pair has %d tokens (%d in the first text and %d in the second, special "
+                   "tokens included) but the model's context length is %d tokens; shorten the "
+                   "texts or use --truncate to drop tokens from the longer text first",
+                   n_ids, b, n_ids - b, c->n_positions);
       return FALSE;
     }
   if (n_ids > c->n_positions)
@@ -31,6 +53,16 @@ check_ids (const AsConfig *c, const int32_t *ids, int n_ids, GError **error)
                    n_ids, c->n_positions, c->n_positions);
       return FALSE;
     }
+  /* a model without token types takes 0/1 as the segment marks of a pair */
+  int n_types = c->type_vocab_size > 0 ? c->type_vocab_size : 2;
+  for (int i = 0; type_ids != NULL && i < n_ids; i++)
+    if (type_ids[i] < 0 || type_ids[i] >= n_types)
+      {
+        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                     "token type %d at position %d is outside the model's token types (0..%d)",
+                     type_ids[i], i, n_types - 1);
+        return FALSE;
+      }
   for (int i = 0; i < n_ids; i++)
     if (ids[i] < 0 || ids[i] >= c->vocab_size)
       {
@@ -42,46 +74,159 @@ check_ids (const AsConfig *c, const int32_t *ids, int n_ids, GError **error)
   return TRUE;
 }
 
+AsTraceShape
+as_forward_trace_shape (const AsModel *model, int n_tokens, const AsForwardOptions *options)
+{
+  const AsConfig *c = as_model_get_config (model);
+  return (AsTraceShape){
+    .n_layer = c->n_layer,
+    .n_head = c->n_head,
+    .n_kv_head = c->n_kv_head,
+    .n_tokens = n_tokens,
+    .d_model = c->n_embd,
+    .head_dim = c->head_dim,
+    .vocab_size = c->vocab_size,
+    .all_logits = options != NULL && options->all_logits,
+    .capture_qkv = options != NULL && options->capture_qkv,
+  };
+}
+
+guint64
+as_forward_bytes (const AsModel *model, int n_tokens, const AsForwardOptions *options)
+{
+  const AsConfig *c = as_model_get_config (model);
+  AsTraceShape shape = as_forward_trace_shape (model, n_tokens, options);
+  return as_trace_shape_bytes (&shape) + c->ops->scratch_bytes (c, n_tokens);
+}
+
+int
+as_forward_max_tokens (const AsModel *model, const AsForwardOptions *options, guint64 budget)
+{
+  /* the bytes grow with T, so bisect */
+  int lo = 0, hi = as_model_get_config (model)->n_positions;
+  while (lo < hi)
+    {
+      int mid = lo + (hi - lo + 1) / 2;
+      if (as_forward_bytes (model, mid, options) <= budget)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+guint64
+as_forward_budget (const AsModel *model)
+{
+  guint64 budget = as_memory_budget ();
+  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
+  /* a limit covers everything held (the weights, other traces); MemAvailable already leaves out
+   * what is held except the mapped weight files, whose pages it counts as reclaimable */
+  guint64 taken
+      = limit != NULL && *limit != '\0' ? as_memory_held () : as_model_get_mapped_bytes (model);
+  return budget > taken ? budget - taken : 0;
+}
+
+/* Fails with AS_ERROR_MEMORY, naming both sizes and the bounded choice, when a pass over N_IDS
+ * tokens would not fit. */
+static gboolean
+check_memory (AsModel *model, int n_ids, const AsForwardOptions *options, GError **error)
+{
+  const AsConfig *c = as_model_get_config (model);
+  guint64 bytes = as_forward_bytes (model, n_ids, options);
+  guint64 budget = as_forward_budget (model);
+  if (bytes <= budget)
+    return TRUE;
+  AsTraceShape shape = as_forward_trace_shape (model, n_ids, options);
+  g_autofree char *need = g_format_size (bytes);
+  g_autofree char *trace = g_format_size (as_trace_shape_bytes (&shape));
+  g_autofree char *have = g_format_size (budget);
+  int fit = as_forward_max_tokens (model, options, budget);
+  g_autofree char *choice = fit > 0
+                                ? g_strdup_printf ("use a shorter text: at most %d tokens fit", fit)
+                                : g_strdup ("not even one token fits");
+  /* under a limit, say what is held already: the weights, and other traces (compare, the GUI) */
+  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
+  guint64 held = as_memory_held ();
+  g_autofree char *held_text = g_format_size (held);
+  g_autofree char *limit_text = g_format_size (as_memory_budget ());
+  g_autofree char *available
+      = limit != NULL && *limit != '\0' && held > 0
+            ? g_strdup_printf ("with the %s already held, the limit of %s (ATTNSCOPE_MEMORY_LIMIT) "
+                               "leaves only %s",
+                               held_text, limit_text, have)
+            : g_strdup_printf ("only %s are available", have);
+  g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+               "A forward pass over %d tokens needs %s of memory (a trace of %s: the attention "
+               "of %d layers x %d heads x %d x %d tokens%s) but %s; %s",
+               n_ids, need, trace, c->n_layer, c->n_head, n_ids, n_ids,
+               shape.capture_qkv ? ", with q, k, v" : "", available, choice);
+  return FALSE;
+}
+
 AsTrace *
 as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOptions *options,
             GError **error)
 {
   g_return_val_if_fail (model != NULL, NULL);
   const AsConfig *c = as_model_get_config (model);
-  if (!check_ids (c, ids, n_ids, error))
+  const int32_t *type_ids = options != NULL ? options->type_ids : NULL;
+  if (!check_ids (model, ids, n_ids, type_ids, error)
+      || !check_memory (model, n_ids, options, error))
     return NULL;
+  AsTrace *trace = c->ops->forward (model, ids, n_ids, options, error);
+  if (trace == NULL)
+    return NULL;
+  int32_t special[AS_N_SPECIAL];
+  model_special_ids (model, special);
+  as_trace_set_segments (trace, type_ids, c->type_vocab_size > 0, special);
+  return trace;
+}
 
-  gboolean all_logits = options != NULL && options->all_logits;
-  guint64 bytes = as_trace_bytes (c->n_layer, c->n_head, n_ids, c->n_embd, c->head_dim,
-                                  c->vocab_size, all_logits)
-                  + c->ops->scratch_bytes (c, n_ids);
-  g_autofree char *what = g_strdup_printf ("A forward pass over %d tokens", n_ids);
-  if (!as_memory_check (bytes, what, error))
+AsTrace *
+as_forward_pair (AsModel *model, const char *text, const char *pair, gboolean truncate,
+                 const AsForwardOptions *options, GError **error)
+{
+  g_return_val_if_fail (model != NULL && text != NULL, NULL);
+  const AsConfig *c = as_model_get_config (model);
+  if (*text == '\0' || (pair != NULL && *pair == '\0'))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the %s is empty",
+                   *text == '\0' ? "text" : "pair's second text");
+      return NULL;
+    }
+  if (as_model_get_tokenizer (model) == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "model %s runs on token ids only (%s); give token ids instead of text",
+                   as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
+      return NULL;
+    }
+  g_autoptr (AsEncoding) enc = as_tokenizer_encode_full (as_model_get_tokenizer (model), text, -1,
+                                                         pair, -1, AS_ENCODE_DEFAULT, error);
+  if (enc == NULL)
     return NULL;
-  return c->ops->forward (model, ids, n_ids, options, error);
+  if (enc->ids->len == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the text gives no tokens");
+      return NULL;
+    }
+  /* a single text keeps the caller's type ids; a pair's come from the tokenizer */
+  GArray *types = pair != NULL ? enc->type_ids : NULL;
+  if (truncate && !as_truncate_input (model, enc->ids, types, c->n_positions, error))
+    return NULL;
+  AsForwardOptions with_types = { 0 };
+  if (options != NULL)
+    with_types = *options;
+  if (types != NULL)
+    with_types.type_ids = &g_array_index (types, int32_t, 0);
+  return as_forward (model, &g_array_index (enc->ids, int32_t, 0), (int) enc->ids->len, &with_types,
+                     error);
 }
 
 AsTrace *
 as_forward_text (AsModel *model, const char *text, gboolean truncate,
                  const AsForwardOptions *options, GError **error)
 {
-  g_return_val_if_fail (model != NULL && text != NULL, NULL);
-  const AsConfig *c = as_model_get_config (model);
-  if (*text == '\0')
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the text is empty");
-      return NULL;
-    }
-  g_autoptr (GArray) ids = as_tokenizer_encode (as_model_get_tokenizer (model), text, -1, error);
-  if (ids == NULL)
-    return NULL;
-  if (ids->len == 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the text gives no tokens");
-      return NULL;
-    }
-  int n = (int) ids->len;
-  if (truncate && n > c->n_positions)
-    n = c->n_positions;
-  return as_forward (model, &g_array_index (ids, int32_t, 0), n, options, error);
+  return as_forward_pair (model, text, NULL, truncate, options, error);
 }

@@ -28,7 +28,9 @@ typedef struct
   int fd;
   guint64 file_size;
   guint64 userblock;
-  AsH5Child *child;     /* NULL once no dataset needs libhdf5 */
+  AsH5Child *child; /* NULL once no dataset needs libhdf5 */
+  const char *map;  /* the file's mapping in the store, once asked for (NULL: copy) */
+  gboolean map_tried;
   GArray *infos;        /* AsH5DatasetInfo, parallel to the store's tensors */
   GHashTable *index_of; /* AsTensor * -> its index + 1 */
 } KerasSource;
@@ -115,10 +117,13 @@ keras_fetch (gpointer data, AsTensorStore *store, AsTensor *tensor, GError **err
     return FALSE;
   if (tensor->n_elements > 0 && keras_is_raw (source, info))
     {
-      const char *map = as_tensor_store_map_fd (store, source->fd, source->file_size);
-      if (map != NULL)
+      if (!source->map_tried)
+        source->map = as_tensor_store_map_fd (store, source->fd, source->file_size);
+      source->map_tried = TRUE;
+      if (source->map != NULL)
         {
-          tensor->data = (float *) (map + info->offset);
+          tensor->raw = source->map + info->offset;
+          tensor->data = (float *) tensor->raw;
           return TRUE;
         }
       return as_tensor_store_alloc_tensor (store, tensor, error) != NULL
@@ -169,7 +174,7 @@ keras_declare (KerasSource *source, AsTensorStore *store, guint32 length, GError
   int64_t shape[AS_TENSOR_MAX_DIMS];
   for (int i = 0; i < info.ndim; i++)
     shape[i] = info.dims[i] > G_MAXINT64 ? -1 : (int64_t) info.dims[i];
-  AsTensor *tensor = as_tensor_store_add (store, name, info.ndim, shape, error);
+  AsTensor *tensor = as_tensor_store_add (store, name, info.ndim, shape, AS_DTYPE_F32, NULL, error);
   if (tensor == NULL)
     return FALSE;
   g_array_append_val (source->infos, info);

@@ -27,6 +27,12 @@ AsHfPostProcessor *as_hf_postprocessor_new_template (int32_t bos_id, int32_t eos
 
 void as_hf_postprocessor_free (AsHfPostProcessor *processor);
 
+/* The first id PROCESSOR would add for which KNOWN returns FALSE, or -1: tokenizer.json gives
+ * these ids as numbers, and HF does not check that they name a token. */
+int32_t as_hf_postprocessor_find_unknown_id (const AsHfPostProcessor *processor,
+                                             gboolean (*known) (int32_t id, gpointer data),
+                                             gpointer data);
+
 /* Combines A (and PAIR when not NULL; GArrays of int32_t ids) into IDS, TYPE_IDS and
  * SPECIAL_MASK (guint8: 1 for the tokens the processor added). PROCESSOR may be NULL. */
 void as_hf_postprocessor_apply (const AsHfPostProcessor *processor, const GArray *a,

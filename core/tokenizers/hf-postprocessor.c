@@ -60,6 +60,49 @@ as_hf_postprocessor_free (AsHfPostProcessor *p)
   g_free (p);
 }
 
+static int32_t
+template_find_unknown_id (const GArray *t, gboolean (*known) (int32_t, gpointer), gpointer data)
+{
+  for (guint i = 0; t != NULL && i < t->len; i++)
+    {
+      const GArray *ids = g_array_index (t, TemplatePiece, i).ids;
+      for (guint k = 0; ids != NULL && k < ids->len; k++)
+        if (!known (g_array_index (ids, int32_t, k), data))
+          return g_array_index (ids, int32_t, k);
+    }
+  return -1;
+}
+
+int32_t
+as_hf_postprocessor_find_unknown_id (const AsHfPostProcessor *p,
+                                     gboolean (*known) (int32_t id, gpointer data), gpointer data)
+{
+  if (p == NULL)
+    return -1;
+  switch (p->kind)
+    {
+    case POST_TEMPLATE:
+      {
+        int32_t id = template_find_unknown_id (p->single, known, data);
+        return id >= 0 ? id : template_find_unknown_id (p->pair, known, data);
+      }
+    case POST_BERT:
+    case POST_ROBERTA:
+      return !known (p->cls_id, data) ? p->cls_id : !known (p->sep_id, data) ? p->sep_id : -1;
+    case POST_SEQUENCE:
+      for (guint i = 0; i < p->children->len; i++)
+        {
+          int32_t id = as_hf_postprocessor_find_unknown_id (p->children->pdata[i], known, data);
+          if (id >= 0)
+            return id;
+        }
+      return -1;
+    case POST_BYTE_LEVEL:
+      return -1;
+    }
+  return -1;
+}
+
 static void
 template_add (GArray *t, int sequence, int32_t special, guint32 type_id)
 {

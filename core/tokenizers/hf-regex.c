@@ -25,11 +25,26 @@
   "\\x{1F130}-\\x{1F149}\\x{1F150}-\\x{1F169}\\x{1F170}-\\x{1F189}"
 #define HEX "0-9a-fA-F"
 
+/* A pattern comes from a file we do not trust. Real tokenizer.json patterns are a few hundred
+ * bytes; the translation can grow one byte of pattern ~80 times (\s, \w), so the length is
+ * bounded before translating. */
+#define PATTERN_MAX_BYTES (16u << 10)
+/* Per pcre2_match call: backtracking steps, nested backtracking depth and heap (KiB). The
+ * built-in GPT-2 pattern encodes 1 MB lines within them; a catastrophic pattern such as (a+)+$
+ * on 70 bytes hits the step limit within a 0.1 s run of attnscope instead of running for hours.
+ * A text of N bytes makes at most about 2 (N + 1) calls (a match, or one character skipped after
+ * an empty match), which bounds what a hostile pattern can cost. */
+#define MATCH_LIMIT 200000u
+#define DEPTH_LIMIT 100000u
+#define HEAP_LIMIT_KIB (64u << 10)
+
 struct _AsHfRegex
 {
   char *pattern;
+  char *where; /* "FILE: JSON path" for messages at match time, or NULL */
   gboolean literal;
-  pcre2_code *code; /* NULL for a literal */
+  pcre2_code *code;            /* NULL for a literal */
+  pcre2_match_context *limits; /* NULL for a literal */
 };
 
 /* Appends the translation of the escape at P (P[0] == '\\') and returns the number of pattern
@@ -153,6 +168,16 @@ as_hf_regex_translate (const char *pattern)
   return g_string_free (out, FALSE);
 }
 
+/* PATTERN for a message: its first 80 characters, then "…" (a hostile one can be 16 KiB). */
+static char *
+shorten (const char *pattern)
+{
+  if (g_utf8_strlen (pattern, 81) <= 80)
+    return g_strdup (pattern);
+  g_autofree char *head = g_utf8_substring (pattern, 0, 80);
+  return g_strconcat (head, "…", NULL);
+}
+
 AsHfRegex *
 as_hf_regex_new (const char *pattern, gboolean literal, GError **error)
 {
@@ -161,6 +186,14 @@ as_hf_regex_new (const char *pattern, gboolean literal, GError **error)
   regex->literal = literal && *pattern != '\0';
   if (regex->literal)
     return g_steal_pointer (&regex);
+  gsize length = strlen (pattern);
+  if (length > PATTERN_MAX_BYTES)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "the regex is %zu bytes long, more than the %u allowed", (size_t) length,
+                   PATTERN_MAX_BYTES);
+      return NULL;
+    }
 
   g_autofree char *translated = as_hf_regex_translate (pattern);
   int errcode = 0;
@@ -171,12 +204,17 @@ as_hf_regex_new (const char *pattern, gboolean literal, GError **error)
     {
       PCRE2_UCHAR msg[256];
       pcre2_get_error_message (errcode, msg, sizeof msg);
+      g_autofree char *shown = shorten (pattern);
       g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "invalid regex \"%s\": %s (at offset %zu)",
-                   pattern, (const char *) msg, (size_t) erroffset);
+                   shown, (const char *) msg, (size_t) erroffset);
       return NULL;
     }
   /* JIT is an optimisation only: without it pcre2_match interprets. */
   (void) pcre2_jit_compile (regex->code, PCRE2_JIT_COMPLETE);
+  regex->limits = pcre2_match_context_create (NULL);
+  pcre2_set_match_limit (regex->limits, MATCH_LIMIT);
+  pcre2_set_depth_limit (regex->limits, DEPTH_LIMIT);
+  pcre2_set_heap_limit (regex->limits, HEAP_LIMIT_KIB);
   return g_steal_pointer (&regex);
 }
 
@@ -205,7 +243,9 @@ as_hf_regex_read (const AsHfJson *json, const char *name, GError **error)
     {
       as_hf_json_fail (&sub, error, "%s", local->message);
       g_error_free (local);
+      return NULL;
     }
+  regex->where = g_strdup_printf ("%s: %s", json->file, path);
   return regex;
 }
 
@@ -216,7 +256,10 @@ as_hf_regex_free (AsHfRegex *regex)
     return;
   if (regex->code != NULL)
     pcre2_code_free (regex->code);
+  if (regex->limits != NULL)
+    pcre2_match_context_free (regex->limits);
   g_free (regex->pattern);
+  g_free (regex->where);
   g_free (regex);
 }
 
@@ -258,15 +301,20 @@ as_hf_regex_find_all (const AsHfRegex *regex, const char *text, gsize length, GA
   while (search <= length)
     {
       int rc = pcre2_match (regex->code, (PCRE2_SPTR) text, length, search, PCRE2_NO_UTF_CHECK, md,
-                            NULL);
+                            regex->limits);
       if (rc == PCRE2_ERROR_NOMATCH)
         break;
       if (rc < 0)
         {
           PCRE2_UCHAR msg[256];
           pcre2_get_error_message (rc, msg, sizeof msg);
-          g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "regex \"%s\" failed at byte %zu: %s",
-                       regex->pattern, (size_t) search, (const char *) msg);
+          /* a limit, for a pattern that backtracks without end: name where it came from */
+          if (regex->where != NULL)
+            g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s: the regex gave up at byte %zu: %s",
+                         regex->where, (size_t) search, (const char *) msg);
+          else
+            g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "regex \"%s\" failed at byte %zu: %s",
+                         regex->pattern, (size_t) search, (const char *) msg);
           ok = FALSE;
           break;
         }

@@ -72,6 +72,9 @@ as_hf_unigram_read (AsHfModel *model, const AsHfJson *json, GError **error)
   guint n = json_array_get_length (vocab);
   if (n == 0)
     return as_hf_json_fail (json, error, "the vocabulary is empty");
+  if (n > (1u << 24))
+    return as_hf_json_fail (json, error, "the vocabulary has %u pieces, more than the %u allowed",
+                            n, 1u << 24);
   if (unk_id >= (gint64) n)
     return as_hf_json_fail (json, error,
                             "unk_id %" G_GINT64_FORMAT " is not in the vocabulary of %u pieces",

@@ -95,6 +95,28 @@ fill_vocabulary (AsTokenizer *tokenizer)
     }
 }
 
+static gboolean
+names_a_token (int32_t id, gpointer data)
+{
+  return as_tokenizer_get_token (data, id) != NULL;
+}
+
+/* Every id the post-processor adds must name a token: an id past the vocabulary would index
+ * past the model's embedding table (a fuzzed file had a template token with id 3 in a
+ * vocabulary of 3). */
+static gboolean
+check_postprocessor_ids (AsTokenizer *tokenizer, GError **error)
+{
+  int32_t id = as_hf_postprocessor_find_unknown_id (tokenizer->hf->postprocessor, names_a_token,
+                                                    tokenizer);
+  if (id < 0)
+    return TRUE;
+  g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+               "%s: post_processor: the special token id %d is not in the vocabulary (%d ids)",
+               as_tokenizer_get_source (tokenizer), id, as_tokenizer_get_vocab_size (tokenizer));
+  return FALSE;
+}
+
 /* ---- tokenizer_config.json ---- */
 
 /* A token string from a config value: "tok" or {"content": "tok", ...}. Borrowed. */
@@ -222,6 +244,8 @@ as_tokenizer_load_json (const char *path, GError **error)
   if (!read_components (tokenizer->hf, &json, error))
     return NULL;
   fill_vocabulary (tokenizer);
+  if (!check_postprocessor_ids (tokenizer, error))
+    return NULL;
   g_autofree char *folder = g_path_get_dirname (path);
   if (!as_tokenizer_read_config (tokenizer, folder, error)
       || !rebuild_postprocessor (tokenizer, error))

@@ -21,6 +21,7 @@
 #include "cli-support.h"
 #include "fixture-model.h"
 #include "hostile-fixtures.h"
+#include "hostile-tokenizers.h"
 
 #define RUN_TIMEOUT_S 60
 /* Peak memory of a refused run: the binary with a small model is far below this (an ASan build
@@ -422,6 +423,25 @@ test_messages (void)
   g_assert_cmpfloat (f.max_rss_mb, <, 512);
 }
 
+/* Every hostile tokenizer folder through tokenize: refused when loading or, for the regex that
+ * backtracks without end, when encoding the text it cannot match in bounded time. */
+static void
+test_tokenizer_folders (void)
+{
+  for (HostileTokenizerCase c = 0; c < HOSTILE_TOK_N_CASES; c++)
+    {
+      g_autofree char *dir
+          = g_build_filename (test_tmpdir (), "tok", hostile_tokenizer_name (c), NULL);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (hostile_tokenizer_write (dir, c, &error));
+      g_assert_no_error (error);
+      g_autofree char *file = g_build_filename (dir, hostile_tokenizer_file (c), NULL);
+      const char *tokenize[] = { "tokenize", "--model", dir, hostile_tokenizer_text (c), NULL };
+      g_auto (Bounded) b = run_bounded (tokenize, NULL, NULL, NULL);
+      assert_refused (&b, (const char *[]){ file, hostile_tokenizer_needle (c), NULL });
+    }
+}
+
 /* --lines files: a NUL byte is an error naming the line; a FIFO is refused, not waited on. */
 static void
 test_lines_files (void)
@@ -502,6 +522,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/hostile/stdout-full", test_stdout_full);
   g_test_add_func ("/cli/hostile/messages", test_messages);
   g_test_add_func ("/cli/hostile/lines-files", test_lines_files);
+  g_test_add_func ("/cli/hostile/tokenizer-folders", test_tokenizer_folders);
   g_test_add_func ("/cli/hostile/compare-memory", test_compare_memory);
   int status = g_test_run ();
   test_tmpdir_cleanup ();

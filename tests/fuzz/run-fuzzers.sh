@@ -11,7 +11,8 @@ seconds=${1:-25}
 shift || true
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
-  harnesses=(keras-h5 config-json vocab-merges bpe-encode matrix-h5 safetensors)
+  harnesses=(keras-h5 config-json vocab-merges bpe-encode matrix-h5 safetensors tokenizer-json
+    wordpiece-encode hf-encode)
 fi
 
 dir=build-fuzz

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "as-forward.h"
 #include "as-pca.h"
@@ -649,7 +650,8 @@ test_seed_model (void)
                    ==, 0);
 }
 
-/* The menu lists the shipped models and the Hugging Face cache's (a fake cache here). */
+/* The menu lists the shipped models and the Hugging Face cache's (a fake cache here), sharded
+ * checkpoints included. */
 static gboolean
 menu_has (GMenuModel *menu, const char *spec)
 {
@@ -674,6 +676,22 @@ test_model_menu (void)
   g_autofree char *snapshot
       = g_build_filename (cache, "models--testorg--tiny", "snapshots", "0123abcd", NULL);
   g_assert_cmpint (g_mkdir_with_parents (snapshot, 0755), ==, 0);
+  /* a sharded checkpoint as the hub's cache stores it: snapshot files are links into blobs/ */
+  g_autofree char *repo2 = g_build_filename (cache, "models--HuggingFaceTB--SmolLM2-135M", NULL);
+  g_autofree char *blobs = g_build_filename (repo2, "blobs", NULL);
+  g_autofree char *snapshot2 = g_build_filename (repo2, "snapshots", "4567cdef", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (blobs, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (snapshot2, 0755), ==, 0);
+  const char *files[] = { "config.json", "model.safetensors.index.json",
+                          "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors" };
+  for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *blob = g_strdup_printf ("%s/blob%zu", blobs, i);
+      g_assert_true (g_file_set_contents (blob, "{}", -1, NULL));
+      g_autofree char *link = g_build_filename (snapshot2, files[i], NULL);
+      g_autofree char *target = g_strdup_printf ("../../blobs/blob%zu", i);
+      g_assert_cmpint (symlink (target, link), ==, 0);
+    }
   g_setenv ("HF_HUB_CACHE", cache, TRUE);
   g_autoptr (GMenu) menu = g_menu_new ();
   gui_model_menu_fill (menu);
@@ -681,6 +699,19 @@ test_model_menu (void)
   g_assert_true (menu_has (G_MENU_MODEL (menu), "seed-two-heads"));
   g_assert_true (menu_has (G_MENU_MODEL (menu), "testorg/tiny"));
   g_assert_false (menu_has (G_MENU_MODEL (menu), "testorg--tiny"));
+  g_assert_true (menu_has (G_MENU_MODEL (menu), "HuggingFaceTB/SmolLM2-135M"));
+  for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *blob = g_strdup_printf ("%s/blob%zu", blobs, i);
+      g_autofree char *link = g_build_filename (snapshot2, files[i], NULL);
+      g_unlink (link);
+      g_unlink (blob);
+    }
+  g_autofree char *snapshots2 = g_path_get_dirname (snapshot2);
+  g_rmdir (snapshot2);
+  g_rmdir (snapshots2);
+  g_rmdir (blobs);
+  g_rmdir (repo2);
   g_rmdir (snapshot);
   g_autofree char *snapshots = g_path_get_dirname (snapshot);
   g_autofree char *repo = g_path_get_dirname (snapshots);

@@ -55,7 +55,7 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
     ar_normalize_rows ((float *) fig->values, fig->values, fig->n_rows, fig->n_cols);
   fig->row_axis = _ ("Queries");
   fig->col_axis = _ ("Keys");
-  g_autofree char *title = ar_attention_title (view, t->n_head);
+  g_autofree char *title = ar_attention_title (view, t->n_head, t->n_kv_head);
   fig->title
       = ar_built_figure_take (built, view->pool_words ? g_strdup_printf (_ ("%s · words"), title)
                                                       : g_steal_pointer (&title));
@@ -88,6 +88,7 @@ ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
   fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
   fig->n_layers = trace->n_layer;
   fig->n_heads = trace->n_head;
+  fig->n_kv_heads = trace->n_kv_head;
   fig->n_tokens = trace->n_tokens;
   fig->attn = trace->attn;
   fig->patterns

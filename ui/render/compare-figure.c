@@ -240,7 +240,7 @@ ar_build_compare_figure (const ArAttention *a, const ArAttention *b, const AsCom
 
   ArCompareFigure *fig = &parts->compare;
   *fig = (ArCompareFigure){ .a = pa, .b = pb };
-  fig->title = ar_built_figure_take (built, ar_attention_title (view, ta->n_head));
+  fig->title = ar_built_figure_take (built, ar_attention_title (view, ta->n_head, ta->n_kv_head));
   fig->subtitle = ar_built_figure_take (built, g_strdup (texts->model_name));
   if (by_token || comparison->attention_available)
     {

@@ -27,7 +27,8 @@ typedef struct
   const char *subtitle;
 
   int n_layers, n_heads, n_tokens;
-  const float *attn;             /* [L][H][T][T] */
+  int n_kv_heads;    /* key/value heads the query heads share (grouped-query attention) */
+  const float *attn; /* [L][H][T][T] */
   const AsHeadPattern *patterns; /* [L][H], or NULL for no labels */
 
   ArColormap colormap;

@@ -56,9 +56,18 @@ ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view)
     }
 }
 
-char *
-ar_attention_title (const ArViewSelection *view, int n_heads)
+int
+ar_kv_head_of (int head, int n_heads, int n_kv_heads)
 {
+  if (n_kv_heads <= 0 || n_kv_heads >= n_heads)
+    return -1;
+  return head / (n_heads / n_kv_heads);
+}
+
+char *
+ar_attention_title (const ArViewSelection *view, int n_heads, int n_kv_heads)
+{
+  int kv = ar_kv_head_of (view->head, n_heads, n_kv_heads);
   switch (view->aggregate)
     {
     case AR_AGGREGATE_MEAN:
@@ -67,6 +76,9 @@ ar_attention_title (const ArViewSelection *view, int n_heads)
       return g_strdup_printf (_ ("Attention rollout through layer %d"), view->layer);
     case AR_AGGREGATE_HEAD:
     default:
+      if (kv >= 0)
+        return g_strdup_printf (_ ("Layer %d · head %d · key/value head %d"), view->layer,
+                                view->head, kv);
       return g_strdup_printf (_ ("Layer %d · head %d"), view->layer, view->head);
     }
 }

@@ -89,9 +89,15 @@ double *ar_attention_ranges (const AsTrace *trace);
  * of the mean or the rollout; NULL when that aggregate is missing. Borrowed. */
 const float *ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view);
 
-/* The title of VIEW's attention figure for a model with N_HEADS heads: "Layer 1 · head 0",
- * "Layer 1 · mean over 12 heads", "Attention rollout through layer 1". Newly allocated. */
-char *ar_attention_title (const ArViewSelection *view, int n_heads);
+/* The title of VIEW's attention figure for a model with N_HEADS query heads sharing N_KV_HEADS
+ * key/value heads: "Layer 1 · head 0", with grouped-query attention "Layer 1 · head 5 · key/value
+ * head 1"; "Layer 1 · mean over 12 heads", "Attention rollout through layer 1". Newly
+ * allocated. */
+char *ar_attention_title (const ArViewSelection *view, int n_heads, int n_kv_heads);
+
+/* The key/value head query head HEAD shares when N_HEADS query heads share N_KV_HEADS (< N_HEADS):
+ * HEAD / (N_HEADS / N_KV_HEADS), as HF's repeat_kv; -1 without grouped-query attention. */
+int ar_kv_head_of (int head, int n_heads, int n_kv_heads);
 
 /* "model · “text”", or the model's name alone when TEXT is NULL. Newly allocated. */
 char *ar_figure_subtitle (const char *model_name, const char *text);

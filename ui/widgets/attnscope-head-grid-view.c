@@ -6,6 +6,7 @@
 
 #include "attnscope-figure-widget.h"
 #include "render-text.h"
+#include "view-selection.h"
 
 struct _AttnscopeHeadGridView
 {
@@ -114,6 +115,11 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   GString *text = g_string_new (NULL);
   g_string_append_printf (text, _ ("Layer %d · head %d"), layer, head);
+  int kv = ar_kv_head_of (head, grid (self)->n_heads, grid (self)->n_kv_heads);
+  if (kv >= 0)
+    g_string_append_printf (text, _ (" · key/value head %d (shared by heads %d–%d)"), kv,
+                            kv * (grid (self)->n_heads / grid (self)->n_kv_heads),
+                            (kv + 1) * (grid (self)->n_heads / grid (self)->n_kv_heads) - 1);
   if (self->stats != NULL)
     {
       const double *v

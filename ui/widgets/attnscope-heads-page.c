@@ -25,7 +25,7 @@ G_DEFINE_FINAL_TYPE (AttnscopeHeadsPage, attnscope_heads_page, ATTNSCOPE_TYPE_PA
 static void
 update_summary (AttnscopeHeadsPage *self, const AsHeadStats *stats)
 {
-  int counts[4] = { 0 };
+  int counts[AS_HEAD_PATTERN_COUNT] = { 0 };
   for (int i = 0; i < stats->n_layer * stats->n_head; i++)
     counts[stats->patterns[i]]++;
   g_autofree char *text = g_strdup_printf (
