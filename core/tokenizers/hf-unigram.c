@@ -17,6 +17,8 @@
 #include "as-error.h"
 
 #define UNK_PENALTY 10.0
+/* The longest vocabulary piece accepted (core/README.md, "Bad input, memory and threads"). */
+#define AS_HF_UNIGRAM_MAX_PIECE_BYTES 512
 
 /* The score HF's reader gets for the number X: serde_json without its float_roundtrip feature
  * parses "d1d2…dn" × 10^e as (double) d1d2…dn, then one multiplication or division by the double
@@ -98,6 +100,13 @@ as_hf_unigram_read (AsHfModel *model, const AsHfJson *json, GError **error)
           || json_node_get_value_type (piece) != G_TYPE_STRING
           || (st != G_TYPE_DOUBLE && st != G_TYPE_INT64))
         return as_hf_json_fail (&sub, error, "expected [\"piece\", score]");
+      gsize piece_bytes = strlen (json_node_get_string (piece));
+      /* the lattice tries every prefix up to the longest piece at every position of a word, so
+       * the longest piece bounds the cost; SentencePiece trains pieces of at most 16 characters */
+      if (piece_bytes > AS_HF_UNIGRAM_MAX_PIECE_BYTES)
+        return as_hf_json_fail (
+            &sub, error, "a piece of %" G_GSIZE_FORMAT " bytes; Unigram pieces may have at most %d",
+            piece_bytes, AS_HF_UNIGRAM_MAX_PIECE_BYTES);
       char *copy = g_strdup (json_node_get_string (piece));
       g_ptr_array_index (model->id_to_token, i) = copy;
       g_hash_table_replace (model->token_to_id, copy, GINT_TO_POINTER ((int32_t) i));

@@ -53,6 +53,9 @@ static const CaseInfo cases[HOSTILE_TOK_N_CASES] = {
   [HOSTILE_TOK_TEMPLATE_UNKNOWN]
   = { "template-unknown", "tokenizer.json",
       "post_processor: the special token id 3 is not in the vocabulary (3 ids)", "a" },
+  [HOSTILE_TOK_UNIGRAM_LONG_PIECE]
+  = { "unigram-long-piece", "tokenizer.json",
+      "model.vocab[1]: a piece of 20000 bytes; Unigram pieces may have at most 512", "a" },
 };
 
 const char *
@@ -204,6 +207,14 @@ hostile_tokenizer_write (const char *dir, HostileTokenizerCase c, GError **error
     case HOSTILE_TOK_UNIGRAM_UNK:
       json = g_strdup ("{\"model\": {\"type\": \"Unigram\", \"unk_id\": 2147483648, \"vocab\": "
                        "[[\"a\", -1.0]]}}");
+      break;
+    case HOSTILE_TOK_UNIGRAM_LONG_PIECE:
+      {
+        g_autofree char *piece = g_strnfill (20000, 'a');
+        json = g_strdup_printf ("{\"model\": {\"type\": \"Unigram\", \"unk_id\": 0, \"vocab\": "
+                                "[[\"<unk>\", 0.0], [\"%s\", -1.0]]}}",
+                                piece);
+      }
       break;
     case HOSTILE_TOK_CHARSMAP_SIZE:
       json = g_strdup ("{" WORDLEVEL ", \"normalizer\": {\"type\": \"Precompiled\", "

@@ -31,6 +31,8 @@ typedef enum
   HOSTILE_TOK_CHARSMAP_SIZE,   /* a Precompiled charsmap whose trie size exceeds the blob */
   HOSTILE_TOK_TEMPLATE_ID,     /* a TemplateProcessing special token id of 2^40 */
   HOSTILE_TOK_TEMPLATE_UNKNOWN, /* a template token id 3 in a vocabulary of 3 (found by fuzzing) */
+  HOSTILE_TOK_UNIGRAM_LONG_PIECE, /* a Unigram piece of 20,000 bytes (the lattice's cost grows with
+                                     it) */
   HOSTILE_TOK_N_CASES
 } HostileTokenizerCase;
 
