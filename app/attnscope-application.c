@@ -6,6 +6,8 @@
  * directory or, uninstalled, from the build tree's po/. */
 #include "attnscope-application.h"
 
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
 #include <glib/gi18n.h>
 #include <locale.h>
 
@@ -34,8 +36,23 @@ attnscope_application_init_i18n (void)
   textdomain (GETTEXT_PACKAGE);
 }
 
-static GSettings *
-settings_new (void)
+/* The settings backend: the default, or memory when there is no session bus to reach dconf. */
+static GSettingsBackend *
+settings_backend (void)
+{
+  if (g_getenv ("GSETTINGS_BACKEND") != NULL)
+    return NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  if (bus != NULL)
+    return NULL;
+  g_message ("no D-Bus session bus (%s): settings are kept in memory until attnscope quits",
+             error->message);
+  return g_memory_settings_backend_new ();
+}
+
+GSettings *
+attnscope_application_settings_new (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr (GSettingsSchema) schema = NULL;
@@ -54,7 +71,8 @@ settings_new (void)
                  ATTNSCOPE_APPLICATION_ID);
       return NULL;
     }
-  return g_settings_new_full (schema, NULL, NULL);
+  g_autoptr (GSettingsBackend) backend = settings_backend ();
+  return g_settings_new_full (schema, backend, NULL);
 }
 
 GSettings *
@@ -108,7 +126,7 @@ attnscope_application_startup (GApplication *application)
   AttnscopeApplication *self = ATTNSCOPE_APPLICATION (application);
   G_APPLICATION_CLASS (attnscope_application_parent_class)->startup (application);
 
-  self->settings = settings_new ();
+  self->settings = attnscope_application_settings_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions),
                                    self);
   GtkApplication *app = GTK_APPLICATION (self);

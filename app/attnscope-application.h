@@ -19,6 +19,12 @@ AttnscopeApplication *attnscope_application_new (GApplicationFlags flags);
  * nothing is remembered between runs). */
 GSettings *attnscope_application_get_settings (AttnscopeApplication *self);
 
+/* New settings of the app (NULL without the schema, as above). Without a D-Bus session bus the
+ * desktop's settings store (dconf) cannot keep a change — every switch would snap back — so the
+ * settings are then kept in memory for the session, with one line in the log saying so. A
+ * backend chosen with $GSETTINGS_BACKEND is used as it is. */
+GSettings *attnscope_application_settings_new (void);
+
 /* Sets up gettext for the GUI (the installed catalogue, else the build tree's). */
 void attnscope_application_init_i18n (void);
 

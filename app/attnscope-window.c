@@ -32,18 +32,15 @@ struct _AttnscopeWindow
   AdwViewStack *view_stack;
 
   AttnscopeSession *session;
-  GSettings *settings;   /* may be NULL */
-  GCancellable *loading; /* the model load in flight */
-  char *model_spec;      /* what the current model was opened as */
-  char *last_error;
-  char *error_details; /* for the toast's Details button */
-  GMenu *model_menu;   /* shipped models, the Hugging Face cache, "Open Model Folder…" */
+  AttnscopeRun *main_run; /* the session's main text (borrowed) */
+  GSettings *settings;    /* may be NULL */
+  GCancellable *loading;  /* the model load in flight */
+  char *last_error;       /* also what the toast's Details button shows */
+  GMenu *model_menu;      /* shipped models, the Hugging Face cache, "Open Model Folder…" */
   GStrv startup_candidates;
   guint startup_index;
-  gboolean startup_from_settings;
-  gboolean syncing_entry;
-  /* the entry is being set from the session */ /* the first candidate is the last model of the
-                                                   settings */
+  gboolean startup_from_settings; /* the first candidate is the last model of the settings */
+  gboolean syncing_entry;         /* the entry is being set from the main run */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeWindow, attnscope_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -79,8 +76,6 @@ attnscope_window_show_error (AttnscopeWindow *self, const char *summary, const c
   g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
   g_free (self->last_error);
   self->last_error = g_strdup (message);
-  g_free (self->error_details);
-  self->error_details = g_strdup (message);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_ERROR]);
 
   g_autofree char *title = g_markup_printf_escaped ("%s: %s", summary, message);
@@ -96,9 +91,9 @@ static void
 show_error_details (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
-  if (self->error_details == NULL)
+  if (self->last_error == NULL)
     return;
-  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _ ("Error"), self->error_details);
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _ ("Error"), self->last_error);
   adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _ ("_Close"));
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -109,7 +104,7 @@ static void
 update_status (AttnscopeWindow *self)
 {
   AsModel *model = attnscope_session_get_model (self->session);
-  AsTrace *trace = attnscope_session_get_trace (self->session);
+  AsTrace *trace = attnscope_run_get_trace (self->main_run);
   gboolean loading = self->loading != NULL;
   if (model != NULL && trace != NULL)
     {
@@ -130,7 +125,7 @@ update_status (AttnscopeWindow *self)
                                            ? self->last_error
                                            : _ ("Open a model folder in the Hugging Face layout."));
     }
-  else if (attnscope_session_get_error_message (self->session) != NULL)
+  else if (attnscope_run_get_error_message (self->main_run) != NULL)
     {
       adw_status_page_set_title (self->status_page, _ ("Nothing to Show Yet"));
       adw_status_page_set_description (
@@ -150,8 +145,8 @@ update_status (AttnscopeWindow *self)
 static void
 update_spinner (AttnscopeWindow *self)
 {
-  gboolean busy = self->loading != NULL || attnscope_session_get_running (self->session)
-                  || attnscope_session_get_compare_running (self->session);
+  /* Loading, running the texts, or computing what a page shows. */
+  gboolean busy = self->loading != NULL || attnscope_session_get_busy (self->session);
   gtk_spinner_set_spinning (self->spinner, busy);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
 }
@@ -177,7 +172,7 @@ update_model_label (AttnscopeWindow *self)
 static void
 update_trace_info (AttnscopeWindow *self)
 {
-  AsTrace *trace = attnscope_session_get_trace (self->session);
+  AsTrace *trace = attnscope_run_get_trace (self->main_run);
   if (trace == NULL)
     {
       gtk_label_set_text (self->token_count_label, "");
@@ -188,15 +183,47 @@ update_trace_info (AttnscopeWindow *self)
   gtk_label_set_text (self->token_count_label, text);
 }
 
+/* The line under the entry: why the text cannot run (in the window's words when it is too long,
+ * with the offer to use its first tokens), or that only its first tokens are shown. */
 static void
 update_error (AttnscopeWindow *self)
 {
-  const char *message = attnscope_session_get_error_message (self->session);
-  gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
-  if (message != NULL)
-    gtk_label_set_text (self->error_label, message);
-  gtk_widget_set_visible (GTK_WIDGET (self->truncate_button),
-                          attnscope_session_get_too_long (self->session));
+  const char *message = attnscope_run_get_error_message (self->main_run);
+  AsModel *model = attnscope_session_get_model (self->session);
+  int context = model != NULL ? as_model_get_config (model)->n_positions : 0;
+  int n_text = attnscope_run_get_n_text_tokens (self->main_run);
+  gboolean too_long = attnscope_run_get_too_long (self->main_run) && model != NULL;
+  gboolean truncated = message == NULL && attnscope_run_get_truncated (self->main_run);
+  g_autofree char *text = NULL, *button = NULL;
+  if (too_long)
+    {
+      text = g_strdup_printf (_ ("This text has %d tokens; %s reads at most %d."), n_text,
+                              as_model_get_name (model), context);
+      button = g_strdup_printf (_ ("Use the First %d Tokens"), context);
+    }
+  else if (truncated)
+    {
+      text = g_strdup_printf (_ ("Showing the first %d of the text's %d tokens: %s reads at most "
+                                 "%d."),
+                              attnscope_run_get_trace (self->main_run)->n_tokens, n_text,
+                              as_model_get_name (model), context);
+      button = g_strdup (_ ("Don't Truncate"));
+    }
+  else if (message != NULL)
+    text = g_strdup (message);
+  gtk_revealer_set_reveal_child (self->error_revealer, text != NULL);
+  if (text != NULL)
+    gtk_label_set_text (self->error_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->truncate_button), button != NULL);
+  if (button != NULL)
+    gtk_button_set_label (self->truncate_button, button);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->truncate_button),
+                                  truncated ? "win.keep-whole-text" : "win.truncate-text");
+  GtkWidget *bar = gtk_widget_get_parent (GTK_WIDGET (self->error_label));
+  if (truncated)
+    gtk_widget_add_css_class (bar, "info-bar");
+  else
+    gtk_widget_remove_css_class (bar, "info-bar");
   if (message != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->entry), "error");
   else
@@ -204,46 +231,45 @@ update_error (AttnscopeWindow *self)
 }
 
 static void
-on_session_notify (AttnscopeSession *session, GParamSpec *pspec, AttnscopeWindow *self)
+on_model_changed (AttnscopeWindow *self)
 {
-  const char *name = pspec->name;
-  if (g_str_equal (name, "running") || g_str_equal (name, "compare-running"))
-    update_spinner (self);
-  else if (g_str_equal (name, "model"))
-    {
-      update_model_label (self);
-      update_status (self);
-    }
-  else if (g_str_equal (name, "trace"))
-    {
-      update_trace_info (self);
-      update_status (self);
-    }
-  else if (g_str_equal (name, "error-message") || g_str_equal (name, "too-long"))
-    {
-      update_error (self);
-      update_status (self);
-    }
-  else if (g_str_equal (name, "text"))
-    {
-      /* The text can change from a page (Append); the entry follows without feeding back the
-       * intermediate empty text of a replacement. */
-      g_autofree char *text = g_strdup (attnscope_session_get_text (session));
-      if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->entry)), text ? text : "") != 0)
-        {
-          self->syncing_entry = TRUE;
-          gtk_editable_set_text (GTK_EDITABLE (self->entry), text ? text : "");
-          gtk_editable_set_position (GTK_EDITABLE (self->entry), -1);
-          self->syncing_entry = FALSE;
-        }
-    }
+  update_model_label (self);
+  update_status (self);
+}
+
+static void
+on_trace_changed (AttnscopeWindow *self)
+{
+  update_trace_info (self);
+  update_status (self);
+}
+
+static void
+on_error_changed (AttnscopeWindow *self)
+{
+  update_error (self);
+  update_status (self);
+}
+
+/* The text can change from a page (Append); the entry follows without feeding back the
+ * intermediate empty text of a replacement. */
+static void
+on_text_changed (AttnscopeWindow *self)
+{
+  g_autofree char *text = g_strdup (attnscope_run_get_text (self->main_run));
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->entry)), text ? text : "") == 0)
+    return;
+  self->syncing_entry = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->entry), text ? text : "");
+  gtk_editable_set_position (GTK_EDITABLE (self->entry), -1);
+  self->syncing_entry = FALSE;
 }
 
 static void
 on_entry_changed (GtkEditable *editable, AttnscopeWindow *self)
 {
   if (!self->syncing_entry)
-    attnscope_session_set_text (self->session, gtk_editable_get_text (editable));
+    attnscope_run_set_text (self->main_run, gtk_editable_get_text (editable));
 }
 
 void
@@ -269,8 +295,6 @@ set_loading (AttnscopeWindow *self, GCancellable *cancellable)
 static void
 model_opened (AttnscopeWindow *self, const char *spec)
 {
-  g_free (self->model_spec);
-  self->model_spec = g_strdup (spec);
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "load-model");
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (spec));
   if (self->settings != NULL)
@@ -492,18 +516,25 @@ export_all_heads (GtkWidget *widget, const char *action_name, GVariant *paramete
 }
 
 static void
+truncate_text (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
+  attnscope_run_set_truncate (self->main_run, g_str_equal (action_name, "win.truncate-text"));
+}
+
+static void
 step_layer (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  AttnscopeSession *session = ATTNSCOPE_WINDOW (widget)->session;
-  attnscope_session_set_layer (session, attnscope_session_get_layer (session)
+  AttnscopeViewState *view = attnscope_session_get_view (ATTNSCOPE_WINDOW (widget)->session);
+  attnscope_view_state_set_layer (view, attnscope_view_state_get_layer (view)
                                             + g_variant_get_int32 (parameter));
 }
 
 static void
 step_head (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  AttnscopeSession *session = ATTNSCOPE_WINDOW (widget)->session;
-  attnscope_session_set_head (session, attnscope_session_get_head (session)
+  AttnscopeViewState *view = attnscope_session_get_view (ATTNSCOPE_WINDOW (widget)->session);
+  attnscope_view_state_set_head (view, attnscope_view_state_get_head (view)
                                            + g_variant_get_int32 (parameter));
 }
 
@@ -522,11 +553,14 @@ focus_entry (GtkWidget *widget, const char *action_name, GVariant *parameter)
 static void
 add_session_actions (AttnscopeWindow *self)
 {
-  static const char *const props[] = { "colormap", "annotate", "raw-tokens", "truncate" };
-  for (gsize i = 0; i < G_N_ELEMENTS (props); i++)
+  static const char *const view_props[]
+      = { "colormap",       "annotate",   "raw-tokens", "autoscale",      "autoscale-each",
+          "normalize-rows", "log-colors", "pool-words", "align-positions" };
+  AttnscopeViewState *view = attnscope_session_get_view (self->session);
+  for (gsize i = 0; i < G_N_ELEMENTS (view_props); i++)
     {
       g_autoptr (GPropertyAction) action
-          = g_property_action_new (props[i], self->session, props[i]);
+          = g_property_action_new (view_props[i], view, view_props[i]);
       g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
     }
   g_autoptr (GSimpleAction) load = g_simple_action_new_stateful (
@@ -542,10 +576,10 @@ bind_settings (AttnscopeWindow *self)
 {
   if (self->settings == NULL)
     return;
-  g_settings_bind (self->settings, "colormap", self->session, "colormap", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "annotate", self->session, "annotate", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "raw-tokens", self->session, "raw-tokens",
-                   G_SETTINGS_BIND_DEFAULT);
+  AttnscopeViewState *view = attnscope_session_get_view (self->session);
+  static const char *const keys[] = { "colormap", "annotate", "raw-tokens", "autoscale" };
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_bind (self->settings, keys[i], view, keys[i], G_SETTINGS_BIND_DEFAULT);
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));
@@ -584,7 +618,10 @@ attnscope_window_dispose (GObject *object)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
   if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_signal_handlers_disconnect_by_data (self->main_run, self);
+    }
   gtk_widget_dispose_template (GTK_WIDGET (self), ATTNSCOPE_TYPE_WINDOW);
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
@@ -596,9 +633,7 @@ static void
 attnscope_window_finalize (GObject *object)
 {
   AttnscopeWindow *self = ATTNSCOPE_WINDOW (object);
-  g_free (self->model_spec);
   g_free (self->last_error);
-  g_free (self->error_details);
   g_strfreev (self->startup_candidates);
   G_OBJECT_CLASS (attnscope_window_parent_class)->finalize (object);
 }
@@ -663,6 +698,8 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open-model-folder", NULL, open_model_folder);
   gtk_widget_class_install_action (widget_class, "win.export-figure", NULL, export_figure);
   gtk_widget_class_install_action (widget_class, "win.export-all-heads", NULL, export_all_heads);
+  gtk_widget_class_install_action (widget_class, "win.truncate-text", NULL, truncate_text);
+  gtk_widget_class_install_action (widget_class, "win.keep-whole-text", NULL, truncate_text);
   gtk_widget_class_install_action (widget_class, "win.step-layer", "i", step_layer);
   gtk_widget_class_install_action (widget_class, "win.step-head", "i", step_head);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
@@ -670,10 +707,12 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-error-details", NULL,
                                    show_error_details);
 
+  /* As the heads grid is drawn: layer 0 at the top (Alt+Up goes to the layer above), head 0 on
+   * the left. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "win.step-layer",
-                                       "i", 1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "win.step-layer",
                                        "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "win.step-layer",
+                                       "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "win.step-head",
                                        "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.step-head",
@@ -696,7 +735,18 @@ attnscope_window_init (AttnscopeWindow *self)
       if (page != NULL)
         attnscope_page_set_session (page, self->session);
     }
-  g_signal_connect (self->session, "notify", G_CALLBACK (on_session_notify), self);
+  self->main_run = attnscope_session_get_main (self->session);
+  g_signal_connect_swapped (self->session, "notify::model", G_CALLBACK (on_model_changed), self);
+  g_signal_connect_swapped (self->session, "notify::busy", G_CALLBACK (update_spinner), self);
+  g_signal_connect_swapped (self->main_run, "notify::trace", G_CALLBACK (on_trace_changed), self);
+  g_signal_connect_swapped (self->main_run, "notify::error-message", G_CALLBACK (on_error_changed),
+                            self);
+  g_signal_connect_swapped (self->main_run, "notify::too-long", G_CALLBACK (on_error_changed),
+                            self);
+  g_signal_connect_swapped (self->main_run, "notify::trace", G_CALLBACK (update_error), self);
+  g_signal_connect_swapped (self->main_run, "notify::n-text-tokens", G_CALLBACK (update_error),
+                            self);
+  g_signal_connect_swapped (self->main_run, "notify::text", G_CALLBACK (on_text_changed), self);
   g_signal_connect (self->entry, "changed", G_CALLBACK (on_entry_changed), self);
   self->model_menu = g_menu_new ();
   gtk_menu_button_set_create_popup_func (self->model_button, create_model_popup, self, NULL);

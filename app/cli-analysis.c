@@ -19,28 +19,6 @@ cli_analysis_forward (AsModel *model, const char *text, const char *argument, gb
 }
 
 void
-cli_json_append_number (GString *buf, double value)
-{
-  if (isfinite (value))
-    g_string_append_printf (buf, "%.9g", value);
-  else
-    g_string_append (buf, "null");
-}
-
-void
-cli_json_append_tokens (GString *buf, const AsTrace *trace)
-{
-  g_string_append_c (buf, '[');
-  for (int i = 0; i < trace->n_tokens; i++)
-    {
-      if (i > 0)
-        g_string_append_c (buf, ',');
-      cli_json_append_string (buf, trace->tokens[i]);
-    }
-  g_string_append_c (buf, ']');
-}
-
-void
 cli_csv_append_field (GString *buf, const char *s)
 {
   if (strpbrk (s, ",\"\r\n") == NULL)
@@ -68,20 +46,33 @@ int
 cli_parse_vector_selection (const char *command, const char *of, AsVectorSource *source, int *layer,
                             int *head)
 {
+  return cli_parse_vector_selection_named (command, "--of", "--layer", "--head", of, source, layer,
+                                           head);
+}
+
+int
+cli_parse_vector_selection_named (const char *command, const char *of_option,
+                                  const char *layer_option, const char *head_option, const char *of,
+                                  AsVectorSource *source, int *layer, int *head)
+{
   if (of == NULL)
-    return cli_usage_printf (command, "--of embeddings|contexts|attn_out|hidden is required");
+    return cli_usage_printf (command,
+                             "%s embeddings|token-embeddings|contexts|attn_out|hidden is "
+                             "required",
+                             of_option);
   GError *error = NULL;
   if (!as_vector_source_from_string (of, source, &error))
     {
-      int code = cli_usage_printf (command, "--of: %s", error->message);
+      int code = cli_usage_printf (command, "%s: %s", of_option, error->message);
       g_error_free (error);
       return code;
     }
-  if (*layer == G_MININT && *source != AS_VECTORS_EMBEDDINGS)
-    return cli_usage_printf (command, "--of %s needs --layer L", of);
+  if (*layer == G_MININT && as_vector_source_needs_layer (*source))
+    return cli_usage_printf (command, "%s %s needs %s L", of_option, of, layer_option);
   if (*head == G_MININT && as_vector_source_needs_head (*source))
-    return cli_usage_printf (command, "--of %s needs --layer L and --head H", of);
-  if (*layer == G_MININT || *source == AS_VECTORS_EMBEDDINGS)
+    return cli_usage_printf (command, "%s %s needs %s L and %s H", of_option, of, layer_option,
+                             head_option);
+  if (*layer == G_MININT || !as_vector_source_needs_layer (*source))
     *layer = 0;
   if (*head == G_MININT)
     *head = -1;

@@ -1,6 +1,6 @@
 /* cli-analysis.h — helpers shared by the analysis subcommands (similarity, stats, compare):
- * running the forward pass for a text argument, and printing numbers and token lists as JSON
- * and CSV. */
+ * running the forward pass for a text argument, the vector selection options and CSV output
+ * (JSON output is cli-json.h's). */
 #pragma once
 
 #include <glib.h>
@@ -29,11 +29,12 @@ AsTrace *cli_analysis_forward (AsModel *model, const char *text, const char *arg
 int cli_parse_vector_selection (const char *command, const char *of, AsVectorSource *source,
                                 int *layer, int *head);
 
-/* Appends VALUE with 9 significant digits, or null when it is NaN or infinite. */
-void cli_json_append_number (GString *buf, double value);
-
-/* Appends the trace's token strings as a JSON array. */
-void cli_json_append_tokens (GString *buf, const AsTrace *trace);
+/* The same for a selection whose options are called OF_OPTION, LAYER_OPTION and HEAD_OPTION
+ * (e.g. project's "--also", "--also-layer", "--also-head"), as the messages name them. */
+int cli_parse_vector_selection_named (const char *command, const char *of_option,
+                                      const char *layer_option, const char *head_option,
+                                      const char *of, AsVectorSource *source, int *layer,
+                                      int *head);
 
 /* Appends S as one CSV field (RFC 4180: quoted when it holds a comma, quote or line break). */
 void cli_csv_append_field (GString *buf, const char *s);

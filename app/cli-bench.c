@@ -1,10 +1,14 @@
 /* cli-bench.c — `attnscope bench`: time forward passes in-process (load once, warm up, repeat),
  * for the side-by-side benchmarks in tests/bench/. */
+#include <errno.h>
 #include <stdio.h>
 #include <sys/resource.h>
 
 #include "as-forward.h"
+#include "cli-json.h"
 #include "cli.h"
+
+#define BENCH_MAX_REPEAT 100000
 
 static int
 compare_doubles (const void *a, const void *b)
@@ -73,8 +77,9 @@ cli_bench (int argc, char **argv)
     return cli_usage_printf ("bench", "unexpected argument '%s'", argv[1]);
   if (tokens == NULL)
     return cli_usage_printf ("bench", "--tokens T is required");
-  if (repeat < 1)
-    return cli_usage_printf ("bench", "--repeat must be at least 1");
+  if (repeat < 1 || repeat > BENCH_MAX_REPEAT)
+    return cli_fail_printf ("--repeat %d is out of range (expected 1 to %d)", repeat,
+                            BENCH_MAX_REPEAT);
 
   GError *error = NULL;
   g_autoptr (GArray) lengths = cli_parse_ids (tokens, "--tokens", &error);
@@ -86,6 +91,16 @@ cli_bench (int argc, char **argv)
   if (model == NULL)
     return cli_fail (error);
   double load_ms = (g_get_monotonic_time () - start) / 1000.0;
+  /* Every length is checked before the first pass allocates anything for it. */
+  int context = as_model_get_config (model)->n_positions;
+  for (guint i = 0; i < lengths->len; i++)
+    {
+      int T = g_array_index (lengths, int32_t, i);
+      if (T < 1 || T > context)
+        return cli_fail_printf ("--tokens %d is out of range: the model's context is %d tokens "
+                                "(expected 1 to %d)",
+                                T, context, context);
+    }
 
   for (guint i = 0; i < lengths->len; i++)
     {
@@ -95,20 +110,28 @@ cli_bench (int argc, char **argv)
         return cli_fail (error);
       if (json)
         {
-          g_autoptr (GString) out = g_string_new ("{\"model\":");
-          cli_json_append_string (out, as_model_get_name (model));
-          g_string_append_printf (out,
-                                  ",\"tokens\":%d,\"repeat\":%d,\"all_logits\":%s,"
-                                  "\"median_ms\":%.3f,\"min_ms\":%.3f,\"load_ms\":%.3f,"
-                                  "\"peak_rss_mb\":%.1f,\"threads\":%d}\n",
-                                  T, repeat, all_logits ? "true" : "false", median, min, load_ms,
-                                  peak_rss_mb (), as_forward_threads ());
-          fputs (out->str, stdout);
+          g_autoptr (JsonBuilder) out = json_builder_new ();
+          json_builder_begin_object (out);
+          cli_json_set_string (out, "model", as_model_get_name (model));
+          cli_json_set_int (out, "tokens", T);
+          cli_json_set_int (out, "repeat", repeat);
+          json_builder_set_member_name (out, "all_logits");
+          json_builder_add_boolean_value (out, all_logits);
+          cli_json_set_number (out, "median_ms", median);
+          cli_json_set_number (out, "min_ms", min);
+          cli_json_set_number (out, "load_ms", load_ms);
+          cli_json_set_number (out, "peak_rss_mb", peak_rss_mb ());
+          cli_json_set_int (out, "threads", as_forward_threads ());
+          json_builder_end_object (out);
+          cli_json_print (out);
         }
       else
         printf ("T=%-5d median %9.3f ms  min %9.3f ms  (load %.1f ms, peak RSS %.1f MB)\n", T,
                 median, min, load_ms, peak_rss_mb ());
-      fflush (stdout);
+      /* one line per length as it is measured: a reader waiting for it must get it, and a
+       * write that fails stops the run */
+      if (fflush (stdout) != 0)
+        return cli_fail_printf ("writing to standard output failed: %s", g_strerror (errno));
     }
   return CLI_EXIT_OK;
 }

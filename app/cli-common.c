@@ -1,19 +1,43 @@
 /* cli-common.c — what every subcommand shares: option parsing with the exit-code contract,
- * error lines, model loading, input checks, atomic file writes and JSON strings. */
+ * error lines, model loading, input checks, reading --lines files and the final check of
+ * standard output. */
 #include "cli.h"
 
 #include <errno.h>
-#include <glib/gstdio.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 
 #include "as-error.h"
+#include "as-input-file.h"
+
+/* Prints "attnscope: error: MESSAGE" as one line: a line break or other control character that
+ * came into MESSAGE from a file (a weight name, a JSON key) is shown escaped, as in C. */
+static void
+print_error_line (const char *message)
+{
+  GString *line = g_string_new ("attnscope: error: ");
+  for (const unsigned char *p = (const unsigned char *) message; *p != '\0'; p++)
+    if (*p == '\n')
+      g_string_append (line, "\\n");
+    else if (*p == '\r')
+      g_string_append (line, "\\r");
+    else if (*p == '\t')
+      g_string_append (line, "\\t");
+    else if (*p < 0x20 || *p == 0x7f)
+      g_string_append_printf (line, "\\x%02x", *p);
+    else
+      g_string_append_c (line, (char) *p);
+  g_string_append_c (line, '\n');
+  fputs (line->str, stderr);
+  g_string_free (line, TRUE);
+}
 
 int
 cli_fail (GError *error)
 {
-  fprintf (stderr, "attnscope: error: %s\n", error != NULL ? error->message : "unknown error");
+  print_error_line (error != NULL ? error->message : "unknown error");
   g_clear_error (&error);
   return CLI_EXIT_FAILURE;
 }
@@ -25,7 +49,7 @@ cli_fail_printf (const char *format, ...)
   va_start (args, format);
   g_autofree char *message = g_strdup_vprintf (format, args);
   va_end (args);
-  fprintf (stderr, "attnscope: error: %s\n", message);
+  print_error_line (message);
   return CLI_EXIT_FAILURE;
 }
 
@@ -41,6 +65,41 @@ cli_usage_printf (const char *command, const char *format, ...)
   return CLI_EXIT_USAGE;
 }
 
+/* Fails naming ARGUMENT unless TEXT is valid UTF-8. */
+static gboolean
+check_utf8 (const char *text, const char *argument, GError **error)
+{
+  const char *end = NULL;
+  if (g_utf8_validate (text, -1, &end))
+    return TRUE;
+  g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+               "%s is not valid UTF-8 (invalid byte 0x%02x at offset %ld)", argument,
+               (unsigned char) *end, (long) (end - text));
+  return FALSE;
+}
+
+/* Checks that the values of the text options (those ENTRIES declares as strings, parsed as
+ * file names so that GLib does not convert them) are valid UTF-8, naming the option. */
+static gboolean
+check_text_options (const GOptionEntry *entries, GError **error)
+{
+  for (const GOptionEntry *e = entries; e->long_name != NULL; e++)
+    {
+      g_autofree char *name = g_strdup_printf ("--%s", e->long_name);
+      if (e->arg == G_OPTION_ARG_STRING && *(char **) e->arg_data != NULL
+          && !check_utf8 (*(char **) e->arg_data, name, error))
+        return FALSE;
+      char **values = e->arg == G_OPTION_ARG_STRING_ARRAY ? *(char ***) e->arg_data : NULL;
+      for (int i = 0; values != NULL && values[i] != NULL; i++)
+        {
+          g_autofree char *nth = g_strdup_printf ("%s #%d", name, i + 1);
+          if (!check_utf8 (values[i], values[1] != NULL ? nth : name, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 cli_parse_options (const char *command, const char *parameter_string, const char *summary,
                    const GOptionEntry *entries, int *argc, char ***argv, int *exit_code)
@@ -50,7 +109,18 @@ cli_parse_options (const char *command, const char *parameter_string, const char
   g_set_prgname (program);
   g_autoptr (GOptionContext) context = g_option_context_new (parameter_string);
   g_option_context_set_summary (context, summary);
-  g_option_context_add_main_entries (context, entries, NULL);
+  /* Text options are taken byte for byte and checked below: GLib's own conversion fails with
+   * "Invalid byte sequence in conversion input", naming neither the option nor the byte. */
+  gsize n_entries = 0;
+  while (entries[n_entries].long_name != NULL)
+    n_entries++;
+  g_autofree GOptionEntry *raw = g_memdup2 (entries, (n_entries + 1) * sizeof *entries);
+  for (gsize i = 0; i < n_entries; i++)
+    if (raw[i].arg == G_OPTION_ARG_STRING)
+      raw[i].arg = G_OPTION_ARG_FILENAME;
+    else if (raw[i].arg == G_OPTION_ARG_STRING_ARRAY)
+      raw[i].arg = G_OPTION_ARG_FILENAME_ARRAY;
+  g_option_context_add_main_entries (context, raw, NULL);
   g_option_context_set_help_enabled (context, TRUE);
 
   for (int i = 1; i < *argc; i++)
@@ -69,6 +139,11 @@ cli_parse_options (const char *command, const char *parameter_string, const char
       g_error_free (error);
       return FALSE;
     }
+  if (!check_text_options (entries, &error))
+    {
+      *exit_code = cli_fail (error);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -81,19 +156,13 @@ cli_load_model (const char *spec, GError **error)
 gboolean
 cli_check_text (const char *text, const char *argument, GError **error)
 {
-  const char *end = NULL;
   if (text == NULL)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s is missing", argument);
       return FALSE;
     }
-  if (!g_utf8_validate (text, -1, &end))
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "%s is not valid UTF-8 (invalid byte 0x%02x at offset %ld)", argument,
-                   (unsigned char) *end, (long) (end - text));
-      return FALSE;
-    }
+  if (!check_utf8 (text, argument, error))
+    return FALSE;
   if (*text == '\0')
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s is empty", argument);
@@ -128,19 +197,44 @@ cli_parse_ids (const char *list, const char *argument, GError **error)
   return g_steal_pointer (&ids);
 }
 
+GArray *
+cli_parse_type_ids (const char *list, const GArray *ids, GError **error)
+{
+  g_autoptr (GArray) types = cli_parse_ids (list, "--type-ids", error);
+  if (types == NULL)
+    return NULL;
+  if (types->len != ids->len)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--type-ids has %u values but --ids has %u; give one token type per id",
+                   types->len, ids->len);
+      return NULL;
+    }
+  return g_steal_pointer (&types);
+}
+
+char *
+cli_read_lines_file (const char *path, gsize *length, GError **error)
+{
+  char *contents = NULL;
+  if (!as_input_file_read_text (path, CLI_LINES_MAX_BYTES, &contents, length, error))
+    {
+      g_prefix_error (error, "--lines: ");
+      return NULL;
+    }
+  return contents;
+}
+
 gboolean
 cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data, GError **error)
 {
-  g_autofree char *contents = NULL;
-  GError *local = NULL;
-  if (!g_file_get_contents (path, &contents, NULL, &local))
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "--lines: %s", local->message);
-      g_error_free (local);
-      return FALSE;
-    }
+  gsize length = 0;
+  g_autofree char *contents = cli_read_lines_file (path, &length, error);
+  if (contents == NULL)
+    return FALSE;
   g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);
   int n_texts = 0;
+  GError *local = NULL;
   for (int i = 0; lines[i] != NULL; i++)
     {
       char *line = lines[i];
@@ -166,49 +260,38 @@ cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data, G
   return TRUE;
 }
 
-gboolean
-cli_write_file_atomic (const char *path, const char *contents, gssize length, GError **error)
+/* gnulib's close_stream: a stream that fails to close, or had failed before, is an error —
+ * except a stream the caller closed before that nothing was written to (EBADF). */
+static gboolean
+close_stream (FILE *stream)
 {
-  GError *local = NULL;
-  if (!g_file_set_contents_full (path, contents, length, G_FILE_SET_CONTENTS_CONSISTENT, 0644,
-                                 &local))
+  gboolean pending = __fpending (stream) != 0;
+  gboolean failed_before = ferror (stream) != 0;
+  gboolean failed = fclose (stream) != 0;
+  if (failed_before || (failed && (pending || errno != EBADF)))
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "%s", local->message);
-      g_error_free (local);
+      if (!failed)
+        errno = 0;
       return FALSE;
     }
   return TRUE;
 }
 
-void
-cli_json_append_string (GString *buf, const char *s)
+int
+cli_finish (int status)
 {
-  g_string_append_c (buf, '"');
-  for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
+  if (!close_stream (stdout))
     {
-      switch (*p)
+      int e = errno;
+      if (status == CLI_EXIT_OK)
         {
-        case '"':
-          g_string_append (buf, "\\\"");
-          break;
-        case '\\':
-          g_string_append (buf, "\\\\");
-          break;
-        case '\n':
-          g_string_append (buf, "\\n");
-          break;
-        case '\r':
-          g_string_append (buf, "\\r");
-          break;
-        case '\t':
-          g_string_append (buf, "\\t");
-          break;
-        default:
-          if (*p < 0x20 || *p == 0x7f)
-            g_string_append_printf (buf, "\\u%04x", *p);
-          else
-            g_string_append_c (buf, (char) *p);
+          fprintf (stderr, "attnscope: error: writing to standard output failed%s%s\n",
+                   e != 0 ? ": " : "", e != 0 ? g_strerror (e) : "");
+          status = CLI_EXIT_FAILURE;
         }
     }
-  g_string_append_c (buf, '"');
+  /* Nothing is left to report an error of stderr on; the exit status says it. */
+  if (!close_stream (stderr) && status == CLI_EXIT_OK)
+    status = CLI_EXIT_FAILURE;
+  return status;
 }

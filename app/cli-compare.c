@@ -9,145 +9,155 @@
 
 #include "as-compare.h"
 #include "cli-analysis.h"
+#include "cli-json.h"
 #include "cli.h"
 
 static void
-append_index_list_json (GString *out, const int *indices, int n, const AsTrace *trace)
+set_index_list_json (JsonBuilder *out, const char *member, const int *indices, int n,
+                     const AsTrace *trace)
 {
-  g_string_append_c (out, '[');
+  json_builder_set_member_name (out, member);
+  json_builder_begin_array (out);
   for (int i = 0; i < n; i++)
     {
-      g_string_append_printf (out, "%s{\"index\":%d,\"token\":", i > 0 ? "," : "", indices[i]);
-      cli_json_append_string (out, trace->tokens[indices[i]]);
-      g_string_append_c (out, '}');
+      json_builder_begin_object (out);
+      cli_json_set_int (out, "index", indices[i]);
+      cli_json_set_string (out, "token", trace->tokens[indices[i]]);
+      json_builder_end_object (out);
     }
-  g_string_append_c (out, ']');
+  json_builder_end_array (out);
+}
+
+/* {"layer":l, ["head":h,] "change":x} */
+static void
+add_change_json (JsonBuilder *out, int layer, int head, double change)
+{
+  json_builder_begin_object (out);
+  cli_json_set_int (out, "layer", layer);
+  if (head >= 0)
+    cli_json_set_int (out, "head", head);
+  cli_json_set_number (out, "change", change);
+  json_builder_end_object (out);
 }
 
 static void
-append_hidden_json (GString *out, const AsComparison *c)
+set_hidden_json (JsonBuilder *out, const AsComparison *c)
 {
-  g_string_append (out, ",\"hidden\":[");
+  json_builder_set_member_name (out, "hidden");
+  json_builder_begin_array (out);
   for (int l = 0; l <= c->n_layer; l++)
     {
-      g_string_append_printf (out, "%s{\"layer\":%d,\"mean_similarity\":", l > 0 ? "," : "", l);
-      cli_json_append_number (out, c->hidden_mean_similarity[l]);
-      g_string_append (out, ",\"change\":");
-      cli_json_append_number (out, c->hidden_change[l]);
-      g_string_append (out, ",\"similarity\":[");
+      json_builder_begin_object (out);
+      cli_json_set_int (out, "layer", l);
+      cli_json_set_number (out, "mean_similarity", c->hidden_mean_similarity[l]);
+      cli_json_set_number (out, "change", c->hidden_change[l]);
+      json_builder_set_member_name (out, "similarity");
+      json_builder_begin_array (out);
       for (int p = 0; p < c->n_pairs; p++)
-        {
-          if (p > 0)
-            g_string_append_c (out, ',');
-          cli_json_append_number (out, c->hidden_similarity[(gsize) l * c->n_pairs + p]);
-        }
-      g_string_append (out, "]}");
+        cli_json_add_number (out, c->hidden_similarity[(gsize) l * c->n_pairs + p]);
+      json_builder_end_array (out);
+      json_builder_end_object (out);
     }
-  g_string_append (out, "],\"hidden_ranking\":[");
+  json_builder_end_array (out);
+  json_builder_set_member_name (out, "hidden_ranking");
+  json_builder_begin_array (out);
   for (int r = 0; r <= c->n_layer; r++)
-    {
-      int l = c->hidden_ranking[r];
-      g_string_append_printf (out, "%s{\"layer\":%d,\"change\":", r > 0 ? "," : "", l);
-      cli_json_append_number (out, c->hidden_change[l]);
-      g_string_append_c (out, '}');
-    }
-  g_string_append_c (out, ']');
+    add_change_json (out, c->hidden_ranking[r], -1, c->hidden_change[c->hidden_ranking[r]]);
+  json_builder_end_array (out);
 }
 
 /* {"layer":l,"head":h,"change":x,"max_abs_diff":m[,"diff":[[...]]]} for flat head E. */
 static void
-append_head_json (GString *out, const AsComparison *c, int e, gboolean matrices)
+add_head_json (JsonBuilder *out, const AsComparison *c, int e, gboolean matrices)
 {
   int t = c->n_tokens_a;
   const float *d = c->attention_diff + (gsize) e * t * t;
   double max_abs = 0;
   for (int x = 0; x < t * t; x++)
     max_abs = fmax (max_abs, fabs (d[x]));
-  g_string_append_printf (out, "{\"layer\":%d,\"head\":%d,\"change\":", e / c->n_head,
-                          e % c->n_head);
-  cli_json_append_number (out, c->head_change[e]);
-  g_string_append (out, ",\"max_abs_diff\":");
-  cli_json_append_number (out, max_abs);
+  json_builder_begin_object (out);
+  cli_json_set_int (out, "layer", e / c->n_head);
+  cli_json_set_int (out, "head", e % c->n_head);
+  cli_json_set_number (out, "change", c->head_change[e]);
+  cli_json_set_number (out, "max_abs_diff", max_abs);
   if (matrices)
     {
-      g_string_append (out, ",\"diff\":[");
+      json_builder_set_member_name (out, "diff");
+      json_builder_begin_array (out);
       for (int i = 0; i < t; i++)
         {
-          g_string_append (out, i > 0 ? ",[" : "[");
+          json_builder_begin_array (out);
           for (int j = 0; j < t; j++)
-            {
-              if (j > 0)
-                g_string_append_c (out, ',');
-              cli_json_append_number (out, d[i * t + j]);
-            }
-          g_string_append_c (out, ']');
+            cli_json_add_number (out, d[i * t + j]);
+          json_builder_end_array (out);
         }
-      g_string_append_c (out, ']');
+      json_builder_end_array (out);
     }
-  g_string_append_c (out, '}');
+  json_builder_end_object (out);
 }
 
 static void
-append_attention_json (GString *out, const AsComparison *c, gboolean matrices)
+set_attention_json (JsonBuilder *out, const AsComparison *c, gboolean matrices)
 {
+  json_builder_set_member_name (out, "attention");
+  json_builder_begin_object (out);
+  json_builder_set_member_name (out, "available");
+  json_builder_add_boolean_value (out, c->attention_available);
   if (!c->attention_available)
     {
-      g_string_append_printf (out,
-                              ",\"attention\":{\"available\":false,\"reason\":\"the texts have %d "
-                              "and %d tokens; attention differences need equal lengths\"}",
-                              c->n_tokens_a, c->n_tokens_b);
+      g_autofree char *reason = g_strdup_printf (
+          "the texts have %d and %d tokens; attention differences need equal lengths",
+          c->n_tokens_a, c->n_tokens_b);
+      cli_json_set_string (out, "reason", reason);
+      json_builder_end_object (out);
       return;
     }
   int n = c->n_layer * c->n_head;
-  g_string_append (out, ",\"attention\":{\"available\":true,\"heads\":[");
+  json_builder_set_member_name (out, "heads");
+  json_builder_begin_array (out);
   for (int e = 0; e < n; e++)
-    {
-      if (e > 0)
-        g_string_append_c (out, ',');
-      append_head_json (out, c, e, matrices);
-    }
-  g_string_append (out, "],\"head_ranking\":[");
+    add_head_json (out, c, e, matrices);
+  json_builder_end_array (out);
+  json_builder_set_member_name (out, "head_ranking");
+  json_builder_begin_array (out);
   for (int r = 0; r < n; r++)
     {
       int e = c->head_ranking[r];
-      g_string_append_printf (out, "%s{\"layer\":%d,\"head\":%d,\"change\":", r > 0 ? "," : "",
-                              e / c->n_head, e % c->n_head);
-      cli_json_append_number (out, c->head_change[e]);
-      g_string_append_c (out, '}');
+      add_change_json (out, e / c->n_head, e % c->n_head, c->head_change[e]);
     }
-  g_string_append (out, "],\"layer_ranking\":[");
+  json_builder_end_array (out);
+  json_builder_set_member_name (out, "layer_ranking");
+  json_builder_begin_array (out);
   for (int r = 0; r < c->n_layer; r++)
-    {
-      int l = c->layer_ranking[r];
-      g_string_append_printf (out, "%s{\"layer\":%d,\"change\":", r > 0 ? "," : "", l);
-      cli_json_append_number (out, c->layer_change[l]);
-      g_string_append_c (out, '}');
-    }
-  g_string_append (out, "]}");
+    add_change_json (out, c->layer_ranking[r], -1, c->layer_change[c->layer_ranking[r]]);
+  json_builder_end_array (out);
+  json_builder_end_object (out);
 }
 
 static void
 print_json (const AsComparison *c, const AsTrace *a, const AsTrace *b, gboolean matrices)
 {
-  g_autoptr (GString) out = g_string_new ("{\"tokens_a\":");
-  cli_json_append_tokens (out, a);
-  g_string_append (out, ",\"tokens_b\":");
-  cli_json_append_tokens (out, b);
-  g_string_append (out, ",\"pairs\":[");
+  g_autoptr (JsonBuilder) out = json_builder_new ();
+  json_builder_begin_object (out);
+  cli_json_set_tokens (out, "tokens_a", a);
+  cli_json_set_tokens (out, "tokens_b", b);
+  json_builder_set_member_name (out, "pairs");
+  json_builder_begin_array (out);
   for (int p = 0; p < c->n_pairs; p++)
     {
-      g_string_append (out, p > 0 ? ",{\"token\":" : "{\"token\":");
-      cli_json_append_string (out, a->tokens[c->pairs[p].a]);
-      g_string_append_printf (out, ",\"a\":%d,\"b\":%d}", c->pairs[p].a, c->pairs[p].b);
+      json_builder_begin_object (out);
+      cli_json_set_string (out, "token", a->tokens[c->pairs[p].a]);
+      cli_json_set_int (out, "a", c->pairs[p].a);
+      cli_json_set_int (out, "b", c->pairs[p].b);
+      json_builder_end_object (out);
     }
-  g_string_append (out, "],\"unmatched_a\":");
-  append_index_list_json (out, c->unmatched_a, c->n_unmatched_a, a);
-  g_string_append (out, ",\"unmatched_b\":");
-  append_index_list_json (out, c->unmatched_b, c->n_unmatched_b, b);
-  append_hidden_json (out, c);
-  append_attention_json (out, c, matrices);
-  g_string_append (out, "}\n");
-  cli_print (out);
+  json_builder_end_array (out);
+  set_index_list_json (out, "unmatched_a", c->unmatched_a, c->n_unmatched_a, a);
+  set_index_list_json (out, "unmatched_b", c->unmatched_b, c->n_unmatched_b, b);
+  set_hidden_json (out, c);
+  set_attention_json (out, c, matrices);
+  json_builder_end_object (out);
+  cli_json_print (out);
 }
 
 static void

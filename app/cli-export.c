@@ -1,25 +1,33 @@
-/* cli-export.c — `attnscope export`: the figure the GUI shows, written to a PNG, SVG or PDF file
- * without a display, through the same ui/render drawing functions as the widgets.
+/* cli-export.c — `attnscope export`: the figure the window shows, written to a PNG, SVG or PDF file
+ * without a display. The command computes what the figure needs (mean over heads, rollout, head
+ * statistics, similarity, projection, comparison) with the core and hands it to the same
+ * ui/render figure builders the window's pages call, so a file written here and the window's
+ * export of the same view are the same drawing (ui/README.md, "Figure builders").
  *
- *   export --model M --text T (--layer L --head H | --grid | --mean L | --rollout L)
- *          -o FILE.png|.svg|.pdf [--scale S] [--compare T2] [--colormap NAME] [--raw-tokens]
- *          [--annotate auto|always|never] [--autoscale] [--truncate]
+ *   export --model M --text T VIEW -o FILE.png|.svg|.pdf [--compare T2] [--truncate]
+ *          [the look and file options of export-args.h: --token, --colormap, --annotate,
+ *           --color-scale, --normalize-rows, --log-colors, --words, --labels, --no-space-marks,
+ *           --raw-tokens, --align, --preset, --width, --font-size, --dpi/--scale, --no-titles,
+ *           --title, --subtitle, --sidecar]
+ *   VIEW: --layer L --head H            one head's attention (queries as rows, keys as columns)
+ *         --mean L | --rollout L        the mean over layer L's heads | rollout through layer L
+ *         --grid [--layer L --head H]   every head with its pattern label (L, H outlined)
+ *         --similarity KIND [--layer L] [--head H]
+ *                                       cosine similarity of embeddings|contexts|attn_out|hidden
+ *                                       (layers numbered as in `attnscope similarity`)
+ *         --project pca|tsne --of KIND [--layer L] [--head H] [--no-labels]
+ *                                       a 2-D projection of the tokens' vectors
  *
- * --layer/--head: one head's attention, queries as rows, keys as columns (the seed figure);
- * --mean L: the mean over the heads of layer L; --rollout L: attention rollout through layers
- * 0..L (core/as-rollout.h); --grid: every head of every layer with its pattern label
- * (core/as-head-stats.h). Colours span 0..1 unless --autoscale (the data's min..max, as seaborn
- * does by default).
+ * --compare T2 with a head, mean or rollout view: T and T2 side by side, B aligned to A by token
+ * (--align positions: position by position), their difference, the per-layer similarity of the
+ * shared tokens; when a difference by position is impossible (token counts differ) the figure
+ * says so in a note and the command prints "attnscope: note: ..." on stderr and succeeds.
+ * With --project it projects both texts' tokens, each text in its colour. --token I outlines
+ * token I of T, as a click on it does in the window.
  *
- * --compare T2 (not with --grid): the same view for T2 next to T, and when both texts have the
- * same number of tokens the difference T2 − T in the diverging map; a chart of the per-layer
- * cosine similarity of the tokens both texts share (core/as-compare.h) goes underneath. When the
- * token counts differ the figure shows the two heatmaps side by side only, says so in a note
- * line on the figure, and the command prints "attnscope: note: ..." on stderr and succeeds.
- *
- * Errors (exit 1, "attnscope: error: ..."): a layer or head out of range (naming the valid
- * range), an unknown colour map, a file name without .png/.svg/.pdf, a folder that cannot be
- * written, empty text, a scale outside 0.25..8. Usage errors (exit 2): missing or conflicting
+ * Errors (exit 1, "attnscope: error: ..."): a layer, head or token out of range (naming the
+ * valid range), an unknown colour map, a file name without .png/.svg/.pdf, a folder that cannot
+ * be written, empty text, a scale outside 0.25..8. Usage errors (exit 2): missing or conflicting
  * options. */
 #include <math.h>
 #include <stdio.h>
@@ -27,51 +35,65 @@
 
 #include "as-compare.h"
 #include "as-error.h"
+#include "export-args.h"
+#include "export-sidecar.h"
 #include "as-head-stats.h"
 #include "as-rollout.h"
+#include "as-similarity.h"
+#include "attention-figure.h"
 #include "cli-analysis.h"
 #include "cli.h"
+#include "compare-figure.h"
 #include "figure-export.h"
-#include "token-label.h"
-
-/* The chart shows at most this many shared tokens (the palette's colours). */
-#define MAX_CHART_SERIES 10
+#include "projection-figure.h"
+#include "similarity-figure.h"
+#include "word-spans.h"
 
 typedef enum
 {
-  VIEW_HEAD,
-  VIEW_MEAN,
-  VIEW_ROLLOUT,
+  VIEW_ATTENTION, /* head, mean or rollout (ArViewSelection.aggregate) */
   VIEW_GRID,
+  VIEW_SIMILARITY,
+  VIEW_PROJECTION,
 } View;
 
 typedef struct
 {
   View view;
-  int layer, head;
-  ArColormap colormap;
-  ArAnnotate annotate;
-  gboolean raw_tokens, autoscale, truncate;
-  double scale;
-  const char *model_name;
+  ArViewSelection selection;
+  AsVectorSource source; /* similarity and projection */
+  int vectors_layer, vectors_head;
+  ArProjectionMethod method;
+  gboolean no_labels, truncate, sidecar, force;
+  ArExportOptions options;
 } ExportRequest;
 
-/* One text's trace with what the figures borrow from it. */
+/* One text's trace and what is computed from it. */
 typedef struct
 {
   AsTrace *trace;
-  char **labels; /* [T] token labels */
-  float *matrix; /* [T][T] the view's matrix (not for the grid) */
-  char *text;
+  float *mean_heads; /* [L][T][T] */
+  float *rollout;    /* [L][T][T] */
+  double *ranges;    /* [2 + 2·L·H] (ar_attention_ranges) */
 } Side;
 
 static void
 side_clear (Side *side)
 {
   g_clear_pointer (&side->trace, as_trace_unref);
-  g_clear_pointer (&side->labels, g_strfreev);
-  g_clear_pointer (&side->matrix, g_free);
-  g_clear_pointer (&side->text, g_free);
+  g_clear_pointer (&side->mean_heads, g_free);
+  g_clear_pointer (&side->rollout, g_free);
+  g_clear_pointer (&side->ranges, g_free);
+}
+
+static ArAttention
+side_attention (const Side *side)
+{
+  return (ArAttention){ .trace = side->trace,
+                        .mean_heads = side->mean_heads,
+                        .rollout = side->rollout,
+                        .range = side->ranges,
+                        .head_ranges = side->ranges != NULL ? side->ranges + 2 : NULL };
 }
 
 static gboolean
@@ -79,29 +101,13 @@ check_index (const char *option, int value, int count, const char *what, GError 
 {
   if (value >= 0 && value < count)
     return TRUE;
-  g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-               "%s %d is out of range: the model has %d %s%s (0..%d)", option, value, count, what,
+  g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s %d is out of range: %s %d %s%s (0..%d)", option,
+               value, g_str_equal (what, "token") ? "the text has" : "the model has", count, what,
                count == 1 ? "" : "s", count - 1);
   return FALSE;
 }
 
-/* The [T][T] matrix of REQ's view (head, mean or rollout) of TRACE, newly allocated. */
-static float *
-view_matrix (const AsTrace *trace, const ExportRequest *req)
-{
-  gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
-  float *out = g_new (float, tt); /* [T][T] */
-  if (req->view == VIEW_HEAD)
-    memcpy (out, as_trace_attn (trace, req->layer, req->head), tt * sizeof (float));
-  else
-    {
-      g_autofree float *all = req->view == VIEW_MEAN ? as_trace_mean_heads (trace)
-                                                     : as_trace_rollout (trace); /* [L][T][T] */
-      memcpy (out, all + (gsize) req->layer * tt, tt * sizeof (float));
-    }
-  return out;
-}
-
+/* Runs the model on TEXT and computes what REQ's figure needs of it. */
 static gboolean
 side_run (Side *side, AsModel *model, const char *text, const char *argument,
           const ExportRequest *req, GError **error)
@@ -110,256 +116,216 @@ side_run (Side *side, AsModel *model, const char *text, const char *argument,
   if (side->trace == NULL)
     return FALSE;
   const AsTrace *t = side->trace;
-  const char *layer_option = req->view == VIEW_MEAN      ? "--mean"
-                             : req->view == VIEW_ROLLOUT ? "--rollout"
-                                                         : "--layer";
-  if (!check_index (layer_option, req->layer, t->n_layer, "layer", error)
-      || (req->view == VIEW_HEAD && !check_index ("--head", req->head, t->n_head, "head", error)))
-    return FALSE;
-  side->labels = ar_token_labels_from_trace (t, req->raw_tokens);
-  if (req->view != VIEW_GRID)
-    side->matrix = view_matrix (t, req);
-  side->text = g_strdup (text);
+  const ArViewSelection *v = &req->selection;
+  if (req->view == VIEW_ATTENTION || (req->view == VIEW_GRID && v->aggregate == AR_AGGREGATE_HEAD))
+    {
+      const char *layer_option = v->aggregate == AR_AGGREGATE_MEAN      ? "--mean"
+                                 : v->aggregate == AR_AGGREGATE_ROLLOUT ? "--rollout"
+                                                                        : "--layer";
+      if (!check_index (layer_option, v->layer, t->n_layer, "layer", error)
+          || (v->aggregate == AR_AGGREGATE_HEAD
+              && !check_index ("--head", v->head, t->n_head, "head", error)))
+        return FALSE;
+    }
+  if (req->view == VIEW_ATTENTION && v->aggregate == AR_AGGREGATE_MEAN)
+    side->mean_heads = as_trace_mean_heads (t);
+  if (req->view == VIEW_ATTENTION && v->aggregate == AR_AGGREGATE_ROLLOUT)
+    side->rollout = as_trace_rollout (t);
+  if (req->view == VIEW_GRID)
+    side->ranges = ar_attention_ranges (t);
   return TRUE;
 }
 
-static char *
-view_title (const ExportRequest *req, const AsTrace *trace)
+/* The sidecar of PATH: the command that wrote it (ARGV as given), the model and its hash. */
+static gboolean
+write_sidecar (const char *path, char **argv, const AsModel *model, const ExportRequest *req,
+               const ArExportGeometry *g, GError **error)
 {
+  g_autofree char *sha256 = export_sidecar_hash_file (as_model_get_weights_path (model), error);
+  if (sha256 == NULL)
+    return FALSE;
+  g_autoptr (GPtrArray) command = g_ptr_array_new ();
+  g_ptr_array_add (command, "attnscope");
+  for (int i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (command, argv[i]);
+  g_ptr_array_add (command, NULL);
+  return export_sidecar_write (path, (const char *const *) command->pdata, model, sha256,
+                               &req->options, g, error);
+}
+
+static int
+write_figure (ArBuiltFigure *built, const char *path, const ExportRequest *req,
+              const AsModel *model, char **argv)
+{
+  GError *error = NULL;
+  const ArFigure *fig = ar_built_figure_get (built);
+  if (fig->kind == AR_FIGURE_COMPARE && fig->compare->diff == NULL && fig->compare->note != NULL)
+    fprintf (stderr, "attnscope: note: %s\n", fig->compare->note);
+  AsOutputFlags flags = req->force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT;
+  ArExportGeometry g;
+  if (!ar_export_geometry (fig, &req->options, &g, &error)
+      || !ar_figure_export_with_options (fig, path, &req->options, flags, &error))
+    return cli_fail (error);
+  if (req->sidecar && !write_sidecar (path, argv, model, req, &g, &error))
+    return cli_fail (error);
+  ArExportFormat format = AR_EXPORT_PNG;
+  ar_export_format_from_path (path, &format, NULL);
+  if (format == AR_EXPORT_PNG)
+    printf ("wrote %s (%d x %d px, %g dpi)\n", path, g.pixel_w, g.pixel_h, req->options.dpi);
+  else
+    printf ("wrote %s (%g x %g pt)\n", path, round (g.page_w * 100) / 100,
+            round (g.page_h * 100) / 100);
+  return CLI_EXIT_OK;
+}
+
+static ArBuiltFigure *
+build_similarity (const Side *a, const ExportRequest *req, const ArFigureTexts *texts,
+                  GError **error)
+{
+  g_autofree float *sim = NULL; /* [T][T], or [W][W] of the words */
+  if (req->selection.pool_words)
+    {
+      g_autoptr (ArWordSpans) spans
+          = ar_word_spans_from_trace (a->trace, ar_view_selection_label_flags (&req->selection));
+      sim = ar_word_similarity (a->trace, req->source, req->vectors_layer, req->vectors_head, spans,
+                                error);
+    }
+  else
+    sim = as_trace_similarity (a->trace, req->source, req->vectors_layer, req->vectors_head, error);
+  if (sim == NULL)
+    return NULL;
+  return ar_build_similarity_figure (a->trace, sim, req->source, req->vectors_layer,
+                                     req->vectors_head, &req->selection, texts);
+}
+
+static ArBuiltFigure *
+build_projection (const Side *a, const Side *b, const ExportRequest *req,
+                  const ArFigureTexts *texts, GError **error)
+{
+  int n = 0, dim = 0;
+  g_autofree float *x = ar_projection_vectors (a->trace, b->trace, req->source, req->vectors_layer,
+                                               req->vectors_head, &n, &dim, error);
+  if (x == NULL)
+    return NULL;
+  g_autoptr (ArProjection) p
+      = ar_projection_compute (x, n, dim, req->method, NULL, NULL, NULL, error);
+  if (p == NULL)
+    return NULL;
+  return ar_build_projection_figure (p, a->trace, b->trace, req->source, req->vectors_layer,
+                                     req->vectors_head, !req->no_labels, &req->selection, texts);
+}
+
+static ArBuiltFigure *
+build_figure (const Side *a, const Side *b, const ExportRequest *req, const ArFigureTexts *texts,
+              GError **error)
+{
+  ArAttention aa = side_attention (a), ab = side_attention (b);
   switch (req->view)
     {
-    case VIEW_HEAD:
-      return g_strdup_printf ("Layer %d \u00b7 Head %d", req->layer, req->head);
-    case VIEW_MEAN:
-      return g_strdup_printf ("Layer %d \u00b7 mean of %d heads", req->layer, trace->n_head);
-    case VIEW_ROLLOUT:
-      return req->layer == 0
-                 ? g_strdup ("Attention rollout \u00b7 layer 0")
-                 : g_strdup_printf ("Attention rollout \u00b7 layers 0\u2013%d", req->layer);
     case VIEW_GRID:
-      return g_strdup_printf ("All heads \u00b7 %d layer%s \u00d7 %d head%s", trace->n_layer,
-                              trace->n_layer == 1 ? "" : "s", trace->n_head,
-                              trace->n_head == 1 ? "" : "s");
+      {
+        g_autoptr (AsHeadStats) stats = as_head_stats_compute (a->trace);
+        return ar_build_grid_figure (&aa, stats, &req->selection, texts);
+      }
+    case VIEW_SIMILARITY:
+      return build_similarity (a, req, texts, error);
+    case VIEW_PROJECTION:
+      return build_projection (a, b, req, texts, error);
+    case VIEW_ATTENTION:
+      if (b->trace != NULL)
+        {
+          g_autoptr (AsComparison) c = as_compare_traces (a->trace, b->trace, error);
+          return c != NULL ? ar_build_compare_figure (&aa, &ab, c, &req->selection, texts) : NULL;
+        }
+      return ar_build_attention_figure (&aa, &req->selection, texts);
     }
   g_assert_not_reached ();
 }
 
-static void
-value_range (const float *values, gsize n, gboolean autoscale, double *vmin, double *vmax)
-{
-  *vmin = 0, *vmax = 1;
-  if (!autoscale)
-    return;
-  double lo = INFINITY, hi = -INFINITY;
-  for (gsize i = 0; i < n; i++)
-    lo = MIN (lo, values[i]), hi = MAX (hi, values[i]);
-  if (hi > lo)
-    *vmin = lo, *vmax = hi;
-}
-
-/* A heatmap of SIDE's matrix with the request's colours and labels. */
-static void
-side_heatmap (ArHeatmapFigure *fig, const Side *side, const ExportRequest *req)
-{
-  const AsTrace *t = side->trace;
-  ar_heatmap_figure_init (fig);
-  fig->n_rows = fig->n_cols = t->n_tokens;
-  fig->values = side->matrix;
-  fig->row_labels = (const char *const *) side->labels;
-  fig->col_labels = (const char *const *) side->labels;
-  fig->colormap = req->colormap;
-  fig->annotate = req->annotate;
-  fig->mask_upper = t->causal;
-  fig->colorbar_label = req->view == VIEW_ROLLOUT ? "Rollout weight" : "Attention weight";
-  value_range (side->matrix, (gsize) t->n_tokens * t->n_tokens, req->autoscale, &fig->vmin,
-               &fig->vmax);
-}
-
 static int
-write_figure (const ArFigure *fig, const char *path, const ExportRequest *req)
+export_run (AsModel *model, const char *text, const char *compare, const char *output,
+            ExportRequest *req, char **argv)
 {
   GError *error = NULL;
-  if (!ar_figure_export (fig, path, req->scale, &error))
-    return cli_fail (error);
-  ArExportFormat format = AR_EXPORT_PNG;
-  ar_export_format_from_path (path, &format, NULL);
-  int w, h;
-  ar_figure_get_pixel_size (fig, format == AR_EXPORT_PNG ? req->scale : 1.0, &w, &h);
-  printf ("wrote %s (%d x %d %s)\n", path, w, h, format == AR_EXPORT_PDF ? "pt" : "px");
-  return CLI_EXIT_OK;
+  Side a = { 0 }, b = { 0 };
+  g_autoptr (ArBuiltFigure) figure = NULL;
+  ArFigureTexts texts = { as_model_get_name (model), text, compare };
+  int code = CLI_EXIT_OK;
+  if (!side_run (&a, model, text, "--text", req, &error)
+      || (compare != NULL && !side_run (&b, model, compare, "--compare", req, &error))
+      || (req->selection.selected_token >= 0
+          && !check_index ("--token", req->selection.selected_token, a.trace->n_tokens, "token",
+                           &error))
+      || (figure = build_figure (&a, &b, req, &texts, &error)) == NULL)
+    code = cli_fail (error);
+  else
+    code = write_figure (figure, output, req, model, argv);
+  side_clear (&a);
+  side_clear (&b);
+  return code;
 }
 
-static char *
-quoted (const char *text)
-{
-  return g_strdup_printf ("\u201c%s\u201d", text);
-}
-
-static int
-export_single (const Side *a, const ExportRequest *req, const char *path)
-{
-  ArHeatmapFigure fig;
-  side_heatmap (&fig, a, req);
-  g_autofree char *title = view_title (req, a->trace);
-  g_autofree char *text = quoted (a->text);
-  g_autofree char *subtitle = g_strdup_printf ("%s \u00b7 %s", req->model_name, text);
-  fig.title = title;
-  fig.subtitle = subtitle;
-  ArFigure figure = ar_figure_from_heatmap (&fig);
-  return write_figure (&figure, path, req);
-}
-
-static int
-export_grid (const Side *a, const ExportRequest *req, const char *path)
-{
-  const AsTrace *t = a->trace;
-  g_autoptr (AsHeadStats) stats = as_head_stats_compute (t);
-  ArGridFigure fig;
-  ar_grid_figure_init (&fig);
-  g_autofree char *title = view_title (req, t);
-  g_autofree char *text = quoted (a->text);
-  g_autofree char *subtitle = g_strdup_printf ("%s \u00b7 %s", req->model_name, text);
-  fig.title = title;
-  fig.subtitle = subtitle;
-  fig.n_layers = t->n_layer;
-  fig.n_heads = t->n_head;
-  fig.n_tokens = t->n_tokens;
-  fig.attn = t->attn;
-  fig.patterns = stats->patterns;
-  fig.colormap = req->colormap;
-  fig.mask_upper = t->causal;
-  fig.colorbar_label = "Attention weight";
-  value_range (t->attn, (gsize) t->n_layer * t->n_head * t->n_tokens * t->n_tokens, req->autoscale,
-               &fig.vmin, &fig.vmax);
-  ArFigure figure = ar_figure_from_grid (&fig);
-  return write_figure (&figure, path, req);
-}
-
-/* DIFF [T][T] = B - A; its symmetric colour range ±max|d| rounded up to 2 decimals. */
-static double
-difference (float *diff, const float *a, const float *b, gsize n)
-{
-  double max_abs = 0;
-  for (gsize i = 0; i < n; i++)
-    {
-      diff[i] = b[i] - a[i];
-      max_abs = MAX (max_abs, fabs (diff[i]));
-    }
-  return MAX (ceil (max_abs * 100 - 1e-9) / 100, 0.01);
-}
-
-/* The chart of per-layer similarity of the tokens A and B share: VALUES [series][L+1]. */
+/* The options that choose the view, as given on the command line (G_MININT / NULL: not given). */
 typedef struct
 {
-  ArLineFigure fig;
-  double *values;
-  char **names;
-  char *title;
-} Chart;
-
-static void
-chart_clear (Chart *chart)
-{
-  g_free (chart->values);
-  g_strfreev (chart->names);
-  g_free (chart->title);
-}
-
-static gboolean
-chart_build (Chart *chart, const AsComparison *c, const Side *a)
-{
-  int n_series = MIN (c->n_pairs, MAX_CHART_SERIES), n_x = c->n_layer + 1;
-  if (n_series == 0)
-    return FALSE;
-  chart->values = g_new (double, (gsize) n_series *n_x);
-  chart->names = g_new0 (char *, n_series + 1);
-  for (int s = 0; s < n_series; s++)
-    {
-      AsTokenPair p = c->pairs[s];
-      chart->names[s] = g_strdup_printf ("%s (%d\u2192%d)", a->labels[p.a], p.a, p.b);
-      for (int l = 0; l < n_x; l++)
-        chart->values[(gsize) s * n_x + l] = c->hidden_similarity[(gsize) l * c->n_pairs + s];
-    }
-  ar_line_figure_init (&chart->fig);
-  chart->title = c->n_pairs > n_series
-                     ? g_strdup_printf ("Hidden-state similarity of shared tokens (first %d of %d)",
-                                        n_series, c->n_pairs)
-                     : g_strdup ("Hidden-state similarity of shared tokens");
-  chart->fig.title = chart->title;
-  chart->fig.n_series = n_series;
-  chart->fig.n_x = n_x;
-  chart->fig.values = chart->values;
-  chart->fig.series_names = (const char *const *) chart->names;
-  chart->fig.x_axis = "Hidden state (0 = embeddings)";
-  return TRUE;
-}
+  int layer, head, mean, rollout;
+  gboolean grid;
+  const char *similarity, *project, *of;
+} ViewOptions;
 
 static int
-export_compare (const Side *a, const Side *b, const ExportRequest *req, const char *path)
+choose_vectors (ExportRequest *req, const ViewOptions *v)
 {
-  GError *error = NULL;
-  g_autoptr (AsComparison) comparison = as_compare_traces (a->trace, b->trace, &error);
-  if (comparison == NULL)
-    return cli_fail (error);
-
-  ArHeatmapFigure fa, fb, fd;
-  side_heatmap (&fa, a, req);
-  side_heatmap (&fb, b, req);
-  if (req->autoscale)
-    fa.vmin = fb.vmin = MIN (fa.vmin, fb.vmin), fa.vmax = fb.vmax = MAX (fa.vmax, fb.vmax);
-  fa.colorbar = FALSE;
-  g_autofree char *text_a = quoted (a->text), *text_b = quoted (b->text);
-  g_autofree char *title_a = g_strdup_printf ("A: %s", text_a);
-  g_autofree char *title_b = g_strdup_printf ("B: %s", text_b);
-  fa.title = title_a;
-  fb.title = title_b;
-
-  int t = a->trace->n_tokens;
-  g_autofree float *diff = NULL; /* [T][T] */
-  g_autofree char *note = NULL;
-  gboolean with_diff = comparison->attention_available;
-  if (with_diff)
+  req->view = v->similarity != NULL ? VIEW_SIMILARITY : VIEW_PROJECTION;
+  if (v->project != NULL)
     {
-      diff = g_new (float, (gsize) t *t);
-      double range = difference (diff, a->matrix, b->matrix, (gsize) t * t);
-      side_heatmap (&fd, a, req);
-      fd.values = diff;
-      fd.colormap = AR_COLORMAP_RDBU_R;
-      fd.vmin = -range;
-      fd.vmax = range;
-      fd.title = "Difference B \u2212 A";
-      fd.colorbar_label = "B \u2212 A";
+      if (!g_str_equal (v->project, "pca") && !g_str_equal (v->project, "tsne"))
+        return cli_usage_printf ("export", "--project '%s' is not pca or tsne", v->project);
+      req->method = g_str_equal (v->project, "pca") ? AR_PROJECTION_PCA : AR_PROJECTION_TSNE;
     }
-  else
-    {
-      note = g_strdup_printf ("No difference panel: the texts have %d and %d tokens; a difference "
-                              "needs equal token counts.",
-                              a->trace->n_tokens, b->trace->n_tokens);
-      fprintf (stderr, "attnscope: note: %s\n", note);
-    }
+  req->vectors_layer = v->layer;
+  req->vectors_head = v->head;
+  int code = cli_parse_vector_selection ("export", v->similarity != NULL ? v->similarity : v->of,
+                                         &req->source, &req->vectors_layer, &req->vectors_head);
+  return code == CLI_EXIT_OK ? -1 : code;
+}
 
-  Chart chart = { 0 };
-  gboolean with_chart = chart_build (&chart, comparison, a);
-  g_autofree char *title = view_title (req, a->trace);
-  ArCompareFigure fig = {
-    .title = title,
-    .subtitle = req->model_name,
-    .note = note,
-    .a = &fa,
-    .b = &fb,
-    .diff = with_diff ? &fd : NULL,
-    .chart = with_chart ? &chart.fig : NULL,
-  };
-  ArFigure figure = ar_figure_from_compare (&fig);
-  int code = write_figure (&figure, path, req);
-  chart_clear (&chart);
-  return code;
+/* Chooses REQ's view from V; returns -1 when fine, else the exit code. */
+static int
+choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
+{
+  gboolean head = v->layer != G_MININT || v->head != G_MININT;
+  gboolean aggregate = v->mean != G_MININT || v->rollout != G_MININT;
+  int views = (v->mean != G_MININT) + (v->rollout != G_MININT) + v->grid + (v->similarity != NULL)
+              + (v->project != NULL);
+  if (views > 1 || (views == 0 && !head) || (aggregate && head))
+    return cli_usage_printf ("export", "give exactly one of --layer L --head H, --grid, --mean L, "
+                                       "--rollout L, --similarity KIND, --project METHOD");
+  if (compare && (v->grid || v->similarity != NULL))
+    return cli_usage_printf (
+        "export", "--compare works with --layer/--head, --mean, --rollout and --project");
+  if (v->similarity != NULL || v->project != NULL)
+    return choose_vectors (req, v);
+  if (head && (v->layer == G_MININT || v->head == G_MININT))
+    return cli_usage_printf ("export", "--layer L and --head H go together");
+  ArViewSelection *s = &req->selection;
+  req->view = v->grid ? VIEW_GRID : VIEW_ATTENTION;
+  /* A grid without --layer/--head outlines no head: its view is not one head. */
+  s->aggregate = head                     ? AR_AGGREGATE_HEAD
+                 : v->rollout != G_MININT ? AR_AGGREGATE_ROLLOUT
+                                          : AR_AGGREGATE_MEAN;
+  s->layer = head                     ? v->layer
+             : v->rollout != G_MININT ? v->rollout
+             : v->mean != G_MININT    ? v->mean
+                                      : 0;
+  s->head = head ? v->head : 0;
+  return -1;
 }
 
 /* Checks the options that need no model; returns -1 when fine, else the exit code. */
 static int
 check_options (ExportRequest *req, int argc, char **argv, const char *text, const char *output,
-               gboolean grid, int mean, int rollout, const char *colormap, const char *annotate)
+               const ViewOptions *v, gboolean compare, const ExportArgs *look)
 {
   if (argc > 1)
     return cli_usage_printf ("export", "unexpected argument '%s'", argv[1]);
@@ -367,122 +333,99 @@ check_options (ExportRequest *req, int argc, char **argv, const char *text, cons
     return cli_usage_printf ("export", "--text T is required");
   if (output == NULL)
     return cli_usage_printf ("export", "-o FILE.png|.svg|.pdf is required");
-  gboolean head = req->layer != G_MININT || req->head != G_MININT;
-  int views = head + grid + (mean != G_MININT) + (rollout != G_MININT);
-  if (views != 1)
-    return cli_usage_printf (
-        "export", "give exactly one of --layer L --head H, --grid, --mean L, --rollout L");
-  if (head && (req->layer == G_MININT || req->head == G_MININT))
-    return cli_usage_printf ("export", "--layer L and --head H go together");
-  req->view = head ? VIEW_HEAD : grid ? VIEW_GRID : mean != G_MININT ? VIEW_MEAN : VIEW_ROLLOUT;
-  if (req->view == VIEW_MEAN)
-    req->layer = mean;
-  else if (req->view == VIEW_ROLLOUT)
-    req->layer = rollout;
-  else if (req->view == VIEW_GRID)
-    req->layer = 0;
-
+  int code = choose_view (req, v, compare);
+  if (code >= 0)
+    return code;
   GError *error = NULL;
+  gboolean usage = FALSE;
+  if (!export_args_apply (look, &req->selection, &req->options, &usage, &error))
+    {
+      if (!usage)
+        return cli_fail (error);
+      code = cli_usage_printf ("export", "%s", error->message);
+      g_error_free (error);
+      return code;
+    }
+  req->sidecar = look->sidecar;
   ArExportFormat format;
   if (!ar_export_format_from_path (output, &format, &error))
     return cli_fail (error);
-  if (!(req->scale >= AR_EXPORT_SCALE_MIN && req->scale <= AR_EXPORT_SCALE_MAX))
-    return cli_fail_printf ("--scale %g is out of range (expected %g to %g)", req->scale,
-                            AR_EXPORT_SCALE_MIN, AR_EXPORT_SCALE_MAX);
-  if (colormap != NULL && !ar_colormap_from_string (colormap, &req->colormap, &error))
-    return cli_fail (error);
-  if (annotate != NULL)
-    {
-      static const char *const modes[] = { "auto", "always", "never" };
-      int m = 0;
-      while (m < 3 && g_ascii_strcasecmp (annotate, modes[m]) != 0)
-        m++;
-      if (m == 3)
-        return cli_fail_printf ("--annotate '%s' is not auto, always or never", annotate);
-      req->annotate = (ArAnnotate) m;
-    }
   return -1;
-}
-
-static int
-export_run (AsModel *model, const char *text, const char *compare, const char *output,
-            ExportRequest *req)
-{
-  GError *error = NULL;
-  Side a = { 0 }, b = { 0 };
-  int code;
-  req->model_name = as_model_get_name (model);
-  if (!side_run (&a, model, text, "--text", req, &error))
-    code = cli_fail (error);
-  else if (compare != NULL && !side_run (&b, model, compare, "--compare", req, &error))
-    code = cli_fail (error);
-  else if (req->view == VIEW_GRID)
-    code = export_grid (&a, req, output);
-  else if (compare != NULL)
-    code = export_compare (&a, &b, req, output);
-  else
-    code = export_single (&a, req, output);
-  side_clear (&a);
-  side_clear (&b);
-  return code;
 }
 
 static const char export_summary[]
     = "Export the figure of a head (--layer, --head), a layer's mean (--mean), attention rollout\n"
-      "(--rollout) or all heads (--grid) as PNG, SVG or PDF, drawn as the window draws it.\n"
-      "With --compare the second text is drawn beside the first, with the difference T2 - T when\n"
-      "both have the same number of tokens; otherwise side by side only, with a note.";
+      "(--rollout), all heads (--grid), a similarity matrix (--similarity) or a projection\n"
+      "(--project) as PNG, SVG or PDF, drawn as the window draws it, at a chosen width, font\n"
+      "size and resolution. With --compare the second text is drawn beside the first, aligned\n"
+      "by token (--align positions: by position), with the difference T2 - T.";
 
 int
 cli_export (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *output = NULL, *compare = NULL;
-  g_autofree char *colormap = NULL, *annotate = NULL;
-  gboolean grid = FALSE;
-  int mean = G_MININT, rollout = G_MININT;
-  ExportRequest req = {
-    .layer = G_MININT,
-    .head = G_MININT,
-    .colormap = AR_COLORMAP_YLGNBU,
-    .scale = 1.0,
-  };
-  const GOptionEntry entries[] = {
+  g_autofree char *similarity = NULL, *project = NULL, *of = NULL;
+  ViewOptions v = { .layer = G_MININT, .head = G_MININT, .mean = G_MININT, .rollout = G_MININT };
+  ExportRequest req = { 0 };
+  ar_view_selection_init (&req.selection);
+  ar_export_options_init (&req.options);
+  ExportArgs look;
+  export_args_init (&look);
+  /* The command as given, for the sidecar (the parser takes the options out of ARGV). */
+  g_auto (GStrv) given = g_strdupv (argv);
+  const GOptionEntry view_entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
-    { "layer", 'l', 0, G_OPTION_ARG_INT, &req.layer, "Layer of the head to draw (from 0)", "L" },
-    { "head", 0, 0, G_OPTION_ARG_INT, &req.head, "Head to draw (from 0)", "H" },
-    { "grid", 0, 0, G_OPTION_ARG_NONE, &grid, "Every head of every layer in one grid", NULL },
-    { "mean", 0, 0, G_OPTION_ARG_INT, &mean, "Mean over the heads of layer L", "L" },
-    { "rollout", 0, 0, G_OPTION_ARG_INT, &rollout, "Attention rollout through layers 0..L", "L" },
+    { "layer", 'l', 0, G_OPTION_ARG_INT, &v.layer, "Layer of the head to draw (from 0)", "L" },
+    { "head", 0, 0, G_OPTION_ARG_INT, &v.head, "Head to draw (from 0)", "H" },
+    { "grid", 0, 0, G_OPTION_ARG_NONE, &v.grid, "Every head of every layer in one grid", NULL },
+    { "mean", 0, 0, G_OPTION_ARG_INT, &v.mean, "Mean over the heads of layer L", "L" },
+    { "rollout", 0, 0, G_OPTION_ARG_INT, &v.rollout, "Attention rollout through layers 0..L", "L" },
+    { "similarity", 0, 0, G_OPTION_ARG_STRING, &similarity,
+      "Cosine similarity of embeddings, contexts, attn_out or hidden (with --layer, --head)",
+      "KIND" },
+    { "project", 0, 0, G_OPTION_ARG_STRING, &project,
+      "PCA or t-SNE of the vectors --of KIND (with --layer, --head)", "pca|tsne" },
+    { "of", 0, 0, G_OPTION_ARG_STRING, &of,
+      "With --project: embeddings, contexts, attn_out or hidden", "KIND" },
+    { "no-labels", 0, 0, G_OPTION_ARG_NONE, &req.no_labels,
+      "With --project: dots without token labels", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf", "FILE" },
-    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &req.scale, "PNG pixels per unit (1, 2, 4; default 1)",
-      "S" },
     { "compare", 0, 0, G_OPTION_ARG_STRING, &compare,
-      "Second text: side by side, difference when the token counts match", "T2" },
-    { "colormap", 0, 0, G_OPTION_ARG_STRING, &colormap,
-      "ylgnbu (default), viridis, magma, greys or rdbu_r", "NAME" },
-    { "annotate", 0, 0, G_OPTION_ARG_STRING, &annotate,
-      "Cell values: auto (when cells are large enough), always, never", "MODE" },
-    { "autoscale", 0, 0, G_OPTION_ARG_NONE, &req.autoscale,
-      "Colours span the data's min..max instead of 0..1", NULL },
-    { "raw-tokens", 0, 0, G_OPTION_ARG_NONE, &req.raw_tokens,
-      "Show vocabulary strings as they are ('\u0120the' instead of '\u2423the')", NULL },
+      "Second text: side by side, aligned to the first, and their difference", "T2" },
     CLI_ANALYSIS_TRUNCATE_ENTRY (req.truncate),
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &req.force, "Replace FILE even when it is read-only",
+      NULL },
     { NULL },
   };
+  g_autofree GOptionEntry *look_entries = export_args_entries (&look);
+  gsize n_view = G_N_ELEMENTS (view_entries) - 1, n_look = 0;
+  while (look_entries[n_look].long_name != NULL)
+    n_look++;
+  g_autofree GOptionEntry *entries = g_new0 (GOptionEntry, n_view + n_look + 1);
+  memcpy (entries, view_entries, n_view * sizeof (GOptionEntry));
+  memcpy (entries + n_view, look_entries, n_look * sizeof (GOptionEntry));
   int code;
   if (!cli_parse_options ("export", "", export_summary, entries, &argc, &argv, &code))
-    return code;
-  code = check_options (&req, argc, argv, text, output, grid, mean, rollout, colormap, annotate);
-  if (code >= 0)
-    return code;
-  if (compare != NULL && req.view == VIEW_GRID)
-    return cli_usage_printf ("export", "--compare works with --layer/--head, --mean and --rollout");
-
-  GError *error = NULL;
-  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
-  if (model == NULL)
-    return cli_fail (error);
-  return export_run (model, text, compare, output, &req);
+    {
+      export_args_clear (&look);
+      return code;
+    }
+  v.similarity = similarity;
+  v.project = project;
+  v.of = of;
+  code = check_options (&req, argc, argv, text, output, &v, compare != NULL, &look);
+  if (code < 0)
+    {
+      GError *error = NULL;
+      g_autoptr (AsModel) model = NULL;
+      if (!as_output_file_check (output, req.force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT, &error)
+          || (model = cli_load_model (model_spec, &error)) == NULL)
+        code = cli_fail (error);
+      else
+        code = export_run (model, text, compare, output, &req, given);
+    }
+  export_args_clear (&look);
+  return code;
 }

@@ -10,16 +10,8 @@
 #include "as-error.h"
 #include "as-forward.h"
 #include "as-perplexity.h"
+#include "cli-json.h"
 #include "cli.h"
-
-static void
-append_number (GString *out, double value)
-{
-  if (isfinite (value))
-    g_string_append_printf (out, "%.9g", value);
-  else
-    g_string_append (out, "null");
-}
 
 static AsTrace *
 forward_all_logits (AsModel *model, const char *text, gboolean truncate, GError **error)
@@ -60,17 +52,17 @@ print_summary (const AsPerplexity *acc, const char *model_name, gboolean json)
   g_autoptr (GString) out = g_string_new (NULL);
   if (json)
     {
-      g_string_append (out, "{\"model\":");
-      cli_json_append_string (out, model_name);
-      g_string_append_printf (
-          out, ",\"texts\":%d,\"predicted_tokens\":%" G_GINT64_FORMAT ",\"nll\":", acc->n_texts,
-          acc->n_predicted);
-      append_number (out, acc->nll);
-      g_string_append (out, ",\"mean_nll\":");
-      append_number (out, as_perplexity_mean_nll (acc));
-      g_string_append (out, ",\"perplexity\":");
-      append_number (out, as_perplexity_value (acc));
-      g_string_append (out, "}\n");
+      g_autoptr (JsonBuilder) builder = json_builder_new ();
+      json_builder_begin_object (builder);
+      cli_json_set_string (builder, "model", model_name);
+      cli_json_set_int (builder, "texts", acc->n_texts);
+      cli_json_set_int (builder, "predicted_tokens", acc->n_predicted);
+      cli_json_set_number (builder, "nll", acc->nll);
+      cli_json_set_number (builder, "mean_nll", as_perplexity_mean_nll (acc));
+      cli_json_set_number (builder, "perplexity", as_perplexity_value (acc));
+      json_builder_end_object (builder);
+      g_autofree char *line = cli_json_to_line (builder);
+      g_string_append (out, line);
     }
   else
     g_string_append_printf (out,
@@ -99,37 +91,38 @@ perplexity_of_text (AsModel *model, const char *text, gboolean truncate, gboolea
   g_autoptr (GString) out = g_string_new (NULL);
   if (json)
     {
-      g_string_append (out, "{\"text\":");
-      cli_json_append_string (out, text);
-      g_string_append (out, ",\"tokens\":[");
+      g_autoptr (JsonBuilder) builder = json_builder_new ();
+      json_builder_begin_object (builder);
+      cli_json_set_string (builder, "text", text);
+      json_builder_set_member_name (builder, "tokens");
+      json_builder_begin_array (builder);
       for (int t = 0; t < n; t++)
         {
-          g_string_append (out, t ? "," : "");
-          g_string_append_printf (out, "{\"index\":%d,\"id\":%d,\"token\":", t, trace->ids[t]);
-          cli_json_append_string (out, trace->tokens[t]);
-          g_string_append (out, ",\"logprob\":");
-          append_number (out, t == 0 ? NAN : logprob[t - 1]);
-          g_string_append_c (out, '}');
+          json_builder_begin_object (builder);
+          cli_json_set_int (builder, "index", t);
+          cli_json_set_int (builder, "id", trace->ids[t]);
+          cli_json_set_string (builder, "token", trace->tokens[t]);
+          cli_json_set_number (builder, "logprob", t == 0 ? NAN : logprob[t - 1]);
+          json_builder_end_object (builder);
         }
-      g_string_append_printf (
-          out, "],\"predicted_tokens\":%" G_GINT64_FORMAT ",\"mean_nll\":", acc.n_predicted);
-      append_number (out, as_perplexity_mean_nll (&acc));
-      g_string_append (out, ",\"perplexity\":");
-      append_number (out, as_perplexity_value (&acc));
-      g_string_append (out, "}\n");
+      json_builder_end_array (builder);
+      cli_json_set_int (builder, "predicted_tokens", acc.n_predicted);
+      cli_json_set_number (builder, "mean_nll", as_perplexity_mean_nll (&acc));
+      cli_json_set_number (builder, "perplexity", as_perplexity_value (&acc));
+      json_builder_end_object (builder);
+      g_autofree char *line = cli_json_to_line (builder);
+      g_string_append (out, line);
     }
   else
     {
       g_string_append_printf (out, "%5s %7s  %-20s %12s\n", "index", "id", "token", "logprob");
       for (int t = 0; t < n; t++)
         {
-          g_autoptr (GString) quoted = g_string_new (NULL);
-          cli_json_append_string (quoted, trace->tokens[t]);
+          g_autofree char *quoted = cli_json_quote (trace->tokens[t]);
           if (t == 0)
-            g_string_append_printf (out, "%5d %7d  %-20s %12s\n", t, trace->ids[t], quoted->str,
-                                    "-");
+            g_string_append_printf (out, "%5d %7d  %-20s %12s\n", t, trace->ids[t], quoted, "-");
           else
-            g_string_append_printf (out, "%5d %7d  %-20s %12.6f\n", t, trace->ids[t], quoted->str,
+            g_string_append_printf (out, "%5d %7d  %-20s %12.6f\n", t, trace->ids[t], quoted,
                                     logprob[t - 1]);
         }
       g_string_append_printf (

@@ -8,16 +8,25 @@
 int
 cli_run (int argc, char **argv)
 {
-  g_autofree char *model_spec = NULL, *text = NULL, *ids_list = NULL, *dump = NULL;
-  gboolean truncate = FALSE;
+  g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *ids_list = NULL;
+  g_autofree char *types_list = NULL, *dump = NULL;
+  gboolean truncate = FALSE, force = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
+    { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
+      "With --text: the pair's second text (token types from the tokenizer)", "T2" },
     { "ids", 0, 0, G_OPTION_ARG_STRING, &ids_list, "Input token ids, comma separated", "1,2,3" },
+    { "type-ids", 0, 0, G_OPTION_ARG_STRING, &types_list,
+      "With --ids: the token type (segment) of each id, e.g. 0,0,0,1,1 for a pair", "0,0,1" },
     { "dump", 'o', 0, G_OPTION_ARG_FILENAME, &dump, "Write the trace to this HDF5 file", "OUT.h5" },
     { "truncate", 0, 0, G_OPTION_ARG_NONE, &truncate,
-      "Keep the first tokens when the text is longer than the context", NULL },
+      "Fit a longer input into the context: a text keeps its first tokens, a pair loses tokens "
+      "from its longer text first",
+      NULL },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Replace OUT.h5 even when it is read-only",
+      NULL },
     { NULL },
   };
   int code;
@@ -30,12 +39,23 @@ cli_run (int argc, char **argv)
     return cli_usage_printf ("run", "give exactly one of --text T or --ids 1,2,3");
   if (dump == NULL)
     return cli_usage_printf ("run", "--dump OUT.h5 is required");
+  if (types_list != NULL && ids_list == NULL)
+    return cli_usage_printf ("run", "--type-ids goes with --ids");
+  if (pair != NULL && text == NULL)
+    return cli_usage_printf ("run", "--pair goes with --text");
 
   GError *error = NULL;
   if (text != NULL && !cli_check_text (text, "--text", &error))
     return cli_fail (error);
-  g_autoptr (GArray) ids = NULL;
+  if (pair != NULL && !cli_check_text (pair, "--pair", &error))
+    return cli_fail (error);
+  g_autoptr (GArray) ids = NULL, types = NULL;
   if (ids_list != NULL && (ids = cli_parse_ids (ids_list, "--ids", &error)) == NULL)
+    return cli_fail (error);
+  if (types_list != NULL && (types = cli_parse_type_ids (types_list, ids, &error)) == NULL)
+    return cli_fail (error);
+  AsOutputFlags flags = force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT;
+  if (!as_output_file_check (dump, flags, &error))
     return cli_fail (error);
 
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
@@ -45,20 +65,20 @@ cli_run (int argc, char **argv)
   AsForwardOptions options = { .all_logits = TRUE };
   g_autoptr (AsTrace) trace = NULL;
   if (text != NULL)
-    trace = as_forward_text (model, text, truncate, &options, &error);
-  else
+    trace = as_forward_pair (model, text, pair, truncate, &options, &error);
+  else if (!truncate
+           || as_truncate_input (model, ids, types, as_model_get_config (model)->n_positions,
+                                 &error))
     {
-      int n = (int) ids->len;
-      int context = as_model_get_config (model)->n_positions;
-      if (truncate && n > context)
-        n = context;
-      trace = as_forward (model, &g_array_index (ids, int32_t, 0), n, &options, &error);
+      options.type_ids = types != NULL ? &g_array_index (types, int32_t, 0) : NULL;
+      trace
+          = as_forward (model, &g_array_index (ids, int32_t, 0), (int) ids->len, &options, &error);
     }
   if (trace == NULL)
     return cli_fail (error);
 
   const AsConfig *c = as_model_get_config (model);
-  if (!as_trace_dump_h5 (trace, as_model_get_name (model), c->model_type, dump, &error))
+  if (!as_trace_dump_h5 (trace, as_model_get_name (model), c->model_type, dump, flags, &error))
     return cli_fail (error);
   printf ("wrote %s: %d tokens, %d layers x %d heads\n", dump, trace->n_tokens, trace->n_layer,
           trace->n_head);

@@ -10,6 +10,7 @@
 
 #include "as-similarity.h"
 #include "cli-analysis.h"
+#include "cli-json.h"
 #include "cli.h"
 
 typedef struct
@@ -23,13 +24,13 @@ typedef struct
 } SimilarityRequest;
 
 static void
-append_selection_json (GString *out, const SimilarityRequest *req)
+set_selection_json (JsonBuilder *out, const SimilarityRequest *req)
 {
-  g_string_append_printf (out, "\"of\":\"%s\"", as_vector_source_to_string (req->source));
-  if (req->source != AS_VECTORS_EMBEDDINGS)
-    g_string_append_printf (out, ",\"layer\":%d", req->layer);
+  cli_json_set_string (out, "of", as_vector_source_to_string (req->source));
+  if (as_vector_source_needs_layer (req->source))
+    cli_json_set_int (out, "layer", req->layer);
   if (req->head >= 0)
-    g_string_append_printf (out, ",\"head\":%d", req->head);
+    cli_json_set_int (out, "head", req->head);
 }
 
 static void
@@ -39,24 +40,22 @@ print_matrix (const AsTrace *trace, const float *sim, const SimilarityRequest *r
   g_autoptr (GString) out = g_string_new (NULL);
   if (req->json)
     {
-      g_string_append_c (out, '{');
-      append_selection_json (out, req);
-      g_string_append (out, ",\"tokens\":");
-      cli_json_append_tokens (out, trace);
-      g_string_append (out, ",\"matrix\":[");
+      g_autoptr (JsonBuilder) builder = json_builder_new ();
+      json_builder_begin_object (builder);
+      set_selection_json (builder, req);
+      cli_json_set_tokens (builder, "tokens", trace);
+      json_builder_set_member_name (builder, "matrix");
+      json_builder_begin_array (builder);
       for (int i = 0; i < n; i++)
         {
-          g_string_append (out, i > 0 ? ",[" : "[");
+          json_builder_begin_array (builder);
           for (int j = 0; j < n; j++)
-            {
-              if (j > 0)
-                g_string_append_c (out, ',');
-              cli_json_append_number (out, sim[(gsize) i * n + j]);
-            }
-          g_string_append_c (out, ']');
+            cli_json_add_number (builder, sim[(gsize) i * n + j]);
+          json_builder_end_array (builder);
         }
-      g_string_append (out, "]}\n");
-      cli_print (out);
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+      cli_json_print (builder);
       return;
     }
   g_string_append (out, "token");
@@ -84,26 +83,31 @@ print_table (const AsTrace *trace, const AsSimilarityRow *rows, int n_rows,
   g_autoptr (GString) out = g_string_new (NULL);
   if (req->json)
     {
-      g_string_append_c (out, '{');
-      append_selection_json (out, req);
-      g_string_append_printf (out, ",\"attention\":\"%s\",\"token\":{\"index\":%d,\"token\":",
-                              req->head >= 0 ? "head" : "mean", req->token);
-      cli_json_append_string (out, word);
-      g_string_append (out, "},\"tokens\":");
-      cli_json_append_tokens (out, trace);
-      g_string_append (out, ",\"rows\":[");
+      g_autoptr (JsonBuilder) builder = json_builder_new ();
+      json_builder_begin_object (builder);
+      set_selection_json (builder, req);
+      cli_json_set_string (builder, "attention", req->head >= 0 ? "head" : "mean");
+      json_builder_set_member_name (builder, "token");
+      json_builder_begin_object (builder);
+      cli_json_set_int (builder, "index", req->token);
+      cli_json_set_string (builder, "token", word);
+      json_builder_end_object (builder);
+      cli_json_set_tokens (builder, "tokens", trace);
+      json_builder_set_member_name (builder, "rows");
+      json_builder_begin_array (builder);
       for (int r = 0; r < n_rows; r++)
         {
-          g_string_append_printf (out, "%s{\"index\":%d,\"token\":", r > 0 ? "," : "",
-                                  rows[r].index);
-          cli_json_append_string (out, trace->tokens[rows[r].index]);
-          g_string_append (out, ",\"similarity\":");
-          cli_json_append_number (out, rows[r].similarity);
-          g_string_append (out, ",\"attention\":");
-          cli_json_append_number (out, rows[r].attention);
-          g_string_append_c (out, '}');
+          json_builder_begin_object (builder);
+          cli_json_set_int (builder, "index", rows[r].index);
+          cli_json_set_string (builder, "token", trace->tokens[rows[r].index]);
+          cli_json_set_number (builder, "similarity", rows[r].similarity);
+          cli_json_set_number (builder, "attention", rows[r].attention);
+          json_builder_end_object (builder);
         }
-      g_string_append (out, "]}\n");
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+      g_autofree char *line = cli_json_to_line (builder);
+      g_string_append (out, line);
     }
   else if (req->csv)
     {
@@ -165,7 +169,8 @@ cli_similarity (int argc, char **argv)
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "of", 0, 0, G_OPTION_ARG_STRING, &of,
-      "Vector set: embeddings, contexts (of --layer, --head), attn_out or hidden (of --layer)",
+      "Vector set: embeddings, token-embeddings, contexts (of --layer, --head), attn_out or "
+      "hidden (of --layer)",
       "SET" },
     { "layer", 'l', 0, G_OPTION_ARG_INT, &req.layer,
       "Layer (0-based; hidden: 0 = embeddings .. L = after the final norm)", "L" },

@@ -1,13 +1,16 @@
 /* cli-stats.c — `attnscope stats`: what each head does (core/as-head-stats.h): mean normalised
- * entropy, shares of attention to the previous token, the first token and itself, a pattern
- * label, and rankings of the heads by each statistic — for one text, or aggregated over every
- * non-blank line of a file (each sentence counts once). Text table by default, JSON with --json. */
+ * entropy, shares of attention to the previous token, the first token and itself (for encoders
+ * also to the next token, [CLS] and [SEP]), a pattern label, and rankings of the heads by each
+ * statistic — for one text, or aggregated over every non-blank line of a file (each sentence
+ * counts once). Text table by default, JSON with --json. */
 #include <stdio.h>
 #include <string.h>
 
 #include "as-error.h"
 #include "as-head-stats.h"
 #include "cli-analysis.h"
+#include "cli-json.h"
+#include "as-forward.h"
 #include "cli.h"
 
 typedef struct
@@ -38,50 +41,57 @@ stats_of_lines (AsModel *model, const char *path, gboolean truncate, GError **er
 }
 
 static void
-append_head_json (GString *out, const AsHeadStats *s, int e)
+add_head_json (JsonBuilder *out, const AsHeadStats *s, int e)
 {
-  g_string_append_printf (out, "{\"layer\":%d,\"head\":%d", e / s->n_head, e % s->n_head);
+  json_builder_begin_object (out);
+  cli_json_set_int (out, "layer", e / s->n_head);
+  cli_json_set_int (out, "head", e % s->n_head);
   for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
-    {
-      g_string_append_printf (out, ",\"%s\":", as_head_stat_kind_to_string (k));
-      cli_json_append_number (out, s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
-    }
-  g_string_append (out, ",\"label\":");
-  cli_json_append_string (out, as_head_pattern_to_string (s->patterns[e]));
-  g_string_append_c (out, '}');
+    if (as_head_stat_kind_applies (k, s->bidirectional))
+      cli_json_set_number (out, as_head_stat_kind_to_string (k),
+                           s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
+  cli_json_set_string (out, "label", as_head_pattern_to_string (s->patterns[e]));
+  json_builder_end_object (out);
 }
 
 static void
 print_json (const AsHeadStats *s, const char *model_name)
 {
   int n = s->n_layer * s->n_head;
-  g_autoptr (GString) out = g_string_new ("{\"model\":");
-  cli_json_append_string (out, model_name);
-  g_string_append_printf (out, ",\"sentences\":%d,\"n_layer\":%d,\"n_head\":%d,\"heads\":[",
-                          s->n_traces, s->n_layer, s->n_head);
+  g_autoptr (JsonBuilder) out = json_builder_new ();
+  json_builder_begin_object (out);
+  cli_json_set_string (out, "model", model_name);
+  cli_json_set_int (out, "sentences", s->n_traces);
+  cli_json_set_int (out, "n_layer", s->n_layer);
+  cli_json_set_int (out, "n_head", s->n_head);
+  json_builder_set_member_name (out, "heads");
+  json_builder_begin_array (out);
   for (int e = 0; e < n; e++)
-    {
-      if (e > 0)
-        g_string_append_c (out, ',');
-      append_head_json (out, s, e);
-    }
-  g_string_append (out, "],\"rankings\":{");
+    add_head_json (out, s, e);
+  json_builder_end_array (out);
+  json_builder_set_member_name (out, "rankings");
+  json_builder_begin_object (out);
   for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
     {
+      if (!as_head_stat_kind_applies (k, s->bidirectional))
+        continue;
       g_autofree int *order = as_head_stats_rank (s, k);
-      g_string_append_printf (out, "%s\"%s\":[", k > 0 ? "," : "", as_head_stat_kind_to_string (k));
+      json_builder_set_member_name (out, as_head_stat_kind_to_string (k));
+      json_builder_begin_array (out);
       for (int r = 0; r < n; r++)
         {
           int e = order[r];
-          g_string_append_printf (out, "%s{\"layer\":%d,\"head\":%d,\"value\":", r > 0 ? "," : "",
-                                  e / s->n_head, e % s->n_head);
-          cli_json_append_number (out, s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
-          g_string_append_c (out, '}');
+          json_builder_begin_object (out);
+          cli_json_set_int (out, "layer", e / s->n_head);
+          cli_json_set_int (out, "head", e % s->n_head);
+          cli_json_set_number (out, "value", s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
+          json_builder_end_object (out);
         }
-      g_string_append_c (out, ']');
+      json_builder_end_array (out);
     }
-  g_string_append (out, "}}\n");
-  cli_print (out);
+  json_builder_end_object (out);
+  json_builder_end_object (out);
+  cli_json_print (out);
 }
 
 static void
@@ -90,13 +100,17 @@ print_text (const AsHeadStats *s)
   g_autoptr (GString) out = g_string_new (NULL);
   g_string_append_printf (out, "%d sentence%s; entropy is normalised (0 focused, 1 uniform)\n",
                           s->n_traces, s->n_traces == 1 ? "" : "s");
-  g_string_append_printf (out, "%5s %4s %10s %10s %10s %10s  %s\n", "layer", "head", "entropy",
-                          "previous", "first", "self", "label");
+  g_string_append_printf (out, "%5s %4s", "layer", "head");
+  for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
+    if (as_head_stat_kind_applies (k, s->bidirectional))
+      g_string_append_printf (out, " %10s", as_head_stat_kind_to_string (k));
+  g_string_append (out, "  label\n");
   for (int e = 0; e < s->n_layer * s->n_head; e++)
     {
       g_string_append_printf (out, "%5d %4d", e / s->n_head, e % s->n_head);
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
-        g_string_append_printf (out, " %10.6f", s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
+        if (as_head_stat_kind_applies (k, s->bidirectional))
+          g_string_append_printf (out, " %10.6f", s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
       g_string_append_printf (out, "  %s\n", as_head_pattern_to_string (s->patterns[e]));
     }
   cli_print (out);
@@ -105,12 +119,14 @@ print_text (const AsHeadStats *s)
 int
 cli_stats (int argc, char **argv)
 {
-  g_autofree char *model_spec = NULL, *text = NULL, *lines = NULL;
+  g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *lines = NULL;
   gboolean json = FALSE, truncate = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
+    { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
+      "With --text: the pair's second text (token types from the tokenizer)", "T2" },
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines,
       "Aggregate over every non-blank line of FILE (each line counts once)", "FILE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
@@ -118,16 +134,22 @@ cli_stats (int argc, char **argv)
     { NULL },
   };
   int code;
-  if (!cli_parse_options ("stats", "", "Head statistics: entropy, previous/first/self shares.",
+  if (!cli_parse_options ("stats", "",
+                          "Head statistics: entropy, previous/first/self shares (encoders: also "
+                          "next, [CLS], [SEP]).",
                           entries, &argc, &argv, &code))
     return code;
   if (argc > 1)
     return cli_usage_printf ("stats", "unexpected argument '%s'", argv[1]);
   if ((text == NULL) == (lines == NULL))
     return cli_usage_printf ("stats", "give exactly one of --text T or --lines FILE");
+  if (pair != NULL && text == NULL)
+    return cli_usage_printf ("stats", "--pair goes with --text");
 
   GError *error = NULL;
   if (text != NULL && !cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  if (pair != NULL && !cli_check_text (pair, "--pair", &error))
     return cli_fail (error);
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
@@ -138,7 +160,8 @@ cli_stats (int argc, char **argv)
     stats = stats_of_lines (model, lines, truncate, &error);
   else
     {
-      g_autoptr (AsTrace) trace = cli_analysis_forward (model, text, "--text", truncate, &error);
+      AsForwardOptions options = { .all_logits = FALSE };
+      g_autoptr (AsTrace) trace = as_forward_pair (model, text, pair, truncate, &options, &error);
       if (trace != NULL)
         stats = as_head_stats_compute (trace);
     }

@@ -38,7 +38,8 @@ int cli_project (int argc, char **argv);
 int cli_perplexity (int argc, char **argv);
 int cli_export (int argc, char **argv);
 
-/* Prints "attnscope: error: MESSAGE" and returns CLI_EXIT_FAILURE. Takes ERROR. */
+/* Prints "attnscope: error: MESSAGE" (one line: control characters escaped) and returns
+ * CLI_EXIT_FAILURE. Takes ERROR. */
 int cli_fail (GError *error);
 /* Prints "attnscope: error: FORMAT..." and returns CLI_EXIT_FAILURE. */
 int cli_fail_printf (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -46,8 +47,9 @@ int cli_fail_printf (const char *format, ...) G_GNUC_PRINTF (1, 2);
 int cli_usage_printf (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
 
 /* Parses ARGV with ENTRIES for COMMAND; on a bad option prints the usage error and returns
- * FALSE with *EXIT_CODE = CLI_EXIT_USAGE (or CLI_EXIT_OK for --help). ARGV keeps the
- * positional arguments (argv[0] = command). */
+ * FALSE with *EXIT_CODE = CLI_EXIT_USAGE (or CLI_EXIT_OK for --help). The values of string
+ * options must be valid UTF-8 (else the error names the option; CLI_EXIT_FAILURE). ARGV keeps
+ * the positional arguments (argv[0] = command). */
 gboolean cli_parse_options (const char *command, const char *parameter_string, const char *summary,
                             const GOptionEntry *entries, int *argc, char ***argv, int *exit_code);
 
@@ -60,18 +62,26 @@ gboolean cli_check_text (const char *text, const char *argument, GError **error)
 /* Parses "1,2,3" into int32 ids; fails naming ARGUMENT. Returns a GArray of int32_t. */
 GArray *cli_parse_ids (const char *list, const char *argument, GError **error);
 
-/* Calls FUNC for every non-blank line of the text file PATH (a trailing CR is dropped), in
+/* Parses --type-ids "0,0,1" (one per id of IDS); fails naming the option and both counts. */
+GArray *cli_parse_type_ids (const char *list, const GArray *ids, GError **error);
+
+/* The largest --lines file: far more text than a run over it would finish in. */
+#define CLI_LINES_MAX_BYTES (64u << 20)
+
+/* Reads the --lines file PATH (as-input-file.h: a regular file of at most CLI_LINES_MAX_BYTES
+ * without NUL bytes); errors start with "--lines: ". */
+char *cli_read_lines_file (const char *path, gsize *length, GError **error);
+
+/* Calls FUNC for every non-blank line of the --lines file PATH (a trailing CR is dropped), in
  * order. An error of FUNC is returned prefixed with "--lines: PATH line N: "; reading PATH or a
  * file without any non-blank line fails too. */
 typedef gboolean (*CliLineFunc) (const char *line, gpointer user_data, GError **error);
 gboolean cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data,
                                 GError **error);
 
-/* Writes CONTENTS to PATH atomically (temporary file + rename). */
-gboolean cli_write_file_atomic (const char *path, const char *contents, gssize length,
-                                GError **error);
-
-/* JSON string escaping of S into BUF (appends, with quotes). */
-void cli_json_append_string (GString *buf, const char *s);
+/* Closes standard output and standard error (gnulib's close_stdout discipline): when writing
+ * either failed — a full disk, /dev/full, a closed pipe — a successful STATUS becomes
+ * CLI_EXIT_FAILURE, with one error line when stderr still works. Returns the exit status. */
+int cli_finish (int status);
 
 G_END_DECLS

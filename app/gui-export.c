@@ -1,125 +1,157 @@
-/* gui-export.c — the export dialog and the write behind it (see gui-export.h). The figure is
- * taken from the page when the user accepts, not when the dialog opens, so a run that lands
- * while the dialog is up is what gets written. */
+/* gui-export.c — writing a page's figure and its sidecar from the window (see gui-export.h). The
+ * figure is built when the user accepts, not when the dialog opens, so a run that lands while the
+ * dialog is up is what gets written. */
 #include "gui-export.h"
 
 #include <glib/gi18n.h>
 
 #include "as-error.h"
-#include "figure-export.h"
+#include "attnscope-export-dialog.h"
+#include "export-args.h"
+#include "export-sidecar.h"
+
+void
+gui_export_run (AttnscopeWindow *window, AttnscopePage *page)
+{
+  AttnscopeExportDialog *dialog = attnscope_export_dialog_new (window, page);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* Why PAGE has no figure to export. */
+static const char *
+no_figure_message (AttnscopePage *page)
+{
+  return attnscope_page_get_analysis (page) != NULL
+             ? _ ("The figure is still being computed; export it once it is shown.")
+             : _ ("There is no figure to export yet.");
+}
+
+char **
+gui_export_dup_command (AttnscopeWindow *window, AttnscopePage *page, const ArViewSelection *view,
+                        const ArExportOptions *options, const char *file)
+{
+  AttnscopeSession *session = attnscope_window_get_session (window);
+  AsModel *model = attnscope_session_get_model (session);
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (argv, g_strdup ("attnscope"));
+  g_ptr_array_add (argv, g_strdup ("export"));
+  g_ptr_array_add (argv, g_strdup ("--model"));
+  g_ptr_array_add (argv, g_strdup (model != NULL ? as_model_get_path (model) : ""));
+  g_ptr_array_add (argv, g_strdup ("--text"));
+  g_ptr_array_add (argv, g_strdup (analysis != NULL ? attnscope_analysis_get_text (analysis) : ""));
+  attnscope_page_append_export_args (page, view, argv);
+  export_args_append (argv, view, options);
+  g_ptr_array_add (argv, g_strdup ("-o"));
+  g_ptr_array_add (argv, g_strdup (file));
+  g_ptr_array_add (argv, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&argv), FALSE);
+}
+
+/* ---- the sidecar, in a task (hashing a weight file takes about a second) ---- */
 
 typedef struct
 {
-  AttnscopeWindow *window; /* owned */
-  AttnscopePage *page;     /* owned */
-} ExportData;
+  char *path;
+  char **argv;
+  AsModel *model;
+  ArExportOptions options;
+  char *title, *subtitle; /* the strings OPTIONS point at */
+  ArExportGeometry geometry;
+} SidecarJob;
 
-static const struct
+static void
+sidecar_job_free (SidecarJob *job)
 {
-  const char *name;
-  const char *pattern;
-  const char *extension;
-} formats[] = {
-  { N_ ("PNG image"), "*.png", ".png" },
-  { N_ ("SVG drawing"), "*.svg", ".svg" },
-  { N_ ("PDF document"), "*.pdf", ".pdf" },
-};
+  g_free (job->path);
+  g_strfreev (job->argv);
+  as_model_unref (job->model);
+  g_free (job->title);
+  g_free (job->subtitle);
+  g_free (job);
+}
+
+static void
+sidecar_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  SidecarJob *job = task_data;
+  GError *error = NULL;
+  g_autofree char *sha256
+      = export_sidecar_hash_file (as_model_get_weights_path (job->model), &error);
+  if (sha256 == NULL
+      || !export_sidecar_write (job->path, (const char *const *) job->argv, job->model, sha256,
+                                &job->options, &job->geometry, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+sidecar_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (AttnscopeWindow) window = user_data;
+  g_autoptr (GError) error = NULL;
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    attnscope_window_show_error (window, _ ("The reproduction file could not be written"),
+                                 error->message);
+}
+
+static void
+write_sidecar (AttnscopeWindow *window, AttnscopePage *page, const char *path,
+               const ArViewSelection *view, const ArExportOptions *options,
+               const ArExportGeometry *geometry)
+{
+  SidecarJob *job = g_new0 (SidecarJob, 1);
+  g_autofree char *base = g_path_get_basename (path);
+  job->path = g_strdup (path);
+  job->argv = gui_export_dup_command (window, page, view, options, base);
+  job->model = as_model_ref (attnscope_session_get_model (attnscope_window_get_session (window)));
+  job->options = *options;
+  job->title = g_strdup (options->title);
+  job->subtitle = g_strdup (options->subtitle);
+  job->options.title = job->title;
+  job->options.subtitle = job->subtitle;
+  job->geometry = *geometry;
+  g_autoptr (GTask) task = g_task_new (NULL, NULL, sidecar_done, g_object_ref (window));
+  g_task_set_task_data (task, job, (GDestroyNotify) sidecar_job_free);
+  g_task_run_in_thread (task, sidecar_thread);
+}
 
 gboolean
-gui_export_write (AttnscopeWindow *window, AttnscopePage *page, const char *path, double scale,
-                  GError **error)
+gui_export_write_full (AttnscopeWindow *window, AttnscopePage *page, const char *path,
+                       const ArViewSelection *view, const ArExportOptions *options,
+                       gboolean sidecar, GError **error)
 {
-  ArFigure figure;
-  if (!attnscope_page_get_figure (page, &figure))
+  g_autoptr (ArBuiltFigure) built = attnscope_page_build_figure (page, view);
+  if (built == NULL)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, _ ("There is no figure to export yet."));
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s", no_figure_message (page));
       attnscope_window_show_error (window, _ ("Export failed"), (*error)->message);
       return FALSE;
     }
-  if (!ar_figure_export (&figure, path, scale, error))
+  const ArFigure *figure = ar_built_figure_get (built);
+  ArExportGeometry geometry;
+  if (!ar_export_geometry (figure, options, &geometry, error)
+      || !ar_figure_export_with_options (figure, path, options, AS_OUTPUT_DEFAULT, error))
     {
       attnscope_window_show_error (window, _ ("Export failed"), (*error)->message);
       return FALSE;
     }
+  if (sidecar && attnscope_session_get_model (attnscope_window_get_session (window)) != NULL)
+    write_sidecar (window, page, path, view, options, &geometry);
   g_autofree char *message = g_strdup_printf (_ ("Saved %s"), path);
   attnscope_window_show_toast (window, message);
   return TRUE;
 }
 
-/* PATH with the extension of the selected filter appended when it has none we know. */
-static char *
-path_with_extension (GtkFileChooser *chooser, const char *path)
+gboolean
+gui_export_write (AttnscopeWindow *window, AttnscopePage *page, const char *path, double scale,
+                  GError **error)
 {
-  ArExportFormat format;
-  if (ar_export_format_from_path (path, &format, NULL))
-    return g_strdup (path);
-  GtkFileFilter *filter = gtk_file_chooser_get_filter (chooser);
-  const char *name = filter != NULL ? gtk_file_filter_get_name (filter) : NULL;
-  for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)
-    if (g_strcmp0 (name, _ (formats[i].name)) == 0)
-      return g_strconcat (path, formats[i].extension, NULL);
-  return g_strconcat (path, ".png", NULL);
-}
-
-static void
-on_response (GtkNativeDialog *dialog, int response, gpointer user_data)
-{
-  ExportData *data = user_data;
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (chooser);
-      g_autofree char *chosen = file != NULL ? g_file_get_path (file) : NULL;
-      if (chosen == NULL)
-        attnscope_window_show_error (data->window, _ ("Export failed"),
-                                     _ ("The file chosen is not on the local file system."));
-      else
-        {
-          g_autofree char *path = path_with_extension (chooser, chosen);
-          const char *choice = gtk_file_chooser_get_choice (chooser, "scale");
-          double scale = choice != NULL ? g_ascii_strtod (choice, NULL) : 1.0;
-          g_autoptr (GError) error = NULL;
-          gui_export_write (data->window, data->page, path, scale, &error);
-        }
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (data->window);
-  g_object_unref (data->page);
-  g_free (data);
-}
-
-void
-gui_export_run (AttnscopeWindow *window, AttnscopePage *page)
-{
-  ArFigure figure;
-  if (!attnscope_page_get_figure (page, &figure))
-    {
-      attnscope_window_show_toast (window, _ ("There is no figure to export yet."));
-      return;
-    }
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
-      _ ("Export Figure"), GTK_WINDOW (window), GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), NULL);
-  GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)
-    {
-      g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
-      gtk_file_filter_set_name (filter, _ (formats[i].name));
-      gtk_file_filter_add_pattern (filter, formats[i].pattern);
-      gtk_file_chooser_add_filter (chooser, filter);
-    }
-  const char *scale_ids[] = { "1", "2", "4", NULL };
-  const char *scale_labels[] = { _ ("1× (screen)"), _ ("2× (print)"), _ ("4× (poster)"), NULL };
-  gtk_file_chooser_add_choice (chooser, "scale", _ ("PNG scale"), scale_ids, scale_labels);
-  gtk_file_chooser_set_choice (chooser, "scale", "2");
-  g_autofree char *stem = attnscope_page_dup_figure_name (page);
-  g_autofree char *name = g_strconcat (stem, ".png", NULL);
-  gtk_file_chooser_set_current_name (chooser, name);
-
-  ExportData *data = g_new0 (ExportData, 1);
-  data->window = g_object_ref (window);
-  data->page = g_object_ref (page);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_response), data);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
+  ArExportOptions options;
+  ar_export_options_init (&options);
+  options.dpi = AR_EXPORT_NATURAL_DPI * scale;
+  return gui_export_write_full (window, page, path, &view, &options, FALSE, error);
 }

@@ -1,10 +1,12 @@
 /* main.c — entry point: dispatches `attnscope SUBCOMMAND ...` to the command-line subcommands.
  * With no arguments, or only options for the GUI toolkit, the GUI opens on the default model;
- * subcommands never touch the display. */
+ * subcommands never touch the display. A subcommand's exit status also covers writing its
+ * output (cli_finish), and SIGINT/SIGTERM remove its temporary output files. */
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "as-output-file.h"
 #include "cli.h"
 #include "gui-main.h"
 
@@ -20,17 +22,23 @@ static const CliCommand commands[] = {
   { "project", "2-D projection (PCA or t-SNE) of a matrix or of a text's vectors", cli_project },
   { "perplexity", "per-token log-probabilities; perplexity over the lines of a file",
     cli_perplexity },
-  { "export", "a head, layer mean, rollout or all-heads figure as PNG, SVG or PDF", cli_export },
+  { "export", "the figure of a view as PNG, SVG or PDF, sized for print", cli_export },
 };
 
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, "Usage: attnscope COMMAND [OPTIONS]\n\nCommands:\n");
+  fprintf (out, "Usage: attnscope [--model M] [--text T]    open the window\n"
+                "       attnscope COMMAND [OPTIONS]          run a command without a display\n"
+                "\n"
+                "Running attnscope without a command opens the desktop window on the default\n"
+                "model (--model and --text choose the model and the text it shows).\n"
+                "\nCommands:\n");
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf (out,
-           "\nRun 'attnscope COMMAND --help' for the options of a command.\n"
+           "\nRun 'attnscope COMMAND --help' for the options of a command, 'attnscope --version'\n"
+           "for the version.\n"
            "--model takes a model folder, the name of a shipped model (default: %s) or a\n"
            "Hugging Face hub id found in the local cache.\n",
            as_model_default_name ());
@@ -44,19 +52,26 @@ main (int argc, char **argv)
   setlocale (LC_NUMERIC, "C");
   g_set_prgname ("attnscope");
 
+  if (argc >= 2 && (strcmp (argv[1], "--version") == 0 || strcmp (argv[1], "-V") == 0))
+    {
+      printf ("attnscope %s\n", ATTNSCOPE_VERSION);
+      return CLI_EXIT_OK;
+    }
   if (argc < 2 || gui_main_wants_gui (argv[1]))
     return gui_main (argc, argv);
+  /* An interrupted command leaves no temporary output file behind. */
+  as_output_file_install_signal_cleanup ();
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
       || strcmp (argv[1], "help") == 0)
     {
       print_usage (stdout);
-      return CLI_EXIT_OK;
+      return cli_finish (CLI_EXIT_OK);
     }
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      return cli_finish (commands[i].run (argc - 1, argv + 1));
 
   fprintf (stderr, "attnscope: usage error: unknown command '%s'\n", argv[1]);
   print_usage (stderr);
-  return CLI_EXIT_USAGE;
+  return cli_finish (CLI_EXIT_USAGE);
 }

@@ -1,6 +1,6 @@
 /* compare.c — two traces of the same model side by side: tokens paired by string, hidden-state
- * similarity of the pairs per layer, attention differences per head, and rankings of what
- * changes most. The rules are in as-compare.h. */
+ * similarity of the pairs per layer, attention differences per head (by position and aligned by
+ * token), and rankings of what changes most. The rules are in as-compare.h. */
 #include "as-compare.h"
 
 #include <math.h>
@@ -118,6 +118,41 @@ compare_attention (AsComparison *c, const AsTrace *a, const AsTrace *b)
   c->layer_ranking = as_rank_descending (c->layer_change, c->n_layer);
 }
 
+void
+as_compare_align (float *out, const AsComparison *c, const float *b)
+{
+  int ta = c->n_tokens_a, tb = c->n_tokens_b;
+  for (int i = 0; i < ta; i++)
+    for (int j = 0; j < ta; j++)
+      {
+        int pi = c->partner_a[i], pj = c->partner_a[j];
+        out[(gsize) i * ta + j] = pi >= 0 && pj >= 0 ? b[(gsize) pi * tb + pj] : NAN;
+      }
+}
+
+/* Per head: the Frobenius norm of B aligned to A minus A, over the paired cells. */
+static void
+compare_aligned (AsComparison *c, const AsTrace *a, const AsTrace *b)
+{
+  int n_heads = c->n_layer * c->n_head, ta = a->n_tokens, tb = b->n_tokens;
+  c->aligned_head_change = g_new0 (double, MAX (n_heads, 1)); /* [L][H] */
+  for (int e = 0; e < n_heads; e++)
+    {
+      const float *pa = a->attn + (gsize) e * ta * ta; /* [T_A][T_A] */
+      const float *pb = b->attn + (gsize) e * tb * tb; /* [T_B][T_B] */
+      double sq = 0;
+      for (int p = 0; p < c->n_pairs; p++)
+        for (int q = 0; q < c->n_pairs; q++)
+          {
+            const AsTokenPair *x = &c->pairs[p], *y = &c->pairs[q];
+            double d = (double) pb[(gsize) x->b * tb + y->b] - pa[(gsize) x->a * ta + y->a];
+            sq += d * d;
+          }
+      c->aligned_head_change[e] = sqrt (sq);
+    }
+  c->aligned_head_ranking = as_rank_descending (c->aligned_head_change, n_heads);
+}
+
 AsComparison *
 as_compare_traces (const AsTrace *a, const AsTrace *b, GError **error)
 {
@@ -142,7 +177,13 @@ as_compare_traces (const AsTrace *a, const AsTrace *b, GError **error)
   c->pairs = as_compare_pair_tokens (a->tokens, a->n_tokens, b->tokens, b->n_tokens, &c->n_pairs,
                                      &c->unmatched_a, &c->n_unmatched_a, &c->unmatched_b,
                                      &c->n_unmatched_b);
+  c->partner_a = g_new (int, MAX (a->n_tokens, 1));
+  for (int i = 0; i < a->n_tokens; i++)
+    c->partner_a[i] = -1;
+  for (int p = 0; p < c->n_pairs; p++)
+    c->partner_a[c->pairs[p].a] = c->pairs[p].b;
   compare_hidden (c, a, b);
+  compare_aligned (c, a, b);
   c->attention_available = a->n_tokens == b->n_tokens;
   if (c->attention_available)
     compare_attention (c, a, b);
@@ -157,6 +198,9 @@ as_comparison_free (AsComparison *c)
   g_free (c->pairs);
   g_free (c->unmatched_a);
   g_free (c->unmatched_b);
+  g_free (c->partner_a);
+  g_free (c->aligned_head_change);
+  g_free (c->aligned_head_ranking);
   g_free (c->hidden_similarity);
   g_free (c->hidden_mean_similarity);
   g_free (c->hidden_change);

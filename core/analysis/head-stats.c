@@ -1,5 +1,6 @@
-/* head-stats.c — per-head entropy and previous/first/self shares, their labels and rankings,
- * and their aggregation over sentences. The definitions are in as-head-stats.h. */
+/* head-stats.c — per-head entropy and previous/first/self shares (and, for bidirectional traces,
+ * next/[CLS]/[SEP] shares), their labels and rankings, and their aggregation over sentences. The
+ * definitions are in as-head-stats.h. */
 #include "as-head-stats.h"
 
 #include <math.h>
@@ -8,17 +9,17 @@
 #include "as-rank.h"
 
 static const char *const kind_names[] = {
-  [AS_HEAD_STAT_ENTROPY] = "entropy",
-  [AS_HEAD_STAT_PREVIOUS] = "previous",
-  [AS_HEAD_STAT_FIRST] = "first",
-  [AS_HEAD_STAT_SELF] = "self",
+  [AS_HEAD_STAT_ENTROPY] = "entropy", [AS_HEAD_STAT_PREVIOUS] = "previous",
+  [AS_HEAD_STAT_FIRST] = "first",     [AS_HEAD_STAT_SELF] = "self",
+  [AS_HEAD_STAT_NEXT] = "next",       [AS_HEAD_STAT_CLS] = "cls",
+  [AS_HEAD_STAT_SEP] = "sep",
 };
 
 static const char *const pattern_names[] = {
-  [AS_HEAD_PATTERN_MIXED] = "mixed",
-  [AS_HEAD_PATTERN_PREVIOUS] = "previous",
-  [AS_HEAD_PATTERN_FIRST] = "first",
-  [AS_HEAD_PATTERN_SELF] = "self",
+  [AS_HEAD_PATTERN_MIXED] = "mixed", [AS_HEAD_PATTERN_PREVIOUS] = "previous",
+  [AS_HEAD_PATTERN_FIRST] = "first", [AS_HEAD_PATTERN_SELF] = "self",
+  [AS_HEAD_PATTERN_NEXT] = "next",   [AS_HEAD_PATTERN_CLS] = "cls",
+  [AS_HEAD_PATTERN_SEP] = "sep",     [AS_HEAD_PATTERN_BROAD] = "broad",
 };
 
 const char *
@@ -52,11 +53,43 @@ mean_or_nan (double sum, int count)
   return count > 0 ? sum / count : NAN;
 }
 
+gboolean
+as_head_stat_kind_applies (AsHeadStatKind kind, gboolean bidirectional)
+{
+  return kind <= AS_HEAD_STAT_SELF || bidirectional;
+}
+
+/* Mean over the rows i that are not a [CLS] position of Σ_{j marked} P[i][j]; NaN when no
+ * position is marked or no row counts. attn [T][T], marked and is_cls [T] (is_cls may be NULL). */
+static double
+share_of_marked (const float *attn, int n_tokens, const gboolean *marked, const gboolean *is_cls)
+{
+  gboolean any = FALSE;
+  for (int j = 0; marked != NULL && j < n_tokens; j++)
+    any = any || marked[j];
+  if (!any)
+    return NAN;
+  double sum = 0;
+  int rows = 0;
+  for (int i = 0; i < n_tokens; i++)
+    {
+      if (is_cls != NULL && is_cls[i])
+        continue;
+      const float *row = attn + (gsize) i * n_tokens;
+      for (int j = 0; j < n_tokens; j++)
+        if (marked[j])
+          sum += row[j];
+      rows++;
+    }
+  return mean_or_nan (sum, rows);
+}
+
 void
-as_head_stats_of_matrix (double *out, const float *attn, int n_tokens, gboolean causal)
+as_head_stats_of_matrix (double *out, const float *attn, int n_tokens, gboolean causal,
+                         const gboolean *is_cls, const gboolean *is_sep)
 {
   /* attn [T][T] */
-  double entropy = 0, previous = 0, first = 0, self = 0;
+  double entropy = 0, previous = 0, first = 0, self = 0, next = 0;
   int n_entropy = 0, n_self = 0;
   for (int i = 0; i < n_tokens; i++)
     {
@@ -72,6 +105,8 @@ as_head_stats_of_matrix (double *out, const float *attn, int n_tokens, gboolean 
           previous += row[i - 1];
           first += row[0];
         }
+      if (i + 1 < n_tokens)
+        next += row[i + 1];
       if (i >= 1 || !causal)
         {
           self += row[i];
@@ -82,23 +117,38 @@ as_head_stats_of_matrix (double *out, const float *attn, int n_tokens, gboolean 
   out[AS_HEAD_STAT_PREVIOUS] = mean_or_nan (previous, n_tokens - 1);
   out[AS_HEAD_STAT_FIRST] = mean_or_nan (first, n_tokens - 1);
   out[AS_HEAD_STAT_SELF] = mean_or_nan (self, n_self);
+  out[AS_HEAD_STAT_NEXT] = causal ? NAN : mean_or_nan (next, n_tokens - 1);
+  out[AS_HEAD_STAT_CLS] = causal ? NAN : share_of_marked (attn, n_tokens, is_cls, is_cls);
+  out[AS_HEAD_STAT_SEP] = causal ? NAN : share_of_marked (attn, n_tokens, is_sep, is_cls);
 }
 
 AsHeadPattern
-as_head_pattern_classify (const double *values)
+as_head_pattern_classify (const double *values, gboolean bidirectional)
 {
-  static const struct
+  typedef struct
   {
     AsHeadStatKind kind;
     AsHeadPattern pattern;
-  } shares[] = {
+  } Share;
+  static const Share causal_shares[] = {
     { AS_HEAD_STAT_PREVIOUS, AS_HEAD_PATTERN_PREVIOUS },
     { AS_HEAD_STAT_FIRST, AS_HEAD_PATTERN_FIRST },
     { AS_HEAD_STAT_SELF, AS_HEAD_PATTERN_SELF },
   };
+  static const Share bidirectional_shares[] = {
+    { AS_HEAD_STAT_PREVIOUS, AS_HEAD_PATTERN_PREVIOUS },
+    { AS_HEAD_STAT_CLS, AS_HEAD_PATTERN_CLS },
+    { AS_HEAD_STAT_FIRST, AS_HEAD_PATTERN_FIRST },
+    { AS_HEAD_STAT_SELF, AS_HEAD_PATTERN_SELF },
+    { AS_HEAD_STAT_NEXT, AS_HEAD_PATTERN_NEXT },
+    { AS_HEAD_STAT_SEP, AS_HEAD_PATTERN_SEP },
+  };
+  const Share *shares = bidirectional ? bidirectional_shares : causal_shares;
+  gsize n_shares
+      = bidirectional ? G_N_ELEMENTS (bidirectional_shares) : G_N_ELEMENTS (causal_shares);
   AsHeadPattern best = AS_HEAD_PATTERN_MIXED;
   double best_value = 0.5;
-  for (gsize s = 0; s < G_N_ELEMENTS (shares); s++)
+  for (gsize s = 0; s < n_shares; s++)
     {
       double v = values[shares[s].kind];
       /* NaN compares false: an undefined share never labels a head */
@@ -108,6 +158,9 @@ as_head_pattern_classify (const double *values)
           best_value = v;
         }
     }
+  if (best == AS_HEAD_PATTERN_MIXED && bidirectional
+      && values[AS_HEAD_STAT_ENTROPY] >= AS_HEAD_BROAD_ENTROPY)
+    return AS_HEAD_PATTERN_BROAD;
   return best;
 }
 
@@ -126,7 +179,8 @@ static void
 head_stats_label (AsHeadStats *stats)
 {
   for (int e = 0; e < stats->n_layer * stats->n_head; e++)
-    stats->patterns[e] = as_head_pattern_classify (stats->values + (gsize) e * AS_HEAD_STAT_COUNT);
+    stats->patterns[e] = as_head_pattern_classify (stats->values + (gsize) e * AS_HEAD_STAT_COUNT,
+                                                   stats->bidirectional);
 }
 
 AsHeadStats *
@@ -162,6 +216,7 @@ struct _AsHeadStatsAccumulator
 {
   int n_layer, n_head;
   int n_traces;
+  gboolean bidirectional;
   double *sums; /* [L][H][AS_HEAD_STAT_COUNT] sums of the defined per-sentence values */
   int *counts;  /* [L][H][AS_HEAD_STAT_COUNT] sentences where the value is defined */
   double *one;  /* [AS_HEAD_STAT_COUNT] scratch */
@@ -207,11 +262,28 @@ as_head_stats_accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace, GEr
                    acc->n_traces, trace->n_layer, trace->n_head, acc->n_layer, acc->n_head);
       return FALSE;
     }
+  else if ((!trace->causal) != acc->bidirectional)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_SHAPE,
+                   "head statistics: trace %d is %s but the first trace was %s", acc->n_traces,
+                   trace->causal ? "causal" : "bidirectional",
+                   trace->causal ? "bidirectional" : "causal");
+      return FALSE;
+    }
+  acc->bidirectional = !trace->causal;
+  int T = trace->n_tokens;
+  g_autofree gboolean *is_cls = g_new (gboolean, T); /* [T] */
+  g_autofree gboolean *is_sep = g_new (gboolean, T); /* [T] */
+  for (int i = 0; i < T; i++)
+    {
+      is_cls[i] = trace->ids[i] == trace->special_ids[AS_SPECIAL_CLS];
+      is_sep[i] = trace->ids[i] == trace->special_ids[AS_SPECIAL_SEP];
+    }
   for (int e = 0; e < trace->n_layer * trace->n_head; e++)
     {
       as_head_stats_of_matrix (acc->one,
-                               as_trace_attn (trace, e / trace->n_head, e % trace->n_head),
-                               trace->n_tokens, trace->causal);
+                               as_trace_attn (trace, e / trace->n_head, e % trace->n_head), T,
+                               trace->causal, is_cls, is_sep);
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
         if (!isnan (acc->one[k]))
           {
@@ -233,6 +305,7 @@ as_head_stats_accumulator_finish (const AsHeadStatsAccumulator *acc, GError **er
     }
   AsHeadStats *stats = head_stats_new (acc->n_layer, acc->n_head);
   stats->n_traces = acc->n_traces;
+  stats->bidirectional = acc->bidirectional;
   gsize n = (gsize) acc->n_layer * acc->n_head * AS_HEAD_STAT_COUNT;
   for (gsize e = 0; e < n; e++)
     stats->values[e] = mean_or_nan (acc->sums[e], acc->counts[e]);

@@ -15,6 +15,7 @@ static const char *const source_names[] = {
   [AS_VECTORS_CONTEXTS] = "contexts",
   [AS_VECTORS_ATTN_OUT] = "attn_out",
   [AS_VECTORS_HIDDEN] = "hidden",
+  [AS_VECTORS_TOKEN_EMBEDDINGS] = "token-embeddings",
 };
 
 const char *
@@ -34,7 +35,8 @@ as_vector_source_from_string (const char *name, AsVectorSource *source, GError *
         return TRUE;
       }
   g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-               "unknown vector set '%s': expected embeddings, contexts, attn_out or hidden",
+               "unknown vector set '%s': expected embeddings, token-embeddings, contexts, "
+               "attn_out or hidden",
                name != NULL ? name : "");
   return FALSE;
 }
@@ -43,6 +45,13 @@ gboolean
 as_vector_source_needs_head (AsVectorSource source)
 {
   return source == AS_VECTORS_CONTEXTS;
+}
+
+gboolean
+as_vector_source_needs_layer (AsVectorSource source)
+{
+  return source == AS_VECTORS_CONTEXTS || source == AS_VECTORS_ATTN_OUT
+         || source == AS_VECTORS_HIDDEN;
 }
 
 static gboolean
@@ -78,6 +87,15 @@ as_trace_vectors_check (const AsTrace *trace, AsVectorSource source, int layer, 
   switch (source)
     {
     case AS_VECTORS_EMBEDDINGS:
+      break;
+    case AS_VECTORS_TOKEN_EMBEDDINGS:
+      if (trace->token_embeddings == NULL)
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                       "this model's family provides no token embeddings (the rows of a "
+                       "token-embedding table before positions are added)");
+          return FALSE;
+        }
       break;
     case AS_VECTORS_CONTEXTS:
       layer_ok = check_layer (layer, trace->n_layer, "contexts", error);
@@ -120,6 +138,9 @@ as_trace_vectors_get (const AsTrace *trace, AsVectorSource source, int layer, in
     case AS_VECTORS_HIDDEN:
       *dim = trace->d_model;
       return as_trace_hidden (trace, layer);
+    case AS_VECTORS_TOKEN_EMBEDDINGS:
+      *dim = trace->d_model;
+      return trace->token_embeddings;
     default:
       g_assert_not_reached ();
     }
@@ -133,7 +154,7 @@ as_trace_vectors_attention (float *out, const AsTrace *trace, AsVectorSource sou
     return FALSE;
 
   int block = layer; /* the block whose attention goes with these vectors */
-  if (source == AS_VECTORS_EMBEDDINGS || (source == AS_VECTORS_HIDDEN && layer == 0))
+  if (!as_vector_source_needs_layer (source) || (source == AS_VECTORS_HIDDEN && layer == 0))
     block = 0;
   else if (source == AS_VECTORS_HIDDEN)
     block = layer - 1;

@@ -1,4 +1,5 @@
-/* file-read.c — bounded, non-blocking reads of whole input files (file-read-private.h). */
+/* file-read.c — bounded, non-blocking reads of whole input files (file-read-private.h,
+ * as-input-file.h). */
 #include "file-read-private.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "as-error.h"
+#include "as-input-file.h"
 
 static const char *
 file_kind (mode_t mode)
@@ -92,5 +94,29 @@ as_file_read_all (const char *path, gsize max_bytes, char **contents, gsize *len
   buf[done] = '\0';
   *contents = buf;
   *length = done;
+  return TRUE;
+}
+
+gboolean
+as_input_file_read_text (const char *path, gsize max_bytes, char **contents, gsize *length,
+                         GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize n = 0;
+  if (!as_file_read_all (path, max_bytes, &text, &n, error))
+    return FALSE;
+  const char *nul = memchr (text, '\0', n);
+  if (nul != NULL)
+    {
+      int line = 1;
+      for (const char *p = text; p < nul; p++)
+        line += *p == '\n';
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "%s line %d: holds a NUL byte (at byte %" G_GSIZE_FORMAT "); not a text file",
+                   path, line, (gsize) (nul - text));
+      return FALSE;
+    }
+  *contents = g_steal_pointer (&text);
+  *length = n;
   return TRUE;
 }

@@ -1,8 +1,11 @@
 /* json-file-private.h — JSON input bounded before json-glib sees it.
  *
- * json-glib parses recursively: a document nested 100,000 deep overflows the stack. So the text
+ * json-glib parses recursively: a document nested 100,000 deep overflows the stack. And it wraps
+ * integers past 64 bits silently (9223372036854775808 reads as -9223372036854775808) and turns
+ * 1e999 into infinity, so a range check would report a value the file does not hold. So the text
  * is scanned first (strings skipped) and refused when arrays and objects nest deeper than
- * AS_JSON_MAX_DEPTH — real Hugging Face files nest fewer than 20 levels. The file is read with
+ * AS_JSON_MAX_DEPTH — real Hugging Face files nest fewer than 20 levels — or when a number is out
+ * of range (the message quotes the number as written, its key and line). The file is read with
  * as_file_read_all() (regular files only, a size limit per kind). Errors name the file, and for
  * malformed JSON the line and column. */
 #pragma once

@@ -9,19 +9,17 @@
  *
  * Speed: one worker team per pass does all the threading (OpenBLAS runs single-threaded
  * meanwhile, and idle members sleep instead of spinning): each projection is split by columns
- * of W between the members, the heads are shared out, and under the causal mask only the lower
- * triangle of each head's scores is computed, in blocks of rows. */
+ * of W between the members, and the attention (forward/attention.c) reads each head's q, k, v
+ * in place from the fused projection, sharing heads and blocks of rows out, computing only what
+ * the causal mask lets a block see. q, k, v are copied into the trace only when asked. */
 #include "gpt2-private.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
 #include "as-error.h"
+#include "attention-private.h"
 #include "kernels-private.h"
-
-/* Rows per block of the causal attention: each block multiplies only by the keys it can see. */
-#define ATTN_ROW_BLOCK 64
 
 typedef struct
 {
@@ -73,79 +71,44 @@ embed (float *x, const AsGpt2Weights *w, const int32_t *ids, int T, int D)
     }
 }
 
-/* Copies head HEAD's q, k, v columns out of qkv [T][3D] into the trace, each [T][hd]. */
+/* Copies every head's q, k, v columns out of qkv [T][3D] into the trace, each [T][hd]. */
 static void
-split_heads (AsTrace *t, int layer, int head, const float *qkv)
+capture_qkv (AsTrace *t, int layer, const float *qkv)
 {
   int T = t->n_tokens, D = t->d_model, hd = t->head_dim;
-  float *q = as_trace_head_vectors (t, t->q, layer, head);
-  float *k = as_trace_head_vectors (t, t->k, layer, head);
-  float *v = as_trace_head_vectors (t, t->v, layer, head);
-  for (int i = 0; i < T; i++)
+  for (int h = 0; h < t->n_head; h++)
     {
-      const float *row = qkv + (gsize) i * 3 * D + (gsize) head * hd;
-      memcpy (q + (gsize) i * hd, row, sizeof (float) * hd);
-      memcpy (k + (gsize) i * hd, row + D, sizeof (float) * hd);
-      memcpy (v + (gsize) i * hd, row + 2 * D, sizeof (float) * hd);
+      float *q = as_trace_head_vectors (t, t->q, layer, h);
+      float *k = as_trace_head_vectors (t, t->k, layer, h);
+      float *v = as_trace_head_vectors (t, t->v, layer, h);
+      for (int i = 0; i < T; i++)
+        {
+          const float *row = qkv + (gsize) i * 3 * D + (gsize) h * hd;
+          memcpy (q + (gsize) i * hd, row, sizeof (float) * hd);
+          memcpy (k + (gsize) i * hd, row + D, sizeof (float) * hd);
+          memcpy (v + (gsize) i * hd, row + 2 * D, sizeof (float) * hd);
+        }
     }
 }
 
-/* One head: P [T][T] = softmax(q·kᵀ/√hd) under the causal mask, ctx [T][hd] = P·v; ctx is also
- * written into columns head·hd.. of cc [T][D]. */
+/* Every head of LAYER straight from qkv [T][3D] (q | k | v, head h at columns h·hd of each). */
 static void
-attention_head (AsTrace *t, float *cc, int layer, int head)
+attention (AsWorkerTeam *team, AsTrace *t, float *cc, const float *qkv, int layer)
 {
-  int T = t->n_tokens, D = t->d_model, hd = t->head_dim;
-  const float *q = as_trace_head_vectors (t, t->q, layer, head); /* [T][hd] */
-  const float *k = as_trace_head_vectors (t, t->k, layer, head); /* [T][hd] */
-  const float *v = as_trace_head_vectors (t, t->v, layer, head); /* [T][hd] */
-  float *ctx = as_trace_head_vectors (t, t->ctx, layer, head);   /* [T][hd] */
-  float *P = as_trace_attn (t, layer, head);                     /* [T][T] */
-  float scale = 1.0f / sqrtf ((float) hd);
-
-  for (int r0 = 0; r0 < T; r0 += ATTN_ROW_BLOCK)
-    {
-      int rows = MIN (ATTN_ROW_BLOCK, T - r0);
-      int keys = r0 + rows; /* causal: rows r0.. see keys 0..r0+rows-1 at most */
-      float *Pb = P + (gsize) r0 * T;
-      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, keys, hd, 1.0f,
-                   q + (gsize) r0 * hd, hd, k, hd, 0.0f, Pb, T);
-      as_softmax_rows (Pb, rows, T, T, scale, TRUE, r0);
-      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, keys, 1.0f, Pb, T, v, hd,
-                   0.0f, ctx + (gsize) r0 * hd, hd);
-    }
-  for (int i = 0; i < T; i++)
-    memcpy (cc + (gsize) i * D + (gsize) head * hd, ctx + (gsize) i * hd, sizeof (float) * hd);
-}
-
-typedef struct
-{
-  AsTrace *t;
-  float *cc;
-  const float *qkv;
-  int layer;
-} HeadsJob;
-
-static void
-heads_slice (gpointer data, int index, int n_workers)
-{
-  const HeadsJob *j = data;
-  int h0, h1;
-  as_worker_split (j->t->n_head, index, n_workers, &h0, &h1);
-  for (int h = h0; h < h1; h++)
-    {
-      split_heads (j->t, j->layer, h, j->qkv);
-      attention_head (j->t, j->cc, j->layer, h);
-    }
-}
-
-/* All heads of one layer, shared between the team's members. */
-static void
-attention_heads (AsWorkerTeam *team, AsTrace *t, float *cc, const float *qkv, int layer)
-{
-  HeadsJob job = { t, cc, qkv, layer };
-  gsize T = t->n_tokens;
-  as_parallel_run (team, t->n_head * T * T * t->head_dim, heads_slice, &job);
+  int D = t->d_model;
+  AsAttentionInput in = {
+    .q = qkv,
+    .k = qkv + D,
+    .v = qkv + 2 * D,
+    .ldq = 3 * D,
+    .ldk = 3 * D,
+    .ldv = 3 * D,
+    .cc = cc,
+    .ldc = D,
+    .window = 0,
+    .scale = 1.0f / sqrtf ((float) t->head_dim),
+  };
+  as_attention_layer (team, t, layer, &in);
 }
 
 static void
@@ -155,15 +118,16 @@ block_forward (AsWorkerTeam *team, AsTrace *t, Gpt2Scratch *s, const AsGpt2Layer
   int T = t->n_tokens, D = c->n_embd, F = c->n_inner;
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
 
-  as_layernorm (s->a, s->x, w->ln1_g, w->ln1_b, c->layer_norm_eps, T, D);
+  as_norm_rows (team, s->a, s->x, w->ln1_g, w->ln1_b, c->layer_norm_eps, T, D);
   as_matmul (team, s->qkv, s->a, w->attn_w, w->attn_b, T, D, 3 * D);
-  attention_heads (team, t, s->cc, s->qkv, layer);
+  if (t->q != NULL)
+    capture_qkv (t, layer, s->qkv);
+  attention (team, t, s->cc, s->qkv, layer);
   as_matmul (team, attn_out, s->cc, w->proj_w, w->proj_b, T, D, D);
   as_add_inplace (s->x, attn_out, (gsize) T * D);
 
-  as_layernorm (s->a, s->x, w->ln2_g, w->ln2_b, c->layer_norm_eps, T, D);
-  as_matmul (team, s->ff, s->a, w->fc_w, w->fc_b, T, D, F);
-  as_activate_rows (team, s->ff, T, F, c->activation);
+  as_norm_rows (team, s->a, s->x, w->ln2_g, w->ln2_b, c->layer_norm_eps, T, D);
+  as_matmul_activate (team, s->ff, s->a, w->fc_w, w->fc_b, T, D, F, c->activation);
   as_matmul (team, s->a, s->ff, w->fc2_w, w->fc2_b, T, F, D);
   as_add_inplace (s->x, s->a, (gsize) T * D);
 }
@@ -179,11 +143,17 @@ as_gpt2_forward (const AsModel *model, const int32_t *ids, int T, const AsForwar
   gboolean all_logits = options != NULL && options->all_logits;
   GCancellable *cancellable = options != NULL ? options->cancellable : NULL;
 
-  AsTrace *t = as_trace_new (L, c->n_head, T, D, c->head_dim, V, all_logits, error);
+  AsTraceShape shape = as_forward_trace_shape (model, T, options);
+  AsTrace *t = as_trace_new_shape (&shape, error);
   if (t == NULL)
     return NULL;
   t->causal = TRUE;
   as_trace_set_tokens (t, tokenizer, ids);
+  if (!as_trace_set_token_embeddings (t, w->wte, error))
+    {
+      as_trace_unref (t);
+      return NULL;
+    }
 
   Gpt2Scratch s;
   if (!scratch_init (&s, c, T, error))
@@ -214,7 +184,7 @@ as_gpt2_forward (const AsModel *model, const int32_t *ids, int T, const AsForwar
     }
 
   float *final = as_trace_hidden (t, L); /* [T][D] after ln_f */
-  as_layernorm (final, s.x, w->lnf_g, w->lnf_b, c->layer_norm_eps, T, D);
+  as_norm_rows (team, final, s.x, w->lnf_g, w->lnf_b, c->layer_norm_eps, T, D);
   if (all_logits)
     as_matmul_transposed (team, t->logits, final, w->wte, T, D, V);
   else

@@ -67,7 +67,7 @@ require_exact (const AsTensorStore *store, const char *suffix, const char *why, 
                    as_tensor_store_get_path (store), tensor->name, have, want);
       return NULL;
     }
-  return tensor->data;
+  return as_tensor_store_get_floats (store, tensor, error);
 }
 
 gboolean
@@ -222,6 +222,11 @@ as_toy_attention_run (const AsConfig *c, const AsToyWeights *w, const AsTokenize
     return NULL;
   t->causal = as_toy_settings (c)->causal;
   as_trace_set_tokens (t, tokenizer, ids);
+  if (!as_trace_set_token_embeddings (t, w->embeddings, error))
+    {
+      as_trace_unref (t);
+      return NULL;
+    }
 
   float *x = as_trace_hidden (t, 0);     /* [T][D] layer input */
   float *out = as_trace_attn_out (t, 0); /* [T][D] layer output */

@@ -3,6 +3,7 @@
 #include "as-forward.h"
 
 #include "as-error.h"
+#include "memory-private.h"
 #include "family-private.h"
 
 int
@@ -15,42 +16,156 @@ as_forward_threads (void)
   return MAX (1, (int) g_get_num_processors ());
 }
 
-/* Fails unless 1 ≤ N_IDS ≤ the model's positions and every id is in the vocabulary. WHAT names
- * the ids in messages ("the input", "the source"); TRUNCATE_HINT says --truncate would help. */
-static gboolean
-check_ids (const AsConfig *c, const int32_t *ids, int n_ids, const char *what,
-           gboolean truncate_hint, GError **error)
+/* The model's special-token ids [AS_N_SPECIAL]. */
+static void
+model_special_ids (const AsModel *model, int32_t *out)
 {
+  for (int i = 0; i < AS_N_SPECIAL; i++)
+    out[i] = as_model_get_special_id (model, i);
+}
+
+static gboolean
+check_ids (const AsModel *model, const int32_t *ids, int n_ids, const int32_t *type_ids,
+           GError **error)
+{
+  const AsConfig *c = as_model_get_config (model);
   if (n_ids <= 0)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "no tokens to run: %s is empty", what);
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "no tokens to run: the input is empty");
+      return FALSE;
+    }
+  int b
+      = as_segment_b_start (ids, type_ids, n_ids, as_model_get_special_id (model, AS_SPECIAL_SEP));
+  if (n_ids > c->n_positions && b >= 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the pair has %d tokens (%d in the first text and %d in the second, special "
+                   "tokens included) but the model's context length is %d tokens; shorten the "
+                   "texts or use --truncate to drop tokens from the longer text first",
+                   n_ids, b, n_ids - b, c->n_positions);
       return FALSE;
     }
   if (n_ids > c->n_positions)
     {
-      if (truncate_hint)
-        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                     "%s has %d tokens but the model's context length is %d tokens; "
-                     "shorten the text or use --truncate to keep the first %d",
-                     what, n_ids, c->n_positions, c->n_positions);
-      else
-        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                     "%s has %d tokens but the model has %d positions; shorten it", what, n_ids,
-                     c->n_positions);
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the input has %d tokens but the model's context length is %d tokens; "
+                   "shorten the text or use --truncate to keep the first %d",
+                   n_ids, c->n_positions, c->n_positions);
       return FALSE;
     }
+  /* a model without token types takes 0/1 as the segment marks of a pair */
+  int n_types = c->type_vocab_size > 0 ? c->type_vocab_size : 2;
+  for (int i = 0; type_ids != NULL && i < n_ids; i++)
+    if (type_ids[i] < 0 || type_ids[i] >= n_types)
+      {
+        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                     "token type %d at position %d is outside the model's token types (0..%d)",
+                     type_ids[i], i, n_types - 1);
+        return FALSE;
+      }
   for (int i = 0; i < n_ids; i++)
     if (ids[i] < 0 || ids[i] >= c->vocab_size)
       {
         g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                     "%s: token id %d at position %d is outside the vocabulary (0..%d)", what,
-                     ids[i], i, c->vocab_size - 1);
+                     "token id %d at position %d is outside the vocabulary (0..%d)", ids[i], i,
+                     c->vocab_size - 1);
         return FALSE;
       }
   return TRUE;
 }
 
-/* Fails for an encoder–decoder model, which needs a source and a target (as_forward_pair). */
+AsTraceShape
+as_forward_trace_shape (const AsModel *model, int n_tokens, const AsForwardOptions *options)
+{
+  const AsConfig *c = as_model_get_config (model);
+  return (AsTraceShape){
+    .n_layer = c->n_layer,
+    .n_head = c->n_head,
+    .n_kv_head = c->n_kv_head,
+    .n_tokens = n_tokens,
+    .d_model = c->n_embd,
+    .head_dim = c->head_dim,
+    .vocab_size = c->vocab_size,
+    .all_logits = options != NULL && options->all_logits,
+    .capture_qkv = options != NULL && options->capture_qkv,
+  };
+}
+
+guint64
+as_forward_bytes (const AsModel *model, int n_tokens, const AsForwardOptions *options)
+{
+  const AsConfig *c = as_model_get_config (model);
+  AsTraceShape shape = as_forward_trace_shape (model, n_tokens, options);
+  return as_trace_shape_bytes (&shape) + c->ops->scratch_bytes (c, n_tokens);
+}
+
+int
+as_forward_max_tokens (const AsModel *model, const AsForwardOptions *options, guint64 budget)
+{
+  /* the bytes grow with T, so bisect */
+  int lo = 0, hi = as_model_get_config (model)->n_positions;
+  while (lo < hi)
+    {
+      int mid = lo + (hi - lo + 1) / 2;
+      if (as_forward_bytes (model, mid, options) <= budget)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
+guint64
+as_forward_budget (const AsModel *model)
+{
+  guint64 budget = as_memory_budget ();
+  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
+  /* a limit covers everything held (the weights, other traces); MemAvailable already leaves out
+   * what is held except the mapped weight files, whose pages it counts as reclaimable */
+  guint64 taken
+      = limit != NULL && *limit != '\0' ? as_memory_held () : as_model_get_mapped_bytes (model);
+  return budget > taken ? budget - taken : 0;
+}
+
+/* Fails with AS_ERROR_MEMORY, naming both sizes and the bounded choice, when a pass over N_IDS
+ * tokens would not fit. */
+static gboolean
+check_memory (AsModel *model, int n_ids, const AsForwardOptions *options, GError **error)
+{
+  const AsConfig *c = as_model_get_config (model);
+  guint64 bytes = as_forward_bytes (model, n_ids, options);
+  guint64 budget = as_forward_budget (model);
+  if (bytes <= budget)
+    return TRUE;
+  AsTraceShape shape = as_forward_trace_shape (model, n_ids, options);
+  g_autofree char *need = g_format_size (bytes);
+  g_autofree char *trace = g_format_size (as_trace_shape_bytes (&shape));
+  g_autofree char *have = g_format_size (budget);
+  int fit = as_forward_max_tokens (model, options, budget);
+  g_autofree char *choice = fit > 0
+                                ? g_strdup_printf ("use a shorter text: at most %d tokens fit", fit)
+                                : g_strdup ("not even one token fits");
+  /* under a limit, say what is held already: the weights, and other traces (compare, the GUI) */
+  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
+  guint64 held = as_memory_held ();
+  g_autofree char *held_text = g_format_size (held);
+  g_autofree char *limit_text = g_format_size (as_memory_budget ());
+  g_autofree char *available
+      = limit != NULL && *limit != '\0' && held > 0
+            ? g_strdup_printf ("with the %s already held, the limit of %s (ATTNSCOPE_MEMORY_LIMIT) "
+                               "leaves only %s",
+                               held_text, limit_text, have)
+            : g_strdup_printf ("only %s are available", have);
+  g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+               "A forward pass over %d tokens needs %s of memory (a trace of %s: the attention "
+               "of %d layers x %d heads x %d x %d tokens%s) but %s; %s",
+               n_ids, need, trace, c->n_layer, c->n_head, n_ids, n_ids,
+               shape.capture_qkv ? ", with q, k, v" : "", available, choice);
+  return FALSE;
+}
+
+/* Fails for an encoder–decoder model, which needs a source and a target
+ * (as_forward_translation). */
 static gboolean
 check_single_stack (const AsModel *model, GError **error)
 {
@@ -69,112 +184,65 @@ as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOption
 {
   g_return_val_if_fail (model != NULL, NULL);
   const AsConfig *c = as_model_get_config (model);
-  if (!check_single_stack (model, error) || !check_ids (c, ids, n_ids, "the input", TRUE, error))
+  const int32_t *type_ids = options != NULL ? options->type_ids : NULL;
+  if (!check_single_stack (model, error) || !check_ids (model, ids, n_ids, type_ids, error)
+      || !check_memory (model, n_ids, options, error))
     return NULL;
-
-  gboolean all_logits = options != NULL && options->all_logits;
-  guint64 bytes = as_trace_bytes (c->n_layer, c->n_head, n_ids, c->n_embd, c->head_dim,
-                                  c->vocab_size, all_logits)
-                  + c->ops->scratch_bytes (c, n_ids);
-  g_autofree char *what = g_strdup_printf ("A forward pass over %d tokens", n_ids);
-  if (!as_memory_check (bytes, what, error))
+  AsTrace *trace = c->ops->forward (model, ids, n_ids, options, error);
+  if (trace == NULL)
     return NULL;
-  return c->ops->forward (model, ids, n_ids, options, error);
-}
-
-/* Tokenizes TEXT (naming it WHAT in messages) with the source or, for TARGET, the target side. */
-static GArray *
-encode_text (AsModel *model, const char *text, const char *what, gboolean target, GError **error)
-{
-  if (*text == '\0')
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s is empty", what);
-      return NULL;
-    }
-  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
-  g_autoptr (GArray) ids = target ? as_tokenizer_encode_target (tokenizer, text, -1, error)
-                                  : as_tokenizer_encode (tokenizer, text, -1, error);
-  if (ids == NULL)
-    return NULL;
-  if (ids->len == 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s gives no tokens", what);
-      return NULL;
-    }
-  return g_steal_pointer (&ids);
+  int32_t special[AS_N_SPECIAL];
+  model_special_ids (model, special);
+  as_trace_set_segments (trace, type_ids, c->type_vocab_size > 0, special);
+  return trace;
 }
 
 AsTrace *
-as_forward_text (AsModel *model, const char *text, gboolean truncate,
+as_forward_pair (AsModel *model, const char *text, const char *pair, gboolean truncate,
                  const AsForwardOptions *options, GError **error)
 {
   g_return_val_if_fail (model != NULL && text != NULL, NULL);
   const AsConfig *c = as_model_get_config (model);
   if (!check_single_stack (model, error))
     return NULL;
-  g_autoptr (GArray) ids = encode_text (model, text, "the text", FALSE, error);
-  if (ids == NULL)
-    return NULL;
-  int n = (int) ids->len;
-  if (truncate && n > c->n_positions)
-    n = c->n_positions;
-  return as_forward (model, &g_array_index (ids, int32_t, 0), n, options, error);
-}
-
-AsTrace *
-as_forward_pair (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt, int n_tgt,
-                 const AsForwardOptions *options, GError **error)
-{
-  g_return_val_if_fail (model != NULL, NULL);
-  const AsConfig *c = as_model_get_config (model);
-  if (!c->encoder_decoder)
+  if (*text == '\0' || (pair != NULL && *pair == '\0'))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the %s is empty",
+                   *text == '\0' ? "text" : "pair's second text");
+      return NULL;
+    }
+  if (as_model_get_tokenizer (model) == NULL)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "%s is not an encoder–decoder model: it takes one text, not a source and a "
-                   "target",
-                   as_model_get_name (model));
+                   "model %s runs on token ids only (%s); give token ids instead of text",
+                   as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
       return NULL;
     }
-  if (!check_ids (c, src, n_src, "the source", FALSE, error)
-      || !check_ids (c, tgt, n_tgt, "the decoder input", FALSE, error))
+  g_autoptr (AsEncoding) enc = as_tokenizer_encode_full (as_model_get_tokenizer (model), text, -1,
+                                                         pair, -1, AS_ENCODE_DEFAULT, error);
+  if (enc == NULL)
     return NULL;
-
-  gboolean all_logits = options != NULL && options->all_logits;
-  int he = c->n_encoder_head;
-  guint64 bytes
-      = as_trace_bytes (c->n_layer, c->n_head, n_tgt, c->n_embd, c->head_dim, c->vocab_size,
-                        all_logits)
-        + as_trace_bytes (c->n_encoder_layer, he, n_src, c->n_embd, c->n_embd / he, 0, FALSE)
-        + (guint64) c->n_layer * c->n_head * n_tgt * n_src * sizeof (float)
-        + c->ops->scratch_bytes (c, MAX (n_src, n_tgt));
-  g_autofree char *what
-      = g_strdup_printf ("A forward pass over %d source and %d target tokens", n_src, n_tgt);
-  if (!as_memory_check (bytes, what, error))
+  if (enc->ids->len == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the text gives no tokens");
+      return NULL;
+    }
+  /* a single text keeps the caller's type ids; a pair's come from the tokenizer */
+  GArray *types = pair != NULL ? enc->type_ids : NULL;
+  if (truncate && !as_truncate_input (model, enc->ids, types, c->n_positions, error))
     return NULL;
-  return c->ops->forward_pair (model, src, n_src, tgt, n_tgt, options, error);
+  AsForwardOptions with_types = { 0 };
+  if (options != NULL)
+    with_types = *options;
+  if (types != NULL)
+    with_types.type_ids = &g_array_index (types, int32_t, 0);
+  return as_forward (model, &g_array_index (enc->ids, int32_t, 0), (int) enc->ids->len, &with_types,
+                     error);
 }
 
 AsTrace *
-as_forward_pair_text (AsModel *model, const char *source, const char *target,
-                      const AsForwardOptions *options, GError **error)
+as_forward_text (AsModel *model, const char *text, gboolean truncate,
+                 const AsForwardOptions *options, GError **error)
 {
-  g_return_val_if_fail (model != NULL && source != NULL && target != NULL, NULL);
-  const AsConfig *c = as_model_get_config (model);
-  g_autoptr (GArray) src = encode_text (model, source, "the source text", FALSE, error);
-  if (src == NULL)
-    return NULL;
-  g_autoptr (GArray) tgt = encode_text (model, target, "the target text", TRUE, error);
-  if (tgt == NULL)
-    return NULL;
-  if (c->decoder_start_token_id < 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: config.json has no decoder_start_token_id to start the target with",
-                   as_model_get_name (model));
-      return NULL;
-    }
-  int32_t start = c->decoder_start_token_id;
-  g_array_prepend_val (tgt, start);
-  return as_forward_pair (model, &g_array_index (src, int32_t, 0), (int) src->len,
-                          &g_array_index (tgt, int32_t, 0), (int) tgt->len, options, error);
+  return as_forward_pair (model, text, NULL, truncate, options, error);
 }

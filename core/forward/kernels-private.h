@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "as-config.h"
+#include "dtype-private.h"
 #include "worker-team-private.h"
 
 G_BEGIN_DECLS
@@ -29,14 +30,51 @@ void as_blas_single_threaded_end (int saved);
 void as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias,
                 int n, int in, int out_dim);
 
+/* as_matmul, then out = ACT(out), each member on the columns it computed (no second round). */
+void as_matmul_activate (AsWorkerTeam *team, float *out, const float *x, const float *w,
+                         const float *bias, int n, int in, int out_dim, AsActivation act);
+
 /* out = x · wᵀ. x [n][in], w [out][in] (e.g. the tied embedding matrix), out [n][out]. */
 void as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n,
                            int in, int out_dim);
+
+/* out = x · Wᵀ (+ bias broadcast over rows). x [n][in], W [out][in] (nn.Linear's layout) stored
+ * as F32, BF16 or F16 — 16-bit weights are widened exactly, tile by tile, never whole (matmul.c);
+ * bias [out] or NULL; out [n][out]. */
+void as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w,
+                       const float *bias, int n, int in, int out_dim);
 
 /* LayerNorm over the last dimension with biased variance (as PyTorch): out [n][d], x [n][d],
  * gamma/beta [d]. OUT may equal X. */
 void as_layernorm (float *out, const float *x, const float *gamma, const float *beta, float eps,
                    int n, int d);
+
+/* One projection of a batch: out [n][out_dim] = x · Wᵀ (+ bias), as as_matmul_weight. */
+typedef struct
+{
+  float *out;
+  const AsWeight *w;
+  const float *bias; /* [out_dim] or NULL */
+  int out_dim;
+} AsProjection;
+
+/* What each member does to its own columns of a batch's first output once it has computed them. */
+typedef enum
+{
+  AS_EPILOGUE_NONE,
+  AS_EPILOGUE_ACTIVATE, /* out0 = act(out0) */
+  AS_EPILOGUE_GATE,     /* out0 = act(out0) · out1 (SwiGLU with silu); out0, out1 of one width */
+} AsEpilogue;
+
+/* Up to four projections of the same x [n][in] (q, k, v; gate, up) in one round of TEAM: each is
+ * shared out by columns as in as_matmul_weight, then the EPILOGUE with ACT, and the members wait
+ * for each other once. */
+void as_matmul_weights (AsWorkerTeam *team, const float *x, int n, int in, const AsProjection *p,
+                        int n_projections, AsEpilogue epilogue, AsActivation act);
+
+/* RMSNorm (Llama): out = weight · (x · 1/√(mean(x²) + eps)) per row, in that order of roundings.
+ * out [n][d], x [n][d], weight [d]. OUT may equal X. */
+void as_rmsnorm (float *out, const float *x, const float *weight, float eps, int n, int d);
 
 /* In-place x·sigmoid(x) = x / (1 + e^-x). x [n]. */
 void as_silu (float *x, gsize n);
@@ -46,6 +84,15 @@ void as_activate (float *x, gsize n, AsActivation act);
 
 /* In-place ACT over x [rows][cols], rows shared between TEAM's members (TEAM may be NULL). */
 void as_activate_rows (AsWorkerTeam *team, float *x, int rows, int cols, AsActivation act);
+
+/* The gated MLP's middle (SwiGLU when ACT is silu): gate [n] = ACT(gate) · up [n], each rounded as
+ * torch does (act(gate) first). */
+void as_gate (float *gate, const float *up, gsize n, AsActivation act);
+
+/* LayerNorm (BIAS non-NULL) or RMSNorm (BIAS NULL) of x [n][d] into out [n][d], rows shared
+ * between TEAM's members (TEAM may be NULL). */
+void as_norm_rows (AsWorkerTeam *team, float *out, const float *x, const float *weight,
+                   const float *bias, float eps, int n, int d);
 
 /* In-place gelu_new: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). x [n]. */
 void as_gelu_new (float *x, gsize n);
@@ -60,6 +107,12 @@ void as_relu (float *x, gsize n);
  * only sees columns 0..ROW0+i (ROW0 is the absolute index of the first row) and the entries to
  * the right are set to exactly 0. */
 void as_softmax_rows (float *s, int rows, int cols, int ld, float scale, gboolean causal, int row0);
+
+/* Causal softmax with a sliding window: row i (absolute position r = ROW0 + i) sees columns
+ * max(0, r − WINDOW + 1) .. r (WINDOW ≤ 0: every column up to r); every other entry of the row
+ * is set to exactly 0. s [rows][cols] with row stride LD. */
+void as_softmax_rows_window (float *s, int rows, int cols, int ld, float scale, int row0,
+                             int window);
 
 /* out += x, elementwise over n. */
 void as_add_inplace (float *out, const float *x, gsize n);

@@ -11,51 +11,10 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)                                \
-    && !defined(__SANITIZE_ADDRESS__)
-#define AS_CLONES __attribute__ ((target_clones ("avx512f", "avx2,fma", "default")))
-#else
-#define AS_CLONES
-#endif
-
-/* Columns per thread are rounded to this, so every slice starts on a cache line. */
-#define MATMUL_COLUMN_ALIGN 16
+#include "simd-private.h"
 
 /* Below this many multiply-adds a second thread costs more than it saves. */
 #define PARALLEL_MIN_WORK 65536
-
-typedef struct
-{
-  float *out;
-  const float *x, *w;
-  float beta;
-  int n, in, out_dim;
-  gboolean transposed; /* W is [out][in] */
-} MatmulJob;
-
-/* Member INDEX multiplies by its own slice of W's output columns: it reads only its share of
- * the weights, which is what matters when few tokens make the product memory-bound. */
-static void
-matmul_slice (gpointer data, int index, int n_workers)
-{
-  const MatmulJob *j = data;
-  int c0, c1;
-  as_worker_split ((j->out_dim + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN, index, n_workers,
-                   &c0, &c1);
-  c0 *= MATMUL_COLUMN_ALIGN;
-  int cols = MIN (c1 * MATMUL_COLUMN_ALIGN, j->out_dim) - c0;
-  if (cols <= 0)
-    return;
-  if (!j->transposed)
-    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, j->n, cols, j->in, 1.0f, j->x, j->in,
-                 j->w + c0, j->out_dim, j->beta, j->out + c0, j->out_dim);
-  else if (j->n == 1)
-    cblas_sgemv (CblasRowMajor, CblasNoTrans, cols, j->in, 1.0f, j->w + (gsize) c0 * j->in, j->in,
-                 j->x, 1, 0.0f, j->out + c0, 1);
-  else
-    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, j->n, cols, j->in, 1.0f, j->x, j->in,
-                 j->w + (gsize) c0 * j->in, j->in, 0.0f, j->out + c0, j->out_dim);
-}
 
 gboolean
 as_parallel_worth (gsize work)
@@ -70,29 +29,6 @@ as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data)
     func (data, 0, 1);
   else
     as_worker_team_run (team, func, data);
-}
-
-void
-as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias, int n,
-           int in, int out_dim)
-{
-  float beta = 0.0f;
-  if (bias != NULL)
-    {
-      for (int i = 0; i < n; i++)
-        memcpy (out + (gsize) i * out_dim, bias, sizeof (float) * out_dim);
-      beta = 1.0f;
-    }
-  MatmulJob job = { out, x, w, beta, n, in, out_dim, FALSE };
-  as_parallel_run (team, (gsize) n * in * out_dim, matmul_slice, &job);
-}
-
-void
-as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n, int in,
-                      int out_dim)
-{
-  MatmulJob job = { out, x, w, 0.0f, n, in, out_dim, TRUE };
-  as_parallel_run (team, (gsize) n * in * out_dim, matmul_slice, &job);
 }
 
 void
@@ -245,6 +181,66 @@ as_activate_rows (AsWorkerTeam *team, float *x, int rows, int cols, AsActivation
   as_parallel_run (team, (gsize) rows * cols * 16, activate_slice, &job);
 }
 
+AS_CLONES static void
+multiply_inplace (float *out, const float *x, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    out[i] *= x[i];
+}
+
+void
+as_gate (float *gate, const float *up, gsize n, AsActivation act)
+{
+  as_activate (gate, n, act);
+  multiply_inplace (gate, up, n);
+}
+
+typedef struct
+{
+  float *out;
+  const float *x, *weight, *bias;
+  float eps;
+  int n, d;
+} NormJob;
+
+static void
+norm_slice (gpointer data, int index, int n_workers)
+{
+  const NormJob *j = data;
+  int i0, i1;
+  as_worker_split (j->n, index, n_workers, &i0, &i1);
+  gsize at = (gsize) i0 * j->d;
+  if (j->bias != NULL)
+    as_layernorm (j->out + at, j->x + at, j->weight, j->bias, j->eps, i1 - i0, j->d);
+  else
+    as_rmsnorm (j->out + at, j->x + at, j->weight, j->eps, i1 - i0, j->d);
+}
+
+void
+as_norm_rows (AsWorkerTeam *team, float *out, const float *x, const float *weight,
+              const float *bias, float eps, int n, int d)
+{
+  NormJob job = { out, x, weight, bias, eps, n, d };
+  as_parallel_run (team, (gsize) n * d * 8, norm_slice, &job);
+}
+
+AS_CLONES void
+as_rmsnorm (float *out, const float *x, const float *weight, float eps, int n, int d)
+{
+  for (int i = 0; i < n; i++)
+    {
+      const float *xi = x + (gsize) i * d;
+      float *oi = out + (gsize) i * d;
+      /* mean of squares in double, as the reference accumulates without drift */
+      double sum = 0.0;
+      for (int j = 0; j < d; j++)
+        sum += (double) xi[j] * xi[j];
+      float r = (float) (1.0 / sqrt (sum / d + eps));
+      for (int j = 0; j < d; j++)
+        oi[j] = weight[j] * (xi[j] * r);
+    }
+}
+
 /* Sum and maximum with sixteen independent accumulators, so that the loops vectorise without
  * -ffast-math (which would allow reordering everywhere). */
 #define ACC 16
@@ -283,21 +279,38 @@ max_floats (const float *x, int n)
   return max;
 }
 
-AS_CLONES void
+/* Softmax of SCALE·row[lo..hi) in place; the rest of row [cols] becomes exactly 0. */
+AS_CLONES static void
+softmax_span (float *row, int cols, int lo, int hi, float scale)
+{
+  float *v = row + lo;
+  int n = hi - lo;
+  float max = max_floats (v, n);
+  for (int j = 0; j < n; j++)
+    v[j] = exp_kernel ((v[j] - max) * scale);
+  float inv = 1.0f / sum_floats (v, n);
+  for (int j = 0; j < n; j++)
+    v[j] *= inv;
+  memset (row, 0, sizeof (float) * lo);
+  memset (row + hi, 0, sizeof (float) * (cols - hi));
+}
+
+void
 as_softmax_rows (float *s, int rows, int cols, int ld, float scale, gboolean causal, int row0)
 {
   for (int i = 0; i < rows; i++)
+    softmax_span (s + (gsize) i * ld, cols, 0, causal ? MIN (cols, row0 + i + 1) : cols, scale);
+}
+
+void
+as_softmax_rows_window (float *s, int rows, int cols, int ld, float scale, int row0, int window)
+{
+  for (int i = 0; i < rows; i++)
     {
-      float *row = s + (gsize) i * ld;
-      int visible = causal ? MIN (cols, row0 + i + 1) : cols;
-      float max = max_floats (row, visible);
-      for (int j = 0; j < visible; j++)
-        row[j] = exp_kernel ((row[j] - max) * scale);
-      float inv = 1.0f / sum_floats (row, visible);
-      for (int j = 0; j < visible; j++)
-        row[j] *= inv;
-      for (int j = visible; j < cols; j++)
-        row[j] = 0.0f;
+      int r = row0 + i;
+      int hi = MIN (cols, r + 1);
+      int lo = window > 0 ? MAX (0, r - window + 1) : 0;
+      softmax_span (s + (gsize) i * ld, cols, lo, hi, scale);
     }
 }
 

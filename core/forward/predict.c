@@ -1,4 +1,5 @@
-/* predict.c — next-token top-K and greedy generation, as the seed 000 text prints them. */
+/* predict.c — next-token top-K and greedy generation, as the seed 000 text prints them, and the
+ * top-K at the masked positions of an encoder's input. */
 #include "as-predict.h"
 
 #include <math.h>
@@ -13,14 +14,11 @@ ranks_before (float la, int32_t ia, float lb, int32_t ib)
   return la > lb || (la == lb && ia < ib);
 }
 
-AsPrediction *
-as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokenizer, int k, int *n_out)
+/* The K best tokens of LOGITS [V] with their softmax probabilities, best first. */
+static AsPrediction *
+top_k_of_row (const float *logits, int V, const AsTokenizer *tokenizer, int k, int *n_out)
 {
-  g_return_val_if_fail (trace != NULL && trace->logits_rows > 0 && k > 0, NULL);
-  const float *logits = as_trace_last_logits (trace); /* [V] */
-  int V = trace->vocab_size;
   k = MIN (k, V);
-
   /* insertion into a sorted list of K: K is small (≤ 100 in practice) */
   int32_t *best = g_new (int32_t, k);
   int n = 0;
@@ -58,6 +56,67 @@ as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokenizer, int k, int
   return out;
 }
 
+AsPrediction *
+as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokenizer, int k, int *n_out)
+{
+  g_return_val_if_fail (trace != NULL && trace->logits_rows > 0 && k > 0, NULL);
+  return top_k_of_row (as_trace_last_logits (trace), trace->vocab_size, tokenizer, k, n_out);
+}
+
+AsMaskedPrediction *
+as_predict_masked (const AsTrace *trace, const AsTokenizer *tokenizer, int k, int *n_masks,
+                   GError **error)
+{
+  g_return_val_if_fail (trace != NULL && k > 0 && n_masks != NULL, NULL);
+  int32_t mask = trace->special_ids[AS_SPECIAL_MASK];
+  if (trace->vocab_size == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the model has no masked-LM head: it loads for attention only");
+      return NULL;
+    }
+  if (mask < 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the model's vocabulary has no mask token to predict at");
+      return NULL;
+    }
+  g_return_val_if_fail (trace->logits_rows == trace->n_tokens, NULL);
+  const char *name = tokenizer != NULL ? as_tokenizer_get_token (tokenizer, mask) : NULL;
+  int n = 0;
+  for (int i = 0; i < trace->n_tokens; i++)
+    n += trace->ids[i] == mask;
+  if (n == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the input has no mask token %s (id %d): put one where a word should be "
+                   "predicted",
+                   name != NULL ? name : "", mask);
+      return NULL;
+    }
+  AsMaskedPrediction *out = g_new0 (AsMaskedPrediction, n);
+  for (int i = 0, m = 0; i < trace->n_tokens; i++)
+    if (trace->ids[i] == mask)
+      {
+        const float *row = trace->logits + (gsize) i * trace->vocab_size; /* [V] */
+        out[m].position = i;
+        out[m].top = top_k_of_row (row, trace->vocab_size, tokenizer, k, &out[m].n_top);
+        m++;
+      }
+  *n_masks = n;
+  return out;
+}
+
+void
+as_masked_predictions_free (AsMaskedPrediction *masks, int n_masks)
+{
+  if (masks == NULL)
+    return;
+  for (int i = 0; i < n_masks; i++)
+    as_predictions_free (masks[i].top, masks[i].n_top);
+  g_free (masks);
+}
+
 void
 as_predictions_free (AsPrediction *predictions, int n)
 {
@@ -81,22 +140,24 @@ as_greedy_steps_free (AsGreedyStep *steps, int n_steps)
   g_free (steps);
 }
 
-AsGreedyStep *
-as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGreedyMode mode,
-                    GCancellable *cancellable, GError **error)
+char *
+as_predict_dup_ids_text (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids)
 {
-  g_return_val_if_fail (model != NULL && prompt != NULL && n_steps > 0 && k > 0, NULL);
+  if (tokenizer != NULL)
+    return as_tokenizer_decode (tokenizer, ids, n_ids);
+  GString *text = g_string_new (NULL);
+  for (gsize i = 0; i < n_ids; i++)
+    g_string_append_printf (text, "<%d>", ids[i]);
+  return g_string_free (text, FALSE);
+}
+
+/* The greedy loop from IDS (consumed); PROMPT is the text to extend in RETOKENIZE mode. */
+static AsGreedyStep *
+greedy_loop (AsModel *model, GArray *ids, const char *prompt, int n_steps, int k, AsGreedyMode mode,
+             GCancellable *cancellable, GError **error)
+{
   AsTokenizer *tokenizer = as_model_get_tokenizer (model);
   AsForwardOptions options = { .all_logits = FALSE, .cancellable = cancellable };
-
-  g_autoptr (GArray) ids = as_tokenizer_encode (tokenizer, prompt, -1, error);
-  if (ids == NULL)
-    return NULL;
-  if (ids->len == 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the prompt is empty");
-      return NULL;
-    }
   GString *text = g_string_new (prompt);
   AsGreedyStep *steps = g_new0 (AsGreedyStep, n_steps);
   for (int s = 0; s < n_steps; s++)
@@ -108,6 +169,7 @@ as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGr
           g_prefix_error (error, "step %d: ", s + 1);
           as_greedy_steps_free (steps, s);
           g_string_free (text, TRUE);
+          g_array_unref (ids);
           return NULL;
         }
       steps[s].top = as_predict_top_k (trace, tokenizer, k, &steps[s].n_top);
@@ -125,11 +187,52 @@ as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGr
           g_string_free (text, TRUE);
           text = g_string_new (NULL);
           g_autofree char *decoded
-              = as_tokenizer_decode (tokenizer, &g_array_index (ids, int32_t, 0), ids->len);
+              = as_predict_dup_ids_text (tokenizer, (const int32_t *) ids->data, ids->len);
           g_string_append (text, decoded);
         }
       steps[s].text = g_strdup (text->str);
     }
   g_string_free (text, TRUE);
+  g_array_unref (ids);
   return steps;
+}
+
+AsGreedyStep *
+as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGreedyMode mode,
+                    GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (model != NULL && prompt != NULL && n_steps > 0 && k > 0, NULL);
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  if (tokenizer == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "model %s runs on token ids only (%s); give token ids instead of text",
+                   as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
+      return NULL;
+    }
+  GArray *ids = as_tokenizer_encode (tokenizer, prompt, -1, error);
+  if (ids == NULL)
+    return NULL;
+  if (ids->len == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the prompt is empty");
+      g_array_unref (ids);
+      return NULL;
+    }
+  return greedy_loop (model, ids, prompt, n_steps, k, mode, cancellable, error);
+}
+
+AsGreedyStep *
+as_generate_greedy_ids (AsModel *model, const int32_t *ids, int n_ids, int n_steps, int k,
+                        GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (model != NULL && n_steps > 0 && k > 0, NULL);
+  if (n_ids <= 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "the prompt is empty");
+      return NULL;
+    }
+  GArray *list = g_array_sized_new (FALSE, FALSE, sizeof (int32_t), n_ids);
+  g_array_append_vals (list, ids, n_ids);
+  return greedy_loop (model, list, NULL, n_steps, k, AS_GREEDY_APPEND_IDS, cancellable, error);
 }

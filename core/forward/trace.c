@@ -9,59 +9,37 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "memory-private.h"
+
+guint64
+as_trace_shape_bytes (const AsTraceShape *s)
+{
+  guint64 L = s->n_layer, H = s->n_head, T = s->n_tokens, D = s->d_model, hd = s->head_dim;
+  guint64 V = s->vocab_size;
+  guint64 floats = L * H * T * T                               /* attn */
+                   + (s->capture_qkv ? 4 : 1) * L * H * T * hd /* (q, k, v,) ctx */
+                   + L * T * D                                 /* attn_out */
+                   + (L + 1) * T * D                           /* hidden */
+                   + T * D /* token_embeddings, when the family provides them */
+                   + (s->all_logits ? T : 1) * V;
+  return floats * sizeof (float) + T * (2 * sizeof (int32_t) + sizeof (char *)) /* ids, type ids */;
+}
+
+static AsTraceShape
+full_shape (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, int vocab_size,
+            gboolean all_logits)
+{
+  return (AsTraceShape){ n_layer,  n_head,     n_head,     n_tokens, d_model,
+                         head_dim, vocab_size, all_logits, TRUE };
+}
 
 guint64
 as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, int vocab_size,
                 gboolean all_logits)
 {
-  guint64 L = n_layer, H = n_head, T = n_tokens, D = d_model, hd = head_dim, V = vocab_size;
-  guint64 floats = L * H * T * T        /* attn */
-                   + 4 * L * H * T * hd /* q, k, v, ctx */
-                   + L * T * D          /* attn_out */
-                   + (L + 1) * T * D    /* hidden */
-                   + (all_logits ? T : 1) * V;
-  return floats * sizeof (float) + T * (sizeof (int32_t) + sizeof (char *));
-}
-
-static guint64
-mem_available_bytes (void)
-{
-  g_autofree char *contents = NULL;
-  if (!g_file_get_contents ("/proc/meminfo", &contents, NULL, NULL))
-    return G_MAXUINT64;
-  const char *line = strstr (contents, "MemAvailable:");
-  if (line == NULL)
-    return G_MAXUINT64;
-  guint64 kib = g_ascii_strtoull (line + strlen ("MemAvailable:"), NULL, 10);
-  return kib * 1024;
-}
-
-guint64
-as_memory_budget (void)
-{
-  const char *limit = g_getenv ("ATTNSCOPE_MEMORY_LIMIT");
-  if (limit != NULL && *limit != '\0')
-    {
-      guint64 bytes = g_ascii_strtoull (limit, NULL, 10);
-      if (bytes > 0)
-        return bytes;
-    }
-  guint64 available = mem_available_bytes ();
-  return available == G_MAXUINT64 ? available : available / 10 * 9;
-}
-
-gboolean
-as_memory_check (guint64 bytes, const char *what, GError **error)
-{
-  guint64 budget = as_memory_budget ();
-  if (bytes <= budget)
-    return TRUE;
-  g_autofree char *need = g_format_size (bytes);
-  g_autofree char *have = g_format_size (budget);
-  g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-               "%s needs %s of memory but only %s are available; use a shorter text", what, need,
-               have);
-  return FALSE;
+  AsTraceShape s
+      = full_shape (n_layer, n_head, n_tokens, d_model, head_dim, vocab_size, all_logits);
+  return as_trace_shape_bytes (&s);
 }
 
 static float *
@@ -71,50 +49,68 @@ alloc_floats (guint64 n)
 }
 
 AsTrace *
-as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, int vocab_size,
-              gboolean all_logits, GError **error)
+as_trace_new_shape (const AsTraceShape *s, GError **error)
 {
-  g_return_val_if_fail (n_layer > 0 && n_head > 0 && n_tokens > 0, NULL);
-  g_return_val_if_fail (d_model > 0 && head_dim > 0 && vocab_size >= 0, NULL);
+  g_return_val_if_fail (s->n_layer > 0 && s->n_head > 0 && s->n_tokens > 0, NULL);
+  g_return_val_if_fail (s->n_kv_head > 0 && s->n_head % s->n_kv_head == 0, NULL);
+  g_return_val_if_fail (s->d_model > 0 && s->head_dim > 0 && s->vocab_size >= 0, NULL);
 
-  guint64 bytes
-      = as_trace_bytes (n_layer, n_head, n_tokens, d_model, head_dim, vocab_size, all_logits);
+  guint64 bytes = as_trace_shape_bytes (s);
   char what[96];
-  g_snprintf (what, sizeof what, "A trace of %d tokens", n_tokens);
+  g_snprintf (what, sizeof what, "A trace of %d tokens", s->n_tokens);
   if (!as_memory_check (bytes, what, error))
     return NULL;
 
-  guint64 L = n_layer, H = n_head, T = n_tokens, D = d_model, hd = head_dim;
+  guint64 L = s->n_layer, H = s->n_head, T = s->n_tokens, D = s->d_model, hd = s->head_dim;
   AsTrace *t = g_new0 (AsTrace, 1);
   t->ref_count = 1;
-  t->n_layer = n_layer;
-  t->n_head = n_head;
-  t->n_tokens = n_tokens;
-  t->d_model = d_model;
-  t->head_dim = head_dim;
-  t->vocab_size = vocab_size;
-  t->logits_rows = vocab_size == 0 ? 0 : (all_logits ? n_tokens : 1);
-  t->ids = g_new0 (int32_t, n_tokens);
-  t->tokens = g_new0 (char *, n_tokens + 1);
-  t->token_texts = g_new0 (char *, n_tokens + 1);
+  t->n_layer = s->n_layer;
+  t->n_head = s->n_head;
+  t->n_kv_head = s->n_kv_head;
+  t->n_tokens = s->n_tokens;
+  t->d_model = s->d_model;
+  t->head_dim = s->head_dim;
+  t->vocab_size = s->vocab_size;
+  t->logits_rows = s->vocab_size == 0 ? 0 : (s->all_logits ? s->n_tokens : 1);
+  t->segment_b_start = -1;
+  for (int i = 0; i < AS_N_SPECIAL; i++)
+    t->special_ids[i] = -1;
+  t->held_bytes = bytes;
+  as_memory_hold (bytes); /* released by as_trace_unref, even on failure below */
+  t->ids = g_new0 (int32_t, T);
+  t->tokens = g_new0 (char *, T + 1);
+  t->token_texts = g_new0 (char *, T + 1);
   t->attn = alloc_floats (L * H * T * T);
-  t->q = alloc_floats (L * H * T * hd);
-  t->k = alloc_floats (L * H * T * hd);
-  t->v = alloc_floats (L * H * T * hd);
+  if (s->capture_qkv)
+    {
+      t->q = alloc_floats (L * H * T * hd);
+      t->k = alloc_floats (L * H * T * hd);
+      t->v = alloc_floats (L * H * T * hd);
+    }
   t->ctx = alloc_floats (L * H * T * hd);
   t->attn_out = alloc_floats (L * T * D);
   t->hidden = alloc_floats ((L + 1) * T * D);
-  t->logits = alloc_floats ((guint64) t->logits_rows * vocab_size);
-  if (t->attn == NULL || t->q == NULL || t->k == NULL || t->v == NULL || t->ctx == NULL
-      || t->attn_out == NULL || t->hidden == NULL || (t->logits_rows > 0 && t->logits == NULL))
+  t->logits = alloc_floats ((guint64) t->logits_rows * s->vocab_size);
+  if (t->attn == NULL || (s->capture_qkv && (t->q == NULL || t->k == NULL || t->v == NULL))
+      || t->ctx == NULL || t->attn_out == NULL || t->hidden == NULL
+      || (t->logits_rows > 0 && t->logits == NULL))
     {
       g_autofree char *need = g_format_size (bytes);
       g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-                   "could not allocate %s for a trace of %d tokens", need, n_tokens);
+                   "could not allocate %s for a trace of %d tokens", need, s->n_tokens);
       as_trace_unref (t);
       return NULL;
     }
   return t;
+}
+
+AsTrace *
+as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, int vocab_size,
+              gboolean all_logits, GError **error)
+{
+  AsTraceShape s
+      = full_shape (n_layer, n_head, n_tokens, d_model, head_dim, vocab_size, all_logits);
+  return as_trace_new_shape (&s, error);
 }
 
 void
@@ -130,6 +126,50 @@ as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t
       trace->tokens[i] = token != NULL ? g_strdup (token) : g_strdup_printf ("<%d>", ids[i]);
       trace->token_texts[i] = text != NULL ? text : g_strdup (trace->tokens[i]);
     }
+}
+
+int
+as_segment_b_start (const int32_t *ids, const int32_t *type_ids, int n, int32_t sep_id)
+{
+  for (int i = 0; type_ids != NULL && i < n; i++)
+    if (type_ids[i] == 1)
+      return i;
+  for (int i = 0; sep_id >= 0 && i < n - 1; i++)
+    if (ids[i] == sep_id)
+      return i + 1;
+  return -1;
+}
+
+void
+as_trace_set_segments (AsTrace *trace, const int32_t *type_ids, gboolean with_types,
+                       const int32_t *special_ids)
+{
+  int T = trace->n_tokens;
+  g_clear_pointer (&trace->type_ids, g_free);
+  if (type_ids != NULL)
+    trace->type_ids = g_memdup2 (type_ids, sizeof (int32_t) * T);
+  else if (with_types)
+    trace->type_ids = g_new0 (int32_t, T);
+  memcpy (trace->special_ids, special_ids, sizeof trace->special_ids);
+  trace->segment_b_start
+      = as_segment_b_start (trace->ids, trace->type_ids, T, special_ids[AS_SPECIAL_SEP]);
+}
+
+gboolean
+as_trace_set_token_embeddings (AsTrace *trace, const float *table, GError **error)
+{
+  gsize T = trace->n_tokens, D = trace->d_model;
+  g_clear_pointer (&trace->token_embeddings, g_free);
+  trace->token_embeddings = g_try_new (float, T *D);
+  if (trace->token_embeddings == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate the token embeddings of %d tokens", trace->n_tokens);
+      return FALSE;
+    }
+  for (gsize t = 0; t < T; t++)
+    memcpy (trace->token_embeddings + t * D, table + (gsize) trace->ids[t] * D, sizeof (float) * D);
+  return TRUE;
 }
 
 gboolean
@@ -166,7 +206,9 @@ as_trace_unref (AsTrace *trace)
 {
   if (trace == NULL || !g_atomic_int_dec_and_test (&trace->ref_count))
     return;
+  as_memory_release (trace->held_bytes);
   g_free (trace->ids);
+  g_free (trace->type_ids);
   g_strfreev (trace->tokens);
   g_strfreev (trace->token_texts);
   g_free (trace->attn);
@@ -176,6 +218,7 @@ as_trace_unref (AsTrace *trace)
   g_free (trace->ctx);
   g_free (trace->attn_out);
   g_free (trace->hidden);
+  g_free (trace->token_embeddings);
   g_free (trace->logits);
   g_clear_pointer (&trace->source, as_trace_unref);
   g_free (trace->cross_attn);

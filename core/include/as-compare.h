@@ -17,7 +17,15 @@
  * layer and head the difference D = P_B - P_A [T][T], compared position by position; the head's
  * change is the Frobenius norm |D|_F, and the layer's change the norm of all its heads together,
  * sqrt(Σ_h |D_h|_F²). Heads and layers are ranked by these norms (largest first; ties: lower
- * index first). */
+ * index first).
+ *
+ * Attention aligned by token (every text length): B's weights put in A's order through the pairs,
+ * B̃[i][j] = P_B[p(i)][p(j)] where p(i) is the position in B paired with position i of A — for a
+ * permutation ("The man hit the car" / "The car hit the man") B̃ is P_B with its rows and columns
+ * permuted into A's order, so B̃ − P_A shows what the same tokens do differently rather than what
+ * happens at the same positions. Rows and columns of A's unmatched tokens have no value (NaN). A
+ * head's aligned change is the Frobenius norm of B̃ − P_A over the cells whose row and column are
+ * both paired; heads are ranked by it as above. */
 #pragma once
 
 #include <glib.h>
@@ -49,6 +57,10 @@ typedef struct
   double *hidden_change;          /* [L+1] Frobenius norm of the matched-row difference */
   int *hidden_ranking;            /* [L+1] hidden-state indices by decreasing change */
 
+  int *partner_a; /* [T_A] the position in B paired with each position of A, -1 for none */
+  double *aligned_head_change; /* [L][H] |B̃ - P_A|_F over paired cells (every text length) */
+  int *aligned_head_ranking;   /* [L·H] flat layer·H + head by decreasing aligned change */
+
   gboolean attention_available; /* T_A == T_B */
   float *attention_diff;        /* [L][H][T][T] P_B - P_A, NULL when unavailable */
   double *head_change;          /* [L][H] |P_B - P_A|_F, NULL when unavailable */
@@ -62,6 +74,10 @@ typedef struct
 AsTokenPair *as_compare_pair_tokens (char *const *tokens_a, int n_a, char *const *tokens_b, int n_b,
                                      int *n_pairs, int **unmatched_a, int *n_unmatched_a,
                                      int **unmatched_b, int *n_unmatched_b);
+
+/* OUT [T_A][T_A] = B [T_B][T_B] (one of B's attention matrices) aligned by token to A through C's
+ * pairs: OUT[i][j] = B[p(i)][p(j)], NaN where i or j has no partner. */
+void as_compare_align (float *out, const AsComparison *c, const float *b);
 
 /* Compares A and B; fails with AS_ERROR_SHAPE when they do not come from the same model shape
  * (layers, heads, width), naming both. */

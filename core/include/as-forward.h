@@ -12,33 +12,84 @@ typedef struct
 {
   gboolean all_logits;       /* logits for every position, not only the last */
   GCancellable *cancellable; /* checked between layers; may be NULL */
+  gboolean capture_qkv;      /* keep every head's q, k and v in the trace (AsTrace.q/k/v), which
+                              * takes 3·L·H·T·hd floats more; off: they are NULL */
+  const int32_t *type_ids;   /* [n_ids] the token type (segment) of each id, as a tokenizer gives
+                              * them for a pair of texts (0 for the first, 1 for the second); NULL:
+                              * all 0. Each must be below the model's type_vocab_size, or 0/1 for a
+                              * model without token types (then they only mark the segments). */
 } AsForwardOptions;
 
-/* Runs MODEL on IDS[0..N_IDS-1] and returns the full trace. Fails on: no ids, an id outside the
- * vocabulary, more ids than the context length (message names both numbers), a trace that would
- * not fit in memory, cancellation. OPTIONS may be NULL. */
+/* The shape of the trace a pass of MODEL over N_TOKENS makes with OPTIONS (may be NULL). */
+AsTraceShape as_forward_trace_shape (const AsModel *model, int n_tokens,
+                                     const AsForwardOptions *options);
+
+/* Bytes a pass of MODEL over N_TOKENS needs: its trace plus the family's working memory. */
+guint64 as_forward_bytes (const AsModel *model, int n_tokens, const AsForwardOptions *options);
+
+/* The most tokens (at most the context length) whose pass fits in BUDGET bytes; 0 when not even
+ * one token does. */
+int as_forward_max_tokens (const AsModel *model, const AsForwardOptions *options, guint64 budget);
+
+/* The memory a pass may use now: as_memory_budget() less the model's mapped weight files, which
+ * must stay in memory (their pages count as reclaimable in MemAvailable). With
+ * $ATTNSCOPE_MEMORY_LIMIT set, that limit less everything held (weights, other traces). */
+guint64 as_forward_budget (const AsModel *model);
+
+/* Runs MODEL on IDS[0..N_IDS-1] and returns the full trace. Fails on: no ids, an id or a token
+ * type outside the model's range, more ids than the context length (message names both numbers,
+ * for a pair both texts' lengths), a trace that would not fit in memory (message names both sizes
+ * and how many tokens would fit), cancellation. OPTIONS may be NULL. The trace keeps the type ids,
+ * where the pair's second text starts and the model's special-token ids (as-trace.h). */
 AsTrace *as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOptions *options,
                      GError **error);
 
-/* Tokenizes TEXT and runs the forward pass. Fails on empty text, invalid UTF-8, and text longer
- * than the context unless TRUNCATE (then the first n_positions tokens are kept). Both fail for
- * an encoder–decoder model, which needs a source and a target (below). */
+/* Tokenizes TEXT exactly as HF's tokenizer(text) (as_tokenizer_encode: the model's special
+ * tokens added, e.g. a Llama <s>, BERT's [CLS] … [SEP]; nothing for GPT-2) and runs the forward
+ * pass. Fails on empty text, invalid UTF-8, a model without a tokenizer (it runs on ids only), and
+ * text longer than the context unless TRUNCATE (then the text keeps its first tokens and its
+ * special tokens: as_truncate_input). as_forward, as_forward_text and as_forward_pair fail for an
+ * encoder–decoder model, which needs a source and a target (as_forward_translation). */
 AsTrace *as_forward_text (AsModel *model, const char *text, gboolean truncate,
+                          const AsForwardOptions *options, GError **error);
+
+/* As as_forward_text for the pair TEXT, PAIR (PAIR may be NULL: one text), tokenized as HF's
+ * tokenizer(text, pair) with the token types the tokenizer gives (BERT: 0 for [CLS] A [SEP], 1
+ * for B [SEP]); OPTIONS' type_ids are ignored. A pair longer than the context is refused naming
+ * both texts' lengths; with TRUNCATE the longer text loses tokens first (as_truncate_input). */
+AsTrace *as_forward_pair (AsModel *model, const char *text, const char *pair, gboolean truncate,
                           const AsForwardOptions *options, GError **error);
 
 /* An encoder–decoder (translation) model on source ids SRC and decoder input ids TGT exactly as
  * given: the decoder's trace with the encoder's as its `source` and the cross-attention
  * (as-trace.h). Fails on a model that is not encoder–decoder, empty ids, an id outside the
  * vocabulary, more ids than the model's positions (naming both numbers), memory, cancellation. */
-AsTrace *as_forward_pair (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
-                          int n_tgt, const AsForwardOptions *options, GError **error);
+AsTrace *as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
+                                 int n_tgt, const AsForwardOptions *options, GError **error);
 
 /* The same on texts: SOURCE tokenized as the model's tokenizer does by default (Marian: pieces
  * and </s>), the decoder input = decoder_start_token_id followed by TARGET tokenized as target
  * text (Marian: target.spm pieces and </s>), the shape of a generated translation. Fails on an
  * empty text. */
-AsTrace *as_forward_pair_text (AsModel *model, const char *source, const char *target,
-                               const AsForwardOptions *options, GError **error);
+AsTrace *as_forward_translation_text (AsModel *model, const char *source, const char *target,
+                                      const AsForwardOptions *options, GError **error);
+
+/* Hugging Face's longest-first rule for a pair (tokenizers' utils/truncation.rs, which
+ * tokenizer(a, b, truncation=True) follows): texts of N_A and N_B tokens (special tokens not
+ * counted) that may keep MAX_TOKENS together keep *KEEP_A and *KEEP_B tokens. With n1 ≤ n2 the
+ * shorter and longer: nothing is cut when n1 + n2 ≤ MAX_TOKENS; else the longer keeps
+ * max(n1, MAX_TOKENS − n1) when that fits, and otherwise the two keep MAX_TOKENS / 2 each, the
+ * odd token going to the second text (B), the first text (A) counting as the shorter on a tie. */
+void as_truncate_longest_first (int n_a, int n_b, int max_tokens, int *keep_a, int *keep_b);
+
+/* Cuts the input IDS (int32_t, with TYPE_IDS of the same length or NULL) of MODEL to at most
+ * MAX_TOKENS by dropping the last tokens of its text(s), keeping the special tokens ([CLS],
+ * [SEP] and RoBERTa's <s>, </s>) where they are: a single text keeps its first tokens; a pair
+ * (as_segment_b_start) is cut by as_truncate_longest_first. For a model without special tokens
+ * that is simply the first MAX_TOKENS ids. Fails when MAX_TOKENS cannot even hold the special
+ * tokens. */
+gboolean as_truncate_input (const AsModel *model, GArray *ids, GArray *type_ids, int max_tokens,
+                            GError **error);
 
 /* Threads a forward pass uses: $ATTNSCOPE_THREADS when set (≥ 1), else the number of
  * processors. */

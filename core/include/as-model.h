@@ -24,6 +24,11 @@ AsModel *as_model_load (const char *spec, GError **error);
 AsModel *as_model_ref (AsModel *model);
 void as_model_unref (AsModel *model);
 
+/* The tokenizer of the model SPEC names, without its weights: the one its family loads when
+ * config.json's model_type names a family attnscope runs, otherwise the folder's Hugging Face
+ * tokenizer files (as_tokenizer_load_folder), whatever architecture config.json names. */
+AsTokenizer *as_model_load_tokenizer (const char *spec, GError **error);
+
 /* Resolves SPEC (folder, shipped name, hub id) to a folder path without loading. */
 char *as_model_resolve_path (const char *spec, GError **error);
 
@@ -38,11 +43,22 @@ char **as_model_dup_cached_hub_ids (void);
 const char *as_model_default_name (void);
 
 const AsConfig *as_model_get_config (const AsModel *model);
+/* The model's tokenizer; NULL for a model that runs on token ids only (a family whose models may
+ * come without tokenizer files, and a folder that has none: as_model_get_no_tokenizer_reason()
+ * says what was looked for). */
 AsTokenizer *as_model_get_tokenizer (const AsModel *model);
+const char *as_model_get_no_tokenizer_reason (const AsModel *model);
 const char *as_model_get_path (const AsModel *model); /* the resolved folder */
 const char *as_model_get_name (const AsModel *model); /* basename or hub id, for titles */
 const char *as_model_get_weights_path (const AsModel *model);
 int64_t as_model_get_n_params (const AsModel *model);
+/* How the weights are stored: "F32", "BF16", "F16", or e.g. "BF16+F32" when mixed (most first). */
+const char *as_model_get_weights_dtype (const AsModel *model);
+/* Bytes of weight files mapped into memory (they stay resident while the model is used). */
+guint64 as_model_get_mapped_bytes (const AsModel *model);
+/* The id of the model's special token WHICH (config's special_tokens looked up in the
+ * tokenizer's vocabulary), or -1 when the model or its vocabulary has none. */
+int32_t as_model_get_special_id (const AsModel *model, AsSpecialToken which);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsModel, as_model_unref)
 

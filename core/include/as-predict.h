@@ -1,4 +1,5 @@
-/* as-predict.h — next-token predictions and greedy generation. */
+/* as-predict.h — next-token predictions and greedy generation; for a masked-LM encoder, the
+ * predictions at every [MASK] position. */
 #pragma once
 
 #include <gio/gio.h>
@@ -23,6 +24,28 @@ AsPrediction *as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokeniz
                                 int *n_out);
 void as_predictions_free (AsPrediction *predictions, int n);
 
+/* The text IDS[0..N_IDS-1] stand for: decoded by TOKENIZER, or "<id>" per token when TOKENIZER
+ * is NULL (a model that runs on ids only). Owned. */
+char *as_predict_dup_ids_text (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids);
+
+/* The predictions at one masked position of the input. */
+typedef struct
+{
+  int position;      /* token index in the trace */
+  AsPrediction *top; /* [n_top] sorted as as_predict_top_k */
+  int n_top;
+} AsMaskedPrediction;
+
+/* The K most likely tokens at every position of TRACE whose id is the model's mask token
+ * (trace->special_ids[AS_SPECIAL_MASK]: [MASK], RoBERTa's <mask>), in order of position, with
+ * probabilities from the softmax over that position's logits. TRACE must come from a masked-LM
+ * model run with logits for every position (AsForwardOptions.all_logits). Fails with
+ * AS_ERROR_INPUT when the model has no masked-LM head, its vocabulary has no mask token, or the
+ * input holds no mask token (the message names the token and its id). */
+AsMaskedPrediction *as_predict_masked (const AsTrace *trace, const AsTokenizer *tokenizer, int k,
+                                       int *n_masks, GError **error);
+void as_masked_predictions_free (AsMaskedPrediction *masks, int n_masks);
+
 /* One greedy step as printed by the seed: the text so far and the top-K of that step. */
 typedef struct
 {
@@ -40,9 +63,13 @@ typedef enum
 
 /* Greedy generation for N_STEPS from PROMPT: at each step runs the model, records the top-K and
  * appends the top token. Returns N_STEPS steps or NULL with ERROR (empty prompt, context
- * exceeded, cancelled). */
+ * exceeded, cancelled, a model without a tokenizer). */
 AsGreedyStep *as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k,
                                   AsGreedyMode mode, GCancellable *cancellable, GError **error);
+/* The same from token IDS[0..N_IDS-1], appending ids (AS_GREEDY_APPEND_IDS); the steps' texts
+ * are decoded, or "<id>" per token for a model without a tokenizer. */
+AsGreedyStep *as_generate_greedy_ids (AsModel *model, const int32_t *ids, int n_ids, int n_steps,
+                                      int k, GCancellable *cancellable, GError **error);
 void as_greedy_steps_free (AsGreedyStep *steps, int n_steps);
 
 G_END_DECLS

@@ -2,8 +2,10 @@
  * "Data flow").
  *
  * Immutable once returned, reference counted. Fields are public for reading; analysis code and
- * views index them with the helpers below. L layers, H heads, T tokens, D model width,
- * hd head width, V vocabulary.
+ * views index them with the helpers below. L layers, H (query) heads, T tokens, D model width,
+ * hd head width, V vocabulary. With grouped-query attention (Llama family) there are K ≤ H
+ * key/value heads: every per-head array still has one entry per query head (each query head's
+ * own softmax), and as_trace_kv_head() says which key/value head a query head shares.
  *
  * An encoder–decoder (translation) model gives one trace for each stack: the returned trace is
  * the decoder's (causal, over the target tokens, with the logits), and its `source` is a
@@ -16,6 +18,7 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "as-config.h"
 #include "as-tokenizer.h"
 
 G_BEGIN_DECLS
@@ -25,7 +28,8 @@ typedef struct _AsTrace AsTrace;
 struct _AsTrace
 {
   int n_layer;    /* L */
-  int n_head;     /* H */
+  int n_head;     /* H query heads */
+  int n_kv_head;  /* K key/value heads (K divides H; K = H without grouped-query attention) */
   int n_tokens;   /* T */
   int d_model;    /* D */
   int head_dim;   /* hd */
@@ -37,14 +41,26 @@ struct _AsTrace
   char **token_texts; /* [T] the bytes each token stands for (" the"), as
                        * as_tokenizer_dup_token_text() gives them, NULL-terminated */
 
-  float *attn;     /* [L][H][T][T] post-softmax; masked entries exactly 0 */
-  float *q;        /* [L][H][T][hd] */
-  float *k;        /* [L][H][T][hd] */
-  float *v;        /* [L][H][T][hd] */
+  /* The input's segments (encoders; core/README.md, "Sentence pairs") */
+  int32_t *type_ids;   /* [T] token type of each token as the pass used them (all 0 unless
+                        * given), or NULL for a model without token types run without them */
+  int segment_b_start; /* first position of a pair's second text (positions from here on belong
+                        * to it), or -1 for a single text */
+  int32_t special_ids[AS_N_SPECIAL]; /* the model's [CLS], [SEP], [MASK], [PAD] ids (<s>, </s>,
+                                      * <mask>, <pad> for RoBERTa); -1 when it has none */
+
+  float *attn; /* [L][H][T][T] post-softmax; masked entries exactly 0 */
+  /* q, k, v: NULL unless the pass was asked to capture them (AsForwardOptions.capture_qkv) */
+  float *q;        /* [L][H][T][hd] the query of each head (after RoPE when the model rotates) */
+  float *k;        /* [L][H][T][hd] the key each query head used (its key/value head's) */
+  float *v;        /* [L][H][T][hd] the value each query head used */
   float *ctx;      /* [L][H][T][hd] context = P·v, before the output projection */
   float *attn_out; /* [L][T][D] output of each attention block (after c_proj, before residual) */
   float *hidden;   /* [L+1][T][D] HF convention: block inputs, last = after the final norm */
-  float *logits;   /* [logits_rows][V]; logits_rows = 1 (last position) or T */
+  float *token_embeddings; /* [T][D] the rows of the family's token-embedding table for the ids,
+                            * before positions (or anything else) are added: the same vector
+                            * for a token in every text; NULL when the family provides none */
+  float *logits;           /* [logits_rows][V]; logits_rows = 1 (last position) or T */
   int logits_rows;
 
   AsTrace *source;   /* encoder–decoder models: the encoder's trace over S source tokens */
@@ -52,15 +68,46 @@ struct _AsTrace
 
   /*< private >*/
   gint ref_count;
+  guint64 held_bytes; /* declared to the memory budget while the trace lives */
 };
 
-/* Allocates a trace for the given sizes with every array zeroed, or fails with AS_ERROR_MEMORY
- * (naming the bytes needed and available) when it would not fit. TOKENS are copied. */
+/* What a trace holds: its sizes and which optional arrays it has. */
+typedef struct
+{
+  int n_layer, n_head, n_kv_head, n_tokens, d_model, head_dim, vocab_size;
+  gboolean all_logits;  /* logits for every position, not only the last */
+  gboolean capture_qkv; /* the q, k and v arrays */
+} AsTraceShape;
+
+/* Allocates a trace of SHAPE with every array zeroed, or fails with AS_ERROR_MEMORY (naming the
+ * bytes needed and available) when it would not fit. */
+AsTrace *as_trace_new_shape (const AsTraceShape *shape, GError **error);
+/* Bytes the arrays of a trace of SHAPE need. */
+guint64 as_trace_shape_bytes (const AsTraceShape *shape);
+
+/* as_trace_new_shape with K = H and q, k, v captured. */
 AsTrace *as_trace_new (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
                        int vocab_size, gboolean all_logits, GError **error);
+/* Sets TRACE->token_embeddings [T][D] to the rows TABLE[ids[t]] of a token-embedding table
+ * TABLE [V][D] (families call it after as_trace_set_tokens(); core/README.md, "Model families").
+ * Fails with AS_ERROR_MEMORY. */
+gboolean as_trace_set_token_embeddings (AsTrace *trace, const float *table, GError **error);
+
 /* Copies IDS[0..T-1] into TRACE with their vocabulary strings and texts from TOKENIZER ("<id>"
  * for both when TOKENIZER is NULL or lacks the id). */
 void as_trace_set_tokens (AsTrace *trace, const AsTokenizer *tokenizer, const int32_t *ids);
+
+/* Records the input's segments in TRACE (whose ids are set): a copy of TYPE_IDS [T] (NULL: all
+ * 0 when WITH_TYPES, else none), SPECIAL_IDS [AS_N_SPECIAL], and segment_b_start by
+ * as_segment_b_start(). */
+void as_trace_set_segments (AsTrace *trace, const int32_t *type_ids, gboolean with_types,
+                            const int32_t *special_ids);
+
+/* Where the second text of a pair starts in IDS [N]: the first position of token type 1 when
+ * TYPE_IDS [N] has one (BERT); otherwise the position after the first SEP_ID that is not the
+ * last token (DistilBERT's "[CLS] A [SEP] B [SEP]"; RoBERTa's "<s> A </s></s> B </s>", whose
+ * second text is "</s> B </s>"). -1 for a single text. TYPE_IDS may be NULL, SEP_ID -1. */
+int as_segment_b_start (const int32_t *ids, const int32_t *type_ids, int n, int32_t sep_id);
 AsTrace *as_trace_ref (AsTrace *trace);
 void as_trace_unref (AsTrace *trace);
 
@@ -68,15 +115,17 @@ void as_trace_unref (AsTrace *trace);
  * cross-attention [L][H][T][S] zeroed; fails with AS_ERROR_MEMORY when it would not fit. */
 gboolean as_trace_set_source (AsTrace *trace, AsTrace *source, GError **error);
 
-/* Bytes the trace arrays need. */
+/* Bytes the trace arrays of as_trace_new need. */
 guint64 as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim,
                         int vocab_size, gboolean all_logits);
 
-/* The memory budget for one request: $ATTNSCOPE_MEMORY_LIMIT (bytes, for tests) when set,
- * otherwise 90 % of MemAvailable. */
+/* The memory budget: $ATTNSCOPE_MEMORY_LIMIT bytes when set — for everything the process holds
+ * (traces, weights) together with a request — otherwise 90 % of MemAvailable for the request
+ * (core/README.md, "Bad input, memory and threads"). */
 guint64 as_memory_budget (void);
 
-/* Fails with AS_ERROR_MEMORY when BYTES exceed the budget; WHAT names the request. */
+/* Fails with AS_ERROR_MEMORY when BYTES would not fit in the budget (with what is held, under
+ * ATTNSCOPE_MEMORY_LIMIT); WHAT names the request. */
 gboolean as_memory_check (guint64 bytes, const char *what, GError **error);
 
 static inline float *
@@ -96,6 +145,12 @@ static inline float *
 as_trace_head_vectors (const AsTrace *t, float *base, int layer, int head) /* [T][hd] */
 {
   return base + ((gsize) layer * t->n_head + head) * t->n_tokens * t->head_dim;
+}
+
+static inline int
+as_trace_kv_head (const AsTrace *t, int head) /* the key/value head query head HEAD shares */
+{
+  return head / (t->n_head / t->n_kv_head);
 }
 
 static inline float *

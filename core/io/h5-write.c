@@ -1,25 +1,24 @@
-/* h5-write.c — see h5-write.h. */
+/* h5-write.c — see h5-write-private.h. */
 #include "h5-write-private.h"
-
-#include <errno.h>
-#include <glib/gstdio.h>
 
 #include "as-error.h"
 
 gboolean
-as_h5_atomic_begin (AsH5Atomic *atomic, const char *path, GError **error)
+as_h5_atomic_begin (AsH5Atomic *atomic, const char *path, AsOutputFlags flags, GError **error)
 {
   H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
+  atomic->file = H5I_INVALID_HID;
+  atomic->output = as_output_file_new (path, flags, error);
+  if (atomic->output == NULL)
+    return FALSE;
   atomic->path = g_strdup (path);
-  atomic->tmp_path = g_strdup_printf ("%s/.%s.%u.tmp", dir, base, g_random_int ());
-  atomic->file = H5Fcreate (atomic->tmp_path, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  atomic->file = H5Fcreate (as_output_file_get_temp_path (atomic->output), H5F_ACC_TRUNC,
+                            H5P_DEFAULT, H5P_DEFAULT);
   if (atomic->file < 0)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_IO, "%s: cannot create the output file", path);
+      g_clear_pointer (&atomic->output, as_output_file_free);
       g_clear_pointer (&atomic->path, g_free);
-      g_clear_pointer (&atomic->tmp_path, g_free);
       return FALSE;
     }
   return TRUE;
@@ -33,16 +32,10 @@ as_h5_atomic_end (AsH5Atomic *atomic, gboolean ok, GError **error)
       ok = FALSE;
       g_set_error (error, AS_ERROR, AS_ERROR_IO, "%s: could not finish writing", atomic->path);
     }
-  if (ok && g_rename (atomic->tmp_path, atomic->path) != 0)
-    {
-      ok = FALSE;
-      g_set_error (error, AS_ERROR, AS_ERROR_IO, "%s: could not rename the temporary file: %s",
-                   atomic->path, g_strerror (errno));
-    }
-  if (!ok)
-    g_unlink (atomic->tmp_path);
+  if (ok)
+    ok = as_output_file_commit (atomic->output, error);
+  g_clear_pointer (&atomic->output, as_output_file_free); /* removes the file unless committed */
   g_clear_pointer (&atomic->path, g_free);
-  g_clear_pointer (&atomic->tmp_path, g_free);
   atomic->file = H5I_INVALID_HID;
   return ok;
 }

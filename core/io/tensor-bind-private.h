@@ -22,9 +22,17 @@ typedef struct
 /* A binder over STORE that reports into ERROR. */
 AsTensorBinder as_tensor_binder_init (const AsTensorStore *store, GError **error);
 
-/* The data of the tensor named *SUFFIX with shape (D0) when D1 is 0, else (D0, D1), up to size-1
- * dimensions; NULL after a failure, which names the file, the tensor and both shapes. */
+/* The float32 data of the tensor named *SUFFIX with shape (D0) when D1 is 0, else (D0, D1), up to
+ * size-1 dimensions and to runs of adjacent dimensions that multiply to one of them (a (D, H, hd)
+ * tensor binds as (D, H·hd): the same elements in the same order; a 16-bit tensor is widened once,
+ * tensor-store-private.h); NULL after a failure, which names the file, the tensor and both
+ * shapes. */
 const float *as_tensor_binder_get (AsTensorBinder *b, const char *suffix, int64_t d0, int64_t d1);
+
+/* The same tensor as it is stored (F32, BF16 or F16), for the kernels that widen tile by tile;
+ * data NULL after a failure. */
+AsWeight as_tensor_binder_get_weight (AsTensorBinder *b, const char *suffix, int64_t d0,
+                                      int64_t d1);
 
 /* TRUE when the store came from a Keras-HDF5 file (Keras names: "h_._0/ln_1/gamma:0"), FALSE
  * for safetensors (PyTorch names: "h.0.ln_1.weight"). */

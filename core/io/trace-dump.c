@@ -37,10 +37,14 @@ write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *a
   hsize_t L = t->n_layer, H = t->n_head, T = t->n_tokens, D = t->d_model, hd = t->head_dim;
   hsize_t V = t->vocab_size;
 
-  gint64 *ids64 = g_new (gint64, T);
+  gint64 *ids64 = g_new (gint64, T); /* [T] */
   for (hsize_t i = 0; i < T; i++)
     ids64[i] = t->ids[i];
   gboolean ok = as_h5_write_dataset (file, "token_ids", H5T_STD_I64LE, ids64, 1, &T, error);
+  for (hsize_t i = 0; t->type_ids != NULL && i < T; i++)
+    ids64[i] = t->type_ids[i];
+  if (t->type_ids != NULL)
+    ok = ok && as_h5_write_dataset (file, "token_type_ids", H5T_STD_I64LE, ids64, 1, &T, error);
   g_free (ids64);
 
   hid_t str_type = H5Tcopy (H5T_C_S1);
@@ -68,12 +72,12 @@ write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *a
 
 gboolean
 as_trace_dump_h5 (const AsTrace *trace, const char *model_name, const char *architecture,
-                  const char *path, GError **error)
+                  const char *path, AsOutputFlags flags, GError **error)
 {
   g_return_val_if_fail (trace != NULL && path != NULL, FALSE);
   g_return_val_if_fail (trace->vocab_size == 0 || trace->logits_rows == trace->n_tokens, FALSE);
   AsH5Atomic atomic;
-  if (!as_h5_atomic_begin (&atomic, path, error))
+  if (!as_h5_atomic_begin (&atomic, path, flags, error))
     return FALSE;
   GError *local = NULL;
   gboolean ok = write_trace (atomic.file, trace, model_name ? model_name : "",

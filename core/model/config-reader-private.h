@@ -53,4 +53,10 @@ gboolean as_config_reader_activation (const AsConfigReader *r, const char *key,
 gboolean as_config_reader_double (const AsConfigReader *r, const char *key, double default_value,
                                   double min, double max, double *out, GError **error);
 
+/* The object KEY as a reader of its own (SUB->path reads "config.json: KEY", owned; free with
+ * as_config_reader_clear). Absent or null: SUB->obj is NULL and TRUE is returned. */
+gboolean as_config_reader_object (const AsConfigReader *r, const char *key, AsConfigReader *sub,
+                                  GError **error);
+void as_config_reader_clear (AsConfigReader *sub);
+
 G_END_DECLS

@@ -5,11 +5,36 @@
 
 #include "as-error.h"
 
+/* VALUE in the shortest form that reads back as the same double ("1e+300", not
+ * "1.0000000000000001e+300"): the value as the file wrote it, for messages. */
+static char *
+format_double (double value)
+{
+  for (int digits = 1; digits < 17; digits++)
+    {
+      char *s = g_strdup_printf ("%.*g", digits, value);
+      if (g_ascii_strtod (s, NULL) == value)
+        return s;
+      g_free (s);
+    }
+  return g_strdup_printf ("%.17g", value);
+}
+
 JsonNode *
 as_config_reader_member (const AsConfigReader *r, const char *key)
 {
   JsonNode *node = json_object_get_member (r->obj, key);
   return node == NULL || JSON_NODE_HOLDS_NULL (node) ? NULL : node;
+}
+
+/* The value of a JSON number NODE (integer or not), NAN for anything else. */
+static double
+node_number (JsonNode *node)
+{
+  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  return type == G_TYPE_DOUBLE  ? json_node_get_double (node)
+         : type == G_TYPE_INT64 ? (double) json_node_get_int (node)
+                                : NAN;
 }
 
 /* Reads integer KEY into OUT, within MIN..MAX. When the key is absent or null, uses DEFAULT_VALUE
@@ -29,10 +54,7 @@ as_config_reader_int (const AsConfigReader *r, const char *key, gboolean optiona
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: missing key '%s'", r->path, key);
       return FALSE;
     }
-  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
-  double value = type == G_TYPE_INT64    ? (double) json_node_get_int (node)
-                 : type == G_TYPE_DOUBLE ? json_node_get_double (node)
-                                         : NAN;
+  double value = node_number (node);
   if (isnan (value) || value != floor (value))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be an integer", r->path,
@@ -41,8 +63,12 @@ as_config_reader_int (const AsConfigReader *r, const char *key, gboolean optiona
     }
   if (value < min || value > max)
     {
+      /* the value as the file writes it: every int64 exactly, a float in its shortest form */
+      g_autofree char *shown = json_node_get_value_type (node) == G_TYPE_INT64
+                                   ? g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node))
+                                   : format_double (value);
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: key '%s' is %.0f; expected an integer from %d to %d", r->path, key, value,
+                   "%s: key '%s' is %s; expected an integer from %d to %d", r->path, key, shown,
                    min, max);
       return FALSE;
     }
@@ -92,10 +118,7 @@ as_config_reader_eps (const AsConfigReader *r, const char *key, float default_va
   *out = default_value;
   if (node == NULL)
     return TRUE;
-  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
-  double value = type == G_TYPE_DOUBLE  ? json_node_get_double (node)
-                 : type == G_TYPE_INT64 ? (double) json_node_get_int (node)
-                                        : NAN;
+  double value = node_number (node);
   if (isnan (value))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be a number, e.g. 1e-05",
@@ -104,9 +127,10 @@ as_config_reader_eps (const AsConfigReader *r, const char *key, float default_va
     }
   if (!(value > 0 && value < 1))
     {
+      g_autofree char *shown = format_double (value);
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: key '%s' is %g; expected a number between 0 and 1 (exclusive)", r->path,
-                   key, value);
+                   "%s: key '%s' is %s; expected a number between 0 and 1 (exclusive)", r->path,
+                   key, shown);
       return FALSE;
     }
   *out = (float) value;
@@ -148,10 +172,7 @@ as_config_reader_double (const AsConfigReader *r, const char *key, double defaul
   *out = default_value;
   if (node == NULL)
     return TRUE;
-  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
-  double value = type == G_TYPE_DOUBLE  ? json_node_get_double (node)
-                 : type == G_TYPE_INT64 ? (double) json_node_get_int (node)
-                                        : NAN;
+  double value = node_number (node);
   if (isnan (value))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be a number", r->path, key);
@@ -159,11 +180,39 @@ as_config_reader_double (const AsConfigReader *r, const char *key, double defaul
     }
   if (!(value >= min && value <= max))
     {
+      g_autofree char *shown = format_double (value);
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: key '%s' is %g; expected a number from %g to %g", r->path, key, value, min,
+                   "%s: key '%s' is %s; expected a number from %g to %g", r->path, key, shown, min,
                    max);
       return FALSE;
     }
   *out = value;
   return TRUE;
+}
+
+gboolean
+as_config_reader_object (const AsConfigReader *r, const char *key, AsConfigReader *sub,
+                         GError **error)
+{
+  JsonNode *node = as_config_reader_member (r, key);
+  sub->obj = NULL;
+  sub->path = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG, "%s: key '%s' must be an object or null",
+                   r->path, key);
+      return FALSE;
+    }
+  sub->obj = json_node_get_object (node);
+  sub->path = g_strdup_printf ("%s: %s", r->path, key);
+  return TRUE;
+}
+
+void
+as_config_reader_clear (AsConfigReader *sub)
+{
+  g_clear_pointer ((char **) &sub->path, g_free);
+  sub->obj = NULL;
 }

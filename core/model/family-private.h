@@ -36,6 +36,9 @@ struct _AsFamily
 
   /* The tokenizer of model folder FOLDER. */
   AsTokenizer *(*load_tokenizer) (const char *folder, const AsConfig *config, GError **error);
+  /* TRUE when the family's models also run on token ids alone: load_tokenizer failing with
+   * AS_ERROR_NOT_FOUND (no tokenizer file it reads) then loads the model without a tokenizer. */
+  gboolean tokenizer_optional;
 
   /* Points the family's weights struct into STORE with the exact shapes CONFIG implies; adds
    * the number of weights bound to *N_PARAMS. Returns the struct (freed with free_weights), or
@@ -43,9 +46,16 @@ struct _AsFamily
   gpointer (*bind_weights) (const AsConfig *config, const AsTensorStore *store, int64_t *n_params,
                             GError **error);
   void (*free_weights) (gpointer weights);
+  /* Whether the bound WEIGHTS hold a masked-LM head (AsConfig.masked_lm); NULL for families that
+   * never have one. An encoder folder without it loads for attention only. */
+  gboolean (*has_masked_lm_head) (gconstpointer weights);
 
   /* Bytes of working memory a forward pass over N_TOKENS needs besides the trace. */
   guint64 (*scratch_bytes) (const AsConfig *config, int n_tokens);
+
+  /* Appends the family's own settings to SETTINGS as name and value strings (owned by the
+   * array), e.g. "rope_theta", "500000", for `info` (as_config_dup_settings); may be NULL. */
+  void (*describe) (const AsConfig *config, GPtrArray *settings);
 
   /* The forward pass with full capture. IDS are already validated by as_forward(): 1 ≤ N_IDS ≤
    * n_positions and every id < vocab_size; the memory for the trace and the scratch is checked.

@@ -122,7 +122,8 @@ hf_pick_snapshot (const char *repo)
     {
       g_strstrip (ref);
       g_autofree char *snapshot = g_build_filename (snapshots, ref, NULL);
-      if (*ref != '\0' && strchr (ref, '/') == NULL && g_file_test (snapshot, G_FILE_TEST_IS_DIR))
+      if (*ref != '\0' && strchr (ref, '/') == NULL && strcmp (ref, ".") != 0
+          && strcmp (ref, "..") != 0 && g_file_test (snapshot, G_FILE_TEST_IS_DIR))
         return g_steal_pointer (&snapshot);
     }
   return hf_newest_snapshot (snapshots);

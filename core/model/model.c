@@ -1,17 +1,22 @@
 /* model.c — loads a model folder (as-model.h): config.json, the tokenizer, the weights.
  *
  * The folder is found by model-locate.c. config.json names the model family
- * (family-private.h), which loads its tokenizer; the weights come from tf_model.h5 (preferred)
- * or model.safetensors into one tensor store, every weight is checked for NaN/Inf, and the
- * family binds its weights to the store by name with the exact shapes config.json implies. A
- * loaded model is immutable and reference counted. */
+ * (family-private.h), which loads its tokenizer; the weights come from tf_model.h5 (preferred),
+ * model.safetensors, or a sharded model.safetensors.index.json into one tensor store, the family
+ * binds its weights to the store by name with the exact shapes config.json implies (a Keras store
+ * reads each weight only then), and every weight bound is checked for NaN/Inf. A pickle
+ * (pytorch_model.bin) is never loaded. A loaded model is immutable and reference counted. */
 #include "as-model.h"
 
 #include <string.h>
 
+#include <unistd.h>
+
 #include "as-error.h"
 #include "family-private.h"
 #include "generation-config-private.h"
+#include "file-read-private.h"
+#include "json-file-private.h"
 #include "model-private.h"
 
 struct _AsModel
@@ -24,48 +29,95 @@ struct _AsModel
   char *path;
   char *name;
   char *weights_path;
+  char *weights_dtype;
+  char *no_tokenizer; /* why the model has no tokenizer (ids only), else NULL */
   int64_t n_params;
   AsGenerationConfig *generation; /* encoder–decoder models: how they translate */
+  int32_t special_ids[AS_N_SPECIAL]; /* -1 when absent */
 };
 
-/* FOLDER/NAME when it exists, else NULL. */
+/* FOLDER/NAME when it exists (whatever it is: the reader refuses what is not a regular file),
+ * else NULL. */
 static char *
 model_file (const char *folder, const char *name)
 {
   char *path = g_build_filename (folder, name, NULL);
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
     return path;
   g_free (path);
   return NULL;
 }
 
-/* Loads tf_model.h5, or model.safetensors when there is no tf_model.h5, and checks that every
- * weight is finite. */
+/* The message for a folder without a weight file attnscope reads: pickles are named with their
+ * safer alternative. */
+static void
+model_no_weights_error (const char *folder, GError **error)
+{
+  const char *pickles[]
+      = { "pytorch_model.bin", "pytorch_model.bin.index.json", "model.pt", "consolidated.00.pth" };
+  for (gsize i = 0; i < G_N_ELEMENTS (pickles); i++)
+    {
+      g_autofree char *pickle = model_file (folder, pickles[i]);
+      if (pickle == NULL)
+        continue;
+      g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+                   "%s has only %s, a Python pickle, which attnscope never loads (unpickling can "
+                   "run any code); download the model's model.safetensors (or its sharded "
+                   "model-0000k-of-0000n.safetensors with model.safetensors.index.json) instead",
+                   folder, pickles[i]);
+      return;
+    }
+  g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+               "%s has no weight file (looked for tf_model.h5, model.safetensors and "
+               "model.safetensors.index.json)",
+               folder);
+}
+
+/* Opens tf_model.h5, else model.safetensors, else the sharded model.safetensors.index.json. A
+ * Keras store reads a weight only when the family binds it (model_bind_weights). */
 static gboolean
 model_load_weights (AsModel *model, GError **error)
 {
-  g_autofree char *h5 = model_file (model->path, "tf_model.h5");
-  g_autofree char *st = h5 == NULL ? model_file (model->path, "model.safetensors") : NULL;
-  if (h5 == NULL && st == NULL)
+  const char *names[] = { "tf_model.h5", "model.safetensors", "model.safetensors.index.json" };
+  for (gsize i = 0; i < G_N_ELEMENTS (names) && model->weights_path == NULL; i++)
+    model->weights_path = model_file (model->path, names[i]);
+  if (model->weights_path == NULL)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
-                   "%s has no weight file (looked for tf_model.h5 and model.safetensors)",
-                   model->path);
+      model_no_weights_error (model->path, error);
       return FALSE;
     }
-  model->weights_path = g_strdup (h5 != NULL ? h5 : st);
-  model->store = h5 != NULL ? as_tensor_store_load_keras_h5 (h5, error)
-                            : as_tensor_store_load_safetensors (st, error);
-  return model->store != NULL && as_tensor_store_check_finite (model->store, error);
+  const char *path = model->weights_path;
+  if (g_str_has_suffix (path, ".h5"))
+    model->store = as_tensor_store_open_keras_h5 (path, error);
+  else if (g_str_has_suffix (path, ".index.json"))
+    model->store = as_tensor_store_load_safetensors_index (path, error);
+  else
+    model->store = as_tensor_store_load_safetensors (path, error);
+  if (model->store == NULL)
+    return FALSE;
+  model->weights_dtype = as_tensor_store_dup_dtype_summary (model->store);
+  return TRUE;
 }
 
 /* The family's tokenizer; fails when it holds more tokens than config.json's vocab_size. */
 static gboolean
 model_load_tokenizer (AsModel *model, GError **error)
 {
-  model->tokenizer = model->config.ops->load_tokenizer (model->path, &model->config, error);
+  GError *local = NULL;
+  model->tokenizer = model->config.ops->load_tokenizer (model->path, &model->config, &local);
   if (model->tokenizer == NULL)
-    return FALSE;
+    {
+      /* a family whose models run on token ids alone accepts a folder without tokenizer files */
+      if (!model->config.ops->tokenizer_optional
+          || !g_error_matches (local, AS_ERROR, AS_ERROR_NOT_FOUND))
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      model->no_tokenizer = g_strdup (local->message);
+      g_error_free (local);
+      return TRUE;
+    }
   int n_tokens = as_tokenizer_get_vocab_size (model->tokenizer);
   if (n_tokens > model->config.vocab_size)
     {
@@ -73,6 +125,11 @@ model_load_tokenizer (AsModel *model, GError **error)
                    "%s has %d tokens but config.json says vocab_size is %d",
                    as_tokenizer_get_source (model->tokenizer), n_tokens, model->config.vocab_size);
       return FALSE;
+    }
+  for (int i = 0; i < AS_N_SPECIAL; i++)
+    {
+      const char *token = model->config.special_tokens[i];
+      model->special_ids[i] = token != NULL ? as_tokenizer_lookup (model->tokenizer, token) : -1;
     }
   return TRUE;
 }
@@ -87,12 +144,19 @@ model_load_generation (AsModel *model, GError **error)
   return as_generation_config_load (model->generation, model->path, &model->config, error);
 }
 
+/* Binds the family's weights (reading them), then checks that every weight read is finite; an
+ * encoder learns from them whether it has its masked-LM head. */
 static gboolean
 model_bind_weights (AsModel *model, GError **error)
 {
-  model->weights
-      = model->config.ops->bind_weights (&model->config, model->store, &model->n_params, error);
-  return model->weights != NULL;
+  const AsFamily *ops = model->config.ops;
+  model->weights = ops->bind_weights (&model->config, model->store, &model->n_params, error);
+  as_tensor_store_close_source (model->store);
+  if (model->weights == NULL || !as_tensor_store_check_finite (model->store, error))
+    return FALSE;
+  model->config.masked_lm
+      = ops->has_masked_lm_head != NULL && ops->has_masked_lm_head (model->weights);
+  return TRUE;
 }
 
 AsModel *
@@ -102,7 +166,7 @@ as_model_load (const char *spec, GError **error)
   if (path == NULL)
     return NULL;
   g_autofree char *config_path = g_build_filename (path, "config.json", NULL);
-  if (!g_file_test (config_path, G_FILE_TEST_IS_REGULAR))
+  if (!g_file_test (config_path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
                    "%s has no config.json (is it a Hugging Face model folder?)", path);
@@ -115,11 +179,46 @@ as_model_load (const char *spec, GError **error)
       spec != NULL && *spec != '\0' ? spec : as_model_default_name (), path);
   model->path = g_steal_pointer (&path);
   /* tokenizer first (cheap), then the weights */
-  if (!as_config_load (&model->config, config_path, error) || !model_load_tokenizer (model, error)
-      || !model_load_generation (model, error) || !model_load_weights (model, error)
+  if (!as_config_load (&model->config, config_path, error)
+      || !as_config_check_memory (&model->config, config_path, error)
+      || !model_load_tokenizer (model, error) || !model_load_generation (model, error)
+      || !model_load_weights (model, error)
       || !model_bind_weights (model, error))
     return NULL;
   return g_steal_pointer (&model);
+}
+
+/* config.json's model_type, or NULL when the file or the key is missing (owned). */
+static char *
+folder_model_type (const char *config_path)
+{
+  g_autoptr (JsonNode) root = as_json_load_object_file (config_path, AS_LIMIT_CONFIG_BYTES, NULL);
+  if (root == NULL)
+    return NULL;
+  JsonNode *type = json_object_get_member (json_node_get_object (root), "model_type");
+  if (type == NULL || !JSON_NODE_HOLDS_VALUE (type)
+      || json_node_get_value_type (type) != G_TYPE_STRING)
+    return NULL;
+  return g_strdup (json_node_get_string (type));
+}
+
+AsTokenizer *
+as_model_load_tokenizer (const char *spec, GError **error)
+{
+  g_autofree char *path = as_model_resolve_path (
+      spec != NULL && *spec != '\0' ? spec : as_model_default_name (), error);
+  if (path == NULL)
+    return NULL;
+  g_autofree char *config_path = g_build_filename (path, "config.json", NULL);
+  g_autofree char *type = folder_model_type (config_path);
+  if (type == NULL || as_family_find (type) == NULL)
+    return as_tokenizer_load_folder (path, error);
+  AsConfig config = { 0 };
+  if (!as_config_load (&config, config_path, error))
+    return NULL;
+  AsTokenizer *tokenizer = config.ops->load_tokenizer (path, &config, error);
+  as_config_clear (&config);
+  return tokenizer;
 }
 
 AsModel *
@@ -146,6 +245,8 @@ as_model_unref (AsModel *model)
   g_free (model->path);
   g_free (model->name);
   g_free (model->weights_path);
+  g_free (model->weights_dtype);
+  g_free (model->no_tokenizer);
   g_free (model);
 }
 
@@ -195,4 +296,29 @@ int64_t
 as_model_get_n_params (const AsModel *model)
 {
   return model->n_params;
+}
+
+const char *
+as_model_get_weights_dtype (const AsModel *model)
+{
+  return model->weights_dtype;
+}
+
+guint64
+as_model_get_mapped_bytes (const AsModel *model)
+{
+  return as_tensor_store_get_mapped_bytes (model->store);
+}
+
+const char *
+as_model_get_no_tokenizer_reason (const AsModel *model)
+{
+  return model->no_tokenizer;
+}
+
+int32_t
+as_model_get_special_id (const AsModel *model, AsSpecialToken which)
+{
+  g_return_val_if_fail ((guint) which < AS_N_SPECIAL, -1);
+  return model->special_ids[which];
 }

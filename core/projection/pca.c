@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "as-error.h"
+#include "eigen-private.h"
 
 #define OVERSAMPLE 8
 #define SUBSPACE_MIN_M 128
@@ -69,34 +70,6 @@ check_args (const float *x, int n, int d, int k, GError **error)
       return FALSE;
     }
   return as_matrix_check_finite (x, n, d, "the PCA input", error);
-}
-
-/* The top K eigenpairs of the symmetric S [m][m] (upper triangle used, destroyed) by LAPACK's
- * dsyevr, largest first: VALUES [k], VECTORS [m][k] (column c is the c-th eigenvector). */
-static gboolean
-top_eigen_lapack (double *values, double *vectors, double *s, int m, int k, GError **error)
-{
-  g_autofree double *w = g_new (double, m);            /* [m] eigenvalues, ascending */
-  g_autofree double *z = g_new (double, (gsize) m *k); /* [m][k] eigenvectors, ascending */
-  g_autofree lapack_int *isuppz = g_new (lapack_int, 2 * (gsize) m);
-  lapack_int found = 0;
-  lapack_int info = LAPACKE_dsyevr (LAPACK_ROW_MAJOR, 'V', 'I', 'U', m, s, m, 0.0, 0.0, m - k + 1,
-                                    m, 0.0, &found, w, z, k, isuppz);
-  if (info != 0 || found != k)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_VALUE,
-                   "PCA: the eigenvalue solver (LAPACK dsyevr) failed (info %d) on the %d×%d "
-                   "covariance",
-                   (int) info, m, m);
-      return FALSE;
-    }
-  for (int c = 0; c < k; c++)
-    {
-      values[c] = w[k - 1 - c];
-      for (int r = 0; r < m; r++)
-        vectors[(gsize) r * k + c] = z[(gsize) r * k + (k - 1 - c)];
-    }
-  return TRUE;
 }
 
 /* Orthonormalises the columns of V [m][b] in place (Householder QR). */
@@ -174,7 +147,7 @@ top_eigen (double *values, double *vectors, double *s, int m, int k, GError **er
   if (m >= SUBSPACE_MIN_M && k + OVERSAMPLE <= m / 4
       && top_eigen_subspace (values, vectors, s, m, k))
     return TRUE;
-  return top_eigen_lapack (values, vectors, s, m, k, error);
+  return as_eigen_top_dense (values, vectors, s, m, k, "PCA", error);
 }
 
 /* n >= d: eigenvectors of Xcᵀ·Xc are the components; coords = Xc·V. */

@@ -34,7 +34,7 @@ typedef struct
 typedef struct
 {
   AsTsneObjective parent;
-  const AsTsneSparseP *p; /* borrowed */
+  const AsSparseGraph *p; /* borrowed */
   int n;
   double theta2;
   AsWorkerTeam *team;
@@ -193,7 +193,7 @@ walk (Interactions *list, const AsQuadtree *tree, const AsQuadNode *leaf, float 
 
 /* The attraction entries of point I: its row of P. */
 static void
-gather_row (Interactions *list, const AsTsneSparseP *p, const float *y, int i)
+gather_row (Interactions *list, const AsSparseGraph *p, const float *y, int i)
 {
   const int *restrict col = p->col;
   const float *restrict val = p->val;
@@ -293,7 +293,7 @@ bh_free (AsTsneObjective *obj)
 }
 
 AsTsneObjective *
-as_tsne_barnes_hut_new (const AsTsneSparseP *p, double theta, AsWorkerTeam *team)
+as_tsne_barnes_hut_new (const AsSparseGraph *p, double theta, AsWorkerTeam *team)
 {
   BarnesHutObjective *self = g_new0 (BarnesHutObjective, 1);
   self->parent.gradient = bh_gradient;

@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 #include <stdint.h>
 
+#include "knn-private.h"
 #include "worker-team-private.h"
 
 G_BEGIN_DECLS
@@ -22,23 +23,8 @@ G_BEGIN_DECLS
 /* The smallest probability, as sklearn's MACHINE_EPSILON floor of the exact P. */
 #define TSNE_P_FLOOR 2.220446049250313e-16
 
-/* Sparse symmetric P (CSR), rows sorted by column; sums to 1. */
-typedef struct
-{
-  int n;
-  int64_t *row_ptr; /* [n + 1] */
-  int *col;         /* [nnz] */
-  float *val;       /* [nnz] */
-} AsTsneSparseP;
-
-void as_tsne_sparse_p_clear (AsTsneSparseP *p);
-
-/* Squared euclidean distances of the centred rows of X, in blocks of rows:
- * for each block, CALLBACK (D [rows][n], row0, rows, user_data) where D[r][j] = |x_{row0+r} −
- * x_j|² (self distance 0). A callback returning FALSE means cancelled: AS_ERROR_CANCELLED. */
-typedef gboolean (*TsneDistanceBlockFunc) (const float *d, int row0, int rows, gpointer data);
-gboolean as_tsne_distance_blocks (const float *x, int n, int d, TsneDistanceBlockFunc callback,
-                                  gpointer user_data, GError **error);
+/* The sparse P of Barnes-Hut is an AsSparseGraph (knn-private.h): symmetric, rows sorted by
+ * column, summing to 1. */
 
 /* The conditional distribution of one point: P_OUT [m] = exp(−β·d2) / Σ over the M squared
  * distances D2 (entry SKIP excluded and set to 0; −1 for none), β chosen by a safeguarded Newton
@@ -52,7 +38,7 @@ gboolean as_tsne_affinities_dense (float *p, const float *x, int n, int d, doubl
                                    AsWorkerTeam *team, GCancellable *cancellable, GError **error);
 
 /* Sparse symmetric P on the K nearest neighbours of each point (Barnes-Hut). */
-gboolean as_tsne_affinities_sparse (AsTsneSparseP *p, const float *x, int n, int d,
+gboolean as_tsne_affinities_sparse (AsSparseGraph *p, const float *x, int n, int d,
                                     double perplexity, int k, AsWorkerTeam *team,
                                     GCancellable *cancellable, GError **error);
 
@@ -69,7 +55,7 @@ struct _AsTsneObjective
 };
 
 AsTsneObjective *as_tsne_exact_new (const float *p, int n, AsWorkerTeam *team);
-AsTsneObjective *as_tsne_barnes_hut_new (const AsTsneSparseP *p, double theta, AsWorkerTeam *team);
+AsTsneObjective *as_tsne_barnes_hut_new (const AsSparseGraph *p, double theta, AsWorkerTeam *team);
 
 /* Z = Σ_{i≠j} 1 / (1 + |y_i − y_j|²) over all pairs, exactly (O(n²), threaded). */
 double as_tsne_exact_z (const float *y, int n, AsWorkerTeam *team);

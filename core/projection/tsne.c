@@ -13,6 +13,7 @@
 
 #include "as-error.h"
 #include "as-pca.h"
+#include "rng-private.h"
 #include "tsne-private.h"
 
 #define EXPLORATION_ITER 250
@@ -85,9 +86,9 @@ check_options (const AsTsneOptions *o, int n, GError **error)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
                    "t-SNE: perplexity %g is too large for %d points: it needs at least "
-                   "3·perplexity + 1 = %d points (with %d points use a perplexity of at most %.4g)",
-                   o->perplexity, n, (int) ceil (3.0 * o->perplexity) + 1, n,
-                   as_tsne_max_perplexity (n));
+                   "3·perplexity + 1 = %.0f points (with %d points use a perplexity of at most "
+                   "%.4g)",
+                   o->perplexity, n, ceil (3.0 * o->perplexity) + 1, n, as_tsne_max_perplexity (n));
       return FALSE;
     }
   return TRUE;
@@ -111,27 +112,16 @@ check_input (const float *x, int n, int d, const AsTsneOptions *o, GError **erro
   return as_matrix_check_finite (x, n, d, "the t-SNE input", error) && check_options (o, n, error);
 }
 
-/* splitmix64: a small, portable, seeded generator. */
-static guint64
-next_random (guint64 *state)
-{
-  guint64 z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 static void
 init_random (float *y /* [n][2] */, int n, guint64 seed)
 {
   guint64 state = seed;
   for (int i = 0; i < 2 * n; i += 2)
-    { /* Box-Muller: two normal deviates per pair of uniforms in (0, 1] */
-      double u1 = ((next_random (&state) >> 11) + 1.0) / 9007199254740992.0;
-      double u2 = (next_random (&state) >> 11) / 9007199254740992.0;
-      double r = sqrt (-2.0 * log (u1));
-      y[i] = (float) (1e-4 * r * cos (2 * G_PI * u2));
-      y[i + 1] = (float) (1e-4 * r * sin (2 * G_PI * u2));
+    {
+      double z0, z1;
+      as_rng_normal_pair (&state, &z0, &z1);
+      y[i] = (float) (1e-4 * z0);
+      y[i + 1] = (float) (1e-4 * z1);
     }
 }
 
@@ -228,7 +218,7 @@ descend (Descent *s, int first, int end, double momentum, double exag, int witho
 }
 
 static AsTsneObjective *
-make_objective (float **p_dense, AsTsneSparseP *p_sparse, const float *x, int n, int d,
+make_objective (float **p_dense, AsSparseGraph *p_sparse, const float *x, int n, int d,
                 const AsTsneOptions *o, AsWorkerTeam *team, GError **error)
 {
   if (as_tsne_method_for (o->method, n) == AS_TSNE_METHOD_EXACT)
@@ -279,11 +269,11 @@ as_tsne_run (float *y_out, double *kl_out, const float *x, int n, int d,
   g_autoptr (AsWorkerTeam) team
       = n >= TSNE_THREADED_MIN_N && n_threads > 1 ? as_worker_team_new (n_threads) : NULL;
   g_autofree float *p_dense = NULL;
-  AsTsneSparseP p_sparse = { 0 };
+  AsSparseGraph p_sparse = { 0 };
   AsTsneObjective *objective = make_objective (&p_dense, &p_sparse, x, n, d, o, team, error);
   if (objective == NULL)
     {
-      as_tsne_sparse_p_clear (&p_sparse);
+      as_sparse_graph_clear (&p_sparse);
       return FALSE;
     }
 
@@ -312,7 +302,7 @@ as_tsne_run (float *y_out, double *kl_out, const float *x, int n, int d,
       memcpy (y_out, s.y, size * sizeof (float));
     }
   objective->free (objective);
-  as_tsne_sparse_p_clear (&p_sparse);
+  as_sparse_graph_clear (&p_sparse);
   g_free (s.y);
   g_free (s.update);
   g_free (s.gains);

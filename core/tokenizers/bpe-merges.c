@@ -1,18 +1,16 @@
-/* bpe-merges.c — GPT-2's merge table and the BPE merge loop (see bpe-merges.h).
+/* bpe-merges.c — a BPE merge table and the merge loop (see bpe-merges-private.h).
  *
- * Hugging Face's loop recomputes every adjacent pair's rank after each merge step, which is
- * quadratic in the piece length (a 100 kB run of letters is one piece). We get the same result
- * in O(n log n) with a heap of candidate pairs ordered by (rank, position) over a linked list of
- * symbols:
- *   - popping the lowest (rank, position) merges the leftmost occurrence of the best pair first;
- *     an occurrence that overlaps an earlier merge is stale (its left symbol was merged away or
- *     changed) and is skipped, which is HF's non-overlapping left-to-right scan;
- *   - the pairs that a merge creates are held back until every occurrence of the current rank is
- *     done, and only then enter the heap, so a new pair never jumps ahead of the current step
- *     even in a merges file that ranks a pair below its own parts' merges.
- * Stale detection: a node's symbol only ever grows, and its right neighbour changes only when
- * the node itself absorbs it, so (left symbol, right symbol) still matching means the pair is
- * the one that was queued. */
+ * GPT-2's original loop (encoder.py) recomputes every adjacent pair's rank after each step,
+ * which is quadratic in the piece length (a 100 kB run of letters is one piece). Both rules here
+ * run in O(n log n) with a heap of candidate pairs ordered by (rank, position) over a linked
+ * list of symbols: popping the lowest (rank, position) merges the leftmost occurrence of the
+ * best pair first; an occurrence that overlaps an earlier merge is stale and skipped, which is
+ * the non-overlapping left-to-right scan. They differ only in when a pair created by a merge may
+ * be taken (merge_loop), which matters only for merge files that rank a pair before the merges
+ * that create its parts. Stale detection for GPT-2's rule: a node's symbol only ever grows, and
+ * its right neighbour changes only when the node itself absorbs it, so (left symbol, right
+ * symbol) still matching means the pair is the one that was queued; HF's rule (word.rs) checks
+ * that the pair there now merges into the same symbol. */
 #include "bpe-merges-private.h"
 
 #include <string.h>
@@ -69,6 +67,15 @@ typedef struct
   GHashTable *token_to_id; /* the vocabulary, borrowed */
   GHashTable *unknown_ids; /* string (owned by merges->unknown) → symbol */
 } BpeLoad;
+
+/* Enters merge RANK: LEFT + RIGHT → MERGED (symbols). A later duplicate of a pair wins. */
+static void
+set_merge (AsBpeMerges *merges, int32_t rank, int32_t left, int32_t right, int32_t merged)
+{
+  BpeMerge *entry = &merges->table[rank];
+  *entry = (BpeMerge){ .pair = pair_key (left, right), .rank = rank, .merged = merged };
+  g_hash_table_replace (merges->ranks, &entry->pair, entry);
+}
 
 /* The symbol of the string A + B (A_LEN + B_LEN bytes), numbering it when it is new. */
 static int32_t
@@ -139,9 +146,7 @@ parse_merge_line (BpeLoad *load, const char *line, gsize len, int32_t rank, cons
   int32_t right = intern_symbol (load, fields[1], lengths[1], NULL, 0);
   int32_t merged = intern_symbol (load, fields[0], lengths[0], fields[1], lengths[1]);
 
-  BpeMerge *entry = &load->merges->table[rank];
-  *entry = (BpeMerge){ .pair = pair_key (left, right), .rank = rank, .merged = merged };
-  g_hash_table_replace (load->merges->ranks, &entry->pair, entry); /* a later duplicate wins */
+  set_merge (load->merges, rank, left, right, merged);
   return TRUE;
 }
 
@@ -240,6 +245,29 @@ as_bpe_merges_first_unknown (const AsBpeMerges *merges)
   return merges->unknown->len > 0 ? g_ptr_array_index (merges->unknown, 0) : NULL;
 }
 
+/* ---- a table from tokenizer.json ---- */
+
+AsBpeMerges *
+as_bpe_merges_new_vocab (guint vocab_size, guint n_merges)
+{
+  AsBpeMerges *merges = g_new0 (AsBpeMerges, 1);
+  merges->vocab_size = vocab_size;
+  merges->unknown = g_ptr_array_new_with_free_func (g_free);
+  merges->ranks = g_hash_table_new (pair_hash, g_int64_equal);
+  merges->table = g_new0 (BpeMerge, MAX (n_merges, 1));
+  merges->n_merges = n_merges;
+  for (guint b = 0; b < 256; b++)
+    merges->byte_symbol[b] = -1;
+  return merges;
+}
+
+void
+as_bpe_merges_set (AsBpeMerges *merges, guint rank, int32_t left, int32_t right, int32_t merged)
+{
+  g_assert (rank < merges->n_merges);
+  set_merge (merges, (int32_t) rank, left, right, merged);
+}
+
 /* ---- the merge loop ---- */
 
 static gboolean
@@ -291,6 +319,13 @@ heap_pop (GArray *heap)
   return top;
 }
 
+static const BpeMerge *
+lookup_pair (const AsBpeMerges *merges, int32_t left, int32_t right)
+{
+  guint64 key = pair_key (left, right);
+  return g_hash_table_lookup (merges->ranks, &key);
+}
+
 /* Queues the pair at node POS (with its right neighbour NEXT_POS) into QUEUE when it has a
  * rank. */
 static void
@@ -299,16 +334,33 @@ queue_pair (const AsBpeMerges *merges, GArray *queue, const int32_t *sym, int32_
 {
   if (pos < 0 || next_pos < 0)
     return;
-  guint64 key = pair_key (sym[pos], sym[next_pos]);
-  const BpeMerge *m = g_hash_table_lookup (merges->ranks, &key);
+  const BpeMerge *m = lookup_pair (merges, sym[pos], sym[next_pos]);
   if (m == NULL)
     return;
   BpeCandidate c = { m->rank, pos, sym[pos], sym[next_pos], m->merged };
   g_array_append_val (queue, c);
 }
 
-void
-as_bpe_merges_apply (const AsBpeMerges *merges, GArray *symbols)
+/* Whether candidate C (at node C.pos, right neighbour RIGHT) still applies. GPT-2's rule: the
+ * same two symbols are still there. HF's rule: the pair there now merges into the same symbol. */
+static gboolean
+still_valid (const AsBpeMerges *merges, const BpeCandidate *c, const int32_t *sym, int32_t right,
+             gboolean hf)
+{
+  if (sym[c->pos] < 0 || right < 0)
+    return FALSE; /* absorbed, or the last symbol */
+  if (!hf)
+    return sym[c->pos] == c->left && sym[right] == c->right;
+  const BpeMerge *now = lookup_pair (merges, sym[c->pos], sym[right]);
+  return now != NULL && now->merged == c->merged;
+}
+
+/* The merge loop over a linked list of symbols. HF: new pairs enter the heap at once (word.rs).
+ * GPT-2: the pairs a merge creates are held back until every occurrence of the current rank is
+ * done, so a new pair never jumps ahead of the current step, even in a merges file that ranks a
+ * pair below its own parts' merges (encoder.py merges all occurrences of one pair per step). */
+static void
+merge_loop (const AsBpeMerges *merges, GArray *symbols, gboolean hf)
 {
   gint n = (gint) symbols->len;
   if (n < 2)
@@ -322,7 +374,7 @@ as_bpe_merges_apply (const AsBpeMerges *merges, GArray *symbols)
       prev[i] = i - 1;
     }
 
-  g_autoptr (GArray) heap = g_array_new (FALSE, FALSE, sizeof (BpeCandidate));
+  g_autoptr (GArray) heap = g_array_sized_new (FALSE, FALSE, sizeof (BpeCandidate), (guint) n);
   g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (BpeCandidate)); /* not yet queued */
   for (gint i = 0; i + 1 < n; i++)
     queue_pair (merges, held, sym, i, i + 1);
@@ -331,7 +383,7 @@ as_bpe_merges_apply (const AsBpeMerges *merges, GArray *symbols)
   for (;;)
     {
       if (held->len > 0
-          && (heap->len == 0 || ((BpeCandidate *) heap->data)[0].rank != current_rank))
+          && (hf || heap->len == 0 || ((BpeCandidate *) heap->data)[0].rank != current_rank))
         {
           for (guint k = 0; k < held->len; k++)
             heap_push (heap, &g_array_index (held, BpeCandidate, k));
@@ -342,8 +394,8 @@ as_bpe_merges_apply (const AsBpeMerges *merges, GArray *symbols)
       BpeCandidate c = heap_pop (heap);
       current_rank = c.rank;
       int32_t right = next[c.pos];
-      if (sym[c.pos] != c.left || right < 0 || sym[right] != c.right)
-        continue; /* stale: overlapped by an earlier merge */
+      if (!still_valid (merges, &c, sym, right, hf))
+        continue;
 
       sym[c.pos] = c.merged;
       sym[right] = -1;
@@ -359,4 +411,16 @@ as_bpe_merges_apply (const AsBpeMerges *merges, GArray *symbols)
   for (gint i = 0; i >= 0; i = next[i])
     sym[out++] = sym[i];
   g_array_set_size (symbols, (guint) out);
+}
+
+void
+as_bpe_merges_apply (const AsBpeMerges *merges, GArray *symbols)
+{
+  merge_loop (merges, symbols, FALSE);
+}
+
+void
+as_bpe_merges_apply_hf (const AsBpeMerges *merges, GArray *symbols)
+{
+  merge_loop (merges, symbols, TRUE);
 }

@@ -22,4 +22,8 @@ int as_byte_unicode_to_byte (gunichar ch);
  * outside the table or stands for byte 0. */
 char *as_byte_level_token_text (const char *token);
 
+/* Replaces every byte of TEXT by the UTF-8 of its character (Hugging Face's ByteLevel
+ * normalizer and pre-tokenizer). */
+void as_byte_level_encode (GString *text);
+
 G_END_DECLS

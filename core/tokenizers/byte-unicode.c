@@ -68,3 +68,14 @@ as_byte_level_token_text (const char *token)
     }
   return g_string_free (bytes, FALSE);
 }
+
+void
+as_byte_level_encode (GString *text)
+{
+  GString *out = g_string_sized_new (text->len * 2);
+  for (gsize i = 0; i < text->len; i++)
+    g_string_append_unichar (out, as_byte_unicode_from_byte ((guint8) text->str[i]));
+  g_string_truncate (text, 0);
+  g_string_append_len (text, out->str, (gssize) out->len);
+  g_string_free (out, TRUE);
+}

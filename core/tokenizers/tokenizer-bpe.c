@@ -5,8 +5,7 @@
  * piece's UTF-8 bytes become one-byte symbols, which the merge table (bpe-merges.c) merges; the
  * resulting symbols are vocabulary tokens. A symbol outside the vocabulary (impossible with GPT-2's
  * files) becomes <|endoftext|>, Hugging Face's unknown token for GPT-2. Like HF we cache the ids of
- * each piece; the cache is the only state that changes after loading, so it is guarded by a mutex
- * and the tokenizer can be shared between threads. Decoding maps token characters back to bytes
+ * each piece (word-cache-private.h). Decoding maps token characters back to bytes
  * (byte-unicode.h) and turns bytes that do not form UTF-8 into U+FFFD exactly as Python does
  * (utf8-replace.h). */
 #include "tokenizer-private.h"
@@ -19,19 +18,13 @@
 
 #define END_OF_TEXT "<|endoftext|>"
 
-/* Pieces up to this many bytes are cached; the cache is emptied when it reaches CACHE_MAX. */
-#define CACHE_PIECE_MAX 64
-#define CACHE_MAX 100000
-
 AsTokenizer *
 as_tokenizer_load_bpe (const char *vocab_json_path, const char *merges_txt_path, GError **error)
 {
   g_return_val_if_fail (vocab_json_path != NULL && merges_txt_path != NULL, NULL);
 
-  g_autoptr (AsTokenizer) tokenizer = g_new0 (AsTokenizer, 1);
-  tokenizer->kind = AS_TOKENIZER_BPE;
-  g_mutex_init (&tokenizer->cache_lock);
-  tokenizer->cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_new_kind (AS_TOKENIZER_BPE, vocab_json_path);
+  tokenizer->cache = as_word_cache_new ();
 
   if (!as_tokenizer_load_vocab_json (tokenizer, vocab_json_path, error))
     return NULL;
@@ -62,8 +55,7 @@ as_tokenizer_bpe_clear (AsTokenizer *tokenizer)
 {
   g_clear_pointer (&tokenizer->pretokenizer, as_gpt2_pretokenizer_free);
   g_clear_pointer (&tokenizer->merges, as_bpe_merges_free);
-  g_clear_pointer (&tokenizer->cache, g_hash_table_unref);
-  g_mutex_clear (&tokenizer->cache_lock);
+  g_clear_pointer (&tokenizer->cache, as_word_cache_free);
 }
 
 /* Runs BPE on one piece (LENGTH > 0 bytes) and appends its ids to IDS. SYMBOLS is scratch. */
@@ -90,36 +82,12 @@ bpe_piece (const AsTokenizer *tokenizer, const char *piece, gsize length, GArray
 static void
 encode_piece (AsTokenizer *tokenizer, const char *piece, gsize length, GArray *symbols, GArray *ids)
 {
-  char key[CACHE_PIECE_MAX + 1];
-  gboolean cacheable = length <= CACHE_PIECE_MAX && memchr (piece, '\0', length) == NULL;
-  if (!cacheable)
-    {
-      bpe_piece (tokenizer, piece, length, symbols, ids);
-      return;
-    }
-  memcpy (key, piece, length);
-  key[length] = '\0';
-
-  g_mutex_lock (&tokenizer->cache_lock);
-  const int32_t *hit = g_hash_table_lookup (tokenizer->cache, key); /* [1 + n]: n, ids */
-  if (hit != NULL)
-    g_array_append_vals (ids, hit + 1, (guint) hit[0]);
-  g_mutex_unlock (&tokenizer->cache_lock);
-  if (hit != NULL)
+  if (as_word_cache_lookup (tokenizer->cache, piece, length, ids))
     return;
-
   guint before = ids->len;
   bpe_piece (tokenizer, piece, length, symbols, ids);
-  guint n = ids->len - before;
-  int32_t *entry = g_new (int32_t, 1 + n); /* [1 + n] */
-  entry[0] = (int32_t) n;
-  memcpy (entry + 1, &g_array_index (ids, int32_t, before), n * sizeof (int32_t));
-
-  g_mutex_lock (&tokenizer->cache_lock);
-  if (g_hash_table_size (tokenizer->cache) >= CACHE_MAX)
-    g_hash_table_remove_all (tokenizer->cache);
-  g_hash_table_replace (tokenizer->cache, g_strdup (key), entry);
-  g_mutex_unlock (&tokenizer->cache_lock);
+  as_word_cache_insert (tokenizer->cache, piece, length, &g_array_index (ids, int32_t, before),
+                        ids->len - before);
 }
 
 /* Encodes TEXT, which holds no special token. */

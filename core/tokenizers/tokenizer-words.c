@@ -12,9 +12,7 @@ as_tokenizer_load_words (const char *vocab_json_path, GError **error)
 {
   g_return_val_if_fail (vocab_json_path != NULL, NULL);
 
-  g_autoptr (AsTokenizer) tokenizer = g_new0 (AsTokenizer, 1);
-  tokenizer->kind = AS_TOKENIZER_WORDS;
-  tokenizer->end_of_text_id = -1;
+  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_new_kind (AS_TOKENIZER_WORDS, vocab_json_path);
   if (!as_tokenizer_load_vocab_json (tokenizer, vocab_json_path, error))
     return NULL;
   return g_steal_pointer (&tokenizer);

@@ -164,6 +164,27 @@ test_similarity_json (void)
                             NULL);
 }
 
+/* Token embeddings need no layer; the two " spring" of the shipped model are one vector. */
+static void
+test_similarity_token_embeddings (void)
+{
+  g_auto (Run) r
+      = run_cli ("similarity", "--model", "attnscope-mini", "--text", "the spring and the spring",
+                 "--of", "token-embeddings", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonNode) root = parse_json (r.out);
+  JsonObject *o = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (o, "of"), ==, "token-embeddings");
+  g_assert_false (json_object_has_member (o, "layer"));
+  JsonArray *tokens = json_object_get_array_member (o, "tokens");
+  g_assert_cmpstr (json_array_get_string_element (tokens, 1), ==, "Ġspring");
+  g_assert_cmpstr (json_array_get_string_element (tokens, 4), ==, "Ġspring");
+  float m[25];
+  assert_similarity_matrix (json_object_get_array_member (o, "matrix"), 5, m);
+  g_assert_cmpfloat (m[1 * 5 + 4], ==, 1.0f);
+  g_assert_cmpfloat (m[0 * 5 + 3], <, 0.99f); /* "the" and " the" are two tokens */
+}
+
 static void
 test_similarity_csv (void)
 {
@@ -586,6 +607,7 @@ main (int argc, char **argv)
   fixture = test_source_path ("tests/fixtures/tiny-gpt2");
   g_test_add_func ("/cli/similarity/json", test_similarity_json);
   g_test_add_func ("/cli/similarity/csv", test_similarity_csv);
+  g_test_add_func ("/cli/similarity/token-embeddings", test_similarity_token_embeddings);
   g_test_add_func ("/cli/similarity/token", test_similarity_token);
   g_test_add_func ("/cli/similarity/seed-table", test_similarity_seed);
   g_test_add_func ("/cli/stats/json-and-lines", test_stats);

@@ -55,8 +55,12 @@ assert_wrote (Run *r, const char *path, int *width, int *height, const char *uni
   g_assert_cmpint (r->status, ==, 0);
   g_autofree char *prefix = g_strdup_printf ("wrote %s (", path);
   g_assert_true (g_str_has_prefix (r->out, prefix));
-  g_autofree char *suffix = g_strdup_printf (" %s)\n", unit);
+  /* A PNG also names its resolution: "(W x H px, 144 dpi)". */
+  g_autofree char *suffix
+      = g_str_equal (unit, "px") ? g_strdup (" dpi)\n") : g_strdup_printf (" %s)\n", unit);
   g_assert_true (g_str_has_suffix (r->out, suffix));
+  g_autofree char *with_unit = g_strdup_printf (" %s", unit);
+  g_assert_nonnull (strstr (r->out, with_unit));
   g_assert_cmpint (sscanf (r->out + strlen (prefix), "%d x %d", width, height), ==, 2);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 }
@@ -101,7 +105,7 @@ test_seed_vector (void)
   int w, h, pw, ph;
   Run r = run_export ("--model", "seed-two-heads", "--text", SEED_TEXT, "--layer", "0", "--head",
                       "1", "-o", svg, NULL);
-  assert_wrote (&r, svg, &w, &h, "px");
+  assert_wrote (&r, svg, &w, &h, "pt");
   run_clear (&r);
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
@@ -151,7 +155,7 @@ test_views (void)
       g_autofree char *path = out_path (name);
       r = run_export ("--model", tiny, "--text", "The man hit the car", views[i][0], views[i][1],
                       "-o", path, "--colormap", "viridis", NULL);
-      assert_wrote (&r, path, &w, &h, "px");
+      assert_wrote (&r, path, &w, &h, "pt");
       run_clear (&r);
     }
   /* The grid of the seed model: one layer, two heads. */
@@ -181,12 +185,21 @@ test_compare (void)
   g_assert_cmpint (h, >, h1);
   run_clear (&r);
 
-  /* Different token counts: side by side only, said on the figure and on stderr; exit 0. */
+  /* Different token counts by token: the shared tokens are compared, no note. */
   g_autofree char *uneven = out_path ("uneven.pdf");
   r = run_export ("--model", tiny, "--text", "The man hit the car", "--compare",
                   "A man hit the old car", "--mean", "0", "-o", uneven, NULL);
   assert_wrote (&r, uneven, &w, &h, "pt");
-  g_assert_true (g_str_has_prefix (r.err, "attnscope: note: No difference panel"));
+  g_assert_cmpstr (r.err, ==, "");
+  run_clear (&r);
+
+  /* By position: side by side only, said on the figure and on stderr; exit 0. */
+  r = run_export ("--model", tiny, "--text", "The man hit the car", "--compare",
+                  "A man hit the old car", "--mean", "0", "--align", "positions", "-o", uneven,
+                  NULL);
+  assert_wrote (&r, uneven, &w, &h, "pt");
+  g_assert_true (
+      g_str_has_prefix (r.err, "attnscope: note: Aligned by position: no difference panel"));
   g_assert_nonnull (strstr (r.err, "tokens"));
   run_clear (&r);
 }
@@ -199,11 +212,11 @@ test_raw_tokens (void)
   int w, h;
   Run r = run_export ("--model", tiny, "--text", "The man", "--layer", "0", "--head", "0", "-o",
                       marked, NULL);
-  assert_wrote (&r, marked, &w, &h, "px");
+  assert_wrote (&r, marked, &w, &h, "pt");
   run_clear (&r);
   r = run_export ("--model", tiny, "--text", "The man", "--layer", "0", "--head", "0", "-o", raw,
                   "--raw-tokens", NULL);
-  assert_wrote (&r, raw, &w, &h, "px");
+  assert_wrote (&r, raw, &w, &h, "pt");
   run_clear (&r);
   g_autofree char *a = NULL, *b = NULL;
   g_assert_true (g_file_get_contents (marked, &a, NULL, NULL));

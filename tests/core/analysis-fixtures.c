@@ -53,6 +53,13 @@ float *
 fixture_reference_run (const char *kind, const float *input, gsize n_in, const char *shape,
                        gsize n_out)
 {
+  return fixture_reference_run_args (kind, input, n_in, shape, NULL, NULL, n_out);
+}
+
+float *
+fixture_reference_run_args (const char *kind, const float *input, gsize n_in, const char *shape,
+                            const char *arg1, const char *arg2, gsize n_out)
+{
   const char *python = test_python_with ("numpy");
   if (python == NULL)
     return NULL;
@@ -64,7 +71,7 @@ fixture_reference_run (const char *kind, const float *input, gsize n_in, const c
   g_file_set_contents (in_path, (const char *) input, (gssize) (n_in * sizeof (float)), &error);
   g_assert_no_error (error);
 
-  const char *argv[] = { python, script, kind, in_path, shape, out_path, NULL };
+  const char *argv[] = { python, script, kind, in_path, shape, out_path, arg1, arg2, NULL };
   g_autofree char *out = NULL, *err = NULL;
   int status = test_spawn (argv, &out, &err);
   if (status != 0)

@@ -28,4 +28,9 @@ void fixture_random_floats (float *x, gsize n, GRand *rand);
 float *fixture_reference_run (const char *kind, const float *input, gsize n_in, const char *shape,
                               gsize n_out);
 
+/* The same with up to two more arguments after the output file (ARG1, ARG2; NULL ends them). */
+float *fixture_reference_run_args (const char *kind, const float *input, gsize n_in,
+                                   const char *shape, const char *arg1, const char *arg2,
+                                   gsize n_out);
+
 G_END_DECLS

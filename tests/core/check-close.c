@@ -3,7 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
+
+#include "as-error.h"
+#include "as-model.h"
 
 void
 check_error_stats (const float *actual, const float *expected, gsize n, double *max_abs,
@@ -124,4 +128,21 @@ test_python_with (const char *modules)
       return NULL;
     }
   return python;
+}
+
+void
+assert_load_fails (const char *spec, int code, const char *const *needles)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) model = as_model_load (spec, &error);
+  g_assert_null (model);
+  g_assert_nonnull (error);
+  g_test_message ("error: %s", error->message);
+  g_assert_error (error, AS_ERROR, code);
+  for (const char *const *n = needles; *n != NULL; n++)
+    if (strstr (error->message, *n) == NULL)
+      {
+        g_test_message ("the message lacks \"%s\"", *n);
+        g_test_fail ();
+      }
 }

@@ -32,4 +32,8 @@ const char *test_python_with (const char *modules);
  * (0..255) or -1 when it could not be started. */
 int test_spawn (const char *const *argv, char **out, char **err);
 
+/* Loads SPEC (a model folder) expecting an AS_ERROR with CODE whose message contains every
+ * string of the NULL-terminated NEEDLES. */
+void assert_load_fails (const char *spec, int code, const char *const *needles);
+
 G_END_DECLS

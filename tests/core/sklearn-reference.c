@@ -1,4 +1,4 @@
-/* sklearn-reference.c — spawning the scikit-learn reference script and reading its JSON. */
+/* sklearn-reference.c — spawning the Python reference scripts and reading their JSON. */
 #include "sklearn-reference.h"
 
 #include <json-glib/json-glib.h>
@@ -14,17 +14,14 @@ sklearn_reference_available (void)
 }
 
 char *
-sklearn_reference_run (const char *first, ...)
+reference_script_run_valist (const char *script_relative, const char *first, va_list ap)
 {
-  g_autofree char *script = test_source_path ("tests/reference/sklearn_reference.py");
+  g_autofree char *script = test_source_path (script_relative);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (gpointer) g_getenv ("ATTNSCOPE_PYTHON"));
   g_ptr_array_add (argv, script);
-  va_list ap;
-  va_start (ap, first);
   for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
     g_ptr_array_add (argv, (gpointer) arg);
-  va_end (ap);
   g_ptr_array_add (argv, NULL);
 
   char *out = NULL;
@@ -32,11 +29,21 @@ sklearn_reference_run (const char *first, ...)
   int status = test_spawn ((const char *const *) argv->pdata, &out, &err);
   if (status != 0)
     {
-      g_test_message ("sklearn_reference.py %s exited with %d: %s", first, status, err ? err : "");
+      g_test_message ("%s %s exited with %d: %s", script_relative, first, status, err ? err : "");
       g_test_fail ();
       g_free (out);
       return NULL;
     }
+  return out;
+}
+
+char *
+sklearn_reference_run (const char *first, ...)
+{
+  va_list ap;
+  va_start (ap, first);
+  char *out = reference_script_run_valist ("tests/reference/sklearn_reference.py", first, ap);
+  va_end (ap);
   return out;
 }
 

@@ -1,4 +1,5 @@
-/* sklearn-reference.h — running tests/reference/sklearn_reference.py from the PCA and t-SNE tests.
+/* sklearn-reference.h — running tests/reference/sklearn_reference.py (and the other Python
+ * references) from the PCA, t-SNE and UMAP tests.
  *
  * The script runs under $ATTNSCOPE_PYTHON (Debian's python3 with numpy, h5py and scikit-learn).
  * When the variable is unset or empty the calling test is skipped with a reason; when the script
@@ -6,6 +7,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdarg.h>
 
 G_BEGIN_DECLS
 
@@ -15,6 +17,10 @@ gboolean sklearn_reference_available (void);
 /* Runs the script with the NULL-terminated arguments (subcommand first). Returns its stdout
  * (owned) or NULL after failing the test. */
 char *sklearn_reference_run (const char *first, ...) G_GNUC_NULL_TERMINATED;
+
+/* The same for any reference script (SCRIPT_RELATIVE to the source tree, e.g.
+ * "tests/reference/umap_reference.py") with the arguments FIRST, AP... (NULL-terminated). */
+char *reference_script_run_valist (const char *script_relative, const char *first, va_list ap);
 
 /* The number KEY of the JSON object in TEXT; fails the test and returns NAN when missing. */
 double sklearn_reference_json_number (const char *text, const char *key);

@@ -1,6 +1,7 @@
 /* test-compare.c — sentence comparison: the pairing rule on "The man hit the car" against "The car
  * hit the man" and on repeated/unmatched tokens, hidden-state similarity and change per layer,
- * attention differences and their rankings, unequal lengths, and mismatched models. */
+ * attention differences and their rankings, attention aligned by token, unequal lengths, and
+ * mismatched models. */
 #include <math.h>
 #include <string.h>
 
@@ -183,6 +184,76 @@ test_unequal_lengths (void)
   g_assert_cmpfloat (none->hidden_change[2], ==, 0);
 }
 
+/* "The man hit the car" against "The car hit the man": B's weights put in A's order by token are
+ * B's weights permuted by the pairing p = (0, 4, 2, 3, 1), value for value; B made from A by that
+ * permutation aligns back to A exactly (difference 0, aligned change 0); unmatched tokens give
+ * NaN rows and columns. */
+static void
+test_token_alignment (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr (AsTrace) a = sentence_trace_new (man_car, 5);
+  g_autoptr (AsTrace) b = sentence_trace_new (car_man, 5);
+  fixture_random_attention (a->attn, 4, 5, TRUE, rand);
+  fixture_random_attention (b->attn, 4, 5, TRUE, rand);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsComparison) c = as_compare_traces (a, b, &error);
+  g_assert_no_error (error);
+  const int p[5] = { 0, 4, 2, 3, 1 };
+  assert_ints (c->partner_a, p, 5);
+  float aligned[25]; /* [T][T] */
+  for (int e = 0; e < 4; e++)
+    {
+      const float *pb = b->attn + e * 25;
+      as_compare_align (aligned, c, pb);
+      for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++)
+          g_assert_cmpfloat (aligned[i * 5 + j], ==, pb[p[i] * 5 + p[j]]);
+    }
+  /* "the man" attends to "The" in A; in B the same token " man" is the last one: row 1 of the
+   * aligned matrix is B's row 4, and its entry for " car" (A's column 4) is B's [4][1]. */
+  as_compare_align (aligned, c, b->attn);
+  g_assert_cmpfloat (aligned[1 * 5 + 4], ==, b->attn[4 * 5 + 1]);
+  g_assert_cmpfloat (aligned[1 * 5 + 4], >, 0);
+
+  /* B = A permuted into B's order: aligned back, it is A exactly. */
+  g_autoptr (AsTrace) permuted = sentence_trace_new (car_man, 5);
+  for (int e = 0; e < 4; e++)
+    for (int i = 0; i < 5; i++)
+      for (int j = 0; j < 5; j++)
+        permuted->attn[e * 25 + p[i] * 5 + p[j]] = a->attn[e * 25 + i * 5 + j];
+  g_autoptr (AsComparison) same = as_compare_traces (a, permuted, &error);
+  g_assert_no_error (error);
+  for (int e = 0; e < 4; e++)
+    {
+      as_compare_align (aligned, same, permuted->attn + e * 25);
+      for (int k = 0; k < 25; k++)
+        g_assert_cmpfloat (aligned[k] - a->attn[e * 25 + k], ==, 0.0f);
+      g_assert_cmpfloat (same->aligned_head_change[e], ==, 0);
+    }
+  /* ... while position by position they differ. */
+  g_assert_cmpfloat (same->head_change[0], >, 0.1);
+  /* B itself differs from A aligned by token, and the heads are ranked by how much. */
+  double largest = 0;
+  for (int e = 0; e < 4; e++)
+    largest = MAX (largest, c->aligned_head_change[e]);
+  g_assert_cmpfloat (c->aligned_head_change[c->aligned_head_ranking[0]], ==, largest);
+  g_assert_cmpfloat (largest, >, 0);
+
+  /* Unequal lengths: A's unmatched tokens (" man", " the") have no values. */
+  const char *const b_tokens[] = { "The", "Ġcar", "Ġwas", "Ġhit" };
+  g_autoptr (AsTrace) shorter = sentence_trace_new (b_tokens, 4);
+  fixture_random_attention (shorter->attn, 4, 4, TRUE, rand);
+  g_autoptr (AsComparison) u = as_compare_traces (a, shorter, &error);
+  g_assert_no_error (error);
+  assert_ints (u->partner_a, (const int[]){ 0, -1, 3, -1, 1 }, 5);
+  as_compare_align (aligned, u, shorter->attn);
+  g_assert_true (isnan (aligned[1 * 5 + 0]));
+  g_assert_true (isnan (aligned[0 * 5 + 3]));
+  g_assert_cmpfloat (aligned[4 * 5 + 2], ==, shorter->attn[1 * 4 + 3]);
+  g_assert_cmpfloat (aligned[2 * 5 + 0], ==, shorter->attn[3 * 4 + 0]);
+}
+
 static void
 test_other_model (void)
 {
@@ -203,6 +274,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/compare/man-car", test_man_car);
   g_test_add_func ("/core/compare/self", test_self);
   g_test_add_func ("/core/compare/unequal-lengths", test_unequal_lengths);
+  g_test_add_func ("/core/compare/token-alignment", test_token_alignment);
   g_test_add_func ("/core/compare/other-model", test_other_model);
   int status = g_test_run ();
   test_tmpdir_cleanup ();

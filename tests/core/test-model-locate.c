@@ -5,11 +5,13 @@
  * folder each spec resolves to and that a real model loads from there. */
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <utime.h>
 
 #include "as-error.h"
 #include "as-model.h"
 #include "check-close.h"
+#include "decoder-models.h"
 #include "fixture-model.h"
 
 static void
@@ -112,6 +114,62 @@ test_hf_cache (void)
   g_unsetenv ("HF_HUB_CACHE");
 }
 
+/* A sharded snapshot as huggingface_hub stores it: every file a symbolic link into blobs/. */
+static void
+test_hf_cache_sharded (void)
+{
+  const char *args[]
+      = { "--family", "llama", "--layers",       "2",  "--heads", "4",  "--kv-heads",  "2",
+          "--hidden", "32",    "--intermediate", "48", "--vocab", "64", "--positions", "64",
+          "--dtype",  "bf16",  "--shards",       "2",  NULL };
+  g_autofree char *model = decoder_model ("locate-sharded", args, FALSE);
+  if (model == NULL)
+    return;
+  g_autofree char *home = g_build_filename (test_tmpdir (), "hf-sharded", NULL);
+  g_setenv ("HF_HOME", home, TRUE);
+  g_unsetenv ("HF_HUB_CACHE");
+  g_autofree char *repo
+      = g_build_filename (home, "hub", "models--HuggingFaceTB--SmolLM2-tiny", NULL);
+  g_autofree char *blobs = g_build_filename (repo, "blobs", NULL);
+  g_autofree char *snapshot = g_build_filename (repo, "snapshots", "0123abcd", NULL);
+  g_autofree char *refs = g_build_filename (repo, "refs", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (blobs, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (snapshot, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (refs, 0755), ==, 0);
+  g_autofree char *main_ref = g_build_filename (refs, "main", NULL);
+  g_assert_true (g_file_set_contents (main_ref, "0123abcd", -1, NULL));
+  const char *files[] = { "config.json", "model.safetensors.index.json",
+                          "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors" };
+  for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *from = g_build_filename (model, files[i], NULL);
+      g_autofree char *blob_name = g_strdup_printf ("blob%" G_GSIZE_FORMAT, i);
+      g_autofree char *blob = g_build_filename (blobs, blob_name, NULL);
+      g_autofree char *text = NULL;
+      gsize length = 0;
+      g_assert_true (g_file_get_contents (from, &text, &length, NULL));
+      g_assert_true (g_file_set_contents (blob, text, (gssize) length, NULL));
+      g_autofree char *target = g_build_filename ("..", "..", "blobs", blob_name, NULL);
+      g_autofree char *link = g_build_filename (snapshot, files[i], NULL);
+      g_assert_cmpint (symlink (target, link), ==, 0);
+    }
+  g_autoptr (GError) error = NULL;
+  const char *specs[] = { "HuggingFaceTB/SmolLM2-tiny", "SmolLM2-tiny" };
+  for (gsize i = 0; i < G_N_ELEMENTS (specs); i++)
+    {
+      g_autoptr (AsModel) m = as_model_load (specs[i], &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (as_model_get_path (m), ==, snapshot);
+      g_assert_cmpstr (as_model_get_name (m), ==, "HuggingFaceTB/SmolLM2-tiny");
+      g_assert_true (
+          g_str_has_suffix (as_model_get_weights_path (m), "model.safetensors.index.json"));
+      g_assert_cmpstr (as_model_get_weights_dtype (m), ==, "BF16");
+      g_assert_cmpint (as_model_get_config (m)->n_kv_head, ==, 2);
+    }
+  g_auto (GStrv) ids = as_model_dup_cached_hub_ids ();
+  g_assert_true (g_strv_contains ((const char *const *) ids, "HuggingFaceTB/SmolLM2-tiny"));
+}
+
 static void
 test_shipped (void)
 {
@@ -199,6 +257,7 @@ main (int argc, char **argv)
   g_setenv ("HOME", home, TRUE);
   g_unsetenv ("XDG_CACHE_HOME");
   g_test_add_func ("/core/model/locate/hf-cache", test_hf_cache);
+  g_test_add_func ("/core/model/locate/hf-cache-sharded", test_hf_cache_sharded);
   g_test_add_func ("/core/model/locate/shipped", test_shipped);
   g_test_add_func ("/core/model/locate/not-found", test_not_found);
   int status = g_test_run ();

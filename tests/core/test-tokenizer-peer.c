@@ -32,6 +32,7 @@
 
 #include "as-tokenizer.h"
 #include "check-close.h"
+#include "peer-ids.h"
 
 typedef struct
 {
@@ -45,50 +46,6 @@ typedef struct
   double seconds; /* our encoding time for the whole corpus */
 } PeerStats;
 
-static GArray *
-json_ids (JsonObject *row, const char *name)
-{
-  JsonArray *array = json_object_get_array_member (row, name);
-  g_assert_nonnull (array);
-  GArray *ids = g_array_new (FALSE, FALSE, sizeof (int32_t));
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      int32_t id = (int32_t) json_array_get_int_element (array, i);
-      g_array_append_val (ids, id);
-    }
-  return ids;
-}
-
-static gboolean
-ids_equal (const GArray *a, const GArray *b)
-{
-  return a->len == b->len
-         && (a->len == 0 || memcmp (a->data, b->data, a->len * sizeof (int32_t)) == 0);
-}
-
-/* TEXT with ASCII control characters and everything non-ASCII written as \u{XXXX}, so that
- * messages stay readable and exact in any terminal. */
-static char *
-escape_text (const char *text)
-{
-  GString *s = g_string_new (NULL);
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-      if (c == '\n')
-        g_string_append (s, "\\n");
-      else if (c == '\t')
-        g_string_append (s, "\\t");
-      else if (c == '\\' || c == '"')
-        g_string_append_printf (s, "\\%c", (char) c);
-      else if (c >= 0x20 && c < 0x7F)
-        g_string_append_c (s, (char) c);
-      else
-        g_string_append_printf (s, "\\u{%04X}", c);
-    }
-  return g_string_free (s, FALSE);
-}
-
 static char *
 describe_ids (const AsTokenizer *tokenizer, const GArray *ids)
 {
@@ -97,7 +54,7 @@ describe_ids (const AsTokenizer *tokenizer, const GArray *ids)
     {
       int32_t id = g_array_index (ids, int32_t, i);
       const char *token = as_tokenizer_get_token (tokenizer, id);
-      g_autofree char *escaped = escape_text (token != NULL ? token : "?");
+      g_autofree char *escaped = peer_escape_text (token != NULL ? token : "?");
       g_string_append_printf (s, "%s%d \"%s\"", i > 0 ? ", " : "", id, escaped);
     }
   return g_string_free (s, FALSE);
@@ -108,24 +65,24 @@ static gboolean
 check_line (AsTokenizer *tokenizer, guint line_number, const char *text, JsonObject *row,
             PeerStats *stats)
 {
-  g_autoptr (GArray) g3e = json_ids (row, "g3e");
-  g_autoptr (GArray) gtk = json_ids (row, "gtk");
-  g_autoptr (GArray) gtk_py = json_ids (row, "gtk_py");
+  g_autoptr (GArray) g3e = peer_json_ids (row, "g3e");
+  g_autoptr (GArray) gtk = peer_json_ids (row, "gtk");
+  g_autoptr (GArray) gtk_py = peer_json_ids (row, "gtk_py");
   gboolean js_space_differs = strstr (text, "\xc2\x85") != NULL         /* U+0085 */
                               || strstr (text, "\xef\xbb\xbf") != NULL; /* U+FEFF */
   GArray *reference = js_space_differs ? gtk_py : g3e;
   if (js_space_differs)
     {
       stats->vs_gtk_py++;
-      stats->js_differs += !ids_equal (g3e, gtk_py);
+      stats->js_differs += !peer_ids_equal (g3e, gtk_py);
     }
   else
     {
       stats->vs_g3e++;
-      if (!ids_equal (g3e, gtk))
+      if (!peer_ids_equal (g3e, gtk))
         {
           stats->peers_disagree++;
-          g_autofree char *escaped = escape_text (text);
+          g_autofree char *escaped = peer_escape_text (text);
           g_test_message ("line %u: gpt-3-encoder and gpt-tokenizer disagree on \"%s\"",
                           line_number, escaped);
         }
@@ -137,13 +94,13 @@ check_line (AsTokenizer *tokenizer, guint line_number, const char *text, JsonObj
   stats->seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
   stats->bytes += strlen (text);
   g_assert_no_error (error);
-  if (ids_equal (ours, reference))
+  if (peer_ids_equal (ours, reference))
     return TRUE;
 
   stats->mismatches++;
   if (stats->mismatches <= 5)
     {
-      g_autofree char *escaped = escape_text (text);
+      g_autofree char *escaped = peer_escape_text (text);
       g_autofree char *got = describe_ids (tokenizer, ours);
       g_autofree char *want = describe_ids (tokenizer, reference);
       g_test_message ("line %u: \"%s\"\n  ours:     %s\n  expected: %s (from %s)", line_number,

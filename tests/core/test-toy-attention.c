@@ -446,6 +446,12 @@ test_a3_man_hit_car (void)
       g_assert_cmpfloat_with_epsilon (man2[j] - p3[j], a3_embeddings[4 + j], 1e-6);
     }
   g_assert_cmpfloat (fabsf (man1[0] - man2[0]), >, 0.5f);
+  /* the token embeddings (before positions are added) of "man" are its one-hot row in both */
+  g_assert_nonnull (t1->token_embeddings);
+  g_assert_cmpmem (t1->token_embeddings + 1 * 4, 4 * sizeof (float), a3_embeddings + 4,
+                   4 * sizeof (float));
+  g_assert_cmpmem (t2->token_embeddings + 3 * 4, 4 * sizeof (float), a3_embeddings + 4,
+                   4 * sizeof (float));
 
   /* Without positions the layer cannot tell the sentences apart: the contextualised vector of
    * "man" is the same in both (the seed's y_man equations), with positions it is not. */

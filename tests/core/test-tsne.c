@@ -65,7 +65,7 @@ test_conditional_entropy (void)
 
 /* Dense copy [n][n] of a sparse P. */
 static float *
-densify (const AsTsneSparseP *p)
+densify (const AsSparseGraph *p)
 {
   float *dense = g_new0 (float, (gsize) p->n * p->n);
   for (int i = 0; i < p->n; i++)
@@ -79,7 +79,7 @@ test_barnes_hut_gradient (void)
 {
   const int n = 700, d = 20;
   g_autofree float *x = mixture (n, d, 4, 11);
-  AsTsneSparseP p = { 0 };
+  AsSparseGraph p = { 0 };
   g_autoptr (GError) error = NULL;
   g_assert_true (as_tsne_affinities_sparse (&p, x, n, d, 10.0, 31, NULL, NULL, &error));
   g_assert_no_error (error);
@@ -124,7 +124,7 @@ test_barnes_hut_gradient (void)
   exact->free (exact);
   bh0->free (bh0);
   bh->free (bh);
-  as_tsne_sparse_p_clear (&p);
+  as_sparse_graph_clear (&p);
 }
 
 static gboolean

@@ -7,8 +7,10 @@ compare the raw float64 file it writes with what the core computed.
   analysis_reference.py cosine    IN.f32 N,DIM     OUT.f64   # [N][N] cosine similarity
   analysis_reference.py meanheads IN.f32 L,H,T     OUT.f64   # [L][T][T] mean over heads
   analysis_reference.py rollout   IN.f32 L,H,T     OUT.f64   # [L][T][T] attention rollout
-  analysis_reference.py headstats IN.f32 L,H,T,C   OUT.f64   # [L][H][4] entropy previous first self
-                                                             # (C = 1 causal, 0 bidirectional)
+  analysis_reference.py headstats IN.f32 L,H,T,C   OUT.f64 [CLS SEP]
+      # [L][H][7] entropy previous first self next cls sep (C = 1 causal, 0 bidirectional; next,
+      # cls, sep NaN when causal); CLS and SEP list the [CLS] and [SEP] positions ("0", "4,8",
+      # "-" for none; both absent: none)
 
 Definitions follow the docs in core/as-similarity.h, as-rollout.h and as-head-stats.h, written
 here the straightforward numpy way (vectorised, no shared code with the C core).
@@ -42,8 +44,8 @@ def rollout(attn):
     return out
 
 
-def head_stats(p, causal):
-    """p: [T][T] -> (entropy, previous, first, self) with NaN where undefined."""
+def head_stats(p, causal, cls=(), sep=()):
+    """p: [T][T] -> (entropy, previous, first, self, next, cls, sep) with NaN where undefined."""
     t = p.shape[0]
     visible = np.arange(1, t + 1) if causal else np.full(t, t)
     rows = visible >= 2
@@ -57,14 +59,28 @@ def head_stats(p, causal):
     diag = np.diag(p)
     self_rows = diag[1:] if causal else diag
     self_share = self_rows.mean() if self_rows.size else np.nan
-    return [entropy, previous, first, self_share]
+    if causal:
+        return [entropy, previous, first, self_share, np.nan, np.nan, np.nan]
+    nxt = p[i - 1, i].mean() if t > 1 else np.nan
+    others = np.setdiff1d(np.arange(t), np.asarray(cls, dtype=int))
+    def to(cols):
+        cols = np.asarray(cols, dtype=int)
+        if cols.size == 0 or others.size == 0:
+            return np.nan
+        return p[np.ix_(others, cols)].sum(axis=1).mean()
+    return [entropy, previous, first, self_share, nxt, to(cls), to(sep)]
+
+
+def positions(text):
+    return [] if text == "-" else [int(x) for x in text.split(",")]
 
 
 def main(argv):
-    if len(argv) != 5:
+    if len(argv) not in (5, 7):
         sys.stderr.write(__doc__)
         return 2
-    kind, path_in, shape_text, path_out = argv[1:]
+    kind, path_in, shape_text, path_out = argv[1:5]
+    cls, sep = (positions(argv[5]), positions(argv[6])) if len(argv) == 7 else ([], [])
     shape = [int(s) for s in shape_text.split(",")]
     if kind == "headstats":
         causal = bool(shape.pop())
@@ -80,7 +96,7 @@ def main(argv):
         out = rollout(data)
     elif kind == "headstats":
         n_layer, n_head = shape[0], shape[1]
-        out = np.array([[head_stats(data[l, h], causal) for h in range(n_head)]
+        out = np.array([[head_stats(data[l, h], causal, cls, sep) for h in range(n_head)]
                         for l in range(n_layer)])
     else:
         sys.stderr.write("unknown kind %r\n" % kind)

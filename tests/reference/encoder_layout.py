@@ -409,11 +409,16 @@ def _dump(obj, path):
         f.write("\n")
 
 
-def write_tokenizer(out_dir, cfg, tokenizer_from=None):
+BERT_BPE_HEAD = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+
+
+def write_tokenizer(out_dir, cfg, tokenizer_from=None, bpe=False):
     """BERT/DistilBERT: vocab.txt (copied from TOKENIZER_FROM or make_wordpiece_vocab),
-    tokenizer_config.json (do_lower_case true), special_tokens_map.json.  RoBERTa: vocab.json +
-    merges.txt (hf_layout's byte-level BPE with <s> <pad> </s> <unk> first and <mask> last, or
-    copied), tokenizer_config.json, special_tokens_map.json."""
+    tokenizer_config.json (do_lower_case true), special_tokens_map.json; with BPE also a
+    byte-level BPE vocab.json + merges.txt (hf_layout) whose ids 0..4 are [PAD] [UNK] [CLS] [SEP]
+    [MASK], as in the compact vocab.txt below 1000 entries, for readers of BPE folders only.
+    RoBERTa: vocab.json + merges.txt (hf_layout's byte-level BPE with <s> <pad> </s> <unk> first
+    and <mask> last, or copied), tokenizer_config.json, special_tokens_map.json."""
     m = dims(cfg)
     positions = m["P"] - 2 if m["family"] == "roberta" else m["P"]
     if m["family"] == "roberta":
@@ -437,6 +442,8 @@ def write_tokenizer(out_dir, cfg, tokenizer_from=None):
         else:
             with open(path, "w", encoding="utf-8") as f:
                 f.writelines(t + "\n" for t in make_wordpiece_vocab(m["V"]))
+        if bpe:
+            hf_layout.write_tokenizer(out_dir, m["V"], None, BERT_BPE_HEAD, ())
         special = dict(BERT_SPECIAL)
         cls = "DistilBertTokenizer" if m["family"] == "distilbert" else "BertTokenizer"
         conf = dict(special, do_lower_case=True, strip_accents=None,
@@ -451,7 +458,7 @@ def write_tokenizer(out_dir, cfg, tokenizer_from=None):
 
 def write_model(out_dir, cfg, weights, head, h5=True, safetensors=False, einsum=False,
                 vlen=False, chunks=0, legacy_ln=False, tied_copies=False, position_ids=False,
-                tokenizer_from=None, tokenizer=True):
+                tokenizer_from=None, tokenizer=True, bpe_tokenizer=False):
     os.makedirs(out_dir, exist_ok=True)
     _dump(cfg, os.path.join(out_dir, "config.json"))
     if h5:
@@ -461,7 +468,7 @@ def write_model(out_dir, cfg, weights, head, h5=True, safetensors=False, einsum=
                           legacy_ln=legacy_ln, tied_copies=tied_copies,
                           position_ids=position_ids)
     if tokenizer:
-        write_tokenizer(out_dir, cfg, tokenizer_from)
+        write_tokenizer(out_dir, cfg, tokenizer_from, bpe_tokenizer)
 
 
 def load_config(model_dir):

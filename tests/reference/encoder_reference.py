@@ -7,11 +7,13 @@ Subcommands (a stable interface: the C tests call exactly these):
              --intermediate I --vocab V --positions P [--type-vocab N] [--head mlm|pretraining|none]
              [--format h5|safetensors|both] [--seed S] [--std X] [--tokenizer-from DIR]
              [--legacy-ln-names] [--tied-copies] [--position-ids-buffer] [--einsum-attention]
-             [--vlen-strings] [--weight-names-chunks N]
+             [--vlen-strings] [--weight-names-chunks N] [--bpe-tokenizer]
       a random model in the exact HF layout (encoder_layout.py says which): config.json,
       tf_model.h5 (Keras layout of TFBertForMaskedLM / TFBertForPreTraining / TFBertModel /
       TFDistilBertForMaskedLM / TFDistilBertModel / TFRobertaForMaskedLM / TFRobertaModel)
-      and/or model.safetensors (PyTorch names), tokenizer files.  --type-vocab defaults to 2
+      and/or model.safetensors (PyTorch names), tokenizer files (--bpe-tokenizer: BERT and
+      DistilBERT folders also get a byte-level BPE vocab.json + merges.txt whose ids 0..4 are
+      [PAD] [UNK] [CLS] [SEP] [MASK], for readers of BPE folders only).  --type-vocab defaults to 2
       (BERT) or 1 (RoBERTa); RoBERTa's max_position_embeddings is P + 2.  --head defaults to
       mlm; pretraining exists for BERT only.
   expected MODEL_DIR OUT.h5 --ids 101,7592,102 [--type-ids 0,0,0] [--ids ... [--type-ids ...]]
@@ -41,8 +43,9 @@ modeling_distilbert.py (not installed here; written from them):
     P = softmax; context = P.v; a = Linear_o(context); h1 = LN(a + h); h = LN(Linear_2(gelu(
     Linear_1(h1))) + h1) — post-LN, exact erf GELU (config hidden_act / activation);
   eps = config layer_norm_eps (BERT 1e-12, RoBERTa 1e-5); DistilBERT hard-codes 1e-12;
-  MLM head: LN(gelu(dense(h))) . E^T + bias with E the word embeddings (BERT: cls.predictions,
-    RoBERTa: lm_head, DistilBERT: vocab_transform, gelu, vocab_layer_norm, vocab_projector).
+  MLM head: LN(act(dense(h))) . E^T + bias with E the word embeddings (BERT: cls.predictions,
+    RoBERTa: lm_head, DistilBERT: vocab_transform, act, vocab_layer_norm, vocab_projector); act is
+    the config's activation, except RoBERTa's lm_head, which always applies the exact gelu.
 Uses /usr/bin/python3 with Debian's python3-torch, python3-h5py, python3-numpy.
 """
 
@@ -162,7 +165,8 @@ class Encoder:
         out["logits"] = None
         if self.head in ("mlm", "pretraining"):
             hh = nm["head"]
-            x = self._ln(self.act(self._lin(h, hh["dense"])), hh["ln"])
+            act = torch.nn.functional.gelu if m["family"] == "roberta" else self.act
+            x = self._ln(act(self._lin(h, hh["dense"])), hh["ln"])
             out["logits"] = torch.nn.functional.linear(x, self.w[nm["word"]], self.w[hh["bias"]])
         return out
 
@@ -205,7 +209,7 @@ def cmd_make_model(a):
                            einsum=a.einsum_attention, vlen=a.vlen_strings,
                            chunks=a.weight_names_chunks, legacy_ln=a.legacy_ln_names,
                            tied_copies=a.tied_copies, position_ids=a.position_ids_buffer,
-                           tokenizer_from=a.tokenizer_from)
+                           tokenizer_from=a.tokenizer_from, bpe_tokenizer=a.bpe_tokenizer)
     except ValueError as e:
         sys.exit("encoder_reference: %s" % e)
 
@@ -271,6 +275,9 @@ def main(argv=None):
                    help="HDF5 string attributes as variable-length instead of fixed-length")
     m.add_argument("--weight-names-chunks", type=int, default=0,
                    help="split each weight_names into weight_names0..N-1 (default: as Keras)")
+    m.add_argument("--bpe-tokenizer", action="store_true",
+                   help="BERT/DistilBERT: also a byte-level BPE vocab.json + merges.txt with "
+                        "[PAD] [UNK] [CLS] [SEP] [MASK] as ids 0..4")
     e = sub.add_parser("expected", help="run the reference and write the expected outputs")
     e.add_argument("model_dir")
     e.add_argument("out")

@@ -17,7 +17,7 @@ if grep -Eq 'untranslated|fuzzy' <<<"$stats"; then
 fi
 
 grep -v '^#' po/POTFILES.in | sed '/^$/d' >"$tmp/files"
-for f in $(grep -rlE '(\b_ \(|\bN_ \(|ngettext \(|translatable="yes")' app ui/widgets assets \
+for f in $(grep -rlE '(\b_ \(|\bN_ \(|ngettext \(|translatable="yes")' app ui/render ui/widgets assets \
              --include='*.c' --include='*.ui' --include='*.xml' | sort); do
   grep -qx "$f" "$tmp/files" || { echo "$f has translatable strings but is not in po/POTFILES.in" >&2; exit 1; }
 done

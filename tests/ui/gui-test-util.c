@@ -84,12 +84,26 @@ static gboolean
 runs_done (gpointer user_data)
 {
   AttnscopeSession *session = attnscope_window_get_session (user_data);
-  return !attnscope_window_get_loading (user_data) && !attnscope_session_get_running (session)
-         && !attnscope_session_get_compare_running (session);
+  return !attnscope_window_get_loading (user_data)
+         && !attnscope_run_get_running (attnscope_session_get_main (session))
+         && !attnscope_run_get_running (attnscope_session_get_compare (session));
 }
 
 gboolean
 gui_test_wait_runs (AttnscopeWindow *window, guint timeout_ms)
 {
   return gui_test_wait_until (runs_done, window, timeout_ms);
+}
+
+static gboolean
+page_ready (gpointer user_data)
+{
+  attnscope_page_ensure_updated (user_data);
+  return !attnscope_page_get_busy (user_data);
+}
+
+gboolean
+gui_test_wait_page (AttnscopePage *page, guint timeout_ms)
+{
+  return gui_test_wait_until (page_ready, page, timeout_ms);
 }

@@ -28,7 +28,11 @@ AttnscopeApplication *gui_test_app_new (int width, int height, AttnscopeWindow *
 /* Waits until WINDOW has finished loading a model (TRUE) or TIMEOUT_MS passed. */
 gboolean gui_test_wait_model (AttnscopeWindow *window, guint timeout_ms);
 
-/* Waits until WINDOW's session has no run in flight and has a trace of TEXT's run. */
+/* Waits until WINDOW has no model load and its session no run in flight. */
 gboolean gui_test_wait_runs (AttnscopeWindow *window, guint timeout_ms);
+
+/* Brings PAGE up to date and waits until the results it asked its analyses for arrived and it
+ * shows them (TRUE), or TIMEOUT_MS passed. */
+gboolean gui_test_wait_page (AttnscopePage *page, guint timeout_ms);
 
 G_END_DECLS

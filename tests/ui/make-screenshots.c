@@ -31,29 +31,30 @@ static void
 set_texts (AttnscopeWindow *window, const char *text, const char *compare)
 {
   attnscope_window_set_text (window, text);
-  attnscope_session_set_compare_text (attnscope_window_get_session (window), compare);
+  attnscope_run_set_text (attnscope_session_get_compare (attnscope_window_get_session (window)),
+                          compare);
   gui_test_wait_runs (window, 60000);
 }
 
 static void
 prepare_page (AttnscopeWindow *window, const char *page, char **argv)
 {
-  AttnscopeSession *session = attnscope_window_get_session (window);
+  AttnscopeViewState *view = attnscope_session_get_view (attnscope_window_get_session (window));
   if (g_str_equal (page, "compare"))
     set_texts (window, argv[5], argv[6]);
   else if (g_str_equal (page, "predictions"))
     set_texts (window, argv[3], argv[4]);
   if (g_str_equal (page, "attention"))
     {
-      attnscope_session_set_layer (session, attnscope_session_get_n_layers (session) > 1 ? 1 : 0);
-      attnscope_session_set_head (session, attnscope_session_get_n_heads (session) > 1 ? 1 : 0);
-      attnscope_session_set_selected_token (session, 2);
+      attnscope_view_state_set_layer (view, 1);
+      attnscope_view_state_set_head (view, 1);
+      attnscope_view_state_set_selected_token (view, 2);
     }
   else if (g_str_equal (page, "similarity"))
-    attnscope_session_set_selected_token (session, 1);
+    attnscope_view_state_set_selected_token (view, 1);
   else if (g_str_equal (page, "embeddings"))
     {
-      attnscope_session_set_selected_token (session, -1);
+      attnscope_view_state_set_selected_token (view, -1);
       attnscope_embeddings_page_set_both_sentences (
           ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings")), TRUE);
     }
@@ -89,9 +90,8 @@ main (int argc, char **argv)
         break;
       prepare_page (window, pages[i], argv);
       attnscope_window_show_page (window, pages[i]);
-      /* Background work of the page (projections) and the redraw. */
-      gui_test_spin (400);
-      gui_test_wait_runs (window, 60000);
+      /* The page's analyses and the redraw. */
+      gui_test_wait_page (attnscope_window_get_page (window, pages[i]), 60000);
       gui_test_spin (1500);
       g_autofree char *name = g_strdup_printf ("%s%s.png", pages[i], dark ? "-dark" : "");
       g_autofree char *path = g_build_filename (outdir, name, NULL);

@@ -26,7 +26,7 @@ void
 seed_heatmap (ArHeatmapFigure *fig, const float *values)
 {
   ar_heatmap_figure_init (fig);
-  fig->title = "Layer 0 \u00b7 Head 0";
+  fig->title = "Layer 0 \u00b7 head 0";
   fig->subtitle = "seed-two-heads \u00b7 \u201cMay the force be with you\u201d";
   fig->n_rows = fig->n_cols = 6;
   fig->values = values;

@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "as-tokenizer.h"
 #include "axis-ticks.h"
 #include "check-close.h"
 #include "matrix-paint.h"
 #include "render-fixtures.h"
 #include "render-text.h"
 #include "token-label.h"
+#include "view-selection.h"
 
 /* ---- colour maps ---------------------------------------------------------------------------- */
 
@@ -719,6 +721,57 @@ test_format_number (void)
   g_assert_cmpstr (d, ==, "1.0");
 }
 
+/* Grouped-query attention (SmolLM2: 9 query heads over 3 key/value heads): the title and the
+ * head's key/value head as HF's repeat_kv assigns them. */
+static void
+test_attention_title_kv_heads (void)
+{
+  g_assert_cmpint (ar_kv_head_of (0, 9, 3), ==, 0);
+  g_assert_cmpint (ar_kv_head_of (5, 9, 3), ==, 1);
+  g_assert_cmpint (ar_kv_head_of (8, 9, 3), ==, 2);
+  g_assert_cmpint (ar_kv_head_of (31, 32, 8), ==, 7);
+  g_assert_cmpint (ar_kv_head_of (5, 12, 12), ==, -1);
+  g_assert_cmpint (ar_kv_head_of (5, 12, 0), ==, -1);
+  ArViewSelection view;
+  ar_view_selection_init (&view);
+  view.layer = 29;
+  view.head = 5;
+  g_autofree char *gqa = ar_attention_title (&view, 9, 3);
+  g_assert_cmpstr (gqa, ==, "Layer 29 · head 5 · key/value head 1");
+  g_autofree char *mha = ar_attention_title (&view, 12, 12);
+  g_assert_cmpstr (mha, ==, "Layer 29 · head 5");
+}
+
+/* A Llama SentencePiece vocabulary (tokenizer.json with byte fallback): "▁" pieces and byte
+ * pieces read as what they stand for, through the tokenizer's own decoder. */
+static void
+test_token_labels_sentencepiece (void)
+{
+  g_autofree char *folder = g_build_filename (g_getenv ("ATTNSCOPE_SOURCE_DIR"), "tests",
+                                              "fixtures", "tokenizers", "llama-spm", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_load_folder (folder, &error);
+  g_assert_no_error (error);
+  struct
+  {
+    const char *token, *label;
+  } cases[] = {
+    { "\u2581the", "\u2423the" }, /* ▁the */
+    { "<0x0A>", "\u21b5" },       /* byte fallback: a newline */
+    { "<0x09>", "\u21e5" },       /* a tab */
+    { "<0xF0>", "<0xF0>" },       /* a lone lead byte of an emoji stays raw */
+    { "<s>", "<s>" },             /* BOS: its vocabulary string */
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      int32_t id = as_tokenizer_lookup (tokenizer, cases[i].token);
+      g_assert_cmpint (id, >=, 0);
+      g_autofree char *text = as_tokenizer_dup_token_text (tokenizer, id);
+      g_autofree char *label = ar_token_label (cases[i].token, text, FALSE);
+      g_assert_cmpstr (label, ==, cases[i].label);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -736,7 +789,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/render/scatter/hit-and-colours", test_scatter);
   g_test_add_func ("/ui/render/lines/hit-and-colours", test_lines);
   g_test_add_func ("/ui/render/compare/panels", test_compare);
+  g_test_add_func ("/ui/render/attention/title-kv-heads", test_attention_title_kv_heads);
   g_test_add_func ("/ui/render/text/token-labels", test_token_labels);
+  g_test_add_func ("/ui/render/text/token-labels-sentencepiece", test_token_labels_sentencepiece);
   g_test_add_func ("/ui/render/text/ticks", test_ticks);
   g_test_add_func ("/ui/render/text/format-number", test_format_number);
   return g_test_run ();

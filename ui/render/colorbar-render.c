@@ -12,14 +12,72 @@
 /* Fewer ticks than this many units apart would collide. */
 #define TICK_SPACING 28.0
 
+static gboolean
+is_log (const ArColorbar *bar)
+{
+  return bar->log && bar->vmin > 0 && bar->vmax > bar->vmin;
+}
+
+/* Powers of ten in [vmin, vmax], with 2× and 5× them over less than two decades. */
+static void
+compute_log_ticks (ArTicks *ticks, const ArColorbar *bar)
+{
+  static const double steps[] = { 1, 2, 5 };
+  double lo = log10 (bar->vmin), hi = log10 (bar->vmax);
+  int n_steps = hi - lo < 2 ? 3 : 1;
+  ticks->n = 0;
+  ticks->decimals = 0;
+  for (int k = (int) floor (lo); k <= (int) ceil (hi) && ticks->n < AR_TICKS_MAX; k++)
+    for (int s = 0; s < n_steps && ticks->n < AR_TICKS_MAX; s++)
+      {
+        double v = steps[s] * pow (10, k);
+        if (v < bar->vmin * (1 - 1e-9) || v > bar->vmax * (1 + 1e-9))
+          continue;
+        ticks->values[ticks->n++] = v;
+        ticks->decimals = MAX (ticks->decimals, -k);
+      }
+}
+
+static gboolean
+is_relative (const ArColorbar *bar)
+{
+  return bar->low_label != NULL && bar->high_label != NULL;
+}
+
+/* The text of tick I of TICKS. Newly allocated. */
+static char *
+tick_text (const ArColorbar *bar, const ArTicks *ticks, int i)
+{
+  if (is_relative (bar))
+    return g_strdup (i == 0 ? bar->low_label : bar->high_label);
+  return ar_format_number (ticks->values[i], ticks->decimals);
+}
+
 static void
 compute_ticks (ArTicks *ticks, const ArColorbar *bar, double height)
 {
+  if (is_relative (bar))
+    {
+      ticks->n = 2, ticks->decimals = 0;
+      ticks->values[0] = bar->vmin, ticks->values[1] = bar->vmax;
+      return;
+    }
   int target = CLAMP ((int) (height / TICK_SPACING), 2, 6);
-  if (bar->vmax > bar->vmin)
+  if (is_log (bar))
+    compute_log_ticks (ticks, bar);
+  else if (bar->vmax > bar->vmin)
     ar_ticks_compute (ticks, bar->vmin, bar->vmax, target);
   else
     ticks->n = 0, ticks->decimals = 2;
+}
+
+/* Where V sits on BAR, 0 at the bottom and 1 at the top. */
+static double
+bar_position (const ArColorbar *bar, double v)
+{
+  if (is_log (bar))
+    return (log10 (v) - log10 (bar->vmin)) / (log10 (bar->vmax) - log10 (bar->vmin));
+  return (v - bar->vmin) / (bar->vmax - bar->vmin);
 }
 
 /* The widest tick label, measured at the largest tick count (the most decimals) so that the
@@ -32,7 +90,7 @@ widest_tick_label (PangoContext *pc, const ArRenderStyle *style, const ArColorba
   double widest = 0, w;
   for (int i = 0; i < ticks.n; i++)
     {
-      g_autofree char *text = ar_format_number (ticks.values[i], ticks.decimals);
+      g_autofree char *text = tick_text (bar, &ticks, i);
       ar_text_measure (pc, style, text, AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, &w, NULL);
       widest = MAX (widest, w);
     }
@@ -88,13 +146,13 @@ ar_colorbar_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, con
   double right = x + AR_COLORBAR_BAR_WIDTH;
   for (int i = 0; i < ticks.n; i++)
     {
-      double t = (ticks.values[i] - bar->vmin) / (bar->vmax - bar->vmin);
+      double t = bar_position (bar, ticks.values[i]);
       double ty = y + height - t * height;
       ar_render_set_rgb (cr, style->rule);
       cairo_move_to (cr, right, ty);
       cairo_line_to (cr, right + TICK_LENGTH, ty);
       cairo_stroke (cr);
-      g_autofree char *text = ar_format_number (ticks.values[i], ticks.decimals);
+      g_autofree char *text = tick_text (bar, &ticks, i);
       PangoLayout *layout = ar_text_layout (pc, style, text, AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
       ar_render_set_rgb (cr, style->text);
       ar_text_draw (cr, layout, right + TICK_LENGTH + TICK_GAP, ty, 0, 0.5, 0);

@@ -1,6 +1,8 @@
 /* colorbar-render.h — the vertical colour bar beside heatmaps: the colour map from VMIN at the
  * bottom to VMAX at the top, one band per table entry, a thin frame, nice tick values on the
- * right and an optional label read bottom to top. */
+ * right and an optional label read bottom to top. A log bar (LOG, VMIN > 0) has its ticks at the
+ * powers of ten (and 2× and 5× them when the range spans less than two decades) at their log
+ * positions. */
 #pragma once
 
 #include <cairo.h>
@@ -20,6 +22,10 @@ typedef struct
   ArColormap colormap;
   double vmin, vmax;
   const char *label; /* e.g. "Attention weight", or NULL */
+  gboolean log;
+  /* Words for the two ends instead of numbers ("min", "max": ranges that differ per thumbnail),
+   * or NULL. */
+  const char *low_label, *high_label;
 } ArColorbar;
 
 /* The total width (bar, ticks, tick labels, label) the colour bar needs. */

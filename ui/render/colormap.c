@@ -75,6 +75,15 @@ ar_colormap_color (ArColormap map, double value, double vmin, double vmax)
 }
 
 ArColor8
+ar_colormap_color_scaled (ArColormap map, double value, double vmin, double vmax, gboolean log)
+{
+  if (!log || !(vmin > 0) || !(vmax > vmin))
+    return ar_colormap_color (map, value, vmin, vmax);
+  double v = value > 0 ? log10 (value) : -INFINITY;
+  return ar_colormap_color (map, v, log10 (vmin), log10 (vmax));
+}
+
+ArColor8
 ar_palette_color (int i)
 {
   const guint8 *e = ar_colormap_table_tab10[(i < 0 ? -i : i) % 10];

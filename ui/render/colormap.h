@@ -46,6 +46,11 @@ ArColor8 ar_colormap_sample (ArColormap map, double t);
 /* The colour for VALUE on the range [VMIN, VMAX] (VMAX <= VMIN paints everything with entry 0). */
 ArColor8 ar_colormap_color (ArColormap map, double value, double vmin, double vmax);
 
+/* The colour for VALUE on [VMIN, VMAX], by log10 when LOG (VMIN > 0; values at or below VMIN
+ * take entry 0), else as ar_colormap_color. */
+ArColor8 ar_colormap_color_scaled (ArColormap map, double value, double vmin, double vmax,
+                                   gboolean log);
+
 /* Entry INDEX (0..255) of MAP's table. */
 ArColor8 ar_colormap_entry (ArColormap map, int index);
 

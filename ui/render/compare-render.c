@@ -1,8 +1,10 @@
-/* compare-render.c — the comparison figure: heatmap panels in a row, an optional chart below. */
+/* compare-render.c — the comparison figure: heatmap panels in a row with cells of one size, an
+ * optional chart below. */
 #include "compare-render.h"
 
 #include <math.h>
 
+#include "heatmap-layout-private.h"
 #include "render-text.h"
 
 #define MARGIN AR_FIGURE_MARGIN
@@ -15,6 +17,14 @@ typedef struct
   double panels_y, panels_h;
   double chart_y, chart_w, chart_h;
 } Layout;
+
+/* What a panel needs besides its cells: widths left and right of them, heights above and below
+ * (with its column labels turned). */
+typedef struct
+{
+  double dec_w, dec_h;
+  int rows, cols;
+} PanelNeeds;
 
 static const ArHeatmapFigure *
 panel_figure (const ArCompareFigure *fig, int i)
@@ -35,35 +45,87 @@ head_height (PangoContext *pc, const ArRenderStyle *style, const ArCompareFigure
   return h > 0 ? MARGIN + h : 0;
 }
 
+/* The panels' needs (zero rows and columns for an absent panel). */
+static void
+panel_needs (PangoContext *pc, const ArCompareFigure *fig, PanelNeeds needs[3])
+{
+  for (int i = 0; i < 3; i++)
+    {
+      const ArHeatmapFigure *p = panel_figure (fig, i);
+      needs[i] = (PanelNeeds){ 0 };
+      if (p == NULL || !ar_heatmap_has_data (p))
+        continue;
+      ArHeatmapFigure whole = *p;
+      whole.view_rows = whole.view_cols = 0;
+      ArHeatmapLayout lo;
+      ar_heatmap_measure (&lo, pc, &whole);
+      needs[i].dec_w = ar_heatmap_left_extent (&lo) + ar_heatmap_right_extent (&lo);
+      needs[i].dec_h = ar_heatmap_top_extent (&lo) + ar_heatmap_bottom_extent (&lo, TRUE);
+      needs[i].rows = p->n_rows;
+      needs[i].cols = p->n_cols;
+    }
+}
+
+/* The common cell size when the panels share WIDTH. */
+static double
+cell_for_width (const PanelNeeds needs[3], double width)
+{
+  double dec = 0;
+  int cols = 0;
+  for (int i = 0; i < 3; i++)
+    dec += needs[i].dec_w, cols += needs[i].cols;
+  return cols > 0 ? MAX ((width - dec) / cols, 0) : 0;
+}
+
+/* The height of the panels' row with cells of CELL. */
+static double
+panels_height (const PanelNeeds needs[3], double cell)
+{
+  double h = 0;
+  for (int i = 0; i < 3; i++)
+    if (needs[i].rows > 0)
+      h = MAX (h, needs[i].dec_h + needs[i].rows * cell);
+  return ceil (h);
+}
+
+static double
+chart_width (const ArCompareFigure *fig, double width)
+{
+  double w = 0, h;
+  if (fig->chart != NULL)
+    ar_line_get_size (fig->chart, &w, &h);
+  return MIN (width, MAX (w, width / 2));
+}
+
 static void
 layout_for (Layout *lo, PangoContext *pc, const ArCompareFigure *fig, double width, double height)
 {
   *lo = (Layout){ 0 };
   lo->head_h = head_height (pc, ar_render_style_or_default (fig->style), fig);
-  double nat_w[3] = { 0 }, panels_nat_h = 0, total_w = 0, chart_nat_w = 0, chart_nat_h = 0;
-  for (int i = 0; i < 3; i++)
-    if (panel_figure (fig, i) != NULL)
-      {
-        double h;
-        ar_heatmap_get_size (panel_figure (fig, i), &nat_w[i], &h);
-        panels_nat_h = MAX (panels_nat_h, h);
-        total_w += nat_w[i];
-      }
-  if (fig->chart != NULL)
-    ar_line_get_size (fig->chart, &chart_nat_w, &chart_nat_h);
+  PanelNeeds needs[3];
+  panel_needs (pc, fig, needs);
   double body_h = MAX (height - lo->head_h, 0);
-  double share = panels_nat_h + chart_nat_h > 0 ? panels_nat_h / (panels_nat_h + chart_nat_h) : 1;
+  lo->chart_w = chart_width (fig, width);
+  double chart_h = fig->chart != NULL ? ar_line_get_height_for_width (fig->chart, lo->chart_w) : 0;
+  lo->chart_h = MIN (chart_h, body_h * 0.45);
   lo->panels_y = lo->head_h;
-  lo->panels_h = floor (body_h * share);
+  lo->panels_h = body_h - lo->chart_h;
   lo->chart_y = lo->panels_y + lo->panels_h;
-  lo->chart_h = fig->chart != NULL ? body_h - lo->panels_h : 0;
-  /* The chart keeps its natural width (scaled with the figure) rather than stretching. */
-  lo->chart_w = total_w > 0 ? MIN (width, floor (width * MAX (chart_nat_w / total_w, 0.5))) : width;
-  double x = 0;
+  /* One cell size for every panel: the width's, unless the height allows less. */
+  double cell = cell_for_width (needs, width);
+  for (int i = 0; i < 3; i++)
+    if (needs[i].rows > 0)
+      cell = MIN (cell, MAX ((lo->panels_h - needs[i].dec_h) / needs[i].rows, 0));
+  double total = 0;
+  for (int i = 0; i < 3; i++)
+    {
+      lo->w[i] = needs[i].cols > 0 ? floor (needs[i].dec_w + needs[i].cols * cell) : 0;
+      total += lo->w[i];
+    }
+  double x = MAX (floor ((width - total) / 2), 0);
   for (int i = 0; i < 3; i++)
     {
       lo->x[i] = x;
-      lo->w[i] = total_w > 0 ? floor (width * nat_w[i] / total_w) : 0;
       x += lo->w[i];
     }
 }
@@ -76,28 +138,42 @@ layout_only (Layout *lo, const ArCompareFigure *fig, double width, double height
   g_object_unref (pc);
 }
 
+double
+ar_compare_get_height_for_width (const ArCompareFigure *fig, double width)
+{
+  PangoContext *pc = ar_text_context_new ();
+  double head_h = head_height (pc, ar_render_style_or_default (fig->style), fig);
+  PanelNeeds needs[3];
+  panel_needs (pc, fig, needs);
+  g_object_unref (pc);
+  double chart_h = fig->chart != NULL
+                       ? ar_line_get_height_for_width (fig->chart, chart_width (fig, width))
+                       : 0;
+  return ceil (head_h + panels_height (needs, cell_for_width (needs, width)) + chart_h);
+}
+
 void
 ar_compare_get_size (const ArCompareFigure *fig, double *width, double *height)
 {
   PangoContext *pc = ar_text_context_new ();
-  double head_h = head_height (pc, ar_render_style_or_default (fig->style), fig);
+  PanelNeeds needs[3];
+  panel_needs (pc, fig, needs);
   g_object_unref (pc);
-  double total_w = 0, panels_h = 0, w, h;
+  /* The natural cell of the largest panel, for all of them. */
+  double cell = 64;
   for (int i = 0; i < 3; i++)
-    if (panel_figure (fig, i) != NULL)
-      {
-        ar_heatmap_get_size (panel_figure (fig, i), &w, &h);
-        total_w += w;
-        panels_h = MAX (panels_h, h);
-      }
-  double chart_h = 0;
+    if (panel_figure (fig, i) != NULL && needs[i].rows > 0)
+      cell = MIN (cell, ar_heatmap_natural_cell (panel_figure (fig, i)));
+  double total_w = 0, w = 0, h;
+  for (int i = 0; i < 3; i++)
+    total_w += needs[i].cols > 0 ? floor (needs[i].dec_w + needs[i].cols * cell) : 0;
   if (fig->chart != NULL)
     {
-      ar_line_get_size (fig->chart, &w, &chart_h);
+      ar_line_get_size (fig->chart, &w, &h);
       total_w = MAX (total_w, w);
     }
   *width = ceil (total_w);
-  *height = ceil (head_h + panels_h + chart_h);
+  *height = ar_compare_get_height_for_width (fig, *width);
 }
 
 void
@@ -113,12 +189,12 @@ ar_compare_render (cairo_t *cr, const ArCompareFigure *fig, double width, double
     {
       PangoLayout *layout = ar_text_layout (pc, style, fig->note, AR_FONT_SUBTITLE,
                                             PANGO_WEIGHT_NORMAL, width - 2 * MARGIN);
-      ar_render_set_rgb (cr, style->accent);
+      ar_render_set_rgb (cr, style->muted);
       ar_text_draw (cr, layout, MARGIN, lo.head_h - NOTE_GAP, 0, 1, 0);
       g_object_unref (layout);
     }
   for (int i = 0; i < 3; i++)
-    if (panel_figure (fig, i) != NULL)
+    if (panel_figure (fig, i) != NULL && lo.w[i] > 0)
       {
         cairo_save (cr);
         cairo_translate (cr, lo.x[i], lo.panels_y);

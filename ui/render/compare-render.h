@@ -2,10 +2,11 @@
  * and text B, the difference B − A in the diverging map when both have the same number of
  * tokens, and optionally a line chart of the per-layer similarity of the tokens they share below.
  *
- * The panels are ordinary heatmap figures (heatmap-render.h) drawn next to each other, each in a
- * share of the width proportional to its natural width, under the figure's own title block; when
- * the difference cannot be drawn, NOTE says why in a line under the title. The chart spans the
- * whole width under the panels. */
+ * The panels are ordinary heatmap figures (heatmap-render.h) drawn next to each other with cells
+ * of one size (the largest the width and height allow), centred, under the figure's own title
+ * block; NOTE is a line under the title (which alignment is shown, or why there is no
+ * difference). The chart sits under the panels at its natural width (at least half the figure's)
+ * and proportions. */
 #pragma once
 
 #include <cairo.h>
@@ -40,6 +41,9 @@ typedef struct
 } ArCompareFigure;
 
 void ar_compare_get_size (const ArCompareFigure *fig, double *width, double *height);
+
+/* The height FIG needs WIDTH units wide. */
+double ar_compare_get_height_for_width (const ArCompareFigure *fig, double width);
 
 void ar_compare_render (cairo_t *cr, const ArCompareFigure *fig, double width, double height);
 

@@ -55,6 +55,25 @@ ar_figure_get_size (const ArFigure *fig, double *width, double *height)
   g_assert_not_reached ();
 }
 
+double
+ar_figure_get_height_for_width (const ArFigure *fig, double width)
+{
+  switch (fig->kind)
+    {
+    case AR_FIGURE_HEATMAP:
+      return ar_heatmap_get_height_for_width (fig->heatmap, width);
+    case AR_FIGURE_GRID:
+      return ar_grid_get_height_for_width (fig->grid, width);
+    case AR_FIGURE_SCATTER:
+      return ar_scatter_get_height_for_width (fig->scatter, width);
+    case AR_FIGURE_LINES:
+      return ar_line_get_height_for_width (fig->lines, width);
+    case AR_FIGURE_COMPARE:
+      return ar_compare_get_height_for_width (fig->compare, width);
+    }
+  g_assert_not_reached ();
+}
+
 void
 ar_figure_render (cairo_t *cr, const ArFigure *fig, double width, double height)
 {
@@ -74,6 +93,37 @@ ar_figure_render (cairo_t *cr, const ArFigure *fig, double width, double height)
       return;
     case AR_FIGURE_COMPARE:
       ar_compare_render (cr, fig->compare, width, height);
+      return;
+    }
+  g_assert_not_reached ();
+}
+
+void
+ar_figure_parts_restyle (ArFigureParts *out, const ArFigureParts *in, const ArRenderStyle *style)
+{
+  *out = *in;
+  out->heatmap.style = out->panel_b.style = out->panel_diff.style = style;
+  out->grid.style = out->scatter.style = out->lines.style = out->compare.style = style;
+  out->compare.a = &out->heatmap;
+  out->compare.b = &out->panel_b;
+  out->compare.diff = in->compare.diff != NULL ? &out->panel_diff : NULL;
+  out->compare.chart = in->compare.chart != NULL ? &out->lines : NULL;
+  switch (in->figure.kind)
+    {
+    case AR_FIGURE_HEATMAP:
+      out->figure = ar_figure_from_heatmap (&out->heatmap);
+      return;
+    case AR_FIGURE_GRID:
+      out->figure = ar_figure_from_grid (&out->grid);
+      return;
+    case AR_FIGURE_SCATTER:
+      out->figure = ar_figure_from_scatter (&out->scatter);
+      return;
+    case AR_FIGURE_LINES:
+      out->figure = ar_figure_from_lines (&out->lines);
+      return;
+    case AR_FIGURE_COMPARE:
+      out->figure = ar_figure_from_compare (&out->compare);
       return;
     }
   g_assert_not_reached ();

@@ -37,6 +37,26 @@ typedef struct
   };
 } ArFigure;
 
+/* Room for one figure of any kind with the parts a comparison is made of (three heatmap panels
+ * and a chart): what a built figure (built-figure.h) holds, and what a widget's restyled copy
+ * is. FIGURE points at the member that is the figure. */
+typedef struct
+{
+  ArFigure figure;
+  ArHeatmapFigure heatmap; /* a heatmap, or panel A of a comparison */
+  ArHeatmapFigure panel_b;
+  ArHeatmapFigure panel_diff;
+  ArGridFigure grid;
+  ArScatterFigure scatter;
+  ArLineFigure lines; /* a line chart, or the chart of a comparison */
+  ArCompareFigure compare;
+} ArFigureParts;
+
+/* OUT = IN (the figure structs, not the arrays they borrow) drawn in STYLE instead (NULL: the
+ * light print style): how a widget shows a built figure in the screen's light or dark style. */
+void ar_figure_parts_restyle (ArFigureParts *out, const ArFigureParts *in,
+                              const ArRenderStyle *style);
+
 /* Wrappers that borrow FIG. */
 ArFigure ar_figure_from_heatmap (const ArHeatmapFigure *fig);
 ArFigure ar_figure_from_grid (const ArGridFigure *fig);
@@ -46,6 +66,9 @@ ArFigure ar_figure_from_compare (const ArCompareFigure *fig);
 
 /* The natural size in figure units (whole numbers; px at scale 1, pt in PDF and SVG). */
 void ar_figure_get_size (const ArFigure *fig, double *width, double *height);
+
+/* The height FIG needs when laid out WIDTH units wide (its cells or plot fill the width). */
+double ar_figure_get_height_for_width (const ArFigure *fig, double width);
 
 /* Draws FIG into (0, 0, WIDTH, HEIGHT) of CR's user space. */
 void ar_figure_render (cairo_t *cr, const ArFigure *fig, double width, double height);

@@ -51,6 +51,18 @@ ar_head_pattern_color (AsHeadPattern pattern)
   return (ArRgb){ c.r / 255.0, c.g / 255.0, c.b / 255.0 };
 }
 
+static ArColorbar
+grid_colorbar (const ArGridFigure *fig)
+{
+  ArColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label, fig->log_colors };
+  if (fig->head_ranges != NULL)
+    {
+      bar.vmin = 0, bar.vmax = 1, bar.log = FALSE;
+      bar.low_label = fig->colorbar_low, bar.high_label = fig->colorbar_high;
+    }
+  return bar;
+}
+
 static gboolean
 has_data (const ArGridFigure *fig)
 {
@@ -97,7 +109,7 @@ measure (Layout *lo, PangoContext *pc, const ArRenderStyle *style, const ArGridF
     ar_text_measure (pc, style, "previous", AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL, &lo->label_h);
   if (fig->colorbar)
     {
-      ArColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
+      ArColorbar bar = grid_colorbar (fig);
       lo->colorbar_w = ar_colorbar_get_width (pc, style, &bar);
     }
 }
@@ -151,6 +163,22 @@ ar_grid_get_size (const ArGridFigure *fig, double *width, double *height)
   *height = ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN);
 }
 
+double
+ar_grid_get_height_for_width (const ArGridFigure *fig, double width)
+{
+  Layout lo;
+  PangoContext *pc = ar_text_context_new ();
+  measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
+  g_object_unref (pc);
+  if (!has_data (fig))
+    return ceil (2 * MARGIN + lo.title_h);
+  double avail_w = width - left_extent (&lo) - right_extent (&lo);
+  double size = MAX ((avail_w + H_GAP) / fig->n_heads - H_GAP, 0.0);
+  if (size >= 8)
+    size = floor (size);
+  return ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN);
+}
+
 static void
 draw_captions (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArGridFigure *fig,
                const Layout *lo)
@@ -195,13 +223,19 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArG
 {
   int t = fig->n_tokens;
   double x = lo->x0 + h * lo->pitch_x, y = lo->y0 + l * lo->pitch_y;
+  const double *range = fig->head_ranges != NULL
+                            ? fig->head_ranges + 2 * ((gsize) l * fig->n_heads + h)
+                            : (const double[]){ fig->vmin, fig->vmax };
   ArMatrixPaint paint = {
     .colormap = fig->colormap,
-    .vmin = fig->vmin,
-    .vmax = fig->vmax,
+    .vmin = range[0],
+    .vmax = range[1],
+    .log = fig->log_colors,
     .mask_upper = fig->mask_upper,
     .masked = style->masked,
   };
+  if (fig->log_colors && fig->head_ranges != NULL)
+    paint.vmin = MAX (paint.vmin, 1e-4 * paint.vmax);
   const float *matrix = fig->attn + ((gsize) l * fig->n_heads + h) * t * t; /* [T][T] */
   ar_matrix_paint (cr, &paint, matrix, t, t, x, y, lo->size / t, lo->size / t);
 
@@ -243,7 +277,7 @@ ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double heigh
           draw_thumb (cr, pc, style, fig, &lo, l, h);
       if (fig->colorbar)
         {
-          ArColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label };
+          ArColorbar bar = grid_colorbar (fig);
           double grid_w = fig->n_heads * lo.pitch_x - H_GAP;
           double grid_h = fig->n_layers * lo.pitch_y - band_below (&lo);
           ar_colorbar_draw (cr, pc, style, &bar, lo.x0 + grid_w + COLORBAR_GAP, lo.y0,

@@ -4,7 +4,8 @@
  * Head numbers run along the top under a "Head" caption, layer numbers down the left beside a
  * "Layer" caption; under each thumbnail its pattern label from the head statistics
  * (core/as-head-stats.h: "previous", "first", "self", "mixed"), coloured by pattern so the
- * structured heads stand out. All thumbnails share one colour range and one colour bar. The
+ * structured heads stand out. All thumbnails share one colour range and one colour bar, or each
+ * has its own range (head_ranges: the heads' patterns, whatever their scale). The
  * highlighted head (the one open in the attention view) is outlined in the accent colour.
  *
  * Natural thumbnail size: 720 / max(L, H) units clamped to 56..120, so a 12 × 12 model gives a
@@ -26,11 +27,17 @@ typedef struct
   const char *subtitle;
 
   int n_layers, n_heads, n_tokens;
-  const float *attn;             /* [L][H][T][T] */
+  int n_kv_heads;    /* key/value heads the query heads share (grouped-query attention) */
+  const float *attn; /* [L][H][T][T] */
   const AsHeadPattern *patterns; /* [L][H], or NULL for no labels */
 
   ArColormap colormap;
   double vmin, vmax;
+  gboolean log_colors; /* colours by log10 (heatmap-render.h) */
+  /* [L][H][2]: each head's own colour range (autoscaled per head), or NULL for VMIN..VMAX; the
+   * colour bar then runs from "min" to "max" (COLORBAR_LOW, COLORBAR_HIGH). */
+  const double *head_ranges;
+  const char *colorbar_low, *colorbar_high;
   gboolean mask_upper;                 /* causal models: grey future cells */
   int highlight_layer, highlight_head; /* -1 for none */
   gboolean colorbar;
@@ -43,6 +50,9 @@ typedef struct
 void ar_grid_figure_init (ArGridFigure *fig);
 
 void ar_grid_get_size (const ArGridFigure *fig, double *width, double *height);
+
+/* The height FIG needs WIDTH units wide. */
+double ar_grid_get_height_for_width (const ArGridFigure *fig, double width);
 
 void ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double height);
 

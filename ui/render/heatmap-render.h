@@ -6,15 +6,29 @@
  * subtitle), the plot with row tick labels on the left and the row axis name read bottom to top,
  * column tick labels below (turned to read bottom to top when they do not fit under their
  * column), the column axis name, and the colour bar on the right. Cells are square; the plot is
- * centred in whatever room the decorations leave, so the figure scales to any size. Tick labels
- * are thinned to every k-th when the cells are shorter than the text; labels longer than
- * AR_HEATMAP_MAX_LABEL units are ellipsized.
+ * centred in whatever room the decorations leave, so the figure scales to any size. Labels
+ * longer than AR_HEATMAP_MAX_LABEL units are ellipsized.
  *
- * Values are annotated ("0.34", 2 decimals) when annotate is ALWAYS, or AUTO and the cells are at
- * least AR_HEATMAP_ANNOTATE_CELL units; white text on dark cells, dark text on light ones.
- * With mask_upper the cells above the diagonal (a causal model's future, exactly 0) are grey and
- * never annotated. A highlighted row/column (the selected token) is outlined in the accent colour
- * and its tick labels are bold.
+ * Tick labels (label_mode): THINNED draws every k-th label when the cells are shorter than the
+ * text; ALL draws every label, in a smaller font when the cells are small; WORDS draws one label
+ * per word (word_first/word_labels) centred on the word's tokens, with a bracket under words of
+ * several tokens, dropping a word's label where it would run into the one before.
+ *
+ * Values are annotated (2 decimals by default) when annotate is ALWAYS, or AUTO and the cells are
+ * large enough — in both cases only when the widest value fits inside its cell (with ALWAYS the
+ * decimals drop until it does), so annotations never run into each other; white text on dark
+ * cells, dark text on light ones. Cells that hold no value are grey and never annotated: with
+ * mask_upper the cells above the diagonal (a causal model's future, exactly 0), cells whose
+ * cell_mask entry is not AR_CELL_VALUE, and NaN values. A highlighted row/column (the selected
+ * token) is outlined in the accent colour and its tick labels are bold.
+ *
+ * Colours: the colour map over [vmin, vmax], linearly, or with log_colors by log10 (vmin > 0;
+ * values below vmin take the lowest colour, the colour bar gets decade ticks).
+ *
+ * A zoomed view shows only some of the cells: view_rows × view_cols of them from (view_row0,
+ * view_col0) (view_rows = 0: all); the layout, drawing and hit-testing then work on those cells
+ * only, so a frame of a 1024-token matrix costs what the visible cells cost. The natural size is
+ * always the whole matrix's.
  *
  * Sizes are in figure units (px at scale 1, pt in PDF/SVG). The natural size grows with the
  * number of tokens: cells of 480 / n units clamped to 2..64 (whole units from 8 up). */
@@ -38,6 +52,21 @@ typedef enum
   AR_ANNOTATE_NEVER,
 } ArAnnotate;
 
+typedef enum
+{
+  AR_LABELS_THINNED, /* every k-th label when they do not all fit */
+  AR_LABELS_ALL,     /* every label, smaller when needed */
+  AR_LABELS_WORDS,   /* one label per word */
+} ArLabelMode;
+
+/* What a cell of cell_mask holds. */
+typedef enum
+{
+  AR_CELL_VALUE = 0,
+  AR_CELL_MASKED = 1,     /* the model could not attend there (a causal mask) */
+  AR_CELL_NO_PARTNER = 2, /* a comparison: the token has no partner in the other text */
+} ArCellState;
+
 typedef struct
 {
   const char *title;    /* bold first line, or NULL */
@@ -52,14 +81,25 @@ typedef struct
 
   ArColormap colormap;
   double vmin, vmax; /* the colour range */
+  gboolean log_colors;
   ArAnnotate annotate;
   int decimals; /* of annotations, 0..6 */
   gboolean mask_upper;
-  int highlight_row; /* -1 for none */
-  int highlight_col; /* -1 for none */
+  const guint8 *cell_mask; /* [n_rows][n_cols] ArCellState, or NULL */
+  int highlight_row;       /* -1 for none */
+  int highlight_col;       /* -1 for none */
+
+  ArLabelMode label_mode;
+  /* Words (both axes, which then show the same n tokens): word w covers tokens word_first[w] ..
+   * word_first[w + 1] - 1. Needed for AR_LABELS_WORDS only. */
+  int n_words;
+  const int *word_first;          /* [n_words + 1] */
+  const char *const *word_labels; /* [n_words] */
 
   gboolean colorbar;
   const char *colorbar_label; /* "Attention weight", or NULL */
+
+  int view_row0, view_col0, view_rows, view_cols; /* a zoomed view; view_rows = 0: all */
 
   const ArRenderStyle *style; /* NULL = light print style */
 
@@ -70,7 +110,7 @@ typedef struct
 } ArHeatmapFigure;
 
 /* Defaults: YlGnBu on [0, 1], AUTO annotation with 2 decimals, "Queries"/"Keys", colour bar on,
- * no highlight, no mask, no titles, no data. */
+ * thinned labels, no highlight, no mask, no titles, no data, the whole matrix in view. */
 void ar_heatmap_figure_init (ArHeatmapFigure *fig);
 
 /* Measures FIG's tick labels (with FIG's style) into row_label_width and col_label_width. */
@@ -79,11 +119,20 @@ void ar_heatmap_figure_measure_labels (ArHeatmapFigure *fig);
 /* The natural size of FIG (whole units). */
 void ar_heatmap_get_size (const ArHeatmapFigure *fig, double *width, double *height);
 
+/* The height FIG needs when drawn WIDTH units wide (its cells then fill the width). */
+double ar_heatmap_get_height_for_width (const ArHeatmapFigure *fig, double width);
+
+/* TRUE when A and B are laid out alike at every size — the same cells, label widths, titles, axis
+ * names and colour bar — so a widget showing A can show B without a new layout. Measures
+ * nothing: A's and B's label widths must have been measured (ar_heatmap_figure_measure_labels)
+ * or be measured alike. */
+gboolean ar_heatmap_same_layout (const ArHeatmapFigure *a, const ArHeatmapFigure *b);
+
 /* Draws FIG into the rectangle (0, 0, WIDTH, HEIGHT) of CR's user space. */
 void ar_heatmap_render (cairo_t *cr, const ArHeatmapFigure *fig, double width, double height);
 
-/* The cell under (X, Y) when FIG is drawn at WIDTH × HEIGHT: TRUE and *ROW, *COL, or FALSE
- * outside the cells. */
+/* The cell under (X, Y) when FIG is drawn at WIDTH × HEIGHT: TRUE and *ROW, *COL (of the whole
+ * matrix, also in a zoomed view), or FALSE outside the cells shown. */
 gboolean ar_heatmap_hit (const ArHeatmapFigure *fig, double width, double height, double x,
                          double y, int *row, int *col);
 
@@ -91,7 +140,19 @@ gboolean ar_heatmap_hit (const ArHeatmapFigure *fig, double width, double height
 void ar_heatmap_get_cell_rect (const ArHeatmapFigure *fig, double width, double height, int row,
                                int col, double *x, double *y, double *cell_w, double *cell_h);
 
+/* The rectangle the cells shown occupy at WIDTH × HEIGHT. */
+void ar_heatmap_get_plot_rect (const ArHeatmapFigure *fig, double width, double height, double *x,
+                               double *y, double *plot_w, double *plot_h);
+
 /* Whether values are annotated when drawn at WIDTH × HEIGHT. */
 gboolean ar_heatmap_is_annotated (const ArHeatmapFigure *fig, double width, double height);
+
+/* What cell (ROW, COL) of FIG holds (NaN values count as AR_CELL_NO_PARTNER). */
+ArCellState ar_heatmap_cell_state (const ArHeatmapFigure *fig, int row, int col);
+
+/* Paints every cell of FIG (the whole matrix, whatever the view) into the rectangle (X, Y, W, H),
+ * without gaps, labels or colour bar: the minimap of a zoomed view. */
+void ar_heatmap_paint_cells (cairo_t *cr, const ArHeatmapFigure *fig, double x, double y, double w,
+                             double h);
 
 G_END_DECLS

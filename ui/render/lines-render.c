@@ -158,6 +158,20 @@ ar_line_get_size (const ArLineFigure *fig, double *width, double *height)
   *height = ceil (MARGIN + lo.title_h + MAX (NATURAL_H, legend_h) + bottom_extent (&lo));
 }
 
+double
+ar_line_get_height_for_width (const ArLineFigure *fig, double width)
+{
+  Layout lo;
+  PangoContext *pc = ar_text_context_new ();
+  measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
+  g_object_unref (pc);
+  /* The plot keeps its natural proportions. */
+  double pw = MAX (width - left_extent (&lo) - right_extent (&lo), 0);
+  double legend_h = fig->n_series * lo.legend_line_h;
+  return ceil (MARGIN + lo.title_h + MAX (pw * NATURAL_H / NATURAL_W, legend_h)
+               + bottom_extent (&lo));
+}
+
 static void
 draw_axes (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArLineFigure *fig,
            const Layout *lo)

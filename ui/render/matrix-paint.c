@@ -10,13 +10,19 @@ ar_matrix_paint_uses_rects (int rows, int cols, double cell_w, double cell_h)
          && (gint64) rows * cols <= AR_MATRIX_MAX_RECTS;
 }
 
-static ArColor8
-cell_color (const ArMatrixPaint *paint, const float *values, int cols, int i, int j,
-            gboolean *masked)
+static int
+stride_of (const ArMatrixPaint *paint, int cols)
 {
-  *masked = paint->mask_upper && j > i;
-  return ar_colormap_color (paint->colormap, values[(gsize) i * cols + j], paint->vmin,
-                            paint->vmax);
+  return paint->stride > 0 ? paint->stride : cols;
+}
+
+/* Whether cell (I, J) of the whole matrix (STRIDE wide) holds no value. */
+static inline gboolean
+cell_masked (const ArMatrixPaint *paint, const float *values, int stride, int i, int j)
+{
+  gsize k = (gsize) i * stride + j;
+  return (paint->mask_upper && j > i) || (paint->cell_mask != NULL && paint->cell_mask[k] != 0)
+         || isnan (values[k]);
 }
 
 static void
@@ -31,15 +37,17 @@ paint_rects (cairo_t *cr, const ArMatrixPaint *paint, const float *values, int r
       cairo_rectangle (cr, x, y, cols * cell_w, rows * cell_h);
       cairo_fill (cr);
     }
+  int stride = stride_of (paint, cols);
   for (int i = 0; i < rows; i++)
     for (int j = 0; j < cols; j++)
       {
-        gboolean masked;
-        ArColor8 c = cell_color (paint, values, cols, i, j, &masked);
-        if (masked)
+        int r = paint->row0 + i, c = paint->col0 + j;
+        if (cell_masked (paint, values, stride, r, c))
           ar_render_set_rgb (cr, paint->masked);
         else
-          ar_render_set_color8 (cr, c);
+          ar_render_set_color8 (
+              cr, ar_colormap_color_scaled (paint->colormap, values[(gsize) r * stride + c],
+                                            paint->vmin, paint->vmax, paint->log));
         cairo_rectangle (cr, x + j * cell_w, y + i * cell_h, cell_w - gap, cell_h - gap);
         cairo_fill (cr);
       }
@@ -51,53 +59,119 @@ pack_xrgb (ArColor8 c)
   return 0xff000000u | (guint32) c.r << 16 | (guint32) c.g << 8 | c.b;
 }
 
-static guint32
-masked_pixel (const ArMatrixPaint *paint)
+/* The pixels of one paint: the map's 256 entries packed, the masked colour, and the range, so
+ * that a cell costs one division and one lookup. pixel () gives exactly the colour
+ * ar_colormap_color () gives (the same arithmetic, colormap.h). */
+typedef struct
 {
-  ArColor8 c = { (guint8) lround (paint->masked.r * 255), (guint8) lround (paint->masked.g * 255),
-                 (guint8) lround (paint->masked.b * 255) };
-  return pack_xrgb (c);
-}
+  guint32 entry[256];
+  guint32 masked;
+  double vmin, span; /* span <= 0: every value takes entry 0; log10 of both with LOG */
+  gboolean log;
+  const ArMatrixPaint *paint;
+  const float *values; /* the whole matrix, STRIDE wide */
+  int stride, row0, col0;
+} Pixels;
 
-static guint32
-cell_pixel (const ArMatrixPaint *paint, const float *values, int cols, int i, int j)
-{
-  gboolean masked;
-  ArColor8 c = cell_color (paint, values, cols, i, j, &masked);
-  return masked ? masked_pixel (paint) : pack_xrgb (c);
-}
-
-/* Vector targets: a COLS × ROWS image scaled up with nearest-neighbour filtering. */
 static void
-paint_scaled_image (cairo_t *cr, const ArMatrixPaint *paint, const float *values, int rows,
-                    int cols, double x, double y, double cell_w, double cell_h)
+pixels_init (Pixels *px, const ArMatrixPaint *paint, const float *values, int cols)
 {
-  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_RGB24, cols, rows);
+  for (int i = 0; i < 256; i++)
+    px->entry[i] = pack_xrgb (ar_colormap_entry (paint->colormap, i));
+  ArColor8 m = { (guint8) lround (paint->masked.r * 255), (guint8) lround (paint->masked.g * 255),
+                 (guint8) lround (paint->masked.b * 255) };
+  px->masked = pack_xrgb (m);
+  px->log = paint->log && paint->vmin > 0 && paint->vmax > paint->vmin;
+  px->vmin = px->log ? log10 (paint->vmin) : paint->vmin;
+  double top = px->log ? log10 (paint->vmax) : paint->vmax;
+  px->span = top > px->vmin ? top - px->vmin : 0;
+  px->paint = paint;
+  px->values = values;
+  px->stride = stride_of (paint, cols);
+  px->row0 = paint->row0;
+  px->col0 = paint->col0;
+}
+
+/* The colour of cell (I, J) of the window painted. */
+static inline guint32
+pixel (const Pixels *px, int i, int j)
+{
+  int r = px->row0 + i, c = px->col0 + j;
+  if (cell_masked (px->paint, px->values, px->stride, r, c))
+    return px->masked;
+  if (!(px->span > 0))
+    return px->entry[0];
+  double v = px->values[(gsize) r * px->stride + c];
+  if (px->log)
+    v = v > 0 ? log10 (v) : -INFINITY;
+  double t = (v - px->vmin) / px->span;
+  double x = floor (CLAMP (t, 0.0, 1.0) * 256.0);
+  return px->entry[x >= 256 ? 255 : (int) x];
+}
+
+/* One image of W × H pixels in which pixel (r, c) takes the colour of cell (ROW_OF[r],
+ * COL_OF[c]) (-1: transparent). */
+static cairo_surface_t *
+cell_image (const Pixels *px, const int *row_of, const int *col_of, int w, int h,
+            cairo_format_t format)
+{
+  cairo_surface_t *image = cairo_image_surface_create (format, w, h);
   if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (image);
-      return;
-    }
+    return image;
   cairo_surface_flush (image);
   unsigned char *data = cairo_image_surface_get_data (image);
   int stride = cairo_image_surface_get_stride (image);
-  for (int i = 0; i < rows; i++)
+  for (int r = 0; r < h; r++)
     {
-      guint32 *row = (guint32 *) (data + (gsize) i * stride); /* [cols] xRGB */
-      for (int j = 0; j < cols; j++)
-        row[j] = cell_pixel (paint, values, cols, i, j);
+      guint32 *line = (guint32 *) (data + (gsize) r * stride); /* [w] (premultiplied) ARGB */
+      for (int c = 0; c < w; c++)
+        line[c] = row_of[r] < 0 || col_of[c] < 0 ? 0 : pixel (px, row_of[r], col_of[c]);
     }
   cairo_surface_mark_dirty (image);
-  cairo_save (cr);
-  cairo_rectangle (cr, x, y, cols * cell_w, rows * cell_h);
-  cairo_clip (cr);
-  cairo_translate (cr, x, y);
-  cairo_scale (cr, cell_w, cell_h);
-  cairo_set_source_surface (cr, image, 0, 0);
-  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-  cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
-  cairo_paint (cr);
-  cairo_restore (cr);
+  return image;
+}
+
+/* N evenly spaced picks among COUNT cells: cell floor((k + 0.5) · COUNT / N) for pixel k (every
+ * cell once when N = COUNT). */
+static int *
+even_cells (int n, int count)
+{
+  int *cells = g_new (int, n);
+  for (int k = 0; k < n; k++)
+    cells[k] = MIN ((int) floor ((k + 0.5) * count / n), count - 1);
+  return cells;
+}
+
+/* Other targets: one image scaled up with nearest-neighbour filtering. In files (SVG, PDF) it has
+ * one pixel per cell, COLS × ROWS. A recording — what a GTK widget draws into — is replayed on
+ * screen: cells smaller than half a unit cannot all be seen there, so the image has at most two
+ * pixels per unit (enough for 2× displays), each the cell under its centre. */
+static void
+paint_scaled_image (cairo_t *cr, const Pixels *px, int rows, int cols, double x, double y,
+                    double cell_w, double cell_h)
+{
+  int w = cols, h = rows;
+  if (cairo_surface_get_type (cairo_get_target (cr)) == CAIRO_SURFACE_TYPE_RECORDING)
+    {
+      w = MIN (cols, MAX (1, (int) ceil (2 * cols * cell_w)));
+      h = MIN (rows, MAX (1, (int) ceil (2 * rows * cell_h)));
+    }
+  g_autofree int *col_of = even_cells (w, cols); /* [w] */
+  g_autofree int *row_of = even_cells (h, rows); /* [h] */
+  cairo_surface_t *image = cell_image (px, row_of, col_of, w, h, CAIRO_FORMAT_RGB24);
+  if (cairo_surface_status (image) == CAIRO_STATUS_SUCCESS)
+    {
+      cairo_save (cr);
+      cairo_rectangle (cr, x, y, cols * cell_w, rows * cell_h);
+      cairo_clip (cr);
+      cairo_translate (cr, x, y);
+      cairo_scale (cr, cols * cell_w / w, rows * cell_h / h);
+      cairo_set_source_surface (cr, image, 0, 0);
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+      cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
+      cairo_paint (cr);
+      cairo_restore (cr);
+    }
   cairo_surface_destroy (image);
 }
 
@@ -121,8 +195,8 @@ pixel_cells (int first, int n, double scale, double offset, double origin, doubl
  * resampling. Screen, PNG and hit-testing then agree on every pixel, borders included. Returns
  * FALSE when the transform or target does not allow it. */
 static gboolean
-paint_pixel_exact (cairo_t *cr, const ArMatrixPaint *paint, const float *values, int rows, int cols,
-                   double x, double y, double cell_w, double cell_h)
+paint_pixel_exact (cairo_t *cr, const Pixels *px, int rows, int cols, double x, double y,
+                   double cell_w, double cell_h)
 {
   cairo_surface_t *target = cairo_get_target (cr);
   cairo_matrix_t m;
@@ -140,33 +214,19 @@ paint_pixel_exact (cairo_t *cr, const ArMatrixPaint *paint, const float *values,
   int w = px1 - px0, h = py1 - py0;
   if (w <= 0 || h <= 0 || w > 32767 || h > 32767)
     return TRUE;
-  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (image);
-      return TRUE;
-    }
   g_autofree int *col_of = pixel_cells (px0, w, sx, ox, x, cell_w, cols); /* [w] */
   g_autofree int *row_of = pixel_cells (py0, h, sy, oy, y, cell_h, rows); /* [h] */
-  cairo_surface_flush (image);
-  unsigned char *data = cairo_image_surface_get_data (image);
-  int stride = cairo_image_surface_get_stride (image);
-  for (int r = 0; r < h; r++)
+  cairo_surface_t *image = cell_image (px, row_of, col_of, w, h, CAIRO_FORMAT_ARGB32);
+  if (cairo_surface_status (image) == CAIRO_STATUS_SUCCESS)
     {
-      guint32 *line = (guint32 *) (data + (gsize) r * stride); /* [w] premultiplied ARGB */
-      for (int c = 0; c < w; c++)
-        line[c] = row_of[r] < 0 || col_of[c] < 0
-                      ? 0
-                      : cell_pixel (paint, values, cols, row_of[r], col_of[c]);
+      cairo_surface_set_device_scale (image, dsx, dsy);
+      cairo_save (cr);
+      cairo_identity_matrix (cr);
+      cairo_set_source_surface (cr, image, (px0 - dox) / dsx, (py0 - doy) / dsy);
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+      cairo_paint (cr);
+      cairo_restore (cr);
     }
-  cairo_surface_mark_dirty (image);
-  cairo_surface_set_device_scale (image, dsx, dsy);
-  cairo_save (cr);
-  cairo_identity_matrix (cr);
-  cairo_set_source_surface (cr, image, (px0 - dox) / dsx, (py0 - doy) / dsy);
-  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-  cairo_paint (cr);
-  cairo_restore (cr);
   cairo_surface_destroy (image);
   return TRUE;
 }
@@ -178,7 +238,12 @@ ar_matrix_paint (cairo_t *cr, const ArMatrixPaint *paint, const float *values, i
   if (rows <= 0 || cols <= 0 || cell_w <= 0 || cell_h <= 0)
     return;
   if (ar_matrix_paint_uses_rects (rows, cols, cell_w, cell_h))
-    paint_rects (cr, paint, values, rows, cols, x, y, cell_w, cell_h);
-  else if (!paint_pixel_exact (cr, paint, values, rows, cols, x, y, cell_w, cell_h))
-    paint_scaled_image (cr, paint, values, rows, cols, x, y, cell_w, cell_h);
+    {
+      paint_rects (cr, paint, values, rows, cols, x, y, cell_w, cell_h);
+      return;
+    }
+  Pixels px;
+  pixels_init (&px, paint, values, cols);
+  if (!paint_pixel_exact (cr, &px, rows, cols, x, y, cell_w, cell_h))
+    paint_scaled_image (cr, &px, rows, cols, x, y, cell_w, cell_h);
 }

@@ -9,9 +9,17 @@
  * - otherwise, on image targets (PNG export, the widgets' pixels), one image at the target's own
  *   resolution in which each pixel takes the colour of the cell its centre falls in (the rule
  *   ar_heatmap_hit uses: column floor((x - x0) / cell_w)), so hit-testing agrees with every
- *   pixel; on other targets (SVG, PDF, recordings) one image of COLS × ROWS pixels scaled up with
- *   nearest-neighbour filtering.
- * Either way a cell's interior has exactly the colour colormap.h gives its value. */
+ *   pixel; in files (SVG, PDF) one image of COLS × ROWS pixels scaled up with nearest-neighbour
+ *   filtering; in recordings (what the GTK widgets draw into, replayed on screen) the same with
+ *   at most two pixels per unit, each the cell under its centre — a 1024 × 1024 matrix in a
+ *   100-unit thumbnail costs 200 × 200 colours, not a million.
+ * Either way a cell's interior has exactly the colour colormap.h gives its value (with LOG, the
+ * colour of its log10 on [log10 vmin, log10 vmax]).
+ *
+ * The cells painted may be a window of a larger matrix: ROWS × COLS of them from (ROW0, COL0) of
+ * a matrix STRIDE values wide (0: COLS), which is how a zoomed heatmap paints only what it shows.
+ * Cells without a value — above the diagonal with MASK_UPPER, non-zero in CELL_MASK, NaN — are
+ * painted MASKED. */
 #pragma once
 
 #include <cairo.h>
@@ -29,13 +37,18 @@ typedef struct
 {
   ArColormap colormap;
   double vmin, vmax;
+  gboolean log;        /* colours by log10 (vmin > 0) */
   gboolean mask_upper; /* cells with column > row are painted MASKED (a causal model's future) */
+  const guint8 *cell_mask; /* [..][stride] non-zero: painted MASKED; or NULL */
   ArRgb masked;
   double gap; /* units between rectangle cells (0 = none) */
   ArRgb gap_color;
+  int row0, col0; /* the first cell painted, in the whole matrix */
+  int stride;     /* values per row of the whole matrix (0: COLS) */
 } ArMatrixPaint;
 
-/* Paints VALUES [ROWS][COLS] with the top left corner at (X, Y), cells CELL_W × CELL_H. */
+/* Paints ROWS × COLS cells of VALUES (the whole matrix, see above) with the top left corner at
+ * (X, Y), cells CELL_W × CELL_H. */
 void ar_matrix_paint (cairo_t *cr, const ArMatrixPaint *paint, const float *values, int rows,
                       int cols, double x, double y, double cell_w, double cell_h);
 

@@ -1,19 +1,34 @@
-/* scatter-render.h — a 2-D projection of token vectors (PCA or t-SNE) as a labelled scatter plot.
+/* scatter-render.h — a 2-D projection of token vectors (PCA, t-SNE or UMAP) as a labelled scatter
+ * plot.
  *
- * Points are dots coloured by group (the sentence they come from in compare mode; matplotlib's
- * tab10 colours), each labelled with its token when show_labels is on. The axes get nice ticks
- * and light grid lines over a range padded by 8 % of the data's extent; the two axes are scaled
- * independently (PCA and t-SNE coordinates have no common unit). A legend of the group names sits
- * at the top right of the plot when there is more than one group. The highlighted point is drawn
- * larger with an accent ring. */
+ * Points are dots coloured by group (the sentence they come from; matplotlib's tab10 colours).
+ * The axes get nice ticks and light grid lines over a range padded by 8 % of the data's extent;
+ * the two axes are scaled independently (projected coordinates have no common unit). A legend of
+ * the group names sits between the title and the plot when there is more than one group; it
+ * wraps into as many rows as it needs and shortens long names with '…'. The highlighted point
+ * is drawn larger with an accent ring; marked points (every occurrence of a word) larger with a
+ * dark ring, and labelled first.
+ *
+ * Points that land on the same spot (within COINCIDENT units: the same token embedding in several
+ * sentences, say) are drawn apart on a small circle around that spot, joined to it by thin
+ * spokes, so each can be seen and hovered; the positions reported below are where they are drawn.
+ *
+ * Labels (show_labels): with AR_LABELS_ALL every point's token to its right; otherwise (the
+ * default) labels are placed one by one — the highlighted point, the marked points, then in
+ * order — to the right, left, above or below their point, wherever the label neither leaves the
+ * plot nor overlaps a label already placed; a label with no such place is not drawn (the widget
+ * shows it on hover). */
 #pragma once
 
 #include <cairo.h>
 #include <glib.h>
 
+#include "heatmap-render.h"
 #include "render-style.h"
 
 G_BEGIN_DECLS
+
+#define AR_SCATTER_COINCIDENT 1.5
 
 typedef struct
 {
@@ -26,18 +41,24 @@ typedef struct
   const int *groups;         /* [n_points] group index 0..n_groups-1, or NULL (all 0) */
   int n_groups;
   const char *const *group_names; /* [n_groups] legend entries, or NULL */
+  const gboolean *marked;         /* [n_points] or NULL */
   const char *x_axis, *y_axis;    /* "PC 1", "PC 2" */
   gboolean show_labels;
-  int highlight_point; /* -1 for none */
+  ArLabelMode label_mode; /* AR_LABELS_ALL: every label; else decluttered */
+  int highlight_point;    /* -1 for none */
 
   const ArRenderStyle *style;
 } ArScatterFigure;
 
-/* Defaults: labels shown, axes "Component 1"/"Component 2", one group, no highlight, no data. */
+/* Defaults: labels shown and decluttered, axes "Component 1"/"Component 2", one group, no
+ * highlight, nothing marked, no data. */
 void ar_scatter_figure_init (ArScatterFigure *fig);
 
 /* Natural size: a 480 × 400 plot plus decorations. */
 void ar_scatter_get_size (const ArScatterFigure *fig, double *width, double *height);
+
+/* The height FIG needs WIDTH units wide (the plot keeps its natural proportions). */
+double ar_scatter_get_height_for_width (const ArScatterFigure *fig, double width);
 
 void ar_scatter_render (cairo_t *cr, const ArScatterFigure *fig, double width, double height);
 
@@ -49,5 +70,10 @@ gboolean ar_scatter_hit (const ArScatterFigure *fig, double width, double height
 /* Where point INDEX is drawn at WIDTH × HEIGHT. */
 void ar_scatter_get_point_position (const ArScatterFigure *fig, double width, double height,
                                     int index, double *x, double *y);
+
+/* The labels drawn at WIDTH × HEIGHT: their boxes BOXES [n][4] (x, y, width, height; may be
+ * NULL) and points INDICES [n] (may be NULL), both with room for n_points entries. Returns n. */
+int ar_scatter_get_label_boxes (const ArScatterFigure *fig, double width, double height,
+                                double *boxes, int *indices);
 
 G_END_DECLS

@@ -1,11 +1,12 @@
-/* attnscope-attention-page.c — the attention view (see attnscope-attention-page.h). The page
- * picks the [T][T] matrix for the session's layer, head and aggregation and hands it to the
- * heatmap widget; the controls write back to the session. */
+/* attnscope-attention-page.c — the attention view (see attnscope-attention-page.h). The page asks
+ * the analysis for the aggregate the view needs (the mean or the rollout; one head needs nothing
+ * but the trace), builds the figure with ar_build_attention_figure() and hands it to the heatmap
+ * widget. Its controls are bound to the view state. */
 #include "attnscope-attention-page.h"
 
 #include <glib/gi18n.h>
 
-#include "attnscope-attention-matrix.h"
+#include "attention-figure.h"
 #include "attnscope-layer-controls.h"
 #include "render-text.h"
 
@@ -17,10 +18,15 @@ struct _AttnscopeAttentionPage
   GtkLabel *pattern_label;
   GtkDropDown *colormap_dropdown;
   GtkToggleButton *annotate_button;
+  GtkToggleButton *autoscale_button;
   AttnscopeHeatmapView *heatmap;
+  GtkLabel *cell_label;
 
-  gboolean syncing;       /* controls being set from the session */
-  ArHeatmapFigure figure; /* the last exported figure, borrowed by get_figure's caller */
+  GBindingGroup *bindings; /* the controls on the view state */
+  /* what the figure on screen was built from */
+  AttnscopeAnalysis *built_analysis; /* a reference, so that the pointers below stay unique */
+  ArViewSelection built_view;
+  const float *built_matrix;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeAttentionPage, attnscope_attention_page, ATTNSCOPE_TYPE_PAGE)
@@ -42,128 +48,175 @@ pattern_name (AsHeadPattern pattern)
     }
 }
 
+/* The head's pattern once the head statistics are there (asked for only for one head). */
 static void
-update_pattern_label (AttnscopeAttentionPage *self, AttnscopeSession *session)
+update_pattern_label (AttnscopeAttentionPage *self, AttnscopeAnalysis *analysis,
+                      const ArViewSelection *view)
 {
-  const AsHeadStats *stats = attnscope_session_get_head_stats (session);
-  if (stats == NULL || attnscope_session_get_aggregate (session) != ATTNSCOPE_AGGREGATE_HEAD)
+  const AsHeadStats *stats = analysis != NULL && view->aggregate == AR_AGGREGATE_HEAD
+                                 ? attnscope_analysis_want_head_stats (analysis)
+                                 : NULL;
+  if (stats == NULL)
     {
       gtk_label_set_text (self->pattern_label, "");
       return;
     }
-  int layer = attnscope_session_get_layer (session), head = attnscope_session_get_head (session);
-  AsHeadPattern pattern = stats->patterns[layer * stats->n_head + head];
-  g_autofree char *entropy
-      = ar_format_number (as_head_stats_get (stats, layer, head, AS_HEAD_STAT_ENTROPY), 2);
+  AsHeadPattern pattern = stats->patterns[view->layer * stats->n_head + view->head];
+  g_autofree char *entropy = ar_format_number (
+      as_head_stats_get (stats, view->layer, view->head, AS_HEAD_STAT_ENTROPY), 2);
   g_autofree char *text
       = g_strdup_printf (_ ("Pattern: %s · entropy %s"), pattern_name (pattern), entropy);
   gtk_label_set_text (self->pattern_label, text);
 }
 
-static void
-sync_controls (AttnscopeAttentionPage *self, AttnscopeSession *session)
+static ArBuiltFigure *
+attnscope_attention_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
 {
-  self->syncing = TRUE;
-  gtk_drop_down_set_selected (self->colormap_dropdown,
-                              attnscope_colormap_index (attnscope_session_get_colormap (session)));
-  gtk_toggle_button_set_active (self->annotate_button, attnscope_session_get_annotate (session));
-  self->syncing = FALSE;
+  ArAttention attention;
+  attnscope_analysis_want_attention (attnscope_page_get_analysis (page), view->aggregate, FALSE,
+                                     &attention);
+  if (ar_attention_matrix (&attention, view) == NULL)
+    return NULL;
+  ArFigureTexts texts;
+  attnscope_page_get_texts (page, &texts);
+  return ar_build_attention_figure (&attention, view, &texts);
+}
+
+static void
+attnscope_attention_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
+                                             GPtrArray *argv)
+{
+  attnscope_page_append_attention_args (argv, view);
+}
+
+/* The cursor cell of the heatmap in words: its query and key and the value between them. */
+static void
+update_cell_label (AttnscopeAttentionPage *self)
+{
+  int row = attnscope_heatmap_view_get_cursor_row (self->heatmap);
+  int col = attnscope_heatmap_view_get_cursor_col (self->heatmap);
+  ArBuiltFigure *built = attnscope_heatmap_view_get_figure (self->heatmap);
+  if (row < 0 || built == NULL)
+    {
+      gtk_label_set_text (self->cell_label,
+                          _ ("Arrow keys move through the cells; Return selects the query."));
+      return;
+    }
+  const ArHeatmapFigure *fig = &ar_built_figure_get_parts (built)->heatmap;
+  g_autofree char *value = ar_heatmap_cell_state (fig, row, col) == AR_CELL_MASKED
+                               ? g_strdup (_ ("masked"))
+                               : ar_format_number (fig->values[(gsize) row * fig->n_cols + col], 4);
+  g_autofree char *text
+      = g_strdup_printf (_ ("Query “%s” (%d) → key “%s” (%d): %s"), fig->row_labels[row], row,
+                         fig->col_labels[col], col, value);
+  gtk_label_set_text (self->cell_label, text);
 }
 
 static void
 attnscope_attention_page_update (AttnscopePage *page)
 {
   AttnscopeAttentionPage *self = ATTNSCOPE_ATTENTION_PAGE (page);
-  AttnscopeSession *session = attnscope_page_get_session (page);
-  AsTrace *trace = session != NULL ? attnscope_session_get_trace (session) : NULL;
-  if (trace == NULL)
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
+  update_pattern_label (self, analysis, &view);
+  if (analysis == NULL)
     {
-      attnscope_heatmap_view_set_matrix (self->heatmap, NULL, 0, 0, NULL, NULL);
-      gtk_label_set_text (self->pattern_label, "");
+      attnscope_heatmap_view_set_figure (self->heatmap, NULL);
+      g_clear_object (&self->built_analysis);
+      attnscope_page_set_busy (page, FALSE);
       return;
     }
-  sync_controls (self, session);
-
-  g_autofree float *owned = NULL;
-  const float *matrix = attnscope_attention_matrix (
-      session, trace, attnscope_session_get_rollout (session), &owned);
-  g_auto (GStrv) labels = attnscope_page_dup_token_labels (page, trace);
-  int t = trace->n_tokens;
-  float vmax = 0;
-  for (gsize i = 0; i < (gsize) t * t; i++)
-    vmax = MAX (vmax, matrix[i]);
-  attnscope_heatmap_view_set_matrix (self->heatmap, matrix, t, t, (const char *const *) labels,
-                                     (const char *const *) labels);
-  attnscope_heatmap_view_set_range (self->heatmap, 0, vmax > 0 ? vmax : 1);
-  g_autofree char *title = attnscope_attention_title (session);
-  g_autofree char *subtitle
-      = attnscope_page_dup_subtitle (page, attnscope_session_get_text (session));
-  attnscope_heatmap_view_set_titles (self->heatmap, title, subtitle);
-  attnscope_heatmap_view_set_colormap (self->heatmap, attnscope_session_get_colormap (session));
-  attnscope_heatmap_view_set_annotate (self->heatmap, attnscope_session_get_annotate (session));
-  attnscope_heatmap_view_set_mask_upper (self->heatmap, trace->causal);
-  int selected = attnscope_session_get_selected_token (session);
-  attnscope_heatmap_view_set_highlight (self->heatmap, selected, selected);
-  update_pattern_label (self, session);
+  ArAttention attention;
+  attnscope_analysis_want_attention (analysis, view.aggregate, FALSE, &attention);
+  const float *matrix = ar_attention_matrix (&attention, &view);
+  attnscope_page_set_busy (page, matrix == NULL);
+  /* Unchanged inputs (a result of another kind arrived): the figure on screen stays. */
+  if (matrix == NULL
+      || (analysis == self->built_analysis && matrix == self->built_matrix
+          && ar_view_selection_equal (&view, &self->built_view)))
+    return;
+  g_autoptr (ArBuiltFigure) figure = attnscope_attention_page_build_figure (page, &view);
+  attnscope_heatmap_view_set_figure (self->heatmap, figure);
+  update_cell_label (self);
+  g_set_object (&self->built_analysis, analysis);
+  self->built_matrix = matrix;
+  self->built_view = view;
 }
 
-static gboolean
-attnscope_attention_page_get_figure (AttnscopePage *page, ArFigure *figure)
+static ArBuiltFigure *
+attnscope_attention_page_get_figure (AttnscopePage *page)
 {
-  AttnscopeAttentionPage *self = ATTNSCOPE_ATTENTION_PAGE (page);
-  if (attnscope_heatmap_view_get_n_rows (self->heatmap) == 0)
-    return FALSE;
-  attnscope_heatmap_view_get_figure (self->heatmap, &self->figure);
-  *figure = ar_figure_from_heatmap (&self->figure);
-  return TRUE;
+  return attnscope_heatmap_view_get_figure (ATTNSCOPE_ATTENTION_PAGE (page)->heatmap);
 }
 
 static char *
 attnscope_attention_page_dup_figure_name (AttnscopePage *page)
 {
-  AttnscopeSession *session = attnscope_page_get_session (page);
-  int layer = attnscope_session_get_layer (session);
-  switch (attnscope_session_get_aggregate (session))
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
+  switch (view.aggregate)
     {
-    case ATTNSCOPE_AGGREGATE_MEAN:
-      return g_strdup_printf ("attention-layer%d-mean", layer);
-    case ATTNSCOPE_AGGREGATE_ROLLOUT:
-      return g_strdup_printf ("attention-rollout-layer%d", layer);
-    case ATTNSCOPE_AGGREGATE_HEAD:
+    case AR_AGGREGATE_MEAN:
+      return g_strdup_printf ("attention-layer%d-mean", view.layer);
+    case AR_AGGREGATE_ROLLOUT:
+      return g_strdup_printf ("attention-rollout-layer%d", view.layer);
+    case AR_AGGREGATE_HEAD:
     default:
-      return g_strdup_printf ("attention-layer%d-head%d", layer,
-                              attnscope_session_get_head (session));
+      return g_strdup_printf ("attention-layer%d-head%d", view.layer, view.head);
     }
-}
-
-/* ---- controls → session ---- */
-
-static void
-on_colormap_selected (GtkDropDown *dropdown, GParamSpec *pspec, AttnscopeAttentionPage *self)
-{
-  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
-  if (!self->syncing && session != NULL)
-    attnscope_session_set_colormap (
-        session, attnscope_colormap_name (gtk_drop_down_get_selected (dropdown)));
-}
-
-static void
-on_annotate_toggled (GtkToggleButton *button, AttnscopeAttentionPage *self)
-{
-  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
-  if (!self->syncing && session != NULL)
-    attnscope_session_set_annotate (session, gtk_toggle_button_get_active (button));
 }
 
 static void
 on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeAttentionPage *self)
 {
-  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
-  if (session == NULL)
+  AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
+  if (view == NULL)
     return;
-  /* A click selects the query token; a click on the selected one clears the selection. */
-  int selected = attnscope_session_get_selected_token (session);
-  attnscope_session_set_selected_token (session, selected == row ? -1 : row);
+  /* A click selects the query token (of a word: its first); a click on the selected one clears
+   * the selection. */
+  int token = attnscope_page_item_token (ATTNSCOPE_PAGE (self), row);
+  int selected = attnscope_view_state_get_selected_token (view);
+  attnscope_view_state_set_selected_token (view, selected == token ? -1 : token);
+}
+
+static void
+on_session_changed (AttnscopeAttentionPage *self)
+{
+  g_binding_group_set_source (self->bindings, attnscope_page_get_view (ATTNSCOPE_PAGE (self)));
+}
+
+/* The colour map's name ↔ its position in the drop-down. */
+static gboolean
+colormap_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_uint (to, attnscope_colormap_index (g_value_get_string (from)));
+  return TRUE;
+}
+
+static gboolean
+index_to_colormap (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_string (to, attnscope_colormap_name (g_value_get_uint (from)));
+  return TRUE;
+}
+
+static void
+on_zoom_in (GtkButton *button, AttnscopeAttentionPage *self)
+{
+  attnscope_heatmap_view_zoom (self->heatmap, 0.5);
+}
+
+static void
+on_zoom_out (GtkButton *button, AttnscopeAttentionPage *self)
+{
+  attnscope_heatmap_view_zoom (self->heatmap, 2);
+}
+
+static void
+on_zoom_all (GtkButton *button, AttnscopeAttentionPage *self)
+{
+  attnscope_heatmap_view_set_view (self->heatmap, 0, 0, 0);
 }
 
 AttnscopeHeatmapView *
@@ -174,14 +227,27 @@ attnscope_attention_page_get_heatmap (AttnscopeAttentionPage *self)
 }
 
 static void
+attnscope_attention_page_dispose (GObject *object)
+{
+  AttnscopeAttentionPage *self = ATTNSCOPE_ATTENTION_PAGE (object);
+  g_clear_object (&self->bindings);
+  g_clear_object (&self->built_analysis);
+  G_OBJECT_CLASS (attnscope_attention_page_parent_class)->dispose (object);
+}
+
+static void
 attnscope_attention_page_class_init (AttnscopeAttentionPageClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   AttnscopePageClass *page_class = ATTNSCOPE_PAGE_CLASS (klass);
 
+  object_class->dispose = attnscope_attention_page_dispose;
   page_class->update = attnscope_attention_page_update;
   page_class->get_figure = attnscope_attention_page_get_figure;
   page_class->dup_figure_name = attnscope_attention_page_dup_figure_name;
+  page_class->build_figure = attnscope_attention_page_build_figure;
+  page_class->append_export_args = attnscope_attention_page_append_export_args;
 
   g_type_ensure (ATTNSCOPE_TYPE_HEATMAP_VIEW);
   g_type_ensure (ATTNSCOPE_TYPE_LAYER_CONTROLS);
@@ -191,7 +257,12 @@ attnscope_attention_page_class_init (AttnscopeAttentionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, pattern_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, colormap_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, annotate_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, autoscale_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, heatmap);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, cell_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_zoom_in);
+  gtk_widget_class_bind_template_callback (widget_class, on_zoom_out);
+  gtk_widget_class_bind_template_callback (widget_class, on_zoom_all);
 }
 
 static void
@@ -199,8 +270,19 @@ attnscope_attention_page_init (AttnscopeAttentionPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   g_object_bind_property (self, "session", self->layer_controls, "session", G_BINDING_SYNC_CREATE);
-  g_signal_connect (self->colormap_dropdown, "notify::selected", G_CALLBACK (on_colormap_selected),
-                    self);
-  g_signal_connect (self->annotate_button, "toggled", G_CALLBACK (on_annotate_toggled), self);
+  self->bindings = g_binding_group_new ();
+  g_binding_group_bind_full (self->bindings, "colormap", self->colormap_dropdown, "selected",
+                             G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, colormap_to_index,
+                             index_to_colormap, NULL, NULL);
+  g_binding_group_bind (self->bindings, "annotate", self->annotate_button, "active",
+                        G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_binding_group_bind (self->bindings, "autoscale", self->autoscale_button, "active",
+                        G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_signal_connect (self, "notify::session", G_CALLBACK (on_session_changed), NULL);
   g_signal_connect (self->heatmap, "cell-activated", G_CALLBACK (on_cell_activated), self);
+  g_signal_connect_swapped (self->heatmap, "notify::cursor-row", G_CALLBACK (update_cell_label),
+                            self);
+  g_signal_connect_swapped (self->heatmap, "notify::cursor-col", G_CALLBACK (update_cell_label),
+                            self);
+  update_cell_label (self);
 }

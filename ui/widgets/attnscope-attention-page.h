@@ -1,7 +1,7 @@
 /* attnscope-attention-page.h — the attention view: the selected layer and head as a large heatmap
  * (queries as rows, keys as columns), or the mean over the layer's heads, or the attention
- * rollout up to the layer; layer/head spin buttons, colour map, annotation, and the head's
- * pattern from the head statistics. */
+ * rollout up to the layer; layer/head spin buttons, colour map, annotation, autoscaled colours,
+ * and the head's pattern from the head statistics. */
 #pragma once
 
 #include "attnscope-heatmap-view.h"

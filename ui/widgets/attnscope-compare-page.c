@@ -1,19 +1,16 @@
 /* attnscope-compare-page.c — the compare view (see attnscope-compare-page.h). The comparison of
- * the two traces (token pairs, hidden-state similarities) is computed once per pair of traces;
- * the panels follow the session's layer, head and aggregation. */
+ * the two traces (token pairs, hidden-state similarities) is computed off the UI thread by the
+ * main trace's analysis, once per pair of traces; the aggregates of each text by its own
+ * analysis. The figure comes from ar_build_compare_figure(). The entry and the error line are
+ * bound to the comparison run. */
 #include "attnscope-compare-page.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
-#include <math.h>
 
-#include "as-compare.h"
-#include "as-rollout.h"
-#include "attnscope-attention-matrix.h"
 #include "attnscope-layer-controls.h"
-
-/* At most this many shared tokens get a line in the chart (besides the mean). */
-#define MAX_SERIES 8
+#include "compare-figure.h"
+#include "render-text.h"
 
 struct _AttnscopeComparePage
 {
@@ -25,192 +22,185 @@ struct _AttnscopeComparePage
   GtkStack *stack;
   AdwStatusPage *status_page;
   AttnscopeCompareView *view;
+  GtkDropDown *align_dropdown;
+  GtkLabel *ranking_note;
+  GtkListBox *ranking_list;
 
-  AsTrace *a, *b;           /* the traces COMPARISON belongs to (owned) */
-  AsComparison *comparison; /* of A and B */
-  float *rollout_b;         /* [L][T_B][T_B] of B, computed on first use */
-  ArCompareFigure figure;   /* the last exported figure, borrowed by get_figure's caller */
-  gboolean syncing;
+  GBindingGroup *run_bindings;  /* on the comparison run */
+  GBindingGroup *view_bindings; /* on the view state */
+  const AsComparison *ranked;   /* the comparison the list shows */
+  gboolean ranked_by_token;
+  /* what the figure on screen was built from; references, so the pointers stay unique */
+  AttnscopeAnalysis *built_a_analysis, *built_b_analysis;
+  const AsComparison *built_comparison;
+  const float *built_a, *built_b;
+  ArViewSelection built_view;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeComparePage, attnscope_compare_page, ATTNSCOPE_TYPE_PAGE)
 
 static void
-forget_traces (AttnscopeComparePage *self)
+show_empty (AttnscopeComparePage *self, const char *description)
 {
-  g_clear_pointer (&self->a, as_trace_unref);
-  g_clear_pointer (&self->b, as_trace_unref);
-  g_clear_pointer (&self->comparison, as_comparison_free);
-  g_clear_pointer (&self->rollout_b, g_free);
+  self->ranked = NULL;
+  attnscope_compare_view_set_figure (self->view, NULL);
+  g_clear_object (&self->built_a_analysis);
+  g_clear_object (&self->built_b_analysis);
+  adw_status_page_set_description (self->status_page, description);
+  gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 
-/* The chart: the mean similarity over the pairs, then up to MAX_SERIES shared tokens. */
-static void
-show_chart (AttnscopeComparePage *self, char **labels_a)
-{
-  const AsComparison *c = self->comparison;
-  if (c->n_pairs == 0)
-    {
-      attnscope_compare_view_set_chart (self->view, NULL, 0, 0, NULL, NULL);
-      return;
-    }
-  int n_x = c->n_layer + 1, n_series = 1 + MIN (c->n_pairs, MAX_SERIES);
-  g_autofree double *values = g_new (double, (gsize) n_series *n_x); /* [S][L+1] */
-  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
-  g_autoptr (GStrvBuilder) x_labels = g_strv_builder_new ();
-  g_strv_builder_add (names, _ ("mean over shared tokens"));
-  for (int x = 0; x < n_x; x++)
-    {
-      values[x] = c->hidden_mean_similarity[x];
-      g_autofree char *label = g_strdup_printf ("%d", x);
-      g_strv_builder_add (x_labels, label);
-    }
-  for (int s = 1; s < n_series; s++)
-    {
-      const AsTokenPair *pair = &c->pairs[s - 1];
-      g_autofree char *name = g_strdup_printf ("%s (%d → %d)", labels_a[pair->a], pair->a, pair->b);
-      g_strv_builder_add (names, name);
-      for (int x = 0; x < n_x; x++)
-        values[s * n_x + x] = c->hidden_similarity[x * c->n_pairs + (s - 1)];
-    }
-  g_auto (GStrv) series_names = g_strv_builder_end (names);
-  g_auto (GStrv) xl = g_strv_builder_end (x_labels);
-  attnscope_compare_view_set_chart (self->view, values, n_series, n_x,
-                                    (const char *const *) series_names, (const char *const *) xl);
-}
-
-static int
-paired_token (const AsComparison *c, int token_a)
-{
-  for (int i = 0; c != NULL && i < c->n_pairs; i++)
-    if (c->pairs[i].a == token_a)
-      return c->pairs[i].b;
-  return -1;
-}
+#define N_RANKED 12
 
 static void
-show_panels (AttnscopeComparePage *self, AttnscopeSession *session, AsTrace *a, AsTrace *b)
+on_ranking_activated (GtkListBox *list, GtkListBoxRow *row, AttnscopeComparePage *self)
 {
-  g_autofree float *owned_a = NULL, *owned_b = NULL;
-  gboolean rollout = attnscope_session_get_aggregate (session) == ATTNSCOPE_AGGREGATE_ROLLOUT;
-  if (rollout && self->rollout_b == NULL)
-    self->rollout_b = as_trace_rollout (b);
-  const float *ma = attnscope_attention_matrix (
-      session, a, rollout ? attnscope_session_get_rollout (session) : NULL, &owned_a);
-  const float *mb = attnscope_attention_matrix (session, b, self->rollout_b, &owned_b);
-  g_auto (GStrv) labels_a = attnscope_page_dup_token_labels (ATTNSCOPE_PAGE (self), a);
-  g_auto (GStrv) labels_b = attnscope_page_dup_token_labels (ATTNSCOPE_PAGE (self), b);
-  g_autofree char *title_a = g_strdup_printf ("A: %s", attnscope_session_get_text (session));
-  g_autofree char *title_b
-      = g_strdup_printf ("B: %s", attnscope_session_get_compare_text (session));
-  attnscope_compare_view_set_panel (self->view, 0, ma, a->n_tokens, (const char *const *) labels_a,
-                                    title_a);
-  attnscope_compare_view_set_panel (self->view, 1, mb, b->n_tokens, (const char *const *) labels_b,
-                                    title_b);
-  float vmax = 0, dmax = 0;
-  for (gsize i = 0; i < (gsize) a->n_tokens * a->n_tokens; i++)
-    vmax = MAX (vmax, ma[i]);
-  for (gsize i = 0; i < (gsize) b->n_tokens * b->n_tokens; i++)
-    vmax = MAX (vmax, mb[i]);
-  g_autofree char *note = NULL;
-  if (a->n_tokens == b->n_tokens)
+  AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
+  int e = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "head-index"));
+  if (view == NULL || self->ranked == NULL)
+    return;
+  attnscope_view_state_set_aggregate (view, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (view, e / self->ranked->n_head);
+  attnscope_view_state_set_head (view, e % self->ranked->n_head);
+}
+
+/* The heads ranked by how much their attention changes from A to B in the alignment shown. */
+static void
+update_ranking (AttnscopeComparePage *self, const AsComparison *c, gboolean by_token)
+{
+  if (c == self->ranked && by_token == self->ranked_by_token)
+    return;
+  self->ranked = c;
+  self->ranked_by_token = by_token;
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->ranking_list))) != NULL)
+    gtk_list_box_remove (self->ranking_list, child);
+  const int *ranking = by_token ? c->aligned_head_ranking : c->head_ranking;
+  const double *change = by_token ? c->aligned_head_change : c->head_change;
+  gtk_label_set_text (self->ranking_note,
+                      ranking == NULL ? _ ("By position the texts need as many tokens.")
+                      : by_token ? _ ("|B − A| of each head with B in A's token order. Click one "
+                                      "to open it.")
+                                 : _ ("|B − A| of each head, position by position. Click one to "
+                                      "open it."));
+  if (ranking == NULL)
+    return;
+  int n_heads = c->n_layer * c->n_head;
+  double top = n_heads > 0 ? change[ranking[0]] : 0;
+  for (int k = 0; k < MIN (n_heads, N_RANKED); k++)
     {
-      gsize tt = (gsize) a->n_tokens * a->n_tokens;
-      g_autofree float *diff = g_new (float, tt); /* [T][T] B − A */
-      for (gsize i = 0; i < tt; i++)
-        {
-          diff[i] = mb[i] - ma[i];
-          dmax = MAX (dmax, fabsf (diff[i]));
-        }
-      attnscope_compare_view_set_difference (self->view, diff, a->n_tokens);
+      int e = ranking[k];
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+      gtk_widget_set_margin_top (box, 6);
+      gtk_widget_set_margin_bottom (box, 6);
+      gtk_widget_set_margin_start (box, 8);
+      gtk_widget_set_margin_end (box, 8);
+      g_autofree char *value = ar_format_number (change[e], 3);
+      g_autofree char *text
+          = g_strdup_printf (_ ("Layer %d · head %d: %s"), e / c->n_head, e % c->n_head, value);
+      GtkWidget *label = gtk_label_new (text);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "numeric");
+      GtkWidget *bar = gtk_level_bar_new_for_interval (0, 1);
+      gtk_level_bar_set_value (GTK_LEVEL_BAR (bar), top > 0 ? change[e] / top : 0);
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (GTK_BOX (box), bar);
+      GtkWidget *row = gtk_list_box_row_new ();
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      g_object_set_data (G_OBJECT (row), "head-index", GINT_TO_POINTER (e));
+      gtk_list_box_append (self->ranking_list, row);
     }
-  else
+}
+
+static ArBuiltFigure *
+attnscope_compare_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
+{
+  AttnscopeAnalysis *a = attnscope_page_get_analysis (page);
+  AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (page);
+  if (b == NULL)
+    return NULL;
+  const AsComparison *c
+      = attnscope_analysis_want_comparison (a, attnscope_analysis_get_trace (b), NULL);
+  ArAttention aa, ab;
+  attnscope_analysis_want_attention (a, view->aggregate, FALSE, &aa);
+  attnscope_analysis_want_attention (b, view->aggregate, FALSE, &ab);
+  if (c == NULL || ar_attention_matrix (&aa, view) == NULL
+      || ar_attention_matrix (&ab, view) == NULL)
+    return NULL;
+  ArFigureTexts texts;
+  attnscope_page_get_texts (page, &texts);
+  return ar_build_compare_figure (&aa, &ab, c, view, &texts);
+}
+
+static void
+attnscope_compare_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
+                                           GPtrArray *argv)
+{
+  attnscope_page_append_attention_args (argv, view);
+  AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (page);
+  if (b != NULL)
     {
-      attnscope_compare_view_set_difference (self->view, NULL, 0);
-      note = g_strdup_printf (_ ("A has %d tokens and B has %d: no difference map"), a->n_tokens,
-                              b->n_tokens);
+      g_ptr_array_add (argv, g_strdup ("--compare"));
+      g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_text (b)));
     }
-  g_autofree char *title = attnscope_attention_title (session);
-  g_autofree char *subtitle = attnscope_page_dup_subtitle (ATTNSCOPE_PAGE (self), NULL);
-  attnscope_compare_view_set_titles (self->view, title, subtitle, note);
-  attnscope_compare_view_set_style (self->view, attnscope_session_get_colormap (session),
-                                    vmax > 0 ? vmax : 1, dmax > 0 ? dmax : 1,
-                                    attnscope_session_get_annotate (session), a->causal);
-  int selected = attnscope_session_get_selected_token (session);
-  attnscope_compare_view_set_highlight (
-      self->view, selected, selected >= 0 ? paired_token (self->comparison, selected) : -1);
-  show_chart (self, labels_a);
 }
 
 static void
 attnscope_compare_page_update (AttnscopePage *page)
 {
   AttnscopeComparePage *self = ATTNSCOPE_COMPARE_PAGE (page);
-  AttnscopeSession *session = attnscope_page_get_session (page);
-  if (session == NULL)
-    return;
-  self->syncing = TRUE;
-  g_autofree char *text = g_strdup (attnscope_session_get_compare_text (session));
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->entry)), text ? text : "") != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->entry), text ? text : "");
-  self->syncing = FALSE;
-  const char *error = attnscope_session_get_compare_error (session);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL);
-  gtk_label_set_text (self->error_label, error != NULL ? error : "");
-
-  AsTrace *a = attnscope_session_get_trace (session);
-  AsTrace *b = attnscope_session_get_compare_trace (session);
+  AttnscopeAnalysis *a = attnscope_page_get_analysis (page);
+  AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (page);
+  attnscope_page_set_busy (page, FALSE);
   if (a == NULL || b == NULL)
     {
-      forget_traces (self);
-      attnscope_compare_view_set_panel (self->view, 0, NULL, 0, NULL, NULL);
-      attnscope_compare_view_set_panel (self->view, 1, NULL, 0, NULL, NULL);
-      gtk_stack_set_visible_child_name (self->stack, "empty");
+      show_empty (self, NULL);
       return;
     }
-  if (self->a != a || self->b != b)
+  const char *failure = NULL;
+  const AsComparison *c
+      = attnscope_analysis_want_comparison (a, attnscope_analysis_get_trace (b), &failure);
+  if (failure != NULL)
     {
-      forget_traces (self);
-      g_autoptr (GError) err = NULL;
-      self->comparison = as_compare_traces (a, b, &err);
-      if (self->comparison == NULL)
-        {
-          adw_status_page_set_description (self->status_page, err->message);
-          gtk_stack_set_visible_child_name (self->stack, "empty");
-          return;
-        }
-      self->a = as_trace_ref (a);
-      self->b = as_trace_ref (b);
+      show_empty (self, failure);
+      return;
     }
-  show_panels (self, session, a, b);
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
+  ArAttention aa, ab;
+  attnscope_analysis_want_attention (a, view.aggregate, FALSE, &aa);
+  attnscope_analysis_want_attention (b, view.aggregate, FALSE, &ab);
+  const float *ma = ar_attention_matrix (&aa, &view), *mb = ar_attention_matrix (&ab, &view);
+  attnscope_page_set_busy (page, c == NULL || ma == NULL || mb == NULL);
+  if (c == NULL || ma == NULL || mb == NULL
+      || (a == self->built_a_analysis && b == self->built_b_analysis && c == self->built_comparison
+          && ma == self->built_a && mb == self->built_b
+          && ar_view_selection_equal (&view, &self->built_view)))
+    return;
+  update_ranking (self, c, view.alignment == AR_ALIGN_TOKENS);
+  g_autoptr (ArBuiltFigure) figure = attnscope_compare_page_build_figure (page, &view);
+  attnscope_compare_view_set_figure (self->view, figure);
   gtk_stack_set_visible_child_name (self->stack, "view");
+  g_set_object (&self->built_a_analysis, a);
+  g_set_object (&self->built_b_analysis, b);
+  self->built_comparison = c;
+  self->built_a = ma;
+  self->built_b = mb;
+  self->built_view = view;
 }
 
-static gboolean
-attnscope_compare_page_get_figure (AttnscopePage *page, ArFigure *figure)
+static ArBuiltFigure *
+attnscope_compare_page_get_figure (AttnscopePage *page)
 {
-  AttnscopeComparePage *self = ATTNSCOPE_COMPARE_PAGE (page);
-  if (!attnscope_compare_view_has_panels (self->view))
-    return FALSE;
-  attnscope_compare_view_get_figure (self->view, &self->figure);
-  *figure = ar_figure_from_compare (&self->figure);
-  return TRUE;
+  return attnscope_compare_view_get_figure (ATTNSCOPE_COMPARE_PAGE (page)->view);
 }
 
 static char *
 attnscope_compare_page_dup_figure_name (AttnscopePage *page)
 {
-  AttnscopeSession *session = attnscope_page_get_session (page);
-  return g_strdup_printf ("compare-layer%d-head%d", attnscope_session_get_layer (session),
-                          attnscope_session_get_head (session));
-}
-
-static void
-on_entry_changed (GtkEditable *editable, AttnscopeComparePage *self)
-{
-  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
-  if (!self->syncing && session != NULL)
-    attnscope_session_set_compare_text (session, gtk_editable_get_text (editable));
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
+  return g_strdup_printf ("compare-layer%d-head%d", view.layer, view.head);
 }
 
 AttnscopeCompareView *
@@ -221,9 +211,54 @@ attnscope_compare_page_get_view (AttnscopeComparePage *self)
 }
 
 static void
+on_session_changed (AttnscopeComparePage *self)
+{
+  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
+  g_binding_group_set_source (self->run_bindings,
+                              session != NULL ? attnscope_session_get_compare (session) : NULL);
+  g_binding_group_set_source (self->view_bindings,
+                              session != NULL ? attnscope_session_get_view (session) : NULL);
+}
+
+/* "align-positions" ↔ the drop-down's position (0 by token, 1 by position). */
+static gboolean
+flag_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_uint (to, g_value_get_boolean (from) ? 1 : 0);
+  return TRUE;
+}
+
+static gboolean
+index_to_flag (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_boolean (to, g_value_get_uint (from) == 1);
+  return TRUE;
+}
+
+/* A string that may be NULL (the run's text before the first, no error) for a widget. */
+static gboolean
+text_to_entry (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  const char *text = g_value_get_string (from);
+  g_value_set_string (to, text != NULL ? text : "");
+  return TRUE;
+}
+
+static gboolean
+message_to_visible (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_boolean (to, g_value_get_string (from) != NULL);
+  return TRUE;
+}
+
+static void
 attnscope_compare_page_dispose (GObject *object)
 {
-  forget_traces (ATTNSCOPE_COMPARE_PAGE (object));
+  AttnscopeComparePage *self = ATTNSCOPE_COMPARE_PAGE (object);
+  g_clear_object (&self->run_bindings);
+  g_clear_object (&self->view_bindings);
+  g_clear_object (&self->built_a_analysis);
+  g_clear_object (&self->built_b_analysis);
   G_OBJECT_CLASS (attnscope_compare_page_parent_class)->dispose (object);
 }
 
@@ -238,6 +273,8 @@ attnscope_compare_page_class_init (AttnscopeComparePageClass *klass)
   page_class->update = attnscope_compare_page_update;
   page_class->get_figure = attnscope_compare_page_get_figure;
   page_class->dup_figure_name = attnscope_compare_page_dup_figure_name;
+  page_class->build_figure = attnscope_compare_page_build_figure;
+  page_class->append_export_args = attnscope_compare_page_append_export_args;
 
   g_type_ensure (ATTNSCOPE_TYPE_COMPARE_VIEW);
   g_type_ensure (ATTNSCOPE_TYPE_LAYER_CONTROLS);
@@ -249,6 +286,9 @@ attnscope_compare_page_class_init (AttnscopeComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, stack);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, status_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, view);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, align_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, ranking_note);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, ranking_list);
 }
 
 static void
@@ -256,5 +296,18 @@ attnscope_compare_page_init (AttnscopeComparePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   g_object_bind_property (self, "session", self->layer_controls, "session", G_BINDING_SYNC_CREATE);
-  g_signal_connect (self->entry, "changed", G_CALLBACK (on_entry_changed), self);
+  self->run_bindings = g_binding_group_new ();
+  g_binding_group_bind_full (self->run_bindings, "text", self->entry, "text",
+                             G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, text_to_entry, NULL,
+                             NULL, NULL);
+  g_binding_group_bind_full (self->run_bindings, "error-message", self->error_label, "label",
+                             G_BINDING_SYNC_CREATE, text_to_entry, NULL, NULL, NULL);
+  g_binding_group_bind_full (self->run_bindings, "error-message", self->error_label, "visible",
+                             G_BINDING_SYNC_CREATE, message_to_visible, NULL, NULL, NULL);
+  self->view_bindings = g_binding_group_new ();
+  g_binding_group_bind_full (self->view_bindings, "align-positions", self->align_dropdown,
+                             "selected", G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL,
+                             flag_to_index, index_to_flag, NULL, NULL);
+  g_signal_connect (self, "notify::session", G_CALLBACK (on_session_changed), NULL);
+  g_signal_connect (self->ranking_list, "row-activated", G_CALLBACK (on_ranking_activated), self);
 }

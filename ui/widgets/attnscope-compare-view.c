@@ -1,250 +1,173 @@
-/* attnscope-compare-view.c — the comparison widget: owns both panels, the difference and the
- * chart, assembles the ArCompareFigure from them and draws it through ar_compare_render() (see
+/* attnscope-compare-view.c — the comparison widget: draws its built figure through
+ * ar_compare_render() and explains what is under the pointer with ar_compare_hit() (see
  * attnscope-compare-view.h). */
 #include "attnscope-compare-view.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "attnscope-figure-widget.h"
 #include "render-text.h"
 
+/* Tick label widths of a panel, measured once per figure and style. */
 typedef struct
 {
-  float *values; /* [n][n] */
-  int n;
-  char **labels; /* [n] */
-  char *title;
-} Panel;
+  double row, col; /* 0 = not yet */
+} LabelWidths;
 
 struct _AttnscopeCompareView
 {
   GtkWidget parent_instance;
 
-  Panel panels[3]; /* A, B, difference (labels and title of the difference are A's) */
-  double *chart;   /* [n_series][n_x] */
-  int n_series, n_x;
-  char **series_names, **x_labels;
-  char *title, *subtitle, *note;
-  ArColormap colormap;
-  double vmax, diff_max;
-  gboolean annotate, mask_upper;
-  int highlight[2];
-
-  /* Assembled by get_figure; the compare figure points at these. */
-  ArHeatmapFigure parts[3];
-  ArLineFigure line;
+  ArBuiltFigure *figure;            /* a comparison, or NULL */
+  LabelWidths widths[3];            /* of A, B and the difference */
+  const ArRenderStyle *label_style; /* the style WIDTHS were measured in */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeCompareView, attnscope_compare_view, GTK_TYPE_WIDGET)
 
+static const ArCompareFigure *
+compare (AttnscopeCompareView *self)
+{
+  return self->figure != NULL ? &ar_built_figure_get_parts (self->figure)->compare : NULL;
+}
+
+/* Panel I (0 A, 1 B, 2 difference) of PARTS. */
+static ArHeatmapFigure *
+part (ArFigureParts *parts, int i)
+{
+  return i == 0 ? &parts->heatmap : i == 1 ? &parts->panel_b : &parts->panel_diff;
+}
+
+/* The figure in the screen's style, its panels' tick labels measured once per figure and style
+ * (a thousand labels take milliseconds). */
 static void
-panel_clear (Panel *p)
+screen_figure (AttnscopeCompareView *self, ArFigureParts *parts)
 {
-  g_clear_pointer (&p->values, g_free);
-  g_clear_pointer (&p->labels, g_strfreev);
-  g_clear_pointer (&p->title, g_free);
-  p->n = 0;
-}
-
-void
-attnscope_compare_view_set_panel (AttnscopeCompareView *self, int panel, const float *values, int n,
-                                  const char *const *labels, const char *title)
-{
-  g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
-  g_return_if_fail (panel == 0 || panel == 1);
-  Panel *p = &self->panels[panel];
-  panel_clear (p);
-  if (values != NULL && n > 0)
+  attnscope_figure_widget_restyle (self->figure, parts);
+  gboolean fresh = self->label_style != parts->heatmap.style;
+  self->label_style = parts->heatmap.style;
+  for (int i = 0; i < 3; i++)
     {
-      p->values = g_memdup2 (values, sizeof (float) * (gsize) n * n);
-      p->n = n;
-      p->labels = labels != NULL ? g_strdupv ((char **) labels) : NULL;
-      p->title = g_strdup (title);
+      ArHeatmapFigure *p = part (parts, i);
+      if (i == 2 && parts->compare.diff == NULL)
+        continue;
+      if (fresh || self->widths[i].row <= 0)
+        {
+          ar_heatmap_figure_measure_labels (p);
+          self->widths[i] = (LabelWidths){ p->row_label_width, p->col_label_width };
+        }
+      p->row_label_width = self->widths[i].row;
+      p->col_label_width = self->widths[i].col;
     }
-  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
-void
-attnscope_compare_view_set_difference (AttnscopeCompareView *self, const float *diff, int n)
+static gboolean
+same_chart_size (const ArLineFigure *a, const ArLineFigure *b)
 {
-  g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
-  Panel *p = &self->panels[2];
-  panel_clear (p);
-  if (diff != NULL && n > 0)
+  double aw, ah, bw, bh;
+  ar_line_get_size (a, &aw, &ah);
+  ar_line_get_size (b, &bw, &bh);
+  return aw == bw && ah == bh;
+}
+
+/* Laid out alike: the same panels with the same labels (their cached widths apply to both). */
+static gboolean
+same_layout (GtkWidget *widget, const ArFigureParts *old, const ArFigureParts *new)
+{
+  AttnscopeCompareView *self = ATTNSCOPE_COMPARE_VIEW (widget);
+  for (int i = 0; i < 3; i++)
     {
-      p->values = g_memdup2 (diff, sizeof (float) * (gsize) n * n);
-      p->n = n;
-      p->title = g_strdup (_ ("Difference B − A"));
+      if (i == 2 && old->compare.diff == NULL)
+        break;
+      ArHeatmapFigure a = *part ((ArFigureParts *) old, i), b = *part ((ArFigureParts *) new, i);
+      a.row_label_width = b.row_label_width = self->widths[i].row;
+      a.col_label_width = b.col_label_width = self->widths[i].col;
+      if (self->widths[i].row <= 0 || !ar_heatmap_same_layout (&a, &b))
+        return FALSE;
     }
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  return g_strcmp0 (old->compare.title, new->compare.title) == 0
+         && g_strcmp0 (old->compare.subtitle, new->compare.subtitle) == 0
+         && g_strcmp0 (old->compare.note, new->compare.note) == 0
+         && (old->compare.chart == NULL) == (new->compare.chart == NULL)
+         && (old->compare.chart == NULL
+             || same_chart_size (old->compare.chart, new->compare.chart));
+}
+
+static gboolean
+same_labels (const ArHeatmapFigure *a, const ArHeatmapFigure *b)
+{
+  if (a->n_rows != b->n_rows)
+    return FALSE;
+  for (int i = 0; i < a->n_rows; i++)
+    if (g_strcmp0 (a->row_labels[i], b->row_labels[i]) != 0)
+      return FALSE;
+  return TRUE;
 }
 
 void
-attnscope_compare_view_set_chart (AttnscopeCompareView *self, const double *values, int n_series,
-                                  int n_x, const char *const *series_names,
-                                  const char *const *x_labels)
+attnscope_compare_view_set_figure (AttnscopeCompareView *self, ArBuiltFigure *figure)
 {
   g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
-  g_clear_pointer (&self->chart, g_free);
-  g_clear_pointer (&self->series_names, g_strfreev);
-  g_clear_pointer (&self->x_labels, g_strfreev);
-  self->n_series = self->n_x = 0;
-  if (values != NULL && n_series > 0 && n_x > 0)
-    {
-      self->chart = g_memdup2 (values, sizeof (double) * (gsize) n_series * n_x);
-      self->n_series = n_series;
-      self->n_x = n_x;
-      self->series_names = series_names != NULL ? g_strdupv ((char **) series_names) : NULL;
-      self->x_labels = x_labels != NULL ? g_strdupv ((char **) x_labels) : NULL;
-    }
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_COMPARE);
+  const ArCompareFigure *old = compare (self);
+  const ArCompareFigure *new = figure != NULL ? &ar_built_figure_get_parts (figure)->compare : NULL;
+  gboolean same = old != NULL && new != NULL &&same_labels (old->a, new->a)
+                  && same_labels (old->b, new->b) && (old->diff == NULL) == (new->diff == NULL);
+  if (!same)
+    memset (self->widths, 0, sizeof self->widths);
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
+                                   same ? same_layout : NULL);
 }
 
-void
-attnscope_compare_view_set_titles (AttnscopeCompareView *self, const char *title,
-                                   const char *subtitle, const char *note)
+ArBuiltFigure *
+attnscope_compare_view_get_figure (AttnscopeCompareView *self)
 {
-  g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
-  g_free (self->title);
-  self->title = g_strdup (title);
-  g_free (self->subtitle);
-  self->subtitle = g_strdup (subtitle);
-  g_free (self->note);
-  self->note = g_strdup (note);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-}
-
-void
-attnscope_compare_view_set_style (AttnscopeCompareView *self, const char *colormap, double vmax,
-                                  double diff_max, gboolean annotate, gboolean mask_upper)
-{
-  g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
-  if (colormap != NULL)
-    ar_colormap_from_string (colormap, &self->colormap, NULL);
-  self->vmax = vmax;
-  self->diff_max = diff_max;
-  self->annotate = annotate;
-  self->mask_upper = mask_upper;
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-}
-
-void
-attnscope_compare_view_set_highlight (AttnscopeCompareView *self, int token_a, int token_b)
-{
-  g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
-  self->highlight[0] = token_a;
-  self->highlight[1] = token_b;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_return_val_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self), NULL);
+  return self->figure;
 }
 
 gboolean
 attnscope_compare_view_has_panels (AttnscopeCompareView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self), FALSE);
-  return self->panels[0].n > 0 && self->panels[1].n > 0;
+  return self->figure != NULL;
 }
 
 gboolean
 attnscope_compare_view_has_difference (AttnscopeCompareView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self), FALSE);
-  return self->panels[2].n > 0;
+  return compare (self) != NULL && compare (self)->diff != NULL;
+}
+
+/* Panel I (0 A, 1 B, 2 difference) of FIG, or NULL. */
+static const ArHeatmapFigure *
+panel (const ArCompareFigure *fig, int i)
+{
+  return i == 0 ? fig->a : i == 1 ? fig->b : i == 2 ? fig->diff : NULL;
 }
 
 float
-attnscope_compare_view_get_value (AttnscopeCompareView *self, int panel, int row, int col)
+attnscope_compare_view_get_value (AttnscopeCompareView *self, int i, int row, int col)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self), NAN);
-  if (panel < 0 || panel > 2)
+  const ArHeatmapFigure *p = compare (self) != NULL ? panel (compare (self), i) : NULL;
+  if (p == NULL || row < 0 || col < 0 || row >= p->n_rows || col >= p->n_cols)
     return NAN;
-  const Panel *p = &self->panels[panel];
-  if (row < 0 || col < 0 || row >= p->n || col >= p->n)
-    return NAN;
-  return p->values[(gsize) row * p->n + col];
-}
-
-static void
-fill_part (AttnscopeCompareView *self, int i, const ArRenderStyle *style)
-{
-  const Panel *p = &self->panels[i];
-  const Panel *labelled = i == 2 ? &self->panels[0] : p;
-  ArHeatmapFigure *part = &self->parts[i];
-  ar_heatmap_figure_init (part);
-  part->title = p->title;
-  part->n_rows = part->n_cols = p->n;
-  part->values = p->values;
-  part->row_labels = part->col_labels = (const char *const *) labelled->labels;
-  part->row_axis = _ ("Queries");
-  part->col_axis = _ ("Keys");
-  part->annotate = self->annotate ? AR_ANNOTATE_AUTO : AR_ANNOTATE_NEVER;
-  part->mask_upper = self->mask_upper;
-  part->style = style;
-  if (i == 2)
-    {
-      part->colormap = AR_COLORMAP_RDBU_R;
-      part->vmin = -self->diff_max;
-      part->vmax = self->diff_max;
-      part->colorbar_label = _ ("Difference");
-      part->highlight_row = part->highlight_col = -1;
-    }
-  else
-    {
-      part->colormap = self->colormap;
-      part->vmin = 0;
-      part->vmax = self->vmax;
-      part->colorbar = i == 1; /* one colour bar for both panels, beside B */
-      part->colorbar_label = _ ("Attention weight");
-      part->highlight_row = part->highlight_col
-          = self->highlight[i] < p->n ? self->highlight[i] : -1;
-    }
-}
-
-static void
-fill_figure (AttnscopeCompareView *self, ArCompareFigure *fig, const ArRenderStyle *style)
-{
-  memset (fig, 0, sizeof *fig);
-  fig->title = self->title;
-  fig->subtitle = self->subtitle;
-  fig->note = self->note;
-  fig->style = style;
-  for (int i = 0; i < 3; i++)
-    fill_part (self, i, style);
-  fig->a = &self->parts[0];
-  fig->b = &self->parts[1];
-  fig->diff = self->panels[2].n > 0 ? &self->parts[2] : NULL;
-  if (self->chart != NULL)
-    {
-      ar_line_figure_init (&self->line);
-      self->line.title = _ ("Similarity of the shared tokens per layer");
-      self->line.n_series = self->n_series;
-      self->line.n_x = self->n_x;
-      self->line.values = self->chart;
-      self->line.series_names = (const char *const *) self->series_names;
-      self->line.x_labels = (const char *const *) self->x_labels;
-      self->line.x_axis = _ ("Hidden state (0 = embeddings)");
-      self->line.y_axis = _ ("Cosine similarity");
-      self->line.style = style;
-      fig->chart = &self->line;
-    }
-}
-
-void
-attnscope_compare_view_get_figure (AttnscopeCompareView *self, ArCompareFigure *fig)
-{
-  g_return_if_fail (ATTNSCOPE_IS_COMPARE_VIEW (self));
-  fill_figure (self, fig, NULL);
+  return p->values[(gsize) row * p->n_cols + col];
 }
 
 static void
 attnscope_compare_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   AttnscopeCompareView *self = ATTNSCOPE_COMPARE_VIEW (widget);
-  ArCompareFigure fig;
-  fill_figure (self, &fig, attnscope_figure_style_get ());
-  ArFigure figure = ar_figure_from_compare (&fig);
-  attnscope_figure_widget_snapshot (widget, snapshot,
-                                    attnscope_compare_view_has_panels (self) ? &figure : NULL);
+  if (self->figure == NULL)
+    return;
+  ArFigureParts parts;
+  screen_figure (self, &parts);
+  attnscope_figure_widget_snapshot (widget, snapshot, &parts.figure);
 }
 
 static void
@@ -253,28 +176,37 @@ attnscope_compare_view_measure (GtkWidget *widget, GtkOrientation orientation, i
                                 int *natural_baseline)
 {
   AttnscopeCompareView *self = ATTNSCOPE_COMPARE_VIEW (widget);
-  ArCompareFigure fig;
-  fill_figure (self, &fig, attnscope_figure_style_get ());
-  ArFigure figure = ar_figure_from_compare (&fig);
+  ArFigureParts parts;
+  if (self->figure != NULL)
+    screen_figure (self, &parts);
   /* Three panels and a chart stay readable: below 3/4 of its natural height the page scrolls
    * (its width always fits the window). */
-  attnscope_figure_widget_measure (attnscope_compare_view_has_panels (self) ? &figure : NULL,
-                                   orientation, orientation == GTK_ORIENTATION_VERTICAL ? 0.75 : 0,
-                                   minimum, natural);
+  attnscope_figure_widget_measure (self->figure != NULL ? &parts.figure : NULL, orientation,
+                                   orientation == GTK_ORIENTATION_VERTICAL ? 0.75 : 0, minimum,
+                                   natural);
 }
 
 static char *
-cell_tooltip (AttnscopeCompareView *self, int panel, int row, int col)
+cell_tooltip (const ArHeatmapFigure *p, const ArHeatmapFigure *labelled, int row, int col)
 {
-  const Panel *p = &self->panels[panel];
-  const Panel *labelled = panel == 2 ? &self->panels[0] : p;
-  if (row >= p->n || col >= p->n)
+  if (row >= p->n_rows || col >= p->n_cols)
     return NULL;
-  g_autofree char *value = ar_format_number (p->values[(gsize) row * p->n + col], 6);
-  const char *q = labelled->labels != NULL ? labelled->labels[row] : "";
-  const char *k = labelled->labels != NULL ? labelled->labels[col] : "";
+  g_autofree char *value = ar_format_number (p->values[(gsize) row * p->n_cols + col], 6);
+  const char *q = labelled->row_labels != NULL ? labelled->row_labels[row] : "";
+  const char *k = labelled->col_labels != NULL ? labelled->col_labels[col] : "";
   return g_markup_printf_escaped ("%s\n%s: <b>%s</b> (%d)\n%s: <b>%s</b> (%d)\n%s", p->title,
-                                  _ ("Queries"), q, row, _ ("Keys"), k, col, value);
+                                  p->row_axis, q, row, p->col_axis, k, col, value);
+}
+
+static char *
+chart_tooltip (const ArLineFigure *chart, int series, int x)
+{
+  if (series >= chart->n_series || x >= chart->n_x)
+    return NULL;
+  g_autofree char *value = ar_format_number (chart->values[(gsize) series * chart->n_x + x], 4);
+  return g_markup_printf_escaped (_ ("<b>%s</b>\nhidden state %d: %s"),
+                                  chart->series_names != NULL ? chart->series_names[series] : "", x,
+                                  value);
 }
 
 static gboolean
@@ -282,31 +214,21 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
                   gpointer user_data)
 {
   AttnscopeCompareView *self = ATTNSCOPE_COMPARE_VIEW (widget);
-  if (keyboard || !attnscope_compare_view_has_panels (self))
+  if (keyboard || self->figure == NULL)
     return FALSE;
-  ArCompareFigure fig;
-  fill_figure (self, &fig, attnscope_figure_style_get ());
-  ArComparePanel panel;
+  ArFigureParts parts;
+  screen_figure (self, &parts);
+  ArComparePanel where;
   int row, col;
-  if (!ar_compare_hit (&fig, gtk_widget_get_width (widget), gtk_widget_get_height (widget), x, y,
-                       &panel, &row, &col))
+  if (!ar_compare_hit (&parts.compare, gtk_widget_get_width (widget),
+                       gtk_widget_get_height (widget), x, y, &where, &row, &col))
     return FALSE;
-  g_autofree char *markup = NULL;
-  if (panel == AR_COMPARE_PANEL_CHART)
-    {
-      if (row >= self->n_series || col >= self->n_x)
-        return FALSE;
-      g_autofree char *value = ar_format_number (self->chart[(gsize) row * self->n_x + col], 4);
-      markup = g_markup_printf_escaped (_ ("<b>%s</b>\nhidden state %d: %s"),
-                                        self->series_names != NULL ? self->series_names[row] : "",
-                                        col, value);
-    }
-  else
-    markup = cell_tooltip (self,
-                           panel == AR_COMPARE_PANEL_A   ? 0
-                           : panel == AR_COMPARE_PANEL_B ? 1
-                                                         : 2,
-                           row, col);
+  const ArCompareFigure *fig = compare (self);
+  g_autofree char *markup = where == AR_COMPARE_PANEL_CHART ? chart_tooltip (fig->chart, row, col)
+                            : where == AR_COMPARE_PANEL_A ? cell_tooltip (fig->a, fig->a, row, col)
+                            : where == AR_COMPARE_PANEL_B
+                                ? cell_tooltip (fig->b, fig->b, row, col)
+                                : cell_tooltip (fig->diff, fig->a, row, col);
   if (markup == NULL)
     return FALSE;
   gtk_tooltip_set_markup (tooltip, markup);
@@ -316,15 +238,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 static void
 attnscope_compare_view_finalize (GObject *object)
 {
-  AttnscopeCompareView *self = ATTNSCOPE_COMPARE_VIEW (object);
-  for (int i = 0; i < 3; i++)
-    panel_clear (&self->panels[i]);
-  g_free (self->chart);
-  g_strfreev (self->series_names);
-  g_strfreev (self->x_labels);
-  g_free (self->title);
-  g_free (self->subtitle);
-  g_free (self->note);
+  g_clear_pointer (&ATTNSCOPE_COMPARE_VIEW (object)->figure, ar_built_figure_unref);
   G_OBJECT_CLASS (attnscope_compare_view_parent_class)->finalize (object);
 }
 
@@ -345,11 +259,6 @@ attnscope_compare_view_class_init (AttnscopeCompareViewClass *klass)
 static void
 attnscope_compare_view_init (AttnscopeCompareView *self)
 {
-  self->colormap = AR_COLORMAP_YLGNBU;
-  self->vmax = 1;
-  self->diff_max = 1;
-  self->annotate = TRUE;
-  self->highlight[0] = self->highlight[1] = -1;
   attnscope_figure_widget_init (GTK_WIDGET (self), G_CALLBACK (on_query_tooltip), NULL);
 }
 

@@ -15,6 +15,45 @@ attnscope_figure_style_get (void)
 }
 
 void
+attnscope_figure_widget_replace (GtkWidget *widget, ArBuiltFigure **slot, ArBuiltFigure *figure,
+                                 AttnscopeFigureSameFunc same)
+{
+  if (*slot == figure)
+    return;
+  gboolean alike = FALSE;
+  if (same != NULL && *slot != NULL && figure != NULL)
+    {
+      ArFigureParts old, new;
+      attnscope_figure_widget_restyle (*slot, &old);
+      attnscope_figure_widget_restyle (figure, &new);
+      alike = old.figure.kind == new.figure.kind &&same (widget, &old, &new);
+    }
+  g_clear_pointer (slot, ar_built_figure_unref);
+  *slot = figure != NULL ? ar_built_figure_ref (figure) : NULL;
+  if (alike)
+    gtk_widget_queue_draw (widget);
+  else
+    gtk_widget_queue_resize (widget);
+}
+
+gboolean
+attnscope_figure_widget_same_size (GtkWidget *widget, const ArFigureParts *old,
+                                   const ArFigureParts *new)
+{
+  double ow, oh, nw, nh;
+  ar_figure_get_size (&old->figure, &ow, &oh);
+  ar_figure_get_size (&new->figure, &nw, &nh);
+  return ow == nw && oh == nh;
+}
+
+void
+attnscope_figure_widget_restyle (const ArBuiltFigure *figure, ArFigureParts *parts)
+{
+  ar_figure_parts_restyle (parts, ar_built_figure_get_parts (figure),
+                           attnscope_figure_style_get ());
+}
+
+void
 attnscope_figure_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot, const ArFigure *figure)
 {
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);

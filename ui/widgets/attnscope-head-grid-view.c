@@ -1,22 +1,19 @@
-/* attnscope-head-grid-view.c — the all-heads grid widget: keeps a reference to the trace, draws
- * through ar_grid_render() and hit-tests with ar_grid_hit() (see attnscope-head-grid-view.h). */
+/* attnscope-head-grid-view.c — the all-heads grid widget: draws its built figure through
+ * ar_grid_render() and hit-tests with ar_grid_hit() (see attnscope-head-grid-view.h). */
 #include "attnscope-head-grid-view.h"
 
 #include <glib/gi18n.h>
 
 #include "attnscope-figure-widget.h"
 #include "render-text.h"
+#include "view-selection.h"
 
 struct _AttnscopeHeadGridView
 {
   GtkWidget parent_instance;
 
-  AsTrace *trace;
-  AsHeadPattern *patterns; /* [L][H] or NULL */
-  double *stats;           /* [L][H][AS_HEAD_STAT_COUNT] or NULL */
-  char *title, *subtitle;
-  ArColormap colormap;
-  int highlight_layer, highlight_head;
+  ArBuiltFigure *figure; /* a grid, or NULL */
+  double *stats;         /* [L][H][AS_HEAD_STAT_COUNT] or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeadGridView, attnscope_head_grid_view, GTK_TYPE_WIDGET)
@@ -29,113 +26,58 @@ enum
 
 static guint signals[N_SIGNALS];
 
+static const ArGridFigure *
+grid (AttnscopeHeadGridView *self)
+{
+  return self->figure != NULL ? &ar_built_figure_get_parts (self->figure)->grid : NULL;
+}
+
 void
-attnscope_head_grid_view_set_trace (AttnscopeHeadGridView *self, AsTrace *trace,
-                                    const AsHeadStats *stats)
+attnscope_head_grid_view_set_figure (AttnscopeHeadGridView *self, ArBuiltFigure *figure,
+                                     const AsHeadStats *stats)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
-  g_clear_pointer (&self->trace, as_trace_unref);
-  g_clear_pointer (&self->patterns, g_free);
+  g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_GRID);
   g_clear_pointer (&self->stats, g_free);
-  if (trace != NULL)
-    {
-      self->trace = as_trace_ref (trace);
-      if (stats != NULL && stats->n_layer == trace->n_layer && stats->n_head == trace->n_head)
-        {
-          gsize n = (gsize) stats->n_layer * stats->n_head;
-          self->patterns = g_memdup2 (stats->patterns, sizeof (AsHeadPattern) * n);
-          self->stats = g_memdup2 (stats->values, sizeof (double) * n * AS_HEAD_STAT_COUNT);
-        }
-    }
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
+                                   attnscope_figure_widget_same_size);
+  const ArGridFigure *fig = grid (self);
+  if (fig != NULL && stats != NULL && stats->n_layer == fig->n_layers
+      && stats->n_head == fig->n_heads)
+    self->stats = g_memdup2 (stats->values, sizeof (double) * (gsize) stats->n_layer * stats->n_head
+                                                * AS_HEAD_STAT_COUNT);
+}
+
+ArBuiltFigure *
+attnscope_head_grid_view_get_figure (AttnscopeHeadGridView *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self), NULL);
+  return self->figure;
 }
 
 int
 attnscope_head_grid_view_get_n_layers (AttnscopeHeadGridView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self), 0);
-  return self->trace != NULL ? self->trace->n_layer : 0;
+  return grid (self) != NULL ? grid (self)->n_layers : 0;
 }
 
 int
 attnscope_head_grid_view_get_n_heads (AttnscopeHeadGridView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self), 0);
-  return self->trace != NULL ? self->trace->n_head : 0;
-}
-
-void
-attnscope_head_grid_view_set_titles (AttnscopeHeadGridView *self, const char *title,
-                                     const char *subtitle)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
-  if (g_strcmp0 (self->title, title) == 0 && g_strcmp0 (self->subtitle, subtitle) == 0)
-    return;
-  g_free (self->title);
-  self->title = g_strdup (title);
-  g_free (self->subtitle);
-  self->subtitle = g_strdup (subtitle);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-}
-
-void
-attnscope_head_grid_view_set_colormap (AttnscopeHeadGridView *self, const char *colormap)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
-  ArColormap map;
-  if (colormap == NULL || !ar_colormap_from_string (colormap, &map, NULL) || map == self->colormap)
-    return;
-  self->colormap = map;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_head_grid_view_set_highlight (AttnscopeHeadGridView *self, int layer, int head)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
-  if (self->highlight_layer == layer && self->highlight_head == head)
-    return;
-  self->highlight_layer = layer;
-  self->highlight_head = head;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_head_grid_view_get_figure (AttnscopeHeadGridView *self, ArGridFigure *fig)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
-  ar_grid_figure_init (fig);
-  fig->title = self->title;
-  fig->subtitle = self->subtitle;
-  fig->colormap = self->colormap;
-  fig->highlight_layer = self->highlight_layer;
-  fig->highlight_head = self->highlight_head;
-  fig->colorbar_label = _ ("Attention weight");
-  if (self->trace == NULL)
-    return;
-  fig->n_layers = self->trace->n_layer;
-  fig->n_heads = self->trace->n_head;
-  fig->n_tokens = self->trace->n_tokens;
-  fig->attn = self->trace->attn;
-  fig->patterns = self->patterns;
-  fig->mask_upper = self->trace->causal;
-}
-
-static void
-screen_figure (AttnscopeHeadGridView *self, ArGridFigure *fig)
-{
-  attnscope_head_grid_view_get_figure (self, fig);
-  fig->style = attnscope_figure_style_get ();
+  return grid (self) != NULL ? grid (self)->n_heads : 0;
 }
 
 static void
 attnscope_head_grid_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   AttnscopeHeadGridView *self = ATTNSCOPE_HEAD_GRID_VIEW (widget);
-  ArGridFigure fig;
-  screen_figure (self, &fig);
-  ArFigure figure = ar_figure_from_grid (&fig);
-  attnscope_figure_widget_snapshot (widget, snapshot, self->trace != NULL ? &figure : NULL);
+  if (self->figure == NULL)
+    return;
+  ArFigureParts parts;
+  attnscope_figure_widget_restyle (self->figure, &parts);
+  attnscope_figure_widget_snapshot (widget, snapshot, &parts.figure);
 }
 
 static void
@@ -144,22 +86,22 @@ attnscope_head_grid_view_measure (GtkWidget *widget, GtkOrientation orientation,
                                   int *natural_baseline)
 {
   AttnscopeHeadGridView *self = ATTNSCOPE_HEAD_GRID_VIEW (widget);
-  ArGridFigure fig;
-  screen_figure (self, &fig);
-  ArFigure figure = ar_figure_from_grid (&fig);
+  ArFigureParts parts;
+  if (self->figure != NULL)
+    attnscope_figure_widget_restyle (self->figure, &parts);
   /* Big models keep readable thumbnails: below 60 % of the natural size the page scrolls. */
-  attnscope_figure_widget_measure (self->trace != NULL ? &figure : NULL, orientation, 0.6, minimum,
-                                   natural);
+  attnscope_figure_widget_measure (self->figure != NULL ? &parts.figure : NULL, orientation, 0.6,
+                                   minimum, natural);
 }
 
 static gboolean
 hit (AttnscopeHeadGridView *self, double x, double y, int *layer, int *head)
 {
-  if (self->trace == NULL)
+  if (self->figure == NULL)
     return FALSE;
-  ArGridFigure fig;
-  screen_figure (self, &fig);
-  return ar_grid_hit (&fig, gtk_widget_get_width (GTK_WIDGET (self)),
+  ArFigureParts parts;
+  attnscope_figure_widget_restyle (self->figure, &parts);
+  return ar_grid_hit (&parts.grid, gtk_widget_get_width (GTK_WIDGET (self)),
                       gtk_widget_get_height (GTK_WIDGET (self)), x, y, layer, head);
 }
 
@@ -173,10 +115,15 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   GString *text = g_string_new (NULL);
   g_string_append_printf (text, _ ("Layer %d · head %d"), layer, head);
+  int kv = ar_kv_head_of (head, grid (self)->n_heads, grid (self)->n_kv_heads);
+  if (kv >= 0)
+    g_string_append_printf (text, _ (" · key/value head %d (shared by heads %d–%d)"), kv,
+                            kv * (grid (self)->n_heads / grid (self)->n_kv_heads),
+                            (kv + 1) * (grid (self)->n_heads / grid (self)->n_kv_heads) - 1);
   if (self->stats != NULL)
     {
       const double *v
-          = self->stats + ((gsize) layer * self->trace->n_head + head) * AS_HEAD_STAT_COUNT;
+          = self->stats + ((gsize) layer * grid (self)->n_heads + head) * AS_HEAD_STAT_COUNT;
       g_autofree char *entropy = ar_format_number (v[AS_HEAD_STAT_ENTROPY], 2);
       g_autofree char *previous = ar_format_number (v[AS_HEAD_STAT_PREVIOUS], 2);
       g_autofree char *first = ar_format_number (v[AS_HEAD_STAT_FIRST], 2);
@@ -203,11 +150,8 @@ static void
 attnscope_head_grid_view_finalize (GObject *object)
 {
   AttnscopeHeadGridView *self = ATTNSCOPE_HEAD_GRID_VIEW (object);
-  g_clear_pointer (&self->trace, as_trace_unref);
-  g_free (self->patterns);
+  g_clear_pointer (&self->figure, ar_built_figure_unref);
   g_free (self->stats);
-  g_free (self->title);
-  g_free (self->subtitle);
   G_OBJECT_CLASS (attnscope_head_grid_view_parent_class)->finalize (object);
 }
 
@@ -233,9 +177,6 @@ attnscope_head_grid_view_class_init (AttnscopeHeadGridViewClass *klass)
 static void
 attnscope_head_grid_view_init (AttnscopeHeadGridView *self)
 {
-  self->colormap = AR_COLORMAP_YLGNBU;
-  self->highlight_layer = -1;
-  self->highlight_head = -1;
   attnscope_figure_widget_init (GTK_WIDGET (self), G_CALLBACK (on_query_tooltip),
                                 G_CALLBACK (on_click_released));
 }

@@ -1,7 +1,11 @@
-/* attnscope-heads-page.c — the model view (see attnscope-heads-page.h). */
+/* attnscope-heads-page.c — the model view (see attnscope-heads-page.h): the head statistics (and,
+ * with autoscaled colours, the range of all attention weights) come from the analysis; the grid
+ * is built by ar_build_grid_figure(). */
 #include "attnscope-heads-page.h"
 
 #include <glib/gi18n.h>
+
+#include "attention-figure.h"
 
 struct _AttnscopeHeadsPage
 {
@@ -9,59 +13,111 @@ struct _AttnscopeHeadsPage
 
   GtkLabel *summary_label;
   AttnscopeHeadGridView *grid;
-  ArGridFigure figure; /* the last exported figure, borrowed by get_figure's caller */
+
+  /* what the figure on screen was built from */
+  AttnscopeAnalysis *built_analysis; /* a reference, so that the pointers below stay unique */
+  ArViewSelection built_view;
+  gconstpointer built_stats, built_range;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeadsPage, attnscope_heads_page, ATTNSCOPE_TYPE_PAGE)
 
 static void
-update_summary (AttnscopeHeadsPage *self, const AsTrace *trace, const AsHeadStats *stats)
+update_summary (AttnscopeHeadsPage *self, const AsHeadStats *stats)
 {
-  int counts[4] = { 0 };
+  int counts[AS_HEAD_PATTERN_COUNT] = { 0 };
   for (int i = 0; i < stats->n_layer * stats->n_head; i++)
     counts[stats->patterns[i]]++;
   g_autofree char *text = g_strdup_printf (
       _ ("Layers × heads: %d × %d · previous token %d · first token %d · self %d · mixed %d"),
-      trace->n_layer, trace->n_head, counts[AS_HEAD_PATTERN_PREVIOUS],
+      stats->n_layer, stats->n_head, counts[AS_HEAD_PATTERN_PREVIOUS],
       counts[AS_HEAD_PATTERN_FIRST], counts[AS_HEAD_PATTERN_SELF], counts[AS_HEAD_PATTERN_MIXED]);
   gtk_label_set_text (self->summary_label, text);
+}
+
+/* The grid shows no token: a click on one, the annotation or the label flags need not redraw it. */
+static void
+grid_view (ArViewSelection *view)
+{
+  view->selected_token = -1;
+  view->annotate = AR_ANNOTATE_NEVER;
+  view->raw_tokens = FALSE;
+  view->no_space_marks = FALSE;
+  view->labels = AR_LABELS_THINNED;
+  view->pool_words = FALSE;
+  view->normalize_rows = FALSE;
+  view->alignment = AR_ALIGN_TOKENS;
+}
+
+static ArBuiltFigure *
+attnscope_heads_page_build_figure (AttnscopePage *page, const ArViewSelection *asked)
+{
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  ArViewSelection view = *asked;
+  grid_view (&view);
+  ArAttention attention;
+  attnscope_analysis_want_attention (analysis, AR_AGGREGATE_HEAD, view.autoscale, &attention);
+  const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
+  if (stats == NULL || (view.autoscale && attention.range == NULL))
+    return NULL;
+  ArFigureTexts texts;
+  attnscope_page_get_texts (page, &texts);
+  return ar_build_grid_figure (&attention, stats, &view, &texts);
+}
+
+static void
+attnscope_heads_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
+                                         GPtrArray *argv)
+{
+  g_ptr_array_add (argv, g_strdup ("--grid"));
+  if (view->aggregate == AR_AGGREGATE_HEAD)
+    {
+      g_ptr_array_add (argv, g_strdup ("--layer"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
+      g_ptr_array_add (argv, g_strdup ("--head"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->head));
+    }
 }
 
 static void
 attnscope_heads_page_update (AttnscopePage *page)
 {
   AttnscopeHeadsPage *self = ATTNSCOPE_HEADS_PAGE (page);
-  AttnscopeSession *session = attnscope_page_get_session (page);
-  AsTrace *trace = session != NULL ? attnscope_session_get_trace (session) : NULL;
-  if (trace == NULL)
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  if (analysis == NULL)
     {
-      attnscope_head_grid_view_set_trace (self->grid, NULL, NULL);
+      attnscope_head_grid_view_set_figure (self->grid, NULL, NULL);
+      g_clear_object (&self->built_analysis);
       gtk_label_set_text (self->summary_label, "");
+      attnscope_page_set_busy (page, FALSE);
       return;
     }
-  const AsHeadStats *stats = attnscope_session_get_head_stats (session);
-  attnscope_head_grid_view_set_trace (self->grid, trace, stats);
-  update_summary (self, trace, stats);
-  g_autofree char *subtitle
-      = attnscope_page_dup_subtitle (page, attnscope_session_get_text (session));
-  attnscope_head_grid_view_set_titles (self->grid, _ ("All heads"), subtitle);
-  attnscope_head_grid_view_set_colormap (self->grid, attnscope_session_get_colormap (session));
-  gboolean one_head = attnscope_session_get_aggregate (session) == ATTNSCOPE_AGGREGATE_HEAD;
-  attnscope_head_grid_view_set_highlight (self->grid, attnscope_session_get_layer (session),
-                                          one_head ? attnscope_session_get_head (session) : -1);
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
+  grid_view (&view);
+  ArAttention attention;
+  attnscope_analysis_want_attention (analysis, AR_AGGREGATE_HEAD, view.autoscale, &attention);
+  const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
+  gboolean ready = stats != NULL && (!view.autoscale || attention.range != NULL);
+  attnscope_page_set_busy (page, !ready);
+  if (!ready
+      || (analysis == self->built_analysis && ar_view_selection_equal (&view, &self->built_view)
+          && (gconstpointer) stats == self->built_stats
+          && (gconstpointer) attention.range == self->built_range))
+    return;
+  g_autoptr (ArBuiltFigure) figure = attnscope_heads_page_build_figure (page, &view);
+  attnscope_head_grid_view_set_figure (self->grid, figure, stats);
+  update_summary (self, stats);
+  g_set_object (&self->built_analysis, analysis);
+  self->built_view = view;
+  self->built_stats = stats;
+  self->built_range = attention.range;
 }
 
-static gboolean
-attnscope_heads_page_get_figure (AttnscopePage *page, ArFigure *figure)
+static ArBuiltFigure *
+attnscope_heads_page_get_figure (AttnscopePage *page)
 {
-  AttnscopeHeadsPage *self = ATTNSCOPE_HEADS_PAGE (page);
-  if (attnscope_head_grid_view_get_n_layers (self->grid) == 0)
-    return FALSE;
-  attnscope_head_grid_view_get_figure (self->grid, &self->figure);
-  /* An exported grid shows every head alike. */
-  self->figure.highlight_layer = self->figure.highlight_head = -1;
-  *figure = ar_figure_from_grid (&self->figure);
-  return TRUE;
+  return attnscope_head_grid_view_get_figure (ATTNSCOPE_HEADS_PAGE (page)->grid);
 }
 
 static char *
@@ -73,12 +129,12 @@ attnscope_heads_page_dup_figure_name (AttnscopePage *page)
 static void
 on_head_activated (AttnscopeHeadGridView *grid, int layer, int head, AttnscopeHeadsPage *self)
 {
-  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
-  if (session == NULL)
+  AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
+  if (view == NULL)
     return;
-  attnscope_session_set_aggregate (session, ATTNSCOPE_AGGREGATE_HEAD);
-  attnscope_session_set_layer (session, layer);
-  attnscope_session_set_head (session, head);
+  attnscope_view_state_set_aggregate (view, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (view, layer);
+  attnscope_view_state_set_head (view, head);
   gtk_widget_activate_action (GTK_WIDGET (self), "win.show-page", "s", "attention");
 }
 
@@ -90,14 +146,24 @@ attnscope_heads_page_get_grid (AttnscopeHeadsPage *self)
 }
 
 static void
+attnscope_heads_page_dispose (GObject *object)
+{
+  g_clear_object (&ATTNSCOPE_HEADS_PAGE (object)->built_analysis);
+  G_OBJECT_CLASS (attnscope_heads_page_parent_class)->dispose (object);
+}
+
+static void
 attnscope_heads_page_class_init (AttnscopeHeadsPageClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   AttnscopePageClass *page_class = ATTNSCOPE_PAGE_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->dispose = attnscope_heads_page_dispose;
   page_class->update = attnscope_heads_page_update;
   page_class->get_figure = attnscope_heads_page_get_figure;
   page_class->dup_figure_name = attnscope_heads_page_dup_figure_name;
+  page_class->build_figure = attnscope_heads_page_build_figure;
+  page_class->append_export_args = attnscope_heads_page_append_export_args;
 
   g_type_ensure (ATTNSCOPE_TYPE_HEAD_GRID_VIEW);
   gtk_widget_class_set_template_from_resource (

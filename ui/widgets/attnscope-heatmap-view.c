@@ -1,6 +1,7 @@
-/* attnscope-heatmap-view.c — the heatmap widget: owns the matrix, draws it through
- * ar_heatmap_render() in snapshot, hit-tests with ar_heatmap_hit() for tooltips and clicks (see
- * attnscope-heatmap-view.h). */
+/* attnscope-heatmap-view.c — the heatmap widget: draws its built figure through
+ * ar_heatmap_render() in snapshot (the cells in view only when zoomed), hit-tests with
+ * ar_heatmap_hit() for tooltips and clicks, and handles zoom, pan, the minimap and the keyboard
+ * cursor (see attnscope-heatmap-view.h). */
 #include "attnscope-heatmap-view.h"
 
 #include <glib/gi18n.h>
@@ -9,27 +10,36 @@
 #include "attnscope-figure-widget.h"
 #include "render-text.h"
 
+/* Zoom steps multiply the cells in view by this; fewer than MIN_ZOOM rows are never shown. */
+#define ZOOM_STEP 1.4142
+#define MIN_ZOOM 4
+#define MINIMAP_MAX 120.0
+#define MINIMAP_INSET 8.0
+/* A press that moves less than this is a click, not a drag. */
+#define CLICK_SLOP 4.0
+
 struct _AttnscopeHeatmapView
 {
   GtkWidget parent_instance;
 
-  float *values; /* [n_rows][n_cols] */
-  int n_rows, n_cols;
-  char **row_labels; /* [n_rows] or NULL */
-  char **col_labels; /* [n_cols] or NULL */
-
-  char *title, *subtitle;
-  char *row_axis, *col_axis, *colorbar_label;
-  ArColormap colormap;
-  double vmin, vmax;
-  gboolean annotate;
-  int decimals;
-  gboolean mask_upper;
-  int highlight_row, highlight_col;
+  ArBuiltFigure *figure; /* a heatmap, or NULL */
 
   /* the tick labels' widths measured for LABEL_STYLE (0 = not yet) */
   double row_label_width, col_label_width;
   const ArRenderStyle *label_style;
+
+  int zoom;       /* rows (and columns) in view, 0 = all */
+  int row0, col0; /* the first cell in view */
+  int cursor_row, cursor_col;
+
+  /* the minimap's picture of the whole matrix, for MINIMAP_FIGURE in MINIMAP_STYLE */
+  cairo_surface_t *minimap;
+  const ArBuiltFigure *minimap_figure;
+  const ArRenderStyle *minimap_style;
+
+  double pointer_x, pointer_y;
+  int drag_row0, drag_col0; /* the view when the drag began */
+  double drag_cell;         /* the cell size then */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeatmapView, attnscope_heatmap_view, GTK_TYPE_WIDGET)
@@ -40,12 +50,11 @@ enum
   PROP_N_ROWS,
   PROP_N_COLS,
   PROP_TITLE,
-  PROP_SUBTITLE,
-  PROP_COLORMAP,
-  PROP_ANNOTATE,
-  PROP_MASK_UPPER,
   PROP_HIGHLIGHT_ROW,
   PROP_HIGHLIGHT_COL,
+  PROP_ZOOM,
+  PROP_CURSOR_ROW,
+  PROP_CURSOR_COL,
   N_PROPS
 };
 
@@ -58,218 +67,189 @@ enum
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void
-set_string (AttnscopeHeatmapView *self, char **field, const char *value, int prop)
+/* The figure's heatmap, or NULL. */
+static const ArHeatmapFigure *
+heatmap (AttnscopeHeatmapView *self)
 {
-  if (g_strcmp0 (*field, value) == 0)
-    return;
-  g_free (*field);
-  *field = g_strdup (value);
-  if (prop != PROP_0)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  return self->figure != NULL ? &ar_built_figure_get_parts (self->figure)->heatmap : NULL;
 }
 
-static char **
-copy_labels (const char *const *labels, int n)
+static gboolean
+same_labels (const char *const *a, const char *const *b, int n)
 {
-  if (labels == NULL)
-    return NULL;
-  char **copy = g_new0 (char *, n + 1);
+  if (a == NULL || b == NULL)
+    return a == b;
   for (int i = 0; i < n; i++)
-    copy[i] = g_strdup (labels[i]);
-  return copy;
+    if (g_strcmp0 (a[i], b[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* Laid out alike: the cached label widths apply to both (their labels are the same). */
+static gboolean
+same_layout (GtkWidget *widget, const ArFigureParts *old, const ArFigureParts *new)
+{
+  AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
+  ArHeatmapFigure a = old->heatmap, b = new->heatmap;
+  a.row_label_width = b.row_label_width = self->row_label_width;
+  a.col_label_width = b.col_label_width = self->col_label_width;
+  return self->row_label_width > 0 && ar_heatmap_same_layout (&a, &b);
+}
+
+/* ---- the view ---- */
+
+static int
+n_rows (AttnscopeHeatmapView *self)
+{
+  return heatmap (self) != NULL ? heatmap (self)->n_rows : 0;
+}
+
+static int
+n_cols (AttnscopeHeatmapView *self)
+{
+  return heatmap (self) != NULL ? heatmap (self)->n_cols : 0;
+}
+
+/* Clamps the view to the matrix and redraws; notifies a new zoom. */
+static void
+apply_view (AttnscopeHeatmapView *self, int row0, int col0, int zoom)
+{
+  int rows = n_rows (self), cols = n_cols (self);
+  int old = self->zoom;
+  if (zoom >= MAX (rows, cols) || rows == 0)
+    zoom = 0;
+  else
+    zoom = MAX (zoom, MIN (MIN_ZOOM, MIN (rows, cols)));
+  self->zoom = zoom;
+  self->row0 = zoom > 0 ? CLAMP (row0, 0, MAX (rows - MIN (zoom, rows), 0)) : 0;
+  self->col0 = zoom > 0 ? CLAMP (col0, 0, MAX (cols - MIN (zoom, cols), 0)) : 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (old != zoom)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
 }
 
 void
-attnscope_heatmap_view_set_matrix (AttnscopeHeatmapView *self, const float *values, int rows,
-                                   int cols, const char *const *row_labels,
-                                   const char *const *col_labels)
+attnscope_heatmap_view_set_view (AttnscopeHeatmapView *self, int row0, int col0, int n)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  if (values == NULL)
-    rows = cols = 0;
-  int old_rows = self->n_rows, old_cols = self->n_cols;
-  g_clear_pointer (&self->values, g_free);
-  g_clear_pointer (&self->row_labels, g_strfreev);
-  g_clear_pointer (&self->col_labels, g_strfreev);
-  if (values != NULL && rows > 0 && cols > 0)
-    self->values = g_memdup2 (values, sizeof (float) * (gsize) rows * cols);
-  self->n_rows = rows;
-  self->n_cols = cols;
-  self->row_labels = copy_labels (row_labels, rows);
-  self->col_labels = copy_labels (col_labels, cols);
-  self->row_label_width = self->col_label_width = 0;
-  if (old_rows != rows)
+  apply_view (self, row0, col0, n);
+}
+
+void
+attnscope_heatmap_view_get_view (AttnscopeHeatmapView *self, int *row0, int *col0, int *n)
+{
+  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
+  *row0 = self->row0, *col0 = self->col0, *n = self->zoom;
+}
+
+int
+attnscope_heatmap_view_get_zoom (AttnscopeHeatmapView *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), 0);
+  return self->zoom;
+}
+
+/* Zooms by FACTOR keeping cell (ROW, COL) where it is on screen. */
+static void
+zoom_around (AttnscopeHeatmapView *self, double factor, int row, int col)
+{
+  int size = MAX (n_rows (self), n_cols (self));
+  if (size == 0)
+    return;
+  int n = self->zoom > 0 ? self->zoom : size;
+  int next = (int) lround (n * factor);
+  if (next == n)
+    next = factor < 1 ? n - 1 : n + 1;
+  double k = (double) MIN (next, size) / n;
+  apply_view (self, row - (int) lround ((row - self->row0) * k),
+              col - (int) lround ((col - self->col0) * k), next);
+}
+
+void
+attnscope_heatmap_view_zoom (AttnscopeHeatmapView *self, double factor)
+{
+  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
+  int n = self->zoom > 0 ? self->zoom : MAX (n_rows (self), n_cols (self));
+  zoom_around (self, factor, self->row0 + n / 2, self->col0 + n / 2);
+}
+
+/* ---- the figure ---- */
+
+void
+attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *figure)
+{
+  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
+  g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_HEATMAP);
+  if (self->figure == figure)
+    return;
+  const ArHeatmapFigure *old = heatmap (self); /* valid until the figure is replaced */
+  const ArHeatmapFigure *new = figure != NULL ? &ar_built_figure_get_parts (figure)->heatmap : NULL;
+  /* Measuring a thousand tick labels takes milliseconds: keep the widths while the labels stay. */
+  gboolean same_size
+      = old != NULL && new != NULL && old->n_rows == new->n_rows && old->n_cols == new->n_cols;
+  gboolean same = same_size && same_labels (old->row_labels, new->row_labels, new->n_rows)
+                  && same_labels (old->col_labels, new->col_labels, new->n_cols)
+                  && old->label_mode == new->label_mode;
+  if (!same)
+    self->row_label_width = self->col_label_width = 0;
+  int rows = old != NULL ? old->n_rows : 0, cols = old != NULL ? old->n_cols : 0;
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
+                                   same ? same_layout : NULL);
+  g_object_freeze_notify (G_OBJECT (self));
+  /* Another matrix: show all of it again, and keep the cursor inside. */
+  if (!same_size)
+    {
+      apply_view (self, 0, 0, 0);
+      attnscope_heatmap_view_set_cursor (self, -1, -1);
+    }
+  if (rows != attnscope_heatmap_view_get_n_rows (self))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ROWS]);
-  if (old_cols != cols)
+  if (cols != attnscope_heatmap_view_get_n_cols (self))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_COLS]);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_ROW]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_COL]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+ArBuiltFigure *
+attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), NULL);
+  return self->figure;
 }
 
 int
 attnscope_heatmap_view_get_n_rows (AttnscopeHeatmapView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), 0);
-  return self->n_rows;
+  return n_rows (self);
 }
 
 int
 attnscope_heatmap_view_get_n_cols (AttnscopeHeatmapView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), 0);
-  return self->n_cols;
+  return n_cols (self);
 }
 
 float
 attnscope_heatmap_view_get_value (AttnscopeHeatmapView *self, int row, int col)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), NAN);
-  if (row < 0 || row >= self->n_rows || col < 0 || col >= self->n_cols)
+  const ArHeatmapFigure *fig = heatmap (self);
+  if (fig == NULL || row < 0 || row >= fig->n_rows || col < 0 || col >= fig->n_cols)
     return NAN;
-  return self->values[(gsize) row * self->n_cols + col];
+  return fig->values[(gsize) row * fig->n_cols + col];
 }
 
-void
-attnscope_heatmap_view_set_titles (AttnscopeHeatmapView *self, const char *title,
-                                   const char *subtitle)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  set_string (self, &self->title, title, PROP_TITLE);
-  set_string (self, &self->subtitle, subtitle, PROP_SUBTITLE);
-}
-
-void
-attnscope_heatmap_view_set_axes (AttnscopeHeatmapView *self, const char *row_axis,
-                                 const char *col_axis, const char *colorbar_label)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  set_string (self, &self->row_axis, row_axis, PROP_0);
-  set_string (self, &self->col_axis, col_axis, PROP_0);
-  set_string (self, &self->colorbar_label, colorbar_label, PROP_0);
-}
-
-void
-attnscope_heatmap_view_set_colormap (AttnscopeHeatmapView *self, const char *colormap)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  ArColormap map;
-  if (colormap == NULL || !ar_colormap_from_string (colormap, &map, NULL))
-    {
-      g_warning ("unknown colour map '%s'", colormap);
-      return;
-    }
-  if (self->colormap == map)
-    return;
-  self->colormap = map;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLORMAP]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-const char *
-attnscope_heatmap_view_get_colormap (AttnscopeHeatmapView *self)
-{
-  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), NULL);
-  return ar_colormap_to_string (self->colormap);
-}
-
-void
-attnscope_heatmap_view_set_range (AttnscopeHeatmapView *self, double vmin, double vmax)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  if (self->vmin == vmin && self->vmax == vmax)
-    return;
-  self->vmin = vmin;
-  self->vmax = vmax;
-  /* The colour bar's tick labels may change width. */
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-}
-
-void
-attnscope_heatmap_view_set_annotate (AttnscopeHeatmapView *self, gboolean annotate)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  annotate = !!annotate;
-  if (self->annotate == annotate)
-    return;
-  self->annotate = annotate;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANNOTATE]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_heatmap_view_set_decimals (AttnscopeHeatmapView *self, int decimals)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  decimals = CLAMP (decimals, 0, 6);
-  if (self->decimals == decimals)
-    return;
-  self->decimals = decimals;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_heatmap_view_set_mask_upper (AttnscopeHeatmapView *self, gboolean mask_upper)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  mask_upper = !!mask_upper;
-  if (self->mask_upper == mask_upper)
-    return;
-  self->mask_upper = mask_upper;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MASK_UPPER]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_heatmap_view_set_highlight (AttnscopeHeatmapView *self, int row, int col)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  row = MAX (row, -1);
-  col = MAX (col, -1);
-  if (self->highlight_row != row)
-    {
-      self->highlight_row = row;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_ROW]);
-    }
-  if (self->highlight_col != col)
-    {
-      self->highlight_col = col;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT_COL]);
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self, ArHeatmapFigure *fig)
-{
-  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  ar_heatmap_figure_init (fig);
-  fig->title = self->title;
-  fig->subtitle = self->subtitle;
-  fig->n_rows = self->n_rows;
-  fig->n_cols = self->n_cols;
-  fig->values = self->values;
-  fig->row_labels = (const char *const *) self->row_labels;
-  fig->col_labels = (const char *const *) self->col_labels;
-  fig->row_axis = self->row_axis;
-  fig->col_axis = self->col_axis;
-  fig->colormap = self->colormap;
-  fig->vmin = self->vmin;
-  fig->vmax = self->vmax;
-  fig->annotate = self->annotate ? AR_ANNOTATE_AUTO : AR_ANNOTATE_NEVER;
-  fig->decimals = self->decimals;
-  fig->mask_upper = self->mask_upper;
-  fig->highlight_row = self->highlight_row < self->n_rows ? self->highlight_row : -1;
-  fig->highlight_col = self->highlight_col < self->n_cols ? self->highlight_col : -1;
-  fig->colorbar_label = self->colorbar_label;
-}
-
+/* The figure in the screen's style, its tick labels measured once per figure and style, in the
+ * current view. */
 static void
-screen_figure (AttnscopeHeatmapView *self, ArHeatmapFigure *fig)
+screen_figure (AttnscopeHeatmapView *self, ArFigureParts *parts)
 {
-  attnscope_heatmap_view_get_figure (self, fig);
-  fig->style = attnscope_figure_style_get ();
-  /* measure the tick labels once per matrix and style, not on every frame and hover */
+  attnscope_figure_widget_restyle (self->figure, parts);
+  ArHeatmapFigure *fig = &parts->heatmap;
   if (self->label_style != fig->style || self->row_label_width <= 0)
     {
       ar_heatmap_figure_measure_labels (fig);
@@ -279,16 +259,172 @@ screen_figure (AttnscopeHeatmapView *self, ArHeatmapFigure *fig)
     }
   fig->row_label_width = self->row_label_width;
   fig->col_label_width = self->col_label_width;
+  fig->view_row0 = self->row0;
+  fig->view_col0 = self->col0;
+  fig->view_rows = fig->view_cols = self->zoom;
+}
+
+/* ---- the cursor ---- */
+
+int
+attnscope_heatmap_view_get_cursor_row (AttnscopeHeatmapView *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), -1);
+  return self->cursor_row;
+}
+
+int
+attnscope_heatmap_view_get_cursor_col (AttnscopeHeatmapView *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), -1);
+  return self->cursor_col;
+}
+
+void
+attnscope_heatmap_view_set_cursor (AttnscopeHeatmapView *self, int row, int col)
+{
+  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
+  if (row < 0 || col < 0 || row >= n_rows (self) || col >= n_cols (self))
+    row = col = -1;
+  if (row >= 0 && self->zoom > 0)
+    {
+      /* Scroll the view to keep the cursor in it. */
+      int r0 = self->row0, c0 = self->col0, n = self->zoom;
+      r0 = row < r0 ? row : row >= r0 + n ? row - n + 1 : r0;
+      c0 = col < c0 ? col : col >= c0 + n ? col - n + 1 : c0;
+      apply_view (self, r0, c0, n);
+    }
+  gboolean row_changed = row != self->cursor_row, col_changed = col != self->cursor_col;
+  self->cursor_row = row, self->cursor_col = col;
+  if (row_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURSOR_ROW]);
+  if (col_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURSOR_COL]);
+  if (row_changed || col_changed)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+attnscope_heatmap_view_move_cursor (AttnscopeHeatmapView *self, int d_row, int d_col)
+{
+  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
+  if (n_rows (self) == 0)
+    return;
+  /* From nowhere the cursor starts at the highlighted token, or at the first cell. */
+  int row = self->cursor_row, col = self->cursor_col;
+  if (row < 0)
+    {
+      int h = heatmap (self)->highlight_row;
+      row = h >= 0 ? h : 0, col = h >= 0 ? h : 0;
+      d_row = d_col = 0;
+    }
+  attnscope_heatmap_view_set_cursor (self, CLAMP (row + d_row, 0, n_rows (self) - 1),
+                                     CLAMP (col + d_col, 0, n_cols (self) - 1));
+}
+
+/* ---- drawing ---- */
+
+static double
+minimap_size (int width, int height)
+{
+  return floor (MIN (MINIMAP_MAX, MIN (width * 0.2, height * 0.3)));
+}
+
+/* The whole matrix painted into a SIZE × SIZE picture (twice that in pixels), kept while the
+ * figure and the style stay. */
+static cairo_surface_t *
+minimap_picture (AttnscopeHeatmapView *self, const ArHeatmapFigure *fig, double size)
+{
+  int px = (int) (2 * size);
+  if (self->minimap != NULL
+      && (self->minimap_figure != self->figure || self->minimap_style != fig->style
+          || cairo_image_surface_get_width (self->minimap) != px))
+    g_clear_pointer (&self->minimap, cairo_surface_destroy);
+  if (self->minimap == NULL)
+    {
+      self->minimap = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, px, px);
+      cairo_t *cr = cairo_create (self->minimap);
+      ar_heatmap_paint_cells (cr, fig, 0, 0, px, px);
+      cairo_destroy (cr);
+      self->minimap_figure = self->figure;
+      self->minimap_style = fig->style;
+    }
+  return self->minimap;
+}
+
+static void
+draw_minimap (AttnscopeHeatmapView *self, cairo_t *cr, const ArHeatmapFigure *fig, int width,
+              int height)
+{
+  double size = minimap_size (width, height);
+  if (size < 24)
+    return;
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  double x = width - size - MINIMAP_INSET, y = height - size - MINIMAP_INSET;
+  cairo_save (cr);
+  ar_render_set_rgb (cr, style->background);
+  cairo_rectangle (cr, x - 3, y - 3, size + 6, size + 6);
+  cairo_fill (cr);
+  cairo_rectangle (cr, x, y, size, size);
+  cairo_clip (cr);
+  cairo_translate (cr, x, y);
+  cairo_scale (cr, 0.5, 0.5);
+  cairo_set_source_surface (cr, minimap_picture (self, fig, size), 0, 0);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  ar_render_set_rgb (cr, style->rule);
+  cairo_rectangle (cr, x - 0.5, y - 0.5, size + 1, size + 1);
+  cairo_stroke (cr);
+  ar_render_set_rgb (cr, style->accent);
+  cairo_set_line_width (cr, 2.0);
+  double sx = size / fig->n_cols, sy = size / fig->n_rows;
+  cairo_rectangle (cr, x + self->col0 * sx, y + self->row0 * sy, MAX (self->zoom * sx, 2),
+                   MAX (self->zoom * sy, 2));
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+draw_cursor (AttnscopeHeatmapView *self, cairo_t *cr, const ArHeatmapFigure *fig, int width,
+             int height)
+{
+  int r = self->cursor_row, c = self->cursor_col;
+  if (r < 0
+      || (self->zoom > 0
+          && (r < self->row0 || r >= self->row0 + self->zoom || c < self->col0
+              || c >= self->col0 + self->zoom)))
+    return;
+  double x, y, w, h;
+  ar_heatmap_get_cell_rect (fig, width, height, r, c, &x, &y, &w, &h);
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  cairo_save (cr);
+  cairo_set_line_width (cr, 2.0);
+  ar_render_set_rgb (cr, style->background);
+  cairo_rectangle (cr, x - 2, y - 2, w + 4, h + 4);
+  cairo_stroke (cr);
+  ar_render_set_rgb (cr, style->accent);
+  cairo_rectangle (cr, x - 1, y - 1, w + 2, h + 2);
+  cairo_stroke (cr);
+  cairo_restore (cr);
 }
 
 static void
 attnscope_heatmap_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
-  ArHeatmapFigure fig;
-  screen_figure (self, &fig);
-  ArFigure figure = ar_figure_from_heatmap (&fig);
-  attnscope_figure_widget_snapshot (widget, snapshot, self->values != NULL ? &figure : NULL);
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  if (self->figure == NULL || width <= 0 || height <= 0)
+    return;
+  ArFigureParts parts;
+  screen_figure (self, &parts);
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  ar_figure_render (cr, &parts.figure, width, height);
+  draw_cursor (self, cr, &parts.heatmap, width, height);
+  if (self->zoom > 0)
+    draw_minimap (self, cr, &parts.heatmap, width, height);
+  cairo_destroy (cr);
 }
 
 static void
@@ -297,28 +433,46 @@ attnscope_heatmap_view_measure (GtkWidget *widget, GtkOrientation orientation, i
                                 int *natural_baseline)
 {
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
-  ArHeatmapFigure fig;
-  screen_figure (self, &fig);
-  ArFigure figure = ar_figure_from_heatmap (&fig);
-  attnscope_figure_widget_measure (self->values != NULL ? &figure : NULL, orientation, 0, minimum,
-                                   natural);
+  ArFigureParts parts;
+  if (self->figure != NULL)
+    screen_figure (self, &parts);
+  attnscope_figure_widget_measure (self->figure != NULL ? &parts.figure : NULL, orientation, 0,
+                                   minimum, natural);
 }
 
 static gboolean
 hit (AttnscopeHeatmapView *self, double x, double y, int *row, int *col)
 {
-  if (self->values == NULL)
+  if (self->figure == NULL)
     return FALSE;
-  ArHeatmapFigure fig;
-  screen_figure (self, &fig);
-  return ar_heatmap_hit (&fig, gtk_widget_get_width (GTK_WIDGET (self)),
+  ArFigureParts parts;
+  screen_figure (self, &parts);
+  return ar_heatmap_hit (&parts.heatmap, gtk_widget_get_width (GTK_WIDGET (self)),
                          gtk_widget_get_height (GTK_WIDGET (self)), x, y, row, col);
 }
 
+/* ---- tooltips ---- */
+
 static char *
-axis_label (char **labels, int i)
+axis_label (const char *const *labels, int i)
 {
   return labels != NULL ? g_strdup (labels[i]) : g_strdup_printf ("%d", i);
+}
+
+/* What cell (ROW, COL) holds, as the tooltip says it. Newly allocated. */
+static char *
+cell_text (const ArHeatmapFigure *fig, int row, int col)
+{
+  switch (ar_heatmap_cell_state (fig, row, col))
+    {
+    case AR_CELL_MASKED:
+      return g_strdup (_ ("masked: the model cannot attend to a later token"));
+    case AR_CELL_NO_PARTNER:
+      return g_strdup (_ ("no value: a token without a partner in the other text"));
+    case AR_CELL_VALUE:
+    default:
+      return ar_format_number (fig->values[(gsize) row * fig->n_cols + col], 6);
+    }
 }
 
 static gboolean
@@ -329,37 +483,156 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   int row, col;
   if (keyboard || !hit (self, x, y, &row, &col))
     return FALSE;
-  g_autofree char *row_label = axis_label (self->row_labels, row);
-  g_autofree char *col_label = axis_label (self->col_labels, col);
-  g_autofree char *value = ar_format_number (self->values[(gsize) row * self->n_cols + col], 6);
+  const ArHeatmapFigure *fig = heatmap (self);
+  g_autofree char *row_label = axis_label (fig->row_labels, row);
+  g_autofree char *col_label = axis_label (fig->col_labels, col);
+  g_autofree char *value = cell_text (fig, row, col);
   g_autofree char *markup = g_markup_printf_escaped (
-      "%s: <b>%s</b> (%d)\n%s: <b>%s</b> (%d)\n%s", self->row_axis ? self->row_axis : _ ("Row"),
-      row_label, row, self->col_axis ? self->col_axis : _ ("Column"), col_label, col, value);
+      "%s: <b>%s</b> (%d)\n%s: <b>%s</b> (%d)\n%s", fig->row_axis ? fig->row_axis : _ ("Row"),
+      row_label, row, fig->col_axis ? fig->col_axis : _ ("Column"), col_label, col, value);
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }
 
+/* ---- input ---- */
+
 static void
-on_click_released (GtkGestureClick *gesture, int n_press, double x, double y,
-                   AttnscopeHeatmapView *self)
+on_drag_begin (GtkGestureDrag *gesture, double x, double y, AttnscopeHeatmapView *self)
 {
-  int row, col;
-  if (hit (self, x, y, &row, &col))
-    g_signal_emit (self, signals[CELL_ACTIVATED], 0, row, col);
+  self->drag_row0 = self->row0, self->drag_col0 = self->col0;
+  self->drag_cell = 0;
+  if (self->figure != NULL && self->zoom > 0)
+    {
+      ArFigureParts parts;
+      screen_figure (self, &parts);
+      double x0, y0, pw, ph;
+      ar_heatmap_get_plot_rect (&parts.heatmap, gtk_widget_get_width (GTK_WIDGET (self)),
+                                gtk_widget_get_height (GTK_WIDGET (self)), &x0, &y0, &pw, &ph);
+      self->drag_cell = (pw + 1) / MIN (self->zoom, n_cols (self));
+    }
 }
+
+static void
+on_drag_update (GtkGestureDrag *gesture, double dx, double dy, AttnscopeHeatmapView *self)
+{
+  if (self->drag_cell <= 0 || hypot (dx, dy) < CLICK_SLOP)
+    return;
+  apply_view (self, self->drag_row0 - (int) lround (dy / self->drag_cell),
+              self->drag_col0 - (int) lround (dx / self->drag_cell), self->zoom);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture, double dx, double dy, AttnscopeHeatmapView *self)
+{
+  if (hypot (dx, dy) >= CLICK_SLOP)
+    return;
+  double x, y;
+  int row, col;
+  gtk_gesture_drag_get_start_point (gesture, &x, &y);
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (hit (self, x, y, &row, &col))
+    {
+      attnscope_heatmap_view_set_cursor (self, row, col);
+      g_signal_emit (self, signals[CELL_ACTIVATED], 0, row, col);
+    }
+}
+
+static void
+on_motion (GtkEventControllerMotion *motion, double x, double y, AttnscopeHeatmapView *self)
+{
+  self->pointer_x = x, self->pointer_y = y;
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, AttnscopeHeatmapView *self)
+{
+  GdkModifierType mods
+      = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+  if (mods & GDK_CONTROL_MASK)
+    {
+      int row, col;
+      if (!hit (self, self->pointer_x, self->pointer_y, &row, &col))
+        {
+          attnscope_heatmap_view_zoom (self, dy > 0 ? ZOOM_STEP : 1 / ZOOM_STEP);
+          return TRUE;
+        }
+      zoom_around (self, dy > 0 ? ZOOM_STEP : 1 / ZOOM_STEP, row, col);
+      return TRUE;
+    }
+  if (self->zoom == 0)
+    return FALSE;
+  int step = MAX (1, self->zoom / 8);
+  if (mods & GDK_SHIFT_MASK)
+    dx = dx != 0 ? dx : dy, dy = 0;
+  apply_view (self, self->row0 + (int) lround (dy * step), self->col0 + (int) lround (dx * step),
+              self->zoom);
+  return TRUE;
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
+                AttnscopeHeatmapView *self)
+{
+  if (state & (GDK_ALT_MASK | GDK_CONTROL_MASK | GDK_SUPER_MASK))
+    return FALSE;
+  int page = self->zoom > 0 ? MAX (1, self->zoom - 1) : 8;
+  switch (keyval)
+    {
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      attnscope_heatmap_view_move_cursor (self, -1, 0);
+      return TRUE;
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      attnscope_heatmap_view_move_cursor (self, 1, 0);
+      return TRUE;
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+      attnscope_heatmap_view_move_cursor (self, 0, -1);
+      return TRUE;
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+      attnscope_heatmap_view_move_cursor (self, 0, 1);
+      return TRUE;
+    case GDK_KEY_Page_Up:
+      attnscope_heatmap_view_move_cursor (self, -page, 0);
+      return TRUE;
+    case GDK_KEY_Page_Down:
+      attnscope_heatmap_view_move_cursor (self, page, 0);
+      return TRUE;
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_KP_Add:
+      attnscope_heatmap_view_zoom (self, 1 / ZOOM_STEP);
+      return TRUE;
+    case GDK_KEY_minus:
+    case GDK_KEY_KP_Subtract:
+      attnscope_heatmap_view_zoom (self, ZOOM_STEP);
+      return TRUE;
+    case GDK_KEY_0:
+    case GDK_KEY_KP_0:
+      apply_view (self, 0, 0, 0);
+      return TRUE;
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_space:
+      if (self->cursor_row < 0)
+        return FALSE;
+      g_signal_emit (self, signals[CELL_ACTIVATED], 0, self->cursor_row, self->cursor_col);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* ---- GObject ---- */
 
 static void
 attnscope_heatmap_view_finalize (GObject *object)
 {
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (object);
-  g_free (self->values);
-  g_strfreev (self->row_labels);
-  g_strfreev (self->col_labels);
-  g_free (self->title);
-  g_free (self->subtitle);
-  g_free (self->row_axis);
-  g_free (self->col_axis);
-  g_free (self->colorbar_label);
+  g_clear_pointer (&self->figure, ar_built_figure_unref);
+  g_clear_pointer (&self->minimap, cairo_surface_destroy);
   G_OBJECT_CLASS (attnscope_heatmap_view_parent_class)->finalize (object);
 }
 
@@ -368,67 +641,32 @@ attnscope_heatmap_view_get_property (GObject *object, guint prop_id, GValue *val
                                      GParamSpec *pspec)
 {
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (object);
+  const ArHeatmapFigure *fig = heatmap (self);
   switch (prop_id)
     {
     case PROP_N_ROWS:
-      g_value_set_int (value, self->n_rows);
+      g_value_set_int (value, attnscope_heatmap_view_get_n_rows (self));
       break;
     case PROP_N_COLS:
-      g_value_set_int (value, self->n_cols);
+      g_value_set_int (value, attnscope_heatmap_view_get_n_cols (self));
       break;
     case PROP_TITLE:
-      g_value_set_string (value, self->title);
-      break;
-    case PROP_SUBTITLE:
-      g_value_set_string (value, self->subtitle);
-      break;
-    case PROP_COLORMAP:
-      g_value_set_string (value, ar_colormap_to_string (self->colormap));
-      break;
-    case PROP_ANNOTATE:
-      g_value_set_boolean (value, self->annotate);
-      break;
-    case PROP_MASK_UPPER:
-      g_value_set_boolean (value, self->mask_upper);
+      g_value_set_string (value, fig != NULL ? fig->title : NULL);
       break;
     case PROP_HIGHLIGHT_ROW:
-      g_value_set_int (value, self->highlight_row);
+      g_value_set_int (value, fig != NULL ? fig->highlight_row : -1);
       break;
     case PROP_HIGHLIGHT_COL:
-      g_value_set_int (value, self->highlight_col);
+      g_value_set_int (value, fig != NULL ? fig->highlight_col : -1);
       break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-attnscope_heatmap_view_set_property (GObject *object, guint prop_id, const GValue *value,
-                                     GParamSpec *pspec)
-{
-  AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (object);
-  switch (prop_id)
-    {
-    case PROP_TITLE:
-      set_string (self, &self->title, g_value_get_string (value), PROP_TITLE);
+    case PROP_ZOOM:
+      g_value_set_int (value, self->zoom);
       break;
-    case PROP_SUBTITLE:
-      set_string (self, &self->subtitle, g_value_get_string (value), PROP_SUBTITLE);
+    case PROP_CURSOR_ROW:
+      g_value_set_int (value, self->cursor_row);
       break;
-    case PROP_COLORMAP:
-      attnscope_heatmap_view_set_colormap (self, g_value_get_string (value));
-      break;
-    case PROP_ANNOTATE:
-      attnscope_heatmap_view_set_annotate (self, g_value_get_boolean (value));
-      break;
-    case PROP_MASK_UPPER:
-      attnscope_heatmap_view_set_mask_upper (self, g_value_get_boolean (value));
-      break;
-    case PROP_HIGHLIGHT_ROW:
-      attnscope_heatmap_view_set_highlight (self, g_value_get_int (value), self->highlight_col);
-      break;
-    case PROP_HIGHLIGHT_COL:
-      attnscope_heatmap_view_set_highlight (self, self->highlight_row, g_value_get_int (value));
+    case PROP_CURSOR_COL:
+      g_value_set_int (value, self->cursor_col);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -443,26 +681,23 @@ attnscope_heatmap_view_class_init (AttnscopeHeatmapViewClass *klass)
 
   object_class->finalize = attnscope_heatmap_view_finalize;
   object_class->get_property = attnscope_heatmap_view_get_property;
-  object_class->set_property = attnscope_heatmap_view_set_property;
   widget_class->snapshot = attnscope_heatmap_view_snapshot;
   widget_class->measure = attnscope_heatmap_view_measure;
 
   GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
-  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
   properties[PROP_N_ROWS] = g_param_spec_int ("n-rows", NULL, NULL, 0, G_MAXINT, 0, ro);
   properties[PROP_N_COLS] = g_param_spec_int ("n-cols", NULL, NULL, 0, G_MAXINT, 0, ro);
-  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, rw);
-  properties[PROP_SUBTITLE] = g_param_spec_string ("subtitle", NULL, NULL, NULL, rw);
-  properties[PROP_COLORMAP] = g_param_spec_string ("colormap", NULL, NULL, "ylgnbu", rw);
-  properties[PROP_ANNOTATE] = g_param_spec_boolean ("annotate", NULL, NULL, TRUE, rw);
-  properties[PROP_MASK_UPPER] = g_param_spec_boolean ("mask-upper", NULL, NULL, FALSE, rw);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, ro);
   properties[PROP_HIGHLIGHT_ROW]
-      = g_param_spec_int ("highlight-row", NULL, NULL, -1, G_MAXINT, -1, rw);
+      = g_param_spec_int ("highlight-row", NULL, NULL, -1, G_MAXINT, -1, ro);
   properties[PROP_HIGHLIGHT_COL]
-      = g_param_spec_int ("highlight-col", NULL, NULL, -1, G_MAXINT, -1, rw);
+      = g_param_spec_int ("highlight-col", NULL, NULL, -1, G_MAXINT, -1, ro);
+  properties[PROP_ZOOM] = g_param_spec_int ("zoom", NULL, NULL, 0, G_MAXINT, 0, ro);
+  properties[PROP_CURSOR_ROW] = g_param_spec_int ("cursor-row", NULL, NULL, -1, G_MAXINT, -1, ro);
+  properties[PROP_CURSOR_COL] = g_param_spec_int ("cursor-col", NULL, NULL, -1, G_MAXINT, -1, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  /* A click on cell (row, col). */
+  /* A click on cell (row, col), or Return on the cursor cell. */
   signals[CELL_ACTIVATED]
       = g_signal_new ("cell-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                       NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
@@ -474,19 +709,30 @@ attnscope_heatmap_view_class_init (AttnscopeHeatmapViewClass *klass)
 static void
 attnscope_heatmap_view_init (AttnscopeHeatmapView *self)
 {
-  self->colormap = AR_COLORMAP_YLGNBU;
-  self->vmin = 0;
-  self->vmax = 1;
-  self->annotate = TRUE;
-  self->decimals = 2;
-  self->highlight_row = -1;
-  self->highlight_col = -1;
-  self->row_axis = g_strdup (_ ("Queries"));
-  self->col_axis = g_strdup (_ ("Keys"));
-  self->colorbar_label = g_strdup (_ ("Attention weight"));
+  self->cursor_row = self->cursor_col = -1;
+  GtkWidget *widget = GTK_WIDGET (self);
+  attnscope_figure_widget_init (widget, G_CALLBACK (on_query_tooltip), NULL);
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_widget_set_focus_on_click (widget, TRUE);
 
-  attnscope_figure_widget_init (GTK_WIDGET (self), G_CALLBACK (on_query_tooltip),
-                                G_CALLBACK (on_click_released));
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
+
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  gtk_widget_add_controller (widget, motion);
+
+  GtkEventController *scroll = gtk_event_controller_scroll_new (
+      GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES | GTK_EVENT_CONTROLLER_SCROLL_DISCRETE);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (widget, scroll);
+
+  GtkEventController *key = gtk_event_controller_key_new ();
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (widget, key);
 }
 
 GtkWidget *

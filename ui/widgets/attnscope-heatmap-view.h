@@ -1,14 +1,23 @@
-/* attnscope-heatmap-view.h — a matrix drawn as a heatmap (ui/render/heatmap-render.h): attention
- * of one head, a mean, a rollout, a similarity matrix or a difference.
+/* attnscope-heatmap-view.h — a heatmap figure (ui/render/heatmap-render.h) on screen: attention of
+ * one head, a mean, a rollout, a similarity matrix.
  *
- * The widget owns a copy of the values and labels; its snapshot hands them to
- * ar_heatmap_render(), so the screen and an exported file are drawn by the same function.
- * Hovering a cell shows its exact value in a tooltip; clicking one emits "cell-activated". */
+ * The widget shows a built figure (ui/render/built-figure.h) made by a figure builder; its
+ * snapshot hands it to ar_heatmap_render() in the screen's style, so the screen and an exported
+ * file are drawn by the same function from the same description. Hovering a cell shows its exact
+ * value in a tooltip ("masked" where the model could not attend); clicking one emits
+ * "cell-activated".
+ *
+ * Long texts: the view zooms (Ctrl+scroll around the pointer, + and −, 0 for all) and pans
+ * (dragging, scrolling; Shift+scroll sideways) over the matrix, drawing only the cells in view
+ * (ar_heatmap_render's zoomed view); while zoomed a minimap in the bottom right corner shows the
+ * whole matrix and the part in view. The keyboard moves a cursor cell (arrow keys; the view
+ * follows it), whose query and key the page reports ("cursor-row", "cursor-col"); Return or space
+ * activates it like a click. */
 #pragma once
 
 #include <gtk/gtk.h>
 
-#include "heatmap-render.h"
+#include "built-figure.h"
 
 G_BEGIN_DECLS
 
@@ -19,33 +28,28 @@ G_DECLARE_FINAL_TYPE (AttnscopeHeatmapView, attnscope_heatmap_view, ATTNSCOPE, H
 
 GtkWidget *attnscope_heatmap_view_new (void);
 
-/* Copies VALUES [ROWS][COLS] and the labels (NULL: indices). VALUES NULL clears the view. */
-void attnscope_heatmap_view_set_matrix (AttnscopeHeatmapView *self, const float *values, int rows,
-                                        int cols, const char *const *row_labels,
-                                        const char *const *col_labels);
+/* Shows FIGURE (a heatmap; a reference is kept), or nothing for NULL. */
+void attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *figure);
+/* The figure shown (borrowed), or NULL. */
+ArBuiltFigure *attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self);
+
 int attnscope_heatmap_view_get_n_rows (AttnscopeHeatmapView *self);
 int attnscope_heatmap_view_get_n_cols (AttnscopeHeatmapView *self);
 /* The value of cell (ROW, COL); NaN outside the matrix. */
 float attnscope_heatmap_view_get_value (AttnscopeHeatmapView *self, int row, int col);
 
-void attnscope_heatmap_view_set_titles (AttnscopeHeatmapView *self, const char *title,
-                                        const char *subtitle);
-void attnscope_heatmap_view_set_axes (AttnscopeHeatmapView *self, const char *row_axis,
-                                      const char *col_axis, const char *colorbar_label);
+/* Zoom: how many rows (and as many columns) are in view (0: all), and the first of them. A new
+ * figure of another size shows all again. */
+int attnscope_heatmap_view_get_zoom (AttnscopeHeatmapView *self);
+void attnscope_heatmap_view_set_view (AttnscopeHeatmapView *self, int row0, int col0, int n);
+void attnscope_heatmap_view_get_view (AttnscopeHeatmapView *self, int *row0, int *col0, int *n);
+/* Zooms in (FACTOR < 1) or out (> 1) around the middle of the view. */
+void attnscope_heatmap_view_zoom (AttnscopeHeatmapView *self, double factor);
 
-/* "ylgnbu", "viridis", "magma", "greys", "rdbu_r". */
-void attnscope_heatmap_view_set_colormap (AttnscopeHeatmapView *self, const char *colormap);
-const char *attnscope_heatmap_view_get_colormap (AttnscopeHeatmapView *self);
-void attnscope_heatmap_view_set_range (AttnscopeHeatmapView *self, double vmin, double vmax);
-void attnscope_heatmap_view_set_annotate (AttnscopeHeatmapView *self, gboolean annotate);
-/* Decimals of the cell annotations and the tooltip's value (default 2). */
-void attnscope_heatmap_view_set_decimals (AttnscopeHeatmapView *self, int decimals);
-void attnscope_heatmap_view_set_mask_upper (AttnscopeHeatmapView *self, gboolean mask_upper);
-/* Row and column outlined in the accent colour (-1: none). */
-void attnscope_heatmap_view_set_highlight (AttnscopeHeatmapView *self, int row, int col);
-
-/* The figure as drawn on screen but in the print style, borrowing the widget's arrays (valid
- * until the next change). For export. */
-void attnscope_heatmap_view_get_figure (AttnscopeHeatmapView *self, ArHeatmapFigure *fig);
+/* The cursor cell (-1, -1 when there is none). Moving it keeps it in view. */
+int attnscope_heatmap_view_get_cursor_row (AttnscopeHeatmapView *self);
+int attnscope_heatmap_view_get_cursor_col (AttnscopeHeatmapView *self);
+void attnscope_heatmap_view_set_cursor (AttnscopeHeatmapView *self, int row, int col);
+void attnscope_heatmap_view_move_cursor (AttnscopeHeatmapView *self, int d_row, int d_col);
 
 G_END_DECLS

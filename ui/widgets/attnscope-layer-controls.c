@@ -1,5 +1,6 @@
 /* attnscope-layer-controls.c — the layer/head/aggregation controls (see
- * attnscope-layer-controls.h). The controls show the session's values; user changes write back. */
+ * attnscope-layer-controls.h). Bindings carry the view state's values to the controls and the
+ * user's changes back. */
 #include "attnscope-layer-controls.h"
 
 struct _AttnscopeLayerControls
@@ -13,8 +14,9 @@ struct _AttnscopeLayerControls
   GtkAdjustment *head_adjustment;
 
   AttnscopeSession *session;
+  GBindingGroup *bindings; /* on the session's view state */
+  GSignalGroup *signals;   /* on the session's view state */
   AttnscopeHeadMode head_mode;
-  gboolean syncing; /* controls being set from the session */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeLayerControls, attnscope_layer_controls, GTK_TYPE_WIDGET)
@@ -28,53 +30,42 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-sync_from_session (AttnscopeLayerControls *self)
+/* "n-layers" → the adjustment's upper bound (the last index). */
+static gboolean
+count_to_upper (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  if (self->session == NULL)
-    return;
-  self->syncing = TRUE;
-  gtk_adjustment_set_upper (self->layer_adjustment,
-                            MAX (attnscope_session_get_n_layers (self->session) - 1, 0));
-  gtk_adjustment_set_upper (self->head_adjustment,
-                            MAX (attnscope_session_get_n_heads (self->session) - 1, 0));
-  gtk_adjustment_set_value (self->layer_adjustment, attnscope_session_get_layer (self->session));
-  gtk_adjustment_set_value (self->head_adjustment, attnscope_session_get_head (self->session));
-  AttnscopeAggregate aggregate = attnscope_session_get_aggregate (self->session);
-  gtk_drop_down_set_selected (self->aggregate_dropdown, aggregate);
+  g_value_set_double (to, MAX (g_value_get_int (from) - 1, 0));
+  return TRUE;
+}
+
+static gboolean
+enum_to_uint (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_uint (to, g_value_get_enum (from));
+  return TRUE;
+}
+
+static gboolean
+uint_to_enum (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  guint i = g_value_get_uint (from);
+  if (i > ATTNSCOPE_AGGREGATE_ROLLOUT)
+    return FALSE;
+  g_value_set_enum (to, (int) i);
+  return TRUE;
+}
+
+/* The head spin button is usable when the vectors or the view belong to one head. */
+static void
+update_head_sensitivity (AttnscopeLayerControls *self)
+{
+  AttnscopeViewState *view = g_binding_group_dup_source (self->bindings);
   gboolean head = self->head_mode == ATTNSCOPE_HEAD_MODE_ALWAYS
-                  || (self->head_mode == ATTNSCOPE_HEAD_MODE_AGGREGATE
-                      && aggregate == ATTNSCOPE_AGGREGATE_HEAD);
+                  || (self->head_mode == ATTNSCOPE_HEAD_MODE_AGGREGATE && view != NULL
+                      && attnscope_view_state_get_aggregate (view) == ATTNSCOPE_AGGREGATE_HEAD);
   gtk_widget_set_sensitive (GTK_WIDGET (self->head_spin), head);
   gtk_widget_set_sensitive (GTK_WIDGET (self->head_label), head);
-  self->syncing = FALSE;
-}
-
-static void
-on_session_notify (AttnscopeSession *session, GParamSpec *pspec, AttnscopeLayerControls *self)
-{
-  sync_from_session (self);
-}
-
-static void
-on_layer_changed (GtkAdjustment *adjustment, AttnscopeLayerControls *self)
-{
-  if (!self->syncing && self->session != NULL)
-    attnscope_session_set_layer (self->session, (int) gtk_adjustment_get_value (adjustment));
-}
-
-static void
-on_head_changed (GtkAdjustment *adjustment, AttnscopeLayerControls *self)
-{
-  if (!self->syncing && self->session != NULL)
-    attnscope_session_set_head (self->session, (int) gtk_adjustment_get_value (adjustment));
-}
-
-static void
-on_aggregate_selected (GtkDropDown *dropdown, GParamSpec *pspec, AttnscopeLayerControls *self)
-{
-  if (!self->syncing && self->session != NULL)
-    attnscope_session_set_aggregate (self->session, gtk_drop_down_get_selected (dropdown));
+  g_clear_object (&view);
 }
 
 AttnscopeSession *
@@ -90,17 +81,11 @@ attnscope_layer_controls_set_session (AttnscopeLayerControls *self, AttnscopeSes
   g_return_if_fail (ATTNSCOPE_IS_LAYER_CONTROLS (self));
   if (self->session == session)
     return;
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
   g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      static const char *const watched[]
-          = { "notify::model", "notify::layer", "notify::head", "notify::aggregate" };
-      for (gsize i = 0; i < G_N_ELEMENTS (watched); i++)
-        g_signal_connect (session, watched[i], G_CALLBACK (on_session_notify), self);
-    }
-  sync_from_session (self);
+  AttnscopeViewState *view = session != NULL ? attnscope_session_get_view (session) : NULL;
+  g_binding_group_set_source (self->bindings, view);
+  g_signal_group_set_target (self->signals, view);
+  update_head_sensitivity (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
@@ -116,14 +101,17 @@ attnscope_layer_controls_set_head_mode (AttnscopeLayerControls *self, AttnscopeH
 {
   g_return_if_fail (ATTNSCOPE_IS_LAYER_CONTROLS (self));
   self->head_mode = mode;
-  sync_from_session (self);
+  update_head_sensitivity (self);
 }
 
 static void
 attnscope_layer_controls_dispose (GObject *object)
 {
   AttnscopeLayerControls *self = ATTNSCOPE_LAYER_CONTROLS (object);
-  attnscope_layer_controls_set_session (self, NULL);
+  if (self->bindings != NULL)
+    attnscope_layer_controls_set_session (self, NULL);
+  g_clear_object (&self->bindings);
+  g_clear_object (&self->signals);
   gtk_widget_dispose_template (GTK_WIDGET (self), ATTNSCOPE_TYPE_LAYER_CONTROLS);
   GtkWidget *child;
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -189,8 +177,20 @@ static void
 attnscope_layer_controls_init (AttnscopeLayerControls *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_signal_connect (self->layer_adjustment, "value-changed", G_CALLBACK (on_layer_changed), self);
-  g_signal_connect (self->head_adjustment, "value-changed", G_CALLBACK (on_head_changed), self);
-  g_signal_connect (self->aggregate_dropdown, "notify::selected",
-                    G_CALLBACK (on_aggregate_selected), self);
+  /* The bounds first, so the values are never clamped to a stale range. */
+  self->bindings = g_binding_group_new ();
+  g_binding_group_bind_full (self->bindings, "n-layers", self->layer_adjustment, "upper",
+                             G_BINDING_SYNC_CREATE, count_to_upper, NULL, NULL, NULL);
+  g_binding_group_bind_full (self->bindings, "n-heads", self->head_adjustment, "upper",
+                             G_BINDING_SYNC_CREATE, count_to_upper, NULL, NULL, NULL);
+  g_binding_group_bind (self->bindings, "layer", self->layer_adjustment, "value",
+                        G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_binding_group_bind (self->bindings, "head", self->head_adjustment, "value",
+                        G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_binding_group_bind_full (self->bindings, "aggregate", self->aggregate_dropdown, "selected",
+                             G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, enum_to_uint,
+                             uint_to_enum, NULL, NULL);
+  self->signals = g_signal_group_new (ATTNSCOPE_TYPE_VIEW_STATE);
+  g_signal_group_connect_swapped (self->signals, "notify::aggregate",
+                                  G_CALLBACK (update_head_sensitivity), self);
 }

@@ -1,6 +1,7 @@
 /* attnscope-layer-controls.h — the aggregation drop-down and the layer and head spin buttons,
- * bound to a session: the controls the attention, similarity, embeddings and compare pages
- * share. Changing one changes the session, so every page follows. */
+ * bound (GBindingGroup) to the view state of a session: the controls the attention, similarity,
+ * embeddings and compare pages share. Changing one changes the view state, so every page
+ * follows. */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -1,15 +1,18 @@
-/* attnscope-page.c — session tracking and deferred updates shared by the pages (see
- * attnscope-page.h). */
+/* attnscope-page.c — following the session and deferred updates, shared by the pages (see
+ * attnscope-page.h). Three signal groups follow what can change a page: the view state, the
+ * session (a new model or analysis), and the current analyses (a result arrived). */
 #include "attnscope-page.h"
 
-#include <glib/gi18n.h>
-
-#include "token-label.h"
+#include "word-spans.h"
 
 typedef struct
 {
   AttnscopeSession *session;
-  gboolean dirty;
+  GSignalGroup *view_signals;     /* on the session's view state */
+  GSignalGroup *session_signals;  /* on the session */
+  GSignalGroup *analysis_signals; /* on the main trace's analysis */
+  GSignalGroup *compare_signals;  /* on the comparison trace's analysis */
+  gboolean dirty, busy;
   guint idle_id;
 } AttnscopePagePrivate;
 
@@ -19,6 +22,7 @@ enum
 {
   PROP_0,
   PROP_SESSION,
+  PROP_BUSY,
   N_PROPS
 };
 
@@ -51,17 +55,18 @@ queue_update (AttnscopePage *self)
 {
   AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
   priv->dirty = TRUE;
-  /* Before the next frame is drawn, so a new trace and its heatmap appear together. */
+  /* Before the next frame is drawn, so a new trace and its figure appear together. */
   if (priv->idle_id == 0 && gtk_widget_get_mapped (GTK_WIDGET (self)))
     priv->idle_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, update_idle, self, NULL);
 }
 
+/* The analyses changed: follow the new ones. */
 static void
-on_session_notify (AttnscopeSession *session, GParamSpec *pspec, AttnscopePage *self)
+follow_analyses (AttnscopePage *self)
 {
-  /* Running flags change twice per keystroke and never change what a page shows. */
-  if (g_str_equal (pspec->name, "running") || g_str_equal (pspec->name, "compare-running"))
-    return;
+  AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
+  g_signal_group_set_target (priv->analysis_signals, attnscope_page_get_analysis (self));
+  g_signal_group_set_target (priv->compare_signals, attnscope_page_get_compare_analysis (self));
   queue_update (self);
 }
 
@@ -80,13 +85,31 @@ attnscope_page_set_session (AttnscopePage *self, AttnscopeSession *session)
   AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
   if (priv->session == session)
     return;
-  if (priv->session != NULL)
-    g_signal_handlers_disconnect_by_data (priv->session, self);
   g_set_object (&priv->session, session);
-  if (session != NULL)
-    g_signal_connect (session, "notify", G_CALLBACK (on_session_notify), self);
-  queue_update (self);
+  g_signal_group_set_target (priv->session_signals, session);
+  g_signal_group_set_target (priv->view_signals,
+                             session != NULL ? attnscope_session_get_view (session) : NULL);
+  follow_analyses (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+gboolean
+attnscope_page_get_busy (AttnscopePage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), FALSE);
+  AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
+  return priv->busy;
+}
+
+void
+attnscope_page_set_busy (AttnscopePage *self, gboolean busy)
+{
+  g_return_if_fail (ATTNSCOPE_IS_PAGE (self));
+  AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
+  if (priv->busy == !!busy)
+    return;
+  priv->busy = !!busy;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
 gboolean
@@ -95,7 +118,11 @@ attnscope_page_get_figure (AttnscopePage *self, ArFigure *figure)
   g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), FALSE);
   AttnscopePageClass *klass = ATTNSCOPE_PAGE_GET_CLASS (self);
   attnscope_page_ensure_updated (self);
-  return klass->get_figure != NULL && klass->get_figure (self, figure);
+  ArBuiltFigure *built = klass->get_figure != NULL ? klass->get_figure (self) : NULL;
+  if (built == NULL || attnscope_page_get_busy (self))
+    return FALSE;
+  *figure = *ar_built_figure_get (built);
+  return TRUE;
 }
 
 char *
@@ -106,24 +133,104 @@ attnscope_page_dup_figure_name (AttnscopePage *self)
   return klass->dup_figure_name != NULL ? klass->dup_figure_name (self) : g_strdup ("figure");
 }
 
-char *
-attnscope_page_dup_subtitle (AttnscopePage *self, const char *text)
+ArBuiltFigure *
+attnscope_page_build_figure (AttnscopePage *self, const ArViewSelection *view)
 {
-  AttnscopeSession *session = attnscope_page_get_session (self);
-  if (session == NULL || attnscope_session_get_model_name (session) == NULL)
+  g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), NULL);
+  AttnscopePageClass *klass = ATTNSCOPE_PAGE_GET_CLASS (self);
+  if (klass->build_figure == NULL || attnscope_page_get_analysis (self) == NULL)
     return NULL;
-  if (text == NULL)
-    return g_strdup (attnscope_session_get_model_name (session));
-  /* Translators: figure subtitle: the model's name and the text in quotes. */
-  return g_strdup_printf (_ ("%s · “%s”"), attnscope_session_get_model_name (session), text);
+  return klass->build_figure (self, view);
 }
 
-char **
-attnscope_page_dup_token_labels (AttnscopePage *self, const AsTrace *trace)
+void
+attnscope_page_append_export_args (AttnscopePage *self, const ArViewSelection *view,
+                                   GPtrArray *argv)
+{
+  g_return_if_fail (ATTNSCOPE_IS_PAGE (self));
+  AttnscopePageClass *klass = ATTNSCOPE_PAGE_GET_CLASS (self);
+  if (klass->append_export_args != NULL)
+    klass->append_export_args (self, view, argv);
+}
+
+void
+attnscope_page_append_attention_args (GPtrArray *argv, const ArViewSelection *view)
+{
+  switch (view->aggregate)
+    {
+    case AR_AGGREGATE_MEAN:
+      g_ptr_array_add (argv, g_strdup ("--mean"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
+      break;
+    case AR_AGGREGATE_ROLLOUT:
+      g_ptr_array_add (argv, g_strdup ("--rollout"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
+      break;
+    case AR_AGGREGATE_HEAD:
+    default:
+      g_ptr_array_add (argv, g_strdup ("--layer"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
+      g_ptr_array_add (argv, g_strdup ("--head"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->head));
+    }
+}
+
+int
+attnscope_page_item_token (AttnscopePage *self, int item)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), -1);
+  AttnscopeViewState *view = attnscope_page_get_view (self);
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (self);
+  if (view == NULL || analysis == NULL
+      || !attnscope_view_state_get_flag (view, ATTNSCOPE_VIEW_POOL_WORDS))
+    return item;
+  g_autoptr (ArWordSpans) spans
+      = ar_word_spans_from_trace (attnscope_analysis_get_trace (analysis), AR_TOKEN_LABEL_DEFAULT);
+  return item >= 0 && item < spans->n_words ? spans->first[item] : -1;
+}
+
+AttnscopeAnalysis *
+attnscope_page_get_analysis (AttnscopePage *self)
 {
   AttnscopeSession *session = attnscope_page_get_session (self);
-  gboolean raw = session != NULL && attnscope_session_get_raw_tokens (session);
-  return ar_token_labels_from_trace (trace, raw);
+  return session != NULL ? attnscope_session_get_analysis (session) : NULL;
+}
+
+AttnscopeAnalysis *
+attnscope_page_get_compare_analysis (AttnscopePage *self)
+{
+  AttnscopeSession *session = attnscope_page_get_session (self);
+  return session != NULL ? attnscope_session_get_compare_analysis (session) : NULL;
+}
+
+AttnscopeViewState *
+attnscope_page_get_view (AttnscopePage *self)
+{
+  AttnscopeSession *session = attnscope_page_get_session (self);
+  return session != NULL ? attnscope_session_get_view (session) : NULL;
+}
+
+void
+attnscope_page_get_selection (AttnscopePage *self, ArViewSelection *selection)
+{
+  AttnscopeViewState *view = attnscope_page_get_view (self);
+  if (view != NULL)
+    attnscope_view_state_get_selection (view, selection);
+  else
+    ar_view_selection_init (selection);
+}
+
+void
+attnscope_page_get_texts (AttnscopePage *self, ArFigureTexts *texts)
+{
+  AttnscopeSession *session = attnscope_page_get_session (self);
+  AttnscopeAnalysis *a = attnscope_page_get_analysis (self);
+  AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (self);
+  *texts = (ArFigureTexts){
+    .model_name = session != NULL ? attnscope_session_get_model_name (session) : NULL,
+    .text = a != NULL ? attnscope_analysis_get_text (a) : NULL,
+    .compare_text = b != NULL ? attnscope_analysis_get_text (b) : NULL,
+  };
 }
 
 static void
@@ -141,9 +248,13 @@ attnscope_page_dispose (GObject *object)
 {
   AttnscopePage *self = ATTNSCOPE_PAGE (object);
   AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
+  if (priv->session_signals != NULL)
+    attnscope_page_set_session (self, NULL);
   g_clear_handle_id (&priv->idle_id, g_source_remove);
-  attnscope_page_set_session (self, NULL);
-  g_clear_handle_id (&priv->idle_id, g_source_remove);
+  g_clear_object (&priv->view_signals);
+  g_clear_object (&priv->session_signals);
+  g_clear_object (&priv->analysis_signals);
+  g_clear_object (&priv->compare_signals);
   gtk_widget_dispose_template (GTK_WIDGET (self), G_OBJECT_TYPE (self));
   GtkWidget *child;
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -159,6 +270,9 @@ attnscope_page_get_property (GObject *object, guint prop_id, GValue *value, GPar
     {
     case PROP_SESSION:
       g_value_set_object (value, attnscope_page_get_session (self));
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, attnscope_page_get_busy (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -193,6 +307,9 @@ attnscope_page_class_init (AttnscopePageClass *klass)
   properties[PROP_SESSION]
       = g_param_spec_object ("session", NULL, NULL, ATTNSCOPE_TYPE_SESSION,
                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BUSY]
+      = g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                              G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -201,4 +318,18 @@ attnscope_page_class_init (AttnscopePageClass *klass)
 static void
 attnscope_page_init (AttnscopePage *self)
 {
+  AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
+  priv->view_signals = g_signal_group_new (ATTNSCOPE_TYPE_VIEW_STATE);
+  g_signal_group_connect_swapped (priv->view_signals, "notify", G_CALLBACK (queue_update), self);
+  priv->session_signals = g_signal_group_new (ATTNSCOPE_TYPE_SESSION);
+  g_signal_group_connect_swapped (priv->session_signals, "notify::model", G_CALLBACK (queue_update),
+                                  self);
+  g_signal_group_connect_swapped (priv->session_signals, "notify::analysis",
+                                  G_CALLBACK (follow_analyses), self);
+  g_signal_group_connect_swapped (priv->session_signals, "notify::compare-analysis",
+                                  G_CALLBACK (follow_analyses), self);
+  priv->analysis_signals = g_signal_group_new (ATTNSCOPE_TYPE_ANALYSIS);
+  g_signal_group_connect_swapped (priv->analysis_signals, "ready", G_CALLBACK (queue_update), self);
+  priv->compare_signals = g_signal_group_new (ATTNSCOPE_TYPE_ANALYSIS);
+  g_signal_group_connect_swapped (priv->compare_signals, "ready", G_CALLBACK (queue_update), self);
 }

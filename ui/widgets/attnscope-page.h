@@ -1,17 +1,21 @@
 /* attnscope-page.h — the base class of the window's pages (attention, heads, similarity,
  * embeddings, compare, predictions).
  *
- * A page shows the session (attnscope-session.h). Whenever a session property changes the page is
- * marked out of date; it brings itself up to date (the update vfunc) in an idle callback while it
- * is mapped, or when it is mapped again, so typing only recomputes the page on screen. A page
- * that draws a figure returns it from get_figure for export: the same ui/render structs it draws
- * on screen, in the print style. */
+ * A page shows the session (attnscope-session.h). It follows the session's view state, its
+ * analyses and their results through signal groups: whenever one of them changes, the page is
+ * marked out of date and brings itself up to date (the update vfunc) in an idle callback while it
+ * is mapped, or when it is mapped again, so typing only rebuilds the page on screen. An update
+ * never computes: it asks the analyses for what it needs (attnscope-analysis.h) and builds its
+ * figure with a ui/render builder when everything is there; until then it keeps showing its
+ * previous figure and says it is busy ("busy"; the window shows a spinner). A page that draws a
+ * figure returns it from get_figure, for export: the figure the builder made, in the print
+ * style. */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "attnscope-session.h"
-#include "figure.h"
+#include "built-figure.h"
 
 G_BEGIN_DECLS
 
@@ -23,15 +27,20 @@ struct _AttnscopePageClass
 {
   GtkWidgetClass parent_class;
 
-  /* Recompute what the page shows from the session (which may be NULL). */
+  /* Bring what the page shows up to date with the session (which may be NULL). */
   void (*update) (AttnscopePage *self);
-  /* The figure on screen, borrowing the page's data (valid until the next update); FALSE when
-   * there is nothing to export. */
-  gboolean (*get_figure) (AttnscopePage *self, ArFigure *figure);
+  /* The figure on screen (borrowed), or NULL. */
+  ArBuiltFigure *(*get_figure) (AttnscopePage *self);
   /* A file name stem for the figure, e.g. "attention-layer0-head1". */
   char *(*dup_figure_name) (AttnscopePage *self);
+  /* A new figure of the page drawn for VIEW (the export dialog's variations of the view on
+   * screen), or NULL while a result it needs is computed (asked for now; "ready" follows). */
+  ArBuiltFigure *(*build_figure) (AttnscopePage *self, const ArViewSelection *view);
+  /* Appends the arguments of `attnscope export` that choose the page's figure for VIEW
+   * ("--layer", "1", "--head", "0"; "--compare", T2 ...), as newly allocated strings. */
+  void (*append_export_args) (AttnscopePage *self, const ArViewSelection *view, GPtrArray *argv);
 
-  gpointer padding[8];
+  gpointer padding[6];
 };
 
 AttnscopeSession *attnscope_page_get_session (AttnscopePage *self);
@@ -40,12 +49,36 @@ void attnscope_page_set_session (AttnscopePage *self, AttnscopeSession *session)
 /* Runs a pending update now (export of a page that is not on screen, tests). */
 void attnscope_page_ensure_updated (AttnscopePage *self);
 
+/* TRUE while the page waits for a result (it shows its previous one meanwhile). */
+gboolean attnscope_page_get_busy (AttnscopePage *self);
+
+/* The figure on screen, up to date: FALSE while there is none or the page is busy. FIGURE
+ * borrows the page's figure until its next update. */
 gboolean attnscope_page_get_figure (AttnscopePage *self, ArFigure *figure);
 char *attnscope_page_dup_figure_name (AttnscopePage *self);
 
-/* Helpers for subclasses: "model · “text”" for figure subtitles (newly allocated, NULL without a
- * trace), and the token labels of TRACE in the session's label mode (free with g_strfreev). */
-char *attnscope_page_dup_subtitle (AttnscopePage *self, const char *text);
-char **attnscope_page_dup_token_labels (AttnscopePage *self, const AsTrace *trace);
+/* The page's figure for VIEW (a new reference), or NULL while it is computed or when the page
+ * draws no figure; the page's view arguments of `attnscope export` (see the class). */
+ArBuiltFigure *attnscope_page_build_figure (AttnscopePage *self, const ArViewSelection *view);
+void attnscope_page_append_export_args (AttnscopePage *self, const ArViewSelection *view,
+                                        GPtrArray *argv);
+
+/* Appends the arguments of `attnscope export` for VIEW's attention: --layer L --head H, --mean L
+ * or --rollout L. */
+void attnscope_page_append_attention_args (GPtrArray *argv, const ArViewSelection *view);
+
+/* The token that stands for row or column ITEM of the page's matrices: ITEM itself, or when the
+ * view pools words (ArViewSelection.pool_words) the first token of word ITEM; -1 outside. */
+int attnscope_page_item_token (AttnscopePage *self, int item);
+
+/* For subclasses: whether they wait for a result; the session's analysis of the main and the
+ * comparison trace (NULL without a session or trace); the view state as the builders take it;
+ * what a figure is about (borrowed from the session until the next update). */
+void attnscope_page_set_busy (AttnscopePage *self, gboolean busy);
+AttnscopeAnalysis *attnscope_page_get_analysis (AttnscopePage *self);
+AttnscopeAnalysis *attnscope_page_get_compare_analysis (AttnscopePage *self);
+AttnscopeViewState *attnscope_page_get_view (AttnscopePage *self);
+void attnscope_page_get_selection (AttnscopePage *self, ArViewSelection *selection);
+void attnscope_page_get_texts (AttnscopePage *self, ArFigureTexts *texts);
 
 G_END_DECLS

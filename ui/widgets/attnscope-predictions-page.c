@@ -9,6 +9,7 @@
 #include "token-label.h"
 
 #define TOP_K 10
+#define HEADING_CHARS 60
 
 struct _AttnscopePredictionsPage
 {
@@ -21,6 +22,8 @@ struct _AttnscopePredictionsPage
 
   AsPrediction *predictions; /* [n_predictions] */
   int n_predictions;
+  AttnscopeAnalysis *shown; /* the analysis whose predictions are listed (a reference) */
+  gboolean shown_raw;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopePredictionsPage, attnscope_predictions_page, ATTNSCOPE_TYPE_PAGE)
@@ -50,8 +53,9 @@ dup_label (AttnscopePredictionsPage *self, int i)
   int32_t id = self->predictions[i].id;
   const char *vocab = as_tokenizer_get_token (tokenizer, id);
   g_autofree char *text = as_tokenizer_dup_token_text (tokenizer, id);
-  return ar_token_label (vocab != NULL ? vocab : self->predictions[i].token, text,
-                         attnscope_session_get_raw_tokens (session));
+  return ar_token_label (
+      vocab != NULL ? vocab : self->predictions[i].token, text,
+      attnscope_view_state_get_raw_tokens (attnscope_session_get_view (session)));
 }
 
 static GtkWidget *
@@ -116,13 +120,32 @@ make_row (AttnscopePredictionsPage *self, int i, double top_probability)
   return box;
 }
 
+/* The end of TEXT the heading quotes: the last HEADING_CHARS characters after "…" when it is
+ * longer (a paragraph in a wrapping label costs its layout on every resize). */
+static char *
+text_end (const char *text)
+{
+  glong n = g_utf8_strlen (text, -1);
+  if (n <= HEADING_CHARS)
+    return g_strdup (text);
+  return g_strconcat ("…", g_utf8_offset_to_pointer (text, n - HEADING_CHARS), NULL);
+}
+
 static void
 attnscope_predictions_page_update (AttnscopePage *page)
 {
   AttnscopePredictionsPage *self = ATTNSCOPE_PREDICTIONS_PAGE (page);
   AttnscopeSession *session = attnscope_page_get_session (page);
-  AsTrace *trace = session != NULL ? attnscope_session_get_trace (session) : NULL;
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  AsTrace *trace = analysis != NULL ? attnscope_analysis_get_trace (analysis) : NULL;
   AsModel *model = session != NULL ? attnscope_session_get_model (session) : NULL;
+  gboolean raw = session != NULL
+                 && attnscope_view_state_get_raw_tokens (attnscope_session_get_view (session));
+  /* The predictions belong to the trace: a new selection, layer or colour changes nothing. */
+  if (analysis != NULL && analysis == self->shown && raw == self->shown_raw)
+    return;
+  g_set_object (&self->shown, analysis);
+  self->shown_raw = raw;
   clear_predictions (self);
   GtkWidget *row;
   while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
@@ -136,8 +159,8 @@ attnscope_predictions_page_update (AttnscopePage *page)
       = as_predict_top_k (trace, as_model_get_tokenizer (model), TOP_K, &self->n_predictions);
   for (int i = 0; i < self->n_predictions; i++)
     gtk_list_box_append (self->list, make_row (self, i, self->predictions[0].probability));
-  g_autofree char *heading
-      = g_strdup_printf (_ ("What comes after “%s”?"), attnscope_session_get_text (session));
+  g_autofree char *end = text_end (attnscope_analysis_get_text (analysis));
+  g_autofree char *heading = g_strdup_printf (_ ("What comes after “%s”?"), end);
   gtk_label_set_text (self->heading, heading);
   g_autofree char *top = dup_label (self, 0);
   g_autofree char *label = g_strdup_printf (_ ("Append “%s”"), top);
@@ -173,18 +196,27 @@ attnscope_predictions_page_append (AttnscopePredictionsPage *self, int i)
 {
   g_return_if_fail (ATTNSCOPE_IS_PREDICTIONS_PAGE (self));
   AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
-  if (session == NULL || i < 0 || i >= self->n_predictions)
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (ATTNSCOPE_PAGE (self));
+  if (session == NULL || analysis == NULL || i < 0 || i >= self->n_predictions)
     return;
-  const char *text = attnscope_session_get_text (session);
+  /* The prediction continues the text of the trace it was made from. */
+  const char *text = attnscope_analysis_get_text (analysis);
   g_autofree char *appended
       = g_strconcat (text != NULL ? text : "", self->predictions[i].token, NULL);
-  attnscope_session_set_text (session, appended);
+  attnscope_run_set_text (attnscope_session_get_main (session), appended);
 }
 
 static void
 on_append_clicked (GtkButton *button, AttnscopePredictionsPage *self)
 {
   attnscope_predictions_page_append (self, 0);
+}
+
+static void
+attnscope_predictions_page_dispose (GObject *object)
+{
+  g_clear_object (&ATTNSCOPE_PREDICTIONS_PAGE (object)->shown);
+  G_OBJECT_CLASS (attnscope_predictions_page_parent_class)->dispose (object);
 }
 
 static void
@@ -201,6 +233,7 @@ attnscope_predictions_page_class_init (AttnscopePredictionsPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   AttnscopePageClass *page_class = ATTNSCOPE_PAGE_CLASS (klass);
 
+  object_class->dispose = attnscope_predictions_page_dispose;
   object_class->finalize = attnscope_predictions_page_finalize;
   page_class->update = attnscope_predictions_page_update;
 

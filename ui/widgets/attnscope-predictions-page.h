@@ -17,7 +17,8 @@ int attnscope_predictions_page_get_n_predictions (AttnscopePredictionsPage *self
 const char *attnscope_predictions_page_get_token (AttnscopePredictionsPage *self, int i);
 double attnscope_predictions_page_get_probability (AttnscopePredictionsPage *self, int i);
 
-/* Appends prediction I's text to the session's text (the Append buttons). */
+/* Appends prediction I's text to the text it was predicted for, in the main run (the Append
+ * buttons). */
 void attnscope_predictions_page_append (AttnscopePredictionsPage *self, int i);
 
 G_END_DECLS

@@ -1,4 +1,4 @@
-/* attnscope-scatter-view.c — the scatter plot widget: owns its points, draws through
+/* attnscope-scatter-view.c — the scatter plot widget: draws its built figure through
  * ar_scatter_render() and hit-tests with ar_scatter_hit() (see attnscope-scatter-view.h). */
 #include "attnscope-scatter-view.h"
 
@@ -9,15 +9,7 @@ struct _AttnscopeScatterView
 {
   GtkWidget parent_instance;
 
-  float *xy; /* [n][2] */
-  int n;
-  char **labels;      /* [n] */
-  int *groups;        /* [n] or NULL */
-  char **group_names; /* [n_groups] or NULL */
-  int n_groups;
-  char *title, *subtitle, *x_axis, *y_axis;
-  gboolean show_labels;
-  int highlight;
+  ArBuiltFigure *figure; /* a scatter plot, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeScatterView, attnscope_scatter_view, GTK_TYPE_WIDGET)
@@ -30,135 +22,56 @@ enum
 
 static guint signals[N_SIGNALS];
 
-static void
-replace_string (char **field, const char *value)
+static const ArScatterFigure *
+scatter (AttnscopeScatterView *self)
 {
-  g_free (*field);
-  *field = g_strdup (value);
+  return self->figure != NULL ? &ar_built_figure_get_parts (self->figure)->scatter : NULL;
 }
 
 void
-attnscope_scatter_view_set_points (AttnscopeScatterView *self, const float *xy, int n,
-                                   const char *const *labels, const int *groups,
-                                   const char *const *group_names, int n_groups)
+attnscope_scatter_view_set_figure (AttnscopeScatterView *self, ArBuiltFigure *figure)
 {
   g_return_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self));
-  g_clear_pointer (&self->xy, g_free);
-  g_clear_pointer (&self->labels, g_strfreev);
-  g_clear_pointer (&self->groups, g_free);
-  g_clear_pointer (&self->group_names, g_strfreev);
-  self->n = xy != NULL ? n : 0;
-  self->n_groups = MAX (n_groups, 1);
-  if (self->n > 0)
-    {
-      self->xy = g_memdup2 (xy, sizeof (float) * 2 * (gsize) n);
-      if (labels != NULL)
-        self->labels = g_strdupv ((char **) labels);
-      if (groups != NULL)
-        self->groups = g_memdup2 (groups, sizeof (int) * (gsize) n);
-      if (group_names != NULL)
-        {
-          self->group_names = g_new0 (char *, self->n_groups + 1);
-          for (int g = 0; g < self->n_groups; g++)
-            self->group_names[g] = g_strdup (group_names[g]);
-        }
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_SCATTER);
+  attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
+                                   attnscope_figure_widget_same_size);
+}
+
+ArBuiltFigure *
+attnscope_scatter_view_get_figure (AttnscopeScatterView *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self), NULL);
+  return self->figure;
 }
 
 int
 attnscope_scatter_view_get_n_points (AttnscopeScatterView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self), 0);
-  return self->n;
+  return scatter (self) != NULL ? scatter (self)->n_points : 0;
 }
 
 gboolean
 attnscope_scatter_view_get_point (AttnscopeScatterView *self, int i, float *x, float *y)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self), FALSE);
-  if (i < 0 || i >= self->n)
+  const ArScatterFigure *fig = scatter (self);
+  if (fig == NULL || i < 0 || i >= fig->n_points)
     return FALSE;
-  *x = self->xy[2 * i];
-  *y = self->xy[2 * i + 1];
+  *x = fig->xy[2 * i];
+  *y = fig->xy[2 * i + 1];
   return TRUE;
-}
-
-void
-attnscope_scatter_view_set_titles (AttnscopeScatterView *self, const char *title,
-                                   const char *subtitle)
-{
-  g_return_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self));
-  replace_string (&self->title, title);
-  replace_string (&self->subtitle, subtitle);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_scatter_view_set_axes (AttnscopeScatterView *self, const char *x_axis, const char *y_axis)
-{
-  g_return_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self));
-  replace_string (&self->x_axis, x_axis);
-  replace_string (&self->y_axis, y_axis);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_scatter_view_set_show_labels (AttnscopeScatterView *self, gboolean show)
-{
-  g_return_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self));
-  if (self->show_labels == !!show)
-    return;
-  self->show_labels = !!show;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_scatter_view_set_highlight (AttnscopeScatterView *self, int point)
-{
-  g_return_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self));
-  if (self->highlight == point)
-    return;
-  self->highlight = point;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-attnscope_scatter_view_get_figure (AttnscopeScatterView *self, ArScatterFigure *fig)
-{
-  g_return_if_fail (ATTNSCOPE_IS_SCATTER_VIEW (self));
-  ar_scatter_figure_init (fig);
-  fig->title = self->title;
-  fig->subtitle = self->subtitle;
-  fig->n_points = self->n;
-  fig->xy = self->xy;
-  fig->labels = (const char *const *) self->labels;
-  fig->groups = self->groups;
-  fig->n_groups = self->n_groups;
-  fig->group_names = (const char *const *) self->group_names;
-  if (self->x_axis != NULL)
-    fig->x_axis = self->x_axis;
-  if (self->y_axis != NULL)
-    fig->y_axis = self->y_axis;
-  fig->show_labels = self->show_labels;
-  fig->highlight_point = self->highlight < self->n ? self->highlight : -1;
-}
-
-static void
-screen_figure (AttnscopeScatterView *self, ArScatterFigure *fig)
-{
-  attnscope_scatter_view_get_figure (self, fig);
-  fig->style = attnscope_figure_style_get ();
 }
 
 static void
 attnscope_scatter_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   AttnscopeScatterView *self = ATTNSCOPE_SCATTER_VIEW (widget);
-  ArScatterFigure fig;
-  screen_figure (self, &fig);
-  ArFigure figure = ar_figure_from_scatter (&fig);
-  attnscope_figure_widget_snapshot (widget, snapshot, self->n > 0 ? &figure : NULL);
+  if (self->figure == NULL)
+    return;
+  ArFigureParts parts;
+  attnscope_figure_widget_restyle (self->figure, &parts);
+  attnscope_figure_widget_snapshot (widget, snapshot, &parts.figure);
 }
 
 static void
@@ -167,20 +80,25 @@ attnscope_scatter_view_measure (GtkWidget *widget, GtkOrientation orientation, i
                                 int *natural_baseline)
 {
   AttnscopeScatterView *self = ATTNSCOPE_SCATTER_VIEW (widget);
-  ArScatterFigure fig;
-  screen_figure (self, &fig);
-  ArFigure figure = ar_figure_from_scatter (&fig);
-  attnscope_figure_widget_measure (&figure, orientation, 0, minimum, natural);
+  ArScatterFigure empty;
+  ar_scatter_figure_init (&empty);
+  ArFigure blank = ar_figure_from_scatter (&empty);
+  ArFigureParts parts;
+  if (self->figure != NULL)
+    attnscope_figure_widget_restyle (self->figure, &parts);
+  /* The plot keeps its size while a projection is computed. */
+  attnscope_figure_widget_measure (self->figure != NULL ? &parts.figure : &blank, orientation, 0,
+                                   minimum, natural);
 }
 
 static gboolean
 hit (AttnscopeScatterView *self, double x, double y, int *index)
 {
-  if (self->n == 0)
+  if (self->figure == NULL)
     return FALSE;
-  ArScatterFigure fig;
-  screen_figure (self, &fig);
-  return ar_scatter_hit (&fig, gtk_widget_get_width (GTK_WIDGET (self)),
+  ArFigureParts parts;
+  attnscope_figure_widget_restyle (self->figure, &parts);
+  return ar_scatter_hit (&parts.scatter, gtk_widget_get_width (GTK_WIDGET (self)),
                          gtk_widget_get_height (GTK_WIDGET (self)), x, y, index);
 }
 
@@ -192,12 +110,13 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   int i;
   if (keyboard || !hit (self, x, y, &i))
     return FALSE;
-  int group = self->groups != NULL ? self->groups[i] : 0;
-  const char *sentence = self->group_names != NULL ? self->group_names[group] : NULL;
-  g_autofree char *px = ar_format_number (self->xy[2 * i], 3);
-  g_autofree char *py = ar_format_number (self->xy[2 * i + 1], 3);
+  const ArScatterFigure *fig = scatter (self);
+  int group = fig->groups != NULL ? fig->groups[i] : 0;
+  const char *sentence = fig->group_names != NULL ? fig->group_names[group] : NULL;
+  g_autofree char *px = ar_format_number (fig->xy[2 * i], 3);
+  g_autofree char *py = ar_format_number (fig->xy[2 * i + 1], 3);
   g_autofree char *markup = g_markup_printf_escaped (
-      "<b>%s</b>\n%s%s(%s, %s)", self->labels != NULL ? self->labels[i] : "",
+      "<b>%s</b>\n%s%s(%s, %s)", fig->labels != NULL ? fig->labels[i] : "",
       sentence != NULL ? sentence : "", sentence != NULL ? "\n" : "", px, py);
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
@@ -215,15 +134,7 @@ on_click_released (GtkGestureClick *gesture, int n_press, double x, double y,
 static void
 attnscope_scatter_view_finalize (GObject *object)
 {
-  AttnscopeScatterView *self = ATTNSCOPE_SCATTER_VIEW (object);
-  g_free (self->xy);
-  g_strfreev (self->labels);
-  g_free (self->groups);
-  g_strfreev (self->group_names);
-  g_free (self->title);
-  g_free (self->subtitle);
-  g_free (self->x_axis);
-  g_free (self->y_axis);
+  g_clear_pointer (&ATTNSCOPE_SCATTER_VIEW (object)->figure, ar_built_figure_unref);
   G_OBJECT_CLASS (attnscope_scatter_view_parent_class)->finalize (object);
 }
 
@@ -249,9 +160,6 @@ attnscope_scatter_view_class_init (AttnscopeScatterViewClass *klass)
 static void
 attnscope_scatter_view_init (AttnscopeScatterView *self)
 {
-  self->show_labels = TRUE;
-  self->highlight = -1;
-  self->n_groups = 1;
   attnscope_figure_widget_init (GTK_WIDGET (self), G_CALLBACK (on_query_tooltip),
                                 G_CALLBACK (on_click_released));
 }

@@ -1,7 +1,8 @@
-/* attnscope-similarity-page.c — the similarity view (see attnscope-similarity-page.h). The page
- * computes the [T][T] cosine similarity matrix of the chosen vectors and the attention that
- * belongs with them (as_trace_vectors_attention), fills the table for the selected token (token
- * 0 when none is selected, like the seed's 'May') and shows the matrix. */
+/* attnscope-similarity-page.c — the similarity view (see attnscope-similarity-page.h). The
+ * analysis computes the [T][T] cosine similarity of the chosen vectors and the attention that
+ * belongs with them (as_trace_vectors_attention) off the UI thread, once per vectors, layer and
+ * head; the page fills the table for the selected token (token 0 when none is selected, like the
+ * seed's 'May') from that row and shows the matrix through ar_build_similarity_figure(). */
 #include "attnscope-similarity-page.h"
 
 #include <glib/gi18n.h>
@@ -10,6 +11,9 @@
 #include "attnscope-layer-controls.h"
 #include "attnscope-similarity-row.h"
 #include "render-text.h"
+#include "similarity-figure.h"
+#include "token-label.h"
+#include "word-spans.h"
 
 struct _AttnscopeSimilarityPage
 {
@@ -27,52 +31,59 @@ struct _AttnscopeSimilarityPage
 
   GListStore *rows; /* AttnscopeSimilarityRow in token order */
   AsVectorSource source;
-  ArHeatmapFigure figure; /* the last exported figure, borrowed by get_figure's caller */
+
+  /* what the figure on screen was built from */
+  AttnscopeAnalysis *built_analysis; /* a reference, so that the pointer below stays unique */
+  const AttnscopeSimilarity *built_similarity;
+  AsVectorSource built_source;
+  ArViewSelection built_view;
+  int table_token; /* the token the table was filled for */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeSimilarityPage, attnscope_similarity_page, ATTNSCOPE_TYPE_PAGE)
 
-/* The layer argument the core expects for SOURCE at the session's LAYER: hidden states are
- * indexed 0..L with hidden[l + 1] the output of layer l. */
+/* The layer argument the core expects for SOURCE at the view's LAYER: hidden states are indexed
+ * 0..L with hidden[l + 1] the output of layer l; the embeddings have no layer. */
 static int
 source_layer (AsVectorSource source, int layer)
 {
-  return source == AS_VECTORS_HIDDEN ? layer + 1 : layer;
-}
-
-static char *
-dup_source_description (AttnscopeSimilarityPage *self, AttnscopeSession *session)
-{
-  int layer = attnscope_session_get_layer (session), head = attnscope_session_get_head (session);
-  switch (self->source)
-    {
-    case AS_VECTORS_CONTEXTS:
-      return g_strdup_printf (_ ("contexts of layer %d, head %d"), layer, head);
-    case AS_VECTORS_ATTN_OUT:
-      return g_strdup_printf (_ ("attention outputs of layer %d"), layer);
-    case AS_VECTORS_HIDDEN:
-      return g_strdup_printf (_ ("hidden states after layer %d"), layer);
-    case AS_VECTORS_EMBEDDINGS:
-    default:
-      return g_strdup (_ ("embeddings"));
-    }
+  return source == AS_VECTORS_HIDDEN ? layer + 1 : source == AS_VECTORS_EMBEDDINGS ? 0 : layer;
 }
 
 static void
 clear (AttnscopeSimilarityPage *self, const char *message)
 {
   g_list_store_remove_all (self->rows);
-  attnscope_heatmap_view_set_matrix (self->heatmap, NULL, 0, 0, NULL, NULL);
+  attnscope_heatmap_view_set_figure (self->heatmap, NULL);
+  g_clear_object (&self->built_analysis);
   gtk_label_set_text (self->table_title, message != NULL ? message : "");
 }
 
+/* Fills the table for item TOKEN of the N (tokens or words) labelled LABELS. Rows of the same
+ * number are given their new values in place: replacing a thousand rows makes the column view
+ * build every visible cell anew. */
 static void
-fill_table (AttnscopeSimilarityPage *self, const float *similarity, const float *attention,
-            const AsTrace *trace, char **labels, int token)
+fill_table (AttnscopeSimilarityPage *self, const AttnscopeSimilarity *s, int n, char **labels,
+            int token)
 {
   int n_rows = 0;
   g_autofree AsSimilarityRow *table
-      = as_similarity_table (similarity, attention, trace->n_tokens, token, &n_rows);
+      = as_similarity_table (s->similarity, s->attention, n, token, &n_rows);
+  GListModel *rows = G_LIST_MODEL (self->rows);
+  if ((int) g_list_model_get_n_items (rows) == n_rows)
+    {
+      for (int i = 0; i < n_rows; i++)
+        {
+          g_autoptr (AttnscopeSimilarityRow) row = g_list_model_get_item (rows, i);
+          attnscope_similarity_row_set (row, table[i].index, labels[table[i].index],
+                                        table[i].similarity, table[i].attention);
+        }
+      /* A sorted table sorts again (it does not watch its rows). */
+      GtkSorter *sorter = gtk_column_view_get_sorter (self->table);
+      if (gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
+        gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+      return;
+    }
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   for (int i = 0; i < n_rows; i++)
     g_ptr_array_add (items, attnscope_similarity_row_new (table[i].index, labels[table[i].index],
@@ -82,102 +93,150 @@ fill_table (AttnscopeSimilarityPage *self, const float *similarity, const float 
 }
 
 static void
-show_matrix (AttnscopeSimilarityPage *self, AttnscopeSession *session, const float *similarity,
-             int t, char **labels, const char *description)
+show_matrix (AttnscopeSimilarityPage *self, AttnscopeAnalysis *analysis,
+             const AttnscopeSimilarity *s, int layer, int head, const ArViewSelection *view)
 {
-  float vmin = 1;
-  for (gsize i = 0; i < (gsize) t * t; i++)
-    vmin = MIN (vmin, similarity[i]);
-  attnscope_heatmap_view_set_matrix (self->heatmap, similarity, t, t, (const char *const *) labels,
-                                     (const char *const *) labels);
-  if (vmin < 0)
+  AsTrace *trace = attnscope_analysis_get_trace (analysis);
+  if (analysis == self->built_analysis && s == self->built_similarity
+      && self->source == self->built_source && ar_view_selection_equal (view, &self->built_view))
+    return;
+  ArFigureTexts texts;
+  attnscope_page_get_texts (ATTNSCOPE_PAGE (self), &texts);
+  g_autoptr (ArBuiltFigure) figure
+      = ar_build_similarity_figure (trace, s->similarity, self->source, layer, head, view, &texts);
+  attnscope_heatmap_view_set_figure (self->heatmap, figure);
+  g_set_object (&self->built_analysis, analysis);
+  self->built_similarity = s;
+  self->built_source = self->source;
+  self->built_view = *view;
+}
+
+/* The similarity and attention heads of the core for VIEW's layer and head, by the page's vectors
+ * (see source_layer). */
+static void
+core_selection (AttnscopeSimilarityPage *self, const ArViewSelection *view, int *layer, int *head,
+                int *attention_head)
+{
+  *layer = source_layer (self->source, view->layer);
+  *head = self->source == AS_VECTORS_CONTEXTS ? view->head : -1;
+  /* The attention column: the head's weights for contexts, else the head's or the mean. */
+  *attention_head = self->source == AS_VECTORS_CONTEXTS || view->aggregate == AR_AGGREGATE_HEAD
+                        ? view->head
+                        : -1;
+}
+
+static ArBuiltFigure *
+attnscope_similarity_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
+{
+  AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  int layer, head, attention_head;
+  core_selection (self, view, &layer, &head, &attention_head);
+  const AttnscopeSimilarity *s = attnscope_analysis_want_similarity (
+      analysis, self->source, layer, head, attention_head, view->pool_words, NULL);
+  if (s == NULL)
+    return NULL;
+  ArFigureTexts texts;
+  attnscope_page_get_texts (page, &texts);
+  return ar_build_similarity_figure (attnscope_analysis_get_trace (analysis), s->similarity,
+                                     self->source, layer, head, view, &texts);
+}
+
+static void
+attnscope_similarity_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
+                                              GPtrArray *argv)
+{
+  AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
+  int layer, head, attention_head;
+  core_selection (self, view, &layer, &head, &attention_head);
+  g_ptr_array_add (argv, g_strdup ("--similarity"));
+  g_ptr_array_add (argv, g_strdup (as_vector_source_to_string (self->source)));
+  if (self->source != AS_VECTORS_EMBEDDINGS)
     {
-      attnscope_heatmap_view_set_colormap (self->heatmap, "rdbu_r");
-      attnscope_heatmap_view_set_range (self->heatmap, -1, 1);
+      g_ptr_array_add (argv, g_strdup ("--layer"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", layer));
     }
-  else
+  if (head >= 0)
     {
-      attnscope_heatmap_view_set_colormap (self->heatmap, attnscope_session_get_colormap (session));
-      attnscope_heatmap_view_set_range (self->heatmap, vmin < 1 ? vmin : 0, 1);
+      g_ptr_array_add (argv, g_strdup ("--head"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", head));
     }
-  g_autofree char *title = g_strdup_printf (_ ("Cosine similarity of the %s"), description);
-  g_autofree char *subtitle
-      = attnscope_page_dup_subtitle (ATTNSCOPE_PAGE (self), attnscope_session_get_text (session));
-  attnscope_heatmap_view_set_titles (self->heatmap, title, subtitle);
-  attnscope_heatmap_view_set_axes (self->heatmap, _ ("Tokens"), _ ("Tokens"),
-                                   _ ("Cosine similarity"));
-  attnscope_heatmap_view_set_annotate (self->heatmap, attnscope_session_get_annotate (session));
-  /* Similarities of context vectors crowd near 1 (the seed prints 4 decimals). */
-  attnscope_heatmap_view_set_decimals (self->heatmap, 3);
-  int selected = attnscope_session_get_selected_token (session);
-  attnscope_heatmap_view_set_highlight (self->heatmap, selected, selected);
 }
 
 static void
 attnscope_similarity_page_update (AttnscopePage *page)
 {
   AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
-  AttnscopeSession *session = attnscope_page_get_session (page);
-  AsTrace *trace = session != NULL ? attnscope_session_get_trace (session) : NULL;
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
   gtk_drop_down_set_selected (self->source_dropdown, self->source);
-  if (trace == NULL)
+  attnscope_page_set_busy (page, FALSE);
+  if (analysis == NULL)
     {
       clear (self, NULL);
       return;
     }
-  int layer = source_layer (self->source, attnscope_session_get_layer (session));
-  int head = attnscope_session_get_head (session);
-  /* The attention column: the head's weights for contexts, else the head's or the mean. */
-  int attention_head
-      = self->source == AS_VECTORS_CONTEXTS
-                || attnscope_session_get_aggregate (session) == ATTNSCOPE_AGGREGATE_HEAD
-            ? head
-            : -1;
-  g_autoptr (GError) error = NULL;
-  g_autofree float *similarity = as_trace_similarity (trace, self->source, layer, head, &error);
-  int t = trace->n_tokens;
-  g_autofree float *attention = g_new (float, (gsize) t *t); /* [T][T] */
-  if (similarity == NULL
-      || !as_trace_vectors_attention (attention, trace, self->source, layer, attention_head,
-                                      error == NULL ? &error : NULL))
+  AsTrace *trace = attnscope_analysis_get_trace (analysis);
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
+  int layer, head, attention_head;
+  core_selection (self, &view, &layer, &head, &attention_head);
+  /* The similarity depends on the layer and head, layer and head do not on one another. */
+  view.aggregate = AR_AGGREGATE_HEAD;
+  const char *failure = NULL;
+  const AttnscopeSimilarity *s = attnscope_analysis_want_similarity (
+      analysis, self->source, layer, head, attention_head, view.pool_words, &failure);
+  if (failure != NULL)
     {
-      clear (self, error != NULL ? error->message : NULL);
+      clear (self, failure);
       return;
     }
-  g_auto (GStrv) labels = attnscope_page_dup_token_labels (page, trace);
+  attnscope_page_set_busy (page, s == NULL);
+  if (s == NULL)
+    return;
+  ArTokenLabelFlags flags = ar_view_selection_label_flags (&view);
+  g_autoptr (ArWordSpans) spans = view.pool_words ? ar_word_spans_from_trace (trace, flags) : NULL;
+  g_auto (GStrv) labels
+      = spans != NULL ? g_strdupv (spans->labels) : ar_token_labels_from_trace (trace, flags);
+  int n = spans != NULL ? spans->n_words : trace->n_tokens;
   /* Without a selection: the first token, as the seed's 'May'; in a causal model the last, the
    * only one that sees every other token. */
-  int token = attnscope_session_get_selected_token (session);
+  int token = view.selected_token;
   if (token < 0)
-    token = trace->causal ? t - 1 : 0;
-  g_autofree char *description = dup_source_description (self, session);
-  g_autofree char *heading = g_strdup_printf (_ ("“%s” (token %d) against the others · %s"),
-                                              labels[token], token, description);
+    token = trace->causal ? trace->n_tokens - 1 : 0;
+  if (spans != NULL)
+    token = ar_word_spans_word_of (spans, token);
+  g_autofree char *description = ar_vectors_description (self->source, layer, head);
+  g_autofree char *heading = spans != NULL
+                                 ? g_strdup_printf (_ ("“%s” (word %d) against the others · %s"),
+                                                    labels[token], token, description)
+                                 : g_strdup_printf (_ ("“%s” (token %d) against the others · %s"),
+                                                    labels[token], token, description);
   gtk_label_set_text (self->table_title, heading);
-  fill_table (self, similarity, attention, trace, labels, token);
-  show_matrix (self, session, similarity, t, labels, description);
+  /* A thousand rows take a while to replace: only when they change. */
+  if (analysis != self->built_analysis || s != self->built_similarity
+      || self->source != self->built_source || view.raw_tokens != self->built_view.raw_tokens
+      || view.pool_words != self->built_view.pool_words || token != self->table_token)
+    fill_table (self, s, n, labels, token);
+  self->table_token = token;
+  show_matrix (self, analysis, s, layer, head, &view);
 }
 
-static gboolean
-attnscope_similarity_page_get_figure (AttnscopePage *page, ArFigure *figure)
+static ArBuiltFigure *
+attnscope_similarity_page_get_figure (AttnscopePage *page)
 {
-  AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
-  if (attnscope_heatmap_view_get_n_rows (self->heatmap) == 0)
-    return FALSE;
-  attnscope_heatmap_view_get_figure (self->heatmap, &self->figure);
-  *figure = ar_figure_from_heatmap (&self->figure);
-  return TRUE;
+  return attnscope_heatmap_view_get_figure (ATTNSCOPE_SIMILARITY_PAGE (page)->heatmap);
 }
 
 static char *
 attnscope_similarity_page_dup_figure_name (AttnscopePage *page)
 {
   AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (page);
-  AttnscopeSession *session = attnscope_page_get_session (page);
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
   const char *source = as_vector_source_to_string (self->source);
   if (self->source == AS_VECTORS_EMBEDDINGS)
     return g_strdup_printf ("similarity-%s", source);
-  return g_strdup_printf ("similarity-%s-layer%d", source, attnscope_session_get_layer (session));
+  return g_strdup_printf ("similarity-%s-layer%d", source, view.layer);
 }
 
 void
@@ -221,19 +280,22 @@ on_source_selected (GtkDropDown *dropdown, GParamSpec *pspec, AttnscopeSimilarit
 static void
 on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeSimilarityPage *self)
 {
-  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
-  if (session != NULL)
-    attnscope_session_set_selected_token (session, row);
+  AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
+  if (view != NULL)
+    attnscope_view_state_set_selected_token (
+        view, attnscope_page_item_token (ATTNSCOPE_PAGE (self), row));
 }
 
 static void
-on_row_activated (GtkColumnView *view, guint position, AttnscopeSimilarityPage *self)
+on_row_activated (GtkColumnView *table, guint position, AttnscopeSimilarityPage *self)
 {
-  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
-  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (table));
   g_autoptr (AttnscopeSimilarityRow) row = g_list_model_get_item (model, position);
-  if (session != NULL && row != NULL)
-    attnscope_session_set_selected_token (session, attnscope_similarity_row_get_index (row));
+  if (view != NULL && row != NULL)
+    attnscope_view_state_set_selected_token (
+        view, attnscope_page_item_token (ATTNSCOPE_PAGE (self),
+                                         attnscope_similarity_row_get_index (row)));
 }
 
 /* ---- table cells ---- */
@@ -261,35 +323,78 @@ item_row (GtkListItem *item)
   return ATTNSCOPE_SIMILARITY_ROW (gtk_list_item_get_item (item));
 }
 
+static GtkLabel *
+item_label (GtkListItem *item)
+{
+  return GTK_LABEL (gtk_list_item_get_child (item));
+}
+
 static void
-bind_index_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+show_index (GtkListItem *item)
 {
   g_autofree char *text
       = g_strdup_printf ("%d", attnscope_similarity_row_get_index (item_row (item)));
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  gtk_label_set_text (item_label (item), text);
+}
+
+static void
+show_token (GtkListItem *item)
+{
+  gtk_label_set_text (item_label (item), attnscope_similarity_row_get_token (item_row (item)));
+}
+
+static void
+show_similarity (GtkListItem *item)
+{
+  g_autofree char *text
+      = ar_format_number (attnscope_similarity_row_get_similarity (item_row (item)), 4);
+  gtk_label_set_text (item_label (item), text);
+}
+
+static void
+show_attention (GtkListItem *item)
+{
+  g_autofree char *text
+      = ar_format_number (attnscope_similarity_row_get_attention (item_row (item)), 4);
+  gtk_label_set_text (item_label (item), text);
+}
+
+/* Shows the row of ITEM with SHOW, now and whenever the row's values change. */
+static void
+bind_cell (GtkListItem *item, void (*show) (GtkListItem *))
+{
+  show (item);
+  g_signal_connect_object (item_row (item), "notify", G_CALLBACK (show), item, G_CONNECT_SWAPPED);
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  g_signal_handlers_disconnect_by_data (item_row (item), item);
+}
+
+static void
+bind_index_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  bind_cell (item, show_index);
 }
 
 static void
 bind_token_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
 {
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      attnscope_similarity_row_get_token (item_row (item)));
+  bind_cell (item, show_token);
 }
 
 static void
 bind_similarity_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
 {
-  g_autofree char *text
-      = ar_format_number (attnscope_similarity_row_get_similarity (item_row (item)), 4);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  bind_cell (item, show_similarity);
 }
 
 static void
 bind_attention_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
 {
-  g_autofree char *text
-      = ar_format_number (attnscope_similarity_row_get_attention (item_row (item)), 4);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  bind_cell (item, show_attention);
 }
 
 static void
@@ -325,6 +430,7 @@ attnscope_similarity_page_dispose (GObject *object)
   AttnscopeSimilarityPage *self = ATTNSCOPE_SIMILARITY_PAGE (object);
   G_OBJECT_CLASS (attnscope_similarity_page_parent_class)->dispose (object);
   g_clear_object (&self->rows);
+  g_clear_object (&self->built_analysis);
 }
 
 static void
@@ -338,6 +444,8 @@ attnscope_similarity_page_class_init (AttnscopeSimilarityPageClass *klass)
   page_class->update = attnscope_similarity_page_update;
   page_class->get_figure = attnscope_similarity_page_get_figure;
   page_class->dup_figure_name = attnscope_similarity_page_dup_figure_name;
+  page_class->build_figure = attnscope_similarity_page_build_figure;
+  page_class->append_export_args = attnscope_similarity_page_append_export_args;
 
   g_type_ensure (ATTNSCOPE_TYPE_HEATMAP_VIEW);
   g_type_ensure (ATTNSCOPE_TYPE_LAYER_CONTROLS);
@@ -358,6 +466,7 @@ attnscope_similarity_page_class_init (AttnscopeSimilarityPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, bind_token_cell);
   gtk_widget_class_bind_template_callback (widget_class, bind_similarity_cell);
   gtk_widget_class_bind_template_callback (widget_class, bind_attention_cell);
+  gtk_widget_class_bind_template_callback (widget_class, unbind_cell);
 }
 
 static void

@@ -2,7 +2,7 @@
  * (token 0, or the last token of a causal model, when none is selected: every other token, the
  * cosine similarity of their vectors, the attention weight the selected token gives it) and the
  * full similarity matrix as a heatmap. The vectors are the embeddings, the head's contexts, the
- * attention outputs or the hidden states of the session's layer. */
+ * attention outputs or the hidden states of the view state's layer. */
 #pragma once
 
 #include "attnscope-heatmap-view.h"

@@ -1,5 +1,5 @@
-/* attnscope-similarity-row.c — an immutable table row with its values as properties, so column
- * view cells and sorters can read them (see attnscope-similarity-row.h). */
+/* attnscope-similarity-row.c — a table row with its values as properties, so column view cells
+ * and sorters can read them (see attnscope-similarity-row.h). */
 #include "attnscope-similarity-row.h"
 
 struct _AttnscopeSimilarityRow
@@ -110,9 +110,35 @@ AttnscopeSimilarityRow *
 attnscope_similarity_row_new (int index, const char *token, double similarity, double attention)
 {
   AttnscopeSimilarityRow *self = g_object_new (ATTNSCOPE_TYPE_SIMILARITY_ROW, NULL);
-  self->index = index;
-  self->token = g_strdup (token);
-  self->similarity = similarity;
-  self->attention = attention;
+  attnscope_similarity_row_set (self, index, token, similarity, attention);
   return self;
+}
+
+void
+attnscope_similarity_row_set (AttnscopeSimilarityRow *self, int index, const char *token,
+                              double similarity, double attention)
+{
+  g_return_if_fail (ATTNSCOPE_IS_SIMILARITY_ROW (self));
+  /* No freeze/thaw: a thousand rows, of which only the few on screen have handlers. */
+  if (self->index != index)
+    {
+      self->index = index;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INDEX]);
+    }
+  if (g_strcmp0 (self->token, token) != 0)
+    {
+      g_free (self->token);
+      self->token = g_strdup (token);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOKEN]);
+    }
+  if (self->similarity != similarity)
+    {
+      self->similarity = similarity;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIMILARITY]);
+    }
+  if (self->attention != attention)
+    {
+      self->attention = attention;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTENTION]);
+    }
 }

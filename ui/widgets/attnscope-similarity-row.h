@@ -14,6 +14,10 @@ G_DECLARE_FINAL_TYPE (AttnscopeSimilarityRow, attnscope_similarity_row, ATTNSCOP
 
 AttnscopeSimilarityRow *attnscope_similarity_row_new (int index, const char *token,
                                                       double similarity, double attention);
+/* Gives the row other values, notifying the properties that change (a table reuses its rows
+ * when the selected token changes). */
+void attnscope_similarity_row_set (AttnscopeSimilarityRow *self, int index, const char *token,
+                                   double similarity, double attention);
 int attnscope_similarity_row_get_index (AttnscopeSimilarityRow *self);
 const char *attnscope_similarity_row_get_token (AttnscopeSimilarityRow *self);
 double attnscope_similarity_row_get_similarity (AttnscopeSimilarityRow *self);

@@ -13,8 +13,10 @@ struct _AttnscopeTokenStrip
   GtkWidget parent_instance;
 
   AttnscopeSession *session;
-  GPtrArray *chips; /* [T] GtkToggleButton, borrowed (children of self) */
-  gboolean syncing; /* setting chip states from the session, not from a click */
+  GSignalGroup *run_signals;  /* on the session's main run */
+  GSignalGroup *view_signals; /* on the session's view state */
+  GPtrArray *chips;           /* [T] GtkToggleButton, borrowed (children of self) */
+  gboolean syncing;           /* setting chip states from the session, not from a click */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeTokenStrip, attnscope_token_strip, GTK_TYPE_WIDGET)
@@ -31,7 +33,9 @@ static GParamSpec *properties[N_PROPS];
 static void
 sync_selection (AttnscopeTokenStrip *self)
 {
-  int selected = self->session != NULL ? attnscope_session_get_selected_token (self->session) : -1;
+  AttnscopeViewState *view
+      = self->session != NULL ? attnscope_session_get_view (self->session) : NULL;
+  int selected = view != NULL ? attnscope_view_state_get_selected_token (view) : -1;
   self->syncing = TRUE;
   for (guint i = 0; i < self->chips->len; i++)
     gtk_toggle_button_set_active (self->chips->pdata[i], (int) i == selected);
@@ -43,11 +47,12 @@ chip_toggled (GtkToggleButton *chip, AttnscopeTokenStrip *self)
 {
   if (self->syncing || self->session == NULL)
     return;
+  AttnscopeViewState *view = attnscope_session_get_view (self->session);
   int index = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chip), "token-index"));
   if (gtk_toggle_button_get_active (chip))
-    attnscope_session_set_selected_token (self->session, index);
-  else if (attnscope_session_get_selected_token (self->session) == index)
-    attnscope_session_set_selected_token (self->session, -1);
+    attnscope_view_state_set_selected_token (view, index);
+  else if (attnscope_view_state_get_selected_token (view) == index)
+    attnscope_view_state_set_selected_token (view, -1);
   sync_selection (self);
 }
 
@@ -64,18 +69,34 @@ static void
 rebuild (AttnscopeTokenStrip *self)
 {
   clear_chips (self);
-  AsTrace *trace = self->session != NULL ? attnscope_session_get_trace (self->session) : NULL;
+  AsTrace *trace = self->session != NULL
+                       ? attnscope_run_get_trace (attnscope_session_get_main (self->session))
+                       : NULL;
   if (trace == NULL)
     return;
-  gboolean raw = attnscope_session_get_raw_tokens (self->session);
+  gboolean raw = attnscope_view_state_get_raw_tokens (attnscope_session_get_view (self->session));
+  g_auto (GStrv) labels
+      = ar_token_labels_from_trace (trace, raw ? AR_TOKEN_LABEL_RAW : AR_TOKEN_LABEL_DEFAULT);
+  const char *const *texts = (const char *const *) trace->token_texts;
   for (int i = 0; i < trace->n_tokens; i++)
     {
-      g_autofree char *label = ar_token_label (trace->tokens[i], trace->token_texts[i], raw);
-      GtkWidget *chip = gtk_toggle_button_new_with_label (label);
+      GtkWidget *chip = gtk_toggle_button_new_with_label (labels[i]);
       gtk_widget_add_css_class (chip, "token-chip");
       /* Translators: tooltip of a token chip: position, token id, vocabulary string. */
       g_autofree char *tooltip = g_strdup_printf (_ ("Token %d · id %d · “%s”"), i,
                                                   (int) trace->ids[i], trace->tokens[i]);
+      int part, n_parts;
+      gunichar c;
+      if (ar_token_split_part (texts, trace->n_tokens, i, &part, &n_parts, &c))
+        {
+          char utf8[8] = { 0 };
+          g_unichar_to_utf8 (c, utf8);
+          g_autofree char *base = g_steal_pointer (&tooltip);
+          /* Translators: a token that holds some of the bytes of a character. */
+          tooltip = g_strdup_printf (_ ("%s\npart %d of %d of “%s” (its bytes are split over %d "
+                                        "tokens)"),
+                                     base, part, n_parts, utf8, n_parts);
+        }
       gtk_widget_set_tooltip_text (chip, tooltip);
       g_object_set_data (G_OBJECT (chip), "token-index", GINT_TO_POINTER (i));
       g_signal_connect (chip, "toggled", G_CALLBACK (chip_toggled), self);
@@ -83,15 +104,6 @@ rebuild (AttnscopeTokenStrip *self)
       g_ptr_array_add (self->chips, chip);
     }
   sync_selection (self);
-}
-
-static void
-on_session_notify (AttnscopeSession *session, GParamSpec *pspec, AttnscopeTokenStrip *self)
-{
-  if (g_str_equal (pspec->name, "selected-token"))
-    sync_selection (self);
-  else
-    rebuild (self);
 }
 
 AttnscopeSession *
@@ -107,15 +119,11 @@ attnscope_token_strip_set_session (AttnscopeTokenStrip *self, AttnscopeSession *
   g_return_if_fail (ATTNSCOPE_IS_TOKEN_STRIP (self));
   if (self->session == session)
     return;
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
   g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      g_signal_connect (session, "notify::trace", G_CALLBACK (on_session_notify), self);
-      g_signal_connect (session, "notify::raw-tokens", G_CALLBACK (on_session_notify), self);
-      g_signal_connect (session, "notify::selected-token", G_CALLBACK (on_session_notify), self);
-    }
+  g_signal_group_set_target (self->run_signals,
+                             session != NULL ? attnscope_session_get_main (session) : NULL);
+  g_signal_group_set_target (self->view_signals,
+                             session != NULL ? attnscope_session_get_view (session) : NULL);
   rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
@@ -147,7 +155,10 @@ static void
 attnscope_token_strip_dispose (GObject *object)
 {
   AttnscopeTokenStrip *self = ATTNSCOPE_TOKEN_STRIP (object);
-  attnscope_token_strip_set_session (self, NULL);
+  if (self->run_signals != NULL)
+    attnscope_token_strip_set_session (self, NULL);
+  g_clear_object (&self->run_signals);
+  g_clear_object (&self->view_signals);
   clear_chips (self);
   G_OBJECT_CLASS (attnscope_token_strip_parent_class)->dispose (object);
 }
@@ -214,6 +225,13 @@ static void
 attnscope_token_strip_init (AttnscopeTokenStrip *self)
 {
   self->chips = g_ptr_array_new ();
+  self->run_signals = g_signal_group_new (ATTNSCOPE_TYPE_RUN);
+  g_signal_group_connect_swapped (self->run_signals, "notify::trace", G_CALLBACK (rebuild), self);
+  self->view_signals = g_signal_group_new (ATTNSCOPE_TYPE_VIEW_STATE);
+  g_signal_group_connect_swapped (self->view_signals, "notify::raw-tokens", G_CALLBACK (rebuild),
+                                  self);
+  g_signal_group_connect_swapped (self->view_signals, "notify::selected-token",
+                                  G_CALLBACK (sync_selection), self);
   gtk_widget_set_layout_manager (GTK_WIDGET (self), attnscope_wrap_layout_new (6, 6));
 }
 

@@ -1,9 +1,10 @@
-/* attnscope-token-strip.h — the tokens of the session's text as a row of chips.
+/* attnscope-token-strip.h — the tokens of the session's main trace as a row of chips.
  *
  * Each chip shows a token's label (GPT-2's 'Ġ' as a visible space mark, or the raw vocabulary
- * string when the session's "raw-tokens" is on) and its id and position in a tooltip. Clicking a
- * chip selects that token in the session (every view highlights its row and column); clicking
- * it again clears the selection. */
+ * string when the view state's "raw-tokens" is on) and its id and position in a tooltip.
+ * Clicking a chip selects that token in the view state (every view highlights its row and
+ * column); clicking it again clears the selection. The strip follows the main run and the view
+ * state through signal groups. */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -1,13 +1,16 @@
 /* attnscope-types.h — GTypes the GUI needs around the core's plain C types: boxed wrappers for
  * the reference-counted model and trace (so they can be GObject properties) and the enums the
- * views expose as properties (aggregation of heads, vector sources, projection methods). */
+ * views expose as properties (aggregation of heads, vector sources, projection methods: the
+ * values of ui/render's and the core's enums). */
 #pragma once
 
 #include <glib-object.h>
 
 #include "as-model.h"
-#include "as-trace.h"
 #include "as-trace-vectors.h"
+#include "as-trace.h"
+#include "projection-figure.h"
+#include "view-selection.h"
 
 G_BEGIN_DECLS
 
@@ -20,24 +23,21 @@ G_BEGIN_DECLS
 GType attnscope_model_get_type (void) G_GNUC_CONST;
 GType attnscope_trace_get_type (void) G_GNUC_CONST;
 
-/* What the attention view shows for a layer. */
-typedef enum
-{
-  ATTNSCOPE_AGGREGATE_HEAD,    /* one head */
-  ATTNSCOPE_AGGREGATE_MEAN,    /* mean over the heads of the layer */
-  ATTNSCOPE_AGGREGATE_ROLLOUT, /* attention rollout up to the layer */
-} AttnscopeAggregate;
+/* What the attention view shows for a layer: ui/render's ArAggregate, registered as a GEnum. */
+typedef ArAggregate AttnscopeAggregate;
+#define ATTNSCOPE_AGGREGATE_HEAD AR_AGGREGATE_HEAD
+#define ATTNSCOPE_AGGREGATE_MEAN AR_AGGREGATE_MEAN
+#define ATTNSCOPE_AGGREGATE_ROLLOUT AR_AGGREGATE_ROLLOUT
 
 GType attnscope_aggregate_get_type (void) G_GNUC_CONST;
 
 /* Same values as the core's AsVectorSource, registered as a GEnum. */
 GType attnscope_vector_source_get_type (void) G_GNUC_CONST;
 
-typedef enum
-{
-  ATTNSCOPE_PROJECTION_PCA,
-  ATTNSCOPE_PROJECTION_TSNE,
-} AttnscopeProjection;
+/* ui/render's ArProjectionMethod, registered as a GEnum. */
+typedef ArProjectionMethod AttnscopeProjection;
+#define ATTNSCOPE_PROJECTION_PCA AR_PROJECTION_PCA
+#define ATTNSCOPE_PROJECTION_TSNE AR_PROJECTION_TSNE
 
 GType attnscope_projection_get_type (void) G_GNUC_CONST;
 

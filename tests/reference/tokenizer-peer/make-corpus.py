@@ -65,6 +65,25 @@ CONTROLS = ["\x01", "\x07", "\x1b", "\x7f", "\x80", "\x9f", "\u00ad", "\u200e", 
 
 SPECIAL = "<|endoftext|>"
 
+# Special-token strings of the tokenizer.json peer check's tokenizers (tests/fixtures/tokenizers,
+# hf-peer.js), written inside text: HF finds them before normalizing (or after, for normalized
+# ones), with lstrip/rstrip/single_word rules.
+TOKEN_STRINGS = ["<s>", "</s>", "<unk>", "[CLS]", "[SEP]", "[MASK]", "[PAD]", "[UNK]", "[cls]",
+                 "<pad>", "<mask>", "<|begin_of_text|>", "<|end_of_text|>", "<|padding|>",
+                 "<lstrip>", "<rstrip>", "<both>", "<both> x", "word", "Good Morning", "GOOD  morning",
+                 "hello",
+                 " \u00fcn\u00efcode", "<0x0A>", "\u2581", "##ing", "</w>"]
+
+# Scripts and runs that stress normalizers and pre-tokenizers.
+EXTRA = ["\u0926\u0947\u0935\u0928\u093e\u0917\u0930\u0940 \u0932\u093f\u092a\u093f",
+         "\u0915\u094d\u0937\u0924\u094d\u0930\u093f\u092f", "\u0627\u0644\u0639\u064e\u0631\u064e\u0628\u0650\u064a\u064e\u0651\u0629",
+         "12345678901234567890", "3141592653589793238462643383279", "0000000", "1 000 000",
+         "IT'S", "It'S", "iT'lL", "WE'RE", "they'Ve", "she\u2019S", "O'NEIL'S",
+         "\uff21\uff22\uff23", "\u2460\u2461", "\u3000\u3000x", "x\u00a0\u0085y",
+         "\u1100\u1161\u11a8", "\ud55c\uad6d\uc5b4", "e\u0301\u0302\u0303", "\u212b\u2126",
+         "\u0130stanbul \u0131", "\u03a3\u039f\u03a6\u039f\u03a3", "\u2160\u216b \u24b6",
+         "\u00df\u1e9e", "\ufb01\ufb02", "\u2024\u2025\u2026", "\u00bd \u2153"]
+
 PROSE = [
     "May the force be with you.",
     "The man hit the car, and the car hit the man.",
@@ -113,7 +132,11 @@ def unicode14_char(rng):
 
 
 def fragment(rng):
-    kind = rng.randrange(10)
+    kind = rng.randrange(12)
+    if kind == 10:
+        return pick(rng, TOKEN_STRINGS)
+    if kind == 11:
+        return pick(rng, EXTRA)
     if kind == 0:
         return pick(rng, WORDS) + pick(rng, CONTRACTIONS)
     if kind == 1:
@@ -175,6 +198,10 @@ def fixed_lines():
               "Hello" + SPECIAL, SPECIAL + "Hello", "one" + SPECIAL + " two" + SPECIAL + "\n",
               "<|endoftext|", "<|endoftext|>>", "<<|endoftext|>", "<|endoftext|>'s",
               "<|EndOfText|>", "<|endoftext|><|endoftext|> <|endoftext|>"]
+    for t in TOKEN_STRINGS:
+        lines += [t, "a" + t + "b", "a " + t + " b", t + t, " " + t + "\n", "\n" + t + " x",
+                  "x  " + t + "  y", t.lower(), t.upper(), "(" + t + ")"]
+    lines += EXTRA
     lines += ["a" * 300, " " * 300, "\n" * 50, "ab" * 200, "1" * 100, "!" * 100,
               "🙂" * 50, "中" * 100, "é" * 100, "e\u0301" * 50, "\u00a0" * 40 + "x"]
     return lines

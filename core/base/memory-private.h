@@ -1,0 +1,23 @@
+/* memory-private.h — what the process holds, for the memory budget (as-trace.h).
+ *
+ * The budget applies to everything a command holds at once, not to one request alone: `compare`
+ * holds two traces, the GUI a model and its traces. Whoever allocates something large for the
+ * rest of its life — a trace, a model's weights (copied or mapped) — declares it here, and
+ * as_memory_check() counts it against ATTNSCOPE_MEMORY_LIMIT. (Against MemAvailable it need not:
+ * what is held is already missing from MemAvailable.) */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* BYTES now held for good (until released). */
+void as_memory_hold (guint64 bytes);
+
+/* BYTES held before are free again. */
+void as_memory_release (guint64 bytes);
+
+/* Bytes held now. */
+guint64 as_memory_held (void);
+
+G_END_DECLS

@@ -1,0 +1,202 @@
+/* llama.c — the `llama` family: model types llama (Llama 2/3, SmolLM2, TinyLlama), mistral and
+ * qwen2 (Qwen2/2.5). config.json keys and weight names: core/README.md ("Llama family").
+ *
+ * The three differ only in their config defaults and switches, read here: the number of
+ * key/value heads when the key is missing (llama: the query heads; mistral 8; qwen2 32, as their
+ * configuration classes), biases (qwen2 on q, k, v; llama with attention_bias / mlp_bias), and
+ * the sliding window (mistral on every layer unless sliding_window is null; qwen2 with
+ * use_sliding_window on the layers layer_types or max_window_layers name). The forward pass is
+ * the shared rotary decoder (decoder-forward.c). */
+#include "decoder-private.h"
+
+#include "as-error.h"
+
+static const char *const llama_model_types[] = { "llama", "mistral", "qwen2", NULL };
+
+/* num_key_value_heads: an explicit null means one per query head; a missing key the default of
+ * the model type's configuration class. */
+static gboolean
+read_kv_heads (AsConfig *c, const AsConfigReader *r, const char *type, GError **error)
+{
+  if (!json_object_has_member (r->obj, "num_key_value_heads"))
+    {
+      c->n_kv_head = g_str_equal (type, "mistral") ? 8
+                     : g_str_equal (type, "qwen2") ? 32
+                                                   : c->n_head;
+    }
+  else if (!as_config_reader_int (r, "num_key_value_heads", TRUE, c->n_head, 1, AS_CONFIG_MAX_HEADS,
+                                  &c->n_kv_head, error))
+    return FALSE;
+  if (c->n_kv_head > c->n_head || c->n_head % c->n_kv_head != 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: num_attention_heads (%d) is not a multiple of num_key_value_heads (%d)%s",
+                   r->path, c->n_head, c->n_kv_head,
+                   json_object_has_member (r->obj, "num_key_value_heads")
+                       ? ""
+                       : " (the key is missing: that is the default of this model_type)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* head_dim when given, else hidden_size / num_attention_heads. */
+static gboolean
+read_head_dim (AsConfig *c, const AsConfigReader *r, GError **error)
+{
+  if (!as_config_reader_int (r, "head_dim", TRUE, 0, 1, AS_CONFIG_MAX_WIDTH, &c->head_dim, error))
+    return FALSE;
+  if (c->head_dim == 0 && c->n_embd % c->n_head != 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: hidden_size (%d) is not divisible by num_attention_heads (%d) and there is "
+                   "no head_dim",
+                   r->path, c->n_embd, c->n_head);
+      return FALSE;
+    }
+  if (c->head_dim == 0)
+    c->head_dim = c->n_embd / c->n_head;
+  return TRUE;
+}
+
+/* The sliding windows of mistral and qwen2 (llama has none). */
+static gboolean
+read_windows (AsDecoderSettings *s, const AsConfig *c, const AsConfigReader *r, const char *type,
+              GError **error)
+{
+  int window = 0;
+  if (g_str_equal (type, "mistral"))
+    {
+      /* MistralConfig's default is 4096; null turns the window off */
+      gboolean given = json_object_has_member (r->obj, "sliding_window");
+      if (!as_config_reader_int (r, "sliding_window", TRUE, given ? 0 : 4096, 1,
+                                 AS_CONFIG_MAX_POSITIONS, &window, error))
+        return FALSE;
+      for (int l = 0; l < c->n_layer; l++)
+        s->windows[l] = window;
+      return TRUE;
+    }
+  if (!g_str_equal (type, "qwen2"))
+    return TRUE;
+  gboolean use = FALSE;
+  int max_window_layers = 28;
+  if (!as_config_reader_bool (r, "use_sliding_window", FALSE, &use, error)
+      || !as_config_reader_int (r, "sliding_window", TRUE, 4096, 1, AS_CONFIG_MAX_POSITIONS,
+                                &window, error)
+      || !as_config_reader_int (r, "max_window_layers", TRUE, 28, 0, AS_CONFIG_MAX_LAYERS,
+                                &max_window_layers, error))
+    return FALSE;
+  if (!use)
+    return TRUE;
+  JsonNode *types = as_config_reader_member (r, "layer_types");
+  JsonArray *list
+      = types != NULL && JSON_NODE_HOLDS_ARRAY (types) ? json_node_get_array (types) : NULL;
+  if (types != NULL && (list == NULL || (int) json_array_get_length (list) != c->n_layer))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: key 'layer_types' must be a list of %d strings (one per layer)", r->path,
+                   c->n_layer);
+      return FALSE;
+    }
+  for (int l = 0; l < c->n_layer; l++)
+    {
+      gboolean slides = l >= max_window_layers;
+      if (list != NULL)
+        {
+          const char *t = json_array_get_string_element (list, l);
+          if (t == NULL
+              || (!g_str_equal (t, "sliding_attention") && !g_str_equal (t, "full_attention")))
+            {
+              g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                           "%s: layer_types[%d] must be \"sliding_attention\" or "
+                           "\"full_attention\"",
+                           r->path, l);
+              return FALSE;
+            }
+          slides = g_str_equal (t, "sliding_attention");
+        }
+      s->windows[l] = slides ? window : 0;
+    }
+  return TRUE;
+}
+
+static gboolean
+llama_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
+{
+  const char *type = NULL;
+  if (!as_config_reader_string (r, "model_type", &type, error))
+    return FALSE;
+  int default_positions = g_str_equal (type, "qwen2")     ? 32768
+                          : g_str_equal (type, "mistral") ? 131072
+                                                          : 2048;
+  if (!as_decoder_read_sizes (c, r, default_positions, "rms_norm_eps", 1e-6f, AS_ACT_SILU, error)
+      || !read_kv_heads (c, r, type, error) || !read_head_dim (c, r, error))
+    return FALSE;
+
+  AsDecoderSettings *s = g_new0 (AsDecoderSettings, 1);
+  c->settings = s;
+  as_decoder_settings_init (s, c->n_layer);
+  s->gated = TRUE;
+  gboolean attention_bias = FALSE, mlp_bias = FALSE;
+  if (!as_config_reader_bool (r, "tie_word_embeddings", FALSE, &s->tie, error)
+      || (g_str_equal (type, "llama")
+          && (!as_config_reader_bool (r, "attention_bias", FALSE, &attention_bias, error)
+              || !as_config_reader_bool (r, "mlp_bias", FALSE, &mlp_bias, error))))
+    return FALSE;
+  s->qkv_bias = g_str_equal (type, "qwen2") || attention_bias;
+  s->o_bias = attention_bias;
+  s->mlp_bias = mlp_bias;
+  return as_decoder_read_rope (s, r, "rope_theta", c->head_dim, error)
+         && read_windows (s, c, r, type, error);
+}
+
+static gpointer
+llama_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_params,
+                    GError **error)
+{
+  const AsDecoderSettings *s = as_decoder_settings (c);
+  int64_t D = c->n_embd, F = c->n_inner, V = c->vocab_size;
+  int64_t Q = (int64_t) c->n_head * c->head_dim, KV = (int64_t) c->n_kv_head * c->head_dim;
+  AsTensorBinder b = as_tensor_binder_init (store, error);
+  AsDecoderWeights *w = g_new0 (AsDecoderWeights, 1);
+  w->layers = g_new0 (AsDecoderLayer, c->n_layer);
+
+  w->embed = as_decoder_bind_matrix (&b, -1, "embed_tokens.weight", V, D);
+  for (int l = 0; l < c->n_layer; l++)
+    {
+      AsDecoderLayer *y = &w->layers[l];
+      y->norm1_w = as_decoder_bind_vector (&b, l, "input_layernorm.weight", D, TRUE);
+      y->q = as_decoder_bind_matrix (&b, l, "self_attn.q_proj.weight", Q, D);
+      y->q_b = as_decoder_bind_vector (&b, l, "self_attn.q_proj.bias", Q, s->qkv_bias);
+      y->k = as_decoder_bind_matrix (&b, l, "self_attn.k_proj.weight", KV, D);
+      y->k_b = as_decoder_bind_vector (&b, l, "self_attn.k_proj.bias", KV, s->qkv_bias);
+      y->v = as_decoder_bind_matrix (&b, l, "self_attn.v_proj.weight", KV, D);
+      y->v_b = as_decoder_bind_vector (&b, l, "self_attn.v_proj.bias", KV, s->qkv_bias);
+      y->o = as_decoder_bind_matrix (&b, l, "self_attn.o_proj.weight", D, Q);
+      y->o_b = as_decoder_bind_vector (&b, l, "self_attn.o_proj.bias", D, s->o_bias);
+      y->norm2_w = as_decoder_bind_vector (&b, l, "post_attention_layernorm.weight", D, TRUE);
+      y->gate = as_decoder_bind_matrix (&b, l, "mlp.gate_proj.weight", F, D);
+      y->gate_b = as_decoder_bind_vector (&b, l, "mlp.gate_proj.bias", F, s->mlp_bias);
+      y->up = as_decoder_bind_matrix (&b, l, "mlp.up_proj.weight", F, D);
+      y->up_b = as_decoder_bind_vector (&b, l, "mlp.up_proj.bias", F, s->mlp_bias);
+      y->down = as_decoder_bind_matrix (&b, l, "mlp.down_proj.weight", D, F);
+      y->down_b = as_decoder_bind_vector (&b, l, "mlp.down_proj.bias", D, s->mlp_bias);
+    }
+  w->norm_w = as_decoder_bind_vector (&b, -1, "norm.weight", D, TRUE);
+  return as_decoder_bind_finish (&b, w, s, "lm_head.weight", c, n_params);
+}
+
+const AsFamily as_family_llama = {
+  .name = "llama",
+  .model_types = llama_model_types,
+  .read_config = llama_read_config,
+  .free_settings = as_decoder_free_settings,
+  .count_weights = as_decoder_count_weights,
+  .load_tokenizer = as_decoder_load_tokenizer,
+  .tokenizer_optional = TRUE,
+  .bind_weights = llama_bind_weights,
+  .free_weights = as_decoder_free_weights,
+  .scratch_bytes = as_decoder_scratch_bytes,
+  .describe = as_decoder_describe,
+  .forward = as_decoder_forward,
+};

@@ -1,0 +1,139 @@
+/* forward-translation.c — the entry points of an encoder–decoder (translation) model's forward
+ * pass: a source and a decoder input, validated and sized, then the family's forward_pair
+ * (model/family-private.h). */
+#include "as-forward.h"
+
+#include "as-error.h"
+#include "family-private.h"
+
+/* Fails unless 1 ≤ N_IDS ≤ the model's positions and every id is in the vocabulary; WHAT names
+ * the ids in messages ("the source", "the decoder input"). */
+static gboolean
+check_side (const AsConfig *c, const int32_t *ids, int n_ids, const char *what, GError **error)
+{
+  if (n_ids <= 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "no tokens to run: %s is empty", what);
+      return FALSE;
+    }
+  if (n_ids > c->n_positions)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "%s has %d tokens but the model has %d positions; shorten it", what, n_ids,
+                   c->n_positions);
+      return FALSE;
+    }
+  for (int i = 0; i < n_ids; i++)
+    if (ids[i] < 0 || ids[i] >= c->vocab_size)
+      {
+        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                     "%s: token id %d at position %d is outside the vocabulary (0..%d)", what,
+                     ids[i], i, c->vocab_size - 1);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* Fails with AS_ERROR_MEMORY, naming both sizes, when the two traces, the cross-attention and
+ * the scratch would not fit. */
+static gboolean
+check_memory (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options,
+              GError **error)
+{
+  const AsConfig *c = as_model_get_config (model);
+  gboolean all_logits = options != NULL && options->all_logits;
+  int he = c->n_encoder_head;
+  guint64 bytes
+      = as_trace_bytes (c->n_layer, c->n_head, n_tgt, c->n_embd, c->head_dim, c->vocab_size,
+                        all_logits)
+        + as_trace_bytes (c->n_encoder_layer, he, n_src, c->n_embd, c->n_embd / he, 0, FALSE)
+        + (guint64) c->n_layer * c->n_head * n_tgt * n_src * sizeof (float)
+        + c->ops->scratch_bytes (c, MAX (n_src, n_tgt));
+  guint64 budget = as_forward_budget (model);
+  if (bytes <= budget)
+    return TRUE;
+  g_autofree char *need = g_format_size (bytes);
+  g_autofree char *have = g_format_size (budget);
+  g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+               "A forward pass over %d source and %d target tokens needs %s of memory but only "
+               "%s are available; use shorter texts",
+               n_src, n_tgt, need, have);
+  return FALSE;
+}
+
+AsTrace *
+as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
+                        int n_tgt, const AsForwardOptions *options, GError **error)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+  const AsConfig *c = as_model_get_config (model);
+  if (!c->encoder_decoder)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "%s is not an encoder–decoder model: it takes one text, not a source and a "
+                   "target",
+                   as_model_get_name (model));
+      return NULL;
+    }
+  if (!check_side (c, src, n_src, "the source", error)
+      || !check_side (c, tgt, n_tgt, "the decoder input", error)
+      || !check_memory (model, n_src, n_tgt, options, error))
+    return NULL;
+  return c->ops->forward_pair (model, src, n_src, tgt, n_tgt, options, error);
+}
+
+/* TEXT's ids (naming it WHAT in messages), on the target side for TARGET. */
+static GArray *
+encode_side (AsModel *model, const char *text, const char *what, gboolean target, GError **error)
+{
+  if (*text == '\0')
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s is empty", what);
+      return NULL;
+    }
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  if (tokenizer == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "model %s runs on token ids only (%s); give token ids instead of text",
+                   as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
+      return NULL;
+    }
+  g_autoptr (GArray) ids = target ? as_tokenizer_encode_target (tokenizer, text, -1, error)
+                                  : as_tokenizer_encode (tokenizer, text, -1, error);
+  if (ids == NULL)
+    return NULL;
+  if (ids->len == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s gives no tokens", what);
+      return NULL;
+    }
+  return g_steal_pointer (&ids);
+}
+
+AsTrace *
+as_forward_translation_text (AsModel *model, const char *source, const char *target,
+                             const AsForwardOptions *options, GError **error)
+{
+  g_return_val_if_fail (model != NULL && source != NULL && target != NULL, NULL);
+  const AsConfig *c = as_model_get_config (model);
+  if (!c->encoder_decoder)
+    return as_forward_translation (model, NULL, 0, NULL, 0, options, error);
+  g_autoptr (GArray) src = encode_side (model, source, "the source text", FALSE, error);
+  if (src == NULL)
+    return NULL;
+  g_autoptr (GArray) tgt = encode_side (model, target, "the target text", TRUE, error);
+  if (tgt == NULL)
+    return NULL;
+  if (c->decoder_start_token_id < 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: config.json has no decoder_start_token_id to start the target with",
+                   as_model_get_name (model));
+      return NULL;
+    }
+  int32_t start = c->decoder_start_token_id;
+  g_array_prepend_val (tgt, start);
+  return as_forward_translation (model, &g_array_index (src, int32_t, 0), (int) src->len,
+                                 &g_array_index (tgt, int32_t, 0), (int) tgt->len, options, error);
+}

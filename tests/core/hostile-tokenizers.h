@@ -1,0 +1,54 @@
+/* hostile-tokenizers.h — tokenizer folders built to hurt the tokenizer.json engine, vocab.txt and
+ * their config files (issue 16, applied to core/tokenizers), written from C at test time.
+ *
+ * Each case is a folder holding tokenizer.json (or vocab.txt) and maybe tokenizer_config.json;
+ * it must be refused either when loading or when encoding hostile_tokenizer_text(), with an
+ * error naming hostile_tokenizer_file() and saying hostile_tokenizer_needle(). The core and
+ * command-line tests share them. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HOSTILE_TOK_REGEX_BACKTRACK, /* Split pattern (a+)+$ on "aaa...ab": catastrophic backtracking */
+  HOSTILE_TOK_REGEX_NESTED,    /* a pattern of 2,000 nested groups (a stack threat when compiled) */
+  HOSTILE_TOK_REGEX_LONG,      /* a 100,000-byte pattern of \s (the translation grows it ~80x) */
+  HOSTILE_TOK_JSON_NESTED,     /* tokenizer.json nests 100,000 arrays deep */
+  HOSTILE_TOK_CONFIG_NESTED,   /* tokenizer_config.json nests 100,000 arrays deep */
+  HOSTILE_TOK_CONFIG_HUGE,     /* tokenizer_config.json is 5 MB (the limit is 4 MiB) */
+  HOSTILE_TOK_JSON_FIFO,       /* tokenizer.json is a FIFO */
+  HOSTILE_TOK_CONFIG_FIFO,     /* tokenizer_config.json is a FIFO */
+  HOSTILE_TOK_MAP_FIFO,        /* special_tokens_map.json is a FIFO */
+  HOSTILE_TOK_VOCAB_TXT_FIFO,  /* vocab.txt is a FIFO */
+  HOSTILE_TOK_VOCAB_TXT_HUGE,  /* vocab.txt is a sparse 300 MB file (the limit is 256 MiB) */
+  HOSTILE_TOK_VOCAB_ID_HUGE,   /* a BPE vocabulary id of 2^31 - 1 */
+  HOSTILE_TOK_VOCAB_ID_2_63,   /* a WordPiece vocabulary id of 2^63 - 1 */
+  HOSTILE_TOK_ADDED_ID_HUGE,   /* an added token with id 2^30 */
+  HOSTILE_TOK_UNIGRAM_UNK,     /* Unigram unk_id 2^31 */
+  HOSTILE_TOK_CHARSMAP_SIZE,   /* a Precompiled charsmap whose trie size exceeds the blob */
+  HOSTILE_TOK_TEMPLATE_ID,     /* a TemplateProcessing special token id of 2^40 */
+  HOSTILE_TOK_TEMPLATE_UNKNOWN, /* a template token id 3 in a vocabulary of 3 (found by fuzzing) */
+  HOSTILE_TOK_UNIGRAM_LONG_PIECE, /* a Unigram piece of 20,000 bytes (the lattice's cost grows with
+                                     it) */
+  HOSTILE_TOK_N_CASES
+} HostileTokenizerCase;
+
+/* A short name ("regex-backtrack", ...), also the folder name tests use. */
+const char *hostile_tokenizer_name (HostileTokenizerCase c);
+
+/* The file the error must name ("tokenizer.json", ...). */
+const char *hostile_tokenizer_file (HostileTokenizerCase c);
+
+/* What the error message must say. */
+const char *hostile_tokenizer_needle (HostileTokenizerCase c);
+
+/* The text to encode (the cases refused at load time never get there). */
+const char *hostile_tokenizer_text (HostileTokenizerCase c);
+
+/* Writes the folder DIR (created) for case C. */
+gboolean hostile_tokenizer_write (const char *dir, HostileTokenizerCase c, GError **error);
+
+G_END_DECLS

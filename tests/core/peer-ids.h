@@ -1,0 +1,15 @@
+/* peer-ids.h — what the tokenizer peer tests share: the ids a peer wrote in its JSON lines,
+ * comparing id lists, and texts escaped so that a mismatch message stays readable. */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+/* The int array member NAME of ROW as int32 ids (asserts it exists). */
+GArray *peer_json_ids (JsonObject *row, const char *name);
+
+gboolean peer_ids_equal (const GArray *a, const GArray *b);
+
+/* TEXT with ASCII control characters, quotes, backslashes and everything non-ASCII written as
+ * escapes (\n, \t, \", \\, \u{XXXX}), so that messages stay readable and exact in any terminal. */
+char *peer_escape_text (const char *text);

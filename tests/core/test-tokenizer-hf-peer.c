@@ -1,0 +1,262 @@
+/* test-tokenizer-hf-peer.c — tokenizer.json against the real Hugging Face library, id for id.
+ *
+ * tests/reference/tokenizer-peer/make-corpus.py writes ~3,000 varied texts (Latin, CJK,
+ * Arabic, Devanagari, emoji with ZWJ sequences, combining marks, Unicode spaces, long digit
+ * runs, code, contractions in odd cases, special-token strings inside text, random Unicode 14
+ * text); make-spm-tokenizer.py turns a SentencePiece Unigram model (nmt_nfkc) into a
+ * tokenizer.json with a Precompiled normalizer; hf-peer.js installs the npm package `tokenizers`
+ * (Hugging Face's Rust library), builds the synthetic tokenizers (its own trainers, then the
+ * components each exercises: Unigram with byte fallback, Metaspace first/always/never,
+ * WordLevel with Digits and Punctuation, added tokens with lstrip/rstrip/single_word/
+ * normalized, Bert/Roberta/Template/Sequence post-processors, WordPiece with BertNormalizer,
+ * Split with every behaviour and invert, BPE with byte fallback, prefix and suffix, ignore_merges,
+ * the Llama 3 split regex, ByteLevel) and encodes every text with each of them and with the
+ * three real tokenizers of tests/fixtures/tokenizers/. For every tokenizer and text: the ids with
+ * and without special tokens and the decoded text must be HF's, and for every 7th text the pair
+ * (with the next text) with its type ids. Without node/npm or without the registry the test is
+ * skipped, saying so. */
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "as-tokenizer.h"
+#include "check-close.h"
+#include "peer-ids.h"
+
+typedef struct
+{
+  guint texts, pairs, mismatches;
+  double seconds; /* our encoding time */
+} Stats;
+
+static char *
+ids_string (const GArray *ids)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < ids->len && i < 40; i++)
+    g_string_append_printf (s, "%s%d", i ? " " : "", g_array_index (ids, int32_t, i));
+  if (ids->len > 40)
+    g_string_append (s, " ...");
+  return g_string_free (s, FALSE);
+}
+
+static void
+mismatch (Stats *stats, const char *name, guint line, const char *what, const char *text,
+          const char *got, const char *want)
+{
+  if (stats->mismatches++ < 8)
+    {
+      g_autofree char *escaped = peer_escape_text (text);
+      g_test_message ("%s line %u (%s): \"%s\"\n  ours: %s\n  HF:   %s", name, line, what, escaped,
+                      got, want);
+    }
+}
+
+static void
+compare_ids (Stats *stats, const char *name, guint line, const char *what, const char *text,
+             const GArray *ours, const GArray *theirs)
+{
+  if (peer_ids_equal (ours, theirs))
+    return;
+  g_autofree char *a = ids_string (ours), *b = ids_string (theirs);
+  mismatch (stats, name, line, what, text, a, b);
+}
+
+static void
+check_row (AsTokenizer *tokenizer, Stats *stats, const char *name, guint line, const char *text,
+           const char *next, JsonObject *row)
+{
+  g_autoptr (GError) error = NULL;
+  gint64 start = g_get_monotonic_time ();
+  g_autoptr (AsEncoding) with
+      = as_tokenizer_encode_full (tokenizer, text, -1, NULL, 0, AS_ENCODE_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_autoptr (AsEncoding) plain
+      = as_tokenizer_encode_full (tokenizer, text, -1, NULL, 0, AS_ENCODE_NO_SPECIAL, &error);
+  g_assert_no_error (error);
+  stats->seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+  g_autoptr (GArray) hf_with = peer_json_ids (row, "ids");
+  g_autoptr (GArray) hf_plain = peer_json_ids (row, "plain");
+  compare_ids (stats, name, line, "special tokens", text, with->ids, hf_with);
+  compare_ids (stats, name, line, "no special tokens", text, plain->ids, hf_plain);
+
+  g_autofree char *decoded
+      = as_tokenizer_decode (tokenizer, (const int32_t *) hf_plain->data, hf_plain->len);
+  const char *hf_text = json_object_get_string_member (row, "text");
+  if (g_strcmp0 (decoded, hf_text) != 0)
+    {
+      g_autofree char *a = peer_escape_text (decoded), *b = peer_escape_text (hf_text);
+      mismatch (stats, name, line, "decode", text, a, b);
+    }
+  stats->texts++;
+
+  if (!json_object_has_member (row, "pair_ids"))
+    return;
+  g_autoptr (AsEncoding) pair
+      = as_tokenizer_encode_full (tokenizer, text, -1, next, -1, AS_ENCODE_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_autoptr (GArray) hf_pair = peer_json_ids (row, "pair_ids");
+  g_autoptr (GArray) hf_types = peer_json_ids (row, "pair_types");
+  compare_ids (stats, name, line, "pair", text, pair->ids, hf_pair);
+  compare_ids (stats, name, line, "pair type ids", text, pair->type_ids, hf_types);
+  stats->pairs++;
+}
+
+/* Compares one tokenizer's results; returns the number of mismatches. */
+static guint
+compare_tokenizer (const char *name, const char *path, GStrv texts, const char *results)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_load_json (path, &error);
+  g_assert_no_error (error);
+  g_autofree char *rows_text = NULL;
+  g_assert_true (g_file_get_contents (results, &rows_text, NULL, NULL));
+  g_auto (GStrv) rows = g_strsplit (rows_text, "\n", -1);
+
+  Stats stats = { 0 };
+  guint n = g_strv_length (texts);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_nonnull (rows[i]);
+      g_autoptr (JsonNode) row = json_from_string (rows[i], &error);
+      g_assert_no_error (error);
+      check_row (tokenizer, &stats, name, i + 1, texts[i], texts[(i + 1) % n],
+                 json_node_get_object (row));
+    }
+  g_test_message ("%-30s %u texts, %u pairs: %u mismatches (our encoding %.2f s)", name,
+                  stats.texts, stats.pairs, stats.mismatches, stats.seconds);
+  g_assert_cmpuint (stats.texts, >=, 2000);
+  return stats.mismatches;
+}
+
+/* The corpus texts (one JSON string per line). */
+static GStrv
+read_corpus (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);
+  GPtrArray *texts = g_ptr_array_new ();
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] == '\0')
+        continue;
+      g_autoptr (JsonNode) node = json_from_string (lines[i], NULL);
+      g_assert_nonnull (node);
+      g_ptr_array_add (texts, g_strdup (json_node_get_string (node)));
+    }
+  g_ptr_array_add (texts, NULL);
+  return (GStrv) g_ptr_array_free (texts, FALSE);
+}
+
+/* Joins the corpus texts into one training file. */
+static void
+write_training_text (const char *path, GStrv texts)
+{
+  g_autoptr (GString) all = g_string_new (NULL);
+  for (guint i = 0; texts[i] != NULL; i++)
+    g_string_append_printf (all, "%s\n", texts[i]);
+  g_assert_true (g_file_set_contents (path, all->str, (gssize) all->len, NULL));
+}
+
+static void
+test_peer (void)
+{
+  const char *python = g_getenv ("ATTNSCOPE_PYTHON");
+  g_autofree char *node = g_find_program_in_path ("node");
+  if (node == NULL)
+    node = g_find_program_in_path ("nodejs");
+  g_autofree char *npm = g_find_program_in_path ("npm");
+  if (python == NULL || *python == '\0' || node == NULL || npm == NULL)
+    {
+      g_test_skip ("the tokenizer.json peer check needs python3 (ATTNSCOPE_PYTHON), node and "
+                   "npm; install the Debian packages python3, nodejs and npm");
+      return;
+    }
+  const char *tmp = test_tmpdir ();
+  g_autofree char *corpus = g_build_filename (tmp, "corpus.jsonl", NULL);
+  g_autofree char *train = g_build_filename (tmp, "train.txt", NULL);
+  g_autofree char *spm_dir = g_build_filename (tmp, "spm-unigram", NULL);
+  g_autofree char *spm_json = g_build_filename (spm_dir, "tokenizer.json", NULL);
+  g_autofree char *out_dir = g_build_filename (tmp, "peer", NULL);
+  g_autofree char *workdir = g_build_filename (tmp, "npm", NULL);
+  g_autofree char *make_corpus = test_source_path ("tests/reference/tokenizer-peer/make-corpus.py");
+  g_autofree char *make_spm
+      = test_source_path ("tests/reference/tokenizer-peer/make-spm-tokenizer.py");
+  g_autofree char *script = test_source_path ("tests/reference/tokenizer-peer/hf-peer.js");
+  g_autofree char *out = NULL, *err = NULL;
+
+  const char *corpus_argv[] = { python, make_corpus, corpus, NULL };
+  int status = test_spawn (corpus_argv, &out, &err);
+  if (status != 0)
+    g_test_message ("make-corpus.py failed (%d): %s", status, err);
+  g_assert_cmpint (status, ==, 0);
+  g_auto (GStrv) texts = read_corpus (corpus);
+  write_training_text (train, texts);
+
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  const char *spm_argv[] = { python, make_spm, train, spm_dir, NULL };
+  status = test_spawn (spm_argv, &out, &err);
+  if (status != 0)
+    g_test_message ("make-spm-tokenizer.py failed (%d): %s", status, err);
+  g_assert_cmpint (status, ==, 0);
+
+  const char *real[] = { "llama-spm", "gpt-neox", "bert-bge" };
+  g_autoptr (GPtrArray) peer_argv = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (peer_argv, g_strdup (node));
+  g_ptr_array_add (peer_argv, g_strdup (script));
+  g_ptr_array_add (peer_argv, g_strdup (workdir));
+  g_ptr_array_add (peer_argv, g_strdup (corpus));
+  g_ptr_array_add (peer_argv, g_strdup (train));
+  g_ptr_array_add (peer_argv, g_strdup (out_dir));
+  g_ptr_array_add (peer_argv, g_strdup_printf ("spm-unigram=%s", spm_json));
+  for (guint i = 0; i < G_N_ELEMENTS (real); i++)
+    {
+      g_autofree char *rel
+          = g_strdup_printf ("tests/fixtures/tokenizers/%s/tokenizer.json", real[i]);
+      g_autofree char *path = test_source_path (rel);
+      g_ptr_array_add (peer_argv, g_strdup_printf ("%s=%s", real[i], path));
+    }
+  g_ptr_array_add (peer_argv, NULL);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  status = test_spawn ((const char *const *) peer_argv->pdata, &out, &err);
+  if (status == 3)
+    {
+      g_autofree char *reason
+          = g_strdup_printf ("npm could not install tokenizers (registry unreachable?): %s", err);
+      g_test_skip (reason);
+      return;
+    }
+  if (status != 0)
+    g_test_message ("hf-peer.js failed (%d): %s", status, err);
+  g_assert_cmpint (status, ==, 0);
+
+  g_autofree char *names_path = g_build_filename (out_dir, "names.txt", NULL);
+  g_autofree char *names = NULL;
+  g_assert_true (g_file_get_contents (names_path, &names, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (names, "\n", -1);
+  guint tokenizers = 0, mismatches = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) parts = g_strsplit (lines[i], "\t", 2);
+      if (parts[0] == NULL || parts[1] == NULL)
+        continue;
+      g_autofree char *results = g_strdup_printf ("%s/%s.jsonl", out_dir, parts[0]);
+      mismatches += compare_tokenizer (parts[0], parts[1], texts, results);
+      tokenizers++;
+    }
+  g_assert_cmpuint (tokenizers, >=, 15);
+  g_assert_cmpuint (mismatches, ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/tokenizer/json/peer-npm", test_peer);
+  int status = g_test_run ();
+  test_tmpdir_cleanup ();
+  return status;
+}

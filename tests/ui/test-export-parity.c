@@ -1,0 +1,272 @@
+/* test-export-parity.c — "export draws what the window shows", checked end to end: for every
+ * figure kind in several view states, the window's export of a page (gui_export_write) and
+ * `attnscope export` with the options that spell out the same state write byte-identical PNG
+ * files. Both go through the same ui/render figure builders; this test fails as soon as either
+ * side builds a figure of its own, words a title differently or picks another colour range.
+ *
+ * The real window under Xvfb on the tiny GPT-2 fixture (2 layers, 2 heads). */
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "attnscope-embeddings-page.h"
+#include "attnscope-similarity-page.h"
+#include "gui-export.h"
+#include "gui-test-util.h"
+
+#define TIMEOUT_MS 60000
+#define TEXT "The man hit the car"
+
+static AttnscopeWindow *window;
+static char *fixture;
+static char *tmpdir;
+
+static AttnscopeViewState *
+view_state (void)
+{
+  return attnscope_session_get_view (attnscope_window_get_session (window));
+}
+
+/* The view state every case starts from: layer 0, head 0, one head, nothing selected, YlGnBu,
+ * annotation on, raw tokens and autoscale off — the command line's defaults. */
+static void
+reset_view (void)
+{
+  AttnscopeViewState *v = view_state ();
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (v, 0);
+  attnscope_view_state_set_head (v, 0);
+  attnscope_view_state_set_selected_token (v, -1);
+  attnscope_view_state_set_colormap (v, "ylgnbu");
+  attnscope_view_state_set_annotate (v, TRUE);
+  attnscope_view_state_set_raw_tokens (v, FALSE);
+  attnscope_view_state_set_autoscale (v, FALSE);
+}
+
+static void
+set_compare_text (const char *text)
+{
+  attnscope_run_set_text (attnscope_session_get_compare (attnscope_window_get_session (window)),
+                          text);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+}
+
+/* The file at PATH, or a failure. */
+static GBytes *
+read_file (const char *path)
+{
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_file_get_contents (path, &data, &length, &error));
+  g_assert_no_error (error);
+  return g_bytes_new_take (g_steal_pointer (&data), length);
+}
+
+/* Exports page PAGE_NAME of the window and runs `attnscope export --model FIXTURE --text TEXT
+ * ARGS... -o FILE --scale SCALE`; asserts both wrote the same bytes. */
+static void
+check_parity (const char *name, const char *page_name, double scale, const char *const *args)
+{
+  AttnscopePage *page = attnscope_window_get_page (window, page_name);
+  attnscope_window_show_page (window, page_name);
+  g_assert_true (gui_test_wait_page (page, TIMEOUT_MS));
+
+  g_autofree char *window_png = g_strdup_printf ("%s/%s-window.png", tmpdir, name);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (gui_export_write (window, page, window_png, scale, &error));
+  g_assert_no_error (error);
+
+  g_autofree char *cli_png = g_strdup_printf ("%s/%s-cli.png", tmpdir, name);
+  g_autofree char *scale_arg = g_strdup_printf ("%g", scale);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  const char *head[] = { g_getenv ("ATTNSCOPE_BIN"),
+                         "export",
+                         "--model",
+                         fixture,
+                         "--text",
+                         TEXT,
+                         "-o",
+                         cli_png,
+                         "--scale",
+                         scale_arg };
+  for (gsize i = 0; i < G_N_ELEMENTS (head); i++)
+    g_ptr_array_add (argv, (char *) head[i]);
+  for (int i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_test_message ("%s: %s%s", name, out, err);
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  g_assert_no_error (error);
+
+  g_autoptr (GBytes) a = read_file (window_png);
+  g_autoptr (GBytes) b = read_file (cli_png);
+  g_test_message ("%s: window %zu bytes, command line %zu bytes", name, g_bytes_get_size (a),
+                  g_bytes_get_size (b));
+  g_assert_cmpuint (g_bytes_get_size (a), >, 1000);
+  g_assert_true (g_bytes_equal (a, b));
+  g_unlink (window_png);
+  g_unlink (cli_png);
+}
+
+static void
+test_attention (void)
+{
+  AttnscopeViewState *v = view_state ();
+  reset_view ();
+  attnscope_view_state_set_layer (v, 1);
+  check_parity ("head", "attention", 1, (const char *[]){ "--layer", "1", "--head", "0", NULL });
+
+  attnscope_view_state_set_head (v, 1);
+  attnscope_view_state_set_selected_token (v, 2);
+  attnscope_view_state_set_colormap (v, "viridis");
+  attnscope_view_state_set_autoscale (v, TRUE);
+  attnscope_view_state_set_raw_tokens (v, TRUE);
+  check_parity ("head-styled", "attention", 2,
+                (const char *[]){ "--layer", "1", "--head", "1", "--token", "2", "--colormap",
+                                  "viridis", "--autoscale", "--raw-tokens", NULL });
+
+  reset_view ();
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_annotate (v, FALSE);
+  check_parity ("mean", "attention", 1,
+                (const char *[]){ "--mean", "1", "--annotate", "never", NULL });
+
+  reset_view ();
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_ROLLOUT);
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_autoscale (v, TRUE);
+  attnscope_view_state_set_selected_token (v, 4);
+  check_parity ("rollout", "attention", 1,
+                (const char *[]){ "--rollout", "1", "--autoscale", "--token", "4", NULL });
+}
+
+static void
+test_grid (void)
+{
+  AttnscopeViewState *v = view_state ();
+  reset_view ();
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 1);
+  check_parity ("grid-head", "heads", 1,
+                (const char *[]){ "--grid", "--layer", "1", "--head", "1", NULL });
+
+  /* Not one head: no head outlined; autoscaled colours and the magma map. */
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  attnscope_view_state_set_autoscale (v, TRUE);
+  attnscope_view_state_set_colormap (v, "magma");
+  check_parity ("grid", "heads", 1,
+                (const char *[]){ "--grid", "--autoscale", "--colormap", "magma", NULL });
+}
+
+static void
+test_similarity (void)
+{
+  AttnscopeViewState *v = view_state ();
+  AttnscopeSimilarityPage *sim
+      = ATTNSCOPE_SIMILARITY_PAGE (attnscope_window_get_page (window, "similarity"));
+  reset_view ();
+  attnscope_similarity_page_set_source (sim, AS_VECTORS_CONTEXTS);
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_selected_token (v, 1);
+  check_parity ("similarity-contexts", "similarity", 1,
+                (const char *[]){ "--similarity", "contexts", "--layer", "1", "--head", "0",
+                                  "--token", "1", NULL });
+
+  /* The page's layer 0 of hidden states is hidden[1], after layer 0 (the core's numbering). */
+  reset_view ();
+  attnscope_similarity_page_set_source (sim, AS_VECTORS_HIDDEN);
+  attnscope_view_state_set_autoscale (v, TRUE);
+  attnscope_view_state_set_annotate (v, FALSE);
+  check_parity ("similarity-hidden", "similarity", 1,
+                (const char *[]){ "--similarity", "hidden", "--layer", "1", "--autoscale",
+                                  "--annotate", "never", NULL });
+}
+
+static void
+test_projection (void)
+{
+  AttnscopeViewState *v = view_state ();
+  AttnscopeEmbeddingsPage *emb
+      = ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings"));
+  reset_view ();
+  set_compare_text (NULL);
+  attnscope_embeddings_page_set_both_sentences (emb, FALSE);
+  attnscope_embeddings_page_set_source (emb, AS_VECTORS_HIDDEN);
+  attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_PCA);
+  attnscope_view_state_set_selected_token (v, 3);
+  check_parity ("pca", "embeddings", 1,
+                (const char *[]){ "--project", "pca", "--of", "hidden", "--layer", "1", "--token",
+                                  "3", NULL });
+
+  /* Both sentences by t-SNE, the contexts of a head. */
+  set_compare_text ("The car hit the man");
+  attnscope_embeddings_page_set_both_sentences (emb, TRUE);
+  attnscope_embeddings_page_set_source (emb, AS_VECTORS_CONTEXTS);
+  attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_TSNE);
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 1);
+  attnscope_view_state_set_selected_token (v, -1);
+  check_parity ("tsne-both", "embeddings", 1,
+                (const char *[]){ "--project", "tsne", "--of", "contexts", "--layer", "1", "--head",
+                                  "1", "--compare", "The car hit the man", NULL });
+  attnscope_embeddings_page_set_both_sentences (emb, FALSE);
+  attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_PCA);
+}
+
+static void
+test_compare (void)
+{
+  AttnscopeViewState *v = view_state ();
+  reset_view ();
+  set_compare_text ("The car hit the man");
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_selected_token (v, 2);
+  check_parity ("compare", "compare", 1,
+                (const char *[]){ "--layer", "1", "--head", "0", "--compare", "The car hit the man",
+                                  "--token", "2", NULL });
+
+  /* Different token counts: no difference panel, a note instead. */
+  reset_view ();
+  set_compare_text ("The car");
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  attnscope_view_state_set_autoscale (v, TRUE);
+  check_parity ("compare-uneven", "compare", 1,
+                (const char *[]){ "--mean", "0", "--compare", "The car", "--autoscale", NULL });
+  set_compare_text (NULL);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+  const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
+  g_assert_nonnull (src);
+  fixture = g_build_filename (src, "tests", "fixtures", "tiny-gpt2", NULL);
+  tmpdir = g_dir_make_tmp ("attnscope-parity-XXXXXX", NULL);
+  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
+  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  attnscope_window_open_model (window, fixture);
+  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  attnscope_window_set_text (window, TEXT);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+
+  g_test_add_func ("/ui/export-parity/attention", test_attention);
+  g_test_add_func ("/ui/export-parity/grid", test_grid);
+  g_test_add_func ("/ui/export-parity/similarity", test_similarity);
+  g_test_add_func ("/ui/export-parity/projection", test_projection);
+  g_test_add_func ("/ui/export-parity/compare", test_compare);
+  int status = g_test_run ();
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+  g_free (fixture);
+  return status;
+}

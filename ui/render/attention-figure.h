@@ -1,0 +1,33 @@
+/* attention-figure.h — the builders of the attention figures: one layer's attention as a heatmap
+ * (a head, the mean over the heads, or the rollout: what the attention page shows and
+ * `attnscope export --layer/--head|--mean|--rollout` writes), and every head of the model as a
+ * grid (the heads page, `export --grid`).
+ *
+ * Builders take results already computed (the mean and rollout of ArAttention, the head
+ * statistics), so the window computes them off its UI thread and the command line in line; a
+ * builder only arranges them. Titles and colour ranges follow view-selection.h. */
+#pragma once
+
+#include "as-head-stats.h"
+#include "built-figure.h"
+#include "view-selection.h"
+
+G_BEGIN_DECLS
+
+/* The heatmap of VIEW's layer in ATTENTION: queries as rows, keys as columns, token labels on
+ * both axes, the selected token's row and column outlined, the future of a causal model greyed.
+ * With VIEW's pool_words the words instead of the tokens (word-spans.h: key tokens summed, query
+ * tokens averaged; the title says "· words"); with normalize_rows each row divided by its largest
+ * weight; log colours as VIEW says (view-selection.h, ar_view_range). NULL when the aggregate
+ * VIEW needs is not in ATTENTION yet. VIEW's layer and head must be in range. */
+ArBuiltFigure *ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *view,
+                                          const ArFigureTexts *texts);
+
+/* Every head of ATTENTION's trace as thumbnails labelled with its pattern from STATS (of that
+ * trace), one colour range for all (with autoscale ATTENTION's range; with autoscale_each each
+ * head its own range), the view's head outlined when it shows one head. NULL when autoscale needs
+ * the ranges and ATTENTION has none yet. */
+ArBuiltFigure *ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
+                                     const ArViewSelection *view, const ArFigureTexts *texts);
+
+G_END_DECLS

@@ -1,0 +1,204 @@
+/* view-selection.c — the view selection and the rules the figure builders share (see
+ * view-selection.h). */
+#include "view-selection.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+void
+ar_view_selection_init (ArViewSelection *view)
+{
+  *view = (ArViewSelection){
+    .aggregate = AR_AGGREGATE_HEAD,
+    .selected_token = -1,
+    .colormap = AR_COLORMAP_YLGNBU,
+    .annotate = AR_ANNOTATE_AUTO,
+    .labels = AR_LABELS_THINNED,
+    .alignment = AR_ALIGN_TOKENS,
+  };
+}
+
+gboolean
+ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b)
+{
+  return a->layer == b->layer && a->head == b->head && a->aggregate == b->aggregate
+         && a->selected_token == b->selected_token && a->colormap == b->colormap
+         && a->annotate == b->annotate && a->raw_tokens == b->raw_tokens
+         && a->autoscale == b->autoscale && a->autoscale_each == b->autoscale_each
+         && a->normalize_rows == b->normalize_rows && a->log_colors == b->log_colors
+         && a->pool_words == b->pool_words && a->no_space_marks == b->no_space_marks
+         && a->labels == b->labels && a->alignment == b->alignment;
+}
+
+ArTokenLabelFlags
+ar_view_selection_label_flags (const ArViewSelection *view)
+{
+  return (view->raw_tokens ? AR_TOKEN_LABEL_RAW : 0)
+         | (view->no_space_marks ? AR_TOKEN_LABEL_NO_SPACE_MARKS : 0);
+}
+
+const float *
+ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view)
+{
+  const AsTrace *t = attention->trace;
+  g_return_val_if_fail (view->layer >= 0 && view->layer < t->n_layer, NULL);
+  gsize tt = (gsize) t->n_tokens * t->n_tokens;
+  switch (view->aggregate)
+    {
+    case AR_AGGREGATE_MEAN:
+      return attention->mean_heads != NULL ? attention->mean_heads + view->layer * tt : NULL;
+    case AR_AGGREGATE_ROLLOUT:
+      return attention->rollout != NULL ? attention->rollout + view->layer * tt : NULL;
+    case AR_AGGREGATE_HEAD:
+    default:
+      g_return_val_if_fail (view->head >= 0 && view->head < t->n_head, NULL);
+      return as_trace_attn (t, view->layer, view->head);
+    }
+}
+
+int
+ar_kv_head_of (int head, int n_heads, int n_kv_heads)
+{
+  if (n_kv_heads <= 0 || n_kv_heads >= n_heads)
+    return -1;
+  return head / (n_heads / n_kv_heads);
+}
+
+char *
+ar_attention_title (const ArViewSelection *view, int n_heads, int n_kv_heads)
+{
+  int kv = ar_kv_head_of (view->head, n_heads, n_kv_heads);
+  switch (view->aggregate)
+    {
+    case AR_AGGREGATE_MEAN:
+      return g_strdup_printf (_ ("Layer %d · mean over %d heads"), view->layer, n_heads);
+    case AR_AGGREGATE_ROLLOUT:
+      return g_strdup_printf (_ ("Attention rollout through layer %d"), view->layer);
+    case AR_AGGREGATE_HEAD:
+    default:
+      if (kv >= 0)
+        return g_strdup_printf (_ ("Layer %d · head %d · key/value head %d"), view->layer,
+                                view->head, kv);
+      return g_strdup_printf (_ ("Layer %d · head %d"), view->layer, view->head);
+    }
+}
+
+char *
+ar_quote_text (const char *text)
+{
+  /* Translators: a text quoted in a figure; use your language's quotation marks. */
+  return g_strdup_printf (_ ("“%s”"), text);
+}
+
+char *
+ar_figure_subtitle (const char *model_name, const char *text)
+{
+  if (text == NULL)
+    return g_strdup (model_name);
+  g_autofree char *quoted = ar_quote_text (text);
+  /* Translators: figure subtitle: the model's name and the quoted text. */
+  return g_strdup_printf (_ ("%s · %s"), model_name, quoted);
+}
+
+/* LO and HI of the finite values of VALUES [N] (+inf and -inf when there is none). */
+static void
+min_max (const float *values, gsize n, double *lo, double *hi)
+{
+  float a = INFINITY, b = -INFINITY;
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      a = MIN (a, values[i]), b = MAX (b, values[i]);
+  *lo = a, *hi = b;
+}
+
+double *
+ar_attention_ranges (const AsTrace *trace)
+{
+  int n_heads = trace->n_layer * trace->n_head;
+  gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
+  double *ranges = g_new (double, 2 + 2 * (gsize) n_heads);
+  ranges[0] = INFINITY, ranges[1] = -INFINITY;
+  for (int e = 0; e < n_heads; e++)
+    {
+      double *r = ranges + 2 + 2 * e;
+      min_max (trace->attn + (gsize) e * tt, tt, &r[0], &r[1]);
+      ranges[0] = MIN (ranges[0], r[0]);
+      ranges[1] = MAX (ranges[1], r[1]);
+    }
+  return ranges;
+}
+
+void
+ar_sequential_range (const float *values, gsize n, gboolean autoscale, double *vmin, double *vmax)
+{
+  double lo = 0, hi = 1;
+  if (autoscale)
+    min_max (values, n, &lo, &hi);
+  *vmin = hi > lo ? lo : 0;
+  *vmax = hi > lo ? hi : 1;
+}
+
+void
+ar_signed_range (const float *values, gsize n, gboolean autoscale, double *vmin, double *vmax,
+                 gboolean *diverging)
+{
+  double lo, hi;
+  min_max (values, n, &lo, &hi);
+  *diverging = lo < 0;
+  if (!*diverging)
+    {
+      *vmin = autoscale && hi > lo ? lo : 0;
+      *vmax = autoscale && hi > lo ? hi : 1;
+      return;
+    }
+  double r = autoscale ? MAX (-lo, hi) : 1;
+  *vmin = -r, *vmax = r;
+}
+
+double
+ar_difference_range (const float *diff, gsize n)
+{
+  double max_abs = 0;
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (diff[i]))
+      max_abs = MAX (max_abs, fabs (diff[i]));
+  if (max_abs < 1e-4)
+    return 1e-4;
+  /* Two significant digits, rounded up. */
+  double unit = pow (10, floor (log10 (max_abs)) - 1);
+  return ceil (max_abs / unit - 1e-9) * unit;
+}
+
+void
+ar_view_range (const ArViewSelection *view, const float *values, gsize n, double *vmin,
+               double *vmax)
+{
+  ar_sequential_range (values, n, view->autoscale, vmin, vmax);
+  if (!view->log_colors)
+    return;
+  if (!view->autoscale)
+    {
+      *vmin = 1e-3 * *vmax;
+      return;
+    }
+  double smallest = INFINITY;
+  for (gsize i = 0; i < n; i++)
+    if (values[i] > 0 && values[i] < smallest)
+      smallest = values[i];
+  *vmin = MAX (isfinite (smallest) ? smallest : 0, 1e-4 * *vmax);
+}
+
+void
+ar_normalize_rows (float *out, const float *values, int rows, int cols)
+{
+  for (int i = 0; i < rows; i++)
+    {
+      const float *row = values + (gsize) i * cols; /* [cols] */
+      float top = 0;
+      for (int j = 0; j < cols; j++)
+        if (row[j] > top)
+          top = row[j];
+      for (int j = 0; j < cols; j++)
+        out[(gsize) i * cols + j] = top > 0 ? row[j] / top : 0;
+    }
+}

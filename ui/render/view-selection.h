@@ -1,0 +1,131 @@
+/* view-selection.h — what a figure builder is told besides the data: the view selection the
+ * window's pages share (and the command line's export options spell out), the texts a figure is
+ * about, the attention of a trace with its aggregates, and the rules every builder follows for
+ * titles and colour ranges (ui/README.md, "Figure builders").
+ *
+ * Colour ranges — one rule: values that cannot be negative (attention weights, rollout, cosine
+ * similarities that are all ≥ 0) span [0, 1], or with autoscale the data's [min, max] (seaborn's
+ * default); values with both signs (cosine similarities with a negative one) are drawn in the
+ * diverging map on [−1, 1], or with autoscale on ±max|v|; differences always on ±max|d| rounded
+ * up to 2 decimals (at least ±0.01). */
+#pragma once
+
+#include <glib.h>
+
+#include "as-trace.h"
+#include "heatmap-render.h"
+#include "token-label.h"
+
+G_BEGIN_DECLS
+
+/* What the attention views show for a layer (same values as the GUI's AttnscopeAggregate). */
+typedef enum
+{
+  AR_AGGREGATE_HEAD,    /* one head */
+  AR_AGGREGATE_MEAN,    /* mean over the heads of the layer */
+  AR_AGGREGATE_ROLLOUT, /* attention rollout through the layer */
+} ArAggregate;
+
+/* How a comparison lines B up with A (compare-figure.h). */
+typedef enum
+{
+  AR_ALIGN_TOKENS,    /* by token and occurrence: the k-th "the" of A with the k-th of B */
+  AR_ALIGN_POSITIONS, /* position by position (same token counts only) */
+} ArAlignment;
+
+typedef struct
+{
+  int layer, head; /* 0-based, as everywhere */
+  ArAggregate aggregate;
+  int selected_token;  /* outlined in the figures; -1 for none */
+  ArColormap colormap; /* the sequential map */
+  ArAnnotate annotate; /* cell values */
+  gboolean raw_tokens; /* vocabulary strings instead of readable labels */
+  gboolean autoscale;  /* colours span the data's range (see above) */
+  /* With autoscale, each panel of a comparison and each thumbnail of the heads grid gets its own
+   * range instead of one shared range. */
+  gboolean autoscale_each;
+  gboolean normalize_rows; /* attention: each query's row divided by its largest weight */
+  gboolean log_colors;     /* colours on a log scale (heatmap-render.h) */
+  gboolean pool_words;     /* attention and similarity between words (word-spans.h) */
+  gboolean no_space_marks; /* token labels without '␣' (token-label.h) */
+  ArLabelMode labels;      /* tick labels: thinned, all, or one per word */
+  ArAlignment alignment;   /* of a comparison */
+} ArViewSelection;
+
+/* Layer 0, head 0, one head, nothing selected, YlGnBu, AUTO annotation, readable labels, no
+ * autoscale, linear colours, tokens, thinned labels, token alignment (the command line's
+ * defaults). */
+void ar_view_selection_init (ArViewSelection *view);
+
+gboolean ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b);
+
+/* The token-label flags VIEW asks for (raw tokens, space marks). */
+ArTokenLabelFlags ar_view_selection_label_flags (const ArViewSelection *view);
+
+/* What a figure is about, for its title block: the model's name and the texts (NULL: none). */
+typedef struct
+{
+  const char *model_name;
+  const char *text;
+  const char *compare_text;
+} ArFigureTexts;
+
+/* The attention of one trace and what is computed from it (NULL until computed). */
+typedef struct
+{
+  const AsTrace *trace;
+  const float *mean_heads;   /* [L][T][T] */
+  const float *rollout;      /* [L][T][T] */
+  const double *range;       /* [2] min and max of all of the trace's attention weights */
+  const double *head_ranges; /* [L][H][2] min and max of each head's, or NULL */
+} ArAttention;
+
+/* RANGES [2 + 2·L·H] = the min and max of every attention weight of TRACE, then of each head's
+ * ([L][H][2]): what ArAttention.range and .head_ranges point into. Newly allocated. */
+double *ar_attention_ranges (const AsTrace *trace);
+
+/* The [T][T] matrix VIEW names in ATTENTION: head (layer, head) of the trace, or the layer's slice
+ * of the mean or the rollout; NULL when that aggregate is missing. Borrowed. */
+const float *ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view);
+
+/* The title of VIEW's attention figure for a model with N_HEADS query heads sharing N_KV_HEADS
+ * key/value heads: "Layer 1 · head 0", with grouped-query attention "Layer 1 · head 5 · key/value
+ * head 1"; "Layer 1 · mean over 12 heads", "Attention rollout through layer 1". Newly
+ * allocated. */
+char *ar_attention_title (const ArViewSelection *view, int n_heads, int n_kv_heads);
+
+/* The key/value head query head HEAD shares when N_HEADS query heads share N_KV_HEADS (< N_HEADS):
+ * HEAD / (N_HEADS / N_KV_HEADS), as HF's repeat_kv; -1 without grouped-query attention. */
+int ar_kv_head_of (int head, int n_heads, int n_kv_heads);
+
+/* "model · “text”", or the model's name alone when TEXT is NULL. Newly allocated. */
+char *ar_figure_subtitle (const char *model_name, const char *text);
+
+/* “TEXT” (typographic quotes). Newly allocated. */
+char *ar_quote_text (const char *text);
+
+/* The colour range of VALUES [N] that cannot be negative: [0, 1], or with AUTOSCALE their
+ * [min, max] (read only then). */
+void ar_sequential_range (const float *values, gsize n, gboolean autoscale, double *vmin,
+                          double *vmax);
+
+/* The colour range of VALUES [N] that may have both signs: sequential as above when none is
+ * negative, else diverging (*DIVERGING) on [−1, 1] or with AUTOSCALE ±max|v|. */
+void ar_signed_range (const float *values, gsize n, gboolean autoscale, double *vmin, double *vmax,
+                      gboolean *diverging);
+
+/* The symmetric range ±R of a difference: R = max|d| rounded up to 2 significant digits (0.0034
+ * → 0.0034, 0.047 → 0.047, 0.3 → 0.3), at least 1e-4; NaN entries are skipped. */
+double ar_difference_range (const float *diff, gsize n);
+
+/* The colour range of values that cannot be negative under VIEW: ar_sequential_range, and for
+ * log colours a lower end above 0 (the smallest positive value, at least 1e-4 of the upper end;
+ * 1e-3 on the fixed range [0, 1]). */
+void ar_view_range (const ArViewSelection *view, const float *values, gsize n, double *vmin,
+                    double *vmax);
+
+/* OUT [ROWS][COLS] = VALUES with each row divided by its largest entry (rows of zeros stay 0). */
+void ar_normalize_rows (float *out, const float *values, int rows, int cols);
+
+G_END_DECLS

@@ -1,0 +1,91 @@
+/* attnscope-analysis.h — a trace and everything the pages compute from it, computed off the UI
+ * thread and cached: the analysis cache (one per trace; the session makes a new one when a trace
+ * lands).
+ *
+ * The want_ functions never compute: they return a result that is there, and otherwise start
+ * computing it in a GTask thread (once: asking again while it runs changes nothing) and return
+ * NULL. When a result arrives "ready" is emitted with its kind; the page asks again and finds
+ * it. Each kind computes one thing at a time: a request for another key while one runs waits,
+ * and only the newest waiting request starts when the running one ends, so stepping through
+ * layers never piles up work. Results are kept for the life of the trace (the similarity
+ * matrices, the largest, the last ATTNSCOPE_ANALYSIS_KEEP_SIMILARITY of them). A computation that
+ * fails is remembered with its message (*FAILURE). attnscope_analysis_cancel() drops what runs
+ * and waits; a cancelled computation never lands. "busy" is TRUE while anything runs. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "as-compare.h"
+#include "as-head-stats.h"
+#include "attnscope-types.h"
+
+G_BEGIN_DECLS
+
+#define ATTNSCOPE_TYPE_ANALYSIS (attnscope_analysis_get_type ())
+
+G_DECLARE_FINAL_TYPE (AttnscopeAnalysis, attnscope_analysis, ATTNSCOPE, ANALYSIS, GObject)
+
+/* What is computed. */
+typedef enum
+{
+  ATTNSCOPE_RESULT_MEAN_HEADS,      /* [L][T][T] mean over each layer's heads */
+  ATTNSCOPE_RESULT_ROLLOUT,         /* [L][T][T] attention rollout */
+  ATTNSCOPE_RESULT_ATTENTION_RANGE, /* min and max of all attention weights, and of each head's */
+  ATTNSCOPE_RESULT_HEAD_STATS,      /* entropy, shares and pattern of every head */
+  ATTNSCOPE_RESULT_SIMILARITY,      /* per vectors, layer and head: AttnscopeSimilarity */
+  ATTNSCOPE_RESULT_COMPARISON,      /* per second trace: AsComparison */
+  ATTNSCOPE_RESULT_PROJECTION,      /* per second trace, vectors, layer, head, method */
+  ATTNSCOPE_N_RESULTS,
+} AttnscopeResult;
+
+#define ATTNSCOPE_ANALYSIS_KEEP_SIMILARITY 8
+
+/* The similarity of one vector set and the attention that belongs with it
+ * (as_trace_vectors_attention); of the words when asked (word-spans.h: mean vectors, pooled
+ * attention). */
+typedef struct
+{
+  float *similarity; /* [T][T], or [W][W] */
+  float *attention;  /* [T][T] rows = queries, or [W][W] */
+} AttnscopeSimilarity;
+
+/* An analysis of TRACE, which came from TEXT. */
+AttnscopeAnalysis *attnscope_analysis_new (AsTrace *trace, const char *text);
+
+AsTrace *attnscope_analysis_get_trace (AttnscopeAnalysis *self);
+const char *attnscope_analysis_get_text (AttnscopeAnalysis *self);
+gboolean attnscope_analysis_get_busy (AttnscopeAnalysis *self);
+
+/* ATTENTION = the trace with what is computed of it; asks for the mean over heads or the rollout
+ * when AGGREGATE needs one, and for the attention ranges (all weights' and each head's) when
+ * RANGE. */
+void attnscope_analysis_want_attention (AttnscopeAnalysis *self, ArAggregate aggregate,
+                                        gboolean range, ArAttention *attention);
+
+const AsHeadStats *attnscope_analysis_want_head_stats (AttnscopeAnalysis *self);
+
+/* The similarity of SOURCE at LAYER/HEAD (core numbering) with the attention of ATTENTION_HEAD
+ * (-1: the mean over heads; see as_trace_vectors_attention); between WORDS when asked. */
+const AttnscopeSimilarity *attnscope_analysis_want_similarity (AttnscopeAnalysis *self,
+                                                               AsVectorSource source, int layer,
+                                                               int head, int attention_head,
+                                                               gboolean words,
+                                                               const char **failure);
+
+/* The comparison of this trace (A) with OTHER (B). */
+const AsComparison *attnscope_analysis_want_comparison (AttnscopeAnalysis *self, AsTrace *other,
+                                                        const char **failure);
+
+/* The projection of this trace's vectors (and OTHER's, when not NULL; projection-figure.h). */
+const ArProjection *attnscope_analysis_want_projection (AttnscopeAnalysis *self, AsTrace *other,
+                                                        AsVectorSource source, int layer, int head,
+                                                        ArProjectionMethod method,
+                                                        const char **failure);
+
+/* TRUE while a computation of KIND runs or waits. */
+gboolean attnscope_analysis_get_pending (AttnscopeAnalysis *self, AttnscopeResult kind);
+
+/* Stops the computations of KIND (ATTNSCOPE_N_RESULTS: of every kind). */
+void attnscope_analysis_cancel (AttnscopeAnalysis *self, AttnscopeResult kind);
+
+G_END_DECLS

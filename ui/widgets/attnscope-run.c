@@ -1,0 +1,357 @@
+/* attnscope-run.c — a text and the forward passes over it (see attnscope-run.h). */
+#include "attnscope-run.h"
+
+#include "attnscope-tasks.h"
+
+struct _AttnscopeRun
+{
+  GObject parent_instance;
+
+  gboolean keep_when_empty;
+  AsModel *model;
+  gboolean truncate;
+  char *text;
+  AsTrace *trace;
+  char *trace_text;          /* the text TRACE came from */
+  GCancellable *cancellable; /* the pass in flight, NULL when idle */
+  char *error_message;
+  gboolean too_long;
+  int n_text_tokens; /* the whole text's tokens at the last pass, -1 unknown */
+};
+
+G_DEFINE_FINAL_TYPE (AttnscopeRun, attnscope_run, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_TEXT,
+  PROP_TRACE,
+  PROP_RUNNING,
+  PROP_ERROR_MESSAGE,
+  PROP_TOO_LONG,
+  PROP_TRUNCATE,
+  PROP_N_TEXT_TOKENS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+set_error (AttnscopeRun *self, const char *message, gboolean too_long)
+{
+  if (g_strcmp0 (self->error_message, message) != 0)
+    {
+      g_free (self->error_message);
+      self->error_message = g_strdup (message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR_MESSAGE]);
+    }
+  if (self->too_long != too_long)
+    {
+      self->too_long = too_long;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOO_LONG]);
+    }
+}
+
+static void
+set_trace (AttnscopeRun *self, AsTrace *trace, const char *text)
+{
+  if (self->trace == trace)
+    return;
+  g_clear_pointer (&self->trace, as_trace_unref);
+  self->trace = trace != NULL ? as_trace_ref (trace) : NULL;
+  g_free (self->trace_text);
+  self->trace_text = g_strdup (trace != NULL ? text : NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
+}
+
+/* Cancels the pass in flight; returns whether there was one. */
+static gboolean
+cancel (AttnscopeRun *self)
+{
+  if (self->cancellable == NULL)
+    return FALSE;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  return TRUE;
+}
+
+typedef struct
+{
+  AttnscopeRun *self;        /* owned */
+  GCancellable *cancellable; /* owned: identifies the pass */
+  char *text;
+} PassData;
+
+static void
+pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  PassData *data = user_data;
+  AttnscopeRun *self = data->self;
+  g_autoptr (GError) error = NULL;
+  int n_tokens = -1;
+  g_autoptr (AsTrace) trace = attnscope_forward_text_finish (result, &n_tokens, &error);
+  /* Only the newest pass lands; a stale or cancelled one is dropped. */
+  if (self->cancellable == data->cancellable && !g_cancellable_is_cancelled (data->cancellable))
+    {
+      g_clear_object (&self->cancellable);
+      g_object_freeze_notify (G_OBJECT (self));
+      int context = as_model_get_config (self->model)->n_positions;
+      if (self->n_text_tokens != n_tokens)
+        {
+          self->n_text_tokens = n_tokens;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TEXT_TOKENS]);
+        }
+      /* Truncation belongs to the text that needed it: a text that fits ends it. */
+      if (self->truncate && n_tokens >= 0 && n_tokens <= context)
+        {
+          self->truncate = FALSE;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUNCATE]);
+        }
+      if (trace != NULL)
+        {
+          set_error (self, NULL, FALSE);
+          set_trace (self, trace, data->text);
+        }
+      else
+        set_error (self, error->message, n_tokens > context);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+      g_object_thaw_notify (G_OBJECT (self));
+    }
+  g_object_unref (data->cancellable);
+  g_object_unref (data->self);
+  g_free (data->text);
+  g_free (data);
+}
+
+static void
+run (AttnscopeRun *self)
+{
+  gboolean was_running = cancel (self);
+  if (self->model == NULL || self->text == NULL || *self->text == '\0')
+    {
+      set_error (self, NULL, FALSE);
+      if (!self->keep_when_empty || self->model == NULL)
+        set_trace (self, NULL, NULL);
+      if (was_running)
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+      return;
+    }
+  self->cancellable = g_cancellable_new ();
+  PassData *data = g_new0 (PassData, 1);
+  data->self = g_object_ref (self);
+  data->cancellable = g_object_ref (self->cancellable);
+  data->text = g_strdup (self->text);
+  attnscope_forward_text_async (self->model, self->text, self->truncate, self->cancellable,
+                                pass_finished, data);
+  if (!was_running)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+}
+
+void
+attnscope_run_set_text (AttnscopeRun *self, const char *text)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  if (g_strcmp0 (self->text, text) == 0)
+    return;
+  g_free (self->text);
+  self->text = g_strdup (text);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+  run (self);
+}
+
+void
+attnscope_run_set_model (AttnscopeRun *self, AsModel *model)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  if (self->model == model)
+    return;
+  g_object_freeze_notify (G_OBJECT (self));
+  g_clear_pointer (&self->model, as_model_unref);
+  self->model = model != NULL ? as_model_ref (model) : NULL;
+  /* A trace of another model would no longer match the model's shape. */
+  set_trace (self, NULL, NULL);
+  run (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+attnscope_run_set_truncate (AttnscopeRun *self, gboolean truncate)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  if (self->truncate == !!truncate)
+    return;
+  self->truncate = !!truncate;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUNCATE]);
+  run (self);
+}
+
+gboolean
+attnscope_run_get_truncate (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), FALSE);
+  return self->truncate;
+}
+
+int
+attnscope_run_get_n_text_tokens (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), -1);
+  return self->n_text_tokens;
+}
+
+gboolean
+attnscope_run_get_truncated (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), FALSE);
+  return self->trace != NULL && self->truncate && self->n_text_tokens > self->trace->n_tokens;
+}
+
+const char *
+attnscope_run_get_text (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->text;
+}
+
+AsTrace *
+attnscope_run_get_trace (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->trace;
+}
+
+const char *
+attnscope_run_get_trace_text (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->trace_text;
+}
+
+gboolean
+attnscope_run_get_running (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+const char *
+attnscope_run_get_error_message (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->error_message;
+}
+
+gboolean
+attnscope_run_get_too_long (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), FALSE);
+  return self->too_long;
+}
+
+static void
+attnscope_run_dispose (GObject *object)
+{
+  AttnscopeRun *self = ATTNSCOPE_RUN (object);
+  cancel (self);
+  g_clear_pointer (&self->trace, as_trace_unref);
+  g_clear_pointer (&self->model, as_model_unref);
+  G_OBJECT_CLASS (attnscope_run_parent_class)->dispose (object);
+}
+
+static void
+attnscope_run_finalize (GObject *object)
+{
+  AttnscopeRun *self = ATTNSCOPE_RUN (object);
+  g_free (self->text);
+  g_free (self->trace_text);
+  g_free (self->error_message);
+  G_OBJECT_CLASS (attnscope_run_parent_class)->finalize (object);
+}
+
+static void
+attnscope_run_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  AttnscopeRun *self = ATTNSCOPE_RUN (object);
+  switch (prop_id)
+    {
+    case PROP_TEXT:
+      g_value_set_string (value, self->text);
+      break;
+    case PROP_TRACE:
+      g_value_set_boxed (value, self->trace);
+      break;
+    case PROP_RUNNING:
+      g_value_set_boolean (value, attnscope_run_get_running (self));
+      break;
+    case PROP_ERROR_MESSAGE:
+      g_value_set_string (value, self->error_message);
+      break;
+    case PROP_TOO_LONG:
+      g_value_set_boolean (value, self->too_long);
+      break;
+    case PROP_TRUNCATE:
+      g_value_set_boolean (value, self->truncate);
+      break;
+    case PROP_N_TEXT_TOKENS:
+      g_value_set_int (value, self->n_text_tokens);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+attnscope_run_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  AttnscopeRun *self = ATTNSCOPE_RUN (object);
+  switch (prop_id)
+    {
+    case PROP_TEXT:
+      attnscope_run_set_text (self, g_value_get_string (value));
+      break;
+    case PROP_TRUNCATE:
+      attnscope_run_set_truncate (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+attnscope_run_class_init (AttnscopeRunClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  object_class->dispose = attnscope_run_dispose;
+  object_class->finalize = attnscope_run_finalize;
+  object_class->get_property = attnscope_run_get_property;
+  object_class->set_property = attnscope_run_set_property;
+
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  properties[PROP_TEXT]
+      = g_param_spec_string ("text", NULL, NULL, NULL,
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TRACE] = g_param_spec_boxed ("trace", NULL, NULL, ATTNSCOPE_TYPE_TRACE, ro);
+  properties[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE, ro);
+  properties[PROP_ERROR_MESSAGE] = g_param_spec_string ("error-message", NULL, NULL, NULL, ro);
+  properties[PROP_TOO_LONG] = g_param_spec_boolean ("too-long", NULL, NULL, FALSE, ro);
+  properties[PROP_TRUNCATE]
+      = g_param_spec_boolean ("truncate", NULL, NULL, FALSE,
+                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_N_TEXT_TOKENS]
+      = g_param_spec_int ("n-text-tokens", NULL, NULL, -1, G_MAXINT, -1, ro);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+attnscope_run_init (AttnscopeRun *self)
+{
+  self->n_text_tokens = -1;
+}
+
+AttnscopeRun *
+attnscope_run_new (gboolean keep_when_empty)
+{
+  AttnscopeRun *self = g_object_new (ATTNSCOPE_TYPE_RUN, NULL);
+  self->keep_when_empty = keep_when_empty;
+  return self;
+}

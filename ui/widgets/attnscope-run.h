@@ -1,0 +1,46 @@
+/* attnscope-run.h — one text and the model run over it: a run slot. The window has two, the main
+ * text and the comparison text.
+ *
+ * Setting the text (or the model, or the truncate flag) starts a forward pass in a GTask thread;
+ * a newer one cancels the pass in flight and only the newest lands. While one is in flight
+ * "running" is TRUE. A pass that fails leaves the last good trace in place and sets
+ * "error-message" (the core's text), and "too-long" when the text has more tokens than the
+ * context. An empty text runs nothing: the main slot keeps its last trace (an entry passes
+ * through "" whenever its whole text is replaced), the comparison slot drops it (nothing to
+ * compare). */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "attnscope-types.h"
+
+G_BEGIN_DECLS
+
+#define ATTNSCOPE_TYPE_RUN (attnscope_run_get_type ())
+
+G_DECLARE_FINAL_TYPE (AttnscopeRun, attnscope_run, ATTNSCOPE, RUN, GObject)
+
+/* KEEP_WHEN_EMPTY: an empty text keeps the last trace (the main slot). */
+AttnscopeRun *attnscope_run_new (gboolean keep_when_empty);
+
+const char *attnscope_run_get_text (AttnscopeRun *self);
+void attnscope_run_set_text (AttnscopeRun *self, const char *text);
+/* The model the passes use; a change drops the trace and runs again. */
+void attnscope_run_set_model (AttnscopeRun *self, AsModel *model);
+/* "truncate": keep the first tokens of this text when it is longer than the context. It belongs
+ * to the text that needed it: a pass over a text that fits turns it off again. */
+void attnscope_run_set_truncate (AttnscopeRun *self, gboolean truncate);
+gboolean attnscope_run_get_truncate (AttnscopeRun *self);
+/* The number of tokens of the whole text at the last pass (-1: unknown), and whether the trace
+ * holds fewer (it was truncated). */
+int attnscope_run_get_n_text_tokens (AttnscopeRun *self);
+gboolean attnscope_run_get_truncated (AttnscopeRun *self);
+
+AsTrace *attnscope_run_get_trace (AttnscopeRun *self);
+/* The text the trace was computed from (it may differ from the text while a run is in flight). */
+const char *attnscope_run_get_trace_text (AttnscopeRun *self);
+gboolean attnscope_run_get_running (AttnscopeRun *self);
+const char *attnscope_run_get_error_message (AttnscopeRun *self);
+gboolean attnscope_run_get_too_long (AttnscopeRun *self);
+
+G_END_DECLS
