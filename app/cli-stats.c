@@ -11,6 +11,7 @@
 #include "cli-analysis.h"
 #include "cli-json.h"
 #include "as-forward.h"
+#include "cli-stats.h"
 #include "cli.h"
 
 typedef struct
@@ -54,8 +55,8 @@ add_head_json (JsonBuilder *out, const AsHeadStats *s, int e)
   json_builder_end_object (out);
 }
 
-static void
-print_json (const AsHeadStats *s, const char *model_name)
+void
+cli_stats_print_json (const AsHeadStats *s, const char *model_name)
 {
   int n = s->n_layer * s->n_head;
   g_autoptr (JsonBuilder) out = json_builder_new ();
@@ -94,8 +95,8 @@ print_json (const AsHeadStats *s, const char *model_name)
   cli_json_print (out);
 }
 
-static void
-print_text (const AsHeadStats *s)
+void
+cli_stats_print_text (const AsHeadStats *s)
 {
   g_autoptr (GString) out = g_string_new (NULL);
   g_string_append_printf (out, "%d sentence%s; entropy is normalised (0 focused, 1 uniform)\n",
@@ -120,6 +121,7 @@ int
 cli_stats (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *lines = NULL;
+  g_autofree char *target = NULL, *kind = NULL;
   gboolean json = FALSE, truncate = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
@@ -129,6 +131,11 @@ cli_stats (int argc, char **argv)
       "With --text: the pair's second text (token types from the tokenizer)", "T2" },
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines,
       "Aggregate over every non-blank line of FILE (each line counts once)", "FILE" },
+    { "target", 0, 0, G_OPTION_ARG_STRING, &target,
+      "With --text, for a translation model: the target text (default: the model's translation)",
+      "TGT" },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind,
+      "For a translation model: encoder, decoder or cross (cross-attention; the default)", "KIND" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     CLI_ANALYSIS_TRUNCATE_ENTRY (truncate),
     { NULL },
@@ -151,9 +158,21 @@ cli_stats (int argc, char **argv)
     return cli_fail (error);
   if (pair != NULL && !cli_check_text (pair, "--pair", &error))
     return cli_fail (error);
+  if (target != NULL && !cli_check_text (target, "--target", &error))
+    return cli_fail (error);
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
     return cli_fail (error);
+  if (as_model_get_config (model)->encoder_decoder)
+    {
+      if (pair != NULL)
+        return cli_usage_printf ("stats", "--pair is for encoders; a translation model takes "
+                                          "--target");
+      return cli_stats_translation (model, text, target, lines, kind, json);
+    }
+  if (target != NULL || kind != NULL)
+    return cli_usage_printf ("stats", "%s is not a translation model: --%s needs one",
+                             as_model_get_name (model), target != NULL ? "target" : "kind");
 
   g_autoptr (AsHeadStats) stats = NULL;
   if (lines != NULL)
@@ -168,8 +187,8 @@ cli_stats (int argc, char **argv)
   if (stats == NULL)
     return cli_fail (error);
   if (json)
-    print_json (stats, as_model_get_name (model));
+    cli_stats_print_json (stats, as_model_get_name (model));
   else
-    print_text (stats);
+    cli_stats_print_text (stats);
   return CLI_EXIT_OK;
 }

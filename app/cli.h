@@ -37,6 +37,7 @@ int cli_compare (int argc, char **argv);
 int cli_project (int argc, char **argv);
 int cli_perplexity (int argc, char **argv);
 int cli_export (int argc, char **argv);
+int cli_translate (int argc, char **argv);
 
 /* Prints "attnscope: error: MESSAGE" (one line: control characters escaped) and returns
  * CLI_EXIT_FAILURE. Takes ERROR. */

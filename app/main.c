@@ -22,6 +22,8 @@ static const CliCommand commands[] = {
   { "project", "2-D projection (PCA or t-SNE) of a matrix or of a text's vectors", cli_project },
   { "perplexity", "per-token log-probabilities; perplexity over the lines of a file",
     cli_perplexity },
+  { "translate", "translation with an encoder–decoder model (greedy or beam search)",
+    cli_translate },
   { "export", "the figure of a view as PNG, SVG or PDF, sized for print", cli_export },
 };
 

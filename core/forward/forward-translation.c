@@ -37,8 +37,7 @@ check_side (const AsConfig *c, const int32_t *ids, int n_ids, const char *what, 
 /* Fails with AS_ERROR_MEMORY, naming both sizes, when the two traces, the cross-attention and
  * the scratch would not fit. */
 static gboolean
-check_memory (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options,
-              GError **error)
+check_memory (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options, GError **error)
 {
   const AsConfig *c = as_model_get_config (model);
   gboolean all_logits = options != NULL && options->all_logits;

@@ -30,6 +30,55 @@ write_string_attribute (hid_t file, const char *name, const char *value, GError 
   return TRUE;
 }
 
+/* IDS [N] as an int64 dataset NAME. */
+static gboolean
+write_ids (hid_t file, const char *name, const int32_t *ids, hsize_t n, GError **error)
+{
+  g_autofree gint64 *ids64 = g_new (gint64, MAX (n, 1)); /* [N] */
+  for (hsize_t i = 0; i < n; i++)
+    ids64[i] = ids[i];
+  return as_h5_write_dataset (file, name, H5T_STD_I64LE, ids64, 1, &n, error);
+}
+
+/* TOKENS [N] as a dataset NAME of UTF-8 strings. */
+static gboolean
+write_tokens (hid_t file, const char *name, char **tokens, hsize_t n, GError **error)
+{
+  hid_t str_type = H5Tcopy (H5T_C_S1);
+  H5Tset_size (str_type, H5T_VARIABLE);
+  H5Tset_cset (str_type, H5T_CSET_UTF8);
+  gboolean ok = as_h5_write_dataset (file, name, str_type, tokens, 1, &n, error);
+  H5Tclose (str_type);
+  return ok;
+}
+
+/* An encoder–decoder trace: both stacks and the cross-attention, with the names of transformers'
+ * Seq2SeqLMOutput (encoder_attentions, decoder_attentions, cross_attentions, ...). */
+static gboolean
+write_translation (hid_t file, const AsTrace *t, GError **error)
+{
+  const AsTrace *e = t->source;
+  hsize_t L = t->n_layer, H = t->n_head, T = t->n_tokens, D = t->d_model, V = t->vocab_size;
+  hsize_t Le = e->n_layer, He = e->n_head, S = e->n_tokens;
+  hsize_t enc_attn[] = { Le, He, S, S }, dec_attn[] = { L, H, T, T }, cross[] = { L, H, T, S };
+  hsize_t enc_hidden[] = { Le + 1, S, D }, dec_hidden[] = { L + 1, T, D }, logits[] = { T, V };
+  return write_ids (file, "source_ids", e->ids, S, error)
+         && write_ids (file, "target_ids", t->ids, T, error)
+         && write_tokens (file, "source_tokens", e->tokens, S, error)
+         && write_tokens (file, "target_tokens", t->tokens, T, error)
+         && as_h5_write_dataset (file, "encoder_attentions", H5T_IEEE_F32LE, e->attn, 4, enc_attn,
+                                 error)
+         && as_h5_write_dataset (file, "decoder_attentions", H5T_IEEE_F32LE, t->attn, 4, dec_attn,
+                                 error)
+         && as_h5_write_dataset (file, "cross_attentions", H5T_IEEE_F32LE, t->cross_attn, 4, cross,
+                                 error)
+         && as_h5_write_dataset (file, "encoder_hidden_states", H5T_IEEE_F32LE, e->hidden, 3,
+                                 enc_hidden, error)
+         && as_h5_write_dataset (file, "decoder_hidden_states", H5T_IEEE_F32LE, t->hidden, 3,
+                                 dec_hidden, error)
+         && as_h5_write_dataset (file, "logits", H5T_IEEE_F32LE, t->logits, 2, logits, error);
+}
+
 static gboolean
 write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *architecture,
              GError **error)
@@ -80,8 +129,14 @@ as_trace_dump_h5 (const AsTrace *trace, const char *model_name, const char *arch
   if (!as_h5_atomic_begin (&atomic, path, flags, error))
     return FALSE;
   GError *local = NULL;
-  gboolean ok = write_trace (atomic.file, trace, model_name ? model_name : "",
-                             architecture ? architecture : "", &local);
+  gboolean ok = trace->source != NULL
+                    ? write_translation (atomic.file, trace, &local)
+                          && write_string_attribute (atomic.file, "model",
+                                                     model_name ? model_name : "", &local)
+                          && write_string_attribute (atomic.file, "architecture",
+                                                     architecture ? architecture : "", &local)
+                    : write_trace (atomic.file, trace, model_name ? model_name : "",
+                                   architecture ? architecture : "", &local);
   if (!as_h5_atomic_end (&atomic, ok, ok ? error : NULL) || !ok)
     {
       if (local != NULL)

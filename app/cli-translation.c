@@ -1,0 +1,41 @@
+/* cli-translation.c — the translation helpers of the subcommands (cli-translation.h). */
+#include "cli-translation.h"
+
+#include "as-error.h"
+#include "as-forward.h"
+#include "as-translate.h"
+
+AsTrace *
+cli_translation_forward (AsModel *model, const char *source, const char *target, int beams,
+                         GError **error)
+{
+  if (target != NULL)
+    return as_forward_translation_text (model, source, target, NULL, error);
+  AsTranslateOptions options = { .num_beams = beams };
+  g_autoptr (AsTranslation) translation = as_translate_text (model, source, &options, error);
+  if (translation == NULL)
+    return NULL;
+  return as_forward_translation (model, &g_array_index (translation->source_ids, int32_t, 0),
+                                 (int) translation->source_ids->len,
+                                 &g_array_index (translation->ids, int32_t, 0),
+                                 (int) translation->ids->len, NULL, error);
+}
+
+gboolean
+cli_attention_kind_parse (const char *kind, CliAttentionKind fallback, CliAttentionKind *out,
+                          GError **error)
+{
+  static const char *const names[] = { "encoder", "decoder", "cross" };
+  *out = fallback;
+  if (kind == NULL)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_str_equal (kind, names[i]))
+      {
+        *out = (CliAttentionKind) i;
+        return TRUE;
+      }
+  g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "--kind is '%s'; give encoder, decoder or cross",
+               kind);
+  return FALSE;
+}
