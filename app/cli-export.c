@@ -42,6 +42,7 @@
 #include "as-similarity.h"
 #include "attention-figure.h"
 #include "cli-analysis.h"
+#include "cli-translation.h"
 #include "cli.h"
 #include "compare-figure.h"
 #include "figure-export.h"
@@ -66,6 +67,8 @@ typedef struct
   ArProjectionMethod method;
   gboolean no_labels, truncate, sidecar, force;
   ArExportOptions options;
+  const char *target;    /* translation models: the target text (NULL: the model's translation) */
+  CliAttentionKind kind; /* translation models: which attention the figure shows */
 } ExportRequest;
 
 /* One text's trace and what is computed from it. */
@@ -112,7 +115,23 @@ static gboolean
 side_run (Side *side, AsModel *model, const char *text, const char *argument,
           const ExportRequest *req, GError **error)
 {
-  side->trace = cli_analysis_forward (model, text, argument, req->truncate, error);
+  if (as_model_get_config (model)->encoder_decoder)
+    {
+      /* the encoder's trace is a complete bidirectional trace, the decoder's a causal one */
+      g_autoptr (AsTrace) pair = cli_translation_forward (model, text, req->target, 0, error);
+      if (pair == NULL)
+        return FALSE;
+      if (req->kind == CLI_ATTENTION_CROSS)
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                       "--kind cross is drawn by the window's alignment and cross-attention "
+                       "views; export draws --kind encoder or decoder");
+          return FALSE;
+        }
+      side->trace = as_trace_ref (req->kind == CLI_ATTENTION_ENCODER ? pair->source : pair);
+    }
+  else
+    side->trace = cli_analysis_forward (model, text, argument, req->truncate, error);
   if (side->trace == NULL)
     return FALSE;
   const AsTrace *t = side->trace;
@@ -364,7 +383,7 @@ int
 cli_export (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *output = NULL, *compare = NULL;
-  g_autofree char *similarity = NULL, *project = NULL, *of = NULL;
+  g_autofree char *similarity = NULL, *project = NULL, *of = NULL, *target = NULL, *kind = NULL;
   ViewOptions v = { .layer = G_MININT, .head = G_MININT, .mean = G_MININT, .rollout = G_MININT };
   ExportRequest req = { 0 };
   ar_view_selection_init (&req.selection);
@@ -394,6 +413,10 @@ cli_export (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf", "FILE" },
     { "compare", 0, 0, G_OPTION_ARG_STRING, &compare,
       "Second text: side by side, aligned to the first, and their difference", "T2" },
+    { "target", 0, 0, G_OPTION_ARG_STRING, &target,
+      "For a translation model: the target text (default: the model's translation)", "TGT" },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind,
+      "For a translation model: encoder or decoder self-attention (default: decoder)", "KIND" },
     CLI_ANALYSIS_TRUNCATE_ENTRY (req.truncate),
     { "force", 'f', 0, G_OPTION_ARG_NONE, &req.force, "Replace FILE even when it is read-only",
       NULL },
@@ -416,13 +439,26 @@ cli_export (int argc, char **argv)
   v.project = project;
   v.of = of;
   code = check_options (&req, argc, argv, text, output, &v, compare != NULL, &look);
+  GError *kind_error = NULL;
+  if (code < 0 && !cli_attention_kind_parse (kind, CLI_ATTENTION_DECODER, &req.kind, &kind_error))
+    {
+      code = cli_usage_printf ("export", "%s", kind_error->message);
+      g_error_free (kind_error);
+    }
+  if (code < 0 && target != NULL && !cli_check_text (target, "--target", &kind_error))
+    code = cli_fail (kind_error);
+  req.target = target;
   if (code < 0)
     {
       GError *error = NULL;
       g_autoptr (AsModel) model = NULL;
+      gboolean translation_options = target != NULL || kind != NULL;
       if (!as_output_file_check (output, req.force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT, &error)
           || (model = cli_load_model (model_spec, &error)) == NULL)
         code = cli_fail (error);
+      else if (translation_options && !as_model_get_config (model)->encoder_decoder)
+        code = cli_usage_printf ("export", "%s is not a translation model: --%s needs one",
+                                 as_model_get_name (model), target != NULL ? "target" : "kind");
       else
         code = export_run (model, text, compare, output, &req, given);
     }

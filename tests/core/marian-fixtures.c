@@ -112,7 +112,8 @@ static hid_t
 open_dataset (hid_t file, const char *group, const char *name, int rank, const hsize_t *dims,
               hsize_t *n)
 {
-  g_autofree char *path = g_strdup_printf ("/%s/%s", group, name);
+  g_autofree char *path
+      = group != NULL ? g_strdup_printf ("/%s/%s", group, name) : g_strdup_printf ("/%s", name);
   hid_t ds = H5Dopen2 (file, path, H5P_DEFAULT);
   if (ds < 0)
     {

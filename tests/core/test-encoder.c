@@ -661,8 +661,8 @@ test_bad_weights_and_config (void)
                        "position_embedding_type \"relative_key\" is not supported");
   assert_config_fails ("tf_model.h5", "is_decoder=true", AS_ERROR_CONFIG,
                        "is_decoder is true: a BERT used as a decoder is not supported");
-  assert_config_fails ("tf_model.h5", "hidden_act=\"swish\"", AS_ERROR_CONFIG,
-                       "key 'hidden_act' is \"swish\"");
+  assert_config_fails ("tf_model.h5", "hidden_act=\"quick_gelu\"", AS_ERROR_CONFIG,
+                       "key 'hidden_act' is \"quick_gelu\"");
   assert_config_fails ("tf_model.h5", "num_attention_heads=5", AS_ERROR_CONFIG,
                        "hidden_size (32) is not divisible by num_attention_heads (5)");
 }

@@ -1,7 +1,7 @@
 /* test-marian.c — the marian family against the project's independent PyTorch reference
  * (tests/reference/marian_reference.py, through the fixtures of make_marian_fixtures.py).
  *
- * Forward: every pair of every expected file is run with as_forward_pair (all logits) and all six
+ * Forward: every pair of every expected file is run with as_forward_translation (all logits) and all six
  * captured arrays are compared (tests/README.md, "Tolerances"): encoder, decoder and cross
  * attention within 1e-5 absolute; encoder and decoder hidden states and logits within
  * |a − e| ≤ 1e-4·|e| + 1e-5·rms(e). Masked decoder weights must be exactly 0 and every
@@ -70,7 +70,7 @@ compare_group (AsModel *model, hid_t file, const char *group, const char *label)
   g_assert_nonnull (tgt);
   AsForwardOptions options = { .all_logits = TRUE };
   GError *error = NULL;
-  g_autoptr (AsTrace) t = as_forward_pair (model, (int32_t *) src->data, (int) src->len,
+  g_autoptr (AsTrace) t = as_forward_translation (model, (int32_t *) src->data, (int) src->len,
                                            (int32_t *) tgt->data, (int) tgt->len, &options, &error);
   g_assert_no_error (error);
   const AsTrace *e = t->source;
@@ -114,7 +114,7 @@ compare_group (AsModel *model, hid_t file, const char *group, const char *label)
   check_rows (w3, t->cross_attn, t->n_layer * t->n_head * T, S, FALSE, T);
 
   /* the default pass keeps the last position's logits only: the same numbers */
-  g_autoptr (AsTrace) last = as_forward_pair (model, (int32_t *) src->data, (int) src->len,
+  g_autoptr (AsTrace) last = as_forward_translation (model, (int32_t *) src->data, (int) src->len,
                                               (int32_t *) tgt->data, (int) tgt->len, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (last->logits_rows, ==, 1);
@@ -183,7 +183,7 @@ first_hidden (const char *dir, gsize *n)
   g_autoptr (AsModel) model = as_model_load (dir, &error);
   g_assert_no_error (error);
   const int32_t src[] = { 5, 9, 13, 0 }, tgt[] = { 0, 5 };
-  g_autoptr (AsTrace) t = as_forward_pair (model, src, 4, tgt, 2, NULL, &error);
+  g_autoptr (AsTrace) t = as_forward_translation (model, src, 4, tgt, 2, NULL, &error);
   g_assert_no_error (error);
   *n = (gsize) 4 * t->d_model;
   return g_memdup2 (t->source->hidden, *n * sizeof (float));
@@ -236,7 +236,7 @@ test_forward_shipped (void)
       g_autoptr (GArray) src = marian_json_ids (json_object_get_array_member (pair, "source_ids"));
       g_autoptr (GArray) tgt = marian_json_ids (json_object_get_array_member (pair, "target_ids"));
       g_autoptr (AsTrace) t
-          = as_forward_pair_text (model, json_array_get_string_element (text, 0),
+          = as_forward_translation_text (model, json_array_get_string_element (text, 0),
                                   json_array_get_string_element (text, 1), NULL, &error);
       g_assert_no_error (error);
       g_assert_cmpmem (t->source->ids, t->source->n_tokens * 4, src->data, src->len * 4);
@@ -372,7 +372,7 @@ test_step_decoder (void)
       g_assert_no_error (error);
       for (int b = 0; b < 2; b++)
         {
-          g_autoptr (AsTrace) full = as_forward_pair (model, src, 5, seqs[b], s + 1, NULL, &error);
+          g_autoptr (AsTrace) full = as_forward_translation (model, src, 5, seqs[b], s + 1, NULL, &error);
           g_assert_no_error (error);
           g_autofree char *what = g_strdup_printf ("step %d sequence %d logits", s, b);
           marian_check_vectors (what, logits + (gsize) b * V, full->logits, V);
@@ -490,7 +490,7 @@ test_bad_input (void)
   /* a decoder input longer than the positions (start token + 64 target tokens) */
   g_autofree int32_t *ids = g_new0 (int32_t, 70);
   const int32_t src[] = { 5, 0 };
-  g_assert_null (as_forward_pair (model, src, 2, ids, 65, NULL, &error));
+  g_assert_null (as_forward_translation (model, src, 2, ids, 65, NULL, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
   g_assert_nonnull (strstr (error->message, "65"));
   g_assert_nonnull (strstr (error->message, "64"));
@@ -498,11 +498,11 @@ test_bad_input (void)
   GString *long_text = g_string_new (NULL);
   for (int i = 0; i < 80; i++)
     g_string_append (long_text, "Haus ");
-  g_assert_null (as_forward_pair_text (model, "a", long_text->str, NULL, &error));
+  g_assert_null (as_forward_translation_text (model, "a", long_text->str, NULL, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
   g_assert_nonnull (strstr (error->message, "decoder input"));
   g_clear_error (&error);
-  g_assert_null (as_forward_pair (model, ids, 65, src, 2, NULL, &error));
+  g_assert_null (as_forward_translation (model, ids, 65, src, 2, NULL, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
   g_assert_nonnull (strstr (error->message, "source"));
   g_clear_error (&error);
@@ -526,7 +526,7 @@ test_bad_input (void)
   g_assert_null (as_translate (model, src, 0, NULL, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
   g_clear_error (&error);
-  g_assert_null (as_forward_pair_text (model, "", "Haus", NULL, &error));
+  g_assert_null (as_forward_translation_text (model, "", "Haus", NULL, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
   g_assert_nonnull (strstr (error->message, "source text is empty"));
   g_clear_error (&error);
@@ -548,7 +548,7 @@ test_bad_input (void)
   g_autofree char *gpt2 = test_source_path ("tests/fixtures/tiny-gpt2");
   g_autoptr (AsModel) decoder_only = as_model_load (gpt2, &error);
   g_assert_no_error (error);
-  g_assert_null (as_forward_pair (decoder_only, src, 2, src, 2, NULL, &error));
+  g_assert_null (as_forward_translation (decoder_only, src, 2, src, 2, NULL, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
   g_clear_error (&error);
   g_assert_null (as_translate_text (decoder_only, "Hello", NULL, &error));
@@ -574,7 +574,7 @@ test_cancel (void)
   g_assert_error (error, AS_ERROR, AS_ERROR_CANCELLED);
   g_clear_error (&error);
   AsForwardOptions fo = { .cancellable = cancel };
-  g_assert_null (as_forward_pair (model, src, 3, src, 3, &fo, &error));
+  g_assert_null (as_forward_translation (model, src, 3, src, 3, &fo, &error));
   g_assert_error (error, AS_ERROR, AS_ERROR_CANCELLED);
   g_clear_error (&error);
 }
