@@ -66,7 +66,8 @@ struct _AsFamily
   /* Encoder–decoder families only (config->encoder_decoder). The pass over source ids SRC and
    * decoder input ids TGT with full capture: the decoder's trace, with the encoder's as its
    * `source` and the cross-attention (as-trace.h). Both id lists are validated by
-   * as_forward_translation() and the memory is checked (scratch_bytes is asked for the longer one). */
+   * as_forward_translation() and the memory is checked (scratch_bytes is asked for the longer one).
+   */
   AsTrace *(*forward_pair) (const AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
                             int n_tgt, const AsForwardOptions *options, GError **error);
 

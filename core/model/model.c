@@ -32,7 +32,7 @@ struct _AsModel
   char *weights_dtype;
   char *no_tokenizer; /* why the model has no tokenizer (ids only), else NULL */
   int64_t n_params;
-  AsGenerationConfig *generation; /* encoder–decoder models: how they translate */
+  AsGenerationConfig *generation;    /* encoder–decoder models: how they translate */
   int32_t special_ids[AS_N_SPECIAL]; /* -1 when absent */
 };
 
@@ -182,8 +182,7 @@ as_model_load (const char *spec, GError **error)
   if (!as_config_load (&model->config, config_path, error)
       || !as_config_check_memory (&model->config, config_path, error)
       || !model_load_tokenizer (model, error) || !model_load_generation (model, error)
-      || !model_load_weights (model, error)
-      || !model_bind_weights (model, error))
+      || !model_load_weights (model, error) || !model_bind_weights (model, error))
     return NULL;
   return g_steal_pointer (&model);
 }

@@ -153,6 +153,9 @@ def main(argv=None):
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--warmup", type=int, default=300)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="stop training after this many minutes of wall time (the steps done "
+                         "are logged, so --steps reproduces the run)")
     ap.add_argument("--init-from", default=None,
                     help="continue from an exported folder: its weights, .spm models and "
                          "vocab.json (the optimizer starts afresh)")
@@ -221,7 +224,15 @@ def main(argv=None):
                 log("step %d epoch %d loss %.3f held-out %.3f (ppl %.1f) lr %.2e %.0f tok/s %.0fs"
                     % (step, epoch, float(loss), hl, math.exp(hl), sched.get_last_lr()[0],
                        seen / (time.time() - t0), time.time() - t0))
-            if step >= a.steps:
+            out_of_time = a.minutes is not None and time.time() - t0 >= a.minutes * 60
+            if out_of_time and step % 200 != 0:
+                model.eval()
+                with torch.no_grad():
+                    hl = np.mean([float(loss_on(model, hb, 0.0)) for hb in held_batches])
+                log("step %d epoch %d loss %.3f held-out %.3f (ppl %.1f): --minutes %g reached"
+                    % (step, epoch, float(loss), hl, math.exp(hl), a.minutes))
+            if step >= a.steps or out_of_time:
+                a.steps = step
                 break
     model.eval()
     export(model, cfg, spm_src, spm_tgt, vocab, a.out, held, log)

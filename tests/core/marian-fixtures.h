@@ -27,8 +27,8 @@ GArray *marian_json_ids (JsonArray *array);
  * named in the NULL-terminated SKIP (owned path). */
 char *marian_copy_model (const char *from, const char *name, const char *const *skip);
 
-/* Dataset GROUP/NAME (GROUP NULL: NAME at the root) of FILE as floats after checking its shape is RANK × DIMS, or NULL (test
- * failed); int64 datasets as int32 with marian_read_ids. */
+/* Dataset GROUP/NAME (GROUP NULL: NAME at the root) of FILE as floats after checking its shape is
+ * RANK × DIMS, or NULL (test failed); int64 datasets as int32 with marian_read_ids. */
 float *marian_read_floats (hid_t file, const char *group, const char *name, int rank,
                            const hsize_t *dims);
 GArray *marian_read_ids (hid_t file, const char *group, const char *name);

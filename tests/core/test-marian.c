@@ -1,8 +1,8 @@
 /* test-marian.c — the marian family against the project's independent PyTorch reference
  * (tests/reference/marian_reference.py, through the fixtures of make_marian_fixtures.py).
  *
- * Forward: every pair of every expected file is run with as_forward_translation (all logits) and all six
- * captured arrays are compared (tests/README.md, "Tolerances"): encoder, decoder and cross
+ * Forward: every pair of every expected file is run with as_forward_translation (all logits) and
+ * all six captured arrays are compared (tests/README.md, "Tolerances"): encoder, decoder and cross
  * attention within 1e-5 absolute; encoder and decoder hidden states and logits within
  * |a − e| ≤ 1e-4·|e| + 1e-5·rms(e). Masked decoder weights must be exactly 0 and every
  * attention row must sum to 1. Models: a random model read from tf_model.h5 and, the same
@@ -70,8 +70,9 @@ compare_group (AsModel *model, hid_t file, const char *group, const char *label)
   g_assert_nonnull (tgt);
   AsForwardOptions options = { .all_logits = TRUE };
   GError *error = NULL;
-  g_autoptr (AsTrace) t = as_forward_translation (model, (int32_t *) src->data, (int) src->len,
-                                           (int32_t *) tgt->data, (int) tgt->len, &options, &error);
+  g_autoptr (AsTrace) t
+      = as_forward_translation (model, (int32_t *) src->data, (int) src->len, (int32_t *) tgt->data,
+                                (int) tgt->len, &options, &error);
   g_assert_no_error (error);
   const AsTrace *e = t->source;
   g_assert_nonnull (e);
@@ -114,8 +115,9 @@ compare_group (AsModel *model, hid_t file, const char *group, const char *label)
   check_rows (w3, t->cross_attn, t->n_layer * t->n_head * T, S, FALSE, T);
 
   /* the default pass keeps the last position's logits only: the same numbers */
-  g_autoptr (AsTrace) last = as_forward_translation (model, (int32_t *) src->data, (int) src->len,
-                                              (int32_t *) tgt->data, (int) tgt->len, NULL, &error);
+  g_autoptr (AsTrace) last
+      = as_forward_translation (model, (int32_t *) src->data, (int) src->len, (int32_t *) tgt->data,
+                                (int) tgt->len, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (last->logits_rows, ==, 1);
   marian_check_vectors (w6, last->logits, x_lg + (T - 1) * V, V);
@@ -237,7 +239,7 @@ test_forward_shipped (void)
       g_autoptr (GArray) tgt = marian_json_ids (json_object_get_array_member (pair, "target_ids"));
       g_autoptr (AsTrace) t
           = as_forward_translation_text (model, json_array_get_string_element (text, 0),
-                                  json_array_get_string_element (text, 1), NULL, &error);
+                                         json_array_get_string_element (text, 1), NULL, &error);
       g_assert_no_error (error);
       g_assert_cmpmem (t->source->ids, t->source->n_tokens * 4, src->data, src->len * 4);
       g_assert_cmpmem (t->ids, t->n_tokens * 4, tgt->data, tgt->len * 4);
@@ -372,7 +374,8 @@ test_step_decoder (void)
       g_assert_no_error (error);
       for (int b = 0; b < 2; b++)
         {
-          g_autoptr (AsTrace) full = as_forward_translation (model, src, 5, seqs[b], s + 1, NULL, &error);
+          g_autoptr (AsTrace) full
+              = as_forward_translation (model, src, 5, seqs[b], s + 1, NULL, &error);
           g_assert_no_error (error);
           g_autofree char *what = g_strdup_printf ("step %d sequence %d logits", s, b);
           marian_check_vectors (what, logits + (gsize) b * V, full->logits, V);
