@@ -17,7 +17,7 @@ fi
 
 dir=build-fuzz
 if [ ! -f "$dir/build.ninja" ]; then
-  CC=clang meson setup "$dir" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
+  CC=clang CXX=clang++ meson setup "$dir" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbuildtype=debugoptimized >/dev/null || exit 1
 fi
 ninja -C "$dir" >/dev/null || { ninja -C "$dir"; exit 1; }
