@@ -241,11 +241,9 @@ set_axes (ArBuiltFigure *built, const ArProjection *p, const char **x_axis, cons
     }
 }
 
-/* The first words of TEXT, at most about 28 characters, with '…' when cut. */
-static char *
-short_text (const char *text)
+char *
+ar_text_beginning (const char *text, int max_chars)
 {
-  const int max_chars = 28;
   if (g_utf8_strlen (text, -1) <= max_chars)
     return g_strdup (text);
   const char *end = g_utf8_offset_to_pointer (text, max_chars);
@@ -266,7 +264,7 @@ group_names (const ArSentences *sentences, const ArFigureTexts *texts)
   for (int s = 0; s < sentences->n; s++)
     {
       g_autofree char *shortened
-          = pair ? g_strdup (sentences->texts[s]) : short_text (sentences->texts[s]);
+          = pair ? g_strdup (sentences->texts[s]) : ar_text_beginning (sentences->texts[s], 28);
       g_autofree char *quoted = ar_quote_text (shortened);
       if (pair)
         names[s] = g_strdup_printf ("%s: %s", s == 0 ? "A" : "B", quoted);
@@ -315,7 +313,7 @@ ar_token_excerpt (const AsTrace *trace, const char *text, int token, int words)
   int b = begin[token], e = end[token];
   while (b < e && g_ascii_isspace (text[b]))
     b++;
-  int from = word_bound (text, b, words + 1, -1), to = word_bound (text, e, words, +1);
+  int from = word_bound (text, b, words, -1), to = word_bound (text, e, words, +1);
   while (from < to && g_ascii_isspace (text[from]))
     from++;
   while (to > from && g_ascii_isspace (text[to - 1]))

@@ -106,6 +106,10 @@ ArBuiltFigure *ar_build_projection_figure (const ArProjectionPanel *panels, int 
                                            gboolean show_labels, const ArViewSelection *view,
                                            const ArFigureTexts *texts);
 
+/* The first words of TEXT, at most about MAX_CHARS characters, with '…' when cut (legend entries,
+ * messages naming a sentence). Newly allocated. */
+char *ar_text_beginning (const char *text, int max_chars);
+
 /* "…water of the spring is very…": about WORDS words either side of token TOKEN of TRACE, which
  * came from TEXT, with '…' where the text goes on. Newly allocated. */
 char *ar_token_excerpt (const AsTrace *trace, const char *text, int token, int words);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "projection-figure.h"
 #include "view-selection.h"
 
 #define MAX_FILE_BYTES (1 << 20)
@@ -196,7 +197,8 @@ attnscope_sentences_get_state (AttnscopeSentences *self, GPtrArray *traces, GPtr
       const char *message = attnscope_run_get_error_message (run);
       if (message != NULL || attnscope_run_get_trace (run) == NULL)
         {
-          g_autofree char *quoted = ar_quote_text (text);
+          g_autofree char *beginning = ar_text_beginning (text, 32);
+          g_autofree char *quoted = ar_quote_text (beginning);
           /* Translators: "Sentence 3 “Last night I…”: the text has 1100 tokens, ...". */
           *error_message = g_strdup_printf (_ ("Sentence %u %s: %s"), i + 2, quoted,
                                             message != NULL ? message : _ ("no result"));
