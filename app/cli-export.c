@@ -319,7 +319,11 @@ run_more_texts (GPtrArray *more, AsModel *model, const ExportRequest *req, GErro
       AsTrace *trace
           = cli_analysis_forward (model, req->more_texts->pdata[i], argument, req->truncate, error);
       if (trace == NULL)
-        return FALSE;
+        {
+          if (!g_str_has_prefix ((*error)->message, argument))
+            g_prefix_error (error, "%s: ", argument);
+          return FALSE;
+        }
       g_ptr_array_add (more, trace);
     }
   return TRUE;
@@ -365,9 +369,6 @@ choose_vectors (ExportRequest *req, const ViewOptions *v)
   req->view = v->similarity != NULL ? VIEW_SIMILARITY : VIEW_PROJECTION;
   if (v->project != NULL && !ar_projection_method_from_string (v->project, &req->method))
     return cli_usage_printf ("export", "--project '%s' is not pca, tsne or umap", v->project);
-  if (v->project == NULL && (v->also != NULL || v->highlight != NULL || v->more_texts))
-    return cli_usage_printf ("export",
-                             "--also, --highlight, --lines and several --text go with --project");
   req->vectors_layer = v->layer;
   req->vectors_head = v->head;
   int code = cli_parse_vector_selection ("export", v->similarity != NULL ? v->similarity : v->of,
@@ -411,6 +412,9 @@ choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
   if (views > 1 || (views == 0 && !head) || (aggregate && head))
     return cli_usage_printf ("export", "give exactly one of --layer L --head H, --grid, --mean L, "
                                        "--rollout L, --similarity KIND, --project METHOD");
+  if (v->project == NULL && (v->also != NULL || v->highlight != NULL || v->more_texts))
+    return cli_usage_printf ("export",
+                             "--also, --highlight, --lines and several --text go with --project");
   if (compare && (v->grid || v->similarity != NULL))
     return cli_usage_printf (
         "export", "--compare works with --layer/--head, --mean, --rollout and --project");

@@ -148,6 +148,7 @@ test_static_vs_contextual (void)
   show_spring (ATTNSCOPE_PROJECTION_PCA);
   const ArScatterFigure *fig = shown_figure ();
   int n = total_tokens ();
+  g_assert_cmpint (n, ==, 24); /* 6 + 8 + 10 tokens */
   g_assert_cmpint (fig->n_points, ==, n);
   g_assert_cmpint (ar_scatter_get_n_panels (fig), ==, 2);
   g_assert_cmpint (fig->n_groups, ==, N_SENSES);
