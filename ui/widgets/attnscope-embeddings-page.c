@@ -270,6 +270,7 @@ text_a_row (AttnscopeEmbeddingsPage *self)
   AttnscopeAnalysis *analysis = attnscope_page_get_analysis (ATTNSCOPE_PAGE (self));
   GtkWidget *label = gtk_label_new (analysis != NULL ? attnscope_analysis_get_text (analysis) : "");
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_set_hexpand (label, TRUE);
   gtk_widget_set_tooltip_text (label, _ ("Text A: the window's text (edit it above)"));
@@ -291,9 +292,16 @@ sentence_row (AttnscopeEmbeddingsPage *self, guint index)
   gtk_editable_set_text (GTK_EDITABLE (entry),
                          attnscope_sentences_get_text (self->sentences, index));
   gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _ ("A sentence"));
+  /* The panel keeps its width whatever the sentences' lengths. */
+  gtk_editable_set_width_chars (GTK_EDITABLE (entry), 12);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (entry), 24);
   g_object_set_data (G_OBJECT (entry), "sentence", GUINT_TO_POINTER (index));
   g_signal_connect (entry, "changed", G_CALLBACK (on_sentence_changed), self);
   gtk_box_append (GTK_BOX (box), entry);
+  GtkWidget *failed = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+  gtk_widget_add_css_class (failed, "error");
+  gtk_widget_set_visible (failed, FALSE);
+  gtk_box_append (GTK_BOX (box), failed);
   GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
   gtk_widget_add_css_class (remove, "flat");
   gtk_widget_set_tooltip_text (remove, _ ("Remove the sentence"));
@@ -313,6 +321,19 @@ row_entry (AttnscopeEmbeddingsPage *self, guint index)
   GtkWidget *box = gtk_list_box_row_get_child (row);
   GtkWidget *number = gtk_widget_get_first_child (box);
   return GTK_EDITABLE (gtk_widget_get_next_sibling (number));
+}
+
+/* Shows on row INDEX + 1 whether the model refused the sentence, with the message. */
+static void
+show_row_failure (AttnscopeEmbeddingsPage *self, guint index)
+{
+  GtkEditable *entry = row_entry (self, index);
+  GtkWidget *failed = gtk_widget_get_next_sibling (GTK_WIDGET (entry));
+  AttnscopeRun *run = attnscope_sentences_get_run (self->sentences, index);
+  const char *message
+      = attnscope_run_get_running (run) ? NULL : attnscope_run_get_error_message (run);
+  gtk_widget_set_visible (failed, message != NULL);
+  gtk_widget_set_tooltip_text (failed, message);
 }
 
 /* Rebuilds the rows when they no longer show the list (its length or a text changed from
@@ -340,6 +361,8 @@ sync_rows (AttnscopeEmbeddingsPage *self)
       AttnscopeAnalysis *analysis = attnscope_page_get_analysis (ATTNSCOPE_PAGE (self));
       gtk_label_set_text (GTK_LABEL (label),
                           analysis != NULL ? attnscope_analysis_get_text (analysis) : "");
+      for (guint i = 0; i < n; i++)
+        show_row_failure (self, i);
       return;
     }
   GtkWidget *child;
@@ -347,7 +370,10 @@ sync_rows (AttnscopeEmbeddingsPage *self)
     gtk_list_box_remove (self->sentence_list, child);
   gtk_list_box_append (self->sentence_list, text_a_row (self));
   for (guint i = 0; i < n; i++)
-    gtk_list_box_append (self->sentence_list, sentence_row (self, i));
+    {
+      gtk_list_box_append (self->sentence_list, sentence_row (self, i));
+      show_row_failure (self, i);
+    }
 }
 
 static void
