@@ -413,6 +413,65 @@ test_load_file (void)
   g_rmdir (dir);
 }
 
+/* The first widget of type TYPE under ROOT (depth first) whose tooltip is TOOLTIP (NULL: any). */
+static GtkWidget *
+find_widget (GtkWidget *root, GType type, const char *tooltip)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type)
+      && (tooltip == NULL || g_strcmp0 (gtk_widget_get_tooltip_text (root), tooltip) == 0))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type, tooltip);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The sentence panel's own widgets: "+" adds a row whose entry edits the new sentence, its "−"
+ * removes it. */
+static void
+test_panel_widgets (void)
+{
+  show_spring (ATTNSCOPE_PROJECTION_PCA);
+  AttnscopeSentences *sentences = attnscope_embeddings_page_get_sentences (page);
+  int n = total_tokens ();
+  GtkWidget *add = find_widget (GTK_WIDGET (page), GTK_TYPE_BUTTON, "Add a sentence");
+  g_assert_nonnull (add);
+  g_signal_emit_by_name (add, "clicked");
+  g_assert_cmpuint (attnscope_sentences_get_n (sentences), ==, 3);
+  g_assert_cmpstr (attnscope_sentences_get_text (sentences, 2), ==, "");
+  /* The new row's entry has the focus; typing into it runs the sentence. */
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  GtkWidget *entry = GTK_IS_ENTRY (focus) ? focus : gtk_widget_get_ancestor (focus, GTK_TYPE_ENTRY);
+  g_assert_nonnull (entry);
+  const char *fourth = "Spring water is clean";
+  gtk_editable_set_text (GTK_EDITABLE (entry), fourth);
+  g_assert_cmpstr (attnscope_sentences_get_text (sentences, 2), ==, fourth);
+  wait_page ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsTrace) t4 = as_forward_text (model, fourth, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  const ArScatterFigure *fig = shown_figure ();
+  g_assert_cmpint (fig->n_points, ==, n + t4->n_tokens);
+  /* "Spring" = "Sp" + "ring": both pieces are marked. */
+  int n_marked = 0;
+  for (int i = n; i < fig->n_points; i++)
+    n_marked += fig->marked[i];
+  g_assert_cmpint (n_marked, ==, 2);
+
+  GtkWidget *row = gtk_widget_get_ancestor (entry, GTK_TYPE_LIST_BOX_ROW);
+  GtkWidget *remove = find_widget (row, GTK_TYPE_BUTTON, "Remove the sentence");
+  g_assert_nonnull (remove);
+  g_signal_emit_by_name (remove, "clicked");
+  g_assert_cmpuint (attnscope_sentences_get_n (sentences), ==, 2);
+  wait_page ();
+  g_assert_cmpint (shown_figure ()->n_points, ==, n);
+}
+
 /* The legend of 14 sentences stays inside the figure: the entries that fit and "+ N more". */
 static void
 test_legend_many_sentences (void)
@@ -511,6 +570,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/sentences/add-remove", test_add_remove);
   g_test_add_func ("/ui/sentences/too-long", test_too_long);
   g_test_add_func ("/ui/sentences/load-file", test_load_file);
+  g_test_add_func ("/ui/sentences/panel-widgets", test_panel_widgets);
   g_test_add_func ("/ui/sentences/legend-many-sentences", test_legend_many_sentences);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
