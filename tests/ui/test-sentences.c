@@ -281,6 +281,20 @@ test_umap_matches_core (void)
     }
   /* The drawn labels overlap neither each other nor leave their panel. */
   double w = 1100, h = 560;
+  /* Hit-testing: where each " spring" is drawn in either panel (the static three spread around
+   * their common spot), a click finds that point; the second panel's are numbered n + i. */
+  for (int panel = 0; panel < 2; panel++)
+    for (int s = 0; s < N_SENSES; s++)
+      {
+        int k = panel * n + spring[s], hit = -1;
+        double x = 0, y = 0;
+        ar_scatter_get_point_position (fig, w, h, k, &x, &y);
+        g_assert_true (isfinite (x) && isfinite (y));
+        g_assert_cmpfloat (x, <, panel == 0 ? w / 2 : w);
+        g_assert_cmpfloat (x, >, panel == 0 ? 0 : w / 2);
+        g_assert_true (ar_scatter_hit (fig, w, h, x, y, &hit));
+        g_assert_cmpint (hit, ==, k);
+      }
   g_autofree double *boxes = g_new (double, 8 * (gsize) n);
   int n_boxes = ar_scatter_get_label_boxes (fig, w, h, boxes, NULL);
   g_assert_cmpint (n_boxes, >=, 2 * N_SENSES);
