@@ -90,14 +90,9 @@ encode_side (AsModel *model, const char *text, const char *what, gboolean target
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s is empty", what);
       return NULL;
     }
-  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  AsTokenizer *tokenizer = as_model_require_tokenizer (model, error);
   if (tokenizer == NULL)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "model %s runs on token ids only (%s); give token ids instead of text",
-                   as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
-      return NULL;
-    }
+    return NULL;
   g_autoptr (GArray) ids = target ? as_tokenizer_encode_target (tokenizer, text, -1, error)
                                   : as_tokenizer_encode (tokenizer, text, -1, error);
   if (ids == NULL)
