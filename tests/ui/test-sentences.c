@@ -78,7 +78,13 @@ wait_page (void)
 static void
 show_spring (AttnscopeProjection method)
 {
-  attnscope_window_set_text (window, senses[0]);
+  /* Setting the entry runs the text again (a new trace and analysis): only when it changes. */
+  AttnscopeRun *main_run = attnscope_session_get_main (attnscope_window_get_session (window));
+  if (g_strcmp0 (attnscope_run_get_text (main_run), senses[0]) != 0)
+    {
+      attnscope_window_set_text (window, senses[0]);
+      g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+    }
   const char *const more[] = { senses[1], senses[2], NULL };
   attnscope_sentences_set_all (attnscope_embeddings_page_get_sentences (page), more);
   attnscope_embeddings_page_set_source (page, AS_VECTORS_HIDDEN);
@@ -253,10 +259,39 @@ core_umap (const float *x, int n, int dim)
   return out;
 }
 
+typedef struct
+{
+  int last_done, total, messages;
+} Progress;
+
+static void
+on_progress (AttnscopeAnalysis *analysis, int done, int total, Progress *p)
+{
+  p->last_done = done;
+  p->total = total;
+  p->messages++;
+}
+
 static void
 test_umap_matches_core (void)
 {
+  /* UMAP reports its epochs while it runs (the page's progress bar). */
+  show_spring (ATTNSCOPE_PROJECTION_PCA);
+  AttnscopeAnalysis *analysis
+      = g_object_ref (attnscope_session_get_analysis (attnscope_window_get_session (window)));
+  Progress progress = { 0 };
+  gulong handler = g_signal_connect (analysis, "progress", G_CALLBACK (on_progress), &progress);
   show_spring (ATTNSCOPE_PROJECTION_UMAP);
+  gui_test_spin (200);
+  g_assert_true (analysis
+                 == attnscope_session_get_analysis (attnscope_window_get_session (window)));
+  g_signal_handler_disconnect (analysis, handler);
+  g_object_unref (analysis);
+  g_test_message ("UMAP progress: %d messages, last %d of %d", progress.messages,
+                  progress.last_done, progress.total);
+  g_assert_cmpint (progress.total, ==, as_umap_epochs_for (0, total_tokens ()));
+  g_assert_cmpint (progress.last_done, ==, progress.total);
+  g_assert_cmpint (progress.messages, >=, 2 * progress.total / 10);
   const ArScatterFigure *fig = shown_figure ();
   int n = 0, dim = 0, tn = 0, tdim = 0;
   g_autofree float *hidden = core_vectors (AS_VECTORS_HIDDEN, PAGE_LAYER + 1, &n, &dim);
