@@ -183,6 +183,8 @@ attnscope_sentences_get_state (AttnscopeSentences *self, GPtrArray *traces, GPtr
 {
   g_return_val_if_fail (ATTNSCOPE_IS_SENTENCES (self), ATTNSCOPE_SENTENCES_RUNNING);
   gboolean running = FALSE;
+  if (self->model == NULL)
+    return self->runs->len > 0 ? ATTNSCOPE_SENTENCES_RUNNING : ATTNSCOPE_SENTENCES_READY;
   for (guint i = 0; i < self->runs->len; i++)
     {
       AttnscopeRun *run = self->runs->pdata[i];

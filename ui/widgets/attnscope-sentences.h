@@ -42,7 +42,7 @@ gboolean attnscope_sentences_load_file (AttnscopeSentences *self, GFile *file, G
 /* The state of the non-empty sentences, in order:
  *   ATTNSCOPE_SENTENCES_READY    every one has the trace of its text (TRACES [n], borrowed, and
  *                                TEXTS [n], borrowed, as GPtrArrays without free functions);
- *   ATTNSCOPE_SENTENCES_RUNNING  a pass is in flight;
+ *   ATTNSCOPE_SENTENCES_RUNNING  a pass is in flight, or the model is not there yet;
  *   ATTNSCOPE_SENTENCES_FAILED   a sentence failed: *ERROR_MESSAGE (newly allocated) names it
  *                                ("Sentence 3 “Last night…”: ...", numbered as on the page,
  *                                where text A is sentence 1). */
