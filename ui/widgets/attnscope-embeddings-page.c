@@ -196,6 +196,11 @@ attnscope_embeddings_page_append_export_args (AttnscopePage *page, const ArViewS
       AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (page);
       g_ptr_array_add (argv, g_strdup ("--compare"));
       g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_text (b)));
+      if (attnscope_analysis_get_pair (b) != NULL)
+        {
+          g_ptr_array_add (argv, g_strdup ("--compare-pair"));
+          g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_pair (b)));
+        }
     }
 }
 
