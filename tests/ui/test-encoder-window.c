@@ -291,6 +291,8 @@ check_block (const AsTrace *t, int row0, int n_rows, int col0, int n_cols)
   AttnscopeHeatmapView *heatmap = attnscope_attention_page_get_heatmap (att);
   g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, n_rows);
   g_assert_cmpint (attnscope_heatmap_view_get_n_cols (heatmap), ==, n_cols);
+  /* a new block shows all of it, not a zoomed corner */
+  g_assert_cmpint (attnscope_heatmap_view_get_zoom (heatmap), ==, 0);
   const float *p = as_trace_attn (t, 1, 2);
   for (int i = 0; i < n_rows; i++)
     for (int j = 0; j < n_cols; j++)
