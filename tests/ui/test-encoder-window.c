@@ -6,7 +6,8 @@
  * sentence; the sentence filter shows exactly the block of the attention matrix; an encoder's
  * heatmap is a full square; the heads page labels and tooltips carry the core's head statistics;
  * the compare page compares two pairs; a pair longer than the context gets a banner naming both
- * texts' lengths and keeps the previous trace, and truncation cuts the longer text first.
+ * texts' lengths and keeps the previous trace, and truncation cuts the longer text first;
+ * Sentence B is saved in the settings and restored by a new window.
  *
  * Models: the shipped attnscope-mini-bert, and random BERTs of tests/reference (encoder-models.h):
  * one with bert-base-uncased's 30,522-token vocabulary (the bert-bge tokenizer.json) and a
@@ -344,6 +345,12 @@ test_sentence_filter (void)
   g_assert_cmpstr (fig->col_labels[n - b - 1], ==, "[SEP]");
   g_assert_cmpint (fig->highlight_row, ==, -1);
   g_assert_cmpint (fig->highlight_col, ==, 2);
+  /* a click on a cell of the B → A block selects its query, a token of B */
+  attnscope_view_state_set_selected_token (v, -1);
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_B_A);
+  att = ATTNSCOPE_ATTENTION_PAGE (page ("attention"));
+  g_signal_emit_by_name (attnscope_attention_page_get_heatmap (att), "cell-activated", 3, 1);
+  g_assert_cmpint (attnscope_view_state_get_selected_token (v), ==, b + 3);
   attnscope_view_state_set_selected_token (v, -1);
   attnscope_view_state_set_segments (v, AR_SEGMENTS_ALL);
 }
@@ -526,6 +533,34 @@ test_pair_too_long (void)
   set_texts ("hello world", NULL);
 }
 
+/* Sentence B is kept in the settings like the text: closing the window saves it, a new window
+ * runs it again (last in the file: it replaces the window). */
+static void
+test_pair_settings (gconstpointer data)
+{
+  AttnscopeApplication *app = (AttnscopeApplication *) data;
+  open_model (MINI_BERT);
+  set_texts ("the cat sat on the mat .", TEXT_B);
+  GSettings *settings = attnscope_application_get_settings (app);
+  g_assert_nonnull (settings);
+  gtk_window_close (GTK_WINDOW (window));
+  gui_test_spin (100);
+  g_autofree char *saved_pair = g_settings_get_string (settings, "last-pair");
+  g_autofree char *saved_text = g_settings_get_string (settings, "last-text");
+  g_assert_cmpstr (saved_pair, ==, TEXT_B);
+  g_assert_cmpstr (saved_text, ==, "the cat sat on the mat .");
+
+  window = attnscope_window_new (GTK_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+  attnscope_window_open_startup_model (window);
+  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_cmpstr (attnscope_window_get_model_label (window), ==, MINI_BERT);
+  g_assert_cmpstr (attnscope_run_get_pair (main_run ()), ==, TEXT_B);
+  g_assert_cmpstr (attnscope_run_get_trace_pair (main_run ()), ==, TEXT_B);
+  g_assert_cmpint (attnscope_run_get_trace (main_run ())->segment_b_start, ==, 9);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -545,6 +580,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/encoder/heads-labels", test_heads_labels);
   g_test_add_func ("/ui/encoder/compare-pairs", test_compare_pairs);
   g_test_add_func ("/ui/encoder/pair-too-long", test_pair_too_long);
+  g_test_add_data_func ("/ui/encoder/pair-settings", app, test_pair_settings);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   return status;
