@@ -533,6 +533,30 @@ test_pair_too_long (void)
   set_texts ("hello world", NULL);
 }
 
+/* A decoder takes no pair: Sentence B is ignored (the trace is the text's alone), the
+ * predictions are next tokens. */
+static void
+test_decoder_ignores_pair (void)
+{
+  g_autofree char *tiny = test_source_path ("tests/fixtures/tiny-gpt2");
+  open_model (tiny);
+  set_texts ("The man hit the car", "a second sentence");
+  AsTrace *trace = attnscope_run_get_trace (main_run ());
+  g_assert_cmpint (trace->segment_b_start, ==, -1);
+  g_assert_null (attnscope_run_get_trace_pair (main_run ()));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsTrace) want = as_forward_text (attnscope_session_get_model (session ()),
+                                              "The man hit the car", FALSE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (trace->n_tokens, ==, want->n_tokens);
+  for (int i = 0; i < trace->n_tokens; i++)
+    g_assert_cmpint (trace->ids[i], ==, want->ids[i]);
+  AttnscopePredictionsPage *pred = ATTNSCOPE_PREDICTIONS_PAGE (page ("predictions"));
+  g_assert_cmpint (attnscope_predictions_page_get_n_masks (pred), ==, 0);
+  g_assert_cmpint (attnscope_predictions_page_get_n_predictions (pred), ==, 10);
+  set_texts ("The man hit the car", NULL);
+}
+
 /* Sentence B is kept in the settings like the text: closing the window saves it, a new window
  * runs it again (last in the file: it replaces the window). */
 static void
@@ -580,6 +604,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/encoder/heads-labels", test_heads_labels);
   g_test_add_func ("/ui/encoder/compare-pairs", test_compare_pairs);
   g_test_add_func ("/ui/encoder/pair-too-long", test_pair_too_long);
+  g_test_add_func ("/ui/encoder/decoder-ignores-pair", test_decoder_ignores_pair);
   g_test_add_data_func ("/ui/encoder/pair-settings", app, test_pair_settings);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
