@@ -206,8 +206,8 @@ update_error (AttnscopeWindow *self)
     as_truncate_longest_first (n_a, n_b, context - (n_text - n_a - n_b), &keep_a, &keep_b);
   if (too_long && pair)
     {
-      text = g_strdup_printf (_ ("Sentence A has %d tokens and sentence B %d: with the special "
-                                 "tokens %d, and %s reads at most %d. Truncating the longer "
+      text = g_strdup_printf (_ ("Sentence A has %d tokens and sentence B %d: %d with the special "
+                                 "tokens, but %s reads at most %d. Truncating the longer text "
                                  "first keeps %d of A and %d of B."),
                               n_a, n_b, n_text, as_model_get_name (model), context, keep_a, keep_b);
       button = g_strdup_printf (_ ("Keep %d + %d Tokens"), keep_a, keep_b);
@@ -252,6 +252,11 @@ update_error (AttnscopeWindow *self)
     gtk_widget_add_css_class (GTK_WIDGET (self->entry), "error");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->entry), "error");
+  /* a pair that does not fit is both texts' doing */
+  if (message != NULL && pair)
+    gtk_widget_add_css_class (GTK_WIDGET (self->pair_entry), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->pair_entry), "error");
 }
 
 const char *

@@ -505,8 +505,8 @@ test_pair_too_long (void)
   int keep_a, keep_b;
   as_truncate_longest_first (n_a, n_b, 12 - 3, &keep_a, &keep_b);
   g_autofree char *banner = g_strdup_printf (
-      "Sentence A has %d tokens and sentence B %d: with the special tokens %d, and %s reads at "
-      "most 12. Truncating the longer first keeps %d of A and %d of B.",
+      "Sentence A has %d tokens and sentence B %d: %d with the special tokens, but %s reads at "
+      "most 12. Truncating the longer text first keeps %d of A and %d of B.",
       n_a, n_b, n_a + n_b + 3, as_model_get_name (attnscope_session_get_model (session ())), keep_a,
       keep_b);
   g_assert_cmpstr (attnscope_window_get_input_message (window), ==, banner);
