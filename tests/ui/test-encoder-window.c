@@ -27,6 +27,7 @@
 #include "gui-test-util.h"
 #include "render-text.h"
 #include "check-close.h"
+#include "cli-support.h"
 
 #define TIMEOUT_MS 120000
 #define MINI_BERT "attnscope-mini-bert"
@@ -430,6 +431,25 @@ test_heads_labels (void)
       counts[AS_HEAD_PATTERN_NEXT], counts[AS_HEAD_PATTERN_SELF], counts[AS_HEAD_PATTERN_BROAD],
       counts[AS_HEAD_PATTERN_MIXED]);
   g_assert_cmpstr (attnscope_heads_page_get_summary (heads), ==, summary);
+  /* the same as `attnscope stats` on the pair: labels and shares */
+  g_auto (Run) cli = run_cli ("stats", "--model", MINI_BERT, "--text", "the cat sat on the mat .",
+                              "--pair", TEXT_B, "--json", NULL);
+  g_assert_cmpint (cli.status, ==, 0);
+  g_autoptr (JsonNode) root = parse_json (cli.out);
+  JsonArray *cli_heads = json_object_get_array_member (json_node_get_object (root), "heads");
+  g_assert_cmpuint (json_array_get_length (cli_heads), ==, 16);
+  for (guint e = 0; e < 16; e++)
+    {
+      JsonObject *h = json_array_get_object_element (cli_heads, e);
+      int l = (int) json_object_get_int_member (h, "layer");
+      int hd = (int) json_object_get_int_member (h, "head");
+      g_assert_cmpstr (json_object_get_string_member (h, "label"), ==,
+                       as_head_pattern_to_string (fig->patterns[l * 4 + hd]));
+      for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
+        g_assert_cmpfloat_with_epsilon (
+            json_object_get_double_member (h, as_head_stat_kind_to_string (k)),
+            as_head_stats_get (stats, l, hd, k), 1e-6);
+    }
   /* the sentence shows structured encoder heads, not only mixed ones */
   g_assert_cmpint (counts[AS_HEAD_PATTERN_MIXED], <, 16);
 }
