@@ -26,6 +26,7 @@
 #include "encoder-models.h"
 #include "gui-test-util.h"
 #include "render-text.h"
+#include "word-spans.h"
 #include "check-close.h"
 #include "cli-support.h"
 
@@ -346,6 +347,33 @@ test_sentence_filter (void)
   g_assert_cmpstr (fig->col_labels[n - b - 1], ==, "[SEP]");
   g_assert_cmpint (fig->highlight_row, ==, -1);
   g_assert_cmpint (fig->highlight_col, ==, 2);
+  /* words: the block of the pooled word matrix (BERT's "[SEP]" ends A's words) */
+  attnscope_view_state_set_selected_token (v, -1);
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_POOL_WORDS, TRUE);
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_B_A);
+  {
+    g_autoptr (ArWordSpans) spans = ar_word_spans_from_trace (t, AR_TOKEN_LABEL_DEFAULT);
+    int w = spans->n_words, wb = ar_word_spans_word_of (spans, b);
+    g_assert_cmpint (spans->first[wb], ==, b);
+    g_autofree float *pooled = g_new (float, (gsize) w *w);
+    ar_word_pool_attention (pooled, as_trace_attn (t, 1, 2), spans);
+    att = ATTNSCOPE_ATTENTION_PAGE (page ("attention"));
+    AttnscopeHeatmapView *heatmap = attnscope_attention_page_get_heatmap (att);
+    g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, w - wb);
+    g_assert_cmpint (attnscope_heatmap_view_get_n_cols (heatmap), ==, wb);
+    for (int i = 0; i < w - wb; i++)
+      for (int j = 0; j < wb; j++)
+        g_assert_cmpfloat (attnscope_heatmap_view_get_value (heatmap, i, j), ==,
+                           pooled[(gsize) (wb + i) * w + j]);
+    fig = &ar_built_figure_get_parts (attnscope_heatmap_view_get_figure (heatmap))->heatmap;
+    g_assert_cmpstr (fig->title, ==, "Layer 1 · head 2 · sentences B → A · words");
+    g_assert_cmpstr (fig->row_labels[0], ==, spans->labels[wb]);
+    /* a click selects the first token of the query word */
+    g_signal_emit_by_name (heatmap, "cell-activated", 1, 0);
+    g_assert_cmpint (attnscope_view_state_get_selected_token (v), ==, spans->first[wb + 1]);
+  }
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_POOL_WORDS, FALSE);
+
   /* a click on a cell of the B → A block selects its query, a token of B */
   attnscope_view_state_set_selected_token (v, -1);
   attnscope_view_state_set_segments (v, AR_SEGMENTS_B_A);

@@ -286,6 +286,15 @@ test_encoder_pairs (void)
                                   "11", "--autoscale", NULL });
 
   reset_view ();
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_POOL_WORDS, TRUE);
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_A_B);
+  attnscope_view_state_set_head (v, 1);
+  check_parity ("pair-words-a-b", "attention", 1,
+                (const char *[]){ "--pair", PAIR_B, "--layer", "0", "--head", "1", "--segments",
+                                  "a-b", "--words", NULL });
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_POOL_WORDS, FALSE);
+
+  reset_view ();
   attnscope_view_state_set_segments (v, AR_SEGMENTS_ALL);
   check_parity (
       "pair-grid", "heads", 1,

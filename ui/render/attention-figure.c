@@ -16,26 +16,25 @@ attention_colorbar_label (const ArViewSelection *view)
   return view->aggregate == AR_AGGREGATE_ROLLOUT ? _ ("Rollout weight") : _ ("Attention weight");
 }
 
-/* FIG shows rows ROW0.. (N_ROWS) and columns COL0.. (N_COLS) of MATRIX [T][T]: a copy of the
- * block, the tokens of those rows and columns as labels, the selected token outlined where it is
- * one of them. Word labels need both axes to show the same tokens: the block gets token labels. */
+/* FIG shows rows ROW0.. (N_ROWS) and columns COL0.. (N_COLS) of MATRIX [N][N], whose items
+ * (tokens or words) are labelled LABELS [N] (kept alive by BUILT): a copy of the block, the
+ * labels of its rows and columns, the item SELECTED outlined where it is one of them. Word-mode
+ * tick labels need both axes to show the same tokens: a block gets thinned (or all) labels. */
 static void
-set_block (ArBuiltFigure *built, ArHeatmapFigure *fig, const AsTrace *t, const float *matrix,
-           const ArViewSelection *view, int row0, int n_rows, int col0, int n_cols)
+set_block (ArBuiltFigure *built, ArHeatmapFigure *fig, const float *matrix, int n,
+           const char *const *labels, const ArViewSelection *view, int selected, int row0,
+           int n_rows, int col0, int n_cols)
 {
   float *block = ar_built_figure_take (built, g_new (float, (gsize) n_rows *n_cols));
   for (int i = 0; i < n_rows; i++)
-    memcpy (block + (gsize) i * n_cols, matrix + (gsize) (row0 + i) * t->n_tokens + col0,
+    memcpy (block + (gsize) i * n_cols, matrix + (gsize) (row0 + i) * n + col0,
             sizeof (float) * n_cols);
   fig->values = block;
-  const char *const *labels = (const char *const *) ar_built_figure_take_strv (
-      built, ar_token_labels_from_trace (t, ar_view_selection_label_flags (view)));
   fig->n_rows = n_rows;
   fig->n_cols = n_cols;
   fig->row_labels = labels + row0;
   fig->col_labels = labels + col0;
   fig->label_mode = view->labels == AR_LABELS_ALL ? AR_LABELS_ALL : AR_LABELS_THINNED;
-  int selected = view->selected_token;
   fig->highlight_row = selected >= row0 && selected < row0 + n_rows ? selected - row0 : -1;
   fig->highlight_col = selected >= col0 && selected < col0 + n_cols ? selected - col0 : -1;
 }
@@ -62,9 +61,16 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
       ar_word_pool_attention (pooled, matrix, spans);
       fig->values = pooled;
       ar_token_axes_set_words (built, fig, t, spans, view);
+      if ((block
+           = ar_segments_block_words (t, spans, view->segments, &row0, &n_rows, &col0, &n_cols)))
+        set_block (built, fig, pooled, spans->n_words, fig->row_labels, view, fig->highlight_row,
+                   row0, n_rows, col0, n_cols);
     }
   else if ((block = ar_segments_block (t, view->segments, &row0, &n_rows, &col0, &n_cols)))
-    set_block (built, fig, t, matrix, view, row0, n_rows, col0, n_cols);
+    set_block (built, fig, matrix, t->n_tokens,
+               ar_built_figure_take_strv (
+                   built, ar_token_labels_from_trace (t, ar_view_selection_label_flags (view))),
+               view, view->selected_token, row0, n_rows, col0, n_cols);
   else
     {
       if (view->aggregate == AR_AGGREGATE_HEAD && !view->normalize_rows)

@@ -22,6 +22,26 @@ ar_segments_block (const AsTrace *trace, ArSegments segments, int *row0, int *n_
   return TRUE;
 }
 
+gboolean
+ar_segments_block_words (const AsTrace *trace, const ArWordSpans *spans, ArSegments segments,
+                         int *row0, int *n_rows, int *col0, int *n_cols)
+{
+  int token_row0, token_rows, token_col0, token_cols;
+  int w = spans->n_words;
+  *row0 = *col0 = 0;
+  *n_rows = *n_cols = w;
+  if (!ar_segments_block (trace, segments, &token_row0, &token_rows, &token_col0, &token_cols))
+    return FALSE;
+  int b = ar_word_spans_word_of (spans, trace->segment_b_start);
+  if (b <= 0 || b >= w || spans->first[b] != trace->segment_b_start)
+    return FALSE;
+  *row0 = token_row0 > 0 ? b : 0;
+  *n_rows = token_row0 > 0 ? w - b : b;
+  *col0 = token_col0 > 0 ? b : 0;
+  *n_cols = token_col0 > 0 ? w - b : b;
+  return TRUE;
+}
+
 const char *
 ar_segments_to_string (ArSegments segments)
 {

@@ -4,13 +4,14 @@
  * A pair's trace (an encoder run on two texts, as-trace.h) has two segments: A = positions
  * 0 .. segment_b_start − 1 (BERT's "[CLS] A [SEP]", token type 0) and B = segment_b_start .. T − 1
  * ("B [SEP]", token type 1; RoBERTa's "</s> B </s>"). A filter X→Y keeps the rows of segment X
- * (the queries) and the columns of segment Y (the keys). A single text has no segments: every
- * filter shows the whole matrix. */
+ * (the queries) and the columns of segment Y (the keys); in the words view the words of those
+ * tokens. A single text has no segments: every filter shows the whole matrix. */
 #pragma once
 
 #include <glib.h>
 
 #include "as-trace.h"
+#include "word-spans.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,12 @@ typedef enum
  * AR_SEGMENTS_ALL or TRACE is not a pair. */
 gboolean ar_segments_block (const AsTrace *trace, ArSegments segments, int *row0, int *n_rows,
                             int *col0, int *n_cols);
+
+/* The same block in words (SPANS of TRACE, word-spans.h): the words of each sentence. FALSE (and
+ * all words) also when segment B does not start a word. */
+gboolean ar_segments_block_words (const AsTrace *trace, const ArWordSpans *spans,
+                                  ArSegments segments, int *row0, int *n_rows, int *col0,
+                                  int *n_cols);
 
 /* "all", "a-a", "a-b", "b-a", "b-b" (the command line's --segments values) and back; FALSE for
  * an unknown name. */

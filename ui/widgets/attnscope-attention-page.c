@@ -98,8 +98,8 @@ attnscope_attention_page_append_export_args (AttnscopePage *page, const ArViewSe
   attnscope_page_append_attention_args (argv, view);
 }
 
-/* The first query row and key column of the figure in the trace: not 0 when the view's sentence
- * filter shows a block of a pair (segments.h). */
+/* The first query row and key column of the figure in the trace's tokens (or, in the words view,
+ * words): not 0 when the view's sentence filter shows a block of a pair (segments.h). */
 static void
 block_origin (AttnscopeAttentionPage *self, int *row0, int *col0)
 {
@@ -110,9 +110,15 @@ block_origin (AttnscopeAttentionPage *self, int *row0, int *col0)
   ArViewSelection view;
   attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &view);
   int n_rows, n_cols;
+  AsTrace *trace = attnscope_analysis_get_trace (analysis);
   if (!view.pool_words)
-    ar_segments_block (attnscope_analysis_get_trace (analysis), view.segments, row0, &n_rows, col0,
-                       &n_cols);
+    {
+      ar_segments_block (trace, view.segments, row0, &n_rows, col0, &n_cols);
+      return;
+    }
+  g_autoptr (ArWordSpans) spans
+      = ar_word_spans_from_trace (trace, ar_view_selection_label_flags (&view));
+  ar_segments_block_words (trace, spans, view.segments, row0, &n_rows, col0, &n_cols);
 }
 
 /* The cursor cell of the heatmap in words: its query and key and the value between them. */
