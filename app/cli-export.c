@@ -401,7 +401,8 @@ static const char export_summary[]
       "(--rollout), all heads (--grid), a similarity matrix (--similarity) or a projection\n"
       "(--project) as PNG, SVG or PDF, drawn as the window draws it, at a chosen width, font\n"
       "size and resolution. With --compare the second text is drawn beside the first, aligned\n"
-      "by token (--align positions: by position), with the difference T2 - T.";
+      "by token (--align positions: by position), with the difference T2 - T. For an encoder,\n"
+      "--pair B makes the input a sentence pair and --segments a-b keeps A's queries and B's keys.";
 
 int
 cli_export (int argc, char **argv)

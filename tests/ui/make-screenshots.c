@@ -10,7 +10,8 @@
  *        make-screenshots OUTDIR ENCODER SENTENCE-A SENTENCE-B MASKED-TEXT encoder
  * An encoder (attnscope-mini-bert): the pair (A, B) on the attention page with the sentence
  * filter A → B (encoder-pair.png), the same pair's heads (encoder-heads.png), and the masked
- * predictions of MASKED-TEXT (encoder-predictions.png). */
+ * predictions of MASKED-TEXT (encoder-predictions.png); with "dark" after "encoder" only the
+ * pair, in dark mode (encoder-pair-dark.png). */
 #include <adwaita.h>
 
 #include "attnscope-embeddings-page.h"
@@ -77,9 +78,13 @@ show_and_shoot (AttnscopeWindow *window, const char *page, const char *outdir, c
 
 /* The encoder's screenshots (see the top). */
 static int
-encoder_shots (char **argv)
+encoder_shots (int argc, char **argv)
 {
   const char *outdir = argv[1];
+  gboolean dark = argc > 7 && g_str_equal (argv[7], "dark");
+  if (dark)
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                        ADW_COLOR_SCHEME_FORCE_DARK);
   AttnscopeWindow *window;
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   gui_test_wait_model (window, 60000);
@@ -94,7 +99,12 @@ encoder_shots (char **argv)
   attnscope_view_state_set_layer (view, 2);
   attnscope_view_state_set_head (view, 1);
   attnscope_view_state_set_segments (view, AR_SEGMENTS_A_B);
-  show_and_shoot (window, "attention", outdir, "encoder-pair.png");
+  show_and_shoot (window, "attention", outdir, dark ? "encoder-pair-dark.png" : "encoder-pair.png");
+  if (dark)
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      return 0;
+    }
   attnscope_view_state_set_segments (view, AR_SEGMENTS_ALL);
   show_and_shoot (window, "heads", outdir, "encoder-heads.png");
   attnscope_window_set_pair (window, NULL);
@@ -111,7 +121,7 @@ main (int argc, char **argv)
   gtk_init ();
   adw_init ();
   if (argc > 6 && g_str_equal (argv[6], "encoder"))
-    return encoder_shots (argv);
+    return encoder_shots (argc, argv);
   if (argc < 7)
     {
       g_printerr ("usage: %s OUTDIR MODEL TEXT COMPARE-TEXT COMPARE-A COMPARE-B [dark]\n", argv[0]);
