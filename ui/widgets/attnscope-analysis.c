@@ -21,8 +21,8 @@ typedef struct
   int layer, head, attention_head;
   gboolean words; /* similarity between words (word-spans.h) */
   ArProjectionMethod method;
-  const AsTokenizer *tokenizer; /* masked predictions: the model's, alive as long as the model */
-  int k;                        /* masked predictions: how many per mask */
+  AsModel *model; /* owned, or NULL: masked predictions read its tokenizer */
+  int k;          /* masked predictions: how many per mask */
   GCancellable *cancellable;
   AttnscopeAnalysis *analysis; /* for progress messages; the task keeps it alive */
   GDestroyNotify free_value;   /* set by the thread with its result */
@@ -91,6 +91,7 @@ job_free (Job *job)
   g_free (job->key);
   g_clear_pointer (&job->trace, as_trace_unref);
   g_clear_pointer (&job->other, as_trace_unref);
+  g_clear_pointer (&job->model, as_model_unref);
   g_clear_object (&job->cancellable);
   g_free (job);
 }
@@ -191,7 +192,8 @@ static AttnscopeMasked *
 compute_masked (const Job *job, GError **error)
 {
   int n = 0;
-  AsMaskedPrediction *masks = as_predict_masked (job->trace, job->tokenizer, job->k, &n, error);
+  AsMaskedPrediction *masks
+      = as_predict_masked (job->trace, as_model_get_tokenizer (job->model), job->k, &n, error);
   if (masks == NULL)
     return NULL;
   AttnscopeMasked *m = g_new (AttnscopeMasked, 1);
@@ -456,13 +458,14 @@ attnscope_analysis_want_projection (AttnscopeAnalysis *self, AsTrace *other, AsV
 }
 
 const AttnscopeMasked *
-attnscope_analysis_want_masked (AttnscopeAnalysis *self, const AsTokenizer *tokenizer, int k,
+attnscope_analysis_want_masked (AttnscopeAnalysis *self, AsModel *model, int k,
                                 const char **failure)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
+  g_return_val_if_fail (model != NULL, NULL);
   Job *job = job_new (self, ATTNSCOPE_RESULT_MASKED, NULL,
-                      g_strdup_printf ("masked %p %d", (const void *) tokenizer, k));
-  job->tokenizer = tokenizer;
+                      g_strdup_printf ("masked %p %d", (void *) model, k));
+  job->model = as_model_ref (model);
   job->k = k;
   return want (self, job, failure);
 }

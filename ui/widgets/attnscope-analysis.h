@@ -69,11 +69,10 @@ const char *attnscope_analysis_get_pair (AttnscopeAnalysis *self);
 const char *attnscope_analysis_get_shown_text (AttnscopeAnalysis *self);
 
 /* The top-K predictions at every mask token of a masked-LM encoder's trace (as_predict_masked
- * with TOKENIZER, which must outlive the analysis' model); *FAILURE says why there are none (no
- * mask in the text, no masked-LM head). */
-const AttnscopeMasked *attnscope_analysis_want_masked (AttnscopeAnalysis *self,
-                                                       const AsTokenizer *tokenizer, int k,
-                                                       const char **failure);
+ * with MODEL's tokenizer; the computation holds a reference to MODEL, the trace's model);
+ * *FAILURE says why there are none (no mask in the text, no masked-LM head). */
+const AttnscopeMasked *attnscope_analysis_want_masked (AttnscopeAnalysis *self, AsModel *model,
+                                                       int k, const char **failure);
 gboolean attnscope_analysis_get_busy (AttnscopeAnalysis *self);
 
 /* ATTENTION = the trace with what is computed of it; asks for the mean over heads or the rollout

@@ -210,8 +210,7 @@ static void
 update_masked (AttnscopePredictionsPage *self, AttnscopeAnalysis *analysis, AsModel *model)
 {
   const char *failure = NULL;
-  const AttnscopeMasked *masked
-      = attnscope_analysis_want_masked (analysis, as_model_get_tokenizer (model), TOP_K, &failure);
+  const AttnscopeMasked *masked = attnscope_analysis_want_masked (analysis, model, TOP_K, &failure);
   attnscope_page_set_busy (ATTNSCOPE_PAGE (self), masked == NULL && failure == NULL);
   if (masked == NULL && failure == NULL)
     return; /* computing: the previous list stays until it lands */
