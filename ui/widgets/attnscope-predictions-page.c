@@ -169,6 +169,8 @@ make_mask_heading (AttnscopePredictionsPage *self, const AsTrace *trace, int m)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (label, "mask-heading");
+  gtk_widget_set_margin_start (label, 12);
+  gtk_widget_set_margin_end (label, 12);
   gtk_widget_set_margin_top (label, 6);
   gtk_widget_set_margin_bottom (label, 6);
   GtkWidget *row = gtk_list_box_row_new ();
