@@ -334,6 +334,13 @@ on_pair_entry_changed (GtkEditable *editable, AttnscopeWindow *self)
     attnscope_run_set_pair (self->main_run, gtk_editable_get_text (editable));
 }
 
+gboolean
+attnscope_window_get_pair_visible (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), FALSE);
+  return gtk_widget_get_visible (GTK_WIDGET (self->pair_entry));
+}
+
 void
 attnscope_window_set_pair (AttnscopeWindow *self, const char *pair)
 {

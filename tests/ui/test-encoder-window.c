@@ -279,8 +279,14 @@ test_pair_mode (void)
       g_assert_true (gtk_widget_has_css_class (chip, i < 9 ? "segment-a" : "segment-b"));
       g_assert_false (gtk_widget_has_css_class (chip, i < 9 ? "segment-b" : "segment-a"));
     }
+  /* Sentence B and the sentence filter show for an encoder's pair */
+  g_assert_true (attnscope_window_get_pair_visible (window));
+  g_assert_true (attnscope_attention_page_get_segments_visible (
+      ATTNSCOPE_ATTENTION_PAGE (page ("attention"))));
   /* a single text has no segments */
   set_texts ("the cat sat on the mat .", NULL);
+  g_assert_false (attnscope_attention_page_get_segments_visible (
+      ATTNSCOPE_ATTENTION_PAGE (page ("attention"))));
   g_assert_cmpint (attnscope_run_get_trace (main_run ())->segment_b_start, ==, -1);
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (attnscope_token_strip_get_chip (strip, 0)),
                                             "segment-a"));
@@ -589,6 +595,7 @@ test_decoder_ignores_pair (void)
   g_autofree char *tiny = test_source_path ("tests/fixtures/tiny-gpt2");
   open_model (tiny);
   set_texts ("The man hit the car", "a second sentence");
+  g_assert_false (attnscope_window_get_pair_visible (window));
   AsTrace *trace = attnscope_run_get_trace (main_run ());
   g_assert_cmpint (trace->segment_b_start, ==, -1);
   g_assert_null (attnscope_run_get_trace_pair (main_run ()));

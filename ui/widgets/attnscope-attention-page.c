@@ -276,6 +276,13 @@ on_zoom_all (GtkButton *button, AttnscopeAttentionPage *self)
   attnscope_heatmap_view_set_view (self->heatmap, 0, 0, 0);
 }
 
+gboolean
+attnscope_attention_page_get_segments_visible (AttnscopeAttentionPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ATTENTION_PAGE (self), FALSE);
+  return gtk_widget_get_visible (GTK_WIDGET (self->segments_dropdown));
+}
+
 AttnscopeHeatmapView *
 attnscope_attention_page_get_heatmap (AttnscopeAttentionPage *self)
 {
