@@ -4,7 +4,9 @@
  * ui/render figure builders the window's pages call, so a file written here and the window's
  * export of the same view are the same drawing (ui/README.md, "Figure builders").
  *
- *   export --model M --text T VIEW -o FILE.png|.svg|.pdf [--compare T2] [--truncate]
+ *   export --model M --text T [--pair B] VIEW -o FILE.png|.svg|.pdf [--compare T2 [--compare-pair
+ * B2]]
+ *          [--truncate]
  *          [the look and file options of export-args.h: --token, --colormap, --annotate,
  *           --color-scale, --normalize-rows, --log-colors, --words, --labels, --no-space-marks,
  *           --raw-tokens, --align, --preset, --width, --font-size, --dpi/--scale, --no-titles,
@@ -30,7 +32,10 @@
  * shared tokens; when a difference by position is impossible (token counts differ) the figure
  * says so in a note and the command prints "attnscope: note: ..." on stderr and succeeds.
  * With --project it projects both texts' tokens, each text in its colour. --token I outlines
- * token I of T, as a click on it does in the window.
+ * token I of T, as a click on it does in the window. For an encoder, --pair B makes the input the
+ * sentence pair (T, B) (as_forward_pair: [CLS] T [SEP] B [SEP]) and --segments a-b (a-a, b-a,
+ * b-b) keeps one sentence's queries and the other's keys; --compare-pair B2 makes the compared
+ * input the pair (T2, B2).
  *
  * Errors (exit 1, "attnscope: error: ..."): a layer, head or token out of range (naming the
  * valid range), an unknown colour map, a file name without .png/.svg/.pdf, a folder that cannot
@@ -42,6 +47,7 @@
 
 #include "as-compare.h"
 #include "as-error.h"
+#include "as-forward.h"
 #include "export-args.h"
 #include "export-sidecar.h"
 #include "as-head-stats.h"
@@ -54,6 +60,7 @@
 #include "cli.h"
 #include "compare-figure.h"
 #include "figure-export.h"
+#include "pair-text.h"
 #include "projection-figure.h"
 #include "similarity-figure.h"
 #include "word-spans.h"
@@ -65,6 +72,12 @@ typedef enum
   VIEW_SIMILARITY,
   VIEW_PROJECTION,
 } View;
+
+/* The texts of the command: --text, --pair, --compare, --compare-pair (NULL: not given). */
+typedef struct
+{
+  const char *text, *pair, *compare, *compare_pair;
+} ExportTexts;
 
 typedef struct
 {
@@ -125,14 +138,14 @@ check_index (const char *option, int value, int count, const char *what, GError 
 
 /* Runs the model on TEXT and computes what REQ's figure needs of it. */
 static gboolean
-side_run (Side *side, AsModel *model, const char *text, const char *argument,
+side_run (Side *side, AsModel *model, const char *text, const char *pair, const char *argument,
           const ExportRequest *req, GError **error)
 {
   if (as_model_get_config (model)->encoder_decoder)
     {
       /* the encoder's trace is a complete bidirectional trace, the decoder's a causal one */
-      g_autoptr (AsTrace) pair = cli_translation_forward (model, text, req->target, 0, error);
-      if (pair == NULL)
+      g_autoptr (AsTrace) both = cli_translation_forward (model, text, req->target, 0, error);
+      if (both == NULL)
         return FALSE;
       if (req->kind == CLI_ATTENTION_CROSS)
         {
@@ -141,7 +154,12 @@ side_run (Side *side, AsModel *model, const char *text, const char *argument,
                        "views; export draws --kind encoder or decoder");
           return FALSE;
         }
-      side->trace = as_trace_ref (req->kind == CLI_ATTENTION_ENCODER ? pair->source : pair);
+      side->trace = as_trace_ref (req->kind == CLI_ATTENTION_ENCODER ? both->source : both);
+    }
+  else if (pair != NULL)
+    {
+      AsForwardOptions options = { .all_logits = FALSE };
+      side->trace = as_forward_pair (model, text, pair, req->truncate, &options, error);
     }
   else
     side->trace = cli_analysis_forward (model, text, argument, req->truncate, error);
@@ -329,18 +347,24 @@ run_more_texts (GPtrArray *more, AsModel *model, const ExportRequest *req, GErro
   return TRUE;
 }
 
+/* Runs the texts IN and writes the figure REQ asks for; a pair is quoted as "A ‖ B" (pair-text.h).
+ */
 static int
-export_run (AsModel *model, const char *text, const char *compare, const char *output,
-            ExportRequest *req, char **argv)
+export_run (AsModel *model, const ExportTexts *in, const char *output, ExportRequest *req,
+            char **argv)
 {
   GError *error = NULL;
   Side a = { 0 }, b = { 0 };
   g_autoptr (ArBuiltFigure) figure = NULL;
   g_autoptr (GPtrArray) more = g_ptr_array_new_with_free_func ((GDestroyNotify) as_trace_unref);
-  ArFigureTexts texts = { as_model_get_name (model), text, compare };
+  g_autofree char *shown = ar_pair_text_join (in->text, in->pair);
+  g_autofree char *shown_compare
+      = in->compare != NULL ? ar_pair_text_join (in->compare, in->compare_pair) : NULL;
+  ArFigureTexts texts = { as_model_get_name (model), shown, shown_compare };
   int code = CLI_EXIT_OK;
-  if (!side_run (&a, model, text, "--text", req, &error)
-      || (compare != NULL && !side_run (&b, model, compare, "--compare", req, &error))
+  if (!side_run (&a, model, in->text, in->pair, "--text", req, &error)
+      || (in->compare != NULL
+          && !side_run (&b, model, in->compare, in->compare_pair, "--compare", req, &error))
       || !run_more_texts (more, model, req, &error)
       || (req->selection.selected_token >= 0
           && !check_index ("--token", req->selection.selected_token, a.trace->n_tokens, "token",
@@ -472,7 +496,8 @@ static const char export_summary[]
       "(--rollout), all heads (--grid), a similarity matrix (--similarity) or a projection\n"
       "(--project) as PNG, SVG or PDF, drawn as the window draws it, at a chosen width, font\n"
       "size and resolution. With --compare the second text is drawn beside the first, aligned\n"
-      "by token (--align positions: by position), with the difference T2 - T.";
+      "by token (--align positions: by position), with the difference T2 - T. For an encoder,\n"
+      "--pair B makes the input a sentence pair and --segments a-b keeps A's queries and B's keys.";
 
 static gboolean
 add_text_line (const char *line, gpointer user_data, GError **error)
@@ -485,6 +510,7 @@ int
 cli_export (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *output = NULL, *compare = NULL, *lines = NULL;
+  g_autofree char *pair = NULL, *compare_pair = NULL;
   g_autofree char *similarity = NULL, *project = NULL, *of = NULL, *target = NULL, *kind = NULL;
   g_autofree char *also = NULL, *highlight = NULL;
   g_auto (GStrv) text_args = NULL;
@@ -503,6 +529,8 @@ cli_export (int argc, char **argv)
       "Input text (with --project: repeat for more texts)", "T" },
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines,
       "With --project: more texts, one per non-blank line", "FILE" },
+    { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
+      "For an encoder: the second text of a sentence pair ([CLS] T [SEP] B [SEP])", "B" },
     { "layer", 'l', 0, G_OPTION_ARG_INT, &v.layer, "Layer of the head to draw (from 0)", "L" },
     { "head", 0, 0, G_OPTION_ARG_INT, &v.head, "Head to draw (from 0)", "H" },
     { "grid", 0, 0, G_OPTION_ARG_NONE, &v.grid, "Every head of every layer in one grid", NULL },
@@ -524,6 +552,8 @@ cli_export (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf", "FILE" },
     { "compare", 0, 0, G_OPTION_ARG_STRING, &compare,
       "Second text: side by side, aligned to the first, and their difference", "T2" },
+    { "compare-pair", 0, 0, G_OPTION_ARG_STRING, &compare_pair,
+      "With --compare on an encoder: the compared input is the pair (T2, B2)", "B2" },
     { "target", 0, 0, G_OPTION_ARG_STRING, &target,
       "For a translation model: the target text (default: the model's translation)", "TGT" },
     { "kind", 0, 0, G_OPTION_ARG_STRING, &kind,
@@ -577,6 +607,13 @@ cli_export (int argc, char **argv)
     }
   if (code < 0 && target != NULL && !cli_check_text (target, "--target", &kind_error))
     code = cli_fail (kind_error);
+  if (code < 0 && compare_pair != NULL && compare == NULL)
+    code = cli_usage_printf ("export", "--compare-pair goes with --compare");
+  if (code < 0
+      && ((pair != NULL && !cli_check_text (pair, "--pair", &kind_error))
+          || (compare_pair != NULL
+              && !cli_check_text (compare_pair, "--compare-pair", &kind_error))))
+    code = cli_fail (kind_error);
   req.target = target;
   if (code < 0)
     {
@@ -589,8 +626,14 @@ cli_export (int argc, char **argv)
       else if (translation_options && !as_model_get_config (model)->encoder_decoder)
         code = cli_usage_printf ("export", "%s is not a translation model: --%s needs one",
                                  as_model_get_name (model), target != NULL ? "target" : "kind");
+      else if ((pair != NULL || compare_pair != NULL) && !ar_model_takes_pairs (model))
+        code = cli_usage_printf ("export", "%s is not an encoder: --%s needs one",
+                                 as_model_get_name (model), pair != NULL ? "pair" : "compare-pair");
       else
-        code = export_run (model, text, compare, output, &req, given);
+        {
+          ExportTexts in = { text, pair, compare, compare_pair };
+          code = export_run (model, &in, output, &req, given);
+        }
     }
   export_args_clear (&look);
   return code;

@@ -4,7 +4,9 @@
  * files. Both go through the same ui/render figure builders; this test fails as soon as either
  * side builds a figure of its own, words a title differently or picks another colour range.
  *
- * The real window under Xvfb on the tiny GPT-2 fixture (2 layers, 2 heads). */
+ * The real window under Xvfb on the tiny GPT-2 fixture (2 layers, 2 heads), then on the shipped
+ * attnscope-mini-bert with a sentence pair (--pair, the sentence filter --segments, the encoder's
+ * heads grid, two pairs compared with --compare-pair). */
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -20,6 +22,9 @@
 static AttnscopeWindow *window;
 static char *fixture;
 static char *tmpdir;
+/* The model and text the window shows (the tiny GPT-2 and TEXT, then attnscope-mini-bert). */
+static const char *current_model;
+static const char *current_text;
 
 static AttnscopeViewState *
 view_state (void)
@@ -63,8 +68,9 @@ read_file (const char *path)
   return g_bytes_new_take (g_steal_pointer (&data), length);
 }
 
-/* Exports page PAGE_NAME of the window and runs `attnscope export --model FIXTURE --text TEXT
- * ARGS... -o FILE --scale SCALE`; asserts both wrote the same bytes. */
+/* Exports page PAGE_NAME of the window and runs `attnscope export --model MODEL --text TEXT
+ * ARGS... -o FILE --scale SCALE` (the window's model and text); asserts both wrote the same
+ * bytes. */
 static void
 check_parity (const char *name, const char *page_name, double scale, const char *const *args)
 {
@@ -83,9 +89,9 @@ check_parity (const char *name, const char *page_name, double scale, const char 
   const char *head[] = { g_getenv ("ATTNSCOPE_BIN"),
                          "export",
                          "--model",
-                         fixture,
+                         current_model,
                          "--text",
-                         TEXT,
+                         current_text,
                          "-o",
                          cli_png,
                          "--scale",
@@ -263,6 +269,74 @@ test_compare (void)
   set_compare_text (NULL);
 }
 
+/* An encoder's sentence pair: the sentence filter, the heads grid with the encoder's labels,
+ * and two pairs compared (export --pair, --segments, --compare-pair). */
+#define PAIR_A "the cat sat on the mat ."
+#define PAIR_B "a small dog ran in the park ."
+
+static void
+test_encoder_pairs (void)
+{
+  current_model = "attnscope-mini-bert";
+  current_text = PAIR_A;
+  attnscope_window_open_model (window, current_model);
+  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  attnscope_window_set_pair (window, PAIR_B);
+  attnscope_window_set_text (window, PAIR_A);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_cmpint (
+      attnscope_run_get_trace (attnscope_session_get_main (attnscope_window_get_session (window)))
+          ->segment_b_start,
+      ==, 9);
+  AttnscopeViewState *v = view_state ();
+  reset_view ();
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 2);
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_A_B);
+  check_parity ("pair-a-b", "attention", 1,
+                (const char *[]){ "--pair", PAIR_B, "--layer", "1", "--head", "2", "--segments",
+                                  "a-b", NULL });
+
+  reset_view ();
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  attnscope_view_state_set_layer (v, 3);
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_B_A);
+  attnscope_view_state_set_selected_token (v, 11);
+  attnscope_view_state_set_autoscale (v, TRUE);
+  check_parity ("pair-b-a-mean", "attention", 1,
+                (const char *[]){ "--pair", PAIR_B, "--mean", "3", "--segments", "b-a", "--token",
+                                  "11", "--autoscale", NULL });
+
+  reset_view ();
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_POOL_WORDS, TRUE);
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_A_B);
+  attnscope_view_state_set_head (v, 1);
+  check_parity ("pair-words-a-b", "attention", 1,
+                (const char *[]){ "--pair", PAIR_B, "--layer", "0", "--head", "1", "--segments",
+                                  "a-b", "--words", NULL });
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_POOL_WORDS, FALSE);
+
+  reset_view ();
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_ALL);
+  check_parity (
+      "pair-grid", "heads", 1,
+      (const char *[]){ "--pair", PAIR_B, "--grid", "--layer", "0", "--head", "0", NULL });
+
+  AttnscopeRun *cmp = attnscope_session_get_compare (attnscope_window_get_session (window));
+  attnscope_run_set_pair (cmp, "a big dog ran in the park .");
+  set_compare_text ("the dog sat on the mat .");
+  reset_view ();
+  attnscope_view_state_set_layer (v, 2);
+  attnscope_view_state_set_head (v, 1);
+  check_parity ("compare-pairs", "compare", 1,
+                (const char *[]){ "--pair", PAIR_B, "--layer", "2", "--head", "1", "--compare",
+                                  "the dog sat on the mat .", "--compare-pair",
+                                  "a big dog ran in the park .", NULL });
+  attnscope_run_set_pair (cmp, NULL);
+  set_compare_text (NULL);
+  attnscope_window_set_pair (window, NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -272,6 +346,8 @@ main (int argc, char **argv)
   const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
   g_assert_nonnull (src);
   fixture = g_build_filename (src, "tests", "fixtures", "tiny-gpt2", NULL);
+  current_model = fixture;
+  current_text = TEXT;
   tmpdir = g_dir_make_tmp ("attnscope-parity-XXXXXX", NULL);
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
@@ -285,6 +361,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-parity/similarity", test_similarity);
   g_test_add_func ("/ui/export-parity/projection", test_projection);
   g_test_add_func ("/ui/export-parity/compare", test_compare);
+  g_test_add_func ("/ui/export-parity/encoder-pairs", test_encoder_pairs);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   g_rmdir (tmpdir);

@@ -8,6 +8,7 @@
 
 #include "as-rollout.h"
 #include "as-similarity.h"
+#include "pair-text.h"
 #include "word-spans.h"
 
 typedef struct
@@ -21,6 +22,8 @@ typedef struct
   int layer, head, attention_head;
   gboolean words; /* similarity between words (word-spans.h) */
   ArProjectionMethod method;
+  AsModel *model; /* owned, or NULL: masked predictions read its tokenizer */
+  int k;          /* masked predictions: how many per mask */
   GCancellable *cancellable;
   AttnscopeAnalysis *analysis; /* for progress messages; the task keeps it alive */
   GDestroyNotify free_value;   /* set by the thread with its result */
@@ -40,7 +43,7 @@ struct _AttnscopeAnalysis
   GObject parent_instance;
 
   AsTrace *trace;
-  char *text;
+  char *text, *pair, *shown_text;
   GHashTable *entries;               /* key → Entry */
   GQueue order[ATTNSCOPE_N_RESULTS]; /* keys of the entries of each kind, oldest first */
   Job *running[ATTNSCOPE_N_RESULTS]; /* owned by its task */
@@ -91,6 +94,7 @@ job_free (Job *job)
   g_clear_pointer (&job->trace, as_trace_unref);
   g_clear_pointer (&job->other, as_trace_unref);
   g_clear_pointer (&job->others, g_ptr_array_unref);
+  g_clear_pointer (&job->model, as_model_unref);
   g_clear_object (&job->cancellable);
   g_free (job);
 }
@@ -181,6 +185,27 @@ projection_progress (int done, int total, gpointer user_data)
                               (GDestroyNotify) progress_message_free);
 }
 
+static void
+masked_free (AttnscopeMasked *m)
+{
+  as_masked_predictions_free (m->masks, m->n_masks);
+  g_free (m);
+}
+
+static AttnscopeMasked *
+compute_masked (const Job *job, GError **error)
+{
+  int n = 0;
+  AsMaskedPrediction *masks
+      = as_predict_masked (job->trace, as_model_get_tokenizer (job->model), job->k, &n, error);
+  if (masks == NULL)
+    return NULL;
+  AttnscopeMasked *m = g_new (AttnscopeMasked, 1);
+  m->masks = masks;
+  m->n_masks = n;
+  return m;
+}
+
 static ArProjection *
 compute_projection (Job *job, GError **error)
 {
@@ -223,6 +248,9 @@ compute (Job *job, GError **error)
     case ATTNSCOPE_RESULT_PROJECTION:
       job->free_value = (GDestroyNotify) ar_projection_free;
       return compute_projection (job, error);
+    case ATTNSCOPE_RESULT_MASKED:
+      job->free_value = (GDestroyNotify) masked_free;
+      return compute_masked (job, error);
     case ATTNSCOPE_N_RESULTS:
     default:
       g_assert_not_reached ();
@@ -446,6 +474,19 @@ attnscope_analysis_want_projection (AttnscopeAnalysis *self, AsTrace *const *oth
   return want (self, job, failure);
 }
 
+const AttnscopeMasked *
+attnscope_analysis_want_masked (AttnscopeAnalysis *self, AsModel *model, int k,
+                                const char **failure)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
+  g_return_val_if_fail (model != NULL, NULL);
+  Job *job = job_new (self, ATTNSCOPE_RESULT_MASKED, NULL,
+                      g_strdup_printf ("masked %p %d", (void *) model, k));
+  job->model = as_model_ref (model);
+  job->k = k;
+  return want (self, job, failure);
+}
+
 gboolean
 attnscope_analysis_get_pending (AttnscopeAnalysis *self, AttnscopeResult kind)
 {
@@ -483,6 +524,20 @@ attnscope_analysis_get_text (AttnscopeAnalysis *self)
   return self->text;
 }
 
+const char *
+attnscope_analysis_get_pair (AttnscopeAnalysis *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
+  return self->pair;
+}
+
+const char *
+attnscope_analysis_get_shown_text (AttnscopeAnalysis *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
+  return self->shown_text;
+}
+
 gboolean
 attnscope_analysis_get_busy (AttnscopeAnalysis *self)
 {
@@ -512,6 +567,8 @@ attnscope_analysis_finalize (GObject *object)
   AttnscopeAnalysis *self = ATTNSCOPE_ANALYSIS (object);
   g_clear_pointer (&self->trace, as_trace_unref);
   g_free (self->text);
+  g_free (self->pair);
+  g_free (self->shown_text);
   G_OBJECT_CLASS (attnscope_analysis_parent_class)->finalize (object);
 }
 
@@ -557,11 +614,13 @@ attnscope_analysis_init (AttnscopeAnalysis *self)
 }
 
 AttnscopeAnalysis *
-attnscope_analysis_new (AsTrace *trace, const char *text)
+attnscope_analysis_new (AsTrace *trace, const char *text, const char *pair)
 {
   g_return_val_if_fail (trace != NULL, NULL);
   AttnscopeAnalysis *self = g_object_new (ATTNSCOPE_TYPE_ANALYSIS, NULL);
   self->trace = as_trace_ref (trace);
   self->text = g_strdup (text);
+  self->pair = g_strdup (pair);
+  self->shown_text = text != NULL ? ar_pair_text_join (text, pair) : NULL;
   return self;
 }

@@ -228,8 +228,8 @@ attnscope_page_get_texts (AttnscopePage *self, ArFigureTexts *texts)
   AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (self);
   *texts = (ArFigureTexts){
     .model_name = session != NULL ? attnscope_session_get_model_name (session) : NULL,
-    .text = a != NULL ? attnscope_analysis_get_text (a) : NULL,
-    .compare_text = b != NULL ? attnscope_analysis_get_text (b) : NULL,
+    .text = a != NULL ? attnscope_analysis_get_shown_text (a) : NULL,
+    .compare_text = b != NULL ? attnscope_analysis_get_shown_text (b) : NULL,
   };
 }
 

@@ -2,6 +2,7 @@
 #include "attnscope-run.h"
 
 #include "attnscope-tasks.h"
+#include "pair-text.h"
 
 struct _AttnscopeRun
 {
@@ -11,12 +12,15 @@ struct _AttnscopeRun
   AsModel *model;
   gboolean truncate;
   char *text;
+  char *pair; /* the second text of a sentence pair (encoders), or NULL */
   AsTrace *trace;
   char *trace_text;          /* the text TRACE came from */
+  char *trace_pair;          /* and its pair's second text, or NULL */
   GCancellable *cancellable; /* the pass in flight, NULL when idle */
   char *error_message;
   gboolean too_long;
   int n_text_tokens; /* the whole text's tokens at the last pass, -1 unknown */
+  int n_a, n_b;      /* a pair's texts' own tokens at the last pass, -1 unknown */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeRun, attnscope_run, G_TYPE_OBJECT)
@@ -25,6 +29,7 @@ enum
 {
   PROP_0,
   PROP_TEXT,
+  PROP_PAIR,
   PROP_TRACE,
   PROP_RUNNING,
   PROP_ERROR_MESSAGE,
@@ -53,7 +58,7 @@ set_error (AttnscopeRun *self, const char *message, gboolean too_long)
 }
 
 static void
-set_trace (AttnscopeRun *self, AsTrace *trace, const char *text)
+set_trace (AttnscopeRun *self, AsTrace *trace, const char *text, const char *pair)
 {
   if (self->trace == trace)
     return;
@@ -61,6 +66,8 @@ set_trace (AttnscopeRun *self, AsTrace *trace, const char *text)
   self->trace = trace != NULL ? as_trace_ref (trace) : NULL;
   g_free (self->trace_text);
   self->trace_text = g_strdup (trace != NULL ? text : NULL);
+  g_free (self->trace_pair);
+  self->trace_pair = g_strdup (trace != NULL ? pair : NULL);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
 }
 
@@ -79,7 +86,7 @@ typedef struct
 {
   AttnscopeRun *self;        /* owned */
   GCancellable *cancellable; /* owned: identifies the pass */
-  char *text;
+  char *text, *pair;
 } PassData;
 
 static void
@@ -88,17 +95,20 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
   PassData *data = user_data;
   AttnscopeRun *self = data->self;
   g_autoptr (GError) error = NULL;
-  int n_tokens = -1;
-  g_autoptr (AsTrace) trace = attnscope_forward_text_finish (result, &n_tokens, &error);
+  AttnscopeTokenCounts counts;
+  g_autoptr (AsTrace) trace = attnscope_forward_text_finish (result, &counts, &error);
+  int n_tokens = counts.n_tokens;
   /* Only the newest pass lands; a stale or cancelled one is dropped. */
   if (self->cancellable == data->cancellable && !g_cancellable_is_cancelled (data->cancellable))
     {
       g_clear_object (&self->cancellable);
       g_object_freeze_notify (G_OBJECT (self));
       int context = as_model_get_config (self->model)->n_positions;
-      if (self->n_text_tokens != n_tokens)
+      if (self->n_text_tokens != n_tokens || self->n_a != counts.n_a || self->n_b != counts.n_b)
         {
           self->n_text_tokens = n_tokens;
+          self->n_a = counts.n_a;
+          self->n_b = counts.n_b;
           g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TEXT_TOKENS]);
         }
       /* Truncation belongs to the text that needed it: a text that fits ends it. */
@@ -110,7 +120,7 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
       if (trace != NULL)
         {
           set_error (self, NULL, FALSE);
-          set_trace (self, trace, data->text);
+          set_trace (self, trace, data->text, data->pair);
         }
       else
         set_error (self, error->message, n_tokens > context);
@@ -120,6 +130,7 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
   g_object_unref (data->cancellable);
   g_object_unref (data->self);
   g_free (data->text);
+  g_free (data->pair);
   g_free (data);
 }
 
@@ -131,7 +142,7 @@ run (AttnscopeRun *self)
     {
       set_error (self, NULL, FALSE);
       if (!self->keep_when_empty || self->model == NULL)
-        set_trace (self, NULL, NULL);
+        set_trace (self, NULL, NULL, NULL);
       if (was_running)
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
       return;
@@ -141,8 +152,9 @@ run (AttnscopeRun *self)
   data->self = g_object_ref (self);
   data->cancellable = g_object_ref (self->cancellable);
   data->text = g_strdup (self->text);
-  attnscope_forward_text_async (self->model, self->text, self->truncate, self->cancellable,
-                                pass_finished, data);
+  data->pair = g_strdup (attnscope_run_get_pair_in_use (self));
+  attnscope_forward_text_async (self->model, data->text, data->pair, self->truncate,
+                                self->cancellable, pass_finished, data);
   if (!was_running)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
@@ -160,6 +172,51 @@ attnscope_run_set_text (AttnscopeRun *self, const char *text)
 }
 
 void
+attnscope_run_set_pair (AttnscopeRun *self, const char *pair)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  if (pair != NULL && *pair == '\0')
+    pair = NULL;
+  if (g_strcmp0 (self->pair, pair) == 0)
+    return;
+  g_free (self->pair);
+  self->pair = g_strdup (pair);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAIR]);
+  run (self);
+}
+
+const char *
+attnscope_run_get_pair (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->pair;
+}
+
+const char *
+attnscope_run_get_pair_in_use (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->pair != NULL && self->model != NULL && ar_model_takes_pairs (self->model)
+             ? self->pair
+             : NULL;
+}
+
+const char *
+attnscope_run_get_trace_pair (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->trace_pair;
+}
+
+void
+attnscope_run_get_pair_tokens (AttnscopeRun *self, int *n_a, int *n_b)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  *n_a = self->n_a;
+  *n_b = self->n_b;
+}
+
+void
 attnscope_run_set_model (AttnscopeRun *self, AsModel *model)
 {
   g_return_if_fail (ATTNSCOPE_IS_RUN (self));
@@ -169,7 +226,7 @@ attnscope_run_set_model (AttnscopeRun *self, AsModel *model)
   g_clear_pointer (&self->model, as_model_unref);
   self->model = model != NULL ? as_model_ref (model) : NULL;
   /* A trace of another model would no longer match the model's shape. */
-  set_trace (self, NULL, NULL);
+  set_trace (self, NULL, NULL, NULL);
   run (self);
   g_object_thaw_notify (G_OBJECT (self));
 }
@@ -263,7 +320,9 @@ attnscope_run_finalize (GObject *object)
 {
   AttnscopeRun *self = ATTNSCOPE_RUN (object);
   g_free (self->text);
+  g_free (self->pair);
   g_free (self->trace_text);
+  g_free (self->trace_pair);
   g_free (self->error_message);
   G_OBJECT_CLASS (attnscope_run_parent_class)->finalize (object);
 }
@@ -276,6 +335,9 @@ attnscope_run_get_property (GObject *object, guint prop_id, GValue *value, GPara
     {
     case PROP_TEXT:
       g_value_set_string (value, self->text);
+      break;
+    case PROP_PAIR:
+      g_value_set_string (value, self->pair);
       break;
     case PROP_TRACE:
       g_value_set_boxed (value, self->trace);
@@ -309,6 +371,9 @@ attnscope_run_set_property (GObject *object, guint prop_id, const GValue *value,
     case PROP_TEXT:
       attnscope_run_set_text (self, g_value_get_string (value));
       break;
+    case PROP_PAIR:
+      attnscope_run_set_pair (self, g_value_get_string (value));
+      break;
     case PROP_TRUNCATE:
       attnscope_run_set_truncate (self, g_value_get_boolean (value));
       break;
@@ -330,6 +395,9 @@ attnscope_run_class_init (AttnscopeRunClass *klass)
   properties[PROP_TEXT]
       = g_param_spec_string ("text", NULL, NULL, NULL,
                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PAIR]
+      = g_param_spec_string ("pair", NULL, NULL, NULL,
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TRACE] = g_param_spec_boxed ("trace", NULL, NULL, ATTNSCOPE_TYPE_TRACE, ro);
   properties[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE, ro);
   properties[PROP_ERROR_MESSAGE] = g_param_spec_string ("error-message", NULL, NULL, NULL, ro);
@@ -346,6 +414,7 @@ static void
 attnscope_run_init (AttnscopeRun *self)
 {
   self->n_text_tokens = -1;
+  self->n_a = self->n_b = -1;
 }
 
 AttnscopeRun *

@@ -74,7 +74,8 @@ replace_analysis (AttnscopeSession *self, AttnscopeAnalysis **slot, AttnscopeRun
   drop_analysis (self, slot);
   if (trace != NULL)
     {
-      *slot = attnscope_analysis_new (trace, attnscope_run_get_trace_text (run));
+      *slot = attnscope_analysis_new (trace, attnscope_run_get_trace_text (run),
+                                      attnscope_run_get_trace_pair (run));
       g_signal_connect_swapped (*slot, "notify::busy", G_CALLBACK (update_busy), self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
