@@ -4,15 +4,17 @@
  * statistic — for one text, or aggregated over every non-blank line of a file (each sentence
  * counts once), or for an encoder over every line "A<TAB>B" of a file of sentence pairs (--pairs:
  * each pair run as [CLS] A [SEP] B [SEP]). Text table by default, JSON with --json. */
+#include "cli-stats.h"
+
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "as-error.h"
+#include "as-forward.h"
 #include "as-head-stats.h"
 #include "cli-analysis.h"
 #include "cli-json.h"
-#include "as-forward.h"
-#include "cli-stats.h"
 #include "cli.h"
 #include "pair-text.h"
 
@@ -146,8 +148,16 @@ cli_stats_print_text (const AsHeadStats *s)
     {
       g_string_append_printf (out, "%5d %4d", e / s->n_head, e % s->n_head);
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
-        if (as_head_stat_kind_applies (k, s->bidirectional))
-          g_string_append_printf (out, " %10.6f", s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
+        {
+          double value = s->values[(gsize) e * AS_HEAD_STAT_COUNT + k];
+          if (!as_head_stat_kind_applies (k, s->bidirectional))
+            continue;
+          /* NaN: the input has no such token (a text without [CLS]) or no row to average */
+          if (isnan (value))
+            g_string_append_printf (out, " %10s", "-");
+          else
+            g_string_append_printf (out, " %10.6f", value);
+        }
       g_string_append_printf (out, "  %s\n", as_head_pattern_to_string (s->patterns[e]));
     }
   cli_print (out);
