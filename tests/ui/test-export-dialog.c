@@ -288,6 +288,43 @@ test_readable_tokens (void)
 {
   attnscope_window_set_text (window, "猫 é 👍");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  /* The fixture's BPE has no merges for these: one token per byte (tokenize gives ids 163 234
+   * 104 220 127 102 220 172 253 239 235). Each character is shown once, on the token of its first
+   * byte, "…" marking the tokens its bytes go on in; spaces are "␣". */
+  const char *const want[] = { "猫…", "…", "…", "␣", "é…", "…", "␣", "👍…", "…", "…", "…" };
+  const int parts[][3]
+      = { /* token, part, of */
+          { 0, 1, 3 }, { 1, 2, 3 }, { 2, 3, 3 }, { 4, 1, 2 }, { 5, 2, 2 }, { 7, 1, 4 }, { 10, 4, 4 }
+        };
+  AttnscopeTokenStrip *strip = attnscope_window_get_token_strip (window);
+  g_assert_cmpuint (attnscope_token_strip_get_n_chips (strip), ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpstr (attnscope_token_strip_get_chip_label (strip, i), ==, want[i]);
+  const char *const split_chars[] = { "猫", "é", "👍" };
+  for (gsize k = 0; k < G_N_ELEMENTS (parts); k++)
+    {
+      GtkWidget *chip = GTK_WIDGET (attnscope_token_strip_get_chip (strip, parts[k][0]));
+      const char *tooltip = gtk_widget_get_tooltip_text (chip);
+      int c = parts[k][0] < 3 ? 0 : parts[k][0] < 7 ? 1 : 2;
+      g_autofree char *says
+          = g_strdup_printf ("part %d of %d of “%s”", parts[k][1], parts[k][2], split_chars[c]);
+      g_assert_nonnull (strstr (tooltip, says));
+    }
+  /* A space token is no part of a character. */
+  const char *space_tip
+      = gtk_widget_get_tooltip_text (GTK_WIDGET (attnscope_token_strip_get_chip (strip, 3)));
+  g_assert_null (strstr (space_tip, "part "));
+  /* The figure's tick labels are the same strings, on both axes. */
+  AttnscopePage *page = attention_page ();
+  ArFigure shown;
+  g_assert_true (attnscope_page_get_figure (page, &shown));
+  g_assert_cmpint (shown.kind, ==, AR_FIGURE_HEATMAP);
+  g_assert_cmpint (shown.heatmap->n_rows, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_assert_cmpstr (shown.heatmap->row_labels[i], ==, want[i]);
+      g_assert_cmpstr (shown.heatmap->col_labels[i], ==, want[i]);
+    }
   AttnscopeExportDialog *d = new_dialog ("unicode", AR_EXPORT_PDF);
   g_autofree char *path = export(d);
   g_autofree char *text = run_tool ("pdftotext", path);

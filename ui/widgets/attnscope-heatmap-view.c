@@ -110,16 +110,24 @@ n_cols (AttnscopeHeatmapView *self)
   return heatmap (self) != NULL ? heatmap (self)->n_cols : 0;
 }
 
+/* The rows in view ZOOM asks for, as the view can show them: 0 ("all") for 0 or anything as
+ * large as the matrix, else at least MIN_ZOOM rows (or all of a smaller matrix's). */
+static int
+clamp_zoom (AttnscopeHeatmapView *self, int zoom)
+{
+  int rows = n_rows (self), cols = n_cols (self);
+  if (zoom <= 0 || zoom >= MAX (rows, cols) || rows == 0)
+    return 0;
+  return MAX (zoom, MIN (MIN_ZOOM, MIN (rows, cols)));
+}
+
 /* Clamps the view to the matrix and redraws; notifies a new zoom. */
 static void
 apply_view (AttnscopeHeatmapView *self, int row0, int col0, int zoom)
 {
   int rows = n_rows (self), cols = n_cols (self);
   int old = self->zoom;
-  if (zoom >= MAX (rows, cols) || rows == 0)
-    zoom = 0;
-  else
-    zoom = MAX (zoom, MIN (MIN_ZOOM, MIN (rows, cols)));
+  zoom = clamp_zoom (self, zoom);
   self->zoom = zoom;
   self->row0 = zoom > 0 ? CLAMP (row0, 0, MAX (rows - MIN (zoom, rows), 0)) : 0;
   self->col0 = zoom > 0 ? CLAMP (col0, 0, MAX (cols - MIN (zoom, cols), 0)) : 0;
@@ -149,18 +157,42 @@ attnscope_heatmap_view_get_zoom (AttnscopeHeatmapView *self)
   return self->zoom;
 }
 
-/* Zooms by FACTOR keeping cell (ROW, COL) where it is on screen. */
+/* The rows in view: the zoom, or all of them. */
+static int
+rows_in_view (AttnscopeHeatmapView *self)
+{
+  return self->zoom > 0 ? self->zoom : MAX (n_rows (self), n_cols (self));
+}
+
+/* Scrolls the view (not zooming) so that cell (ROW, COL) is in it. */
+static void
+scroll_to_cell (AttnscopeHeatmapView *self, int row, int col)
+{
+  if (self->zoom <= 0 || row < 0)
+    return;
+  int r0 = self->row0, c0 = self->col0, n = self->zoom;
+  r0 = row < r0 ? row : row >= r0 + n ? row - n + 1 : r0;
+  c0 = col < c0 ? col : col >= c0 + n ? col - n + 1 : c0;
+  apply_view (self, r0, c0, n);
+}
+
+/* Zooms by FACTOR (the rows in view times FACTOR, at least one row less or more) keeping cell
+ * (ROW, COL) where it is on screen. */
 static void
 zoom_around (AttnscopeHeatmapView *self, double factor, int row, int col)
 {
   int size = MAX (n_rows (self), n_cols (self));
   if (size == 0)
     return;
-  int n = self->zoom > 0 ? self->zoom : size;
+  int n = rows_in_view (self);
   int next = (int) lround (n * factor);
   if (next == n)
     next = factor < 1 ? n - 1 : n + 1;
-  double k = (double) MIN (next, size) / n;
+  next = clamp_zoom (self, next);
+  if (next == self->zoom)
+    return; /* at the smallest view, or all already */
+  /* The cell's offset in the view scales with the view: it stays under the same pixels. */
+  double k = (double) (next > 0 ? next : size) / n;
   apply_view (self, row - (int) lround ((row - self->row0) * k),
               col - (int) lround ((col - self->col0) * k), next);
 }
@@ -169,8 +201,19 @@ void
 attnscope_heatmap_view_zoom (AttnscopeHeatmapView *self, double factor)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  int n = self->zoom > 0 ? self->zoom : MAX (n_rows (self), n_cols (self));
-  zoom_around (self, factor, self->row0 + n / 2, self->col0 + n / 2);
+  int n = rows_in_view (self);
+  int r = self->cursor_row, c = self->cursor_col;
+  if (r < 0 && heatmap (self) != NULL && heatmap (self)->highlight_row >= 0)
+    r = c = MIN (heatmap (self)->highlight_row, MIN (n_rows (self), n_cols (self)) - 1);
+  if (r < 0)
+    {
+      zoom_around (self, factor, self->row0 + n / 2, self->col0 + n / 2);
+      return;
+    }
+  /* Around the cursor (or the selected token): it stays where it is, in view. */
+  scroll_to_cell (self, r, c);
+  zoom_around (self, factor, r, c);
+  scroll_to_cell (self, r, c);
 }
 
 /* ---- the figure ---- */
@@ -286,14 +329,8 @@ attnscope_heatmap_view_set_cursor (AttnscopeHeatmapView *self, int row, int col)
   g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
   if (row < 0 || col < 0 || row >= n_rows (self) || col >= n_cols (self))
     row = col = -1;
-  if (row >= 0 && self->zoom > 0)
-    {
-      /* Scroll the view to keep the cursor in it. */
-      int r0 = self->row0, c0 = self->col0, n = self->zoom;
-      r0 = row < r0 ? row : row >= r0 + n ? row - n + 1 : r0;
-      c0 = col < c0 ? col : col >= c0 + n ? col - n + 1 : c0;
-      apply_view (self, r0, c0, n);
-    }
+  /* Scroll the view to keep the cursor in it. */
+  scroll_to_cell (self, row, col);
   gboolean row_changed = row != self->cursor_row, col_changed = col != self->cursor_col;
   self->cursor_row = row, self->cursor_col = col;
   if (row_changed)
@@ -475,23 +512,60 @@ cell_text (const ArHeatmapFigure *fig, int row, int col)
     }
 }
 
-static gboolean
-on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                  gpointer user_data)
+char *
+attnscope_heatmap_view_dup_tooltip_at (AttnscopeHeatmapView *self, double x, double y)
 {
-  AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
+  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), NULL);
   int row, col;
-  if (keyboard || !hit (self, x, y, &row, &col))
-    return FALSE;
+  if (!hit (self, x, y, &row, &col))
+    return NULL;
   const ArHeatmapFigure *fig = heatmap (self);
   g_autofree char *row_label = axis_label (fig->row_labels, row);
   g_autofree char *col_label = axis_label (fig->col_labels, col);
   g_autofree char *value = cell_text (fig, row, col);
-  g_autofree char *markup = g_markup_printf_escaped (
+  return g_markup_printf_escaped (
       "%s: <b>%s</b> (%d)\n%s: <b>%s</b> (%d)\n%s", fig->row_axis ? fig->row_axis : _ ("Row"),
       row_label, row, fig->col_axis ? fig->col_axis : _ ("Column"), col_label, col, value);
+}
+
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  gpointer user_data)
+{
+  if (keyboard)
+    return FALSE;
+  g_autofree char *markup
+      = attnscope_heatmap_view_dup_tooltip_at (ATTNSCOPE_HEATMAP_VIEW (widget), x, y);
+  if (markup == NULL)
+    return FALSE;
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
+}
+
+gboolean
+attnscope_heatmap_view_get_cell_rect (AttnscopeHeatmapView *self, int row, int col, double *x,
+                                      double *y, double *width, double *height)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), FALSE);
+  if (self->figure == NULL || row < 0 || col < 0 || row >= n_rows (self) || col >= n_cols (self))
+    return FALSE;
+  ArFigureParts parts;
+  screen_figure (self, &parts);
+  ar_heatmap_get_cell_rect (&parts.heatmap, gtk_widget_get_width (GTK_WIDGET (self)),
+                            gtk_widget_get_height (GTK_WIDGET (self)), row, col, x, y, width,
+                            height);
+  return TRUE;
+}
+
+void
+attnscope_heatmap_view_zoom_at (AttnscopeHeatmapView *self, double factor, double x, double y)
+{
+  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
+  int row, col;
+  if (hit (self, x, y, &row, &col))
+    zoom_around (self, factor, row, col);
+  else
+    attnscope_heatmap_view_zoom (self, factor);
 }
 
 /* ---- input ---- */
@@ -550,13 +624,8 @@ on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, AttnscopeHeat
       = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
   if (mods & GDK_CONTROL_MASK)
     {
-      int row, col;
-      if (!hit (self, self->pointer_x, self->pointer_y, &row, &col))
-        {
-          attnscope_heatmap_view_zoom (self, dy > 0 ? ZOOM_STEP : 1 / ZOOM_STEP);
-          return TRUE;
-        }
-      zoom_around (self, dy > 0 ? ZOOM_STEP : 1 / ZOOM_STEP, row, col);
+      attnscope_heatmap_view_zoom_at (self, dy > 0 ? ZOOM_STEP : 1 / ZOOM_STEP, self->pointer_x,
+                                      self->pointer_y);
       return TRUE;
     }
   if (self->zoom == 0)
