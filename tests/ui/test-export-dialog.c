@@ -262,6 +262,45 @@ test_png_dpi (void)
   g_unlink (path);
 }
 
+/* The size presets: one column is 85 mm wide, two columns 175 mm (pdfinfo's page width), with
+ * the preset's text size (8 and 9 pt tick labels). */
+static void
+test_presets (void)
+{
+  const struct
+  {
+    AttnscopeExportSize size;
+    double mm, font;
+  } presets[] = {
+    { ATTNSCOPE_EXPORT_SIZE_ONE_COLUMN, 85, 8 },
+    { ATTNSCOPE_EXPORT_SIZE_TWO_COLUMNS, 175, 9 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      AttnscopeExportDialog *d = new_dialog ("preset", AR_EXPORT_PDF);
+      attnscope_export_dialog_set_size (d, presets[i].size);
+      ArExportOptions o;
+      attnscope_export_dialog_get_options (d, &o);
+      g_assert_cmpint (o.width_unit, ==, AR_WIDTH_MM);
+      g_assert_cmpfloat (o.width, ==, presets[i].mm);
+      g_assert_cmpfloat (o.font_size, ==, presets[i].font);
+      g_autofree char *path = export(d);
+      g_autofree char *info = run_tool ("pdfinfo", path);
+      if (info == NULL)
+        return;
+      const char *line = strstr (info, "Page size:");
+      g_assert_nonnull (line);
+      double w = 0, h = 0;
+      g_assert_cmpint (sscanf (line, "Page size: %lf x %lf pts", &w, &h), ==, 2);
+      g_test_message ("preset %.0f mm: page %.2f × %.2f pt", presets[i].mm, w, h);
+      g_assert_cmpfloat_with_epsilon (w, MM_TO_PT (presets[i].mm), 0.01);
+      g_autoptr (GBytes) pdf = read_bytes (path);
+      g_autoptr (GArray) sizes = pdf_font_sizes (pdf);
+      g_assert_cmpint (count_near (sizes, presets[i].font), >=, 1);
+      g_unlink (path);
+    }
+}
+
 /* The subtitle names the text the trace came from: clearing the entry changes nothing. */
 static void
 test_subtitle_is_the_data (void)
@@ -439,6 +478,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-dialog/formats", test_formats);
   g_test_add_func ("/ui/export-dialog/pdf-width-font", test_pdf_width_and_font);
   g_test_add_func ("/ui/export-dialog/png-dpi", test_png_dpi);
+  g_test_add_func ("/ui/export-dialog/presets", test_presets);
   g_test_add_func ("/ui/export-dialog/subtitle", test_subtitle_is_the_data);
   g_test_add_func ("/ui/export-dialog/readable-tokens", test_readable_tokens);
   g_test_add_func ("/ui/export-dialog/outline", test_outline_choice);

@@ -739,39 +739,68 @@ test_compare (void)
   ArCompareFigure fig = { .title = "Compare", .a = &a, .b = &b, .diff = &d };
   double w, h;
   ar_compare_get_size (&fig, &w, &h);
-  ArFigure figure = ar_figure_from_compare (&fig);
-  cairo_surface_t *image = draw_figure (&figure, w, h, 1);
-
-  const ArHeatmapFigure *panels[] = { &a, &b, &d };
-  for (int p = 0; p < 3; p++)
+  /* At its natural size the panels are side by side; one journal column wide (85 mm with 8 pt
+   * text is 361 units) they are stacked, each with cells of at least 8 units. */
+  for (int narrow = 0; narrow <= 1; narrow++)
     {
-      double x, y, pw, ph;
-      ar_compare_get_panel_rect (&fig, w, h, (ArComparePanel) p, &x, &y, &pw, &ph);
-      g_assert_cmpfloat (pw, >, 0);
-      for (int i = 0; i < 6; i += 5)
-        for (int j = 0; j < 6; j += 2)
-          {
-            double cx, cy, cw, ch;
-            ar_heatmap_get_cell_rect (panels[p], pw, ph, i, j, &cx, &cy, &cw, &ch);
-            ArComparePanel panel;
-            int row = -1, col = -1;
-            g_assert_true (ar_compare_hit (&fig, w, h, x + cx + 3, y + cy + 3, &panel, &row, &col));
-            g_assert_cmpint (panel, ==, p);
-            g_assert_cmpint (row, ==, i);
-            g_assert_cmpint (col, ==, j);
-            ArColor8 want = ar_colormap_color (panels[p]->colormap, panels[p]->values[i * 6 + j],
-                                               panels[p]->vmin, panels[p]->vmax);
-            assert_pixel (image, (int) ceil (x + cx + 2), (int) ceil (y + cy + 2), want, "panel");
-          }
-      if (p == 2)
+      if (narrow)
         {
-          double cx, cy, cw, ch;
-          ar_heatmap_get_cell_rect (&d, pw, ph, 1, 1, &cx, &cy, &cw, &ch);
-          assert_pixel (image, (int) ceil (x + cx + 2), (int) ceil (y + cy + 2),
-                        (ArColor8){ 247, 246, 246 }, "zero difference");
+          w = 361;
+          h = ar_compare_get_height_for_width (&fig, w);
         }
+      ArFigure figure = ar_figure_from_compare (&fig);
+      cairo_surface_t *image = draw_figure (&figure, w, h, 1);
+      const ArHeatmapFigure *panels[] = { &a, &b, &d };
+      double px[3], py[3], pw[3], ph[3];
+      for (int p = 0; p < 3; p++)
+        {
+          double x, y;
+          ar_compare_get_panel_rect (&fig, w, h, (ArComparePanel) p, &x, &y, &pw[p], &ph[p]);
+          px[p] = x, py[p] = y;
+          g_assert_cmpfloat (pw[p], >, 0);
+          g_assert_cmpfloat (x + pw[p], <=, w);
+          g_assert_cmpfloat (y + ph[p], <=, h);
+          for (int i = 0; i < 6; i += 5)
+            for (int j = 0; j < 6; j += 2)
+              {
+                double cx, cy, cw, ch;
+                ar_heatmap_get_cell_rect (panels[p], pw[p], ph[p], i, j, &cx, &cy, &cw, &ch);
+                g_assert_cmpfloat (cw, >=, 8);
+                ArComparePanel panel;
+                int row = -1, col = -1;
+                g_assert_true (
+                    ar_compare_hit (&fig, w, h, x + cx + 3, y + cy + 3, &panel, &row, &col));
+                g_assert_cmpint (panel, ==, p);
+                g_assert_cmpint (row, ==, i);
+                g_assert_cmpint (col, ==, j);
+                ArColor8 want
+                    = ar_colormap_color (panels[p]->colormap, panels[p]->values[i * 6 + j],
+                                         panels[p]->vmin, panels[p]->vmax);
+                assert_pixel (image, (int) ceil (x + cx + 2), (int) ceil (y + cy + 2), want,
+                              "panel");
+              }
+          if (p == 2)
+            {
+              double cx, cy, cw, ch;
+              ar_heatmap_get_cell_rect (&d, pw[p], ph[p], 1, 1, &cx, &cy, &cw, &ch);
+              assert_pixel (image, (int) ceil (x + cx + 2), (int) ceil (y + cy + 2),
+                            (ArColor8){ 247, 246, 246 }, "zero difference");
+            }
+        }
+      for (int p = 1; p < 3; p++)
+        if (narrow)
+          {
+            /* one under the other, not overlapping */
+            g_assert_cmpfloat (py[p], >=, py[p - 1] + ph[p - 1] - 0.5);
+            g_assert_cmpfloat (px[p], ==, px[0]);
+          }
+        else
+          {
+            g_assert_cmpfloat (py[p], ==, py[0]);
+            g_assert_cmpfloat (px[p], >=, px[p - 1] + pw[p - 1] - 0.5);
+          }
+      cairo_surface_destroy (image);
     }
-  cairo_surface_destroy (image);
 }
 
 /* ---- text ------------------------------------------------------------------------------------ */
