@@ -5,9 +5,11 @@
  * TEXT and COMPARE-TEXT are shown on every page but the compare page, which shows COMPARE-A
  * against COMPARE-B (short texts keep the per-layer chart on screen).
  * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png, compare.png,
- * predictions.png; with "dark", attention-dark.png and heads-dark.png. */
+ * predictions.png, attention-zoom.png (the heatmap zoomed in with the keyboard, the cursor cell
+ * and the minimap); with "dark", attention-dark.png and heads-dark.png. */
 #include <adwaita.h>
 
+#include "attnscope-attention-page.h"
 #include "attnscope-embeddings-page.h"
 #include "gui-test-util.h"
 
@@ -95,6 +97,23 @@ main (int argc, char **argv)
       gui_test_spin (1500);
       g_autofree char *name = g_strdup_printf ("%s%s.png", pages[i], dark ? "-dark" : "");
       g_autofree char *path = g_build_filename (outdir, name, NULL);
+      shoot (path);
+    }
+  if (!dark)
+    {
+      /* Zoomed in around a cursor cell, as the arrow keys and + leave it. */
+      set_texts (window, argv[3], argv[4]);
+      prepare_page (window, "attention", argv);
+      attnscope_window_show_page (window, "attention");
+      AttnscopePage *page = attnscope_window_get_page (window, "attention");
+      gui_test_wait_page (page, 60000);
+      AttnscopeHeatmapView *heatmap
+          = attnscope_attention_page_get_heatmap (ATTNSCOPE_ATTENTION_PAGE (page));
+      attnscope_heatmap_view_set_cursor (heatmap, 7, 4);
+      attnscope_heatmap_view_zoom (heatmap, 0.5);
+      gtk_widget_grab_focus (GTK_WIDGET (heatmap));
+      gui_test_spin (1500);
+      g_autofree char *path = g_build_filename (outdir, "attention-zoom.png", NULL);
       shoot (path);
     }
   gtk_window_destroy (GTK_WINDOW (window));
