@@ -441,6 +441,10 @@ test_remembers (void)
   attnscope_export_dialog_set_width (d, 120, AR_WIDTH_MM);
   attnscope_export_dialog_set_font_size (d, 9);
   attnscope_export_dialog_set_sidecar (d, FALSE);
+  attnscope_export_dialog_set_colors (d, ATTNSCOPE_EXPORT_COLORS_EACH);
+  attnscope_export_dialog_set_labels (d, AR_LABELS_WORDS);
+  attnscope_export_dialog_set_space_marks (d, FALSE);
+  attnscope_export_dialog_set_titles (d, FALSE);
   g_autofree char *path = export(d);
 
   d = attnscope_export_dialog_new (window, attention_page ());
@@ -453,6 +457,26 @@ test_remembers (void)
   g_assert_cmpint (o.width_unit, ==, AR_WIDTH_MM);
   g_assert_cmpfloat (o.width, ==, 120);
   g_assert_cmpfloat (o.font_size, ==, 9);
+  g_assert_false (o.titles);
+  ArViewSelection view;
+  attnscope_export_dialog_get_view (d, &view);
+  g_assert_true (view.autoscale && view.autoscale_each);
+  g_assert_cmpint (view.labels, ==, AR_LABELS_WORDS);
+  g_assert_true (view.no_space_marks);
+  /* and back to the defaults for the cases that follow */
+  attnscope_export_dialog_set_colors (d, ATTNSCOPE_EXPORT_COLORS_VIEW);
+  attnscope_export_dialog_set_labels (d, AR_LABELS_THINNED);
+  attnscope_export_dialog_set_space_marks (d, TRUE);
+  attnscope_export_dialog_set_titles (d, TRUE);
+  attnscope_export_dialog_set_size (d, ATTNSCOPE_EXPORT_SIZE_SCREEN);
+  attnscope_export_dialog_set_format (d, AR_EXPORT_PNG);
+  attnscope_export_dialog_set_name (d, "reset");
+  g_autofree char *reset = export(d);
+  g_unlink (reset);
+  d = attnscope_export_dialog_new (window, attention_page ());
+  attnscope_export_dialog_get_view (d, &view);
+  g_assert_false (view.no_space_marks);
+  g_assert_cmpint (view.labels, ==, AR_LABELS_THINNED);
   gtk_window_destroy (GTK_WINDOW (d));
   g_unlink (path);
   g_rmdir (sub);
