@@ -321,6 +321,31 @@ test_subtitle_is_the_data (void)
   g_unlink (path);
 }
 
+/* One column wide, a long text's subtitle wraps instead of being cut: the PDF holds all of it. */
+static void
+test_long_subtitle_wraps (void)
+{
+  const char *text = "The man hit the car and the car hit the man"; /* 23 tokens of 32 */
+  attnscope_window_set_text (window, text);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  AttnscopeExportDialog *d = new_dialog ("long", AR_EXPORT_PDF);
+  attnscope_export_dialog_set_size (d, ATTNSCOPE_EXPORT_SIZE_ONE_COLUMN);
+  g_autofree char *path = export(d);
+  g_autofree char *out = run_tool ("pdftotext", path);
+  attnscope_window_set_text (window, TEXT);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  if (out == NULL)
+    return;
+  /* pdftotext breaks the lines where the figure does: join them */
+  g_autoptr (GRegex) space = g_regex_new ("\\s+", 0, 0, NULL);
+  g_autofree char *joined = g_regex_replace_literal (space, out, -1, 0, " ", 0, NULL);
+  g_test_message ("%s", joined);
+  g_autofree char *quoted = g_strdup_printf ("“%s”", text);
+  g_assert_nonnull (strstr (joined, quoted));
+  g_assert_null (strstr (joined, "…”"));
+  g_unlink (path);
+}
+
 /* "猫 é 👍": the byte-level tokens are drawn as the characters they encode. */
 static void
 test_readable_tokens (void)
@@ -504,6 +529,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-dialog/png-dpi", test_png_dpi);
   g_test_add_func ("/ui/export-dialog/presets", test_presets);
   g_test_add_func ("/ui/export-dialog/subtitle", test_subtitle_is_the_data);
+  g_test_add_func ("/ui/export-dialog/long-subtitle-wraps", test_long_subtitle_wraps);
   g_test_add_func ("/ui/export-dialog/readable-tokens", test_readable_tokens);
   g_test_add_func ("/ui/export-dialog/outline", test_outline_choice);
   g_test_add_func ("/ui/export-dialog/remembers", test_remembers);

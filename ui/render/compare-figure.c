@@ -14,6 +14,7 @@ panel_init (ArBuiltFigure *built, ArHeatmapFigure *fig, const AsTrace *trace,
 {
   ar_heatmap_figure_init (fig);
   fig->title = ar_built_figure_take (built, title);
+  fig->title_one_line = TRUE; /* the panels' cells line up */
   ar_token_axes_set (built, fig, trace, view);
   fig->row_axis = _ ("Queries");
   fig->col_axis = _ ("Keys");

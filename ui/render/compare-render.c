@@ -36,14 +36,28 @@ panel_figure (const ArCompareFigure *fig, int i)
   return i == 0 ? fig->a : i == 1 ? fig->b : fig->diff;
 }
 
-static double
-head_height (PangoContext *pc, const ArRenderStyle *style, const ArCompareFigure *fig)
+/* The note under the title, wrapped to a figure WIDTH wide. */
+static PangoLayout *
+note_layout (PangoContext *pc, const ArRenderStyle *style, const ArCompareFigure *fig, double width)
 {
-  double h = ar_title_block_height (pc, style, fig->title, fig->subtitle);
+  PangoLayout *layout
+      = ar_text_layout (pc, style, fig->note, AR_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, 0);
+  pango_layout_set_width (layout, (int) (MAX (width - 2 * MARGIN, 1) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  return layout;
+}
+
+/* The title block and note of a figure WIDTH wide, wrapped. */
+static double
+head_height (PangoContext *pc, const ArRenderStyle *style, const ArCompareFigure *fig, double width)
+{
+  double h = ar_title_block_height_wrapped (pc, style, fig->title, fig->subtitle, width);
   if (fig->note != NULL && *fig->note != '\0')
     {
       double note_h;
-      ar_text_measure (pc, style, fig->note, AR_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, NULL, &note_h);
+      PangoLayout *layout = note_layout (pc, style, fig, width);
+      ar_text_extent (layout, NULL, &note_h);
+      g_object_unref (layout);
       h += note_h + NOTE_GAP;
     }
   return h > 0 ? MARGIN + h : 0;
@@ -126,7 +140,7 @@ static void
 layout_for (Layout *lo, PangoContext *pc, const ArCompareFigure *fig, double width, double height)
 {
   *lo = (Layout){ 0 };
-  lo->head_h = head_height (pc, ar_render_style_or_default (fig->style), fig);
+  lo->head_h = head_height (pc, ar_render_style_or_default (fig->style), fig, width);
   PanelNeeds needs[3];
   panel_needs (pc, fig, needs);
   double body_h = MAX (height - lo->head_h, 0);
@@ -192,7 +206,7 @@ double
 ar_compare_get_height_for_width (const ArCompareFigure *fig, double width)
 {
   PangoContext *pc = ar_text_context_new ();
-  double head_h = head_height (pc, ar_render_style_or_default (fig->style), fig);
+  double head_h = head_height (pc, ar_render_style_or_default (fig->style), fig, width);
   PanelNeeds needs[3];
   panel_needs (pc, fig, needs);
   g_object_unref (pc);
@@ -236,11 +250,10 @@ ar_compare_render (cairo_t *cr, const ArCompareFigure *fig, double width, double
   Layout lo;
   layout_for (&lo, pc, fig, width, height);
   cairo_save (cr);
-  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw_wrapped (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (fig->note != NULL && *fig->note != '\0')
     {
-      PangoLayout *layout = ar_text_layout (pc, style, fig->note, AR_FONT_SUBTITLE,
-                                            PANGO_WEIGHT_NORMAL, width - 2 * MARGIN);
+      PangoLayout *layout = note_layout (pc, style, fig, width);
       ar_render_set_rgb (cr, style->muted);
       ar_text_draw (cr, layout, MARGIN, lo.head_h - NOTE_GAP, 0, 1, 0);
       g_object_unref (layout);

@@ -136,11 +136,20 @@ fit (Layout *lo, const ArGridFigure *fig, double width, double height)
   lo->y0 = round (top_extent (lo) + MAX (avail_h - grid_h, 0) / 2);
 }
 
+/* The title block's height wrapped to a figure WIDTH wide. */
+static void
+wrap_title (Layout *lo, PangoContext *pc, const ArGridFigure *fig, double width)
+{
+  lo->title_h = ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
+                                               fig->title, fig->subtitle, width);
+}
+
 static void
 layout_only (Layout *lo, const ArGridFigure *fig, double width, double height)
 {
   PangoContext *pc = ar_text_context_new ();
   measure (lo, pc, ar_render_style_or_default (fig->style), fig);
+  wrap_title (lo, pc, fig, width);
   fit (lo, fig, width, height);
   g_object_unref (pc);
 }
@@ -151,15 +160,18 @@ ar_grid_get_size (const ArGridFigure *fig, double *width, double *height)
   Layout lo;
   PangoContext *pc = ar_text_context_new ();
   measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
+  double size = floor (CLAMP (720.0 / MAX (fig->n_layers, fig->n_heads), 56.0, 120.0));
+  *width
+      = has_data (fig)
+            ? ceil (left_extent (&lo) + fig->n_heads * (size + H_GAP) - H_GAP + right_extent (&lo))
+            : 2 * MARGIN + 320;
+  wrap_title (&lo, pc, fig, *width);
   g_object_unref (pc);
   if (!has_data (fig))
     {
-      *width = 2 * MARGIN + 320;
       *height = ceil (2 * MARGIN + lo.title_h);
       return;
     }
-  double size = floor (CLAMP (720.0 / MAX (fig->n_layers, fig->n_heads), 56.0, 120.0));
-  *width = ceil (left_extent (&lo) + fig->n_heads * (size + H_GAP) - H_GAP + right_extent (&lo));
   *height = ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN);
 }
 
@@ -169,6 +181,7 @@ ar_grid_get_height_for_width (const ArGridFigure *fig, double width)
   Layout lo;
   PangoContext *pc = ar_text_context_new ();
   measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
+  wrap_title (&lo, pc, fig, width);
   g_object_unref (pc);
   if (!has_data (fig))
     return ceil (2 * MARGIN + lo.title_h);
@@ -265,10 +278,11 @@ ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double heigh
   PangoContext *pc = ar_text_context_new ();
   Layout lo;
   measure (&lo, pc, style, fig);
+  wrap_title (&lo, pc, fig, width);
   fit (&lo, fig, width, height);
 
   cairo_save (cr);
-  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw_wrapped (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig) && lo.size > 0)
     {
       draw_captions (cr, pc, style, fig, &lo);
