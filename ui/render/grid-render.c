@@ -1,6 +1,7 @@
 /* grid-render.c — layout, drawing and hit-testing of the all-heads grid. */
 #include "grid-render.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 #include "colorbar-render.h"
@@ -13,16 +14,19 @@
 #define H_GAP 10.0
 #define V_GAP 8.0
 #define LABEL_GAP 3.0
+#define KEY_GAP 6.0
 #define COLORBAR_GAP 20.0
 #define COLORBAR_MAX 360.0
 
 typedef struct
 {
   double title_h, caption_h, number_w, number_h, label_h, colorbar_w;
-  double size;    /* thumbnail side */
-  double x0, y0;  /* top left of the first thumbnail */
-  double pitch_x; /* thumbnail + horizontal gap */
-  double pitch_y; /* thumbnail + label band + vertical gap */
+  int label_length; /* pattern labels: 0 full, 1 short, 2 initials (with a key below) */
+  double key_h;     /* the key of the initials, with its gap, or 0 */
+  double size;      /* thumbnail side */
+  double x0, y0;    /* top left of the first thumbnail */
+  double pitch_x;   /* thumbnail + horizontal gap */
+  double pitch_y;   /* thumbnail + label band + vertical gap */
 } Layout;
 
 void
@@ -114,13 +118,68 @@ measure (Layout *lo, PangoContext *pc, const ArRenderStyle *style, const ArGridF
     }
 }
 
+/* The pattern labels, in three lengths: the core's names, short forms, initials. */
+static const char *
+pattern_label (AsHeadPattern pattern, int length)
+{
+  static const char *const short_names[] = { "prev", "first", "self", "mix" };
+  static const char *const initials[] = { "p", "f", "s", "m" };
+  int k = pattern == AS_HEAD_PATTERN_PREVIOUS ? 0
+          : pattern == AS_HEAD_PATTERN_FIRST  ? 1
+          : pattern == AS_HEAD_PATTERN_SELF   ? 2
+                                              : 3;
+  return length == 0   ? as_head_pattern_to_string (pattern)
+         : length == 1 ? short_names[k]
+                       : initials[k];
+}
+
+/* The longest labels (0 full, 1 short, 2 initials) whose widest fits under a thumbnail SIZE wide:
+ * narrow grids (one journal column) shorten their labels rather than cut them. */
+static int
+pattern_label_length (PangoContext *pc, const ArRenderStyle *style, double size)
+{
+  const AsHeadPattern all[] = { AS_HEAD_PATTERN_PREVIOUS, AS_HEAD_PATTERN_FIRST,
+                                AS_HEAD_PATTERN_SELF, AS_HEAD_PATTERN_MIXED };
+  for (int length = 0; length < 2; length++)
+    {
+      double widest = 0, w;
+      for (gsize i = 0; i < G_N_ELEMENTS (all); i++)
+        {
+          ar_text_measure (pc, style, pattern_label (all[i], length), AR_FONT_SMALL,
+                           PANGO_WEIGHT_NORMAL, &w, NULL);
+          widest = MAX (widest, w);
+        }
+      if (widest <= size + H_GAP - 2)
+        return length;
+    }
+  return 2;
+}
+
+/* The key of the initials. */
+static const char *
+pattern_key (void)
+{
+  /* Translators: the key of the heads grid's pattern initials (p, f, s, m). */
+  return _ ("p previous token · f first token · s self · m mixed");
+}
+
+static PangoLayout *
+key_layout (PangoContext *pc, const ArRenderStyle *style, double width)
+{
+  PangoLayout *layout
+      = ar_text_layout (pc, style, pattern_key (), AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
+  pango_layout_set_width (layout, (int) (MAX (width - 2 * MARGIN, 1) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
+  return layout;
+}
+
 static void
 fit (Layout *lo, const ArGridFigure *fig, double width, double height)
 {
   if (!has_data (fig))
     return;
   double avail_w = width - left_extent (lo) - right_extent (lo);
-  double avail_h = height - top_extent (lo) - MARGIN;
+  double avail_h = height - top_extent (lo) - MARGIN - lo->key_h;
   double below = band_below (lo);
   double size
       = MIN ((avail_w + H_GAP) / fig->n_heads - H_GAP, (avail_h + V_GAP) / fig->n_layers - below);
@@ -136,12 +195,29 @@ fit (Layout *lo, const ArGridFigure *fig, double width, double height)
   lo->y0 = round (top_extent (lo) + MAX (avail_h - grid_h, 0) / 2);
 }
 
-/* The title block's height wrapped to a figure WIDTH wide. */
+/* What depends on the figure's WIDTH besides the thumbnails: the title block wrapped to it, and
+ * the pattern labels' length for thumbnails as large as the width allows (with initials, the key
+ * below the grid). */
 static void
 wrap_title (Layout *lo, PangoContext *pc, const ArGridFigure *fig, double width)
 {
-  lo->title_h = ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
-                                               fig->title, fig->subtitle, width);
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  lo->title_h = ar_title_block_height_wrapped (pc, style, fig->title, fig->subtitle, width);
+  lo->label_length = 0, lo->key_h = 0;
+  if (!has_data (fig) || fig->patterns == NULL)
+    return;
+  double size = ((width - left_extent (lo) - right_extent (lo)) + H_GAP) / fig->n_heads - H_GAP;
+  if (size >= 8)
+    size = floor (size);
+  lo->label_length = pattern_label_length (pc, style, MAX (size, 0));
+  if (lo->label_length == 2)
+    {
+      double h;
+      PangoLayout *layout = key_layout (pc, style, width);
+      ar_text_extent (layout, NULL, &h);
+      g_object_unref (layout);
+      lo->key_h = KEY_GAP + h;
+    }
 }
 
 static void
@@ -172,7 +248,8 @@ ar_grid_get_size (const ArGridFigure *fig, double *width, double *height)
       *height = ceil (2 * MARGIN + lo.title_h);
       return;
     }
-  *height = ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN);
+  *height = ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN
+                  + lo.key_h);
 }
 
 double
@@ -189,7 +266,8 @@ ar_grid_get_height_for_width (const ArGridFigure *fig, double width)
   double size = MAX ((avail_w + H_GAP) / fig->n_heads - H_GAP, 0.0);
   if (size >= 8)
     size = floor (size);
-  return ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN);
+  return ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN
+               + lo.key_h);
 }
 
 static void
@@ -232,7 +310,7 @@ draw_captions (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const 
 
 static void
 draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArGridFigure *fig,
-            const Layout *lo, int l, int h)
+            const Layout *lo, int l, int h, int label_length)
 {
   int t = fig->n_tokens;
   double x = lo->x0 + h * lo->pitch_x, y = lo->y0 + l * lo->pitch_y;
@@ -262,7 +340,7 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArG
   if (fig->patterns != NULL)
     {
       AsHeadPattern pattern = fig->patterns[l * fig->n_heads + h];
-      PangoLayout *layout = ar_text_layout (pc, style, as_head_pattern_to_string (pattern),
+      PangoLayout *layout = ar_text_layout (pc, style, pattern_label (pattern, label_length),
                                             AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, lo->size + H_GAP);
       ar_render_set_rgb (cr, pattern == AS_HEAD_PATTERN_MIXED ? style->muted
                                                               : ar_head_pattern_color (pattern));
@@ -288,7 +366,15 @@ ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double heigh
       draw_captions (cr, pc, style, fig, &lo);
       for (int l = 0; l < fig->n_layers; l++)
         for (int h = 0; h < fig->n_heads; h++)
-          draw_thumb (cr, pc, style, fig, &lo, l, h);
+          draw_thumb (cr, pc, style, fig, &lo, l, h, lo.label_length);
+      if (lo.key_h > 0)
+        {
+          PangoLayout *layout = key_layout (pc, style, width);
+          ar_render_set_rgb (cr, style->muted);
+          ar_text_draw (cr, layout, MARGIN, lo.y0 + fig->n_layers * lo.pitch_y - V_GAP + KEY_GAP, 0,
+                        0, 0);
+          g_object_unref (layout);
+        }
       if (fig->colorbar)
         {
           ArColorbar bar = grid_colorbar (fig);
