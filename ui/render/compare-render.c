@@ -106,13 +106,33 @@ stacked_cell_for_width (const PanelNeeds needs[3], double width)
   return isfinite (cell) ? MAX (cell, 0) : 0;
 }
 
-/* Whether the panels are stacked at WIDTH: side by side their cells would be smaller than
- * STACK_BELOW_CELL, and stacked they are larger. */
-static gboolean
-stacks_at (const PanelNeeds needs[3], double width)
+/* The cells side by side (or STACKED) when the panels have WIDTH and HEIGHT. */
+static double
+cell_for_size (const PanelNeeds needs[3], double width, double height, gboolean stacked)
 {
-  double side = cell_for_width (needs, width);
-  return side < STACK_BELOW_CELL && stacked_cell_for_width (needs, width) > side;
+  double cell = stacked ? stacked_cell_for_width (needs, width) : cell_for_width (needs, width);
+  double dec_h = 0;
+  int rows = 0;
+  for (int i = 0; i < 3; i++)
+    if (needs[i].rows > 0)
+      {
+        if (stacked)
+          dec_h += needs[i].dec_h, rows += needs[i].rows;
+        else
+          cell = MIN (cell, MAX ((height - needs[i].dec_h) / needs[i].rows, 0));
+      }
+  if (stacked && rows > 0)
+    cell = MIN (cell, MAX ((height - dec_h) / rows, 0));
+  return cell;
+}
+
+/* Whether the panels are stacked in WIDTH × HEIGHT (HEIGHT infinite: as tall as they want): side
+ * by side their cells would be smaller than STACK_BELOW_CELL, and stacked they are larger. */
+static gboolean
+stacks_at (const PanelNeeds needs[3], double width, double height)
+{
+  double side = cell_for_size (needs, width, height, FALSE);
+  return side < STACK_BELOW_CELL && cell_for_size (needs, width, height, TRUE) > side;
 }
 
 /* The height of the panels with cells of CELL, side by side or STACKED. */
@@ -149,17 +169,11 @@ layout_for (Layout *lo, PangoContext *pc, const ArCompareFigure *fig, double wid
   lo->chart_h = MIN (chart_h, body_h * 0.45);
   double panels_y = lo->head_h, panels_h = body_h - lo->chart_h;
   lo->chart_y = panels_y + panels_h;
-  lo->stacked = stacks_at (needs, width);
+  lo->stacked = stacks_at (needs, width, panels_h);
   if (lo->stacked)
     {
       /* One column of panels, each the figure's width, with cells of one size. */
-      double cell = stacked_cell_for_width (needs, width), dec_h = 0;
-      int rows = 0;
-      for (int i = 0; i < 3; i++)
-        if (needs[i].rows > 0)
-          dec_h += needs[i].dec_h, rows += needs[i].rows;
-      if (rows > 0)
-        cell = MIN (cell, MAX ((panels_h - dec_h) / rows, 0));
+      double cell = cell_for_size (needs, width, panels_h, TRUE);
       double widest = 0, y = panels_y;
       for (int i = 0; i < 3; i++)
         {
@@ -174,10 +188,7 @@ layout_for (Layout *lo, PangoContext *pc, const ArCompareFigure *fig, double wid
       return;
     }
   /* One cell size for every panel: the width's, unless the height allows less. */
-  double cell = cell_for_width (needs, width);
-  for (int i = 0; i < 3; i++)
-    if (needs[i].rows > 0)
-      cell = MIN (cell, MAX ((panels_h - needs[i].dec_h) / needs[i].rows, 0));
+  double cell = cell_for_size (needs, width, panels_h, FALSE);
   double total = 0;
   for (int i = 0; i < 3; i++)
     {
@@ -213,7 +224,7 @@ ar_compare_get_height_for_width (const ArCompareFigure *fig, double width)
   double chart_h = fig->chart != NULL
                        ? ar_line_get_height_for_width (fig->chart, chart_width (fig, width))
                        : 0;
-  gboolean stacked = stacks_at (needs, width);
+  gboolean stacked = stacks_at (needs, width, INFINITY);
   double cell = stacked ? stacked_cell_for_width (needs, width) : cell_for_width (needs, width);
   return ceil (head_h + panels_height (needs, cell, stacked) + chart_h);
 }

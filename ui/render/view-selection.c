@@ -191,25 +191,6 @@ ar_difference_range (const float *diff, gsize n)
 }
 
 void
-ar_view_range (const ArViewSelection *view, const float *values, gsize n, double *vmin,
-               double *vmax)
-{
-  ar_sequential_range (values, n, view->autoscale, vmin, vmax);
-  if (!view->log_colors)
-    return;
-  if (!view->autoscale)
-    {
-      *vmin = 1e-3 * *vmax;
-      return;
-    }
-  double smallest = INFINITY;
-  for (gsize i = 0; i < n; i++)
-    if (values[i] > 0 && values[i] < smallest)
-      smallest = values[i];
-  *vmin = MAX (isfinite (smallest) ? smallest : 0, 1e-4 * *vmax);
-}
-
-void
 ar_heatmap_view_range (const ArViewSelection *view, const ArHeatmapFigure *fig, double *vmin,
                        double *vmax)
 {

@@ -122,16 +122,12 @@ void ar_signed_range (const float *values, gsize n, gboolean autoscale, double *
  * → 0.0034, 0.047 → 0.047, 0.3 → 0.3), at least 1e-4; NaN entries are skipped. */
 double ar_difference_range (const float *diff, gsize n);
 
-/* The colour range of values that cannot be negative under VIEW: ar_sequential_range, and for
- * log colours a lower end above 0 (the smallest positive value, at least 1e-4 of the upper end;
- * 1e-3 on the fixed range [0, 1]). */
-void ar_view_range (const ArViewSelection *view, const float *values, gsize n, double *vmin,
-                    double *vmax);
-
-/* The colour range of FIG's values (that cannot be negative) under VIEW, as ar_view_range, over
- * the cells that hold a value (masked cells and NaN left out) — and without rows that hold only
- * one value (a causal model's first token can only attend to itself: its weight is 1 and says
- * nothing about the head), unless every row is such a row. */
+/* The colour range of FIG's values (that cannot be negative) under VIEW: [0, 1], or with
+ * autoscale their [min, max]; for log colours a lower end above 0 (the smallest positive value,
+ * at least 1e-4 of the upper end; 1e-3 on the fixed range [0, 1]). Over the cells that hold a
+ * value (masked cells and NaN left out) — and without rows that hold only one value (a causal
+ * model's first token can only attend to itself: its weight is 1 and says nothing about the
+ * head), unless every row is such a row. */
 void ar_heatmap_view_range (const ArViewSelection *view, const ArHeatmapFigure *fig, double *vmin,
                             double *vmax);
 
