@@ -6,11 +6,13 @@
  * against COMPARE-B (short texts keep the per-layer chart on screen).
  * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png, compare.png,
  * predictions.png, attention-zoom.png (the heatmap zoomed in with the keyboard, the cursor cell
- * and the minimap); with "dark", attention-dark.png and heads-dark.png. */
+ * and the minimap), export.png (the export dialog set to one journal column); with "dark",
+ * attention-dark.png and heads-dark.png. */
 #include <adwaita.h>
 
 #include "attnscope-attention-page.h"
 #include "attnscope-embeddings-page.h"
+#include "attnscope-export-dialog.h"
 #include "gui-test-util.h"
 
 static const char *const pages[]
@@ -115,6 +117,18 @@ main (int argc, char **argv)
       gui_test_spin (1500);
       g_autofree char *path = g_build_filename (outdir, "attention-zoom.png", NULL);
       shoot (path);
+
+      /* The export dialog, one journal column wide, as a PDF. */
+      attnscope_heatmap_view_set_view (heatmap, 0, 0, 0);
+      AttnscopeExportDialog *dialog = attnscope_export_dialog_new (window, page);
+      attnscope_export_dialog_set_format (dialog, AR_EXPORT_PDF);
+      attnscope_export_dialog_set_size (dialog, ATTNSCOPE_EXPORT_SIZE_ONE_COLUMN);
+      attnscope_export_dialog_set_folder (dialog, g_get_tmp_dir ());
+      gtk_window_present (GTK_WINDOW (dialog));
+      gui_test_spin (2000);
+      g_autofree char *export_path = g_build_filename (outdir, "export.png", NULL);
+      shoot (export_path);
+      gtk_window_destroy (GTK_WINDOW (dialog));
     }
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;
