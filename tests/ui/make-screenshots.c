@@ -4,7 +4,8 @@
  * Usage: make-screenshots OUTDIR MODEL TEXT COMPARE-TEXT COMPARE-A COMPARE-B [dark]
  * TEXT and COMPARE-TEXT are shown on every page but the compare page, which shows COMPARE-A
  * against COMPARE-B (short texts keep the per-layer chart on screen).
- * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png, compare.png,
+ * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png (the three "spring"
+ * sentences: static token embeddings beside contextual hidden states, UMAP), compare.png,
  * predictions.png, attention-zoom.png (the heatmap zoomed in with the keyboard, the cursor cell
  * and the minimap), export.png (the export dialog set to one journal column); with "dark",
  * attention-dark.png and heads-dark.png. */
@@ -14,6 +15,14 @@
 #include "attnscope-embeddings-page.h"
 #include "attnscope-export-dialog.h"
 #include "gui-test-util.h"
+
+/* The lecture's three senses of "spring" (the first rephrased so that it holds the token
+ * " spring": attnscope-mini splits "Spring" into "Sp" + "ring"). */
+static const char *const spring_sentences[] = {
+  "My favorite season is spring",
+  "The water of the spring is very clean",
+  "Last night I broke one spring in my bed",
+};
 
 static const char *const pages[]
     = { "attention", "heads", "similarity", "embeddings", "compare", "predictions" };
@@ -58,9 +67,19 @@ prepare_page (AttnscopeWindow *window, const char *page, char **argv)
     attnscope_view_state_set_selected_token (view, 1);
   else if (g_str_equal (page, "embeddings"))
     {
+      /* The lecture's "spring": static token embeddings beside the hidden states after layer 2,
+       * by UMAP, every " spring" highlighted. */
+      AttnscopeEmbeddingsPage *emb
+          = ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings"));
+      const char *const more[] = { spring_sentences[1], spring_sentences[2], NULL };
+      attnscope_window_set_text (window, spring_sentences[0]);
+      gui_test_wait_runs (window, 60000);
+      attnscope_sentences_set_all (attnscope_embeddings_page_get_sentences (emb), more);
       attnscope_view_state_set_selected_token (view, -1);
-      attnscope_embeddings_page_set_both_sentences (
-          ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings")), TRUE);
+      attnscope_view_state_set_layer (view, 2);
+      attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_UMAP);
+      attnscope_embeddings_page_set_static_beside (emb, TRUE);
+      attnscope_embeddings_page_set_highlight (emb, "spring");
     }
 }
 

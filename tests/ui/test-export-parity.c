@@ -76,7 +76,7 @@ typedef struct
 /* Exports page PAGE_NAME of the window with the dialog's CHOICES (NULL: as shown) and runs
  * `attnscope export --model FIXTURE --text TEXT ARGS... -o FILE --scale SCALE`; asserts both wrote
  * the same bytes, and that the command the window records for the export (its sidecar's) holds
- * every option of ARGS. */
+ * every look option of ARGS. */
 static void
 check_parity_with (const char *name, const char *page_name, double scale,
                    const DialogChoices *choices, const char *const *args)
@@ -109,7 +109,11 @@ check_parity_with (const char *name, const char *page_name, double scale,
           = args[i + 1] != NULL
             && ((g_str_equal (option, "--color-scale") && g_str_equal (args[i + 1], "fixed"))
                 || (g_str_equal (option, "--labels") && g_str_equal (args[i + 1], "thinned")));
-      if (g_str_has_prefix (option, "--") && !is_default
+      /* the look options (the texts may be spelled otherwise: --lines for repeated --text) */
+      static const char *const look[]
+          = { "--color-scale", "--normalize-rows", "--log-colors", "--words",
+              "--labels",      "--no-space-marks", "--colormap",   NULL };
+      if (g_strv_contains (look, option) && !is_default
           && !g_strv_contains ((const char *const *) recorded, option))
         g_error ("%s: the recorded command lacks %s", name, option);
     }
@@ -254,9 +258,12 @@ test_projection (void)
   AttnscopeViewState *v = view_state ();
   AttnscopeEmbeddingsPage *emb
       = ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings"));
+  AttnscopeSentences *sentences = attnscope_embeddings_page_get_sentences (emb);
   reset_view ();
   set_compare_text (NULL);
-  attnscope_embeddings_page_set_both_sentences (emb, FALSE);
+  attnscope_sentences_set_all (sentences, NULL);
+  attnscope_embeddings_page_set_static_beside (emb, FALSE);
+  attnscope_embeddings_page_set_highlight (emb, NULL);
   attnscope_embeddings_page_set_source (emb, AS_VECTORS_HIDDEN);
   attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_PCA);
   attnscope_view_state_set_selected_token (v, 3);
@@ -264,18 +271,37 @@ test_projection (void)
                 (const char *[]){ "--project", "pca", "--of", "hidden", "--layer", "1", "--token",
                                   "3", NULL });
 
-  /* Both sentences by t-SNE, the contexts of a head. */
-  set_compare_text ("The car hit the man");
-  attnscope_embeddings_page_set_both_sentences (emb, TRUE);
+  /* Two sentences by t-SNE, the contexts of a head. */
+  const char *const second[] = { "The car hit the man", NULL };
+  attnscope_sentences_set_all (sentences, second);
   attnscope_embeddings_page_set_source (emb, AS_VECTORS_CONTEXTS);
   attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_TSNE);
   attnscope_view_state_set_layer (v, 1);
   attnscope_view_state_set_head (v, 1);
   attnscope_view_state_set_selected_token (v, -1);
-  check_parity ("tsne-both", "embeddings", 1,
+  check_parity ("tsne-two", "embeddings", 1,
                 (const char *[]){ "--project", "tsne", "--of", "contexts", "--layer", "1", "--head",
-                                  "1", "--compare", "The car hit the man", NULL });
-  attnscope_embeddings_page_set_both_sentences (emb, FALSE);
+                                  "1", "--text", "The car hit the man", NULL });
+
+  /* Static beside contextual by UMAP, a word highlighted, the further sentences from a file. */
+  const char *const more[] = { "The man saw the car", "A car hit a man at the car park", NULL };
+  attnscope_sentences_set_all (sentences, more);
+  attnscope_embeddings_page_set_source (emb, AS_VECTORS_HIDDEN);
+  attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_UMAP);
+  attnscope_embeddings_page_set_static_beside (emb, TRUE);
+  attnscope_embeddings_page_set_highlight (emb, "car");
+  attnscope_view_state_set_layer (v, 0);
+  g_autofree char *lines = g_build_filename (tmpdir, "sentences.txt", NULL);
+  g_assert_true (g_file_set_contents (
+      lines, "The man saw the car\n\nA car hit a man at the car park\n", -1, NULL));
+  check_parity ("umap-static", "embeddings", 1,
+                (const char *[]){ "--project", "umap", "--of", "token-embeddings", "--also",
+                                  "hidden", "--layer", "1", "--lines", lines, "--highlight", "car",
+                                  NULL });
+  g_unlink (lines);
+  attnscope_sentences_set_all (sentences, NULL);
+  attnscope_embeddings_page_set_static_beside (emb, FALSE);
+  attnscope_embeddings_page_set_highlight (emb, NULL);
   attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_PCA);
 }
 

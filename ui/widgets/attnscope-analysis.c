@@ -14,8 +14,9 @@ typedef struct
 {
   AttnscopeResult kind;
   char *key;
-  AsTrace *trace; /* owned */
-  AsTrace *other; /* owned, or NULL */
+  AsTrace *trace;    /* owned */
+  AsTrace *other;    /* owned, or NULL */
+  GPtrArray *others; /* AsTrace, owned: the sentences after this trace's (projections), or NULL */
   AsVectorSource source;
   int layer, head, attention_head;
   gboolean words; /* similarity between words (word-spans.h) */
@@ -30,7 +31,8 @@ typedef struct
   gpointer value; /* NULL when the computation failed */
   GDestroyNotify free_value;
   char *failure;
-  AsTrace *other; /* owned: keeps the key's trace address unique while the entry lives */
+  AsTrace *other;    /* owned: keeps the key's trace address unique while the entry lives */
+  GPtrArray *others; /* the same for the traces of a projection's other sentences */
 } Entry;
 
 struct _AttnscopeAnalysis
@@ -88,6 +90,7 @@ job_free (Job *job)
   g_free (job->key);
   g_clear_pointer (&job->trace, as_trace_unref);
   g_clear_pointer (&job->other, as_trace_unref);
+  g_clear_pointer (&job->others, g_ptr_array_unref);
   g_clear_object (&job->cancellable);
   g_free (job);
 }
@@ -99,6 +102,7 @@ entry_free (Entry *entry)
     entry->free_value (entry->value);
   g_free (entry->failure);
   g_clear_pointer (&entry->other, as_trace_unref);
+  g_clear_pointer (&entry->others, g_ptr_array_unref);
   g_free (entry);
 }
 
@@ -163,16 +167,16 @@ progress_message_free (ProgressMessage *msg)
   g_free (msg);
 }
 
-/* t-SNE's progress, on the worker thread: passed to the main context. */
+/* t-SNE's and UMAP's progress, on the worker thread: passed to the main context. */
 static void
-tsne_progress (int iteration, int n_iter, double kl, const float *y, int n, gpointer user_data)
+projection_progress (int done, int total, gpointer user_data)
 {
   const Job *job = user_data;
   ProgressMessage *msg = g_new0 (ProgressMessage, 1);
   msg->analysis = g_object_ref (job->analysis);
   msg->cancellable = g_object_ref (job->cancellable);
-  msg->done = iteration;
-  msg->total = n_iter;
+  msg->done = done;
+  msg->total = total;
   g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_deliver, msg,
                               (GDestroyNotify) progress_message_free);
 }
@@ -180,12 +184,17 @@ tsne_progress (int iteration, int n_iter, double kl, const float *y, int n, gpoi
 static ArProjection *
 compute_projection (Job *job, GError **error)
 {
-  int n = 0, dim = 0;
-  g_autofree float *x = ar_projection_vectors (job->trace, job->other, job->source, job->layer,
-                                               job->head, &n, &dim, error);
+  int n = 0, dim = 0, n_others = job->others != NULL ? (int) job->others->len : 0;
+  g_autofree const AsTrace **traces = g_new (const AsTrace *, 1 + n_others);
+  traces[0] = job->trace;
+  for (int s = 0; s < n_others; s++)
+    traces[1 + s] = job->others->pdata[s];
+  ArSentences sentences = { 1 + n_others, traces, NULL };
+  ArVectorChoice choice = { job->source, job->layer, job->head };
+  g_autofree float *x = ar_projection_vectors (&sentences, &choice, &n, &dim, error);
   if (x == NULL)
     return NULL;
-  return ar_projection_compute (x, n, dim, job->method, tsne_progress, job, job->cancellable,
+  return ar_projection_compute (x, n, dim, job->method, projection_progress, job, job->cancellable,
                                 error);
 }
 
@@ -280,6 +289,7 @@ store (AttnscopeAnalysis *self, Job *job, gpointer value, const char *failure)
   entry->free_value = job->free_value;
   entry->failure = g_strdup (failure);
   entry->other = job->other != NULL ? as_trace_ref (job->other) : NULL;
+  entry->others = job->others != NULL ? g_ptr_array_ref (job->others) : NULL;
   char *key = g_strdup (job->key);
   g_hash_table_replace (self->entries, key, entry);
   GQueue *order = &self->order[job->kind];
@@ -414,14 +424,21 @@ attnscope_analysis_want_comparison (AttnscopeAnalysis *self, AsTrace *other, con
 }
 
 const ArProjection *
-attnscope_analysis_want_projection (AttnscopeAnalysis *self, AsTrace *other, AsVectorSource source,
-                                    int layer, int head, ArProjectionMethod method,
-                                    const char **failure)
+attnscope_analysis_want_projection (AttnscopeAnalysis *self, AsTrace *const *others, int n_others,
+                                    AsVectorSource source, int layer, int head,
+                                    ArProjectionMethod method, const char **failure)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
-  Job *job = job_new (
-      self, ATTNSCOPE_RESULT_PROJECTION, other,
-      g_strdup_printf ("projection %p %d %d %d %d", (void *) other, source, layer, head, method));
+  GString *key = g_string_new (NULL);
+  g_string_printf (key, "projection %d %d %d %d", source, layer, head, method);
+  GPtrArray *traces = g_ptr_array_new_with_free_func ((GDestroyNotify) as_trace_unref);
+  for (int s = 0; s < n_others; s++)
+    {
+      g_string_append_printf (key, " %p", (void *) others[s]);
+      g_ptr_array_add (traces, as_trace_ref (others[s]));
+    }
+  Job *job = job_new (self, ATTNSCOPE_RESULT_PROJECTION, NULL, g_string_free (key, FALSE));
+  job->others = traces;
   job->source = source;
   job->layer = layer;
   job->head = head;

@@ -34,7 +34,7 @@ typedef enum
   ATTNSCOPE_RESULT_HEAD_STATS,      /* entropy, shares and pattern of every head */
   ATTNSCOPE_RESULT_SIMILARITY,      /* per vectors, layer and head: AttnscopeSimilarity */
   ATTNSCOPE_RESULT_COMPARISON,      /* per second trace: AsComparison */
-  ATTNSCOPE_RESULT_PROJECTION,      /* per second trace, vectors, layer, head, method */
+  ATTNSCOPE_RESULT_PROJECTION,      /* per other traces, vectors, layer, head, method */
   ATTNSCOPE_N_RESULTS,
 } AttnscopeResult;
 
@@ -76,8 +76,11 @@ const AttnscopeSimilarity *attnscope_analysis_want_similarity (AttnscopeAnalysis
 const AsComparison *attnscope_analysis_want_comparison (AttnscopeAnalysis *self, AsTrace *other,
                                                         const char **failure);
 
-/* The projection of this trace's vectors (and OTHER's, when not NULL; projection-figure.h). */
-const ArProjection *attnscope_analysis_want_projection (AttnscopeAnalysis *self, AsTrace *other,
+/* The projection of the vectors of this trace's tokens followed by those of OTHERS [N_OTHERS]
+ * (the other sentences of the embeddings page; projection-figure.h). "progress" reports t-SNE's
+ * iterations and UMAP's epochs. */
+const ArProjection *attnscope_analysis_want_projection (AttnscopeAnalysis *self,
+                                                        AsTrace *const *others, int n_others,
                                                         AsVectorSource source, int layer, int head,
                                                         ArProjectionMethod method,
                                                         const char **failure);
