@@ -827,6 +827,50 @@ test_alt_arrows (void)
   reset_view ();
 }
 
+/* The keyboard on the heads grid: arrows move the outlined head as the grid lays heads out,
+ * Return opens it in the attention view. */
+static void
+test_grid_keys (void)
+{
+  reset_view ();
+  AttnscopeViewState *v = view_state ();
+  attnscope_view_state_set_layer (v, 0);
+  attnscope_view_state_set_head (v, 0);
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  AttnscopeHeadsPage *heads = ATTNSCOPE_HEADS_PAGE (page ("heads"));
+  GtkWidget *grid = GTK_WIDGET (attnscope_heads_page_get_grid (heads));
+  g_assert_true (gtk_widget_get_focusable (grid));
+  g_assert_true (press_key (grid, GDK_KEY_Down, 0));
+  g_assert_cmpint (attnscope_view_state_get_aggregate (v), ==, ATTNSCOPE_AGGREGATE_HEAD);
+  g_assert_cmpint (attnscope_view_state_get_layer (v), ==, 1);
+  g_assert_true (press_key (grid, GDK_KEY_Right, 0));
+  g_assert_cmpint (attnscope_view_state_get_head (v), ==, 1);
+  g_assert_true (press_key (grid, GDK_KEY_Up, 0));
+  g_assert_cmpint (attnscope_view_state_get_layer (v), ==, 0);
+  g_assert_true (press_key (grid, GDK_KEY_Left, 0));
+  g_assert_cmpint (attnscope_view_state_get_head (v), ==, 0);
+  g_assert_true (press_key (grid, GDK_KEY_Down, 0));
+  g_assert_true (press_key (grid, GDK_KEY_Right, 0));
+  /* the grid outlines the head the keys chose */
+  g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (heads), TIMEOUT_MS));
+  ArBuiltFigure *built
+      = attnscope_head_grid_view_get_figure (attnscope_heads_page_get_grid (heads));
+  const ArGridFigure *fig = &ar_built_figure_get_parts (built)->grid;
+  g_assert_cmpint (fig->highlight_layer, ==, 1);
+  g_assert_cmpint (fig->highlight_head, ==, 1);
+  /* Alt+arrows are the window's, not the grid's */
+  g_assert_false (press_key (grid, GDK_KEY_Down, GDK_ALT_MASK));
+  /* Return opens it */
+  g_assert_true (press_key (grid, GDK_KEY_Return, 0));
+  AttnscopePage *attention = attnscope_window_get_page (window, "attention");
+  g_assert_true (gui_test_wait_page (attention, TIMEOUT_MS));
+  gui_test_spin (100);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (attention)));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (heads)));
+  g_assert_cmpstr (shown_heatmap ()->title, ==, "Layer 1 · head 1");
+  reset_view ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -853,6 +897,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/heatmap-view/log-colors", test_log_colors);
   g_test_add_func ("/ui/heatmap-view/cursor-status", test_cursor_status);
   g_test_add_func ("/ui/heatmap-view/alt-arrows", test_alt_arrows);
+  g_test_add_func ("/ui/heatmap-view/grid-keys", test_grid_keys);
   g_test_add_func ("/ui/heatmap-view/grid-autoscale-each", test_grid_autoscale_each);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));

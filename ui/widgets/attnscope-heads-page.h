@@ -1,6 +1,8 @@
 /* attnscope-heads-page.h — the model view: all heads of the model at once, each labelled with
  * its pattern (previous token, first token, self, mixed); a click opens a head in the attention
- * view. Its figure is what "Export All Heads" writes. */
+ * view. With the keyboard on the grid, arrows move to the head above, below, left or right (as
+ * Alt+arrows do anywhere in the window) and Return or space opens it. Its figure is what "Export
+ * All Heads" writes. */
 #pragma once
 
 #include "attnscope-head-grid-view.h"
