@@ -4,13 +4,16 @@
  * The view (AttnscopeHeatmapView) fills a 1280 × 800 window and shows a causal T × T matrix of
  * softmax rows (random logits, seed 1) with word-like token labels, as an attention head of a
  * 1024-token text looks. For each view — all of it, then 512, 256, 128, 64, 32 and 16 rows around
- * the middle — it measures REPEAT times:
- *   snapshot: the widget's snapshot function (what the view itself costs per frame);
- *   frame:    a redraw on screen, from the frame clock's before-paint to its after-paint (the
- *             snapshot, GTK's rendering of it and the copy to the window);
- * and, zoomed to 64 rows, REPEAT pan steps (one row and one column per frame, as a drag does):
- * the same two times. Prints one JSON object per line: {"view": N, "what": "...", "median_ms":
- * ..., "max_ms": ...}.
+ * the middle — it measures REPEAT times each:
+ *   moved-snapshot, moved-frame: the view moved by one row and one column (as a drag or the arrow
+ *     keys move it): the widget's snapshot function, and the frame on screen from the frame
+ *     clock's before-paint to its after-paint (the snapshot, GSK's rendering of it, the copy to
+ *     the window) — every frame draws the figure anew;
+ *   snapshot, frame: a redraw of the same view (the cursor moving, a tooltip, an expose), where
+ *     the widget reuses the drawing of the figure it kept.
+ * The whole matrix cannot move: its "moved" frames go round three figures of the same size and
+ * labels (as switching heads does). Prints one JSON object per line: {"view": N, "what":
+ * "...", "median_ms": ..., "max_ms": ...}.
  *
  * usage: bench-heatmap-zoom [--tokens T] [--repeat N] */
 #include <adwaita.h>
@@ -159,6 +162,10 @@ main (int argc, char **argv)
   view = ATTNSCOPE_HEATMAP_VIEW (attnscope_heatmap_view_new ());
   gtk_window_set_child (window, GTK_WIDGET (view));
   g_autoptr (ArBuiltFigure) figure = attention_like_figure (tokens);
+  /* other heads, say: the same size and labels */
+  g_autoptr (ArBuiltFigure) second = attention_like_figure (tokens);
+  g_autoptr (ArBuiltFigure) third = attention_like_figure (tokens);
+  ArBuiltFigure *figures[3] = { figure, second, third };
   attnscope_heatmap_view_set_figure (view, figure);
   gtk_window_present (window);
   while (gtk_widget_get_width (GTK_WIDGET (view)) <= 0)
@@ -181,23 +188,28 @@ main (int argc, char **argv)
       int n = sizes[s];
       if (n >= tokens)
         continue;
-      attnscope_heatmap_view_set_view (view, (tokens - n) / 2, (tokens - n) / 2, n);
-      time_frame ();
+      int r0 = (tokens - n) / 2;
+      for (int r = 0; r < repeat; r++)
+        {
+          if (n > 0)
+            attnscope_heatmap_view_set_view (view, r0 + 2 * r % 4, r0 + 2 * r % 4, n);
+          else
+            attnscope_heatmap_view_set_figure (view, figures[2 * r % 3]);
+          snap[r] = time_snapshot ();
+          /* the frame draws anew too: drop what the snapshot above kept */
+          if (n > 0)
+            attnscope_heatmap_view_set_view (view, r0 + (2 * r + 1) % 4, r0 + (2 * r + 1) % 4, n);
+          else
+            attnscope_heatmap_view_set_figure (view, figures[(2 * r + 1) % 3]);
+          frame[r] = time_frame ();
+        }
+      report (n, "moved-snapshot", snap, repeat);
+      report (n, "moved-frame", frame, repeat);
       for (int r = 0; r < repeat; r++)
         snap[r] = time_snapshot (), frame[r] = time_frame ();
       report (n, "snapshot", snap, repeat);
       report (n, "frame", frame, repeat);
     }
-  /* Panning a 64-row view: one row and one column per frame. */
-  int row0 = 100;
-  for (int r = 0; r < repeat; r++)
-    {
-      attnscope_heatmap_view_set_view (view, row0 + r, row0 + r, 64);
-      snap[r] = time_snapshot ();
-      frame[r] = time_frame ();
-    }
-  report (64, "pan-snapshot", snap, repeat);
-  report (64, "pan-frame", frame, repeat);
   gtk_window_destroy (window);
   return 0;
 }

@@ -199,7 +199,7 @@ fit (Layout *lo, const ArGridFigure *fig, double width, double height)
  * the pattern labels' length for thumbnails as large as the width allows (with initials, the key
  * below the grid). */
 static void
-wrap_title (Layout *lo, PangoContext *pc, const ArGridFigure *fig, double width)
+fit_texts (Layout *lo, PangoContext *pc, const ArGridFigure *fig, double width)
 {
   const ArRenderStyle *style = ar_render_style_or_default (fig->style);
   lo->title_h = ar_title_block_height_wrapped (pc, style, fig->title, fig->subtitle, width);
@@ -225,7 +225,7 @@ layout_only (Layout *lo, const ArGridFigure *fig, double width, double height)
 {
   PangoContext *pc = ar_text_context_new ();
   measure (lo, pc, ar_render_style_or_default (fig->style), fig);
-  wrap_title (lo, pc, fig, width);
+  fit_texts (lo, pc, fig, width);
   fit (lo, fig, width, height);
   g_object_unref (pc);
 }
@@ -241,7 +241,7 @@ ar_grid_get_size (const ArGridFigure *fig, double *width, double *height)
       = has_data (fig)
             ? ceil (left_extent (&lo) + fig->n_heads * (size + H_GAP) - H_GAP + right_extent (&lo))
             : 2 * MARGIN + 320;
-  wrap_title (&lo, pc, fig, *width);
+  fit_texts (&lo, pc, fig, *width);
   g_object_unref (pc);
   if (!has_data (fig))
     {
@@ -258,7 +258,7 @@ ar_grid_get_height_for_width (const ArGridFigure *fig, double width)
   Layout lo;
   PangoContext *pc = ar_text_context_new ();
   measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
-  wrap_title (&lo, pc, fig, width);
+  fit_texts (&lo, pc, fig, width);
   g_object_unref (pc);
   if (!has_data (fig))
     return ceil (2 * MARGIN + lo.title_h);
@@ -356,7 +356,7 @@ ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double heigh
   PangoContext *pc = ar_text_context_new ();
   Layout lo;
   measure (&lo, pc, style, fig);
-  wrap_title (&lo, pc, fig, width);
+  fit_texts (&lo, pc, fig, width);
   fit (&lo, fig, width, height);
 
   cairo_save (cr);

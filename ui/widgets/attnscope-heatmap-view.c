@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "attnscope-figure-widget.h"
 #include "render-text.h"
@@ -40,6 +41,14 @@ struct _AttnscopeHeatmapView
   double pointer_x, pointer_y;
   int drag_row0, drag_col0; /* the view when the drag began */
   double drag_cell;         /* the cell size then */
+
+  /* The figure's drawing for NODE_FIGURE in NODE_STYLE at NODE_WIDTH × NODE_HEIGHT in the view
+   * NODE_VIEW (row0, col0, zoom): kept, so that a redraw of the same view (the cursor moving, a
+   * tooltip, the window exposed) draws only the cursor and minimap over it. */
+  GskRenderNode *node;
+  const ArBuiltFigure *node_figure;
+  const ArRenderStyle *node_style;
+  int node_width, node_height, node_view[3];
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeatmapView, attnscope_heatmap_view, GTK_TYPE_WIDGET)
@@ -236,6 +245,9 @@ attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *fi
   if (!same)
     self->row_label_width = self->col_label_width = 0;
   int rows = old != NULL ? old->n_rows : 0, cols = old != NULL ? old->n_cols : 0;
+  /* The drawings of the old figure go with it (a new figure may come at its address). */
+  g_clear_pointer (&self->node, gsk_render_node_unref);
+  g_clear_pointer (&self->minimap, cairo_surface_destroy);
   attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
                                    same ? same_layout : NULL);
   g_object_freeze_notify (G_OBJECT (self));
@@ -447,6 +459,29 @@ draw_cursor (AttnscopeHeatmapView *self, cairo_t *cr, const ArHeatmapFigure *fig
   cairo_restore (cr);
 }
 
+/* The figure's drawing for PARTS at WIDTH × HEIGHT in the current view: the kept one, or drawn
+ * anew. */
+static GskRenderNode *
+figure_node (AttnscopeHeatmapView *self, const ArFigureParts *parts, int width, int height)
+{
+  int view[3] = { self->row0, self->col0, self->zoom };
+  if (self->node != NULL && self->node_figure == self->figure
+      && self->node_style == parts->heatmap.style && self->node_width == width
+      && self->node_height == height && memcmp (self->node_view, view, sizeof view) == 0)
+    return self->node;
+  g_clear_pointer (&self->node, gsk_render_node_unref);
+  GtkSnapshot *inner = gtk_snapshot_new ();
+  cairo_t *cr = gtk_snapshot_append_cairo (inner, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  ar_figure_render (cr, &parts->figure, width, height);
+  cairo_destroy (cr);
+  self->node = gtk_snapshot_free_to_node (inner);
+  self->node_figure = self->figure;
+  self->node_style = parts->heatmap.style;
+  self->node_width = width, self->node_height = height;
+  memcpy (self->node_view, view, sizeof view);
+  return self->node;
+}
+
 static void
 attnscope_heatmap_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -456,8 +491,10 @@ attnscope_heatmap_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     return;
   ArFigureParts parts;
   screen_figure (self, &parts);
+  GskRenderNode *node = figure_node (self, &parts, width, height);
+  if (node != NULL)
+    gtk_snapshot_append_node (snapshot, node);
   cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  ar_figure_render (cr, &parts.figure, width, height);
   draw_cursor (self, cr, &parts.heatmap, width, height);
   if (self->zoom > 0)
     draw_minimap (self, cr, &parts.heatmap, width, height);
@@ -702,6 +739,7 @@ attnscope_heatmap_view_finalize (GObject *object)
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (object);
   g_clear_pointer (&self->figure, ar_built_figure_unref);
   g_clear_pointer (&self->minimap, cairo_surface_destroy);
+  g_clear_pointer (&self->node, gsk_render_node_unref);
   G_OBJECT_CLASS (attnscope_heatmap_view_parent_class)->finalize (object);
 }
 
