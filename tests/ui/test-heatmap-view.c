@@ -418,6 +418,48 @@ test_minimap (void)
   standalone_close (&s);
 }
 
+/* The cursor is drawn over the figure's kept drawing: after a step its outline is at the new
+ * cell and gone from the old one; a new figure of the same size is drawn, not the kept one. */
+static void
+test_cursor_redraw (void)
+{
+  Standalone s;
+  standalone_open (&s, 6);
+  GtkWidget *w = GTK_WIDGET (s.view);
+  ArColor8 accent = rgb8 (attnscope_figure_style_get ()->accent);
+  attnscope_heatmap_view_set_cursor (s.view, 3, 1);
+  double x, y, cw, ch, x2, y2;
+  cell_rect (s.view, 3, 1, &x, &y, &cw, &ch);
+  cairo_surface_t *before = snapshot_widget (w);
+  /* the outline runs 1 unit outside the cell */
+  g_assert_true (
+      color_close (pixel_at (before, (int) (x + cw / 2), (int) floor (y - 1)), accent, 2));
+  g_assert_true (press_key (w, GDK_KEY_Down, 0));
+  cell_rect (s.view, 4, 1, &x2, &y2, &cw, &ch);
+  cairo_surface_t *after = snapshot_widget (w);
+  g_assert_true (
+      color_close (pixel_at (after, (int) (x2 + cw / 2), (int) floor (y2 + ch)), accent, 2));
+  g_assert_false (
+      color_close (pixel_at (after, (int) (x + cw / 2), (int) floor (y - 1)), accent, 2));
+  /* a new figure: its cells, not the kept drawing's (row 3 of the causal figure is 0.25; of the
+   * new one 1.0 everywhere below the diagonal) */
+  g_autoptr (ArBuiltFigure) ones = causal_figure (6);
+  float *values = (float *) ar_built_figure_get_parts (ones)->heatmap.values;
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j <= i; j++)
+      values[i * 6 + j] = 1.0f;
+  attnscope_heatmap_view_set_figure (s.view, ones);
+  cell_rect (s.view, 3, 0, &x, &y, &cw, &ch);
+  cairo_surface_t *fresh = snapshot_widget (w);
+  ArColor8 top = ar_colormap_entry (AR_COLORMAP_YLGNBU, 255);
+  g_assert_true (color_close (pixel_at (fresh, (int) (x + 3), (int) (y + 3)), top, 2));
+  g_assert_false (color_close (pixel_at (before, (int) (x + 3), (int) (y + 3)), top, 2));
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+  cairo_surface_destroy (fresh);
+  standalone_close (&s);
+}
+
 /* Hovering a masked cell says so; a cell with a value gives it. */
 static void
 test_masked_tooltip (void)
@@ -893,6 +935,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/heatmap-view/pan", test_pan);
   g_test_add_func ("/ui/heatmap-view/minimap", test_minimap);
   g_test_add_func ("/ui/heatmap-view/masked-tooltip", test_masked_tooltip);
+  g_test_add_func ("/ui/heatmap-view/cursor-redraw", test_cursor_redraw);
   g_test_add_func ("/ui/heatmap-view/normalize-rows", test_normalize_rows);
   g_test_add_func ("/ui/heatmap-view/log-colors", test_log_colors);
   g_test_add_func ("/ui/heatmap-view/cursor-status", test_cursor_status);
