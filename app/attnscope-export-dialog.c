@@ -537,6 +537,34 @@ attnscope_export_dialog_set_sidecar (AttnscopeExportDialog *self, gboolean sidec
   gtk_switch_set_active (self->sidecar_switch, sidecar);
 }
 
+void
+attnscope_export_dialog_set_colors (AttnscopeExportDialog *self, AttnscopeExportColors colors)
+{
+  g_return_if_fail (ATTNSCOPE_IS_EXPORT_DIALOG (self));
+  adw_combo_row_set_selected (self->colors_row, colors);
+}
+
+void
+attnscope_export_dialog_set_labels (AttnscopeExportDialog *self, ArLabelMode labels)
+{
+  g_return_if_fail (ATTNSCOPE_IS_EXPORT_DIALOG (self));
+  adw_combo_row_set_selected (self->labels_row, labels);
+}
+
+void
+attnscope_export_dialog_set_space_marks (AttnscopeExportDialog *self, gboolean marks)
+{
+  g_return_if_fail (ATTNSCOPE_IS_EXPORT_DIALOG (self));
+  gtk_switch_set_active (self->marks_switch, marks);
+}
+
+void
+attnscope_export_dialog_set_titles (AttnscopeExportDialog *self, gboolean titles)
+{
+  g_return_if_fail (ATTNSCOPE_IS_EXPORT_DIALOG (self));
+  gtk_switch_set_active (self->titles_switch, titles);
+}
+
 /* ---- GObject ---- */
 
 static void

@@ -44,6 +44,20 @@ void attnscope_export_dialog_set_font_size (AttnscopeExportDialog *self, double 
 void attnscope_export_dialog_set_dpi (AttnscopeExportDialog *self, double dpi);
 void attnscope_export_dialog_set_sidecar (AttnscopeExportDialog *self, gboolean sidecar);
 
+/* The colour scale choices, in the order of the dialog's list. */
+typedef enum
+{
+  ATTNSCOPE_EXPORT_COLORS_VIEW,   /* as the view shows them */
+  ATTNSCOPE_EXPORT_COLORS_FIXED,  /* 0 to 1 */
+  ATTNSCOPE_EXPORT_COLORS_SHARED, /* the data's range, one for all panels */
+  ATTNSCOPE_EXPORT_COLORS_EACH,   /* each panel or head its own range */
+} AttnscopeExportColors;
+
+void attnscope_export_dialog_set_colors (AttnscopeExportDialog *self, AttnscopeExportColors colors);
+void attnscope_export_dialog_set_labels (AttnscopeExportDialog *self, ArLabelMode labels);
+void attnscope_export_dialog_set_space_marks (AttnscopeExportDialog *self, gboolean marks);
+void attnscope_export_dialog_set_titles (AttnscopeExportDialog *self, gboolean titles);
+
 /* The options and the view the export would use now. */
 void attnscope_export_dialog_get_options (AttnscopeExportDialog *self, ArExportOptions *options);
 void attnscope_export_dialog_get_view (AttnscopeExportDialog *self, ArViewSelection *view);

@@ -310,6 +310,64 @@ test_memory_refused (void)
   run_clear (&r);
 }
 
+/* The version meson.build declares (project(..., version: 'X')). Newly allocated. */
+static char *
+declared_version (void)
+{
+  g_autofree char *path = test_source_path ("meson.build");
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autoptr (GRegex) re = g_regex_new ("version: '([^']+)'", 0, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  g_assert_true (g_regex_match (re, text, 0, &m));
+  return g_match_info_fetch (m, 1);
+}
+
+/* First contact: --help says what running without a command does and lists every command;
+ * --version prints the version; an unknown command is a usage error that shows the usage. */
+static void
+test_first_contact (void)
+{
+  const char *const help_args[] = { "--help", "-h", "help" };
+  for (gsize k = 0; k < G_N_ELEMENTS (help_args); k++)
+    {
+      Run r = run_cli (help_args[k], NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_cmpstr (r.err, ==, "");
+      g_assert_nonnull (strstr (r.out,
+                                "Running attnscope without a command opens the desktop window on "
+                                "the default\nmodel"));
+      const char *const commands[]
+          = { "info",  "tokenize", "run",     "predict",    "bench",     "similarity",
+              "stats", "compare",  "project", "perplexity", "translate", "export" };
+      for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+        {
+          g_autofree char *line = g_strdup_printf ("\n  %-10s ", commands[i]);
+          g_assert_nonnull (strstr (r.out, line));
+        }
+      g_assert_nonnull (strstr (r.out, "'attnscope --version'"));
+      run_clear (&r);
+    }
+  g_autofree char *version = declared_version ();
+  g_autofree char *want = g_strdup_printf ("attnscope %s\n", version);
+  const char *const version_args[] = { "--version", "-V" };
+  for (gsize k = 0; k < G_N_ELEMENTS (version_args); k++)
+    {
+      Run r = run_cli (version_args[k], NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_cmpstr (r.out, ==, want);
+      g_assert_cmpstr (r.err, ==, "");
+      run_clear (&r);
+    }
+  Run r = run_cli ("frobnicate", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_true (
+      g_str_has_prefix (r.err, "attnscope: usage error: unknown command 'frobnicate'\n"));
+  g_assert_nonnull (strstr (r.err, "without a command opens the desktop"));
+  run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -324,6 +382,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/core/bench", test_bench);
   g_test_add_func ("/cli/core/bad-input", test_bad_input);
   g_test_add_func ("/cli/core/memory-refused", test_memory_refused);
+  g_test_add_func ("/cli/core/first-contact", test_first_contact);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   g_free (fixture);

@@ -345,6 +345,74 @@ test_errors (void)
   g_assert_null (g_dir_read_name (d));
 }
 
+/* The text of PDF file PATH with its line breaks as spaces (pdftotext), or NULL (the test is
+ * skipped) when poppler-utils is missing. */
+static char *
+pdf_text (const char *path)
+{
+  g_autofree char *exe = g_find_program_in_path ("pdftotext");
+  if (exe == NULL)
+    {
+      g_test_skip ("poppler-utils is not installed; bash .ci/install-deps test");
+      return NULL;
+    }
+  const char *argv[] = { exe, path, "-", NULL };
+  g_autofree char *out = NULL;
+  int status = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_autoptr (GRegex) space = g_regex_new ("\\s+", 0, 0, NULL);
+  return g_regex_replace_literal (space, out, -1, 0, " ", 0, NULL);
+}
+
+/* One journal column wide nothing is cut: attnscope-mini's 4 × 8 grid labels its heads with
+ * initials and a key instead of "mi…", the long text's subtitle wraps, and a comparison stacks
+ * its panels with their titles and values. */
+static void
+test_one_column (void)
+{
+  const char *text = "The man hit the car because the brakes failed on the wet road";
+  g_autofree char *grid = out_path ("column-grid.pdf");
+  Run r = run_export ("--model", "attnscope-mini", "--text", text, "--grid", "--preset",
+                      "one-column", "-o", grid, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "wrote "));
+  g_assert_nonnull (strstr (r.out, "(240.94 x "));
+  run_clear (&r);
+  g_autofree char *words = pdf_text (grid);
+  if (words == NULL)
+    return;
+  g_test_message ("grid: %s", words);
+  g_autofree char *quoted = g_strdup_printf ("“%s”", text);
+  g_assert_nonnull (strstr (words, quoted));
+  g_assert_nonnull (strstr (words, "p previous token · f first token · s self · m mixed"));
+  g_assert_null (strstr (words, "…"));
+
+  /* At its natural size the grid writes the full pattern names and no key. */
+  r = run_export ("--model", "attnscope-mini", "--text", text, "--grid", "-o", grid, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *natural = pdf_text (grid);
+  g_assert_nonnull (strstr (natural, "mixed"));
+  g_assert_null (strstr (natural, "m mixed"));
+
+  g_autofree char *cmp = out_path ("column-compare.pdf");
+  r = run_export ("--model", "attnscope-mini", "--text", "The man hit the car", "--compare",
+                  "The car hit the man", "--layer", "2", "--head", "3", "--preset", "one-column",
+                  "-o", cmp, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *compared = pdf_text (cmp);
+  g_test_message ("comparison: %s", compared);
+  g_assert_nonnull (strstr (compared, "A: “The man hit the"));
+  g_assert_nonnull (strstr (compared, "Difference B − A"));
+  g_assert_nonnull (strstr (compared, "Aligned by token: B's weights in A's order, the k-th "
+                                      "occurrence of a token with the k-th."));
+  g_unlink (grid);
+  g_unlink (cmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -357,6 +425,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/export/raw-tokens", test_raw_tokens);
   g_test_add_func ("/cli/export/project-sentences", test_project_sentences);
   g_test_add_func ("/cli/export/errors", test_errors);
+  g_test_add_func ("/cli/export/one-column", test_one_column);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   g_free (tiny);

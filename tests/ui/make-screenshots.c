@@ -6,7 +6,9 @@
  * against COMPARE-B (short texts keep the per-layer chart on screen).
  * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png (the three "spring"
  * sentences: static token embeddings beside contextual hidden states, UMAP), compare.png,
- * predictions.png; with "dark", attention-dark.png and heads-dark.png.
+ * predictions.png, attention-zoom.png (the heatmap zoomed in with the keyboard, the cursor cell
+ * and the minimap), export.png (the export dialog set to one journal column); with "dark",
+ * attention-dark.png and heads-dark.png.
  *
  *        make-screenshots OUTDIR ENCODER SENTENCE-A SENTENCE-B MASKED-TEXT encoder
  * An encoder (attnscope-mini-bert): the pair (A, B) on the attention page with the sentence
@@ -15,7 +17,9 @@
  * pair, in dark mode (encoder-pair-dark.png). */
 #include <adwaita.h>
 
+#include "attnscope-attention-page.h"
 #include "attnscope-embeddings-page.h"
+#include "attnscope-export-dialog.h"
 #include "gui-test-util.h"
 
 /* The lecture's three senses of "spring" (the first rephrased so that it holds the token
@@ -172,6 +176,35 @@ main (int argc, char **argv)
       g_autofree char *name = g_strdup_printf ("%s%s.png", pages[i], dark ? "-dark" : "");
       g_autofree char *path = g_build_filename (outdir, name, NULL);
       shoot (path);
+    }
+  if (!dark)
+    {
+      /* Zoomed in around a cursor cell, as the arrow keys and + leave it. */
+      set_texts (window, argv[3], argv[4]);
+      prepare_page (window, "attention", argv);
+      attnscope_window_show_page (window, "attention");
+      AttnscopePage *page = attnscope_window_get_page (window, "attention");
+      gui_test_wait_page (page, 60000);
+      AttnscopeHeatmapView *heatmap
+          = attnscope_attention_page_get_heatmap (ATTNSCOPE_ATTENTION_PAGE (page));
+      attnscope_heatmap_view_set_cursor (heatmap, 7, 4);
+      attnscope_heatmap_view_zoom (heatmap, 0.5);
+      gtk_widget_grab_focus (GTK_WIDGET (heatmap));
+      gui_test_spin (1500);
+      g_autofree char *path = g_build_filename (outdir, "attention-zoom.png", NULL);
+      shoot (path);
+
+      /* The export dialog, one journal column wide, as a PDF. */
+      attnscope_heatmap_view_set_view (heatmap, 0, 0, 0);
+      AttnscopeExportDialog *dialog = attnscope_export_dialog_new (window, page);
+      attnscope_export_dialog_set_format (dialog, AR_EXPORT_PDF);
+      attnscope_export_dialog_set_size (dialog, ATTNSCOPE_EXPORT_SIZE_ONE_COLUMN);
+      attnscope_export_dialog_set_folder (dialog, g_get_tmp_dir ());
+      gtk_window_present (GTK_WINDOW (dialog));
+      gui_test_spin (2000);
+      g_autofree char *export_path = g_build_filename (outdir, "export.png", NULL);
+      shoot (export_path);
+      gtk_window_destroy (GTK_WINDOW (dialog));
     }
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;

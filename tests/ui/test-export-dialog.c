@@ -262,6 +262,45 @@ test_png_dpi (void)
   g_unlink (path);
 }
 
+/* The size presets: one column is 85 mm wide, two columns 175 mm (pdfinfo's page width), with
+ * the preset's text size (8 and 9 pt tick labels). */
+static void
+test_presets (void)
+{
+  const struct
+  {
+    AttnscopeExportSize size;
+    double mm, font;
+  } presets[] = {
+    { ATTNSCOPE_EXPORT_SIZE_ONE_COLUMN, 85, 8 },
+    { ATTNSCOPE_EXPORT_SIZE_TWO_COLUMNS, 175, 9 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      AttnscopeExportDialog *d = new_dialog ("preset", AR_EXPORT_PDF);
+      attnscope_export_dialog_set_size (d, presets[i].size);
+      ArExportOptions o;
+      attnscope_export_dialog_get_options (d, &o);
+      g_assert_cmpint (o.width_unit, ==, AR_WIDTH_MM);
+      g_assert_cmpfloat (o.width, ==, presets[i].mm);
+      g_assert_cmpfloat (o.font_size, ==, presets[i].font);
+      g_autofree char *path = export(d);
+      g_autofree char *info = run_tool ("pdfinfo", path);
+      if (info == NULL)
+        return;
+      const char *line = strstr (info, "Page size:");
+      g_assert_nonnull (line);
+      double w = 0, h = 0;
+      g_assert_cmpint (sscanf (line, "Page size: %lf x %lf pts", &w, &h), ==, 2);
+      g_test_message ("preset %.0f mm: page %.2f × %.2f pt", presets[i].mm, w, h);
+      g_assert_cmpfloat_with_epsilon (w, MM_TO_PT (presets[i].mm), 0.01);
+      g_autoptr (GBytes) pdf = read_bytes (path);
+      g_autoptr (GArray) sizes = pdf_font_sizes (pdf);
+      g_assert_cmpint (count_near (sizes, presets[i].font), >=, 1);
+      g_unlink (path);
+    }
+}
+
 /* The subtitle names the text the trace came from: clearing the entry changes nothing. */
 static void
 test_subtitle_is_the_data (void)
@@ -282,12 +321,74 @@ test_subtitle_is_the_data (void)
   g_unlink (path);
 }
 
+/* One column wide, a long text's subtitle wraps instead of being cut: the PDF holds all of it. */
+static void
+test_long_subtitle_wraps (void)
+{
+  const char *text = "The man hit the car and the car hit the man"; /* 23 tokens of 32 */
+  attnscope_window_set_text (window, text);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  AttnscopeExportDialog *d = new_dialog ("long", AR_EXPORT_PDF);
+  attnscope_export_dialog_set_size (d, ATTNSCOPE_EXPORT_SIZE_ONE_COLUMN);
+  g_autofree char *path = export(d);
+  g_autofree char *out = run_tool ("pdftotext", path);
+  attnscope_window_set_text (window, TEXT);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  if (out == NULL)
+    return;
+  /* pdftotext breaks the lines where the figure does: join them */
+  g_autoptr (GRegex) space = g_regex_new ("\\s+", 0, 0, NULL);
+  g_autofree char *joined = g_regex_replace_literal (space, out, -1, 0, " ", 0, NULL);
+  g_test_message ("%s", joined);
+  g_autofree char *quoted = g_strdup_printf ("“%s”", text);
+  g_assert_nonnull (strstr (joined, quoted));
+  g_assert_null (strstr (joined, "…”"));
+  g_unlink (path);
+}
+
 /* "猫 é 👍": the byte-level tokens are drawn as the characters they encode. */
 static void
 test_readable_tokens (void)
 {
   attnscope_window_set_text (window, "猫 é 👍");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  /* The fixture's BPE has no merges for these: one token per byte (tokenize gives ids 163 234
+   * 104 220 127 102 220 172 253 239 235). Each character is shown once, on the token of its first
+   * byte, "…" marking the tokens its bytes go on in; spaces are "␣". */
+  const char *const want[] = { "猫…", "…", "…", "␣", "é…", "…", "␣", "👍…", "…", "…", "…" };
+  const int parts[][3]
+      = { /* token, part, of */
+          { 0, 1, 3 }, { 1, 2, 3 }, { 2, 3, 3 }, { 4, 1, 2 }, { 5, 2, 2 }, { 7, 1, 4 }, { 10, 4, 4 }
+        };
+  AttnscopeTokenStrip *strip = attnscope_window_get_token_strip (window);
+  g_assert_cmpuint (attnscope_token_strip_get_n_chips (strip), ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    g_assert_cmpstr (attnscope_token_strip_get_chip_label (strip, i), ==, want[i]);
+  const char *const split_chars[] = { "猫", "é", "👍" };
+  for (gsize k = 0; k < G_N_ELEMENTS (parts); k++)
+    {
+      GtkWidget *chip = GTK_WIDGET (attnscope_token_strip_get_chip (strip, parts[k][0]));
+      const char *tooltip = gtk_widget_get_tooltip_text (chip);
+      int c = parts[k][0] < 3 ? 0 : parts[k][0] < 7 ? 1 : 2;
+      g_autofree char *says
+          = g_strdup_printf ("part %d of %d of “%s”", parts[k][1], parts[k][2], split_chars[c]);
+      g_assert_nonnull (strstr (tooltip, says));
+    }
+  /* A space token is no part of a character. */
+  const char *space_tip
+      = gtk_widget_get_tooltip_text (GTK_WIDGET (attnscope_token_strip_get_chip (strip, 3)));
+  g_assert_null (strstr (space_tip, "part "));
+  /* The figure's tick labels are the same strings, on both axes. */
+  AttnscopePage *page = attention_page ();
+  ArFigure shown;
+  g_assert_true (attnscope_page_get_figure (page, &shown));
+  g_assert_cmpint (shown.kind, ==, AR_FIGURE_HEATMAP);
+  g_assert_cmpint (shown.heatmap->n_rows, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_assert_cmpstr (shown.heatmap->row_labels[i], ==, want[i]);
+      g_assert_cmpstr (shown.heatmap->col_labels[i], ==, want[i]);
+    }
   AttnscopeExportDialog *d = new_dialog ("unicode", AR_EXPORT_PDF);
   g_autofree char *path = export(d);
   g_autofree char *text = run_tool ("pdftotext", path);
@@ -365,6 +466,10 @@ test_remembers (void)
   attnscope_export_dialog_set_width (d, 120, AR_WIDTH_MM);
   attnscope_export_dialog_set_font_size (d, 9);
   attnscope_export_dialog_set_sidecar (d, FALSE);
+  attnscope_export_dialog_set_colors (d, ATTNSCOPE_EXPORT_COLORS_EACH);
+  attnscope_export_dialog_set_labels (d, AR_LABELS_WORDS);
+  attnscope_export_dialog_set_space_marks (d, FALSE);
+  attnscope_export_dialog_set_titles (d, FALSE);
   g_autofree char *path = export(d);
 
   d = attnscope_export_dialog_new (window, attention_page ());
@@ -377,6 +482,26 @@ test_remembers (void)
   g_assert_cmpint (o.width_unit, ==, AR_WIDTH_MM);
   g_assert_cmpfloat (o.width, ==, 120);
   g_assert_cmpfloat (o.font_size, ==, 9);
+  g_assert_false (o.titles);
+  ArViewSelection view;
+  attnscope_export_dialog_get_view (d, &view);
+  g_assert_true (view.autoscale && view.autoscale_each);
+  g_assert_cmpint (view.labels, ==, AR_LABELS_WORDS);
+  g_assert_true (view.no_space_marks);
+  /* and back to the defaults for the cases that follow */
+  attnscope_export_dialog_set_colors (d, ATTNSCOPE_EXPORT_COLORS_VIEW);
+  attnscope_export_dialog_set_labels (d, AR_LABELS_THINNED);
+  attnscope_export_dialog_set_space_marks (d, TRUE);
+  attnscope_export_dialog_set_titles (d, TRUE);
+  attnscope_export_dialog_set_size (d, ATTNSCOPE_EXPORT_SIZE_SCREEN);
+  attnscope_export_dialog_set_format (d, AR_EXPORT_PNG);
+  attnscope_export_dialog_set_name (d, "reset");
+  g_autofree char *reset = export(d);
+  g_unlink (reset);
+  d = attnscope_export_dialog_new (window, attention_page ());
+  attnscope_export_dialog_get_view (d, &view);
+  g_assert_false (view.no_space_marks);
+  g_assert_cmpint (view.labels, ==, AR_LABELS_THINNED);
   gtk_window_destroy (GTK_WINDOW (d));
   g_unlink (path);
   g_rmdir (sub);
@@ -402,7 +527,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-dialog/formats", test_formats);
   g_test_add_func ("/ui/export-dialog/pdf-width-font", test_pdf_width_and_font);
   g_test_add_func ("/ui/export-dialog/png-dpi", test_png_dpi);
+  g_test_add_func ("/ui/export-dialog/presets", test_presets);
   g_test_add_func ("/ui/export-dialog/subtitle", test_subtitle_is_the_data);
+  g_test_add_func ("/ui/export-dialog/long-subtitle-wraps", test_long_subtitle_wraps);
   g_test_add_func ("/ui/export-dialog/readable-tokens", test_readable_tokens);
   g_test_add_func ("/ui/export-dialog/outline", test_outline_choice);
   g_test_add_func ("/ui/export-dialog/remembers", test_remembers);

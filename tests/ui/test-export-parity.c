@@ -46,6 +46,8 @@ reset_view (void)
   attnscope_view_state_set_annotate (v, TRUE);
   attnscope_view_state_set_raw_tokens (v, FALSE);
   attnscope_view_state_set_autoscale (v, FALSE);
+  for (int f = 0; f < ATTNSCOPE_VIEW_N_FLAGS; f++)
+    attnscope_view_state_set_flag (v, f, FALSE);
 }
 
 static void
@@ -68,11 +70,21 @@ read_file (const char *path)
   return g_bytes_new_take (g_steal_pointer (&data), length);
 }
 
-/* Exports page PAGE_NAME of the window and runs `attnscope export --model MODEL --text TEXT
- * ARGS... -o FILE --scale SCALE` (the window's model and text); asserts both wrote the same
- * bytes. */
+/* What an export option of the window's dialog changes in the page's view (the dialog's labels
+ * and space-mark choices are not part of the view state). */
+typedef struct
+{
+  int labels; /* ArLabelMode, or -1: the page's */
+  gboolean no_space_marks;
+} DialogChoices;
+
+/* Exports page PAGE_NAME of the window with the dialog's CHOICES (NULL: as shown) and runs
+ * `attnscope export --model FIXTURE --text TEXT ARGS... -o FILE --scale SCALE`; asserts both wrote
+ * the same bytes, and that the command the window records for the export (its sidecar's) holds
+ * every look option of ARGS. */
 static void
-check_parity (const char *name, const char *page_name, double scale, const char *const *args)
+check_parity_with (const char *name, const char *page_name, double scale,
+                   const DialogChoices *choices, const char *const *args)
 {
   AttnscopePage *page = attnscope_window_get_page (window, page_name);
   attnscope_window_show_page (window, page_name);
@@ -80,8 +92,36 @@ check_parity (const char *name, const char *page_name, double scale, const char 
 
   g_autofree char *window_png = g_strdup_printf ("%s/%s-window.png", tmpdir, name);
   g_autoptr (GError) error = NULL;
-  g_assert_true (gui_export_write (window, page, window_png, scale, &error));
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
+  if (choices != NULL)
+    {
+      if (choices->labels >= 0)
+        view.labels = (ArLabelMode) choices->labels;
+      view.no_space_marks = choices->no_space_marks;
+    }
+  ArExportOptions options;
+  ar_export_options_init (&options);
+  options.dpi = AR_EXPORT_NATURAL_DPI * scale;
+  g_assert_true (gui_export_write_full (window, page, window_png, &view, &options, FALSE, &error));
   g_assert_no_error (error);
+  g_auto (GStrv) recorded = gui_export_dup_command (window, page, &view, &options, "x.png");
+  for (int i = 0; args[i] != NULL; i++)
+    {
+      /* --autoscale is recorded as what it means, --color-scale shared; defaults are left out */
+      const char *option = g_str_equal (args[i], "--autoscale") ? "--color-scale" : args[i];
+      gboolean is_default
+          = args[i + 1] != NULL
+            && ((g_str_equal (option, "--color-scale") && g_str_equal (args[i + 1], "fixed"))
+                || (g_str_equal (option, "--labels") && g_str_equal (args[i + 1], "thinned")));
+      /* the look options (the texts may be spelled otherwise: --lines for repeated --text) */
+      static const char *const look[]
+          = { "--color-scale", "--normalize-rows", "--log-colors", "--words",
+              "--labels",      "--no-space-marks", "--colormap",   NULL };
+      if (g_strv_contains (look, option) && !is_default
+          && !g_strv_contains ((const char *const *) recorded, option))
+        g_error ("%s: the recorded command lacks %s", name, option);
+    }
 
   g_autofree char *cli_png = g_strdup_printf ("%s/%s-cli.png", tmpdir, name);
   g_autofree char *scale_arg = g_strdup_printf ("%g", scale);
@@ -117,6 +157,29 @@ check_parity (const char *name, const char *page_name, double scale, const char 
   g_assert_true (g_bytes_equal (a, b));
   g_unlink (window_png);
   g_unlink (cli_png);
+}
+
+/* The same for the page as it is shown. */
+static void
+check_parity (const char *name, const char *page_name, double scale, const char *const *args)
+{
+  check_parity_with (name, page_name, scale, NULL, args);
+}
+
+/* The bytes of the window's export of PAGE_NAME as shown, to compare two views. */
+static GBytes *
+window_export (const char *page_name)
+{
+  AttnscopePage *page = attnscope_window_get_page (window, page_name);
+  attnscope_window_show_page (window, page_name);
+  g_assert_true (gui_test_wait_page (page, TIMEOUT_MS));
+  g_autofree char *path = g_strdup_printf ("%s/compare-views.png", tmpdir);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (gui_export_write (window, page, path, 1, &error));
+  g_assert_no_error (error);
+  GBytes *bytes = read_file (path);
+  g_unlink (path);
+  return bytes;
 }
 
 static void
@@ -337,6 +400,90 @@ test_encoder_pairs (void)
   attnscope_window_set_pair (window, NULL);
 }
 
+/* The look options of `attnscope export`, each against the window's view with the same choice;
+ * each case also differs from the figure without the option (the option is not ignored). */
+static void
+test_look_options (void)
+{
+  AttnscopeViewState *v = view_state ();
+  reset_view ();
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 1);
+  g_autoptr (GBytes) plain = window_export ("attention");
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_NORMALIZE_ROWS, TRUE);
+  g_autoptr (GBytes) normalized = window_export ("attention");
+  g_assert_false (g_bytes_equal (plain, normalized));
+  check_parity ("normalize-rows", "attention", 1,
+                (const char *[]){ "--layer", "1", "--head", "1", "--normalize-rows", NULL });
+
+  reset_view ();
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  attnscope_view_state_set_autoscale (v, TRUE);
+  g_autoptr (GBytes) linear = window_export ("attention");
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_LOG_COLORS, TRUE);
+  g_autoptr (GBytes) logarithmic = window_export ("attention");
+  g_assert_false (g_bytes_equal (linear, logarithmic));
+  check_parity ("log-colors", "attention", 1,
+                (const char *[]){ "--mean", "0", "--log-colors", "--color-scale", "shared", NULL });
+  attnscope_view_state_set_autoscale (v, FALSE);
+  check_parity ("log-colors-fixed", "attention", 1,
+                (const char *[]){ "--mean", "0", "--log-colors", NULL });
+
+  /* --color-scale: fixed (0..1), shared (the data's range), each (per head / per panel). */
+  reset_view ();
+  check_parity (
+      "color-scale-fixed", "heads", 1,
+      (const char *[]){ "--grid", "--layer", "0", "--head", "0", "--color-scale", "fixed", NULL });
+  attnscope_view_state_set_autoscale (v, TRUE);
+  g_autoptr (GBytes) shared = window_export ("heads");
+  check_parity (
+      "color-scale-shared", "heads", 1,
+      (const char *[]){ "--grid", "--layer", "0", "--head", "0", "--color-scale", "shared", NULL });
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_AUTOSCALE_EACH, TRUE);
+  g_autoptr (GBytes) each = window_export ("heads");
+  g_assert_false (g_bytes_equal (shared, each));
+  check_parity (
+      "color-scale-each", "heads", 1,
+      (const char *[]){ "--grid", "--layer", "0", "--head", "0", "--color-scale", "each", NULL });
+  set_compare_text ("The car hit the man");
+  check_parity ("color-scale-each-compare", "compare", 1,
+                (const char *[]){ "--layer", "0", "--head", "0", "--compare", "The car hit the man",
+                                  "--color-scale", "each", NULL });
+  set_compare_text (NULL);
+
+  /* --words: attention between words (the fixture splits the words into pieces). */
+  reset_view ();
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_POOL_WORDS, TRUE);
+  attnscope_view_state_set_selected_token (v, 2);
+  check_parity ("words", "attention", 1,
+                (const char *[]){ "--layer", "0", "--head", "0", "--words", "--token", "2", NULL });
+  /* The page's layer 0 of hidden states is hidden[1], after layer 0 (the core's numbering). */
+  attnscope_similarity_page_set_source (
+      ATTNSCOPE_SIMILARITY_PAGE (attnscope_window_get_page (window, "similarity")),
+      AS_VECTORS_HIDDEN);
+  check_parity ("words-similarity", "similarity", 1,
+                (const char *[]){ "--similarity", "hidden", "--layer", "1", "--words", "--token",
+                                  "2", NULL });
+
+  /* --labels and --no-space-marks: the export dialog's choices. */
+  reset_view ();
+  for (int mode = AR_LABELS_THINNED; mode <= AR_LABELS_WORDS; mode++)
+    {
+      static const char *const names[] = { "thinned", "all", "words" };
+      g_autofree char *name = g_strdup_printf ("labels-%s", names[mode]);
+      check_parity_with (
+          name, "attention", 1, &(DialogChoices){ mode, FALSE },
+          (const char *[]){ "--layer", "0", "--head", "0", "--labels", names[mode], NULL });
+    }
+  check_parity_with ("no-space-marks", "attention", 1, &(DialogChoices){ -1, TRUE },
+                     (const char *[]){ "--layer", "0", "--head", "0", "--no-space-marks", NULL });
+  check_parity_with ("no-space-marks-words", "similarity", 2,
+                     &(DialogChoices){ AR_LABELS_WORDS, TRUE },
+                     (const char *[]){ "--similarity", "hidden", "--layer", "1", "--labels",
+                                       "words", "--no-space-marks", NULL });
+  reset_view ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -361,6 +508,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-parity/similarity", test_similarity);
   g_test_add_func ("/ui/export-parity/projection", test_projection);
   g_test_add_func ("/ui/export-parity/compare", test_compare);
+  g_test_add_func ("/ui/export-parity/look-options", test_look_options);
   g_test_add_func ("/ui/export-parity/encoder-pairs", test_encoder_pairs);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));

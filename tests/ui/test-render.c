@@ -552,6 +552,132 @@ test_scatter (void)
   cairo_surface_destroy (image);
 }
 
+/* 600 points, a third of them in 40 clumps of coincident points: every label box drawn lies in
+ * the plot and overlaps no other; coincident points are drawn apart; a point without a label is
+ * found under the pointer (the widget shows its label on hover). */
+static void
+test_scatter_declutter (void)
+{
+  enum
+  {
+    N = 600,
+    CLUMPS = 40,
+    PER_CLUMP = 5
+  };
+  g_autofree float *xy = g_new (float, 2 * N);
+  g_autofree int *groups = g_new (int, N);
+  char **labels = g_new0 (char *, N + 1);
+  GRand *rand = g_rand_new_with_seed (15);
+  for (int i = 0; i < N; i++)
+    {
+      if (i < CLUMPS * PER_CLUMP && i % PER_CLUMP != 0)
+        xy[2 * i] = xy[2 * (i - 1)], xy[2 * i + 1] = xy[2 * (i - 1) + 1];
+      else
+        xy[2 * i] = (float) g_rand_double_range (rand, -10, 10),
+               xy[2 * i + 1] = (float) g_rand_double_range (rand, -10, 10);
+      groups[i] = i % 3;
+      labels[i] = g_strdup_printf ("\u2423tok%d", i);
+    }
+  g_rand_free (rand);
+  const char *names[] = { "A", "B", "C" };
+  ArScatterFigure fig;
+  ar_scatter_figure_init (&fig);
+  fig.title = "PCA";
+  fig.n_points = N;
+  fig.xy = xy;
+  fig.labels = (const char *const *) labels;
+  fig.groups = groups;
+  fig.n_groups = 3;
+  fig.group_names = names;
+  double w, h;
+  ar_scatter_get_size (&fig, &w, &h);
+
+  g_autofree double *boxes = g_new (double, 4 * N);
+  g_autofree int *indices = g_new (int, N);
+  int n = ar_scatter_get_label_boxes (&fig, w, h, boxes, indices);
+  g_test_message ("%d of %d labels drawn at %.0f × %.0f", n, N, w, h);
+  g_assert_cmpint (n, >, 40);
+  g_assert_cmpint (n, <, N);
+  /* The plot: the box the points' extremes span (every point lies in it, labels too). */
+  double px0 = INFINITY, py0 = INFINITY, px1 = -INFINITY, py1 = -INFINITY;
+  g_autofree double *dx = g_new (double, N), *dy = g_new (double, N);
+  for (int i = 0; i < N; i++)
+    {
+      ar_scatter_get_point_position (&fig, w, h, i, &dx[i], &dy[i]);
+      px0 = MIN (px0, dx[i]), px1 = MAX (px1, dx[i]);
+      py0 = MIN (py0, dy[i]), py1 = MAX (py1, dy[i]);
+    }
+  g_autofree gboolean *labelled = g_new0 (gboolean, N);
+  for (int a = 0; a < n; a++)
+    {
+      const double *ba = boxes + 4 * a;
+      labelled[indices[a]] = TRUE;
+      g_assert_cmpfloat (ba[2], >, 10);
+      g_assert_cmpfloat (ba[0], >=, 0);
+      g_assert_cmpfloat (ba[1], >=, 0);
+      g_assert_cmpfloat (ba[0] + ba[2], <=, w);
+      g_assert_cmpfloat (ba[1] + ba[3], <=, h);
+      /* beside its own point */
+      double cx = CLAMP (dx[indices[a]], ba[0], ba[0] + ba[2]);
+      double cy = CLAMP (dy[indices[a]], ba[1], ba[1] + ba[3]);
+      g_assert_cmpfloat (hypot (cx - dx[indices[a]], cy - dy[indices[a]]), <=, 10);
+      for (int b = a + 1; b < n; b++)
+        {
+          const double *bb = boxes + 4 * b;
+          gboolean overlap = ba[0] < bb[0] + bb[2] && bb[0] < ba[0] + ba[2] && ba[1] < bb[1] + bb[3]
+                             && bb[1] < ba[1] + ba[3];
+          if (overlap)
+            g_error ("labels of points %d and %d overlap", indices[a], indices[b]);
+        }
+    }
+  /* Coincident points are drawn apart (at least 3 units between any two of a clump), and each
+   * is what is found under the pointer at its own place. */
+  for (int c = 0; c < CLUMPS; c++)
+    for (int a = c * PER_CLUMP; a < (c + 1) * PER_CLUMP; a++)
+      for (int b = a + 1; b < (c + 1) * PER_CLUMP; b++)
+        g_assert_cmpfloat (hypot (dx[a] - dx[b], dy[a] - dy[b]), >=, 3);
+  int unlabelled_checked = 0;
+  for (int i = 0; i < N; i++)
+    {
+      if (labelled[i] || (i % 7 != 0 && i >= CLUMPS * PER_CLUMP))
+        continue;
+      int found = -1;
+      g_assert_true (ar_scatter_hit (&fig, w, h, dx[i], dy[i], &found));
+      g_assert_cmpint (found, ==, i);
+      unlabelled_checked++;
+    }
+  g_assert_cmpint (unlabelled_checked, >, 20);
+  g_strfreev (labels);
+
+  /* Drawn: each point of a clump shows its group's colour at its own place (no labels here). */
+  const float clump_xy[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 5, -5, 3 }; /* [9][2] */
+  const int clump_groups[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+  ArScatterFigure small;
+  ar_scatter_figure_init (&small);
+  small.n_points = 9;
+  small.xy = clump_xy;
+  small.groups = clump_groups;
+  small.n_groups = 9;
+  small.show_labels = FALSE;
+  ar_scatter_get_size (&small, &w, &h);
+  ArFigure figure = ar_figure_from_scatter (&small);
+  cairo_surface_t *image = draw_figure (&figure, w, h, 1);
+  for (int i = 0; i < 9; i++)
+    {
+      double x, y;
+      ar_scatter_get_point_position (&small, w, h, i, &x, &y);
+      /* the point's side away from the clump's centre is not covered by a later point */
+      gboolean seen = FALSE;
+      for (int ddy = -2; ddy <= 2 && !seen; ddy++)
+        for (int ddx = -2; ddx <= 2 && !seen; ddx++)
+          seen = color_close (pixel_at (image, (int) x + ddx, (int) y + ddy),
+                              ar_palette_color (clump_groups[i]), 2);
+      if (!seen)
+        g_error ("point %d of a clump is not visible at (%.1f, %.1f)", i, x, y);
+    }
+  cairo_surface_destroy (image);
+}
+
 static void
 test_lines (void)
 {
@@ -613,39 +739,68 @@ test_compare (void)
   ArCompareFigure fig = { .title = "Compare", .a = &a, .b = &b, .diff = &d };
   double w, h;
   ar_compare_get_size (&fig, &w, &h);
-  ArFigure figure = ar_figure_from_compare (&fig);
-  cairo_surface_t *image = draw_figure (&figure, w, h, 1);
-
-  const ArHeatmapFigure *panels[] = { &a, &b, &d };
-  for (int p = 0; p < 3; p++)
+  /* At its natural size the panels are side by side; one journal column wide (85 mm with 8 pt
+   * text is 361 units) they are stacked, each with cells of at least 8 units. */
+  for (int narrow = 0; narrow <= 1; narrow++)
     {
-      double x, y, pw, ph;
-      ar_compare_get_panel_rect (&fig, w, h, (ArComparePanel) p, &x, &y, &pw, &ph);
-      g_assert_cmpfloat (pw, >, 0);
-      for (int i = 0; i < 6; i += 5)
-        for (int j = 0; j < 6; j += 2)
-          {
-            double cx, cy, cw, ch;
-            ar_heatmap_get_cell_rect (panels[p], pw, ph, i, j, &cx, &cy, &cw, &ch);
-            ArComparePanel panel;
-            int row = -1, col = -1;
-            g_assert_true (ar_compare_hit (&fig, w, h, x + cx + 3, y + cy + 3, &panel, &row, &col));
-            g_assert_cmpint (panel, ==, p);
-            g_assert_cmpint (row, ==, i);
-            g_assert_cmpint (col, ==, j);
-            ArColor8 want = ar_colormap_color (panels[p]->colormap, panels[p]->values[i * 6 + j],
-                                               panels[p]->vmin, panels[p]->vmax);
-            assert_pixel (image, (int) ceil (x + cx + 2), (int) ceil (y + cy + 2), want, "panel");
-          }
-      if (p == 2)
+      if (narrow)
         {
-          double cx, cy, cw, ch;
-          ar_heatmap_get_cell_rect (&d, pw, ph, 1, 1, &cx, &cy, &cw, &ch);
-          assert_pixel (image, (int) ceil (x + cx + 2), (int) ceil (y + cy + 2),
-                        (ArColor8){ 247, 246, 246 }, "zero difference");
+          w = 361;
+          h = ar_compare_get_height_for_width (&fig, w);
         }
+      ArFigure figure = ar_figure_from_compare (&fig);
+      cairo_surface_t *image = draw_figure (&figure, w, h, 1);
+      const ArHeatmapFigure *panels[] = { &a, &b, &d };
+      double px[3], py[3], pw[3], ph[3];
+      for (int p = 0; p < 3; p++)
+        {
+          double x, y;
+          ar_compare_get_panel_rect (&fig, w, h, (ArComparePanel) p, &x, &y, &pw[p], &ph[p]);
+          px[p] = x, py[p] = y;
+          g_assert_cmpfloat (pw[p], >, 0);
+          g_assert_cmpfloat (x + pw[p], <=, w);
+          g_assert_cmpfloat (y + ph[p], <=, h);
+          for (int i = 0; i < 6; i += 5)
+            for (int j = 0; j < 6; j += 2)
+              {
+                double cx, cy, cw, ch;
+                ar_heatmap_get_cell_rect (panels[p], pw[p], ph[p], i, j, &cx, &cy, &cw, &ch);
+                g_assert_cmpfloat (cw, >=, 8);
+                ArComparePanel panel;
+                int row = -1, col = -1;
+                g_assert_true (
+                    ar_compare_hit (&fig, w, h, x + cx + 3, y + cy + 3, &panel, &row, &col));
+                g_assert_cmpint (panel, ==, p);
+                g_assert_cmpint (row, ==, i);
+                g_assert_cmpint (col, ==, j);
+                ArColor8 want
+                    = ar_colormap_color (panels[p]->colormap, panels[p]->values[i * 6 + j],
+                                         panels[p]->vmin, panels[p]->vmax);
+                assert_pixel (image, (int) ceil (x + cx + 2), (int) ceil (y + cy + 2), want,
+                              "panel");
+              }
+          if (p == 2)
+            {
+              double cx, cy, cw, ch;
+              ar_heatmap_get_cell_rect (&d, pw[p], ph[p], 1, 1, &cx, &cy, &cw, &ch);
+              assert_pixel (image, (int) ceil (x + cx + 2), (int) ceil (y + cy + 2),
+                            (ArColor8){ 247, 246, 246 }, "zero difference");
+            }
+        }
+      for (int p = 1; p < 3; p++)
+        if (narrow)
+          {
+            /* one under the other, not overlapping */
+            g_assert_cmpfloat (py[p], >=, py[p - 1] + ph[p - 1] - 0.5);
+            g_assert_cmpfloat (px[p], ==, px[0]);
+          }
+        else
+          {
+            g_assert_cmpfloat (py[p], ==, py[0]);
+            g_assert_cmpfloat (px[p], >=, px[p - 1] + pw[p - 1] - 0.5);
+          }
+      cairo_surface_destroy (image);
     }
-  cairo_surface_destroy (image);
 }
 
 /* ---- text ------------------------------------------------------------------------------------ */
@@ -787,6 +942,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/render/heatmap/size-grows", test_heatmap_size_grows);
   g_test_add_func ("/ui/render/grid/hit-and-colours", test_grid);
   g_test_add_func ("/ui/render/scatter/hit-and-colours", test_scatter);
+  g_test_add_func ("/ui/render/scatter/declutter-600", test_scatter_declutter);
   g_test_add_func ("/ui/render/lines/hit-and-colours", test_lines);
   g_test_add_func ("/ui/render/compare/panels", test_compare);
   g_test_add_func ("/ui/render/attention/title-kv-heads", test_attention_title_kv_heads);

@@ -104,11 +104,11 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
                                                       : g_steal_pointer (&title));
   fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
   fig->colormap = view->colormap;
-  ar_view_range (view, fig->values, (gsize) fig->n_rows * fig->n_cols, &fig->vmin, &fig->vmax);
-  fig->log_colors = view->log_colors;
-  fig->annotate = view->annotate;
   /* A bidirectional trace (an encoder) is a full square: nothing is masked. */
   fig->mask_upper = t->causal && !block;
+  ar_heatmap_view_range (view, fig, &fig->vmin, &fig->vmax);
+  fig->log_colors = view->log_colors;
+  fig->annotate = view->annotate;
   fig->colorbar_label = attention_colorbar_label (view);
   ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
   return built;

@@ -21,8 +21,8 @@ G_BEGIN_DECLS
  * "· sentences A → B"; with pool_words the block of those words).
  * With VIEW's pool_words the words instead of the tokens (word-spans.h: key tokens summed, query
  * tokens averaged; the title says "· words"); with normalize_rows each row divided by its largest
- * weight; log colours as VIEW says (view-selection.h, ar_view_range). NULL when the aggregate
- * VIEW needs is not in ATTENTION yet. VIEW's layer and head must be in range. */
+ * weight; log colours as VIEW says (view-selection.h, ar_heatmap_view_range). NULL when the
+ * aggregate VIEW needs is not in ATTENTION yet. VIEW's layer and head must be in range. */
 ArBuiltFigure *ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *view,
                                           const ArFigureTexts *texts);
 

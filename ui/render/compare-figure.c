@@ -14,6 +14,7 @@ panel_init (ArBuiltFigure *built, ArHeatmapFigure *fig, const AsTrace *trace,
 {
   ar_heatmap_figure_init (fig);
   fig->title = ar_built_figure_take (built, title);
+  fig->title_one_line = TRUE; /* the panels' cells line up */
   ar_token_axes_set (built, fig, trace, view);
   fig->row_axis = _ ("Queries");
   fig->col_axis = _ ("Keys");
@@ -186,11 +187,7 @@ panel_ranges (ArHeatmapFigure *pa, ArHeatmapFigure *pb, const ArViewSelection *v
   for (int k = 0; k < 2; k++)
     {
       ArHeatmapFigure *p = panels[k];
-      gsize nn = (gsize) p->n_rows * p->n_cols;
-      g_autofree float *finite = g_new (float, nn); /* NaN as 0 for the range */
-      for (gsize i = 0; i < nn; i++)
-        finite[i] = isnan (p->values[i]) ? 0 : p->values[i];
-      ar_view_range (view, finite, nn, &p->vmin, &p->vmax);
+      ar_heatmap_view_range (view, p, &p->vmin, &p->vmax);
     }
   if (view->autoscale && !view->autoscale_each)
     {

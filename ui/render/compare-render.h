@@ -4,9 +4,11 @@
  *
  * The panels are ordinary heatmap figures (heatmap-render.h) drawn next to each other with cells
  * of one size (the largest the width and height allow), centred, under the figure's own title
- * block; NOTE is a line under the title (which alignment is shown, or why there is no
- * difference). The chart sits under the panels at its natural width (at least half the figure's)
- * and proportions. */
+ * block; when side by side their cells would be smaller than 8 units (a figure one journal column
+ * wide) and stacked they would be larger, they are stacked instead, each as wide as the figure.
+ * NOTE is a line under the title (which alignment is shown, or why there is no difference); it
+ * and the titles wrap to the width. The chart sits under the panels at its natural width (at
+ * least half the figure's) and proportions. */
 #pragma once
 
 #include <cairo.h>

@@ -1,6 +1,7 @@
 /* grid-render.c — layout, drawing and hit-testing of the all-heads grid. */
 #include "grid-render.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 #include "colorbar-render.h"
@@ -13,16 +14,19 @@
 #define H_GAP 10.0
 #define V_GAP 8.0
 #define LABEL_GAP 3.0
+#define KEY_GAP 6.0
 #define COLORBAR_GAP 20.0
 #define COLORBAR_MAX 360.0
 
 typedef struct
 {
   double title_h, caption_h, number_w, number_h, label_h, colorbar_w;
-  double size;    /* thumbnail side */
-  double x0, y0;  /* top left of the first thumbnail */
-  double pitch_x; /* thumbnail + horizontal gap */
-  double pitch_y; /* thumbnail + label band + vertical gap */
+  int label_length; /* pattern labels: 0 full, 1 short, 2 initials (with a key below) */
+  double key_h;     /* the key of the initials, with its gap, or 0 */
+  double size;      /* thumbnail side */
+  double x0, y0;    /* top left of the first thumbnail */
+  double pitch_x;   /* thumbnail + horizontal gap */
+  double pitch_y;   /* thumbnail + label band + vertical gap */
 } Layout;
 
 void
@@ -131,13 +135,72 @@ measure (Layout *lo, PangoContext *pc, const ArRenderStyle *style, const ArGridF
     }
 }
 
+/* The pattern labels, in three lengths: the full names (ar_head_pattern_label), short forms,
+ * initials. */
+static const char *
+pattern_label (AsHeadPattern pattern, int length)
+{
+  static const char *const short_names[AS_HEAD_PATTERN_COUNT]
+      = { "mix", "prev", "first", "self", "next", "CLS", "SEP", "broad" };
+  static const char *const initials[AS_HEAD_PATTERN_COUNT]
+      = { "m", "p", "f", "s", "n", "C", "S", "b" };
+  if (length == 0 || (guint) pattern >= AS_HEAD_PATTERN_COUNT)
+    return ar_head_pattern_label (pattern);
+  return length == 1 ? short_names[pattern] : initials[pattern];
+}
+
+/* The longest labels (0 full, 1 short, 2 initials) whose widest fits under a thumbnail SIZE wide:
+ * narrow grids (one journal column) shorten their labels rather than cut them. */
+static int
+pattern_label_length (PangoContext *pc, const ArRenderStyle *style, double size)
+{
+  for (int length = 0; length < 2; length++)
+    {
+      double widest = 0, w;
+      for (int pattern = 0; pattern < AS_HEAD_PATTERN_COUNT; pattern++)
+        {
+          ar_text_measure (pc, style, pattern_label (pattern, length), AR_FONT_SMALL,
+                           PANGO_WEIGHT_NORMAL, &w, NULL);
+          widest = MAX (widest, w);
+        }
+      if (widest <= size + H_GAP - 2)
+        return length;
+    }
+  return 2;
+}
+
+/* The key of the initials: an encoder's grid (a head labelled next, [CLS], [SEP] or broad) names
+ * those too. */
+static const char *
+pattern_key (const ArGridFigure *fig)
+{
+  for (int i = 0; i < fig->n_layers * fig->n_heads; i++)
+    if (fig->patterns[i] >= AS_HEAD_PATTERN_NEXT)
+      /* Translators: the key of an encoder's heads grid pattern initials (p, f, s, n, C, S, b,
+       * m). */
+      return _ ("p previous token · f first token · s self · n next token · C [CLS] · S [SEP] · "
+                "b broad · m mixed");
+  /* Translators: the key of the heads grid's pattern initials (p, f, s, m). */
+  return _ ("p previous token · f first token · s self · m mixed");
+}
+
+static PangoLayout *
+key_layout (PangoContext *pc, const ArRenderStyle *style, const ArGridFigure *fig, double width)
+{
+  PangoLayout *layout
+      = ar_text_layout (pc, style, pattern_key (fig), AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
+  pango_layout_set_width (layout, (int) (MAX (width - 2 * MARGIN, 1) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
+  return layout;
+}
+
 static void
 fit (Layout *lo, const ArGridFigure *fig, double width, double height)
 {
   if (!has_data (fig))
     return;
   double avail_w = width - left_extent (lo) - right_extent (lo);
-  double avail_h = height - top_extent (lo) - MARGIN;
+  double avail_h = height - top_extent (lo) - MARGIN - lo->key_h;
   double below = band_below (lo);
   double size
       = MIN ((avail_w + H_GAP) / fig->n_heads - H_GAP, (avail_h + V_GAP) / fig->n_layers - below);
@@ -153,11 +216,37 @@ fit (Layout *lo, const ArGridFigure *fig, double width, double height)
   lo->y0 = round (top_extent (lo) + MAX (avail_h - grid_h, 0) / 2);
 }
 
+/* What depends on the figure's WIDTH besides the thumbnails: the title block wrapped to it, and
+ * the pattern labels' length for thumbnails as large as the width allows (with initials, the key
+ * below the grid). */
+static void
+fit_texts (Layout *lo, PangoContext *pc, const ArGridFigure *fig, double width)
+{
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  lo->title_h = ar_title_block_height_wrapped (pc, style, fig->title, fig->subtitle, width);
+  lo->label_length = 0, lo->key_h = 0;
+  if (!has_data (fig) || fig->patterns == NULL)
+    return;
+  double size = ((width - left_extent (lo) - right_extent (lo)) + H_GAP) / fig->n_heads - H_GAP;
+  if (size >= 8)
+    size = floor (size);
+  lo->label_length = pattern_label_length (pc, style, MAX (size, 0));
+  if (lo->label_length == 2)
+    {
+      double h;
+      PangoLayout *layout = key_layout (pc, style, fig, width);
+      ar_text_extent (layout, NULL, &h);
+      g_object_unref (layout);
+      lo->key_h = KEY_GAP + h;
+    }
+}
+
 static void
 layout_only (Layout *lo, const ArGridFigure *fig, double width, double height)
 {
   PangoContext *pc = ar_text_context_new ();
   measure (lo, pc, ar_render_style_or_default (fig->style), fig);
+  fit_texts (lo, pc, fig, width);
   fit (lo, fig, width, height);
   g_object_unref (pc);
 }
@@ -168,16 +257,20 @@ ar_grid_get_size (const ArGridFigure *fig, double *width, double *height)
   Layout lo;
   PangoContext *pc = ar_text_context_new ();
   measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
+  double size = floor (CLAMP (720.0 / MAX (fig->n_layers, fig->n_heads), 56.0, 120.0));
+  *width
+      = has_data (fig)
+            ? ceil (left_extent (&lo) + fig->n_heads * (size + H_GAP) - H_GAP + right_extent (&lo))
+            : 2 * MARGIN + 320;
+  fit_texts (&lo, pc, fig, *width);
   g_object_unref (pc);
   if (!has_data (fig))
     {
-      *width = 2 * MARGIN + 320;
       *height = ceil (2 * MARGIN + lo.title_h);
       return;
     }
-  double size = floor (CLAMP (720.0 / MAX (fig->n_layers, fig->n_heads), 56.0, 120.0));
-  *width = ceil (left_extent (&lo) + fig->n_heads * (size + H_GAP) - H_GAP + right_extent (&lo));
-  *height = ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN);
+  *height = ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN
+                  + lo.key_h);
 }
 
 double
@@ -186,6 +279,7 @@ ar_grid_get_height_for_width (const ArGridFigure *fig, double width)
   Layout lo;
   PangoContext *pc = ar_text_context_new ();
   measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
+  fit_texts (&lo, pc, fig, width);
   g_object_unref (pc);
   if (!has_data (fig))
     return ceil (2 * MARGIN + lo.title_h);
@@ -193,7 +287,8 @@ ar_grid_get_height_for_width (const ArGridFigure *fig, double width)
   double size = MAX ((avail_w + H_GAP) / fig->n_heads - H_GAP, 0.0);
   if (size >= 8)
     size = floor (size);
-  return ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN);
+  return ceil (top_extent (&lo) + fig->n_layers * (size + band_below (&lo)) - V_GAP + MARGIN
+               + lo.key_h);
 }
 
 static void
@@ -236,7 +331,7 @@ draw_captions (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const 
 
 static void
 draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArGridFigure *fig,
-            const Layout *lo, int l, int h)
+            const Layout *lo, int l, int h, int label_length)
 {
   int t = fig->n_tokens;
   double x = lo->x0 + h * lo->pitch_x, y = lo->y0 + l * lo->pitch_y;
@@ -266,7 +361,7 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArG
   if (fig->patterns != NULL)
     {
       AsHeadPattern pattern = fig->patterns[l * fig->n_heads + h];
-      PangoLayout *layout = ar_text_layout (pc, style, ar_head_pattern_label (pattern),
+      PangoLayout *layout = ar_text_layout (pc, style, pattern_label (pattern, label_length),
                                             AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, lo->size + H_GAP);
       gboolean plain = pattern == AS_HEAD_PATTERN_MIXED || pattern == AS_HEAD_PATTERN_BROAD;
       ar_render_set_rgb (cr, plain ? style->muted : ar_head_pattern_color (pattern));
@@ -282,16 +377,25 @@ ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double heigh
   PangoContext *pc = ar_text_context_new ();
   Layout lo;
   measure (&lo, pc, style, fig);
+  fit_texts (&lo, pc, fig, width);
   fit (&lo, fig, width, height);
 
   cairo_save (cr);
-  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw_wrapped (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig) && lo.size > 0)
     {
       draw_captions (cr, pc, style, fig, &lo);
       for (int l = 0; l < fig->n_layers; l++)
         for (int h = 0; h < fig->n_heads; h++)
-          draw_thumb (cr, pc, style, fig, &lo, l, h);
+          draw_thumb (cr, pc, style, fig, &lo, l, h, lo.label_length);
+      if (lo.key_h > 0)
+        {
+          PangoLayout *layout = key_layout (pc, style, fig, width);
+          ar_render_set_rgb (cr, style->muted);
+          ar_text_draw (cr, layout, MARGIN, lo.y0 + fig->n_layers * lo.pitch_y - V_GAP + KEY_GAP, 0,
+                        0, 0);
+          g_object_unref (layout);
+        }
       if (fig->colorbar)
         {
           ArColorbar bar = grid_colorbar (fig);

@@ -4,10 +4,11 @@
  * Head numbers run along the top under a "Head" caption, layer numbers down the left beside a
  * "Layer" caption; under each thumbnail its pattern label from the head statistics
  * (core/as-head-stats.h: "previous", "first", "self", "mixed"; for an encoder also "next",
- * "[CLS]", "[SEP]", "broad"), coloured by pattern so the structured heads stand out. All thumbnails
- * share one colour range and one colour bar, or each has its own range (head_ranges: the heads'
- * patterns, whatever their scale). The highlighted head (the one open in the attention view) is
- * outlined in the accent colour.
+ * "[CLS]", "[SEP]", "broad"; where they do not fit under a thumbnail, as in a figure one journal
+ * column wide, short forms ("prev", "mix", ...) or the initials with a key below), coloured by
+ * pattern so the structured heads stand out. All thumbnails share one colour range and one colour
+ * bar, or each has its own range (head_ranges: the heads' patterns, whatever their scale). The
+ * highlighted head (the one open in the attention view) is outlined in the accent colour.
  *
  * Natural thumbnail size: 720 / max(L, H) units clamped to 56..120, so a 12 × 12 model gives a
  * figure of about 1000 × 1100 units with every label readable. */

@@ -221,6 +221,9 @@ ar_heatmap_layout (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure 
                    double height)
 {
   ar_heatmap_measure (lo, pc, fig);
+  if (!fig->title_one_line)
+    lo->title_h = ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
+                                                 fig->title, fig->subtitle, width);
   fit (lo, fig, width, height);
 }
 

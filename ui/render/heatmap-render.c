@@ -47,15 +47,19 @@ ar_heatmap_get_size (const ArHeatmapFigure *fig, double *width, double *height)
   ArHeatmapFigure whole = *fig;
   whole.view_rows = whole.view_cols = 0;
   ar_heatmap_measure (&lo, pc, &whole);
+  double cell = ar_heatmap_natural_cell (fig);
+  *width = ar_heatmap_has_data (fig) ? ceil (ar_heatmap_left_extent (&lo) + cell * fig->n_cols
+                                             + ar_heatmap_right_extent (&lo))
+                                     : 2 * AR_FIGURE_MARGIN + 320;
+  if (!fig->title_one_line)
+    lo.title_h = ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
+                                                fig->title, fig->subtitle, *width);
   g_object_unref (pc);
   if (!ar_heatmap_has_data (fig))
     {
-      *width = 2 * AR_FIGURE_MARGIN + 320;
       *height = ceil (2 * AR_FIGURE_MARGIN + lo.title_h);
       return;
     }
-  double cell = ar_heatmap_natural_cell (fig);
-  *width = ceil (ar_heatmap_left_extent (&lo) + cell * fig->n_cols + ar_heatmap_right_extent (&lo));
   *height = ceil (ar_heatmap_top_extent (&lo) + cell * fig->n_rows
                   + ar_heatmap_bottom_extent (&lo, ar_heatmap_needs_rotation (&lo, cell)));
 }
@@ -81,8 +85,9 @@ ar_heatmap_same_layout (const ArHeatmapFigure *a, const ArHeatmapFigure *b)
   return a->n_rows == b->n_rows && a->n_cols == b->n_cols
          && a->row_label_width == b->row_label_width && a->col_label_width == b->col_label_width
          && g_strcmp0 (a->title, b->title) == 0 && g_strcmp0 (a->subtitle, b->subtitle) == 0
-         && g_strcmp0 (a->row_axis, b->row_axis) == 0 && g_strcmp0 (a->col_axis, b->col_axis) == 0
-         && a->colorbar == b->colorbar && a->label_mode == b->label_mode
+         && a->title_one_line == b->title_one_line && g_strcmp0 (a->row_axis, b->row_axis) == 0
+         && g_strcmp0 (a->col_axis, b->col_axis) == 0 && a->colorbar == b->colorbar
+         && a->label_mode == b->label_mode
          && (!a->colorbar
              || (a->vmin == b->vmin && a->vmax == b->vmax && a->log_colors == b->log_colors
                  && g_strcmp0 (a->colorbar_label, b->colorbar_label) == 0))
@@ -203,7 +208,10 @@ ar_heatmap_render (cairo_t *cr, const ArHeatmapFigure *fig, double width, double
   ar_heatmap_layout (&lo, pc, fig, width, height);
 
   cairo_save (cr);
-  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  if (fig->title_one_line)
+    ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  else
+    ar_figure_frame_draw_wrapped (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (ar_heatmap_has_data (fig) && lo.cell > 0)
     {
       ArMatrixPaint paint = paint_for (fig, style);

@@ -137,11 +137,20 @@ y_at (const Layout *lo, double v)
   return lo->py + lo->ph - (v - lo->lo) / (lo->hi - lo->lo) * lo->ph;
 }
 
+/* The title block's height wrapped to a figure WIDTH wide. */
+static void
+wrap_title (Layout *lo, PangoContext *pc, const ArLineFigure *fig, double width)
+{
+  lo->title_h = ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
+                                               fig->title, fig->subtitle, width);
+}
+
 static void
 layout_only (Layout *lo, const ArLineFigure *fig, double width, double height)
 {
   PangoContext *pc = ar_text_context_new ();
   measure (lo, pc, ar_render_style_or_default (fig->style), fig);
+  wrap_title (lo, pc, fig, width);
   fit (lo, width, height);
   g_object_unref (pc);
 }
@@ -152,9 +161,10 @@ ar_line_get_size (const ArLineFigure *fig, double *width, double *height)
   Layout lo;
   PangoContext *pc = ar_text_context_new ();
   measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
-  g_object_unref (pc);
   double legend_h = fig->n_series * lo.legend_line_h;
   *width = ceil (left_extent (&lo) + NATURAL_W + right_extent (&lo));
+  wrap_title (&lo, pc, fig, *width);
+  g_object_unref (pc);
   *height = ceil (MARGIN + lo.title_h + MAX (NATURAL_H, legend_h) + bottom_extent (&lo));
 }
 
@@ -164,6 +174,7 @@ ar_line_get_height_for_width (const ArLineFigure *fig, double width)
   Layout lo;
   PangoContext *pc = ar_text_context_new ();
   measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
+  wrap_title (&lo, pc, fig, width);
   g_object_unref (pc);
   /* The plot keeps its natural proportions. */
   double pw = MAX (width - left_extent (&lo) - right_extent (&lo), 0);
@@ -285,9 +296,10 @@ ar_line_render (cairo_t *cr, const ArLineFigure *fig, double width, double heigh
   PangoContext *pc = ar_text_context_new ();
   Layout lo;
   measure (&lo, pc, style, fig);
+  wrap_title (&lo, pc, fig, width);
   fit (&lo, width, height);
   cairo_save (cr);
-  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw_wrapped (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig) && lo.pw > 0 && lo.ph > 0)
     {
       draw_axes (cr, pc, style, fig, &lo);

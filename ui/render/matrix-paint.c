@@ -237,7 +237,12 @@ ar_matrix_paint (cairo_t *cr, const ArMatrixPaint *paint, const float *values, i
 {
   if (rows <= 0 || cols <= 0 || cell_w <= 0 || cell_h <= 0)
     return;
-  if (ar_matrix_paint_uses_rects (rows, cols, cell_w, cell_h))
+  /* A recording is replayed every frame: past AR_MATRIX_MAX_SCREEN_RECTS cells one image costs
+   * less than the rectangles (tests/bench/RESULTS.md, heatmap zoom). */
+  gboolean recording
+      = cairo_surface_get_type (cairo_get_target (cr)) == CAIRO_SURFACE_TYPE_RECORDING;
+  if (ar_matrix_paint_uses_rects (rows, cols, cell_w, cell_h)
+      && (!recording || (gint64) rows * cols <= AR_MATRIX_MAX_SCREEN_RECTS))
     {
       paint_rects (cr, paint, values, rows, cols, x, y, cell_w, cell_h);
       return;

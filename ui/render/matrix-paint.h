@@ -4,8 +4,9 @@
  * The way is chosen from the cell size and count and the kind of target only (never from the
  * scale), so one figure always draws the same way on screen and in every file of a kind:
  * - cells as filled rectangles (vector output stays vector) when the cells are at least
- *   AR_MATRIX_MIN_RECT_CELL units and there are at most AR_MATRIX_MAX_RECTS of them, separated by
- *   a gap of GAP units in GAP_COLOR on their right and bottom edges;
+ *   AR_MATRIX_MIN_RECT_CELL units and there are at most AR_MATRIX_MAX_RECTS of them (in
+ *   recordings AR_MATRIX_MAX_SCREEN_RECTS), separated by a gap of GAP units in GAP_COLOR on their
+ *   right and bottom edges;
  * - otherwise, on image targets (PNG export, the widgets' pixels), one image at the target's own
  *   resolution in which each pixel takes the colour of the cell its centre falls in (the rule
  *   ar_heatmap_hit uses: column floor((x - x0) / cell_w)), so hit-testing agrees with every
@@ -32,6 +33,9 @@ G_BEGIN_DECLS
 
 #define AR_MATRIX_MIN_RECT_CELL 4.0
 #define AR_MATRIX_MAX_RECTS 16384
+/* In recordings (the widgets' drawings, replayed every frame) rectangles only up to this many
+ * cells (64 × 64); larger matrices are one image there. */
+#define AR_MATRIX_MAX_SCREEN_RECTS 4096
 
 typedef struct
 {

@@ -140,6 +140,74 @@ ar_figure_frame_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
                        width - 2 * AR_FIGURE_MARGIN);
 }
 
+/* TEXT wrapped to MAX_WIDTH (> 0) at word, else character boundaries. */
+static PangoLayout *
+wrapped_layout (PangoContext *pc, const ArRenderStyle *style, const char *text, double size,
+                int weight, double max_width)
+{
+  PangoLayout *layout = ar_text_layout (pc, style, text, size, weight, 0);
+  pango_layout_set_width (layout, (int) (MAX (max_width, 1) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  return layout;
+}
+
+/* The title block's height wrapped to TEXT_WIDTH, drawing it at (X, Y) when CR is not NULL. */
+static double
+wrapped_title_block (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const char *title,
+                     const char *subtitle, double x, double y, double text_width)
+{
+  double height = 0, h = 0;
+  if (title != NULL && *title != '\0')
+    {
+      PangoLayout *layout
+          = wrapped_layout (pc, style, title, AR_FONT_TITLE, PANGO_WEIGHT_BOLD, text_width);
+      ar_text_extent (layout, NULL, &h);
+      if (cr != NULL)
+        {
+          ar_render_set_rgb (cr, style->text);
+          ar_text_draw (cr, layout, x, y, 0, 0, 0);
+        }
+      height += h;
+      g_object_unref (layout);
+    }
+  if (subtitle != NULL && *subtitle != '\0')
+    {
+      PangoLayout *layout
+          = wrapped_layout (pc, style, subtitle, AR_FONT_SUBTITLE, PANGO_WEIGHT_NORMAL, text_width);
+      ar_text_extent (layout, NULL, &h);
+      height += height > 0 ? TITLE_GAP : 0;
+      if (cr != NULL)
+        {
+          ar_render_set_rgb (cr, style->muted);
+          ar_text_draw (cr, layout, x, y + height, 0, 0, 0);
+        }
+      height += h;
+      g_object_unref (layout);
+    }
+  return height > 0 ? height + TITLE_BOTTOM : 0;
+}
+
+double
+ar_title_block_height_wrapped (PangoContext *pc, const ArRenderStyle *style, const char *title,
+                               const char *subtitle, double width)
+{
+  return wrapped_title_block (NULL, pc, style, title, subtitle, 0, 0, width - 2 * AR_FIGURE_MARGIN);
+}
+
+void
+ar_figure_frame_draw_wrapped (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
+                              const char *title, const char *subtitle, double width, double height)
+{
+  if (style->paint_background)
+    {
+      ar_render_set_rgb (cr, style->background);
+      cairo_rectangle (cr, 0, 0, width, height);
+      cairo_fill (cr);
+    }
+  wrapped_title_block (cr, pc, style, title, subtitle, AR_FIGURE_MARGIN, AR_FIGURE_MARGIN,
+                       width - 2 * AR_FIGURE_MARGIN);
+}
+
 void
 ar_axis_names_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const char *x_axis,
                     const char *y_axis, double px, double py, double pw, double ph, double name_y,

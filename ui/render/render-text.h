@@ -63,6 +63,16 @@ void ar_title_block_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *st
 void ar_figure_frame_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
                            const char *title, const char *subtitle, double width, double height);
 
+/* The same with the title and subtitle wrapped (at word, else character boundaries) to the
+ * figure's width inside its margins, never cut: a figure one journal column wide keeps its whole
+ * text. ar_title_block_height_wrapped () is the height of that block for a figure WIDTH wide (as
+ * ar_title_block_height when everything fits on one line each). */
+void ar_figure_frame_draw_wrapped (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
+                                   const char *title, const char *subtitle, double width,
+                                   double height);
+double ar_title_block_height_wrapped (PangoContext *pc, const ArRenderStyle *style,
+                                      const char *title, const char *subtitle, double width);
+
 /* The axis names of a chart whose plot is (PX, PY, PW, PH): X_AXIS centred under the plot with
  * its top at NAME_Y, Y_AXIS read bottom to top, centred on the plot, with its middle at NAME_X.
  * Either may be NULL. */

@@ -112,6 +112,26 @@ min_max (const float *values, gsize n, double *lo, double *hi)
   *lo = a, *hi = b;
 }
 
+/* LO and HI of the weights of the T × T attention matrix A that say something: with CAUSAL the
+ * cells on and below the diagonal of the rows after the first (the first token can only attend
+ * to itself, with weight 1), else all of them. */
+static void
+attention_min_max (const float *a, int t, gboolean causal, double *lo, double *hi)
+{
+  if (!causal || t < 2)
+    {
+      min_max (a, (gsize) t * t, lo, hi);
+      return;
+    }
+  *lo = INFINITY, *hi = -INFINITY;
+  for (int i = 1; i < t; i++)
+    {
+      double l, h;
+      min_max (a + (gsize) i * t, (gsize) i + 1, &l, &h);
+      *lo = MIN (*lo, l), *hi = MAX (*hi, h);
+    }
+}
+
 double *
 ar_attention_ranges (const AsTrace *trace)
 {
@@ -122,7 +142,8 @@ ar_attention_ranges (const AsTrace *trace)
   for (int e = 0; e < n_heads; e++)
     {
       double *r = ranges + 2 + 2 * e;
-      min_max (trace->attn + (gsize) e * tt, tt, &r[0], &r[1]);
+      attention_min_max (trace->attn + (gsize) e * tt, trace->n_tokens, trace->causal, &r[0],
+                         &r[1]);
       ranges[0] = MIN (ranges[0], r[0]);
       ranges[1] = MAX (ranges[1], r[1]);
     }
@@ -171,22 +192,44 @@ ar_difference_range (const float *diff, gsize n)
 }
 
 void
-ar_view_range (const ArViewSelection *view, const float *values, gsize n, double *vmin,
-               double *vmax)
+ar_heatmap_view_range (const ArViewSelection *view, const ArHeatmapFigure *fig, double *vmin,
+                       double *vmax)
 {
-  ar_sequential_range (values, n, view->autoscale, vmin, vmax);
+  double lo = INFINITY, hi = -INFINITY, smallest = INFINITY;
+  int rows_with_choice = 0; /* rows with more than one cell holding a value */
+  for (int i = 0; i < fig->n_rows; i++)
+    {
+      int k = 0;
+      for (int j = 0; j < fig->n_cols && k < 2; j++)
+        k += ar_heatmap_cell_state (fig, i, j) == AR_CELL_VALUE;
+      rows_with_choice += k > 1;
+    }
+  for (int i = 0; i < fig->n_rows; i++)
+    {
+      const float *row = fig->values + (gsize) i * fig->n_cols; /* [n_cols] */
+      int k = 0;
+      for (int j = 0; j < fig->n_cols; j++)
+        k += ar_heatmap_cell_state (fig, i, j) == AR_CELL_VALUE;
+      /* A row with one value (a causal model's first token: weight 1 on itself) says nothing. */
+      if (k == 1 && rows_with_choice > 0)
+        continue;
+      for (int j = 0; j < fig->n_cols; j++)
+        if (ar_heatmap_cell_state (fig, i, j) == AR_CELL_VALUE)
+          {
+            lo = MIN (lo, row[j]), hi = MAX (hi, row[j]);
+            if (row[j] > 0)
+              smallest = MIN (smallest, row[j]);
+          }
+    }
+  gboolean data = view->autoscale && hi > lo;
+  *vmin = data ? lo : 0;
+  *vmax = data ? hi : 1;
   if (!view->log_colors)
     return;
-  if (!view->autoscale)
-    {
-      *vmin = 1e-3 * *vmax;
-      return;
-    }
-  double smallest = INFINITY;
-  for (gsize i = 0; i < n; i++)
-    if (values[i] > 0 && values[i] < smallest)
-      smallest = values[i];
-  *vmin = MAX (isfinite (smallest) ? smallest : 0, 1e-4 * *vmax);
+  if (!data)
+    *vmin = 1e-3 * *vmax;
+  else
+    *vmin = MAX (isfinite (smallest) ? smallest : 0, 1e-4 * *vmax);
 }
 
 void

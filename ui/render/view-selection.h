@@ -5,9 +5,10 @@
  *
  * Colour ranges — one rule: values that cannot be negative (attention weights, rollout, cosine
  * similarities that are all ≥ 0) span [0, 1], or with autoscale the data's [min, max] (seaborn's
- * default); values with both signs (cosine similarities with a negative one) are drawn in the
- * diverging map on [−1, 1], or with autoscale on ±max|v|; differences always on ±max|d| rounded
- * up to 2 decimals (at least ±0.01). */
+ * default; of attention over the cells that hold a value, without a causal model's first row);
+ * values with both signs (cosine similarities with a negative one) are drawn in the diverging map
+ * on [−1, 1], or with autoscale on ±max|v|; differences always on ±max|d| rounded up to 2
+ * decimals (at least ±0.01). */
 #pragma once
 
 #include <glib.h>
@@ -84,7 +85,9 @@ typedef struct
 } ArAttention;
 
 /* RANGES [2 + 2·L·H] = the min and max of every attention weight of TRACE, then of each head's
- * ([L][H][2]): what ArAttention.range and .head_ranges point into. Newly allocated. */
+ * ([L][H][2]): what ArAttention.range and .head_ranges point into. Of a causal model only the
+ * weights on and below the diagonal of the rows after the first count (the first token's only
+ * weight is 1 on itself: it would make every head's range end at 1). Newly allocated. */
 double *ar_attention_ranges (const AsTrace *trace);
 
 /* The [T][T] matrix VIEW names in ATTENTION: head (layer, head) of the trace, or the layer's slice
@@ -121,11 +124,14 @@ void ar_signed_range (const float *values, gsize n, gboolean autoscale, double *
  * → 0.0034, 0.047 → 0.047, 0.3 → 0.3), at least 1e-4; NaN entries are skipped. */
 double ar_difference_range (const float *diff, gsize n);
 
-/* The colour range of values that cannot be negative under VIEW: ar_sequential_range, and for
- * log colours a lower end above 0 (the smallest positive value, at least 1e-4 of the upper end;
- * 1e-3 on the fixed range [0, 1]). */
-void ar_view_range (const ArViewSelection *view, const float *values, gsize n, double *vmin,
-                    double *vmax);
+/* The colour range of FIG's values (that cannot be negative) under VIEW: [0, 1], or with
+ * autoscale their [min, max]; for log colours a lower end above 0 (the smallest positive value,
+ * at least 1e-4 of the upper end; 1e-3 on the fixed range [0, 1]). Over the cells that hold a
+ * value (masked cells and NaN left out) — and without rows that hold only one value (a causal
+ * model's first token can only attend to itself: its weight is 1 and says nothing about the
+ * head), unless every row is such a row. */
+void ar_heatmap_view_range (const ArViewSelection *view, const ArHeatmapFigure *fig, double *vmin,
+                            double *vmax);
 
 /* OUT [ROWS][COLS] = VALUES with each row divided by its largest entry (rows of zeros stay 0). */
 void ar_normalize_rows (float *out, const float *values, int rows, int cols);

@@ -147,6 +147,50 @@ on_head_activated (AttnscopeHeadGridView *grid, int layer, int head, AttnscopeHe
   gtk_widget_activate_action (GTK_WIDGET (self), "win.show-page", "s", "attention");
 }
 
+/* The keyboard on the grid: arrows move to the head above, below, left or right (the layer and
+ * head steps Alt+arrows take anywhere in the window), Return or space opens the head. */
+static gboolean
+on_grid_key (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
+             AttnscopeHeadsPage *self)
+{
+  AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
+  if (view == NULL || (state & (GDK_ALT_MASK | GDK_CONTROL_MASK | GDK_SUPER_MASK)))
+    return FALSE;
+  int d_layer = 0, d_head = 0;
+  switch (keyval)
+    {
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      d_layer = -1;
+      break;
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      d_layer = 1;
+      break;
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+      d_head = -1;
+      break;
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+      d_head = 1;
+      break;
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_space:
+      on_head_activated (self->grid, attnscope_view_state_get_layer (view),
+                         attnscope_view_state_get_head (view), self);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+  /* Moving selects one head (the grid outlines it). */
+  attnscope_view_state_set_aggregate (view, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (view, attnscope_view_state_get_layer (view) + d_layer);
+  attnscope_view_state_set_head (view, attnscope_view_state_get_head (view) + d_head);
+  return TRUE;
+}
+
 const char *
 attnscope_heads_page_get_summary (AttnscopeHeadsPage *self)
 {
@@ -193,4 +237,9 @@ attnscope_heads_page_init (AttnscopeHeadsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (self->grid, "head-activated", G_CALLBACK (on_head_activated), self);
+  GtkEventController *key = gtk_event_controller_key_new ();
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_grid_key), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->grid), key);
+  gtk_widget_set_focusable (GTK_WIDGET (self->grid), TRUE);
+  gtk_widget_set_focus_on_click (GTK_WIDGET (self->grid), TRUE);
 }

@@ -1,7 +1,9 @@
 /* attnscope-heads-page.h — the model view: all heads of the model at once, each labelled with
  * its pattern (previous token, first token, self, mixed; for an encoder [CLS], [SEP], next,
  * previous, self, broad) with the shares of `attnscope stats` in its tooltip; a click opens a head
- * in the attention view. Its figure is what "Export All Heads" writes. */
+ * in the attention view. With the keyboard on the grid, arrows move to the head above, below, left
+ * or right (as Alt+arrows do anywhere in the window) and Return or space opens it. Its figure is
+ * what "Export All Heads" writes. */
 #pragma once
 
 #include "attnscope-head-grid-view.h"

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "attnscope-figure-widget.h"
 #include "render-text.h"
@@ -40,6 +41,14 @@ struct _AttnscopeHeatmapView
   double pointer_x, pointer_y;
   int drag_row0, drag_col0; /* the view when the drag began */
   double drag_cell;         /* the cell size then */
+
+  /* The figure's drawing for NODE_FIGURE in NODE_STYLE at NODE_WIDTH × NODE_HEIGHT in the view
+   * NODE_VIEW (row0, col0, zoom): kept, so that a redraw of the same view (the cursor moving, a
+   * tooltip, the window exposed) draws only the cursor and minimap over it. */
+  GskRenderNode *node;
+  const ArBuiltFigure *node_figure;
+  const ArRenderStyle *node_style;
+  int node_width, node_height, node_view[3];
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeatmapView, attnscope_heatmap_view, GTK_TYPE_WIDGET)
@@ -110,17 +119,24 @@ n_cols (AttnscopeHeatmapView *self)
   return heatmap (self) != NULL ? heatmap (self)->n_cols : 0;
 }
 
+/* The rows in view ZOOM asks for, as the view can show them: 0 ("all") for 0 or anything as
+ * large as the matrix, else at least MIN_ZOOM rows (or all of a smaller matrix's). */
+static int
+clamp_zoom (AttnscopeHeatmapView *self, int zoom)
+{
+  int rows = n_rows (self), cols = n_cols (self);
+  if (zoom <= 0 || zoom >= MAX (rows, cols) || rows == 0)
+    return 0;
+  return MAX (zoom, MIN (MIN_ZOOM, MIN (rows, cols)));
+}
+
 /* Clamps the view to the matrix and redraws; notifies a new zoom. */
 static void
 apply_view (AttnscopeHeatmapView *self, int row0, int col0, int zoom)
 {
   int rows = n_rows (self), cols = n_cols (self);
   int old = self->zoom;
-  /* 0 asks for all of it (a new figure, the key 0) */
-  if (zoom <= 0 || zoom >= MAX (rows, cols) || rows == 0)
-    zoom = 0;
-  else
-    zoom = MAX (zoom, MIN (MIN_ZOOM, MIN (rows, cols)));
+  zoom = clamp_zoom (self, zoom);
   self->zoom = zoom;
   self->row0 = zoom > 0 ? CLAMP (row0, 0, MAX (rows - MIN (zoom, rows), 0)) : 0;
   self->col0 = zoom > 0 ? CLAMP (col0, 0, MAX (cols - MIN (zoom, cols), 0)) : 0;
@@ -150,18 +166,42 @@ attnscope_heatmap_view_get_zoom (AttnscopeHeatmapView *self)
   return self->zoom;
 }
 
-/* Zooms by FACTOR keeping cell (ROW, COL) where it is on screen. */
+/* The rows in view: the zoom, or all of them. */
+static int
+rows_in_view (AttnscopeHeatmapView *self)
+{
+  return self->zoom > 0 ? self->zoom : MAX (n_rows (self), n_cols (self));
+}
+
+/* Scrolls the view (not zooming) so that cell (ROW, COL) is in it. */
+static void
+scroll_to_cell (AttnscopeHeatmapView *self, int row, int col)
+{
+  if (self->zoom <= 0 || row < 0)
+    return;
+  int r0 = self->row0, c0 = self->col0, n = self->zoom;
+  r0 = row < r0 ? row : row >= r0 + n ? row - n + 1 : r0;
+  c0 = col < c0 ? col : col >= c0 + n ? col - n + 1 : c0;
+  apply_view (self, r0, c0, n);
+}
+
+/* Zooms by FACTOR (the rows in view times FACTOR, at least one row less or more) keeping cell
+ * (ROW, COL) where it is on screen. */
 static void
 zoom_around (AttnscopeHeatmapView *self, double factor, int row, int col)
 {
   int size = MAX (n_rows (self), n_cols (self));
   if (size == 0)
     return;
-  int n = self->zoom > 0 ? self->zoom : size;
+  int n = rows_in_view (self);
   int next = (int) lround (n * factor);
   if (next == n)
     next = factor < 1 ? n - 1 : n + 1;
-  double k = (double) MIN (next, size) / n;
+  next = clamp_zoom (self, next);
+  if (next == self->zoom)
+    return; /* at the smallest view, or all already */
+  /* The cell's offset in the view scales with the view: it stays under the same pixels. */
+  double k = (double) (next > 0 ? next : size) / n;
   apply_view (self, row - (int) lround ((row - self->row0) * k),
               col - (int) lround ((col - self->col0) * k), next);
 }
@@ -170,8 +210,19 @@ void
 attnscope_heatmap_view_zoom (AttnscopeHeatmapView *self, double factor)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
-  int n = self->zoom > 0 ? self->zoom : MAX (n_rows (self), n_cols (self));
-  zoom_around (self, factor, self->row0 + n / 2, self->col0 + n / 2);
+  int n = rows_in_view (self);
+  int r = self->cursor_row, c = self->cursor_col;
+  if (r < 0 && heatmap (self) != NULL && heatmap (self)->highlight_row >= 0)
+    r = c = MIN (heatmap (self)->highlight_row, MIN (n_rows (self), n_cols (self)) - 1);
+  if (r < 0)
+    {
+      zoom_around (self, factor, self->row0 + n / 2, self->col0 + n / 2);
+      return;
+    }
+  /* Around the cursor (or the selected token): it stays where it is, in view. */
+  scroll_to_cell (self, r, c);
+  zoom_around (self, factor, r, c);
+  scroll_to_cell (self, r, c);
 }
 
 /* ---- the figure ---- */
@@ -194,6 +245,9 @@ attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *fi
   if (!same)
     self->row_label_width = self->col_label_width = 0;
   int rows = old != NULL ? old->n_rows : 0, cols = old != NULL ? old->n_cols : 0;
+  /* The drawings of the old figure go with it (a new figure may come at its address). */
+  g_clear_pointer (&self->node, gsk_render_node_unref);
+  g_clear_pointer (&self->minimap, cairo_surface_destroy);
   attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
                                    same ? same_layout : NULL);
   g_object_freeze_notify (G_OBJECT (self));
@@ -287,14 +341,8 @@ attnscope_heatmap_view_set_cursor (AttnscopeHeatmapView *self, int row, int col)
   g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
   if (row < 0 || col < 0 || row >= n_rows (self) || col >= n_cols (self))
     row = col = -1;
-  if (row >= 0 && self->zoom > 0)
-    {
-      /* Scroll the view to keep the cursor in it. */
-      int r0 = self->row0, c0 = self->col0, n = self->zoom;
-      r0 = row < r0 ? row : row >= r0 + n ? row - n + 1 : r0;
-      c0 = col < c0 ? col : col >= c0 + n ? col - n + 1 : c0;
-      apply_view (self, r0, c0, n);
-    }
+  /* Scroll the view to keep the cursor in it. */
+  scroll_to_cell (self, row, col);
   gboolean row_changed = row != self->cursor_row, col_changed = col != self->cursor_col;
   self->cursor_row = row, self->cursor_col = col;
   if (row_changed)
@@ -411,6 +459,29 @@ draw_cursor (AttnscopeHeatmapView *self, cairo_t *cr, const ArHeatmapFigure *fig
   cairo_restore (cr);
 }
 
+/* The figure's drawing for PARTS at WIDTH × HEIGHT in the current view: the kept one, or drawn
+ * anew. */
+static GskRenderNode *
+figure_node (AttnscopeHeatmapView *self, const ArFigureParts *parts, int width, int height)
+{
+  int view[3] = { self->row0, self->col0, self->zoom };
+  if (self->node != NULL && self->node_figure == self->figure
+      && self->node_style == parts->heatmap.style && self->node_width == width
+      && self->node_height == height && memcmp (self->node_view, view, sizeof view) == 0)
+    return self->node;
+  g_clear_pointer (&self->node, gsk_render_node_unref);
+  GtkSnapshot *inner = gtk_snapshot_new ();
+  cairo_t *cr = gtk_snapshot_append_cairo (inner, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  ar_figure_render (cr, &parts->figure, width, height);
+  cairo_destroy (cr);
+  self->node = gtk_snapshot_free_to_node (inner);
+  self->node_figure = self->figure;
+  self->node_style = parts->heatmap.style;
+  self->node_width = width, self->node_height = height;
+  memcpy (self->node_view, view, sizeof view);
+  return self->node;
+}
+
 static void
 attnscope_heatmap_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -420,8 +491,10 @@ attnscope_heatmap_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     return;
   ArFigureParts parts;
   screen_figure (self, &parts);
+  GskRenderNode *node = figure_node (self, &parts, width, height);
+  if (node != NULL)
+    gtk_snapshot_append_node (snapshot, node);
   cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  ar_figure_render (cr, &parts.figure, width, height);
   draw_cursor (self, cr, &parts.heatmap, width, height);
   if (self->zoom > 0)
     draw_minimap (self, cr, &parts.heatmap, width, height);
@@ -476,23 +549,60 @@ cell_text (const ArHeatmapFigure *fig, int row, int col)
     }
 }
 
-static gboolean
-on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                  gpointer user_data)
+char *
+attnscope_heatmap_view_dup_tooltip_at (AttnscopeHeatmapView *self, double x, double y)
 {
-  AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (widget);
+  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), NULL);
   int row, col;
-  if (keyboard || !hit (self, x, y, &row, &col))
-    return FALSE;
+  if (!hit (self, x, y, &row, &col))
+    return NULL;
   const ArHeatmapFigure *fig = heatmap (self);
   g_autofree char *row_label = axis_label (fig->row_labels, row);
   g_autofree char *col_label = axis_label (fig->col_labels, col);
   g_autofree char *value = cell_text (fig, row, col);
-  g_autofree char *markup = g_markup_printf_escaped (
+  return g_markup_printf_escaped (
       "%s: <b>%s</b> (%d)\n%s: <b>%s</b> (%d)\n%s", fig->row_axis ? fig->row_axis : _ ("Row"),
       row_label, row, fig->col_axis ? fig->col_axis : _ ("Column"), col_label, col, value);
+}
+
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  gpointer user_data)
+{
+  if (keyboard)
+    return FALSE;
+  g_autofree char *markup
+      = attnscope_heatmap_view_dup_tooltip_at (ATTNSCOPE_HEATMAP_VIEW (widget), x, y);
+  if (markup == NULL)
+    return FALSE;
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
+}
+
+gboolean
+attnscope_heatmap_view_get_cell_rect (AttnscopeHeatmapView *self, int row, int col, double *x,
+                                      double *y, double *width, double *height)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), FALSE);
+  if (self->figure == NULL || row < 0 || col < 0 || row >= n_rows (self) || col >= n_cols (self))
+    return FALSE;
+  ArFigureParts parts;
+  screen_figure (self, &parts);
+  ar_heatmap_get_cell_rect (&parts.heatmap, gtk_widget_get_width (GTK_WIDGET (self)),
+                            gtk_widget_get_height (GTK_WIDGET (self)), row, col, x, y, width,
+                            height);
+  return TRUE;
+}
+
+void
+attnscope_heatmap_view_zoom_at (AttnscopeHeatmapView *self, double factor, double x, double y)
+{
+  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
+  int row, col;
+  if (hit (self, x, y, &row, &col))
+    zoom_around (self, factor, row, col);
+  else
+    attnscope_heatmap_view_zoom (self, factor);
 }
 
 /* ---- input ---- */
@@ -551,13 +661,8 @@ on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, AttnscopeHeat
       = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
   if (mods & GDK_CONTROL_MASK)
     {
-      int row, col;
-      if (!hit (self, self->pointer_x, self->pointer_y, &row, &col))
-        {
-          attnscope_heatmap_view_zoom (self, dy > 0 ? ZOOM_STEP : 1 / ZOOM_STEP);
-          return TRUE;
-        }
-      zoom_around (self, dy > 0 ? ZOOM_STEP : 1 / ZOOM_STEP, row, col);
+      attnscope_heatmap_view_zoom_at (self, dy > 0 ? ZOOM_STEP : 1 / ZOOM_STEP, self->pointer_x,
+                                      self->pointer_y);
       return TRUE;
     }
   if (self->zoom == 0)
@@ -634,6 +739,7 @@ attnscope_heatmap_view_finalize (GObject *object)
   AttnscopeHeatmapView *self = ATTNSCOPE_HEATMAP_VIEW (object);
   g_clear_pointer (&self->figure, ar_built_figure_unref);
   g_clear_pointer (&self->minimap, cairo_surface_destroy);
+  g_clear_pointer (&self->node, gsk_render_node_unref);
   G_OBJECT_CLASS (attnscope_heatmap_view_parent_class)->finalize (object);
 }
 

@@ -43,8 +43,20 @@ float attnscope_heatmap_view_get_value (AttnscopeHeatmapView *self, int row, int
 int attnscope_heatmap_view_get_zoom (AttnscopeHeatmapView *self);
 void attnscope_heatmap_view_set_view (AttnscopeHeatmapView *self, int row0, int col0, int n);
 void attnscope_heatmap_view_get_view (AttnscopeHeatmapView *self, int *row0, int *col0, int *n);
-/* Zooms in (FACTOR < 1) or out (> 1) around the middle of the view. */
+/* Zooms in (FACTOR < 1) or out (> 1): the rows in view times FACTOR (at least one fewer or
+ * more; never fewer than 4, all of them past the matrix's size). Around the cursor cell, or
+ * without one the selected token's diagonal cell, which stays where it is on screen (a cursor
+ * scrolled out of view comes back into it); without either around the middle of the view. */
 void attnscope_heatmap_view_zoom (AttnscopeHeatmapView *self, double factor);
+/* Zooms by FACTOR keeping the cell under (X, Y) (widget coordinates) under it (Ctrl+scroll);
+ * outside the cells as attnscope_heatmap_view_zoom. */
+void attnscope_heatmap_view_zoom_at (AttnscopeHeatmapView *self, double factor, double x, double y);
+/* Where cell (ROW, COL) is drawn now (the view's zoom and size); FALSE outside the matrix. */
+gboolean attnscope_heatmap_view_get_cell_rect (AttnscopeHeatmapView *self, int row, int col,
+                                               double *x, double *y, double *width, double *height);
+/* The tooltip's markup for the cell under (X, Y): its query and key and its value, or "masked"
+ * where the model could not attend; NULL outside the cells. Newly allocated. */
+char *attnscope_heatmap_view_dup_tooltip_at (AttnscopeHeatmapView *self, double x, double y);
 
 /* The cursor cell (-1, -1 when there is none). Moving it keeps it in view. */
 int attnscope_heatmap_view_get_cursor_row (AttnscopeHeatmapView *self);
