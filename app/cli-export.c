@@ -17,6 +17,13 @@
  *                                       (layers numbered as in `attnscope similarity`)
  *         --project pca|tsne --of KIND [--layer L] [--head H] [--no-labels]
  *                                       a 2-D projection of the tokens' vectors
+ *         --alignment (--layer L --head H | --mean L)
+ *                                       a translation model: source and target tokens linked
+ *                                       by the cross-attention of a head or a layer's mean
+ *
+ * Translation models (--target TGT, default the model's translation): --kind encoder|decoder|cross
+ * chooses the attention of the head, mean and grid views (cross: rows = target tokens, columns =
+ * source tokens; no rollout).
  *
  * --compare T2 with a head, mean or rollout view: T and T2 side by side, B aligned to A by token
  * (--align positions: position by position), their difference, the per-layer similarity of the
@@ -45,6 +52,7 @@
 #include "cli-translation.h"
 #include "cli.h"
 #include "compare-figure.h"
+#include "cross-figure.h"
 #include "figure-export.h"
 #include "projection-figure.h"
 #include "similarity-figure.h"
@@ -56,6 +64,7 @@ typedef enum
   VIEW_GRID,
   VIEW_SIMILARITY,
   VIEW_PROJECTION,
+  VIEW_ALIGNMENT, /* a translation's source and target linked by cross-attention */
 } View;
 
 typedef struct
@@ -78,6 +87,11 @@ typedef struct
   float *mean_heads; /* [L][T][T] */
   float *rollout;    /* [L][T][T] */
   double *ranges;    /* [2 + 2·L·H] (ar_attention_ranges) */
+  /* translation models */
+  char *target_text;   /* the target the trace was run on */
+  gboolean cross;      /* the figure shows the trace's cross-attention */
+  float *cross_mean;   /* [L][T][S] */
+  double *cross_range; /* [2 + 2·L·H] (ar_cross_ranges) */
 } Side;
 
 static void
@@ -87,6 +101,19 @@ side_clear (Side *side)
   g_clear_pointer (&side->mean_heads, g_free);
   g_clear_pointer (&side->rollout, g_free);
   g_clear_pointer (&side->ranges, g_free);
+  g_clear_pointer (&side->target_text, g_free);
+  g_clear_pointer (&side->cross_mean, g_free);
+  g_clear_pointer (&side->cross_range, g_free);
+}
+
+static ArCrossAttention
+side_cross (const Side *side)
+{
+  return (ArCrossAttention){ .trace = side->trace,
+                             .mean_heads = side->cross_mean,
+                             .range = side->cross_range,
+                             .head_ranges
+                             = side->cross_range != NULL ? side->cross_range + 2 : NULL };
 }
 
 static ArAttention
@@ -118,17 +145,13 @@ side_run (Side *side, AsModel *model, const char *text, const char *argument,
   if (as_model_get_config (model)->encoder_decoder)
     {
       /* the encoder's trace is a complete bidirectional trace, the decoder's a causal one */
-      g_autoptr (AsTrace) pair = cli_translation_forward (model, text, req->target, 0, error);
+      g_autoptr (AsTrace) pair = cli_translation_forward_with_text (model, text, req->target, 0,
+                                                                    &side->target_text, error);
       if (pair == NULL)
         return FALSE;
-      if (req->kind == CLI_ATTENTION_CROSS)
-        {
-          g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                       "--kind cross is drawn by the window's alignment and cross-attention "
-                       "views; export draws --kind encoder or decoder");
-          return FALSE;
-        }
-      side->trace = as_trace_ref (req->kind == CLI_ATTENTION_ENCODER ? pair->source : pair);
+      side->cross = req->kind == CLI_ATTENTION_CROSS || req->view == VIEW_ALIGNMENT;
+      side->trace
+          = as_trace_ref (req->kind == CLI_ATTENTION_ENCODER && !side->cross ? pair->source : pair);
     }
   else
     side->trace = cli_analysis_forward (model, text, argument, req->truncate, error);
@@ -136,7 +159,8 @@ side_run (Side *side, AsModel *model, const char *text, const char *argument,
     return FALSE;
   const AsTrace *t = side->trace;
   const ArViewSelection *v = &req->selection;
-  if (req->view == VIEW_ATTENTION || (req->view == VIEW_GRID && v->aggregate == AR_AGGREGATE_HEAD))
+  if (req->view == VIEW_ATTENTION || req->view == VIEW_ALIGNMENT
+      || (req->view == VIEW_GRID && v->aggregate == AR_AGGREGATE_HEAD))
     {
       const char *layer_option = v->aggregate == AR_AGGREGATE_MEAN      ? "--mean"
                                  : v->aggregate == AR_AGGREGATE_ROLLOUT ? "--rollout"
@@ -145,6 +169,27 @@ side_run (Side *side, AsModel *model, const char *text, const char *argument,
           || (v->aggregate == AR_AGGREGATE_HEAD
               && !check_index ("--head", v->head, t->n_head, "head", error)))
         return FALSE;
+    }
+  if (side->cross)
+    {
+      if (req->view != VIEW_ATTENTION && req->view != VIEW_GRID && req->view != VIEW_ALIGNMENT)
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                       "--kind cross draws a head, a mean, the grid or the alignment; "
+                       "similarity and projections are of --kind encoder or decoder");
+          return FALSE;
+        }
+      if (v->aggregate == AR_AGGREGATE_ROLLOUT && req->view != VIEW_GRID)
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                       "cross-attention has no rollout: give --layer L --head H or --mean L");
+          return FALSE;
+        }
+      if (v->aggregate == AR_AGGREGATE_MEAN)
+        side->cross_mean = ar_cross_mean_heads (t);
+      if (req->view == VIEW_GRID)
+        side->cross_range = ar_cross_ranges (t);
+      return TRUE;
     }
   if (req->view == VIEW_ATTENTION && v->aggregate == AR_AGGREGATE_MEAN)
     side->mean_heads = as_trace_mean_heads (t);
@@ -239,9 +284,19 @@ build_figure (const Side *a, const Side *b, const ExportRequest *req, const ArFi
               GError **error)
 {
   ArAttention aa = side_attention (a), ab = side_attention (b);
+  ArCrossAttention cross = side_cross (a);
   switch (req->view)
     {
+    case VIEW_ALIGNMENT:
+      return ar_build_alignment_figure (&cross, &req->selection, texts);
     case VIEW_GRID:
+      if (a->cross)
+        {
+          g_autoptr (AsCrossStats) stats = as_cross_stats_new ();
+          if (!as_cross_stats_add (stats, a->trace, error) || !as_cross_stats_finish (stats, error))
+            return NULL;
+          return ar_build_cross_grid_figure (&cross, stats, &req->selection, texts);
+        }
       {
         g_autoptr (AsHeadStats) stats = as_head_stats_compute (a->trace);
         return ar_build_grid_figure (&aa, stats, &req->selection, texts);
@@ -251,6 +306,8 @@ build_figure (const Side *a, const Side *b, const ExportRequest *req, const ArFi
     case VIEW_PROJECTION:
       return build_projection (a, b, req, texts, error);
     case VIEW_ATTENTION:
+      if (a->cross)
+        return ar_build_cross_attention_figure (&cross, &req->selection, texts);
       if (b->trace != NULL)
         {
           g_autoptr (AsComparison) c = as_compare_traces (a->trace, b->trace, error);
@@ -268,10 +325,11 @@ export_run (AsModel *model, const char *text, const char *compare, const char *o
   GError *error = NULL;
   Side a = { 0 }, b = { 0 };
   g_autoptr (ArBuiltFigure) figure = NULL;
-  ArFigureTexts texts = { as_model_get_name (model), text, compare };
+  ArFigureTexts texts = { as_model_get_name (model), text, compare, NULL };
   int code = CLI_EXIT_OK;
-  if (!side_run (&a, model, text, "--text", req, &error)
-      || (compare != NULL && !side_run (&b, model, compare, "--compare", req, &error))
+  gboolean ran = side_run (&a, model, text, "--text", req, &error);
+  texts.target_text = a.target_text;
+  if (!ran || (compare != NULL && !side_run (&b, model, compare, "--compare", req, &error))
       || (req->selection.selected_token >= 0
           && !check_index ("--token", req->selection.selected_token, a.trace->n_tokens, "token",
                            &error))
@@ -288,7 +346,7 @@ export_run (AsModel *model, const char *text, const char *compare, const char *o
 typedef struct
 {
   int layer, head, mean, rollout;
-  gboolean grid;
+  gboolean grid, alignment;
   const char *similarity, *project, *of;
 } ViewOptions;
 
@@ -317,9 +375,13 @@ choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
   gboolean aggregate = v->mean != G_MININT || v->rollout != G_MININT;
   int views = (v->mean != G_MININT) + (v->rollout != G_MININT) + v->grid + (v->similarity != NULL)
               + (v->project != NULL);
+  if (v->alignment && (v->grid || v->similarity != NULL || v->project != NULL))
+    return cli_usage_printf ("export", "--alignment goes with --layer L --head H or --mean L");
   if (views > 1 || (views == 0 && !head) || (aggregate && head))
     return cli_usage_printf ("export", "give exactly one of --layer L --head H, --grid, --mean L, "
                                        "--rollout L, --similarity KIND, --project METHOD");
+  if (compare && v->alignment)
+    return cli_usage_printf ("export", "--compare does not go with --alignment");
   if (compare && (v->grid || v->similarity != NULL))
     return cli_usage_printf (
         "export", "--compare works with --layer/--head, --mean, --rollout and --project");
@@ -328,7 +390,7 @@ choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
   if (head && (v->layer == G_MININT || v->head == G_MININT))
     return cli_usage_printf ("export", "--layer L and --head H go together");
   ArViewSelection *s = &req->selection;
-  req->view = v->grid ? VIEW_GRID : VIEW_ATTENTION;
+  req->view = v->grid ? VIEW_GRID : v->alignment ? VIEW_ALIGNMENT : VIEW_ATTENTION;
   /* A grid without --layer/--head outlines no head: its view is not one head. */
   s->aggregate = head                     ? AR_AGGREGATE_HEAD
                  : v->rollout != G_MININT ? AR_AGGREGATE_ROLLOUT
@@ -377,7 +439,9 @@ static const char export_summary[]
       "(--rollout), all heads (--grid), a similarity matrix (--similarity) or a projection\n"
       "(--project) as PNG, SVG or PDF, drawn as the window draws it, at a chosen width, font\n"
       "size and resolution. With --compare the second text is drawn beside the first, aligned\n"
-      "by token (--align positions: by position), with the difference T2 - T.";
+      "by token (--align positions: by position), with the difference T2 - T. For a translation\n"
+      "model --kind encoder|decoder|cross chooses the attention and --alignment links the source\n"
+      "and target tokens by cross-attention.";
 
 int
 cli_export (int argc, char **argv)
@@ -399,6 +463,10 @@ cli_export (int argc, char **argv)
     { "layer", 'l', 0, G_OPTION_ARG_INT, &v.layer, "Layer of the head to draw (from 0)", "L" },
     { "head", 0, 0, G_OPTION_ARG_INT, &v.head, "Head to draw (from 0)", "H" },
     { "grid", 0, 0, G_OPTION_ARG_NONE, &v.grid, "Every head of every layer in one grid", NULL },
+    { "alignment", 0, 0, G_OPTION_ARG_NONE, &v.alignment,
+      "A translation model: source and target tokens linked by cross-attention (with --layer L "
+      "--head H or --mean L)",
+      NULL },
     { "mean", 0, 0, G_OPTION_ARG_INT, &v.mean, "Mean over the heads of layer L", "L" },
     { "rollout", 0, 0, G_OPTION_ARG_INT, &v.rollout, "Attention rollout through layers 0..L", "L" },
     { "similarity", 0, 0, G_OPTION_ARG_STRING, &similarity,
@@ -416,7 +484,9 @@ cli_export (int argc, char **argv)
     { "target", 0, 0, G_OPTION_ARG_STRING, &target,
       "For a translation model: the target text (default: the model's translation)", "TGT" },
     { "kind", 0, 0, G_OPTION_ARG_STRING, &kind,
-      "For a translation model: encoder or decoder self-attention (default: decoder)", "KIND" },
+      "For a translation model: encoder or decoder self-attention, or cross-attention "
+      "(default: decoder)",
+      "KIND" },
     CLI_ANALYSIS_TRUNCATE_ENTRY (req.truncate),
     { "force", 'f', 0, G_OPTION_ARG_NONE, &req.force, "Replace FILE even when it is read-only",
       NULL },
@@ -452,13 +522,16 @@ cli_export (int argc, char **argv)
     {
       GError *error = NULL;
       g_autoptr (AsModel) model = NULL;
-      gboolean translation_options = target != NULL || kind != NULL;
+      gboolean translation_options = target != NULL || kind != NULL || v.alignment;
       if (!as_output_file_check (output, req.force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT, &error)
           || (model = cli_load_model (model_spec, &error)) == NULL)
         code = cli_fail (error);
       else if (translation_options && !as_model_get_config (model)->encoder_decoder)
         code = cli_usage_printf ("export", "%s is not a translation model: --%s needs one",
-                                 as_model_get_name (model), target != NULL ? "target" : "kind");
+                                 as_model_get_name (model),
+                                 target != NULL ? "target"
+                                 : kind != NULL ? "kind"
+                                                : "alignment");
       else
         code = export_run (model, text, compare, output, &req, given);
     }

@@ -15,6 +15,16 @@ attention_colorbar_label (const ArViewSelection *view)
   return view->aggregate == AR_AGGREGATE_ROLLOUT ? _ ("Rollout weight") : _ ("Attention weight");
 }
 
+const char *
+ar_all_heads_title (const ArViewSelection *view, gboolean translation)
+{
+  if (view->kind == AR_ATTENTION_ENCODER)
+    return _ ("Encoder self-attention · all heads");
+  if (view->kind == AR_ATTENTION_CROSS)
+    return _ ("Cross-attention · all heads");
+  return translation ? _ ("Decoder self-attention · all heads") : _ ("All heads");
+}
+
 ArBuiltFigure *
 ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *view,
                            const ArFigureTexts *texts)
@@ -55,11 +65,12 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
     ar_normalize_rows ((float *) fig->values, fig->values, fig->n_rows, fig->n_cols);
   fig->row_axis = _ ("Queries");
   fig->col_axis = _ ("Keys");
-  g_autofree char *title = ar_attention_title (view, t->n_head, t->n_kv_head);
+  gboolean translation = t->source != NULL || texts->target_text != NULL;
+  g_autofree char *title = ar_attention_kind_title (view, t->n_head, t->n_kv_head, translation);
   fig->title
       = ar_built_figure_take (built, view->pool_words ? g_strdup_printf (_ ("%s · words"), title)
                                                       : g_steal_pointer (&title));
-  fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
+  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
   fig->colormap = view->colormap;
   ar_view_range (view, fig->values, (gsize) fig->n_rows * fig->n_cols, &fig->vmin, &fig->vmax);
   fig->log_colors = view->log_colors;
@@ -84,8 +95,8 @@ ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
   ar_grid_figure_init (fig);
   ar_built_figure_keep_trace (built, trace);
   gsize n_heads = (gsize) trace->n_layer * trace->n_head;
-  fig->title = _ ("All heads");
-  fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
+  fig->title = ar_all_heads_title (view, trace->source != NULL || texts->target_text != NULL);
+  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
   fig->n_layers = trace->n_layer;
   fig->n_heads = trace->n_head;
   fig->n_kv_heads = trace->n_kv_head;
