@@ -518,6 +518,10 @@ cli_export (int argc, char **argv)
   if (code < 0 && target != NULL && !cli_check_text (target, "--target", &kind_error))
     code = cli_fail (kind_error);
   req.target = target;
+  /* the figure builders name the stack in their titles */
+  req.selection.kind = req.kind == CLI_ATTENTION_ENCODER ? AR_ATTENTION_ENCODER
+                       : req.kind == CLI_ATTENTION_CROSS ? AR_ATTENTION_CROSS
+                                                         : AR_ATTENTION_SELF;
   if (code < 0)
     {
       GError *error = NULL;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of the real application for the README: starts it under Xvfb (1280 × 800) on a
-# text, shows every page and saves `import -window root` shots (ImageMagick) to data/screenshots/.
+# text, shows every page and saves `import -window root` shots (ImageMagick) to data/screenshots/;
+# then the translation window on attnscope-mini-en-de (cross-attention and alignment).
 #   bash tests/ui/make-screenshots.sh [BUILD_DIR] [MODEL]
 # Needs xvfb-run and import (Debian: xvfb, xauth, imagemagick). PNGs are quantised to keep each
 # under 300 KB.
@@ -22,6 +23,9 @@ for scheme in light dark; do
   xvfb-run -a -s '-screen 0 1280x800x24' "$build/tests/ui/make-screenshots" "$out" "$model" \
     "$text" "$compare" "$compare_a" "$compare_b" "$scheme"
 done
+# The translation window: the shipped English–German model translating a sentence.
+xvfb-run -a -s '-screen 0 1280x800x24' "$build/tests/ui/make-screenshots" "$out" \
+  attnscope-mini-en-de "The group went home." --translation
 for f in "$out"/*.png; do
   # 256 colours, no dithering: UI screenshots stay sharp and small.
   convert "$f" -dither None -colors 256 "PNG8:$f"

@@ -58,8 +58,11 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
         fig->values = ar_built_figure_take (
             built, g_memdup2 (matrix, (gsize) t->n_tokens * t->n_tokens * sizeof (float)));
       ar_token_axes_set (built, fig, t, view);
+      /* the selection is a target token: the encoder's tokens are the source's */
       fig->highlight_row = fig->highlight_col
-          = view->selected_token < t->n_tokens ? view->selected_token : -1;
+          = view->selected_token < t->n_tokens && view->kind != AR_ATTENTION_ENCODER
+                ? view->selected_token
+                : -1;
     }
   if (view->normalize_rows)
     ar_normalize_rows ((float *) fig->values, fig->values, fig->n_rows, fig->n_cols);

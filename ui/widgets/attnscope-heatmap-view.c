@@ -116,7 +116,7 @@ apply_view (AttnscopeHeatmapView *self, int row0, int col0, int zoom)
 {
   int rows = n_rows (self), cols = n_cols (self);
   int old = self->zoom;
-  if (zoom >= MAX (rows, cols) || rows == 0)
+  if (zoom <= 0 || zoom >= MAX (rows, cols) || rows == 0)
     zoom = 0;
   else
     zoom = MAX (zoom, MIN (MIN_ZOOM, MIN (rows, cols)));

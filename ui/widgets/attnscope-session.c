@@ -12,6 +12,7 @@ struct _AttnscopeSession
   AsModel *model;
   AttnscopeRun *main, *compare;
   AttnscopeAnalysis *analysis, *compare_analysis;
+  AttnscopeAnalysis *source_analysis; /* of the main trace's encoder trace (translation models) */
   AttnscopeViewState *view;
   gboolean busy;
 };
@@ -24,6 +25,7 @@ enum
   PROP_MODEL,
   PROP_ANALYSIS,
   PROP_COMPARE_ANALYSIS,
+  PROP_SOURCE_ANALYSIS,
   PROP_BUSY,
   N_PROPS
 };
@@ -36,7 +38,8 @@ update_busy (AttnscopeSession *self)
   gboolean busy
       = attnscope_run_get_running (self->main) || attnscope_run_get_running (self->compare)
         || (self->analysis != NULL && attnscope_analysis_get_busy (self->analysis))
-        || (self->compare_analysis != NULL && attnscope_analysis_get_busy (self->compare_analysis));
+        || (self->compare_analysis != NULL && attnscope_analysis_get_busy (self->compare_analysis))
+        || (self->source_analysis != NULL && attnscope_analysis_get_busy (self->source_analysis));
   if (self->busy == busy)
     return;
   self->busy = busy;
@@ -81,10 +84,32 @@ replace_analysis (AttnscopeSession *self, AttnscopeAnalysis **slot, AttnscopeRun
   update_busy (self);
 }
 
+/* The analysis of the main trace's encoder trace, for a translation model. */
+static void
+replace_source_analysis (AttnscopeSession *self)
+{
+  AsTrace *trace = attnscope_run_get_trace (self->main);
+  AsTrace *source = trace != NULL ? trace->source : NULL;
+  if (self->source_analysis != NULL
+      && attnscope_analysis_get_trace (self->source_analysis) == source)
+    return;
+  drop_analysis (self, &self->source_analysis);
+  if (source != NULL)
+    {
+      self->source_analysis
+          = attnscope_analysis_new (source, attnscope_run_get_trace_text (self->main));
+      g_signal_connect_swapped (self->source_analysis, "notify::busy", G_CALLBACK (update_busy),
+                                self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCE_ANALYSIS]);
+  update_busy (self);
+}
+
 static void
 on_main_trace (AttnscopeRun *run, GParamSpec *pspec, AttnscopeSession *self)
 {
   update_shape (self);
+  replace_source_analysis (self);
   replace_analysis (self, &self->analysis, run, PROP_ANALYSIS);
 }
 
@@ -195,6 +220,13 @@ attnscope_session_get_compare_analysis (AttnscopeSession *self)
   return self->compare_analysis;
 }
 
+AttnscopeAnalysis *
+attnscope_session_get_source_analysis (AttnscopeSession *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_SESSION (self), NULL);
+  return self->source_analysis;
+}
+
 gboolean
 attnscope_session_get_busy (AttnscopeSession *self)
 {
@@ -215,6 +247,7 @@ attnscope_session_dispose (GObject *object)
     }
   drop_analysis (self, &self->analysis);
   drop_analysis (self, &self->compare_analysis);
+  drop_analysis (self, &self->source_analysis);
   g_clear_object (&self->main);
   g_clear_object (&self->compare);
   g_clear_object (&self->view);
@@ -237,6 +270,9 @@ attnscope_session_get_property (GObject *object, guint prop_id, GValue *value, G
     case PROP_COMPARE_ANALYSIS:
       g_value_set_object (value, self->compare_analysis);
       break;
+    case PROP_SOURCE_ANALYSIS:
+      g_value_set_object (value, self->source_analysis);
+      break;
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
@@ -258,6 +294,8 @@ attnscope_session_class_init (AttnscopeSessionClass *klass)
       = g_param_spec_object ("analysis", NULL, NULL, ATTNSCOPE_TYPE_ANALYSIS, ro);
   properties[PROP_COMPARE_ANALYSIS]
       = g_param_spec_object ("compare-analysis", NULL, NULL, ATTNSCOPE_TYPE_ANALYSIS, ro);
+  properties[PROP_SOURCE_ANALYSIS]
+      = g_param_spec_object ("source-analysis", NULL, NULL, ATTNSCOPE_TYPE_ANALYSIS, ro);
   properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

@@ -1,0 +1,363 @@
+/* test-translation.c — the window on translation (encoder–decoder) models, under Xvfb: the
+ * target field and the Translate button (the target must become exactly as_translate_text's
+ * text, computed here independently), the three attention kinds of the attention page (cross:
+ * T × S values equal to trace->cross_attn of an independent as_forward_translation_text pass;
+ * encoder S × S; decoder T × T, causal), the cross heads grid, the alignment page (link weights =
+ * the head's cross-attention, or the mean over heads computed here), hovering a token, bad
+ * input (a target longer than the model's positions, an empty source: a message, the previous
+ * trace kept), and a decoder-only model keeping one text field.
+ *
+ * Models: the random Marian fixture "small" (tests/reference/make_marian_fixtures.py) and the
+ * shipped attnscope-mini-en-de. */
+#include <adwaita.h>
+#include <string.h>
+
+#include "as-forward.h"
+#include "as-translate.h"
+#include "attnscope-alignment-page.h"
+#include "attnscope-attention-page.h"
+#include "attnscope-heads-page.h"
+#include "gui-test-util.h"
+#include "marian-fixtures.h"
+#include "token-label.h"
+
+#define TIMEOUT_MS 60000
+#define SOURCE "The group went home."
+
+static AttnscopeWindow *window;
+
+static AttnscopeSession *
+session (void)
+{
+  return attnscope_window_get_session (window);
+}
+
+static AttnscopeRun *
+main_run (void)
+{
+  return attnscope_session_get_main (session ());
+}
+
+static AttnscopeViewState *
+view_state (void)
+{
+  return attnscope_session_get_view (session ());
+}
+
+static void
+open_model (const char *spec)
+{
+  attnscope_window_open_model (window, spec);
+  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+}
+
+static AttnscopePage *
+page (const char *name)
+{
+  AttnscopePage *p = attnscope_window_get_page (window, name);
+  g_assert_nonnull (p);
+  attnscope_window_show_page (window, name);
+  g_assert_true (gui_test_wait_page (p, TIMEOUT_MS));
+  return p;
+}
+
+static gboolean
+idle_translation (gpointer user_data)
+{
+  return !attnscope_run_get_translating (main_run ()) && !attnscope_run_get_running (main_run ())
+         && !attnscope_session_get_busy (session ());
+}
+
+static AsModel *
+load (const char *spec)
+{
+  g_autoptr (GError) error = NULL;
+  AsModel *model = as_model_load (spec, &error);
+  g_assert_no_error (error);
+  return model;
+}
+
+/* Types SOURCE, presses Translate and checks: the button is insensitive while the model
+ * translates, the target becomes exactly as_translate_text's text, and the trace is the pass over
+ * source and target. Returns that independent pass. */
+static AsTrace *
+translate_and_check (const char *spec, const char *source)
+{
+  open_model (spec);
+  g_assert_true (attnscope_window_get_target_visible (window));
+  attnscope_window_set_text (window, source);
+  attnscope_window_set_target (window, "");
+  g_assert_true (gui_test_wait_until (idle_translation, NULL, TIMEOUT_MS));
+  GtkButton *button = attnscope_window_get_translate_button (window);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (attnscope_run_get_translating (main_run ()));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+  g_assert_true (gui_test_wait_until (idle_translation, NULL, TIMEOUT_MS));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+
+  g_autoptr (AsModel) model = load (spec);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsTranslation) expected = as_translate_text (model, source, NULL, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s: “%s” → “%s”", spec, source, expected->text);
+  g_assert_cmpstr (attnscope_window_get_target (window), ==, expected->text);
+  g_assert_cmpstr (attnscope_run_get_target (main_run ()), ==, expected->text);
+  g_assert_null (attnscope_run_get_error_message (main_run ()));
+
+  AsTrace *pass = as_forward_translation_text (model, source, expected->text, NULL, &error);
+  g_assert_no_error (error);
+  AsTrace *trace = attnscope_run_get_trace (main_run ());
+  g_assert_nonnull (trace);
+  g_assert_nonnull (trace->source);
+  g_assert_cmpint (trace->n_tokens, ==, pass->n_tokens);
+  g_assert_cmpint (trace->source->n_tokens, ==, pass->source->n_tokens);
+  for (int i = 0; i < pass->n_tokens; i++)
+    g_assert_cmpint (trace->ids[i], ==, pass->ids[i]);
+  for (int i = 0; i < pass->source->n_tokens; i++)
+    g_assert_cmpint (trace->source->ids[i], ==, pass->source->ids[i]);
+  return pass;
+}
+
+static void
+test_translate_fixture (void)
+{
+  const char *small = marian_fixture_path ("models", "small");
+  if (small == NULL)
+    return;
+  g_autoptr (AsTrace) pass = translate_and_check (small, "Hello world, how are you?");
+}
+
+/* The heatmap of the attention page (the cross kind, layer L, head H or the mean) against
+ * EXPECTED [rows][cols]; its labels against the tokens of ROWS_TRACE and COLS_TRACE; every cell
+ * hit-tests to itself. */
+static void
+check_heatmap (const float *expected, const AsTrace *rows_trace, const AsTrace *cols_trace,
+               const char *title)
+{
+  AttnscopeAttentionPage *p = ATTNSCOPE_ATTENTION_PAGE (page ("attention"));
+  AttnscopeHeatmapView *heatmap = attnscope_attention_page_get_heatmap (p);
+  int rows = rows_trace->n_tokens, cols = cols_trace->n_tokens;
+  g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, rows);
+  g_assert_cmpint (attnscope_heatmap_view_get_n_cols (heatmap), ==, cols);
+  g_assert_cmpint (attnscope_heatmap_view_get_zoom (heatmap), ==, 0);
+  ArBuiltFigure *built = attnscope_heatmap_view_get_figure (heatmap);
+  const ArHeatmapFigure *fig = &ar_built_figure_get_parts (built)->heatmap;
+  g_assert_cmpstr (fig->title, ==, title);
+  g_auto (GStrv) row_labels = ar_token_labels_from_trace (rows_trace, AR_TOKEN_LABEL_DEFAULT);
+  g_auto (GStrv) col_labels = ar_token_labels_from_trace (cols_trace, AR_TOKEN_LABEL_DEFAULT);
+  for (int i = 0; i < rows; i++)
+    g_assert_cmpstr (fig->row_labels[i], ==, row_labels[i]);
+  for (int j = 0; j < cols; j++)
+    g_assert_cmpstr (fig->col_labels[j], ==, col_labels[j]);
+  double w = gtk_widget_get_width (GTK_WIDGET (heatmap));
+  double h = gtk_widget_get_height (GTK_WIDGET (heatmap));
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < cols; j++)
+      {
+        g_assert_cmpfloat_with_epsilon (attnscope_heatmap_view_get_value (heatmap, i, j),
+                                        expected[(gsize) i * cols + j], 1e-6);
+        double x, y, cw, ch;
+        ar_heatmap_get_cell_rect (fig, w, h, i, j, &x, &y, &cw, &ch);
+        int hr = -1, hc = -1;
+        g_assert_true (ar_heatmap_hit (fig, w, h, x + cw / 2, y + ch / 2, &hr, &hc));
+        g_assert_cmpint (hr, ==, i);
+        g_assert_cmpint (hc, ==, j);
+      }
+}
+
+/* [T][S] mean over the heads of layer LAYER of PASS's cross-attention, summed here. */
+static float *
+cross_mean (const AsTrace *pass, int layer)
+{
+  int T = pass->n_tokens, S = pass->source->n_tokens;
+  float *mean = g_new0 (float, (gsize) T *S);
+  for (int h = 0; h < pass->n_head; h++)
+    for (int k = 0; k < T * S; k++)
+      mean[k] += as_trace_cross_attn (pass, layer, h)[k] / pass->n_head;
+  return mean;
+}
+
+/* The shipped model: Translate, then every attention kind, the grid, the alignment, bad input. */
+static void
+test_shipped (void)
+{
+  g_autoptr (AsTrace) pass = translate_and_check ("attnscope-mini-en-de", SOURCE);
+  AttnscopeViewState *v = view_state ();
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 2);
+  attnscope_view_state_set_selected_token (v, -1);
+
+  /* cross-attention: rows = target tokens, columns = source tokens */
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_CROSS);
+  check_heatmap (as_trace_cross_attn (pass, 1, 2), pass, pass->source,
+                 "Cross-attention · layer 1 · head 2");
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  g_autofree float *mean = cross_mean (pass, 1);
+  check_heatmap (mean, pass, pass->source, "Cross-attention · layer 1 · mean over 4 heads");
+  /* no rollout for the cross-attention: a message, no figure */
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_ROLLOUT);
+  AttnscopePage *att = page ("attention");
+  g_assert_null (attnscope_heatmap_view_get_figure (
+      attnscope_attention_page_get_heatmap (ATTNSCOPE_ATTENTION_PAGE (att))));
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
+
+  /* the encoder's S x S and the decoder's causal T x T */
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
+  check_heatmap (as_trace_attn (pass->source, 1, 2), pass->source, pass->source,
+                 "Encoder self-attention · layer 1 · head 2");
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
+  check_heatmap (as_trace_attn (pass, 1, 2), pass, pass,
+                 "Decoder self-attention · layer 1 · head 2");
+  const ArHeatmapFigure *dec
+      = &ar_built_figure_get_parts (
+             attnscope_heatmap_view_get_figure (attnscope_attention_page_get_heatmap (
+                 ATTNSCOPE_ATTENTION_PAGE (page ("attention")))))
+             ->heatmap;
+  g_assert_true (dec->mask_upper);
+
+  /* the heads page follows the kind: the cross grid with as-cross-stats' labels */
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_CROSS);
+  AttnscopeHeadsPage *heads = ATTNSCOPE_HEADS_PAGE (page ("heads"));
+  const ArGridFigure *grid = &ar_built_figure_get_parts (attnscope_head_grid_view_get_figure (
+                                                             attnscope_heads_page_get_grid (heads)))
+                                  ->grid;
+  g_assert_cmpstr (grid->title, ==, "Cross-attention · all heads");
+  g_assert_cmpint (grid->n_tokens, ==, pass->n_tokens);
+  g_assert_cmpint (grid->n_keys, ==, pass->source->n_tokens);
+  g_autoptr (AsCrossStats) stats = as_cross_stats_new ();
+  g_assert_true (as_cross_stats_add (stats, pass, NULL));
+  g_assert_true (as_cross_stats_finish (stats, NULL));
+  for (int k = 0; k < pass->n_layer * pass->n_head; k++)
+    g_assert_cmpstr (grid->pattern_labels[k], ==, stats->labels[k]);
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
+  grid = &ar_built_figure_get_parts (
+              attnscope_head_grid_view_get_figure (
+                  attnscope_heads_page_get_grid (ATTNSCOPE_HEADS_PAGE (page ("heads")))))
+              ->grid;
+  g_assert_cmpstr (grid->title, ==, "Encoder self-attention · all heads");
+  g_assert_cmpint (grid->n_tokens, ==, pass->source->n_tokens);
+  g_assert_true (grid->attn == pass->source->attn || grid->n_keys == 0);
+
+  /* the alignment: links weighted by the head's cross-attention, then by the mean */
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
+  AttnscopeAlignmentPage *al = ATTNSCOPE_ALIGNMENT_PAGE (page ("alignment"));
+  AttnscopeAlignmentView *av = attnscope_alignment_page_get_view (al);
+  const ArAlignmentFigure *fig
+      = &ar_built_figure_get_parts (attnscope_alignment_view_get_figure (av))->alignment;
+  int T = pass->n_tokens, S = pass->source->n_tokens;
+  g_assert_cmpint (fig->n_target, ==, T);
+  g_assert_cmpint (fig->n_source, ==, S);
+  g_assert_cmpstr (fig->title, ==, "Cross-attention · layer 1 · head 2 · alignment");
+  const float *head = as_trace_cross_attn (pass, 1, 2);
+  for (int k = 0; k < T * S; k++)
+    g_assert_cmpfloat_with_epsilon (fig->weights[k], head[k], 1e-6);
+  /* autoscale on (the window's default): full strength at the matrix's largest weight */
+  float top = 0;
+  for (int k = 0; k < T * S; k++)
+    top = MAX (top, head[k]);
+  g_assert_cmpfloat_with_epsilon (fig->vmax, top, 1e-6);
+  g_assert_cmpfloat_with_epsilon (ar_alignment_link_strength (fig, 1, 1), head[S + 1] / top, 1e-6);
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  al = ATTNSCOPE_ALIGNMENT_PAGE (page ("alignment"));
+  fig = &ar_built_figure_get_parts (attnscope_alignment_view_get_figure (av))->alignment;
+  for (int k = 0; k < T * S; k++)
+    g_assert_cmpfloat_with_epsilon (fig->weights[k], mean[k], 1e-6);
+  /* hovering target token 2 highlights its links */
+  double x, y, w, h;
+  ar_alignment_get_token_rect (fig, gtk_widget_get_width (GTK_WIDGET (av)),
+                               gtk_widget_get_height (GTK_WIDGET (av)), TRUE, 2, &x, &y, &w, &h);
+  g_assert_cmpfloat (w, >, 0);
+  attnscope_alignment_view_hover_at (av, x + w / 2, y + h / 2);
+  gboolean target = FALSE;
+  g_assert_cmpint (attnscope_alignment_view_get_hover (av, &target), ==, 2);
+  g_assert_true (target);
+  ar_alignment_get_token_rect (fig, gtk_widget_get_width (GTK_WIDGET (av)),
+                               gtk_widget_get_height (GTK_WIDGET (av)), FALSE, 1, &x, &y, &w, &h);
+  attnscope_alignment_view_hover_at (av, x + w / 2, y + h / 2);
+  g_assert_cmpint (attnscope_alignment_view_get_hover (av, &target), ==, 1);
+  g_assert_false (target);
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
+
+  /* a target longer than the model's 128 positions: the message names the numbers, the trace
+   * stays */
+  AsTrace *before = attnscope_run_get_trace (main_run ());
+  GString *long_target = g_string_new (NULL);
+  for (int i = 0; i < 200; i++)
+    g_string_append (long_target, "Haus ");
+  attnscope_window_set_target (window, long_target->str);
+  g_string_free (long_target, TRUE);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  const char *message = attnscope_run_get_error_message (main_run ());
+  g_test_message ("long target: %s", message);
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "128"));
+  g_assert_true (attnscope_run_get_trace (main_run ()) == before);
+  /* an empty source: a message, the trace stays */
+  attnscope_window_set_target (window, "Die Gruppe ging nach Hause.");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_null (attnscope_run_get_error_message (main_run ()));
+  before = attnscope_run_get_trace (main_run ());
+  attnscope_window_set_text (window, "");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_cmpstr (attnscope_run_get_error_message (main_run ()), ==,
+                   "The source text is empty: type the sentence to translate.");
+  g_assert_true (attnscope_run_get_trace (main_run ()) == before);
+  g_signal_emit_by_name (attnscope_window_get_translate_button (window), "clicked");
+  g_assert_false (attnscope_run_get_translating (main_run ()));
+  g_assert_true (attnscope_run_get_trace (main_run ()) == before);
+  attnscope_window_set_text (window, SOURCE);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_null (attnscope_run_get_error_message (main_run ()));
+  g_assert_true (attnscope_run_get_trace (main_run ()) != before);
+}
+
+/* A decoder-only model: one text field, no alignment page, attention titles without a stack even
+ * with the cross kind left over from a translation model. */
+static void
+test_decoder_only (void)
+{
+  const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
+  g_autofree char *tiny = g_build_filename (src, "tests", "fixtures", "tiny-gpt2", NULL);
+  attnscope_view_state_set_attention_kind (view_state (), AR_ATTENTION_CROSS);
+  open_model (tiny);
+  attnscope_window_set_text (window, "The man hit the car");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_false (attnscope_window_get_target_visible (window));
+  g_assert_null (attnscope_run_get_trace (main_run ())->source);
+  AttnscopeViewState *v = view_state ();
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 0);
+  AttnscopeAttentionPage *p = ATTNSCOPE_ATTENTION_PAGE (page ("attention"));
+  const ArHeatmapFigure *fig
+      = &ar_built_figure_get_parts (
+             attnscope_heatmap_view_get_figure (attnscope_attention_page_get_heatmap (p)))
+             ->heatmap;
+  g_assert_cmpstr (fig->title, ==, "Layer 1 · head 0");
+  g_assert_cmpint (fig->n_rows, ==, fig->n_cols);
+  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_ancestor (
+      GTK_WIDGET (attnscope_window_get_page (window, "alignment")), ADW_TYPE_VIEW_STACK));
+  AdwViewStackPage *al = adw_view_stack_get_page (
+      stack, GTK_WIDGET (attnscope_window_get_page (window, "alignment")));
+  g_assert_false (adw_view_stack_page_get_visible (al));
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
+  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  gui_test_park_pointer ();
+  g_test_add_func ("/ui/translation/translate-fixture", test_translate_fixture);
+  g_test_add_func ("/ui/translation/shipped", test_shipped);
+  g_test_add_func ("/ui/translation/decoder-only", test_decoder_only);
+  int status = g_test_run ();
+  gtk_window_destroy (GTK_WINDOW (window));
+  return status;
+}

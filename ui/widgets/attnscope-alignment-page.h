@@ -1,0 +1,20 @@
+/* attnscope-alignment-page.h — a translation model's alignment view: the source tokens above,
+ * the target tokens below, linked by the cross-attention of one head or the mean over a layer's
+ * heads (ar_build_alignment_figure). Hovering a token highlights its links; a click on a target
+ * token selects it (its links stay highlighted, in every view). Other models have no
+ * cross-attention: the page says so. */
+#pragma once
+
+#include "attnscope-alignment-view.h"
+#include "attnscope-page.h"
+
+G_BEGIN_DECLS
+
+#define ATTNSCOPE_TYPE_ALIGNMENT_PAGE (attnscope_alignment_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (AttnscopeAlignmentPage, attnscope_alignment_page, ATTNSCOPE, ALIGNMENT_PAGE,
+                      AttnscopePage)
+
+AttnscopeAlignmentView *attnscope_alignment_page_get_view (AttnscopeAlignmentPage *self);
+
+G_END_DECLS
