@@ -321,6 +321,13 @@ attnscope_window_get_target_visible (AttnscopeWindow *self)
   return gtk_widget_get_visible (GTK_WIDGET (self->target_box));
 }
 
+AttnscopeTokenStrip *
+attnscope_window_get_source_strip (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return self->source_strip;
+}
+
 GtkButton *
 attnscope_window_get_translate_button (AttnscopeWindow *self)
 {

@@ -53,5 +53,7 @@ void attnscope_window_set_target (AttnscopeWindow *self, const char *target);
 const char *attnscope_window_get_target (AttnscopeWindow *self);
 gboolean attnscope_window_get_target_visible (AttnscopeWindow *self);
 GtkButton *attnscope_window_get_translate_button (AttnscopeWindow *self);
+/* The strip of a translation's source tokens (above the target's). */
+AttnscopeTokenStrip *attnscope_window_get_source_strip (AttnscopeWindow *self);
 
 G_END_DECLS

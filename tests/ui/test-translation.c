@@ -116,6 +116,16 @@ translate_and_check (const char *spec, const char *source)
     g_assert_cmpint (trace->ids[i], ==, pass->ids[i]);
   for (int i = 0; i < pass->source->n_tokens; i++)
     g_assert_cmpint (trace->source->ids[i], ==, pass->source->ids[i]);
+  /* one strip of chips for the source's tokens, one for the target's */
+  AttnscopeTokenStrip *src_strip = attnscope_window_get_source_strip (window);
+  AttnscopeTokenStrip *tgt_strip = attnscope_window_get_token_strip (window);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (
+      gtk_widget_get_parent (GTK_WIDGET (src_strip))))); /* its scrolled window */
+  g_assert_cmpuint (attnscope_token_strip_get_n_chips (src_strip), ==, pass->source->n_tokens);
+  g_assert_cmpuint (attnscope_token_strip_get_n_chips (tgt_strip), ==, pass->n_tokens);
+  g_auto (GStrv) labels = ar_token_labels_from_trace (pass->source, AR_TOKEN_LABEL_DEFAULT);
+  for (int i = 0; i < pass->source->n_tokens; i++)
+    g_assert_cmpstr (attnscope_token_strip_get_chip_label (src_strip, i), ==, labels[i]);
   return pass;
 }
 
@@ -325,6 +335,8 @@ test_decoder_only (void)
   attnscope_window_set_text (window, "The man hit the car");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_false (attnscope_window_get_target_visible (window));
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (
+      gtk_widget_get_parent (GTK_WIDGET (attnscope_window_get_source_strip (window))))));
   g_assert_null (attnscope_run_get_trace (main_run ())->source);
   AttnscopeViewState *v = view_state ();
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);

@@ -66,12 +66,11 @@ update_pattern_label (AttnscopeAttentionPage *self, AttnscopeAnalysis *analysis,
           return;
         }
       gsize k = (gsize) view->layer * cs->n_head + view->head;
-      g_autofree char *diagonal
-          = ar_format_number (cs->values[k * AS_CROSS_STAT_COUNT + AS_CROSS_STAT_DIAGONAL], 2);
-      g_autofree char *eos
-          = ar_format_number (cs->values[k * AS_CROSS_STAT_COUNT + AS_CROSS_STAT_EOS], 2);
-      g_autofree char *text = g_strdup_printf (_ ("Pattern: %s · diagonal %s · on </s> %s"),
-                                               cs->labels[k], diagonal, eos);
+      g_autofree char *entropy
+          = ar_format_number (cs->values[k * AS_CROSS_STAT_COUNT + AS_CROSS_STAT_ENTROPY], 2);
+      /* the self-attention's wording, with as-cross-stats.h's label */
+      g_autofree char *text
+          = g_strdup_printf (_ ("Pattern: %s · entropy %s"), cs->labels[k], entropy);
       gtk_label_set_text (self->pattern_label, text);
       return;
     }
