@@ -64,8 +64,9 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
+/* In the order of their Alt+N shortcuts; the alignment page shows only for translation models. */
 static const char *const page_names[]
-    = { "attention", "heads", "similarity", "embeddings", "compare", "alignment", "predictions" };
+    = { "attention", "heads", "similarity", "embeddings", "compare", "predictions", "alignment" };
 
 /* ---- toasts ---- */
 
