@@ -29,6 +29,7 @@ struct _AttnscopeWindow
   GtkWidget *source_strip_scroller;
   AttnscopeTokenStrip *source_strip;
   AdwViewStackPage *alignment_stack_page;
+  AdwViewStackPage *predictions_stack_page;
   GtkRevealer *error_revealer;
   GtkLabel *error_label;
   GtkButton *truncate_button;
@@ -259,6 +260,9 @@ update_translation_controls (AttnscopeWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->target_box), translation);
   gtk_widget_set_visible (self->source_strip_scroller, translation);
   adw_view_stack_page_set_visible (self->alignment_stack_page, translation);
+  /* a translation's decoder input ends with </s>: there is no next token to predict (Translate
+   * generates the target) */
+  adw_view_stack_page_set_visible (self->predictions_stack_page, !translation);
   gtk_entry_set_placeholder_text (self->entry, translation ? _ ("Source: type a sentence…")
                                                            : _ ("Type a sentence…"));
   gboolean translating = attnscope_run_get_translating (self->main_run);
@@ -579,7 +583,10 @@ void
 attnscope_window_show_page (AttnscopeWindow *self, const char *name)
 {
   g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
-  if (adw_view_stack_get_child_by_name (self->view_stack, name) != NULL)
+  GtkWidget *child = adw_view_stack_get_child_by_name (self->view_stack, name);
+  /* a page the model has not (Alignment, Predictions of a translation model) stays hidden */
+  if (child != NULL
+      && adw_view_stack_page_get_visible (adw_view_stack_get_page (self->view_stack, child)))
     adw_view_stack_set_visible_child_name (self->view_stack, name);
 }
 
@@ -799,6 +806,7 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_strip_scroller);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_strip);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, alignment_stack_page);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, predictions_stack_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, truncate_button);

@@ -44,6 +44,20 @@ view_state (void)
   return attnscope_session_get_view (session ());
 }
 
+static AdwViewStack *
+view_stack (void)
+{
+  return ADW_VIEW_STACK (gtk_widget_get_ancestor (
+      GTK_WIDGET (attnscope_window_get_page (window, "attention")), ADW_TYPE_VIEW_STACK));
+}
+
+static AdwViewStackPage *
+stack_page (const char *name)
+{
+  return adw_view_stack_get_page (view_stack (),
+                                  GTK_WIDGET (attnscope_window_get_page (window, name)));
+}
+
 static void
 open_model (const char *spec)
 {
@@ -86,6 +100,12 @@ translate_and_check (const char *spec, const char *source)
 {
   open_model (spec);
   g_assert_true (attnscope_window_get_target_visible (window));
+  /* Alt+6 (Predictions) is hidden: the decoder input ends with </s> */
+  attnscope_window_show_page (window, "attention");
+  attnscope_window_show_page (window, "predictions");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (view_stack ()), ==, "attention");
+  g_assert_false (adw_view_stack_page_get_visible (stack_page ("predictions")));
+  g_assert_true (adw_view_stack_page_get_visible (stack_page ("alignment")));
   attnscope_window_set_text (window, source);
   attnscope_window_set_target (window, "");
   g_assert_true (gui_test_wait_until (idle_translation, NULL, TIMEOUT_MS));
@@ -127,15 +147,6 @@ translate_and_check (const char *spec, const char *source)
   for (int i = 0; i < pass->source->n_tokens; i++)
     g_assert_cmpstr (attnscope_token_strip_get_chip_label (src_strip, i), ==, labels[i]);
   return pass;
-}
-
-static void
-test_translate_fixture (void)
-{
-  const char *small = marian_fixture_path ("models", "small");
-  if (small == NULL)
-    return;
-  g_autoptr (AsTrace) pass = translate_and_check (small, "Hello world, how are you?");
 }
 
 /* The heatmap of the attention page (the cross kind, layer L, head H or the mean) against
@@ -186,6 +197,34 @@ cross_mean (const AsTrace *pass, int layer)
     for (int k = 0; k < T * S; k++)
       mean[k] += as_trace_cross_attn (pass, layer, h)[k] / pass->n_head;
   return mean;
+}
+
+static void
+test_translate_fixture (void)
+{
+  const char *small = marian_fixture_path ("models", "small");
+  if (small == NULL)
+    return;
+  g_autoptr (AsTrace) pass = translate_and_check (small, "Hello world, how are you?");
+  /* its encoder has 2 layers, its decoder 3: the layer control follows the kind */
+  g_assert_cmpint (pass->source->n_layer, ==, 2);
+  g_assert_cmpint (pass->n_layer, ==, 3);
+  AttnscopeViewState *v = view_state ();
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_selected_token (v, -1);
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_CROSS);
+  g_assert_cmpint (attnscope_view_state_get_n_layers (v), ==, 3);
+  attnscope_view_state_set_layer (v, 2);
+  attnscope_view_state_set_head (v, 3);
+  check_heatmap (as_trace_cross_attn (pass, 2, 3), pass, pass->source,
+                 "Cross-attention · layer 2 · head 3");
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
+  g_assert_cmpint (attnscope_view_state_get_n_layers (v), ==, 2);
+  g_assert_cmpint (attnscope_view_state_get_layer (v), ==, 1); /* clamped */
+  check_heatmap (as_trace_attn (pass->source, 1, 3), pass->source, pass->source,
+                 "Encoder self-attention · layer 1 · head 3");
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
+  g_assert_cmpint (attnscope_view_state_get_n_layers (v), ==, 3);
 }
 
 /* The shipped model: Translate, then every attention kind, the grid, the alignment, bad input. */
@@ -349,11 +388,8 @@ test_decoder_only (void)
              ->heatmap;
   g_assert_cmpstr (fig->title, ==, "Layer 1 · head 0");
   g_assert_cmpint (fig->n_rows, ==, fig->n_cols);
-  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_ancestor (
-      GTK_WIDGET (attnscope_window_get_page (window, "alignment")), ADW_TYPE_VIEW_STACK));
-  AdwViewStackPage *al = adw_view_stack_get_page (
-      stack, GTK_WIDGET (attnscope_window_get_page (window, "alignment")));
-  g_assert_false (adw_view_stack_page_get_visible (al));
+  g_assert_false (adw_view_stack_page_get_visible (stack_page ("alignment")));
+  g_assert_true (adw_view_stack_page_get_visible (stack_page ("predictions")));
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
 }
 

@@ -51,8 +51,13 @@ update_shape (AttnscopeSession *self)
 {
   const AsConfig *config = self->model != NULL ? as_model_get_config (self->model) : NULL;
   AsTrace *trace = attnscope_run_get_trace (self->main);
-  attnscope_view_state_set_shape (self->view, config != NULL ? config->n_layer : 0,
-                                  config != NULL ? config->n_head : 0,
+  int n_layers = config != NULL ? config->n_layer : 0,
+      n_heads = config != NULL ? config->n_head : 0;
+  /* a translation's encoder may have other layers and heads than its decoder */
+  if (trace != NULL && trace->source != NULL
+      && attnscope_view_state_get_attention_kind (self->view) == AR_ATTENTION_ENCODER)
+    n_layers = trace->source->n_layer, n_heads = trace->source->n_head;
+  attnscope_view_state_set_shape (self->view, n_layers, n_heads,
                                   trace != NULL ? trace->n_tokens : 0);
 }
 
@@ -250,6 +255,8 @@ attnscope_session_dispose (GObject *object)
   drop_analysis (self, &self->source_analysis);
   g_clear_object (&self->main);
   g_clear_object (&self->compare);
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
   g_clear_object (&self->view);
   g_clear_pointer (&self->model, as_model_unref);
   G_OBJECT_CLASS (attnscope_session_parent_class)->dispose (object);
@@ -307,6 +314,7 @@ attnscope_session_init (AttnscopeSession *self)
   self->compare = attnscope_run_new (FALSE);
   self->view = attnscope_view_state_new ();
   g_signal_connect (self->main, "notify::trace", G_CALLBACK (on_main_trace), self);
+  g_signal_connect_swapped (self->view, "notify::attention-kind", G_CALLBACK (update_shape), self);
   g_signal_connect (self->compare, "notify::trace", G_CALLBACK (on_compare_trace), self);
   g_signal_connect_swapped (self->main, "notify::running", G_CALLBACK (update_busy), self);
   g_signal_connect_swapped (self->compare, "notify::running", G_CALLBACK (update_busy), self);
