@@ -30,6 +30,7 @@ struct _AttnscopeWindow
   AttnscopeTokenStrip *source_strip;
   AdwViewStackPage *alignment_stack_page;
   AdwViewStackPage *predictions_stack_page;
+  AdwViewStackPage *compare_stack_page;
   GtkRevealer *error_revealer;
   GtkLabel *error_label;
   GtkButton *truncate_button;
@@ -263,6 +264,8 @@ update_translation_controls (AttnscopeWindow *self)
   /* a translation's decoder input ends with </s>: there is no next token to predict (Translate
    * generates the target) */
   adw_view_stack_page_set_visible (self->predictions_stack_page, !translation);
+  /* a comparison of two translations would need a second target */
+  adw_view_stack_page_set_visible (self->compare_stack_page, !translation);
   gtk_entry_set_placeholder_text (self->entry, translation ? _ ("Source: type a sentence…")
                                                            : _ ("Type a sentence…"));
   gboolean translating = attnscope_run_get_translating (self->main_run);
@@ -807,6 +810,7 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_strip);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, alignment_stack_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, predictions_stack_page);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, compare_stack_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, truncate_button);

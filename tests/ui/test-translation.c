@@ -106,6 +106,7 @@ translate_and_check (const char *spec, const char *source)
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (view_stack ()), ==, "attention");
   g_assert_false (adw_view_stack_page_get_visible (stack_page ("predictions")));
   g_assert_true (adw_view_stack_page_get_visible (stack_page ("alignment")));
+  g_assert_false (adw_view_stack_page_get_visible (stack_page ("compare")));
   attnscope_window_set_text (window, source);
   attnscope_window_set_target (window, "");
   g_assert_true (gui_test_wait_until (idle_translation, NULL, TIMEOUT_MS));
@@ -390,6 +391,7 @@ test_decoder_only (void)
   g_assert_cmpint (fig->n_rows, ==, fig->n_cols);
   g_assert_false (adw_view_stack_page_get_visible (stack_page ("alignment")));
   g_assert_true (adw_view_stack_page_get_visible (stack_page ("predictions")));
+  g_assert_true (adw_view_stack_page_get_visible (stack_page ("compare")));
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
 }
 
