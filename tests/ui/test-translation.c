@@ -150,6 +150,13 @@ translate_and_check (const char *spec, const char *source)
   return pass;
 }
 
+/* WIDGET has been given room (a page shown for the first time is allocated in the next frame). */
+static gboolean
+allocated (gpointer widget)
+{
+  return gtk_widget_get_width (widget) > 100 && gtk_widget_get_height (widget) > 100;
+}
+
 /* The heatmap of the attention page (the cross kind, layer L, head H or the mean) against
  * EXPECTED [rows][cols]; its labels against the tokens of ROWS_TRACE and COLS_TRACE; every cell
  * hit-tests to itself. */
@@ -172,8 +179,11 @@ check_heatmap (const float *expected, const AsTrace *rows_trace, const AsTrace *
     g_assert_cmpstr (fig->row_labels[i], ==, row_labels[i]);
   for (int j = 0; j < cols; j++)
     g_assert_cmpstr (fig->col_labels[j], ==, col_labels[j]);
+  /* laid out at the figure's size (the hit-test works on the drawn geometry) */
+  g_assert_true (gui_test_wait_until (allocated, heatmap, TIMEOUT_MS));
   double w = gtk_widget_get_width (GTK_WIDGET (heatmap));
   double h = gtk_widget_get_height (GTK_WIDGET (heatmap));
+  g_test_message ("heatmap %g x %g", w, h);
   for (int i = 0; i < rows; i++)
     for (int j = 0; j < cols; j++)
       {
@@ -315,6 +325,7 @@ test_shipped (void)
   for (int k = 0; k < T * S; k++)
     g_assert_cmpfloat_with_epsilon (fig->weights[k], mean[k], 1e-6);
   /* hovering target token 2 highlights its links */
+  g_assert_true (gui_test_wait_until (allocated, av, TIMEOUT_MS));
   double x, y, w, h;
   ar_alignment_get_token_rect (fig, gtk_widget_get_width (GTK_WIDGET (av)),
                                gtk_widget_get_height (GTK_WIDGET (av)), TRUE, 2, &x, &y, &w, &h);
