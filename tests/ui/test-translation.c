@@ -339,6 +339,20 @@ test_shipped (void)
   attnscope_alignment_view_hover_at (av, x + w / 2, y + h / 2);
   g_assert_cmpint (attnscope_alignment_view_get_hover (av, &target), ==, 1);
   g_assert_false (target);
+  /* a click on target token 3 selects it (the figure highlights it), on source token 1 pins it */
+  attnscope_alignment_view_hover_at (av, -1, -1);
+  attnscope_alignment_view_click (av, TRUE, 3);
+  g_assert_cmpint (attnscope_view_state_get_selected_token (v), ==, 3);
+  al = ATTNSCOPE_ALIGNMENT_PAGE (page ("alignment"));
+  fig = &ar_built_figure_get_parts (attnscope_alignment_view_get_figure (av))->alignment;
+  g_assert_cmpint (fig->highlight_target, ==, 3);
+  attnscope_alignment_view_click (av, FALSE, 1);
+  g_assert_cmpint (attnscope_alignment_view_get_pinned_source (av), ==, 1);
+  g_assert_cmpint (attnscope_view_state_get_selected_token (v), ==, 3);
+  attnscope_alignment_view_click (av, FALSE, 1);
+  g_assert_cmpint (attnscope_alignment_view_get_pinned_source (av), ==, -1);
+  attnscope_alignment_view_click (av, TRUE, 3);
+  g_assert_cmpint (attnscope_view_state_get_selected_token (v), ==, -1);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
 
   /* a target longer than the model's 128 positions: the message names the numbers, the trace

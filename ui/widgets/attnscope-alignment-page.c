@@ -53,10 +53,13 @@ attnscope_alignment_page_append_export_args (AttnscopePage *page, const ArViewSe
 static void
 set_notice (AttnscopeAlignmentPage *self, const char *notice)
 {
-  gtk_label_set_text (self->notice_label,
-                      notice != NULL ? notice
-                                     : _ ("Hover over a token to see its links; click a target "
-                                          "token to select it."));
+  gtk_label_set_text (
+      self->notice_label,
+      notice != NULL
+          ? notice
+          : _ ("Hover over a token to see its links; click a source token to keep them, a "
+               "target token to select it."));
+  ;
 }
 
 static void

@@ -1,8 +1,9 @@
 /* attnscope-alignment-page.h — a translation model's alignment view: the source tokens above,
  * the target tokens below, linked by the cross-attention of one head or the mean over a layer's
- * heads (ar_build_alignment_figure). Hovering a token highlights its links; a click on a target
- * token selects it (its links stay highlighted, in every view). Other models have no
- * cross-attention: the page says so. */
+ * heads (ar_build_alignment_figure). Hovering a token highlights its links; a click on a source
+ * token keeps them highlighted, a click on a target token selects it (its links stay highlighted,
+ * and every view outlines it). Other models have no cross-attention: the page says so (the window
+ * hides it). */
 #pragma once
 
 #include "attnscope-alignment-view.h"

@@ -14,6 +14,7 @@ struct _AttnscopeAlignmentView
   ArBuiltFigure *figure;
   int hover;             /* the token under the pointer, -1 for none */
   gboolean hover_target; /* it is a target token */
+  int pinned_source;     /* a source token clicked: its links stay highlighted, -1 for none */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeAlignmentView, attnscope_alignment_view, GTK_TYPE_WIDGET)
@@ -42,6 +43,8 @@ attnscope_alignment_view_set_figure (AttnscopeAlignmentView *self, ArBuiltFigure
   const ArAlignmentFigure *fig = alignment (self);
   if (fig == NULL || self->hover >= (self->hover_target ? fig->n_target : fig->n_source))
     self->hover = -1;
+  if (fig == NULL || self->pinned_source >= fig->n_source)
+    self->pinned_source = -1;
 }
 
 ArBuiltFigure *
@@ -49,6 +52,13 @@ attnscope_alignment_view_get_figure (AttnscopeAlignmentView *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_ALIGNMENT_VIEW (self), NULL);
   return self->figure;
+}
+
+int
+attnscope_alignment_view_get_pinned_source (AttnscopeAlignmentView *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ALIGNMENT_VIEW (self), -1);
+  return self->pinned_source;
 }
 
 int
@@ -100,6 +110,11 @@ attnscope_alignment_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       parts.alignment.highlight_source = self->hover_target ? -1 : self->hover;
       parts.alignment.highlight_target = self->hover_target ? self->hover : -1;
     }
+  else if (self->pinned_source >= 0)
+    {
+      parts.alignment.highlight_source = self->pinned_source;
+      parts.alignment.highlight_target = -1;
+    }
   attnscope_figure_widget_snapshot (widget, snapshot, &parts.figure);
 }
 
@@ -149,6 +164,16 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   return TRUE;
 }
 
+void
+attnscope_alignment_view_click (AttnscopeAlignmentView *self, gboolean target, int index)
+{
+  g_return_if_fail (ATTNSCOPE_IS_ALIGNMENT_VIEW (self));
+  /* a source token is pinned (again: unpinned); a target token is the page's selection */
+  self->pinned_source = !target && index != self->pinned_source ? index : -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[TOKEN_ACTIVATED], 0, target, index);
+}
+
 static void
 on_click_released (GtkGestureClick *gesture, int n_press, double x, double y,
                    AttnscopeAlignmentView *self)
@@ -156,7 +181,7 @@ on_click_released (GtkGestureClick *gesture, int n_press, double x, double y,
   gboolean target = FALSE;
   int index = -1;
   if (hit (self, x, y, &target, &index))
-    g_signal_emit (self, signals[TOKEN_ACTIVATED], 0, target, index);
+    attnscope_alignment_view_click (self, target, index);
 }
 
 static void
@@ -202,6 +227,7 @@ static void
 attnscope_alignment_view_init (AttnscopeAlignmentView *self)
 {
   self->hover = -1;
+  self->pinned_source = -1;
   attnscope_figure_widget_init (GTK_WIDGET (self), G_CALLBACK (on_query_tooltip),
                                 G_CALLBACK (on_click_released));
   GtkEventController *motion = gtk_event_controller_motion_new ();
