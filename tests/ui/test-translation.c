@@ -263,6 +263,13 @@ test_shipped (void)
       attnscope_attention_page_get_heatmap (ATTNSCOPE_ATTENTION_PAGE (att))));
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
 
+  /* a click on a cross-attention row selects that target token */
+  attnscope_view_state_set_selected_token (v, -1);
+  g_signal_emit_by_name (attnscope_attention_page_get_heatmap (ATTNSCOPE_ATTENTION_PAGE (att)),
+                         "cell-activated", 4, 1);
+  g_assert_cmpint (attnscope_view_state_get_selected_token (v), ==, 4);
+  attnscope_view_state_set_selected_token (v, -1);
+
   /* the encoder's S x S and the decoder's causal T x T */
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
   check_heatmap (as_trace_attn (pass->source, 1, 2), pass->source, pass->source,

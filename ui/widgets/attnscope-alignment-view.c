@@ -127,7 +127,8 @@ attnscope_alignment_view_measure (GtkWidget *widget, GtkOrientation orientation,
   ArFigureParts parts;
   if (self->figure != NULL)
     attnscope_figure_widget_restyle (self->figure, &parts);
-  attnscope_figure_widget_measure (self->figure != NULL ? &parts.figure : NULL, orientation, 0.0,
+  /* long sentences keep readable tokens: below 70 % of the natural size the page scrolls */
+  attnscope_figure_widget_measure (self->figure != NULL ? &parts.figure : NULL, orientation, 0.7,
                                    minimum, natural);
 }
 

@@ -244,7 +244,12 @@ on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeAtt
     return;
   /* A click selects the query token (of a word: its first); a click on the selected one clears
    * the selection. */
-  int token = attnscope_page_item_token (ATTNSCOPE_PAGE (self), row);
+  ArAttentionKind kind = attnscope_page_get_attention_kind (ATTNSCOPE_PAGE (self));
+  if (kind == AR_ATTENTION_ENCODER)
+    return; /* the selection is a target token; the encoder's rows are the source's */
+  /* the cross-attention's rows are the target's tokens, never pooled */
+  int token
+      = kind == AR_ATTENTION_CROSS ? row : attnscope_page_item_token (ATTNSCOPE_PAGE (self), row);
   int selected = attnscope_view_state_get_selected_token (view);
   attnscope_view_state_set_selected_token (view, selected == token ? -1 : token);
 }
