@@ -515,6 +515,8 @@ cli_export (int argc, char **argv)
       code = cli_usage_printf ("export", "%s", kind_error->message);
       g_error_free (kind_error);
     }
+  if (code < 0 && compare != NULL && req.kind == CLI_ATTENTION_CROSS)
+    code = cli_usage_printf ("export", "--compare does not go with --kind cross");
   if (code < 0 && target != NULL && !cli_check_text (target, "--target", &kind_error))
     code = cli_fail (kind_error);
   req.target = target;

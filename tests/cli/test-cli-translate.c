@@ -411,6 +411,10 @@ test_export_cross (void)
   g_auto (Run) gpt_align = run_cli ("export", "--model", "attnscope-mini", "--text", "The group",
                                     "--alignment", "--mean", "0", "-o", png, NULL);
   assert_error (&gpt_align, 2, "not a translation model: --alignment");
+  g_auto (Run) cross_compare
+      = run_cli ("export", "--model", m, "--text", "The group went home.", "--compare",
+                 "The group came home.", "--kind", "cross", "--mean", "0", "-o", png, NULL);
+  assert_error (&cross_compare, 2, "--compare does not go with --kind cross");
   g_auto (Run) no_head = run_cli ("export", "--model", m, "--text", "The group went home.",
                                   "--alignment", "-o", png, NULL);
   assert_error (&no_head, 2, "--layer");
