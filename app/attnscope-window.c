@@ -6,10 +6,12 @@
 
 #include <glib/gi18n.h>
 
+#include "as-forward.h"
 #include "attnscope-application.h"
 #include "attnscope-attention-page.h"
 #include "gui-export.h"
 #include "gui-model-menu.h"
+#include "pair-text.h"
 
 struct _AttnscopeWindow
 {
@@ -21,6 +23,7 @@ struct _AttnscopeWindow
   GtkSpinner *spinner;
   AdwViewSwitcherTitle *switcher_title;
   GtkEntry *entry;
+  GtkEntry *pair_entry;
   GtkLabel *token_count_label;
   GtkBox *target_box; /* a translation model's target and its Translate button */
   GtkEntry *target_entry;
@@ -210,7 +213,28 @@ update_error (AttnscopeWindow *self)
   gboolean too_long = attnscope_run_get_too_long (self->main_run) && model != NULL;
   gboolean truncated = message == NULL && attnscope_run_get_truncated (self->main_run);
   g_autofree char *text = NULL, *button = NULL;
-  if (too_long)
+  int n_a = -1, n_b = -1;
+  attnscope_run_get_pair_tokens (self->main_run, &n_a, &n_b);
+  gboolean pair = n_a >= 0 && n_b >= 0 && n_text >= n_a + n_b;
+  int keep_a = n_a, keep_b = n_b;
+  if (pair)
+    as_truncate_longest_first (n_a, n_b, context - (n_text - n_a - n_b), &keep_a, &keep_b);
+  if (too_long && pair)
+    {
+      text = g_strdup_printf (_ ("Sentence A has %d tokens and sentence B %d: %d with the special "
+                                 "tokens, but %s reads at most %d. Truncating the longer text "
+                                 "first keeps %d of A and %d of B."),
+                              n_a, n_b, n_text, as_model_get_name (model), context, keep_a, keep_b);
+      button = g_strdup_printf (_ ("Keep %d + %d Tokens"), keep_a, keep_b);
+    }
+  else if (truncated && pair)
+    {
+      text = g_strdup_printf (_ ("Showing the first %d of sentence A's %d tokens and the first "
+                                 "%d of sentence B's %d: %s reads at most %d."),
+                              keep_a, n_a, keep_b, n_b, as_model_get_name (model), context);
+      button = g_strdup (_ ("Don't Truncate"));
+    }
+  else if (too_long)
     {
       text = g_strdup_printf (_ ("This text has %d tokens; %s reads at most %d."), n_text,
                               as_model_get_name (model), context);
@@ -243,6 +267,20 @@ update_error (AttnscopeWindow *self)
     gtk_widget_add_css_class (GTK_WIDGET (self->entry), "error");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->entry), "error");
+  /* a pair that does not fit is both texts' doing */
+  if (message != NULL && pair)
+    gtk_widget_add_css_class (GTK_WIDGET (self->pair_entry), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->pair_entry), "error");
+}
+
+const char *
+attnscope_window_get_input_message (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  if (!gtk_revealer_get_reveal_child (self->error_revealer))
+    return NULL;
+  return gtk_label_get_text (self->error_label);
 }
 
 static gboolean
@@ -277,8 +315,13 @@ update_translation_controls (AttnscopeWindow *self)
 static void
 on_model_changed (AttnscopeWindow *self)
 {
+  AsModel *model = attnscope_session_get_model (self->session);
+  /* Sentence B: only for a model that takes pairs (an encoder). */
+  gtk_widget_set_visible (GTK_WIDGET (self->pair_entry),
+                          model != NULL && ar_model_takes_pairs (model));
   update_model_label (self);
   update_status (self);
+  update_error (self);
   update_translation_controls (self);
   /* a translation model opened on a sentence without a target shows the model's translation */
   const char *text = attnscope_run_get_text (self->main_run);
@@ -376,6 +419,39 @@ on_entry_changed (GtkEditable *editable, AttnscopeWindow *self)
 {
   if (!self->syncing_entry)
     attnscope_run_set_text (self->main_run, gtk_editable_get_text (editable));
+}
+
+/* Sentence B follows the run too (Fill may change it). */
+static void
+on_pair_changed (AttnscopeWindow *self)
+{
+  const char *pair = attnscope_run_get_pair (self->main_run);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->pair_entry)), pair ? pair : "") == 0)
+    return;
+  self->syncing_entry = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->pair_entry), pair ? pair : "");
+  self->syncing_entry = FALSE;
+}
+
+static void
+on_pair_entry_changed (GtkEditable *editable, AttnscopeWindow *self)
+{
+  if (!self->syncing_entry)
+    attnscope_run_set_pair (self->main_run, gtk_editable_get_text (editable));
+}
+
+gboolean
+attnscope_window_get_pair_visible (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), FALSE);
+  return gtk_widget_get_visible (GTK_WIDGET (self->pair_entry));
+}
+
+void
+attnscope_window_set_pair (AttnscopeWindow *self, const char *pair)
+{
+  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->pair_entry), pair != NULL ? pair : "");
 }
 
 void
@@ -670,8 +746,8 @@ static void
 add_session_actions (AttnscopeWindow *self)
 {
   static const char *const view_props[]
-      = { "colormap",       "annotate",   "raw-tokens", "autoscale",      "autoscale-each",
-          "normalize-rows", "log-colors", "pool-words", "align-positions" };
+      = { "colormap",       "annotate",   "raw-tokens", "autoscale",       "autoscale-each",
+          "normalize-rows", "log-colors", "pool-words", "align-positions", "segments" };
   AttnscopeViewState *view = attnscope_session_get_view (self->session);
   for (gsize i = 0; i < G_N_ELEMENTS (view_props); i++)
     {
@@ -703,6 +779,8 @@ bind_settings (AttnscopeWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
   g_autofree char *text = g_settings_get_string (self->settings, "last-text");
   attnscope_window_set_text (self, text);
+  g_autofree char *pair = g_settings_get_string (self->settings, "last-pair");
+  attnscope_window_set_pair (self, pair);
 }
 
 static gboolean
@@ -719,6 +797,8 @@ attnscope_window_close_request (GtkWindow *window)
       g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
       g_settings_set_string (self->settings, "last-text",
                              gtk_editable_get_text (GTK_EDITABLE (self->entry)));
+      g_settings_set_string (self->settings, "last-pair",
+                             gtk_editable_get_text (GTK_EDITABLE (self->pair_entry)));
       g_settings_apply (self->settings);
     }
   return GTK_WINDOW_CLASS (attnscope_window_parent_class)->close_request (window);
@@ -801,6 +881,7 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, entry);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, pair_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, token_count_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, target_box);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, target_entry);
@@ -879,6 +960,8 @@ attnscope_window_init (AttnscopeWindow *self)
   g_signal_connect_swapped (self->main_run, "notify::translating",
                             G_CALLBACK (update_translation_controls), self);
   g_signal_connect (self->target_entry, "changed", G_CALLBACK (on_target_entry_changed), self);
+  g_signal_connect_swapped (self->main_run, "notify::pair", G_CALLBACK (on_pair_changed), self);
+  g_signal_connect (self->pair_entry, "changed", G_CALLBACK (on_pair_entry_changed), self);
   self->model_menu = g_menu_new ();
   gtk_menu_button_set_create_popup_func (self->model_button, create_model_popup, self, NULL);
 

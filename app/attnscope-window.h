@@ -28,6 +28,13 @@ void attnscope_window_show_page (AttnscopeWindow *self, const char *name);
 
 /* Puts TEXT in the entry (which runs it). */
 void attnscope_window_set_text (AttnscopeWindow *self, const char *text);
+/* The line under the entry (why the text cannot run, or what was truncated; for a pair both
+ * texts' lengths), or NULL when none shows. */
+const char *attnscope_window_get_input_message (AttnscopeWindow *self);
+/* Whether the Sentence B entry shows (the model takes pairs). */
+gboolean attnscope_window_get_pair_visible (AttnscopeWindow *self);
+/* Sets the second sentence of a pair (Sentence B; NULL or "": none), as typing it does. */
+void attnscope_window_set_pair (AttnscopeWindow *self, const char *pair);
 
 /* Opens the model SPEC (folder, shipped name or hub id) off the main thread. On failure a toast
  * shows the error and the current model stays. */

@@ -228,6 +228,13 @@ cli_read_lines_file (const char *path, gsize *length, GError **error)
 gboolean
 cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data, GError **error)
 {
+  return cli_foreach_text_line_named ("--lines", path, func, user_data, error);
+}
+
+gboolean
+cli_foreach_text_line_named (const char *option, const char *path, CliLineFunc func,
+                             gpointer user_data, GError **error)
+{
   gsize length = 0;
   g_autofree char *contents = cli_read_lines_file (path, &length, error);
   if (contents == NULL)
@@ -246,7 +253,7 @@ cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data, G
         continue;
       if (!func (line, user_data, &local))
         {
-          g_propagate_prefixed_error (error, local, "--lines: %s line %d: ", path, i + 1);
+          g_propagate_prefixed_error (error, local, "%s: %s line %d: ", option, path, i + 1);
           return FALSE;
         }
       n_texts++;
@@ -254,7 +261,7 @@ cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data, G
   if (n_texts == 0)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "--lines: %s has no text (every line is empty or blank)", path);
+                   "%s: %s has no text (every line is empty or blank)", option, path);
       return FALSE;
     }
   return TRUE;

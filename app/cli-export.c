@@ -4,7 +4,9 @@
  * ui/render figure builders the window's pages call, so a file written here and the window's
  * export of the same view are the same drawing (ui/README.md, "Figure builders").
  *
- *   export --model M --text T VIEW -o FILE.png|.svg|.pdf [--compare T2] [--truncate]
+ *   export --model M --text T [--pair B] VIEW -o FILE.png|.svg|.pdf [--compare T2 [--compare-pair
+ * B2]]
+ *          [--truncate]
  *          [the look and file options of export-args.h: --token, --colormap, --annotate,
  *           --color-scale, --normalize-rows, --log-colors, --words, --labels, --no-space-marks,
  *           --raw-tokens, --align, --preset, --width, --font-size, --dpi/--scale, --no-titles,
@@ -15,8 +17,15 @@
  *         --similarity KIND [--layer L] [--head H]
  *                                       cosine similarity of embeddings|contexts|attn_out|hidden
  *                                       (layers numbered as in `attnscope similarity`)
- *         --project pca|tsne --of KIND [--layer L] [--head H] [--no-labels]
- *                                       a 2-D projection of the tokens' vectors
+ *         --project pca|tsne|umap --of KIND [--layer L] [--head H] [--no-labels]
+ *                 [--also KIND2] [--highlight WORD] [--text T2 ... | --lines FILE]
+ *                                       a 2-D projection of the tokens' vectors of every text
+ *                                       (--text may be repeated; --lines adds one text per
+ *                                       non-blank line; without --text the first line is T);
+ *                                       --also draws the vectors KIND2 of the same tokens in a
+ *                                       second panel (--of token-embeddings --also hidden
+ *                                       --layer 3: static beside contextual); --highlight marks
+ *                                       every occurrence of WORD and greys the rest
  *         --alignment (--layer L --head H | --mean L)
  *                                       a translation model: source and target tokens linked
  *                                       by the cross-attention of a head or a layer's mean
@@ -30,7 +39,10 @@
  * shared tokens; when a difference by position is impossible (token counts differ) the figure
  * says so in a note and the command prints "attnscope: note: ..." on stderr and succeeds.
  * With --project it projects both texts' tokens, each text in its colour. --token I outlines
- * token I of T, as a click on it does in the window.
+ * token I of T, as a click on it does in the window. For an encoder, --pair B makes the input the
+ * sentence pair (T, B) (as_forward_pair: [CLS] T [SEP] B [SEP]) and --segments a-b (a-a, b-a,
+ * b-b) keeps one sentence's queries and the other's keys; --compare-pair B2 makes the compared
+ * input the pair (T2, B2).
  *
  * Errors (exit 1, "attnscope: error: ..."): a layer, head or token out of range (naming the
  * valid range), an unknown colour map, a file name without .png/.svg/.pdf, a folder that cannot
@@ -42,11 +54,13 @@
 
 #include "as-compare.h"
 #include "as-error.h"
+#include "as-forward.h"
 #include "export-args.h"
 #include "export-sidecar.h"
 #include "as-head-stats.h"
 #include "as-rollout.h"
 #include "as-similarity.h"
+#include "as-word-marks.h"
 #include "attention-figure.h"
 #include "cli-analysis.h"
 #include "cli-translation.h"
@@ -54,6 +68,7 @@
 #include "compare-figure.h"
 #include "cross-figure.h"
 #include "figure-export.h"
+#include "pair-text.h"
 #include "projection-figure.h"
 #include "similarity-figure.h"
 #include "word-spans.h"
@@ -67,6 +82,12 @@ typedef enum
   VIEW_ALIGNMENT, /* a translation's source and target linked by cross-attention */
 } View;
 
+/* The texts of the command: --text, --pair, --compare, --compare-pair (NULL: not given). */
+typedef struct
+{
+  const char *text, *pair, *compare, *compare_pair;
+} ExportTexts;
+
 typedef struct
 {
   View view;
@@ -74,6 +95,11 @@ typedef struct
   AsVectorSource source; /* similarity and projection */
   int vectors_layer, vectors_head;
   ArProjectionMethod method;
+  gboolean has_also; /* projection: a second panel of the vectors also_source */
+  AsVectorSource also_source;
+  int also_layer, also_head;
+  const char *highlight; /* projection: the word whose tokens are marked, or NULL */
+  GPtrArray *more_texts; /* projection: the texts after T (and T2), or NULL */
   gboolean no_labels, truncate, sidecar, force;
   ArExportOptions options;
   const char *target;    /* translation models: the target text (NULL: the model's translation) */
@@ -139,19 +165,24 @@ check_index (const char *option, int value, int count, const char *what, GError 
 
 /* Runs the model on TEXT and computes what REQ's figure needs of it. */
 static gboolean
-side_run (Side *side, AsModel *model, const char *text, const char *argument,
+side_run (Side *side, AsModel *model, const char *text, const char *pair, const char *argument,
           const ExportRequest *req, GError **error)
 {
   if (as_model_get_config (model)->encoder_decoder)
     {
       /* the encoder's trace is a complete bidirectional trace, the decoder's a causal one */
-      g_autoptr (AsTrace) pair = cli_translation_forward_with_text (model, text, req->target, 0,
+      g_autoptr (AsTrace) both = cli_translation_forward_with_text (model, text, req->target, 0,
                                                                     &side->target_text, error);
-      if (pair == NULL)
+      if (both == NULL)
         return FALSE;
       side->cross = req->kind == CLI_ATTENTION_CROSS || req->view == VIEW_ALIGNMENT;
       side->trace
-          = as_trace_ref (req->kind == CLI_ATTENTION_ENCODER && !side->cross ? pair->source : pair);
+          = as_trace_ref (req->kind == CLI_ATTENTION_ENCODER && !side->cross ? both->source : both);
+    }
+  else if (pair != NULL)
+    {
+      AsForwardOptions options = { .all_logits = FALSE };
+      side->trace = as_forward_pair (model, text, pair, req->truncate, &options, error);
     }
   else
     side->trace = cli_analysis_forward (model, text, argument, req->truncate, error);
@@ -262,26 +293,61 @@ build_similarity (const Side *a, const ExportRequest *req, const ArFigureTexts *
                                      req->vectors_head, &req->selection, texts);
 }
 
-static ArBuiltFigure *
-build_projection (const Side *a, const Side *b, const ExportRequest *req,
-                  const ArFigureTexts *texts, GError **error)
+/* The projection of the sentences' vectors CHOICE, ready for a panel. */
+static ArProjection *
+project_sentences (const ArSentences *sentences, const ArVectorChoice *choice,
+                   ArProjectionMethod method, GError **error)
 {
   int n = 0, dim = 0;
-  g_autofree float *x = ar_projection_vectors (a->trace, b->trace, req->source, req->vectors_layer,
-                                               req->vectors_head, &n, &dim, error);
+  g_autofree float *x = ar_projection_vectors (sentences, choice, &n, &dim, error);
   if (x == NULL)
     return NULL;
-  g_autoptr (ArProjection) p
-      = ar_projection_compute (x, n, dim, req->method, NULL, NULL, NULL, error);
-  if (p == NULL)
-    return NULL;
-  return ar_build_projection_figure (p, a->trace, b->trace, req->source, req->vectors_layer,
-                                     req->vectors_head, !req->no_labels, &req->selection, texts);
+  return ar_projection_compute (x, n, dim, method, NULL, NULL, NULL, error);
 }
 
 static ArBuiltFigure *
-build_figure (const Side *a, const Side *b, const ExportRequest *req, const ArFigureTexts *texts,
-              GError **error)
+build_projection (const Side *a, const Side *b, GPtrArray *more, const ExportRequest *req,
+                  const ArFigureTexts *texts, GError **error)
+{
+  g_autoptr (GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr (GPtrArray) sentence_texts = g_ptr_array_new ();
+  g_ptr_array_add (traces, a->trace);
+  g_ptr_array_add (sentence_texts, (gpointer) texts->text);
+  if (b->trace != NULL)
+    {
+      g_ptr_array_add (traces, b->trace);
+      g_ptr_array_add (sentence_texts, (gpointer) texts->compare_text);
+    }
+  for (guint i = 0; more != NULL && i < more->len; i++)
+    {
+      g_ptr_array_add (traces, more->pdata[i]);
+      g_ptr_array_add (sentence_texts, req->more_texts->pdata[i]);
+    }
+  ArSentences sentences = { (int) traces->len, (const AsTrace *const *) traces->pdata,
+                            (const char *const *) sentence_texts->pdata };
+  ArVectorChoice choices[2] = {
+    { req->source, req->vectors_layer, req->vectors_head },
+    { req->also_source, req->also_layer, req->also_head },
+  };
+  int n_panels = req->has_also ? 2 : 1;
+  g_autoptr (ArProjection) first = project_sentences (&sentences, &choices[0], req->method, error);
+  if (first == NULL)
+    return NULL;
+  g_autoptr (ArProjection) second = NULL;
+  if (n_panels == 2
+      && (second = project_sentences (&sentences, &choices[1], req->method, error)) == NULL)
+    {
+      g_prefix_error (error, "--also %s: ", as_vector_source_to_string (req->also_source));
+      return NULL;
+    }
+  ArProjectionPanel panels[2] = { { first, choices[0] }, { second, choices[1] } };
+  return ar_build_projection_figure (panels, n_panels, &sentences, req->highlight, !req->no_labels,
+                                     &req->selection, texts);
+}
+
+static ArBuiltFigure *
+build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest *req,
+              const ArFigureTexts *texts, GError **error)
 {
   ArAttention aa = side_attention (a), ab = side_attention (b);
   ArCrossAttention cross = side_cross (a);
@@ -304,7 +370,7 @@ build_figure (const Side *a, const Side *b, const ExportRequest *req, const ArFi
     case VIEW_SIMILARITY:
       return build_similarity (a, req, texts, error);
     case VIEW_PROJECTION:
-      return build_projection (a, b, req, texts, error);
+      return build_projection (a, b, more, req, texts, error);
     case VIEW_ATTENTION:
       if (a->cross)
         return ar_build_cross_attention_figure (&cross, &req->selection, texts);
@@ -318,22 +384,51 @@ build_figure (const Side *a, const Side *b, const ExportRequest *req, const ArFi
   g_assert_not_reached ();
 }
 
+/* The traces of the projection's further texts, into MORE. */
+static gboolean
+run_more_texts (GPtrArray *more, AsModel *model, const ExportRequest *req, GError **error)
+{
+  for (guint i = 0; req->more_texts != NULL && i < req->more_texts->len; i++)
+    {
+      g_autofree char *argument = g_strdup_printf ("text #%u", i + 2);
+      AsTrace *trace
+          = cli_analysis_forward (model, req->more_texts->pdata[i], argument, req->truncate, error);
+      if (trace == NULL)
+        {
+          if (!g_str_has_prefix ((*error)->message, argument))
+            g_prefix_error (error, "%s: ", argument);
+          return FALSE;
+        }
+      g_ptr_array_add (more, trace);
+    }
+  return TRUE;
+}
+
+/* Runs the texts IN and writes the figure REQ asks for; a pair is quoted as "A ‖ B" (pair-text.h).
+ */
 static int
-export_run (AsModel *model, const char *text, const char *compare, const char *output,
-            ExportRequest *req, char **argv)
+export_run (AsModel *model, const ExportTexts *in, const char *output, ExportRequest *req,
+            char **argv)
 {
   GError *error = NULL;
   Side a = { 0 }, b = { 0 };
   g_autoptr (ArBuiltFigure) figure = NULL;
-  ArFigureTexts texts = { as_model_get_name (model), text, compare, NULL };
+  g_autoptr (GPtrArray) more = g_ptr_array_new_with_free_func ((GDestroyNotify) as_trace_unref);
+  g_autofree char *shown = ar_pair_text_join (in->text, in->pair);
+  g_autofree char *shown_compare
+      = in->compare != NULL ? ar_pair_text_join (in->compare, in->compare_pair) : NULL;
+  ArFigureTexts texts = { as_model_get_name (model), shown, shown_compare, NULL };
   int code = CLI_EXIT_OK;
-  gboolean ran = side_run (&a, model, text, "--text", req, &error);
+  gboolean ran = side_run (&a, model, in->text, in->pair, "--text", req, &error);
   texts.target_text = a.target_text;
-  if (!ran || (compare != NULL && !side_run (&b, model, compare, "--compare", req, &error))
+  if (!ran
+      || (in->compare != NULL
+          && !side_run (&b, model, in->compare, in->compare_pair, "--compare", req, &error))
+      || !run_more_texts (more, model, req, &error)
       || (req->selection.selected_token >= 0
           && !check_index ("--token", req->selection.selected_token, a.trace->n_tokens, "token",
                            &error))
-      || (figure = build_figure (&a, &b, req, &texts, &error)) == NULL)
+      || (figure = build_figure (&a, &b, more, req, &texts, &error)) == NULL)
     code = cli_fail (error);
   else
     code = write_figure (figure, output, req, model, argv);
@@ -347,24 +442,46 @@ typedef struct
 {
   int layer, head, mean, rollout;
   gboolean grid, alignment;
-  const char *similarity, *project, *of;
+  const char *similarity, *project, *of, *also, *highlight;
+  gboolean more_texts; /* --project with several texts (--text repeated, --lines) */
 } ViewOptions;
 
 static int
 choose_vectors (ExportRequest *req, const ViewOptions *v)
 {
   req->view = v->similarity != NULL ? VIEW_SIMILARITY : VIEW_PROJECTION;
-  if (v->project != NULL)
-    {
-      if (!g_str_equal (v->project, "pca") && !g_str_equal (v->project, "tsne"))
-        return cli_usage_printf ("export", "--project '%s' is not pca or tsne", v->project);
-      req->method = g_str_equal (v->project, "pca") ? AR_PROJECTION_PCA : AR_PROJECTION_TSNE;
-    }
+  if (v->project != NULL && !ar_projection_method_from_string (v->project, &req->method))
+    return cli_usage_printf ("export", "--project '%s' is not pca, tsne or umap", v->project);
   req->vectors_layer = v->layer;
   req->vectors_head = v->head;
   int code = cli_parse_vector_selection ("export", v->similarity != NULL ? v->similarity : v->of,
                                          &req->source, &req->vectors_layer, &req->vectors_head);
-  return code == CLI_EXIT_OK ? -1 : code;
+  if (code != CLI_EXIT_OK)
+    return code;
+  if (!as_vector_source_needs_head (req->source))
+    req->vectors_head = -1;
+  if (v->also != NULL)
+    {
+      req->has_also = TRUE;
+      req->also_layer = v->layer;
+      req->also_head = v->head;
+      code
+          = cli_parse_vector_selection_named ("export", "--also", "--layer", "--head", v->also,
+                                              &req->also_source, &req->also_layer, &req->also_head);
+      if (code != CLI_EXIT_OK)
+        return code;
+      if (!as_vector_source_needs_head (req->also_source))
+        req->also_head = -1;
+    }
+  GError *error = NULL;
+  if (v->highlight != NULL && !as_word_check (v->highlight, &error))
+    {
+      code = cli_usage_printf ("export", "--highlight: %s", error->message);
+      g_error_free (error);
+      return code;
+    }
+  req->highlight = v->highlight;
+  return -1;
 }
 
 /* Chooses REQ's view from V; returns -1 when fine, else the exit code. */
@@ -382,6 +499,9 @@ choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
                                        "--rollout L, --similarity KIND, --project METHOD");
   if (compare && v->alignment)
     return cli_usage_printf ("export", "--compare does not go with --alignment");
+  if (v->project == NULL && (v->also != NULL || v->highlight != NULL || v->more_texts))
+    return cli_usage_printf ("export",
+                             "--also, --highlight, --lines and several --text go with --project");
   if (compare && (v->grid || v->similarity != NULL))
     return cli_usage_printf (
         "export", "--compare works with --layer/--head, --mean, --rollout and --project");
@@ -439,15 +559,27 @@ static const char export_summary[]
       "(--rollout), all heads (--grid), a similarity matrix (--similarity) or a projection\n"
       "(--project) as PNG, SVG or PDF, drawn as the window draws it, at a chosen width, font\n"
       "size and resolution. With --compare the second text is drawn beside the first, aligned\n"
-      "by token (--align positions: by position), with the difference T2 - T. For a translation\n"
-      "model --kind encoder|decoder|cross chooses the attention and --alignment links the source\n"
-      "and target tokens by cross-attention.";
+      "by token (--align positions: by position), with the difference T2 - T. For an encoder,\n"
+      "--pair B makes the input a sentence pair and --segments a-b keeps A's queries and B's "
+      "keys.\n"
+      "For a translation model --kind encoder|decoder|cross chooses the attention and --alignment\n"
+      "links the source and target tokens by cross-attention.";
+
+static gboolean
+add_text_line (const char *line, gpointer user_data, GError **error)
+{
+  g_ptr_array_add (user_data, g_strdup (line));
+  return TRUE;
+}
 
 int
 cli_export (int argc, char **argv)
 {
-  g_autofree char *model_spec = NULL, *text = NULL, *output = NULL, *compare = NULL;
+  g_autofree char *model_spec = NULL, *output = NULL, *compare = NULL, *lines = NULL;
+  g_autofree char *pair = NULL, *compare_pair = NULL;
   g_autofree char *similarity = NULL, *project = NULL, *of = NULL, *target = NULL, *kind = NULL;
+  g_autofree char *also = NULL, *highlight = NULL;
+  g_auto (GStrv) text_args = NULL;
   ViewOptions v = { .layer = G_MININT, .head = G_MININT, .mean = G_MININT, .rollout = G_MININT };
   ExportRequest req = { 0 };
   ar_view_selection_init (&req.selection);
@@ -459,7 +591,12 @@ cli_export (int argc, char **argv)
   const GOptionEntry view_entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
-    { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
+    { "text", 't', 0, G_OPTION_ARG_STRING_ARRAY, &text_args,
+      "Input text (with --project: repeat for more texts)", "T" },
+    { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines,
+      "With --project: more texts, one per non-blank line", "FILE" },
+    { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
+      "For an encoder: the second text of a sentence pair ([CLS] T [SEP] B [SEP])", "B" },
     { "layer", 'l', 0, G_OPTION_ARG_INT, &v.layer, "Layer of the head to draw (from 0)", "L" },
     { "head", 0, 0, G_OPTION_ARG_INT, &v.head, "Head to draw (from 0)", "H" },
     { "grid", 0, 0, G_OPTION_ARG_NONE, &v.grid, "Every head of every layer in one grid", NULL },
@@ -473,14 +610,20 @@ cli_export (int argc, char **argv)
       "Cosine similarity of embeddings, contexts, attn_out or hidden (with --layer, --head)",
       "KIND" },
     { "project", 0, 0, G_OPTION_ARG_STRING, &project,
-      "PCA or t-SNE of the vectors --of KIND (with --layer, --head)", "pca|tsne" },
+      "PCA, t-SNE or UMAP of the vectors --of KIND (with --layer, --head)", "pca|tsne|umap" },
     { "of", 0, 0, G_OPTION_ARG_STRING, &of,
-      "With --project: embeddings, contexts, attn_out or hidden", "KIND" },
+      "With --project: embeddings, token-embeddings, contexts, attn_out or hidden", "KIND" },
+    { "also", 0, 0, G_OPTION_ARG_STRING, &also,
+      "With --project: a second panel of the vectors KIND2 of the same tokens", "KIND2" },
+    { "highlight", 0, 0, G_OPTION_ARG_STRING, &highlight,
+      "With --project: mark the tokens of every occurrence of WORD", "WORD" },
     { "no-labels", 0, 0, G_OPTION_ARG_NONE, &req.no_labels,
       "With --project: dots without token labels", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf", "FILE" },
     { "compare", 0, 0, G_OPTION_ARG_STRING, &compare,
       "Second text: side by side, aligned to the first, and their difference", "T2" },
+    { "compare-pair", 0, 0, G_OPTION_ARG_STRING, &compare_pair,
+      "With --compare on an encoder: the compared input is the pair (T2, B2)", "B2" },
     { "target", 0, 0, G_OPTION_ARG_STRING, &target,
       "For a translation model: the target text (default: the model's translation)", "TGT" },
     { "kind", 0, 0, G_OPTION_ARG_STRING, &kind,
@@ -508,6 +651,25 @@ cli_export (int argc, char **argv)
   v.similarity = similarity;
   v.project = project;
   v.of = of;
+  v.also = also;
+  v.highlight = highlight;
+  g_autoptr (GPtrArray) more_texts = g_ptr_array_new_with_free_func (g_free);
+  GError *lines_error = NULL;
+  for (int i = 1; text_args != NULL && text_args[i] != NULL; i++)
+    g_ptr_array_add (more_texts, g_strdup (text_args[i]));
+  if (lines != NULL && !cli_foreach_text_line (lines, add_text_line, more_texts, &lines_error))
+    {
+      export_args_clear (&look);
+      return cli_fail (lines_error);
+    }
+  /* Without --text the first line is the text. */
+  g_autofree char *text = NULL;
+  if (text_args != NULL && text_args[0] != NULL)
+    text = g_strdup (text_args[0]);
+  else if (more_texts->len > 0)
+    text = g_ptr_array_steal_index (more_texts, 0);
+  v.more_texts = more_texts->len > 0;
+  req.more_texts = more_texts;
   code = check_options (&req, argc, argv, text, output, &v, compare != NULL, &look);
   GError *kind_error = NULL;
   if (code < 0 && !cli_attention_kind_parse (kind, CLI_ATTENTION_DECODER, &req.kind, &kind_error))
@@ -518,6 +680,13 @@ cli_export (int argc, char **argv)
   if (code < 0 && compare != NULL && req.kind == CLI_ATTENTION_CROSS)
     code = cli_usage_printf ("export", "--compare does not go with --kind cross");
   if (code < 0 && target != NULL && !cli_check_text (target, "--target", &kind_error))
+    code = cli_fail (kind_error);
+  if (code < 0 && compare_pair != NULL && compare == NULL)
+    code = cli_usage_printf ("export", "--compare-pair goes with --compare");
+  if (code < 0
+      && ((pair != NULL && !cli_check_text (pair, "--pair", &kind_error))
+          || (compare_pair != NULL
+              && !cli_check_text (compare_pair, "--compare-pair", &kind_error))))
     code = cli_fail (kind_error);
   req.target = target;
   /* the figure builders name the stack in their titles */
@@ -538,8 +707,14 @@ cli_export (int argc, char **argv)
                                  target != NULL ? "target"
                                  : kind != NULL ? "kind"
                                                 : "alignment");
+      else if ((pair != NULL || compare_pair != NULL) && !ar_model_takes_pairs (model))
+        code = cli_usage_printf ("export", "%s is not an encoder: --%s needs one",
+                                 as_model_get_name (model), pair != NULL ? "pair" : "compare-pair");
       else
-        code = export_run (model, text, compare, output, &req, given);
+        {
+          ExportTexts in = { text, pair, compare, compare_pair };
+          code = export_run (model, &in, output, &req, given);
+        }
     }
   export_args_clear (&look);
   return code;

@@ -2,17 +2,21 @@
  * entropy, shares of attention to the previous token, the first token and itself (for encoders
  * also to the next token, [CLS] and [SEP]), a pattern label, and rankings of the heads by each
  * statistic — for one text, or aggregated over every non-blank line of a file (each sentence
- * counts once). Text table by default, JSON with --json. */
+ * counts once), or for an encoder over every line "A<TAB>B" of a file of sentence pairs (--pairs:
+ * each pair run as [CLS] A [SEP] B [SEP]). Text table by default, JSON with --json. */
+#include "cli-stats.h"
+
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "as-error.h"
+#include "as-forward.h"
 #include "as-head-stats.h"
 #include "cli-analysis.h"
 #include "cli-json.h"
-#include "as-forward.h"
-#include "cli-stats.h"
 #include "cli.h"
+#include "pair-text.h"
 
 typedef struct
 {
@@ -28,6 +32,40 @@ stats_add_line (const char *line, gpointer user_data, GError **error)
   g_autoptr (AsTrace) trace
       = cli_analysis_forward (job->model, line, "the line", job->truncate, error);
   return trace != NULL && as_head_stats_accumulate (job->acc, trace, error);
+}
+
+/* One line "A<TAB>B" of a --pairs file: the pair (A, B). */
+static gboolean
+stats_add_pair (const char *line, gpointer user_data, GError **error)
+{
+  StatsLines *job = user_data;
+  const char *tab = strchr (line, '\t');
+  if (tab == NULL || strchr (tab + 1, '\t') != NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "expected two texts separated by one tab (A<TAB>B), found %s",
+                   tab == NULL ? "no tab" : "more than one");
+      return FALSE;
+    }
+  g_autofree char *a = g_strndup (line, tab - line);
+  const char *b = tab + 1;
+  if (!cli_check_text (a, "the pair's first text", error)
+      || !cli_check_text (b, "the pair's second text", error))
+    return FALSE;
+  AsForwardOptions options = { .all_logits = FALSE };
+  g_autoptr (AsTrace) trace = as_forward_pair (job->model, a, b, job->truncate, &options, error);
+  return trace != NULL && as_head_stats_accumulate (job->acc, trace, error);
+}
+
+/* Runs MODEL on every pair of the --pairs file PATH and accumulates the statistics. */
+static AsHeadStats *
+stats_of_pairs (AsModel *model, const char *path, gboolean truncate, GError **error)
+{
+  g_autoptr (AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new ();
+  StatsLines job = { model, truncate, acc };
+  if (!cli_foreach_text_line_named ("--pairs", path, stats_add_pair, &job, error))
+    return NULL;
+  return as_head_stats_accumulator_finish (acc, error);
 }
 
 /* Runs MODEL on every non-blank line of PATH and accumulates the statistics. */
@@ -110,8 +148,16 @@ cli_stats_print_text (const AsHeadStats *s)
     {
       g_string_append_printf (out, "%5d %4d", e / s->n_head, e % s->n_head);
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
-        if (as_head_stat_kind_applies (k, s->bidirectional))
-          g_string_append_printf (out, " %10.6f", s->values[(gsize) e * AS_HEAD_STAT_COUNT + k]);
+        {
+          double value = s->values[(gsize) e * AS_HEAD_STAT_COUNT + k];
+          if (!as_head_stat_kind_applies (k, s->bidirectional))
+            continue;
+          /* NaN: the input has no such token (a text without [CLS]) or no row to average */
+          if (isnan (value))
+            g_string_append_printf (out, " %10s", "-");
+          else
+            g_string_append_printf (out, " %10.6f", value);
+        }
       g_string_append_printf (out, "  %s\n", as_head_pattern_to_string (s->patterns[e]));
     }
   cli_print (out);
@@ -120,7 +166,7 @@ cli_stats_print_text (const AsHeadStats *s)
 int
 cli_stats (int argc, char **argv)
 {
-  g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *lines = NULL;
+  g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *lines = NULL, *pairs = NULL;
   g_autofree char *target = NULL, *kind = NULL;
   gboolean json = FALSE, truncate = FALSE;
   const GOptionEntry entries[] = {
@@ -131,6 +177,9 @@ cli_stats (int argc, char **argv)
       "With --text: the pair's second text (token types from the tokenizer)", "T2" },
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines,
       "Aggregate over every non-blank line of FILE (each line counts once)", "FILE" },
+    { "pairs", 0, 0, G_OPTION_ARG_FILENAME, &pairs,
+      "For an encoder: aggregate over the sentence pairs of FILE, one \"A<TAB>B\" per line",
+      "FILE" },
     { "target", 0, 0, G_OPTION_ARG_STRING, &target,
       "With --text, for a translation model: the target text (default: the model's translation)",
       "TGT" },
@@ -148,8 +197,8 @@ cli_stats (int argc, char **argv)
     return code;
   if (argc > 1)
     return cli_usage_printf ("stats", "unexpected argument '%s'", argv[1]);
-  if ((text == NULL) == (lines == NULL))
-    return cli_usage_printf ("stats", "give exactly one of --text T or --lines FILE");
+  if ((text != NULL) + (lines != NULL) + (pairs != NULL) != 1)
+    return cli_usage_printf ("stats", "give exactly one of --text T, --lines FILE or --pairs FILE");
   if (pair != NULL && text == NULL)
     return cli_usage_printf ("stats", "--pair goes with --text");
 
@@ -163,6 +212,11 @@ cli_stats (int argc, char **argv)
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
     return cli_fail (error);
+  if (pairs != NULL && !ar_model_takes_pairs (model))
+    return cli_usage_printf ("stats",
+                             "%s is not an encoder: --pairs needs one (BERT, RoBERTa, "
+                             "DistilBERT)",
+                             as_model_get_name (model));
   if (as_model_get_config (model)->encoder_decoder)
     {
       if (pair != NULL)
@@ -177,6 +231,8 @@ cli_stats (int argc, char **argv)
   g_autoptr (AsHeadStats) stats = NULL;
   if (lines != NULL)
     stats = stats_of_lines (model, lines, truncate, &error);
+  else if (pairs != NULL)
+    stats = stats_of_pairs (model, pairs, truncate, &error);
   else
     {
       AsForwardOptions options = { .all_logits = FALSE };

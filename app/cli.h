@@ -79,6 +79,9 @@ char *cli_read_lines_file (const char *path, gsize *length, GError **error);
 typedef gboolean (*CliLineFunc) (const char *line, gpointer user_data, GError **error);
 gboolean cli_foreach_text_line (const char *path, CliLineFunc func, gpointer user_data,
                                 GError **error);
+/* The same for a file given as OPTION (e.g. "--pairs"), as the messages name it. */
+gboolean cli_foreach_text_line_named (const char *option, const char *path, CliLineFunc func,
+                                      gpointer user_data, GError **error);
 
 /* Closes standard output and standard error (gnulib's close_stdout discipline): when writing
  * either failed — a full disk, /dev/full, a closed pipe — a successful STATUS becomes

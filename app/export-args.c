@@ -28,6 +28,7 @@ export_args_clear (ExportArgs *args)
   g_clear_pointer (&args->color_scale, g_free);
   g_clear_pointer (&args->labels, g_free);
   g_clear_pointer (&args->align, g_free);
+  g_clear_pointer (&args->segments, g_free);
   g_clear_pointer (&args->preset, g_free);
   g_clear_pointer (&args->width, g_free);
   g_clear_pointer (&args->title, g_free);
@@ -65,6 +66,10 @@ export_args_entries (ExportArgs *args)
       "Show vocabulary strings as they are ('\u0120the' instead of '\u2423the')", NULL },
     { "align", 0, 0, G_OPTION_ARG_STRING, &args->align,
       "With --compare: tokens (B in A's token order, default) or positions", "HOW" },
+    { "segments", 0, 0, G_OPTION_ARG_STRING, &args->segments,
+      "A pair's attention: all (default), or the queries of one sentence and the keys of one: "
+      "a-a, a-b, b-a, b-b",
+      "FILTER" },
     { "preset", 0, 0, G_OPTION_ARG_STRING, &args->preset,
       "one-column (85 mm, 8 pt, 300 dpi) or two-columns (175 mm, 9 pt, 300 dpi)", "NAME" },
     { "width", 0, 0, G_OPTION_ARG_STRING, &args->width,
@@ -137,6 +142,12 @@ export_args_apply (const ExportArgs *args, ArViewSelection *view, ArExportOption
       || !choose ("--color-scale", args->color_scale, scale_names, &scale, error)
       || !choose ("--preset", args->preset, preset_names, &preset, error))
     return FALSE;
+  if (args->segments != NULL && !ar_segments_from_string (args->segments, &view->segments))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--segments '%s' is not one of all, a-a, a-b, b-a, b-b", args->segments);
+      return FALSE;
+    }
   if (args->colormap != NULL && !ar_colormap_from_string (args->colormap, &view->colormap, error))
     return FALSE;
   if (args->token < -1)
@@ -244,6 +255,8 @@ export_args_append (GPtrArray *argv, const ArViewSelection *view, const ArExport
     add (argv, "--raw-tokens", NULL);
   if (view->alignment != d.alignment)
     add (argv, "--align", align_names[view->alignment]);
+  if (view->segments != d.segments)
+    add (argv, "--segments", ar_segments_to_string (view->segments));
 
   ArExportOptions n;
   ar_export_options_init (&n);

@@ -8,6 +8,7 @@
  *   --token I [--no-outline] --colormap NAME --annotate auto|always|never
  *   --color-scale fixed|shared|each (--autoscale = shared) --normalize-rows --log-colors --words
  *   --labels thinned|all|words --no-space-marks --raw-tokens --align tokens|positions
+ *   --segments all|a-a|a-b|b-a|b-b
  *   --preset one-column|two-columns --width 85mm|1200px --font-size PT --dpi D | --scale S
  *   --no-titles --title T --subtitle S --sidecar
  *
@@ -27,7 +28,7 @@ typedef struct
 {
   int token;
   gboolean no_outline;
-  char *colormap, *annotate, *color_scale, *labels, *align;
+  char *colormap, *annotate, *color_scale, *labels, *align, *segments;
   gboolean autoscale, normalize_rows, log_colors, words, no_space_marks, raw_tokens;
   char *preset, *width, *title, *subtitle;
   double font_size, dpi, scale;

@@ -40,6 +40,11 @@ gui_export_dup_command (AttnscopeWindow *window, AttnscopePage *page, const ArVi
   g_ptr_array_add (argv, g_strdup (model != NULL ? as_model_get_path (model) : ""));
   g_ptr_array_add (argv, g_strdup ("--text"));
   g_ptr_array_add (argv, g_strdup (analysis != NULL ? attnscope_analysis_get_text (analysis) : ""));
+  if (analysis != NULL && attnscope_analysis_get_pair (analysis) != NULL)
+    {
+      g_ptr_array_add (argv, g_strdup ("--pair"));
+      g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_pair (analysis)));
+    }
   attnscope_page_append_export_args (page, view, argv);
   export_args_append (argv, view, options);
   g_ptr_array_add (argv, g_strdup ("-o"));

@@ -14,9 +14,11 @@
  * output (no final norm). q, k and v are each head's projections before the 1/√hd scaling. */
 #include "marian-private.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "as-error.h"
+#include "attention-private.h"
 #include "kernels-private.h"
 
 typedef struct
@@ -84,7 +86,7 @@ self_attention (AsWorkerTeam *team, AsTrace *t, MarianScratch *s, const AsMarian
   split_heads (t, t->k, layer, s->k);
   split_heads (t, t->v, layer, s->v);
   gsize head = (gsize) T * hd;
-  AsMarianAttention job = {
+  AsAttention job = {
     .q = as_trace_head_vectors (t, t->q, layer, 0),
     .k = as_trace_head_vectors (t, t->k, layer, 0),
     .v = as_trace_head_vectors (t, t->v, layer, 0),
@@ -102,9 +104,11 @@ self_attention (AsWorkerTeam *team, AsTrace *t, MarianScratch *s, const AsMarian
     .n_q = T,
     .n_k = T,
     .head_dim = hd,
+    .group = 1,
+    .scale = 1.0f / sqrtf ((float) hd),
     .causal = t->causal,
   };
-  as_marian_attend (team, &job);
+  as_attend (team, &job);
   split_heads (t, t->ctx, layer, s->cc);
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
   as_marian_linear (team, attn_out, s->cc, &y->self_attn.out, T, D, D);
@@ -121,7 +125,7 @@ cross_attention (AsWorkerTeam *team, AsTrace *t, MarianScratch *s, const AsMaria
   as_marian_linear (team, s->q, s->x, &y->cross_attn.q, T, D, D);
   as_marian_linear (team, s->k, enc, &y->cross_attn.k, S, D, D); /* [S][D] */
   as_marian_linear (team, s->v, enc, &y->cross_attn.v, S, D, D); /* [S][D] */
-  AsMarianAttention job = {
+  AsAttention job = {
     .q = s->q,
     .k = s->k,
     .v = s->v,
@@ -139,9 +143,11 @@ cross_attention (AsWorkerTeam *team, AsTrace *t, MarianScratch *s, const AsMaria
     .n_q = T,
     .n_k = S,
     .head_dim = hd,
+    .group = 1,
+    .scale = 1.0f / sqrtf ((float) hd),
     .causal = FALSE,
   };
-  as_marian_attend (team, &job);
+  as_attend (team, &job);
   as_marian_linear (team, s->tmp, s->cc, &y->cross_attn.out, T, D, D);
   as_marian_add_norm (s->x, s->tmp, &y->cross_attn_norm, T, D);
 }

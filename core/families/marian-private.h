@@ -90,24 +90,6 @@ void as_marian_add_norm (float *x, const float *delta, const AsMarianNorm *norm,
 void as_marian_mlp (AsWorkerTeam *team, float *x, float *ff, float *tmp, const AsMarianLayer *y,
                     AsActivation act, int n, int d, int f);
 
-/* Scaled dot-product attention of every head: head h reads columns h·hd.. of the queries, keys
- * and values through the offsets and row strides below, writes its weights P [n_q][n_k] and its
- * context into columns h·hd.. of CC [n_q][ldcc]. */
-typedef struct
-{
-  const float *q, *k, *v;       /* head 0's first row */
-  gsize q_head, k_head, v_head; /* from one head's block to the next */
-  int ldq, ldk, ldv;            /* row strides */
-  float *p;                     /* head 0's [n_q][n_k]; heads p_head apart */
-  gsize p_head;
-  float *cc; /* [n_q][ldcc], head h at column h·hd */
-  int ldcc;
-  int n_heads, n_q, n_k, head_dim;
-  gboolean causal; /* query i sees keys 0..i (n_q = n_k) */
-} AsMarianAttention;
-
-void as_marian_attend (AsWorkerTeam *team, const AsMarianAttention *job);
-
 /* --- passes --------------------------------------------------------------------------------- */
 
 AsTrace *as_marian_forward_pair (const AsModel *model, const int32_t *src, int n_src,

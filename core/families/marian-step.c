@@ -9,9 +9,11 @@
  * the new row. Beam search reorders sequences between steps; the caches follow their parents. */
 #include "marian-private.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "as-error.h"
+#include "attention-private.h"
 #include "kernels-private.h"
 
 typedef struct
@@ -67,7 +69,7 @@ static void
 attend_row (MarianStep *m, int b, const float *k, const float *v, int n_k)
 {
   int hd = m->D / m->H;
-  AsMarianAttention job = {
+  AsAttention job = {
     .q = m->q + (gsize) b * m->D,
     .k = k,
     .v = v,
@@ -85,9 +87,11 @@ attend_row (MarianStep *m, int b, const float *k, const float *v, int n_k)
     .n_q = 1,
     .n_k = n_k,
     .head_dim = hd,
+    .group = 1,
+    .scale = 1.0f / sqrtf ((float) hd),
     .causal = FALSE,
   };
-  as_marian_attend (m->team, &job);
+  as_attend (m->team, &job);
 }
 
 static void

@@ -1,5 +1,5 @@
-/* attention-private.h — multi-head attention of one layer (causal, or bidirectional for
- * encoders), written into the trace.
+/* attention-private.h — multi-head attention: one kernel for every family's self-attention
+ * (causal, or bidirectional for encoders), cross-attention and generation steps.
  *
  * Every family computes its heads here, so they all compute attention the same way
  * (core/README.md, "Forward maths"): for each query head h, with the key/value head g it shares
@@ -20,6 +20,34 @@
 
 G_BEGIN_DECLS
 
+/* Scaled dot-product attention of every head over queries and keys of any two lengths (a
+ * trace's self-attention, a decoder's cross-attention to the encoder, one generation step's
+ * query against its key/value cache). Query head h reads Q + h·q_head, its key/value head
+ * g = h / group reads K + g·k_head and V + g·v_head, rows ldq/ldk/ldv apart; it writes its
+ * weights into P + h·p_head ([n_q][n_k]), its context into CTX + h·ctx_head ([n_q][hd], when CTX
+ * is not NULL) and into columns h·hd.. of CC ([n_q][ldcc]). */
+typedef struct
+{
+  const float *q, *k, *v;       /* head 0's first row */
+  gsize q_head, k_head, v_head; /* from one head's block to the next */
+  int ldq, ldk, ldv;            /* row strides */
+  float *p;                     /* head 0's weights [n_q][n_k] */
+  gsize p_head;
+  float *ctx; /* NULL, or head 0's context [n_q][hd] */
+  gsize ctx_head;
+  float *cc; /* [n_q][ldcc], head h at columns h·hd */
+  int ldcc;
+  int n_heads, group; /* query heads; query heads per key/value head (1: no GQA) */
+  int n_q, n_k, head_dim;
+  gboolean causal; /* query i sees keys 0..i (n_q = n_k) */
+  int window;      /* causal only: query i sees keys i−W+1 .. i; 0: every key up to i */
+  float scale;     /* usually 1/√hd */
+} AsAttention;
+
+void as_attend (AsWorkerTeam *team, const AsAttention *job);
+
+/* A trace's layer: its queries, keys and values as the family computed them, row-major with
+ * heads side by side. */
 typedef struct
 {
   const float *q; /* [T][ldq] query head h at columns h·hd .. */
@@ -33,7 +61,8 @@ typedef struct
   float scale;            /* usually 1/√hd */
 } AsAttentionInput;
 
-/* Attention of every head of LAYER of trace T (its H, K, T and hd), into the trace and IN->cc. */
+/* Attention of every head of LAYER of trace T (its H, K, T and hd), into the trace's weights and
+ * contexts and IN->cc (as_attend on the trace's arrays). */
 void as_attention_layer (AsWorkerTeam *team, AsTrace *t, int layer, const AsAttentionInput *in);
 
 G_END_DECLS

@@ -1,4 +1,4 @@
-/* attention.c — multi-head attention of one layer (attention-private.h). */
+/* attention.c — multi-head attention (attention-private.h). */
 #include "attention-private.h"
 
 #include <cblas.h>
@@ -9,65 +9,91 @@
 /* Query rows per block: each block multiplies only by the keys it can see. */
 #define ATTN_ROW_BLOCK 64
 
-typedef struct
-{
-  AsTrace *t;
-  int layer;
-  const AsAttentionInput *in;
-} AttentionJob;
-
 /* Query rows r0..r0+rows-1 of head H: P = softmax(q·kᵀ·scale) over the keys they can see,
- * ctx = P·v, into the trace and into cc. */
+ * ctx = P·v, into P, CTX (when given) and CC. */
 static void
-attention_block (const AttentionJob *j, int h, int r0, int rows)
+attention_block (const AsAttention *j, int h, int r0, int rows)
 {
-  AsTrace *t = j->t;
-  const AsAttentionInput *in = j->in;
-  int T = t->n_tokens, hd = t->head_dim;
-  int g = as_trace_kv_head (t, h);
-  int k0 = 0, k1 = T;
-  if (!in->bidirectional)
+  int hd = j->head_dim, nk = j->n_k, g = h / j->group;
+  int k0 = 0, k1 = nk;
+  if (j->causal)
     {
-      k0 = in->window > 0 ? MAX (0, r0 - in->window + 1) : 0;
+      k0 = j->window > 0 ? MAX (0, r0 - j->window + 1) : 0;
       k1 = r0 + rows;
     }
-  const float *q = in->q + (gsize) r0 * in->ldq + (gsize) h * hd; /* [rows][hd], stride ldq */
-  const float *k = in->k + (gsize) k0 * in->ldk + (gsize) g * hd; /* [k1-k0][hd], stride ldk */
-  const float *v = in->v + (gsize) k0 * in->ldv + (gsize) g * hd; /* [k1-k0][hd], stride ldv */
-  float *P = as_trace_attn (t, j->layer, h) + (gsize) r0 * T;     /* [rows][T] */
-  float *ctx = as_trace_head_vectors (t, t->ctx, j->layer, h) + (gsize) r0 * hd; /* [rows][hd] */
+  const float *q = j->q + h * j->q_head + (gsize) r0 * j->ldq; /* [rows][hd], stride ldq */
+  const float *k = j->k + g * j->k_head + (gsize) k0 * j->ldk; /* [k1-k0][hd], stride ldk */
+  const float *v = j->v + g * j->v_head + (gsize) k0 * j->ldv; /* [k1-k0][hd], stride ldv */
+  float *P = j->p + h * j->p_head + (gsize) r0 * nk;           /* [rows][n_k] */
+  float *cc = j->cc + (gsize) h * hd + (gsize) r0 * j->ldcc;   /* [rows][hd], stride ldcc */
+  float *ctx = j->ctx != NULL ? j->ctx + h * j->ctx_head + (gsize) r0 * hd : NULL; /* [rows][hd] */
 
-  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, k1 - k0, hd, 1.0f, q, in->ldq, k,
-               in->ldk, 0.0f, P + k0, T);
-  if (in->bidirectional)
-    as_softmax_rows (P, rows, T, T, in->scale, FALSE, r0);
+  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, k1 - k0, hd, 1.0f, q, j->ldq, k,
+               j->ldk, 0.0f, P + k0, nk);
+  if (j->causal)
+    as_softmax_rows_window (P, rows, nk, nk, j->scale, r0, j->window);
   else
-    as_softmax_rows_window (P, rows, T, T, in->scale, r0, in->window);
-  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, k1 - k0, 1.0f, P + k0, T, v,
-               in->ldv, 0.0f, ctx, hd);
+    as_softmax_rows (P, rows, nk, nk, j->scale, FALSE, r0);
+  if (ctx == NULL)
+    {
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, k1 - k0, 1.0f, P + k0, nk,
+                   v, j->ldv, 0.0f, cc, j->ldcc);
+      return;
+    }
+  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, k1 - k0, 1.0f, P + k0, nk, v,
+               j->ldv, 0.0f, ctx, hd);
   for (int i = 0; i < rows; i++)
-    memcpy (in->cc + (gsize) (r0 + i) * in->ldc + (gsize) h * hd, ctx + (gsize) i * hd,
-            sizeof (float) * hd);
+    memcpy (cc + (gsize) i * j->ldcc, ctx + (gsize) i * hd, sizeof (float) * hd);
 }
 
 static void
 attention_slice (gpointer data, int index, int n_workers)
 {
-  const AttentionJob *j = data;
-  int T = j->t->n_tokens;
-  int blocks = (T + ATTN_ROW_BLOCK - 1) / ATTN_ROW_BLOCK;
-  int units = j->t->n_head * blocks;
+  const AsAttention *j = data;
+  int blocks = (j->n_q + ATTN_ROW_BLOCK - 1) / ATTN_ROW_BLOCK;
+  int units = j->n_heads * blocks;
   for (int u = index; u < units; u += n_workers)
     {
       int h = u / blocks, r0 = (u % blocks) * ATTN_ROW_BLOCK;
-      attention_block (j, h, r0, MIN (ATTN_ROW_BLOCK, T - r0));
+      attention_block (j, h, r0, MIN (ATTN_ROW_BLOCK, j->n_q - r0));
     }
+}
+
+void
+as_attend (AsWorkerTeam *team, const AsAttention *job)
+{
+  gsize work = (gsize) job->n_heads * job->n_q * job->n_k * job->head_dim;
+  as_parallel_run (team, work, attention_slice, (gpointer) job);
 }
 
 void
 as_attention_layer (AsWorkerTeam *team, AsTrace *t, int layer, const AsAttentionInput *in)
 {
-  AttentionJob job = { t, layer, in };
-  gsize T = t->n_tokens;
-  as_parallel_run (team, t->n_head * T * T * t->head_dim, attention_slice, &job);
+  int T = t->n_tokens, hd = t->head_dim;
+  AsAttention job = {
+    .q = in->q,
+    .k = in->k,
+    .v = in->v,
+    .q_head = hd,
+    .k_head = hd,
+    .v_head = hd,
+    .ldq = in->ldq,
+    .ldk = in->ldk,
+    .ldv = in->ldv,
+    .p = as_trace_attn (t, layer, 0),
+    .p_head = (gsize) T * T,
+    .ctx = as_trace_head_vectors (t, t->ctx, layer, 0),
+    .ctx_head = (gsize) T * hd,
+    .cc = in->cc,
+    .ldcc = in->ldc,
+    .n_heads = t->n_head,
+    .group = t->n_head / t->n_kv_head,
+    .n_q = T,
+    .n_k = T,
+    .head_dim = hd,
+    .causal = !in->bidirectional,
+    .window = in->window,
+    .scale = in->scale,
+  };
+  as_attend (team, &job);
 }

@@ -3,7 +3,10 @@
  * (model/family-private.h). */
 #include "as-forward.h"
 
+#include <string.h>
+
 #include "as-error.h"
+#include "as-translate.h"
 #include "family-private.h"
 
 /* Fails unless 1 ≤ N_IDS ≤ the model's positions and every id is in the vocabulary; WHAT names
@@ -60,6 +63,20 @@ check_memory (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *opti
   return FALSE;
 }
 
+/* Both traces' special-token ids, for the head statistics: </s> (the generation config's
+ * eos_token_id) plays [SEP]'s part, <pad> (the decoder's start token) [PAD]'s; Marian has no
+ * [CLS] or [MASK]. */
+static void
+set_special_ids (AsModel *model, AsTrace *trace)
+{
+  const AsGenerationConfig *g = as_model_get_generation_config (model);
+  int32_t special[AS_N_SPECIAL] = { -1, -1, -1, -1 };
+  special[AS_SPECIAL_SEP] = g->eos_token_id;
+  special[AS_SPECIAL_PAD] = g->pad_token_id;
+  for (AsTrace *t = trace; t != NULL; t = t->source)
+    memcpy (t->special_ids, special, sizeof t->special_ids);
+}
+
 AsTrace *
 as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
                         int n_tgt, const AsForwardOptions *options, GError **error)
@@ -78,7 +95,10 @@ as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int
       || !check_side (c, tgt, n_tgt, "the decoder input", error)
       || !check_memory (model, n_src, n_tgt, options, error))
     return NULL;
-  return c->ops->forward_pair (model, src, n_src, tgt, n_tgt, options, error);
+  AsTrace *trace = c->ops->forward_pair (model, src, n_src, tgt, n_tgt, options, error);
+  if (trace != NULL)
+    set_special_ids (model, trace);
+  return trace;
 }
 
 /* TEXT's ids (naming it WHAT in messages), on the target side for TARGET. */
@@ -90,14 +110,9 @@ encode_side (AsModel *model, const char *text, const char *what, gboolean target
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s is empty", what);
       return NULL;
     }
-  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  AsTokenizer *tokenizer = as_model_require_tokenizer (model, error);
   if (tokenizer == NULL)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "model %s runs on token ids only (%s); give token ids instead of text",
-                   as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
-      return NULL;
-    }
+    return NULL;
   g_autoptr (GArray) ids = target ? as_tokenizer_encode_target (tokenizer, text, -1, error)
                                   : as_tokenizer_encode (tokenizer, text, -1, error);
   if (ids == NULL)

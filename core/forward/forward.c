@@ -211,15 +211,11 @@ as_forward_pair (AsModel *model, const char *text, const char *pair, gboolean tr
                    *text == '\0' ? "text" : "pair's second text");
       return NULL;
     }
-  if (as_model_get_tokenizer (model) == NULL)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "model %s runs on token ids only (%s); give token ids instead of text",
-                   as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
-      return NULL;
-    }
-  g_autoptr (AsEncoding) enc = as_tokenizer_encode_full (as_model_get_tokenizer (model), text, -1,
-                                                         pair, -1, AS_ENCODE_DEFAULT, error);
+  AsTokenizer *tokenizer = as_model_require_tokenizer (model, error);
+  if (tokenizer == NULL)
+    return NULL;
+  g_autoptr (AsEncoding) enc
+      = as_tokenizer_encode_full (tokenizer, text, -1, pair, -1, AS_ENCODE_DEFAULT, error);
   if (enc == NULL)
     return NULL;
   if (enc->ids->len == 0)

@@ -202,14 +202,9 @@ as_generate_greedy (AsModel *model, const char *prompt, int n_steps, int k, AsGr
                     GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (model != NULL && prompt != NULL && n_steps > 0 && k > 0, NULL);
-  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  AsTokenizer *tokenizer = as_model_require_tokenizer (model, error);
   if (tokenizer == NULL)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "model %s runs on token ids only (%s); give token ids instead of text",
-                   as_model_get_name (model), as_model_get_no_tokenizer_reason (model));
-      return NULL;
-    }
+    return NULL;
   GArray *ids = as_tokenizer_encode (tokenizer, prompt, -1, error);
   if (ids == NULL)
     return NULL;

@@ -48,6 +48,9 @@ const AsConfig *as_model_get_config (const AsModel *model);
  * says what was looked for). */
 AsTokenizer *as_model_get_tokenizer (const AsModel *model);
 const char *as_model_get_no_tokenizer_reason (const AsModel *model);
+/* The model's tokenizer, or NULL with an error saying that the model runs on token ids only and
+ * why (for the entry points that take text). */
+AsTokenizer *as_model_require_tokenizer (const AsModel *model, GError **error);
 const char *as_model_get_path (const AsModel *model); /* the resolved folder */
 const char *as_model_get_name (const AsModel *model); /* basename or hub id, for titles */
 const char *as_model_get_weights_path (const AsModel *model);

@@ -315,6 +315,16 @@ as_model_get_no_tokenizer_reason (const AsModel *model)
   return model->no_tokenizer;
 }
 
+AsTokenizer *
+as_model_require_tokenizer (const AsModel *model, GError **error)
+{
+  if (model->tokenizer == NULL)
+    g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                 "model %s runs on token ids only (%s); give token ids instead of text",
+                 as_model_get_name (model), model->no_tokenizer);
+  return model->tokenizer;
+}
+
 int32_t
 as_model_get_special_id (const AsModel *model, AsSpecialToken which)
 {

@@ -225,6 +225,47 @@ test_raw_tokens (void)
   g_assert_cmpstr (a, !=, b);
 }
 
+/* The lecture's "spring": --lines FILE gives the same figure as the texts one by one (the first
+ * line is the text); static beside contextual is two panels wide. */
+static void
+test_project_sentences (void)
+{
+  g_autofree char *lines = out_path ("spring.txt");
+  g_assert_true (g_file_set_contents (lines,
+                                      "My favorite season is spring\n\n"
+                                      "The water of the spring is very clean\n"
+                                      "Last night I broke one spring in my bed\n",
+                                      -1, NULL));
+  g_autofree char *from_lines = out_path ("spring-lines.png");
+  g_autofree char *from_texts = out_path ("spring-texts.png");
+  g_autofree char *one_panel = out_path ("spring-one.png");
+  Run r = run_export ("--model", "attnscope-mini", "--lines", lines, "--project", "umap", "--of",
+                      "token-embeddings", "--also", "hidden", "--layer", "3", "--highlight",
+                      "spring", "-o", from_lines, NULL);
+  int w2 = 0, h2 = 0;
+  assert_wrote (&r, from_lines, &w2, &h2, "px");
+  run_clear (&r);
+  r = run_export ("--model", "attnscope-mini", "--text", "My favorite season is spring", "--text",
+                  "The water of the spring is very clean", "--text",
+                  "Last night I broke one spring in my bed", "--project", "umap", "--of",
+                  "token-embeddings", "--also", "hidden", "--layer", "3", "--highlight", "spring",
+                  "-o", from_texts, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *a = NULL, *b = NULL;
+  gsize la = 0, lb = 0;
+  g_assert_true (g_file_get_contents (from_lines, &a, &la, NULL));
+  g_assert_true (g_file_get_contents (from_texts, &b, &lb, NULL));
+  g_assert_cmpmem (a, la, b, lb);
+  r = run_export ("--model", "attnscope-mini", "--lines", lines, "--project", "umap", "--of",
+                  "hidden", "--layer", "3", "-o", one_panel, NULL);
+  int w1 = 0, h1 = 0;
+  assert_wrote (&r, one_panel, &w1, &h1, "px");
+  run_clear (&r);
+  g_test_message ("two panels %d x %d, one panel %d x %d", w2, h2, w1, h1);
+  g_assert_cmpint (w2, >, w1 + 300);
+}
+
 static void
 test_errors (void)
 {
@@ -252,6 +293,17 @@ test_errors (void)
     { { "--layer", "0", "--head", "0" }, 2, "-o" },
     { { "--grid", "-o", png, "--compare", "May the force" }, 2, "--compare" },
     { { "--layer", "zero", "--head", "0", "-o", png }, 2, NULL },
+    { { "--project", "mds", "--of", "hidden", "--layer", "0", "-o", png }, 2, "pca, tsne or umap" },
+    { { "--layer", "0", "--head", "0", "--highlight", "force", "-o", png }, 2, "--highlight" },
+    { { "--project", "pca", "--of", "hidden", "--layer", "0", "--also", "nothing", "-o", png },
+      2,
+      "--also" },
+    { { "--project", "pca", "--of", "hidden", "--layer", "0", "--highlight", "  ", "-o", png },
+      2,
+      "--highlight" },
+    { { "--project", "pca", "--of", "hidden", "--layer", "0", "--lines", missing, "-o", png },
+      1,
+      "no-such-folder" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -278,6 +330,15 @@ test_errors (void)
   assert_error (&r, 1, "no-such-model-anywhere");
   run_clear (&r);
 
+  /* A further text longer than the context is named. */
+  g_autoptr (GString) longer = g_string_new ("");
+  for (int i = 0; i < 3000; i++)
+    g_string_append (longer, "force ");
+  r = run_export ("--model", "seed-two-heads", "--text", SEED_TEXT, "--text", longer->str,
+                  "--project", "pca", "--of", "embeddings", "-o", png, NULL);
+  assert_error (&r, 1, "text #2");
+  run_clear (&r);
+
   /* Nothing was written, not even a temporary file. */
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   g_assert_nonnull (d);
@@ -294,6 +355,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/export/views", test_views);
   g_test_add_func ("/cli/export/compare", test_compare);
   g_test_add_func ("/cli/export/raw-tokens", test_raw_tokens);
+  g_test_add_func ("/cli/export/project-sentences", test_project_sentences);
   g_test_add_func ("/cli/export/errors", test_errors);
   int status = g_test_run ();
   test_tmpdir_cleanup ();

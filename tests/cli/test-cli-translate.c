@@ -269,6 +269,21 @@ test_stats (void)
   g_assert_cmpint (enc.status, ==, 0);
   g_autoptr (JsonNode) enc_root = parse_json (enc.out);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (enc_root), "n_layer"), ==, 3);
+  /* the encoder's </s> is its [SEP]: a share on it for every head; no [CLS] (null, "-" in text) */
+  JsonArray *enc_heads = json_object_get_array_member (json_node_get_object (enc_root), "heads");
+  for (guint i = 0; i < json_array_get_length (enc_heads); i++)
+    {
+      JsonObject *h = json_array_get_object_element (enc_heads, i);
+      g_assert_true (json_object_get_null_member (h, "cls"));
+      double sep = json_object_get_double_member (h, "sep");
+      g_assert_cmpfloat (sep, >, 0.0);
+      g_assert_cmpfloat (sep, <=, 1.0);
+    }
+  g_auto (Run) enc_text
+      = run_cli ("stats", "--model", m, "--text", src, "--target", tgt, "--kind", "encoder", NULL);
+  g_assert_cmpint (enc_text.status, ==, 0);
+  g_assert_null (strstr (enc_text.out, "nan"));
+  g_assert_nonnull (strstr (enc_text.out, "          - "));
 
   /* a file of "source<TAB>target" lines aggregates one sentence per line */
   g_autofree char *lines = g_strdup_printf ("%s/pairs.txt", test_tmpdir ());

@@ -2,9 +2,9 @@
 #include "decoder-models.h"
 
 #include <glib/gstdio.h>
-#include <unistd.h>
 
 #include "check-close.h"
+#include "reference-cache.h"
 
 #define SMALL                                                                                      \
   "--layers", "2", "--heads", "4", "--hidden", "64", "--intermediate", "112", "--vocab", "320",    \
@@ -37,63 +37,14 @@ static const char *const reference_sources[] = {
   "tests/reference/decoder_layout.py",
   "tests/reference/decoder_naive.py",
   "tests/reference/safetensors_io.py",
+  NULL,
 };
 
-/* $ATTNSCOPE_BUILD_DIR/tests/decoder-models (created), or the test's temporary folder. */
-static char *
-cache_dir (void)
-{
-  const char *build = g_getenv ("ATTNSCOPE_BUILD_DIR");
-  char *dir = build != NULL && *build != '\0'
-                  ? g_build_filename (build, "tests", "decoder-models", NULL)
-                  : g_build_filename (test_tmpdir (), "decoder-models", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  return dir;
-}
-
-/* A hash of WHAT and the reference's sources, for cache names. */
-static char *
-cache_key (const char *what)
-{
-  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_checksum_update (sum, (const guchar *) what, -1);
-  for (gsize i = 0; i < G_N_ELEMENTS (reference_sources); i++)
-    {
-      g_autofree char *path = test_source_path (reference_sources[i]);
-      g_autofree char *text = NULL;
-      gsize length = 0;
-      g_assert_true (g_file_get_contents (path, &text, &length, NULL));
-      g_checksum_update (sum, (const guchar *) text, (gssize) length);
-    }
-  return g_strndup (g_checksum_get_string (sum), 16);
-}
-
-/* Runs the reference with ARGV (argv[0] the subcommand; NULL-terminated). */
-static void
-run_reference (const char *python, GPtrArray *args)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (argv, g_strdup (python));
-  g_ptr_array_add (argv, test_source_path ("tests/reference/decoder_reference.py"));
-  for (guint i = 0; i < args->len; i++)
-    g_ptr_array_add (argv, g_strdup (args->pdata[i]));
-  g_ptr_array_add (argv, NULL);
-  g_autofree char *out = NULL, *err = NULL;
-  int status = test_spawn ((const char *const *) argv->pdata, &out, &err);
-  if (status != 0)
-    g_test_message ("decoder_reference.py %s failed (%d): %s", (char *) args->pdata[0], status,
-                    err ? err : "");
-  g_assert_cmpint (status, ==, 0);
-}
-
-static void
-copy_file (const char *from, const char *to)
-{
-  g_autofree char *text = NULL;
-  gsize length = 0;
-  g_assert_true (g_file_get_contents (from, &text, &length, NULL));
-  g_assert_true (g_file_set_contents (to, text, (gssize) length, NULL));
-}
+static const ReferenceCache cache = {
+  .folder = "decoder-models",
+  .script = "tests/reference/decoder_reference.py",
+  .sources = reference_sources,
+};
 
 static const char *const tiny_gpt2_files[]
     = { "tests/fixtures/tiny-gpt2/vocab.json", "tests/fixtures/tiny-gpt2/merges.txt", NULL };
@@ -112,10 +63,7 @@ decoder_model_with (const char *name, const char *const *args, const char *const
   g_autofree char *joined = g_strjoinv ("\x1f", (char **) args);
   g_autofree char *listed = files != NULL ? g_strjoinv ("\x1f", (char **) files) : g_strdup ("");
   g_autofree char *what = g_strdup_printf ("%s\x1e%s", joined, listed);
-  g_autofree char *key = cache_key (what);
-  g_autofree char *dir = cache_dir ();
-  g_autofree char *base = g_strdup_printf ("%s-%s", name, key);
-  char *model = g_build_filename (dir, base, NULL);
+  char *model = reference_cache_path (&cache, name, what);
   if (g_file_test (model, G_FILE_TEST_IS_DIR))
     return model;
   const char *python = test_python_with ("numpy");
@@ -126,21 +74,20 @@ decoder_model_with (const char *name, const char *const *args, const char *const
     }
 
   /* made beside the final place, then renamed into it (with the Meta file, if any) */
-  g_autofree char *tmp_base = g_strdup_printf ("tmp-%s-%d", base, (int) getpid ());
-  g_autofree char *tmp = g_build_filename (dir, tmp_base, NULL);
+  g_autofree char *tmp = reference_cache_temporary (model, "");
   g_autofree char *tmp_meta = g_strconcat (tmp, ".meta.safetensors", NULL);
   g_autoptr (GPtrArray) make = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (make, g_strdup ("make-model"));
   g_ptr_array_add (make, g_strdup (tmp));
   for (const char *const *a = args; *a != NULL; a++)
     g_ptr_array_add (make, g_strdup (*a));
-  run_reference (python, make);
+  reference_cache_run (&cache, python, make);
   for (const char *const *f = files; f != NULL && *f != NULL; f++)
     {
       g_autofree char *from = test_source_path (*f);
       g_autofree char *file = g_path_get_basename (*f);
       g_autofree char *to = g_build_filename (tmp, file, NULL);
-      copy_file (from, to);
+      reference_cache_copy_file (from, to);
     }
   if (g_file_test (tmp_meta, G_FILE_TEST_EXISTS))
     {
@@ -148,13 +95,7 @@ decoder_model_with (const char *name, const char *const *args, const char *const
       g_assert_cmpint (g_rename (tmp_meta, meta), ==, 0);
     }
   /* another program may have finished the same model meanwhile: keep either */
-  if (g_rename (tmp, model) != 0)
-    {
-      const char *rm[] = { "rm", "-rf", tmp, NULL };
-      g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL,
-                    NULL);
-      g_assert_true (g_file_test (model, G_FILE_TEST_IS_DIR));
-    }
+  reference_cache_publish (tmp, model);
   return model;
 }
 
@@ -201,12 +142,11 @@ expected_for (const char *model_dir, GPtrArray *ids, const char *meta_path)
       g_ptr_array_add (exp, g_strdup (meta_path));
       g_string_append_printf (what, "\x1fmeta");
     }
-  g_autofree char *key = cache_key (what->str);
-  g_string_free (what, TRUE);
-  g_autofree char *dir = cache_dir ();
   g_autofree char *base = g_path_get_basename (model_dir);
-  g_autofree char *name = g_strdup_printf ("%s-expected-%s.h5", base, key);
-  char *out = g_build_filename (dir, name, NULL);
+  g_autofree char *name = g_strconcat (base, "-expected", NULL);
+  g_autofree char *stem = reference_cache_path (&cache, name, what->str);
+  g_string_free (what, TRUE);
+  char *out = g_strconcat (stem, ".h5", NULL);
   if (g_file_test (out, G_FILE_TEST_EXISTS))
     return out;
   const char *python = test_python_with ("torch, h5py, numpy");
@@ -215,10 +155,10 @@ expected_for (const char *model_dir, GPtrArray *ids, const char *meta_path)
       g_free (out);
       return NULL;
     }
-  g_autofree char *tmp = g_strdup_printf ("%s.tmp-%d.h5", out, (int) getpid ());
+  g_autofree char *tmp = reference_cache_temporary (out, ".h5");
   exp->pdata[2] = g_strdup (tmp);
-  run_reference (python, exp);
-  g_assert_cmpint (g_rename (tmp, out), ==, 0);
+  reference_cache_run (&cache, python, exp);
+  reference_cache_publish (tmp, out);
   return out;
 }
 

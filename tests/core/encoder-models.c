@@ -3,9 +3,9 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check-close.h"
+#include "reference-cache.h"
 
 #define SMALL                                                                                      \
   "--layers", "2", "--heads", "4", "--hidden", "32", "--intermediate", "48", "--vocab", "300",     \
@@ -21,38 +21,14 @@ static const char *const reference_sources[] = {
   "tests/reference/encoder_layout.py",
   "tests/reference/hf_layout.py",
   "tests/reference/safetensors_io.py",
+  NULL,
 };
 
-/* $ATTNSCOPE_BUILD_DIR/tests/encoder-models (created), or the test's temporary folder. */
-static char *
-cache_dir (void)
-{
-  const char *build = g_getenv ("ATTNSCOPE_BUILD_DIR");
-  char *dir = build != NULL && *build != '\0'
-                  ? g_build_filename (build, "tests", "encoder-models", NULL)
-                  : g_build_filename (test_tmpdir (), "encoder-models", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  return dir;
-}
-
-/* NAME-<hash of WHAT and the reference's sources> in the cache (owned). */
-static char *
-cache_path (const char *name, const char *what)
-{
-  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_checksum_update (sum, (const guchar *) what, -1);
-  for (gsize i = 0; i < G_N_ELEMENTS (reference_sources); i++)
-    {
-      g_autofree char *path = test_source_path (reference_sources[i]);
-      g_autofree char *text = NULL;
-      gsize length = 0;
-      g_assert_true (g_file_get_contents (path, &text, &length, NULL));
-      g_checksum_update (sum, (const guchar *) text, (gssize) length);
-    }
-  g_autofree char *dir = cache_dir ();
-  g_autofree char *base = g_strdup_printf ("%s-%.16s", name, g_checksum_get_string (sum));
-  return g_build_filename (dir, base, NULL);
-}
+static const ReferenceCache cache = {
+  .folder = "encoder-models",
+  .script = "tests/reference/encoder_reference.py",
+  .sources = reference_sources,
+};
 
 /* Size and modification time of DIR's config and weight files, so that a cached copy or
  * expected file follows a changed folder (the shipped model) (owned). */
@@ -72,47 +48,11 @@ folder_stamp (const char *dir)
   return g_string_free (stamp, FALSE);
 }
 
-/* PATH with ".tmp-<pid>" appended (owned): where a result is made before its rename. */
-static char *
-temporary_path (const char *path)
-{
-  return g_strdup_printf ("%s.tmp-%d", path, (int) getpid ());
-}
-
-/* Renames TMP to PATH; when another program made PATH meanwhile, keeps that one. */
-static void
-publish (const char *tmp, const char *path)
-{
-  if (g_rename (tmp, path) == 0)
-    return;
-  const char *rm[] = { "rm", "-rf", tmp, NULL };
-  g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
-  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
-}
-
-/* Runs encoder_reference.py with ARGS (args[0] the subcommand). */
-static void
-run_reference (const char *python, GPtrArray *args)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (argv, g_strdup (python));
-  g_ptr_array_add (argv, test_source_path ("tests/reference/encoder_reference.py"));
-  for (guint i = 0; i < args->len; i++)
-    g_ptr_array_add (argv, g_strdup (args->pdata[i]));
-  g_ptr_array_add (argv, NULL);
-  g_autofree char *out = NULL, *err = NULL;
-  int status = test_spawn ((const char *const *) argv->pdata, &out, &err);
-  if (status != 0)
-    g_test_message ("encoder_reference.py %s failed (%d): %s", (char *) args->pdata[0], status,
-                    err ? err : "");
-  g_assert_cmpint (status, ==, 0);
-}
-
 char *
 encoder_model (const char *name, const char *const *args)
 {
   g_autofree char *what = g_strjoinv ("\x1f", (char **) args);
-  char *model = cache_path (name, what);
+  char *model = reference_cache_path (&cache, name, what);
   if (g_file_test (model, G_FILE_TEST_IS_DIR))
     return model;
   const char *python = test_python_with ("numpy, h5py");
@@ -121,24 +61,15 @@ encoder_model (const char *name, const char *const *args)
       g_free (model);
       return NULL;
     }
-  g_autofree char *tmp = temporary_path (model);
+  g_autofree char *tmp = reference_cache_temporary (model, "");
   g_autoptr (GPtrArray) make = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (make, g_strdup ("make-model"));
   g_ptr_array_add (make, g_strdup (tmp));
   for (const char *const *a = args; *a != NULL; a++)
     g_ptr_array_add (make, g_strdup (*a));
-  run_reference (python, make);
-  publish (tmp, model);
+  reference_cache_run (&cache, python, make);
+  reference_cache_publish (tmp, model);
   return model;
-}
-
-static void
-copy_file (const char *from, const char *to)
-{
-  g_autofree char *text = NULL;
-  gsize length = 0;
-  g_assert_true (g_file_get_contents (from, &text, &length, NULL));
-  g_assert_true (g_file_set_contents (to, text, (gssize) length, NULL));
 }
 
 char *
@@ -147,16 +78,16 @@ encoder_model_copy (const char *name, const char *source_dir, const char *const 
   g_autofree char *list = g_strjoinv ("\x1f", (char **) files);
   g_autofree char *stamp = folder_stamp (source_dir);
   g_autofree char *what = g_strdup_printf ("copy\x1f%s\x1f%s%s", source_dir, list, stamp);
-  char *model = cache_path (name, what);
+  char *model = reference_cache_path (&cache, name, what);
   if (g_file_test (model, G_FILE_TEST_IS_DIR))
     return model;
-  g_autofree char *tmp = temporary_path (model);
+  g_autofree char *tmp = reference_cache_temporary (model, "");
   g_assert_cmpint (g_mkdir_with_parents (tmp, 0755), ==, 0);
   for (const char *const *f = files; *f != NULL; f++)
     {
       g_autofree char *from = g_build_filename (source_dir, *f, NULL);
       g_autofree char *to = g_build_filename (tmp, *f, NULL);
-      copy_file (from, to);
+      reference_cache_copy_file (from, to);
     }
   const char *tokenizer[] = { "vocab.json", "merges.txt" };
   for (gsize i = 0; i < G_N_ELEMENTS (tokenizer); i++)
@@ -164,9 +95,9 @@ encoder_model_copy (const char *name, const char *source_dir, const char *const 
       g_autofree char *rel = g_build_filename ("tests/fixtures/tiny-gpt2", tokenizer[i], NULL);
       g_autofree char *from = test_source_path (rel);
       g_autofree char *to = g_build_filename (tmp, tokenizer[i], NULL);
-      copy_file (from, to);
+      reference_cache_copy_file (from, to);
     }
-  publish (tmp, model);
+  reference_cache_publish (tmp, model);
   return model;
 }
 
@@ -203,7 +134,7 @@ encoder_expected (const char *model_dir, const char *const *seqs, const char *pr
       = g_strdup_printf ("expected\x1f%s\x1f%s\x1f%s%s", model_dir, prefer, joined, stamp);
   g_autofree char *name = g_path_get_basename (model_dir);
   g_autofree char *base = g_strconcat (name, "-expected", NULL);
-  g_autofree char *stem = cache_path (base, what);
+  g_autofree char *stem = reference_cache_path (&cache, base, what);
   char *path = g_strconcat (stem, ".h5", NULL);
   if (g_file_test (path, G_FILE_TEST_EXISTS))
     return path;
@@ -213,9 +144,9 @@ encoder_expected (const char *model_dir, const char *const *seqs, const char *pr
       g_free (path);
       return NULL;
     }
-  g_autofree char *tmp = temporary_path (path);
+  g_autofree char *tmp = reference_cache_temporary (path, "");
   exp->pdata[2] = g_strdup (tmp);
-  run_reference (python, exp);
-  publish (tmp, path);
+  reference_cache_run (&cache, python, exp);
+  reference_cache_publish (tmp, path);
   return path;
 }

@@ -24,6 +24,7 @@
 
 #include "as-error.h"
 #include "as-forward.h"
+#include "as-head-stats.h"
 #include "as-model.h"
 #include "as-translate.h"
 #include "check-close.h"
@@ -314,6 +315,46 @@ test_generate_shipped (void)
   g_assert_cmpint (compare_generate ("shipped", "shipped-heldout"), ==, 16);
 }
 
+/* The encoder's and decoder's traces name </s> as their [SEP] and <pad> as their [PAD]: the head
+ * statistics' sep share of an encoder head is the mean attention of every row (no [CLS] row to
+ * leave out; </s>'s own row included) to the final </s>; cls is NaN. */
+static void
+test_special_ids (void)
+{
+  const char *dir = marian_fixture_path ("models", "shipped");
+  if (dir == NULL)
+    return;
+  GError *error = NULL;
+  g_autoptr (AsModel) model = as_model_load (dir, &error);
+  g_assert_no_error (error);
+  g_autoptr (AsTrace) t = as_forward_translation_text (model, "The group went home.",
+                                                       "Die Gruppe ging nach Hause.", NULL, &error);
+  g_assert_no_error (error);
+  const AsGenerationConfig *g = as_model_get_generation_config (model);
+  for (AsTrace *side = t; side != NULL; side = side->source)
+    {
+      g_assert_cmpint (side->special_ids[AS_SPECIAL_SEP], ==, g->eos_token_id);
+      g_assert_cmpint (side->special_ids[AS_SPECIAL_PAD], ==, g->pad_token_id);
+      g_assert_cmpint (side->special_ids[AS_SPECIAL_CLS], ==, -1);
+    }
+  AsTrace *enc = t->source;
+  int S = enc->n_tokens;
+  g_assert_cmpint (enc->ids[S - 1], ==, g->eos_token_id);
+  AsHeadStats *stats = as_head_stats_compute (enc);
+  for (int l = 0; l < enc->n_layer; l++)
+    for (int h = 0; h < enc->n_head; h++)
+      {
+        const float *P = as_trace_attn (enc, l, h);
+        double sum = 0;
+        for (int i = 0; i < S; i++)
+          sum += P[(gsize) i * S + S - 1];
+        g_assert_cmpfloat_with_epsilon (as_head_stats_get (stats, l, h, AS_HEAD_STAT_SEP), sum / S,
+                                        1e-6);
+        g_assert_true (isnan (as_head_stats_get (stats, l, h, AS_HEAD_STAT_CLS)));
+      }
+  as_head_stats_free (stats);
+}
+
 /* The shipped model's generation settings, as generation_config.json says. */
 static void
 test_generation_config (void)
@@ -592,6 +633,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/marian/forward/old-names-no-bias", test_forward_old_names);
   g_test_add_func ("/core/marian/forward/positions", test_forward_positions);
   g_test_add_func ("/core/marian/forward/shipped", test_forward_shipped);
+  g_test_add_func ("/core/marian/forward/special-ids", test_special_ids);
   g_test_add_func ("/core/marian/generate/config", test_generation_config);
   g_test_add_func ("/core/marian/generate/step-decoder", test_step_decoder);
   g_test_add_func ("/core/marian/generate/small", test_generate_small);

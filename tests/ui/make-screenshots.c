@@ -5,14 +5,31 @@
  *        make-screenshots OUTDIR MODEL SOURCE --translation
  * TEXT and COMPARE-TEXT are shown on every page but the compare page, which shows COMPARE-A
  * against COMPARE-B (short texts keep the per-layer chart on screen).
- * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png, compare.png,
- * predictions.png; with "dark", attention-dark.png and heads-dark.png. With --translation (a
- * translation model) the window translates SOURCE with the Translate button and writes
+ * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png (the three "spring"
+ * sentences: static token embeddings beside contextual hidden states, UMAP), compare.png,
+ * predictions.png; with "dark", attention-dark.png and heads-dark.png.
+ *
+ *        make-screenshots OUTDIR ENCODER SENTENCE-A SENTENCE-B MASKED-TEXT encoder
+ * An encoder (attnscope-mini-bert): the pair (A, B) on the attention page with the sentence
+ * filter A → B (encoder-pair.png), the same pair's heads (encoder-heads.png), and the masked
+ * predictions of MASKED-TEXT (encoder-predictions.png); with "dark" after "encoder" only the
+ * pair, in dark mode (encoder-pair-dark.png).
+ *
+ *        make-screenshots OUTDIR MODEL SOURCE --translation
+ * A translation model: the window translates SOURCE with the Translate button and writes
  * translation-cross.png (the cross-attention heatmap) and translation-alignment.png. */
 #include <adwaita.h>
 
 #include "attnscope-embeddings-page.h"
 #include "gui-test-util.h"
+
+/* The lecture's three senses of "spring" (the first rephrased so that it holds the token
+ * " spring": attnscope-mini splits "Spring" into "Sp" + "ring"). */
+static const char *const spring_sentences[] = {
+  "My favorite season is spring",
+  "The water of the spring is very clean",
+  "Last night I broke one spring in my bed",
+};
 
 static const char *const pages[]
     = { "attention", "heads", "similarity", "embeddings", "compare", "predictions" };
@@ -57,10 +74,69 @@ prepare_page (AttnscopeWindow *window, const char *page, char **argv)
     attnscope_view_state_set_selected_token (view, 1);
   else if (g_str_equal (page, "embeddings"))
     {
+      /* The lecture's "spring": static token embeddings beside the hidden states after layer 2,
+       * by UMAP, every " spring" highlighted. */
+      AttnscopeEmbeddingsPage *emb
+          = ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings"));
+      const char *const more[] = { spring_sentences[1], spring_sentences[2], NULL };
+      attnscope_window_set_text (window, spring_sentences[0]);
+      gui_test_wait_runs (window, 60000);
+      attnscope_sentences_set_all (attnscope_embeddings_page_get_sentences (emb), more);
       attnscope_view_state_set_selected_token (view, -1);
-      attnscope_embeddings_page_set_both_sentences (
-          ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings")), TRUE);
+      attnscope_view_state_set_layer (view, 2);
+      attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_UMAP);
+      attnscope_embeddings_page_set_static_beside (emb, TRUE);
+      attnscope_embeddings_page_set_highlight (emb, "spring");
     }
+}
+
+static void
+show_and_shoot (AttnscopeWindow *window, const char *page, const char *outdir, const char *name)
+{
+  attnscope_window_show_page (window, page);
+  gui_test_wait_page (attnscope_window_get_page (window, page), 60000);
+  gui_test_spin (1500);
+  g_autofree char *path = g_build_filename (outdir, name, NULL);
+  shoot (path);
+}
+
+/* The encoder's screenshots (see the top). */
+static int
+encoder_shots (int argc, char **argv)
+{
+  const char *outdir = argv[1];
+  gboolean dark = argc > 7 && g_str_equal (argv[7], "dark");
+  if (dark)
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                        ADW_COLOR_SCHEME_FORCE_DARK);
+  AttnscopeWindow *window;
+  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
+  gui_test_wait_model (window, 60000);
+  attnscope_window_open_model (window, argv[2]);
+  gui_test_wait_model (window, 60000);
+  attnscope_window_set_pair (window, argv[4]);
+  attnscope_window_set_text (window, argv[3]);
+  gui_test_wait_runs (window, 60000);
+  g_mkdir_with_parents (outdir, 0755);
+  gui_test_park_pointer ();
+  AttnscopeViewState *view = attnscope_session_get_view (attnscope_window_get_session (window));
+  attnscope_view_state_set_layer (view, 2);
+  attnscope_view_state_set_head (view, 1);
+  attnscope_view_state_set_segments (view, AR_SEGMENTS_A_B);
+  show_and_shoot (window, "attention", outdir, dark ? "encoder-pair-dark.png" : "encoder-pair.png");
+  if (dark)
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      return 0;
+    }
+  attnscope_view_state_set_segments (view, AR_SEGMENTS_ALL);
+  show_and_shoot (window, "heads", outdir, "encoder-heads.png");
+  attnscope_window_set_pair (window, NULL);
+  attnscope_window_set_text (window, argv[5]);
+  gui_test_wait_runs (window, 60000);
+  show_and_shoot (window, "predictions", outdir, "encoder-predictions.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
 }
 
 static gboolean
@@ -113,6 +189,8 @@ main (int argc, char **argv)
   adw_init ();
   if (argc == 5 && g_str_equal (argv[4], "--translation"))
     return translation_shots (argv[1], argv[2], argv[3]);
+  if (argc > 6 && g_str_equal (argv[6], "encoder"))
+    return encoder_shots (argc, argv);
   if (argc < 7)
     {
       g_printerr ("usage: %s OUTDIR MODEL TEXT COMPARE-TEXT COMPARE-A COMPARE-B [dark]\n", argv[0]);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Screenshots of the real application for the README: starts it under Xvfb (1280 × 800) on a
 # text, shows every page and saves `import -window root` shots (ImageMagick) to data/screenshots/;
-# then the translation window on attnscope-mini-en-de (cross-attention and alignment).
+# then attnscope-mini-bert on a sentence pair and a masked text (encoder-*.png), and the translation
+# window on attnscope-mini-en-de (cross-attention and alignment, translation-*.png).
 #   bash tests/ui/make-screenshots.sh [BUILD_DIR] [MODEL]
 # Needs xvfb-run and import (Debian: xvfb, xauth, imagemagick). PNGs are quantised to keep each
 # under 300 KB.
@@ -23,6 +24,10 @@ for scheme in light dark; do
   xvfb-run -a -s '-screen 0 1280x800x24' "$build/tests/ui/make-screenshots" "$out" "$model" \
     "$text" "$compare" "$compare_a" "$compare_b" "$scheme"
 done
+# An encoder: a sentence pair with the sentence filter, its heads, the masked predictions.
+xvfb-run -a -s '-screen 0 1280x800x24' "$build/tests/ui/make-screenshots" "$out" \
+  attnscope-mini-bert "the cat sat on the mat ." "a small dog ran in the park ." \
+  "a small [MASK] that lives in the water" encoder
 # The translation window: the shipped English–German model translating a sentence.
 xvfb-run -a -s '-screen 0 1280x800x24' "$build/tests/ui/make-screenshots" "$out" \
   attnscope-mini-en-de "The group went home." --translation

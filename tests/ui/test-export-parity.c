@@ -4,7 +4,9 @@
  * files. Both go through the same ui/render figure builders; this test fails as soon as either
  * side builds a figure of its own, words a title differently or picks another colour range.
  *
- * The real window under Xvfb on the tiny GPT-2 fixture (2 layers, 2 heads). */
+ * The real window under Xvfb on the tiny GPT-2 fixture (2 layers, 2 heads), then on the shipped
+ * attnscope-mini-bert with a sentence pair (--pair, the sentence filter --segments, the encoder's
+ * heads grid, two pairs compared with --compare-pair). */
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -19,9 +21,10 @@
 
 static AttnscopeWindow *window;
 static char *fixture;
-static const char *model_arg; /* --model of the command line: the fixture, or a shipped model */
-static const char *text_arg;  /* --text */
 static char *tmpdir;
+/* The model and text the window shows (the tiny GPT-2 and TEXT, then attnscope-mini-bert). */
+static const char *current_model;
+static const char *current_text;
 
 static AttnscopeViewState *
 view_state (void)
@@ -65,8 +68,9 @@ read_file (const char *path)
   return g_bytes_new_take (g_steal_pointer (&data), length);
 }
 
-/* Exports page PAGE_NAME of the window and runs `attnscope export --model FIXTURE --text TEXT
- * ARGS... -o FILE --scale SCALE`; asserts both wrote the same bytes. */
+/* Exports page PAGE_NAME of the window and runs `attnscope export --model MODEL --text TEXT
+ * ARGS... -o FILE --scale SCALE` (the window's model and text); asserts both wrote the same
+ * bytes. */
 static void
 check_parity (const char *name, const char *page_name, double scale, const char *const *args)
 {
@@ -85,9 +89,9 @@ check_parity (const char *name, const char *page_name, double scale, const char 
   const char *head[] = { g_getenv ("ATTNSCOPE_BIN"),
                          "export",
                          "--model",
-                         model_arg,
+                         current_model,
                          "--text",
-                         text_arg,
+                         current_text,
                          "-o",
                          cli_png,
                          "--scale",
@@ -196,9 +200,12 @@ test_projection (void)
   AttnscopeViewState *v = view_state ();
   AttnscopeEmbeddingsPage *emb
       = ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings"));
+  AttnscopeSentences *sentences = attnscope_embeddings_page_get_sentences (emb);
   reset_view ();
   set_compare_text (NULL);
-  attnscope_embeddings_page_set_both_sentences (emb, FALSE);
+  attnscope_sentences_set_all (sentences, NULL);
+  attnscope_embeddings_page_set_static_beside (emb, FALSE);
+  attnscope_embeddings_page_set_highlight (emb, NULL);
   attnscope_embeddings_page_set_source (emb, AS_VECTORS_HIDDEN);
   attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_PCA);
   attnscope_view_state_set_selected_token (v, 3);
@@ -206,18 +213,37 @@ test_projection (void)
                 (const char *[]){ "--project", "pca", "--of", "hidden", "--layer", "1", "--token",
                                   "3", NULL });
 
-  /* Both sentences by t-SNE, the contexts of a head. */
-  set_compare_text ("The car hit the man");
-  attnscope_embeddings_page_set_both_sentences (emb, TRUE);
+  /* Two sentences by t-SNE, the contexts of a head. */
+  const char *const second[] = { "The car hit the man", NULL };
+  attnscope_sentences_set_all (sentences, second);
   attnscope_embeddings_page_set_source (emb, AS_VECTORS_CONTEXTS);
   attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_TSNE);
   attnscope_view_state_set_layer (v, 1);
   attnscope_view_state_set_head (v, 1);
   attnscope_view_state_set_selected_token (v, -1);
-  check_parity ("tsne-both", "embeddings", 1,
+  check_parity ("tsne-two", "embeddings", 1,
                 (const char *[]){ "--project", "tsne", "--of", "contexts", "--layer", "1", "--head",
-                                  "1", "--compare", "The car hit the man", NULL });
-  attnscope_embeddings_page_set_both_sentences (emb, FALSE);
+                                  "1", "--text", "The car hit the man", NULL });
+
+  /* Static beside contextual by UMAP, a word highlighted, the further sentences from a file. */
+  const char *const more[] = { "The man saw the car", "A car hit a man at the car park", NULL };
+  attnscope_sentences_set_all (sentences, more);
+  attnscope_embeddings_page_set_source (emb, AS_VECTORS_HIDDEN);
+  attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_UMAP);
+  attnscope_embeddings_page_set_static_beside (emb, TRUE);
+  attnscope_embeddings_page_set_highlight (emb, "car");
+  attnscope_view_state_set_layer (v, 0);
+  g_autofree char *lines = g_build_filename (tmpdir, "sentences.txt", NULL);
+  g_assert_true (g_file_set_contents (
+      lines, "The man saw the car\n\nA car hit a man at the car park\n", -1, NULL));
+  check_parity ("umap-static", "embeddings", 1,
+                (const char *[]){ "--project", "umap", "--of", "token-embeddings", "--also",
+                                  "hidden", "--layer", "1", "--lines", lines, "--highlight", "car",
+                                  NULL });
+  g_unlink (lines);
+  attnscope_sentences_set_all (sentences, NULL);
+  attnscope_embeddings_page_set_static_beside (emb, FALSE);
+  attnscope_embeddings_page_set_highlight (emb, NULL);
   attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_PCA);
 }
 
@@ -249,11 +275,11 @@ static void
 test_translation (void)
 {
   const char *target = "Die Gruppe ging nach Hause.";
-  model_arg = "attnscope-mini-en-de";
-  text_arg = "The group went home.";
-  attnscope_window_open_model (window, model_arg);
+  current_model = "attnscope-mini-en-de";
+  current_text = "The group went home.";
+  attnscope_window_open_model (window, current_model);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
-  attnscope_window_set_text (window, text_arg);
+  attnscope_window_set_text (window, current_text);
   attnscope_window_set_target (window, target);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_cmpstr (attnscope_run_get_trace_target (
@@ -312,6 +338,74 @@ test_translation (void)
                                     "Hause. --alignment --mean 2"));
 }
 
+/* An encoder's sentence pair: the sentence filter, the heads grid with the encoder's labels,
+ * and two pairs compared (export --pair, --segments, --compare-pair). */
+#define PAIR_A "the cat sat on the mat ."
+#define PAIR_B "a small dog ran in the park ."
+
+static void
+test_encoder_pairs (void)
+{
+  current_model = "attnscope-mini-bert";
+  current_text = PAIR_A;
+  attnscope_window_open_model (window, current_model);
+  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  attnscope_window_set_pair (window, PAIR_B);
+  attnscope_window_set_text (window, PAIR_A);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_cmpint (
+      attnscope_run_get_trace (attnscope_session_get_main (attnscope_window_get_session (window)))
+          ->segment_b_start,
+      ==, 9);
+  AttnscopeViewState *v = view_state ();
+  reset_view ();
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 2);
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_A_B);
+  check_parity ("pair-a-b", "attention", 1,
+                (const char *[]){ "--pair", PAIR_B, "--layer", "1", "--head", "2", "--segments",
+                                  "a-b", NULL });
+
+  reset_view ();
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  attnscope_view_state_set_layer (v, 3);
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_B_A);
+  attnscope_view_state_set_selected_token (v, 11);
+  attnscope_view_state_set_autoscale (v, TRUE);
+  check_parity ("pair-b-a-mean", "attention", 1,
+                (const char *[]){ "--pair", PAIR_B, "--mean", "3", "--segments", "b-a", "--token",
+                                  "11", "--autoscale", NULL });
+
+  reset_view ();
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_POOL_WORDS, TRUE);
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_A_B);
+  attnscope_view_state_set_head (v, 1);
+  check_parity ("pair-words-a-b", "attention", 1,
+                (const char *[]){ "--pair", PAIR_B, "--layer", "0", "--head", "1", "--segments",
+                                  "a-b", "--words", NULL });
+  attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_POOL_WORDS, FALSE);
+
+  reset_view ();
+  attnscope_view_state_set_segments (v, AR_SEGMENTS_ALL);
+  check_parity (
+      "pair-grid", "heads", 1,
+      (const char *[]){ "--pair", PAIR_B, "--grid", "--layer", "0", "--head", "0", NULL });
+
+  AttnscopeRun *cmp = attnscope_session_get_compare (attnscope_window_get_session (window));
+  attnscope_run_set_pair (cmp, "a big dog ran in the park .");
+  set_compare_text ("the dog sat on the mat .");
+  reset_view ();
+  attnscope_view_state_set_layer (v, 2);
+  attnscope_view_state_set_head (v, 1);
+  check_parity ("compare-pairs", "compare", 1,
+                (const char *[]){ "--pair", PAIR_B, "--layer", "2", "--head", "1", "--compare",
+                                  "the dog sat on the mat .", "--compare-pair",
+                                  "a big dog ran in the park .", NULL });
+  attnscope_run_set_pair (cmp, NULL);
+  set_compare_text (NULL);
+  attnscope_window_set_pair (window, NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -321,8 +415,8 @@ main (int argc, char **argv)
   const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
   g_assert_nonnull (src);
   fixture = g_build_filename (src, "tests", "fixtures", "tiny-gpt2", NULL);
-  model_arg = fixture;
-  text_arg = TEXT;
+  current_model = fixture;
+  current_text = TEXT;
   tmpdir = g_dir_make_tmp ("attnscope-parity-XXXXXX", NULL);
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
@@ -336,6 +430,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-parity/similarity", test_similarity);
   g_test_add_func ("/ui/export-parity/projection", test_projection);
   g_test_add_func ("/ui/export-parity/compare", test_compare);
+  g_test_add_func ("/ui/export-parity/encoder-pairs", test_encoder_pairs);
   /* last: it opens another model */
   g_test_add_func ("/ui/export-parity/translation", test_translation);
   int status = g_test_run ();

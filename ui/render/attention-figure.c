@@ -2,6 +2,7 @@
 #include "attention-figure.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "token-axes.h"
 
@@ -25,6 +26,29 @@ ar_all_heads_title (const ArViewSelection *view, gboolean translation)
   return translation ? _ ("Decoder self-attention · all heads") : _ ("All heads");
 }
 
+/* FIG shows rows ROW0.. (N_ROWS) and columns COL0.. (N_COLS) of MATRIX [N][N], whose items
+ * (tokens or words) are labelled LABELS [N] (kept alive by BUILT): a copy of the block, the
+ * labels of its rows and columns, the item SELECTED outlined where it is one of them. Word-mode
+ * tick labels need both axes to show the same tokens: a block gets thinned (or all) labels. */
+static void
+set_block (ArBuiltFigure *built, ArHeatmapFigure *fig, const float *matrix, int n,
+           const char *const *labels, const ArViewSelection *view, int selected, int row0,
+           int n_rows, int col0, int n_cols)
+{
+  float *block = ar_built_figure_take (built, g_new (float, (gsize) n_rows *n_cols));
+  for (int i = 0; i < n_rows; i++)
+    memcpy (block + (gsize) i * n_cols, matrix + (gsize) (row0 + i) * n + col0,
+            sizeof (float) * n_cols);
+  fig->values = block;
+  fig->n_rows = n_rows;
+  fig->n_cols = n_cols;
+  fig->row_labels = labels + row0;
+  fig->col_labels = labels + col0;
+  fig->label_mode = view->labels == AR_LABELS_ALL ? AR_LABELS_ALL : AR_LABELS_THINNED;
+  fig->highlight_row = selected >= row0 && selected < row0 + n_rows ? selected - row0 : -1;
+  fig->highlight_col = selected >= col0 && selected < col0 + n_cols ? selected - col0 : -1;
+}
+
 ArBuiltFigure *
 ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *view,
                            const ArFigureTexts *texts)
@@ -36,6 +60,8 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   ArBuiltFigure *built = ar_built_figure_new ();
   ArHeatmapFigure *fig = &ar_built_figure_edit (built)->heatmap;
   ar_heatmap_figure_init (fig);
+  int row0, n_rows, col0, n_cols;
+  gboolean block = FALSE;
   if (view->pool_words)
     {
       g_autoptr (ArWordSpans) spans
@@ -45,7 +71,16 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
       ar_word_pool_attention (pooled, matrix, spans);
       fig->values = pooled;
       ar_token_axes_set_words (built, fig, t, spans, view);
+      if ((block
+           = ar_segments_block_words (t, spans, view->segments, &row0, &n_rows, &col0, &n_cols)))
+        set_block (built, fig, pooled, spans->n_words, fig->row_labels, view, fig->highlight_row,
+                   row0, n_rows, col0, n_cols);
     }
+  else if ((block = ar_segments_block (t, view->segments, &row0, &n_rows, &col0, &n_cols)))
+    set_block (built, fig, matrix, t->n_tokens,
+               ar_built_figure_take_strv (
+                   built, ar_token_labels_from_trace (t, ar_view_selection_label_flags (view))),
+               view, view->selected_token, row0, n_rows, col0, n_cols);
   else
     {
       if (view->aggregate == AR_AGGREGATE_HEAD && !view->normalize_rows)
@@ -70,6 +105,14 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   fig->col_axis = _ ("Keys");
   gboolean translation = t->source != NULL || texts->target_text != NULL;
   g_autofree char *title = ar_attention_kind_title (view, t->n_head, t->n_kv_head, translation);
+  if (block)
+    {
+      /* Translators: an attention figure's title and its sentence filter ("A → B"). */
+      char *filtered
+          = g_strdup_printf (_ ("%s · sentences %s"), title, ar_segments_arrow (view->segments));
+      g_free (title);
+      title = filtered;
+    }
   fig->title
       = ar_built_figure_take (built, view->pool_words ? g_strdup_printf (_ ("%s · words"), title)
                                                       : g_steal_pointer (&title));
@@ -78,7 +121,8 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   ar_view_range (view, fig->values, (gsize) fig->n_rows * fig->n_cols, &fig->vmin, &fig->vmax);
   fig->log_colors = view->log_colors;
   fig->annotate = view->annotate;
-  fig->mask_upper = t->causal;
+  /* A bidirectional trace (an encoder) is a full square: nothing is masked. */
+  fig->mask_upper = t->causal && !block;
   fig->colorbar_label = attention_colorbar_label (view);
   ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
   return built;

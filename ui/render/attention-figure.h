@@ -15,7 +15,10 @@
 G_BEGIN_DECLS
 
 /* The heatmap of VIEW's layer in ATTENTION: queries as rows, keys as columns, token labels on
- * both axes, the selected token's row and column outlined, the future of a causal model greyed.
+ * both axes, the selected token's row and column outlined, the future of a causal model greyed (a
+ * bidirectional trace, an encoder's, is a full square). For a pair, VIEW's segments keep the
+ * block of one sentence's queries and one sentence's keys (segments.h; the title says
+ * "· sentences A → B"; with pool_words the block of those words).
  * With VIEW's pool_words the words instead of the tokens (word-spans.h: key tokens summed, query
  * tokens averaged; the title says "· words"); with normalize_rows each row divided by its largest
  * weight; log colours as VIEW says (view-selection.h, ar_view_range). NULL when the aggregate

@@ -44,11 +44,28 @@ ar_head_pattern_color (AsHeadPattern pattern)
   int index = pattern == AS_HEAD_PATTERN_PREVIOUS ? 0
               : pattern == AS_HEAD_PATTERN_FIRST  ? 1
               : pattern == AS_HEAD_PATTERN_SELF   ? 2
+              : pattern == AS_HEAD_PATTERN_NEXT   ? 3
+              : pattern == AS_HEAD_PATTERN_CLS    ? 4
+              : pattern == AS_HEAD_PATTERN_SEP    ? 5
                                                   : -1;
   if (index < 0)
     return (ArRgb){ 0.55, 0.55, 0.55 };
   ArColor8 c = ar_palette_color (index);
   return (ArRgb){ c.r / 255.0, c.g / 255.0, c.b / 255.0 };
+}
+
+const char *
+ar_head_pattern_label (AsHeadPattern pattern)
+{
+  switch (pattern)
+    {
+    case AS_HEAD_PATTERN_CLS:
+      return "[CLS]";
+    case AS_HEAD_PATTERN_SEP:
+      return "[SEP]";
+    default:
+      return as_head_pattern_to_string (pattern);
+    }
 }
 
 static ArColorbar
@@ -258,10 +275,10 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArG
   else if (fig->patterns != NULL)
     {
       AsHeadPattern pattern = fig->patterns[l * fig->n_heads + h];
-      PangoLayout *layout = ar_text_layout (pc, style, as_head_pattern_to_string (pattern),
+      PangoLayout *layout = ar_text_layout (pc, style, ar_head_pattern_label (pattern),
                                             AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, lo->size + H_GAP);
-      ar_render_set_rgb (cr, pattern == AS_HEAD_PATTERN_MIXED ? style->muted
-                                                              : ar_head_pattern_color (pattern));
+      gboolean plain = pattern == AS_HEAD_PATTERN_MIXED || pattern == AS_HEAD_PATTERN_BROAD;
+      ar_render_set_rgb (cr, plain ? style->muted : ar_head_pattern_color (pattern));
       ar_text_draw (cr, layout, x + lo->size / 2, y + lo->size + LABEL_GAP, 0.5, 0, 0);
       g_object_unref (layout);
     }

@@ -3,10 +3,11 @@
  *
  * Head numbers run along the top under a "Head" caption, layer numbers down the left beside a
  * "Layer" caption; under each thumbnail its pattern label from the head statistics
- * (core/as-head-stats.h: "previous", "first", "self", "mixed"), coloured by pattern so the
- * structured heads stand out. All thumbnails share one colour range and one colour bar, or each
- * has its own range (head_ranges: the heads' patterns, whatever their scale). The
- * highlighted head (the one open in the attention view) is outlined in the accent colour.
+ * (core/as-head-stats.h: "previous", "first", "self", "mixed"; for an encoder also "next",
+ * "[CLS]", "[SEP]", "broad"), coloured by pattern so the structured heads stand out. All thumbnails
+ * share one colour range and one colour bar, or each has its own range (head_ranges: the heads'
+ * patterns, whatever their scale). The highlighted head (the one open in the attention view) is
+ * outlined in the accent colour.
  *
  * Natural thumbnail size: 720 / max(L, H) units clamped to 56..120, so a 12 × 12 model gives a
  * figure of about 1000 × 1100 units with every label readable. */
@@ -71,5 +72,8 @@ void ar_grid_get_thumb_rect (const ArGridFigure *fig, double width, double heigh
 
 /* The colour a pattern label is written in (light style). */
 ArRgb ar_head_pattern_color (AsHeadPattern pattern);
+/* The label under a thumbnail: as_head_pattern_to_string's, with "[CLS]" and "[SEP]" for the
+ * encoders' cls and sep patterns. Static. */
+const char *ar_head_pattern_label (AsHeadPattern pattern);
 
 G_END_DECLS

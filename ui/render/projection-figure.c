@@ -8,27 +8,64 @@
 
 #include "as-error.h"
 #include "as-pca.h"
+#include "as-unique-rows.h"
+#include "as-word-marks.h"
 #include "similarity-figure.h"
 #include "token-label.h"
 
-float *
-ar_projection_vectors (const AsTrace *a, const AsTrace *b, AsVectorSource source, int layer,
-                       int head, int *n, int *dim, GError **error)
+static const char *const method_names[] = { "pca", "tsne", "umap" };
+
+const char *
+ar_projection_method_to_string (ArProjectionMethod method)
 {
-  int n_a, d_a, n_b = 0, d_b = 0;
-  const float *va = as_trace_vectors_get (a, source, layer, head, &n_a, &d_a, error);
-  if (va == NULL)
-    return NULL;
-  const float *vb = NULL;
-  if (b != NULL && (vb = as_trace_vectors_get (b, source, layer, head, &n_b, &d_b, error)) == NULL)
-    return NULL;
-  float *x = g_new (float, (gsize) (n_a + n_b) * d_a); /* [n_a + n_b][dim] */
-  memcpy (x, va, sizeof (float) * n_a * d_a);
-  if (vb != NULL)
-    memcpy (x + (gsize) n_a * d_a, vb, sizeof (float) * n_b * d_b);
-  *n = n_a + n_b;
-  *dim = d_a;
-  return x;
+  return method_names[CLAMP ((int) method, 0, (int) G_N_ELEMENTS (method_names) - 1)];
+}
+
+gboolean
+ar_projection_method_from_string (const char *name, ArProjectionMethod *method)
+{
+  for (guint m = 0; m < G_N_ELEMENTS (method_names); m++)
+    if (g_strcmp0 (name, method_names[m]) == 0)
+      {
+        *method = (ArProjectionMethod) m;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+int
+ar_sentences_n_tokens (const ArSentences *sentences)
+{
+  int n = 0;
+  for (int s = 0; s < sentences->n; s++)
+    n += sentences->traces[s]->n_tokens;
+  return n;
+}
+
+float *
+ar_projection_vectors (const ArSentences *sentences, const ArVectorChoice *choice, int *n, int *dim,
+                       GError **error)
+{
+  g_autoptr (GByteArray) data = g_byte_array_new ();
+  int rows = 0, d = 0;
+  for (int s = 0; s < sentences->n; s++)
+    {
+      int t = 0, ds = 0;
+      const float *v = as_trace_vectors_get (sentences->traces[s], choice->source, choice->layer,
+                                             choice->head, &t, &ds, error);
+      if (v == NULL)
+        {
+          if (sentences->n > 1)
+            g_prefix_error (error, _ ("Sentence %d: "), s + 1);
+          return NULL;
+        }
+      g_byte_array_append (data, (const guint8 *) v, (guint) ((gsize) t * ds * sizeof (float)));
+      rows += t;
+      d = ds;
+    }
+  *n = rows;
+  *dim = d;
+  return (float *) g_byte_array_free (g_steal_pointer (&data), FALSE);
 }
 
 void
@@ -36,6 +73,13 @@ ar_projection_tsne_options (AsTsneOptions *options, int n)
 {
   as_tsne_options_init (options);
   options->perplexity = MIN (options->perplexity, as_tsne_max_perplexity (n));
+}
+
+void
+ar_projection_umap_options (AsUmapOptions *options, int n)
+{
+  as_umap_options_init (options);
+  options->n_neighbors = CLAMP (n, AS_UMAP_NEIGHBORS_MIN, options->n_neighbors);
 }
 
 static gboolean
@@ -53,25 +97,77 @@ pca (ArProjection *p, const float *x, int n, int dim, GError **error)
   return TRUE;
 }
 
+typedef struct
+{
+  ArProjectionProgressFunc func;
+  gpointer user_data;
+} Progress;
+
+static void
+tsne_progress (int iteration, int n_iter, double kl, const float *y, int n, gpointer user_data)
+{
+  const Progress *p = user_data;
+  p->func (iteration, n_iter, p->user_data);
+}
+
+static void
+umap_progress (int epoch, int n_epochs, const float *y, int n, gpointer user_data)
+{
+  const Progress *p = user_data;
+  p->func (epoch, n_epochs, p->user_data);
+}
+
+/* t-SNE or UMAP of the M distinct rows UNIQUE into XY [m][2]. */
+static gboolean
+embed_distinct (float *xy, const float *unique, int m, int dim, ArProjectionMethod method,
+                Progress *progress, GCancellable *cancellable, GError **error)
+{
+  if (method == AR_PROJECTION_TSNE)
+    {
+      AsTsneOptions options;
+      ar_projection_tsne_options (&options, m);
+      options.progress = progress->func != NULL ? tsne_progress : NULL;
+      options.user_data = progress;
+      options.cancellable = cancellable;
+      return as_tsne_run (xy, NULL, unique, m, dim, &options, error);
+    }
+  AsUmapOptions options;
+  ar_projection_umap_options (&options, m);
+  options.progress = progress->func != NULL ? umap_progress : NULL;
+  options.user_data = progress;
+  options.cancellable = cancellable;
+  return as_umap_run (xy, NULL, unique, m, dim, &options, error);
+}
+
 ArProjection *
 ar_projection_compute (const float *x, int n, int dim, ArProjectionMethod method,
-                       AsTsneProgressFunc progress, gpointer user_data, GCancellable *cancellable,
-                       GError **error)
+                       ArProjectionProgressFunc progress, gpointer user_data,
+                       GCancellable *cancellable, GError **error)
 {
   g_autoptr (ArProjection) p = g_new0 (ArProjection, 1);
   p->method = method;
   p->n = n;
-  p->xy = g_new0 (float, (gsize) n * 2); /* [n][2] */
+  p->xy = g_new0 (float, (gsize) MAX (n, 1) * 2); /* [n][2] */
   p->ratio[0] = p->ratio[1] = NAN;
+  g_autofree int *inverse = g_new (int, MAX (n, 1));
+  g_autofree float *unique = as_unique_rows (x, n, dim, inverse, &p->distinct);
   if (method == AR_PROJECTION_PCA)
     return pca (p, x, n, dim, error) ? g_steal_pointer (&p) : NULL;
-  AsTsneOptions options;
-  ar_projection_tsne_options (&options, n);
-  options.progress = progress;
-  options.user_data = user_data;
-  options.cancellable = cancellable;
-  if (!as_tsne_run (p->xy, NULL, x, n, dim, &options, error))
-    return NULL;
+  int m = p->distinct;
+  g_autofree float *xy = g_new0 (float, (gsize) MAX (m, 1) * 2); /* [m][2] */
+  Progress relay = { progress, user_data };
+  if (!embed_distinct (xy, unique, m, dim, method, &relay, cancellable, error))
+    {
+      if (m < n && error != NULL && *error != NULL
+          && !g_error_matches (*error, AS_ERROR, AS_ERROR_CANCELLED))
+        g_prefix_error (error, _ ("%d of the %d points are distinct: "), m, n);
+      return NULL;
+    }
+  for (int i = 0; i < n; i++)
+    {
+      p->xy[2 * i] = xy[2 * inverse[i]];
+      p->xy[2 * i + 1] = xy[2 * inverse[i] + 1];
+    }
   return g_steal_pointer (&p);
 }
 
@@ -84,76 +180,249 @@ ar_projection_free (ArProjection *projection)
   g_free (projection);
 }
 
+/* ---- the figure ---- */
+
+static const char *
+method_title (ArProjectionMethod method)
+{
+  return method == AR_PROJECTION_TSNE ? "t-SNE" : method == AR_PROJECTION_UMAP ? "UMAP" : "PCA";
+}
+
 static char *
-projection_title (ArProjectionMethod method, AsVectorSource source, int layer, int head)
+projection_title (const ArProjectionPanel *panels, int n_panels)
 {
-  g_autofree char *description = ar_vectors_description (source, layer, head);
-  /* Translators: "PCA of the embeddings", "t-SNE of the hidden states after layer 2". */
-  return g_strdup_printf (_ ("%s of the %s"), method == AR_PROJECTION_TSNE ? "t-SNE" : "PCA",
-                          description);
+  const ArVectorChoice *c = &panels[0].choice;
+  g_autofree char *first = ar_vectors_description (c->source, c->layer, c->head);
+  const char *method = method_title (panels[0].projection->method);
+  if (n_panels == 1)
+    /* Translators: "PCA of the embeddings", "t-SNE of the hidden states after layer 2". */
+    return g_strdup_printf (_ ("%s of the %s"), method, first);
+  c = &panels[1].choice;
+  g_autofree char *second = ar_vectors_description (c->source, c->layer, c->head);
+  /* Translators: "UMAP of the token embeddings and the hidden states after layer 3". */
+  return g_strdup_printf (_ ("%s of the %s and the %s"), method, first, second);
 }
 
-/* Labels of A's tokens then B's, and which text each point is from. */
+/* The panel's title: its vectors, capitalised; the token embeddings say that they come before
+ * positions (static: one vector per token). */
+static char *
+panel_title (const ArVectorChoice *c)
+{
+  g_autofree char *description = c->source == AS_VECTORS_TOKEN_EMBEDDINGS
+                                     ? g_strdup (_ ("token embeddings (before positions)"))
+                                     : ar_vectors_description (c->source, c->layer, c->head);
+  gunichar first = g_utf8_get_char (description);
+  const char *rest = g_utf8_next_char (description);
+  char upper[8] = { 0 };
+  g_unichar_to_utf8 (g_unichar_toupper (first), upper);
+  return g_strconcat (upper, rest, NULL);
+}
+
 static void
-point_labels (ArBuiltFigure *built, ArScatterFigure *fig, const AsTrace *a, const AsTrace *b,
-              ArTokenLabelFlags flags)
+set_axes (ArBuiltFigure *built, const ArProjection *p, const char **x_axis, const char **y_axis)
 {
-  g_autoptr (GStrvBuilder) labels = g_strv_builder_new ();
-  g_auto (GStrv) la = ar_token_labels_from_trace (a, flags);
-  g_strv_builder_addv (labels, (const char **) la);
-  int *groups = ar_built_figure_take (built, g_new0 (int, fig->n_points));
-  if (b != NULL)
+  switch (p->method)
     {
-      g_auto (GStrv) lb = ar_token_labels_from_trace (b, flags);
-      g_strv_builder_addv (labels, (const char **) lb);
-      for (int i = a->n_tokens; i < fig->n_points; i++)
-        groups[i] = 1;
+    case AR_PROJECTION_PCA:
+      *x_axis
+          = ar_built_figure_take (built, g_strdup_printf (_ ("PC 1 (%.0f %%)"), 100 * p->ratio[0]));
+      *y_axis
+          = ar_built_figure_take (built, g_strdup_printf (_ ("PC 2 (%.0f %%)"), 100 * p->ratio[1]));
+      return;
+    case AR_PROJECTION_TSNE:
+      *x_axis = _ ("t-SNE 1");
+      *y_axis = _ ("t-SNE 2");
+      return;
+    case AR_PROJECTION_UMAP:
+    default:
+      *x_axis = _ ("UMAP 1");
+      *y_axis = _ ("UMAP 2");
+      return;
     }
-  fig->labels = ar_built_figure_take_strv (built, g_strv_builder_end (labels));
-  fig->groups = groups;
 }
 
-ArBuiltFigure *
-ar_build_projection_figure (const ArProjection *projection, const AsTrace *a, const AsTrace *b,
-                            AsVectorSource source, int layer, int head, gboolean show_labels,
-                            const ArViewSelection *view, const ArFigureTexts *texts)
+char *
+ar_text_beginning (const char *text, int max_chars)
 {
-  g_return_val_if_fail (projection->n == a->n_tokens + (b != NULL ? b->n_tokens : 0), NULL);
-  ArBuiltFigure *built = ar_built_figure_new ();
-  ArScatterFigure *fig = &ar_built_figure_edit (built)->scatter;
-  ar_scatter_figure_init (fig);
-  fig->title
-      = ar_built_figure_take (built, projection_title (projection->method, source, layer, head));
-  fig->subtitle = ar_built_figure_take (
-      built, ar_figure_subtitle (texts->model_name, b == NULL ? texts->text : NULL));
-  fig->n_points = projection->n;
-  fig->xy = ar_built_figure_take (
-      built, g_memdup2 (projection->xy, sizeof (float) * 2 * (gsize) projection->n));
-  point_labels (built, fig, a, b, ar_view_selection_label_flags (view));
-  fig->label_mode = view->labels;
-  fig->n_groups = b != NULL ? 2 : 1;
-  if (b != NULL)
+  if (g_utf8_strlen (text, -1) <= max_chars)
+    return g_strdup (text);
+  const char *end = g_utf8_offset_to_pointer (text, max_chars);
+  const char *space = end;
+  while (space > text && *space != ' ')
+    space--;
+  if (space > text + 8)
+    end = space;
+  g_autofree char *head = g_strndup (text, end - text);
+  return g_strconcat (g_strchomp (head), "…", NULL);
+}
+
+static char **
+group_names (const ArSentences *sentences, const ArFigureTexts *texts)
+{
+  char **names = g_new0 (char *, sentences->n + 1);
+  gboolean pair = sentences->n == 2 && texts->compare_text != NULL;
+  for (int s = 0; s < sentences->n; s++)
     {
-      g_autofree char *qa = ar_quote_text (texts->text), *qb = ar_quote_text (texts->compare_text);
-      char **names = g_new0 (char *, 3);
-      names[0] = g_strdup_printf ("A: %s", qa);
-      names[1] = g_strdup_printf ("B: %s", qb);
-      fig->group_names = ar_built_figure_take_strv (built, names);
+      g_autofree char *shortened
+          = pair ? g_strdup (sentences->texts[s]) : ar_text_beginning (sentences->texts[s], 28);
+      g_autofree char *quoted = ar_quote_text (shortened);
+      if (pair)
+        names[s] = g_strdup_printf ("%s: %s", s == 0 ? "A" : "B", quoted);
+      else
+        names[s] = g_strdup_printf ("%d %s", s + 1, quoted);
     }
-  if (projection->method == AR_PROJECTION_PCA)
+  return names;
+}
+
+/* Byte offset of the start of the WORDS-th word before BEGIN, or of the end of the WORDS-th word
+ * after END (DIRECTION -1 / +1), in TEXT. */
+static int
+word_bound (const char *text, int pos, int words, int direction)
+{
+  int len = (int) strlen (text), found = 0;
+  gboolean in_word = FALSE;
+  if (direction < 0)
     {
-      fig->x_axis = ar_built_figure_take (
-          built, g_strdup_printf (_ ("PC 1 (%.0f %%)"), 100 * projection->ratio[0]));
-      fig->y_axis = ar_built_figure_take (
-          built, g_strdup_printf (_ ("PC 2 (%.0f %%)"), 100 * projection->ratio[1]));
+      while (pos > 0)
+        {
+          gboolean space = g_ascii_isspace (text[pos - 1]);
+          if (in_word && space && ++found >= words)
+            break;
+          in_word = !space;
+          pos--;
+        }
+      return pos;
+    }
+  while (pos < len)
+    {
+      gboolean space = g_ascii_isspace (text[pos]);
+      if (in_word && space && ++found >= words)
+        break;
+      in_word = !space;
+      pos++;
+    }
+  return pos;
+}
+
+char *
+ar_token_excerpt (const AsTrace *trace, const char *text, int token, int words)
+{
+  g_autofree int *begin = g_new (int, MAX (trace->n_tokens, 1));
+  g_autofree int *end = g_new (int, MAX (trace->n_tokens, 1));
+  as_token_spans (begin, end, trace, text);
+  int b = begin[token], e = end[token];
+  while (b < e && g_ascii_isspace (text[b]))
+    b++;
+  int from = word_bound (text, b, words, -1), to = word_bound (text, e, words, +1);
+  while (from < to && g_ascii_isspace (text[from]))
+    from++;
+  while (to > from && g_ascii_isspace (text[to - 1]))
+    to--;
+  g_autofree char *middle = g_strndup (text + from, to - from);
+  gboolean before = from > 0, after = text[to] != '\0';
+  return g_strconcat (before ? "…" : "", middle, after ? "…" : "", NULL);
+}
+
+/* Labels, groups, marks and tooltips of every token of every sentence. */
+static void
+point_texts (ArBuiltFigure *built, ArScatterFigure *fig, const ArSentences *sentences,
+             const char *highlight, ArTokenLabelFlags flags)
+{
+  int n = fig->n_points, i = 0, occurrences = 0;
+  char **labels = g_new0 (char *, n + 1);
+  char **tooltips = g_new0 (char *, n + 1);
+  int *groups = ar_built_figure_take (built, g_new0 (int, MAX (n, 1)));
+  gboolean *marked = ar_built_figure_take (built, g_new0 (gboolean, MAX (n, 1)));
+  for (int s = 0; s < sentences->n; s++)
+    {
+      const AsTrace *t = sentences->traces[s];
+      const char *text = sentences->texts[s];
+      g_auto (GStrv) tokens = ar_token_labels_from_trace (t, flags);
+      if (highlight != NULL)
+        occurrences += as_word_mark_tokens (marked + i, t, text, highlight);
+      for (int k = 0; k < t->n_tokens; k++, i++)
+        {
+          groups[i] = s;
+          labels[i] = marked[i] && sentences->n > 1 ? g_strdup_printf ("%s ·%d", tokens[k], s + 1)
+                                                    : g_strdup (tokens[k]);
+          g_autofree char *excerpt = ar_token_excerpt (t, text, k, 3);
+          g_autofree char *quoted = ar_quote_text (excerpt);
+          /* Translators: a point's tooltip: the token, its sentence, a short excerpt. */
+          tooltips[i] = g_strdup_printf (_ ("%s · sentence %d · token %d\n%s"), tokens[k], s + 1, k,
+                                         quoted);
+        }
+    }
+  fig->labels = ar_built_figure_take_strv (built, labels);
+  fig->tooltips = ar_built_figure_take_strv (built, tooltips);
+  fig->groups = groups;
+  fig->n_groups = sentences->n;
+  fig->marked = highlight != NULL ? marked : NULL;
+  fig->dim_unmarked = highlight != NULL && occurrences > 0;
+}
+
+static char *
+subtitle (const ArSentences *sentences, const char *highlight, const ArFigureTexts *texts)
+{
+  if (sentences->n == 2 && texts->compare_text != NULL)
+    return ar_figure_subtitle (texts->model_name, NULL);
+  if (sentences->n == 1 && highlight == NULL)
+    return ar_figure_subtitle (texts->model_name, sentences->texts[0]);
+  g_autoptr (GString) s = g_string_new (texts->model_name);
+  if (sentences->n == 1)
+    {
+      g_autofree char *quoted = ar_quote_text (sentences->texts[0]);
+      g_string_append_printf (s, " · %s", quoted);
     }
   else
     {
-      fig->x_axis = _ ("t-SNE 1");
-      fig->y_axis = _ ("t-SNE 2");
+      g_string_append (s, " · ");
+      g_string_append_printf (s, ngettext ("%d sentence", "%d sentences", sentences->n),
+                              sentences->n);
     }
+  if (highlight != NULL)
+    {
+      g_autofree char *quoted = ar_quote_text (highlight);
+      /* Translators: the subtitle's note of the word whose tokens are highlighted. */
+      g_string_append_printf (s, _ (" · %s highlighted"), quoted);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+ArBuiltFigure *
+ar_build_projection_figure (const ArProjectionPanel *panels, int n_panels,
+                            const ArSentences *sentences, const char *highlight,
+                            gboolean show_labels, const ArViewSelection *view,
+                            const ArFigureTexts *texts)
+{
+  int n = ar_sentences_n_tokens (sentences);
+  g_return_val_if_fail (n_panels == 1 || n_panels == 2, NULL);
+  for (int k = 0; k < n_panels; k++)
+    g_return_val_if_fail (panels[k].projection->n == n, NULL);
+  ArBuiltFigure *built = ar_built_figure_new ();
+  ArScatterFigure *fig = &ar_built_figure_edit (built)->scatter;
+  ar_scatter_figure_init (fig);
+  fig->title = ar_built_figure_take (built, projection_title (panels, n_panels));
+  fig->subtitle = ar_built_figure_take (built, subtitle (sentences, highlight, texts));
+  fig->n_points = n;
+  fig->xy = ar_built_figure_take (
+      built, g_memdup2 (panels[0].projection->xy, sizeof (float) * 2 * (gsize) n));
+  set_axes (built, panels[0].projection, &fig->x_axis, &fig->y_axis);
+  if (n_panels == 2)
+    {
+      fig->xy2 = ar_built_figure_take (
+          built, g_memdup2 (panels[1].projection->xy, sizeof (float) * 2 * (gsize) n));
+      set_axes (built, panels[1].projection, &fig->x_axis2, &fig->y_axis2);
+      for (int k = 0; k < 2; k++)
+        fig->panel_titles[k] = ar_built_figure_take (built, panel_title (&panels[k].choice));
+    }
+  point_texts (built, fig, sentences, highlight, ar_view_selection_label_flags (view));
+  if (sentences->n > 1)
+    fig->group_names = ar_built_figure_take_strv (built, group_names (sentences, texts));
+  fig->label_mode = view->labels;
   fig->show_labels = show_labels;
-  fig->highlight_point = view->selected_token < a->n_tokens ? view->selected_token : -1;
+  fig->highlight_point = sentences->n > 0 && view->selected_token < sentences->traces[0]->n_tokens
+                             ? view->selected_token
+                             : -1;
   ar_built_figure_edit (built)->figure = ar_figure_from_scatter (fig);
   return built;
 }

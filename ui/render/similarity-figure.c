@@ -18,6 +18,8 @@ ar_vectors_description (AsVectorSource source, int layer, int head)
       if (layer > 0)
         return g_strdup_printf (_ ("hidden states after layer %d"), layer - 1);
       return g_strdup (_ ("hidden states before layer 0"));
+    case AS_VECTORS_TOKEN_EMBEDDINGS:
+      return g_strdup (_ ("token embeddings"));
     case AS_VECTORS_EMBEDDINGS:
     default:
       return g_strdup (_ ("embeddings"));

@@ -15,6 +15,7 @@ ar_view_selection_init (ArViewSelection *view)
     .annotate = AR_ANNOTATE_AUTO,
     .labels = AR_LABELS_THINNED,
     .alignment = AR_ALIGN_TOKENS,
+    .segments = AR_SEGMENTS_ALL,
   };
 }
 
@@ -27,7 +28,8 @@ ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b)
          && a->autoscale == b->autoscale && a->autoscale_each == b->autoscale_each
          && a->normalize_rows == b->normalize_rows && a->log_colors == b->log_colors
          && a->pool_words == b->pool_words && a->no_space_marks == b->no_space_marks
-         && a->labels == b->labels && a->alignment == b->alignment && a->kind == b->kind;
+         && a->labels == b->labels && a->alignment == b->alignment && a->segments == b->segments
+         && a->kind == b->kind;
 }
 
 ArTokenLabelFlags

@@ -14,6 +14,7 @@
 
 #include "as-trace.h"
 #include "heatmap-render.h"
+#include "segments.h"
 #include "token-label.h"
 
 G_BEGIN_DECLS
@@ -61,11 +62,12 @@ typedef struct
   ArLabelMode labels;      /* tick labels: thinned, all, or one per word */
   ArAlignment alignment;   /* of a comparison */
   ArAttentionKind kind;    /* translation models: encoder, decoder or cross-attention */
+  ArSegments segments;     /* attention of a pair: the sentence filter (segments.h) */
 } ArViewSelection;
 
 /* Layer 0, head 0, one head, nothing selected, YlGnBu, AUTO annotation, readable labels, no
- * autoscale, linear colours, tokens, thinned labels, token alignment (the command line's
- * defaults). */
+ * autoscale, linear colours, tokens, thinned labels, token alignment, both sentences of a pair
+ * (the command line's defaults). */
 void ar_view_selection_init (ArViewSelection *view);
 
 gboolean ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b);

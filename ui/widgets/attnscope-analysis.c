@@ -8,18 +8,22 @@
 
 #include "as-rollout.h"
 #include "as-similarity.h"
+#include "pair-text.h"
 #include "word-spans.h"
 
 typedef struct
 {
   AttnscopeResult kind;
   char *key;
-  AsTrace *trace; /* owned */
-  AsTrace *other; /* owned, or NULL */
+  AsTrace *trace;    /* owned */
+  AsTrace *other;    /* owned, or NULL */
+  GPtrArray *others; /* AsTrace, owned: the sentences after this trace's (projections), or NULL */
   AsVectorSource source;
   int layer, head, attention_head;
   gboolean words; /* similarity between words (word-spans.h) */
   ArProjectionMethod method;
+  AsModel *model; /* owned, or NULL: masked predictions read its tokenizer */
+  int k;          /* masked predictions: how many per mask */
   GCancellable *cancellable;
   AttnscopeAnalysis *analysis; /* for progress messages; the task keeps it alive */
   GDestroyNotify free_value;   /* set by the thread with its result */
@@ -30,7 +34,8 @@ typedef struct
   gpointer value; /* NULL when the computation failed */
   GDestroyNotify free_value;
   char *failure;
-  AsTrace *other; /* owned: keeps the key's trace address unique while the entry lives */
+  AsTrace *other;    /* owned: keeps the key's trace address unique while the entry lives */
+  GPtrArray *others; /* the same for the traces of a projection's other sentences */
 } Entry;
 
 struct _AttnscopeAnalysis
@@ -38,7 +43,7 @@ struct _AttnscopeAnalysis
   GObject parent_instance;
 
   AsTrace *trace;
-  char *text;
+  char *text, *pair, *shown_text;
   GHashTable *entries;               /* key → Entry */
   GQueue order[ATTNSCOPE_N_RESULTS]; /* keys of the entries of each kind, oldest first */
   Job *running[ATTNSCOPE_N_RESULTS]; /* owned by its task */
@@ -88,6 +93,8 @@ job_free (Job *job)
   g_free (job->key);
   g_clear_pointer (&job->trace, as_trace_unref);
   g_clear_pointer (&job->other, as_trace_unref);
+  g_clear_pointer (&job->others, g_ptr_array_unref);
+  g_clear_pointer (&job->model, as_model_unref);
   g_clear_object (&job->cancellable);
   g_free (job);
 }
@@ -99,6 +106,7 @@ entry_free (Entry *entry)
     entry->free_value (entry->value);
   g_free (entry->failure);
   g_clear_pointer (&entry->other, as_trace_unref);
+  g_clear_pointer (&entry->others, g_ptr_array_unref);
   g_free (entry);
 }
 
@@ -163,29 +171,55 @@ progress_message_free (ProgressMessage *msg)
   g_free (msg);
 }
 
-/* t-SNE's progress, on the worker thread: passed to the main context. */
+/* t-SNE's and UMAP's progress, on the worker thread: passed to the main context. */
 static void
-tsne_progress (int iteration, int n_iter, double kl, const float *y, int n, gpointer user_data)
+projection_progress (int done, int total, gpointer user_data)
 {
   const Job *job = user_data;
   ProgressMessage *msg = g_new0 (ProgressMessage, 1);
   msg->analysis = g_object_ref (job->analysis);
   msg->cancellable = g_object_ref (job->cancellable);
-  msg->done = iteration;
-  msg->total = n_iter;
+  msg->done = done;
+  msg->total = total;
   g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_deliver, msg,
                               (GDestroyNotify) progress_message_free);
+}
+
+static void
+masked_free (AttnscopeMasked *m)
+{
+  as_masked_predictions_free (m->masks, m->n_masks);
+  g_free (m);
+}
+
+static AttnscopeMasked *
+compute_masked (const Job *job, GError **error)
+{
+  int n = 0;
+  AsMaskedPrediction *masks
+      = as_predict_masked (job->trace, as_model_get_tokenizer (job->model), job->k, &n, error);
+  if (masks == NULL)
+    return NULL;
+  AttnscopeMasked *m = g_new (AttnscopeMasked, 1);
+  m->masks = masks;
+  m->n_masks = n;
+  return m;
 }
 
 static ArProjection *
 compute_projection (Job *job, GError **error)
 {
-  int n = 0, dim = 0;
-  g_autofree float *x = ar_projection_vectors (job->trace, job->other, job->source, job->layer,
-                                               job->head, &n, &dim, error);
+  int n = 0, dim = 0, n_others = job->others != NULL ? (int) job->others->len : 0;
+  g_autofree const AsTrace **traces = g_new (const AsTrace *, 1 + n_others);
+  traces[0] = job->trace;
+  for (int s = 0; s < n_others; s++)
+    traces[1 + s] = job->others->pdata[s];
+  ArSentences sentences = { 1 + n_others, traces, NULL };
+  ArVectorChoice choice = { job->source, job->layer, job->head };
+  g_autofree float *x = ar_projection_vectors (&sentences, &choice, &n, &dim, error);
   if (x == NULL)
     return NULL;
-  return ar_projection_compute (x, n, dim, job->method, tsne_progress, job, job->cancellable,
+  return ar_projection_compute (x, n, dim, job->method, projection_progress, job, job->cancellable,
                                 error);
 }
 
@@ -214,6 +248,9 @@ compute (Job *job, GError **error)
     case ATTNSCOPE_RESULT_PROJECTION:
       job->free_value = (GDestroyNotify) ar_projection_free;
       return compute_projection (job, error);
+    case ATTNSCOPE_RESULT_MASKED:
+      job->free_value = (GDestroyNotify) masked_free;
+      return compute_masked (job, error);
     case ATTNSCOPE_N_RESULTS:
     default:
       g_assert_not_reached ();
@@ -280,6 +317,7 @@ store (AttnscopeAnalysis *self, Job *job, gpointer value, const char *failure)
   entry->free_value = job->free_value;
   entry->failure = g_strdup (failure);
   entry->other = job->other != NULL ? as_trace_ref (job->other) : NULL;
+  entry->others = job->others != NULL ? g_ptr_array_ref (job->others) : NULL;
   char *key = g_strdup (job->key);
   g_hash_table_replace (self->entries, key, entry);
   GQueue *order = &self->order[job->kind];
@@ -414,18 +452,38 @@ attnscope_analysis_want_comparison (AttnscopeAnalysis *self, AsTrace *other, con
 }
 
 const ArProjection *
-attnscope_analysis_want_projection (AttnscopeAnalysis *self, AsTrace *other, AsVectorSource source,
-                                    int layer, int head, ArProjectionMethod method,
-                                    const char **failure)
+attnscope_analysis_want_projection (AttnscopeAnalysis *self, AsTrace *const *others, int n_others,
+                                    AsVectorSource source, int layer, int head,
+                                    ArProjectionMethod method, const char **failure)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
-  Job *job = job_new (
-      self, ATTNSCOPE_RESULT_PROJECTION, other,
-      g_strdup_printf ("projection %p %d %d %d %d", (void *) other, source, layer, head, method));
+  GString *key = g_string_new (NULL);
+  g_string_printf (key, "projection %d %d %d %d", source, layer, head, method);
+  GPtrArray *traces = g_ptr_array_new_with_free_func ((GDestroyNotify) as_trace_unref);
+  for (int s = 0; s < n_others; s++)
+    {
+      g_string_append_printf (key, " %p", (void *) others[s]);
+      g_ptr_array_add (traces, as_trace_ref (others[s]));
+    }
+  Job *job = job_new (self, ATTNSCOPE_RESULT_PROJECTION, NULL, g_string_free (key, FALSE));
+  job->others = traces;
   job->source = source;
   job->layer = layer;
   job->head = head;
   job->method = method;
+  return want (self, job, failure);
+}
+
+const AttnscopeMasked *
+attnscope_analysis_want_masked (AttnscopeAnalysis *self, AsModel *model, int k,
+                                const char **failure)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
+  g_return_val_if_fail (model != NULL, NULL);
+  Job *job = job_new (self, ATTNSCOPE_RESULT_MASKED, NULL,
+                      g_strdup_printf ("masked %p %d", (void *) model, k));
+  job->model = as_model_ref (model);
+  job->k = k;
   return want (self, job, failure);
 }
 
@@ -466,6 +524,20 @@ attnscope_analysis_get_text (AttnscopeAnalysis *self)
   return self->text;
 }
 
+const char *
+attnscope_analysis_get_pair (AttnscopeAnalysis *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
+  return self->pair;
+}
+
+const char *
+attnscope_analysis_get_shown_text (AttnscopeAnalysis *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
+  return self->shown_text;
+}
+
 gboolean
 attnscope_analysis_get_busy (AttnscopeAnalysis *self)
 {
@@ -495,6 +567,8 @@ attnscope_analysis_finalize (GObject *object)
   AttnscopeAnalysis *self = ATTNSCOPE_ANALYSIS (object);
   g_clear_pointer (&self->trace, as_trace_unref);
   g_free (self->text);
+  g_free (self->pair);
+  g_free (self->shown_text);
   G_OBJECT_CLASS (attnscope_analysis_parent_class)->finalize (object);
 }
 
@@ -540,11 +614,13 @@ attnscope_analysis_init (AttnscopeAnalysis *self)
 }
 
 AttnscopeAnalysis *
-attnscope_analysis_new (AsTrace *trace, const char *text)
+attnscope_analysis_new (AsTrace *trace, const char *text, const char *pair)
 {
   g_return_val_if_fail (trace != NULL, NULL);
   AttnscopeAnalysis *self = g_object_new (ATTNSCOPE_TYPE_ANALYSIS, NULL);
   self->trace = as_trace_ref (trace);
   self->text = g_strdup (text);
+  self->pair = g_strdup (pair);
+  self->shown_text = text != NULL ? ar_pair_text_join (text, pair) : NULL;
   return self;
 }

@@ -17,6 +17,7 @@
 
 #include "as-compare.h"
 #include "as-head-stats.h"
+#include "as-predict.h"
 #include "attnscope-types.h"
 
 G_BEGIN_DECLS
@@ -34,7 +35,8 @@ typedef enum
   ATTNSCOPE_RESULT_HEAD_STATS,      /* entropy, shares and pattern of every head */
   ATTNSCOPE_RESULT_SIMILARITY,      /* per vectors, layer and head: AttnscopeSimilarity */
   ATTNSCOPE_RESULT_COMPARISON,      /* per second trace: AsComparison */
-  ATTNSCOPE_RESULT_PROJECTION,      /* per second trace, vectors, layer, head, method */
+  ATTNSCOPE_RESULT_PROJECTION,      /* per other traces, vectors, layer, head, method */
+  ATTNSCOPE_RESULT_MASKED,          /* the predictions at the mask tokens: AttnscopeMasked */
   ATTNSCOPE_N_RESULTS,
 } AttnscopeResult;
 
@@ -49,11 +51,28 @@ typedef struct
   float *attention;  /* [T][T] rows = queries, or [W][W] */
 } AttnscopeSimilarity;
 
-/* An analysis of TRACE, which came from TEXT. */
-AttnscopeAnalysis *attnscope_analysis_new (AsTrace *trace, const char *text);
+/* The predictions at the mask tokens of a trace (as_predict_masked). */
+typedef struct
+{
+  AsMaskedPrediction *masks; /* [n_masks] */
+  int n_masks;
+} AttnscopeMasked;
+
+/* An analysis of TRACE, which came from TEXT (and PAIR, the second text of a sentence pair, or
+ * NULL). */
+AttnscopeAnalysis *attnscope_analysis_new (AsTrace *trace, const char *text, const char *pair);
 
 AsTrace *attnscope_analysis_get_trace (AttnscopeAnalysis *self);
 const char *attnscope_analysis_get_text (AttnscopeAnalysis *self);
+const char *attnscope_analysis_get_pair (AttnscopeAnalysis *self);
+/* What figures quote: the text, or for a pair "TEXT ‖ PAIR" (pair-text.h). */
+const char *attnscope_analysis_get_shown_text (AttnscopeAnalysis *self);
+
+/* The top-K predictions at every mask token of a masked-LM encoder's trace (as_predict_masked
+ * with MODEL's tokenizer; the computation holds a reference to MODEL, the trace's model);
+ * *FAILURE says why there are none (no mask in the text, no masked-LM head). */
+const AttnscopeMasked *attnscope_analysis_want_masked (AttnscopeAnalysis *self, AsModel *model,
+                                                       int k, const char **failure);
 gboolean attnscope_analysis_get_busy (AttnscopeAnalysis *self);
 
 /* ATTENTION = the trace with what is computed of it; asks for the mean over heads or the rollout
@@ -76,8 +95,11 @@ const AttnscopeSimilarity *attnscope_analysis_want_similarity (AttnscopeAnalysis
 const AsComparison *attnscope_analysis_want_comparison (AttnscopeAnalysis *self, AsTrace *other,
                                                         const char **failure);
 
-/* The projection of this trace's vectors (and OTHER's, when not NULL; projection-figure.h). */
-const ArProjection *attnscope_analysis_want_projection (AttnscopeAnalysis *self, AsTrace *other,
+/* The projection of the vectors of this trace's tokens followed by those of OTHERS [N_OTHERS]
+ * (the other sentences of the embeddings page; projection-figure.h). "progress" reports t-SNE's
+ * iterations and UMAP's epochs. */
+const ArProjection *attnscope_analysis_want_projection (AttnscopeAnalysis *self,
+                                                        AsTrace *const *others, int n_others,
                                                         AsVectorSource source, int layer, int head,
                                                         ArProjectionMethod method,
                                                         const char **failure);

@@ -18,6 +18,7 @@ struct _AttnscopeAttentionPage
   GtkDropDown *kind_dropdown;
   AttnscopeLayerControls *layer_controls;
   GtkLabel *pattern_label;
+  GtkDropDown *segments_dropdown;
   GtkDropDown *colormap_dropdown;
   GtkToggleButton *annotate_button;
   GtkToggleButton *autoscale_button;
@@ -45,6 +46,14 @@ pattern_name (AsHeadPattern pattern)
       return _ ("first token");
     case AS_HEAD_PATTERN_SELF:
       return _ ("self");
+    case AS_HEAD_PATTERN_NEXT:
+      return _ ("next token");
+    case AS_HEAD_PATTERN_CLS:
+      return _ ("[CLS]");
+    case AS_HEAD_PATTERN_SEP:
+      return _ ("[SEP]");
+    case AS_HEAD_PATTERN_BROAD:
+      return _ ("broad");
     case AS_HEAD_PATTERN_MIXED:
     default:
       return _ ("mixed");
@@ -134,6 +143,29 @@ attnscope_attention_page_append_export_args (AttnscopePage *page, const ArViewSe
   attnscope_page_append_attention_args (argv, view);
 }
 
+/* The first query row and key column of the figure in the trace's tokens (or, in the words view,
+ * words): not 0 when the view's sentence filter shows a block of a pair (segments.h). */
+static void
+block_origin (AttnscopeAttentionPage *self, int *row0, int *col0)
+{
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (ATTNSCOPE_PAGE (self));
+  *row0 = *col0 = 0;
+  if (analysis == NULL)
+    return;
+  ArViewSelection view;
+  attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &view);
+  int n_rows, n_cols;
+  AsTrace *trace = attnscope_analysis_get_trace (analysis);
+  if (!view.pool_words)
+    {
+      ar_segments_block (trace, view.segments, row0, &n_rows, col0, &n_cols);
+      return;
+    }
+  g_autoptr (ArWordSpans) spans
+      = ar_word_spans_from_trace (trace, ar_view_selection_label_flags (&view));
+  ar_segments_block_words (trace, spans, view.segments, row0, &n_rows, col0, &n_cols);
+}
+
 /* The cursor cell of the heatmap in words: its query and key and the value between them. */
 static void
 update_cell_label (AttnscopeAttentionPage *self)
@@ -156,9 +188,11 @@ update_cell_label (AttnscopeAttentionPage *self)
   g_autofree char *value = ar_heatmap_cell_state (fig, row, col) == AR_CELL_MASKED
                                ? g_strdup (_ ("masked"))
                                : ar_format_number (fig->values[(gsize) row * fig->n_cols + col], 4);
+  int row0, col0;
+  block_origin (self, &row0, &col0);
   g_autofree char *text
-      = g_strdup_printf (_ ("Query “%s” (%d) → key “%s” (%d): %s"), fig->row_labels[row], row,
-                         fig->col_labels[col], col, value);
+      = g_strdup_printf (_ ("Query “%s” (%d) → key “%s” (%d): %s"), fig->row_labels[row],
+                         row0 + row, fig->col_labels[col], col0 + col, value);
   gtk_label_set_text (self->cell_label, text);
 }
 
@@ -173,6 +207,9 @@ attnscope_attention_page_update (AttnscopePage *page)
                           analysis != NULL
                               && attnscope_analysis_get_trace (analysis)->source != NULL);
   update_pattern_label (self, attnscope_page_get_kind_analysis (page), &view);
+  gtk_widget_set_visible (GTK_WIDGET (self->segments_dropdown),
+                          analysis != NULL
+                              && attnscope_analysis_get_trace (analysis)->segment_b_start > 0);
   g_clear_pointer (&self->notice, g_free);
   if (analysis != NULL && view.kind == AR_ATTENTION_CROSS && view.aggregate == AR_AGGREGATE_ROLLOUT)
     {
@@ -247,9 +284,12 @@ on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeAtt
   ArAttentionKind kind = attnscope_page_get_attention_kind (ATTNSCOPE_PAGE (self));
   if (kind == AR_ATTENTION_ENCODER)
     return; /* the selection is a target token; the encoder's rows are the source's */
+  int row0, col0;
+  block_origin (self, &row0, &col0);
   /* the cross-attention's rows are the target's tokens, never pooled */
-  int token
-      = kind == AR_ATTENTION_CROSS ? row : attnscope_page_item_token (ATTNSCOPE_PAGE (self), row);
+  int token = kind == AR_ATTENTION_CROSS
+                  ? row
+                  : attnscope_page_item_token (ATTNSCOPE_PAGE (self), row0 + row);
   int selected = attnscope_view_state_get_selected_token (view);
   attnscope_view_state_set_selected_token (view, selected == token ? -1 : token);
 }
@@ -275,6 +315,24 @@ index_to_colormap (GBinding *binding, const GValue *from, GValue *to, gpointer u
   return TRUE;
 }
 
+/* The sentence filter's name ↔ its position in the drop-down (the order of ArSegments). */
+static gboolean
+segments_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  ArSegments segments = AR_SEGMENTS_ALL;
+  ar_segments_from_string (g_value_get_string (from), &segments);
+  g_value_set_uint (to, segments);
+  return TRUE;
+}
+
+static gboolean
+index_to_segments (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  guint i = g_value_get_uint (from);
+  g_value_set_string (to, ar_segments_to_string (i < AR_N_SEGMENTS ? i : AR_SEGMENTS_ALL));
+  return TRUE;
+}
+
 static void
 on_zoom_in (GtkButton *button, AttnscopeAttentionPage *self)
 {
@@ -291,6 +349,13 @@ static void
 on_zoom_all (GtkButton *button, AttnscopeAttentionPage *self)
 {
   attnscope_heatmap_view_set_view (self->heatmap, 0, 0, 0);
+}
+
+gboolean
+attnscope_attention_page_get_segments_visible (AttnscopeAttentionPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ATTENTION_PAGE (self), FALSE);
+  return gtk_widget_get_visible (GTK_WIDGET (self->segments_dropdown));
 }
 
 AttnscopeHeatmapView *
@@ -331,6 +396,7 @@ attnscope_attention_page_class_init (AttnscopeAttentionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, kind_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, layer_controls);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, pattern_label);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, segments_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, colormap_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, annotate_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, autoscale_button);
@@ -353,6 +419,9 @@ attnscope_attention_page_init (AttnscopeAttentionPage *self)
   g_binding_group_bind_full (self->bindings, "attention-kind", self->kind_dropdown, "selected",
                              G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, attnscope_int_to_uint,
                              attnscope_uint_to_int, NULL, NULL);
+  g_binding_group_bind_full (self->bindings, "segments", self->segments_dropdown, "selected",
+                             G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, segments_to_index,
+                             index_to_segments, NULL, NULL);
   g_binding_group_bind (self->bindings, "annotate", self->annotate_button, "active",
                         G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   g_binding_group_bind (self->bindings, "autoscale", self->autoscale_button, "active",

@@ -17,4 +17,7 @@ G_DECLARE_FINAL_TYPE (AttnscopeAttentionPage, attnscope_attention_page, ATTNSCOP
 /* The heatmap widget (tests read its size and values). */
 AttnscopeHeatmapView *attnscope_attention_page_get_heatmap (AttnscopeAttentionPage *self);
 
+/* Whether the sentence filter shows (the trace is a sentence pair). */
+gboolean attnscope_attention_page_get_segments_visible (AttnscopeAttentionPage *self);
+
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include "attnscope-layer-controls.h"
 #include "compare-figure.h"
+#include "pair-text.h"
 #include "render-text.h"
 
 struct _AttnscopeComparePage
@@ -17,6 +18,7 @@ struct _AttnscopeComparePage
   AttnscopePage parent_instance;
 
   GtkEntry *entry;
+  GtkEntry *pair_entry; /* the compared input's sentence B (encoders) */
   AttnscopeLayerControls *layer_controls;
   GtkLabel *error_label;
   GtkStack *stack;
@@ -142,6 +144,11 @@ attnscope_compare_page_append_export_args (AttnscopePage *page, const ArViewSele
     {
       g_ptr_array_add (argv, g_strdup ("--compare"));
       g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_text (b)));
+      if (attnscope_analysis_get_pair (b) != NULL)
+        {
+          g_ptr_array_add (argv, g_strdup ("--compare-pair"));
+          g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_pair (b)));
+        }
     }
 }
 
@@ -210,10 +217,24 @@ attnscope_compare_page_get_view (AttnscopeComparePage *self)
   return self->view;
 }
 
+/* Sentence B of the compared input: for a model that takes pairs. */
+static void
+update_pair_entry (AttnscopeComparePage *self)
+{
+  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
+  AsModel *model = session != NULL ? attnscope_session_get_model (session) : NULL;
+  gtk_widget_set_visible (GTK_WIDGET (self->pair_entry),
+                          model != NULL && ar_model_takes_pairs (model));
+}
+
 static void
 on_session_changed (AttnscopeComparePage *self)
 {
   AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
+  if (session != NULL)
+    g_signal_connect_object (session, "notify::model", G_CALLBACK (update_pair_entry), self,
+                             G_CONNECT_SWAPPED);
+  update_pair_entry (self);
   g_binding_group_set_source (self->run_bindings,
                               session != NULL ? attnscope_session_get_compare (session) : NULL);
   g_binding_group_set_source (self->view_bindings,
@@ -281,6 +302,7 @@ attnscope_compare_page_class_init (AttnscopeComparePageClass *klass)
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/attnscope/Attnscope/attnscope-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, entry);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, pair_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, layer_controls);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, error_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, stack);
@@ -298,6 +320,9 @@ attnscope_compare_page_init (AttnscopeComparePage *self)
   g_object_bind_property (self, "session", self->layer_controls, "session", G_BINDING_SYNC_CREATE);
   self->run_bindings = g_binding_group_new ();
   g_binding_group_bind_full (self->run_bindings, "text", self->entry, "text",
+                             G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, text_to_entry, NULL,
+                             NULL, NULL);
+  g_binding_group_bind_full (self->run_bindings, "pair", self->pair_entry, "text",
                              G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, text_to_entry, NULL,
                              NULL, NULL);
   g_binding_group_bind_full (self->run_bindings, "error-message", self->error_label, "label",

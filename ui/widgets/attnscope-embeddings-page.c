@@ -1,24 +1,31 @@
 /* attnscope-embeddings-page.c — the embeddings view (see attnscope-embeddings-page.h).
  *
- * A projection is asked of the analysis for (comparison trace or none, vectors, layer, head,
- * method); the analysis computes it off the UI thread once and keeps it, so going back to a
- * projection shown before is immediate. While one is computed the page keeps its last plot and
- * shows t-SNE's progress. A projection the user cancelled is not asked for again until the
- * request changes or "Run Again" is pressed. */
+ * The sentences are text A (the session's main trace) and the page's further sentences
+ * (attnscope-sentences.h). A projection is asked of text A's analysis for (the other sentences'
+ * traces, vectors, layer, head, method), and with "Static beside" a second one of the token
+ * embeddings; the analysis computes them off the UI thread once and keeps them, so going back to
+ * a projection shown before is immediate. While one is computed the page keeps its last plot and
+ * shows t-SNE's or UMAP's progress. While a sentence runs through the model, or when one failed,
+ * no projection is asked for and the last plot stays (a failure is named in the sentence panel).
+ * A projection the user cancelled is not asked for again until the request changes or "Run
+ * Again" is pressed. */
 #include "attnscope-embeddings-page.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "as-word-marks.h"
 #include "attnscope-layer-controls.h"
 
 typedef struct
 {
   AttnscopeAnalysis *analysis; /* compared, never used */
-  AsTrace *other;              /* compared, never used */
+  guint others_hash;           /* of the other sentences' traces (their addresses) */
+  int n_others;
   AsVectorSource source;
   int layer, head;
   AttnscopeProjection method;
+  gboolean beside; /* the token embeddings beside */
 } Request;
 
 struct _AttnscopeEmbeddingsPage
@@ -28,23 +35,33 @@ struct _AttnscopeEmbeddingsPage
   GtkDropDown *method_dropdown;
   GtkDropDown *source_dropdown;
   AttnscopeLayerControls *layer_controls;
-  GtkCheckButton *both_check;
+  GtkCheckButton *static_check;
+  GtkEntry *highlight_entry;
   GtkToggleButton *labels_button;
   GtkLabel *status_label;
   GtkProgressBar *progress_bar;
   GtkButton *run_button;
+  GtkButton *add_button;
+  GtkButton *load_button;
+  GtkListBox *sentence_list;
+  GtkLabel *sentence_error_label;
   AttnscopeScatterView *scatter;
 
   AttnscopeProjection method;
   AsVectorSource source;
+  AttnscopeSentences *sentences;
+  GPtrArray *other_traces; /* AsTrace, owned: the further sentences when last all ready */
+  GPtrArray *other_texts;  /* char *, owned: the texts of those traces */
+  char *sentence_error;
   GSignalGroup *progress_signals; /* on the analysis computing the projection */
   Request cancelled;              /* the request the user cancelled (analysis NULL: none) */
   /* what the figure on screen was built from */
   AttnscopeAnalysis *built_analysis; /* a reference, so that the pointers below stay unique */
   Request built_request;
-  const ArProjection *built_projection;
+  const ArProjection *built_projection, *built_static;
   ArViewSelection built_view;
   gboolean built_labels;
+  char *built_highlight;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeEmbeddingsPage, attnscope_embeddings_page, ATTNSCOPE_TYPE_PAGE)
@@ -52,34 +69,118 @@ G_DEFINE_FINAL_TYPE (AttnscopeEmbeddingsPage, attnscope_embeddings_page, ATTNSCO
 static gboolean
 request_equal (const Request *x, const Request *y)
 {
-  return x->analysis == y->analysis && x->other == y->other && x->source == y->source
-         && x->layer == y->layer && x->head == y->head && x->method == y->method;
+  return x->analysis == y->analysis && x->others_hash == y->others_hash
+         && x->n_others == y->n_others && x->source == y->source && x->layer == y->layer
+         && x->head == y->head && x->method == y->method && x->beside == y->beside;
 }
 
-/* What the page asks for now; FALSE without a trace. */
+/* The highlighted word, or NULL when the entry holds none that can be marked. */
+static const char *
+highlight_word (AttnscopeEmbeddingsPage *self)
+{
+  const char *word = gtk_editable_get_text (GTK_EDITABLE (self->highlight_entry));
+  return word != NULL && as_word_check (word, NULL) ? word : NULL;
+}
+
+/* The core's layer: hidden[l + 1] is the output of layer l; the embeddings have none. */
+static void
+set_layer (AttnscopeEmbeddingsPage *self, const ArViewSelection *view, Request *r)
+{
+  r->layer = self->source == AS_VECTORS_HIDDEN ? view->layer + 1
+             : self->source == AS_VECTORS_EMBEDDINGS || self->source == AS_VECTORS_TOKEN_EMBEDDINGS
+                 ? 0
+                 : view->layer;
+  r->head = self->source == AS_VECTORS_CONTEXTS ? view->head : -1;
+}
+
+/* What the page asks for for VIEW; FALSE without a trace. Uses the sentences as last read
+ * (read_sentences). */
+static gboolean
+request_for (AttnscopeEmbeddingsPage *self, const ArViewSelection *view, Request *r)
+{
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (ATTNSCOPE_PAGE (self));
+  if (analysis == NULL)
+    return FALSE;
+  guint hash = 17;
+  for (guint i = 0; i < self->other_traces->len; i++)
+    hash = hash * 31 + g_direct_hash (self->other_traces->pdata[i]);
+  *r = (Request){
+    .analysis = analysis,
+    .others_hash = hash,
+    .n_others = (int) self->other_traces->len,
+    .source = self->source,
+    .method = self->method,
+    .beside = gtk_check_button_get_active (self->static_check)
+              && self->source != AS_VECTORS_TOKEN_EMBEDDINGS,
+  };
+  set_layer (self, view, r);
+  return TRUE;
+}
+
 static gboolean
 current_request (AttnscopeEmbeddingsPage *self, Request *r)
 {
-  AttnscopePage *page = ATTNSCOPE_PAGE (self);
-  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
-  AttnscopeAnalysis *compare = attnscope_page_get_compare_analysis (page);
-  if (analysis == NULL)
-    return FALSE;
   ArViewSelection view;
-  attnscope_page_get_selection (page, &view);
-  gboolean both = compare != NULL && gtk_check_button_get_active (self->both_check);
-  *r = (Request){
-    .analysis = analysis,
-    .other = both ? attnscope_analysis_get_trace (compare) : NULL,
-    .source = self->source,
-    /* The core's layer: hidden[l + 1] is the output of layer l; the embeddings have none. */
-    .layer = self->source == AS_VECTORS_HIDDEN       ? view.layer + 1
-             : self->source == AS_VECTORS_EMBEDDINGS ? 0
-                                                     : view.layer,
-    .head = self->source == AS_VECTORS_CONTEXTS ? view.head : -1,
-    .method = self->method,
-  };
-  return TRUE;
+  attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &view);
+  return request_for (self, &view, r);
+}
+
+/* The projections R needs: *MAIN and, when beside, *STATIC (NULL while computed); FALSE with
+ * *FAILURE when one failed. */
+static gboolean
+want_projections (AttnscopeEmbeddingsPage *self, const Request *r, const ArProjection **main,
+                  const ArProjection **statics, const char **failure)
+{
+  AsTrace **others = (AsTrace **) self->other_traces->pdata;
+  *statics = NULL;
+  *failure = NULL;
+  if (r->beside)
+    {
+      *statics = attnscope_analysis_want_projection (
+          r->analysis, others, r->n_others, AS_VECTORS_TOKEN_EMBEDDINGS, 0, -1, r->method, failure);
+      if (*failure != NULL)
+        return FALSE;
+    }
+  *main = attnscope_analysis_want_projection (r->analysis, others, r->n_others, r->source, r->layer,
+                                              r->head, r->method, failure);
+  return *failure == NULL;
+}
+
+/* The sentences of the figure: text A, then the others as last read. */
+static void
+sentences_of (AttnscopeEmbeddingsPage *self, const Request *r, GPtrArray *traces, GPtrArray *texts,
+              ArSentences *out)
+{
+  g_ptr_array_add (traces, attnscope_analysis_get_trace (r->analysis));
+  g_ptr_array_add (texts, (gpointer) attnscope_analysis_get_text (r->analysis));
+  for (guint i = 0; i < self->other_traces->len; i++)
+    {
+      g_ptr_array_add (traces, self->other_traces->pdata[i]);
+      g_ptr_array_add (texts, self->other_texts->pdata[i]);
+    }
+  *out = (ArSentences){ (int) traces->len, (const AsTrace *const *) traces->pdata,
+                        (const char *const *) texts->pdata };
+}
+
+static ArBuiltFigure *
+build (AttnscopeEmbeddingsPage *self, const Request *r, const ArProjection *p,
+       const ArProjection *statics, const ArViewSelection *view)
+{
+  g_autoptr (GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr (GPtrArray) texts = g_ptr_array_new ();
+  ArSentences sentences;
+  sentences_of (self, r, traces, texts, &sentences);
+  ArProjectionPanel panels[2];
+  int n_panels = 0;
+  if (statics != NULL)
+    panels[n_panels++] = (ArProjectionPanel){ statics, { AS_VECTORS_TOKEN_EMBEDDINGS, 0, -1 } };
+  panels[n_panels++] = (ArProjectionPanel){ p, { r->source, r->layer, r->head } };
+  ArFigureTexts figure_texts;
+  attnscope_page_get_texts (ATTNSCOPE_PAGE (self), &figure_texts);
+  figure_texts.compare_text = NULL;
+  return ar_build_projection_figure (panels, n_panels, &sentences, highlight_word (self),
+                                     gtk_toggle_button_get_active (self->labels_button), view,
+                                     &figure_texts);
 }
 
 static void
@@ -97,57 +198,275 @@ static void
 on_progress (AttnscopeAnalysis *analysis, int done, int total, AttnscopeEmbeddingsPage *self)
 {
   gtk_progress_bar_set_fraction (self->progress_bar, total > 0 ? (double) done / total : 0);
-  g_autofree char *text = g_strdup_printf (_ ("t-SNE: iteration %d of %d"), done, total);
+  g_autofree char *text = self->method == ATTNSCOPE_PROJECTION_UMAP
+                              ? g_strdup_printf (_ ("UMAP: epoch %d of %d"), done, total)
+                              : g_strdup_printf (_ ("t-SNE: iteration %d of %d"), done, total);
   gtk_label_set_text (self->status_label, text);
 }
 
 static void
-show_status (AttnscopeEmbeddingsPage *self, const ArProjection *p)
+show_status (AttnscopeEmbeddingsPage *self, const ArProjection *p, int n_sentences)
 {
+  g_autofree char *points = g_strdup_printf (ngettext ("%d point", "%d points", p->n), p->n);
+  g_autofree char *of
+      = g_strdup_printf (ngettext ("%d sentence", "%d sentences", n_sentences), n_sentences);
   g_autofree char *status = p->method == AR_PROJECTION_PCA
-                                ? g_strdup_printf (_ ("%d points · explained variance %.0f %%"),
-                                                   p->n, 100 * (p->ratio[0] + p->ratio[1]))
-                                : g_strdup_printf (ngettext ("%d point", "%d points", p->n), p->n);
+                                ? g_strdup_printf (_ ("%s · %s · explained variance %.0f %%"),
+                                                   points, of, 100 * (p->ratio[0] + p->ratio[1]))
+                                : g_strdup_printf ("%s · %s", points, of);
   gtk_label_set_text (self->status_label, status);
 }
 
 static void
-show_projection (AttnscopeEmbeddingsPage *self, const Request *r, const ArProjection *p)
+show_projection (AttnscopeEmbeddingsPage *self, const Request *r, const ArProjection *p,
+                 const ArProjection *statics)
 {
-  AttnscopePage *page = ATTNSCOPE_PAGE (self);
   ArViewSelection view;
-  attnscope_page_get_selection (page, &view);
+  attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &view);
   gboolean labels = gtk_toggle_button_get_active (self->labels_button);
-  show_status (self, p);
+  const char *highlight = highlight_word (self);
+  show_status (self, p, r->n_others + 1);
   if (r->analysis == self->built_analysis && request_equal (r, &self->built_request)
-      && p == self->built_projection && labels == self->built_labels
+      && p == self->built_projection && statics == self->built_static
+      && labels == self->built_labels && g_strcmp0 (highlight, self->built_highlight) == 0
       && ar_view_selection_equal (&view, &self->built_view))
     return;
-  ArFigureTexts texts;
-  attnscope_page_get_texts (page, &texts);
-  g_autoptr (ArBuiltFigure) figure
-      = ar_build_projection_figure (p, attnscope_analysis_get_trace (r->analysis), r->other,
-                                    r->source, r->layer, r->head, labels, &view, &texts);
+  g_autoptr (ArBuiltFigure) figure = build (self, r, p, statics, &view);
   attnscope_scatter_view_set_figure (self->scatter, figure);
   g_set_object (&self->built_analysis, r->analysis);
   self->built_request = *r;
   self->built_projection = p;
+  self->built_static = statics;
   self->built_view = view;
   self->built_labels = labels;
+  g_free (self->built_highlight);
+  self->built_highlight = g_strdup (highlight);
 }
 
-/* The request for VIEW's layer and head (current_request's rules). */
-static gboolean
-request_for (AttnscopeEmbeddingsPage *self, const ArViewSelection *view, Request *r)
+/* ---- the sentence panel ---- */
+
+static void on_sentence_changed (GtkEditable *entry, AttnscopeEmbeddingsPage *self);
+static void on_remove_clicked (GtkButton *button, AttnscopeEmbeddingsPage *self);
+
+static GtkWidget *
+sentence_number (guint number)
 {
-  if (!current_request (self, r))
-    return FALSE;
-  r->layer = self->source == AS_VECTORS_HIDDEN       ? view->layer + 1
-             : self->source == AS_VECTORS_EMBEDDINGS ? 0
-                                                     : view->layer;
-  r->head = self->source == AS_VECTORS_CONTEXTS ? view->head : -1;
-  return TRUE;
+  g_autofree char *text = g_strdup_printf ("%u", number);
+  GtkWidget *label = gtk_label_new (text);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_size_request (label, 18, -1);
+  return label;
 }
+
+static GtkWidget *
+text_a_row (AttnscopeEmbeddingsPage *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  gtk_box_append (GTK_BOX (box), sentence_number (1));
+  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (ATTNSCOPE_PAGE (self));
+  GtkWidget *label = gtk_label_new (analysis != NULL ? attnscope_analysis_get_text (analysis) : "");
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_set_tooltip_text (label, _ ("Text A: the window's text (edit it above)"));
+  gtk_box_append (GTK_BOX (box), label);
+  return box;
+}
+
+static GtkWidget *
+sentence_row (AttnscopeEmbeddingsPage *self, guint index)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+  gtk_widget_set_margin_top (box, 3);
+  gtk_widget_set_margin_bottom (box, 3);
+  gtk_box_append (GTK_BOX (box), sentence_number (index + 2));
+  GtkWidget *entry = gtk_entry_new ();
+  gtk_widget_set_hexpand (entry, TRUE);
+  gtk_editable_set_text (GTK_EDITABLE (entry),
+                         attnscope_sentences_get_text (self->sentences, index));
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _ ("A sentence"));
+  /* The panel keeps its width whatever the sentences' lengths. */
+  gtk_editable_set_width_chars (GTK_EDITABLE (entry), 12);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (entry), 24);
+  g_object_set_data (G_OBJECT (entry), "sentence", GUINT_TO_POINTER (index));
+  g_signal_connect (entry, "changed", G_CALLBACK (on_sentence_changed), self);
+  gtk_box_append (GTK_BOX (box), entry);
+  GtkWidget *failed = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+  gtk_widget_add_css_class (failed, "error");
+  gtk_widget_set_visible (failed, FALSE);
+  gtk_box_append (GTK_BOX (box), failed);
+  GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
+  gtk_widget_add_css_class (remove, "flat");
+  gtk_widget_set_tooltip_text (remove, _ ("Remove the sentence"));
+  g_object_set_data (G_OBJECT (remove), "sentence", GUINT_TO_POINTER (index));
+  g_signal_connect (remove, "clicked", G_CALLBACK (on_remove_clicked), self);
+  gtk_box_append (GTK_BOX (box), remove);
+  return box;
+}
+
+/* The entry of row INDEX + 1 (INDEX: a further sentence), or NULL. */
+static GtkEditable *
+row_entry (AttnscopeEmbeddingsPage *self, guint index)
+{
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->sentence_list, (int) index + 1);
+  if (row == NULL)
+    return NULL;
+  GtkWidget *box = gtk_list_box_row_get_child (row);
+  GtkWidget *number = gtk_widget_get_first_child (box);
+  return GTK_EDITABLE (gtk_widget_get_next_sibling (number));
+}
+
+/* Shows on row INDEX + 1 whether the model refused the sentence, with the message. */
+static void
+show_row_failure (AttnscopeEmbeddingsPage *self, guint index)
+{
+  GtkEditable *entry = row_entry (self, index);
+  GtkWidget *failed = gtk_widget_get_next_sibling (GTK_WIDGET (entry));
+  AttnscopeRun *run = attnscope_sentences_get_run (self->sentences, index);
+  const char *message
+      = attnscope_run_get_running (run) ? NULL : attnscope_run_get_error_message (run);
+  gtk_widget_set_visible (failed, message != NULL);
+  gtk_widget_set_tooltip_text (failed, message);
+}
+
+/* Rebuilds the rows when they no longer show the list (its length or a text changed from
+ * outside: a file was loaded); an edit in a row never rebuilds it. */
+static void
+sync_rows (AttnscopeEmbeddingsPage *self)
+{
+  guint n = attnscope_sentences_get_n (self->sentences);
+  gboolean same = gtk_list_box_get_row_at_index (self->sentence_list, (int) n + 1) == NULL
+                  && gtk_list_box_get_row_at_index (self->sentence_list, 0) != NULL;
+  for (guint i = 0; i < n && same; i++)
+    {
+      GtkEditable *entry = row_entry (self, i);
+      same = entry != NULL
+             && g_strcmp0 (gtk_editable_get_text (entry),
+                           attnscope_sentences_get_text (self->sentences, i))
+                    == 0;
+    }
+  if (same)
+    {
+      /* Text A's row follows the window's text. */
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->sentence_list, 0);
+      GtkWidget *box = gtk_list_box_row_get_child (row);
+      GtkWidget *label = gtk_widget_get_next_sibling (gtk_widget_get_first_child (box));
+      AttnscopeAnalysis *analysis = attnscope_page_get_analysis (ATTNSCOPE_PAGE (self));
+      gtk_label_set_text (GTK_LABEL (label),
+                          analysis != NULL ? attnscope_analysis_get_text (analysis) : "");
+      for (guint i = 0; i < n; i++)
+        show_row_failure (self, i);
+      return;
+    }
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->sentence_list))) != NULL)
+    gtk_list_box_remove (self->sentence_list, child);
+  gtk_list_box_append (self->sentence_list, text_a_row (self));
+  for (guint i = 0; i < n; i++)
+    {
+      gtk_list_box_append (self->sentence_list, sentence_row (self, i));
+      show_row_failure (self, i);
+    }
+}
+
+static void
+on_sentence_changed (GtkEditable *entry, AttnscopeEmbeddingsPage *self)
+{
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "sentence"));
+  if (index < attnscope_sentences_get_n (self->sentences))
+    attnscope_sentences_set_text (self->sentences, index, gtk_editable_get_text (entry));
+}
+
+static void
+on_remove_clicked (GtkButton *button, AttnscopeEmbeddingsPage *self)
+{
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "sentence"));
+  if (index < attnscope_sentences_get_n (self->sentences))
+    attnscope_sentences_remove (self->sentences, index);
+}
+
+static void
+on_add_clicked (GtkButton *button, AttnscopeEmbeddingsPage *self)
+{
+  guint index = attnscope_sentences_add (self->sentences, "");
+  sync_rows (self);
+  GtkEditable *entry = row_entry (self, index);
+  if (entry != NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (entry));
+}
+
+static void
+show_sentence_error (AttnscopeEmbeddingsPage *self, const char *message)
+{
+  if (g_strcmp0 (self->sentence_error, message) != 0)
+    {
+      g_free (self->sentence_error);
+      self->sentence_error = g_strdup (message);
+    }
+  gtk_label_set_text (self->sentence_error_label, message != NULL ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->sentence_error_label), message != NULL);
+}
+
+static void
+on_file_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  AttnscopeEmbeddingsPage *self = user_data;
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GError) error = NULL;
+      if (file != NULL && !attnscope_sentences_load_file (self->sentences, file, &error))
+        show_sentence_error (self, error->message);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+on_load_clicked (GtkButton *button, AttnscopeEmbeddingsPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+      _ ("Load Sentences"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+      GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Open"), NULL);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_file_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* Reads the further sentences' state into other_traces / other_texts (kept as they were unless
+ * every sentence is ready). Returns the state. */
+static AttnscopeSentencesState
+read_sentences (AttnscopeEmbeddingsPage *self)
+{
+  g_autoptr (GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr (GPtrArray) texts = g_ptr_array_new ();
+  g_autofree char *message = NULL;
+  AttnscopeSentencesState state
+      = attnscope_sentences_get_state (self->sentences, traces, texts, &message);
+  if (state == ATTNSCOPE_SENTENCES_READY)
+    {
+      g_ptr_array_set_size (self->other_traces, 0);
+      g_ptr_array_set_size (self->other_texts, 0);
+      for (guint i = 0; i < traces->len; i++)
+        {
+          g_ptr_array_add (self->other_traces, as_trace_ref (traces->pdata[i]));
+          g_ptr_array_add (self->other_texts, g_strdup (texts->pdata[i]));
+        }
+    }
+  show_sentence_error (self, message);
+  return state;
+}
+
+/* ---- the page ---- */
 
 static ArBuiltFigure *
 attnscope_embeddings_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
@@ -156,15 +475,19 @@ attnscope_embeddings_page_build_figure (AttnscopePage *page, const ArViewSelecti
   Request r;
   if (!request_for (self, view, &r))
     return NULL;
-  const ArProjection *p = attnscope_analysis_want_projection (r.analysis, r.other, r.source,
-                                                              r.layer, r.head, r.method, NULL);
-  if (p == NULL)
+  const ArProjection *p = NULL, *statics = NULL;
+  const char *failure;
+  if (!want_projections (self, &r, &p, &statics, &failure) || p == NULL
+      || (r.beside && statics == NULL))
     return NULL;
-  ArFigureTexts texts;
-  attnscope_page_get_texts (page, &texts);
-  return ar_build_projection_figure (
-      p, attnscope_analysis_get_trace (r.analysis), r.other, r.source, r.layer, r.head,
-      gtk_toggle_button_get_active (self->labels_button), view, &texts);
+  return build (self, &r, p, statics, view);
+}
+
+static void
+add_arg (GPtrArray *argv, const char *name, const char *value)
+{
+  g_ptr_array_add (argv, g_strdup (name));
+  g_ptr_array_add (argv, g_strdup (value));
 }
 
 static void
@@ -175,36 +498,38 @@ attnscope_embeddings_page_append_export_args (AttnscopePage *page, const ArViewS
   Request r;
   if (!request_for (self, view, &r))
     return;
-  g_ptr_array_add (argv, g_strdup ("--project"));
-  g_ptr_array_add (argv, g_strdup (r.method == AR_PROJECTION_TSNE ? "tsne" : "pca"));
-  g_ptr_array_add (argv, g_strdup ("--of"));
-  g_ptr_array_add (argv, g_strdup (as_vector_source_to_string (r.source)));
-  if (r.source != AS_VECTORS_EMBEDDINGS)
+  add_arg (argv, "--project", ar_projection_method_to_string (r.method));
+  if (r.beside)
     {
-      g_ptr_array_add (argv, g_strdup ("--layer"));
-      g_ptr_array_add (argv, g_strdup_printf ("%d", r.layer));
+      add_arg (argv, "--of", as_vector_source_to_string (AS_VECTORS_TOKEN_EMBEDDINGS));
+      add_arg (argv, "--also", as_vector_source_to_string (r.source));
+    }
+  else
+    add_arg (argv, "--of", as_vector_source_to_string (r.source));
+  if (as_vector_source_needs_layer (r.source))
+    {
+      g_autofree char *layer = g_strdup_printf ("%d", r.layer);
+      add_arg (argv, "--layer", layer);
     }
   if (r.head >= 0)
     {
-      g_ptr_array_add (argv, g_strdup ("--head"));
-      g_ptr_array_add (argv, g_strdup_printf ("%d", r.head));
+      g_autofree char *head = g_strdup_printf ("%d", r.head);
+      add_arg (argv, "--head", head);
     }
   if (!gtk_toggle_button_get_active (self->labels_button))
     g_ptr_array_add (argv, g_strdup ("--no-labels"));
-  if (r.other != NULL)
-    {
-      AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (page);
-      g_ptr_array_add (argv, g_strdup ("--compare"));
-      g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_text (b)));
-    }
+  for (guint i = 0; i < self->other_texts->len; i++)
+    add_arg (argv, "--text", self->other_texts->pdata[i]);
+  if (highlight_word (self) != NULL)
+    add_arg (argv, "--highlight", highlight_word (self));
 }
 
 static void
 attnscope_embeddings_page_update (AttnscopePage *page)
 {
   AttnscopeEmbeddingsPage *self = ATTNSCOPE_EMBEDDINGS_PAGE (page);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->both_check),
-                            attnscope_page_get_compare_analysis (page) != NULL);
+  sync_rows (self);
+  AttnscopeSentencesState state = read_sentences (self);
   Request r;
   if (!current_request (self, &r))
     {
@@ -212,6 +537,15 @@ attnscope_embeddings_page_update (AttnscopePage *page)
       attnscope_scatter_view_set_figure (self->scatter, NULL);
       g_clear_object (&self->built_analysis);
       show_busy (self, FALSE, FALSE);
+      return;
+    }
+  if (state != ATTNSCOPE_SENTENCES_READY)
+    {
+      /* The previous figure stays: a sentence runs, or the model could not take one. */
+      gboolean running = state == ATTNSCOPE_SENTENCES_RUNNING;
+      gtk_label_set_text (self->status_label, running ? _ ("Running the sentences…")
+                                                      : _ ("A sentence could not be run"));
+      show_busy (self, running, FALSE);
       return;
     }
   g_signal_group_set_target (self->progress_signals, r.analysis);
@@ -222,30 +556,31 @@ attnscope_embeddings_page_update (AttnscopePage *page)
       return;
     }
   self->cancelled.analysis = NULL;
+  const ArProjection *p = NULL, *statics = NULL;
   const char *failure = NULL;
-  const ArProjection *p = attnscope_analysis_want_projection (r.analysis, r.other, r.source,
-                                                              r.layer, r.head, r.method, &failure);
-  gboolean tsne = r.method == AR_PROJECTION_TSNE;
-  if (failure != NULL)
+  gboolean iterative = r.method != AR_PROJECTION_PCA;
+  if (!want_projections (self, &r, &p, &statics, &failure))
     {
-      attnscope_scatter_view_set_figure (self->scatter, NULL);
-      g_clear_object (&self->built_analysis);
+      /* The last figure stays; the status says why there is no new one. */
       gtk_label_set_text (self->status_label, failure);
       show_busy (self, FALSE, FALSE);
     }
-  else if (p == NULL)
+  else if (p == NULL || (r.beside && statics == NULL))
     {
       /* Already waiting: leave the progress where it is. */
       if (!attnscope_page_get_busy (page))
         {
-          gtk_label_set_text (self->status_label, tsne ? _ ("t-SNE running…") : "");
-          show_busy (self, TRUE, tsne);
+          gtk_label_set_text (self->status_label,
+                              r.method == AR_PROJECTION_TSNE   ? _ ("t-SNE running…")
+                              : r.method == AR_PROJECTION_UMAP ? _ ("UMAP running…")
+                                                               : "");
+          show_busy (self, TRUE, iterative);
         }
     }
   else
     {
       show_busy (self, FALSE, FALSE);
-      show_projection (self, &r, p);
+      show_projection (self, &r, p, statics);
     }
 }
 
@@ -261,9 +596,9 @@ attnscope_embeddings_page_dup_figure_name (AttnscopePage *page)
   AttnscopeEmbeddingsPage *self = ATTNSCOPE_EMBEDDINGS_PAGE (page);
   ArViewSelection view;
   attnscope_page_get_selection (page, &view);
-  return g_strdup_printf ("%s-%s-layer%d",
-                          self->method == ATTNSCOPE_PROJECTION_TSNE ? "tsne" : "pca",
-                          as_vector_source_to_string (self->source), view.layer);
+  return g_strdup_printf ("%s-%s-layer%d%s", ar_projection_method_to_string (self->method),
+                          as_vector_source_to_string (self->source), view.layer,
+                          gtk_check_button_get_active (self->static_check) ? "-static" : "");
 }
 
 void
@@ -288,14 +623,36 @@ attnscope_embeddings_page_set_source (AttnscopeEmbeddingsPage *self, AsVectorSou
   attnscope_layer_controls_set_head_mode (self->layer_controls, source == AS_VECTORS_CONTEXTS
                                                                     ? ATTNSCOPE_HEAD_MODE_ALWAYS
                                                                     : ATTNSCOPE_HEAD_MODE_NEVER);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->static_check), source != AS_VECTORS_TOKEN_EMBEDDINGS);
   attnscope_embeddings_page_update (ATTNSCOPE_PAGE (self));
 }
 
 void
-attnscope_embeddings_page_set_both_sentences (AttnscopeEmbeddingsPage *self, gboolean both)
+attnscope_embeddings_page_set_static_beside (AttnscopeEmbeddingsPage *self, gboolean beside)
 {
   g_return_if_fail (ATTNSCOPE_IS_EMBEDDINGS_PAGE (self));
-  gtk_check_button_set_active (self->both_check, both);
+  gtk_check_button_set_active (self->static_check, beside);
+}
+
+void
+attnscope_embeddings_page_set_highlight (AttnscopeEmbeddingsPage *self, const char *word)
+{
+  g_return_if_fail (ATTNSCOPE_IS_EMBEDDINGS_PAGE (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->highlight_entry), word != NULL ? word : "");
+}
+
+AttnscopeSentences *
+attnscope_embeddings_page_get_sentences (AttnscopeEmbeddingsPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_EMBEDDINGS_PAGE (self), NULL);
+  return self->sentences;
+}
+
+const char *
+attnscope_embeddings_page_get_sentence_error (AttnscopeEmbeddingsPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_EMBEDDINGS_PAGE (self), NULL);
+  return self->sentence_error;
 }
 
 gboolean
@@ -350,27 +707,70 @@ on_source_selected (GtkDropDown *dropdown, GParamSpec *pspec, AttnscopeEmbedding
 }
 
 static void
-on_option_toggled (GtkWidget *button, AttnscopeEmbeddingsPage *self)
+on_option_changed (GtkWidget *widget, AttnscopeEmbeddingsPage *self)
 {
   attnscope_embeddings_page_update (ATTNSCOPE_PAGE (self));
 }
 
 static void
+on_sentences_changed (AttnscopeSentences *sentences, AttnscopeEmbeddingsPage *self)
+{
+  attnscope_embeddings_page_update (ATTNSCOPE_PAGE (self));
+}
+
+static void
+on_session_model (AttnscopeEmbeddingsPage *self)
+{
+  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
+  attnscope_sentences_set_model (self->sentences,
+                                 session != NULL ? attnscope_session_get_model (session) : NULL);
+}
+
+static void
+on_session_notify (GObject *object, GParamSpec *pspec, AttnscopeEmbeddingsPage *self)
+{
+  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
+  if (session != NULL)
+    g_signal_connect_object (session, "notify::model", G_CALLBACK (on_session_model), self,
+                             G_CONNECT_SWAPPED);
+  on_session_model (self);
+}
+
+static void
 on_point_activated (AttnscopeScatterView *scatter, int point, AttnscopeEmbeddingsPage *self)
 {
-  /* Points of the first text are its tokens; the second text's come after them. */
+  /* The first sentence's tokens come first, in either panel. */
   AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
+  ArBuiltFigure *figure = attnscope_scatter_view_get_figure (scatter);
   AttnscopeAnalysis *analysis = attnscope_page_get_analysis (ATTNSCOPE_PAGE (self));
-  if (view != NULL && analysis != NULL && point < attnscope_analysis_get_trace (analysis)->n_tokens)
-    attnscope_view_state_set_selected_token (view, point);
+  if (view == NULL || analysis == NULL || figure == NULL)
+    return;
+  int token = point % ar_built_figure_get_parts (figure)->scatter.n_points;
+  if (token < attnscope_analysis_get_trace (analysis)->n_tokens)
+    attnscope_view_state_set_selected_token (view, token);
 }
 
 static void
 attnscope_embeddings_page_dispose (GObject *object)
 {
-  g_clear_object (&ATTNSCOPE_EMBEDDINGS_PAGE (object)->progress_signals);
-  g_clear_object (&ATTNSCOPE_EMBEDDINGS_PAGE (object)->built_analysis);
+  AttnscopeEmbeddingsPage *self = ATTNSCOPE_EMBEDDINGS_PAGE (object);
+  g_clear_object (&self->progress_signals);
+  g_clear_object (&self->built_analysis);
+  if (self->sentences != NULL)
+    g_signal_handlers_disconnect_by_data (self->sentences, self);
+  g_clear_object (&self->sentences);
+  g_clear_pointer (&self->other_traces, g_ptr_array_unref);
+  g_clear_pointer (&self->other_texts, g_ptr_array_unref);
   G_OBJECT_CLASS (attnscope_embeddings_page_parent_class)->dispose (object);
+}
+
+static void
+attnscope_embeddings_page_finalize (GObject *object)
+{
+  AttnscopeEmbeddingsPage *self = ATTNSCOPE_EMBEDDINGS_PAGE (object);
+  g_free (self->sentence_error);
+  g_free (self->built_highlight);
+  G_OBJECT_CLASS (attnscope_embeddings_page_parent_class)->finalize (object);
 }
 
 static void
@@ -381,6 +781,7 @@ attnscope_embeddings_page_class_init (AttnscopeEmbeddingsPageClass *klass)
   AttnscopePageClass *page_class = ATTNSCOPE_PAGE_CLASS (klass);
 
   object_class->dispose = attnscope_embeddings_page_dispose;
+  object_class->finalize = attnscope_embeddings_page_finalize;
   page_class->update = attnscope_embeddings_page_update;
   page_class->get_figure = attnscope_embeddings_page_get_figure;
   page_class->dup_figure_name = attnscope_embeddings_page_dup_figure_name;
@@ -394,11 +795,17 @@ attnscope_embeddings_page_class_init (AttnscopeEmbeddingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, method_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, source_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, layer_controls);
-  gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, both_check);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, static_check);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, highlight_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, labels_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, status_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, run_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, add_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, load_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, sentence_list);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage,
+                                        sentence_error_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeEmbeddingsPage, scatter);
 }
 
@@ -408,18 +815,26 @@ attnscope_embeddings_page_init (AttnscopeEmbeddingsPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->method = ATTNSCOPE_PROJECTION_PCA;
   self->source = AS_VECTORS_HIDDEN;
+  self->sentences = attnscope_sentences_new ();
+  self->other_traces = g_ptr_array_new_with_free_func ((GDestroyNotify) as_trace_unref);
+  self->other_texts = g_ptr_array_new_with_free_func (g_free);
   gtk_drop_down_set_selected (self->source_dropdown, self->source);
   attnscope_layer_controls_set_show_aggregate (self->layer_controls, FALSE);
   attnscope_layer_controls_set_head_mode (self->layer_controls, ATTNSCOPE_HEAD_MODE_NEVER);
   g_object_bind_property (self, "session", self->layer_controls, "session", G_BINDING_SYNC_CREATE);
+  g_signal_connect (self, "notify::session", G_CALLBACK (on_session_notify), self);
   g_signal_connect (self->method_dropdown, "notify::selected", G_CALLBACK (on_method_selected),
                     self);
   g_signal_connect (self->source_dropdown, "notify::selected", G_CALLBACK (on_source_selected),
                     self);
-  g_signal_connect (self->both_check, "toggled", G_CALLBACK (on_option_toggled), self);
-  g_signal_connect (self->labels_button, "toggled", G_CALLBACK (on_option_toggled), self);
+  g_signal_connect (self->static_check, "toggled", G_CALLBACK (on_option_changed), self);
+  g_signal_connect (self->highlight_entry, "changed", G_CALLBACK (on_option_changed), self);
+  g_signal_connect (self->labels_button, "toggled", G_CALLBACK (on_option_changed), self);
   g_signal_connect (self->run_button, "clicked", G_CALLBACK (on_run_clicked), self);
+  g_signal_connect (self->add_button, "clicked", G_CALLBACK (on_add_clicked), self);
+  g_signal_connect (self->load_button, "clicked", G_CALLBACK (on_load_clicked), self);
   g_signal_connect (self->scatter, "point-activated", G_CALLBACK (on_point_activated), self);
+  g_signal_connect (self->sentences, "changed", G_CALLBACK (on_sentences_changed), self);
   self->progress_signals = g_signal_group_new (ATTNSCOPE_TYPE_ANALYSIS);
   g_signal_group_connect (self->progress_signals, "progress", G_CALLBACK (on_progress), self);
 }

@@ -12,8 +12,9 @@ struct _AttnscopeHeadGridView
 {
   GtkWidget parent_instance;
 
-  ArBuiltFigure *figure; /* a grid, or NULL */
-  double *stats;         /* [L][H][AS_HEAD_STAT_COUNT] or NULL */
+  ArBuiltFigure *figure;  /* a grid, or NULL */
+  double *stats;          /* [L][H][AS_HEAD_STAT_COUNT] or NULL */
+  gboolean bidirectional; /* the statistics of an encoder: next, [CLS] and [SEP] too */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeadGridView, attnscope_head_grid_view, GTK_TYPE_WIDGET)
@@ -44,8 +45,11 @@ attnscope_head_grid_view_set_figure (AttnscopeHeadGridView *self, ArBuiltFigure 
   const ArGridFigure *fig = grid (self);
   if (fig != NULL && stats != NULL && stats->n_layer == fig->n_layers
       && stats->n_head == fig->n_heads)
-    self->stats = g_memdup2 (stats->values, sizeof (double) * (gsize) stats->n_layer * stats->n_head
-                                                * AS_HEAD_STAT_COUNT);
+    {
+      self->stats = g_memdup2 (stats->values, sizeof (double) * (gsize) stats->n_layer
+                                                  * stats->n_head * AS_HEAD_STAT_COUNT);
+      self->bidirectional = stats->bidirectional;
+    }
 }
 
 ArBuiltFigure *
@@ -105,6 +109,50 @@ hit (AttnscopeHeadGridView *self, double x, double y, int *layer, int *head)
                       gtk_widget_get_height (GTK_WIDGET (self)), x, y, layer, head);
 }
 
+char *
+attnscope_head_grid_view_dup_tooltip (AttnscopeHeadGridView *self, int layer, int head)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self), NULL);
+  const ArGridFigure *fig = grid (self);
+  if (fig == NULL || layer < 0 || layer >= fig->n_layers || head < 0 || head >= fig->n_heads)
+    return NULL;
+  GString *text = g_string_new (NULL);
+  g_string_append_printf (text, _ ("Layer %d · head %d"), layer, head);
+  int kv = ar_kv_head_of (head, fig->n_heads, fig->n_kv_heads);
+  if (kv >= 0)
+    g_string_append_printf (text, _ (" · key/value head %d (shared by heads %d–%d)"), kv,
+                            kv * (fig->n_heads / fig->n_kv_heads),
+                            (kv + 1) * (fig->n_heads / fig->n_kv_heads) - 1);
+  if (self->stats != NULL)
+    {
+      const double *v = self->stats + ((gsize) layer * fig->n_heads + head) * AS_HEAD_STAT_COUNT;
+      g_autofree char *entropy = ar_format_number (v[AS_HEAD_STAT_ENTROPY], 2);
+      g_autofree char *previous = ar_format_number (v[AS_HEAD_STAT_PREVIOUS], 2);
+      g_autofree char *first = ar_format_number (v[AS_HEAD_STAT_FIRST], 2);
+      g_autofree char *self_share = ar_format_number (v[AS_HEAD_STAT_SELF], 2);
+      if (self->bidirectional)
+        {
+          /* An encoder's shares, as `attnscope stats` prints them. */
+          g_autofree char *next = ar_format_number (v[AS_HEAD_STAT_NEXT], 2);
+          g_autofree char *cls = ar_format_number (v[AS_HEAD_STAT_CLS], 2);
+          g_autofree char *sep = ar_format_number (v[AS_HEAD_STAT_SEP], 2);
+          if (fig->patterns != NULL)
+            g_string_append_printf (
+                text, _ ("\nPattern: %s"),
+                ar_head_pattern_label (fig->patterns[layer * fig->n_heads + head]));
+          g_string_append_printf (text,
+                                  _ ("\nEntropy %s · [CLS] %s · [SEP] %s · previous %s · next %s "
+                                     "· self %s"),
+                                  entropy, cls, sep, previous, next, self_share);
+        }
+      else
+        g_string_append_printf (text, _ ("\nEntropy %s · previous %s · first %s · self %s"),
+                                entropy, previous, first, self_share);
+    }
+  g_string_append (text, _ ("\nClick to open it in the attention view"));
+  return g_string_free (text, FALSE);
+}
+
 static gboolean
 on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
                   gpointer user_data)
@@ -113,27 +161,8 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   int layer, head;
   if (keyboard || !hit (self, x, y, &layer, &head))
     return FALSE;
-  GString *text = g_string_new (NULL);
-  g_string_append_printf (text, _ ("Layer %d · head %d"), layer, head);
-  int kv = ar_kv_head_of (head, grid (self)->n_heads, grid (self)->n_kv_heads);
-  if (kv >= 0)
-    g_string_append_printf (text, _ (" · key/value head %d (shared by heads %d–%d)"), kv,
-                            kv * (grid (self)->n_heads / grid (self)->n_kv_heads),
-                            (kv + 1) * (grid (self)->n_heads / grid (self)->n_kv_heads) - 1);
-  if (self->stats != NULL)
-    {
-      const double *v
-          = self->stats + ((gsize) layer * grid (self)->n_heads + head) * AS_HEAD_STAT_COUNT;
-      g_autofree char *entropy = ar_format_number (v[AS_HEAD_STAT_ENTROPY], 2);
-      g_autofree char *previous = ar_format_number (v[AS_HEAD_STAT_PREVIOUS], 2);
-      g_autofree char *first = ar_format_number (v[AS_HEAD_STAT_FIRST], 2);
-      g_autofree char *self_share = ar_format_number (v[AS_HEAD_STAT_SELF], 2);
-      g_string_append_printf (text, _ ("\nEntropy %s · previous %s · first %s · self %s"), entropy,
-                              previous, first, self_share);
-    }
-  g_string_append (text, _ ("\nClick to open it in the attention view"));
-  gtk_tooltip_set_text (tooltip, text->str);
-  g_string_free (text, TRUE);
+  g_autofree char *text = attnscope_head_grid_view_dup_tooltip (self, layer, head);
+  gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
 

@@ -25,4 +25,9 @@ ArBuiltFigure *attnscope_head_grid_view_get_figure (AttnscopeHeadGridView *self)
 int attnscope_head_grid_view_get_n_layers (AttnscopeHeadGridView *self);
 int attnscope_head_grid_view_get_n_heads (AttnscopeHeadGridView *self);
 
+/* The tooltip of head (LAYER, HEAD): its numbers, pattern and shares (entropy, previous, first,
+ * self; for an encoder [CLS], [SEP], previous, next, self, as `attnscope stats`); NULL outside the
+ * grid. Newly allocated. */
+char *attnscope_head_grid_view_dup_tooltip (AttnscopeHeadGridView *self, int layer, int head);
+
 G_END_DECLS

@@ -31,10 +31,19 @@ update_summary (AttnscopeHeadsPage *self, const AsHeadStats *stats)
   int counts[AS_HEAD_PATTERN_COUNT] = { 0 };
   for (int i = 0; i < stats->n_layer * stats->n_head; i++)
     counts[stats->patterns[i]]++;
-  g_autofree char *text = g_strdup_printf (
-      _ ("Layers × heads: %d × %d · previous token %d · first token %d · self %d · mixed %d"),
-      stats->n_layer, stats->n_head, counts[AS_HEAD_PATTERN_PREVIOUS],
-      counts[AS_HEAD_PATTERN_FIRST], counts[AS_HEAD_PATTERN_SELF], counts[AS_HEAD_PATTERN_MIXED]);
+  g_autofree char *text = NULL;
+  if (stats->bidirectional)
+    text = g_strdup_printf (_ ("Layers × heads: %d × %d · [CLS] %d · [SEP] %d · previous token %d "
+                               "· next token %d · self %d · broad %d · mixed %d"),
+                            stats->n_layer, stats->n_head, counts[AS_HEAD_PATTERN_CLS],
+                            counts[AS_HEAD_PATTERN_SEP], counts[AS_HEAD_PATTERN_PREVIOUS],
+                            counts[AS_HEAD_PATTERN_NEXT], counts[AS_HEAD_PATTERN_SELF],
+                            counts[AS_HEAD_PATTERN_BROAD], counts[AS_HEAD_PATTERN_MIXED]);
+  else
+    text = g_strdup_printf (
+        _ ("Layers × heads: %d × %d · previous token %d · first token %d · self %d · mixed %d"),
+        stats->n_layer, stats->n_head, counts[AS_HEAD_PATTERN_PREVIOUS],
+        counts[AS_HEAD_PATTERN_FIRST], counts[AS_HEAD_PATTERN_SELF], counts[AS_HEAD_PATTERN_MIXED]);
   gtk_label_set_text (self->summary_label, text);
 }
 
@@ -200,6 +209,13 @@ on_head_activated (AttnscopeHeadGridView *grid, int layer, int head, AttnscopeHe
   attnscope_view_state_set_layer (view, layer);
   attnscope_view_state_set_head (view, head);
   gtk_widget_activate_action (GTK_WIDGET (self), "win.show-page", "s", "attention");
+}
+
+const char *
+attnscope_heads_page_get_summary (AttnscopeHeadsPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEADS_PAGE (self), NULL);
+  return gtk_label_get_text (self->summary_label);
 }
 
 AttnscopeHeadGridView *

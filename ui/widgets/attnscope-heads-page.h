@@ -1,6 +1,7 @@
 /* attnscope-heads-page.h — the model view: all heads of the model at once, each labelled with
- * its pattern (previous token, first token, self, mixed); a click opens a head in the attention
- * view. Its figure is what "Export All Heads" writes. */
+ * its pattern (previous token, first token, self, mixed; for an encoder [CLS], [SEP], next,
+ * previous, self, broad) with the shares of `attnscope stats` in its tooltip; a click opens a head
+ * in the attention view. Its figure is what "Export All Heads" writes. */
 #pragma once
 
 #include "attnscope-head-grid-view.h"
@@ -14,5 +15,7 @@ G_DECLARE_FINAL_TYPE (AttnscopeHeadsPage, attnscope_heads_page, ATTNSCOPE, HEADS
                       AttnscopePage)
 
 AttnscopeHeadGridView *attnscope_heads_page_get_grid (AttnscopeHeadsPage *self);
+/* The line above the grid: layers × heads and how many heads have each pattern. */
+const char *attnscope_heads_page_get_summary (AttnscopeHeadsPage *self);
 
 G_END_DECLS

@@ -116,6 +116,7 @@ apply_view (AttnscopeHeatmapView *self, int row0, int col0, int zoom)
 {
   int rows = n_rows (self), cols = n_cols (self);
   int old = self->zoom;
+  /* 0 asks for all of it (a new figure, the key 0) */
   if (zoom <= 0 || zoom >= MAX (rows, cols) || rows == 0)
     zoom = 0;
   else

@@ -287,8 +287,8 @@ attnscope_page_get_texts (AttnscopePage *self, ArFigureTexts *texts)
   AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (self);
   *texts = (ArFigureTexts){
     .model_name = session != NULL ? attnscope_session_get_model_name (session) : NULL,
-    .text = a != NULL ? attnscope_analysis_get_text (a) : NULL,
-    .compare_text = b != NULL ? attnscope_analysis_get_text (b) : NULL,
+    .text = a != NULL ? attnscope_analysis_get_shown_text (a) : NULL,
+    .compare_text = b != NULL ? attnscope_analysis_get_shown_text (b) : NULL,
     .target_text = a != NULL && attnscope_analysis_get_trace (a)->source != NULL && session != NULL
                        ? attnscope_run_get_trace_target (attnscope_session_get_main (session))
                        : NULL,

@@ -1,6 +1,10 @@
-/* attnscope-predictions-page.h — the predictions view: the ten most likely next tokens after the
- * text with their probability bars and logits (core/as-predict.h); "Append" adds a token to the
- * text, so clicking it repeatedly is the seed's greedy generation loop. */
+/* attnscope-predictions-page.h — the predictions view: for a next-token model the ten most likely
+ * next tokens after the text with their probability bars and logits (core/as-predict.h); "Append"
+ * adds a token to the text, so clicking it repeatedly is the seed's greedy generation loop. For a
+ * masked-LM encoder (BERT, RoBERTa, DistilBERT) the ten most likely tokens at every mask token of
+ * the text or pair (as_predict_masked, computed by the analysis); "Fill" puts one in place of its
+ * mask. A text without a mask gets "Type [MASK] …" (the model's own mask token); a model without
+ * an output head says so. */
 #pragma once
 
 #include "attnscope-page.h"
@@ -16,6 +20,16 @@ G_DECLARE_FINAL_TYPE (AttnscopePredictionsPage, attnscope_predictions_page, ATTN
 int attnscope_predictions_page_get_n_predictions (AttnscopePredictionsPage *self);
 const char *attnscope_predictions_page_get_token (AttnscopePredictionsPage *self, int i);
 double attnscope_predictions_page_get_probability (AttnscopePredictionsPage *self, int i);
+
+/* Masked-LM encoders: the masks listed (0 while there are none) and mask M's predictions. */
+int attnscope_predictions_page_get_n_masks (AttnscopePredictionsPage *self);
+const AsMaskedPrediction *attnscope_predictions_page_get_mask (AttnscopePredictionsPage *self,
+                                                               int m);
+/* The status message shown instead of a list (no mask, no head), or NULL while a list shows. */
+const char *attnscope_predictions_page_get_message (AttnscopePredictionsPage *self);
+/* Replaces mask M of the text (or of the pair's second text) with its prediction I's token and
+ * runs the model again (the Fill buttons). */
+void attnscope_predictions_page_fill (AttnscopePredictionsPage *self, int m, int i);
 
 /* Appends prediction I's text to the text it was predicted for, in the main run (the Append
  * buttons). */

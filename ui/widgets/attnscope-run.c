@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "attnscope-tasks.h"
+#include "pair-text.h"
 
 struct _AttnscopeRun
 {
@@ -14,8 +15,10 @@ struct _AttnscopeRun
   gboolean truncate;
   char *text;
   char *target; /* a translation model's target text */
+  char *pair;   /* the second text of a sentence pair (encoders), or NULL */
   AsTrace *trace;
   char *trace_text;          /* the text TRACE came from */
+  char *trace_pair;          /* and its pair's second text, or NULL */
   char *trace_target;        /* the target TRACE came from (translation models) */
   AttnscopeCross *cross;     /* TRACE's cross-attention results (translation models) */
   GCancellable *cancellable; /* the pass in flight, NULL when idle */
@@ -24,6 +27,7 @@ struct _AttnscopeRun
   gboolean empty_input; /* the error says a translation's source or target is empty */
   gboolean too_long;
   int n_text_tokens; /* the whole text's tokens at the last pass, -1 unknown */
+  int n_a, n_b;      /* a pair's texts' own tokens at the last pass, -1 unknown */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeRun, attnscope_run, G_TYPE_OBJECT)
@@ -32,6 +36,7 @@ enum
 {
   PROP_0,
   PROP_TEXT,
+  PROP_PAIR,
   PROP_TRACE,
   PROP_RUNNING,
   PROP_ERROR_MESSAGE,
@@ -68,8 +73,8 @@ translation_model (AttnscopeRun *self)
 }
 
 static void
-set_trace (AttnscopeRun *self, AsTrace *trace, const char *text, const char *target,
-           AttnscopeCross *cross)
+set_trace (AttnscopeRun *self, AsTrace *trace, const char *text, const char *pair,
+           const char *target, AttnscopeCross *cross)
 {
   if (self->trace == trace)
     return;
@@ -79,6 +84,8 @@ set_trace (AttnscopeRun *self, AsTrace *trace, const char *text, const char *tar
   self->cross = trace != NULL && cross != NULL ? attnscope_cross_ref (cross) : NULL;
   g_free (self->trace_text);
   self->trace_text = g_strdup (trace != NULL ? text : NULL);
+  g_free (self->trace_pair);
+  self->trace_pair = g_strdup (trace != NULL ? pair : NULL);
   g_free (self->trace_target);
   self->trace_target = g_strdup (trace != NULL ? target : NULL);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
@@ -99,7 +106,7 @@ typedef struct
 {
   AttnscopeRun *self;        /* owned */
   GCancellable *cancellable; /* owned: identifies the pass */
-  char *text;
+  char *text, *pair;
   char *target;
 } PassData;
 
@@ -109,9 +116,10 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
   PassData *data = user_data;
   AttnscopeRun *self = data->self;
   g_autoptr (GError) error = NULL;
-  int n_tokens = -1;
-  g_autoptr (AsTrace) trace = attnscope_forward_text_finish (result, &n_tokens, &error);
+  AttnscopeTokenCounts counts;
+  g_autoptr (AsTrace) trace = attnscope_forward_text_finish (result, &counts, &error);
   g_autoptr (AttnscopeCross) cross = attnscope_forward_dup_cross (result);
+  int n_tokens = counts.n_tokens;
   /* Only the newest pass lands; a stale or cancelled one is dropped. */
   if (self->cancellable == data->cancellable && !g_cancellable_is_cancelled (data->cancellable))
     {
@@ -120,9 +128,11 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
       int context = as_model_get_config (self->model)->n_positions;
       if (data->target != NULL)
         context = G_MAXINT; /* a translation's length errors name their numbers themselves */
-      if (self->n_text_tokens != n_tokens)
+      if (self->n_text_tokens != n_tokens || self->n_a != counts.n_a || self->n_b != counts.n_b)
         {
           self->n_text_tokens = n_tokens;
+          self->n_a = counts.n_a;
+          self->n_b = counts.n_b;
           g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TEXT_TOKENS]);
         }
       /* Truncation belongs to the text that needed it: a text that fits ends it. */
@@ -134,7 +144,7 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
       if (trace != NULL)
         {
           set_error (self, NULL, FALSE);
-          set_trace (self, trace, data->text, data->target, cross);
+          set_trace (self, trace, data->text, data->pair, data->target, cross);
         }
       else
         set_error (self, error->message, n_tokens > context);
@@ -144,6 +154,7 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
   g_object_unref (data->cancellable);
   g_object_unref (data->self);
   g_free (data->text);
+  g_free (data->pair);
   g_free (data->target);
   g_free (data);
 }
@@ -184,7 +195,7 @@ run (AttnscopeRun *self)
     {
       set_error (self, NULL, FALSE);
       if (!self->keep_when_empty || self->model == NULL)
-        set_trace (self, NULL, NULL, NULL, NULL);
+        set_trace (self, NULL, NULL, NULL, NULL, NULL);
       if (was_running)
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
       return;
@@ -201,8 +212,11 @@ run (AttnscopeRun *self)
                                            pass_finished, data);
     }
   else
-    attnscope_forward_text_async (self->model, self->text, self->truncate, self->cancellable,
-                                  pass_finished, data);
+    {
+      data->pair = g_strdup (attnscope_run_get_pair_in_use (self));
+      attnscope_forward_text_async (self->model, data->text, data->pair, self->truncate,
+                                    self->cancellable, pass_finished, data);
+    }
   if (!was_running)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
@@ -320,6 +334,51 @@ attnscope_run_translate (AttnscopeRun *self)
 }
 
 void
+attnscope_run_set_pair (AttnscopeRun *self, const char *pair)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  if (pair != NULL && *pair == '\0')
+    pair = NULL;
+  if (g_strcmp0 (self->pair, pair) == 0)
+    return;
+  g_free (self->pair);
+  self->pair = g_strdup (pair);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAIR]);
+  run (self);
+}
+
+const char *
+attnscope_run_get_pair (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->pair;
+}
+
+const char *
+attnscope_run_get_pair_in_use (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->pair != NULL && self->model != NULL && ar_model_takes_pairs (self->model)
+             ? self->pair
+             : NULL;
+}
+
+const char *
+attnscope_run_get_trace_pair (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->trace_pair;
+}
+
+void
+attnscope_run_get_pair_tokens (AttnscopeRun *self, int *n_a, int *n_b)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  *n_a = self->n_a;
+  *n_b = self->n_b;
+}
+
+void
 attnscope_run_set_model (AttnscopeRun *self, AsModel *model)
 {
   g_return_if_fail (ATTNSCOPE_IS_RUN (self));
@@ -330,7 +389,7 @@ attnscope_run_set_model (AttnscopeRun *self, AsModel *model)
   self->model = model != NULL ? as_model_ref (model) : NULL;
   cancel_translation (self);
   /* A trace of another model would no longer match the model's shape. */
-  set_trace (self, NULL, NULL, NULL, NULL);
+  set_trace (self, NULL, NULL, NULL, NULL, NULL);
   if (!translation_model (self) && self->empty_input)
     set_error (self, NULL, FALSE);
   self->empty_input = FALSE;
@@ -432,7 +491,9 @@ attnscope_run_finalize (GObject *object)
   AttnscopeRun *self = ATTNSCOPE_RUN (object);
   g_free (self->text);
   g_free (self->target);
+  g_free (self->pair);
   g_free (self->trace_text);
+  g_free (self->trace_pair);
   g_free (self->trace_target);
   g_free (self->error_message);
   G_OBJECT_CLASS (attnscope_run_parent_class)->finalize (object);
@@ -446,6 +507,9 @@ attnscope_run_get_property (GObject *object, guint prop_id, GValue *value, GPara
     {
     case PROP_TEXT:
       g_value_set_string (value, self->text);
+      break;
+    case PROP_PAIR:
+      g_value_set_string (value, self->pair);
       break;
     case PROP_TRACE:
       g_value_set_boxed (value, self->trace);
@@ -485,6 +549,9 @@ attnscope_run_set_property (GObject *object, guint prop_id, const GValue *value,
     case PROP_TEXT:
       attnscope_run_set_text (self, g_value_get_string (value));
       break;
+    case PROP_PAIR:
+      attnscope_run_set_pair (self, g_value_get_string (value));
+      break;
     case PROP_TRUNCATE:
       attnscope_run_set_truncate (self, g_value_get_boolean (value));
       break;
@@ -509,6 +576,9 @@ attnscope_run_class_init (AttnscopeRunClass *klass)
   properties[PROP_TEXT]
       = g_param_spec_string ("text", NULL, NULL, NULL,
                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PAIR]
+      = g_param_spec_string ("pair", NULL, NULL, NULL,
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TRACE] = g_param_spec_boxed ("trace", NULL, NULL, ATTNSCOPE_TYPE_TRACE, ro);
   properties[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE, ro);
   properties[PROP_ERROR_MESSAGE] = g_param_spec_string ("error-message", NULL, NULL, NULL, ro);
@@ -529,6 +599,7 @@ static void
 attnscope_run_init (AttnscopeRun *self)
 {
   self->n_text_tokens = -1;
+  self->n_a = self->n_b = -1;
 }
 
 AttnscopeRun *

@@ -32,6 +32,13 @@ AttnscopeRun *attnscope_run_new (gboolean keep_when_empty);
 
 const char *attnscope_run_get_text (AttnscopeRun *self);
 void attnscope_run_set_text (AttnscopeRun *self, const char *text);
+/* "pair": the second text of a sentence pair (NULL or "": none). For a model that takes pairs
+ * (an encoder, pair-text.h) the passes run on the pair (as_forward_pair: [CLS] TEXT [SEP] PAIR
+ * [SEP], token types 0 and 1); other models ignore it. Setting it runs again. */
+void attnscope_run_set_pair (AttnscopeRun *self, const char *pair);
+const char *attnscope_run_get_pair (AttnscopeRun *self);
+/* The pair the passes use: the pair when the model takes pairs, else NULL. */
+const char *attnscope_run_get_pair_in_use (AttnscopeRun *self);
 /* The model the passes use; a change drops the trace and runs again. */
 void attnscope_run_set_model (AttnscopeRun *self, AsModel *model);
 /* "truncate": keep the first tokens of this text when it is longer than the context. It belongs
@@ -42,6 +49,9 @@ gboolean attnscope_run_get_truncate (AttnscopeRun *self);
  * holds fewer (it was truncated). */
 int attnscope_run_get_n_text_tokens (AttnscopeRun *self);
 gboolean attnscope_run_get_truncated (AttnscopeRun *self);
+/* For a pair that did not fit (or was truncated): each text's own tokens, without the special
+ * tokens, at the last pass; -1 when unknown (a single text, or a pass that fitted). */
+void attnscope_run_get_pair_tokens (AttnscopeRun *self, int *n_a, int *n_b);
 
 /* A translation model's target text ("target"), and the target the trace came from. */
 const char *attnscope_run_get_target (AttnscopeRun *self);
@@ -55,8 +65,10 @@ void attnscope_run_translate (AttnscopeRun *self);
 gboolean attnscope_run_get_translating (AttnscopeRun *self);
 
 AsTrace *attnscope_run_get_trace (AttnscopeRun *self);
-/* The text the trace was computed from (it may differ from the text while a run is in flight). */
+/* The text the trace was computed from (it may differ from the text while a run is in flight),
+ * and the pair's second text (NULL for a single text). */
 const char *attnscope_run_get_trace_text (AttnscopeRun *self);
+const char *attnscope_run_get_trace_pair (AttnscopeRun *self);
 gboolean attnscope_run_get_running (AttnscopeRun *self);
 const char *attnscope_run_get_error_message (AttnscopeRun *self);
 gboolean attnscope_run_get_too_long (AttnscopeRun *self);

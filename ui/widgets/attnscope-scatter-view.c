@@ -111,13 +111,21 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   if (keyboard || !hit (self, x, y, &i))
     return FALSE;
   const ArScatterFigure *fig = scatter (self);
-  int group = fig->groups != NULL ? fig->groups[i] : 0;
-  const char *sentence = fig->group_names != NULL ? fig->group_names[group] : NULL;
-  g_autofree char *px = ar_format_number (fig->xy[2 * i], 3);
-  g_autofree char *py = ar_format_number (fig->xy[2 * i + 1], 3);
-  g_autofree char *markup = g_markup_printf_escaped (
-      "<b>%s</b>\n%s%s(%s, %s)", fig->labels != NULL ? fig->labels[i] : "",
-      sentence != NULL ? sentence : "", sentence != NULL ? "\n" : "", px, py);
+  int point = i % fig->n_points;
+  const float *xy = i < fig->n_points ? fig->xy : fig->xy2;
+  g_autofree char *px = ar_format_number (xy[2 * point], 3);
+  g_autofree char *py = ar_format_number (xy[2 * point + 1], 3);
+  g_autofree char *markup = NULL;
+  if (fig->tooltips != NULL)
+    markup = g_markup_printf_escaped ("%s\n(%s, %s)", fig->tooltips[point], px, py);
+  else
+    {
+      int group = fig->groups != NULL ? fig->groups[point] : 0;
+      const char *sentence = fig->group_names != NULL ? fig->group_names[group] : NULL;
+      markup = g_markup_printf_escaped (
+          "<b>%s</b>\n%s%s(%s, %s)", fig->labels != NULL ? fig->labels[point] : "",
+          sentence != NULL ? sentence : "", sentence != NULL ? "\n" : "", px, py);
+    }
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }

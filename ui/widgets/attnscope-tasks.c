@@ -42,11 +42,11 @@ attnscope_model_load_finish (GAsyncResult *result, GError **error)
 typedef struct
 {
   AsModel *model;
-  char *text;
+  char *text, *pair;
   char *target; /* a translation model's target; NULL for other models */
   gboolean truncate;
-  int n_tokens;          /* the whole text's tokens, set by the thread when truncating or failing */
-  AttnscopeCross *cross; /* a translation's results, set by the thread */
+  AttnscopeTokenCounts counts; /* set by the thread when truncating or failing */
+  AttnscopeCross *cross;       /* a translation's results, set by the thread */
 } ForwardData;
 
 static void
@@ -56,14 +56,43 @@ forward_data_free (ForwardData *data)
   g_clear_pointer (&data->cross, attnscope_cross_unref);
   g_free (data->text);
   g_free (data->target);
+  g_free (data->pair);
   g_free (data);
+}
+
+/* The tokens of TEXT alone, without special tokens; -1 when it cannot be tokenized. */
+static int
+count_own_tokens (AsTokenizer *tokenizer, const char *text)
+{
+  g_autoptr (AsEncoding) enc
+      = as_tokenizer_encode_full (tokenizer, text, -1, NULL, 0, AS_ENCODE_NO_SPECIAL, NULL);
+  return enc != NULL ? (int) enc->ids->len : -1;
+}
+
+static void
+count_tokens (ForwardData *data)
+{
+  AsTokenizer *tokenizer = as_model_get_tokenizer (data->model);
+  if (tokenizer == NULL)
+    return;
+  g_autoptr (AsEncoding) enc = as_tokenizer_encode_full (tokenizer, data->text, -1, data->pair, -1,
+                                                         AS_ENCODE_DEFAULT, NULL);
+  data->counts.n_tokens = enc != NULL ? (int) enc->ids->len : -1;
+  if (data->pair != NULL)
+    {
+      data->counts.n_a = count_own_tokens (tokenizer, data->text);
+      data->counts.n_b = count_own_tokens (tokenizer, data->pair);
+    }
 }
 
 static void
 forward_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   ForwardData *data = task_data;
-  AsForwardOptions options = { .all_logits = FALSE, .cancellable = cancellable };
+  AsForwardOptions options = {
+    .all_logits = as_model_get_config (data->model)->masked_lm,
+    .cancellable = cancellable,
+  };
   GError *error = NULL;
   if (data->target != NULL)
     {
@@ -78,13 +107,10 @@ forward_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
       g_task_return_pointer (task, pair, (GDestroyNotify) as_trace_unref);
       return;
     }
-  AsTrace *trace = as_forward_text (data->model, data->text, data->truncate, &options, &error);
+  AsTrace *trace
+      = as_forward_pair (data->model, data->text, data->pair, data->truncate, &options, &error);
   if (trace == NULL || data->truncate)
-    {
-      g_autoptr (GArray) ids
-          = as_tokenizer_encode (as_model_get_tokenizer (data->model), data->text, -1, NULL);
-      data->n_tokens = ids != NULL ? (int) ids->len : -1;
-    }
+    count_tokens (data);
   if (trace != NULL)
     g_task_return_pointer (task, trace, (GDestroyNotify) as_trace_unref);
   else
@@ -92,7 +118,7 @@ forward_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
 }
 
 void
-attnscope_forward_text_async (AsModel *model, const char *text, gboolean truncate,
+attnscope_forward_text_async (AsModel *model, const char *text, const char *pair, gboolean truncate,
                               GCancellable *cancellable, GAsyncReadyCallback callback,
                               gpointer user_data)
 {
@@ -100,8 +126,9 @@ attnscope_forward_text_async (AsModel *model, const char *text, gboolean truncat
   ForwardData *data = g_new0 (ForwardData, 1);
   data->model = as_model_ref (model);
   data->text = g_strdup (text);
+  data->pair = g_strdup (pair);
   data->truncate = truncate;
-  data->n_tokens = -1;
+  data->counts = (AttnscopeTokenCounts){ -1, -1, -1 };
   g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, attnscope_forward_text_async);
   g_task_set_task_data (task, data, (GDestroyNotify) forward_data_free);
@@ -118,7 +145,7 @@ attnscope_forward_translation_async (AsModel *model, const char *source, const c
   data->model = as_model_ref (model);
   data->text = g_strdup (source);
   data->target = g_strdup (target);
-  data->n_tokens = -1;
+  data->counts = (AttnscopeTokenCounts){ -1, -1, -1 };
   g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, attnscope_forward_text_async);
   g_task_set_task_data (task, data, (GDestroyNotify) forward_data_free);
@@ -186,12 +213,16 @@ attnscope_translate_text_finish (GAsyncResult *result, GError **error)
 }
 
 AsTrace *
-attnscope_forward_text_finish (GAsyncResult *result, int *n_tokens, GError **error)
+attnscope_forward_text_finish (GAsyncResult *result, AttnscopeTokenCounts *counts, GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   ForwardData *data = g_task_get_task_data (G_TASK (result));
   AsTrace *trace = g_task_propagate_pointer (G_TASK (result), error);
-  if (n_tokens != NULL)
-    *n_tokens = trace != NULL && !data->truncate ? trace->n_tokens : data->n_tokens;
+  if (counts != NULL)
+    {
+      *counts = data->counts;
+      if (trace != NULL && !data->truncate)
+        *counts = (AttnscopeTokenCounts){ trace->n_tokens, -1, -1 };
+    }
   return trace;
 }

@@ -17,14 +17,23 @@ void attnscope_model_load_async (const char *spec, GCancellable *cancellable,
                                  GAsyncReadyCallback callback, gpointer user_data);
 AsModel *attnscope_model_load_finish (GAsyncResult *result, GError **error);
 
-/* A forward pass over TEXT (as_forward_text). *N_TOKENS (may be NULL) receives the number of
- * tokens the whole text has (-1 when it could not be tokenized): on failure, so that callers can
- * offer to truncate a text longer than the context; with TRUNCATE, so that they can say how much
- * was cut (the trace's own count otherwise). */
-void attnscope_forward_text_async (AsModel *model, const char *text, gboolean truncate,
-                                   GCancellable *cancellable, GAsyncReadyCallback callback,
-                                   gpointer user_data);
-AsTrace *attnscope_forward_text_finish (GAsyncResult *result, int *n_tokens, GError **error);
+/* How many tokens an input has: N_TOKENS in all (special tokens included), and for a pair each
+ * text's own (without special tokens; -1 for a single text). -1 when it could not be tokenized. */
+typedef struct
+{
+  int n_tokens, n_a, n_b;
+} AttnscopeTokenCounts;
+
+/* A forward pass over TEXT, or over the pair TEXT, PAIR when PAIR is not NULL (as_forward_pair;
+ * an encoder's sentence pair), with logits for every position when the model has a masked-LM
+ * head (as_predict_masked needs them). *COUNTS (may be NULL) receives the input's token counts:
+ * on failure, so that callers can offer to truncate an input longer than the context; with
+ * TRUNCATE, so that they can say how much was cut (the trace's own count otherwise). */
+void attnscope_forward_text_async (AsModel *model, const char *text, const char *pair,
+                                   gboolean truncate, GCancellable *cancellable,
+                                   GAsyncReadyCallback callback, gpointer user_data);
+AsTrace *attnscope_forward_text_finish (GAsyncResult *result, AttnscopeTokenCounts *counts,
+                                        GError **error);
 
 /* A translation model's pass over SOURCE and TARGET (as_forward_translation_text), with the
  * cross-attention results computed in the same thread (attnscope-cross.h). Finish with

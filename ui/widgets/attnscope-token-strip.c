@@ -93,9 +93,21 @@ rebuild (AttnscopeTokenStrip *self)
     {
       GtkWidget *chip = gtk_toggle_button_new_with_label (labels[i]);
       gtk_widget_add_css_class (chip, "token-chip");
+      /* A pair's two sentences are tinted apart (segments.h: A before segment_b_start). */
+      gboolean pair = trace->segment_b_start > 0;
+      if (pair)
+        gtk_widget_add_css_class (chip, i < trace->segment_b_start ? "segment-a" : "segment-b");
       /* Translators: tooltip of a token chip: position, token id, vocabulary string. */
       g_autofree char *tooltip = g_strdup_printf (_ ("Token %d · id %d · “%s”"), i,
                                                   (int) trace->ids[i], trace->tokens[i]);
+      if (pair)
+        {
+          g_autofree char *base = g_steal_pointer (&tooltip);
+          /* Translators: a token chip's tooltip, then its sentence of a pair and token type. */
+          tooltip = g_strdup_printf (
+              _ ("%s\nsentence %s · token type %d"), base, i < trace->segment_b_start ? "A" : "B",
+              trace->type_ids != NULL ? (int) trace->type_ids[i] : (i >= trace->segment_b_start));
+        }
       int part, n_parts;
       gunichar c;
       if (ar_token_split_part (texts, trace->n_tokens, i, &part, &n_parts, &c))

@@ -13,11 +13,13 @@ G_DEFINE_ENUM_TYPE (AsVectorSource, attnscope_vector_source,
                     G_DEFINE_ENUM_VALUE (AS_VECTORS_EMBEDDINGS, "embeddings"),
                     G_DEFINE_ENUM_VALUE (AS_VECTORS_CONTEXTS, "contexts"),
                     G_DEFINE_ENUM_VALUE (AS_VECTORS_ATTN_OUT, "attn_out"),
-                    G_DEFINE_ENUM_VALUE (AS_VECTORS_HIDDEN, "hidden"))
+                    G_DEFINE_ENUM_VALUE (AS_VECTORS_HIDDEN, "hidden"),
+                    G_DEFINE_ENUM_VALUE (AS_VECTORS_TOKEN_EMBEDDINGS, "token-embeddings"))
 
 G_DEFINE_ENUM_TYPE (AttnscopeProjection, attnscope_projection,
                     G_DEFINE_ENUM_VALUE (ATTNSCOPE_PROJECTION_PCA, "pca"),
-                    G_DEFINE_ENUM_VALUE (ATTNSCOPE_PROJECTION_TSNE, "tsne"))
+                    G_DEFINE_ENUM_VALUE (ATTNSCOPE_PROJECTION_TSNE, "tsne"),
+                    G_DEFINE_ENUM_VALUE (ATTNSCOPE_PROJECTION_UMAP, "umap"))
 
 static const char *const colormap_names[ATTNSCOPE_N_COLORMAPS]
     = { "ylgnbu", "viridis", "magma", "greys" };

@@ -38,6 +38,7 @@ GType attnscope_vector_source_get_type (void) G_GNUC_CONST;
 typedef ArProjectionMethod AttnscopeProjection;
 #define ATTNSCOPE_PROJECTION_PCA AR_PROJECTION_PCA
 #define ATTNSCOPE_PROJECTION_TSNE AR_PROJECTION_TSNE
+#define ATTNSCOPE_PROJECTION_UMAP AR_PROJECTION_UMAP
 
 GType attnscope_projection_get_type (void) G_GNUC_CONST;
 

@@ -13,6 +13,7 @@ struct _AttnscopeViewState
   char *colormap;
   gboolean annotate, raw_tokens, autoscale;
   gboolean flags[ATTNSCOPE_VIEW_N_FLAGS];
+  ArSegments segments;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeViewState, attnscope_view_state, G_TYPE_OBJECT)
@@ -31,6 +32,7 @@ enum
   PROP_RAW_TOKENS,
   PROP_AUTOSCALE,
   PROP_ATTENTION_KIND,
+  PROP_SEGMENTS,
   PROP_FLAG0, /* one property per AttnscopeViewFlag, in order */
   N_PROPS = PROP_FLAG0 + ATTNSCOPE_VIEW_N_FLAGS
 };
@@ -243,6 +245,24 @@ attnscope_view_state_set_flag (AttnscopeViewState *self, AttnscopeViewFlag flag,
   set_flag (self, &self->flags[flag], value, PROP_FLAG0 + flag);
 }
 
+ArSegments
+attnscope_view_state_get_segments (AttnscopeViewState *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_VIEW_STATE (self), AR_SEGMENTS_ALL);
+  return self->segments;
+}
+
+void
+attnscope_view_state_set_segments (AttnscopeViewState *self, ArSegments segments)
+{
+  g_return_if_fail (ATTNSCOPE_IS_VIEW_STATE (self));
+  g_return_if_fail (segments < AR_N_SEGMENTS);
+  if (self->segments == segments)
+    return;
+  self->segments = segments;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEGMENTS]);
+}
+
 void
 attnscope_view_state_get_selection (AttnscopeViewState *self, ArViewSelection *selection)
 {
@@ -263,6 +283,7 @@ attnscope_view_state_get_selection (AttnscopeViewState *self, ArViewSelection *s
   selection->pool_words = self->flags[ATTNSCOPE_VIEW_POOL_WORDS];
   selection->alignment
       = self->flags[ATTNSCOPE_VIEW_ALIGN_POSITIONS] ? AR_ALIGN_POSITIONS : AR_ALIGN_TOKENS;
+  selection->segments = self->segments;
 }
 
 static void
@@ -307,6 +328,9 @@ attnscope_view_state_get_property (GObject *object, guint prop_id, GValue *value
       break;
     case PROP_ATTENTION_KIND:
       g_value_set_int (value, self->kind);
+      break;
+    case PROP_SEGMENTS:
+      g_value_set_string (value, ar_segments_to_string (self->segments));
       break;
     case PROP_AUTOSCALE:
       g_value_set_boolean (value, self->autoscale);
@@ -355,6 +379,13 @@ attnscope_view_state_set_property (GObject *object, guint prop_id, const GValue 
     case PROP_AUTOSCALE:
       attnscope_view_state_set_autoscale (self, g_value_get_boolean (value));
       break;
+    case PROP_SEGMENTS:
+      {
+        ArSegments segments = AR_SEGMENTS_ALL;
+        ar_segments_from_string (g_value_get_string (value), &segments);
+        attnscope_view_state_set_segments (self, segments);
+      }
+      break;
     default:
       if (prop_id >= PROP_FLAG0 && prop_id < N_PROPS)
         {
@@ -390,6 +421,8 @@ attnscope_view_state_class_init (AttnscopeViewStateClass *klass)
   properties[PROP_AUTOSCALE] = g_param_spec_boolean ("autoscale", NULL, NULL, TRUE, RW);
   properties[PROP_ATTENTION_KIND] = g_param_spec_int (
       "attention-kind", NULL, NULL, AR_ATTENTION_SELF, AR_ATTENTION_CROSS, AR_ATTENTION_SELF, RW);
+  /* The sentence filter of a pair: "all", "a-a", "a-b", "b-a", "b-b" (segments.h). */
+  properties[PROP_SEGMENTS] = g_param_spec_string ("segments", NULL, NULL, "all", RW);
   for (int f = 0; f < ATTNSCOPE_VIEW_N_FLAGS; f++)
     properties[PROP_FLAG0 + f] = g_param_spec_boolean (flag_names[f], NULL, NULL, FALSE, RW);
   g_object_class_install_properties (object_class, N_PROPS, properties);

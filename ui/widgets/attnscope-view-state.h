@@ -1,8 +1,8 @@
 /* attnscope-view-state.h — what every page looks at, whatever the text: the selected token, the
  * layer and head, the aggregation of heads, the colour map, annotation, raw token labels,
  * autoscaled colours and the switches of AttnscopeViewFlag (per-head ranges, row normalisation,
- * log colours, words, the comparison's alignment). The GUI's side of ui/render's
- * ArViewSelection.
+ * log colours, words, the comparison's alignment) and a pair's sentence filter. The GUI's side of
+ * ui/render's ArViewSelection.
  *
  * The layer, head and token are clamped to the shape of what is shown (set_shape): layers and
  * heads of the model, tokens of the main trace; a selected token beyond the trace is dropped. */
@@ -61,6 +61,11 @@ typedef enum
   ATTNSCOPE_VIEW_ALIGN_POSITIONS, /* "align-positions": comparisons by position, not by token */
   ATTNSCOPE_VIEW_N_FLAGS,
 } AttnscopeViewFlag;
+
+/* The sentence filter of a pair's attention (segments.h), also the string property "segments"
+ * ("all", "a-a", "a-b", "b-a", "b-b"; the window's action "win.segments"). */
+ArSegments attnscope_view_state_get_segments (AttnscopeViewState *self);
+void attnscope_view_state_set_segments (AttnscopeViewState *self, ArSegments segments);
 
 gboolean attnscope_view_state_get_flag (AttnscopeViewState *self, AttnscopeViewFlag flag);
 void attnscope_view_state_set_flag (AttnscopeViewState *self, AttnscopeViewFlag flag,

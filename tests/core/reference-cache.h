@@ -1,0 +1,37 @@
+/* reference-cache.h — files made by a tests/reference script once per build folder and shared by
+ * the test programs (decoder-models.c, encoder-models.c).
+ *
+ * A result lives in $ATTNSCOPE_BUILD_DIR/tests/<FOLDER> (the test's temporary folder without a
+ * build folder) under "<name>-<16 hex digits>", the digits a SHA-256 of what was asked and of the
+ * reference's source files, so a second program or a second run reuses it and a changed reference
+ * makes a new one. A result is made under a temporary name and renamed into place, so programs
+ * running side by side never see half of it. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *folder;         /* below $ATTNSCOPE_BUILD_DIR/tests */
+  const char *script;         /* the reference run, relative to the source tree */
+  const char *const *sources; /* NULL-terminated: the files whose text keys the cache */
+} ReferenceCache;
+
+/* The cache path for NAME and WHAT (owned; the folder is created). */
+char *reference_cache_path (const ReferenceCache *cache, const char *name, const char *what);
+
+/* PATH with ".tmp-<pid>" appended, then SUFFIX (may be ""): where a result is made (owned). */
+char *reference_cache_temporary (const char *path, const char *suffix);
+
+/* Renames TMP to PATH; when another program made PATH meanwhile, removes TMP and keeps that one. */
+void reference_cache_publish (const char *tmp, const char *path);
+
+/* Runs PYTHON on the cache's script with ARGS (args[0] the subcommand); asserts it succeeded. */
+void reference_cache_run (const ReferenceCache *cache, const char *python, GPtrArray *args);
+
+/* Copies the file FROM to TO. */
+void reference_cache_copy_file (const char *from, const char *to);
+
+G_END_DECLS
