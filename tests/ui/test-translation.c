@@ -10,12 +10,14 @@
  * Models: the random Marian fixture "small" (tests/reference/make_marian_fixtures.py) and the
  * shipped attnscope-mini-en-de. */
 #include <adwaita.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "as-forward.h"
 #include "as-translate.h"
 #include "attnscope-alignment-page.h"
 #include "attnscope-attention-page.h"
+#include "attnscope-export-dialog.h"
 #include "attnscope-heads-page.h"
 #include "gui-test-util.h"
 #include "marian-fixtures.h"
@@ -395,6 +397,76 @@ test_shipped (void)
   g_assert_true (attnscope_run_get_trace (main_run ()) != before);
 }
 
+static gboolean
+file_exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
+}
+
+/* The export dialog on the alignment page (the mean of layer 2, autoscaled): a PNG and a sidecar
+ * whose command, run in another folder, writes the same bytes. */
+static void
+test_export_dialog (void)
+{
+  AttnscopeViewState *v = view_state ();
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  attnscope_view_state_set_layer (v, 2);
+  AttnscopePage *p = page ("alignment");
+  g_autofree char *dir = g_dir_make_tmp ("attnscope-translation-XXXXXX", NULL);
+  g_autofree char *again = g_build_filename (dir, "again", NULL);
+  g_assert_cmpint (g_mkdir (again, 0700), ==, 0);
+  AttnscopeExportDialog *d = attnscope_export_dialog_new (window, p);
+  attnscope_export_dialog_set_folder (d, dir);
+  attnscope_export_dialog_set_name (d, "alignment.png");
+  attnscope_export_dialog_set_format (d, AR_EXPORT_PNG);
+  attnscope_export_dialog_set_sidecar (d, TRUE);
+  g_autofree char *path = attnscope_export_dialog_dup_path (d);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (attnscope_export_dialog_export (d, &error));
+  g_assert_no_error (error);
+  gtk_window_destroy (GTK_WINDOW (d));
+  g_autofree char *sidecar = g_strconcat (path, ".json", NULL);
+  g_assert_true (gui_test_wait_until (file_exists, sidecar, TIMEOUT_MS));
+
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (parser, sidecar, &error));
+  JsonArray *command = json_object_get_array_member (
+      json_node_get_object (json_parser_get_root (parser)), "command");
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  GString *line = g_string_new (NULL);
+  for (guint i = 0; i < json_array_get_length (command); i++)
+    {
+      const char *arg = json_array_get_string_element (command, i);
+      g_ptr_array_add (argv, (char *) (i == 0 ? g_getenv ("ATTNSCOPE_BIN") : arg));
+      g_string_append_printf (line, "%s ", arg);
+    }
+  g_ptr_array_add (argv, NULL);
+  g_test_message ("sidecar: %s", line->str);
+  g_assert_nonnull (
+      strstr (line->str, "--target Die Gruppe ging nach Hause. --alignment --mean 2"));
+  g_string_free (line, TRUE);
+  int status = 0;
+  g_autofree char *out = NULL, *err = NULL;
+  g_assert_true (g_spawn_sync (again, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  g_autofree char *redone = g_build_filename (again, "alignment.png", NULL);
+  g_autofree char *a = NULL, *b = NULL;
+  gsize na = 0, nb = 0;
+  g_assert_true (g_file_get_contents (path, &a, &na, NULL));
+  g_assert_true (g_file_get_contents (redone, &b, &nb, NULL));
+  g_assert_cmpuint (na, >, 1000);
+  g_assert_cmpmem (a, na, b, nb);
+  g_autofree char *redone_sidecar = g_strconcat (redone, ".json", NULL);
+  g_unlink (redone_sidecar);
+  g_unlink (redone);
+  g_unlink (sidecar);
+  g_unlink (path);
+  g_rmdir (again);
+  g_rmdir (dir);
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
+}
+
 /* A decoder-only model: one text field, no alignment page, attention titles without a stack even
  * with the cross kind left over from a translation model. */
 static void
@@ -438,6 +510,7 @@ main (int argc, char **argv)
   gui_test_park_pointer ();
   g_test_add_func ("/ui/translation/translate-fixture", test_translate_fixture);
   g_test_add_func ("/ui/translation/shipped", test_shipped);
+  g_test_add_func ("/ui/translation/export-dialog", test_export_dialog);
   g_test_add_func ("/ui/translation/decoder-only", test_decoder_only);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
