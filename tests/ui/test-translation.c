@@ -475,7 +475,11 @@ test_decoder_only (void)
   const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
   g_autofree char *tiny = g_build_filename (src, "tests", "fixtures", "tiny-gpt2", NULL);
   attnscope_view_state_set_attention_kind (view_state (), AR_ATTENTION_CROSS);
+  /* the alignment page on screen goes with the translation model */
+  attnscope_window_show_page (window, "alignment");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (view_stack ()), ==, "alignment");
   open_model (tiny);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (view_stack ()), !=, "alignment");
   attnscope_window_set_text (window, "The man hit the car");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_false (attnscope_window_get_target_visible (window));
