@@ -300,6 +300,17 @@ test_shipped (void)
   g_assert_true (as_cross_stats_finish (stats, NULL));
   for (int k = 0; k < pass->n_layer * pass->n_head; k++)
     g_assert_cmpstr (grid->pattern_labels[k], ==, stats->labels[k]);
+  /* the tooltip of layer 1, head 2: its label and numbers as `stats --kind cross` */
+  g_autofree char *tooltip
+      = attnscope_head_grid_view_dup_tooltip (attnscope_heads_page_get_grid (heads), 1, 2);
+  const double *cv = stats->values + (1 * pass->n_head + 2) * AS_CROSS_STAT_COUNT;
+  g_autofree char *want = g_strdup_printf (
+      "Layer 1 · head 2\nPattern: %s\nEntropy %.2f · on </s> %.2f · row maximum %.2f · diagonal "
+      "%.2f\nClick to open it in the attention view",
+      stats->labels[1 * pass->n_head + 2], cv[AS_CROSS_STAT_ENTROPY], cv[AS_CROSS_STAT_EOS],
+      cv[AS_CROSS_STAT_MAX], cv[AS_CROSS_STAT_DIAGONAL]);
+  g_test_message ("cross tooltip: %s", tooltip);
+  g_assert_cmpstr (tooltip, ==, want);
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
   grid = &ar_built_figure_get_parts (
               attnscope_head_grid_view_get_figure (

@@ -154,6 +154,7 @@ attnscope_heads_page_update (AttnscopePage *page)
         return;
       g_autoptr (ArBuiltFigure) figure = build_cross_grid (page, &view);
       attnscope_head_grid_view_set_figure (self->grid, figure, NULL);
+      attnscope_head_grid_view_set_cross_stats (self->grid, stats);
       update_cross_summary (self, stats);
       attnscope_page_set_busy (page, FALSE);
       g_set_object (&self->built_analysis, analysis);
