@@ -279,6 +279,9 @@ show_own_titles (AttnscopeExportDialog *self)
     case AR_FIGURE_COMPARE:
       title = fig->compare->title, subtitle = fig->compare->subtitle;
       break;
+    case AR_FIGURE_ALIGNMENT:
+      title = fig->alignment->title, subtitle = fig->alignment->subtitle;
+      break;
     }
   AdwEntryRow *rows[2] = { self->title_row, self->subtitle_row };
   char **owns[2] = { &self->own_title, &self->own_subtitle };

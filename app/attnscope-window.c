@@ -25,6 +25,15 @@ struct _AttnscopeWindow
   GtkEntry *entry;
   GtkEntry *pair_entry;
   GtkLabel *token_count_label;
+  GtkBox *target_box; /* a translation model's target and its Translate button */
+  GtkEntry *target_entry;
+  GtkButton *translate_button;
+  GtkSpinner *translate_spinner;
+  GtkWidget *source_strip_scroller;
+  AttnscopeTokenStrip *source_strip;
+  AdwViewStackPage *alignment_stack_page;
+  AdwViewStackPage *predictions_stack_page;
+  AdwViewStackPage *compare_stack_page;
   GtkRevealer *error_revealer;
   GtkLabel *error_label;
   GtkButton *truncate_button;
@@ -44,6 +53,7 @@ struct _AttnscopeWindow
   guint startup_index;
   gboolean startup_from_settings; /* the first candidate is the last model of the settings */
   gboolean syncing_entry;         /* the entry is being set from the main run */
+  gboolean syncing_target;        /* the target entry is being set from the main run */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeWindow, attnscope_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -59,8 +69,9 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
+/* In the order of their Alt+N shortcuts; the alignment page shows only for translation models. */
 static const char *const page_names[]
-    = { "attention", "heads", "similarity", "embeddings", "compare", "predictions" };
+    = { "attention", "heads", "similarity", "embeddings", "compare", "predictions", "alignment" };
 
 /* ---- toasts ---- */
 
@@ -182,7 +193,11 @@ update_trace_info (AttnscopeWindow *self)
       return;
     }
   g_autofree char *text
-      = g_strdup_printf (ngettext ("%d token", "%d tokens", trace->n_tokens), trace->n_tokens);
+      = trace->source != NULL
+            /* Translators: a translation's source and target token counts */
+            ? g_strdup_printf (_ ("%d → %d tokens"), trace->source->n_tokens, trace->n_tokens)
+            : g_strdup_printf (ngettext ("%d token", "%d tokens", trace->n_tokens),
+                               trace->n_tokens);
   gtk_label_set_text (self->token_count_label, text);
 }
 
@@ -268,6 +283,35 @@ attnscope_window_get_input_message (AttnscopeWindow *self)
   return gtk_label_get_text (self->error_label);
 }
 
+static gboolean
+translation_model (AttnscopeWindow *self)
+{
+  AsModel *model = attnscope_session_get_model (self->session);
+  return model != NULL && as_model_get_config (model)->encoder_decoder;
+}
+
+/* A translation model has a target: its entry, the Translate button, the source's tokens and
+ * the alignment page; other models keep one text field. */
+static void
+update_translation_controls (AttnscopeWindow *self)
+{
+  gboolean translation = translation_model (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->target_box), translation);
+  gtk_widget_set_visible (self->source_strip_scroller, translation);
+  adw_view_stack_page_set_visible (self->alignment_stack_page, translation);
+  /* a translation's decoder input ends with </s>: there is no next token to predict (Translate
+   * generates the target) */
+  adw_view_stack_page_set_visible (self->predictions_stack_page, !translation);
+  /* a comparison of two translations would need a second target */
+  adw_view_stack_page_set_visible (self->compare_stack_page, !translation);
+  gtk_entry_set_placeholder_text (self->entry, translation ? _ ("Source: type a sentence…")
+                                                           : _ ("Type a sentence…"));
+  gboolean translating = attnscope_run_get_translating (self->main_run);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->translate_button), !translating);
+  gtk_widget_set_visible (GTK_WIDGET (self->translate_spinner), translating);
+  gtk_spinner_set_spinning (self->translate_spinner, translating);
+}
+
 static void
 on_model_changed (AttnscopeWindow *self)
 {
@@ -278,6 +322,68 @@ on_model_changed (AttnscopeWindow *self)
   update_model_label (self);
   update_status (self);
   update_error (self);
+  update_translation_controls (self);
+  /* a translation model opened on a sentence without a target shows the model's translation */
+  const char *text = attnscope_run_get_text (self->main_run);
+  const char *target = attnscope_run_get_target (self->main_run);
+  if (translation_model (self) && text != NULL && *text != '\0' && (target == NULL || !*target))
+    attnscope_run_translate (self->main_run);
+}
+
+static void
+on_target_changed (AttnscopeWindow *self)
+{
+  const char *target = attnscope_run_get_target (self->main_run);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->target_entry)),
+                 target != NULL ? target : "")
+      == 0)
+    return;
+  self->syncing_target = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->target_entry), target != NULL ? target : "");
+  gtk_editable_set_position (GTK_EDITABLE (self->target_entry), -1);
+  self->syncing_target = FALSE;
+}
+
+static void
+on_target_entry_changed (GtkEditable *editable, AttnscopeWindow *self)
+{
+  if (!self->syncing_target)
+    attnscope_run_set_target (self->main_run, gtk_editable_get_text (editable));
+}
+
+void
+attnscope_window_set_target (AttnscopeWindow *self, const char *target)
+{
+  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->target_entry), target);
+}
+
+const char *
+attnscope_window_get_target (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return gtk_editable_get_text (GTK_EDITABLE (self->target_entry));
+}
+
+gboolean
+attnscope_window_get_target_visible (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), FALSE);
+  return gtk_widget_get_visible (GTK_WIDGET (self->target_box));
+}
+
+AttnscopeTokenStrip *
+attnscope_window_get_source_strip (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return self->source_strip;
+}
+
+GtkButton *
+attnscope_window_get_translate_button (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return self->translate_button;
 }
 
 static void
@@ -556,7 +662,10 @@ void
 attnscope_window_show_page (AttnscopeWindow *self, const char *name)
 {
   g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
-  if (adw_view_stack_get_child_by_name (self->view_stack, name) != NULL)
+  GtkWidget *child = adw_view_stack_get_child_by_name (self->view_stack, name);
+  /* a page the model has not (Alignment, Predictions of a translation model) stays hidden */
+  if (child != NULL
+      && adw_view_stack_page_get_visible (adw_view_stack_get_page (self->view_stack, child)))
     adw_view_stack_set_visible_child_name (self->view_stack, name);
 }
 
@@ -596,6 +705,13 @@ truncate_text (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
   attnscope_run_set_truncate (self->main_run, g_str_equal (action_name, "win.truncate-text"));
+}
+
+static void
+translate (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
+  attnscope_run_translate (self->main_run);
 }
 
 static void
@@ -767,6 +883,15 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, pair_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, token_count_label);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, target_box);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, target_entry);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, translate_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, translate_spinner);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_strip_scroller);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_strip);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, alignment_stack_page);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, predictions_stack_page);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, compare_stack_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, truncate_button);
@@ -780,6 +905,7 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-figure", NULL, export_figure);
   gtk_widget_class_install_action (widget_class, "win.export-all-heads", NULL, export_all_heads);
   gtk_widget_class_install_action (widget_class, "win.truncate-text", NULL, truncate_text);
+  gtk_widget_class_install_action (widget_class, "win.translate", NULL, translate);
   gtk_widget_class_install_action (widget_class, "win.keep-whole-text", NULL, truncate_text);
   gtk_widget_class_install_action (widget_class, "win.step-layer", "i", step_layer);
   gtk_widget_class_install_action (widget_class, "win.step-head", "i", step_head);
@@ -810,6 +936,7 @@ attnscope_window_init (AttnscopeWindow *self)
 
   self->session = attnscope_session_new ();
   attnscope_token_strip_set_session (self->token_strip, self->session);
+  attnscope_token_strip_set_session (self->source_strip, self->session);
   for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
     {
       AttnscopePage *page = attnscope_window_get_page (self, page_names[i]);
@@ -829,6 +956,10 @@ attnscope_window_init (AttnscopeWindow *self)
                             self);
   g_signal_connect_swapped (self->main_run, "notify::text", G_CALLBACK (on_text_changed), self);
   g_signal_connect (self->entry, "changed", G_CALLBACK (on_entry_changed), self);
+  g_signal_connect_swapped (self->main_run, "notify::target", G_CALLBACK (on_target_changed), self);
+  g_signal_connect_swapped (self->main_run, "notify::translating",
+                            G_CALLBACK (update_translation_controls), self);
+  g_signal_connect (self->target_entry, "changed", G_CALLBACK (on_target_entry_changed), self);
   g_signal_connect_swapped (self->main_run, "notify::pair", G_CALLBACK (on_pair_changed), self);
   g_signal_connect (self->pair_entry, "changed", G_CALLBACK (on_pair_entry_changed), self);
   self->model_menu = g_menu_new ();
@@ -840,6 +971,7 @@ attnscope_window_init (AttnscopeWindow *self)
   update_error (self);
   update_spinner (self);
   update_status (self);
+  update_translation_controls (self);
 }
 
 AttnscopeWindow *

@@ -54,4 +54,13 @@ void attnscope_window_show_toast (AttnscopeWindow *self, const char *message);
 /* Shows an error: a toast with a Details button opening the full MESSAGE. */
 void attnscope_window_show_error (AttnscopeWindow *self, const char *summary, const char *message);
 
+/* A translation model's target text: its entry (hidden for other models, get_target_visible),
+ * and the Translate button that fills it with the model's translation (win.translate). */
+void attnscope_window_set_target (AttnscopeWindow *self, const char *target);
+const char *attnscope_window_get_target (AttnscopeWindow *self);
+gboolean attnscope_window_get_target_visible (AttnscopeWindow *self);
+GtkButton *attnscope_window_get_translate_button (AttnscopeWindow *self);
+/* The strip of a translation's source tokens (above the target's). */
+AttnscopeTokenStrip *attnscope_window_get_source_strip (AttnscopeWindow *self);
+
 G_END_DECLS

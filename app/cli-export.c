@@ -26,6 +26,13 @@
  *                                       second panel (--of token-embeddings --also hidden
  *                                       --layer 3: static beside contextual); --highlight marks
  *                                       every occurrence of WORD and greys the rest
+ *         --alignment (--layer L --head H | --mean L)
+ *                                       a translation model: source and target tokens linked
+ *                                       by the cross-attention of a head or a layer's mean
+ *
+ * Translation models (--target TGT, default the model's translation): --kind encoder|decoder|cross
+ * chooses the attention of the head, mean and grid views (cross: rows = target tokens, columns =
+ * source tokens; no rollout).
  *
  * --compare T2 with a head, mean or rollout view: T and T2 side by side, B aligned to A by token
  * (--align positions: position by position), their difference, the per-layer similarity of the
@@ -59,6 +66,7 @@
 #include "cli-translation.h"
 #include "cli.h"
 #include "compare-figure.h"
+#include "cross-figure.h"
 #include "figure-export.h"
 #include "pair-text.h"
 #include "projection-figure.h"
@@ -71,6 +79,7 @@ typedef enum
   VIEW_GRID,
   VIEW_SIMILARITY,
   VIEW_PROJECTION,
+  VIEW_ALIGNMENT, /* a translation's source and target linked by cross-attention */
 } View;
 
 /* The texts of the command: --text, --pair, --compare, --compare-pair (NULL: not given). */
@@ -104,6 +113,11 @@ typedef struct
   float *mean_heads; /* [L][T][T] */
   float *rollout;    /* [L][T][T] */
   double *ranges;    /* [2 + 2·L·H] (ar_attention_ranges) */
+  /* translation models */
+  char *target_text;   /* the target the trace was run on */
+  gboolean cross;      /* the figure shows the trace's cross-attention */
+  float *cross_mean;   /* [L][T][S] */
+  double *cross_range; /* [2 + 2·L·H] (ar_cross_ranges) */
 } Side;
 
 static void
@@ -113,6 +127,19 @@ side_clear (Side *side)
   g_clear_pointer (&side->mean_heads, g_free);
   g_clear_pointer (&side->rollout, g_free);
   g_clear_pointer (&side->ranges, g_free);
+  g_clear_pointer (&side->target_text, g_free);
+  g_clear_pointer (&side->cross_mean, g_free);
+  g_clear_pointer (&side->cross_range, g_free);
+}
+
+static ArCrossAttention
+side_cross (const Side *side)
+{
+  return (ArCrossAttention){ .trace = side->trace,
+                             .mean_heads = side->cross_mean,
+                             .range = side->cross_range,
+                             .head_ranges
+                             = side->cross_range != NULL ? side->cross_range + 2 : NULL };
 }
 
 static ArAttention
@@ -144,17 +171,13 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
   if (as_model_get_config (model)->encoder_decoder)
     {
       /* the encoder's trace is a complete bidirectional trace, the decoder's a causal one */
-      g_autoptr (AsTrace) both = cli_translation_forward (model, text, req->target, 0, error);
+      g_autoptr (AsTrace) both = cli_translation_forward_with_text (model, text, req->target, 0,
+                                                                    &side->target_text, error);
       if (both == NULL)
         return FALSE;
-      if (req->kind == CLI_ATTENTION_CROSS)
-        {
-          g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                       "--kind cross is drawn by the window's alignment and cross-attention "
-                       "views; export draws --kind encoder or decoder");
-          return FALSE;
-        }
-      side->trace = as_trace_ref (req->kind == CLI_ATTENTION_ENCODER ? both->source : both);
+      side->cross = req->kind == CLI_ATTENTION_CROSS || req->view == VIEW_ALIGNMENT;
+      side->trace
+          = as_trace_ref (req->kind == CLI_ATTENTION_ENCODER && !side->cross ? both->source : both);
     }
   else if (pair != NULL)
     {
@@ -167,7 +190,8 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
     return FALSE;
   const AsTrace *t = side->trace;
   const ArViewSelection *v = &req->selection;
-  if (req->view == VIEW_ATTENTION || (req->view == VIEW_GRID && v->aggregate == AR_AGGREGATE_HEAD))
+  if (req->view == VIEW_ATTENTION || req->view == VIEW_ALIGNMENT
+      || (req->view == VIEW_GRID && v->aggregate == AR_AGGREGATE_HEAD))
     {
       const char *layer_option = v->aggregate == AR_AGGREGATE_MEAN      ? "--mean"
                                  : v->aggregate == AR_AGGREGATE_ROLLOUT ? "--rollout"
@@ -176,6 +200,27 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
           || (v->aggregate == AR_AGGREGATE_HEAD
               && !check_index ("--head", v->head, t->n_head, "head", error)))
         return FALSE;
+    }
+  if (side->cross)
+    {
+      if (req->view != VIEW_ATTENTION && req->view != VIEW_GRID && req->view != VIEW_ALIGNMENT)
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                       "--kind cross draws a head, a mean, the grid or the alignment; "
+                       "similarity and projections are of --kind encoder or decoder");
+          return FALSE;
+        }
+      if (v->aggregate == AR_AGGREGATE_ROLLOUT && req->view != VIEW_GRID)
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                       "cross-attention has no rollout: give --layer L --head H or --mean L");
+          return FALSE;
+        }
+      if (v->aggregate == AR_AGGREGATE_MEAN)
+        side->cross_mean = ar_cross_mean_heads (t);
+      if (req->view == VIEW_GRID)
+        side->cross_range = ar_cross_ranges (t);
+      return TRUE;
     }
   if (req->view == VIEW_ATTENTION && v->aggregate == AR_AGGREGATE_MEAN)
     side->mean_heads = as_trace_mean_heads (t);
@@ -305,9 +350,19 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
               const ArFigureTexts *texts, GError **error)
 {
   ArAttention aa = side_attention (a), ab = side_attention (b);
+  ArCrossAttention cross = side_cross (a);
   switch (req->view)
     {
+    case VIEW_ALIGNMENT:
+      return ar_build_alignment_figure (&cross, &req->selection, texts);
     case VIEW_GRID:
+      if (a->cross)
+        {
+          g_autoptr (AsCrossStats) stats = as_cross_stats_new ();
+          if (!as_cross_stats_add (stats, a->trace, error) || !as_cross_stats_finish (stats, error))
+            return NULL;
+          return ar_build_cross_grid_figure (&cross, stats, &req->selection, texts);
+        }
       {
         g_autoptr (AsHeadStats) stats = as_head_stats_compute (a->trace);
         return ar_build_grid_figure (&aa, stats, &req->selection, texts);
@@ -317,6 +372,8 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
     case VIEW_PROJECTION:
       return build_projection (a, b, more, req, texts, error);
     case VIEW_ATTENTION:
+      if (a->cross)
+        return ar_build_cross_attention_figure (&cross, &req->selection, texts);
       if (b->trace != NULL)
         {
           g_autoptr (AsComparison) c = as_compare_traces (a->trace, b->trace, error);
@@ -360,9 +417,11 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
   g_autofree char *shown = ar_pair_text_join (in->text, in->pair);
   g_autofree char *shown_compare
       = in->compare != NULL ? ar_pair_text_join (in->compare, in->compare_pair) : NULL;
-  ArFigureTexts texts = { as_model_get_name (model), shown, shown_compare };
+  ArFigureTexts texts = { as_model_get_name (model), shown, shown_compare, NULL };
   int code = CLI_EXIT_OK;
-  if (!side_run (&a, model, in->text, in->pair, "--text", req, &error)
+  gboolean ran = side_run (&a, model, in->text, in->pair, "--text", req, &error);
+  texts.target_text = a.target_text;
+  if (!ran
       || (in->compare != NULL
           && !side_run (&b, model, in->compare, in->compare_pair, "--compare", req, &error))
       || !run_more_texts (more, model, req, &error)
@@ -382,7 +441,7 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
 typedef struct
 {
   int layer, head, mean, rollout;
-  gboolean grid;
+  gboolean grid, alignment;
   const char *similarity, *project, *of, *also, *highlight;
   gboolean more_texts; /* --project with several texts (--text repeated, --lines) */
 } ViewOptions;
@@ -433,9 +492,13 @@ choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
   gboolean aggregate = v->mean != G_MININT || v->rollout != G_MININT;
   int views = (v->mean != G_MININT) + (v->rollout != G_MININT) + v->grid + (v->similarity != NULL)
               + (v->project != NULL);
+  if (v->alignment && (v->grid || v->similarity != NULL || v->project != NULL))
+    return cli_usage_printf ("export", "--alignment goes with --layer L --head H or --mean L");
   if (views > 1 || (views == 0 && !head) || (aggregate && head))
     return cli_usage_printf ("export", "give exactly one of --layer L --head H, --grid, --mean L, "
                                        "--rollout L, --similarity KIND, --project METHOD");
+  if (compare && v->alignment)
+    return cli_usage_printf ("export", "--compare does not go with --alignment");
   if (v->project == NULL && (v->also != NULL || v->highlight != NULL || v->more_texts))
     return cli_usage_printf ("export",
                              "--also, --highlight, --lines and several --text go with --project");
@@ -447,7 +510,7 @@ choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
   if (head && (v->layer == G_MININT || v->head == G_MININT))
     return cli_usage_printf ("export", "--layer L and --head H go together");
   ArViewSelection *s = &req->selection;
-  req->view = v->grid ? VIEW_GRID : VIEW_ATTENTION;
+  req->view = v->grid ? VIEW_GRID : v->alignment ? VIEW_ALIGNMENT : VIEW_ATTENTION;
   /* A grid without --layer/--head outlines no head: its view is not one head. */
   s->aggregate = head                     ? AR_AGGREGATE_HEAD
                  : v->rollout != G_MININT ? AR_AGGREGATE_ROLLOUT
@@ -497,7 +560,10 @@ static const char export_summary[]
       "(--project) as PNG, SVG or PDF, drawn as the window draws it, at a chosen width, font\n"
       "size and resolution. With --compare the second text is drawn beside the first, aligned\n"
       "by token (--align positions: by position), with the difference T2 - T. For an encoder,\n"
-      "--pair B makes the input a sentence pair and --segments a-b keeps A's queries and B's keys.";
+      "--pair B makes the input a sentence pair and --segments a-b keeps A's queries and B's "
+      "keys.\n"
+      "For a translation model --kind encoder|decoder|cross chooses the attention and --alignment\n"
+      "links the source and target tokens by cross-attention.";
 
 static gboolean
 add_text_line (const char *line, gpointer user_data, GError **error)
@@ -534,6 +600,10 @@ cli_export (int argc, char **argv)
     { "layer", 'l', 0, G_OPTION_ARG_INT, &v.layer, "Layer of the head to draw (from 0)", "L" },
     { "head", 0, 0, G_OPTION_ARG_INT, &v.head, "Head to draw (from 0)", "H" },
     { "grid", 0, 0, G_OPTION_ARG_NONE, &v.grid, "Every head of every layer in one grid", NULL },
+    { "alignment", 0, 0, G_OPTION_ARG_NONE, &v.alignment,
+      "A translation model: source and target tokens linked by cross-attention (with --layer L "
+      "--head H or --mean L)",
+      NULL },
     { "mean", 0, 0, G_OPTION_ARG_INT, &v.mean, "Mean over the heads of layer L", "L" },
     { "rollout", 0, 0, G_OPTION_ARG_INT, &v.rollout, "Attention rollout through layers 0..L", "L" },
     { "similarity", 0, 0, G_OPTION_ARG_STRING, &similarity,
@@ -557,7 +627,9 @@ cli_export (int argc, char **argv)
     { "target", 0, 0, G_OPTION_ARG_STRING, &target,
       "For a translation model: the target text (default: the model's translation)", "TGT" },
     { "kind", 0, 0, G_OPTION_ARG_STRING, &kind,
-      "For a translation model: encoder or decoder self-attention (default: decoder)", "KIND" },
+      "For a translation model: encoder or decoder self-attention, or cross-attention "
+      "(default: decoder)",
+      "KIND" },
     CLI_ANALYSIS_TRUNCATE_ENTRY (req.truncate),
     { "force", 'f', 0, G_OPTION_ARG_NONE, &req.force, "Replace FILE even when it is read-only",
       NULL },
@@ -605,6 +677,8 @@ cli_export (int argc, char **argv)
       code = cli_usage_printf ("export", "%s", kind_error->message);
       g_error_free (kind_error);
     }
+  if (code < 0 && compare != NULL && req.kind == CLI_ATTENTION_CROSS)
+    code = cli_usage_printf ("export", "--compare does not go with --kind cross");
   if (code < 0 && target != NULL && !cli_check_text (target, "--target", &kind_error))
     code = cli_fail (kind_error);
   if (code < 0 && compare_pair != NULL && compare == NULL)
@@ -615,17 +689,24 @@ cli_export (int argc, char **argv)
               && !cli_check_text (compare_pair, "--compare-pair", &kind_error))))
     code = cli_fail (kind_error);
   req.target = target;
+  /* the figure builders name the stack in their titles */
+  req.selection.kind = req.kind == CLI_ATTENTION_ENCODER ? AR_ATTENTION_ENCODER
+                       : req.kind == CLI_ATTENTION_CROSS ? AR_ATTENTION_CROSS
+                                                         : AR_ATTENTION_SELF;
   if (code < 0)
     {
       GError *error = NULL;
       g_autoptr (AsModel) model = NULL;
-      gboolean translation_options = target != NULL || kind != NULL;
+      gboolean translation_options = target != NULL || kind != NULL || v.alignment;
       if (!as_output_file_check (output, req.force ? AS_OUTPUT_FORCE : AS_OUTPUT_DEFAULT, &error)
           || (model = cli_load_model (model_spec, &error)) == NULL)
         code = cli_fail (error);
       else if (translation_options && !as_model_get_config (model)->encoder_decoder)
         code = cli_usage_printf ("export", "%s is not a translation model: --%s needs one",
-                                 as_model_get_name (model), target != NULL ? "target" : "kind");
+                                 as_model_get_name (model),
+                                 target != NULL ? "target"
+                                 : kind != NULL ? "kind"
+                                                : "alignment");
       else if ((pair != NULL || compare_pair != NULL) && !ar_model_takes_pairs (model))
         code = cli_usage_printf ("export", "%s is not an encoder: --%s needs one",
                                  as_model_get_name (model), pair != NULL ? "pair" : "compare-pair");

@@ -9,12 +9,25 @@ AsTrace *
 cli_translation_forward (AsModel *model, const char *source, const char *target, int beams,
                          GError **error)
 {
+  g_autofree char *target_text = NULL;
+  return cli_translation_forward_with_text (model, source, target, beams, &target_text, error);
+}
+
+AsTrace *
+cli_translation_forward_with_text (AsModel *model, const char *source, const char *target,
+                                   int beams, char **target_text, GError **error)
+{
+  *target_text = NULL;
   if (target != NULL)
-    return as_forward_translation_text (model, source, target, NULL, error);
+    {
+      *target_text = g_strdup (target);
+      return as_forward_translation_text (model, source, target, NULL, error);
+    }
   AsTranslateOptions options = { .num_beams = beams };
   g_autoptr (AsTranslation) translation = as_translate_text (model, source, &options, error);
   if (translation == NULL)
     return NULL;
+  *target_text = g_strdup (translation->text);
   return as_forward_translation (model, &g_array_index (translation->source_ids, int32_t, 0),
                                  (int) translation->source_ids->len,
                                  &g_array_index (translation->ids, int32_t, 0),

@@ -21,6 +21,11 @@ typedef enum
 AsTrace *cli_translation_forward (AsModel *model, const char *source, const char *target, int beams,
                                   GError **error);
 
+/* cli_translation_forward, and *TARGET_TEXT (newly allocated) = TARGET, or the model's
+ * translation (tokenizer.decode of the generated ids) when TARGET is NULL. */
+AsTrace *cli_translation_forward_with_text (AsModel *model, const char *source, const char *target,
+                                            int beams, char **target_text, GError **error);
+
 /* Parses --kind ("encoder", "decoder", "cross"; NULL gives FALLBACK). Fails naming COMMAND's
  * option with the choices. */
 gboolean cli_attention_kind_parse (const char *kind, CliAttentionKind fallback,

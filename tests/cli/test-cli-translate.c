@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <hdf5.h>
 #include <math.h>
+#include <string.h>
 
 #include "check-close.h"
 #include "cli-support.h"
@@ -324,6 +325,119 @@ test_export (void)
   g_assert_false (g_file_test ("/tmp/never-written.png", G_FILE_TEST_EXISTS));
 }
 
+/* The width and height in a PNG's IHDR chunk (after checking the signature). */
+static void
+png_size (const char *path, int *width, int *height)
+{
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
+  g_assert_cmpuint (length, >, 33);
+  g_assert_cmpmem (data, 8, "\x89PNG\r\n\x1a\n", 8);
+  g_assert_cmpmem (data + 12, 4, "IHDR", 4);
+  const guint8 *p = (const guint8 *) data + 16;
+  *width = (int) ((guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3]);
+  *height = (int) ((guint32) p[4] << 24 | (guint32) p[5] << 16 | (guint32) p[6] << 8 | p[7]);
+}
+
+/* Exports ARGS (after --model M --text SRC --target TGT) to NAME.png at --scale 2 and checks the
+ * PNG is the size the command printed, twice the scale-1 size in each direction. */
+static void
+export_png (const char *m, const char *name, const char *const *args, int *width, int *height)
+{
+  int sizes[2][2];
+  for (int k = 0; k < 2; k++)
+    {
+      g_autofree char *png = g_strdup_printf ("%s/%s-%d.png", test_tmpdir (), name, k + 1);
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      const char *head[] = { "export",
+                             "--model",
+                             m,
+                             "--text",
+                             "The group went home.",
+                             "--target",
+                             "Die Gruppe ging nach Hause.",
+                             "-o",
+                             png,
+                             "--scale",
+                             k ? "2" : "1" };
+      for (guint i = 0; i < G_N_ELEMENTS (head); i++)
+        g_ptr_array_add (argv, (char *) head[i]);
+      for (int i = 0; args[i] != NULL; i++)
+        g_ptr_array_add (argv, (char *) args[i]);
+      g_ptr_array_add (argv, NULL);
+      g_auto (Run) r = run_cli_argv ((const char *const *) argv->pdata);
+      g_assert_cmpint (r.status, ==, 0);
+      png_size (png, &sizes[k][0], &sizes[k][1]);
+      g_autofree char *said
+          = g_strdup_printf ("wrote %s (%d x %d px", png, sizes[k][0], sizes[k][1]);
+      g_assert_true (g_str_has_prefix (r.out, said));
+    }
+  g_assert_cmpint (sizes[1][0], ==, 2 * sizes[0][0]);
+  g_assert_cmpint (sizes[1][1], ==, 2 * sizes[0][1]);
+  *width = sizes[0][0], *height = sizes[0][1];
+}
+
+/* export --kind cross draws the T x S cross-attention (the target has more tokens than the source
+ * here, so the figure is taller than the encoder's S x S); --alignment the source and target
+ * lines; both for a head and a layer's mean, at the same size; the sidecar spells out the
+ * command. Refusals: rollout, a model without cross-attention, --alignment without a head. */
+static void
+test_export_cross (void)
+{
+  JsonNode *model = marian_fixture ("models", "shipped");
+  if (model == NULL)
+    return;
+  const char *m = json_node_get_string (model);
+  int cw, ch, mw, mh, ew, eh, aw, ah, amw, amh;
+  (void) cw, (void) ew, (void) mw, (void) amw;
+  export_png (m, "cross-head",
+              (const char *[]){ "--kind", "cross", "--layer", "2", "--head", "1", NULL }, &cw, &ch);
+  export_png (m, "cross-mean", (const char *[]){ "--kind", "cross", "--mean", "2", NULL }, &mw,
+              &mh);
+  export_png (m, "encoder-head",
+              (const char *[]){ "--kind", "encoder", "--layer", "2", "--head", "1", NULL }, &ew,
+              &eh);
+  /* the source "The group went home." has fewer tokens than the target's decoder input */
+  g_assert_cmpint (ch, >, eh);
+  g_assert_cmpint (mh, ==, ch);
+  export_png (m, "align-head",
+              (const char *[]){ "--alignment", "--layer", "2", "--head", "1", NULL }, &aw, &ah);
+  export_png (m, "align-mean", (const char *[]){ "--alignment", "--mean", "2", NULL }, &amw, &amh);
+  g_assert_cmpint (ah, ==, amh);
+  /* two lines of token boxes: far wider than tall */
+  g_assert_cmpint (aw, >, ah);
+
+  g_autofree char *png = g_strdup_printf ("%s/sidecar.png", test_tmpdir ());
+  g_auto (Run) side = run_cli ("export", "--model", m, "--text", "The group went home.", "--kind",
+                               "cross", "--grid", "-o", png, "--sidecar", NULL);
+  g_assert_cmpint (side.status, ==, 0);
+  g_autofree char *json_path = g_strdup_printf ("%s.json", png);
+  g_autofree char *json = NULL;
+  g_assert_true (g_file_get_contents (json_path, &json, NULL, NULL));
+  g_assert_nonnull (strstr (json, "'The group went home.' --kind cross --grid -o "));
+
+  g_auto (Run) rollout = run_cli ("export", "--model", m, "--text", "The group went home.",
+                                  "--kind", "cross", "--rollout", "1", "-o", png, NULL);
+  assert_error (&rollout, 1, "no rollout");
+  g_auto (Run) gpt = run_cli ("export", "--model", "attnscope-mini", "--text", "The group",
+                              "--kind", "cross", "--layer", "0", "--head", "0", "-o", png, NULL);
+  assert_error (&gpt, 2, "not a translation model: --kind");
+  g_auto (Run) gpt_align = run_cli ("export", "--model", "attnscope-mini", "--text", "The group",
+                                    "--alignment", "--mean", "0", "-o", png, NULL);
+  assert_error (&gpt_align, 2, "not a translation model: --alignment");
+  g_auto (Run) cross_compare
+      = run_cli ("export", "--model", m, "--text", "The group went home.", "--compare",
+                 "The group came home.", "--kind", "cross", "--mean", "0", "-o", png, NULL);
+  assert_error (&cross_compare, 2, "--compare does not go with --kind cross");
+  g_auto (Run) no_head = run_cli ("export", "--model", m, "--text", "The group went home.",
+                                  "--alignment", "-o", png, NULL);
+  assert_error (&no_head, 2, "--layer");
+  g_auto (Run) head_range = run_cli ("export", "--model", m, "--text", "The group went home.",
+                                     "--alignment", "--layer", "0", "--head", "4", "-o", png, NULL);
+  assert_error (&head_range, 1, "--head 4 is out of range");
+}
+
 static void
 test_bad_input (void)
 {
@@ -384,6 +498,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/translate/text", test_translate_text);
   g_test_add_func ("/cli/translate/stats", test_stats);
   g_test_add_func ("/cli/translate/export", test_export);
+  g_test_add_func ("/cli/translate/export-cross", test_export_cross);
   g_test_add_func ("/cli/translate/bad-input", test_bad_input);
   int status = g_test_run ();
   test_tmpdir_cleanup ();

@@ -2,6 +2,7 @@
  * page with ImageMagick's `import -window root` (tests/ui/make-screenshots.sh runs it).
  *
  * Usage: make-screenshots OUTDIR MODEL TEXT COMPARE-TEXT COMPARE-A COMPARE-B [dark]
+ *        make-screenshots OUTDIR MODEL SOURCE --translation
  * TEXT and COMPARE-TEXT are shown on every page but the compare page, which shows COMPARE-A
  * against COMPARE-B (short texts keep the per-layer chart on screen).
  * Writes OUTDIR/attention.png, heads.png, similarity.png, embeddings.png (the three "spring"
@@ -14,7 +15,11 @@
  * An encoder (attnscope-mini-bert): the pair (A, B) on the attention page with the sentence
  * filter A → B (encoder-pair.png), the same pair's heads (encoder-heads.png), and the masked
  * predictions of MASKED-TEXT (encoder-predictions.png); with "dark" after "encoder" only the
- * pair, in dark mode (encoder-pair-dark.png). */
+ * pair, in dark mode (encoder-pair-dark.png).
+ *
+ *        make-screenshots OUTDIR MODEL SOURCE --translation
+ * A translation model: the window translates SOURCE with the Translate button and writes
+ * translation-cross.png (the cross-attention heatmap) and translation-alignment.png. */
 #include <adwaita.h>
 
 #include "attnscope-attention-page.h"
@@ -138,11 +143,56 @@ encoder_shots (int argc, char **argv)
   return 0;
 }
 
+static gboolean
+translated (gpointer user_data)
+{
+  AttnscopeRun *run = attnscope_session_get_main (attnscope_window_get_session (user_data));
+  return !attnscope_run_get_translating (run) && !attnscope_run_get_running (run)
+         && attnscope_run_get_trace (run) != NULL;
+}
+
+/* The translation window: SOURCE, the Translate button, then the cross-attention heatmap and the
+ * alignment of one head. */
+static int
+translation_shots (const char *outdir, const char *model, const char *source)
+{
+  AttnscopeWindow *window;
+  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
+  gui_test_wait_model (window, 60000);
+  attnscope_window_open_model (window, model);
+  gui_test_wait_model (window, 60000);
+  attnscope_window_set_text (window, source);
+  attnscope_window_set_target (window, "");
+  g_signal_emit_by_name (attnscope_window_get_translate_button (window), "clicked");
+  gui_test_wait_until (translated, window, 60000);
+  g_mkdir_with_parents (outdir, 0755);
+  gui_test_park_pointer ();
+  AttnscopeViewState *view = attnscope_session_get_view (attnscope_window_get_session (window));
+  attnscope_view_state_set_attention_kind (view, AR_ATTENTION_CROSS);
+  attnscope_view_state_set_aggregate (view, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (view, 2);
+  attnscope_view_state_set_head (view, 2);
+  const char *shots[][2]
+      = { { "attention", "translation-cross.png" }, { "alignment", "translation-alignment.png" } };
+  for (gsize i = 0; i < G_N_ELEMENTS (shots); i++)
+    {
+      attnscope_window_show_page (window, shots[i][0]);
+      gui_test_wait_page (attnscope_window_get_page (window, shots[i][0]), 60000);
+      gui_test_spin (1500);
+      g_autofree char *path = g_build_filename (outdir, shots[i][1], NULL);
+      shoot (path);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   gtk_init ();
   adw_init ();
+  if (argc == 5 && g_str_equal (argv[4], "--translation"))
+    return translation_shots (argv[1], argv[2], argv[3]);
   if (argc > 6 && g_str_equal (argv[6], "encoder"))
     return encoder_shots (argc, argv);
   if (argc < 7)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Screenshots of the real application for the README: starts it under Xvfb (1280 × 800) on a
 # text, shows every page and saves `import -window root` shots (ImageMagick) to data/screenshots/;
-# then attnscope-mini-bert on a sentence pair and a masked text (encoder-*.png).
+# then attnscope-mini-bert on a sentence pair and a masked text (encoder-*.png), and the translation
+# window on attnscope-mini-en-de (cross-attention and alignment, translation-*.png).
 #   bash tests/ui/make-screenshots.sh [BUILD_DIR] [MODEL]
 # Needs xvfb-run and import (Debian: xvfb, xauth, imagemagick). PNGs are quantised to keep each
 # under 300 KB.
@@ -27,6 +28,9 @@ done
 xvfb-run -a -s '-screen 0 1280x800x24' "$build/tests/ui/make-screenshots" "$out" \
   attnscope-mini-bert "the cat sat on the mat ." "a small dog ran in the park ." \
   "a small [MASK] that lives in the water" encoder
+# The translation window: the shipped English–German model translating a sentence.
+xvfb-run -a -s '-screen 0 1280x800x24' "$build/tests/ui/make-screenshots" "$out" \
+  attnscope-mini-en-de "The group went home." --translation
 for f in "$out"/*.png; do
   # 256 colours, no dithering: UI screenshots stay sharp and small.
   convert "$f" -dither None -colors 256 "PNG8:$f"

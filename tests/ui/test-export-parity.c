@@ -332,6 +332,75 @@ test_compare (void)
   set_compare_text (NULL);
 }
 
+/* A translation model: the attention page's three kinds, the cross heads grid and the alignment
+ * page against `export --target TGT --kind K` and `export --alignment`. */
+static void
+test_translation (void)
+{
+  const char *target = "Die Gruppe ging nach Hause.";
+  current_model = "attnscope-mini-en-de";
+  current_text = "The group went home.";
+  attnscope_window_open_model (window, current_model);
+  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  attnscope_window_set_text (window, current_text);
+  attnscope_window_set_target (window, target);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_cmpstr (attnscope_run_get_trace_target (
+                       attnscope_session_get_main (attnscope_window_get_session (window))),
+                   ==, target);
+  AttnscopeViewState *v = view_state ();
+  reset_view ();
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_CROSS);
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 2);
+  check_parity ("cross-head", "attention", 1,
+                (const char *[]){ "--target", target, "--kind", "cross", "--layer", "1", "--head",
+                                  "2", NULL });
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  attnscope_view_state_set_selected_token (v, 3);
+  attnscope_view_state_set_autoscale (v, TRUE);
+  check_parity ("cross-mean", "attention", 2,
+                (const char *[]){ "--target", target, "--kind", "cross", "--mean", "1", "--token",
+                                  "3", "--autoscale", NULL });
+  reset_view ();
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
+  attnscope_view_state_set_head (v, 1);
+  check_parity ("encoder-head", "attention", 1,
+                (const char *[]){ "--target", target, "--kind", "encoder", "--layer", "0", "--head",
+                                  "1", NULL });
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
+  check_parity ("decoder-head", "attention", 1,
+                (const char *[]){ "--target", target, "--kind", "decoder", "--layer", "0", "--head",
+                                  "1", NULL });
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_CROSS);
+  check_parity ("cross-grid", "heads", 1,
+                (const char *[]){ "--target", target, "--kind", "cross", "--grid", "--layer", "0",
+                                  "--head", "1", NULL });
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
+  check_parity (
+      "alignment-head", "alignment", 1,
+      (const char *[]){ "--target", target, "--alignment", "--layer", "0", "--head", "1", NULL });
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  attnscope_view_state_set_layer (v, 2);
+  attnscope_view_state_set_selected_token (v, 2);
+  attnscope_view_state_set_autoscale (v, TRUE);
+  check_parity ("alignment-mean", "alignment", 2,
+                (const char *[]){ "--target", target, "--alignment", "--mean", "2", "--token", "2",
+                                  "--autoscale", NULL });
+
+  /* the sidecar's command spells out the same view */
+  AttnscopePage *page = attnscope_window_get_page (window, "alignment");
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
+  ArExportOptions options;
+  ar_export_options_init (&options);
+  g_auto (GStrv) command = gui_export_dup_command (window, page, &view, &options, "f.png");
+  g_autofree char *joined = g_strjoinv (" ", command);
+  g_test_message ("sidecar command: %s", joined);
+  g_assert_nonnull (strstr (joined, "--text The group went home. --target Die Gruppe ging nach "
+                                    "Hause. --alignment --mean 2"));
+}
+
 /* An encoder's sentence pair: the sentence filter, the heads grid with the encoder's labels,
  * and two pairs compared (export --pair, --segments, --compare-pair). */
 #define PAIR_A "the cat sat on the mat ."
@@ -510,6 +579,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-parity/compare", test_compare);
   g_test_add_func ("/ui/export-parity/look-options", test_look_options);
   g_test_add_func ("/ui/export-parity/encoder-pairs", test_encoder_pairs);
+  /* last: it opens another model */
+  g_test_add_func ("/ui/export-parity/translation", test_translation);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   g_rmdir (tmpdir);

@@ -927,6 +927,78 @@ test_token_labels_sentencepiece (void)
     }
 }
 
+/* The alignment figure: two links of strength 1 and 0.5 and nothing else; a link's opacity
+ * grows with its weight (its middle is darker), a highlighted token's link takes the accent
+ * colour, the natural size holds both lines, every token hit-tests to itself. */
+static void
+test_alignment (void)
+{
+  static const char *const source[] = { "The", "group", "home" };
+  static const char *const target[] = { "Die", "Hause" };
+  static const float weights[] = { 1.0f, 0.0f, 0.0f, 0.0f, 0.004f, 0.5f }; /* [T=2][S=3] */
+  ArAlignmentFigure fig;
+  ar_alignment_figure_init (&fig);
+  fig.title = "Cross-attention · layer 0 · head 0 · alignment";
+  fig.n_source = 3, fig.n_target = 2;
+  fig.source_labels = source, fig.target_labels = target;
+  fig.weights = weights;
+  fig.source_caption = "Source", fig.target_caption = "Target";
+  g_assert_cmpfloat (ar_alignment_link_strength (&fig, 0, 0), ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (ar_alignment_link_strength (&fig, 1, 2), 0.5, 1e-9);
+  g_assert_cmpfloat (ar_alignment_link_strength (&fig, 1, 1), ==, 0.0); /* under 1 % */
+  ArFigure f = ar_figure_from_alignment (&fig);
+  double w, h;
+  ar_figure_get_size (&f, &w, &h);
+  g_assert_cmpfloat (ar_figure_get_height_for_width (&f, w), ==, h);
+
+  /* the middle of the link between source J and target I */
+  double mid[2][2];
+  const int links[2][2] = { { 0, 0 }, { 1, 2 } };
+  for (int k = 0; k < 2; k++)
+    {
+      double sx, sy, sw, sh, tx, ty, tw, th;
+      ar_alignment_get_token_rect (&fig, w, h, FALSE, links[k][1], &sx, &sy, &sw, &sh);
+      ar_alignment_get_token_rect (&fig, w, h, TRUE, links[k][0], &tx, &ty, &tw, &th);
+      g_assert_cmpfloat (ty, >, sy + sh);
+      mid[k][0] = (sx + sw / 2 + tx + tw / 2) / 2, mid[k][1] = (sy + sh + ty) / 2;
+    }
+  cairo_surface_t *image = draw_figure (&f, w, h, 1);
+  ArColor8 strong = pixel_at (image, (int) mid[0][0], (int) mid[0][1]);
+  ArColor8 half = pixel_at (image, (int) mid[1][0], (int) mid[1][1]);
+  ArColor8 none = pixel_at (image, (int) w - 30, (int) mid[0][1]);
+  g_test_message ("strong %d, half %d, none %d", strong.r, half.r, none.r);
+  g_assert_cmpint (strong.r, <, 80);
+  g_assert_cmpint (half.r, >, strong.r + 40);
+  g_assert_cmpint (half.r, <, 200);
+  g_assert_cmpint (none.r, ==, 255);
+  cairo_surface_destroy (image);
+
+  /* target 1 highlighted: its link in the accent colour (red), the other faded */
+  fig.highlight_target = 1;
+  image = draw_figure (&f, w, h, 1);
+  ArColor8 accent = pixel_at (image, (int) mid[1][0], (int) mid[1][1]);
+  ArColor8 faded = pixel_at (image, (int) mid[0][0], (int) mid[0][1]);
+  g_assert_cmpint (accent.r, >, accent.g + 60);
+  g_assert_cmpint (faded.r, >, 200);
+  cairo_surface_destroy (image);
+
+  for (int line = 0; line < 2; line++)
+    for (int k = 0; k < (line ? 2 : 3); k++)
+      {
+        double x, y, bw, bh;
+        ar_alignment_get_token_rect (&fig, w, h, line, k, &x, &y, &bw, &bh);
+        gboolean is_target = !line;
+        int index = -1;
+        g_assert_true (ar_alignment_hit (&fig, w, h, x + bw / 2, y + bh / 2, &is_target, &index));
+        g_assert_cmpint (is_target, ==, line);
+        g_assert_cmpint (index, ==, k);
+      }
+  /* the band between the lines holds no token */
+  gboolean t;
+  int i;
+  g_assert_false (ar_alignment_hit (&fig, w, h, mid[0][0], mid[0][1], &t, &i));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -945,6 +1017,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/render/scatter/declutter-600", test_scatter_declutter);
   g_test_add_func ("/ui/render/lines/hit-and-colours", test_lines);
   g_test_add_func ("/ui/render/compare/panels", test_compare);
+  g_test_add_func ("/ui/render/alignment/links", test_alignment);
   g_test_add_func ("/ui/render/attention/title-kv-heads", test_attention_title_kv_heads);
   g_test_add_func ("/ui/render/text/token-labels", test_token_labels);
   g_test_add_func ("/ui/render/text/token-labels-sentencepiece", test_token_labels_sentencepiece);

@@ -16,6 +16,16 @@ attention_colorbar_label (const ArViewSelection *view)
   return view->aggregate == AR_AGGREGATE_ROLLOUT ? _ ("Rollout weight") : _ ("Attention weight");
 }
 
+const char *
+ar_all_heads_title (const ArViewSelection *view, gboolean translation)
+{
+  if (view->kind == AR_ATTENTION_ENCODER)
+    return _ ("Encoder self-attention · all heads");
+  if (view->kind == AR_ATTENTION_CROSS)
+    return _ ("Cross-attention · all heads");
+  return translation ? _ ("Decoder self-attention · all heads") : _ ("All heads");
+}
+
 /* FIG shows rows ROW0.. (N_ROWS) and columns COL0.. (N_COLS) of MATRIX [N][N], whose items
  * (tokens or words) are labelled LABELS [N] (kept alive by BUILT): a copy of the block, the
  * labels of its rows and columns, the item SELECTED outlined where it is one of them. Word-mode
@@ -83,14 +93,18 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
         fig->values = ar_built_figure_take (
             built, g_memdup2 (matrix, (gsize) t->n_tokens * t->n_tokens * sizeof (float)));
       ar_token_axes_set (built, fig, t, view);
+      /* the selection is a target token: the encoder's tokens are the source's */
       fig->highlight_row = fig->highlight_col
-          = view->selected_token < t->n_tokens ? view->selected_token : -1;
+          = view->selected_token < t->n_tokens && view->kind != AR_ATTENTION_ENCODER
+                ? view->selected_token
+                : -1;
     }
   if (view->normalize_rows)
     ar_normalize_rows ((float *) fig->values, fig->values, fig->n_rows, fig->n_cols);
   fig->row_axis = _ ("Queries");
   fig->col_axis = _ ("Keys");
-  g_autofree char *title = ar_attention_title (view, t->n_head, t->n_kv_head);
+  gboolean translation = t->source != NULL || texts->target_text != NULL;
+  g_autofree char *title = ar_attention_kind_title (view, t->n_head, t->n_kv_head, translation);
   if (block)
     {
       /* Translators: an attention figure's title and its sentence filter ("A → B"). */
@@ -102,7 +116,7 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   fig->title
       = ar_built_figure_take (built, view->pool_words ? g_strdup_printf (_ ("%s · words"), title)
                                                       : g_steal_pointer (&title));
-  fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
+  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
   fig->colormap = view->colormap;
   /* A bidirectional trace (an encoder) is a full square: nothing is masked. */
   fig->mask_upper = t->causal && !block;
@@ -128,8 +142,8 @@ ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
   ar_grid_figure_init (fig);
   ar_built_figure_keep_trace (built, trace);
   gsize n_heads = (gsize) trace->n_layer * trace->n_head;
-  fig->title = _ ("All heads");
-  fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
+  fig->title = ar_all_heads_title (view, trace->source != NULL || texts->target_text != NULL);
+  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
   fig->n_layers = trace->n_layer;
   fig->n_heads = trace->n_head;
   fig->n_kv_heads = trace->n_kv_head;

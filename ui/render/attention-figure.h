@@ -33,4 +33,8 @@ ArBuiltFigure *ar_build_attention_figure (const ArAttention *attention, const Ar
 ArBuiltFigure *ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
                                      const ArViewSelection *view, const ArFigureTexts *texts);
 
+/* The title of a heads grid: "All heads", or for a translation model (TRANSLATION, or VIEW's
+ * kind not AR_ATTENTION_SELF) the stack first: "Cross-attention · all heads". Static. */
+const char *ar_all_heads_title (const ArViewSelection *view, gboolean translation);
+
 G_END_DECLS

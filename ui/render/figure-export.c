@@ -105,6 +105,9 @@ retitled (const ArFigure *fig, const ArExportOptions *o, ArFigureParts *parts)
     case AR_FIGURE_COMPARE:
       RETITLE (compare, compare);
       return ar_figure_from_compare (&parts->compare);
+    case AR_FIGURE_ALIGNMENT:
+      RETITLE (alignment, alignment);
+      return ar_figure_from_alignment (&parts->alignment);
     }
 #undef RETITLE
   g_assert_not_reached ();

@@ -31,6 +31,12 @@ ar_figure_from_compare (const ArCompareFigure *fig)
   return (ArFigure){ .kind = AR_FIGURE_COMPARE, .compare = fig };
 }
 
+ArFigure
+ar_figure_from_alignment (const ArAlignmentFigure *fig)
+{
+  return (ArFigure){ .kind = AR_FIGURE_ALIGNMENT, .alignment = fig };
+}
+
 void
 ar_figure_get_size (const ArFigure *fig, double *width, double *height)
 {
@@ -51,6 +57,9 @@ ar_figure_get_size (const ArFigure *fig, double *width, double *height)
     case AR_FIGURE_COMPARE:
       ar_compare_get_size (fig->compare, width, height);
       return;
+    case AR_FIGURE_ALIGNMENT:
+      ar_alignment_get_size (fig->alignment, width, height);
+      return;
     }
   g_assert_not_reached ();
 }
@@ -70,6 +79,8 @@ ar_figure_get_height_for_width (const ArFigure *fig, double width)
       return ar_line_get_height_for_width (fig->lines, width);
     case AR_FIGURE_COMPARE:
       return ar_compare_get_height_for_width (fig->compare, width);
+    case AR_FIGURE_ALIGNMENT:
+      return ar_alignment_get_height_for_width (fig->alignment, width);
     }
   g_assert_not_reached ();
 }
@@ -94,6 +105,9 @@ ar_figure_render (cairo_t *cr, const ArFigure *fig, double width, double height)
     case AR_FIGURE_COMPARE:
       ar_compare_render (cr, fig->compare, width, height);
       return;
+    case AR_FIGURE_ALIGNMENT:
+      ar_alignment_render (cr, fig->alignment, width, height);
+      return;
     }
   g_assert_not_reached ();
 }
@@ -104,6 +118,7 @@ ar_figure_parts_restyle (ArFigureParts *out, const ArFigureParts *in, const ArRe
   *out = *in;
   out->heatmap.style = out->panel_b.style = out->panel_diff.style = style;
   out->grid.style = out->scatter.style = out->lines.style = out->compare.style = style;
+  out->alignment.style = style;
   out->compare.a = &out->heatmap;
   out->compare.b = &out->panel_b;
   out->compare.diff = in->compare.diff != NULL ? &out->panel_diff : NULL;
@@ -124,6 +139,9 @@ ar_figure_parts_restyle (ArFigureParts *out, const ArFigureParts *in, const ArRe
       return;
     case AR_FIGURE_COMPARE:
       out->figure = ar_figure_from_compare (&out->compare);
+      return;
+    case AR_FIGURE_ALIGNMENT:
+      out->figure = ar_figure_from_alignment (&out->alignment);
       return;
     }
   g_assert_not_reached ();

@@ -1,12 +1,13 @@
 /* figure.h — any figure attnscope draws, behind one type: what file export and the export dialog
  * work with. A figure borrows one of the figure structs (heatmap, grid, scatter, line chart,
- * comparison) and dispatches to its size and render functions, so every view exports through
- * exactly the function that draws it on screen. */
+ * comparison, alignment) and dispatches to its size and render functions, so every view exports
+ * through exactly the function that draws it on screen. */
 #pragma once
 
 #include <cairo.h>
 #include <glib.h>
 
+#include "alignment-render.h"
 #include "compare-render.h"
 #include "grid-render.h"
 #include "heatmap-render.h"
@@ -22,6 +23,7 @@ typedef enum
   AR_FIGURE_SCATTER,
   AR_FIGURE_LINES,
   AR_FIGURE_COMPARE,
+  AR_FIGURE_ALIGNMENT,
 } ArFigureKind;
 
 typedef struct
@@ -34,6 +36,7 @@ typedef struct
     const ArScatterFigure *scatter;
     const ArLineFigure *lines;
     const ArCompareFigure *compare;
+    const ArAlignmentFigure *alignment;
   };
 } ArFigure;
 
@@ -50,6 +53,7 @@ typedef struct
   ArScatterFigure scatter;
   ArLineFigure lines; /* a line chart, or the chart of a comparison */
   ArCompareFigure compare;
+  ArAlignmentFigure alignment;
 } ArFigureParts;
 
 /* OUT = IN (the figure structs, not the arrays they borrow) drawn in STYLE instead (NULL: the
@@ -63,6 +67,7 @@ ArFigure ar_figure_from_grid (const ArGridFigure *fig);
 ArFigure ar_figure_from_scatter (const ArScatterFigure *fig);
 ArFigure ar_figure_from_lines (const ArLineFigure *fig);
 ArFigure ar_figure_from_compare (const ArCompareFigure *fig);
+ArFigure ar_figure_from_alignment (const ArAlignmentFigure *fig);
 
 /* The natural size in figure units (whole numbers; px at scale 1, pt in PDF and SVG). */
 void ar_figure_get_size (const ArFigure *fig, double *width, double *height);

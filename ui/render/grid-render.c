@@ -126,7 +126,7 @@ measure (Layout *lo, PangoContext *pc, const ArRenderStyle *style, const ArGridF
   g_autofree char *widest = g_strdup_printf ("%d", MAX (fig->n_layers, fig->n_heads) - 1);
   ar_text_measure (pc, style, widest, AR_FONT_TICK, PANGO_WEIGHT_BOLD, &lo->number_w,
                    &lo->number_h);
-  if (fig->patterns != NULL)
+  if (fig->patterns != NULL || fig->pattern_labels != NULL)
     ar_text_measure (pc, style, "previous", AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, NULL, &lo->label_h);
   if (fig->colorbar)
     {
@@ -348,8 +348,9 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArG
   };
   if (fig->log_colors && fig->head_ranges != NULL)
     paint.vmin = MAX (paint.vmin, 1e-4 * paint.vmax);
-  const float *matrix = fig->attn + ((gsize) l * fig->n_heads + h) * t * t; /* [T][T] */
-  ar_matrix_paint (cr, &paint, matrix, t, t, x, y, lo->size / t, lo->size / t);
+  int keys = fig->n_keys > 0 ? fig->n_keys : t;
+  const float *matrix = fig->attn + ((gsize) l * fig->n_heads + h) * t * keys; /* [T][keys] */
+  ar_matrix_paint (cr, &paint, matrix, t, keys, x, y, lo->size / keys, lo->size / t);
 
   gboolean on = l == fig->highlight_layer && h == fig->highlight_head;
   cairo_set_line_width (cr, on ? 2.5 : 1.0);
@@ -358,7 +359,15 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArG
   cairo_rectangle (cr, x + inset, y + inset, lo->size - 2 * inset, lo->size - 2 * inset);
   cairo_stroke (cr);
 
-  if (fig->patterns != NULL)
+  if (fig->pattern_labels != NULL)
+    {
+      PangoLayout *layout = ar_text_layout (pc, style, fig->pattern_labels[l * fig->n_heads + h],
+                                            AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, lo->size + H_GAP);
+      ar_render_set_rgb (cr, style->muted);
+      ar_text_draw (cr, layout, x + lo->size / 2, y + lo->size + LABEL_GAP, 0.5, 0, 0);
+      g_object_unref (layout);
+    }
+  else if (fig->patterns != NULL)
     {
       AsHeadPattern pattern = fig->patterns[l * fig->n_heads + h];
       PangoLayout *layout = ar_text_layout (pc, style, pattern_label (pattern, label_length),

@@ -32,6 +32,11 @@ typedef struct
   int n_kv_heads;    /* key/value heads the query heads share (grouped-query attention) */
   const float *attn; /* [L][H][T][T] */
   const AsHeadPattern *patterns; /* [L][H], or NULL for no labels */
+  /* Rectangular thumbnails (a translation model's cross-attention): ATTN is [L][H][T][N_KEYS]
+   * (0: square, [L][H][T][T]); PATTERN_LABELS [L][H] (e.g. as-cross-stats.h's "diagonal", "eos")
+   * are written instead of PATTERNS' names when not NULL. */
+  int n_keys;
+  const char *const *pattern_labels;
 
   ArColormap colormap;
   double vmin, vmax;

@@ -28,7 +28,8 @@ ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b)
          && a->autoscale == b->autoscale && a->autoscale_each == b->autoscale_each
          && a->normalize_rows == b->normalize_rows && a->log_colors == b->log_colors
          && a->pool_words == b->pool_words && a->no_space_marks == b->no_space_marks
-         && a->labels == b->labels && a->alignment == b->alignment && a->segments == b->segments;
+         && a->labels == b->labels && a->alignment == b->alignment && a->segments == b->segments
+         && a->kind == b->kind;
 }
 
 ArTokenLabelFlags
@@ -85,6 +86,31 @@ ar_attention_title (const ArViewSelection *view, int n_heads, int n_kv_heads)
 }
 
 char *
+ar_attention_kind_title (const ArViewSelection *view, int n_heads, int n_kv_heads,
+                         gboolean translation)
+{
+  if (view->kind == AR_ATTENTION_SELF && !translation)
+    return ar_attention_title (view, n_heads, n_kv_heads);
+  const char *stack = view->kind == AR_ATTENTION_ENCODER ? _ ("Encoder self-attention")
+                      : view->kind == AR_ATTENTION_CROSS ? _ ("Cross-attention")
+                                                         : _ ("Decoder self-attention");
+  switch (view->aggregate)
+    {
+    case AR_AGGREGATE_MEAN:
+      /* Translators: "Cross-attention · layer 1 · mean over 4 heads" */
+      return g_strdup_printf (_ ("%s · layer %d · mean over %d heads"), stack, view->layer,
+                              n_heads);
+    case AR_AGGREGATE_ROLLOUT:
+      /* Translators: "Encoder self-attention · rollout through layer 1" */
+      return g_strdup_printf (_ ("%s · rollout through layer %d"), stack, view->layer);
+    case AR_AGGREGATE_HEAD:
+    default:
+      /* Translators: "Cross-attention · layer 1 · head 0" */
+      return g_strdup_printf (_ ("%s · layer %d · head %d"), stack, view->layer, view->head);
+    }
+}
+
+char *
 ar_quote_text (const char *text)
 {
   /* Translators: a text quoted in a figure; use your language's quotation marks. */
@@ -99,6 +125,17 @@ ar_figure_subtitle (const char *model_name, const char *text)
   g_autofree char *quoted = ar_quote_text (text);
   /* Translators: figure subtitle: the model's name and the quoted text. */
   return g_strdup_printf (_ ("%s · %s"), model_name, quoted);
+}
+
+char *
+ar_figure_texts_subtitle (const ArFigureTexts *texts)
+{
+  if (texts->target_text == NULL || texts->text == NULL)
+    return ar_figure_subtitle (texts->model_name, texts->text);
+  g_autofree char *source = ar_quote_text (texts->text);
+  g_autofree char *target = ar_quote_text (texts->target_text);
+  /* Translators: figure subtitle of a translation: the model, the source and the target. */
+  return g_strdup_printf (_ ("%s · %s → %s"), texts->model_name, source, target);
 }
 
 /* LO and HI of the finite values of VALUES [N] (+inf and -inf when there is none). */

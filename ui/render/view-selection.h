@@ -28,6 +28,15 @@ typedef enum
   AR_AGGREGATE_ROLLOUT, /* attention rollout through the layer */
 } ArAggregate;
 
+/* Which attention of a translation (encoder–decoder) trace a view shows; decoder-only and
+ * encoder-only models have only AR_ATTENTION_SELF. */
+typedef enum
+{
+  AR_ATTENTION_SELF,    /* the trace's own self-attention: a translation model's decoder */
+  AR_ATTENTION_ENCODER, /* a translation model's encoder self-attention (trace->source) */
+  AR_ATTENTION_CROSS,   /* the decoder's attention to the source (trace->cross_attn) */
+} ArAttentionKind;
+
 /* How a comparison lines B up with A (compare-figure.h). */
 typedef enum
 {
@@ -53,6 +62,7 @@ typedef struct
   gboolean no_space_marks; /* token labels without '␣' (token-label.h) */
   ArLabelMode labels;      /* tick labels: thinned, all, or one per word */
   ArAlignment alignment;   /* of a comparison */
+  ArAttentionKind kind;    /* translation models: encoder, decoder or cross-attention */
   ArSegments segments;     /* attention of a pair: the sentence filter (segments.h) */
 } ArViewSelection;
 
@@ -72,6 +82,7 @@ typedef struct
   const char *model_name;
   const char *text;
   const char *compare_text;
+  const char *target_text; /* a translation model's target (TEXT is then the source) */
 } ArFigureTexts;
 
 /* The attention of one trace and what is computed from it (NULL until computed). */
@@ -106,6 +117,18 @@ int ar_kv_head_of (int head, int n_heads, int n_kv_heads);
 
 /* "model · “text”", or the model's name alone when TEXT is NULL. Newly allocated. */
 char *ar_figure_subtitle (const char *model_name, const char *text);
+
+/* The subtitle of TEXTS: ar_figure_subtitle, or for a translation (target_text set)
+ * "model · “source” → “target”". Newly allocated. */
+char *ar_figure_texts_subtitle (const ArFigureTexts *texts);
+
+/* The title of VIEW's attention figure of a trace with N_HEADS query heads sharing N_KV_HEADS
+ * for a translation model (TRANSLATION, or VIEW's kind not AR_ATTENTION_SELF): the stack first,
+ * "Encoder self-attention · layer 1 · head 0", "Decoder self-attention · layer 1 · mean over 4
+ * heads", "Cross-attention · layer 2 · head 3", "Encoder self-attention · rollout through layer
+ * 1"; otherwise ar_attention_title. Newly allocated. */
+char *ar_attention_kind_title (const ArViewSelection *view, int n_heads, int n_kv_heads,
+                               gboolean translation);
 
 /* “TEXT” (typographic quotes). Newly allocated. */
 char *ar_quote_text (const char *text);

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "attention-figure.h"
+#include "cross-figure.h"
 #include "attnscope-layer-controls.h"
 #include "render-text.h"
 
@@ -14,6 +15,7 @@ struct _AttnscopeAttentionPage
 {
   AttnscopePage parent_instance;
 
+  GtkDropDown *kind_dropdown;
   AttnscopeLayerControls *layer_controls;
   GtkLabel *pattern_label;
   GtkDropDown *segments_dropdown;
@@ -24,6 +26,7 @@ struct _AttnscopeAttentionPage
   GtkLabel *cell_label;
 
   GBindingGroup *bindings; /* the controls on the view state */
+  char *notice;            /* why there is no figure (a cross-attention rollout), or NULL */
   /* what the figure on screen was built from */
   AttnscopeAnalysis *built_analysis; /* a reference, so that the pointers below stay unique */
   ArViewSelection built_view;
@@ -62,6 +65,24 @@ static void
 update_pattern_label (AttnscopeAttentionPage *self, AttnscopeAnalysis *analysis,
                       const ArViewSelection *view)
 {
+  if (view->kind == AR_ATTENTION_CROSS)
+    {
+      AttnscopeCross *cross = attnscope_page_get_cross (ATTNSCOPE_PAGE (self));
+      const AsCrossStats *cs = cross != NULL ? attnscope_cross_get_stats (cross) : NULL;
+      if (cs == NULL || view->aggregate != AR_AGGREGATE_HEAD)
+        {
+          gtk_label_set_text (self->pattern_label, "");
+          return;
+        }
+      gsize k = (gsize) view->layer * cs->n_head + view->head;
+      g_autofree char *entropy
+          = ar_format_number (cs->values[k * AS_CROSS_STAT_COUNT + AS_CROSS_STAT_ENTROPY], 2);
+      /* the self-attention's wording, with as-cross-stats.h's label */
+      g_autofree char *text
+          = g_strdup_printf (_ ("Pattern: %s · entropy %s"), cs->labels[k], entropy);
+      gtk_label_set_text (self->pattern_label, text);
+      return;
+    }
   const AsHeadStats *stats = analysis != NULL && view->aggregate == AR_AGGREGATE_HEAD
                                  ? attnscope_analysis_want_head_stats (analysis)
                                  : NULL;
@@ -78,16 +99,39 @@ update_pattern_label (AttnscopeAttentionPage *self, AttnscopeAnalysis *analysis,
   gtk_label_set_text (self->pattern_label, text);
 }
 
+/* The matrix VIEW shows (of the kind's trace; NULL while it is computed, or for a
+ * cross-attention rollout), asking the analysis for it; *CROSS is set for the cross-attention. */
+static const float *
+want_matrix (AttnscopePage *page, const ArViewSelection *view, ArAttention *attention,
+             ArCrossAttention *cross)
+{
+  if (view->kind == AR_ATTENTION_CROSS)
+    {
+      AttnscopeCross *results = attnscope_page_get_cross (page);
+      if (results == NULL)
+        return NULL;
+      attnscope_cross_get_attention (results, cross);
+      return ar_cross_matrix (cross, view);
+    }
+  AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (page);
+  attnscope_analysis_want_attention (analysis, view->aggregate, FALSE, attention);
+  AsTrace *t = attnscope_analysis_get_trace (analysis);
+  if (view->layer >= t->n_layer || view->head >= t->n_head)
+    return NULL;
+  return ar_attention_matrix (attention, view);
+}
+
 static ArBuiltFigure *
 attnscope_attention_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
 {
   ArAttention attention;
-  attnscope_analysis_want_attention (attnscope_page_get_analysis (page), view->aggregate, FALSE,
-                                     &attention);
-  if (ar_attention_matrix (&attention, view) == NULL)
+  ArCrossAttention cross;
+  if (want_matrix (page, view, &attention, &cross) == NULL)
     return NULL;
   ArFigureTexts texts;
   attnscope_page_get_texts (page, &texts);
+  if (view->kind == AR_ATTENTION_CROSS)
+    return ar_build_cross_attention_figure (&cross, view, &texts);
   return ar_build_attention_figure (&attention, view, &texts);
 }
 
@@ -95,6 +139,7 @@ static void
 attnscope_attention_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
                                              GPtrArray *argv)
 {
+  attnscope_page_append_kind_args (page, view, argv);
   attnscope_page_append_attention_args (argv, view);
 }
 
@@ -128,6 +173,11 @@ update_cell_label (AttnscopeAttentionPage *self)
   int row = attnscope_heatmap_view_get_cursor_row (self->heatmap);
   int col = attnscope_heatmap_view_get_cursor_col (self->heatmap);
   ArBuiltFigure *built = attnscope_heatmap_view_get_figure (self->heatmap);
+  if (self->notice != NULL)
+    {
+      gtk_label_set_text (self->cell_label, self->notice);
+      return;
+    }
   if (row < 0 || built == NULL)
     {
       gtk_label_set_text (self->cell_label,
@@ -153,10 +203,26 @@ attnscope_attention_page_update (AttnscopePage *page)
   AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
   ArViewSelection view;
   attnscope_page_get_selection (page, &view);
-  update_pattern_label (self, analysis, &view);
+  gtk_widget_set_visible (GTK_WIDGET (self->kind_dropdown),
+                          analysis != NULL
+                              && attnscope_analysis_get_trace (analysis)->source != NULL);
+  update_pattern_label (self, attnscope_page_get_kind_analysis (page), &view);
   gtk_widget_set_visible (GTK_WIDGET (self->segments_dropdown),
                           analysis != NULL
                               && attnscope_analysis_get_trace (analysis)->segment_b_start > 0);
+  g_clear_pointer (&self->notice, g_free);
+  if (analysis != NULL && view.kind == AR_ATTENTION_CROSS && view.aggregate == AR_AGGREGATE_ROLLOUT)
+    {
+      /* nothing to compute: the cross-attention has no rollout */
+      self->notice = g_strdup (_ ("The cross-attention has no rollout: choose one head or the mean "
+                                  "over heads."));
+      attnscope_heatmap_view_set_figure (self->heatmap, NULL);
+      g_clear_object (&self->built_analysis);
+      self->built_matrix = NULL;
+      attnscope_page_set_busy (page, FALSE);
+      update_cell_label (self);
+      return;
+    }
   if (analysis == NULL)
     {
       attnscope_heatmap_view_set_figure (self->heatmap, NULL);
@@ -165,8 +231,8 @@ attnscope_attention_page_update (AttnscopePage *page)
       return;
     }
   ArAttention attention;
-  attnscope_analysis_want_attention (analysis, view.aggregate, FALSE, &attention);
-  const float *matrix = ar_attention_matrix (&attention, &view);
+  ArCrossAttention cross;
+  const float *matrix = want_matrix (page, &view, &attention, &cross);
   attnscope_page_set_busy (page, matrix == NULL);
   /* Unchanged inputs (a result of another kind arrived): the figure on screen stays. */
   if (matrix == NULL
@@ -192,15 +258,18 @@ attnscope_attention_page_dup_figure_name (AttnscopePage *page)
 {
   ArViewSelection view;
   attnscope_page_get_selection (page, &view);
+  const char *stem = view.kind == AR_ATTENTION_CROSS     ? "cross-attention"
+                     : view.kind == AR_ATTENTION_ENCODER ? "encoder-attention"
+                                                         : "attention";
   switch (view.aggregate)
     {
     case AR_AGGREGATE_MEAN:
-      return g_strdup_printf ("attention-layer%d-mean", view.layer);
+      return g_strdup_printf ("%s-layer%d-mean", stem, view.layer);
     case AR_AGGREGATE_ROLLOUT:
-      return g_strdup_printf ("attention-rollout-layer%d", view.layer);
+      return g_strdup_printf ("%s-rollout-layer%d", stem, view.layer);
     case AR_AGGREGATE_HEAD:
     default:
-      return g_strdup_printf ("attention-layer%d-head%d", view.layer, view.head);
+      return g_strdup_printf ("%s-layer%d-head%d", stem, view.layer, view.head);
     }
 }
 
@@ -212,9 +281,15 @@ on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeAtt
     return;
   /* A click selects the query token (of a word: its first); a click on the selected one clears
    * the selection. */
+  ArAttentionKind kind = attnscope_page_get_attention_kind (ATTNSCOPE_PAGE (self));
+  if (kind == AR_ATTENTION_ENCODER)
+    return; /* the selection is a target token; the encoder's rows are the source's */
   int row0, col0;
   block_origin (self, &row0, &col0);
-  int token = attnscope_page_item_token (ATTNSCOPE_PAGE (self), row0 + row);
+  /* the cross-attention's rows are the target's tokens, never pooled */
+  int token = kind == AR_ATTENTION_CROSS
+                  ? row
+                  : attnscope_page_item_token (ATTNSCOPE_PAGE (self), row0 + row);
   int selected = attnscope_view_state_get_selected_token (view);
   attnscope_view_state_set_selected_token (view, selected == token ? -1 : token);
 }
@@ -296,6 +371,7 @@ attnscope_attention_page_dispose (GObject *object)
   AttnscopeAttentionPage *self = ATTNSCOPE_ATTENTION_PAGE (object);
   g_clear_object (&self->bindings);
   g_clear_object (&self->built_analysis);
+  g_clear_pointer (&self->notice, g_free);
   G_OBJECT_CLASS (attnscope_attention_page_parent_class)->dispose (object);
 }
 
@@ -317,6 +393,7 @@ attnscope_attention_page_class_init (AttnscopeAttentionPageClass *klass)
   g_type_ensure (ATTNSCOPE_TYPE_LAYER_CONTROLS);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/attnscope/Attnscope/attnscope-attention-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, kind_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, layer_controls);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, pattern_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, segments_dropdown);
@@ -339,6 +416,9 @@ attnscope_attention_page_init (AttnscopeAttentionPage *self)
   g_binding_group_bind_full (self->bindings, "colormap", self->colormap_dropdown, "selected",
                              G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, colormap_to_index,
                              index_to_colormap, NULL, NULL);
+  g_binding_group_bind_full (self->bindings, "attention-kind", self->kind_dropdown, "selected",
+                             G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, attnscope_int_to_uint,
+                             attnscope_uint_to_int, NULL, NULL);
   g_binding_group_bind_full (self->bindings, "segments", self->segments_dropdown, "selected",
                              G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, segments_to_index,
                              index_to_segments, NULL, NULL);

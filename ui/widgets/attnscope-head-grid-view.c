@@ -14,6 +14,7 @@ struct _AttnscopeHeadGridView
 
   ArBuiltFigure *figure;  /* a grid, or NULL */
   double *stats;          /* [L][H][AS_HEAD_STAT_COUNT] or NULL */
+  double *cross_stats;    /* [L][H][AS_CROSS_STAT_COUNT] of a cross-attention grid, or NULL */
   gboolean bidirectional; /* the statistics of an encoder: next, [CLS] and [SEP] too */
 };
 
@@ -40,6 +41,7 @@ attnscope_head_grid_view_set_figure (AttnscopeHeadGridView *self, ArBuiltFigure 
   g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
   g_return_if_fail (figure == NULL || ar_built_figure_get (figure)->kind == AR_FIGURE_GRID);
   g_clear_pointer (&self->stats, g_free);
+  g_clear_pointer (&self->cross_stats, g_free);
   attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
                                    attnscope_figure_widget_same_size);
   const ArGridFigure *fig = grid (self);
@@ -109,6 +111,18 @@ hit (AttnscopeHeadGridView *self, double x, double y, int *layer, int *head)
                       gtk_widget_get_height (GTK_WIDGET (self)), x, y, layer, head);
 }
 
+void
+attnscope_head_grid_view_set_cross_stats (AttnscopeHeadGridView *self, const AsCrossStats *stats)
+{
+  g_return_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self));
+  const ArGridFigure *fig = grid (self);
+  g_clear_pointer (&self->cross_stats, g_free);
+  if (fig != NULL && stats != NULL && stats->n_layer == fig->n_layers
+      && stats->n_head == fig->n_heads)
+    self->cross_stats = g_memdup2 (stats->values, sizeof (double) * (gsize) stats->n_layer
+                                                      * stats->n_head * AS_CROSS_STAT_COUNT);
+}
+
 char *
 attnscope_head_grid_view_dup_tooltip (AttnscopeHeadGridView *self, int layer, int head)
 {
@@ -149,6 +163,21 @@ attnscope_head_grid_view_dup_tooltip (AttnscopeHeadGridView *self, int layer, in
         g_string_append_printf (text, _ ("\nEntropy %s · previous %s · first %s · self %s"),
                                 entropy, previous, first, self_share);
     }
+  if (self->cross_stats != NULL)
+    {
+      /* the cross-attention's numbers, as `attnscope stats --kind cross` prints them */
+      const double *v
+          = self->cross_stats + ((gsize) layer * fig->n_heads + head) * AS_CROSS_STAT_COUNT;
+      g_autofree char *entropy = ar_format_number (v[AS_CROSS_STAT_ENTROPY], 2);
+      g_autofree char *eos = ar_format_number (v[AS_CROSS_STAT_EOS], 2);
+      g_autofree char *max = ar_format_number (v[AS_CROSS_STAT_MAX], 2);
+      g_autofree char *diagonal = ar_format_number (v[AS_CROSS_STAT_DIAGONAL], 2);
+      if (fig->pattern_labels != NULL)
+        g_string_append_printf (text, _ ("\nPattern: %s"),
+                                fig->pattern_labels[layer * fig->n_heads + head]);
+      g_string_append_printf (text, _ ("\nEntropy %s · on </s> %s · row maximum %s · diagonal %s"),
+                              entropy, eos, max, diagonal);
+    }
   g_string_append (text, _ ("\nClick to open it in the attention view"));
   return g_string_free (text, FALSE);
 }
@@ -181,6 +210,7 @@ attnscope_head_grid_view_finalize (GObject *object)
   AttnscopeHeadGridView *self = ATTNSCOPE_HEAD_GRID_VIEW (object);
   g_clear_pointer (&self->figure, ar_built_figure_unref);
   g_free (self->stats);
+  g_free (self->cross_stats);
   G_OBJECT_CLASS (attnscope_head_grid_view_parent_class)->finalize (object);
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtk/gtk.h>
 
+#include "as-cross-stats.h"
 #include "as-head-stats.h"
 #include "built-figure.h"
 
@@ -24,6 +25,11 @@ void attnscope_head_grid_view_set_figure (AttnscopeHeadGridView *self, ArBuiltFi
 ArBuiltFigure *attnscope_head_grid_view_get_figure (AttnscopeHeadGridView *self);
 int attnscope_head_grid_view_get_n_layers (AttnscopeHeadGridView *self);
 int attnscope_head_grid_view_get_n_heads (AttnscopeHeadGridView *self);
+
+/* A cross-attention grid (ar_build_cross_grid_figure): the tooltips' numbers from STATS (copied;
+ * entropy, share on </s>, row maximum, diagonal), until the next figure. */
+void attnscope_head_grid_view_set_cross_stats (AttnscopeHeadGridView *self,
+                                               const AsCrossStats *stats);
 
 /* The tooltip of head (LAYER, HEAD): its numbers, pattern and shares (entropy, previous, first,
  * self; for an encoder [CLS], [SEP], previous, next, self, as `attnscope stats`); NULL outside the

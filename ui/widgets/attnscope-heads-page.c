@@ -6,11 +6,14 @@
 #include <glib/gi18n.h>
 
 #include "attention-figure.h"
+#include "cross-figure.h"
 
 struct _AttnscopeHeadsPage
 {
   AttnscopePage parent_instance;
 
+  GtkDropDown *kind_dropdown;
+  GBindingGroup *bindings; /* the drop-down on the view state */
   GtkLabel *summary_label;
   AttnscopeHeadGridView *grid;
 
@@ -58,12 +61,43 @@ grid_view (ArViewSelection *view)
   view->alignment = AR_ALIGN_TOKENS;
 }
 
+static void
+update_cross_summary (AttnscopeHeadsPage *self, const AsCrossStats *stats)
+{
+  static const char *const names[] = { "eos", "diagonal", "focused", "broad", "mixed" };
+  int counts[G_N_ELEMENTS (names)] = { 0 };
+  for (int i = 0; i < stats->n_layer * stats->n_head; i++)
+    for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+      counts[k] += g_str_equal (stats->labels[i], names[k]);
+  g_autofree char *text = g_strdup_printf (
+      _ ("Cross-attention, layers × heads: %d × %d · eos %d · diagonal %d · focused %d · broad %d "
+         "· mixed %d"),
+      stats->n_layer, stats->n_head, counts[0], counts[1], counts[2], counts[3], counts[4]);
+  gtk_label_set_text (self->summary_label, text);
+}
+
+/* The cross-attention grid of VIEW, or NULL while the pass's results are missing. */
+static ArBuiltFigure *
+build_cross_grid (AttnscopePage *page, const ArViewSelection *view)
+{
+  AttnscopeCross *results = attnscope_page_get_cross (page);
+  if (results == NULL || attnscope_cross_get_stats (results) == NULL)
+    return NULL;
+  ArCrossAttention cross;
+  attnscope_cross_get_attention (results, &cross);
+  ArFigureTexts texts;
+  attnscope_page_get_texts (page, &texts);
+  return ar_build_cross_grid_figure (&cross, attnscope_cross_get_stats (results), view, &texts);
+}
+
 static ArBuiltFigure *
 attnscope_heads_page_build_figure (AttnscopePage *page, const ArViewSelection *asked)
 {
-  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (page);
   ArViewSelection view = *asked;
   grid_view (&view);
+  if (view.kind == AR_ATTENTION_CROSS)
+    return build_cross_grid (page, &view);
   ArAttention attention;
   attnscope_analysis_want_attention (analysis, AR_AGGREGATE_HEAD, view.autoscale, &attention);
   const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
@@ -78,6 +112,7 @@ static void
 attnscope_heads_page_append_export_args (AttnscopePage *page, const ArViewSelection *view,
                                          GPtrArray *argv)
 {
+  attnscope_page_append_kind_args (page, view, argv);
   g_ptr_array_add (argv, g_strdup ("--grid"));
   if (view->aggregate == AR_AGGREGATE_HEAD)
     {
@@ -92,7 +127,11 @@ static void
 attnscope_heads_page_update (AttnscopePage *page)
 {
   AttnscopeHeadsPage *self = ATTNSCOPE_HEADS_PAGE (page);
-  AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  AttnscopeAnalysis *main_analysis = attnscope_page_get_analysis (page);
+  gtk_widget_set_visible (GTK_WIDGET (self->kind_dropdown),
+                          main_analysis != NULL
+                              && attnscope_analysis_get_trace (main_analysis)->source != NULL);
+  AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (page);
   if (analysis == NULL)
     {
       attnscope_head_grid_view_set_figure (self->grid, NULL, NULL);
@@ -104,6 +143,26 @@ attnscope_heads_page_update (AttnscopePage *page)
   ArViewSelection view;
   attnscope_page_get_selection (page, &view);
   grid_view (&view);
+  if (view.kind == AR_ATTENTION_CROSS)
+    {
+      AttnscopeCross *results = attnscope_page_get_cross (page);
+      if (results == NULL || attnscope_cross_get_stats (results) == NULL)
+        return;
+      gconstpointer stats = attnscope_cross_get_stats (results);
+      if (analysis == self->built_analysis && ar_view_selection_equal (&view, &self->built_view)
+          && stats == self->built_stats)
+        return;
+      g_autoptr (ArBuiltFigure) figure = build_cross_grid (page, &view);
+      attnscope_head_grid_view_set_figure (self->grid, figure, NULL);
+      attnscope_head_grid_view_set_cross_stats (self->grid, stats);
+      update_cross_summary (self, stats);
+      attnscope_page_set_busy (page, FALSE);
+      g_set_object (&self->built_analysis, analysis);
+      self->built_view = view;
+      self->built_stats = stats;
+      self->built_range = NULL;
+      return;
+    }
   ArAttention attention;
   attnscope_analysis_want_attention (analysis, AR_AGGREGATE_HEAD, view.autoscale, &attention);
   const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
@@ -133,6 +192,12 @@ static char *
 attnscope_heads_page_dup_figure_name (AttnscopePage *page)
 {
   return g_strdup ("all-heads");
+}
+
+static void
+on_session_changed (AttnscopeHeadsPage *self)
+{
+  g_binding_group_set_source (self->bindings, attnscope_page_get_view (ATTNSCOPE_PAGE (self)));
 }
 
 static void
@@ -209,6 +274,7 @@ static void
 attnscope_heads_page_dispose (GObject *object)
 {
   g_clear_object (&ATTNSCOPE_HEADS_PAGE (object)->built_analysis);
+  g_clear_object (&ATTNSCOPE_HEADS_PAGE (object)->bindings);
   G_OBJECT_CLASS (attnscope_heads_page_parent_class)->dispose (object);
 }
 
@@ -228,6 +294,7 @@ attnscope_heads_page_class_init (AttnscopeHeadsPageClass *klass)
   g_type_ensure (ATTNSCOPE_TYPE_HEAD_GRID_VIEW);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/attnscope/Attnscope/attnscope-heads-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeHeadsPage, kind_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeHeadsPage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeHeadsPage, grid);
 }
@@ -242,4 +309,9 @@ attnscope_heads_page_init (AttnscopeHeadsPage *self)
   gtk_widget_add_controller (GTK_WIDGET (self->grid), key);
   gtk_widget_set_focusable (GTK_WIDGET (self->grid), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self->grid), TRUE);
+  self->bindings = g_binding_group_new ();
+  g_binding_group_bind_full (self->bindings, "attention-kind", self->kind_dropdown, "selected",
+                             G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, attnscope_int_to_uint,
+                             attnscope_uint_to_int, NULL, NULL);
+  g_signal_connect (self, "notify::session", G_CALLBACK (on_session_changed), NULL);
 }

@@ -12,6 +12,7 @@ typedef struct
   GSignalGroup *session_signals;  /* on the session */
   GSignalGroup *analysis_signals; /* on the main trace's analysis */
   GSignalGroup *compare_signals;  /* on the comparison trace's analysis */
+  GSignalGroup *source_signals;   /* on a translation's encoder trace's analysis */
   gboolean dirty, busy;
   guint idle_id;
 } AttnscopePagePrivate;
@@ -67,6 +68,10 @@ follow_analyses (AttnscopePage *self)
   AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
   g_signal_group_set_target (priv->analysis_signals, attnscope_page_get_analysis (self));
   g_signal_group_set_target (priv->compare_signals, attnscope_page_get_compare_analysis (self));
+  AttnscopeSession *session = attnscope_page_get_session (self);
+  g_signal_group_set_target (priv->source_signals,
+                             session != NULL ? attnscope_session_get_source_analysis (session)
+                                             : NULL);
   queue_update (self);
 }
 
@@ -175,6 +180,58 @@ attnscope_page_append_attention_args (GPtrArray *argv, const ArViewSelection *vi
     }
 }
 
+ArAttentionKind
+attnscope_page_get_attention_kind (AttnscopePage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), AR_ATTENTION_SELF);
+  AttnscopeAnalysis *a = attnscope_page_get_analysis (self);
+  AttnscopeViewState *view = attnscope_page_get_view (self);
+  if (a == NULL || view == NULL || attnscope_analysis_get_trace (a)->source == NULL)
+    return AR_ATTENTION_SELF;
+  return attnscope_view_state_get_attention_kind (view);
+}
+
+AttnscopeAnalysis *
+attnscope_page_get_kind_analysis (AttnscopePage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), NULL);
+  AttnscopeSession *session = attnscope_page_get_session (self);
+  if (session != NULL && attnscope_page_get_attention_kind (self) == AR_ATTENTION_ENCODER
+      && attnscope_session_get_source_analysis (session) != NULL)
+    return attnscope_session_get_source_analysis (session);
+  return attnscope_page_get_analysis (self);
+}
+
+AttnscopeCross *
+attnscope_page_get_cross (AttnscopePage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), NULL);
+  AttnscopeSession *session = attnscope_page_get_session (self);
+  AttnscopeAnalysis *a = attnscope_page_get_analysis (self);
+  if (session == NULL || a == NULL)
+    return NULL;
+  AttnscopeCross *cross = attnscope_run_get_cross (attnscope_session_get_main (session));
+  /* the results of the analysed trace only */
+  return cross != NULL && attnscope_cross_get_trace (cross) == attnscope_analysis_get_trace (a)
+             ? cross
+             : NULL;
+}
+
+void
+attnscope_page_append_kind_args (AttnscopePage *self, const ArViewSelection *view, GPtrArray *argv)
+{
+  AttnscopeSession *session = attnscope_page_get_session (self);
+  AttnscopeAnalysis *a = attnscope_page_get_analysis (self);
+  if (session == NULL || a == NULL || attnscope_analysis_get_trace (a)->source == NULL)
+    return;
+  const char *target = attnscope_run_get_trace_target (attnscope_session_get_main (session));
+  g_ptr_array_add (argv, g_strdup ("--target"));
+  g_ptr_array_add (argv, g_strdup (target != NULL ? target : ""));
+  static const char *const kinds[] = { "decoder", "encoder", "cross" };
+  g_ptr_array_add (argv, g_strdup ("--kind"));
+  g_ptr_array_add (argv, g_strdup (kinds[view->kind]));
+}
+
 int
 attnscope_page_item_token (AttnscopePage *self, int item)
 {
@@ -218,6 +275,8 @@ attnscope_page_get_selection (AttnscopePage *self, ArViewSelection *selection)
     attnscope_view_state_get_selection (view, selection);
   else
     ar_view_selection_init (selection);
+  /* the kind names a translation model's attention; other models have one */
+  selection->kind = attnscope_page_get_attention_kind (self);
 }
 
 void
@@ -230,6 +289,9 @@ attnscope_page_get_texts (AttnscopePage *self, ArFigureTexts *texts)
     .model_name = session != NULL ? attnscope_session_get_model_name (session) : NULL,
     .text = a != NULL ? attnscope_analysis_get_shown_text (a) : NULL,
     .compare_text = b != NULL ? attnscope_analysis_get_shown_text (b) : NULL,
+    .target_text = a != NULL && attnscope_analysis_get_trace (a)->source != NULL && session != NULL
+                       ? attnscope_run_get_trace_target (attnscope_session_get_main (session))
+                       : NULL,
   };
 }
 
@@ -252,6 +314,7 @@ attnscope_page_dispose (GObject *object)
     attnscope_page_set_session (self, NULL);
   g_clear_handle_id (&priv->idle_id, g_source_remove);
   g_clear_object (&priv->view_signals);
+  g_clear_object (&priv->source_signals);
   g_clear_object (&priv->session_signals);
   g_clear_object (&priv->analysis_signals);
   g_clear_object (&priv->compare_signals);
@@ -332,4 +395,8 @@ attnscope_page_init (AttnscopePage *self)
   g_signal_group_connect_swapped (priv->analysis_signals, "ready", G_CALLBACK (queue_update), self);
   priv->compare_signals = g_signal_group_new (ATTNSCOPE_TYPE_ANALYSIS);
   g_signal_group_connect_swapped (priv->compare_signals, "ready", G_CALLBACK (queue_update), self);
+  g_signal_group_connect_swapped (priv->session_signals, "notify::source-analysis",
+                                  G_CALLBACK (follow_analyses), self);
+  priv->source_signals = g_signal_group_new (ATTNSCOPE_TYPE_ANALYSIS);
+  g_signal_group_connect_swapped (priv->source_signals, "ready", G_CALLBACK (queue_update), self);
 }

@@ -67,6 +67,17 @@ void attnscope_page_append_export_args (AttnscopePage *self, const ArViewSelecti
  * or --rollout L. */
 void attnscope_page_append_attention_args (GPtrArray *argv, const ArViewSelection *view);
 
+/* Translation models: the attention kind the page shows (AR_ATTENTION_SELF for other models);
+ * the analysis of the trace that attention belongs to (the encoder's trace for
+ * AR_ATTENTION_ENCODER, else the main analysis); the main trace's cross-attention results (NULL
+ * for other models); the export arguments "--target TGT --kind K" of VIEW (none for other
+ * models). */
+ArAttentionKind attnscope_page_get_attention_kind (AttnscopePage *self);
+AttnscopeAnalysis *attnscope_page_get_kind_analysis (AttnscopePage *self);
+AttnscopeCross *attnscope_page_get_cross (AttnscopePage *self);
+void attnscope_page_append_kind_args (AttnscopePage *self, const ArViewSelection *view,
+                                      GPtrArray *argv);
+
 /* The token that stands for row or column ITEM of the page's matrices: ITEM itself, or when the
  * view pools words (ArViewSelection.pool_words) the first token of word ITEM; -1 outside. */
 int attnscope_page_item_token (AttnscopePage *self, int item);

@@ -1,6 +1,8 @@
 /* attnscope-run.c — a text and the forward passes over it (see attnscope-run.h). */
 #include "attnscope-run.h"
 
+#include <glib/gi18n.h>
+
 #include "attnscope-tasks.h"
 #include "pair-text.h"
 
@@ -12,12 +14,17 @@ struct _AttnscopeRun
   AsModel *model;
   gboolean truncate;
   char *text;
-  char *pair; /* the second text of a sentence pair (encoders), or NULL */
+  char *target; /* a translation model's target text */
+  char *pair;   /* the second text of a sentence pair (encoders), or NULL */
   AsTrace *trace;
   char *trace_text;          /* the text TRACE came from */
   char *trace_pair;          /* and its pair's second text, or NULL */
+  char *trace_target;        /* the target TRACE came from (translation models) */
+  AttnscopeCross *cross;     /* TRACE's cross-attention results (translation models) */
   GCancellable *cancellable; /* the pass in flight, NULL when idle */
+  GCancellable *translating; /* the translation in flight, NULL when idle */
   char *error_message;
+  gboolean empty_input; /* the error says a translation's source or target is empty */
   gboolean too_long;
   int n_text_tokens; /* the whole text's tokens at the last pass, -1 unknown */
   int n_a, n_b;      /* a pair's texts' own tokens at the last pass, -1 unknown */
@@ -36,6 +43,8 @@ enum
   PROP_TOO_LONG,
   PROP_TRUNCATE,
   PROP_N_TEXT_TOKENS,
+  PROP_TARGET,
+  PROP_TRANSLATING,
   N_PROPS
 };
 
@@ -57,17 +66,28 @@ set_error (AttnscopeRun *self, const char *message, gboolean too_long)
     }
 }
 
+static gboolean
+translation_model (AttnscopeRun *self)
+{
+  return self->model != NULL && as_model_get_config (self->model)->encoder_decoder;
+}
+
 static void
-set_trace (AttnscopeRun *self, AsTrace *trace, const char *text, const char *pair)
+set_trace (AttnscopeRun *self, AsTrace *trace, const char *text, const char *pair,
+           const char *target, AttnscopeCross *cross)
 {
   if (self->trace == trace)
     return;
   g_clear_pointer (&self->trace, as_trace_unref);
+  g_clear_pointer (&self->cross, attnscope_cross_unref);
   self->trace = trace != NULL ? as_trace_ref (trace) : NULL;
+  self->cross = trace != NULL && cross != NULL ? attnscope_cross_ref (cross) : NULL;
   g_free (self->trace_text);
   self->trace_text = g_strdup (trace != NULL ? text : NULL);
   g_free (self->trace_pair);
   self->trace_pair = g_strdup (trace != NULL ? pair : NULL);
+  g_free (self->trace_target);
+  self->trace_target = g_strdup (trace != NULL ? target : NULL);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
 }
 
@@ -87,6 +107,7 @@ typedef struct
   AttnscopeRun *self;        /* owned */
   GCancellable *cancellable; /* owned: identifies the pass */
   char *text, *pair;
+  char *target;
 } PassData;
 
 static void
@@ -97,6 +118,7 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GError) error = NULL;
   AttnscopeTokenCounts counts;
   g_autoptr (AsTrace) trace = attnscope_forward_text_finish (result, &counts, &error);
+  g_autoptr (AttnscopeCross) cross = attnscope_forward_dup_cross (result);
   int n_tokens = counts.n_tokens;
   /* Only the newest pass lands; a stale or cancelled one is dropped. */
   if (self->cancellable == data->cancellable && !g_cancellable_is_cancelled (data->cancellable))
@@ -104,6 +126,8 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
       g_clear_object (&self->cancellable);
       g_object_freeze_notify (G_OBJECT (self));
       int context = as_model_get_config (self->model)->n_positions;
+      if (data->target != NULL)
+        context = G_MAXINT; /* a translation's length errors name their numbers themselves */
       if (self->n_text_tokens != n_tokens || self->n_a != counts.n_a || self->n_b != counts.n_b)
         {
           self->n_text_tokens = n_tokens;
@@ -120,7 +144,7 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
       if (trace != NULL)
         {
           set_error (self, NULL, FALSE);
-          set_trace (self, trace, data->text, data->pair);
+          set_trace (self, trace, data->text, data->pair, data->target, cross);
         }
       else
         set_error (self, error->message, n_tokens > context);
@@ -131,18 +155,47 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
   g_object_unref (data->self);
   g_free (data->text);
   g_free (data->pair);
+  g_free (data->target);
   g_free (data);
+}
+
+/* A translation model's pass needs a source and a target: without one the run says so and keeps
+ * its trace. Returns whether the pass can run. */
+static gboolean
+check_translation_input (AttnscopeRun *self)
+{
+  const char *message = NULL;
+  if (self->text == NULL || *self->text == '\0')
+    message = _ ("The source text is empty: type the sentence to translate.");
+  else if (self->target == NULL || *self->target == '\0')
+    message = _ ("Type the target sentence, or press Translate for the model's translation.");
+  if (message == NULL)
+    {
+      if (self->empty_input)
+        set_error (self, NULL, FALSE);
+      self->empty_input = FALSE;
+      return TRUE;
+    }
+  set_error (self, message, FALSE);
+  self->empty_input = TRUE;
+  return FALSE;
 }
 
 static void
 run (AttnscopeRun *self)
 {
   gboolean was_running = cancel (self);
+  if (translation_model (self) && !check_translation_input (self))
+    {
+      if (was_running)
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+      return;
+    }
   if (self->model == NULL || self->text == NULL || *self->text == '\0')
     {
       set_error (self, NULL, FALSE);
       if (!self->keep_when_empty || self->model == NULL)
-        set_trace (self, NULL, NULL, NULL);
+        set_trace (self, NULL, NULL, NULL, NULL, NULL);
       if (was_running)
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
       return;
@@ -152,12 +205,23 @@ run (AttnscopeRun *self)
   data->self = g_object_ref (self);
   data->cancellable = g_object_ref (self->cancellable);
   data->text = g_strdup (self->text);
-  data->pair = g_strdup (attnscope_run_get_pair_in_use (self));
-  attnscope_forward_text_async (self->model, data->text, data->pair, self->truncate,
-                                self->cancellable, pass_finished, data);
+  if (translation_model (self))
+    {
+      data->target = g_strdup (self->target);
+      attnscope_forward_translation_async (self->model, self->text, self->target, self->cancellable,
+                                           pass_finished, data);
+    }
+  else
+    {
+      data->pair = g_strdup (attnscope_run_get_pair_in_use (self));
+      attnscope_forward_text_async (self->model, data->text, data->pair, self->truncate,
+                                    self->cancellable, pass_finished, data);
+    }
   if (!was_running)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
+
+static void cancel_translation (AttnscopeRun *self);
 
 void
 attnscope_run_set_text (AttnscopeRun *self, const char *text)
@@ -165,10 +229,108 @@ attnscope_run_set_text (AttnscopeRun *self, const char *text)
   g_return_if_fail (ATTNSCOPE_IS_RUN (self));
   if (g_strcmp0 (self->text, text) == 0)
     return;
+  /* a translation of the old text would no longer fit */
+  cancel_translation (self);
   g_free (self->text);
   self->text = g_strdup (text);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
   run (self);
+}
+
+void
+attnscope_run_set_target (AttnscopeRun *self, const char *target)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  if (g_strcmp0 (self->target, target) == 0)
+    return;
+  /* a target typed meanwhile wins over the translation in flight */
+  cancel_translation (self);
+  g_free (self->target);
+  self->target = g_strdup (target);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TARGET]);
+  if (translation_model (self))
+    run (self);
+}
+
+const char *
+attnscope_run_get_target (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->target;
+}
+
+const char *
+attnscope_run_get_trace_target (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->trace_target;
+}
+
+AttnscopeCross *
+attnscope_run_get_cross (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->cross;
+}
+
+gboolean
+attnscope_run_get_translating (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), FALSE);
+  return self->translating != NULL;
+}
+
+static void
+cancel_translation (AttnscopeRun *self)
+{
+  if (self->translating == NULL)
+    return;
+  g_cancellable_cancel (self->translating);
+  g_clear_object (&self->translating);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSLATING]);
+}
+
+static void
+translation_finished (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  PassData *data = user_data;
+  AttnscopeRun *self = data->self;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = attnscope_translate_text_finish (result, &error);
+  if (self->translating == data->cancellable && !g_cancellable_is_cancelled (data->cancellable))
+    {
+      g_clear_object (&self->translating);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSLATING]);
+      if (text != NULL)
+        attnscope_run_set_target (self, text);
+      else
+        set_error (self, error->message, FALSE);
+    }
+  g_object_unref (data->cancellable);
+  g_object_unref (data->self);
+  g_free (data);
+}
+
+void
+attnscope_run_translate (AttnscopeRun *self)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  if (!translation_model (self))
+    return;
+  cancel_translation (self);
+  if (self->text == NULL || *self->text == '\0')
+    {
+      set_error (self, _ ("The source text is empty: type the sentence to translate."), FALSE);
+      self->empty_input = TRUE;
+      return;
+    }
+  self->translating = g_cancellable_new ();
+  PassData *data = g_new0 (PassData, 1);
+  data->self = g_object_ref (self);
+  data->cancellable = g_object_ref (self->translating);
+  attnscope_translate_text_async (self->model, self->text, self->translating, translation_finished,
+                                  data);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSLATING]);
 }
 
 void
@@ -225,8 +387,12 @@ attnscope_run_set_model (AttnscopeRun *self, AsModel *model)
   g_object_freeze_notify (G_OBJECT (self));
   g_clear_pointer (&self->model, as_model_unref);
   self->model = model != NULL ? as_model_ref (model) : NULL;
+  cancel_translation (self);
   /* A trace of another model would no longer match the model's shape. */
-  set_trace (self, NULL, NULL, NULL);
+  set_trace (self, NULL, NULL, NULL, NULL, NULL);
+  if (!translation_model (self) && self->empty_input)
+    set_error (self, NULL, FALSE);
+  self->empty_input = FALSE;
   run (self);
   g_object_thaw_notify (G_OBJECT (self));
 }
@@ -310,7 +476,11 @@ attnscope_run_dispose (GObject *object)
 {
   AttnscopeRun *self = ATTNSCOPE_RUN (object);
   cancel (self);
+  if (self->translating != NULL)
+    g_cancellable_cancel (self->translating);
+  g_clear_object (&self->translating);
   g_clear_pointer (&self->trace, as_trace_unref);
+  g_clear_pointer (&self->cross, attnscope_cross_unref);
   g_clear_pointer (&self->model, as_model_unref);
   G_OBJECT_CLASS (attnscope_run_parent_class)->dispose (object);
 }
@@ -320,9 +490,11 @@ attnscope_run_finalize (GObject *object)
 {
   AttnscopeRun *self = ATTNSCOPE_RUN (object);
   g_free (self->text);
+  g_free (self->target);
   g_free (self->pair);
   g_free (self->trace_text);
   g_free (self->trace_pair);
+  g_free (self->trace_target);
   g_free (self->error_message);
   G_OBJECT_CLASS (attnscope_run_parent_class)->finalize (object);
 }
@@ -357,6 +529,12 @@ attnscope_run_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_N_TEXT_TOKENS:
       g_value_set_int (value, self->n_text_tokens);
       break;
+    case PROP_TARGET:
+      g_value_set_string (value, self->target);
+      break;
+    case PROP_TRANSLATING:
+      g_value_set_boolean (value, self->translating != NULL);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -376,6 +554,9 @@ attnscope_run_set_property (GObject *object, guint prop_id, const GValue *value,
       break;
     case PROP_TRUNCATE:
       attnscope_run_set_truncate (self, g_value_get_boolean (value));
+      break;
+    case PROP_TARGET:
+      attnscope_run_set_target (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -407,6 +588,10 @@ attnscope_run_class_init (AttnscopeRunClass *klass)
                               G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_N_TEXT_TOKENS]
       = g_param_spec_int ("n-text-tokens", NULL, NULL, -1, G_MAXINT, -1, ro);
+  properties[PROP_TARGET]
+      = g_param_spec_string ("target", NULL, NULL, NULL,
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TRANSLATING] = g_param_spec_boolean ("translating", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

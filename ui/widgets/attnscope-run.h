@@ -7,11 +7,18 @@
  * "error-message" (the core's text), and "too-long" when the text has more tokens than the
  * context. An empty text runs nothing: the main slot keeps its last trace (an entry passes
  * through "" whenever its whole text is replaced), the comparison slot drops it (nothing to
- * compare). */
+ * compare).
+ *
+ * A translation (encoder–decoder) model runs on the text as its source and "target" as the
+ * decoder's text (as_forward_translation_text); an empty source or target runs nothing, keeps the
+ * last trace and says what is missing in "error-message". attnscope_run_translate() fills the
+ * target with the model's translation of the text, in a GTask ("translating" while it runs); a new
+ * text or target set meanwhile cancels it. */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "attnscope-cross.h"
 #include "attnscope-types.h"
 
 G_BEGIN_DECLS
@@ -45,6 +52,17 @@ gboolean attnscope_run_get_truncated (AttnscopeRun *self);
 /* For a pair that did not fit (or was truncated): each text's own tokens, without the special
  * tokens, at the last pass; -1 when unknown (a single text, or a pass that fitted). */
 void attnscope_run_get_pair_tokens (AttnscopeRun *self, int *n_a, int *n_b);
+
+/* A translation model's target text ("target"), and the target the trace came from. */
+const char *attnscope_run_get_target (AttnscopeRun *self);
+void attnscope_run_set_target (AttnscopeRun *self, const char *target);
+const char *attnscope_run_get_trace_target (AttnscopeRun *self);
+/* The trace's cross-attention results (translation models), or NULL. Borrowed. */
+AttnscopeCross *attnscope_run_get_cross (AttnscopeRun *self);
+/* Translates the text off the UI thread and makes the translation the target; a failure sets
+ * "error-message". Nothing for a model that is not encoder–decoder. */
+void attnscope_run_translate (AttnscopeRun *self);
+gboolean attnscope_run_get_translating (AttnscopeRun *self);
 
 AsTrace *attnscope_run_get_trace (AttnscopeRun *self);
 /* The text the trace was computed from (it may differ from the text while a run is in flight),

@@ -12,6 +12,7 @@ struct _AttnscopeSession
   AsModel *model;
   AttnscopeRun *main, *compare;
   AttnscopeAnalysis *analysis, *compare_analysis;
+  AttnscopeAnalysis *source_analysis; /* of the main trace's encoder trace (translation models) */
   AttnscopeViewState *view;
   gboolean busy;
 };
@@ -24,6 +25,7 @@ enum
   PROP_MODEL,
   PROP_ANALYSIS,
   PROP_COMPARE_ANALYSIS,
+  PROP_SOURCE_ANALYSIS,
   PROP_BUSY,
   N_PROPS
 };
@@ -36,7 +38,8 @@ update_busy (AttnscopeSession *self)
   gboolean busy
       = attnscope_run_get_running (self->main) || attnscope_run_get_running (self->compare)
         || (self->analysis != NULL && attnscope_analysis_get_busy (self->analysis))
-        || (self->compare_analysis != NULL && attnscope_analysis_get_busy (self->compare_analysis));
+        || (self->compare_analysis != NULL && attnscope_analysis_get_busy (self->compare_analysis))
+        || (self->source_analysis != NULL && attnscope_analysis_get_busy (self->source_analysis));
   if (self->busy == busy)
     return;
   self->busy = busy;
@@ -48,8 +51,13 @@ update_shape (AttnscopeSession *self)
 {
   const AsConfig *config = self->model != NULL ? as_model_get_config (self->model) : NULL;
   AsTrace *trace = attnscope_run_get_trace (self->main);
-  attnscope_view_state_set_shape (self->view, config != NULL ? config->n_layer : 0,
-                                  config != NULL ? config->n_head : 0,
+  int n_layers = config != NULL ? config->n_layer : 0,
+      n_heads = config != NULL ? config->n_head : 0;
+  /* a translation's encoder may have other layers and heads than its decoder */
+  if (trace != NULL && trace->source != NULL
+      && attnscope_view_state_get_attention_kind (self->view) == AR_ATTENTION_ENCODER)
+    n_layers = trace->source->n_layer, n_heads = trace->source->n_head;
+  attnscope_view_state_set_shape (self->view, n_layers, n_heads,
                                   trace != NULL ? trace->n_tokens : 0);
 }
 
@@ -82,10 +90,32 @@ replace_analysis (AttnscopeSession *self, AttnscopeAnalysis **slot, AttnscopeRun
   update_busy (self);
 }
 
+/* The analysis of the main trace's encoder trace, for a translation model. */
+static void
+replace_source_analysis (AttnscopeSession *self)
+{
+  AsTrace *trace = attnscope_run_get_trace (self->main);
+  AsTrace *source = trace != NULL ? trace->source : NULL;
+  if (self->source_analysis != NULL
+      && attnscope_analysis_get_trace (self->source_analysis) == source)
+    return;
+  drop_analysis (self, &self->source_analysis);
+  if (source != NULL)
+    {
+      self->source_analysis
+          = attnscope_analysis_new (source, attnscope_run_get_trace_text (self->main), NULL);
+      g_signal_connect_swapped (self->source_analysis, "notify::busy", G_CALLBACK (update_busy),
+                                self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCE_ANALYSIS]);
+  update_busy (self);
+}
+
 static void
 on_main_trace (AttnscopeRun *run, GParamSpec *pspec, AttnscopeSession *self)
 {
   update_shape (self);
+  replace_source_analysis (self);
   replace_analysis (self, &self->analysis, run, PROP_ANALYSIS);
 }
 
@@ -196,6 +226,13 @@ attnscope_session_get_compare_analysis (AttnscopeSession *self)
   return self->compare_analysis;
 }
 
+AttnscopeAnalysis *
+attnscope_session_get_source_analysis (AttnscopeSession *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_SESSION (self), NULL);
+  return self->source_analysis;
+}
+
 gboolean
 attnscope_session_get_busy (AttnscopeSession *self)
 {
@@ -216,8 +253,11 @@ attnscope_session_dispose (GObject *object)
     }
   drop_analysis (self, &self->analysis);
   drop_analysis (self, &self->compare_analysis);
+  drop_analysis (self, &self->source_analysis);
   g_clear_object (&self->main);
   g_clear_object (&self->compare);
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
   g_clear_object (&self->view);
   g_clear_pointer (&self->model, as_model_unref);
   G_OBJECT_CLASS (attnscope_session_parent_class)->dispose (object);
@@ -237,6 +277,9 @@ attnscope_session_get_property (GObject *object, guint prop_id, GValue *value, G
       break;
     case PROP_COMPARE_ANALYSIS:
       g_value_set_object (value, self->compare_analysis);
+      break;
+    case PROP_SOURCE_ANALYSIS:
+      g_value_set_object (value, self->source_analysis);
       break;
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
@@ -259,6 +302,8 @@ attnscope_session_class_init (AttnscopeSessionClass *klass)
       = g_param_spec_object ("analysis", NULL, NULL, ATTNSCOPE_TYPE_ANALYSIS, ro);
   properties[PROP_COMPARE_ANALYSIS]
       = g_param_spec_object ("compare-analysis", NULL, NULL, ATTNSCOPE_TYPE_ANALYSIS, ro);
+  properties[PROP_SOURCE_ANALYSIS]
+      = g_param_spec_object ("source-analysis", NULL, NULL, ATTNSCOPE_TYPE_ANALYSIS, ro);
   properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -270,6 +315,7 @@ attnscope_session_init (AttnscopeSession *self)
   self->compare = attnscope_run_new (FALSE);
   self->view = attnscope_view_state_new ();
   g_signal_connect (self->main, "notify::trace", G_CALLBACK (on_main_trace), self);
+  g_signal_connect_swapped (self->view, "notify::attention-kind", G_CALLBACK (update_shape), self);
   g_signal_connect (self->compare, "notify::trace", G_CALLBACK (on_compare_trace), self);
   g_signal_connect_swapped (self->main, "notify::running", G_CALLBACK (update_busy), self);
   g_signal_connect_swapped (self->compare, "notify::running", G_CALLBACK (update_busy), self);

@@ -47,6 +47,9 @@ AttnscopeViewState *attnscope_session_get_view (AttnscopeSession *self);
 /* The analysis of the main / comparison trace; NULL without one. */
 AttnscopeAnalysis *attnscope_session_get_analysis (AttnscopeSession *self);
 AttnscopeAnalysis *attnscope_session_get_compare_analysis (AttnscopeSession *self);
+/* A translation model: the analysis of the main trace's encoder trace ("source-analysis"; the
+ * main analysis is the decoder's); NULL for other models. */
+AttnscopeAnalysis *attnscope_session_get_source_analysis (AttnscopeSession *self);
 
 gboolean attnscope_session_get_busy (AttnscopeSession *self);
 

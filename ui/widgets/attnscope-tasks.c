@@ -5,6 +5,7 @@
 
 #include "as-error.h"
 #include "as-forward.h"
+#include "as-translate.h"
 
 /* ---- model loading ---- */
 
@@ -42,15 +43,19 @@ typedef struct
 {
   AsModel *model;
   char *text, *pair;
+  char *target; /* a translation model's target; NULL for other models */
   gboolean truncate;
   AttnscopeTokenCounts counts; /* set by the thread when truncating or failing */
+  AttnscopeCross *cross;       /* a translation's results, set by the thread */
 } ForwardData;
 
 static void
 forward_data_free (ForwardData *data)
 {
   g_clear_pointer (&data->model, as_model_unref);
+  g_clear_pointer (&data->cross, attnscope_cross_unref);
   g_free (data->text);
+  g_free (data->target);
   g_free (data->pair);
   g_free (data);
 }
@@ -89,6 +94,19 @@ forward_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
     .cancellable = cancellable,
   };
   GError *error = NULL;
+  if (data->target != NULL)
+    {
+      AsTrace *pair
+          = as_forward_translation_text (data->model, data->text, data->target, &options, &error);
+      if (pair == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      data->cross = attnscope_cross_new (pair);
+      g_task_return_pointer (task, pair, (GDestroyNotify) as_trace_unref);
+      return;
+    }
   AsTrace *trace
       = as_forward_pair (data->model, data->text, data->pair, data->truncate, &options, &error);
   if (trace == NULL || data->truncate)
@@ -115,6 +133,83 @@ attnscope_forward_text_async (AsModel *model, const char *text, const char *pair
   g_task_set_source_tag (task, attnscope_forward_text_async);
   g_task_set_task_data (task, data, (GDestroyNotify) forward_data_free);
   g_task_run_in_thread (task, forward_thread);
+}
+
+void
+attnscope_forward_translation_async (AsModel *model, const char *source, const char *target,
+                                     GCancellable *cancellable, GAsyncReadyCallback callback,
+                                     gpointer user_data)
+{
+  g_return_if_fail (model != NULL && source != NULL && target != NULL);
+  ForwardData *data = g_new0 (ForwardData, 1);
+  data->model = as_model_ref (model);
+  data->text = g_strdup (source);
+  data->target = g_strdup (target);
+  data->counts = (AttnscopeTokenCounts){ -1, -1, -1 };
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, attnscope_forward_text_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) forward_data_free);
+  g_task_run_in_thread (task, forward_thread);
+}
+
+AttnscopeCross *
+attnscope_forward_dup_cross (GAsyncResult *result)
+{
+  ForwardData *data = g_task_get_task_data (G_TASK (result));
+  return data->cross != NULL && !g_task_had_error (G_TASK (result))
+             ? attnscope_cross_ref (data->cross)
+             : NULL;
+}
+
+/* ---- translation ---- */
+
+typedef struct
+{
+  AsModel *model;
+  char *text;
+} TranslateData;
+
+static void
+translate_data_free (TranslateData *data)
+{
+  g_clear_pointer (&data->model, as_model_unref);
+  g_free (data->text);
+  g_free (data);
+}
+
+static void
+translate_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  TranslateData *data = task_data;
+  AsTranslateOptions options = { .cancellable = cancellable };
+  GError *error = NULL;
+  g_autoptr (AsTranslation) translation
+      = as_translate_text (data->model, data->text, &options, &error);
+  if (translation == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_strdup (translation->text), g_free);
+}
+
+void
+attnscope_translate_text_async (AsModel *model, const char *text, GCancellable *cancellable,
+                                GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (model != NULL && text != NULL);
+  TranslateData *data = g_new0 (TranslateData, 1);
+  data->model = as_model_ref (model);
+  data->text = g_strdup (text);
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, attnscope_translate_text_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) translate_data_free);
+  g_task_run_in_thread (task, translate_thread);
+}
+
+char *
+attnscope_translate_text_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 AsTrace *

@@ -1,5 +1,6 @@
 /* attnscope-tasks.h — the core's slow calls that make a session's inputs run in GTask threads so
- * the UI thread never blocks: loading a model and a forward pass over a text (the analyses of a
+ * the UI thread never blocks: loading a model, a forward pass over a text
+ * (or a translation model's pass over a source and a target) and a translation (the analyses of a
  * trace are attnscope-analysis.h's). Each takes a GCancellable; results come back on the
  * caller's main context through _finish(). */
 #pragma once
@@ -8,6 +9,7 @@
 
 #include "as-model.h"
 #include "as-trace.h"
+#include "attnscope-cross.h"
 
 G_BEGIN_DECLS
 
@@ -32,5 +34,21 @@ void attnscope_forward_text_async (AsModel *model, const char *text, const char 
                                    GAsyncReadyCallback callback, gpointer user_data);
 AsTrace *attnscope_forward_text_finish (GAsyncResult *result, AttnscopeTokenCounts *counts,
                                         GError **error);
+
+/* A translation model's pass over SOURCE and TARGET (as_forward_translation_text), with the
+ * cross-attention results computed in the same thread (attnscope-cross.h). Finish with
+ * attnscope_forward_text_finish (*N_TOKENS: the decoder's tokens, -1 on failure), then
+ * attnscope_forward_dup_cross for the results. */
+void attnscope_forward_translation_async (AsModel *model, const char *source, const char *target,
+                                          GCancellable *cancellable, GAsyncReadyCallback callback,
+                                          gpointer user_data);
+/* The cross-attention results of a successful translation pass (a new reference), else NULL. */
+AttnscopeCross *attnscope_forward_dup_cross (GAsyncResult *result);
+
+/* Translates TEXT with the model's generation settings (as_translate_text). Finish: the
+ * translation's text (newly allocated), or NULL with ERROR. */
+void attnscope_translate_text_async (AsModel *model, const char *text, GCancellable *cancellable,
+                                     GAsyncReadyCallback callback, gpointer user_data);
+char *attnscope_translate_text_finish (GAsyncResult *result, GError **error);
 
 G_END_DECLS

@@ -17,6 +17,7 @@ struct _AttnscopeTokenStrip
   GSignalGroup *view_signals; /* on the session's view state */
   GPtrArray *chips;           /* [T] GtkToggleButton, borrowed (children of self) */
   gboolean syncing;           /* setting chip states from the session, not from a click */
+  gboolean source;            /* a translation's source tokens (trace->source), not selectable */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeTokenStrip, attnscope_token_strip, GTK_TYPE_WIDGET)
@@ -25,6 +26,7 @@ enum
 {
   PROP_0,
   PROP_SESSION,
+  PROP_SOURCE,
   N_PROPS
 };
 
@@ -35,7 +37,8 @@ sync_selection (AttnscopeTokenStrip *self)
 {
   AttnscopeViewState *view
       = self->session != NULL ? attnscope_session_get_view (self->session) : NULL;
-  int selected = view != NULL ? attnscope_view_state_get_selected_token (view) : -1;
+  int selected
+      = view != NULL && !self->source ? attnscope_view_state_get_selected_token (view) : -1;
   self->syncing = TRUE;
   for (guint i = 0; i < self->chips->len; i++)
     gtk_toggle_button_set_active (self->chips->pdata[i], (int) i == selected);
@@ -47,6 +50,12 @@ chip_toggled (GtkToggleButton *chip, AttnscopeTokenStrip *self)
 {
   if (self->syncing || self->session == NULL)
     return;
+  if (self->source)
+    {
+      /* the selection is a target token: the source's chips only show */
+      sync_selection (self);
+      return;
+    }
   AttnscopeViewState *view = attnscope_session_get_view (self->session);
   int index = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chip), "token-index"));
   if (gtk_toggle_button_get_active (chip))
@@ -72,6 +81,8 @@ rebuild (AttnscopeTokenStrip *self)
   AsTrace *trace = self->session != NULL
                        ? attnscope_run_get_trace (attnscope_session_get_main (self->session))
                        : NULL;
+  if (trace != NULL && self->source)
+    trace = trace->source;
   if (trace == NULL)
     return;
   gboolean raw = attnscope_view_state_get_raw_tokens (attnscope_session_get_view (self->session));
@@ -193,6 +204,9 @@ attnscope_token_strip_get_property (GObject *object, guint prop_id, GValue *valu
     case PROP_SESSION:
       g_value_set_object (value, self->session);
       break;
+    case PROP_SOURCE:
+      g_value_set_boolean (value, self->source);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -207,6 +221,10 @@ attnscope_token_strip_set_property (GObject *object, guint prop_id, const GValue
     {
     case PROP_SESSION:
       attnscope_token_strip_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_SOURCE:
+      self->source = g_value_get_boolean (value);
+      rebuild (self);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -227,6 +245,9 @@ attnscope_token_strip_class_init (AttnscopeTokenStripClass *klass)
   properties[PROP_SESSION]
       = g_param_spec_object ("session", NULL, NULL, ATTNSCOPE_TYPE_SESSION,
                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Show a translation's source tokens (the main trace's encoder trace) instead. */
+  properties[PROP_SOURCE] = g_param_spec_boolean ("source", NULL, NULL, FALSE,
+                                                  G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "tokenstrip");

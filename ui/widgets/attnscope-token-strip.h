@@ -4,7 +4,9 @@
  * string when the view state's "raw-tokens" is on) and its id and position in a tooltip.
  * Clicking a chip selects that token in the view state (every view highlights its row and
  * column); clicking it again clears the selection. The strip follows the main run and the view
- * state through signal groups. */
+ * state through signal groups. With "source" set it shows a translation's source tokens (the
+ * main trace's encoder trace) instead, which are not selectable (a selection is a target
+ * token). */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -38,3 +38,20 @@ attnscope_colormap_index (const char *name)
       return i;
   return 0;
 }
+
+gboolean
+attnscope_int_to_uint (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_uint (to, (guint) MAX (g_value_get_int (from), 0));
+  return TRUE;
+}
+
+gboolean
+attnscope_uint_to_int (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  guint value = g_value_get_uint (from);
+  if (value > G_MAXINT) /* GTK_INVALID_LIST_POSITION: nothing selected */
+    return FALSE;
+  g_value_set_int (to, (int) value);
+  return TRUE;
+}

@@ -48,4 +48,10 @@ GType attnscope_projection_get_type (void) G_GNUC_CONST;
 const char *attnscope_colormap_name (guint index);
 guint attnscope_colormap_index (const char *name);
 
+/* Binding transforms between an int property and a uint one (a drop-down's "selected"). */
+gboolean attnscope_int_to_uint (GBinding *binding, const GValue *from, GValue *to,
+                                gpointer user_data);
+gboolean attnscope_uint_to_int (GBinding *binding, const GValue *from, GValue *to,
+                                gpointer user_data);
+
 G_END_DECLS

@@ -9,6 +9,7 @@ struct _AttnscopeViewState
   int selected_token;
   int layer, head;
   AttnscopeAggregate aggregate;
+  ArAttentionKind kind;
   char *colormap;
   gboolean annotate, raw_tokens, autoscale;
   gboolean flags[ATTNSCOPE_VIEW_N_FLAGS];
@@ -30,6 +31,7 @@ enum
   PROP_ANNOTATE,
   PROP_RAW_TOKENS,
   PROP_AUTOSCALE,
+  PROP_ATTENTION_KIND,
   PROP_SEGMENTS,
   PROP_FLAG0, /* one property per AttnscopeViewFlag, in order */
   N_PROPS = PROP_FLAG0 + ATTNSCOPE_VIEW_N_FLAGS
@@ -209,6 +211,24 @@ attnscope_view_state_set_autoscale (AttnscopeViewState *self, gboolean autoscale
   set_flag (self, &self->autoscale, autoscale, PROP_AUTOSCALE);
 }
 
+ArAttentionKind
+attnscope_view_state_get_attention_kind (AttnscopeViewState *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_VIEW_STATE (self), AR_ATTENTION_SELF);
+  return self->kind;
+}
+
+void
+attnscope_view_state_set_attention_kind (AttnscopeViewState *self, ArAttentionKind kind)
+{
+  g_return_if_fail (ATTNSCOPE_IS_VIEW_STATE (self));
+  kind = CLAMP ((int) kind, AR_ATTENTION_SELF, AR_ATTENTION_CROSS);
+  if (self->kind == kind)
+    return;
+  self->kind = kind;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTENTION_KIND]);
+}
+
 gboolean
 attnscope_view_state_get_flag (AttnscopeViewState *self, AttnscopeViewFlag flag)
 {
@@ -251,6 +271,7 @@ attnscope_view_state_get_selection (AttnscopeViewState *self, ArViewSelection *s
   selection->layer = self->layer;
   selection->head = self->head;
   selection->aggregate = self->aggregate;
+  selection->kind = self->kind;
   selection->selected_token = self->selected_token;
   ar_colormap_from_string (self->colormap, &selection->colormap, NULL);
   selection->annotate = self->annotate ? AR_ANNOTATE_AUTO : AR_ANNOTATE_NEVER;
@@ -305,6 +326,9 @@ attnscope_view_state_get_property (GObject *object, guint prop_id, GValue *value
     case PROP_RAW_TOKENS:
       g_value_set_boolean (value, self->raw_tokens);
       break;
+    case PROP_ATTENTION_KIND:
+      g_value_set_int (value, self->kind);
+      break;
     case PROP_SEGMENTS:
       g_value_set_string (value, ar_segments_to_string (self->segments));
       break;
@@ -349,6 +373,9 @@ attnscope_view_state_set_property (GObject *object, guint prop_id, const GValue 
     case PROP_RAW_TOKENS:
       attnscope_view_state_set_raw_tokens (self, g_value_get_boolean (value));
       break;
+    case PROP_ATTENTION_KIND:
+      attnscope_view_state_set_attention_kind (self, g_value_get_int (value));
+      break;
     case PROP_AUTOSCALE:
       attnscope_view_state_set_autoscale (self, g_value_get_boolean (value));
       break;
@@ -392,6 +419,8 @@ attnscope_view_state_class_init (AttnscopeViewStateClass *klass)
   properties[PROP_ANNOTATE] = g_param_spec_boolean ("annotate", NULL, NULL, TRUE, RW);
   properties[PROP_RAW_TOKENS] = g_param_spec_boolean ("raw-tokens", NULL, NULL, FALSE, RW);
   properties[PROP_AUTOSCALE] = g_param_spec_boolean ("autoscale", NULL, NULL, TRUE, RW);
+  properties[PROP_ATTENTION_KIND] = g_param_spec_int (
+      "attention-kind", NULL, NULL, AR_ATTENTION_SELF, AR_ATTENTION_CROSS, AR_ATTENTION_SELF, RW);
   /* The sentence filter of a pair: "all", "a-a", "a-b", "b-a", "b-b" (segments.h). */
   properties[PROP_SEGMENTS] = g_param_spec_string ("segments", NULL, NULL, "all", RW);
   for (int f = 0; f < ATTNSCOPE_VIEW_N_FLAGS; f++)

@@ -45,6 +45,12 @@ void attnscope_view_state_set_raw_tokens (AttnscopeViewState *self, gboolean raw
 gboolean attnscope_view_state_get_autoscale (AttnscopeViewState *self);
 void attnscope_view_state_set_autoscale (AttnscopeViewState *self, gboolean autoscale);
 
+/* A translation model's attention the attention and heads pages show ("attention-kind", an
+ * int): the decoder's self-attention (AR_ATTENTION_SELF), the encoder's, or the
+ * cross-attention. Other models show their only self-attention whatever it says. */
+ArAttentionKind attnscope_view_state_get_attention_kind (AttnscopeViewState *self);
+void attnscope_view_state_set_attention_kind (AttnscopeViewState *self, ArAttentionKind kind);
+
 /* Further switches of the view, each also a boolean property of the name given. */
 typedef enum
 {

@@ -3,6 +3,7 @@
  * template: in a static build it cannot find their get_type functions by symbol lookup. */
 #include "attnscope-widgets.h"
 
+#include "attnscope-alignment-page.h"
 #include "attnscope-attention-page.h"
 #include "attnscope-compare-page.h"
 #include "attnscope-embeddings-page.h"
@@ -29,5 +30,6 @@ attnscope_widgets_init (void)
   g_type_ensure (ATTNSCOPE_TYPE_EMBEDDINGS_PAGE);
   g_type_ensure (ATTNSCOPE_TYPE_COMPARE_PAGE);
   g_type_ensure (ATTNSCOPE_TYPE_PREDICTIONS_PAGE);
+  g_type_ensure (ATTNSCOPE_TYPE_ALIGNMENT_PAGE);
   g_once_init_leave (&initialized, 1);
 }

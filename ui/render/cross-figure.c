@@ -1,0 +1,210 @@
+/* cross-figure.c — the cross-attention heatmap, its heads grid and the alignment figure (see
+ * cross-figure.h). */
+#include "cross-figure.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "attention-figure.h"
+#include "token-label.h"
+
+float *
+ar_cross_mean_heads (const AsTrace *trace)
+{
+  gsize ts = (gsize) trace->n_tokens * trace->source->n_tokens;
+  float *mean = g_new0 (float, trace->n_layer *ts);
+  for (int l = 0; l < trace->n_layer; l++)
+    {
+      float *out = mean + l * ts;
+      for (int h = 0; h < trace->n_head; h++)
+        {
+          const float *m = as_trace_cross_attn (trace, l, h);
+          for (gsize k = 0; k < ts; k++)
+            out[k] += m[k];
+        }
+      for (gsize k = 0; k < ts; k++)
+        out[k] /= trace->n_head;
+    }
+  return mean;
+}
+
+double *
+ar_cross_ranges (const AsTrace *trace)
+{
+  int n_heads = trace->n_layer * trace->n_head;
+  gsize ts = (gsize) trace->n_tokens * trace->source->n_tokens;
+  double *ranges = g_new (double, 2 + 2 * (gsize) n_heads);
+  ranges[0] = INFINITY, ranges[1] = -INFINITY;
+  for (int k = 0; k < n_heads; k++)
+    {
+      const float *m = trace->cross_attn + k * ts;
+      double lo = INFINITY, hi = -INFINITY;
+      for (gsize i = 0; i < ts; i++)
+        lo = MIN (lo, m[i]), hi = MAX (hi, m[i]);
+      ranges[2 + 2 * k] = lo, ranges[3 + 2 * k] = hi;
+      ranges[0] = MIN (ranges[0], lo), ranges[1] = MAX (ranges[1], hi);
+    }
+  return ranges;
+}
+
+const float *
+ar_cross_matrix (const ArCrossAttention *cross, const ArViewSelection *view)
+{
+  const AsTrace *t = cross->trace;
+  g_return_val_if_fail (t->cross_attn != NULL, NULL);
+  g_return_val_if_fail (view->layer >= 0 && view->layer < t->n_layer, NULL);
+  switch (view->aggregate)
+    {
+    case AR_AGGREGATE_MEAN:
+      return cross->mean_heads != NULL
+                 ? cross->mean_heads + (gsize) view->layer * t->n_tokens * t->source->n_tokens
+                 : NULL;
+    case AR_AGGREGATE_ROLLOUT:
+      return NULL;
+    case AR_AGGREGATE_HEAD:
+    default:
+      g_return_val_if_fail (view->head >= 0 && view->head < t->n_head, NULL);
+      return as_trace_cross_attn (t, view->layer, view->head);
+    }
+}
+
+ArBuiltFigure *
+ar_build_cross_attention_figure (const ArCrossAttention *cross, const ArViewSelection *view,
+                                 const ArFigureTexts *texts)
+{
+  const AsTrace *t = cross->trace;
+  const float *matrix = ar_cross_matrix (cross, view); /* [T][S] */
+  if (matrix == NULL)
+    return NULL;
+  int T = t->n_tokens, S = t->source->n_tokens;
+  ArBuiltFigure *built = ar_built_figure_new ();
+  ArHeatmapFigure *fig = &ar_built_figure_edit (built)->heatmap;
+  ar_heatmap_figure_init (fig);
+  ar_built_figure_keep_trace (built, t);
+  if (view->aggregate == AR_AGGREGATE_HEAD && !view->normalize_rows)
+    fig->values = matrix; /* the trace's own */
+  else
+    fig->values = ar_built_figure_take (built, g_memdup2 (matrix, (gsize) T * S * sizeof (float)));
+  if (view->normalize_rows)
+    ar_normalize_rows ((float *) fig->values, fig->values, T, S);
+  ArTokenLabelFlags flags = ar_view_selection_label_flags (view);
+  fig->n_rows = T;
+  fig->n_cols = S;
+  fig->row_labels = ar_built_figure_take_strv (built, ar_token_labels_from_trace (t, flags));
+  fig->col_labels
+      = ar_built_figure_take_strv (built, ar_token_labels_from_trace (t->source, flags));
+  /* words need the same tokens on both axes */
+  fig->label_mode = view->labels == AR_LABELS_ALL ? AR_LABELS_ALL : AR_LABELS_THINNED;
+  fig->highlight_row
+      = view->selected_token >= 0 && view->selected_token < T ? view->selected_token : -1;
+  fig->row_axis = _ ("Target tokens (queries)");
+  fig->col_axis = _ ("Source tokens (keys)");
+  ArViewSelection cross_view = *view;
+  cross_view.kind = AR_ATTENTION_CROSS;
+  fig->title
+      = ar_built_figure_take (built, ar_attention_kind_title (&cross_view, t->n_head, 0, TRUE));
+  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
+  fig->colormap = view->colormap;
+  ar_heatmap_view_range (view, fig, &fig->vmin, &fig->vmax);
+  fig->log_colors = view->log_colors;
+  fig->annotate = view->annotate;
+  fig->colorbar_label
+      = view->normalize_rows ? _ ("Attention weight ÷ row maximum") : _ ("Attention weight");
+  ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
+  return built;
+}
+
+ArBuiltFigure *
+ar_build_cross_grid_figure (const ArCrossAttention *cross, const AsCrossStats *stats,
+                            const ArViewSelection *view, const ArFigureTexts *texts)
+{
+  const AsTrace *t = cross->trace;
+  g_return_val_if_fail (stats->n_layer == t->n_layer && stats->n_head == t->n_head, NULL);
+  gboolean each = view->autoscale && view->autoscale_each;
+  if ((view->autoscale && cross->range == NULL) || (each && cross->head_ranges == NULL))
+    return NULL;
+  ArBuiltFigure *built = ar_built_figure_new ();
+  ArGridFigure *fig = &ar_built_figure_edit (built)->grid;
+  ar_grid_figure_init (fig);
+  ar_built_figure_keep_trace (built, t);
+  gsize n_heads = (gsize) t->n_layer * t->n_head;
+  ArViewSelection cross_view = *view;
+  cross_view.kind = AR_ATTENTION_CROSS;
+  fig->title = ar_all_heads_title (&cross_view, TRUE);
+  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
+  fig->n_layers = t->n_layer;
+  fig->n_heads = t->n_head;
+  fig->n_kv_heads = t->n_head;
+  fig->n_tokens = t->n_tokens;
+  fig->n_keys = t->source->n_tokens;
+  fig->attn = t->cross_attn;
+  fig->pattern_labels = ar_built_figure_take (
+      built, g_memdup2 (stats->labels, n_heads * sizeof (const char *))); /* static strings */
+  fig->colormap = view->colormap;
+  fig->vmin = 0, fig->vmax = 1;
+  if (view->autoscale && cross->range[1] > cross->range[0])
+    fig->vmin = cross->range[0], fig->vmax = cross->range[1];
+  fig->log_colors = view->log_colors;
+  if (view->log_colors)
+    fig->vmin = MAX (view->autoscale ? fig->vmin : 0, (view->autoscale ? 1e-4 : 1e-3) * fig->vmax);
+  if (each)
+    {
+      fig->head_ranges = ar_built_figure_take (
+          built, g_memdup2 (cross->head_ranges, 2 * n_heads * sizeof (double)));
+      fig->colorbar_low = _ ("min");
+      fig->colorbar_high = _ ("max");
+    }
+  gboolean one_head = view->aggregate == AR_AGGREGATE_HEAD;
+  fig->highlight_layer = one_head ? view->layer : -1;
+  fig->highlight_head = one_head ? view->head : -1;
+  fig->colorbar_label
+      = each ? _ ("Attention weight (each head its own range)") : _ ("Attention weight");
+  ar_built_figure_edit (built)->figure = ar_figure_from_grid (fig);
+  return built;
+}
+
+ArBuiltFigure *
+ar_build_alignment_figure (const ArCrossAttention *cross, const ArViewSelection *view,
+                           const ArFigureTexts *texts)
+{
+  const AsTrace *t = cross->trace;
+  const float *matrix = ar_cross_matrix (cross, view); /* [T][S] */
+  if (matrix == NULL)
+    return NULL;
+  int T = t->n_tokens, S = t->source->n_tokens;
+  ArBuiltFigure *built = ar_built_figure_new ();
+  ArAlignmentFigure *fig = &ar_built_figure_edit (built)->alignment;
+  ar_alignment_figure_init (fig);
+  if (view->aggregate == AR_AGGREGATE_HEAD)
+    {
+      ar_built_figure_keep_trace (built, t);
+      fig->weights = matrix;
+    }
+  else
+    fig->weights = ar_built_figure_take (built, g_memdup2 (matrix, (gsize) T * S * sizeof (float)));
+  ArTokenLabelFlags flags = ar_view_selection_label_flags (view);
+  fig->n_source = S;
+  fig->n_target = T;
+  fig->source_labels
+      = ar_built_figure_take_strv (built, ar_token_labels_from_trace (t->source, flags));
+  fig->target_labels = ar_built_figure_take_strv (built, ar_token_labels_from_trace (t, flags));
+  fig->vmax = 1;
+  if (view->autoscale)
+    {
+      double lo = 0, hi = 1;
+      ar_sequential_range (matrix, (gsize) T * S, TRUE, &lo, &hi);
+      fig->vmax = hi > 0 ? hi : 1;
+    }
+  fig->source_caption = _ ("Source");
+  fig->target_caption = _ ("Target");
+  fig->highlight_target
+      = view->selected_token >= 0 && view->selected_token < T ? view->selected_token : -1;
+  ArViewSelection cross_view = *view;
+  cross_view.kind = AR_ATTENTION_CROSS;
+  g_autofree char *title = ar_attention_kind_title (&cross_view, t->n_head, 0, TRUE);
+  /* Translators: the alignment figure's title: "Cross-attention · layer 1 · head 2 · alignment" */
+  fig->title = ar_built_figure_take (built, g_strdup_printf (_ ("%s · alignment"), title));
+  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
+  ar_built_figure_edit (built)->figure = ar_figure_from_alignment (fig);
+  return built;
+}
