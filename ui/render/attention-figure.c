@@ -129,49 +129,73 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
 }
 
 ArBuiltFigure *
-ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
-                      const ArViewSelection *view, const ArFigureTexts *texts)
+ar_build_heads_grid (const ArHeadsGridSource *source, const ArViewSelection *view,
+                     const ArFigureTexts *texts)
 {
-  const AsTrace *trace = attention->trace;
-  g_return_val_if_fail (stats->n_layer == trace->n_layer && stats->n_head == trace->n_head, NULL);
+  const AsTrace *trace = source->trace;
   gboolean each = view->autoscale && view->autoscale_each;
-  if ((view->autoscale && attention->range == NULL) || (each && attention->head_ranges == NULL))
+  if ((view->autoscale && source->range == NULL) || (each && source->head_ranges == NULL))
     return NULL;
   ArBuiltFigure *built = ar_built_figure_new ();
   ArGridFigure *fig = &ar_built_figure_edit (built)->grid;
   ar_grid_figure_init (fig);
   ar_built_figure_keep_trace (built, trace);
   gsize n_heads = (gsize) trace->n_layer * trace->n_head;
-  fig->title = ar_all_heads_title (view, trace->source != NULL || texts->target_text != NULL);
+  fig->title = source->title;
   fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
   fig->n_layers = trace->n_layer;
   fig->n_heads = trace->n_head;
-  fig->n_kv_heads = trace->n_kv_head;
+  fig->n_kv_heads = source->n_kv_heads;
   fig->n_tokens = trace->n_tokens;
-  fig->attn = trace->attn;
-  fig->patterns
-      = ar_built_figure_take (built, g_memdup2 (stats->patterns, n_heads * sizeof (AsHeadPattern)));
+  if (source->n_keys > 0)
+    fig->n_keys = source->n_keys;
+  fig->attn = source->attn;
   fig->colormap = view->colormap;
   fig->vmin = 0, fig->vmax = 1;
-  if (view->autoscale && attention->range[1] > attention->range[0])
-    fig->vmin = attention->range[0], fig->vmax = attention->range[1];
+  if (view->autoscale && source->range[1] > source->range[0])
+    fig->vmin = source->range[0], fig->vmax = source->range[1];
   fig->log_colors = view->log_colors;
   if (view->log_colors)
     fig->vmin = MAX (view->autoscale ? fig->vmin : 0, (view->autoscale ? 1e-4 : 1e-3) * fig->vmax);
   if (each)
     {
       fig->head_ranges = ar_built_figure_take (
-          built, g_memdup2 (attention->head_ranges, 2 * n_heads * sizeof (double)));
+          built, g_memdup2 (source->head_ranges, 2 * n_heads * sizeof (double)));
       /* Translators: the ends of a colour bar whose range differs from head to head. */
       fig->colorbar_low = _ ("min");
       fig->colorbar_high = _ ("max");
     }
-  fig->mask_upper = trace->causal;
+  fig->mask_upper = source->causal;
   gboolean one_head = view->aggregate == AR_AGGREGATE_HEAD;
   fig->highlight_layer = one_head ? view->layer : -1;
   fig->highlight_head = one_head ? view->head : -1;
   fig->colorbar_label
       = each ? _ ("Attention weight (each head its own range)") : _ ("Attention weight");
+  return built;
+}
+
+ArBuiltFigure *
+ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
+                      const ArViewSelection *view, const ArFigureTexts *texts)
+{
+  const AsTrace *trace = attention->trace;
+  g_return_val_if_fail (stats->n_layer == trace->n_layer && stats->n_head == trace->n_head, NULL);
+  ArHeadsGridSource source = {
+    .trace = trace,
+    .attn = trace->attn,
+    .n_kv_heads = trace->n_kv_head,
+    .causal = trace->causal,
+    .range = attention->range,
+    .head_ranges = attention->head_ranges,
+    .title = ar_all_heads_title (view, trace->source != NULL || texts->target_text != NULL),
+  };
+  ArBuiltFigure *built = ar_build_heads_grid (&source, view, texts);
+  if (built == NULL)
+    return NULL;
+  ArGridFigure *fig = &ar_built_figure_edit (built)->grid;
+  gsize n_heads = (gsize) trace->n_layer * trace->n_head;
+  fig->patterns
+      = ar_built_figure_take (built, g_memdup2 (stats->patterns, n_heads * sizeof (AsHeadPattern)));
   ar_built_figure_edit (built)->figure = ar_figure_from_grid (fig);
   return built;
 }

@@ -33,6 +33,26 @@ ArBuiltFigure *ar_build_attention_figure (const ArAttention *attention, const Ar
 ArBuiltFigure *ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
                                      const ArViewSelection *view, const ArFigureTexts *texts);
 
+/* What a heads grid shows: ATTN [L][H][T][n_keys] of TRACE (its self-attention, or its
+ * cross-attention with N_KEYS source tokens; 0: T), the causal mask or not, the colour ranges of
+ * autoscale (RANGE [2], HEAD_RANGES [L][H][2]) and the title. */
+typedef struct
+{
+  const AsTrace *trace;
+  const float *attn;
+  int n_keys, n_kv_heads;
+  gboolean causal;
+  const double *range, *head_ranges;
+  const char *title; /* static */
+} ArHeadsGridSource;
+
+/* The grid both heads-grid builders draw (ar_build_grid_figure, ar_build_cross_grid_figure)
+ * without its labels: thumbnails, colours and ranges as VIEW says, the view's head outlined, the
+ * colour-bar label. The caller adds the labels, then sets the built figure's `figure` with
+ * ar_figure_from_grid. NULL when autoscale needs the ranges and SOURCE has none yet. */
+ArBuiltFigure *ar_build_heads_grid (const ArHeadsGridSource *source, const ArViewSelection *view,
+                                    const ArFigureTexts *texts);
+
 /* The title of a heads grid: "All heads", or for a translation model (TRANSLATION, or VIEW's
  * kind not AR_ATTENTION_SELF) the stack first: "Cross-attention · all heads". Static. */
 const char *ar_all_heads_title (const ArViewSelection *view, gboolean translation);

@@ -120,45 +120,25 @@ ar_build_cross_grid_figure (const ArCrossAttention *cross, const AsCrossStats *s
 {
   const AsTrace *t = cross->trace;
   g_return_val_if_fail (stats->n_layer == t->n_layer && stats->n_head == t->n_head, NULL);
-  gboolean each = view->autoscale && view->autoscale_each;
-  if ((view->autoscale && cross->range == NULL) || (each && cross->head_ranges == NULL))
-    return NULL;
-  ArBuiltFigure *built = ar_built_figure_new ();
-  ArGridFigure *fig = &ar_built_figure_edit (built)->grid;
-  ar_grid_figure_init (fig);
-  ar_built_figure_keep_trace (built, t);
-  gsize n_heads = (gsize) t->n_layer * t->n_head;
   ArViewSelection cross_view = *view;
   cross_view.kind = AR_ATTENTION_CROSS;
-  fig->title = ar_all_heads_title (&cross_view, TRUE);
-  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
-  fig->n_layers = t->n_layer;
-  fig->n_heads = t->n_head;
-  fig->n_kv_heads = t->n_head;
-  fig->n_tokens = t->n_tokens;
-  fig->n_keys = t->source->n_tokens;
-  fig->attn = t->cross_attn;
+  ArHeadsGridSource source = {
+    .trace = t,
+    .attn = t->cross_attn,
+    .n_keys = t->source->n_tokens,
+    .n_kv_heads = t->n_head,
+    .causal = FALSE,
+    .range = cross->range,
+    .head_ranges = cross->head_ranges,
+    .title = ar_all_heads_title (&cross_view, TRUE),
+  };
+  ArBuiltFigure *built = ar_build_heads_grid (&source, view, texts);
+  if (built == NULL)
+    return NULL;
+  ArGridFigure *fig = &ar_built_figure_edit (built)->grid;
+  gsize n_heads = (gsize) t->n_layer * t->n_head;
   fig->pattern_labels = ar_built_figure_take (
       built, g_memdup2 (stats->labels, n_heads * sizeof (const char *))); /* static strings */
-  fig->colormap = view->colormap;
-  fig->vmin = 0, fig->vmax = 1;
-  if (view->autoscale && cross->range[1] > cross->range[0])
-    fig->vmin = cross->range[0], fig->vmax = cross->range[1];
-  fig->log_colors = view->log_colors;
-  if (view->log_colors)
-    fig->vmin = MAX (view->autoscale ? fig->vmin : 0, (view->autoscale ? 1e-4 : 1e-3) * fig->vmax);
-  if (each)
-    {
-      fig->head_ranges = ar_built_figure_take (
-          built, g_memdup2 (cross->head_ranges, 2 * n_heads * sizeof (double)));
-      fig->colorbar_low = _ ("min");
-      fig->colorbar_high = _ ("max");
-    }
-  gboolean one_head = view->aggregate == AR_AGGREGATE_HEAD;
-  fig->highlight_layer = one_head ? view->layer : -1;
-  fig->highlight_head = one_head ? view->head : -1;
-  fig->colorbar_label
-      = each ? _ ("Attention weight (each head its own range)") : _ ("Attention weight");
   ar_built_figure_edit (built)->figure = ar_figure_from_grid (fig);
   return built;
 }
