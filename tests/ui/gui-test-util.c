@@ -107,3 +107,21 @@ gui_test_wait_page (AttnscopePage *page, guint timeout_ms)
 {
   return gui_test_wait_until (page_ready, page, timeout_ms);
 }
+
+AttnscopeRun *
+gui_test_main_run (AttnscopeWindow *window)
+{
+  return attnscope_session_get_main (attnscope_window_get_session (window));
+}
+
+AttnscopeRun *
+gui_test_compare_run (AttnscopeWindow *window)
+{
+  return attnscope_session_get_compare (attnscope_window_get_session (window));
+}
+
+AttnscopeViewState *
+gui_test_view_state (AttnscopeWindow *window)
+{
+  return attnscope_session_get_view (attnscope_window_get_session (window));
+}

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "attnscope-application.h"
+#include "attnscope-session.h"
 #include "attnscope-window.h"
 
 G_BEGIN_DECLS
@@ -24,6 +25,11 @@ void gui_test_park_pointer (void);
 /* A registered, activated application and its window (opening the startup model). The window
  * is WIDTH × HEIGHT. Unref the application when done. */
 AttnscopeApplication *gui_test_app_new (int width, int height, AttnscopeWindow **window);
+
+/* WINDOW's session parts: the main run, the comparison run, the view state. */
+AttnscopeRun *gui_test_main_run (AttnscopeWindow *window);
+AttnscopeRun *gui_test_compare_run (AttnscopeWindow *window);
+AttnscopeViewState *gui_test_view_state (AttnscopeWindow *window);
 
 /* Waits until WINDOW has finished loading a model (TRUE) or TIMEOUT_MS passed. */
 gboolean gui_test_wait_model (AttnscopeWindow *window, guint timeout_ms);

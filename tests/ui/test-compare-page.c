@@ -24,18 +24,6 @@
 
 static AttnscopeWindow *window;
 
-static AttnscopeSession *
-session (void)
-{
-  return attnscope_window_get_session (window);
-}
-
-static AttnscopeViewState *
-view_state (void)
-{
-  return attnscope_session_get_view (session ());
-}
-
 static AttnscopeComparePage *
 compare_page (void)
 {
@@ -49,7 +37,7 @@ static void
 set_texts (const char *a, const char *b)
 {
   attnscope_window_set_text (window, a);
-  attnscope_run_set_text (attnscope_session_get_compare (session ()), b);
+  attnscope_run_set_text (attnscope_session_get_compare (attnscope_window_get_session (window)), b);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
 }
 
@@ -145,17 +133,19 @@ static void
 test_difference_range (void)
 {
   set_texts (TEXT_A, TEXT_B);
-  attnscope_view_state_set_aggregate (view_state (), ATTNSCOPE_AGGREGATE_HEAD);
-  attnscope_view_state_set_layer (view_state (), 1);
-  attnscope_view_state_set_head (view_state (), 1);
+  attnscope_view_state_set_aggregate (gui_test_view_state (window), ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (gui_test_view_state (window), 1);
+  attnscope_view_state_set_head (gui_test_view_state (window), 1);
   AttnscopeComparePage *page = compare_page ();
   ArBuiltFigure *built = attnscope_compare_view_get_figure (attnscope_compare_page_get_view (page));
   g_assert_nonnull (built);
   const ArCompareFigure *fig = &ar_built_figure_get_parts (built)->compare;
   g_assert_nonnull (fig->diff);
   const ArHeatmapFigure *d = fig->diff;
-  AsTrace *a = attnscope_run_get_trace (attnscope_session_get_main (session ()));
-  AsTrace *b = attnscope_run_get_trace (attnscope_session_get_compare (session ()));
+  AsTrace *a = attnscope_run_get_trace (
+      attnscope_session_get_main (attnscope_window_get_session (window)));
+  AsTrace *b = attnscope_run_get_trace (
+      attnscope_session_get_compare (attnscope_window_get_session (window)));
   g_autofree int *partner = pairing (a, b);
   int n = a->n_tokens;
   const float *pa = as_trace_attn (a, 1, 1), *pb = as_trace_attn (b, 1, 1);
@@ -205,8 +195,10 @@ test_ranking (void)
 {
   set_texts (TEXT_A, TEXT_B);
   AttnscopeComparePage *page = compare_page ();
-  AsTrace *a = attnscope_run_get_trace (attnscope_session_get_main (session ()));
-  AsTrace *b = attnscope_run_get_trace (attnscope_session_get_compare (session ()));
+  AsTrace *a = attnscope_run_get_trace (
+      attnscope_session_get_main (attnscope_window_get_session (window)));
+  AsTrace *b = attnscope_run_get_trace (
+      attnscope_session_get_compare (attnscope_window_get_session (window)));
   g_autofree int *partner = pairing (a, b);
   g_autoptr (GPtrArray) rows = g_ptr_array_new ();
   collect_rows (GTK_WIDGET (page), rows);
@@ -230,16 +222,16 @@ test_ranking (void)
   for (int e = 0; e < n_heads; e++)
     g_assert_true (seen[e]);
   /* A click on the last row opens that head in one-head view. */
-  attnscope_view_state_set_aggregate (view_state (), ATTNSCOPE_AGGREGATE_MEAN);
+  attnscope_view_state_set_aggregate (gui_test_view_state (window), ATTNSCOPE_AGGREGATE_MEAN);
   GtkListBoxRow *last = rows->pdata[rows->len - 1];
   int layer, head;
   double value;
   g_assert_true (parse_row (row_text (GTK_WIDGET (last)), &layer, &head, &value));
   g_signal_emit_by_name (gtk_widget_get_parent (GTK_WIDGET (last)), "row-activated", last);
-  g_assert_cmpint (attnscope_view_state_get_aggregate (view_state ()), ==,
+  g_assert_cmpint (attnscope_view_state_get_aggregate (gui_test_view_state (window)), ==,
                    ATTNSCOPE_AGGREGATE_HEAD);
-  g_assert_cmpint (attnscope_view_state_get_layer (view_state ()), ==, layer);
-  g_assert_cmpint (attnscope_view_state_get_head (view_state ()), ==, head);
+  g_assert_cmpint (attnscope_view_state_get_layer (gui_test_view_state (window)), ==, layer);
+  g_assert_cmpint (attnscope_view_state_get_head (gui_test_view_state (window)), ==, head);
 }
 
 /* A against itself: every head's change is exactly 0, and so is the difference. */
@@ -259,11 +251,13 @@ test_self_is_zero (void)
       g_assert_cmpfloat (value, ==, 0);
     }
   AttnscopeCompareView *view = attnscope_compare_page_get_view (page);
-  AsTrace *a = attnscope_run_get_trace (attnscope_session_get_main (session ()));
+  AsTrace *a = attnscope_run_get_trace (
+      attnscope_session_get_main (attnscope_window_get_session (window)));
   for (int i = 0; i < a->n_tokens; i++)
     for (int j = 0; j < a->n_tokens; j++)
       g_assert_cmpfloat (attnscope_compare_view_get_value (view, 2, i, j), ==, 0);
-  attnscope_run_set_text (attnscope_session_get_compare (session ()), NULL);
+  attnscope_run_set_text (attnscope_session_get_compare (attnscope_window_get_session (window)),
+                          NULL);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
 }
 

@@ -37,32 +37,15 @@
 
 static AttnscopeWindow *window;
 
-static AttnscopeSession *
-session (void)
-{
-  return attnscope_window_get_session (window);
-}
-
-static AttnscopeRun *
-main_run (void)
-{
-  return attnscope_session_get_main (session ());
-}
-
-static AttnscopeViewState *
-view_state (void)
-{
-  return attnscope_session_get_view (session ());
-}
-
 static void
 open_model (const char *spec)
 {
   attnscope_window_open_model (window, spec);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_cmpstr (attnscope_window_get_model_label (window), ==,
-                   as_model_get_name (attnscope_session_get_model (session ())));
+  g_assert_cmpstr (
+      attnscope_window_get_model_label (window), ==,
+      as_model_get_name (attnscope_session_get_model (attnscope_window_get_session (window))));
 }
 
 static void
@@ -89,8 +72,8 @@ core_trace (const char *text, const char *pair, gboolean truncate)
 {
   AsForwardOptions options = { .all_logits = TRUE };
   g_autoptr (GError) error = NULL;
-  AsTrace *t = as_forward_pair (attnscope_session_get_model (session ()), text, pair, truncate,
-                                &options, &error);
+  AsTrace *t = as_forward_pair (attnscope_session_get_model (attnscope_window_get_session (window)),
+                                text, pair, truncate, &options, &error);
   g_assert_no_error (error);
   return t;
 }
@@ -124,7 +107,7 @@ check_masked_page (const char *text, const char *pair, int n_masks_expected)
   set_texts (text, pair);
   AttnscopePredictionsPage *pred = ATTNSCOPE_PREDICTIONS_PAGE (page ("predictions"));
   g_autoptr (AsTrace) t = core_trace (text, pair, FALSE);
-  AsModel *model = attnscope_session_get_model (session ());
+  AsModel *model = attnscope_session_get_model (attnscope_window_get_session (window));
   int n = 0;
   g_autoptr (GError) error = NULL;
   AsMaskedPrediction *want = as_predict_masked (t, as_model_get_tokenizer (model), 10, &n, &error);
@@ -188,10 +171,10 @@ test_fill (void)
   attnscope_predictions_page_fill (pred, 0, 2);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_autofree char *want = g_strdup_printf ("the cat sat on the %s .", chosen);
-  g_assert_cmpstr (attnscope_run_get_text (main_run ()), ==, want);
+  g_assert_cmpstr (attnscope_run_get_text (gui_test_main_run (window)), ==, want);
   /* the trace was recomputed: the chosen token stands where the mask was */
-  AsTrace *trace = attnscope_run_get_trace (main_run ());
-  g_assert_cmpstr (attnscope_run_get_trace_text (main_run ()), ==, want);
+  AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
+  g_assert_cmpstr (attnscope_run_get_trace_text (gui_test_main_run (window)), ==, want);
   g_assert_cmpint (trace->ids[position], ==, chosen_id);
 
   /* no mask left: the page says how to ask, with the model's mask token */
@@ -209,8 +192,9 @@ test_fill (void)
   attnscope_predictions_page_fill (pred, 0, 0);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_autofree char *want_b = g_strdup_printf ("a dog ran in the %s .", top);
-  g_assert_cmpstr (attnscope_run_get_text (main_run ()), ==, "the cat sat on the mat .");
-  g_assert_cmpstr (attnscope_run_get_pair (main_run ()), ==, want_b);
+  g_assert_cmpstr (attnscope_run_get_text (gui_test_main_run (window)), ==,
+                   "the cat sat on the mat .");
+  g_assert_cmpstr (attnscope_run_get_pair (gui_test_main_run (window)), ==, want_b);
   set_texts (TEXT_A, NULL);
 }
 
@@ -251,7 +235,7 @@ test_pair_mode (void)
 {
   open_model (MINI_BERT);
   set_texts ("the cat sat on the mat .", TEXT_B);
-  AsTrace *trace = attnscope_run_get_trace (main_run ());
+  AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
   g_autoptr (AsTrace) want = core_trace ("the cat sat on the mat .", TEXT_B, FALSE);
   g_assert_cmpint (trace->n_tokens, ==, want->n_tokens);
   g_assert_cmpint (trace->segment_b_start, ==, want->segment_b_start);
@@ -262,9 +246,9 @@ test_pair_mode (void)
       g_assert_cmpint (trace->type_ids[i], ==, want->type_ids[i]);
       g_assert_cmpint (trace->type_ids[i], ==, i >= 9);
     }
-  g_assert_cmpstr (attnscope_run_get_trace_pair (main_run ()), ==, TEXT_B);
+  g_assert_cmpstr (attnscope_run_get_trace_pair (gui_test_main_run (window)), ==, TEXT_B);
   /* [CLS] A [SEP] B [SEP] */
-  AsModel *model = attnscope_session_get_model (session ());
+  AsModel *model = attnscope_session_get_model (attnscope_window_get_session (window));
   g_assert_cmpint (trace->ids[0], ==, as_model_get_special_id (model, AS_SPECIAL_CLS));
   g_assert_cmpint (trace->ids[8], ==, as_model_get_special_id (model, AS_SPECIAL_SEP));
   g_assert_cmpint (trace->ids[trace->n_tokens - 1], ==,
@@ -287,7 +271,7 @@ test_pair_mode (void)
   set_texts ("the cat sat on the mat .", NULL);
   g_assert_false (attnscope_attention_page_get_segments_visible (
       ATTNSCOPE_ATTENTION_PAGE (page ("attention"))));
-  g_assert_cmpint (attnscope_run_get_trace (main_run ())->segment_b_start, ==, -1);
+  g_assert_cmpint (attnscope_run_get_trace (gui_test_main_run (window))->segment_b_start, ==, -1);
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (attnscope_token_strip_get_chip (strip, 0)),
                                             "segment-a"));
 }
@@ -320,9 +304,9 @@ test_sentence_filter (void)
 {
   open_model (MINI_BERT);
   set_texts ("the cat sat on the mat .", TEXT_B);
-  AsTrace *t = attnscope_run_get_trace (main_run ());
+  AsTrace *t = attnscope_run_get_trace (gui_test_main_run (window));
   int b = t->segment_b_start, n = t->n_tokens;
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_view_state_set_layer (v, 1);
   attnscope_view_state_set_head (v, 2);
@@ -396,14 +380,14 @@ test_full_square (void)
 {
   open_model (MINI_BERT);
   set_texts ("the cat sat on the mat .", NULL);
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   attnscope_view_state_set_segments (v, AR_SEGMENTS_ALL);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_view_state_set_layer (v, 0);
   attnscope_view_state_set_head (v, 0);
   AttnscopeAttentionPage *att = ATTNSCOPE_ATTENTION_PAGE (page ("attention"));
   AttnscopeHeatmapView *heatmap = attnscope_attention_page_get_heatmap (att);
-  AsTrace *t = attnscope_run_get_trace (main_run ());
+  AsTrace *t = attnscope_run_get_trace (gui_test_main_run (window));
   g_assert_false (t->causal);
   const ArHeatmapFigure *fig
       = &ar_built_figure_get_parts (attnscope_heatmap_view_get_figure (heatmap))->heatmap;
@@ -427,7 +411,8 @@ test_heads_labels (void)
   set_texts ("the cat sat on the mat .", TEXT_B);
   AttnscopeHeadsPage *heads = ATTNSCOPE_HEADS_PAGE (page ("heads"));
   AttnscopeHeadGridView *grid = attnscope_heads_page_get_grid (heads);
-  g_autoptr (AsHeadStats) stats = as_head_stats_compute (attnscope_run_get_trace (main_run ()));
+  g_autoptr (AsHeadStats) stats
+      = as_head_stats_compute (attnscope_run_get_trace (gui_test_main_run (window)));
   g_assert_true (stats->bidirectional);
   const ArGridFigure *fig
       = &ar_built_figure_get_parts (attnscope_head_grid_view_get_figure (grid))->grid;
@@ -493,7 +478,7 @@ test_compare_pairs (void)
 {
   open_model (MINI_BERT);
   set_texts ("the cat sat on the mat .", TEXT_B);
-  AttnscopeRun *cmp = attnscope_session_get_compare (session ());
+  AttnscopeRun *cmp = attnscope_session_get_compare (attnscope_window_get_session (window));
   attnscope_run_set_pair (cmp, "a big dog ran in the park .");
   attnscope_run_set_text (cmp, "the dog sat on the mat .");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
@@ -514,7 +499,8 @@ test_compare_pairs (void)
   /* B's panel is about the compared pair, quoted as "A ‖ B" */
   g_assert_nonnull (strstr (figure.compare->b->title, "the dog sat on the mat . ‖ a big dog ran in "
                                                       "the park ."));
-  g_assert_true (attnscope_analysis_get_trace (attnscope_session_get_compare_analysis (session ()))
+  g_assert_true (attnscope_analysis_get_trace (
+                     attnscope_session_get_compare_analysis (attnscope_window_get_session (window)))
                  == b);
   g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   ArViewSelection view;
@@ -540,37 +526,38 @@ test_pair_too_long (void)
     return;
   open_model (dir);
   set_texts ("hello world", "my dog");
-  AsTrace *before = attnscope_run_get_trace (main_run ());
+  AsTrace *before = attnscope_run_get_trace (gui_test_main_run (window));
   g_assert_nonnull (before);
   g_assert_null (attnscope_window_get_input_message (window));
   /* A longer than B; with [CLS] [SEP] [SEP] more than the 12 positions */
   const char *a = "hello my dog is cute and small and fast", *b = "it is";
   set_texts (a, b);
-  g_autoptr (AsEncoding) ea
-      = as_tokenizer_encode_full (as_model_get_tokenizer (attnscope_session_get_model (session ())),
-                                  a, -1, NULL, 0, AS_ENCODE_NO_SPECIAL, NULL);
-  g_autoptr (AsEncoding) eb
-      = as_tokenizer_encode_full (as_model_get_tokenizer (attnscope_session_get_model (session ())),
-                                  b, -1, NULL, 0, AS_ENCODE_NO_SPECIAL, NULL);
+  g_autoptr (AsEncoding) ea = as_tokenizer_encode_full (
+      as_model_get_tokenizer (attnscope_session_get_model (attnscope_window_get_session (window))),
+      a, -1, NULL, 0, AS_ENCODE_NO_SPECIAL, NULL);
+  g_autoptr (AsEncoding) eb = as_tokenizer_encode_full (
+      as_model_get_tokenizer (attnscope_session_get_model (attnscope_window_get_session (window))),
+      b, -1, NULL, 0, AS_ENCODE_NO_SPECIAL, NULL);
   int n_a = (int) ea->ids->len, n_b = (int) eb->ids->len;
   g_assert_cmpint (n_a + n_b + 3, >, 12);
-  g_assert_true (attnscope_run_get_too_long (main_run ()));
-  g_assert_true (attnscope_run_get_trace (main_run ()) == before);
+  g_assert_true (attnscope_run_get_too_long (gui_test_main_run (window)));
+  g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) == before);
   int keep_a, keep_b;
   as_truncate_longest_first (n_a, n_b, 12 - 3, &keep_a, &keep_b);
   g_autofree char *banner = g_strdup_printf (
       "Sentence A has %d tokens and sentence B %d: %d with the special tokens, but %s reads at "
       "most 12. Truncating the longer text first keeps %d of A and %d of B.",
-      n_a, n_b, n_a + n_b + 3, as_model_get_name (attnscope_session_get_model (session ())), keep_a,
-      keep_b);
+      n_a, n_b, n_a + n_b + 3,
+      as_model_get_name (attnscope_session_get_model (attnscope_window_get_session (window))),
+      keep_a, keep_b);
   g_assert_cmpstr (attnscope_window_get_input_message (window), ==, banner);
   g_assert_cmpint (keep_a + keep_b, ==, 9);
   g_assert_cmpint (keep_b, ==, n_b); /* the longer text, A, loses the tokens */
 
   /* Truncate: the trace is as_forward_pair's with truncation */
-  attnscope_run_set_truncate (main_run (), TRUE);
+  attnscope_run_set_truncate (gui_test_main_run (window), TRUE);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  AsTrace *cut = attnscope_run_get_trace (main_run ());
+  AsTrace *cut = attnscope_run_get_trace (gui_test_main_run (window));
   g_autoptr (AsTrace) want = core_trace (a, b, TRUE);
   g_assert_cmpint (cut->n_tokens, ==, 12);
   for (int i = 0; i < 12; i++)
@@ -582,7 +569,8 @@ test_pair_too_long (void)
   g_autofree char *truncated = g_strdup_printf (
       "Showing the first %d of sentence A's %d tokens and the first %d of sentence B's %d: %s "
       "reads at most 12.",
-      keep_a, n_a, keep_b, n_b, as_model_get_name (attnscope_session_get_model (session ())));
+      keep_a, n_a, keep_b, n_b,
+      as_model_get_name (attnscope_session_get_model (attnscope_window_get_session (window))));
   g_assert_cmpstr (attnscope_window_get_input_message (window), ==, truncated);
   set_texts ("hello world", NULL);
 }
@@ -596,12 +584,13 @@ test_decoder_ignores_pair (void)
   open_model (tiny);
   set_texts ("The man hit the car", "a second sentence");
   g_assert_false (attnscope_window_get_pair_visible (window));
-  AsTrace *trace = attnscope_run_get_trace (main_run ());
+  AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
   g_assert_cmpint (trace->segment_b_start, ==, -1);
-  g_assert_null (attnscope_run_get_trace_pair (main_run ()));
+  g_assert_null (attnscope_run_get_trace_pair (gui_test_main_run (window)));
   g_autoptr (GError) error = NULL;
-  g_autoptr (AsTrace) want = as_forward_text (attnscope_session_get_model (session ()),
-                                              "The man hit the car", FALSE, NULL, &error);
+  g_autoptr (AsTrace) want
+      = as_forward_text (attnscope_session_get_model (attnscope_window_get_session (window)),
+                         "The man hit the car", FALSE, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (trace->n_tokens, ==, want->n_tokens);
   for (int i = 0; i < trace->n_tokens; i++)
@@ -635,9 +624,9 @@ test_pair_settings (gconstpointer data)
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_cmpstr (attnscope_window_get_model_label (window), ==, MINI_BERT);
-  g_assert_cmpstr (attnscope_run_get_pair (main_run ()), ==, TEXT_B);
-  g_assert_cmpstr (attnscope_run_get_trace_pair (main_run ()), ==, TEXT_B);
-  g_assert_cmpint (attnscope_run_get_trace (main_run ())->segment_b_start, ==, 9);
+  g_assert_cmpstr (attnscope_run_get_pair (gui_test_main_run (window)), ==, TEXT_B);
+  g_assert_cmpstr (attnscope_run_get_trace_pair (gui_test_main_run (window)), ==, TEXT_B);
+  g_assert_cmpint (attnscope_run_get_trace (gui_test_main_run (window))->segment_b_start, ==, 9);
 }
 
 int

@@ -26,18 +26,12 @@ static char *tmpdir;
 static const char *current_model;
 static const char *current_text;
 
-static AttnscopeViewState *
-view_state (void)
-{
-  return attnscope_session_get_view (attnscope_window_get_session (window));
-}
-
 /* The view state every case starts from: layer 0, head 0, one head, nothing selected, YlGnBu,
  * annotation on, raw tokens and autoscale off — the command line's defaults. */
 static void
 reset_view (void)
 {
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_view_state_set_layer (v, 0);
   attnscope_view_state_set_head (v, 0);
@@ -185,7 +179,7 @@ window_export (const char *page_name)
 static void
 test_attention (void)
 {
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   reset_view ();
   attnscope_view_state_set_layer (v, 1);
   check_parity ("head", "attention", 1, (const char *[]){ "--layer", "1", "--head", "0", NULL });
@@ -218,7 +212,7 @@ test_attention (void)
 static void
 test_grid (void)
 {
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   reset_view ();
   attnscope_view_state_set_layer (v, 1);
   attnscope_view_state_set_head (v, 1);
@@ -236,7 +230,7 @@ test_grid (void)
 static void
 test_similarity (void)
 {
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   AttnscopeSimilarityPage *sim
       = ATTNSCOPE_SIMILARITY_PAGE (attnscope_window_get_page (window, "similarity"));
   reset_view ();
@@ -260,7 +254,7 @@ test_similarity (void)
 static void
 test_projection (void)
 {
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   AttnscopeEmbeddingsPage *emb
       = ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings"));
   AttnscopeSentences *sentences = attnscope_embeddings_page_get_sentences (emb);
@@ -313,7 +307,7 @@ test_projection (void)
 static void
 test_compare (void)
 {
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   reset_view ();
   set_compare_text ("The car hit the man");
   attnscope_view_state_set_layer (v, 1);
@@ -348,7 +342,7 @@ test_translation (void)
   g_assert_cmpstr (attnscope_run_get_trace_target (
                        attnscope_session_get_main (attnscope_window_get_session (window))),
                    ==, target);
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   reset_view ();
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_CROSS);
   attnscope_view_state_set_layer (v, 1);
@@ -420,7 +414,7 @@ test_encoder_pairs (void)
       attnscope_run_get_trace (attnscope_session_get_main (attnscope_window_get_session (window)))
           ->segment_b_start,
       ==, 9);
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   reset_view ();
   attnscope_view_state_set_layer (v, 1);
   attnscope_view_state_set_head (v, 2);
@@ -474,7 +468,7 @@ test_encoder_pairs (void)
 static void
 test_look_options (void)
 {
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   reset_view ();
   attnscope_view_state_set_layer (v, 1);
   attnscope_view_state_set_head (v, 1);

@@ -487,22 +487,11 @@ test_masked_tooltip (void)
 
 /* ---- the window ---- */
 
-static AttnscopeSession *
-session (void)
-{
-  return attnscope_window_get_session (window);
-}
-
-static AttnscopeViewState *
-view_state (void)
-{
-  return attnscope_session_get_view (session ());
-}
-
 static AsTrace *
 trace (void)
 {
-  return attnscope_run_get_trace (attnscope_session_get_main (session ()));
+  return attnscope_run_get_trace (
+      attnscope_session_get_main (attnscope_window_get_session (window)));
 }
 
 static AttnscopePage *
@@ -531,7 +520,7 @@ shown_heatmap (void)
 static void
 reset_view (void)
 {
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_view_state_set_layer (v, 1);
   attnscope_view_state_set_head (v, 0);
@@ -548,7 +537,7 @@ static void
 test_normalize_rows (void)
 {
   reset_view ();
-  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_NORMALIZE_ROWS, TRUE);
+  attnscope_view_state_set_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_NORMALIZE_ROWS, TRUE);
   const ArHeatmapFigure *fig = shown_heatmap ();
   AsTrace *t = trace ();
   int n = t->n_tokens;
@@ -572,7 +561,8 @@ test_normalize_rows (void)
   g_assert_cmpfloat (fig->values[0], ==, 1.0f);
   g_assert_cmpfloat (fig->vmax, ==, 1.0);
   g_assert_cmpstr (fig->colorbar_label, ==, "Attention weight ÷ row maximum");
-  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_NORMALIZE_ROWS, FALSE);
+  attnscope_view_state_set_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_NORMALIZE_ROWS,
+                                 FALSE);
   fig = shown_heatmap ();
   g_assert_cmpfloat (fig->values[n + 0], ==, a[n + 0]);
 }
@@ -589,8 +579,8 @@ test_log_colors (void)
   for (int autoscale = 1; autoscale >= 0; autoscale--)
     {
       reset_view ();
-      attnscope_view_state_set_autoscale (view_state (), autoscale);
-      attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_LOG_COLORS, TRUE);
+      attnscope_view_state_set_autoscale (gui_test_view_state (window), autoscale);
+      attnscope_view_state_set_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_LOG_COLORS, TRUE);
       const ArHeatmapFigure *fig = shown_heatmap ();
       /* the weights that say something: below the diagonal, rows after the first (whose only
        * weight is 1) */
@@ -702,7 +692,7 @@ static void
 test_grid_autoscale_each (void)
 {
   reset_view ();
-  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_AUTOSCALE_EACH, TRUE);
+  attnscope_view_state_set_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_AUTOSCALE_EACH, TRUE);
   double causal_spread = check_grid_each ();
   g_test_message ("tiny-gpt2: the heads' maxima differ by %.4f", causal_spread);
   g_assert_cmpfloat (causal_spread, >, 0.01);
@@ -780,8 +770,9 @@ test_cursor_status (void)
   g_assert_cmpint (attnscope_heatmap_view_get_cursor_row (hv), ==, n - 1);
   /* Return selects the cursor's query token. */
   g_assert_true (press_key (w, GDK_KEY_Return, 0));
-  g_assert_cmpint (attnscope_view_state_get_selected_token (view_state ()), ==, n - 1);
-  attnscope_view_state_set_selected_token (view_state (), -1);
+  g_assert_cmpint (attnscope_view_state_get_selected_token (gui_test_view_state (window)), ==,
+                   n - 1);
+  attnscope_view_state_set_selected_token (gui_test_view_state (window), -1);
 }
 
 /* The window's Alt+KEY shortcut: its action name and integer argument. */
@@ -821,7 +812,7 @@ static void
 test_alt_arrows (void)
 {
   reset_view ();
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   AttnscopeHeadsPage *heads = ATTNSCOPE_HEADS_PAGE (page ("heads"));
   ArBuiltFigure *built
       = attnscope_head_grid_view_get_figure (attnscope_heads_page_get_grid (heads));
@@ -875,7 +866,7 @@ static void
 test_grid_keys (void)
 {
   reset_view ();
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   attnscope_view_state_set_layer (v, 0);
   attnscope_view_state_set_head (v, 0);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);

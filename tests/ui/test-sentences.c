@@ -51,12 +51,6 @@ static AsModel *model;          /* the core's own copy of the model */
 static AsTrace *core[N_SENSES]; /* the core's traces of the three sentences */
 static int spring_id;
 
-static AttnscopeViewState *
-view_state (void)
-{
-  return attnscope_session_get_view (attnscope_window_get_session (window));
-}
-
 static const ArScatterFigure *
 shown_figure (void)
 {
@@ -88,8 +82,8 @@ show_spring (AttnscopeProjection method)
   const char *const more[] = { senses[1], senses[2], NULL };
   attnscope_sentences_set_all (attnscope_embeddings_page_get_sentences (page), more);
   attnscope_embeddings_page_set_source (page, AS_VECTORS_HIDDEN);
-  attnscope_view_state_set_layer (view_state (), PAGE_LAYER);
-  attnscope_view_state_set_selected_token (view_state (), -1);
+  attnscope_view_state_set_layer (gui_test_view_state (window), PAGE_LAYER);
+  attnscope_view_state_set_selected_token (gui_test_view_state (window), -1);
   attnscope_embeddings_page_set_static_beside (page, TRUE);
   attnscope_embeddings_page_set_highlight (page, "spring");
   attnscope_embeddings_page_set_method (page, method);
@@ -227,7 +221,7 @@ test_static_vs_contextual (void)
 
   /* Labels: the core's tokens, in order, as the view labels them. */
   ArViewSelection view;
-  attnscope_view_state_get_selection (view_state (), &view);
+  attnscope_view_state_get_selection (gui_test_view_state (window), &view);
   for (int s = 0, i = 0; s < N_SENSES; s++)
     {
       g_auto (GStrv) labels

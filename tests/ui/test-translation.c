@@ -28,24 +28,6 @@
 
 static AttnscopeWindow *window;
 
-static AttnscopeSession *
-session (void)
-{
-  return attnscope_window_get_session (window);
-}
-
-static AttnscopeRun *
-main_run (void)
-{
-  return attnscope_session_get_main (session ());
-}
-
-static AttnscopeViewState *
-view_state (void)
-{
-  return attnscope_session_get_view (session ());
-}
-
 static AdwViewStack *
 view_stack (void)
 {
@@ -81,8 +63,9 @@ page (const char *name)
 static gboolean
 idle_translation (gpointer user_data)
 {
-  return !attnscope_run_get_translating (main_run ()) && !attnscope_run_get_running (main_run ())
-         && !attnscope_session_get_busy (session ());
+  return !attnscope_run_get_translating (gui_test_main_run (window))
+         && !attnscope_run_get_running (gui_test_main_run (window))
+         && !attnscope_session_get_busy (attnscope_window_get_session (window));
 }
 
 static AsModel *
@@ -114,7 +97,7 @@ translate_and_check (const char *spec, const char *source)
   g_assert_true (gui_test_wait_until (idle_translation, NULL, TIMEOUT_MS));
   GtkButton *button = attnscope_window_get_translate_button (window);
   g_signal_emit_by_name (button, "clicked");
-  g_assert_true (attnscope_run_get_translating (main_run ()));
+  g_assert_true (attnscope_run_get_translating (gui_test_main_run (window)));
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (button)));
   g_assert_true (gui_test_wait_until (idle_translation, NULL, TIMEOUT_MS));
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (button)));
@@ -125,12 +108,12 @@ translate_and_check (const char *spec, const char *source)
   g_assert_no_error (error);
   g_test_message ("%s: “%s” → “%s”", spec, source, expected->text);
   g_assert_cmpstr (attnscope_window_get_target (window), ==, expected->text);
-  g_assert_cmpstr (attnscope_run_get_target (main_run ()), ==, expected->text);
-  g_assert_null (attnscope_run_get_error_message (main_run ()));
+  g_assert_cmpstr (attnscope_run_get_target (gui_test_main_run (window)), ==, expected->text);
+  g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
 
   AsTrace *pass = as_forward_translation_text (model, source, expected->text, NULL, &error);
   g_assert_no_error (error);
-  AsTrace *trace = attnscope_run_get_trace (main_run ());
+  AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
   g_assert_nonnull (trace);
   g_assert_nonnull (trace->source);
   g_assert_cmpint (trace->n_tokens, ==, pass->n_tokens);
@@ -222,7 +205,7 @@ test_translate_fixture (void)
   /* its encoder has 2 layers, its decoder 3: the layer control follows the kind */
   g_assert_cmpint (pass->source->n_layer, ==, 2);
   g_assert_cmpint (pass->n_layer, ==, 3);
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_view_state_set_selected_token (v, -1);
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_CROSS);
@@ -245,7 +228,7 @@ static void
 test_shipped (void)
 {
   g_autoptr (AsTrace) pass = translate_and_check ("attnscope-mini-en-de", SOURCE);
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_view_state_set_layer (v, 1);
   attnscope_view_state_set_head (v, 2);
@@ -377,35 +360,35 @@ test_shipped (void)
 
   /* a target longer than the model's 128 positions: the message names the numbers, the trace
    * stays */
-  AsTrace *before = attnscope_run_get_trace (main_run ());
+  AsTrace *before = attnscope_run_get_trace (gui_test_main_run (window));
   GString *long_target = g_string_new (NULL);
   for (int i = 0; i < 200; i++)
     g_string_append (long_target, "Haus ");
   attnscope_window_set_target (window, long_target->str);
   g_string_free (long_target, TRUE);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  const char *message = attnscope_run_get_error_message (main_run ());
+  const char *message = attnscope_run_get_error_message (gui_test_main_run (window));
   g_test_message ("long target: %s", message);
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "128"));
-  g_assert_true (attnscope_run_get_trace (main_run ()) == before);
+  g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) == before);
   /* an empty source: a message, the trace stays */
   attnscope_window_set_target (window, "Die Gruppe ging nach Hause.");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_null (attnscope_run_get_error_message (main_run ()));
-  before = attnscope_run_get_trace (main_run ());
+  g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
+  before = attnscope_run_get_trace (gui_test_main_run (window));
   attnscope_window_set_text (window, "");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_cmpstr (attnscope_run_get_error_message (main_run ()), ==,
+  g_assert_cmpstr (attnscope_run_get_error_message (gui_test_main_run (window)), ==,
                    "The source text is empty: type the sentence to translate.");
-  g_assert_true (attnscope_run_get_trace (main_run ()) == before);
+  g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) == before);
   g_signal_emit_by_name (attnscope_window_get_translate_button (window), "clicked");
-  g_assert_false (attnscope_run_get_translating (main_run ()));
-  g_assert_true (attnscope_run_get_trace (main_run ()) == before);
+  g_assert_false (attnscope_run_get_translating (gui_test_main_run (window)));
+  g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) == before);
   attnscope_window_set_text (window, SOURCE);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_null (attnscope_run_get_error_message (main_run ()));
-  g_assert_true (attnscope_run_get_trace (main_run ()) != before);
+  g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
+  g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) != before);
 }
 
 static gboolean
@@ -419,7 +402,7 @@ file_exists (gpointer path)
 static void
 test_export_dialog (void)
 {
-  AttnscopeViewState *v = view_state ();
+  AttnscopeViewState *v = gui_test_view_state (window);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
   attnscope_view_state_set_layer (v, 2);
   AttnscopePage *p = page ("alignment");
@@ -485,7 +468,7 @@ test_decoder_only (void)
 {
   const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
   g_autofree char *tiny = g_build_filename (src, "tests", "fixtures", "tiny-gpt2", NULL);
-  attnscope_view_state_set_attention_kind (view_state (), AR_ATTENTION_CROSS);
+  attnscope_view_state_set_attention_kind (gui_test_view_state (window), AR_ATTENTION_CROSS);
   /* the alignment page on screen goes with the translation model */
   attnscope_window_show_page (window, "alignment");
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (view_stack ()), ==, "alignment");
@@ -496,8 +479,8 @@ test_decoder_only (void)
   g_assert_false (attnscope_window_get_target_visible (window));
   g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (
       gtk_widget_get_parent (GTK_WIDGET (attnscope_window_get_source_strip (window))))));
-  g_assert_null (attnscope_run_get_trace (main_run ())->source);
-  AttnscopeViewState *v = view_state ();
+  g_assert_null (attnscope_run_get_trace (gui_test_main_run (window))->source);
+  AttnscopeViewState *v = gui_test_view_state (window);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_view_state_set_layer (v, 1);
   attnscope_view_state_set_head (v, 0);

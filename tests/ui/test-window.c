@@ -34,31 +34,6 @@
 
 static AttnscopeWindow *window;
 
-static AttnscopeSession *
-session (void)
-{
-  return attnscope_window_get_session (window);
-}
-
-/* The session's parts: the main and the comparison run, the view state. */
-static AttnscopeRun *
-main_run (void)
-{
-  return attnscope_session_get_main (session ());
-}
-
-static AttnscopeRun *
-compare_run (void)
-{
-  return attnscope_session_get_compare (session ());
-}
-
-static AttnscopeViewState *
-view_state (void)
-{
-  return attnscope_session_get_view (session ());
-}
-
 static char *
 fixture_path (void)
 {
@@ -123,11 +98,12 @@ test_startup_model (void)
         expected = g_strdup (shipped[i]);
     }
   g_assert_nonnull (expected);
-  g_assert_cmpstr (attnscope_session_get_model_name (session ()), ==, expected);
+  g_assert_cmpstr (attnscope_session_get_model_name (attnscope_window_get_session (window)), ==,
+                   expected);
   g_assert_cmpstr (attnscope_window_get_model_label (window), ==, expected);
   /* The startup text ran (the settings' default text). */
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_nonnull (attnscope_run_get_trace (main_run ()));
+  g_assert_nonnull (attnscope_run_get_trace (gui_test_main_run (window)));
 }
 
 /* ---- typing ---- */
@@ -151,8 +127,8 @@ check_strip_and_heatmap (const char *text)
   AttnscopeHeatmapView *heatmap = attnscope_attention_page_get_heatmap (attention);
   g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, expected->n_tokens);
   g_assert_cmpint (attnscope_heatmap_view_get_n_cols (heatmap), ==, expected->n_tokens);
-  int layer = attnscope_view_state_get_layer (view_state ()),
-      head = attnscope_view_state_get_head (view_state ());
+  int layer = attnscope_view_state_get_layer (gui_test_view_state (window)),
+      head = attnscope_view_state_get_head (gui_test_view_state (window));
   const float *attn = as_trace_attn (expected, layer, head);
   for (int r = 0; r < expected->n_tokens; r++)
     for (int c = 0; c < expected->n_tokens; c++)
@@ -165,16 +141,17 @@ test_typing (void)
 {
   g_autofree char *path = fixture_path ();
   open_model (path);
-  g_assert_cmpstr (attnscope_session_get_model_name (session ()), ==, "tiny-gpt2");
+  g_assert_cmpstr (attnscope_session_get_model_name (attnscope_window_get_session (window)), ==,
+                   "tiny-gpt2");
   type_text ("The man hit the car");
-  g_assert_null (attnscope_run_get_error_message (main_run ()));
+  g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
   check_strip_and_heatmap ("The man hit the car");
   /* GPT-2's 'Ġ' is shown as a visible space mark, and raw on request. */
   AttnscopeTokenStrip *strip = attnscope_window_get_token_strip (window);
   g_assert_cmpstr (attnscope_token_strip_get_chip_label (strip, 2), ==, "␣man");
-  attnscope_view_state_set_raw_tokens (view_state (), TRUE);
+  attnscope_view_state_set_raw_tokens (gui_test_view_state (window), TRUE);
   g_assert_cmpstr (attnscope_token_strip_get_chip_label (strip, 2), ==, "Ġman");
-  attnscope_view_state_set_raw_tokens (view_state (), FALSE);
+  attnscope_view_state_set_raw_tokens (gui_test_view_state (window), FALSE);
 
   type_text ("the force");
   check_strip_and_heatmap ("the force");
@@ -190,13 +167,14 @@ static void
 test_stale_runs (void)
 {
   int landed = 0;
-  gulong id = g_signal_connect (main_run (), "notify::trace", G_CALLBACK (count_notify), &landed);
+  gulong id = g_signal_connect (gui_test_main_run (window), "notify::trace",
+                                G_CALLBACK (count_notify), &landed);
   /* Two edits before the main loop runs: the first run is cancelled and never lands. */
   attnscope_window_set_text (window, "The car");
-  g_assert_true (attnscope_run_get_running (main_run ()));
+  g_assert_true (attnscope_run_get_running (gui_test_main_run (window)));
   attnscope_window_set_text (window, "The man hit the car again");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_signal_handler_disconnect (main_run (), id);
+  g_signal_handler_disconnect (gui_test_main_run (window), id);
   g_assert_cmpint (landed, ==, 1);
   check_strip_and_heatmap ("The man hit the car again");
 }
@@ -205,41 +183,41 @@ static void
 test_too_long (void)
 {
   type_text ("The man hit the car");
-  AsTrace *before = attnscope_run_get_trace (main_run ());
+  AsTrace *before = attnscope_run_get_trace (gui_test_main_run (window));
   int n_before = before->n_tokens;
   /* 41 tokens > the context of 32. */
   GString *text = g_string_new ("a");
   for (int i = 0; i < 40; i++)
     g_string_append (text, " the");
   type_text (text->str);
-  const char *message = attnscope_run_get_error_message (main_run ());
+  const char *message = attnscope_run_get_error_message (gui_test_main_run (window));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "41 tokens"));
   g_assert_nonnull (strstr (message, "context length is 32"));
-  g_assert_true (attnscope_run_get_too_long (main_run ()));
+  g_assert_true (attnscope_run_get_too_long (gui_test_main_run (window)));
   /* The previous result stays. */
-  g_assert_true (attnscope_run_get_trace (main_run ()) == before);
+  g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) == before);
   g_assert_cmpuint (attnscope_token_strip_get_n_chips (attnscope_window_get_token_strip (window)),
                     ==, n_before);
 
   /* "Use the first tokens" keeps the first 32. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.truncate-text", NULL));
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_true (attnscope_run_get_truncate (main_run ()));
-  g_assert_true (attnscope_run_get_truncated (main_run ()));
-  g_assert_cmpint (attnscope_run_get_n_text_tokens (main_run ()), ==, 41);
-  g_assert_null (attnscope_run_get_error_message (main_run ()));
-  g_assert_cmpint (attnscope_run_get_trace (main_run ())->n_tokens, ==, 32);
+  g_assert_true (attnscope_run_get_truncate (gui_test_main_run (window)));
+  g_assert_true (attnscope_run_get_truncated (gui_test_main_run (window)));
+  g_assert_cmpint (attnscope_run_get_n_text_tokens (gui_test_main_run (window)), ==, 41);
+  g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
+  g_assert_cmpint (attnscope_run_get_trace (gui_test_main_run (window))->n_tokens, ==, 32);
   /* The choice belongs to that text: a text that fits turns it off, and the long text asks
    * again instead of being cut silently. */
   type_text ("The man hit the car");
-  g_assert_null (attnscope_run_get_error_message (main_run ()));
-  g_assert_false (attnscope_run_get_truncate (main_run ()));
-  g_assert_false (attnscope_run_get_truncated (main_run ()));
+  g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
+  g_assert_false (attnscope_run_get_truncate (gui_test_main_run (window)));
+  g_assert_false (attnscope_run_get_truncated (gui_test_main_run (window)));
   type_text (text->str);
-  g_assert_nonnull (attnscope_run_get_error_message (main_run ()));
+  g_assert_nonnull (attnscope_run_get_error_message (gui_test_main_run (window)));
   type_text ("The man hit the car");
-  g_assert_null (attnscope_run_get_error_message (main_run ()));
+  g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
   g_string_free (text, TRUE);
 }
 
@@ -249,7 +227,7 @@ test_strip_wraps (void)
 {
   /* 23 tokens of the tiny model (context 32). */
   type_text ("The man hit the car and the car hit the man");
-  g_assert_null (attnscope_run_get_error_message (main_run ()));
+  g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
   GtkWidget *strip = GTK_WIDGET (attnscope_window_get_token_strip (window));
   int wide, narrow, min;
   gtk_widget_measure (strip, GTK_ORIENTATION_VERTICAL, 4000, &min, &wide, NULL, NULL);
@@ -265,8 +243,8 @@ test_strip_wraps (void)
 static void
 test_load_failure (void)
 {
-  AsModel *before = attnscope_session_get_model (session ());
-  AsTrace *trace = attnscope_run_get_trace (main_run ());
+  AsModel *before = attnscope_session_get_model (attnscope_window_get_session (window));
+  AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
   g_assert_nonnull (before);
   attnscope_window_open_model (window, "/nonexistent/attnscope-model");
   g_assert_true (attnscope_window_get_loading (window));
@@ -275,10 +253,11 @@ test_load_failure (void)
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error, "/nonexistent/attnscope-model"));
   /* The model, its name in the header and the result stay. */
-  g_assert_true (attnscope_session_get_model (session ()) == before);
-  g_assert_cmpstr (attnscope_session_get_model_name (session ()), ==, "tiny-gpt2");
+  g_assert_true (attnscope_session_get_model (attnscope_window_get_session (window)) == before);
+  g_assert_cmpstr (attnscope_session_get_model_name (attnscope_window_get_session (window)), ==,
+                   "tiny-gpt2");
   g_assert_cmpstr (attnscope_window_get_model_label (window), ==, "tiny-gpt2");
-  g_assert_true (attnscope_run_get_trace (main_run ()) == trace);
+  g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) == trace);
 }
 
 static void
@@ -287,7 +266,7 @@ test_selection (void)
   type_text ("The man hit the car");
   AttnscopeTokenStrip *strip = attnscope_window_get_token_strip (window);
   gtk_toggle_button_set_active (attnscope_token_strip_get_chip (strip, 2), TRUE);
-  g_assert_cmpint (attnscope_view_state_get_selected_token (view_state ()), ==, 2);
+  g_assert_cmpint (attnscope_view_state_get_selected_token (gui_test_view_state (window)), ==, 2);
   AttnscopeHeatmapView *heatmap
       = attnscope_attention_page_get_heatmap (ATTNSCOPE_ATTENTION_PAGE (page ("attention")));
   int row, col;
@@ -296,7 +275,7 @@ test_selection (void)
   g_assert_cmpint (col, ==, 2);
   /* Clicking the chip again clears the selection. */
   gtk_toggle_button_set_active (attnscope_token_strip_get_chip (strip, 2), FALSE);
-  g_assert_cmpint (attnscope_view_state_get_selected_token (view_state ()), ==, -1);
+  g_assert_cmpint (attnscope_view_state_get_selected_token (gui_test_view_state (window)), ==, -1);
   attnscope_page_ensure_updated (ATTNSCOPE_PAGE (page ("attention")));
   g_object_get (heatmap, "highlight-row", &row, NULL);
   g_assert_cmpint (row, ==, -1);
@@ -305,19 +284,19 @@ test_selection (void)
 static void
 test_layer_head_actions (void)
 {
-  attnscope_view_state_set_layer (view_state (), 0);
-  attnscope_view_state_set_head (view_state (), 0);
+  attnscope_view_state_set_layer (gui_test_view_state (window), 0);
+  attnscope_view_state_set_head (gui_test_view_state (window), 0);
   GtkWidget *w = GTK_WIDGET (window);
   g_assert_true (gtk_widget_activate_action (w, "win.step-layer", "i", 1));
-  g_assert_cmpint (attnscope_view_state_get_layer (view_state ()), ==, 1);
+  g_assert_cmpint (attnscope_view_state_get_layer (gui_test_view_state (window)), ==, 1);
   /* Clamped to the model's 2 layers and 2 heads. */
   g_assert_true (gtk_widget_activate_action (w, "win.step-layer", "i", 1));
-  g_assert_cmpint (attnscope_view_state_get_layer (view_state ()), ==, 1);
+  g_assert_cmpint (attnscope_view_state_get_layer (gui_test_view_state (window)), ==, 1);
   g_assert_true (gtk_widget_activate_action (w, "win.step-head", "i", 1));
-  g_assert_cmpint (attnscope_view_state_get_head (view_state ()), ==, 1);
+  g_assert_cmpint (attnscope_view_state_get_head (gui_test_view_state (window)), ==, 1);
   g_assert_true (gtk_widget_activate_action (w, "win.step-head", "i", -1));
   g_assert_true (gtk_widget_activate_action (w, "win.step-head", "i", -1));
-  g_assert_cmpint (attnscope_view_state_get_head (view_state ()), ==, 0);
+  g_assert_cmpint (attnscope_view_state_get_head (gui_test_view_state (window)), ==, 0);
   AttnscopeHeatmapView *heatmap
       = attnscope_attention_page_get_heatmap (ATTNSCOPE_ATTENTION_PAGE (page ("attention")));
   g_autofree char *title = NULL;
@@ -338,7 +317,7 @@ test_heads_page (void)
   ArFigure figure;
   g_assert_true (attnscope_page_get_figure (ATTNSCOPE_PAGE (heads), &figure));
   g_assert_cmpint (figure.kind, ==, AR_FIGURE_GRID);
-  g_assert_true (figure.grid->attn == attnscope_run_get_trace (main_run ())->attn);
+  g_assert_true (figure.grid->attn == attnscope_run_get_trace (gui_test_main_run (window))->attn);
   g_assert_nonnull (figure.grid->patterns);
 }
 
@@ -347,11 +326,11 @@ test_similarity_page (void)
 {
   AttnscopeSimilarityPage *sim = ATTNSCOPE_SIMILARITY_PAGE (page ("similarity"));
   attnscope_similarity_page_set_source (sim, AS_VECTORS_CONTEXTS);
-  attnscope_view_state_set_selected_token (view_state (), 1);
+  attnscope_view_state_set_selected_token (gui_test_view_state (window), 1);
   g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (sim), TIMEOUT_MS));
-  AsTrace *trace = attnscope_run_get_trace (main_run ());
-  int t = trace->n_tokens, layer = attnscope_view_state_get_layer (view_state ());
-  int head = attnscope_view_state_get_head (view_state ());
+  AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
+  int t = trace->n_tokens, layer = attnscope_view_state_get_layer (gui_test_view_state (window));
+  int head = attnscope_view_state_get_head (gui_test_view_state (window));
   g_autoptr (GError) error = NULL;
   g_autofree float *expected
       = as_trace_similarity (trace, AS_VECTORS_CONTEXTS, layer, head, &error);
@@ -372,7 +351,7 @@ test_similarity_page (void)
   g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, t);
   g_assert_cmpfloat_with_epsilon (attnscope_heatmap_view_get_value (heatmap, 2, 3),
                                   expected[2 * t + 3], 1e-6);
-  attnscope_view_state_set_selected_token (view_state (), -1);
+  attnscope_view_state_set_selected_token (gui_test_view_state (window), -1);
 }
 
 static gboolean
@@ -388,7 +367,7 @@ test_embeddings_page (void)
   attnscope_embeddings_page_set_source (emb, AS_VECTORS_EMBEDDINGS);
   attnscope_embeddings_page_set_method (emb, ATTNSCOPE_PROJECTION_PCA);
   g_assert_true (gui_test_wait_until (embeddings_idle, emb, TIMEOUT_MS));
-  AsTrace *trace = attnscope_run_get_trace (main_run ());
+  AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
   AttnscopeScatterView *scatter = attnscope_embeddings_page_get_scatter (emb);
   g_assert_cmpint (attnscope_scatter_view_get_n_points (scatter), ==, trace->n_tokens);
   g_autoptr (GError) error = NULL;
@@ -424,21 +403,22 @@ static void
 test_compare_page (void)
 {
   type_text ("The man hit the car");
-  attnscope_run_set_text (compare_run (), "The car hit the man");
+  attnscope_run_set_text (gui_test_compare_run (window), "The car hit the man");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   AttnscopeComparePage *cmp = ATTNSCOPE_COMPARE_PAGE (page ("compare"));
   AttnscopeCompareView *view = attnscope_compare_page_get_view (cmp);
   g_assert_true (attnscope_compare_view_has_panels (view));
-  AsTrace *a = attnscope_run_get_trace (main_run ());
-  AsTrace *b = attnscope_run_get_trace (compare_run ());
+  AsTrace *a = attnscope_run_get_trace (gui_test_main_run (window));
+  AsTrace *b = attnscope_run_get_trace (gui_test_compare_run (window));
   g_assert_nonnull (b);
-  int layer = attnscope_view_state_get_layer (view_state ()),
-      head = attnscope_view_state_get_head (view_state ());
+  int layer = attnscope_view_state_get_layer (gui_test_view_state (window)),
+      head = attnscope_view_state_get_head (gui_test_view_state (window));
   const float *pa = as_trace_attn (a, layer, head), *pb = as_trace_attn (b, layer, head);
   /* By token (the default): the k-th occurrence of a token in A is paired with the k-th in B —
    * for this permutation every token has a partner, and panel B is B's weights permuted into
    * A's order. The pairing is computed here from the token texts, independently of core. */
-  g_assert_false (attnscope_view_state_get_flag (view_state (), ATTNSCOPE_VIEW_ALIGN_POSITIONS));
+  g_assert_false (
+      attnscope_view_state_get_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_ALIGN_POSITIONS));
   g_assert_cmpint (a->n_tokens, ==, b->n_tokens);
   int n = a->n_tokens;
   g_autofree int *partner = g_new (int, n);
@@ -473,7 +453,8 @@ test_compare_page (void)
   g_assert_true (attnscope_compare_view_has_difference (view));
 
   /* By position: B as it is, the difference position by position. */
-  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_ALIGN_POSITIONS, TRUE);
+  attnscope_view_state_set_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_ALIGN_POSITIONS,
+                                 TRUE);
   g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (cmp), TIMEOUT_MS));
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
@@ -485,8 +466,10 @@ test_compare_page (void)
       }
 
   /* A compared with itself reordered is exactly no change by token. */
-  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_ALIGN_POSITIONS, FALSE);
-  attnscope_run_set_text (compare_run (), attnscope_run_get_text (main_run ()));
+  attnscope_view_state_set_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_ALIGN_POSITIONS,
+                                 FALSE);
+  attnscope_run_set_text (gui_test_compare_run (window),
+                          attnscope_run_get_text (gui_test_main_run (window)));
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (cmp), TIMEOUT_MS));
   for (int i = 0; i < n; i++)
@@ -495,12 +478,12 @@ test_compare_page (void)
 
   /* A second text of another length: by token the shared tokens still differ cell by cell
    * ("The" and " car" of A have partners, the others none); by position there is no difference. */
-  attnscope_run_set_text (compare_run (), "The car");
+  attnscope_run_set_text (gui_test_compare_run (window), "The car");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (cmp), TIMEOUT_MS));
   g_assert_true (attnscope_compare_view_has_panels (view));
   g_assert_true (attnscope_compare_view_has_difference (view));
-  b = attnscope_run_get_trace (compare_run ());
+  b = attnscope_run_get_trace (gui_test_compare_run (window));
   g_assert_cmpint (b->n_tokens, <, n);
   pb = as_trace_attn (b, layer, head);
   /* A's first pieces are B's ("The car" is a prefix of A's text's pieces up to " "); a piece of A
@@ -520,19 +503,21 @@ test_compare_page (void)
     }
   g_assert_cmpint (unpaired, >=, 0);
   g_assert_true (isnan (attnscope_compare_view_get_value (view, 1, unpaired, 0)));
-  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_ALIGN_POSITIONS, TRUE);
+  attnscope_view_state_set_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_ALIGN_POSITIONS,
+                                 TRUE);
   g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (cmp), TIMEOUT_MS));
   g_assert_true (attnscope_compare_view_has_panels (view));
   g_assert_false (attnscope_compare_view_has_difference (view));
-  attnscope_view_state_set_flag (view_state (), ATTNSCOPE_VIEW_ALIGN_POSITIONS, FALSE);
+  attnscope_view_state_set_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_ALIGN_POSITIONS,
+                                 FALSE);
 }
 
 static void
 test_predictions_page (void)
 {
   AttnscopePredictionsPage *pred = ATTNSCOPE_PREDICTIONS_PAGE (page ("predictions"));
-  AsTrace *trace = attnscope_run_get_trace (main_run ());
-  AsModel *model = attnscope_session_get_model (session ());
+  AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
+  AsModel *model = attnscope_session_get_model (attnscope_window_get_session (window));
   int n = 0;
   AsPrediction *expected = as_predict_top_k (trace, as_model_get_tokenizer (model), 10, &n);
   g_assert_cmpint (attnscope_predictions_page_get_n_predictions (pred), ==, 10);
@@ -544,11 +529,11 @@ test_predictions_page (void)
                                       expected[i].probability, 1e-7);
     }
   /* Append: one greedy step; the entry follows and the model runs again. */
-  g_autofree char *before = g_strdup (attnscope_run_get_text (main_run ()));
+  g_autofree char *before = g_strdup (attnscope_run_get_text (gui_test_main_run (window)));
   g_autofree char *wanted = g_strconcat (before, expected[0].token, NULL);
   attnscope_predictions_page_append (pred, 0);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_cmpstr (attnscope_run_get_text (main_run ()), ==, wanted);
+  g_assert_cmpstr (attnscope_run_get_text (gui_test_main_run (window)), ==, wanted);
   as_predictions_free (expected, n);
   type_text ("The man hit the car");
 }
@@ -631,9 +616,9 @@ test_seed_model (void)
   for (int i = 0; i < 6; i++)
     g_assert_cmpstr (attnscope_token_strip_get_chip_label (strip, i), ==, words[i]);
   /* Head 0's first row as the seed prints it (tests/README.md, "Published values"). */
-  attnscope_view_state_set_aggregate (view_state (), ATTNSCOPE_AGGREGATE_HEAD);
-  attnscope_view_state_set_layer (view_state (), 0);
-  attnscope_view_state_set_head (view_state (), 0);
+  attnscope_view_state_set_aggregate (gui_test_view_state (window), ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (gui_test_view_state (window), 0);
+  attnscope_view_state_set_head (gui_test_view_state (window), 0);
   AttnscopeHeatmapView *heatmap
       = attnscope_attention_page_get_heatmap (ATTNSCOPE_ATTENTION_PAGE (page ("attention")));
   const float row0[] = { 0.068118, 0.181340, 0.071635, 0.027055, 0.456570, 0.195282 };
@@ -642,7 +627,7 @@ test_seed_model (void)
                                     1e-6);
   /* A word outside the toy vocabulary: said inline, the result stays. */
   type_text ("May the dog");
-  g_assert_nonnull (strstr (attnscope_run_get_error_message (main_run ()), "dog"));
+  g_assert_nonnull (strstr (attnscope_run_get_error_message (gui_test_main_run (window)), "dog"));
   g_assert_cmpuint (attnscope_token_strip_get_n_chips (strip), ==, 6);
   /* No language-model head: no predictions. */
   g_assert_cmpint (attnscope_predictions_page_get_n_predictions (
