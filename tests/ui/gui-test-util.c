@@ -125,3 +125,22 @@ gui_test_view_state (AttnscopeWindow *window)
 {
   return attnscope_session_get_view (attnscope_window_get_session (window));
 }
+
+char *
+gui_test_fixture_path (const char *name)
+{
+  const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
+  g_assert_nonnull (src);
+  return g_build_filename (src, "tests", "fixtures", name, NULL);
+}
+
+void
+gui_test_open (AttnscopeWindow *window, const char *model, const char *text, guint timeout_ms)
+{
+  attnscope_window_open_model (window, model);
+  g_assert_true (gui_test_wait_model (window, timeout_ms));
+  if (text == NULL)
+    return;
+  attnscope_window_set_text (window, text);
+  g_assert_true (gui_test_wait_runs (window, timeout_ms));
+}

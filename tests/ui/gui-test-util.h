@@ -26,6 +26,13 @@ void gui_test_park_pointer (void);
  * is WIDTH × HEIGHT. Unref the application when done. */
 AttnscopeApplication *gui_test_app_new (int width, int height, AttnscopeWindow **window);
 
+/* tests/fixtures/NAME of the source tree ($ATTNSCOPE_SOURCE_DIR). Free with g_free. */
+char *gui_test_fixture_path (const char *name);
+
+/* Opens MODEL (a folder or a shipped name) in WINDOW and, when TEXT is not NULL, types TEXT;
+ * asserts that both finished within TIMEOUT_MS. */
+void gui_test_open (AttnscopeWindow *window, const char *model, const char *text, guint timeout_ms);
+
 /* WINDOW's session parts: the main run, the comparison run, the view state. */
 AttnscopeRun *gui_test_main_run (AttnscopeWindow *window);
 AttnscopeRun *gui_test_compare_run (AttnscopeWindow *window);

@@ -267,13 +267,10 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
-  const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
-  g_assert_nonnull (src);
-  g_autofree char *fixture = g_build_filename (src, "tests", "fixtures", "tiny-gpt2", NULL);
+  g_autofree char *fixture = gui_test_fixture_path ("tiny-gpt2");
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
-  attnscope_window_open_model (window, fixture);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  gui_test_open (window, fixture, NULL, TIMEOUT_MS);
 
   g_test_add_func ("/ui/compare-page/difference-range", test_difference_range);
   g_test_add_func ("/ui/compare-page/ranking", test_ranking);

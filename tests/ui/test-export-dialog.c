@@ -513,16 +513,11 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
-  const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
-  g_assert_nonnull (src);
-  g_autofree char *fixture = g_build_filename (src, "tests", "fixtures", "tiny-gpt2", NULL);
+  g_autofree char *fixture = gui_test_fixture_path ("tiny-gpt2");
   tmpdir = g_dir_make_tmp ("attnscope-export-dialog-XXXXXX", NULL);
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
-  attnscope_window_open_model (window, fixture);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
-  attnscope_window_set_text (window, TEXT);
-  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  gui_test_open (window, fixture, TEXT, TIMEOUT_MS);
 
   g_test_add_func ("/ui/export-dialog/formats", test_formats);
   g_test_add_func ("/ui/export-dialog/pdf-width-font", test_pdf_width_and_font);

@@ -334,8 +334,7 @@ test_translation (void)
   const char *target = "Die Gruppe ging nach Hause.";
   current_model = "attnscope-mini-en-de";
   current_text = "The group went home.";
-  attnscope_window_open_model (window, current_model);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  gui_test_open (window, current_model, NULL, TIMEOUT_MS);
   attnscope_window_set_text (window, current_text);
   attnscope_window_set_target (window, target);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
@@ -405,8 +404,7 @@ test_encoder_pairs (void)
 {
   current_model = "attnscope-mini-bert";
   current_text = PAIR_A;
-  attnscope_window_open_model (window, current_model);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  gui_test_open (window, current_model, NULL, TIMEOUT_MS);
   attnscope_window_set_pair (window, PAIR_B);
   attnscope_window_set_text (window, PAIR_A);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
@@ -553,18 +551,13 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
-  const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
-  g_assert_nonnull (src);
-  fixture = g_build_filename (src, "tests", "fixtures", "tiny-gpt2", NULL);
+  fixture = gui_test_fixture_path ("tiny-gpt2");
   current_model = fixture;
   current_text = TEXT;
   tmpdir = g_dir_make_tmp ("attnscope-parity-XXXXXX", NULL);
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
-  attnscope_window_open_model (window, fixture);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
-  attnscope_window_set_text (window, TEXT);
-  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  gui_test_open (window, fixture, TEXT, TIMEOUT_MS);
 
   g_test_add_func ("/ui/export-parity/attention", test_attention);
   g_test_add_func ("/ui/export-parity/grid", test_grid);

@@ -696,10 +696,7 @@ test_grid_autoscale_each (void)
   double causal_spread = check_grid_each ();
   g_test_message ("tiny-gpt2: the heads' maxima differ by %.4f", causal_spread);
   g_assert_cmpfloat (causal_spread, >, 0.01);
-  attnscope_window_open_model (window, "seed-two-heads");
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
-  attnscope_window_set_text (window, "May the force be with you");
-  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  gui_test_open (window, "seed-two-heads", "May the force be with you", TIMEOUT_MS);
   g_assert_false (trace ()->causal);
   double spread = check_grid_each ();
   g_test_message ("seed-two-heads: the heads' maxima differ by %.4f", spread);
@@ -910,15 +907,10 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
-  const char *src = g_getenv ("ATTNSCOPE_SOURCE_DIR");
-  g_assert_nonnull (src);
-  g_autofree char *fixture = g_build_filename (src, "tests", "fixtures", "tiny-gpt2", NULL);
+  g_autofree char *fixture = gui_test_fixture_path ("tiny-gpt2");
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
-  attnscope_window_open_model (window, fixture);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
-  attnscope_window_set_text (window, TEXT);
-  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  gui_test_open (window, fixture, TEXT, TIMEOUT_MS);
   gui_test_park_pointer ();
 
   g_test_add_func ("/ui/heatmap-view/zoom-steps", test_zoom_steps);

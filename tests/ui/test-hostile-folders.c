@@ -36,8 +36,7 @@ test_hostile_folders (void)
       g_assert_true (hostile_folder_write (dir, c, &error));
       g_assert_no_error (error);
 
-      attnscope_window_open_model (window, dir);
-      g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+      gui_test_open (window, dir, NULL, TIMEOUT_MS);
       g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
       const char *shown = attnscope_window_get_last_error (window);
       g_test_message ("%s: %s", hostile_case_name (c), shown);
@@ -64,8 +63,7 @@ test_hostile_folders (void)
       g_autofree char *dir = g_build_filename (tmpdir, name, NULL);
       g_autoptr (GError) error = NULL;
       g_assert_true (hostile_fuzzed_folder_write (dir, source, fuzzed->pdata[i], &error));
-      attnscope_window_open_model (window, dir);
-      g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+      gui_test_open (window, dir, NULL, TIMEOUT_MS);
       g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
       g_autofree char *file = g_build_filename (dir, "tf_model.h5", NULL);
       g_assert_nonnull (strstr (attnscope_window_get_last_error (window), file));
@@ -77,8 +75,7 @@ test_hostile_folders (void)
   g_autofree char *dir = g_build_filename (tmpdir, hostile_case_name (HOSTILE_HUGE_UNUSED), NULL);
   g_autoptr (GError) error = NULL;
   g_assert_true (hostile_folder_write (dir, HOSTILE_HUGE_UNUSED, &error));
-  attnscope_window_open_model (window, dir);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  gui_test_open (window, dir, NULL, TIMEOUT_MS);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_true (attnscope_session_get_model (session) != model);
   g_assert_cmpstr (attnscope_run_get_text (attnscope_session_get_main (session)), ==,

@@ -602,8 +602,7 @@ main (int argc, char **argv)
 
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
-  attnscope_window_open_model (window, mini);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  gui_test_open (window, mini, NULL, TIMEOUT_MS);
   page = ATTNSCOPE_EMBEDDINGS_PAGE (attnscope_window_get_page (window, "embeddings"));
   attnscope_window_show_page (window, "embeddings");
 

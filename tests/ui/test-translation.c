@@ -45,8 +45,7 @@ stack_page (const char *name)
 static void
 open_model (const char *spec)
 {
-  attnscope_window_open_model (window, spec);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  gui_test_open (window, spec, NULL, TIMEOUT_MS);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
 }
 
