@@ -201,9 +201,19 @@ attnscope_sentences_get_state (AttnscopeSentences *self, GPtrArray *traces, GPtr
         {
           g_autofree char *beginning = ar_text_beginning (text, 32);
           g_autofree char *quoted = ar_quote_text (beginning);
-          /* Translators: "Sentence 3 “Last night I…”: the text has 1100 tokens, ...". */
+          /* too long: the window's words (the core's message names --truncate) */
+          g_autofree char *too_long
+              = attnscope_run_get_too_long (run)
+                    ? g_strdup_printf (_ ("This text has %d tokens; %s reads at most %d."),
+                                       attnscope_run_get_n_text_tokens (run),
+                                       as_model_get_name (self->model),
+                                       as_model_get_config (self->model)->n_positions)
+                    : NULL;
+          /* Translators: "Sentence 3 “Last night I…”: This text has 1100 tokens; ...". */
           *error_message = g_strdup_printf (_ ("Sentence %u %s: %s"), i + 2, quoted,
-                                            message != NULL ? message : _ ("no result"));
+                                            too_long != NULL  ? too_long
+                                            : message != NULL ? message
+                                                              : _ ("no result"));
           return ATTNSCOPE_SENTENCES_FAILED;
         }
       g_ptr_array_add (traces, attnscope_run_get_trace (run));
