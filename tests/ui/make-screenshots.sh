@@ -13,7 +13,7 @@ model=${2:-attnscope-mini}
 out=data/screenshots
 text=${ATTNSCOPE_SCREENSHOT_TEXT:-"The man hit the car because he was angry"}
 compare=${ATTNSCOPE_SCREENSHOT_COMPARE:-"The car hit the man because he was angry"}
-# The compare page: short texts keep the per-layer chart on screen (seed 001's example).
+# The compare page: short texts keep the per-layer chart on screen (the minimal pair).
 compare_a="The man hit the car"
 compare_b="The car hit the man"
 ninja -C "$build" tests/ui/make-screenshots >/dev/null
