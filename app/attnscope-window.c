@@ -1,60 +1,17 @@
 /* attnscope-window.c — the main window (see attnscope-window.h): template, session wiring, the
- * entry and its inline error, the status page shown before there is anything to see, toasts,
- * model loading and the window's actions. The model menu and the export dialog live in
- * gui-model-menu.c and gui-export.c. */
-#include "attnscope-window.h"
+ * entry and its inline error, the status page shown before there is anything to see, toasts.
+ * Model loading is in attnscope-window-load.c, the window's actions in attnscope-window-actions.c
+ * (their shared fields in attnscope-window-private.h); the model menu and the export dialog live
+ * in gui-model-menu.c and gui-export.c. */
+#include "attnscope-window-private.h"
 
 #include <glib/gi18n.h>
 
 #include "as-forward.h"
 #include "attnscope-application.h"
 #include "attnscope-attention-page.h"
-#include "gui-export.h"
 #include "gui-model-menu.h"
 #include "pair-text.h"
-
-struct _AttnscopeWindow
-{
-  AdwApplicationWindow parent_instance;
-
-  AdwToastOverlay *toast_overlay;
-  GtkMenuButton *model_button;
-  GtkLabel *model_label;
-  GtkSpinner *spinner;
-  AdwViewSwitcherTitle *switcher_title;
-  GtkEntry *entry;
-  GtkEntry *pair_entry;
-  GtkLabel *token_count_label;
-  GtkBox *target_box; /* a translation model's target and its Translate button */
-  GtkEntry *target_entry;
-  GtkButton *translate_button;
-  GtkSpinner *translate_spinner;
-  GtkWidget *source_strip_scroller;
-  AttnscopeTokenStrip *source_strip;
-  AdwViewStackPage *alignment_stack_page;
-  AdwViewStackPage *predictions_stack_page;
-  AdwViewStackPage *compare_stack_page;
-  GtkRevealer *error_revealer;
-  GtkLabel *error_label;
-  GtkButton *truncate_button;
-  AttnscopeTokenStrip *token_strip;
-  GtkStack *content_stack;
-  AdwStatusPage *status_page;
-  GtkButton *status_button;
-  AdwViewStack *view_stack;
-
-  AttnscopeSession *session;
-  AttnscopeRun *main_run; /* the session's main text (borrowed) */
-  GSettings *settings;    /* may be NULL */
-  GCancellable *loading;  /* the model load in flight */
-  char *last_error;       /* also what the toast's Details button shows */
-  GMenu *model_menu;      /* shipped models, the Hugging Face cache, "Open Model Folder…" */
-  GStrv startup_candidates;
-  guint startup_index;
-  gboolean startup_from_settings; /* the first candidate is the last model of the settings */
-  gboolean syncing_entry;         /* the entry is being set from the main run */
-  gboolean syncing_target;        /* the target entry is being set from the main run */
-};
 
 G_DEFINE_FINAL_TYPE (AttnscopeWindow, attnscope_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -69,9 +26,9 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-/* In the order of their Alt+N shortcuts; the alignment page shows only for translation models. */
-static const char *const page_names[]
-    = { "attention", "heads", "similarity", "embeddings", "compare", "predictions", "alignment" };
+const char *const attnscope_window_page_names[]
+    = { "attention", "heads",       "similarity", "embeddings",
+        "compare",   "predictions", "alignment",  NULL };
 
 /* ---- toasts ---- */
 
@@ -163,6 +120,13 @@ update_spinner (AttnscopeWindow *self)
   gboolean busy = self->loading != NULL || attnscope_session_get_busy (self->session);
   gtk_spinner_set_spinning (self->spinner, busy);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+}
+
+void
+attnscope_window_refresh_status (AttnscopeWindow *self)
+{
+  update_spinner (self);
+  update_status (self);
 }
 
 static void
@@ -463,154 +427,6 @@ attnscope_window_set_text (AttnscopeWindow *self, const char *text)
 
 /* ---- models ---- */
 
-static void
-set_loading (AttnscopeWindow *self, GCancellable *cancellable)
-{
-  if (self->loading != NULL)
-    g_cancellable_cancel (self->loading);
-  g_set_object (&self->loading, cancellable);
-  update_spinner (self);
-  update_status (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
-}
-
-static void
-model_opened (AttnscopeWindow *self, const char *spec)
-{
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "load-model");
-  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (spec));
-  if (self->settings != NULL)
-    g_settings_set_string (self->settings, "last-model", spec);
-}
-
-typedef struct
-{
-  AttnscopeWindow *self; /* owned */
-  char *spec;
-  GCancellable *cancellable; /* owned */
-} LoadData;
-
-static void
-load_data_free (LoadData *data)
-{
-  g_object_unref (data->self);
-  g_free (data->spec);
-  g_object_unref (data->cancellable);
-  g_free (data);
-}
-
-static void try_next_startup_model (AttnscopeWindow *self);
-
-static void
-load_finished (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  LoadData *data = user_data;
-  AttnscopeWindow *self = data->self;
-  g_autoptr (GError) error = NULL;
-  gboolean ok = attnscope_session_load_model_finish (ATTNSCOPE_SESSION (source), result, &error);
-  if (self->loading != data->cancellable)
-    {
-      /* A newer load replaced this one. */
-      load_data_free (data);
-      return;
-    }
-  gboolean startup = self->startup_candidates != NULL;
-  if (ok)
-    {
-      g_clear_pointer (&self->startup_candidates, g_strfreev);
-      model_opened (self, data->spec);
-    }
-  else if (!startup || (self->startup_index == 1 && self->startup_from_settings))
-    {
-      /* A model the user chose (or the one opened last time) failed: say so. The default model
-       * falls back quietly; the header shows which model is open. */
-      g_autofree char *summary = g_strdup_printf (_ ("Could not open “%s”"), data->spec);
-      attnscope_window_show_error (self, summary, error->message);
-    }
-  set_loading (self, NULL);
-  if (!ok && startup)
-    try_next_startup_model (self);
-  load_data_free (data);
-}
-
-static void
-load_model (AttnscopeWindow *self, const char *spec)
-{
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
-  set_loading (self, cancellable);
-  LoadData *data = g_new0 (LoadData, 1);
-  data->self = g_object_ref (self);
-  data->spec = g_strdup (spec);
-  data->cancellable = g_object_ref (cancellable);
-  attnscope_session_load_model_async (self->session, spec, cancellable, load_finished, data);
-}
-
-void
-attnscope_window_open_model (AttnscopeWindow *self, const char *spec)
-{
-  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
-  g_return_if_fail (spec != NULL);
-  g_clear_pointer (&self->startup_candidates, g_strfreev);
-  load_model (self, spec);
-}
-
-static void
-try_next_startup_model (AttnscopeWindow *self)
-{
-  if (self->startup_candidates == NULL)
-    return;
-  const char *spec = self->startup_candidates[self->startup_index];
-  if (spec == NULL)
-    {
-      g_clear_pointer (&self->startup_candidates, g_strfreev);
-      if (attnscope_session_get_model (self->session) == NULL && self->last_error == NULL)
-        {
-          self->last_error = g_strdup (_ ("No shipped model could be opened."));
-          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_ERROR]);
-        }
-      update_status (self);
-      return;
-    }
-  self->startup_index++;
-  load_model (self, spec);
-}
-
-void
-attnscope_window_open_startup_model (AttnscopeWindow *self)
-{
-  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
-  g_autofree char *last
-      = self->settings != NULL ? g_settings_get_string (self->settings, "last-model") : NULL;
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-  self->startup_from_settings = last != NULL && *last != '\0';
-  g_strv_builder_add (builder, self->startup_from_settings ? last : as_model_default_name ());
-  g_strv_builder_add (builder, as_model_default_name ());
-  g_auto (GStrv) shipped = gui_model_menu_dup_shipped_names ();
-  g_strv_builder_addv (builder, (const char **) shipped);
-  g_auto (GStrv) all = g_strv_builder_end (builder);
-  /* Drop repeats, keeping the first occurrence. */
-  g_autoptr (GStrvBuilder) unique = g_strv_builder_new ();
-  for (guint i = 0; all[i] != NULL; i++)
-    {
-      gboolean seen = FALSE;
-      for (guint j = 0; j < i && !seen; j++)
-        seen = g_str_equal (all[i], all[j]);
-      if (!seen)
-        g_strv_builder_add (unique, all[i]);
-    }
-  g_clear_pointer (&self->startup_candidates, g_strfreev);
-  self->startup_candidates = g_strv_builder_end (unique);
-  self->startup_index = 0;
-  try_next_startup_model (self);
-}
-
-gboolean
-attnscope_window_get_loading (AttnscopeWindow *self)
-{
-  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), FALSE);
-  return self->loading != NULL;
-}
-
 const char *
 attnscope_window_get_model_label (AttnscopeWindow *self)
 {
@@ -671,96 +487,6 @@ attnscope_window_show_page (AttnscopeWindow *self, const char *name)
 
 /* ---- actions ---- */
 
-static void
-load_model_change_state (GSimpleAction *action, GVariant *value, gpointer user_data)
-{
-  attnscope_window_open_model (user_data, g_variant_get_string (value, NULL));
-}
-
-static void
-open_model_folder (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  gui_model_menu_choose_folder (ATTNSCOPE_WINDOW (widget));
-}
-
-static void
-export_figure (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
-  GtkWidget *page = adw_view_stack_get_visible_child (self->view_stack);
-  gui_export_run (self, ATTNSCOPE_PAGE (page));
-}
-
-static void
-export_all_heads (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
-  AttnscopePage *page = attnscope_window_get_page (self, "heads");
-  if (page != NULL)
-    gui_export_run (self, page);
-}
-
-static void
-truncate_text (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
-  attnscope_run_set_truncate (self->main_run, g_str_equal (action_name, "win.truncate-text"));
-}
-
-static void
-translate (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  AttnscopeWindow *self = ATTNSCOPE_WINDOW (widget);
-  attnscope_run_translate (self->main_run);
-}
-
-static void
-step_layer (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  AttnscopeViewState *view = attnscope_session_get_view (ATTNSCOPE_WINDOW (widget)->session);
-  attnscope_view_state_set_layer (view, attnscope_view_state_get_layer (view)
-                                            + g_variant_get_int32 (parameter));
-}
-
-static void
-step_head (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  AttnscopeViewState *view = attnscope_session_get_view (ATTNSCOPE_WINDOW (widget)->session);
-  attnscope_view_state_set_head (view, attnscope_view_state_get_head (view)
-                                           + g_variant_get_int32 (parameter));
-}
-
-static void
-show_page_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  attnscope_window_show_page (ATTNSCOPE_WINDOW (widget), g_variant_get_string (parameter, NULL));
-}
-
-static void
-focus_entry (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (ATTNSCOPE_WINDOW (widget)->entry));
-}
-
-static void
-add_session_actions (AttnscopeWindow *self)
-{
-  static const char *const view_props[]
-      = { "colormap",       "annotate",   "raw-tokens", "autoscale",       "autoscale-each",
-          "normalize-rows", "log-colors", "pool-words", "align-positions", "segments" };
-  AttnscopeViewState *view = attnscope_session_get_view (self->session);
-  for (gsize i = 0; i < G_N_ELEMENTS (view_props); i++)
-    {
-      g_autoptr (GPropertyAction) action
-          = g_property_action_new (view_props[i], view, view_props[i]);
-      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
-    }
-  g_autoptr (GSimpleAction) load = g_simple_action_new_stateful (
-      "load-model", G_VARIANT_TYPE_STRING, g_variant_new_string (""));
-  g_signal_connect (load, "change-state", G_CALLBACK (load_model_change_state), self);
-  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (load));
-}
-
 /* ---- state kept between runs ---- */
 
 static void
@@ -810,9 +536,7 @@ static void
 attnscope_window_dispose (GObject *object)
 {
   AttnscopeWindow *self = ATTNSCOPE_WINDOW (object);
-  if (self->loading != NULL)
-    g_cancellable_cancel (self->loading);
-  g_clear_object (&self->loading);
+  attnscope_window_cancel_loading (self);
   if (self->session != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->session, self);
@@ -901,32 +625,9 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, status_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, view_stack);
 
-  gtk_widget_class_install_action (widget_class, "win.open-model-folder", NULL, open_model_folder);
-  gtk_widget_class_install_action (widget_class, "win.export-figure", NULL, export_figure);
-  gtk_widget_class_install_action (widget_class, "win.export-all-heads", NULL, export_all_heads);
-  gtk_widget_class_install_action (widget_class, "win.truncate-text", NULL, truncate_text);
-  gtk_widget_class_install_action (widget_class, "win.translate", NULL, translate);
-  gtk_widget_class_install_action (widget_class, "win.keep-whole-text", NULL, truncate_text);
-  gtk_widget_class_install_action (widget_class, "win.step-layer", "i", step_layer);
-  gtk_widget_class_install_action (widget_class, "win.step-head", "i", step_head);
-  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
-  gtk_widget_class_install_action (widget_class, "win.focus-entry", NULL, focus_entry);
+  attnscope_window_class_add_actions (widget_class);
   gtk_widget_class_install_action (widget_class, "win.show-error-details", NULL,
                                    show_error_details);
-
-  /* As the heads grid is drawn: layer 0 at the top (Alt+Up goes to the layer above), head 0 on
-   * the left. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "win.step-layer",
-                                       "i", -1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "win.step-layer",
-                                       "i", 1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "win.step-head",
-                                       "i", 1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.step-head",
-                                       "i", -1);
-  for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
-    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK, "win.show-page",
-                                         "s", page_names[i]);
 }
 
 static void
@@ -937,9 +638,9 @@ attnscope_window_init (AttnscopeWindow *self)
   self->session = attnscope_session_new ();
   attnscope_token_strip_set_session (self->token_strip, self->session);
   attnscope_token_strip_set_session (self->source_strip, self->session);
-  for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
+  for (guint i = 0; attnscope_window_page_names[i] != NULL; i++)
     {
-      AttnscopePage *page = attnscope_window_get_page (self, page_names[i]);
+      AttnscopePage *page = attnscope_window_get_page (self, attnscope_window_page_names[i]);
       if (page != NULL)
         attnscope_page_set_session (page, self->session);
     }
@@ -965,7 +666,7 @@ attnscope_window_init (AttnscopeWindow *self)
   self->model_menu = g_menu_new ();
   gtk_menu_button_set_create_popup_func (self->model_button, create_model_popup, self, NULL);
 
-  add_session_actions (self);
+  attnscope_window_add_session_actions (self);
   update_model_label (self);
   update_trace_info (self);
   update_error (self);
