@@ -58,7 +58,7 @@ typedef struct
   gboolean autoscale_each;
   gboolean normalize_rows; /* attention: each query's row divided by its largest weight */
   gboolean log_colors;     /* colours on a log scale (heatmap-render.h) */
-  gboolean pool_words;     /* attention and similarity between words (word-spans.h) */
+  gboolean pool_words;     /* attention and similarity between words (as-word-spans.h) */
   gboolean no_space_marks; /* token labels without '␣' (token-label.h) */
   ArLabelMode labels;      /* tick labels: thinned, all, or one per word */
   ArAlignment alignment;   /* of a comparison */
@@ -85,7 +85,9 @@ typedef struct
   const char *target_text; /* a translation model's target (TEXT is then the source) */
 } ArFigureTexts;
 
-/* The attention of one trace and what is computed from it (NULL until computed). */
+/* The attention of one trace and what core computed from it (NULL until computed): the mean over
+ * heads and rollout (as-rollout.h), the ranges (as_trace_attention_ranges, as-attention-ranges.h:
+ * RANGE points at its first two values, HEAD_RANGES at the rest). */
 typedef struct
 {
   const AsTrace *trace;
@@ -94,12 +96,6 @@ typedef struct
   const double *range;       /* [2] min and max of all of the trace's attention weights */
   const double *head_ranges; /* [L][H][2] min and max of each head's, or NULL */
 } ArAttention;
-
-/* RANGES [2 + 2·L·H] = the min and max of every attention weight of TRACE, then of each head's
- * ([L][H][2]): what ArAttention.range and .head_ranges point into. Of a causal model only the
- * weights on and below the diagonal of the rows after the first count (the first token's only
- * weight is 1 on itself: it would make every head's range end at 1). Newly allocated. */
-double *ar_attention_ranges (const AsTrace *trace);
 
 /* The [T][T] matrix VIEW names in ATTENTION: head (layer, head) of the trace, or the layer's slice
  * of the mean or the rollout; NULL when that aggregate is missing. Borrowed. */

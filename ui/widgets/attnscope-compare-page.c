@@ -10,7 +10,7 @@
 
 #include "attnscope-layer-controls.h"
 #include "compare-figure.h"
-#include "pair-text.h"
+#include "as-sentence-pairs.h"
 #include "render-text.h"
 
 struct _AttnscopeComparePage
@@ -224,7 +224,7 @@ update_pair_entry (AttnscopeComparePage *self)
   AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
   AsModel *model = session != NULL ? attnscope_session_get_model (session) : NULL;
   gtk_widget_set_visible (GTK_WIDGET (self->pair_entry),
-                          model != NULL && ar_model_takes_pairs (model));
+                          model != NULL && as_model_takes_pairs (model));
 }
 
 static void
