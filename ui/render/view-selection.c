@@ -14,7 +14,7 @@ ar_view_selection_init (ArViewSelection *view)
     .colormap = AR_COLORMAP_YLGNBU,
     .annotate = AR_ANNOTATE_AUTO,
     .labels = AR_LABELS_THINNED,
-    .alignment = AR_ALIGN_TOKENS,
+    .alignment = AS_ALIGN_TOKENS,
     .segments = AR_SEGMENTS_ALL,
   };
 }

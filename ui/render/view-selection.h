@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "as-compare.h"
 #include "as-trace.h"
 #include "heatmap-render.h"
 #include "segments.h"
@@ -37,13 +38,6 @@ typedef enum
   AR_ATTENTION_CROSS,   /* the decoder's attention to the source (trace->cross_attn) */
 } ArAttentionKind;
 
-/* How a comparison lines B up with A (compare-figure.h). */
-typedef enum
-{
-  AR_ALIGN_TOKENS,    /* by token and occurrence: the k-th "the" of A with the k-th of B */
-  AR_ALIGN_POSITIONS, /* position by position (same token counts only) */
-} ArAlignment;
-
 typedef struct
 {
   int layer, head; /* 0-based, as everywhere */
@@ -61,7 +55,7 @@ typedef struct
   gboolean pool_words;     /* attention and similarity between words (as-word-spans.h) */
   gboolean no_space_marks; /* token labels without '␣' (token-label.h) */
   ArLabelMode labels;      /* tick labels: thinned, all, or one per word */
-  ArAlignment alignment;   /* of a comparison */
+  AsAlign alignment;       /* of a comparison (as-compare.h): by token or by position */
   ArAttentionKind kind;    /* translation models: encoder, decoder or cross-attention */
   ArSegments segments;     /* attention of a pair: the sentence filter (segments.h) */
 } ArViewSelection;
