@@ -4,9 +4,8 @@
 
 #include <math.h>
 
-/* LO and HI of the finite values of VALUES [N] (+inf and -inf when there is none). */
-static void
-min_max (const float *values, gsize n, double *lo, double *hi)
+void
+as_finite_range (const float *values, gsize n, double *lo, double *hi)
 {
   float a = INFINITY, b = -INFINITY;
   for (gsize i = 0; i < n; i++)
@@ -22,14 +21,14 @@ head_min_max (const float *a, int r, int c, gboolean causal, double *lo, double 
 {
   if (!causal || r < 2)
     {
-      min_max (a, (gsize) r * c, lo, hi);
+      as_finite_range (a, (gsize) r * c, lo, hi);
       return;
     }
   *lo = INFINITY, *hi = -INFINITY;
   for (int i = 1; i < r; i++)
     {
       double l, h;
-      min_max (a + (gsize) i * c, (gsize) i + 1, &l, &h);
+      as_finite_range (a + (gsize) i * c, (gsize) i + 1, &l, &h);
       *lo = MIN (*lo, l), *hi = MAX (*hi, h);
     }
 }

@@ -13,6 +13,10 @@
 
 G_BEGIN_DECLS
 
+/* *LO and *HI = the smallest and largest finite value of VALUES [N] (+inf and -inf when there is
+ * none): the colour ranges of every figure start from it. */
+void as_finite_range (const float *values, gsize n, double *lo, double *hi);
+
 /* [2 + 2·L·H]: the min and max of every self-attention weight of TRACE, then of each head's
  * ([L][H][2]). A head without a counted weight has +inf and -inf. Newly allocated. */
 double *as_trace_attention_ranges (const AsTrace *trace);

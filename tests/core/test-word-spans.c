@@ -15,24 +15,16 @@
 #include "as-word-spans.h"
 #include "check-close.h"
 
-static AsModel *
-load (const char *name)
+/* The words of TEXT (N_TOKENS tokens) in the shipped model MODEL_NAME; *TRACE its trace. */
+static AsWordSpans *
+spans_of (const char *model_name, const char *text, int n_tokens, AsTrace **trace)
 {
-  g_autofree char *relative = g_build_filename ("data/models", name, NULL);
-  g_autofree char *dir = test_source_path (relative);
+  g_autoptr (AsModel) model = test_load_shipped_model (model_name);
   g_autoptr (GError) error = NULL;
-  AsModel *model = as_model_load (dir, &error);
+  *trace = as_forward_text (model, text, FALSE, NULL, &error);
   g_assert_no_error (error);
-  return model;
-}
-
-static AsTrace *
-run (AsModel *model, const char *text)
-{
-  g_autoptr (GError) error = NULL;
-  AsTrace *t = as_forward_text (model, text, FALSE, NULL, &error);
-  g_assert_no_error (error);
-  return t;
+  g_assert_cmpint ((*trace)->n_tokens, ==, n_tokens);
+  return as_word_spans_from_trace (*trace);
 }
 
 static void
@@ -46,10 +38,9 @@ assert_first (const AsWordSpans *spans, const int *expected, int n_words)
 static void
 test_bpe_words (void)
 {
-  g_autoptr (AsModel) model = load ("attnscope-mini");
-  g_autoptr (AsTrace) t = run (model, "Spring is my favorite season");
-  g_assert_cmpint (t->n_tokens, ==, 7);
-  g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (t);
+  g_autoptr (AsTrace) t = NULL;
+  g_autoptr (AsWordSpans) spans
+      = spans_of ("attnscope-mini", "Spring is my favorite season", 7, &t);
   const int first[] = { 0, 2, 3, 4, 6, 7 };
   assert_first (spans, first, 5);
   const int word_of[] = { 0, 0, 1, 2, 3, 3, 4 };
@@ -84,10 +75,9 @@ test_bpe_words (void)
 static void
 test_wordpiece_words (void)
 {
-  g_autoptr (AsModel) model = load ("attnscope-mini-bert");
-  g_autoptr (AsTrace) t = run (model, "Spring is my favourite season");
-  g_assert_cmpint (t->n_tokens, ==, 10);
-  g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (t);
+  g_autoptr (AsTrace) t = NULL;
+  g_autoptr (AsWordSpans) spans
+      = spans_of ("attnscope-mini-bert", "Spring is my favourite season", 10, &t);
   const int first[] = { 0, 1, 2, 3, 4, 8, 9, 10 };
   assert_first (spans, first, 7);
 }
@@ -95,9 +85,9 @@ test_wordpiece_words (void)
 static void
 test_word_similarity (void)
 {
-  g_autoptr (AsModel) model = load ("attnscope-mini");
-  g_autoptr (AsTrace) t = run (model, "Spring is my favorite season");
-  g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (t);
+  g_autoptr (AsTrace) t = NULL;
+  g_autoptr (AsWordSpans) spans
+      = spans_of ("attnscope-mini", "Spring is my favorite season", 7, &t);
   g_autoptr (GError) error = NULL;
   g_autofree float *s = as_word_similarity (t, AS_VECTORS_HIDDEN, 2, -1, spans, &error);
   g_assert_no_error (error);
@@ -141,7 +131,7 @@ test_takes_pairs (void)
   };
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
-      g_autoptr (AsModel) model = load (cases[c].model);
+      g_autoptr (AsModel) model = test_load_shipped_model (cases[c].model);
       g_assert_cmpint (as_model_takes_pairs (model), ==, cases[c].pairs);
     }
 }

@@ -5,6 +5,8 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "as-attention-ranges.h"
+
 void
 ar_view_selection_init (ArViewSelection *view)
 {
@@ -138,23 +140,12 @@ ar_figure_texts_subtitle (const ArFigureTexts *texts)
   return g_strdup_printf (_ ("%s · %s → %s"), texts->model_name, source, target);
 }
 
-/* LO and HI of the finite values of VALUES [N] (+inf and -inf when there is none). */
-static void
-min_max (const float *values, gsize n, double *lo, double *hi)
-{
-  float a = INFINITY, b = -INFINITY;
-  for (gsize i = 0; i < n; i++)
-    if (isfinite (values[i]))
-      a = MIN (a, values[i]), b = MAX (b, values[i]);
-  *lo = a, *hi = b;
-}
-
 void
 ar_sequential_range (const float *values, gsize n, gboolean autoscale, double *vmin, double *vmax)
 {
   double lo = 0, hi = 1;
   if (autoscale)
-    min_max (values, n, &lo, &hi);
+    as_finite_range (values, n, &lo, &hi);
   *vmin = hi > lo ? lo : 0;
   *vmax = hi > lo ? hi : 1;
 }
@@ -164,7 +155,7 @@ ar_signed_range (const float *values, gsize n, gboolean autoscale, double *vmin,
                  gboolean *diverging)
 {
   double lo, hi;
-  min_max (values, n, &lo, &hi);
+  as_finite_range (values, n, &lo, &hi);
   *diverging = lo < 0;
   if (!*diverging)
     {
