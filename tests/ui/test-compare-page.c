@@ -288,9 +288,7 @@ cli_compare (const char *a, const char *b, const char *align)
   g_autofree char *out = NULL, *err = NULL;
   int status = -1;
   g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                               &status, &error));
-  g_assert_no_error (error);
+  gui_test_spawn (argv, &out, &err, &status);
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("attnscope compare failed: %s", err);
   g_autoptr (JsonParser) parser = json_parser_new ();
