@@ -205,6 +205,5 @@ const AsFamily as_family_bert = {
   .bind_weights = bert_bind_weights,
   .free_weights = as_encoder_free_weights,
   .has_masked_lm_head = as_encoder_has_masked_lm_head,
-  .scratch_bytes = as_encoder_scratch_bytes,
-  .forward = as_encoder_forward,
+  .stack = &as_encoder_stack,
 };

@@ -147,6 +147,5 @@ const AsFamily as_family_gpt2 = {
   .load_tokenizer = gpt2_load_tokenizer,
   .bind_weights = gpt2_bind_weights,
   .free_weights = gpt2_free_weights,
-  .scratch_bytes = as_gpt2_scratch_bytes,
-  .forward = as_gpt2_forward,
+  .stack = &as_gpt2_stack,
 };

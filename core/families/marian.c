@@ -316,7 +316,7 @@ const AsFamily as_family_marian = {
   .load_tokenizer = marian_load_tokenizer,
   .bind_weights = marian_bind_weights,
   .free_weights = marian_free_weights,
-  .scratch_bytes = as_marian_scratch_bytes,
-  .forward_pair = as_marian_forward_pair,
+  .stack = &as_marian_decoder_stack,
+  .encoder = &as_marian_encoder_stack,
   .step_decoder_new = as_marian_step_decoder_new,
 };
