@@ -94,6 +94,11 @@ neox_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_par
   return as_decoder_bind_finish (&b, w, s, "embed_out.weight", c, n_params);
 }
 
+/* The buffers GPTNeoXAttention saves beside its weights (the causal mask, its masked value, the
+ * rotary frequencies), and the output matrix a tied model may repeat. */
+static const char *const neox_unused_ok[] = { "*.attention.bias", "*.attention.masked_bias",
+                                              "*.rotary_emb.inv_freq", "embed_out.weight", NULL };
+
 const AsFamily as_family_gpt_neox = {
   .name = "gpt_neox",
   .model_types = neox_model_types,
@@ -104,6 +109,8 @@ const AsFamily as_family_gpt_neox = {
   .tokenizer_optional = TRUE,
   .bind_weights = neox_bind_weights,
   .free_weights = as_decoder_free_weights,
+  .unused_ok = neox_unused_ok,
+  .layers_key = "num_hidden_layers",
   .describe = as_decoder_describe,
   .stack = &as_decoder_stack,
 };

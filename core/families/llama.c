@@ -187,6 +187,9 @@ llama_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_pa
   return as_decoder_bind_finish (&b, w, s, "lm_head.weight", c, n_params);
 }
 
+/* Older checkpoints' saved rotary buffers, and the output matrix a tied model may repeat. */
+static const char *const llama_unused_ok[] = { "*.rotary_emb.inv_freq", "lm_head.weight", NULL };
+
 const AsFamily as_family_llama = {
   .name = "llama",
   .model_types = llama_model_types,
@@ -197,6 +200,8 @@ const AsFamily as_family_llama = {
   .tokenizer_optional = TRUE,
   .bind_weights = llama_bind_weights,
   .free_weights = as_decoder_free_weights,
+  .unused_ok = llama_unused_ok,
+  .layers_key = "num_hidden_layers",
   .describe = as_decoder_describe,
   .stack = &as_decoder_stack,
 };

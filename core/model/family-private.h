@@ -47,6 +47,16 @@ struct _AsFamily
   gpointer (*bind_weights) (const AsConfig *config, const AsTensorStore *store, int64_t *n_params,
                             GError **error);
   void (*free_weights) (gpointer weights);
+  /* Tensors a checkpoint may hold that the family knowingly leaves unbound, as glob patterns
+   * over the stored names (g_pattern_match_simple): buffers PyTorch saves beside the weights
+   * ("*.attn.masked_bias"), tied copies of a bound matrix ("lm_head.weight"), heads the family
+   * does not run (BERT's pooler and next-sentence head); NULL-ended, may be NULL. Any other
+   * tensor the binding leaves untouched is reported as unused (as_model_get_warning). */
+  const char *const *unused_ok;
+  /* The config.json keys of the layer counts, named in that report ("num_hidden_layers is 2");
+   * the encoder's for encoder–decoders. NULL when the family has no such key. */
+  const char *layers_key;
+  const char *encoder_layers_key;
   /* Whether the bound WEIGHTS hold a masked-LM head (AsConfig.masked_lm); NULL for families that
    * never have one. An encoder folder without it loads for attention only. */
   gboolean (*has_masked_lm_head) (gconstpointer weights);
