@@ -654,6 +654,7 @@ cli_project (int argc, char **argv)
     { "dataset", 'd', 0, G_OPTION_ARG_STRING, &dataset, "2-D dataset [n][d] in --input", "NAME" },
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
+    CLI_STRICT_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING_ARRAY, &texts, "Input text (repeat for several)", "T" },
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines, "Texts, one per non-blank line", "FILE" },
     { "of", 0, 0, G_OPTION_ARG_STRING, &t.of,

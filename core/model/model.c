@@ -147,21 +147,6 @@ model_load_generation (AsModel *model, GError **error)
   return as_generation_config_load (model->generation, model->path, &model->config, error);
 }
 
-/* Binds the family's weights (reading them), then checks that every weight read is finite; an
- * encoder learns from them whether it has its masked-LM head. */
-static gboolean
-model_bind_weights (AsModel *model, GError **error)
-{
-  const AsFamily *ops = model->config.ops;
-  model->weights = ops->bind_weights (&model->config, model->store, &model->n_params, error);
-  as_tensor_store_close_source (model->store);
-  if (model->weights == NULL || !as_tensor_store_check_finite (model->store, error))
-    return FALSE;
-  model->config.masked_lm
-      = ops->has_masked_lm_head != NULL && ops->has_masked_lm_head (model->weights);
-  return TRUE;
-}
-
 /* Whether NAME matches one of the family's PATTERNS of tensors it leaves unbound on purpose. */
 static gboolean
 expected_unused (const char *const *patterns, const char *name)
@@ -196,6 +181,32 @@ layers_note (const AsConfig *c)
     return g_strdup_printf ("; %s is %d", ops->layers_key, c->n_layer);
   return g_strdup_printf ("; %s is %d, %s is %d", ops->encoder_layers_key, c->n_encoder_layer,
                           ops->layers_key, c->n_layer);
+}
+
+/* Binds the family's weights (reading them), then checks that every weight read is finite; an
+ * encoder learns from them whether it has its masked-LM head. A weight that is not there is
+ * often a layer config.json counts and the file lacks: the message ends with the layer count. */
+static gboolean
+model_bind_weights (AsModel *model, GError **error)
+{
+  const AsFamily *ops = model->config.ops;
+  GError *local = NULL;
+  model->weights = ops->bind_weights (&model->config, model->store, &model->n_params, &local);
+  as_tensor_store_close_source (model->store);
+  if (local != NULL && g_error_matches (local, AS_ERROR, AS_ERROR_NOT_FOUND))
+    {
+      g_autofree char *layers = layers_note (&model->config);
+      g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND, "%s%s", local->message, layers);
+      g_error_free (local);
+      return FALSE;
+    }
+  if (local != NULL)
+    g_propagate_error (error, local);
+  if (model->weights == NULL || !as_tensor_store_check_finite (model->store, error))
+    return FALSE;
+  model->config.masked_lm
+      = ops->has_masked_lm_head != NULL && ops->has_masked_lm_head (model->weights);
+  return TRUE;
 }
 
 /* A Keras name without its first component, the layer's group ("mlm___cls/"), or NULL. */
