@@ -1,5 +1,5 @@
 /* marian-step.c — the Marian decoder one token at a time, for generation
- * (AsFamily.step_decoder_new, forward/step-decoder-private.h).
+ * (AsFamily.step_decoder_new, model/step-decoder-private.h).
  *
  * The encoder runs once (marian-forward.c); every decoder layer's cross-attention keys and values
  * of the source are computed once from its output. Each step embeds the new token of every

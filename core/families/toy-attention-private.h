@@ -13,7 +13,7 @@
  * without W_O the layer output is the heads' contexts side by side (again H·hd = D).
  *
  * The forward pass, row vectors throughout:
- *   x = embeddings[ids] (+ PE(t), t = 0..T-1, interleaved sin/cos, positional.h)
+ *   x = embeddings[ids] (+ PE(t), t = 0..T-1, interleaved sin/cos, positional-private.h)
  *   per head h: q = x·W_Q[h], k = x·W_K[h], v = x·W_V[h]
  *               P = softmax(q·kᵀ · s) with s = 1/√hd when scale_scores else 1, causal mask
  *               when causal (masked weights exactly 0); ctx = P·v

@@ -1,5 +1,6 @@
-/* test-cli-hostile.c — issue 16 through the command line: hostile model folders, output targets,
- * standard output that cannot be written, and the messages the issue lists.
+/* test-cli-hostile.c — hostile inputs through the command line: model folders, numbers that
+ * overflow, output targets, standard output that cannot be written, and the messages of absurd
+ * arguments.
  *
  * Every run is bounded: the binary is killed after RUN_TIMEOUT_S (a hang fails the test, it does
  * not stall the suite) and its peak resident memory is measured with wait4(). Each failing run
@@ -378,7 +379,8 @@ test_stdout_full (void)
     }
 }
 
-/* The messages of issue 16, and the limits checked before anything is allocated. */
+/* Absurd arguments get messages that name them, and limits are checked before anything is
+ * allocated. */
 static void
 test_messages (void)
 {
