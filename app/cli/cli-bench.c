@@ -63,6 +63,7 @@ cli_bench (int argc, char **argv)
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
+    CLI_STRICT_OPTION,
     { "tokens", 'T', 0, G_OPTION_ARG_STRING, &tokens, "Sequence length(s), e.g. 8 or 8,64,256",
       "T" },
     { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeat, "Timed passes per length (10)", "N" },

@@ -12,12 +12,14 @@
 #include "as-error.h"
 #include "as-input-file.h"
 
-/* Prints "attnscope: error: MESSAGE" as one line: a line break or other control character that
- * came into MESSAGE from a file (a weight name, a JSON key) is shown escaped, as in C. */
+gboolean cli_strict = FALSE;
+
+/* Prints PREFIX and MESSAGE as one line: a line break or other control character that came into
+ * MESSAGE from a file (a weight name, a JSON key) is shown escaped, as in C. */
 static void
-print_error_line (const char *message)
+print_line (const char *prefix, const char *message)
 {
-  GString *line = g_string_new ("attnscope: error: ");
+  GString *line = g_string_new (prefix);
   for (const unsigned char *p = (const unsigned char *) message; *p != '\0'; p++)
     if (*p == '\n')
       g_string_append (line, "\\n");
@@ -32,6 +34,13 @@ print_error_line (const char *message)
   g_string_append_c (line, '\n');
   fputs (line->str, stderr);
   g_string_free (line, TRUE);
+}
+
+/* Prints "attnscope: error: MESSAGE" as one line (print_line). */
+static void
+print_error_line (const char *message)
+{
+  print_line ("attnscope: error: ", message);
 }
 
 int
@@ -150,7 +159,12 @@ cli_parse_options (const char *command, const char *parameter_string, const char
 AsModel *
 cli_load_model (const char *spec, GError **error)
 {
-  return as_model_load (spec != NULL ? spec : as_model_default_name (), error);
+  AsModel *model
+      = as_model_load_with (spec != NULL ? spec : as_model_default_name (),
+                            cli_strict ? AS_MODEL_LOAD_STRICT : AS_MODEL_LOAD_DEFAULT, error);
+  if (model != NULL && as_model_get_warning (model) != NULL)
+    print_line ("attnscope: warning: ", as_model_get_warning (model));
+  return model;
 }
 
 gboolean

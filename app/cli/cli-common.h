@@ -32,7 +32,22 @@ int cli_usage_printf (const char *command, const char *format, ...) G_GNUC_PRINT
 gboolean cli_parse_options (const char *command, const char *parameter_string, const char *summary,
                             const GOptionEntry *entries, int *argc, char ***argv, int *exit_code);
 
-/* Loads the model named by SPEC (NULL = the default model). */
+/* Set by --strict: a model whose weight files hold tensors the config does not use is refused
+ * instead of loading with a warning. */
+extern gboolean cli_strict;
+
+/* The --strict option, in the options of every command that loads a model (cli_load_model). */
+#define CLI_STRICT_OPTION                                                                          \
+  {                                                                                                \
+    "strict", 0, 0, G_OPTION_ARG_NONE, &cli_strict,                                                \
+        "Refuse a model whose weight files hold tensors the config does not use (default: a "      \
+        "warning)",                                                                                \
+        NULL                                                                                       \
+  }
+
+/* Loads the model named by SPEC (NULL = the default model): with --strict, tensors of its weight
+ * files that the config does not use are an error; otherwise they are named in one line
+ * "attnscope: warning: ..." on stderr. */
 AsModel *cli_load_model (const char *spec, GError **error);
 
 /* Reads the whole TEXT argument, or fails for NULL. Checks UTF-8 (naming ARGUMENT). */

@@ -233,6 +233,7 @@ cli_compare (int argc, char **argv)
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
+    CLI_STRICT_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING_ARRAY, &texts, "A text; give exactly two", "T" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "align", 0, 0, G_OPTION_ARG_STRING, &align_name,

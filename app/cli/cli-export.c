@@ -595,6 +595,7 @@ cli_export (int argc, char **argv)
   const GOptionEntry view_entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
+    CLI_STRICT_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING_ARRAY, &text_args,
       "Input text (with --project: repeat for more texts)", "T" },
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines,

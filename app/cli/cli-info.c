@@ -124,6 +124,7 @@ cli_info (int argc, char **argv)
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
+    CLI_STRICT_OPTION,
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { NULL },
   };

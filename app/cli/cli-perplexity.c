@@ -142,6 +142,7 @@ cli_perplexity (int argc, char **argv)
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
+    CLI_STRICT_OPTION,
     { "lines", 'l', 0, G_OPTION_ARG_FILENAME, &lines,
       "Perplexity over every non-blank line of FILE, each line a text", "FILE" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text,

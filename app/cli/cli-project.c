@@ -7,10 +7,10 @@
  * token-embeddings (before positions are added: one static vector per vocabulary entry),
  * contexts, attn_out or hidden.
  *
- * Static vs contextual (issue 15): --also SET2 [--also-layer L2] [--also-head H2] projects a
- * second vector set of the SAME points (same order, labels, texts, highlight) with the same
- * method and options, e.g. `--of token-embeddings --also hidden --layer 3`: every occurrence of
- * a token is one point in the first set and one point per context in the second. --also-layer
+ * Static vs contextual vectors of the same points: --also SET2 [--also-layer L2] [--also-head H2]
+ * projects a second vector set of the SAME points (same order, labels, texts, highlight) with the
+ * same method and options, e.g. `--of token-embeddings --also hidden --layer 3`: every occurrence
+ * of a token is one point in the first set and one point per context in the second. --also-layer
  * and --also-head default to --layer and --head. --highlight WORD marks the tokens that stand for
  * WORD in each text (as-word-marks.h: case-insensitive whole words; sub-word pieces and tokens
  * with a leading space are marked).
@@ -560,6 +560,7 @@ cli_project (int argc, char **argv)
     { "dataset", 'd', 0, G_OPTION_ARG_STRING, &dataset, "2-D dataset [n][d] in --input", "NAME" },
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
+    CLI_STRICT_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING_ARRAY, &texts, "Input text (repeat for several)", "T" },
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines, "Texts, one per non-blank line", "FILE" },
     { "of", 0, 0, G_OPTION_ARG_STRING, &t.of,

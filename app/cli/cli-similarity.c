@@ -168,6 +168,7 @@ cli_similarity (int argc, char **argv)
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
+    CLI_STRICT_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "of", 0, 0, G_OPTION_ARG_STRING, &of,
       "Vector set: embeddings, token-embeddings, contexts (of --layer, --head), attn_out or "

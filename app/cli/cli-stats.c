@@ -88,6 +88,7 @@ cli_stats (int argc, char **argv)
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
+    CLI_STRICT_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
       "With --text: the pair's second text (token types from the tokenizer)", "T2" },

@@ -66,6 +66,7 @@ cli_translate (int argc, char **argv)
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
+    CLI_STRICT_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Source text", "T" },
     { "ids", 0, 0, G_OPTION_ARG_STRING, &ids_list,
       "Source token ids, comma separated, exactly as given (</s> last as the tokenizer puts it)",

@@ -1,4 +1,4 @@
-/* utf8-replace.h — strict UTF-8 checking and Python's errors="replace" decoding.
+/* utf8-replace-private.h — strict UTF-8 checking and Python's errors="replace" decoding.
  *
  * Both follow the Unicode standard's definition of well-formed UTF-8 (no overlong forms, no
  * surrogates, nothing above U+10FFFF; U+0000 is allowed). Decoding replaces each *maximal

@@ -1,4 +1,4 @@
-/* worker-team.h — a fixed team of threads that run one function together, again and again.
+/* worker-team-private.h — a fixed team of threads that run one function together, again and again.
  *
  * Iterative numeric code (t-SNE runs 1000 gradient steps) needs a parallel-for whose start-up
  * costs microseconds, not a thread creation per step. The team's threads live as long as the

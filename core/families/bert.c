@@ -195,6 +195,17 @@ bert_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_par
   return w;
 }
 
+/* What BERT and RoBERTa checkpoints hold beyond the encoder and its masked-LM head: the
+ * position-id buffer, the pooler and the next-sentence head (BertForPreTraining; Keras
+ * nsp___cls), and the head's decoder, a tied copy of the word embeddings and of the head's bias. */
+static const char *const bert_unused_ok[] = { "*embeddings.position_ids",
+                                              "*pooler*",
+                                              "*cls.seq_relationship.*",
+                                              "*nsp___cls/*",
+                                              "*cls.predictions.decoder.*",
+                                              "*lm_head.decoder.*",
+                                              NULL };
+
 const AsFamily as_family_bert = {
   .name = "bert",
   .model_types = bert_model_types,
@@ -204,7 +215,8 @@ const AsFamily as_family_bert = {
   .load_tokenizer = bert_load_tokenizer,
   .bind_weights = bert_bind_weights,
   .free_weights = as_encoder_free_weights,
+  .unused_ok = bert_unused_ok,
+  .layers_key = "num_hidden_layers",
   .has_masked_lm_head = as_encoder_has_masked_lm_head,
-  .scratch_bytes = as_encoder_scratch_bytes,
-  .forward = as_encoder_forward,
+  .stack = &as_encoder_stack,
 };

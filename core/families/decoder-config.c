@@ -35,9 +35,10 @@ as_decoder_read_sizes (AsConfig *c, const AsConfigReader *r, int default_positio
 }
 
 void
-as_decoder_settings_init (AsDecoderSettings *s, int n_layer)
+as_decoder_settings_init (AsDecoderSettings *s, const AsConfig *config)
 {
-  s->windows = g_new0 (int, n_layer);
+  s->windows = g_new0 (int, config->n_layer);
+  s->attn_scale = (float) pow ((double) config->head_dim, -0.5); /* HF: head_dim**-0.5 */
 }
 
 void
@@ -148,14 +149,15 @@ as_decoder_count_weights (const AsConfig *c)
   const AsDecoderSettings *s = as_decoder_settings (c);
   guint64 D = c->n_embd, F = c->n_inner, V = c->vocab_size, L = c->n_layer;
   guint64 Q = (guint64) c->n_head * c->head_dim, KV = (guint64) c->n_kv_head * c->head_dim;
-  guint64 norm = s->neox ? 2 * D : D;
-  guint64 layer = 2 * norm + D * (Q + 2 * KV) + Q * D + (s->gated ? 3 : 2) * D * F;
-  if (s->qkv_bias)
+  gboolean gated = s->mlp == AS_DECODER_MLP_GATED;
+  guint64 norm = s->norm == AS_DECODER_LAYERNORM ? 2 * D : D;
+  guint64 layer = 2 * norm + D * (Q + 2 * KV) + Q * D + (gated ? 3 : 2) * D * F;
+  if (s->biases & AS_DECODER_BIAS_QKV)
     layer += Q + 2 * KV;
-  if (s->o_bias)
+  if (s->biases & AS_DECODER_BIAS_O)
     layer += D;
-  if (s->mlp_bias)
-    layer += (s->gated ? 2 : 1) * F + D;
+  if (s->biases & AS_DECODER_BIAS_MLP)
+    layer += (gated ? 2 : 1) * F + D;
   return V * D + L * layer + norm + (s->tie ? 0 : V * D);
 }
 
@@ -209,24 +211,27 @@ as_decoder_describe (const AsConfig *c, GPtrArray *settings)
   add_setting (settings, "rope", describe_rope (c, &s->rope));
   add_setting (settings, "sliding_window", describe_windows (c, s));
   add_setting (settings, "norm",
-               g_strdup_printf ("%s, eps %g", s->neox ? "LayerNorm" : "RMSNorm",
+               g_strdup_printf ("%s, eps %g",
+                                s->norm == AS_DECODER_LAYERNORM ? "LayerNorm" : "RMSNorm",
                                 (double) c->layer_norm_eps));
   const char *act = c->activation == AS_ACT_SILU       ? "silu"
                     : c->activation == AS_ACT_GELU     ? "gelu"
                     : c->activation == AS_ACT_GELU_NEW ? "gelu_new"
                                                        : "relu";
   add_setting (settings, "mlp",
-               s->gated ? g_strdup_printf ("gated: down(%s(gate(x)) * up(x))", act)
-                        : g_strdup_printf ("down(%s(up(x)))", act));
-  add_setting (
-      settings, "residual",
-      g_strdup (s->parallel_residual ? "parallel: h + attn(ln1(h)) + mlp(ln2(h))" : "sequential"));
+               s->mlp == AS_DECODER_MLP_GATED
+                   ? g_strdup_printf ("gated: down(%s(gate(x)) * up(x))", act)
+                   : g_strdup_printf ("down(%s(up(x)))", act));
+  add_setting (settings, "residual",
+               g_strdup (s->residual == AS_DECODER_PARALLEL
+                             ? "parallel: h + attn(ln1(h)) + mlp(ln2(h))"
+                             : "sequential"));
   GString *biases = g_string_new (NULL);
-  if (s->qkv_bias)
+  if (s->biases & AS_DECODER_BIAS_QKV)
     g_string_append (biases, "q, k, v");
-  if (s->o_bias)
+  if (s->biases & AS_DECODER_BIAS_O)
     g_string_append (biases, biases->len ? ", o" : "o");
-  if (s->mlp_bias)
+  if (s->biases & AS_DECODER_BIAS_MLP)
     g_string_append (biases, biases->len ? ", mlp" : "mlp");
   if (biases->len == 0)
     g_string_append (biases, "none");

@@ -12,6 +12,10 @@
  *   hidden[L] = norm(h); logits = hidden[L]·lm_headᵀ
  * writing every intermediate the trace promises straight into the trace's arrays. Additions
  * follow HF's order (mlp + attn + h for the parallel residual), so sums round the same way.
+ * Which norm, projection layout, MLP and residual a model has is data in its settings
+ * (AsDecoderSettings); the pass is the stages of one stack (model/stack-private.h) that the one
+ * forward driver runs (forward/pass.c: the trace, the residual stream x, the layer loop and its
+ * checks).
  *
  * Weights may be F32, BF16 or F16; the projections widen 16-bit weights tile by tile
  * (forward/matmul.c) and the embedding rows of the ids only. One worker team per pass does all
@@ -19,94 +23,103 @@
  * attention (forward/attention.c) by heads and blocks of query rows. */
 #include "decoder-private.h"
 
-#include <math.h>
 #include <string.h>
 
-#include "as-error.h"
 #include "attention-private.h"
 #include "kernels-private.h"
 
 typedef struct
 {
-  float *x;         /* [T][D] residual stream */
   float *a;         /* [T][D] normalised input of a sub-block */
   float *q;         /* [T][H·hd] queries, heads side by side */
   float *k;         /* [T][K·hd] keys */
   float *v;         /* [T][K·hd] values */
-  float *qkv;       /* [T][3D] NeoX's fused projection, NULL for the Llama family */
+  float *qkv;       /* [T][3D] the fused projection (AS_DECODER_QKV_PER_HEAD), else NULL */
   float *cc;        /* [T][H·hd] heads' contexts side by side */
-  float *gate;      /* [T][F] */
+  float *gate;      /* [T][F] (AS_DECODER_MLP_GATED), else NULL */
   float *up;        /* [T][F] */
   float *m;         /* [T][D] MLP output */
   float *cos, *sin; /* [T][rotary_dim/2] RoPE tables */
-  float *mem;       /* the one allocation behind the buffers above */
 } DecoderScratch;
 
-/* Floats of each scratch buffer, in the order of DecoderScratch. */
+#define N_BUFFERS 10
+
+/* Floats of each scratch buffer, in the order of DecoderScratch (cos and sin together). */
 static void
-scratch_sizes (const AsConfig *c, int n_tokens, guint64 sizes[11])
+scratch_sizes (const AsConfig *c, int n_tokens, guint64 sizes[N_BUFFERS])
 {
   const AsDecoderSettings *s = as_decoder_settings (c);
   guint64 T = n_tokens, D = c->n_embd, F = c->n_inner;
   guint64 Q = (guint64) c->n_head * c->head_dim, KV = (guint64) c->n_kv_head * c->head_dim;
   guint64 half = s->rope.rotary_dim / 2;
-  guint64 sz[11] = {
-    T * D, T * D, T * Q,       T * KV, T * KV, s->neox ? T * 3 * D : 0, T * Q, s->gated ? T * F : 0,
-    T * F, T * D, 2 * T * half
+  guint64 sz[N_BUFFERS] = {
+    T * D,
+    T * Q,
+    T * KV,
+    T * KV,
+    s->qkv == AS_DECODER_QKV_PER_HEAD ? T * 3 * D : 0,
+    T * Q,
+    s->mlp == AS_DECODER_MLP_GATED ? T * F : 0,
+    T * F,
+    T * D,
+    2 * T * half,
   };
   memcpy (sizes, sz, sizeof sz);
 }
 
-guint64
-as_decoder_scratch_bytes (const AsConfig *config, int n_tokens)
+static guint64
+decoder_scratch_bytes (const AsConfig *config, int n_tokens, int n_source)
 {
-  guint64 sizes[11], total = 0;
+  guint64 sizes[N_BUFFERS], total = 0;
   scratch_sizes (config, n_tokens, sizes);
-  for (int i = 0; i < 11; i++)
+  for (int i = 0; i < N_BUFFERS; i++)
     total += sizes[i];
   return total * sizeof (float);
 }
 
-static gboolean
-scratch_init (DecoderScratch *s, const AsConfig *c, int T, GError **error)
+/* The buffers of the pass's working memory. */
+static DecoderScratch
+scratch_of (const AsPass *p)
 {
-  guint64 sizes[11];
-  scratch_sizes (c, T, sizes);
-  s->mem = g_try_malloc ((gsize) as_decoder_scratch_bytes (c, T));
-  if (s->mem == NULL)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-                   "could not allocate the working memory for %d tokens", T);
-      return FALSE;
-    }
-  float **slots[11]
-      = { &s->x, &s->a, &s->q, &s->k, &s->v, &s->qkv, &s->cc, &s->gate, &s->up, &s->m, &s->cos };
-  float *at = s->mem;
-  for (int i = 0; i < 11; i++)
+  guint64 sizes[N_BUFFERS];
+  scratch_sizes (p->config, p->n_tokens, sizes);
+  DecoderScratch s;
+  float **slots[N_BUFFERS]
+      = { &s.a, &s.q, &s.k, &s.v, &s.qkv, &s.cc, &s.gate, &s.up, &s.m, &s.cos };
+  float *at = p->scratch;
+  for (int i = 0; i < N_BUFFERS; i++)
     {
       *slots[i] = sizes[i] > 0 ? at : NULL;
       at += sizes[i];
     }
-  s->sin = s->cos + (gsize) T * (as_decoder_settings (c)->rope.rotary_dim / 2);
-  return TRUE;
+  s.sin = s.cos + (gsize) p->n_tokens * (as_decoder_settings (p->config)->rope.rotary_dim / 2);
+  return s;
 }
 
-/* x [T][D] = embed[ids], widened exactly from the stored dtype. */
+/* x [T][D] = embed[ids], widened exactly from the stored dtype; the RoPE tables of positions
+ * 0..T-1. */
 static void
-embed (float *x, const AsWeight *e, const int32_t *ids, int T, int D)
+decoder_embed (AsPass *p)
 {
+  const AsDecoderWeights *w = p->weights;
+  const AsWeight *e = &w->embed;
+  int T = p->n_tokens, D = p->config->n_embd;
   gsize row_bytes = (gsize) D * as_dtype_size (e->dtype);
   for (int t = 0; t < T; t++)
-    as_dtype_widen (x + (gsize) t * D, (const char *) e->data + (gsize) ids[t] * row_bytes,
-                    e->dtype, D);
+    as_dtype_widen (p->x + (gsize) t * D,
+                    (const char *) e->data + (gsize) p->trace->ids[t] * row_bytes, e->dtype, D);
+  DecoderScratch s = scratch_of (p);
+  as_rope_tables (s.cos, s.sin, &as_decoder_settings (p->config)->rope, T);
 }
 
-/* norm(x) into OUT: LayerNorm with bias (NeoX) or RMSNorm (bias NULL). x, out [T][D]. */
+/* norm(x) into OUT as the settings say: RMSNorm (weight only) or LayerNorm (weight and bias).
+ * x, out [T][D]. */
 static void
 norm (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *b,
       const AsConfig *c, int T)
 {
-  as_norm_rows (team, out, x, w, b, c->layer_norm_eps, T, c->n_embd);
+  gboolean layer = as_decoder_settings (c)->norm == AS_DECODER_LAYERNORM;
+  as_norm_rows (team, out, x, w, layer ? b : NULL, c->layer_norm_eps, T, c->n_embd);
 }
 
 /* The attention's q [T][H·hd], k and v [T][K·hd] of layer W from a [T][D], RoPE applied. */
@@ -116,7 +129,7 @@ project_qkv (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, con
 {
   const AsDecoderSettings *set = as_decoder_settings (c);
   int D = c->n_embd, H = c->n_head, K = c->n_kv_head, hd = c->head_dim;
-  if (set->neox)
+  if (set->qkv == AS_DECODER_QKV_PER_HEAD)
     {
       /* query_key_value's output viewed (T, H, 3·hd): per head q | k | v */
       as_matmul_weight (team, s->qkv, s->a, &w->qkv, w->qkv_b, T, D, 3 * D);
@@ -170,6 +183,7 @@ capture_qkv (AsTrace *t, const DecoderScratch *s, int layer)
 static void
 attention (AsWorkerTeam *team, AsTrace *t, DecoderScratch *s, const AsConfig *c, int layer)
 {
+  const AsDecoderSettings *set = as_decoder_settings (c);
   int Q = c->n_head * c->head_dim, KV = c->n_kv_head * c->head_dim;
   AsAttentionInput in = {
     .q = s->q,
@@ -180,8 +194,8 @@ attention (AsWorkerTeam *team, AsTrace *t, DecoderScratch *s, const AsConfig *c,
     .ldv = KV,
     .cc = s->cc,
     .ldc = Q,
-    .window = as_decoder_settings (c)->windows[layer],
-    .scale = (float) pow ((double) c->head_dim, -0.5), /* HF: head_dim**-0.5 */
+    .window = set->windows[layer],
+    .scale = set->attn_scale,
   };
   as_attention_layer (team, t, layer, &in);
 }
@@ -191,7 +205,7 @@ static void
 mlp (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, const AsConfig *c, int T)
 {
   int D = c->n_embd, F = c->n_inner;
-  if (as_decoder_settings (c)->gated)
+  if (as_decoder_settings (c)->mlp == AS_DECODER_MLP_GATED)
     {
       AsProjection gate_up[] = {
         { s->gate, &w->gate, w->gate_b, F },
@@ -209,95 +223,55 @@ mlp (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, const AsCon
 }
 
 static void
-block_forward (AsWorkerTeam *team, AsTrace *t, DecoderScratch *s, const AsDecoderLayer *w,
-               const AsConfig *c, int layer)
+decoder_layer (AsPass *p, int layer)
 {
-  const AsDecoderSettings *set = as_decoder_settings (c);
+  const AsConfig *c = p->config;
+  const AsDecoderLayer *w = &((const AsDecoderWeights *) p->weights)->layers[layer];
+  AsWorkerTeam *team = p->team;
+  AsTrace *t = p->trace;
+  DecoderScratch s = scratch_of (p);
   int T = t->n_tokens, D = c->n_embd;
   gsize n = (gsize) T * D;
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
 
-  norm (team, s->a, s->x, w->norm1_w, w->norm1_b, c, T);
-  project_qkv (team, s, w, c, T);
+  norm (team, s.a, p->x, w->norm1_w, w->norm1_b, c, T);
+  project_qkv (team, &s, w, c, T);
   if (t->q != NULL)
-    capture_qkv (t, s, layer);
-  attention (team, t, s, c, layer);
-  as_matmul_weight (team, attn_out, s->cc, &w->o, w->o_b, T, c->n_head * c->head_dim, D);
+    capture_qkv (t, &s, layer);
+  attention (team, t, &s, c, layer);
+  as_matmul_weight (team, attn_out, s.cc, &w->o, w->o_b, T, c->n_head * c->head_dim, D);
 
-  if (set->parallel_residual)
+  if (as_decoder_settings (c)->residual == AS_DECODER_PARALLEL)
     {
-      norm (team, s->a, s->x, w->norm2_w, w->norm2_b, c, T);
-      mlp (team, s, w, c, T);
-      as_add_inplace (s->m, attn_out, n); /* mlp + attn */
-      as_add_inplace (s->x, s->m, n);     /* + h */
+      norm (team, s.a, p->x, w->norm2_w, w->norm2_b, c, T);
+      mlp (team, &s, w, c, T);
+      as_add_inplace (s.m, attn_out, n); /* mlp + attn */
+      as_add_inplace (p->x, s.m, n);     /* + h */
       return;
     }
-  as_add_inplace (s->x, attn_out, n);
-  norm (team, s->a, s->x, w->norm2_w, w->norm2_b, c, T);
-  mlp (team, s, w, c, T);
-  as_add_inplace (s->x, s->m, n);
+  as_add_inplace (p->x, attn_out, n);
+  norm (team, s.a, p->x, w->norm2_w, w->norm2_b, c, T);
+  mlp (team, &s, w, c, T);
+  as_add_inplace (p->x, s.m, n);
 }
 
-/* A trace of the model's shape for T tokens and OPTIONS. */
-static AsTrace *
-trace_new (const AsModel *model, const int32_t *ids, int T, const AsForwardOptions *options,
-           GError **error)
+/* hidden[L] = norm(x); logits of the last rows = hidden[L]·lm_headᵀ */
+static void
+decoder_finish (AsPass *p)
 {
-  AsTraceShape shape = as_forward_trace_shape (model, T, options);
-  AsTrace *t = as_trace_new_shape (&shape, error);
-  if (t == NULL)
-    return NULL;
-  t->causal = TRUE;
-  as_trace_set_tokens (t, as_model_get_tokenizer (model), ids);
-  return t;
+  const AsConfig *c = p->config;
+  const AsDecoderWeights *w = p->weights;
+  AsTrace *t = p->trace;
+  int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
+  float *final = as_trace_hidden (t, c->n_layer); /* [T][D] after the final norm */
+  norm (p->team, final, p->x, w->norm_w, w->norm_b, c, T);
+  as_matmul_weight (p->team, t->logits, final + (gsize) (T - rows) * D, &w->lm_head, NULL, rows, D,
+                    c->vocab_size);
 }
 
-AsTrace *
-as_decoder_forward (const AsModel *model, const int32_t *ids, int T,
-                    const AsForwardOptions *options, GError **error)
-{
-  const AsConfig *c = as_model_get_config (model);
-  const AsDecoderWeights *w = as_model_get_weights (model);
-  const AsDecoderSettings *set = as_decoder_settings (c);
-  int L = c->n_layer, D = c->n_embd, V = c->vocab_size;
-  GCancellable *cancellable = options != NULL ? options->cancellable : NULL;
-
-  g_autoptr (AsTrace) t = trace_new (model, ids, T, options, error);
-  DecoderScratch s;
-  if (t == NULL || !scratch_init (&s, c, T, error))
-    return NULL;
-  as_rope_tables (s.cos, s.sin, &set->rope, T);
-
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
-  /* threads only when the largest product is worth sharing (tiny models run faster alone) */
-  gsize largest = MAX ((gsize) T * D * c->n_inner, (gsize) (t->logits_rows) * D * V);
-  g_autoptr (AsWorkerTeam) team
-      = as_worker_team_new (as_parallel_worth (largest) ? as_forward_threads () : 1);
-  embed (s.x, &w->embed, ids, T, D);
-  gboolean cancelled = FALSE;
-  for (int l = 0; l < L && !cancelled; l++)
-    {
-      cancelled = g_cancellable_is_cancelled (cancellable);
-      if (cancelled)
-        break;
-      memcpy (as_trace_hidden (t, l), s.x, sizeof (float) * T * D);
-      block_forward (team, t, &s, &w->layers[l], c, l);
-    }
-  if (!cancelled)
-    {
-      float *final = as_trace_hidden (t, L); /* [T][D] after the final norm */
-      norm (team, final, s.x, w->norm_w, w->norm_b, c, T);
-      int rows = t->logits_rows;
-      as_matmul_weight (team, t->logits, final + (gsize) (T - rows) * D, &w->lm_head, NULL, rows, D,
-                        V);
-    }
-  as_blas_single_threaded_end (blas_threads);
-  g_free (s.mem);
-  if (cancelled)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the forward pass was cancelled");
-      return NULL;
-    }
-  return g_steal_pointer (&t);
-}
+const AsStack as_decoder_stack = {
+  .scratch_bytes = decoder_scratch_bytes,
+  .embed = decoder_embed,
+  .layer = decoder_layer,
+  .finish = decoder_finish,
+};

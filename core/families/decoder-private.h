@@ -4,9 +4,10 @@
  * TinyLlama) and `gpt_neox` (gpt-neox.c: Pythia) — and both fill the settings and the weights
  * below, so that one forward pass (decoder-forward.c) computes them all: RoPE on q and k,
  * grouped-query attention with an optional sliding window, RMSNorm or LayerNorm, a SwiGLU or a
- * plain MLP, sequential or parallel residuals. The maths, the config keys and the weight names
- * are in core/README.md ("Llama family", "GPT-NeoX"). decoder-config.c holds what both config
- * readers share: the RoPE keys, the weight count, the settings `info` shows. */
+ * plain MLP, sequential or parallel residuals — each a value of the settings, not a family. The
+ * maths, the config keys and the weight names are in core/README.md ("Llama family", "GPT-NeoX").
+ * decoder-config.c holds what both config readers share: the RoPE keys, the weight count, the
+ * settings `info` shows. */
 #pragma once
 
 #include "family-private.h"
@@ -15,16 +16,53 @@
 
 G_BEGIN_DECLS
 
+/* The norms of a block and the final norm. */
+typedef enum
+{
+  AS_DECODER_RMSNORM,   /* weight · x/√(mean(x²) + eps) (Llama family) */
+  AS_DECODER_LAYERNORM, /* LayerNorm with weight and bias (NeoX) */
+} AsDecoderNorm;
+
+/* How q, k and v are stored. */
+typedef enum
+{
+  AS_DECODER_QKV_SEPARATE, /* q_proj, k_proj, v_proj */
+  AS_DECODER_QKV_PER_HEAD, /* one fused [3D][D] matrix whose rows are q | k | v per head (NeoX) */
+} AsDecoderQkv;
+
+typedef enum
+{
+  AS_DECODER_MLP_GATED, /* down(act(gate(a)) · up(a)) (SwiGLU with silu) */
+  AS_DECODER_MLP_PLAIN, /* down(act(up(a))) */
+} AsDecoderMlp;
+
+typedef enum
+{
+  AS_DECODER_SEQUENTIAL, /* h += attn(norm1(h)); h += mlp(norm2(h)) */
+  AS_DECODER_PARALLEL,   /* h += mlp(norm2(h)) + attn(norm1(h)) (NeoX's use_parallel_residual) */
+} AsDecoderResidual;
+
+/* Which projections have biases (flags). */
+typedef enum
+{
+  AS_DECODER_BIAS_QKV = 1 << 0,
+  AS_DECODER_BIAS_O = 1 << 1,
+  AS_DECODER_BIAS_MLP = 1 << 2,
+} AsDecoderBias;
+
+/* What a rotary decoder is, as data: the config readers of the families fill it, the one forward
+ * pass (decoder-forward.c) reads it. A new variant is a new value here or a new field with a
+ * neutral default (core/README.md, "Adding a model family"), never a flag named after a
+ * family. */
 typedef struct
 {
-  gboolean neox;              /* GPT-NeoX: fused per-head query_key_value, LayerNorm with bias,
-                               * plain MLP with biases */
-  gboolean parallel_residual; /* NeoX: h = h + attn(ln1(h)) + mlp(ln2(h)) */
-  gboolean qkv_bias;          /* q, k, v projections have biases */
-  gboolean o_bias;            /* the output projection has a bias */
-  gboolean mlp_bias;          /* the MLP's projections have biases */
-  gboolean tie;               /* the output matrix is the input embedding */
-  gboolean gated;             /* SwiGLU-style MLP: down(act(gate(x)) · up(x)) */
+  AsDecoderNorm norm;
+  AsDecoderQkv qkv;
+  AsDecoderMlp mlp;
+  AsDecoderResidual residual;
+  AsDecoderBias biases;
+  gboolean tie;     /* the output matrix is the input embedding (tie_word_embeddings) */
+  float attn_scale; /* the scores' scale: head_dim^-½ (HF's self.scaling) */
   AsRope rope;
   int *windows; /* [L] per layer: the sliding window W (a query at i sees keys i−W+1..i), or 0
                  * for plain causal attention */
@@ -74,8 +112,9 @@ gboolean as_decoder_read_sizes (AsConfig *c, const AsConfigReader *r, int defaul
 gboolean as_decoder_read_rope (AsDecoderSettings *s, const AsConfigReader *r, const char *theta_key,
                                int rotary_dim, GError **error);
 
-/* The settings' sliding windows, all 0 (plain causal), for L layers. */
-void as_decoder_settings_init (AsDecoderSettings *s, int n_layer);
+/* Settings for CONFIG's L layers: sliding windows all 0 (plain causal), the scores scaled by
+ * head_dim^-½; the rest zero (RMSNorm, separate q/k/v, gated MLP, sequential, no biases). */
+void as_decoder_settings_init (AsDecoderSettings *s, const AsConfig *config);
 void as_decoder_free_settings (gpointer settings);
 
 /* The weights (floats) of CONFIG, as HF's num_parameters counts them. */
@@ -109,8 +148,7 @@ void as_decoder_free_weights (gpointer weights);
 
 /* --- decoder-forward.c ------------------------------------------------------------------- */
 
-AsTrace *as_decoder_forward (const AsModel *model, const int32_t *ids, int n_ids,
-                             const AsForwardOptions *options, GError **error);
-guint64 as_decoder_scratch_bytes (const AsConfig *config, int n_tokens);
+/* The forward pass of both families (AsFamily.stack). */
+extern const AsStack as_decoder_stack;
 
 G_END_DECLS

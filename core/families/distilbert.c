@@ -135,6 +135,10 @@ distilbert_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t 
   return w;
 }
 
+/* The position-id buffer, and vocab_projector's matrix, a tied copy of the word embeddings. */
+static const char *const distilbert_unused_ok[]
+    = { "*embeddings.position_ids", "*vocab_projector.weight", NULL };
+
 const AsFamily as_family_distilbert = {
   .name = "distilbert",
   .model_types = distilbert_model_types,
@@ -144,7 +148,8 @@ const AsFamily as_family_distilbert = {
   .load_tokenizer = distilbert_load_tokenizer,
   .bind_weights = distilbert_bind_weights,
   .free_weights = as_encoder_free_weights,
+  .unused_ok = distilbert_unused_ok,
+  .layers_key = "n_layers",
   .has_masked_lm_head = as_encoder_has_masked_lm_head,
-  .scratch_bytes = as_encoder_scratch_bytes,
-  .forward = as_encoder_forward,
+  .stack = &as_encoder_stack,
 };

@@ -100,8 +100,8 @@ gboolean as_encoder_binder_has (const AsEncoderBinder *eb, const char *keras,
 void as_encoder_free_weights (gpointer weights);
 gboolean as_encoder_has_masked_lm_head (gconstpointer weights);
 void as_encoder_free_settings (gpointer settings);
-guint64 as_encoder_scratch_bytes (const AsConfig *config, int n_tokens);
-AsTrace *as_encoder_forward (const AsModel *model, const int32_t *ids, int n_ids,
-                             const AsForwardOptions *options, GError **error);
+
+/* The forward pass of both families (AsFamily.stack, encoder-forward.c). */
+extern const AsStack as_encoder_stack;
 
 G_END_DECLS

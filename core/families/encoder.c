@@ -105,11 +105,3 @@ as_encoder_free_settings (gpointer settings)
 {
   g_free (settings);
 }
-
-guint64
-as_encoder_scratch_bytes (const AsConfig *config, int n_tokens)
-{
-  guint64 T = n_tokens, D = config->n_embd, F = config->n_inner;
-  /* x, a, q, k, v, cc, y [T][D], ff [T][F] */
-  return (T * D * 7 + T * F) * sizeof (float);
-}

@@ -45,17 +45,19 @@ neox_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
 
   AsDecoderSettings *s = g_new0 (AsDecoderSettings, 1);
   c->settings = s;
-  as_decoder_settings_init (s, c->n_layer);
-  s->neox = TRUE;
-  s->mlp_bias = TRUE;
-  gboolean bias = TRUE;
+  as_decoder_settings_init (s, c);
+  s->norm = AS_DECODER_LAYERNORM;
+  s->qkv = AS_DECODER_QKV_PER_HEAD;
+  s->mlp = AS_DECODER_MLP_PLAIN;
+  gboolean bias = TRUE, parallel = TRUE;
   int rotary_dim = 0;
   if (!as_config_reader_bool (r, "tie_word_embeddings", FALSE, &s->tie, error)
-      || !as_config_reader_bool (r, "use_parallel_residual", TRUE, &s->parallel_residual, error)
+      || !as_config_reader_bool (r, "use_parallel_residual", TRUE, &parallel, error)
       || !as_config_reader_bool (r, "attention_bias", TRUE, &bias, error)
       || !read_rotary_dim (c, r, &rotary_dim, error))
     return FALSE;
-  s->qkv_bias = s->o_bias = bias;
+  s->residual = parallel ? AS_DECODER_PARALLEL : AS_DECODER_SEQUENTIAL;
+  s->biases = AS_DECODER_BIAS_MLP | (bias ? AS_DECODER_BIAS_QKV | AS_DECODER_BIAS_O : 0);
   return as_decoder_read_rope (s, r, "rotary_emb_base", rotary_dim, error);
 }
 
@@ -63,6 +65,8 @@ static gpointer
 neox_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_params, GError **error)
 {
   const AsDecoderSettings *s = as_decoder_settings (c);
+  gboolean qkv_bias = (s->biases & AS_DECODER_BIAS_QKV) != 0;
+  gboolean o_bias = (s->biases & AS_DECODER_BIAS_O) != 0;
   int64_t D = c->n_embd, F = c->n_inner, V = c->vocab_size;
   AsTensorBinder b = as_tensor_binder_init (store, error);
   AsDecoderWeights *w = g_new0 (AsDecoderWeights, 1);
@@ -75,10 +79,9 @@ neox_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_par
       y->norm1_w = as_decoder_bind_vector (&b, l, "input_layernorm.weight", D, TRUE);
       y->norm1_b = as_decoder_bind_vector (&b, l, "input_layernorm.bias", D, TRUE);
       y->qkv = as_decoder_bind_matrix (&b, l, "attention.query_key_value.weight", 3 * D, D);
-      y->qkv_b
-          = as_decoder_bind_vector (&b, l, "attention.query_key_value.bias", 3 * D, s->qkv_bias);
+      y->qkv_b = as_decoder_bind_vector (&b, l, "attention.query_key_value.bias", 3 * D, qkv_bias);
       y->o = as_decoder_bind_matrix (&b, l, "attention.dense.weight", D, D);
-      y->o_b = as_decoder_bind_vector (&b, l, "attention.dense.bias", D, s->o_bias);
+      y->o_b = as_decoder_bind_vector (&b, l, "attention.dense.bias", D, o_bias);
       y->norm2_w = as_decoder_bind_vector (&b, l, "post_attention_layernorm.weight", D, TRUE);
       y->norm2_b = as_decoder_bind_vector (&b, l, "post_attention_layernorm.bias", D, TRUE);
       y->up = as_decoder_bind_matrix (&b, l, "mlp.dense_h_to_4h.weight", F, D);
@@ -91,6 +94,11 @@ neox_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_par
   return as_decoder_bind_finish (&b, w, s, "embed_out.weight", c, n_params);
 }
 
+/* The buffers GPTNeoXAttention saves beside its weights (the causal mask, its masked value, the
+ * rotary frequencies), and the output matrix a tied model may repeat. */
+static const char *const neox_unused_ok[] = { "*.attention.bias", "*.attention.masked_bias",
+                                              "*.rotary_emb.inv_freq", "embed_out.weight", NULL };
+
 const AsFamily as_family_gpt_neox = {
   .name = "gpt_neox",
   .model_types = neox_model_types,
@@ -101,7 +109,8 @@ const AsFamily as_family_gpt_neox = {
   .tokenizer_optional = TRUE,
   .bind_weights = neox_bind_weights,
   .free_weights = as_decoder_free_weights,
-  .scratch_bytes = as_decoder_scratch_bytes,
+  .unused_ok = neox_unused_ok,
+  .layers_key = "num_hidden_layers",
   .describe = as_decoder_describe,
-  .forward = as_decoder_forward,
+  .stack = &as_decoder_stack,
 };

@@ -36,9 +36,7 @@ typedef struct
 /* The bound weights of a loaded gpt2 MODEL. */
 const AsGpt2Weights *as_gpt2_weights (const AsModel *model);
 
-/* The forward pass (AsFamily.forward) and its working memory (AsFamily.scratch_bytes). */
-AsTrace *as_gpt2_forward (const AsModel *model, const int32_t *ids, int n_ids,
-                          const AsForwardOptions *options, GError **error);
-guint64 as_gpt2_scratch_bytes (const AsConfig *config, int n_tokens);
+/* The forward pass (AsFamily.stack, gpt2-forward.c). */
+extern const AsStack as_gpt2_stack;
 
 G_END_DECLS

@@ -139,6 +139,11 @@ as_gpt2_weights (const AsModel *model)
   return as_model_get_weights (model);
 }
 
+/* The causal-mask buffers GPT2Attention saves beside its weights, and the tied output matrix a
+ * GPT2LMHeadModel file may repeat. */
+static const char *const gpt2_unused_ok[]
+    = { "*.attn.bias", "*.attn.masked_bias", "lm_head.weight", NULL };
+
 const AsFamily as_family_gpt2 = {
   .name = "gpt2",
   .model_types = gpt2_model_types,
@@ -147,6 +152,7 @@ const AsFamily as_family_gpt2 = {
   .load_tokenizer = gpt2_load_tokenizer,
   .bind_weights = gpt2_bind_weights,
   .free_weights = gpt2_free_weights,
-  .scratch_bytes = as_gpt2_scratch_bytes,
-  .forward = as_gpt2_forward,
+  .unused_ok = gpt2_unused_ok,
+  .layers_key = "n_layer",
+  .stack = &as_gpt2_stack,
 };

@@ -135,17 +135,15 @@ llama_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
 
   AsDecoderSettings *s = g_new0 (AsDecoderSettings, 1);
   c->settings = s;
-  as_decoder_settings_init (s, c->n_layer);
-  s->gated = TRUE;
+  as_decoder_settings_init (s, c); /* RMSNorm, separate q/k/v, gated MLP, sequential */
   gboolean attention_bias = FALSE, mlp_bias = FALSE;
   if (!as_config_reader_bool (r, "tie_word_embeddings", FALSE, &s->tie, error)
       || (g_str_equal (type, "llama")
           && (!as_config_reader_bool (r, "attention_bias", FALSE, &attention_bias, error)
               || !as_config_reader_bool (r, "mlp_bias", FALSE, &mlp_bias, error))))
     return FALSE;
-  s->qkv_bias = g_str_equal (type, "qwen2") || attention_bias;
-  s->o_bias = attention_bias;
-  s->mlp_bias = mlp_bias;
+  s->biases = (g_str_equal (type, "qwen2") || attention_bias ? AS_DECODER_BIAS_QKV : 0)
+              | (attention_bias ? AS_DECODER_BIAS_O : 0) | (mlp_bias ? AS_DECODER_BIAS_MLP : 0);
   return as_decoder_read_rope (s, r, "rope_theta", c->head_dim, error)
          && read_windows (s, c, r, type, error);
 }
@@ -155,6 +153,9 @@ llama_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_pa
                     GError **error)
 {
   const AsDecoderSettings *s = as_decoder_settings (c);
+  gboolean qkv_bias = (s->biases & AS_DECODER_BIAS_QKV) != 0;
+  gboolean o_bias = (s->biases & AS_DECODER_BIAS_O) != 0;
+  gboolean mlp_bias = (s->biases & AS_DECODER_BIAS_MLP) != 0;
   int64_t D = c->n_embd, F = c->n_inner, V = c->vocab_size;
   int64_t Q = (int64_t) c->n_head * c->head_dim, KV = (int64_t) c->n_kv_head * c->head_dim;
   AsTensorBinder b = as_tensor_binder_init (store, error);
@@ -167,24 +168,27 @@ llama_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_pa
       AsDecoderLayer *y = &w->layers[l];
       y->norm1_w = as_decoder_bind_vector (&b, l, "input_layernorm.weight", D, TRUE);
       y->q = as_decoder_bind_matrix (&b, l, "self_attn.q_proj.weight", Q, D);
-      y->q_b = as_decoder_bind_vector (&b, l, "self_attn.q_proj.bias", Q, s->qkv_bias);
+      y->q_b = as_decoder_bind_vector (&b, l, "self_attn.q_proj.bias", Q, qkv_bias);
       y->k = as_decoder_bind_matrix (&b, l, "self_attn.k_proj.weight", KV, D);
-      y->k_b = as_decoder_bind_vector (&b, l, "self_attn.k_proj.bias", KV, s->qkv_bias);
+      y->k_b = as_decoder_bind_vector (&b, l, "self_attn.k_proj.bias", KV, qkv_bias);
       y->v = as_decoder_bind_matrix (&b, l, "self_attn.v_proj.weight", KV, D);
-      y->v_b = as_decoder_bind_vector (&b, l, "self_attn.v_proj.bias", KV, s->qkv_bias);
+      y->v_b = as_decoder_bind_vector (&b, l, "self_attn.v_proj.bias", KV, qkv_bias);
       y->o = as_decoder_bind_matrix (&b, l, "self_attn.o_proj.weight", D, Q);
-      y->o_b = as_decoder_bind_vector (&b, l, "self_attn.o_proj.bias", D, s->o_bias);
+      y->o_b = as_decoder_bind_vector (&b, l, "self_attn.o_proj.bias", D, o_bias);
       y->norm2_w = as_decoder_bind_vector (&b, l, "post_attention_layernorm.weight", D, TRUE);
       y->gate = as_decoder_bind_matrix (&b, l, "mlp.gate_proj.weight", F, D);
-      y->gate_b = as_decoder_bind_vector (&b, l, "mlp.gate_proj.bias", F, s->mlp_bias);
+      y->gate_b = as_decoder_bind_vector (&b, l, "mlp.gate_proj.bias", F, mlp_bias);
       y->up = as_decoder_bind_matrix (&b, l, "mlp.up_proj.weight", F, D);
-      y->up_b = as_decoder_bind_vector (&b, l, "mlp.up_proj.bias", F, s->mlp_bias);
+      y->up_b = as_decoder_bind_vector (&b, l, "mlp.up_proj.bias", F, mlp_bias);
       y->down = as_decoder_bind_matrix (&b, l, "mlp.down_proj.weight", D, F);
-      y->down_b = as_decoder_bind_vector (&b, l, "mlp.down_proj.bias", D, s->mlp_bias);
+      y->down_b = as_decoder_bind_vector (&b, l, "mlp.down_proj.bias", D, mlp_bias);
     }
   w->norm_w = as_decoder_bind_vector (&b, -1, "norm.weight", D, TRUE);
   return as_decoder_bind_finish (&b, w, s, "lm_head.weight", c, n_params);
 }
+
+/* Older checkpoints' saved rotary buffers, and the output matrix a tied model may repeat. */
+static const char *const llama_unused_ok[] = { "*.rotary_emb.inv_freq", "lm_head.weight", NULL };
 
 const AsFamily as_family_llama = {
   .name = "llama",
@@ -196,7 +200,8 @@ const AsFamily as_family_llama = {
   .tokenizer_optional = TRUE,
   .bind_weights = llama_bind_weights,
   .free_weights = as_decoder_free_weights,
-  .scratch_bytes = as_decoder_scratch_bytes,
+  .unused_ok = llama_unused_ok,
+  .layers_key = "num_hidden_layers",
   .describe = as_decoder_describe,
-  .forward = as_decoder_forward,
+  .stack = &as_decoder_stack,
 };

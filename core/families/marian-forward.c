@@ -1,5 +1,7 @@
-/* marian-forward.c — the Marian encoder–decoder forward pass that keeps everything
- * (AsFamily.forward_pair), reading top to bottom like the maths in core/README.md ("Marian"):
+/* marian-forward.c — the Marian encoder–decoder forward pass that keeps everything: the stages
+ * of its two stacks (AsFamily.encoder, AsFamily.stack; model/stack-private.h), which the one
+ * forward driver runs (forward/pass.c), reading top to bottom like the maths in core/README.md
+ * ("Marian"):
  *
  *   encoder: x = E[src]·scale + pe[0..S-1]
  *            per layer: x = LN(x + SelfAttn(x));  x = LN(x + fc2(act(fc1(x))))
@@ -17,47 +19,58 @@
 #include <math.h>
 #include <string.h>
 
-#include "as-error.h"
 #include "attention-private.h"
 #include "kernels-private.h"
 
 typedef struct
 {
-  float *x;     /* [n][D] residual stream */
-  float *q;     /* [n][D] query projections */
-  float *k, *v; /* [n][D] key and value projections */
-  float *cc;    /* [n][D] heads' contexts side by side */
-  float *tmp;   /* [n][D] */
-  float *ff;    /* [n][F] MLP hidden layer, F the larger stack's */
-  float *mem;   /* the one allocation behind the buffers above */
+  float *q;     /* [T][D] query projections */
+  float *k, *v; /* [max(T, S)][D] key and value projections (of the source for cross-attention) */
+  float *cc;    /* [T][D] heads' contexts side by side */
+  float *tmp;   /* [T][D] */
+  float *ff;    /* [T][F] MLP hidden layer, F the stack's */
 } MarianScratch;
 
-guint64
-as_marian_scratch_bytes (const AsConfig *config, int n_tokens)
+/* Rows of the key and value buffers: the stack's tokens, or the source's when more. */
+static guint64
+kv_rows (int n_tokens, int n_source)
 {
-  guint64 n = n_tokens, D = config->n_embd, F = MAX (config->n_inner, config->encoder_n_inner);
-  return (n * D * 6 + n * F) * sizeof (float);
+  return MAX (n_tokens, n_source);
 }
 
-static gboolean
-scratch_init (MarianScratch *s, const AsConfig *c, int n, GError **error)
+static guint64
+scratch_bytes (const AsConfig *c, int n_tokens, int n_source, int f)
 {
-  gsize D = c->n_embd;
-  s->mem = g_try_malloc ((gsize) as_marian_scratch_bytes (c, n));
-  if (s->mem == NULL)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-                   "could not allocate the working memory for %d tokens", n);
-      return FALSE;
-    }
-  s->x = s->mem;
-  s->q = s->x + n * D;
-  s->k = s->q + n * D;
-  s->v = s->k + n * D;
-  s->cc = s->v + n * D;
-  s->tmp = s->cc + n * D;
-  s->ff = s->tmp + n * D;
-  return TRUE;
+  guint64 T = n_tokens, D = c->n_embd;
+  return (T * D * 3 + 2 * kv_rows (n_tokens, n_source) * D + T * f) * sizeof (float);
+}
+
+static guint64
+encoder_scratch_bytes (const AsConfig *config, int n_tokens, int n_source)
+{
+  return scratch_bytes (config, n_tokens, n_source, config->encoder_n_inner);
+}
+
+static guint64
+decoder_scratch_bytes (const AsConfig *config, int n_tokens, int n_source)
+{
+  return scratch_bytes (config, n_tokens, n_source, config->n_inner);
+}
+
+/* The buffers of the pass's working memory. */
+static MarianScratch
+scratch_of (const AsPass *p)
+{
+  int S = p->source != NULL ? p->source->n_tokens : 0;
+  gsize TD = (gsize) p->n_tokens * p->config->n_embd;
+  gsize KVD = (gsize) kv_rows (p->n_tokens, S) * p->config->n_embd;
+  MarianScratch s = { .q = p->scratch };
+  s.k = s.q + TD;
+  s.v = s.k + KVD;
+  s.cc = s.v + KVD;
+  s.tmp = s.cc + TD;
+  s.ff = s.tmp + TD;
+  return s;
 }
 
 /* Copies the head columns of PROJ [T][D] into the trace array BASE's layer LAYER: [H][T][hd]. */
@@ -73,15 +86,17 @@ split_heads (AsTrace *t, float *base, int layer, const float *proj)
     }
 }
 
-/* x = LN(x + SelfAttn(x)) for layer LAYER of trace T, capturing q, k, v, P, contexts and the
- * block's output. */
+/* x = LN(x + SelfAttn(x)) for layer LAYER of the pass's trace, capturing q, k, v, P, contexts
+ * and the block's output. */
 static void
-self_attention (AsWorkerTeam *team, AsTrace *t, MarianScratch *s, const AsMarianLayer *y, int layer)
+self_attention (AsPass *p, MarianScratch *s, const AsMarianLayer *y, int layer)
 {
+  AsWorkerTeam *team = p->team;
+  AsTrace *t = p->trace;
   int T = t->n_tokens, D = t->d_model, hd = t->head_dim;
-  as_marian_linear (team, s->q, s->x, &y->self_attn.q, T, D, D);
-  as_marian_linear (team, s->k, s->x, &y->self_attn.k, T, D, D);
-  as_marian_linear (team, s->v, s->x, &y->self_attn.v, T, D, D);
+  as_marian_linear (team, s->q, p->x, &y->self_attn.q, T, D, D);
+  as_marian_linear (team, s->k, p->x, &y->self_attn.k, T, D, D);
+  as_marian_linear (team, s->v, p->x, &y->self_attn.v, T, D, D);
   split_heads (t, t->q, layer, s->q);
   split_heads (t, t->k, layer, s->k);
   split_heads (t, t->v, layer, s->v);
@@ -112,17 +127,19 @@ self_attention (AsWorkerTeam *team, AsTrace *t, MarianScratch *s, const AsMarian
   split_heads (t, t->ctx, layer, s->cc);
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
   as_marian_linear (team, attn_out, s->cc, &y->self_attn.out, T, D, D);
-  as_marian_add_norm (s->x, attn_out, &y->self_attn_norm, T, D);
+  as_marian_add_norm (p->x, attn_out, &y->self_attn_norm, T, D);
 }
 
-/* y = LN(y + CrossAttn(y, ENC [S][D])) for decoder layer LAYER of trace T (weights into
- * t->cross_attn). */
+/* x = LN(x + CrossAttn(x, enc)) for decoder layer LAYER, enc [S][D] the encoder's output (the
+ * weights into the trace's cross_attn). */
 static void
-cross_attention (AsWorkerTeam *team, AsTrace *t, MarianScratch *s, const AsMarianLayer *y,
-                 int layer, const float *enc, int S)
+cross_attention (AsPass *p, MarianScratch *s, const AsMarianLayer *y, int layer)
 {
-  int T = t->n_tokens, D = t->d_model, hd = t->head_dim;
-  as_marian_linear (team, s->q, s->x, &y->cross_attn.q, T, D, D);
+  AsWorkerTeam *team = p->team;
+  AsTrace *t = p->trace;
+  int T = t->n_tokens, D = t->d_model, hd = t->head_dim, S = p->source->n_tokens;
+  const float *enc = as_trace_hidden (p->source, p->source->n_layer); /* [S][D] */
+  as_marian_linear (team, s->q, p->x, &y->cross_attn.q, T, D, D);
   as_marian_linear (team, s->k, enc, &y->cross_attn.k, S, D, D); /* [S][D] */
   as_marian_linear (team, s->v, enc, &y->cross_attn.v, S, D, D); /* [S][D] */
   AsAttention job = {
@@ -149,133 +166,105 @@ cross_attention (AsWorkerTeam *team, AsTrace *t, MarianScratch *s, const AsMaria
   };
   as_attend (team, &job);
   as_marian_linear (team, s->tmp, s->cc, &y->cross_attn.out, T, D, D);
-  as_marian_add_norm (s->x, s->tmp, &y->cross_attn_norm, T, D);
+  as_marian_add_norm (p->x, s->tmp, &y->cross_attn_norm, T, D);
 }
 
-static gboolean
-check_cancelled (GCancellable *cancellable, GError **error)
+static void
+encoder_embed (AsPass *p)
 {
-  if (!g_cancellable_is_cancelled (cancellable))
-    return FALSE;
-  g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the forward pass was cancelled");
-  return TRUE;
+  const AsMarianWeights *w = p->weights;
+  as_marian_embed (p->x, w, &w->encoder, as_marian_settings (p->config)->embed_scale, p->trace->ids,
+                   p->n_tokens, 0, p->config->n_embd);
 }
 
-/* Runs the encoder over T->ids into trace T (hidden[Le] is its output). */
-static gboolean
-encoder_run (const AsModel *model, AsWorkerTeam *team, AsTrace *t, MarianScratch *s,
-             GCancellable *cancellable, GError **error)
+static void
+decoder_embed (AsPass *p)
 {
-  const AsConfig *c = as_model_get_config (model);
-  const AsMarianWeights *w = as_marian_weights (model);
-  int S = t->n_tokens, D = c->n_embd;
-  as_marian_embed (s->x, w, &w->encoder, as_marian_settings (c)->embed_scale, t->ids, S, 0, D);
-  for (int l = 0; l < t->n_layer; l++)
-    {
-      if (check_cancelled (cancellable, error))
-        return FALSE;
-      memcpy (as_trace_hidden (t, l), s->x, sizeof (float) * S * D);
-      const AsMarianLayer *y = &w->encoder.layers[l];
-      self_attention (team, t, s, y, l);
-      as_marian_mlp (team, s->x, s->ff, s->tmp, y, c->activation, S, D, c->encoder_n_inner);
-    }
-  memcpy (as_trace_hidden (t, t->n_layer), s->x, sizeof (float) * S * D);
-  return TRUE;
+  const AsMarianWeights *w = p->weights;
+  as_marian_embed (p->x, w, &w->decoder, as_marian_settings (p->config)->embed_scale, p->trace->ids,
+                   p->n_tokens, 0, p->config->n_embd);
 }
 
-/* Runs the decoder over T->ids into trace T, attending to its source's last hidden state. */
-static gboolean
-decoder_run (const AsModel *model, AsWorkerTeam *team, AsTrace *t, MarianScratch *s,
-             GCancellable *cancellable, GError **error)
+static void
+encoder_layer (AsPass *p, int layer)
 {
-  const AsConfig *c = as_model_get_config (model);
-  const AsMarianWeights *w = as_marian_weights (model);
-  int T = t->n_tokens, D = c->n_embd, S = t->source->n_tokens, V = c->vocab_size;
-  const float *enc = as_trace_hidden (t->source, t->source->n_layer); /* [S][D] */
-  as_marian_embed (s->x, w, &w->decoder, as_marian_settings (c)->embed_scale, t->ids, T, 0, D);
-  for (int l = 0; l < t->n_layer; l++)
-    {
-      if (check_cancelled (cancellable, error))
-        return FALSE;
-      memcpy (as_trace_hidden (t, l), s->x, sizeof (float) * T * D);
-      const AsMarianLayer *y = &w->decoder.layers[l];
-      self_attention (team, t, s, y, l);
-      cross_attention (team, t, s, y, l, enc, S);
-      as_marian_mlp (team, s->x, s->ff, s->tmp, y, c->activation, T, D, c->n_inner);
-    }
+  const AsMarianLayer *y = &((const AsMarianWeights *) p->weights)->encoder.layers[layer];
+  const AsConfig *c = p->config;
+  MarianScratch s = scratch_of (p);
+  self_attention (p, &s, y, layer);
+  as_marian_mlp (p->team, p->x, s.ff, s.tmp, y, c->activation, p->n_tokens, c->n_embd,
+                 c->encoder_n_inner);
+}
+
+static void
+decoder_layer (AsPass *p, int layer)
+{
+  const AsMarianLayer *y = &((const AsMarianWeights *) p->weights)->decoder.layers[layer];
+  const AsConfig *c = p->config;
+  MarianScratch s = scratch_of (p);
+  self_attention (p, &s, y, layer);
+  cross_attention (p, &s, y, layer);
+  as_marian_mlp (p->team, p->x, s.ff, s.tmp, y, c->activation, p->n_tokens, c->n_embd, c->n_inner);
+}
+
+/* hidden[L] = x: Marian has no final norm. */
+static void
+encoder_finish (AsPass *p)
+{
+  memcpy (as_trace_hidden (p->trace, p->trace->n_layer), p->x,
+          sizeof (float) * p->n_tokens * p->config->n_embd);
+}
+
+/* hidden[L] = x; logits of the last rows = x·Eᵀ + final_logits_bias. */
+static void
+decoder_finish (AsPass *p)
+{
+  const AsMarianWeights *w = p->weights;
+  AsTrace *t = p->trace;
+  int T = t->n_tokens, D = p->config->n_embd, V = p->config->vocab_size, rows = t->logits_rows;
+  encoder_finish (p);
   float *last = as_trace_hidden (t, t->n_layer); /* [T][D] */
-  memcpy (last, s->x, sizeof (float) * T * D);
-  int rows = t->logits_rows;
-  as_matmul_transposed (team, t->logits, last + (gsize) (T - rows) * D, w->shared, rows, D, V);
+  as_matmul_transposed (p->team, t->logits, last + (gsize) (T - rows) * D, w->shared, rows, D, V);
   for (int i = 0; i < rows; i++)
     as_add_inplace (t->logits + (gsize) i * V, w->final_logits_bias, V);
-  return TRUE;
 }
 
-/* An encoder trace for SRC [S] with its token strings. */
-static AsTrace *
-encoder_trace_new (const AsModel *model, const int32_t *src, int S, GError **error)
+/* The encoder's own layers and heads; bidirectional, no logits; q, k, v always (the attention
+ * reads them from the trace). */
+static void
+encoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
 {
-  const AsConfig *c = as_model_get_config (model);
-  int he = c->n_encoder_head;
-  AsTrace *t = as_trace_new (c->n_encoder_layer, he, S, c->n_embd, c->n_embd / he, 0, FALSE, error);
-  if (t != NULL)
-    as_trace_set_tokens (t, as_model_get_tokenizer (model), src);
-  return t;
+  shape->n_layer = c->n_encoder_layer;
+  shape->n_head = shape->n_kv_head = c->n_encoder_head;
+  shape->head_dim = c->n_embd / c->n_encoder_head;
+  shape->vocab_size = 0;
+  shape->all_logits = FALSE;
+  shape->capture_qkv = TRUE;
+  *causal = FALSE;
 }
 
-/* A worker team sized for a pass over N rows (tiny models run faster alone). */
-static AsWorkerTeam *
-team_for (const AsConfig *c, int n)
+/* Causal; q, k, v always (the attention reads them from the trace). */
+static void
+decoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
 {
-  gsize largest = MAX ((gsize) n * c->n_embd * MAX (c->n_inner, c->encoder_n_inner),
-                       (gsize) c->n_embd * c->vocab_size);
-  return as_worker_team_new (as_parallel_worth (largest) ? as_forward_threads () : 1);
+  shape->capture_qkv = TRUE;
+  *causal = TRUE;
 }
 
-AsTrace *
-as_marian_encoder_pass (const AsModel *model, AsWorkerTeam *team, const int32_t *src, int n_src,
-                        GCancellable *cancellable, GError **error)
-{
-  MarianScratch s;
-  g_autoptr (AsTrace) t = encoder_trace_new (model, src, n_src, error);
-  if (t == NULL || !scratch_init (&s, as_model_get_config (model), n_src, error))
-    return NULL;
-  gboolean ok = encoder_run (model, team, t, &s, cancellable, error);
-  g_free (s.mem);
-  return ok ? g_steal_pointer (&t) : NULL;
-}
+const AsStack as_marian_encoder_stack = {
+  .name = "encoder",
+  .trace_shape = encoder_trace_shape,
+  .scratch_bytes = encoder_scratch_bytes,
+  .embed = encoder_embed,
+  .layer = encoder_layer,
+  .finish = encoder_finish,
+};
 
-AsTrace *
-as_marian_forward_pair (const AsModel *model, const int32_t *src, int S, const int32_t *tgt, int T,
-                        const AsForwardOptions *options, GError **error)
-{
-  const AsConfig *c = as_model_get_config (model);
-  gboolean all_logits = options != NULL && options->all_logits;
-  GCancellable *cancellable = options != NULL ? options->cancellable : NULL;
-
-  AsTrace *source = encoder_trace_new (model, src, S, error);
-  if (source == NULL)
-    return NULL;
-  g_autoptr (AsTrace) t = as_trace_new (c->n_layer, c->n_head, T, c->n_embd, c->head_dim,
-                                        c->vocab_size, all_logits, error);
-  if (t == NULL)
-    {
-      as_trace_unref (source);
-      return NULL;
-    }
-  t->causal = TRUE;
-  as_trace_set_tokens (t, as_model_get_tokenizer (model), tgt);
-  MarianScratch s;
-  if (!as_trace_set_source (t, source, error) || !scratch_init (&s, c, MAX (S, T), error))
-    return NULL;
-
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
-  g_autoptr (AsWorkerTeam) team = team_for (c, MAX (S, T));
-  gboolean ok = encoder_run (model, team, t->source, &s, cancellable, error)
-                && decoder_run (model, team, t, &s, cancellable, error);
-  as_blas_single_threaded_end (blas_threads);
-  g_free (s.mem);
-  return ok ? g_steal_pointer (&t) : NULL;
-}
+const AsStack as_marian_decoder_stack = {
+  .name = "decoder",
+  .trace_shape = decoder_trace_shape,
+  .scratch_bytes = decoder_scratch_bytes,
+  .embed = decoder_embed,
+  .layer = decoder_layer,
+  .finish = decoder_finish,
+};

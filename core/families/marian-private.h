@@ -4,9 +4,9 @@
  *
  * config.json keys, weight names and the maths are in core/README.md ("Marian"). marian.c reads
  * the config and binds the weights, marian-blocks.c holds the blocks (embedding, projections,
- * attention, post-LN residuals, MLP), marian-forward.c the full pass with capture
- * (AsFamily.forward_pair) and marian-step.c the one-token-at-a-time decoder of generation
- * (AsFamily.step_decoder_new). */
+ * attention, post-LN residuals, MLP), marian-forward.c the full pass with capture (its two
+ * stacks, AsFamily.encoder and AsFamily.stack) and marian-step.c the one-token-at-a-time decoder of
+ * generation (AsFamily.step_decoder_new). */
 #pragma once
 
 #include "family-private.h"
@@ -92,17 +92,12 @@ void as_marian_mlp (AsWorkerTeam *team, float *x, float *ff, float *tmp, const A
 
 /* --- passes --------------------------------------------------------------------------------- */
 
-AsTrace *as_marian_forward_pair (const AsModel *model, const int32_t *src, int n_src,
-                                 const int32_t *tgt, int n_tgt, const AsForwardOptions *options,
-                                 GError **error);
-guint64 as_marian_scratch_bytes (const AsConfig *config, int n_tokens);
+/* The two stacks of the full pass with capture (marian-forward.c): the encoder over the source,
+ * the decoder over the decoder input attending to the encoder's last hidden state. */
+extern const AsStack as_marian_encoder_stack;
+extern const AsStack as_marian_decoder_stack;
 
 AsStepDecoder *as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
                                            int n_beams, int max_steps, GError **error);
-
-/* The encoder's pass over SRC [S] with full capture (marian-forward.c): the source trace of
- * as_marian_forward_pair, and what the step decoder attends to (its last hidden state). */
-AsTrace *as_marian_encoder_pass (const AsModel *model, AsWorkerTeam *team, const int32_t *src,
-                                 int n_src, GCancellable *cancellable, GError **error);
 
 G_END_DECLS

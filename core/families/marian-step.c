@@ -1,5 +1,5 @@
 /* marian-step.c — the Marian decoder one token at a time, for generation
- * (AsFamily.step_decoder_new, forward/step-decoder-private.h).
+ * (AsFamily.step_decoder_new, model/step-decoder-private.h).
  *
  * The encoder runs once (marian-forward.c); every decoder layer's cross-attention keys and values
  * of the source are computed once from its output. Each step embeds the new token of every
@@ -15,6 +15,7 @@
 #include "as-error.h"
 #include "attention-private.h"
 #include "kernels-private.h"
+#include "pass-private.h"
 
 typedef struct
 {
@@ -123,6 +124,20 @@ layer_step (MarianStep *m, int l, int pos)
   as_marian_mlp (m->team, m->x, m->ff, m->tmp, y, c->activation, B, D, m->F);
 }
 
+/* Fails when x [B][D] — one row per sequence (beam) — of decoder layer LAYER, or of PART
+ * ("embeddings", "output layer") when not NULL, is not finite at step POS, naming the first
+ * sequence that is not. */
+static gboolean
+check_step (const float *x, int B, int D, const char *part, int layer, int pos, GError **error)
+{
+  if (as_find_non_finite (x, (gsize) B * D) < 0)
+    return TRUE;
+  g_autofree char *what
+      = part != NULL ? g_strdup_printf ("the decoder's %s (generating token %d)", part, pos + 1)
+                     : g_strdup_printf ("decoder layer %d (generating token %d)", layer, pos + 1);
+  return as_check_finite (x, B, D, 0, what, "sequence", NULL, error);
+}
+
 static gboolean
 marian_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, float *logits,
              GError **error)
@@ -152,14 +167,23 @@ marian_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, 
   for (int b = 0; b < B; b++) /* every sequence's new token is at position POS */
     as_marian_embed (m->x + (gsize) b * D, m->w, &m->w->decoder,
                      as_marian_settings (c)->embed_scale, tokens + b, 1, pos, D);
-  for (int l = 0; l < m->L; l++)
-    layer_step (m, l, pos);
-  as_matmul_transposed (m->team, logits, m->x, m->w->shared, B, D, V); /* [B][V] */
-  for (int b = 0; b < B; b++)
-    as_add_inplace (logits + (gsize) b * V, m->w->final_logits_bias, V);
+  gboolean ok = check_step (m->x, B, D, "embeddings", 0, pos, error);
+  for (int l = 0; ok && l < m->L; l++)
+    {
+      layer_step (m, l, pos);
+      ok = check_step (m->x, B, D, NULL, l, pos, error);
+    }
+  if (ok)
+    {
+      as_matmul_transposed (m->team, logits, m->x, m->w->shared, B, D, V); /* [B][V] */
+      for (int b = 0; b < B; b++)
+        as_add_inplace (logits + (gsize) b * V, m->w->final_logits_bias, V);
+      ok = check_step (logits, B, V, "output layer", 0, pos, error);
+    }
   as_blas_single_threaded_end (blas_threads);
-  decoder->n_steps++;
-  return TRUE;
+  if (ok)
+    decoder->n_steps++;
+  return ok;
 }
 
 static void
@@ -234,9 +258,11 @@ as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
   if (!step_alloc (m, c, n_beams, max_steps, error))
     return NULL;
 
+  g_autoptr (AsTrace) enc
+      = as_pass_run (&as_marian_encoder_stack, c, m->w, as_model_get_tokenizer (model), src, n_src,
+                     NULL, NULL, error);
   int blas_threads;
   as_blas_single_threaded_begin (&blas_threads);
-  g_autoptr (AsTrace) enc = as_marian_encoder_pass (model, m->team, src, n_src, NULL, error);
   if (enc != NULL)
     {
       const float *out = as_trace_hidden (enc, enc->n_layer); /* [S][D] */

@@ -307,6 +307,10 @@ as_marian_settings (const AsConfig *config)
   return config->settings;
 }
 
+/* The tied copies of the shared embedding that safetensors files may hold beside it (the binding
+ * takes one of them). */
+static const char *const marian_unused_ok[] = { "*embed_tokens.weight", "lm_head.weight", NULL };
+
 const AsFamily as_family_marian = {
   .name = "marian",
   .model_types = marian_model_types,
@@ -316,7 +320,10 @@ const AsFamily as_family_marian = {
   .load_tokenizer = marian_load_tokenizer,
   .bind_weights = marian_bind_weights,
   .free_weights = marian_free_weights,
-  .scratch_bytes = as_marian_scratch_bytes,
-  .forward_pair = as_marian_forward_pair,
+  .unused_ok = marian_unused_ok,
+  .layers_key = "decoder_layers",
+  .encoder_layers_key = "encoder_layers",
+  .stack = &as_marian_decoder_stack,
+  .encoder = &as_marian_encoder_stack,
   .step_decoder_new = as_marian_step_decoder_new,
 };

@@ -13,7 +13,7 @@
  * without W_O the layer output is the heads' contexts side by side (again H·hd = D).
  *
  * The forward pass, row vectors throughout:
- *   x = embeddings[ids] (+ PE(t), t = 0..T-1, interleaved sin/cos, positional.h)
+ *   x = embeddings[ids] (+ PE(t), t = 0..T-1, interleaved sin/cos, positional-private.h)
  *   per head h: q = x·W_Q[h], k = x·W_K[h], v = x·W_V[h]
  *               P = softmax(q·kᵀ · s) with s = 1/√hd when scale_scores else 1, causal mask
  *               when causal (masked weights exactly 0); ctx = P·v
@@ -68,8 +68,9 @@ int64_t as_toy_attention_count_params (const AsConfig *config);
 /* Runs the toy layer on IDS with CONFIG and WEIGHTS (no AsModel needed, e.g. for weights set up
  * in memory). IDS must be valid, as as_forward() checks them: 1 <= N_IDS <= n_positions, every
  * id in 0..V-1 (programmer error otherwise). TOKENIZER names the tokens in the trace and may be
- * NULL ("<id>" then). Fails when WEIGHTS do not fit CONFIG, on cancellation, and when the trace
- * would not fit in memory. */
+ * NULL ("<id>" then). Runs the one forward driver (forward/pass.c) on the family's stack. Fails
+ * when WEIGHTS do not fit CONFIG, on cancellation, when the trace would not fit in memory and on
+ * a value that is not finite. */
 AsTrace *as_toy_attention_run (const AsConfig *config, const AsToyWeights *weights,
                                const AsTokenizer *tokenizer, const int32_t *ids, int n_ids,
                                const AsForwardOptions *options, GError **error);

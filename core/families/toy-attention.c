@@ -1,9 +1,11 @@
 /* toy-attention.c — binding and forward pass of the one-layer `toy-attention` architecture.
  *
  * The maths is in toy-attention-private.h; this file reads top to bottom like it: embed (+
- * positions), project each head, softmax(q·kᵀ·s)·v per head, concatenate, optional W_O. Every
- * intermediate is written straight into the trace. The numeric kernels are the core's shared ones
- * (kernels-private.h), so the toy and GPT-2 paths compute attention the same way. */
+ * positions), project each head, softmax(q·kᵀ·s)·v per head, concatenate, optional W_O — the
+ * stages of one stack (model/stack-private.h) that the one forward driver runs
+ * (forward/pass.c). Every intermediate is written straight into the trace. The numeric kernels are
+ * the core's shared ones (kernels-private.h), so the toy and GPT-2 paths compute attention the same
+ * way. */
 #include "toy-attention-private.h"
 
 #include <cblas.h>
@@ -12,6 +14,7 @@
 
 #include "as-error.h"
 #include "kernels-private.h"
+#include "pass-private.h"
 #include "positional-private.h"
 #include "tensor-store-private.h"
 
@@ -123,13 +126,14 @@ as_toy_attention_count_params (const AsConfig *c)
 
 /* x [T][D] = embeddings[ids] (+ sinusoidal PE of positions 0..T-1) */
 static void
-embed (float *x, const AsToyWeights *w, const AsConfig *c, const int32_t *ids, int T)
+toy_embed (AsPass *p)
 {
-  int D = c->n_embd;
+  const AsToyWeights *w = p->weights;
+  int T = p->n_tokens, D = p->config->n_embd;
   for (int t = 0; t < T; t++)
-    memcpy (x + (gsize) t * D, w->embeddings + (gsize) ids[t] * D, sizeof (float) * D);
-  if (as_toy_settings (c)->sinusoidal)
-    as_positional_add (x, 0, T, D, AS_POSITIONAL_INTERLEAVED);
+    memcpy (p->x + (gsize) t * D, w->embeddings + (gsize) p->trace->ids[t] * D, sizeof (float) * D);
+  if (as_toy_settings (p->config)->sinusoidal)
+    as_positional_add (p->x, 0, T, D, AS_POSITIONAL_INTERLEAVED);
 }
 
 /* out [T][hd] = x·W[head] with W [H][D][hd], or columns head·hd.. of x [T][D] without W. */
@@ -168,6 +172,68 @@ attention_head (AsTrace *t, float *cc, const float *x, const AsToyWeights *w, in
   for (int i = 0; i < T; i++)
     memcpy (cc + (gsize) i * width + (gsize) head * hd, ctx + (gsize) i * hd, sizeof (float) * hd);
 }
+
+/* The one layer: every head, concatenated, W_O when given; no residual, no normalisation, so the
+ * layer's output becomes x. */
+static void
+toy_layer (AsPass *p, int layer)
+{
+  const AsConfig *c = p->config;
+  const AsToyWeights *w = p->weights;
+  AsTrace *t = p->trace;
+  int T = p->n_tokens, D = c->n_embd, H = c->n_head, hd = c->head_dim;
+  float *out = as_trace_attn_out (t, 0); /* [T][D] layer output */
+  /* heads' contexts side by side [T][H·hd]; straight into OUT when there is no W_O (H·hd = D) */
+  float *cc = w->w_o != NULL ? p->scratch : out;
+  float scale = as_toy_settings (c)->scale_scores ? 1.0f / sqrtf ((float) hd) : 1.0f;
+  for (int h = 0; h < H; h++)
+    attention_head (t, cc, p->x, w, h, scale, D);
+  if (w->w_o != NULL)
+    as_matmul (NULL, out, cc, w->w_o, NULL, T, H * hd, D);
+  memcpy (p->x, out, sizeof (float) * T * D);
+}
+
+/* The layer's output is the last hidden state. */
+static void
+toy_finish (AsPass *p)
+{
+  memcpy (as_trace_hidden (p->trace, 1), p->x, sizeof (float) * p->n_tokens * p->config->n_embd);
+}
+
+/* One layer, q, k, v always kept, no logits (vocab_size 0: the toy layer has no output
+ * vocabulary, so logits_rows = 0); causal when the config says so. */
+static void
+toy_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
+{
+  shape->n_layer = 1;
+  shape->n_kv_head = shape->n_head;
+  shape->vocab_size = 0;
+  shape->all_logits = FALSE;
+  shape->capture_qkv = TRUE;
+  *causal = as_toy_settings (c)->causal;
+}
+
+/* The heads' contexts before W_O, [T][H·hd]. */
+static guint64
+toy_scratch_bytes (const AsConfig *c, int n_tokens, int n_source)
+{
+  return (guint64) n_tokens * c->n_head * c->head_dim * sizeof (float);
+}
+
+static const float *
+toy_token_embeddings (gconstpointer weights)
+{
+  return ((const AsToyWeights *) weights)->embeddings;
+}
+
+static const AsStack toy_stack = {
+  .trace_shape = toy_trace_shape,
+  .scratch_bytes = toy_scratch_bytes,
+  .token_embeddings = toy_token_embeddings,
+  .embed = toy_embed,
+  .layer = toy_layer,
+  .finish = toy_finish,
+};
 
 /* The weights actually given decide the shapes: W_Q, W_K, W_V all or none, and H·hd = D
  * wherever the heads' columns stand in for a projection. */
@@ -209,56 +275,7 @@ as_toy_attention_run (const AsConfig *c, const AsToyWeights *w, const AsTokenize
     }
   if (!check_weights (c, w, error))
     return NULL;
-  if (options != NULL && g_cancellable_is_cancelled (options->cancellable))
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the forward pass was cancelled");
-      return NULL;
-    }
-
-  int D = c->n_embd, H = c->n_head, hd = c->head_dim;
-  /* vocab_size 0: the toy layer has no output vocabulary, hence no logits (logits_rows = 0) */
-  AsTrace *t = as_trace_new (1, H, T, D, hd, 0, FALSE, error);
-  if (t == NULL)
-    return NULL;
-  t->causal = as_toy_settings (c)->causal;
-  as_trace_set_tokens (t, tokenizer, ids);
-  if (!as_trace_set_token_embeddings (t, w->embeddings, error))
-    {
-      as_trace_unref (t);
-      return NULL;
-    }
-
-  float *x = as_trace_hidden (t, 0);     /* [T][D] layer input */
-  float *out = as_trace_attn_out (t, 0); /* [T][D] layer output */
-  /* heads' contexts side by side [T][H·hd]; straight into OUT when there is no W_O (H·hd = D) */
-  gsize n_cc = (gsize) T * H * hd;
-  g_autofree float *cc_mem = w->w_o != NULL ? g_try_new (float, n_cc) : NULL;
-  float *cc = w->w_o != NULL ? cc_mem : out;
-  if (cc == NULL)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-                   "could not allocate the working memory for %d tokens", T);
-      as_trace_unref (t);
-      return NULL;
-    }
-
-  embed (x, w, c, ids, T);
-  float scale = as_toy_settings (c)->scale_scores ? 1.0f / sqrtf ((float) hd) : 1.0f;
-  for (int h = 0; h < H; h++)
-    attention_head (t, cc, x, w, h, scale, D);
-  if (w->w_o != NULL)
-    as_matmul (NULL, out, cc, w->w_o, NULL, T, H * hd, D);
-  /* no residual, no normalisation: the block's output is the last hidden state */
-  memcpy (as_trace_hidden (t, 1), out, sizeof (float) * T * D);
-  return t;
-}
-
-static AsTrace *
-toy_forward (const AsModel *model, const int32_t *ids, int n_ids, const AsForwardOptions *options,
-             GError **error)
-{
-  return as_toy_attention_run (as_model_get_config (model), as_model_get_weights (model),
-                               as_model_get_tokenizer (model), ids, n_ids, options, error);
+  return as_pass_run (&toy_stack, c, w, tokenizer, ids, T, NULL, options, error);
 }
 
 /* ---- the family ---- */
@@ -333,12 +350,6 @@ toy_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_para
   return g_steal_pointer (&w);
 }
 
-static guint64
-toy_scratch_bytes (const AsConfig *c, int n_tokens)
-{
-  return (guint64) n_tokens * c->n_head * c->head_dim * sizeof (float);
-}
-
 const AsFamily as_family_toy_attention = {
   .name = "toy-attention",
   .model_types = toy_model_types,
@@ -348,6 +359,5 @@ const AsFamily as_family_toy_attention = {
   .load_tokenizer = toy_load_tokenizer,
   .bind_weights = toy_bind_weights,
   .free_weights = g_free,
-  .scratch_bytes = toy_scratch_bytes,
-  .forward = toy_forward,
+  .stack = &toy_stack,
 };

@@ -1,6 +1,7 @@
 /* forward-translation.c — the entry points of an encoder–decoder (translation) model's forward
- * pass: a source and a decoder input, validated and sized, then the family's forward_pair
- * (model/family-private.h). */
+ * pass: a source and a decoder input, validated and sized, then the family's two stacks
+ * (model/family-private.h) with the one driver (pass.c): the encoder over the source, the decoder
+ * over the decoder input attending to the encoder's output. */
 #include "as-forward.h"
 
 #include <string.h>
@@ -8,6 +9,8 @@
 #include "as-error.h"
 #include "as-translate.h"
 #include "family-private.h"
+#include "model-private.h"
+#include "pass-private.h"
 
 /* Fails unless 1 ≤ N_IDS ≤ the model's positions and every id is in the vocabulary; WHAT names
  * the ids in messages ("the source", "the decoder input"). */
@@ -43,14 +46,9 @@ static gboolean
 check_memory (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options, GError **error)
 {
   const AsConfig *c = as_model_get_config (model);
-  gboolean all_logits = options != NULL && options->all_logits;
-  int he = c->n_encoder_head;
-  guint64 bytes
-      = as_trace_bytes (c->n_layer, c->n_head, n_tgt, c->n_embd, c->head_dim, c->vocab_size,
-                        all_logits)
-        + as_trace_bytes (c->n_encoder_layer, he, n_src, c->n_embd, c->n_embd / he, 0, FALSE)
-        + (guint64) c->n_layer * c->n_head * n_tgt * n_src * sizeof (float)
-        + c->ops->scratch_bytes (c, MAX (n_src, n_tgt));
+  guint64 bytes = as_pass_bytes (c->ops->encoder, c, n_src, 0, NULL)
+                  + as_pass_bytes (c->ops->stack, c, n_tgt, n_src, options)
+                  + (guint64) c->n_layer * c->n_head * n_tgt * n_src * sizeof (float);
   guint64 budget = as_forward_budget (model);
   if (bytes <= budget)
     return TRUE;
@@ -95,7 +93,17 @@ as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int
       || !check_side (c, tgt, n_tgt, "the decoder input", error)
       || !check_memory (model, n_src, n_tgt, options, error))
     return NULL;
-  AsTrace *trace = c->ops->forward_pair (model, src, n_src, tgt, n_tgt, options, error);
+  gconstpointer weights = as_model_get_weights (model);
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  AsForwardOptions encoder_options = { 0 };
+  if (options != NULL)
+    encoder_options.cancellable = options->cancellable;
+  g_autoptr (AsTrace) source = as_pass_run (c->ops->encoder, c, weights, tokenizer, src, n_src,
+                                            NULL, &encoder_options, error);
+  if (source == NULL)
+    return NULL;
+  AsTrace *trace
+      = as_pass_run (c->ops->stack, c, weights, tokenizer, tgt, n_tgt, source, options, error);
   if (trace != NULL)
     set_special_ids (model, trace);
   return trace;

@@ -1,10 +1,12 @@
 /* forward.c — the entry points of a forward pass: validate the input, size the memory, and run
- * the model family's forward (model/family-private.h). */
+ * the model family's stack of layers (model/stack-private.h) with the one driver (pass.c). */
 #include "as-forward.h"
 
 #include "as-error.h"
-#include "memory-private.h"
 #include "family-private.h"
+#include "memory-private.h"
+#include "model-private.h"
+#include "pass-private.h"
 
 int
 as_forward_threads (void)
@@ -78,25 +80,14 @@ AsTraceShape
 as_forward_trace_shape (const AsModel *model, int n_tokens, const AsForwardOptions *options)
 {
   const AsConfig *c = as_model_get_config (model);
-  return (AsTraceShape){
-    .n_layer = c->n_layer,
-    .n_head = c->n_head,
-    .n_kv_head = c->n_kv_head,
-    .n_tokens = n_tokens,
-    .d_model = c->n_embd,
-    .head_dim = c->head_dim,
-    .vocab_size = c->vocab_size,
-    .all_logits = options != NULL && options->all_logits,
-    .capture_qkv = options != NULL && options->capture_qkv,
-  };
+  return as_pass_trace_shape (c->ops->stack, c, n_tokens, options, NULL);
 }
 
 guint64
 as_forward_bytes (const AsModel *model, int n_tokens, const AsForwardOptions *options)
 {
   const AsConfig *c = as_model_get_config (model);
-  AsTraceShape shape = as_forward_trace_shape (model, n_tokens, options);
-  return as_trace_shape_bytes (&shape) + c->ops->scratch_bytes (c, n_tokens);
+  return as_pass_bytes (c->ops->stack, c, n_tokens, 0, options);
 }
 
 int
@@ -188,7 +179,8 @@ as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOption
   if (!check_single_stack (model, error) || !check_ids (model, ids, n_ids, type_ids, error)
       || !check_memory (model, n_ids, options, error))
     return NULL;
-  AsTrace *trace = c->ops->forward (model, ids, n_ids, options, error);
+  AsTrace *trace = as_pass_run (c->ops->stack, c, as_model_get_weights (model),
+                                as_model_get_tokenizer (model), ids, n_ids, NULL, options, error);
   if (trace == NULL)
     return NULL;
   int32_t special[AS_N_SPECIAL];

@@ -1,4 +1,4 @@
-/* kernels.h — the numeric building blocks of the forward passes (private to the core).
+/* kernels-private.h — the numeric building blocks of the forward passes (private to the core).
  *
  * One small function per operation, in the llm.c style: outputs first, then inputs, then sizes;
  * every buffer's shape in a comment. Row vectors throughout (x · W), matrices row-major. */
@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 /* Is WORK (multiply-adds or element operations) large enough to share between threads? */
 gboolean as_parallel_worth (gsize work);
 
-/* Runs FUNC on every member of TEAM (see worker-team.h), or only on the calling thread when
+/* Runs FUNC on every member of TEAM (see worker-team-private.h), or only on the calling thread when
  * TEAM is NULL or WORK (multiply-adds or element operations) is too small to share. */
 void as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data);
 

@@ -45,12 +45,15 @@ as_blas_single_threaded_end (int saved)
 }
 
 /* e^x by range reduction x = k·ln2 + r, |r| ≤ ln2/2, and a degree-6 polynomial for e^r
- * (Cephes expf coefficients). Branch-free so that it vectorises. */
+ * (Cephes expf coefficients). Branch-free so that it vectorises. The input is clamped to
+ * [-87.3, 88.7] so that k stays within the exponent's range: written so that NaN compares false
+ * and becomes -87.3 (a NaN k would make the exponent's shift undefined behaviour), then the NaN
+ * is given back as the result; ±Inf clamp like any large value. */
 static inline float
-exp_kernel (float x)
+exp_kernel (float x_in)
 {
-  x = x < -87.3f ? -87.3f : x;
-  x = x > 88.7f ? 88.7f : x;
+  float x = x_in > -87.3f ? x_in : -87.3f;
+  x = x < 88.7f ? x : 88.7f;
   /* round to nearest by the 1.5·2^23 trick: vectorises on every x86-64 level */
   float k = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
   float r = x - k * 0.693359375f;
@@ -68,7 +71,7 @@ exp_kernel (float x)
     gint32 i;
   } scale;
   scale.i = ((gint32) k + 127) << 23;
-  return p * scale.f;
+  return x_in == x_in ? p * scale.f : x_in; /* NaN in, NaN out */
 }
 
 AS_CLONES void

@@ -1,4 +1,4 @@
-/* positional.h — fixed sinusoidal positional encodings (Vaswani et al. 2017, §3.5).
+/* positional-private.h — fixed sinusoidal positional encodings (Vaswani et al. 2017, §3.5).
  *
  * Two layouts of the same numbers exist in the wild:
  * - AS_POSITIONAL_INTERLEAVED, the paper's formula and the seed 001's worked example:

@@ -1,4 +1,4 @@
-/* positional.c — sinusoidal positional encodings in the two layouts of positional.h.
+/* positional.c — sinusoidal positional encodings in the two layouts of positional-private.h.
  *
  * Both layouts use the same angles pos · w_k with w_k = 10000^(-2k/d), one per pair of columns;
  * they differ only in where the sine and cosine of frequency k go. Angles, sines and cosines

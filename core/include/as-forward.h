@@ -39,8 +39,10 @@ guint64 as_forward_budget (const AsModel *model);
 /* Runs MODEL on IDS[0..N_IDS-1] and returns the full trace. Fails on: no ids, an id or a token
  * type outside the model's range, more ids than the context length (message names both numbers,
  * for a pair both texts' lengths), a trace that would not fit in memory (message names both sizes
- * and how many tokens would fit), cancellation. OPTIONS may be NULL. The trace keeps the type ids,
- * where the pair's second text starts and the model's special-token ids (as-trace.h). */
+ * and how many tokens would fit), cancellation, and activations that overflow float32
+ * (AS_ERROR_VALUE: the message names the layer, the first position and its token). OPTIONS may be
+ * NULL. The trace keeps the type ids, where the pair's second text starts and the model's
+ * special-token ids (as-trace.h). */
 AsTrace *as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOptions *options,
                      GError **error);
 

@@ -20,7 +20,20 @@ G_BEGIN_DECLS
 
 typedef struct _AsModel AsModel;
 
+/* How as_model_load_with() loads (flags; append-only). */
+typedef enum
+{
+  AS_MODEL_LOAD_DEFAULT = 0,
+  /* Tensors in the weight files that the config does not use (layers beyond its layer count,
+   * names no family binds) are an error instead of a warning (as_model_get_warning). */
+  AS_MODEL_LOAD_STRICT = 1 << 0,
+} AsModelLoadFlags;
+
+/* Loads the model SPEC names (see above) with the default flags. Fails on anything missing,
+ * malformed or absurd, naming the file; a weight file with fewer layers than config.json says is
+ * an error, one with more (or tensors no family binds) loads with a warning. */
 AsModel *as_model_load (const char *spec, GError **error);
+AsModel *as_model_load_with (const char *spec, AsModelLoadFlags flags, GError **error);
 AsModel *as_model_ref (AsModel *model);
 void as_model_unref (AsModel *model);
 
@@ -51,6 +64,10 @@ const char *as_model_get_no_tokenizer_reason (const AsModel *model);
 /* The model's tokenizer, or NULL with an error saying that the model runs on token ids only and
  * why (for the entry points that take text). */
 AsTokenizer *as_model_require_tokenizer (const AsModel *model, GError **error);
+/* What loaded but deserves a word, as one line without the "warning:" prefix: "PATH has 12
+ * tensors the config does not use (h.2.attn.c_attn.weight, …); n_layer is 2"; NULL when all is
+ * well. */
+const char *as_model_get_warning (const AsModel *model);
 const char *as_model_get_path (const AsModel *model); /* the resolved folder */
 const char *as_model_get_name (const AsModel *model); /* basename or hub id, for titles */
 const char *as_model_get_weights_path (const AsModel *model);

@@ -55,7 +55,8 @@ const AsGenerationConfig *as_model_get_generation_config (const AsModel *model);
 
 /* Translates source ids SRC [N_SRC] (exactly as given: the tokenizer appends </s>). Fails on a
  * model that is not encoder–decoder, empty or out-of-vocabulary ids, a source longer than the
- * model's positions, a max_length the decoder's positions cannot hold, cancellation, memory. */
+ * model's positions, a max_length the decoder's positions cannot hold, cancellation, memory, and
+ * activations that overflow float32 (a step names the decoder layer and the sequence). */
 AsTranslation *as_translate (AsModel *model, const int32_t *src, int n_src,
                              const AsTranslateOptions *options, GError **error);
 

@@ -50,6 +50,8 @@ typedef struct
                      * mapping of the file: never write through it */
   float *data;      /* float32 elements: RAW itself for F32 tensors; for 16-bit tensors NULL
                      * until as_tensor_store_require() makes the store's float32 copy */
+  gboolean used;    /* its data was taken (as_tensor_store_get_raw, _get_floats): a family bound
+                     * it; the tensors never taken are the ones the config does not use */
 } AsTensor;
 
 typedef struct _AsTensorStore AsTensorStore;

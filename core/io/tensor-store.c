@@ -415,9 +415,18 @@ as_tensor_store_fetch (const AsTensorStore *store, const AsTensor *tensor, GErro
   return TRUE;
 }
 
+/* Marks TENSOR as used: its data was taken (during loading, one thread; the store stays logically
+ * constant). */
+static void
+mark_used (const AsTensor *tensor)
+{
+  ((AsTensor *) tensor)->used = TRUE;
+}
+
 const void *
 as_tensor_store_get_raw (const AsTensorStore *store, const AsTensor *tensor, GError **error)
 {
+  mark_used (tensor);
   if (tensor->raw == NULL && !as_tensor_store_fetch (store, tensor, error))
     return NULL;
   return tensor->raw;
@@ -426,6 +435,7 @@ as_tensor_store_get_raw (const AsTensorStore *store, const AsTensor *tensor, GEr
 const float *
 as_tensor_store_get_floats (const AsTensorStore *store, const AsTensor *tensor, GError **error)
 {
+  mark_used (tensor);
   if (tensor->data != NULL)
     return tensor->data;
   if (tensor->raw == NULL && !as_tensor_store_fetch (store, tensor, error))

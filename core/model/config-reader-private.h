@@ -40,7 +40,8 @@ gboolean as_config_reader_bool (const AsConfigReader *r, const char *key, gboole
 gboolean as_config_reader_string (const AsConfigReader *r, const char *key, const char **out,
                                   GError **error);
 
-/* A normalisation epsilon: a number strictly between 0 and 1; absent: DEFAULT_VALUE. */
+/* A normalisation epsilon: a number strictly between 0 and 1, also as the float32 it becomes
+ * (1e-300 is refused: it is 0 as a float); absent: DEFAULT_VALUE. */
 gboolean as_config_reader_eps (const AsConfigReader *r, const char *key, float default_value,
                                float *out, GError **error);
 
@@ -49,7 +50,9 @@ gboolean as_config_reader_activation (const AsConfigReader *r, const char *key,
                                       AsActivation default_value, AsActivation *out,
                                       GError **error);
 
-/* A finite number KEY within MIN..MAX; absent: DEFAULT_VALUE. */
+/* A finite number KEY within MIN..MAX that stays non-zero (when it is) and finite as a float32,
+ * the precision the model computes in (RoPE's theta and factors are used as floats); absent:
+ * DEFAULT_VALUE. */
 gboolean as_config_reader_double (const AsConfigReader *r, const char *key, double default_value,
                                   double min, double max, double *out, GError **error);
 

@@ -20,6 +20,28 @@ format_double (double value)
   return g_strdup_printf ("%.17g", value);
 }
 
+/* Fails unless VALUE stays what it is as the float32 the engine computes with: not 0 when it is
+ * not 0, finite, and for an eps below 1 still below 1 (1e-300 is 0 as a float: an eps of 0 lets a
+ * norm divide by zero). */
+static gboolean
+check_float (const AsConfigReader *r, const char *key, double value, gboolean below_one,
+             GError **error)
+{
+  float f = (float) value;
+  const char *becomes = value != 0 && f == 0     ? "0"
+                        : isinf (f)              ? (f > 0 ? "infinity" : "-infinity")
+                        : below_one && f >= 1.0f ? "1"
+                                                 : NULL;
+  if (becomes == NULL)
+    return TRUE;
+  g_autofree char *shown = format_double (value);
+  g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+               "%s: key '%s' is %s, which is %s as a float32 (the precision the model computes "
+               "in); expected a number float32 can hold",
+               r->path, key, shown, becomes);
+  return FALSE;
+}
+
 JsonNode *
 as_config_reader_member (const AsConfigReader *r, const char *key)
 {
@@ -133,6 +155,8 @@ as_config_reader_eps (const AsConfigReader *r, const char *key, float default_va
                    key, shown);
       return FALSE;
     }
+  if (!check_float (r, key, value, TRUE, error))
+    return FALSE;
   *out = (float) value;
   return TRUE;
 }
@@ -186,6 +210,8 @@ as_config_reader_double (const AsConfigReader *r, const char *key, double defaul
                    max);
       return FALSE;
     }
+  if (!check_float (r, key, value, FALSE, error))
+    return FALSE;
   *out = value;
   return TRUE;
 }

@@ -5,16 +5,17 @@
  * branches on the family: config.c finds the family by config.json's model_type and lets it read
  * its keys; model.c resolves the folder, loads the tokenizer and the weight file into a tensor
  * store and lets the family bind its weights; forward.c validates the ids, checks the memory and
- * calls the family's forward, which fills an AsTrace. The trace, the analysis, the GUI and the
- * command line see only AsConfig's shared fields and the trace. core/README.md ("Adding a model
- * family") lists the steps. */
+ * runs the family's stack of layers (stack-private.h) with the one forward driver
+ * (forward/pass.c), which fills an AsTrace. The trace, the analysis, the GUI and the command line
+ * see only AsConfig's shared fields and the trace. core/README.md ("Adding a model family") lists
+ * the steps. */
 #pragma once
 
-#include "as-forward.h"
 #include "as-model.h"
-#include "step-decoder-private.h"
 #include "config-reader-private.h"
 #include "model-private.h"
+#include "stack-private.h"
+#include "step-decoder-private.h"
 #include "tensor-store-private.h"
 
 G_BEGIN_DECLS
@@ -46,32 +47,35 @@ struct _AsFamily
   gpointer (*bind_weights) (const AsConfig *config, const AsTensorStore *store, int64_t *n_params,
                             GError **error);
   void (*free_weights) (gpointer weights);
+  /* Tensors a checkpoint may hold that the family knowingly leaves unbound, as glob patterns
+   * over the stored names (g_pattern_match_simple): buffers PyTorch saves beside the weights
+   * ("*.attn.masked_bias"), tied copies of a bound matrix ("lm_head.weight"), heads the family
+   * does not run (BERT's pooler and next-sentence head); NULL-ended, may be NULL. Any other
+   * tensor the binding leaves untouched is reported as unused (as_model_get_warning). */
+  const char *const *unused_ok;
+  /* The config.json keys of the layer counts, named in that report ("num_hidden_layers is 2");
+   * the encoder's for encoder–decoders. NULL when the family has no such key. */
+  const char *layers_key;
+  const char *encoder_layers_key;
   /* Whether the bound WEIGHTS hold a masked-LM head (AsConfig.masked_lm); NULL for families that
    * never have one. An encoder folder without it loads for attention only. */
   gboolean (*has_masked_lm_head) (gconstpointer weights);
-
-  /* Bytes of working memory a forward pass over N_TOKENS needs besides the trace. */
-  guint64 (*scratch_bytes) (const AsConfig *config, int n_tokens);
 
   /* Appends the family's own settings to SETTINGS as name and value strings (owned by the
    * array), e.g. "rope_theta", "500000", for `info` (as_config_dup_settings); may be NULL. */
   void (*describe) (const AsConfig *config, GPtrArray *settings);
 
-  /* The forward pass with full capture. IDS are already validated by as_forward(): 1 ≤ N_IDS ≤
-   * n_positions and every id < vocab_size; the memory for the trace and the scratch is checked.
-   * NULL for encoder–decoder families, which run on a source and a target instead. */
-  AsTrace *(*forward) (const AsModel *model, const int32_t *ids, int n_ids,
-                       const AsForwardOptions *options, GError **error);
+  /* The forward pass with full capture, as the stages of a stack of layers that the one driver
+   * runs (stack-private.h): the model's only stack, or an encoder–decoder's decoder. as_forward()
+   * validates the ids first (1 ≤ T ≤ n_positions, every id < vocab_size) and checks the memory
+   * for the trace and the stack's working memory. */
+  const AsStack *stack;
+  /* Encoder–decoder families only (config->encoder_decoder): the encoder's stack, run over the
+   * source first; its trace becomes the decoder trace's `source` and the decoder's layers attend
+   * to its last hidden state (as_forward_translation). NULL otherwise. */
+  const AsStack *encoder;
 
-  /* Encoder–decoder families only (config->encoder_decoder). The pass over source ids SRC and
-   * decoder input ids TGT with full capture: the decoder's trace, with the encoder's as its
-   * `source` and the cross-attention (as-trace.h). Both id lists are validated by
-   * as_forward_translation() and the memory is checked (scratch_bytes is asked for the longer one).
-   */
-  AsTrace *(*forward_pair) (const AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
-                            int n_tgt, const AsForwardOptions *options, GError **error);
-
-  /* Encoder–decoder generation (forward/step-decoder-private.h): runs the encoder over SRC once
+  /* Encoder–decoder generation (step-decoder-private.h): runs the encoder over SRC once
    * and returns a decoder that advances N_BEAMS sequences by one token per step, keeping the
    * keys and values of up to MAX_STEPS tokens per sequence. */
   AsStepDecoder *(*step_decoder_new) (const AsModel *model, const int32_t *src, int n_src,

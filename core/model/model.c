@@ -4,7 +4,9 @@
  * (family-private.h), which loads its tokenizer; the weights come from tf_model.h5 (preferred),
  * model.safetensors, or a sharded model.safetensors.index.json into one tensor store, the family
  * binds its weights to the store by name with the exact shapes config.json implies (a Keras store
- * reads each weight only then), and every weight bound is checked for NaN/Inf. A pickle
+ * reads each weight only then), and every weight bound is checked for NaN/Inf. Tensors the
+ * family left unbound and does not expect (extra layers, unknown names) become one warning, or an
+ * error when loading strictly; too few layers are an error of the binding itself. A pickle
  * (pytorch_model.bin) is never loaded. A loaded model is immutable and reference counted. */
 #include "as-model.h"
 
@@ -31,6 +33,7 @@ struct _AsModel
   char *weights_path;
   char *weights_dtype;
   char *no_tokenizer; /* why the model has no tokenizer (ids only), else NULL */
+  char *warning;      /* what loaded but deserves a word (unused weights), else NULL */
   int64_t n_params;
   AsGenerationConfig *generation;    /* encoder–decoder models: how they translate */
   int32_t special_ids[AS_N_SPECIAL]; /* -1 when absent */
@@ -144,14 +147,61 @@ model_load_generation (AsModel *model, GError **error)
   return as_generation_config_load (model->generation, model->path, &model->config, error);
 }
 
+/* Whether NAME matches one of the family's PATTERNS of tensors it leaves unbound on purpose. */
+static gboolean
+expected_unused (const char *const *patterns, const char *name)
+{
+  for (const char *const *p = patterns; p != NULL && *p != NULL; p++)
+    if (g_pattern_match_simple (*p, name))
+      return TRUE;
+  return FALSE;
+}
+
+/* NAME for a message: at most 120 characters (a Keras name may have 4,096 bytes). */
+static void
+append_name (GString *out, const char *name)
+{
+  if (!g_utf8_validate (name, -1, NULL) || g_utf8_strlen (name, -1) <= 120)
+    {
+      g_string_append (out, name);
+      return;
+    }
+  g_autofree char *cut = g_utf8_substring (name, 0, 119);
+  g_string_append_printf (out, "%s…", cut);
+}
+
+/* "; num_hidden_layers is 2", "; encoder_layers is 2, decoder_layers is 3", or "" (owned). */
+static char *
+layers_note (const AsConfig *c)
+{
+  const AsFamily *ops = c->ops;
+  if (ops->layers_key == NULL)
+    return g_strdup ("");
+  if (ops->encoder_layers_key == NULL)
+    return g_strdup_printf ("; %s is %d", ops->layers_key, c->n_layer);
+  return g_strdup_printf ("; %s is %d, %s is %d", ops->encoder_layers_key, c->n_encoder_layer,
+                          ops->layers_key, c->n_layer);
+}
+
 /* Binds the family's weights (reading them), then checks that every weight read is finite; an
- * encoder learns from them whether it has its masked-LM head. */
+ * encoder learns from them whether it has its masked-LM head. A weight that is not there is
+ * often a layer config.json counts and the file lacks: the message ends with the layer count. */
 static gboolean
 model_bind_weights (AsModel *model, GError **error)
 {
   const AsFamily *ops = model->config.ops;
-  model->weights = ops->bind_weights (&model->config, model->store, &model->n_params, error);
+  GError *local = NULL;
+  model->weights = ops->bind_weights (&model->config, model->store, &model->n_params, &local);
   as_tensor_store_close_source (model->store);
+  if (local != NULL && g_error_matches (local, AS_ERROR, AS_ERROR_NOT_FOUND))
+    {
+      g_autofree char *layers = layers_note (&model->config);
+      g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND, "%s%s", local->message, layers);
+      g_error_free (local);
+      return FALSE;
+    }
+  if (local != NULL)
+    g_propagate_error (error, local);
   if (model->weights == NULL || !as_tensor_store_check_finite (model->store, error))
     return FALSE;
   model->config.masked_lm
@@ -159,8 +209,91 @@ model_bind_weights (AsModel *model, GError **error)
   return TRUE;
 }
 
+/* A Keras name without its first component, the layer's group ("mlm___cls/"), or NULL. */
+static const char *
+keras_variable (const char *name)
+{
+  const char *slash = strchr (name, '/');
+  return slash != NULL ? slash + 1 : NULL;
+}
+
+/* The variables of the used tensors of a Keras file (keras_variable), as a set (owned; NULL for
+ * other files). Keras saves a variable that several layers share under each layer's group: a
+ * BERT masked-LM file holds the word embeddings under bert/ and again under mlm___cls/, whose
+ * decoder is tied to them. */
+static GHashTable *
+keras_used_variables (const AsModel *model)
+{
+  if (!g_str_has_suffix (model->weights_path, ".h5"))
+    return NULL;
+  GHashTable *used = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n = as_tensor_store_get_n_tensors (model->store);
+  for (guint i = 0; i < n; i++)
+    {
+      const AsTensor *t = as_tensor_store_get_nth (model->store, i);
+      const char *variable = keras_variable (t->name);
+      if (t->used && variable != NULL)
+        g_hash_table_add (used, (gpointer) variable);
+    }
+  return used;
+}
+
+/* The tensors of the weight files that the family neither bound nor expects to leave unbound, as
+ * one message naming how many and the first three; NULL when there are none. */
+static char *
+model_unused_weights (const AsModel *model)
+{
+  guint n = as_tensor_store_get_n_tensors (model->store), unused = 0;
+  g_autoptr (GString) names = g_string_new (NULL);
+  g_autoptr (GHashTable) keras_used = keras_used_variables (model);
+  for (guint i = 0; i < n; i++)
+    {
+      const AsTensor *t = as_tensor_store_get_nth (model->store, i);
+      const char *variable = keras_variable (t->name);
+      if (t->used || expected_unused (model->config.ops->unused_ok, t->name)
+          || (keras_used != NULL && variable != NULL
+              && g_hash_table_contains (keras_used, variable)))
+        continue;
+      if (unused < 3)
+        {
+          g_string_append (names, unused > 0 ? ", " : "");
+          append_name (names, t->name);
+        }
+      unused++;
+    }
+  if (unused == 0)
+    return NULL;
+  g_autofree char *layers = layers_note (&model->config);
+  gboolean index = g_str_has_suffix (model->weights_path, ".index.json");
+  return g_strdup_printf ("%s %s %u tensor%s the config does not use (%s%s)%s", model->weights_path,
+                          index ? "lists" : "has", unused, unused == 1 ? "" : "s", names->str,
+                          unused > 3 ? ", …" : "", layers);
+}
+
+/* Reports the weights the config does not use: MODEL's warning, or an error when STRICT. */
+static gboolean
+model_check_unused (AsModel *model, gboolean strict, GError **error)
+{
+  char *message = model_unused_weights (model);
+  if (message == NULL || !strict)
+    {
+      model->warning = message;
+      return TRUE;
+    }
+  g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+               "%s; loading strictly, weights the config does not use are an error", message);
+  g_free (message);
+  return FALSE;
+}
+
 AsModel *
 as_model_load (const char *spec, GError **error)
+{
+  return as_model_load_with (spec, AS_MODEL_LOAD_DEFAULT, error);
+}
+
+AsModel *
+as_model_load_with (const char *spec, AsModelLoadFlags flags, GError **error)
 {
   g_autofree char *path = as_model_resolve_path (spec, error);
   if (path == NULL)
@@ -182,7 +315,8 @@ as_model_load (const char *spec, GError **error)
   if (!as_config_load (&model->config, config_path, error)
       || !as_config_check_memory (&model->config, config_path, error)
       || !model_load_tokenizer (model, error) || !model_load_generation (model, error)
-      || !model_load_weights (model, error) || !model_bind_weights (model, error))
+      || !model_load_weights (model, error) || !model_bind_weights (model, error)
+      || !model_check_unused (model, (flags & AS_MODEL_LOAD_STRICT) != 0, error))
     return NULL;
   return g_steal_pointer (&model);
 }
@@ -246,6 +380,7 @@ as_model_unref (AsModel *model)
   g_free (model->weights_path);
   g_free (model->weights_dtype);
   g_free (model->no_tokenizer);
+  g_free (model->warning);
   g_free (model);
 }
 
@@ -307,6 +442,12 @@ guint64
 as_model_get_mapped_bytes (const AsModel *model)
 {
   return as_tensor_store_get_mapped_bytes (model->store);
+}
+
+const char *
+as_model_get_warning (const AsModel *model)
+{
+  return model->warning;
 }
 
 const char *

@@ -1,4 +1,5 @@
-/* quadtree.h — a point quadtree over a 2-D embedding, for Barnes-Hut sums (private to the core).
+/* quadtree-private.h — a point quadtree over a 2-D embedding, for Barnes-Hut sums (private to the
+ * core).
  *
  * Square cells split at their midpoint until a cell holds at most AS_QUADTREE_LEAF_SIZE points
  * (or is too small to split further, e.g. duplicates). Nodes live in one array; the children of

@@ -7,7 +7,7 @@
  * measures the distance to the leaf's bounding box, which is never larger than any of its points'
  * own distance, so every point gets at least sklearn's accuracy while the walk, the branchy part,
  * is shared by up to AS_QUADTREE_LEAF_SIZE points. Near leaves are listed point by point (exact).
- * The gathered lists are then summed with 16-wide vectors (tsne-simd.h).
+ * The gathered lists are then summed with 16-wide vectors (tsne-simd-private.h).
  *
  * Leaves and rows are split between the worker team by position; every point's sums go to its
  * own slot and Z is summed in index order, so the result does not depend on the number of

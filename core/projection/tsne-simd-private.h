@@ -1,4 +1,4 @@
-/* tsne-simd.h — 16-lane float vectors for the t-SNE kernels (private to the core).
+/* tsne-simd-private.h — 16-lane float vectors for the t-SNE kernels (private to the core).
  *
  * GCC/Clang vector extensions: the kernels that include this are compiled as target clones for
  * AVX-512, AVX2 and the baseline, and the same source runs everywhere. Vectors are never passed

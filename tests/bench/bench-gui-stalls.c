@@ -1,5 +1,6 @@
 /* bench-gui-stalls.c — how long the window's UI thread is blocked by what a user does at
- * T = 1024 (issue 10's benchmark; part of bench-gui, run by bench-gui.sh).
+ * T = 1024, where a page switch must not stall the window (part of bench-gui, run by
+ * bench-gui.sh).
  *
  * A stall is measured on the UI thread itself: the default main context's poll function is
  * wrapped, and the thread is busy from the moment poll returns until poll is called again

@@ -1,5 +1,5 @@
-/* bench-gui.c — how fast the real window answers (issue 4's benchmark; bench-gui.sh runs it under
- * Xvfb). Not a test: it checks only that the window shows what is being timed.
+/* bench-gui.c — how fast the real window answers, against the targets of bench-gui.sh (which runs
+ * it under Xvfb). Not a test: it checks only that the window shows what is being timed.
  *
  * Opens the application window (1280 × 800) on the model folder MODEL, layer LAYER and one head
  * in the attention view, and measures on the window's own frame clock:

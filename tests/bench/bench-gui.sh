@@ -1,11 +1,11 @@
 #!/bin/sh
-# bench-gui.sh — issue 4's GUI benchmark: the real window under Xvfb (1280 × 800), timed by
+# bench-gui.sh — the GUI benchmark: the real window under Xvfb (1280 × 800), timed by
 # tests/bench/bench-gui (see the top of bench-gui.c for exactly what is measured):
 #   keystroke → new heatmap on screen, 30 texts of T ≤ 32 tokens     target: median ≤ 100 ms
 #   the 6 × 12 all-heads grid at T = 32: render, snapshot, frame      target: ≤ 16 ms
 #   the attention view at T = 512: render, snapshot, frame, head
 #   switches, hover hit test and tooltip                             target: ≤ 16 ms per frame
-#   at T = 1024 (issue 10): the longest UI-thread stall of page switches, token clicks,
+#   at T = 1024: the longest UI-thread stall of page switches, token clicks,
 #   annotation toggles and layer/head steps                          target: ≤ 16 ms each
 # on a distilgpt2-shaped random model (6 layers, 12 heads, 768 wide, vocabulary 50257, 1024
 # positions, GPT-2's tokenizer), made once in WORK_DIR by tests/reference/gpt2_reference.py

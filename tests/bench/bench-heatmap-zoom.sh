@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench-heatmap-zoom.sh — issue 15's zoom benchmark: the heatmap view's frame at T = 1024, whole
+# bench-heatmap-zoom.sh — the zoom benchmark: the heatmap view's frame at T = 1024, whole
 # and zoomed to 512 … 16 rows, the view moving (every frame draws anew; target: a zoomed frame
 # ≤ 16 ms) and the same view redrawn (the widget keeps its drawing), timed
 # by tests/bench/bench-heatmap-zoom under Xvfb (1280 × 800) with the renderer the app picks

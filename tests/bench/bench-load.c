@@ -1,5 +1,5 @@
-/* bench-load.c — what loading a model costs, step by step (issue 16: the HDF5 child must keep
- * loading a 330 MB distilgpt2-shaped tf_model.h5 within 0.5 s).
+/* bench-load.c — what loading a model costs, step by step (the HDF5 child that reads untrusted
+ * files must keep loading a 330 MB distilgpt2-shaped tf_model.h5 within 0.5 s).
  *
  * For the model folder given, REPEAT times each, in this process (warm page cache):
  *   model    as_model_load: config.json, tokenizer, the HDF5 child's listing, binding (mapping)

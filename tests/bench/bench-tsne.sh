@@ -11,9 +11,9 @@
 #   sklearn_reference.py score                         trustworthiness (k=10) and the exact KL of
 #                                                      attnscope's embedding, computed by sklearn
 #   sklearn_reference.py bench-pca                     sklearn PCA(2).fit_transform, median of 5
-# M is "exact" for N <= 1000 and "barnes_hut" above (the benchmark). Prints a markdown
-# report on stdout; the raw JSON lines stay in WORK_DIR. Builds nothing: pass the bench-tsne
-# binary (meson builds it as tests/bench/bench-tsne).
+# M is "exact" for N <= 1000 and "barnes_hut" above (exact t-SNE costs O(N²) per iteration).
+# Prints a markdown report on stdout; the raw JSON lines stay in WORK_DIR. Builds nothing: pass
+# the bench-tsne binary (meson builds it as tests/bench/bench-tsne).
 #
 # usage: tests/bench/bench-tsne.sh [--sizes 200,1000,3000] [--unset-openblas-coretype]
 #            BENCH_TSNE_BIN WORK_DIR

@@ -1,5 +1,6 @@
-/* test-cli-hostile.c — issue 16 through the command line: hostile model folders, output targets,
- * standard output that cannot be written, and the messages the issue lists.
+/* test-cli-hostile.c — hostile inputs through the command line: model folders, numbers that
+ * overflow, output targets, standard output that cannot be written, and the messages of absurd
+ * arguments.
  *
  * Every run is bounded: the binary is killed after RUN_TIMEOUT_S (a hang fails the test, it does
  * not stall the suite) and its peak resident memory is measured with wait4(). Each failing run
@@ -21,6 +22,7 @@
 #include "cli-support.h"
 #include "fixture-model.h"
 #include "hostile-fixtures.h"
+#include "hostile-numbers.h"
 #include "hostile-tokenizers.h"
 
 #define RUN_TIMEOUT_S 60
@@ -174,8 +176,12 @@ test_hostile_folders (void)
           g_auto (Bounded) b = run_bounded (commands[i], NULL, NULL, NULL);
           if (hostile_case_needle (c) == NULL)
             {
+              /* the dataset the config does not use is named in one warning line */
               g_assert_cmpint (b.status, ==, 0);
               g_assert_cmpfloat (b.max_rss_mb, <, RUN_MAX_RSS_MB);
+              g_assert_true (g_str_has_prefix (b.err, "attnscope: warning: "));
+              g_assert_nonnull (strstr (b.err, "1 tensor the config does not use ("));
+              g_assert_true (strchr (b.err, '\n') == b.err + strlen (b.err) - 1);
               continue;
             }
           assert_refused (&b, needles);
@@ -373,7 +379,8 @@ test_stdout_full (void)
     }
 }
 
-/* The messages of issue 16, and the limits checked before anything is allocated. */
+/* Absurd arguments get messages that name them, and limits are checked before anything is
+ * allocated. */
 static void
 test_messages (void)
 {
@@ -507,6 +514,101 @@ test_compare_memory (void)
   g_assert_cmpint (run_with_limit (two, 2 * hi), ==, 0);
 }
 
+/* Finite weights that overflow float32: predict and run (translate and run --target for Marian)
+ * exit 1 naming the layer, a position and its token — no "logit inf", no NaN dump — and leave the
+ * dump file as it was. */
+static void
+test_overflow (void)
+{
+  g_autofree char *source = test_source_path ("");
+  g_autofree char *out = g_build_filename (test_tmpdir (), "kept-overflow.h5", NULL);
+  for (HostileOverflow o = 0; o < HOSTILE_N_OVERFLOWS; o++)
+    {
+      g_autofree char *dir = g_build_filename (test_tmpdir (), hostile_overflow_name (o), NULL);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (hostile_overflow_folder_write (dir, source, o, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_set_contents (out, "keep", -1, NULL));
+      const char *needles[] = { hostile_overflow_needle (o), "(token '", NULL };
+      gboolean pair = hostile_overflow_is_translation (o);
+      const char *predict[] = { "predict", "--model", dir, "--text", "the cat sat", NULL };
+      const char *translate[] = { "translate", "--model", dir, "--text", "the house", NULL };
+      const char *run[] = { "run",    "--model", dir, "--text", pair ? "the house" : "the cat sat",
+                            "--dump", out,       NULL };
+      const char *run_pair[] = { "run",      "--model",  dir,      "--text", "the house",
+                                 "--target", "das Haus", "--dump", out,      NULL };
+      g_auto (Bounded) first = run_bounded (pair ? run_pair : predict, NULL, NULL, NULL);
+      assert_refused (&first, needles);
+      if (!pair)
+        {
+          g_auto (Bounded) dump = run_bounded (run, NULL, NULL, NULL);
+          assert_refused (&dump, needles);
+        }
+      else
+        {
+          g_auto (Bounded) step = run_bounded (translate, NULL, NULL, NULL);
+          assert_refused (&step, (const char *[]){ hostile_overflow_step_needle (o), NULL });
+        }
+      g_autofree char *kept = read_text (out);
+      g_assert_cmpstr (kept, ==, "keep");
+    }
+}
+
+/* A weight file with more layers than config.json: one warning line, the command's output as
+ * usual; with --strict exit 1. Fewer layers: exit 1 either way. An eps that is 0 as a float32:
+ * exit 1 naming the key. */
+static void
+test_layers_and_eps (void)
+{
+  for (int keras = 0; keras < 2; keras++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *more
+          = g_build_filename (test_tmpdir (), keras ? "more-h5" : "more-st", NULL);
+      g_assert_true (hostile_layers_folder_write (more, 3, 2, keras, &error));
+      g_autofree char *file
+          = g_build_filename (more, keras ? "tf_model.h5" : "model.safetensors", NULL);
+      g_autofree char *warning = g_strdup_printf (
+          "attnscope: warning: %s has 12 tensors the config does not use (", file);
+      const char *info[] = { "info", "--model", more, NULL };
+      g_auto (Bounded) b = run_bounded (info, NULL, NULL, NULL);
+      g_assert_cmpint (b.status, ==, 0);
+      g_assert_true (g_str_has_prefix (b.err, warning));
+      g_assert_true (g_str_has_suffix (b.err, ", …); n_layer is 2\n"));
+      g_assert_true (strchr (b.err, '\n') == b.err + strlen (b.err) - 1);
+      g_assert_nonnull (strstr (b.out, "architecture"));
+
+      const char *strict[] = { "predict", "--strict", "--model", more, "--text", "the cat", NULL };
+      g_auto (Bounded) s = run_bounded (strict, NULL, NULL, NULL);
+      assert_refused (&s, (const char *[]){ file, "12 tensors the config does not use",
+                                            "n_layer is 2", "loading strictly", NULL });
+
+      g_autofree char *fewer
+          = g_build_filename (test_tmpdir (), keras ? "fewer-h5" : "fewer-st", NULL);
+      g_assert_true (hostile_layers_folder_write (fewer, 2, 3, keras, &error));
+      const char *short_info[] = { "info", "--model", fewer, NULL };
+      g_auto (Bounded) f = run_bounded (short_info, NULL, NULL, NULL);
+      assert_refused (&f, (const char *[]){ keras ? "h_._2/ln_1/gamma:0" : "h.2.ln_1.weight",
+                                            "n_layer is 3", NULL });
+    }
+
+  FixtureModelSpec spec;
+  fixture_model_spec_init (&spec);
+  const char *set[] = { "layer_norm_epsilon=\"EPS\"", NULL };
+  spec.config_set = set;
+  g_autofree char *dir = g_build_filename (test_tmpdir (), "eps-tiny", NULL);
+  g_assert_true (fixture_model_write (dir, &spec, NULL));
+  g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+  g_autofree char *text = read_text (config);
+  g_autoptr (GString) edited = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (edited, "\"EPS\"", "1e-300", 1), ==, 1);
+  g_assert_true (g_file_set_contents (config, edited->str, -1, NULL));
+  const char *predict[] = { "predict", "--model", dir, "--text", "the cat", NULL };
+  g_auto (Bounded) e = run_bounded (predict, NULL, NULL, NULL);
+  assert_refused (&e, (const char *[]){ config, "'layer_norm_epsilon' is 1e-300",
+                                        "which is 0 as a float32", NULL });
+}
+
 int
 main (int argc, char **argv)
 {
@@ -524,6 +626,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/hostile/lines-files", test_lines_files);
   g_test_add_func ("/cli/hostile/tokenizer-folders", test_tokenizer_folders);
   g_test_add_func ("/cli/hostile/compare-memory", test_compare_memory);
+  g_test_add_func ("/cli/hostile/overflow", test_overflow);
+  g_test_add_func ("/cli/hostile/layers-and-eps", test_layers_and_eps);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   g_free (fixture);

@@ -1,4 +1,4 @@
-/* test-cli-mini-heads.c — issue 5's head-pattern targets as a user checks them: `attnscope stats
+/* test-cli-mini-heads.c — the default model's head patterns as a user checks them: `attnscope stats
  * --lines heldout.txt --json` on the default model (no --model) over its whole held-out file.
  * Every head's previous- and first-token share equals the one metrics.json records (computed
  * in PyTorch by data/train-mini/evaluate.py, which the model README quotes) within 1e-4; the

@@ -318,7 +318,7 @@ n_layer_2_63 (const char *old)
   return g_string_free (s, FALSE);
 }
 
-/* The 12 GB dataset of the recipe: 3e9 / 128 rows of 128 floats in 8192-row chunks. */
+/* The 12 GB dataset of the attack's recipe: 3e9 / 128 rows of 128 floats in 8192-row chunks. */
 #define HUGE_ROWS (G_GUINT64_CONSTANT (3000000000) / 128)
 
 /* wte as 12 GB that config.json agrees with (vocab_size 9,375,000 of width 320, within the

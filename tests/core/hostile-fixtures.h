@@ -1,9 +1,9 @@
 /* hostile-fixtures.h — model folders and files built to hurt a loader, from C at test time.
  *
- * Each case is a reproduction recipe of issue 16 ("Hostile files cannot crash, hang or fool
- * attnscope"), applied to a valid fixture model (fixture-model.h): the HDF5 ones with libhdf5's
- * own API (a virtual dataset that is its own source, an external link into a second file after a
- * pad, external raw storage in /etc/passwd, /dev/zero or a FIFO, an unwritten 12 GB chunked
+ * Each case is a reproduction recipe of an attack on the loaders (hostile files must not crash,
+ * hang or fool attnscope), applied to a valid fixture model (fixture-model.h): the HDF5 ones with
+ * libhdf5's own API (a virtual dataset that is its own source, an external link into a second file
+ * after a pad, external raw storage in /etc/passwd, /dev/zero or a FIFO, an unwritten 12 GB chunked
  * dataset), the JSON ones by writing the text (nesting 100,000 deep, 100 MB, 2^63), and FIFOs in
  * place of the files. hostile_case_needle() is a piece of the error message the case must give
  * (NULL for the cases that must load: an unread dataset costs nothing). The core, command-line

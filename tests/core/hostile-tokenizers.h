@@ -1,5 +1,6 @@
 /* hostile-tokenizers.h — tokenizer folders built to hurt the tokenizer.json engine, vocab.txt and
- * their config files (issue 16, applied to core/tokenizers), written from C at test time.
+ * their config files (the loaders' hostile inputs, applied to core/tokenizers), written from C at
+ * test time.
  *
  * Each case is a folder holding tokenizer.json (or vocab.txt) and maybe tokenizer_config.json;
  * it must be refused either when loading or when encoding hostile_tokenizer_text(), with an

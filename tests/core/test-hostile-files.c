@@ -1,5 +1,5 @@
 /* test-hostile-files.c — model folders, weight files, matrices and JSON built to hurt the
- * loaders (issue 16; recipes in hostile-fixtures.h).
+ * loaders (recipes in hostile-fixtures.h).
  *
  * Every hostile model folder must fail to load with the error code and a message that names the
  * file and the problem — or, for a dataset the model never uses, load with the right weights and

@@ -1,6 +1,6 @@
-/* test-hostile-io.c — the mechanisms behind issue 16: the HDF5 child (h5-child-private.h), safe
- * output files (as-output-file.h), --lines text files (as-input-file.h) and the memory budget
- * that counts what is held (memory-private.h).
+/* test-hostile-io.c — the mechanisms that keep hostile files harmless: the HDF5 child
+ * (h5-child-private.h), safe output files (as-output-file.h), --lines text files (as-input-file.h)
+ * and the memory budget that counts what is held (memory-private.h).
  *
  * The child is tested with main functions that do what libhdf5 does on a hostile file — crash,
  * recurse until the stack ends, hang, ask for too much memory, send garbage — and the parent must

@@ -1,4 +1,4 @@
-/* test-mini-model.c — the shipped default model data/models/attnscope-mini (issue 5).
+/* test-mini-model.c — the shipped default model data/models/attnscope-mini.
  *
  * - It is the default: as_model_load(NULL) finds it by name, with the shape its README states.
  * - Its own byte-level BPE: every held-out line (data/models/attnscope-mini/heldout.txt) is
@@ -11,7 +11,8 @@
  * - Its head patterns: aggregated by the core over the first held-out lines, every head's
  *   previous- and first-token shares equal the ones metrics.json records for those lines
  *   (computed in PyTorch by data/train-mini/evaluate.py) within 1e-4; some head attends to the
- *   previous token and some head to the first token with a mean share >= 0.5 each (issue 5),
+ *   previous token and some head to the first token with a mean share >= 0.5 each (what the
+ *   model was trained to show),
  *   on those lines and over the whole file. */
 #include <hdf5.h>
 #include <json-glib/json-glib.h>
@@ -342,7 +343,8 @@ test_head_patterns (void)
   double full_first = json_object_get_double_member (bf, "value");
   g_assert_cmpfloat (full_previous, >, 0);
   g_assert_cmpfloat (full_first, >, 0);
-  /* Issue 5: a previous-token head and a first-token head with a mean share of at least 0.5. */
+  /* The model's purpose: a previous-token head and a first-token head with a mean share of at
+   * least 0.5. */
   g_assert_cmpfloat (best_previous, >=, 0.5);
   g_assert_cmpfloat (full_previous, >=, 0.5);
   g_assert_cmpfloat (best_first, >=, 0.5);

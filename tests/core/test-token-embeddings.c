@@ -1,5 +1,5 @@
-/* test-token-embeddings.c — static and contextual vectors of one token (issue 15, the lecture's
- * "spring" in three senses).
+/* test-token-embeddings.c — static and contextual vectors of one token (a lecture's "spring" in
+ * three senses).
  *
  * With the shipped GPT-2 attnscope-mini, " spring" (vocabulary entry "Ġspring") in "My favorite
  * season is spring", "The water of the spring is very clean" and "Last night I broke one spring

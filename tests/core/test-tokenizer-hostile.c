@@ -1,5 +1,5 @@
-/* test-tokenizer-hostile.c — issue 16 for the tokenizer.json engine and vocab.txt: every hostile
- * folder of hostile-tokenizers.h is refused with one error naming the file and the problem,
+/* test-tokenizer-hostile.c — hostile files for the tokenizer.json engine and vocab.txt: every
+ * hostile folder of hostile-tokenizers.h is refused with one error naming the file and the problem,
  * either when loading or when encoding, without a crash, a hang (the suite's timeout bounds the
  * test) or a sanitizer report (the ASan+UBSan run of the core suite). A catastrophic regex must
  * give up, not run for hours; the same tokenizer still encodes texts it can match. */

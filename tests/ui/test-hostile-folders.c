@@ -1,4 +1,4 @@
-/* test-hostile-folders.c — the window under Xvfb opens every hostile model folder of issue 16
+/* test-hostile-folders.c — the window under Xvfb opens every hostile model folder
  * (hostile-fixtures.h) the way "Open Model Folder…" does (the folder chooser hands the folder to
  * attnscope_window_open_model) and must show the error and keep its model, its text and its
  * result: no crash, no hang, nothing replaced. The unused 12 GB dataset is not hostile to a

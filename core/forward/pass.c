@@ -1,0 +1,216 @@
+/* pass.c — the one forward driver (pass-private.h): everything a forward pass does around a
+ * family's maths, written once.
+ *
+ *   trace = the stack's shape for T tokens; its tokens and token embeddings
+ *   x [T][D] = embed(ids)                                  checked finite
+ *   per layer l: cancelled? → fail; hidden[l] = x; layer(l), x in place; x checked finite
+ *   finish: hidden[L], logits                              both checked finite
+ *
+ * Weights are finite when they are loaded (as_tensor_store_check_finite), but finite weights can
+ * still overflow float32 (embeddings near 3e38 give an infinite sum, an infinite logit and a NaN
+ * probability), so every layer's output is checked: one pass over its T·D values, a few
+ * microseconds against the layer's T·D² multiply-adds. The first value that is not finite stops
+ * the pass with a message naming the layer, the position and its token. */
+#include "pass-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "as-error.h"
+#include "kernels-private.h"
+
+/* Values checked per block before looking for the exact index: small enough to stay in cache. */
+#define FINITE_BLOCK 4096
+
+gssize
+as_find_non_finite (const float *x, gsize n)
+{
+  for (gsize at = 0; at < n; at += FINITE_BLOCK)
+    {
+      gsize m = MIN (FINITE_BLOCK, n - at);
+      guint32 bad = 0;
+      for (gsize i = 0; i < m; i++)
+        {
+          guint32 bits;
+          memcpy (&bits, x + at + i, sizeof bits);
+          bad |= (bits & 0x7f800000u) == 0x7f800000u; /* exponent all ones: Inf or NaN */
+        }
+      if (bad == 0)
+        continue;
+      for (gsize i = 0; i < m; i++)
+        if (!isfinite (x[at + i]))
+          return (gssize) (at + i);
+    }
+  return -1;
+}
+
+gboolean
+as_check_finite (const float *x, int rows, int d, int row0, const char *what, const char *row_noun,
+                 char *const *tokens, GError **error)
+{
+  gssize i = as_find_non_finite (x, (gsize) rows * d);
+  if (i < 0)
+    return TRUE;
+  float v = x[i];
+  int row = row0 + (int) (i / d);
+  g_autofree char *token
+      = tokens != NULL ? g_strdup_printf (" (token '%s')", tokens[row]) : g_strdup ("");
+  g_set_error (error, AS_ERROR, AS_ERROR_VALUE,
+               "%s produced a non-finite value (%s) at %s %d%s: the model's weights make its "
+               "activations overflow float32",
+               what, isnan (v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"), row_noun, row, token);
+  return FALSE;
+}
+
+AsTraceShape
+as_pass_trace_shape (const AsStack *stack, const AsConfig *c, int n_tokens,
+                     const AsForwardOptions *options, gboolean *causal)
+{
+  AsTraceShape shape = {
+    .n_layer = c->n_layer,
+    .n_head = c->n_head,
+    .n_kv_head = c->n_kv_head,
+    .n_tokens = n_tokens,
+    .d_model = c->n_embd,
+    .head_dim = c->head_dim,
+    .vocab_size = c->vocab_size,
+    .all_logits = options != NULL && options->all_logits,
+    .capture_qkv = options != NULL && options->capture_qkv,
+  };
+  gboolean is_causal = TRUE;
+  if (stack->trace_shape != NULL)
+    stack->trace_shape (c, &shape, &is_causal);
+  if (causal != NULL)
+    *causal = is_causal;
+  return shape;
+}
+
+guint64
+as_pass_bytes (const AsStack *stack, const AsConfig *config, int n_tokens, int n_source,
+               const AsForwardOptions *options)
+{
+  AsTraceShape shape = as_pass_trace_shape (stack, config, n_tokens, options, NULL);
+  guint64 residual = (guint64) n_tokens * config->n_embd * sizeof (float);
+  return as_trace_shape_bytes (&shape) + residual
+         + stack->scratch_bytes (config, n_tokens, n_source);
+}
+
+/* "layer 3", "decoder layer 3"; "the embeddings", "the decoder's embeddings" (owned). */
+static char *
+stage_name (const AsStack *stack, int layer, const char *part)
+{
+  if (part == NULL)
+    return stack->name != NULL ? g_strdup_printf ("%s layer %d", stack->name, layer)
+                               : g_strdup_printf ("layer %d", layer);
+  return stack->name != NULL ? g_strdup_printf ("the %s's %s", stack->name, part)
+                             : g_strdup_printf ("the %s", part);
+}
+
+/* Fails when x [ROWS][D] — the last ROWS positions — of stage LAYER (or PART) holds a value
+ * that is not finite. */
+static gboolean
+check_stage (const AsPass *p, const AsStack *stack, const float *x, int rows, int d, int layer,
+             const char *part, GError **error)
+{
+  if (as_find_non_finite (x, (gsize) rows * d) < 0)
+    return TRUE;
+  const AsTrace *t = p->trace;
+  g_autofree char *what = stage_name (stack, layer, part);
+  return as_check_finite (x, rows, d, t->n_tokens - rows, what, "position", t->token_texts, error);
+}
+
+/* The stages of STACK on pass P, the driver's checks between them. */
+static gboolean
+run_stages (AsPass *p, const AsStack *stack, GError **error)
+{
+  AsTrace *t = p->trace;
+  int T = p->n_tokens, D = t->d_model;
+  GCancellable *cancellable = p->options != NULL ? p->options->cancellable : NULL;
+  stack->embed (p);
+  if (!check_stage (p, stack, p->x, T, D, 0, "embeddings", error))
+    return FALSE;
+  for (int l = 0; l < t->n_layer; l++)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the forward pass was cancelled");
+          return FALSE;
+        }
+      memcpy (as_trace_hidden (t, l), p->x, sizeof (float) * T * D);
+      stack->layer (p, l);
+      if (!check_stage (p, stack, p->x, T, D, l, NULL, error))
+        return FALSE;
+    }
+  stack->finish (p);
+  return check_stage (p, stack, as_trace_hidden (t, t->n_layer), T, D, 0, "final norm", error)
+         && check_stage (p, stack, t->logits, t->logits_rows, t->vocab_size, 0, "output layer",
+                         error);
+}
+
+/* A worker team sized for the pass's largest product (tiny models run faster alone). */
+static AsWorkerTeam *
+team_for (const AsConfig *c, const AsTrace *t)
+{
+  gsize T = t->n_tokens, D = t->d_model, F = MAX (c->n_inner, c->encoder_n_inner);
+  gsize largest = MAX (T * D * F, (gsize) t->logits_rows * D * t->vocab_size);
+  largest = MAX (largest, T * T * D);
+  return as_worker_team_new (as_parallel_worth (largest) ? as_forward_threads () : 1);
+}
+
+/* The trace STACK fills over IDS, with its tokens, token embeddings and SOURCE. */
+static AsTrace *
+trace_new (const AsStack *stack, const AsConfig *c, gconstpointer weights,
+           const AsTokenizer *tokenizer, const int32_t *ids, int T, AsTrace *source,
+           const AsForwardOptions *options, GError **error)
+{
+  gboolean causal;
+  AsTraceShape shape = as_pass_trace_shape (stack, c, T, options, &causal);
+  g_autoptr (AsTrace) t = as_trace_new_shape (&shape, error);
+  if (t == NULL)
+    return NULL;
+  t->causal = causal;
+  as_trace_set_tokens (t, tokenizer, ids);
+  const float *table = stack->token_embeddings != NULL ? stack->token_embeddings (weights) : NULL;
+  if ((table != NULL && !as_trace_set_token_embeddings (t, table, error))
+      || (source != NULL && !as_trace_set_source (t, as_trace_ref (source), error)))
+    return NULL;
+  return g_steal_pointer (&t);
+}
+
+AsTrace *
+as_pass_run (const AsStack *stack, const AsConfig *c, gconstpointer weights,
+             const AsTokenizer *tokenizer, const int32_t *ids, int T, AsTrace *source,
+             const AsForwardOptions *options, GError **error)
+{
+  g_autoptr (AsTrace) t = trace_new (stack, c, weights, tokenizer, ids, T, source, options, error);
+  if (t == NULL)
+    return NULL;
+  int S = source != NULL ? source->n_tokens : 0;
+  guint64 scratch_bytes = stack->scratch_bytes (c, T, S);
+  g_autofree float *x = g_try_new (float, (gsize) T * c->n_embd); /* [T][D] */
+  g_autofree void *scratch = scratch_bytes > 0 ? g_try_malloc ((gsize) scratch_bytes) : NULL;
+  if (x == NULL || (scratch_bytes > 0 && scratch == NULL))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate the working memory for %d tokens", T);
+      return NULL;
+    }
+
+  int blas_threads;
+  as_blas_single_threaded_begin (&blas_threads);
+  g_autoptr (AsWorkerTeam) team = team_for (c, t);
+  AsPass pass = {
+    .config = c,
+    .weights = weights,
+    .options = options,
+    .trace = t,
+    .source = source,
+    .team = team,
+    .n_tokens = T,
+    .x = x,
+    .scratch = scratch,
+  };
+  gboolean ok = run_stages (&pass, stack, error);
+  as_blas_single_threaded_end (blas_threads);
+  return ok ? g_steal_pointer (&t) : NULL;
+}

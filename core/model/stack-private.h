@@ -1,0 +1,74 @@
+/* stack-private.h — a family's forward pass as the stages the one forward driver runs
+ * (forward/pass.c).
+ *
+ * Every forward pass does the same around its maths: allocate the trace, give it the tokens and
+ * the token embeddings, allocate the residual stream and the working memory, run OpenBLAS
+ * single-threaded beside one worker team, then per layer check for cancellation, keep the
+ * block's input as hidden[l], run the block and check that its output is finite, and at the end
+ * check the last hidden state and the logits. The driver does all of that once; a family writes
+ * only its maths, as the hooks of one AsStack per stack of layers: a decoder-only or
+ * encoder-only model has one (AsFamily.stack), an encoder–decoder two (AsFamily.encoder runs
+ * first, AsFamily.stack attends to its output).
+ *
+ * Families that share a stack differ by data in their settings (norm kind, MLP kind, residual
+ * order, windows, RoPE, scales), never by a flag here (core/README.md, "Adding a model family").
+ * Private to the core. */
+#pragma once
+
+#include "as-forward.h"
+#include "as-trace.h"
+#include "worker-team-private.h"
+
+G_BEGIN_DECLS
+
+/* What the stages of one pass receive. */
+typedef struct
+{
+  const AsConfig *config;
+  gconstpointer weights;           /* the family's weights struct (AsFamily.bind_weights) */
+  const AsForwardOptions *options; /* may be NULL */
+  AsTrace *trace;                  /* being filled: ids and tokens set, arrays zeroed */
+  const AsTrace *source;           /* a decoder stack's encoder trace (the cross-attention reads
+                                    * its last hidden state), else NULL */
+  AsWorkerTeam *team;              /* the pass's threads (OpenBLAS is single-threaded meanwhile) */
+  int n_tokens;                    /* T */
+  float *x;                        /* [T][D] the residual stream */
+  gpointer scratch;                /* the stack's working memory: scratch_bytes (config, T, S) */
+} AsPass;
+
+/* One stack of layers: its data and the stages of its forward pass. */
+typedef struct
+{
+  /* The stack in messages ("encoder layer 2 produced ..."): "encoder", "decoder", or NULL for a
+   * model's only stack ("layer 2 produced ..."). */
+  const char *name;
+
+  /* The trace the stack fills. SHAPE arrives as the config's sizes with the options' choices
+   * (all logits, q/k/v); the hook changes what differs for this stack — an encoder stack's own
+   * layers and heads, no logits without an output head, q/k/v kept when the stack attends from
+   * them — and sets *CAUSAL (whether a token sees only the tokens before it). NULL: the shape
+   * as it arrives, causal. */
+  void (*trace_shape) (const AsConfig *config, AsTraceShape *shape, gboolean *causal);
+
+  /* Bytes of working memory (AsPass.scratch) for N_TOKENS tokens attending to N_SOURCE encoder
+   * tokens (0 for a stack without cross-attention); the residual stream is the driver's. */
+  guint64 (*scratch_bytes) (const AsConfig *config, int n_tokens, int n_source);
+
+  /* The token-embedding table [V][D] whose rows for the ids the trace keeps (token_embeddings:
+   * each token's vector before positions or anything else are added), or NULL. May be NULL. */
+  const float *(*token_embeddings) (gconstpointer weights);
+
+  /* x [T][D] = the stack's input for the trace's ids: token embeddings, positions, an embedding
+   * norm; and any table the layers read for the whole pass (RoPE's angles). */
+  void (*embed) (AsPass *pass);
+
+  /* Block LAYER on x [T][D] in place, writing the layer's attention, contexts and attention
+   * output into the trace (q, k, v when the trace keeps them; a decoder stack also its
+   * cross-attention). */
+  void (*layer) (AsPass *pass, int layer);
+
+  /* hidden[L] (x after the final norm, or x itself) and the trace's logits rows. */
+  void (*finish) (AsPass *pass);
+} AsStack;
+
+G_END_DECLS
