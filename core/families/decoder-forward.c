@@ -4,7 +4,7 @@
  * Reads top to bottom like the maths in core/README.md ("Llama family", "GPT-NeoX"):
  *   h = embed[ids]
  *   per block: a = norm1(h); q, k, v = projections of a (NeoX: one fused, split per head);
- *              RoPE on q and k; per query head S = q·kᵀ/√hd with the key of its key/value head,
+ *              Qwen3: each head's q and k RMS-normalised over head_dim; RoPE on q and k; per query head S = q·kᵀ/√hd with the key of its key/value head,
  *              causal (and sliding-window) softmax, ctx = P·v; attn = concat(ctx)·Woᵀ;
  *              llama: h += attn; h += mlp(norm2(h))       mlp = down(act(gate(a)) · up(a))
  *              NeoX parallel: h += mlp(norm2(h)) + attn   mlp = down(act(up(a)))
@@ -122,7 +122,8 @@ norm (AsWorkerTeam *team, float *out, const float *x, const float *w, const floa
   as_norm_rows (team, out, x, w, layer ? b : NULL, c->layer_norm_eps, T, c->n_embd);
 }
 
-/* The attention's q [T][H·hd], k and v [T][K·hd] of layer W from a [T][D], RoPE applied. */
+/* The attention's q [T][H·hd], k and v [T][K·hd] of layer W from a [T][D], the per-head q/k norms
+ * (when bound) and RoPE applied. */
 static void
 project_qkv (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, const AsConfig *c,
              int T)
@@ -151,6 +152,12 @@ project_qkv (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, con
         { s->v, &w->v, w->v_b, K * hd },
       };
       as_matmul_weights (team, s->a, T, D, qkv, 3, AS_EPILOGUE_NONE, 0);
+    }
+  if (w->q_norm_w != NULL)
+    {
+      /* per head: q [T][H·hd] is [T·H][hd] rows (Qwen3's q_norm, k_norm before RoPE) */
+      as_norm_rows (team, s->q, s->q, w->q_norm_w, NULL, c->layer_norm_eps, T * H, hd);
+      as_norm_rows (team, s->k, s->k, w->k_norm_w, NULL, c->layer_norm_eps, T * K, hd);
     }
   int rot = set->rope.rotary_dim;
   as_rope_apply (s->q, T, H * hd, H, hd, rot, s->cos, s->sin);

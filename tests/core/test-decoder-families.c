@@ -1,0 +1,389 @@
+/* test-decoder-families.c — Qwen3 (model type qwen3 of the `llama` family) and Phi-3 (`phi3`)
+ * against the project's independent PyTorch reference of Hugging Face's eager forward
+ * (tests/reference/decoder_reference.py: Qwen3's per-head q/k RMSNorm, explicit head_dim,
+ * attention_bias and use_sliding_window / max_window_layers; Phi-3's fused qkv_proj and
+ * gate_up_proj, partial_rotary_factor, longrope with short and long factors and the attention
+ * factor, and the sliding window on every layer).
+ *
+ * Every case at T = 1, a prime length and a length ≥ 256, with the tolerances of tests/README.md
+ * (trace-compare.h). Between them: GQA and MQA, head_dim ≠ D/H and Qwen3's default 128, F32 and
+ * BF16, sharded and single files, tied and untied output matrices, biases, sliding windows longer
+ * and shorter than the text, longrope below and above original_max_position_embeddings (short
+ * and long factors) with a derived and an explicit attention factor. Phi-3's fused checkpoint
+ * against the same values stored unfused: bitwise the same trace. The threads: ATTNSCOPE_THREADS
+ * 1..4 give bitwise the same trace. info names the settings. Bad input: a fused matrix of the
+ * wrong height, longrope factors of the wrong length or sign, unsupported RoPE types, a zero
+ * window — each a clear message naming the file and what was expected. */
+#include <glib/gstdio.h>
+#include <hdf5.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "as-error.h"
+#include "as-forward.h"
+#include "as-model.h"
+#include "check-close.h"
+#include "decoder-models.h"
+#include "trace-compare.h"
+
+#define VOCAB 320
+
+typedef struct
+{
+  const char *name;
+  const char *const *args; /* make-model options, NULL-terminated */
+  int lengths[4];          /* sequence lengths, 0-terminated */
+  int windows[8];          /* the expected sliding window of each layer (0: none) */
+} FamilyCase;
+
+#define SMALL                                                                                      \
+  "--layers", "2", "--heads", "4", "--hidden", "64", "--intermediate", "112", "--vocab", "320",    \
+      "--positions", "1024"
+
+/* 4 layers, the upper two sliding (max_window_layers = L/2), head_dim 24 ≠ 64/4 */
+static const char *const qwen3_window[]
+    = { "--family", "qwen3",    "--layers",    "4",    "--heads",     "4",    "--kv-heads",
+        "2",        "--hidden", "64",          "--head-dim", "24",    "--intermediate", "112",
+        "--vocab",  "320",      "--positions", "1024", "--sliding-window", "40", NULL };
+/* head_dim 128 (Qwen3Config's default) ≠ 64/4; MQA; biases on q, k, v and o */
+static const char *const qwen3_bias[] = { "--family", "qwen3", SMALL,      "--kv-heads", "1",
+                                          "--dtype",  "bf16",  "--shards", "2",          "--tie",
+                                          "--attention-bias", "--seed", "3", NULL };
+static const char *const phi3_longrope[]
+    = { "--family",       "phi3", SMALL,  "--kv-heads",     "2",          "--rope-scaling",
+        "longrope",       "--original-max", "64", "--partial-rotary", "0.75", "--sliding-window",
+        "30",             NULL };
+static const char *const phi3_longrope_unfused[]
+    = { "--family",       "phi3", SMALL,  "--kv-heads",     "2",          "--rope-scaling",
+        "longrope",       "--original-max", "64", "--partial-rotary", "0.75", "--sliding-window",
+        "30",             "--unfused",      NULL };
+static const char *const phi3_bf16[] = { "--family", "phi3", SMALL,      "--dtype", "bf16",
+                                         "--shards", "3",    "--tie",    "--seed",  "4",
+                                         NULL };
+/* explicit attention_factor; T 263 below original 300 (short factors), 307 above (long) */
+static const char *const phi3_attention[]
+    = { "--family",       "phi3", SMALL, "--kv-heads", "1", "--rope-scaling", "longrope:1.3",
+        "--original-max", "300",  "--seed", "6", NULL };
+
+static const FamilyCase cases[] = {
+  { "qwen3-gqa-headdim-window", qwen3_window, { 1, 53, 263 }, { 0, 0, 40, 40 } },
+  { "qwen3-mqa-bias-bf16-sharded-tied", qwen3_bias, { 1, 31, 256 }, { 0 } },
+  { "phi3-longrope-partial-window", phi3_longrope, { 1, 37, 263 }, { 30, 30 } },
+  { "phi3-bf16-sharded-tied", phi3_bf16, { 1, 17, 256 }, { 0 } },
+  { "phi3-longrope-attention-factor", phi3_attention, { 1, 263, 307 }, { 0 } },
+};
+
+static int
+count_lengths (const FamilyCase *fc)
+{
+  int n = 0;
+  while (n < 4 && fc->lengths[n] > 0)
+    n++;
+  return n;
+}
+
+static void
+run_case (gconstpointer data)
+{
+  const FamilyCase *fc = data;
+  g_autofree char *dir = decoder_model (fc->name, fc->args, FALSE);
+  if (dir == NULL)
+    return;
+  int n = count_lengths (fc);
+  g_autofree char *expected = decoder_expected (dir, fc->lengths, n, VOCAB, 13, NULL);
+  if (expected == NULL)
+    return;
+  TraceCompareSpec spec = { .windows = fc->windows };
+  g_assert_cmpint (trace_compare_model (dir, expected, fc->name, &spec), ==, n);
+}
+
+/* --- fused and unfused, threads ---------------------------------------------------------------- */
+
+static AsTrace *
+run_ids (AsModel *model, int length, guint32 seed)
+{
+  g_autofree char *text = decoder_ids (length, VOCAB, seed, 0);
+  g_auto (GStrv) parts = g_strsplit (text, ",", -1);
+  g_autofree int32_t *ids = g_new (int32_t, length);
+  for (int i = 0; i < length; i++)
+    ids[i] = (int32_t) g_ascii_strtoll (parts[i], NULL, 10);
+  AsForwardOptions options = { .all_logits = TRUE, .capture_qkv = TRUE };
+  g_autoptr (GError) error = NULL;
+  AsTrace *t = as_forward (model, ids, length, &options, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+/* Attention, hidden states, attention outputs, contexts and logits of A and B bitwise equal. */
+static void
+assert_traces_identical (const AsTrace *a, const AsTrace *b)
+{
+  gsize L = a->n_layer, H = a->n_head, T = a->n_tokens, D = a->d_model, hd = a->head_dim;
+  g_assert_cmpint (a->n_tokens, ==, b->n_tokens);
+  g_assert_cmpmem (a->attn, L * H * T * T * sizeof (float), b->attn, L * H * T * T * sizeof (float));
+  g_assert_cmpmem (a->hidden, (L + 1) * T * D * sizeof (float), b->hidden,
+                   (L + 1) * T * D * sizeof (float));
+  g_assert_cmpmem (a->attn_out, L * T * D * sizeof (float), b->attn_out, L * T * D * sizeof (float));
+  g_assert_cmpmem (a->ctx, L * H * T * hd * sizeof (float), b->ctx, L * H * T * hd * sizeof (float));
+  gsize V = a->vocab_size, rows = a->logits_rows;
+  g_assert_cmpmem (a->logits, rows * V * sizeof (float), b->logits, rows * V * sizeof (float));
+}
+
+/* The fused checkpoint and the same values stored as q/k/v_proj and gate/up_proj: the same trace
+ * bit for bit (the split is a view of row ranges), and the unfused folder also matches the
+ * reference's outputs for the fused one. */
+static void
+test_phi3_fused_unfused (void)
+{
+  g_autofree char *fused = decoder_model (cases[2].name, phi3_longrope, FALSE);
+  g_autofree char *unfused = decoder_model ("phi3-longrope-unfused", phi3_longrope_unfused, FALSE);
+  if (fused == NULL || unfused == NULL)
+    return;
+  g_autofree char *st = g_build_filename (unfused, "model.safetensors", NULL);
+  g_autofree char *header = NULL;
+  g_assert_true (g_file_get_contents (st, &header, NULL, NULL));
+  g_assert_nonnull (strstr (header + 8, "layers.0.self_attn.k_proj.weight"));
+  g_assert_null (strstr (header + 8, "qkv_proj"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) a = as_model_load (fused, &error);
+  g_assert_no_error (error);
+  g_autoptr (AsModel) b = as_model_load (unfused, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (as_model_get_n_params (a), ==, as_model_get_n_params (b));
+  g_assert_null (as_model_get_warning (a));
+  g_assert_null (as_model_get_warning (b));
+  g_autofree char *expected = decoder_expected (fused, cases[2].lengths, 3, VOCAB, 13, NULL);
+  if (expected != NULL)
+    {
+      TraceCompareSpec spec = { .windows = cases[2].windows };
+      g_assert_cmpint (trace_compare_model (unfused, expected, "phi3-unfused", &spec), ==, 3);
+    }
+  const int lengths[] = { 37, 263 };
+  for (gsize i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      g_autoptr (AsTrace) ta = run_ids (a, lengths[i], 21);
+      g_autoptr (AsTrace) tb = run_ids (b, lengths[i], 21);
+      assert_traces_identical (ta, tb);
+    }
+}
+
+/* ATTNSCOPE_THREADS 1..4: the same trace bit for bit, for both families at T = 263. */
+static void
+test_threads (void)
+{
+  const FamilyCase *which[] = { &cases[0], &cases[2] };
+  g_autofree char *saved = g_strdup (g_getenv ("ATTNSCOPE_THREADS"));
+  for (gsize m = 0; m < G_N_ELEMENTS (which); m++)
+    {
+      g_autofree char *dir = decoder_model (which[m]->name, which[m]->args, FALSE);
+      if (dir == NULL)
+        return;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (AsModel) model = as_model_load (dir, &error);
+      g_assert_no_error (error);
+      g_setenv ("ATTNSCOPE_THREADS", "1", TRUE);
+      g_assert_cmpint (as_forward_threads (), ==, 1);
+      g_autoptr (AsTrace) one = run_ids (model, 263, 5);
+      for (int n = 2; n <= 4; n++)
+        {
+          g_autofree char *value = g_strdup_printf ("%d", n);
+          g_setenv ("ATTNSCOPE_THREADS", value, TRUE);
+          g_assert_cmpint (as_forward_threads (), ==, n);
+          g_autoptr (AsTrace) t = run_ids (model, 263, 5);
+          assert_traces_identical (one, t);
+        }
+    }
+  if (saved != NULL)
+    g_setenv ("ATTNSCOPE_THREADS", saved, TRUE);
+  else
+    g_unsetenv ("ATTNSCOPE_THREADS");
+}
+
+/* --- info ------------------------------------------------------------------------------------ */
+
+/* The value of setting NAME in SETTINGS (name, value, ... pairs). */
+static const char *
+setting (char **settings, const char *name)
+{
+  for (int i = 0; settings[i] != NULL && settings[i + 1] != NULL; i += 2)
+    if (g_str_equal (settings[i], name))
+      return settings[i + 1];
+  g_test_message ("no setting %s", name);
+  g_assert_not_reached ();
+}
+
+static void
+test_info (void)
+{
+  g_autofree char *qdir = decoder_model (cases[0].name, cases[0].args, FALSE);
+  g_autofree char *pdir = decoder_model (cases[2].name, cases[2].args, FALSE);
+  if (qdir == NULL || pdir == NULL)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) q = as_model_load (qdir, &error);
+  g_assert_no_error (error);
+  const AsConfig *qc = as_model_get_config (q);
+  g_assert_cmpstr (qc->family, ==, "llama");
+  g_assert_cmpint (qc->head_dim, ==, 24);
+  g_assert_cmpint (qc->n_kv_head, ==, 2);
+  g_auto (GStrv) qs = as_config_dup_settings (qc);
+  g_assert_nonnull (strstr (setting (qs, "qk_norm"), "RMSNorm of each head's q and k"));
+  g_assert_nonnull (strstr (setting (qs, "attention"), "head_dim 24"));
+  g_assert_cmpstr (setting (qs, "sliding_window"), ==, "40 tokens on 2 of 4 layers (from layer 2)");
+  g_assert_cmpstr (setting (qs, "biases"), ==, "none");
+  /* embed + 4 · (q + k + v + o + q/k norms + mlp + 2 norms) + norm + lm_head */
+  gint64 layer = 64 * 96 + 2 * 64 * 48 + 96 * 64 + 2 * 24 + 3 * 64 * 112 + 2 * 64;
+  g_assert_cmpint (as_model_get_n_params (q), ==, 320 * 64 + 4 * layer + 64 + 320 * 64);
+
+  g_autoptr (AsModel) p = as_model_load (pdir, &error);
+  g_assert_no_error (error);
+  const AsConfig *pc = as_model_get_config (p);
+  g_assert_cmpstr (pc->family, ==, "phi3");
+  g_auto (GStrv) ps = as_config_dup_settings (pc);
+  const char *rope = setting (ps, "rope");
+  g_assert_nonnull (strstr (rope, "12 of 16 dims per head rotated"));
+  g_assert_nonnull (strstr (rope, "longrope scaling, original_max_position_embeddings 64, factor 16"));
+  /* √(1 + ln 16 / ln 64) */
+  g_autofree char *factor = g_strdup_printf ("attention factor %g", sqrt (1 + log (16) / log (64)));
+  g_assert_nonnull (strstr (rope, factor));
+  g_assert_cmpstr (setting (ps, "sliding_window"), ==, "30 tokens on every layer");
+  g_assert_cmpstr (setting (ps, "qk_norm"), ==, "none");
+  g_assert_nonnull (strstr (setting (ps, "projections"), "qkv_proj and gate_up_proj fused"));
+  g_assert_cmpstr (as_model_get_weights_dtype (p), ==, "F32");
+}
+
+/* --- bad input ------------------------------------------------------------------------------- */
+
+static char *
+copy_model (const char *from, const char *name)
+{
+  char *to = g_build_filename (test_tmpdir (), name, NULL);
+  const char *argv[] = { "cp", "-r", from, to, NULL };
+  int status = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
+                               NULL, &status, NULL));
+  g_assert_cmpint (status, ==, 0);
+  return to;
+}
+
+/* Rewrites DIR/config.json with KEY set to the JSON VALUE (NULL removes it). */
+static void
+set_config (const char *dir, const char *key, const char *value)
+{
+  g_autofree char *path = g_build_filename (dir, "config.json", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  if (value == NULL)
+    json_object_remove_member (o, key);
+  else
+    {
+      g_autoptr (JsonNode) node = json_from_string (value, NULL);
+      g_assert_nonnull (node);
+      json_object_set_member (o, key, json_node_copy (node));
+    }
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  json_generator_set_root (gen, json_parser_get_root (parser));
+  g_assert_true (json_generator_to_file (gen, path, NULL));
+}
+
+static void
+test_bad_phi3 (void)
+{
+  g_autofree char *src = decoder_model (cases[2].name, cases[2].args, FALSE);
+  if (src == NULL)
+    return;
+  g_autofree char *st_name = g_strdup ("model.safetensors");
+  /* the config's heads say 4·16 + 2·1·16 = 96 rows; the file's fused matrix has 128 */
+  g_autofree char *kv = copy_model (src, "phi3-kv1");
+  set_config (kv, "num_key_value_heads", "1");
+  assert_load_fails (kv, AS_ERROR_SHAPE,
+                     (const char *[]){ st_name, "layers.0.self_attn.qkv_proj.weight", "96",
+                                       "128", NULL });
+  /* intermediate_size 100: gate_up_proj (200, 64) expected, (224, 64) stored */
+  g_autofree char *mlp = copy_model (src, "phi3-inner");
+  set_config (mlp, "intermediate_size", "100");
+  assert_load_fails (mlp, AS_ERROR_SHAPE,
+                     (const char *[]){ st_name, "layers.0.mlp.gate_up_proj.weight", "200", "224",
+                                       NULL });
+  struct
+  {
+    const char *key, *value, *needle1, *needle2;
+  } bad[] = {
+    { "rope_scaling",
+      "{\"type\": \"longrope\", \"short_factor\": [1, 1], \"long_factor\": [1, 2, 3, 4, 5, 6]}",
+      "'short_factor'", "list of 6 numbers" },
+    { "rope_scaling",
+      "{\"type\": \"longrope\", \"short_factor\": [1, 1, 1, 1, 1, 1], \"long_factor\": [1, 2, "
+      "3, -4, 5, 6]}",
+      "long_factor[3]", "positive" },
+    { "rope_scaling", "{\"type\": \"longrope\", \"short_factor\": [1, 1, 1, 1, 1, 1]}",
+      "'long_factor'", "list of 6 numbers" },
+    { "rope_scaling", "{\"type\": \"dynamic\", \"factor\": 2.0}", "\"dynamic\"",
+      "supported: default, linear, llama3, longrope" },
+    { "sliding_window", "0", "sliding_window", "0" },
+    { "partial_rotary_factor", "1.5", "partial_rotary_factor", "1.5" },
+    { "original_max_position_embeddings", "0", "original_max_position_embeddings", "0" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("phi3-config-%" G_GSIZE_FORMAT, i);
+      g_autofree char *dir = copy_model (src, name);
+      set_config (dir, bad[i].key, bad[i].value);
+      g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+      assert_load_fails (dir, AS_ERROR_CONFIG,
+                         (const char *[]){ config, bad[i].needle1, bad[i].needle2, NULL });
+    }
+  /* su is Phi-3's older name of longrope: it loads */
+  g_autofree char *su = copy_model (src, "phi3-su");
+  set_config (su, "rope_scaling",
+              "{\"type\": \"su\", \"short_factor\": [1, 1, 1, 1, 1, 1], \"long_factor\": [1, 2, "
+              "3, 4, 5, 6]}");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) model = as_model_load (su, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_bad_qwen3 (void)
+{
+  g_autofree char *src = decoder_model (cases[0].name, cases[0].args, FALSE);
+  if (src == NULL)
+    return;
+  /* without head_dim Qwen3Config's default is 128, not 64/4: q_proj would be (512, 64) */
+  g_autofree char *hd = copy_model (src, "qwen3-no-head-dim");
+  set_config (hd, "head_dim", NULL);
+  assert_load_fails (hd, AS_ERROR_SHAPE,
+                     (const char *[]){ "layers.0.self_attn.q_proj.weight", "512", "96", NULL });
+  /* attention_bias true: the biases the file does not hold are missing */
+  g_autofree char *bias = copy_model (src, "qwen3-bias");
+  set_config (bias, "attention_bias", "true");
+  assert_load_fails (bias, AS_ERROR_NOT_FOUND,
+                     (const char *[]){ "layers.0.self_attn.q_proj.bias", NULL });
+  /* a RoPE type the engine does not compute is refused by name */
+  g_autofree char *yarn = copy_model (src, "qwen3-yarn");
+  set_config (yarn, "rope_scaling", "{\"rope_type\": \"yarn\", \"factor\": 4.0}");
+  g_autofree char *config = g_build_filename (yarn, "config.json", NULL);
+  assert_load_fails (yarn, AS_ERROR_CONFIG, (const char *[]){ config, "\"yarn\"", NULL });
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/core/decoder-families/reference/%s", cases[i].name);
+      g_test_add_data_func (path, &cases[i], run_case);
+    }
+  g_test_add_func ("/core/decoder-families/phi3-fused-unfused", test_phi3_fused_unfused);
+  g_test_add_func ("/core/decoder-families/threads", test_threads);
+  g_test_add_func ("/core/decoder-families/info", test_info);
+  g_test_add_func ("/core/decoder-families/bad/phi3", test_bad_phi3);
+  g_test_add_func ("/core/decoder-families/bad/qwen3", test_bad_qwen3);
+  int status = g_test_run ();
+  test_tmpdir_cleanup ();
+  return status;
+}
