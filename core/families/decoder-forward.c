@@ -268,8 +268,6 @@ as_decoder_forward (const AsModel *model, const int32_t *ids, int T,
     return NULL;
   as_rope_tables (s.cos, s.sin, &set->rope, T);
 
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
   /* threads only when the largest product is worth sharing (tiny models run faster alone) */
   gsize largest = MAX ((gsize) T * D * c->n_inner, (gsize) (t->logits_rows) * D * V);
   g_autoptr (AsWorkerTeam) team
@@ -289,10 +287,8 @@ as_decoder_forward (const AsModel *model, const int32_t *ids, int T,
       float *final = as_trace_hidden (t, L); /* [T][D] after the final norm */
       norm (team, final, s.x, w->norm_w, w->norm_b, c, T);
       int rows = t->logits_rows;
-      as_matmul_weight (team, t->logits, final + (gsize) (T - rows) * D, &w->lm_head, NULL, rows, D,
-                        V);
+      as_matmul_logits (team, t->logits, final + (gsize) (T - rows) * D, &w->lm_head, rows, D, V);
     }
-  as_blas_single_threaded_end (blas_threads);
   g_free (s.mem);
   if (cancelled)
     {

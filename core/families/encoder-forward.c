@@ -215,8 +215,6 @@ as_encoder_forward (const AsModel *model, const int32_t *ids, int T,
       as_trace_unref (t);
       return NULL;
     }
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
   gsize largest = MAX ((gsize) T * D * c->n_inner, (gsize) T * T * D);
   if (w->has_mlm)
     largest = MAX (largest, (gsize) t->logits_rows * D * c->vocab_size);
@@ -230,7 +228,6 @@ as_encoder_forward (const AsModel *model, const int32_t *ids, int T,
       if (g_cancellable_is_cancelled (cancellable))
         {
           g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the forward pass was cancelled");
-          as_blas_single_threaded_end (blas_threads);
           g_free (s.mem);
           as_trace_unref (t);
           return NULL;
@@ -240,7 +237,6 @@ as_encoder_forward (const AsModel *model, const int32_t *ids, int T,
   memcpy (as_trace_hidden (t, L), s.x, sizeof (float) * T * D);
   if (w->has_mlm)
     mlm_head (team, t->logits, &s, w, c, T, t->logits_rows);
-  as_blas_single_threaded_end (blas_threads);
 
   g_free (s.mem);
   return t;

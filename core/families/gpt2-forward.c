@@ -162,8 +162,6 @@ as_gpt2_forward (const AsModel *model, const int32_t *ids, int T, const AsForwar
       return NULL;
     }
 
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
   /* threads only when the largest product is worth sharing (tiny models run faster alone) */
   gsize largest = MAX ((gsize) T * D * c->n_inner, (gsize) (all_logits ? T : 1) * D * V);
   g_autoptr (AsWorkerTeam) team
@@ -174,7 +172,6 @@ as_gpt2_forward (const AsModel *model, const int32_t *ids, int T, const AsForwar
       if (g_cancellable_is_cancelled (cancellable))
         {
           g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the forward pass was cancelled");
-          as_blas_single_threaded_end (blas_threads);
           g_free (s.mem);
           as_trace_unref (t);
           return NULL;
@@ -186,10 +183,9 @@ as_gpt2_forward (const AsModel *model, const int32_t *ids, int T, const AsForwar
   float *final = as_trace_hidden (t, L); /* [T][D] after ln_f */
   as_norm_rows (team, final, s.x, w->lnf_g, w->lnf_b, c->layer_norm_eps, T, D);
   if (all_logits)
-    as_matmul_transposed (team, t->logits, final, w->wte, T, D, V);
+    as_matmul_logits_transposed (team, t->logits, final, w->wte, T, D, V);
   else
-    as_matmul_transposed (team, t->logits, final + (gsize) (T - 1) * D, w->wte, 1, D, V);
-  as_blas_single_threaded_end (blas_threads);
+    as_matmul_logits_transposed (team, t->logits, final + (gsize) (T - 1) * D, w->wte, 1, D, V);
 
   g_free (s.mem);
   return t;

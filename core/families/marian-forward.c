@@ -206,7 +206,8 @@ decoder_run (const AsModel *model, AsWorkerTeam *team, AsTrace *t, MarianScratch
   float *last = as_trace_hidden (t, t->n_layer); /* [T][D] */
   memcpy (last, s->x, sizeof (float) * T * D);
   int rows = t->logits_rows;
-  as_matmul_transposed (team, t->logits, last + (gsize) (T - rows) * D, w->shared, rows, D, V);
+  as_matmul_logits_transposed (team, t->logits, last + (gsize) (T - rows) * D, w->shared, rows, D,
+                               V);
   for (int i = 0; i < rows; i++)
     as_add_inplace (t->logits + (gsize) i * V, w->final_logits_bias, V);
   return TRUE;
@@ -270,12 +271,9 @@ as_marian_forward_pair (const AsModel *model, const int32_t *src, int S, const i
   if (!as_trace_set_source (t, source, error) || !scratch_init (&s, c, MAX (S, T), error))
     return NULL;
 
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
   g_autoptr (AsWorkerTeam) team = team_for (c, MAX (S, T));
   gboolean ok = encoder_run (model, team, t->source, &s, cancellable, error)
                 && decoder_run (model, team, t, &s, cancellable, error);
-  as_blas_single_threaded_end (blas_threads);
   g_free (s.mem);
   return ok ? g_steal_pointer (&t) : NULL;
 }

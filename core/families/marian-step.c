@@ -147,8 +147,6 @@ marian_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, 
   if (parents != NULL)
     reorder (m, parents);
 
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
   for (int b = 0; b < B; b++) /* every sequence's new token is at position POS */
     as_marian_embed (m->x + (gsize) b * D, m->w, &m->w->decoder,
                      as_marian_settings (c)->embed_scale, tokens + b, 1, pos, D);
@@ -157,7 +155,6 @@ marian_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, 
   as_matmul_transposed (m->team, logits, m->x, m->w->shared, B, D, V); /* [B][V] */
   for (int b = 0; b < B; b++)
     as_add_inplace (logits + (gsize) b * V, m->w->final_logits_bias, V);
-  as_blas_single_threaded_end (blas_threads);
   decoder->n_steps++;
   return TRUE;
 }
@@ -234,8 +231,6 @@ as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
   if (!step_alloc (m, c, n_beams, max_steps, error))
     return NULL;
 
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
   g_autoptr (AsTrace) enc = as_marian_encoder_pass (model, m->team, src, n_src, NULL, error);
   if (enc != NULL)
     {
@@ -248,6 +243,5 @@ as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
           as_marian_linear (m->team, m->cross_v + at, out, &y->cross_attn.v, n_src, m->D, m->D);
         }
     }
-  as_blas_single_threaded_end (blas_threads);
   return enc != NULL ? g_steal_pointer (&decoder) : NULL;
 }
