@@ -1,6 +1,6 @@
 /* matmul.c — the projections of the forward passes: x · W with W in either layout and dtype.
  *
- * Every product is cut into blocks of MATMUL_BLOCK output columns, each multiplied by one
+ * Every product is cut into blocks of output columns, each multiplied by one
  * single-threaded cblas_sgemm (or sgemv) call; the members of the pass's worker team take
  * contiguous runs of blocks, so a member reads only its share of the weights, which is what
  * matters when few tokens make the product memory-bound. The blocks never depend on the number
@@ -24,10 +24,17 @@
 
 #include "blas-threads-private.h"
 
-/* Output columns per block: a multiple of TILE_ROWS and of a cache line's 16 floats. 128 keeps
- * OpenBLAS's repacking of x (once per call) to ~1 % of a call's work and divides the widths of
- * the models into blocks that two or three threads share evenly (768 = 6 blocks, 2048 = 16). */
-#define MATMUL_BLOCK 128
+/* Output columns per block, chosen from the product's width alone — never from the thread count.
+ * A block's BLAS call repacks all of x (OpenBLAS packs both operands of every call), which costs
+ * ~1/width of the block's work when x is large (512 tokens: +7 % of a pass with blocks of 128–512
+ * columns, against ±1 % with these), so a block is as wide as leaves MATMUL_MIN_BLOCKS blocks to
+ * share: 192 of a 768-wide projection, 768 of a 3072-wide MLP — even shares for 2 and 4 threads —
+ * and at most MATMUL_MAX_BLOCK (the vocabulary's logits, whose block of weights stays in the
+ * cache for the row the logits keep apart). A multiple of 64 floats: whole cache lines. */
+#define MATMUL_MIN_BLOCKS 4
+#define MATMUL_MIN_BLOCK 128
+#define MATMUL_MAX_BLOCK 1024
+#define MATMUL_BLOCK_ALIGN 64
 
 #define TILE_ROWS 128
 #define TILE_DEPTH 512
@@ -49,6 +56,7 @@ typedef struct
   int n, in, out_dim;
   MatmulKind kind;
   gboolean last_apart; /* the last row by a product of its own (as_matmul_logits) */
+  int block;           /* output columns per block (matmul_block_width) */
 } MatmulJob;
 
 /* out[:, c0..c0+cols) (+)= x · W[c0..c0+cols)ᵀ for a 16-bit W [out][in], tile by tile. */
@@ -74,10 +82,18 @@ matmul_widened (const MatmulJob *j, int c0, int cols)
   g_free (tile);
 }
 
+/* Columns per block of a product OUT_DIM wide. */
+static int
+matmul_block_width (int out_dim)
+{
+  int width = out_dim / MATMUL_MIN_BLOCKS / MATMUL_BLOCK_ALIGN * MATMUL_BLOCK_ALIGN;
+  return CLAMP (width, MATMUL_MIN_BLOCK, MATMUL_MAX_BLOCK);
+}
+
 static int
 matmul_blocks (const MatmulJob *j)
 {
-  return (j->out_dim + MATMUL_BLOCK - 1) / MATMUL_BLOCK;
+  return (j->out_dim + j->block - 1) / j->block;
 }
 
 /* Block BLOCK of JOB: out[:, c0..c0+cols) (+)= x · W[c0..c0+cols). */
@@ -92,11 +108,12 @@ matmul_block (const MatmulJob *j, int block)
       last.n = 1;
       last.x += (gsize) head.n * j->in;
       last.out += (gsize) head.n * j->out_dim;
+      /* the last row first: it streams the block of weights into the cache for the others */
+      matmul_block (&last, block);
       matmul_block (&head, block);
-      matmul_block (&last, block); /* the weights' block is still in the cache */
       return;
     }
-  int c0 = block * MATMUL_BLOCK, cols = MIN (MATMUL_BLOCK, j->out_dim - c0);
+  int c0 = block * j->block, cols = MIN (j->block, j->out_dim - c0);
   const float *w = j->w;
   switch (j->kind)
     {
@@ -133,7 +150,7 @@ static void
 matmul_epilogue (const MatmulBatch *b, int block)
 {
   const MatmulJob *j = &b->jobs[0];
-  int c0 = block * MATMUL_BLOCK, cols = MIN (MATMUL_BLOCK, j->out_dim - c0);
+  int c0 = block * j->block, cols = MIN (j->block, j->out_dim - c0);
   for (int i = 0; i < j->n; i++)
     {
       float *row = j->out + (gsize) i * j->out_dim + c0; /* [cols] */
@@ -173,8 +190,14 @@ matmul_batch_run (AsWorkerTeam *team, MatmulJob *jobs, int n_jobs, AsEpilogue ep
   as_blas_single_threaded ();
   MatmulBatch batch = { jobs, n_jobs, { 0 }, epilogue, act };
   gsize work = 0;
+  /* one width for the whole batch, so that its blocks are equal shares (q with GQA's narrower
+   * k and v) */
+  int narrowest = jobs[0].out_dim;
+  for (int i = 1; i < n_jobs; i++)
+    narrowest = MIN (narrowest, jobs[i].out_dim);
   for (int i = 0; i < n_jobs; i++)
     {
+      jobs[i].block = matmul_block_width (narrowest);
       batch.first[i + 1] = batch.first[i] + matmul_blocks (&jobs[i]);
       work += (gsize) jobs[i].n * jobs[i].in * jobs[i].out_dim;
     }
@@ -206,7 +229,8 @@ void
 as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias, int n,
            int in, int out_dim)
 {
-  MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_IN_OUT, FALSE };
+  MatmulJob job
+      = { .out = out, .x = x, .w = w, .n = n, .in = in, .out_dim = out_dim, .kind = W_IN_OUT };
   matmul_run (team, &job, bias, AS_EPILOGUE_NONE, 0);
 }
 
@@ -214,7 +238,8 @@ void
 as_matmul_activate (AsWorkerTeam *team, float *out, const float *x, const float *w,
                     const float *bias, int n, int in, int out_dim, AsActivation act)
 {
-  MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_IN_OUT, FALSE };
+  MatmulJob job
+      = { .out = out, .x = x, .w = w, .n = n, .in = in, .out_dim = out_dim, .kind = W_IN_OUT };
   matmul_run (team, &job, bias, AS_EPILOGUE_ACTIVATE, act);
 }
 
@@ -222,7 +247,8 @@ void
 as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n, int in,
                       int out_dim)
 {
-  MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_OUT_IN, FALSE };
+  MatmulJob job
+      = { .out = out, .x = x, .w = w, .n = n, .in = in, .out_dim = out_dim, .kind = W_OUT_IN };
   matmul_run (team, &job, NULL, AS_EPILOGUE_NONE, 0);
 }
 
@@ -231,7 +257,14 @@ as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsWeight
                   const float *bias, int n, int in, int out_dim)
 {
   MatmulKind kind = w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
-  MatmulJob job = { out, x, w->data, w->dtype, 0.0f, n, in, out_dim, kind, FALSE };
+  MatmulJob job = { .out = out,
+                    .x = x,
+                    .w = w->data,
+                    .dtype = w->dtype,
+                    .n = n,
+                    .in = in,
+                    .out_dim = out_dim,
+                    .kind = kind };
   matmul_run (team, &job, bias, AS_EPILOGUE_NONE, 0);
 }
 
@@ -240,7 +273,15 @@ as_matmul_logits (AsWorkerTeam *team, float *out, const float *x, const AsWeight
                   int out_dim)
 {
   MatmulKind kind = w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
-  MatmulJob job = { out, x, w->data, w->dtype, 0.0f, n, in, out_dim, kind, TRUE };
+  MatmulJob job = { .out = out,
+                    .x = x,
+                    .w = w->data,
+                    .dtype = w->dtype,
+                    .n = n,
+                    .in = in,
+                    .out_dim = out_dim,
+                    .kind = kind,
+                    .last_apart = TRUE };
   matmul_run (team, &job, NULL, AS_EPILOGUE_NONE, 0);
 }
 
@@ -248,7 +289,14 @@ void
 as_matmul_logits_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n,
                              int in, int out_dim)
 {
-  MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_OUT_IN, TRUE };
+  MatmulJob job = { .out = out,
+                    .x = x,
+                    .w = w,
+                    .n = n,
+                    .in = in,
+                    .out_dim = out_dim,
+                    .kind = W_OUT_IN,
+                    .last_apart = TRUE };
   matmul_run (team, &job, NULL, AS_EPILOGUE_NONE, 0);
 }
 
@@ -262,8 +310,14 @@ as_matmul_weights (AsWorkerTeam *team, const float *x, int n, int in, const AsPr
   for (int i = 0; i < n_projections; i++)
     {
       MatmulKind kind = p[i].w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
-      jobs[i] = (MatmulJob){ p[i].out, x,  p[i].w->data, p[i].w->dtype, 0.0f,
-                             n,        in, p[i].out_dim, kind,          FALSE };
+      jobs[i] = (MatmulJob){ .out = p[i].out,
+                             .x = x,
+                             .w = p[i].w->data,
+                             .dtype = p[i].w->dtype,
+                             .n = n,
+                             .in = in,
+                             .out_dim = p[i].out_dim,
+                             .kind = kind };
       matmul_prepare (&jobs[i], p[i].bias);
     }
   matmul_batch_run (team, jobs, n_projections, epilogue, act);
