@@ -243,12 +243,27 @@ as_matmul_activate (AsWorkerTeam *team, float *out, const float *x, const float 
   matmul_run (team, &job, bias, AS_EPILOGUE_ACTIVATE, act);
 }
 
+/* The job out [n][out_dim] = x [n][in] · Wᵀ for W [out_dim][in] as stored (float32, or 16-bit
+ * widened tile by tile). */
+static MatmulJob
+weight_job (float *out, const float *x, const AsWeight *w, int n, int in, int out_dim)
+{
+  MatmulKind kind = w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
+  return (MatmulJob){ .out = out,
+                      .x = x,
+                      .w = w->data,
+                      .dtype = w->dtype,
+                      .n = n,
+                      .in = in,
+                      .out_dim = out_dim,
+                      .kind = kind };
+}
+
 void
 as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n, int in,
                       int out_dim)
 {
-  MatmulJob job
-      = { .out = out, .x = x, .w = w, .n = n, .in = in, .out_dim = out_dim, .kind = W_OUT_IN };
+  MatmulJob job = weight_job (out, x, &(AsWeight){ w, AS_DTYPE_F32 }, n, in, out_dim);
   matmul_run (team, &job, NULL, AS_EPILOGUE_NONE, 0);
 }
 
@@ -256,15 +271,7 @@ void
 as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w,
                   const float *bias, int n, int in, int out_dim)
 {
-  MatmulKind kind = w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
-  MatmulJob job = { .out = out,
-                    .x = x,
-                    .w = w->data,
-                    .dtype = w->dtype,
-                    .n = n,
-                    .in = in,
-                    .out_dim = out_dim,
-                    .kind = kind };
+  MatmulJob job = weight_job (out, x, w, n, in, out_dim);
   matmul_run (team, &job, bias, AS_EPILOGUE_NONE, 0);
 }
 
@@ -272,16 +279,8 @@ void
 as_matmul_logits (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w, int n, int in,
                   int out_dim)
 {
-  MatmulKind kind = w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
-  MatmulJob job = { .out = out,
-                    .x = x,
-                    .w = w->data,
-                    .dtype = w->dtype,
-                    .n = n,
-                    .in = in,
-                    .out_dim = out_dim,
-                    .kind = kind,
-                    .last_apart = TRUE };
+  MatmulJob job = weight_job (out, x, w, n, in, out_dim);
+  job.last_apart = TRUE;
   matmul_run (team, &job, NULL, AS_EPILOGUE_NONE, 0);
 }
 
@@ -289,15 +288,7 @@ void
 as_matmul_logits_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n,
                              int in, int out_dim)
 {
-  MatmulJob job = { .out = out,
-                    .x = x,
-                    .w = w,
-                    .n = n,
-                    .in = in,
-                    .out_dim = out_dim,
-                    .kind = W_OUT_IN,
-                    .last_apart = TRUE };
-  matmul_run (team, &job, NULL, AS_EPILOGUE_NONE, 0);
+  as_matmul_logits (team, out, x, &(AsWeight){ w, AS_DTYPE_F32 }, n, in, out_dim);
 }
 
 void
@@ -309,15 +300,7 @@ as_matmul_weights (AsWorkerTeam *team, const float *x, int n, int in, const AsPr
   MatmulJob jobs[4];
   for (int i = 0; i < n_projections; i++)
     {
-      MatmulKind kind = p[i].w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
-      jobs[i] = (MatmulJob){ .out = p[i].out,
-                             .x = x,
-                             .w = p[i].w->data,
-                             .dtype = p[i].w->dtype,
-                             .n = n,
-                             .in = in,
-                             .out_dim = p[i].out_dim,
-                             .kind = kind };
+      jobs[i] = weight_job (p[i].out, x, p[i].w, n, in, p[i].out_dim);
       matmul_prepare (&jobs[i], p[i].bias);
     }
   matmul_batch_run (team, jobs, n_projections, epilogue, act);
