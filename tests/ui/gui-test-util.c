@@ -38,6 +38,36 @@ gui_test_spin (guint ms)
   gui_test_wait_until (never, NULL, ms);
 }
 
+static gboolean
+flag_set (gpointer user_data)
+{
+  return *(gboolean *) user_data;
+}
+
+static void
+set_flag (gpointer data, GObject *where_the_object_was)
+{
+  *(gboolean *) data = TRUE;
+}
+
+void
+gui_test_destroy_window (GtkWindow *window, gboolean close, guint timeout_ms)
+{
+  gboolean finalized = FALSE;
+  g_object_weak_ref (G_OBJECT (window), set_flag, &finalized);
+  if (close)
+    gtk_window_close (window);
+  else
+    gtk_window_destroy (window);
+  g_assert_true (gui_test_wait_until (flag_set, &finalized, timeout_ms));
+}
+
+void
+gui_test_disable_animations (void)
+{
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+}
+
 void
 gui_test_park_pointer (void)
 {

@@ -15,8 +15,23 @@ typedef gboolean (*GuiTestCondition) (gpointer user_data);
  * Returns whether the condition became TRUE. */
 gboolean gui_test_wait_until (GuiTestCondition condition, gpointer user_data, guint timeout_ms);
 
-/* Iterates the main context for MS milliseconds (lets redraws and idles run). */
+/* Iterates the main context for MS milliseconds: a fixed sleep, for the screenshot tool only (its
+ * pictures need the fonts and frames settled). Tests wait for the event they need instead
+ * (gui_test_wait_until and the waits below), so that a loaded machine slows them but never fails
+ * them. */
 void gui_test_spin (guint ms);
+
+/* Destroys WINDOW (gtk_window_destroy), or closes it as the user does when CLOSE (close-request,
+ * then destroy), and waits until it is finalized — everything its disposal queued has run; asserts
+ * that happened within TIMEOUT_MS. */
+void gui_test_destroy_window (GtkWindow *window, gboolean close, guint timeout_ms);
+
+/* Turns GTK's animations off (after gtk_init), for tests that export one figure after another:
+ * every export shows a toast, and libadwaita 1.2's toast overlay can free a toast whose show
+ * animation then ends after its hide animation — a use-after-free that crashed such tests when
+ * toasts came quickly (fixed in libadwaita 1.3: "toast-overlay: Prevent show_done from firing
+ * after hide_done"). Without animations both end at once, in order. */
+void gui_test_disable_animations (void);
 
 /* Moves the pointer to the bottom right corner of the screen, where no tooltip opens (X11 only;
  * elsewhere it does nothing). */

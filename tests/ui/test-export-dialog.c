@@ -58,8 +58,7 @@ static char *export(AttnscopeExportDialog *d)
   gboolean ok = attnscope_export_dialog_export (d, &error);
   g_assert_no_error (error);
   g_assert_true (ok);
-  gtk_window_destroy (GTK_WINDOW (d));
-  gui_test_spin (50);
+  gui_test_destroy_window (GTK_WINDOW (d), FALSE, TIMEOUT_MS);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   return path;
 }
@@ -513,6 +512,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
+  gui_test_disable_animations ();
   g_autofree char *fixture = gui_test_fixture_path ("tiny-gpt2");
   tmpdir = g_dir_make_tmp ("attnscope-export-dialog-XXXXXX", NULL);
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
