@@ -83,20 +83,11 @@ assign_id (AsHfAdded *added, const AsHfModel *model, const char *content, int32_
   return id >= 0 ? id : (*next_id)++;
 }
 
-/* HF's model.get_vocab_size(): the number of vocabulary entries. */
-static int32_t
-model_size (const AsHfModel *model)
-{
-  if (model->kind == AS_HF_MODEL_UNIGRAM)
-    return (int32_t) model->id_to_token->len;
-  return (int32_t) g_hash_table_size (model->token_to_id);
-}
-
 gboolean
 as_hf_added_read (AsHfAdded *added, const AsHfJson *json, const AsHfNormalizer *normalizer,
                   const AsHfModel *model, GError **error)
 {
-  int32_t next_id = model_size (model);
+  int32_t next_id = as_hf_model_vocab_size (model);
   if (json->node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (json->node))

@@ -6,12 +6,14 @@
  * no match the whole piece is one unknown token. WordLevel (src/models/wordlevel/mod.rs): the
  * piece's id, or the unknown token. Both need their unknown token in the vocabulary ("[UNK]"
  * and "<unk>" by default); attnscope checks that at load, HF when it is first needed. */
-#include "hf-model-private.h"
+#include "hf-wordpiece-private.h"
 
 #include <string.h>
 
-gboolean
-as_hf_wordpiece_read (AsHfModel *model, const AsHfJson *json, GError **error)
+#include "as-error.h"
+
+static gboolean
+wordpiece_read (AsHfModel *model, const AsHfJson *json, GError **error)
 {
   const char *prefix;
   if (!as_hf_json_string (json, "continuing_subword_prefix", "##", &prefix, error)
@@ -23,21 +25,21 @@ as_hf_wordpiece_read (AsHfModel *model, const AsHfJson *json, GError **error)
   return as_hf_model_read_unk (model, json, "[UNK]", error);
 }
 
-gboolean
-as_hf_wordlevel_read (AsHfModel *model, const AsHfJson *json, GError **error)
+static gboolean
+wordlevel_read (AsHfModel *model, const AsHfJson *json, GError **error)
 {
   return as_hf_model_read_vocab (model, json, error)
          && as_hf_model_read_unk (model, json, "<unk>", error);
 }
 
-void
-as_hf_wordpiece_tokenize (const AsHfModel *model, const char *piece, gsize length, GArray *ids)
+static gboolean
+wordpiece_tokenize (AsHfModel *model, const char *piece, gsize length, GArray *ids, GError **error)
 {
   if (g_utf8_strlen (piece, (gssize) length) > model->max_input_chars_per_word
       || memchr (piece, '\0', length) != NULL)
     {
       g_array_append_val (ids, model->unk_id);
-      return;
+      return TRUE;
     }
   guint first = ids->len;
   g_autoptr (GString) key = g_string_new (NULL);
@@ -61,9 +63,67 @@ as_hf_wordpiece_tokenize (const AsHfModel *model, const char *piece, gsize lengt
         {
           g_array_set_size (ids, first);
           g_array_append_val (ids, model->unk_id);
-          return;
+          return TRUE;
         }
       g_array_append_val (ids, found);
       start = end;
     }
+  return TRUE;
+}
+
+/* The tokenize of both: WordLevel's is a lookup. */
+static gboolean
+wordlevel_tokenize (AsHfModel *model, const char *piece, gsize length, GArray *ids, GError **error)
+{
+  int32_t id = as_hf_model_lookup (model, piece, length);
+  id = id >= 0 ? id : model->unk_id;
+  g_array_append_val (ids, id);
+  return TRUE;
+}
+
+const AsHfModelClass as_hf_model_wordpiece = {
+  .type = "WordPiece",
+  .marker = "continuing_subword_prefix",
+  .read = wordpiece_read,
+  .tokenize = wordpiece_tokenize,
+};
+
+const AsHfModelClass as_hf_model_wordlevel = {
+  .type = "WordLevel",
+  .marker = "unk_token",
+  .read = wordlevel_read,
+  .tokenize = wordlevel_tokenize,
+};
+
+AsHfModel *
+as_hf_wordpiece_new_vocab (GPtrArray *vocab, const char *unk_token, const char *source,
+                           GError **error)
+{
+  g_autoptr (AsHfModel) model = as_hf_model_new (&as_hf_model_wordpiece);
+  AsHfJson json = { NULL, source, "vocab" };
+  for (guint i = 0; i < vocab->len; i++)
+    {
+      const char *token = g_ptr_array_index (vocab, i);
+      if (g_hash_table_contains (model->token_to_id, token))
+        {
+          /* vocab.txt: a repeated line keeps the later id (HF's BertTokenizer dict) */
+          g_ptr_array_set_size (model->id_to_token, i + 1);
+          char *copy = g_strdup (token);
+          g_ptr_array_index (model->id_to_token, i) = copy;
+          g_hash_table_replace (model->token_to_id, copy, GINT_TO_POINTER ((int32_t) i));
+          continue;
+        }
+      if (!as_hf_model_add_token (model, token, i, &json, error))
+        return NULL;
+    }
+  model->continuing_subword_prefix = g_strdup ("##");
+  model->max_input_chars_per_word = 100;
+  model->unk_id = as_hf_model_lookup (model, unk_token, strlen (unk_token));
+  if (model->unk_id < 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "%s: the unknown token \"%s\" is not in the vocabulary", source, unk_token);
+      return NULL;
+    }
+  return g_steal_pointer (&model);
 }
