@@ -6,9 +6,10 @@
  * precompiled character map, nmt_nfkc by default), unigram or BPE segmentation, user-defined and
  * byte-fallback pieces; the library is what transformers itself calls, so using it makes the
  * pieces identical by construction. The file is read through base/file-read-private.h (regular
- * files only, a size limit) and handed to the library as bytes. The C++ side (spm-processor.cc)
- * catches every exception. A processor is immutable after loading and encodes from several
- * threads at once (the library's Encode is const). */
+ * files only, a size limit), its character maps are checked (spm-charsmap-private.h: the
+ * library reads them without bounds checks) and it is handed to the library as bytes. The C++ side
+ * (spm-processor.cc) catches every exception. A processor is immutable after loading and encodes
+ * from several threads at once (the library's Encode is const). */
 #pragma once
 
 #include <glib.h>

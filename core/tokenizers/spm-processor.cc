@@ -9,6 +9,7 @@
 
 #include "as-error.h"
 #include "file-read-private.h"
+#include "spm-charsmap-private.h"
 
 /* Far above any real SentencePiece model (opus-mt's are under 1 MB). */
 #define SPM_MAX_BYTES (64u << 20)
@@ -27,6 +28,11 @@ as_spm_processor_load (const char *path, GError **error)
   gsize length = 0;
   if (!as_file_read_all (path, SPM_MAX_BYTES, &bytes, &length, error))
     return NULL;
+  if (!as_spm_check_charsmaps (path, (const guint8 *) bytes, length, error))
+    {
+      g_free (bytes);
+      return NULL;
+    }
   AsSpmProcessor *spm = NULL;
   try
     {
