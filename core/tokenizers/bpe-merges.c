@@ -18,6 +18,7 @@
 #include "as-error.h"
 #include "file-read-private.h"
 #include "byte-unicode-private.h"
+#include "tokenizer-work-private.h"
 
 typedef struct
 {
@@ -392,6 +393,7 @@ merge_loop (const AsBpeMerges *merges, GArray *symbols, gboolean hf)
       if (heap->len == 0)
         break;
       BpeCandidate c = heap_pop (heap);
+      as_tokenizer_work_add (1);
       current_rank = c.rank;
       int32_t right = next[c.pos];
       if (!still_valid (merges, &c, sym, right, hf))

@@ -49,8 +49,9 @@ const GArray *as_hf_added_get_tokens (const AsHfAdded *added);
 const AsHfAddedToken *as_hf_added_find_id (const AsHfAdded *added, int32_t id);
 
 /* Splits TEXT into pieces (AsHfSplit) and normalizes the pieces between added tokens, as
- * extract_and_normalize does. Returns a new GArray. */
+ * extract_and_normalize does. Returns a new GArray, or NULL when the normalizer refuses a piece
+ * (as_hf_normalizer_apply). */
 GArray *as_hf_added_extract_and_normalize (const AsHfAdded *added, const AsHfNormalizer *normalizer,
-                                           const char *text, gsize length);
+                                           const char *text, gsize length, GError **error);
 
 G_END_DECLS

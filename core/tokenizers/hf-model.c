@@ -1,6 +1,7 @@
 /* hf-model.c — tokenizer.json's models: the table of model types and the calls through it
  * (hf-model-private.h). Adding a type is adding its file and one line here. */
 #include "hf-model-private.h"
+#include "tokenizer-work-private.h"
 
 #include <string.h>
 
@@ -55,6 +56,7 @@ as_hf_model_tokenize (AsHfModel *model, const char *piece, gsize length, GArray 
 {
   if (length == 0)
     return TRUE;
+  as_tokenizer_work_add (length);
   return model->klass->tokenize (model, piece, length, ids, error);
 }
 

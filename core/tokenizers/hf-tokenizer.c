@@ -22,7 +22,9 @@ as_hf_tokenizer_encode_sequence (const AsHfTokenizer *hf, const char *text, gsiz
                                  GArray *ids, GError **error)
 {
   g_autoptr (GArray) splits
-      = as_hf_added_extract_and_normalize (hf->added, hf->normalizer, text, length);
+      = as_hf_added_extract_and_normalize (hf->added, hf->normalizer, text, length, error);
+  if (splits == NULL)
+    return FALSE;
   if (hf->pretokenizer != NULL && !as_hf_pretokenizer_apply (hf->pretokenizer, &splits, error))
     return FALSE;
   for (guint i = 0; i < splits->len; i++)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "tokenizer-work-private.h"
 
 #define UNK_PENALTY 10.0
 /* The longest vocabulary piece accepted (core/README.md, "Bad input, memory and threads"). */
@@ -176,6 +177,7 @@ viterbi (const AsHfModel *model, const char *piece, gsize length, BestNode *best
            end = end < length ? (gsize) (g_utf8_next_char (piece + end) - piece) : length + 1)
         {
           int32_t id = as_hf_model_lookup (model, piece + start, end - start);
+          as_tokenizer_work_add (1);
           if (id >= 0)
             {
               double candidate = model->scores[id] + here;

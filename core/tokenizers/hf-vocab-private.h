@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "bpe-merges-private.h"
+#include "byte-trie-private.h"
 #include "hf-json-private.h"
 #include "word-cache-private.h"
 
@@ -35,6 +36,8 @@ typedef struct
 
   /* WordPiece */
   gint64 max_input_chars_per_word;
+  AsByteTrie *trie;     /* the tokens, each under its id */
+  guint32 continuation; /* the trie's node of continuing_subword_prefix, or AS_BYTE_TRIE_NONE */
 
   /* Unigram */
   double *scores; /* [size] */

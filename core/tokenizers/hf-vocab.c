@@ -16,6 +16,7 @@ as_hf_model_free (AsHfModel *model)
   g_clear_pointer (&model->id_to_token, g_ptr_array_unref);
   g_clear_pointer (&model->cache, as_word_cache_free);
   g_clear_pointer (&model->merges, as_bpe_merges_free);
+  g_clear_pointer (&model->trie, as_byte_trie_free);
   g_free (model->continuing_subword_prefix);
   g_free (model->end_of_word_suffix);
   g_free (model->scores);

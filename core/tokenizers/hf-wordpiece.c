@@ -5,12 +5,41 @@
  * match but the first looked up with continuing_subword_prefix ("##"); when some position has
  * no match the whole piece is one unknown token. WordLevel (src/models/wordlevel/mod.rs): the
  * piece's id, or the unknown token. Both need their unknown token in the vocabulary ("[UNK]"
- * and "<unk>" by default); attnscope checks that at load, HF when it is first needed. */
+ * and "<unk>" by default); attnscope checks that at load, HF when it is first needed.
+ *
+ * HF finds the longest match by trying every end from the piece's end down, hashing each
+ * candidate: cubic in the length of a piece, and max_input_chars_per_word may be 2^31 (a word of
+ * 4,000 characters took 13.8 s). Here the vocabulary is a trie (byte-trie-private.h) walked from
+ * the start of the match — from the root for a piece's first match, from the node of the prefix
+ * for the others — remembering the last token passed: the same longest match, found in as many
+ * steps as the longest token that starts there has bytes. */
 #include "hf-wordpiece-private.h"
 
 #include <string.h>
 
 #include "as-error.h"
+#include "byte-trie-private.h"
+
+/* The trie of MODEL's tokens, each under its id (a token listed twice under the id
+ * token_to_id gives it), and the node of the continuation prefix. */
+static void
+build_trie (AsHfModel *model)
+{
+  guint n = model->id_to_token->len;
+  g_autofree const char **keys = g_new (const char *, MAX (n, 1));
+  g_autofree gsize *lengths = g_new (gsize, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const char *token = g_ptr_array_index (model->id_to_token, i);
+      gsize length = token != NULL ? strlen (token) : 0;
+      gboolean current = length > 0 && as_hf_model_lookup (model, token, length) == (int32_t) i;
+      keys[i] = token;
+      lengths[i] = current ? length : 0;
+    }
+  model->trie = as_byte_trie_new (keys, lengths, n, FALSE);
+  const char *prefix = model->continuing_subword_prefix;
+  model->continuation = as_byte_trie_walk (model->trie, 0, prefix, strlen (prefix));
+}
 
 static gboolean
 wordpiece_read (AsHfModel *model, const AsHfJson *json, GError **error)
@@ -22,7 +51,10 @@ wordpiece_read (AsHfModel *model, const AsHfJson *json, GError **error)
       || !as_hf_model_read_vocab (model, json, error))
     return FALSE;
   model->continuing_subword_prefix = g_strdup (prefix);
-  return as_hf_model_read_unk (model, json, "[UNK]", error);
+  if (!as_hf_model_read_unk (model, json, "[UNK]", error))
+    return FALSE;
+  build_trie (model);
+  return TRUE;
 }
 
 static gboolean
@@ -32,33 +64,38 @@ wordlevel_read (AsHfModel *model, const AsHfJson *json, GError **error)
          && as_hf_model_read_unk (model, json, "<unk>", error);
 }
 
+/* The id of the longest token that PIECE[START..] starts with, walking from NODE; *END is where
+ * it ends. -1 when none does. */
+static int32_t
+longest_match (const AsHfModel *model, guint32 node, const char *piece, gsize length, gsize start,
+               gsize *end)
+{
+  int32_t found = -1;
+  for (gsize p = start; p < length && node != AS_BYTE_TRIE_NONE; p++)
+    {
+      node = as_byte_trie_child (model->trie, node, (guint8) piece[p]);
+      if (node != AS_BYTE_TRIE_NONE && as_byte_trie_key (model->trie, node) >= 0)
+        {
+          found = as_byte_trie_key (model->trie, node);
+          *end = p + 1;
+        }
+    }
+  return found;
+}
+
 static gboolean
 wordpiece_tokenize (AsHfModel *model, const char *piece, gsize length, GArray *ids, GError **error)
 {
-  if (g_utf8_strlen (piece, (gssize) length) > model->max_input_chars_per_word
-      || memchr (piece, '\0', length) != NULL)
+  if (g_utf8_strlen (piece, (gssize) length) > model->max_input_chars_per_word)
     {
       g_array_append_val (ids, model->unk_id);
       return TRUE;
     }
   guint first = ids->len;
-  g_autoptr (GString) key = g_string_new (NULL);
-  gsize start = 0;
-  while (start < length)
+  for (gsize start = 0, end = 0; start < length; start = end)
     {
-      gsize end = length;
-      int32_t found = -1;
-      while (start < end)
-        {
-          g_string_truncate (key, 0);
-          if (start > 0)
-            g_string_append (key, model->continuing_subword_prefix);
-          g_string_append_len (key, piece + start, (gssize) (end - start));
-          found = as_hf_model_lookup (model, key->str, key->len);
-          if (found >= 0)
-            break;
-          end = (gsize) (g_utf8_prev_char (piece + end) - piece);
-        }
+      guint32 node = start == 0 ? 0 : model->continuation;
+      int32_t found = longest_match (model, node, piece, length, start, &end);
       if (found < 0)
         {
           g_array_set_size (ids, first);
@@ -66,7 +103,6 @@ wordpiece_tokenize (AsHfModel *model, const char *piece, gsize length, GArray *i
           return TRUE;
         }
       g_array_append_val (ids, found);
-      start = end;
     }
   return TRUE;
 }
@@ -125,5 +161,6 @@ as_hf_wordpiece_new_vocab (GPtrArray *vocab, const char *unk_token, const char *
                    "%s: the unknown token \"%s\" is not in the vocabulary", source, unk_token);
       return NULL;
     }
+  build_trie (model);
   return g_steal_pointer (&model);
 }

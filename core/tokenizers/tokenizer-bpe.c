@@ -19,6 +19,7 @@
 #include "utf8-replace-private.h"
 #include "vocab-json-private.h"
 #include "word-cache-private.h"
+#include "tokenizer-work-private.h"
 
 #define END_OF_TEXT "<|endoftext|>"
 
@@ -101,6 +102,7 @@ bpe_piece (const AsTokenizer *tokenizer, const char *piece, gsize length, GArray
 static void
 encode_piece (AsTokenizer *tokenizer, const char *piece, gsize length, GArray *symbols, GArray *ids)
 {
+  as_tokenizer_work_add (length);
   AsWordCache *cache = ((Gpt2Bpe *) tokenizer->data)->cache;
   if (as_word_cache_lookup (cache, piece, length, ids))
     return;

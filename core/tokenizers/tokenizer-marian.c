@@ -27,6 +27,7 @@
 #include "json-file-private.h"
 #include "spm-processor-private.h"
 #include "vocab-json-private.h"
+#include "tokenizer-work-private.h"
 
 typedef enum
 {
@@ -195,21 +196,33 @@ py_strip (const char **begin, const char **end, gboolean left, gboolean right)
     }
 }
 
-/* The end of the match of >>.+<< (greedy; '.' is any character but a newline) that starts at P,
- * or NULL when none starts there. */
-static const char *
-lang_code_match (const char *p, const char *end)
+/* The line around the current position and the last "<<" on it, so that each position is
+ * matched in constant time: a text of ">>>>…" made every position scan its line. */
+typedef struct
 {
-  if (end - p < 5 || p[0] != '>' || p[1] != '>')
+  const char *end;       /* the text's end */
+  const char *line_end;  /* the end of the line the cache is for; NULL before the first */
+  const char *last_code; /* the start of the last "<<" on that line, or NULL */
+} LangCodeScan;
+
+/* The end of the match of >>.+<< (greedy; '.' is any character but a newline) that starts at P,
+ * or NULL when none starts there. P never moves backwards between calls. */
+static const char *
+lang_code_match (LangCodeScan *scan, const char *p)
+{
+  if (scan->end - p < 5 || p[0] != '>' || p[1] != '>')
     return NULL;
-  const char *line_end = memchr (p, '\n', (gsize) (end - p));
-  if (line_end == NULL)
-    line_end = end;
-  /* the last "<<" on the line with at least one character after the ">>" */
-  for (const char *q = line_end - 2; q >= p + 3; q--)
-    if (q[0] == '<' && q[1] == '<')
-      return q + 2;
-  return NULL;
+  if (scan->line_end == NULL || p >= scan->line_end)
+    {
+      const char *line_end = memchr (p, '\n', (gsize) (scan->end - p));
+      scan->line_end = line_end != NULL ? line_end : scan->end;
+      scan->last_code = NULL;
+      for (const char *q = scan->line_end - 2; q >= p && scan->last_code == NULL; q--)
+        if (q[0] == '<' && q[1] == '<')
+          scan->last_code = q;
+    }
+  /* the last "<<" on the line, with at least one character after the ">>" */
+  return scan->last_code != NULL && scan->last_code >= p + 3 ? scan->last_code + 2 : NULL;
 }
 
 /* Appends PIECE's id (vocab.json; <unk> when absent) to IDS. */
@@ -227,14 +240,16 @@ static gboolean
 encode_text_piece (AsTokenizer *tokenizer, const char *begin, const char *end, gboolean target,
                    GArray *ids, GError **error)
 {
-  const char *code_end = lang_code_match (begin, end);
+  LangCodeScan first = { end, NULL, NULL };
+  const char *code_end = lang_code_match (&first, begin);
   if (code_end != NULL)
     append_piece (tokenizer, begin, (gsize) (code_end - begin), ids);
   /* re.sub(">>.+<<", "", text): every match removed, scanning left to right */
   g_autoptr (GString) rest = g_string_new (NULL);
+  LangCodeScan scan = { end, NULL, NULL };
   for (const char *p = begin; p < end;)
     {
-      const char *m = lang_code_match (p, end);
+      const char *m = lang_code_match (&scan, p);
       if (m != NULL)
         p = m;
       else
@@ -242,6 +257,7 @@ encode_text_piece (AsTokenizer *tokenizer, const char *begin, const char *end, g
     }
   const AsMarianVocab *mv = tokenizer->data;
   g_autoptr (GPtrArray) pieces = g_ptr_array_new_with_free_func (g_free);
+  as_tokenizer_work_add (rest->len);
   if (!as_spm_processor_encode (target ? mv->target : mv->source, rest->str, rest->len, pieces,
                                 error))
     return FALSE;

@@ -7,6 +7,7 @@
 
 #include "as-error.h"
 #include "vocab-json-private.h"
+#include "tokenizer-work-private.h"
 
 static const AsTokenizerClass words_class;
 
@@ -27,6 +28,7 @@ words_encode (AsTokenizer *tokenizer, const char *text, gsize length, gboolean t
 {
   const char *end = text + length;
   const char *p = text;
+  as_tokenizer_work_add (length);
   while (p < end)
     {
       while (p < end && g_unichar_isspace (g_utf8_get_char (p)))
