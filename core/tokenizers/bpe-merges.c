@@ -234,6 +234,16 @@ as_bpe_merges_free (AsBpeMerges *merges)
   g_free (merges);
 }
 
+guint64
+as_bpe_merges_bytes (const AsBpeMerges *merges)
+{
+  /* the table, and a hash entry (key, value, hash, node) per merge */
+  guint64 bytes = sizeof *merges + (guint64) merges->n_merges * (sizeof (BpeMerge) + 32);
+  for (guint i = 0; i < merges->unknown->len; i++)
+    bytes += strlen (g_ptr_array_index (merges->unknown, i)) + 1 + 16;
+  return bytes;
+}
+
 int32_t
 as_bpe_merges_byte_symbol (const AsBpeMerges *merges, guint8 byte)
 {

@@ -30,6 +30,9 @@ typedef struct
 AsHfAdded *as_hf_added_new (void);
 void as_hf_added_free (AsHfAdded *added);
 
+/* The bytes ADDED holds (an estimate, for the memory budget). */
+guint64 as_hf_added_bytes (const AsHfAdded *added);
+
 /* Reads the "added_tokens" array at JSON; NORMALIZER (may be NULL) gives the normalized form of
  * the tokens with "normalized": true. Ids are given as HF gives them (a token's model id, else
  * the next id after the model's vocabulary), not taken from the file. */

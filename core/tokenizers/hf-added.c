@@ -58,6 +58,22 @@ as_hf_added_free (AsHfAdded *added)
   g_free (added);
 }
 
+guint64
+as_hf_added_bytes (const AsHfAdded *added)
+{
+  /* per token: its strings, its slot, two hash entries */
+  guint64 bytes = sizeof *added + (guint64) added->tokens->len * (sizeof (AsHfAddedToken) + 96);
+  for (guint i = 0; i < added->tokens->len; i++)
+    {
+      const AsHfAddedToken *t = &g_array_index (added->tokens, AsHfAddedToken, i);
+      bytes += 2 * (strlen (t->content) + 1) + (t->normalized != NULL ? strlen (t->normalized) : 0);
+    }
+  for (guint p = 0; p < 2; p++)
+    if (added->pass[p] != NULL)
+      bytes += as_byte_trie_bytes (added->pass[p]);
+  return bytes;
+}
+
 /* Enters T (taking its strings): a token with the same id is replaced, as in HF's map. */
 static void
 enter (AsHfAdded *added, AsHfAddedToken *t)

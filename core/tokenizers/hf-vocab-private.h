@@ -68,6 +68,9 @@ void as_hf_model_free (AsHfModel *model);
 /* Enters TOKEN with ID into MODEL's vocabulary; fails naming both tokens when the id is taken. */
 gboolean as_hf_model_add_token (AsHfModel *model, const char *token, gint64 id,
                                 const AsHfJson *json, GError **error);
+/* The bytes MODEL holds (an estimate, for the memory budget). */
+guint64 as_hf_model_bytes (const AsHfModel *model);
+
 /* The id of TOKEN (LENGTH bytes), or -1. */
 int32_t as_hf_model_lookup (const AsHfModel *model, const char *token, gsize length);
 /* Fills MODEL->byte_ids with the ids of "<0x00>" … "<0xFF>" (byte fallback). */

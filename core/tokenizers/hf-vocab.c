@@ -37,6 +37,28 @@ as_hf_model_new (const AsHfModelClass *klass)
   return model;
 }
 
+/* A vocabulary string's cost: its bytes and NUL, its malloc header, a slot of id_to_token and an
+ * entry of token_to_id (key, value, hash). */
+#define TOKEN_OVERHEAD 48
+
+guint64
+as_hf_model_bytes (const AsHfModel *model)
+{
+  guint64 bytes = sizeof *model;
+  for (guint i = 0; i < model->id_to_token->len; i++)
+    {
+      const char *token = g_ptr_array_index (model->id_to_token, i);
+      bytes += sizeof (gpointer) + (token != NULL ? strlen (token) + 1 + TOKEN_OVERHEAD : 0);
+    }
+  if (model->merges != NULL)
+    bytes += as_bpe_merges_bytes (model->merges);
+  if (model->trie != NULL)
+    bytes += as_byte_trie_bytes (model->trie);
+  if (model->scores != NULL)
+    bytes += model->id_to_token->len * sizeof (double);
+  return bytes;
+}
+
 gboolean
 as_hf_model_add_token (AsHfModel *model, const char *token, gint64 id, const AsHfJson *json,
                        GError **error)

@@ -23,6 +23,10 @@ typedef struct _AsSpmProcessor AsSpmProcessor;
 AsSpmProcessor *as_spm_processor_load (const char *path, GError **error);
 void as_spm_processor_free (AsSpmProcessor *spm);
 
+/* The bytes SPM holds: the library's model (an estimate: four times the file, for its pieces,
+ * their index and the character map) and the pieces kept here. */
+guint64 as_spm_processor_bytes (const AsSpmProcessor *spm);
+
 /* Appends the pieces of TEXT (LENGTH bytes of valid UTF-8) to PIECES (owned strings), as
  * Python's encode(text, out_type=str) gives them: an unknown character keeps its surface form. */
 gboolean as_spm_processor_encode (const AsSpmProcessor *spm, const char *text, gsize length,

@@ -19,6 +19,7 @@ struct _AsSpmProcessor
   sentencepiece::SentencePieceProcessor processor;
   std::string path;
   std::vector<std::string> pieces; /* [size] IdToPiece, kept so get_piece can lend them */
+  gsize file_bytes;
 };
 
 AsSpmProcessor *
@@ -38,6 +39,7 @@ as_spm_processor_load (const char *path, GError **error)
     {
       spm = new AsSpmProcessor ();
       spm->path = path;
+      spm->file_bytes = length;
       auto status = spm->processor.LoadFromSerializedProto (std::string (bytes, length));
       g_free (bytes);
       bytes = NULL;
@@ -62,6 +64,15 @@ as_spm_processor_load (const char *path, GError **error)
                    path, e.what ());
       return NULL;
     }
+}
+
+guint64
+as_spm_processor_bytes (const AsSpmProcessor *spm)
+{
+  guint64 bytes = sizeof *spm + 4 * (guint64) spm->file_bytes;
+  for (const auto &piece : spm->pieces)
+    bytes += sizeof piece + piece.capacity () + 1;
+  return bytes;
 }
 
 void

@@ -74,7 +74,7 @@ as_tokenizer_load_bpe (const char *vocab_json_path, const char *merges_txt_path,
   bpe->pretokenizer = as_gpt2_pretokenizer_new (error);
   if (bpe->pretokenizer == NULL)
     return NULL;
-  return g_steal_pointer (&tokenizer);
+  return as_tokenizer_finish (g_steal_pointer (&tokenizer), error);
 }
 
 /* Runs BPE on one piece (LENGTH > 0 bytes) and appends its ids to IDS. SYMBOLS is scratch. */
@@ -204,11 +204,18 @@ gpt2_bpe_is_special (const AsTokenizer *tokenizer, int32_t id)
   return id == ((const Gpt2Bpe *) tokenizer->data)->end_of_text_id;
 }
 
+static guint64
+gpt2_bpe_data_bytes (const AsTokenizer *tokenizer)
+{
+  return sizeof (Gpt2Bpe) + as_bpe_merges_bytes (((const Gpt2Bpe *) tokenizer->data)->merges);
+}
+
 static const AsTokenizerClass gpt2_bpe_class = {
   .name = "GPT-2 BPE",
   .encode = gpt2_bpe_encode,
   .decode = gpt2_bpe_decode,
   .token_text = gpt2_bpe_token_text,
   .is_special = gpt2_bpe_is_special,
+  .data_bytes = gpt2_bpe_data_bytes,
   .clear = gpt2_bpe_clear,
 };

@@ -60,6 +60,12 @@ hf_token_text (const AsTokenizer *tokenizer, int32_t id)
   return text;
 }
 
+static guint64
+hf_data_bytes (const AsTokenizer *tokenizer)
+{
+  return as_hf_tokenizer_bytes (tokenizer->data);
+}
+
 static const AsTokenizerClass hf_class = {
   .name = "tokenizer.json",
   .encode = hf_encode,
@@ -67,6 +73,7 @@ static const AsTokenizerClass hf_class = {
   .decode = hf_decode,
   .token_text = hf_token_text,
   .is_special = hf_is_special,
+  .data_bytes = hf_data_bytes,
   .clear = (void (*) (gpointer)) as_hf_tokenizer_free,
 };
 

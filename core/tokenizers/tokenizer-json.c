@@ -169,5 +169,5 @@ as_tokenizer_load_json (const char *path, GError **error)
   gboolean ok = as_tokenizer_config_read (&config, folder, error)
                 && rebuild_postprocessor (tokenizer, &config, error);
   as_tokenizer_config_clear (&config);
-  return ok ? g_steal_pointer (&tokenizer) : NULL;
+  return ok ? as_tokenizer_finish (g_steal_pointer (&tokenizer), error) : NULL;
 }

@@ -166,7 +166,7 @@ as_tokenizer_load_marian (const char *folder, GError **error)
   m->target = as_spm_processor_load (target, error);
   if (m->target == NULL)
     return NULL;
-  return g_steal_pointer (&tokenizer);
+  return as_tokenizer_finish (g_steal_pointer (&tokenizer), error);
 }
 
 /* --- encoding --------------------------------------------------------------------------------- */
@@ -240,6 +240,7 @@ static gboolean
 encode_text_piece (AsTokenizer *tokenizer, const char *begin, const char *end, gboolean target,
                    GArray *ids, GError **error)
 {
+  as_tokenizer_work_add ((gsize) (end - begin)); /* the language-code scan reads each line once */
   LangCodeScan first = { end, NULL, NULL };
   const char *code_end = lang_code_match (&first, begin);
   if (code_end != NULL)
@@ -420,11 +421,19 @@ marian_token_text (const AsTokenizer *tokenizer, int32_t id)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+static guint64
+marian_data_bytes (const AsTokenizer *tokenizer)
+{
+  const AsMarianVocab *m = tokenizer->data;
+  return sizeof *m + as_spm_processor_bytes (m->source) + as_spm_processor_bytes (m->target);
+}
+
 static const AsTokenizerClass marian_class = {
   .name = "Marian SentencePiece",
   .encode = marian_encode,
   .decode = marian_decode,
   .token_text = marian_token_text,
   .is_special = marian_is_special,
+  .data_bytes = marian_data_bytes,
   .clear = marian_clear,
 };

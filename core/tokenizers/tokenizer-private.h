@@ -7,7 +7,8 @@
  * tokenizer-marian.c the translation models' SentencePiece pair with vocab.json; tokenizer-words.c
  * the toy models' word-level vocabulary. Each kind's loader (as-tokenizer.h) builds an AsTokenizer
  * with as_tokenizer_new() and its own AsTokenizerClass; tokenizer.c holds what they share
- * (vocabulary queries, the encode entry points) and calls a kind only through its class — it never
+ * (vocabulary queries, the encode entry points, the prefix that decides a text's first ids, the
+ * memory budget) and calls a kind only through its class — it never
  * asks which kind it has. */
 #pragma once
 
@@ -28,6 +29,7 @@ struct _AsTokenizer
   GPtrArray *extra_names;  /* owned keys of token_to_id that id_to_token does not hold, or NULL */
 
   gpointer data; /* the kind's own state, freed by klass->clear */
+  guint64 held;  /* bytes counted in the memory budget (memory-private.h) while it lives */
 };
 
 /* What a tokenizer kind does. Only encode is required; a NULL entry takes the default named. */
@@ -55,6 +57,9 @@ struct _AsTokenizerClass
   /* as_tokenizer_is_special for an id in range. Default: no special tokens. */
   gboolean (*is_special) (const AsTokenizer *tokenizer, int32_t id);
 
+  /* The bytes DATA holds beside the vocabulary (an estimate, for the memory budget). */
+  guint64 (*data_bytes) (const AsTokenizer *tokenizer);
+
   /* Frees DATA. */
   void (*clear) (gpointer data);
 };
@@ -64,6 +69,11 @@ AsTokenizer *as_tokenizer_new (const AsTokenizerClass *klass, const char *source
 
 /* An empty vocabulary (id_to_token, token_to_id) for TOKENIZER. */
 void as_tokenizer_init_vocabulary (AsTokenizer *tokenizer);
+
+/* The end of every loader: counts what TOKENIZER holds (the vocabulary and klass->data_bytes) in
+ * the memory budget, or fails naming its source when that does not fit. Returns TOKENIZER, or
+ * NULL after freeing it. */
+AsTokenizer *as_tokenizer_finish (AsTokenizer *tokenizer, GError **error);
 
 /* The id of TOKEN (LENGTH bytes, not necessarily NUL-terminated), or -1. */
 int32_t as_tokenizer_lookup_len (const AsTokenizer *tokenizer, const char *token, gsize length);

@@ -19,7 +19,7 @@ as_tokenizer_load_words (const char *vocab_json_path, GError **error)
   g_autoptr (AsTokenizer) tokenizer = as_tokenizer_new (&words_class, vocab_json_path);
   if (!as_tokenizer_load_vocab_json (tokenizer, vocab_json_path, error))
     return NULL;
-  return g_steal_pointer (&tokenizer);
+  return as_tokenizer_finish (g_steal_pointer (&tokenizer), error);
 }
 
 static gboolean

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "memory-private.h"
 #include "utf8-replace-private.h"
 
 AsTokenizer *
@@ -32,11 +33,47 @@ as_tokenizer_free (AsTokenizer *tokenizer)
     return;
   if (tokenizer->data != NULL && tokenizer->klass->clear != NULL)
     tokenizer->klass->clear (tokenizer->data);
+  as_memory_release (tokenizer->held);
   g_clear_pointer (&tokenizer->source, g_free);
   g_clear_pointer (&tokenizer->token_to_id, g_hash_table_unref);
   g_clear_pointer (&tokenizer->id_to_token, g_ptr_array_unref);
   g_clear_pointer (&tokenizer->extra_names, g_ptr_array_unref);
   g_free (tokenizer);
+}
+
+/* A vocabulary string's cost: its bytes and NUL, its malloc header, a slot of id_to_token and an
+ * entry of token_to_id (key, value, hash). */
+#define TOKEN_OVERHEAD 48
+
+static guint64
+vocabulary_bytes (const AsTokenizer *tokenizer)
+{
+  guint64 bytes = sizeof *tokenizer;
+  for (guint i = 0; i < tokenizer->id_to_token->len; i++)
+    {
+      const char *token = g_ptr_array_index (tokenizer->id_to_token, i);
+      bytes += sizeof (gpointer) + (token != NULL ? strlen (token) + 1 + TOKEN_OVERHEAD : 0);
+    }
+  for (guint i = 0; tokenizer->extra_names != NULL && i < tokenizer->extra_names->len; i++)
+    bytes += strlen (g_ptr_array_index (tokenizer->extra_names, i)) + 1 + TOKEN_OVERHEAD;
+  return bytes;
+}
+
+AsTokenizer *
+as_tokenizer_finish (AsTokenizer *tokenizer, GError **error)
+{
+  guint64 bytes = vocabulary_bytes (tokenizer);
+  if (tokenizer->klass->data_bytes != NULL)
+    bytes += tokenizer->klass->data_bytes (tokenizer);
+  g_autofree char *what = g_strdup_printf ("the tokenizer of %s", tokenizer->source);
+  if (!as_memory_check_advice (bytes, what, "free memory or raise ATTNSCOPE_MEMORY_LIMIT", error))
+    {
+      as_tokenizer_free (tokenizer);
+      return NULL;
+    }
+  as_memory_hold (bytes);
+  tokenizer->held = bytes;
+  return tokenizer;
 }
 
 void
@@ -165,6 +202,74 @@ as_tokenizer_decode (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_i
     if (as_tokenizer_get_token (tokenizer, ids[i]) != NULL)
       known[n_known++] = ids[i];
   return tokenizer->klass->decode (tokenizer, known, n_known);
+}
+
+/* A prefix of TEXT at least AT bytes long that ends where white space begins (the first such
+ * end at or after AT, or at a character boundary when none follows within as many bytes again);
+ * LENGTH when none is shorter than the text. */
+static gsize
+cut_at (const char *text, gsize length, gsize at)
+{
+  if (at >= length)
+    return length;
+  const char *p = g_utf8_find_next_char (text + at - 1, text + length);
+  const char *limit = text + MIN (length, 2 * at);
+  for (const char *q = p; q != NULL && q < limit; q = g_utf8_find_next_char (q, text + length))
+    if (g_unichar_isspace (g_utf8_get_char (q))
+        && !g_unichar_isspace (g_utf8_get_char (g_utf8_prev_char (q))))
+      return (gsize) (q - text);
+  return p != NULL ? (gsize) (p - text) : length;
+}
+
+/* The ids of TEXT[0, LENGTH) as one sequence. */
+static GArray *
+encode_prefix (AsTokenizer *tokenizer, const char *text, gsize length, GError **error)
+{
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (int32_t));
+  if (!encode_side (tokenizer, text, length, FALSE, ids, error))
+    return NULL;
+  return g_steal_pointer (&ids);
+}
+
+/* Ids past the ones compared: the cut can change the last few tokens of a prefix. */
+#define PREFIX_MARGIN 32
+
+gboolean
+as_tokenizer_prefix_for (AsTokenizer *tokenizer, const char *text, gsize length, int max_ids,
+                         gsize *prefix, GError **error)
+{
+  g_return_val_if_fail (tokenizer != NULL && max_ids >= 0, FALSE);
+  guint want = (guint) max_ids + 1 + PREFIX_MARGIN;
+  /* most tokens are a few bytes: the first window usually suffices */
+  gsize window = MAX (4096, 16 * (gsize) want);
+  *prefix = length;
+  for (;;)
+    {
+      gsize first = cut_at (text, length, window);
+      if (first >= length)
+        return TRUE; /* as long as the text: the caller encodes it all */
+      g_autoptr (GArray) a = encode_prefix (tokenizer, text, first, error);
+      if (a == NULL)
+        return FALSE;
+      if (a->len < want)
+        {
+          window = 2 * first;
+          continue;
+        }
+      gsize second = cut_at (text, length, first + first / 2);
+      if (second >= length)
+        return TRUE;
+      g_autoptr (GArray) b = encode_prefix (tokenizer, text, second, error);
+      if (b == NULL)
+        return FALSE;
+      if (b->len > (guint) max_ids
+          && memcmp (a->data, b->data, ((gsize) max_ids + 1) * sizeof (int32_t)) == 0)
+        {
+          *prefix = first;
+          return TRUE;
+        }
+      window = 2 * second;
+    }
 }
 
 const char *

@@ -114,5 +114,5 @@ as_tokenizer_load_vocab_txt (const char *folder, GError **error)
       if (copy != NULL)
         g_hash_table_replace (tokenizer->token_to_id, copy, GINT_TO_POINTER ((int32_t) i));
     }
-  return g_steal_pointer (&tokenizer);
+  return as_tokenizer_finish (g_steal_pointer (&tokenizer), error);
 }
