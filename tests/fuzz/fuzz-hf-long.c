@@ -1,7 +1,7 @@
 /* fuzz-hf-long.c — the tokenizer.json pipeline on long texts: every stage must cost time linear
  * in its input, and the prefix that decides a text's first ids must give exactly those ids.
  *
- * The input (cut to 1 KB, and to valid UTF-8) is repeated to at least 2 KB (X1), and X1 ten
+ * The input (cut to 256 bytes, and to valid UTF-8) is repeated to at least 1 KB (X1), and X1 ten
  * times (X10); gpt-neox, llama-spm and bert-bge (tests/fixtures/tokenizers) and the SentencePiece
  * Unigram of tests/fuzz/data/spm-unigram encode both. The stages count their inner-loop steps
  * (tokenizer-work-private.h), so the property needs no clock: X10 may cost at most 15 times the
@@ -95,12 +95,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (small[0] == NULL)
     LLVMFuzzerInitialize (NULL, NULL);
   const char *end = NULL;
-  g_utf8_validate ((const char *) data, (gssize) MIN (size, 1024), &end);
+  g_utf8_validate ((const char *) data, (gssize) MIN (size, 256), &end);
   gsize unit = (gsize) (end - (const char *) data);
   if (unit == 0)
     return 0;
   GString *x1 = g_string_new (NULL);
-  while (x1->len < 2048)
+  while (x1->len < 1024)
     g_string_append_len (x1, (const char *) data, (gssize) unit);
   GString *x10 = g_string_new (NULL);
   for (int i = 0; i < 10; i++)
