@@ -511,6 +511,117 @@ test_lines_files (void)
   assert_refused (&p, (const char *[]){ fifo, "is a FIFO", NULL });
 }
 
+/* Writes PATH: one line of about BYTES bytes of words, then a short line. */
+static void
+write_long_line (const char *path, gsize bytes)
+{
+  static const char *const words[] = { "the ", "cat ",    "sat ", "on ",  "a ",   "mat ",
+                                       "and ", "looked ", "at ",  "dog ", "who ", "slept " };
+  GString *s = g_string_sized_new (bytes + 64);
+  for (guint i = 0; s->len < bytes; i++)
+    g_string_append (s, words[(i * 7 + i / 5) % G_N_ELEMENTS (words)]);
+  g_string_append (s, "\nthe cat sat\n");
+  g_assert_true (g_file_set_contents (path, s->str, (gssize) s->len, NULL));
+  g_string_free (s, TRUE);
+}
+
+/* A 60 MB --lines line: the commands that refuse or truncate past the context read only the
+ * tokens that decide that (as_tokenizer_prefix_for), so refusing it or keeping its first 32
+ * tokens costs what those tokens cost (the file's 60 MB apart): it once took gigabytes and over a
+ * minute. The truncated line gives what a short line with the same first tokens gives. */
+static void
+test_long_lines (void)
+{
+  g_autofree char *lines = g_build_filename (test_tmpdir (), "long-line.txt", NULL);
+  write_long_line (lines, 60u << 20);
+  g_autofree char *short_line = g_build_filename (test_tmpdir (), "short-line.txt", NULL);
+  g_assert_true (g_file_set_contents (short_line, "the cat sat\n", -1, NULL));
+  const char *alone[] = { "perplexity", "--model", fixture, "--lines", short_line, "--json", NULL };
+  g_auto (Bounded) a = run_bounded (alone, NULL, NULL, NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_autoptr (JsonNode) alone_json = parse_json (a.out);
+  gint64 short_predictions
+      = json_object_get_int_member (json_node_get_object (alone_json), "predicted_tokens");
+  const char *commands[] = { "perplexity", "stats" };
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      const char *refused[] = { commands[i], "--model", fixture, "--lines", lines, "--json", NULL };
+      g_auto (Bounded) r = run_bounded (refused, NULL, NULL, NULL);
+      assert_refused (&r, (const char *[]){ "--lines", "line 1",
+                                            "the input has more than 128 "
+                                            "tokens but the model's context length is 32 tokens",
+                                            NULL });
+      assert_bounded (&r);
+      const char *truncated[]
+          = { commands[i], "--model", fixture, "--lines", lines, "--json", "--truncate", NULL };
+      g_auto (Bounded) t = run_bounded (truncated, NULL, NULL, NULL);
+      g_assert_cmpint (t.status, ==, 0);
+      assert_bounded (&t);
+      g_autoptr (JsonNode) out = parse_json (t.out);
+      JsonObject *o = json_node_get_object (out);
+      if (g_str_equal (commands[i], "perplexity"))
+        {
+          g_assert_cmpint (json_object_get_int_member (o, "texts"), ==, 2);
+          /* 31 predictions in the long line's first 32 tokens, and the short line's */
+          g_assert_cmpint (json_object_get_int_member (o, "predicted_tokens"), ==,
+                           31 + short_predictions);
+        }
+      else
+        g_assert_cmpint (json_object_get_int_member (o, "sentences"), ==, 2);
+    }
+}
+
+/* The small escapes: a --model name with a '/' is not joined to the shipped folder, a snapshot
+ * leading out of the Hugging Face cache is refused, --type-ids on a decoder and an empty output
+ * name are usage errors found before any work. */
+static void
+test_small_escapes (void)
+{
+  const char *escape[] = { "info", "--model", "attnscope-mini/../../../../tmp", NULL };
+  g_auto (Bounded) e = run_bounded (escape, NULL, NULL, NULL);
+  assert_refused (&e, (const char *[]){ "attnscope-mini/../../../../tmp does not exist",
+                                        "never a shipped model's name", NULL });
+
+  g_autofree char *home = g_build_filename (test_tmpdir (), "hf-home", NULL);
+  g_autofree char *snapshots
+      = g_build_filename (home, "hub", "models--org--linked", "snapshots", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (snapshots, 0755), ==, 0);
+  g_autofree char *link = g_build_filename (snapshots, "abc", NULL);
+  g_assert_cmpint (symlink (fixture, link), ==, 0);
+  g_setenv ("HF_HOME", home, TRUE);
+  const char *linked[] = { "info", "--model", "org/linked", NULL };
+  g_auto (Bounded) l = run_bounded (linked, NULL, NULL, NULL);
+  g_unsetenv ("HF_HOME");
+  assert_refused (&l, (const char *[]){ link, "leads out of the Hugging Face cache", NULL });
+
+  g_autofree char *out = g_build_filename (test_tmpdir (), "never.h5", NULL);
+  const char *types[]
+      = { "run", "--model", fixture, "--ids", "1,2,3", "--type-ids", "0,0,1", "--dump", out, NULL };
+  g_auto (Bounded) t = run_bounded (types, NULL, NULL, NULL);
+  g_assert_cmpint (t.status, ==, 2);
+  g_assert_nonnull (strstr (t.err, "usage error: tiny-gpt2 has no token types: --type-ids"));
+  const char *predict_types[]
+      = { "predict", "--model", fixture, "--ids", "1,2", "--type-ids", "0,1", NULL };
+  g_auto (Bounded) p = run_bounded (predict_types, NULL, NULL, NULL);
+  g_assert_cmpint (p.status, ==, 2);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+
+  const char *empty_dump[] = { "run", "--model", fixture, "--text", "the cat", "-o", "", NULL };
+  const char *empty_export[] = { "export", "--model", fixture, "--text", "the cat", "--layer",
+                                 "0",      "--head",  "0",     "-o",     "",        NULL };
+  const char *folder_dump[]
+      = { "run", "--model", fixture, "--text", "the cat", "--dump", "/tmp/", NULL };
+  const char *const *empties[] = { empty_dump, empty_export, folder_dump };
+  for (gsize i = 0; i < G_N_ELEMENTS (empties); i++)
+    {
+      g_auto (Bounded) b = run_bounded (empties[i], NULL, NULL, NULL);
+      g_assert_cmpint (b.status, ==, 2);
+      g_assert_nonnull (strstr (b.err, "names no file (expected a file name)"));
+      g_assert_cmpstr (b.out, ==, "");
+      assert_bounded (&b);
+    }
+}
+
 /* Runs ARGS with ATTNSCOPE_MEMORY_LIMIT=LIMIT; returns the exit status. */
 static int
 run_with_limit (const char *const *args, guint64 limit)
@@ -568,6 +679,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/hostile/lines-files", test_lines_files);
   g_test_add_func ("/cli/hostile/tokenizer-folders", test_tokenizer_folders);
   g_test_add_func ("/cli/hostile/compare-memory", test_compare_memory);
+  g_test_add_func ("/cli/hostile/long-lines", test_long_lines);
+  g_test_add_func ("/cli/hostile/small-escapes", test_small_escapes);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   g_free (fixture);
