@@ -185,7 +185,7 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
   else if (pair != NULL)
     {
       AsForwardOptions options = { .all_logits = FALSE };
-      side->trace = as_forward_pair (model, text, pair, req->truncate, &options, error);
+      side->trace = cli_forward_text (model, text, pair, req->truncate, &options, error);
     }
   else
     side->trace = cli_analysis_forward (model, text, argument, req->truncate, error);
@@ -538,6 +538,9 @@ check_options (ExportRequest *req, int argc, char **argv, const char *text, cons
     return cli_usage_printf ("export", "--text T is required");
   if (output == NULL)
     return cli_usage_printf ("export", "-o FILE.png|.svg|.pdf is required");
+  int name_code = cli_check_output_name ("export", "-o", output);
+  if (name_code >= 0)
+    return name_code;
   int code = choose_view (req, v, compare);
   if (code >= 0)
     return code;
