@@ -1,51 +1,13 @@
-/* main.c — entry point: dispatches `attnscope SUBCOMMAND ...` to the command-line subcommands.
- * With no arguments, or only options for the GUI toolkit, the GUI opens on the default model;
- * subcommands never touch the display. A subcommand's exit status also covers writing its
- * output (cli_finish), and SIGINT/SIGTERM remove its temporary output files. */
+/* main.c — entry point: `attnscope --version`; with no arguments, or only options for the GUI
+ * toolkit, the window opens on the default model (gui/); otherwise the subcommand runs
+ * (cli/cli-commands.c) and never touches the display. */
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "as-output-file.h"
-#include "cli.h"
+#include "cli-commands.h"
+#include "cli-common.h"
 #include "gui-main.h"
-
-static const CliCommand commands[] = {
-  { "info", "model summary: architecture, L, H, D, vocabulary, context, parameters", cli_info },
-  { "tokenize", "text to token ids and token strings", cli_tokenize },
-  { "run", "one forward pass, every layer and head dumped to HDF5", cli_run },
-  { "predict", "next-token top-K and greedy continuation", cli_predict },
-  { "bench", "time forward passes in-process", cli_bench },
-  { "similarity", "cosine similarity of a text's vectors; one token's table", cli_similarity },
-  { "stats", "head statistics: entropy, previous/first/self shares, labels", cli_stats },
-  { "compare", "two texts: hidden-state similarity, attention differences", cli_compare },
-  { "project", "2-D projection (PCA, t-SNE or UMAP) of a matrix or of texts' vectors",
-    cli_project },
-  { "perplexity", "per-token log-probabilities; perplexity over the lines of a file",
-    cli_perplexity },
-  { "translate", "translation with an encoder–decoder model (greedy or beam search)",
-    cli_translate },
-  { "export", "the figure of a view as PNG, SVG or PDF, sized for print", cli_export },
-};
-
-static void
-print_usage (FILE *out)
-{
-  fprintf (out, "Usage: attnscope [--model M] [--text T]    open the window\n"
-                "       attnscope COMMAND [OPTIONS]          run a command without a display\n"
-                "\n"
-                "Running attnscope without a command opens the desktop window on the default\n"
-                "model (--model and --text choose the model and the text it shows).\n"
-                "\nCommands:\n");
-  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf (out,
-           "\nRun 'attnscope COMMAND --help' for the options of a command, 'attnscope --version'\n"
-           "for the version.\n"
-           "--model takes a model folder, the name of a shipped model (default: %s) or a\n"
-           "Hugging Face hub id found in the local cache.\n",
-           as_model_default_name ());
-}
 
 int
 main (int argc, char **argv)
@@ -62,19 +24,5 @@ main (int argc, char **argv)
     }
   if (argc < 2 || gui_main_wants_gui (argv[1]))
     return gui_main (argc, argv);
-  /* An interrupted command leaves no temporary output file behind. */
-  as_output_file_install_signal_cleanup ();
-  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
-      || strcmp (argv[1], "help") == 0)
-    {
-      print_usage (stdout);
-      return cli_finish (CLI_EXIT_OK);
-    }
-  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (strcmp (argv[1], commands[i].name) == 0)
-      return cli_finish (commands[i].run (argc - 1, argv + 1));
-
-  fprintf (stderr, "attnscope: usage error: unknown command '%s'\n", argv[1]);
-  print_usage (stderr);
-  return cli_finish (CLI_EXIT_USAGE);
+  return cli_main (argc, argv);
 }

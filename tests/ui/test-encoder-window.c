@@ -617,7 +617,7 @@ test_pair_settings (gconstpointer data)
   g_assert_cmpstr (saved_pair, ==, TEXT_B);
   g_assert_cmpstr (saved_text, ==, "the cat sat on the mat .");
 
-  window = attnscope_window_new (GTK_APPLICATION (app));
+  window = attnscope_window_new (GTK_APPLICATION (app), settings);
   gtk_window_present (GTK_WINDOW (window));
   attnscope_window_open_startup_model (window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));

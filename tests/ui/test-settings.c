@@ -71,7 +71,7 @@ test_toggles_keep_state (void)
   g_assert_cmpstr (colormap, ==, "magma");
 
   /* A second window reads them back. */
-  AttnscopeWindow *second = attnscope_window_new (GTK_APPLICATION (app));
+  AttnscopeWindow *second = attnscope_window_new (GTK_APPLICATION (app), settings);
   gtk_window_present (GTK_WINDOW (second));
   g_assert_true (gui_test_wait_model (second, TIMEOUT_MS));
   AttnscopeViewState *v2 = attnscope_session_get_view (attnscope_window_get_session (second));

@@ -1,0 +1,148 @@
+/* cli-info.c — `attnscope info`: what a model is (family, heads, sizes, its own settings such as
+ * RoPE, weight dtype, parameters; for a model without a next-token head, its token types and
+ * whether it has a masked-LM head) and the memory a trace needs at the model's context length. */
+#include <stdio.h>
+
+#include "as-forward.h"
+#include "cli-json.h"
+#include "cli-commands.h"
+#include "cli-common.h"
+
+/* What a model without a next-token head outputs, for `info`. */
+static const char *
+output_head (const AsConfig *c, gboolean json)
+{
+  if (c->masked_lm)
+    return json ? "masked-lm" : "masked-LM head (predict fills [MASK] tokens)";
+  return json ? "none" : "none: the weights have no output head, the model runs for attention only";
+}
+
+/* The memory facts: a default trace (last-position logits, no q/k/v) at the full context, what
+ * a pass may use now, and the most tokens that fit in it. */
+typedef struct
+{
+  guint64 context_bytes;
+  guint64 budget;
+  int max_tokens;
+} InfoMemory;
+
+static InfoMemory
+info_memory (const AsModel *model)
+{
+  const AsConfig *c = as_model_get_config (model);
+  InfoMemory m;
+  m.context_bytes = as_forward_bytes (model, c->n_positions, NULL);
+  m.budget = as_forward_budget (model);
+  m.max_tokens = as_forward_max_tokens (model, NULL, m.budget);
+  return m;
+}
+
+static void
+print_json (const AsModel *model, const char *weights, char **settings, const InfoMemory *m)
+{
+  const AsConfig *c = as_model_get_config (model);
+  g_autoptr (JsonBuilder) out = json_builder_new ();
+  json_builder_begin_object (out);
+  cli_json_set_string (out, "model", as_model_get_name (model));
+  cli_json_set_string (out, "path", as_model_get_path (model));
+  cli_json_set_string (out, "architecture", c->family);
+  cli_json_set_string (out, "model_type", c->model_type);
+  cli_json_set_int (out, "n_layer", c->n_layer);
+  cli_json_set_int (out, "n_head", c->n_head);
+  cli_json_set_int (out, "n_kv_head", c->n_kv_head);
+  cli_json_set_int (out, "n_embd", c->n_embd);
+  cli_json_set_int (out, "head_dim", c->head_dim);
+  cli_json_set_int (out, "n_inner", c->n_inner);
+  cli_json_set_int (out, "vocab_size", c->vocab_size);
+  cli_json_set_int (out, "n_positions", c->n_positions);
+  cli_json_set_int (out, "n_params", as_model_get_n_params (model));
+  cli_json_set_string (out, "weights", weights);
+  cli_json_set_string (out, "weights_dtype", as_model_get_weights_dtype (model));
+  if (!c->causal_lm)
+    {
+      cli_json_set_int (out, "type_vocab_size", c->type_vocab_size);
+      cli_json_set_string (out, "head", output_head (c, TRUE));
+    }
+  json_builder_set_member_name (out, "tokenizer");
+  json_builder_add_boolean_value (out, as_model_get_tokenizer (model) != NULL);
+  json_builder_set_member_name (out, "settings");
+  json_builder_begin_object (out);
+  for (int i = 0; settings[i] != NULL && settings[i + 1] != NULL; i += 2)
+    cli_json_set_string (out, settings[i], settings[i + 1]);
+  json_builder_end_object (out);
+  cli_json_set_int (out, "trace_bytes_at_context", (gint64) MIN (m->context_bytes, G_MAXINT64));
+  cli_json_set_int (out, "memory_available", (gint64) MIN (m->budget, G_MAXINT64));
+  cli_json_set_int (out, "max_tokens_now", m->max_tokens);
+  json_builder_end_object (out);
+  cli_json_print (out);
+}
+
+static void
+print_text (const AsModel *model, const char *weights, char **settings, const InfoMemory *m)
+{
+  const AsConfig *c = as_model_get_config (model);
+  printf ("model:         %s\n", as_model_get_name (model));
+  printf ("folder:        %s\n", as_model_get_path (model));
+  printf ("architecture:  %s (model_type %s)\n", c->family, c->model_type);
+  printf ("layers:        %d\n", c->n_layer);
+  if (c->n_kv_head == c->n_head)
+    printf ("heads:         %d per layer\n", c->n_head);
+  else
+    printf ("heads:         %d per layer, sharing %d key/value heads (query head h uses key/value "
+            "head h / %d)\n",
+            c->n_head, c->n_kv_head, c->n_head / c->n_kv_head);
+  printf ("width:         %d (head width %d, MLP width %d)\n", c->n_embd, c->head_dim, c->n_inner);
+  printf ("vocabulary:    %d tokens\n", c->vocab_size);
+  printf ("context:       %d tokens\n", c->n_positions);
+  printf ("parameters:    %" G_GINT64_FORMAT "\n", as_model_get_n_params (model));
+  printf ("weights:       %s (%s)\n", weights, as_model_get_weights_dtype (model));
+  if (!c->causal_lm)
+    {
+      printf ("token types:   %d\n", c->type_vocab_size);
+      printf ("output:        %s\n", output_head (c, FALSE));
+    }
+  if (as_model_get_tokenizer (model) == NULL)
+    printf ("tokenizer:     none: runs on token ids (%s)\n",
+            as_model_get_no_tokenizer_reason (model));
+  for (int i = 0; settings[i] != NULL && settings[i + 1] != NULL; i += 2)
+    {
+      g_autofree char *label = g_strconcat (settings[i], ":", NULL);
+      printf ("%-14s %s\n", label, settings[i + 1]);
+    }
+  g_autofree char *need = g_format_size (m->context_bytes);
+  g_autofree char *have = g_format_size (m->budget);
+  printf ("trace memory:  %s at the full context of %d tokens; %s available now: up to %d tokens "
+          "fit\n",
+          need, c->n_positions, have, m->max_tokens);
+}
+
+int
+cli_info (int argc, char **argv)
+{
+  g_autofree char *model_spec = NULL;
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
+      "M" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { NULL },
+  };
+  int code;
+  if (!cli_parse_options ("info", "", "Summarise a model.", entries, &argc, &argv, &code))
+    return code;
+  if (argc > 1)
+    return cli_usage_printf ("info", "unexpected argument '%s'", argv[1]);
+
+  GError *error = NULL;
+  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
+  if (model == NULL)
+    return cli_fail (error);
+  g_autofree char *weights = g_path_get_basename (as_model_get_weights_path (model));
+  g_auto (GStrv) settings = as_config_dup_settings (as_model_get_config (model));
+  InfoMemory memory = info_memory (model);
+  if (json)
+    print_json (model, weights, settings, &memory);
+  else
+    print_text (model, weights, settings, &memory);
+  return CLI_EXIT_OK;
+}

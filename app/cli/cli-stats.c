@@ -1,0 +1,166 @@
+/* cli-stats.c — `attnscope stats`: what each head does (core/as-head-stats.h): mean normalised
+ * entropy, shares of attention to the previous token, the first token and itself (for encoders
+ * also to the next token, [CLS] and [SEP]), a pattern label, and rankings of the heads by each
+ * statistic — for one text, or aggregated over every non-blank line of a file (each sentence
+ * counts once), or for an encoder over every line "A<TAB>B" of a file of sentence pairs (--pairs:
+ * each pair run as [CLS] A [SEP] B [SEP]). Text table by default, JSON with --json. */
+#include "cli-stats-table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "as-error.h"
+#include "as-forward.h"
+#include "as-head-stats.h"
+#include "cli-analysis.h"
+#include "cli-commands.h"
+#include "cli-common.h"
+#include "cli-stats-translation.h"
+#include "pair-text.h"
+
+typedef struct
+{
+  AsModel *model;
+  gboolean truncate;
+  AsHeadStatsAccumulator *acc;
+} StatsLines;
+
+static gboolean
+stats_add_line (const char *line, gpointer user_data, GError **error)
+{
+  StatsLines *job = user_data;
+  g_autoptr (AsTrace) trace
+      = cli_analysis_forward (job->model, line, "the line", job->truncate, error);
+  return trace != NULL && as_head_stats_accumulate (job->acc, trace, error);
+}
+
+/* One line "A<TAB>B" of a --pairs file: the pair (A, B). */
+static gboolean
+stats_add_pair (const char *line, gpointer user_data, GError **error)
+{
+  StatsLines *job = user_data;
+  const char *tab = strchr (line, '\t');
+  if (tab == NULL || strchr (tab + 1, '\t') != NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "expected two texts separated by one tab (A<TAB>B), found %s",
+                   tab == NULL ? "no tab" : "more than one");
+      return FALSE;
+    }
+  g_autofree char *a = g_strndup (line, tab - line);
+  const char *b = tab + 1;
+  if (!cli_check_text (a, "the pair's first text", error)
+      || !cli_check_text (b, "the pair's second text", error))
+    return FALSE;
+  AsForwardOptions options = { .all_logits = FALSE };
+  g_autoptr (AsTrace) trace = as_forward_pair (job->model, a, b, job->truncate, &options, error);
+  return trace != NULL && as_head_stats_accumulate (job->acc, trace, error);
+}
+
+/* Runs MODEL on every pair of the --pairs file PATH and accumulates the statistics. */
+static AsHeadStats *
+stats_of_pairs (AsModel *model, const char *path, gboolean truncate, GError **error)
+{
+  g_autoptr (AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new ();
+  StatsLines job = { model, truncate, acc };
+  if (!cli_foreach_text_line_named ("--pairs", path, stats_add_pair, &job, error))
+    return NULL;
+  return as_head_stats_accumulator_finish (acc, error);
+}
+
+/* Runs MODEL on every non-blank line of PATH and accumulates the statistics. */
+static AsHeadStats *
+stats_of_lines (AsModel *model, const char *path, gboolean truncate, GError **error)
+{
+  g_autoptr (AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new ();
+  StatsLines job = { model, truncate, acc };
+  if (!cli_foreach_text_line (path, stats_add_line, &job, error))
+    return NULL;
+  return as_head_stats_accumulator_finish (acc, error);
+}
+
+int
+cli_stats (int argc, char **argv)
+{
+  g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *lines = NULL, *pairs = NULL;
+  g_autofree char *target = NULL, *kind = NULL;
+  gboolean json = FALSE, truncate = FALSE;
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
+      "M" },
+    { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
+    { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
+      "With --text: the pair's second text (token types from the tokenizer)", "T2" },
+    { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines,
+      "Aggregate over every non-blank line of FILE (each line counts once)", "FILE" },
+    { "pairs", 0, 0, G_OPTION_ARG_FILENAME, &pairs,
+      "For an encoder: aggregate over the sentence pairs of FILE, one \"A<TAB>B\" per line",
+      "FILE" },
+    { "target", 0, 0, G_OPTION_ARG_STRING, &target,
+      "With --text, for a translation model: the target text (default: the model's translation)",
+      "TGT" },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind,
+      "For a translation model: encoder, decoder or cross (cross-attention; the default)", "KIND" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    CLI_ANALYSIS_TRUNCATE_ENTRY (truncate),
+    { NULL },
+  };
+  int code;
+  if (!cli_parse_options ("stats", "",
+                          "Head statistics: entropy, previous/first/self shares (encoders: also "
+                          "next, [CLS], [SEP]).",
+                          entries, &argc, &argv, &code))
+    return code;
+  if (argc > 1)
+    return cli_usage_printf ("stats", "unexpected argument '%s'", argv[1]);
+  if ((text != NULL) + (lines != NULL) + (pairs != NULL) != 1)
+    return cli_usage_printf ("stats", "give exactly one of --text T, --lines FILE or --pairs FILE");
+  if (pair != NULL && text == NULL)
+    return cli_usage_printf ("stats", "--pair goes with --text");
+
+  GError *error = NULL;
+  if (text != NULL && !cli_check_text (text, "--text", &error))
+    return cli_fail (error);
+  if (pair != NULL && !cli_check_text (pair, "--pair", &error))
+    return cli_fail (error);
+  if (target != NULL && !cli_check_text (target, "--target", &error))
+    return cli_fail (error);
+  g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
+  if (model == NULL)
+    return cli_fail (error);
+  if (pairs != NULL && !ar_model_takes_pairs (model))
+    return cli_usage_printf ("stats",
+                             "%s is not an encoder: --pairs needs one (BERT, RoBERTa, "
+                             "DistilBERT)",
+                             as_model_get_name (model));
+  if (as_model_get_config (model)->encoder_decoder)
+    {
+      if (pair != NULL)
+        return cli_usage_printf ("stats", "--pair is for encoders; a translation model takes "
+                                          "--target");
+      return cli_stats_translation (model, text, target, lines, kind, json);
+    }
+  if (target != NULL || kind != NULL)
+    return cli_usage_printf ("stats", "%s is not a translation model: --%s needs one",
+                             as_model_get_name (model), target != NULL ? "target" : "kind");
+
+  g_autoptr (AsHeadStats) stats = NULL;
+  if (lines != NULL)
+    stats = stats_of_lines (model, lines, truncate, &error);
+  else if (pairs != NULL)
+    stats = stats_of_pairs (model, pairs, truncate, &error);
+  else
+    {
+      AsForwardOptions options = { .all_logits = FALSE };
+      g_autoptr (AsTrace) trace = as_forward_pair (model, text, pair, truncate, &options, &error);
+      if (trace != NULL)
+        stats = as_head_stats_compute (trace);
+    }
+  if (stats == NULL)
+    return cli_fail (error);
+  if (json)
+    cli_stats_print_json (stats, as_model_get_name (model));
+  else
+    cli_stats_print_text (stats);
+  return CLI_EXIT_OK;
+}
