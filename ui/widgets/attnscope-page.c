@@ -285,13 +285,22 @@ attnscope_page_get_texts (AttnscopePage *self, ArFigureTexts *texts)
   AttnscopeSession *session = attnscope_page_get_session (self);
   AttnscopeAnalysis *a = attnscope_page_get_analysis (self);
   AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (self);
+  AsTrace *ta = a != NULL ? attnscope_analysis_get_trace (a) : NULL;
+  AsTrace *tb = b != NULL ? attnscope_analysis_get_trace (b) : NULL;
+  gboolean translation = ta != NULL && ta->source != NULL;
   *texts = (ArFigureTexts){
     .model_name = session != NULL ? attnscope_session_get_model_name (session) : NULL,
     .text = a != NULL ? attnscope_analysis_get_shown_text (a) : NULL,
     .compare_text = b != NULL ? attnscope_analysis_get_shown_text (b) : NULL,
-    .target_text = a != NULL && attnscope_analysis_get_trace (a)->source != NULL && session != NULL
+    .target_text = translation && session != NULL
                        ? attnscope_run_get_trace_target (attnscope_session_get_main (session))
                        : NULL,
+    .n_tokens = ta == NULL    ? 0
+                : translation ? ta->source->n_tokens
+                              : ta->n_tokens,
+    .n_compare_tokens = tb != NULL ? tb->n_tokens : 0,
+    .n_target_tokens = translation ? ta->n_tokens : 0,
+    .truncated = a != NULL && attnscope_analysis_get_truncated (a),
   };
 }
 

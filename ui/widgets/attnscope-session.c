@@ -83,7 +83,8 @@ replace_analysis (AttnscopeSession *self, AttnscopeAnalysis **slot, AttnscopeRun
   if (trace != NULL)
     {
       *slot = attnscope_analysis_new (trace, attnscope_run_get_trace_text (run),
-                                      attnscope_run_get_trace_pair (run));
+                                      attnscope_run_get_trace_pair (run),
+                                      attnscope_run_get_truncated (run));
       g_signal_connect_swapped (*slot, "notify::busy", G_CALLBACK (update_busy), self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
@@ -103,7 +104,7 @@ replace_source_analysis (AttnscopeSession *self)
   if (source != NULL)
     {
       self->source_analysis
-          = attnscope_analysis_new (source, attnscope_run_get_trace_text (self->main), NULL);
+          = attnscope_analysis_new (source, attnscope_run_get_trace_text (self->main), NULL, FALSE);
       g_signal_connect_swapped (self->source_analysis, "notify::busy", G_CALLBACK (update_busy),
                                 self);
     }
