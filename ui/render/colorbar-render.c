@@ -161,10 +161,17 @@ ar_colorbar_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, con
   if (bar->label != NULL && *bar->label != '\0')
     {
       PangoLayout *layout
-          = ar_text_layout (pc, style, bar->label, AR_FONT_TICK, PANGO_WEIGHT_NORMAL, height);
+          = ar_text_layout (pc, style, bar->label, AR_FONT_TICK, PANGO_WEIGHT_NORMAL, 0);
       ar_render_set_rgb (cr, style->muted);
       double lx = right + TICK_LENGTH + TICK_GAP + widest_tick_label (pc, style, bar) + LABEL_GAP;
-      ar_text_draw (cr, layout, lx, y + height / 2, 0.5, 0, -G_PI / 2);
+      double label_w;
+      ar_text_extent (layout, &label_w, NULL);
+      /* Centred on the bar; longer than a short bar it starts at its top and runs on below it
+       * (beside the column labels, where nothing else is) rather than being cut. */
+      if (label_w <= height)
+        ar_text_draw (cr, layout, lx, y + height / 2, 0.5, 0, -G_PI / 2);
+      else
+        ar_text_draw (cr, layout, lx, y, 1, 0, -G_PI / 2);
       g_object_unref (layout);
     }
   cairo_restore (cr);

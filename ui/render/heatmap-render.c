@@ -52,8 +52,9 @@ ar_heatmap_get_size (const ArHeatmapFigure *fig, double *width, double *height)
                                              + ar_heatmap_right_extent (&lo))
                                      : 2 * AR_FIGURE_MARGIN + 320;
   if (!fig->title_one_line)
-    lo.title_h = ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
-                                                fig->title, fig->subtitle, *width);
+    lo.title_h = MAX (fig->title_height,
+                      ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
+                                                     fig->title, fig->subtitle, *width));
   g_object_unref (pc);
   if (!ar_heatmap_has_data (fig))
     {
@@ -85,9 +86,9 @@ ar_heatmap_same_layout (const ArHeatmapFigure *a, const ArHeatmapFigure *b)
   return a->n_rows == b->n_rows && a->n_cols == b->n_cols
          && a->row_label_width == b->row_label_width && a->col_label_width == b->col_label_width
          && g_strcmp0 (a->title, b->title) == 0 && g_strcmp0 (a->subtitle, b->subtitle) == 0
-         && a->title_one_line == b->title_one_line && g_strcmp0 (a->row_axis, b->row_axis) == 0
-         && g_strcmp0 (a->col_axis, b->col_axis) == 0 && a->colorbar == b->colorbar
-         && a->label_mode == b->label_mode
+         && a->title_one_line == b->title_one_line && a->title_height == b->title_height
+         && g_strcmp0 (a->row_axis, b->row_axis) == 0 && g_strcmp0 (a->col_axis, b->col_axis) == 0
+         && a->colorbar == b->colorbar && a->label_mode == b->label_mode
          && (!a->colorbar
              || (a->vmin == b->vmin && a->vmax == b->vmax && a->log_colors == b->log_colors
                  && g_strcmp0 (a->colorbar_label, b->colorbar_label) == 0))

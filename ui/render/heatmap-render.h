@@ -102,9 +102,12 @@ typedef struct
   int view_row0, view_col0, view_rows, view_cols; /* a zoomed view; view_rows = 0: all */
 
   const ArRenderStyle *style; /* NULL = light print style */
-  /* The title and subtitle on one line each, ellipsized (a comparison's panels, whose cells line
-   * up); else (the default) wrapped to the figure's width. */
+  /* The title and subtitle on one line each, ellipsized; else (the default) wrapped to the
+   * figure's width. */
   gboolean title_one_line;
+  /* > 0: the wrapped title block takes this height (at least its own), so that panels side by
+   * side with titles of different lengths keep their cells in line (compare-render.h). */
+  double title_height;
 
   /* The widest row and column tick label, as ar_heatmap_figure_measure_labels () found them;
    * 0 = measure them on every layout. Measuring 512 labels with Pango takes milliseconds, so a

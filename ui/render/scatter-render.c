@@ -310,6 +310,8 @@ layout_for (Layout *lo, PangoContext *pc, const ArScatterFigure *fig, double wid
 {
   const ArRenderStyle *style = ar_render_style_or_default (fig->style);
   measure (lo, pc, style, fig);
+  /* the title block wraps to the width instead of being cut */
+  lo->title_h = ar_title_block_height_wrapped (pc, style, fig->title, fig->subtitle, width);
   fit (lo, pc, style, fig, width, height);
 }
 
@@ -720,7 +722,7 @@ ar_scatter_render (cairo_t *cr, const ArScatterFigure *fig, double width, double
   Layout lo;
   layout_for (&lo, pc, fig, width, height);
   cairo_save (cr);
-  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw_wrapped (cr, pc, style, fig->title, fig->subtitle, width, height);
   const Panel *first = &lo.panels[0];
   if (has_data (fig) && first->pw > 0 && first->ph > 0)
     {
