@@ -4,8 +4,10 @@
  * 12 heads, D 768, 1,024 positions, GPT-2's vocabulary; gpt2-models.h) with
  * tests/fixtures/long-text.txt, 1,008 tokens of English:
  * - the Attention and the Similarity pages give their heatmap widget at least 60 % of the page's
- *   height (the widgets' allocations), and its cells at least 45 % (the plot's rectangle, from
- *   the first and last cells' rectangles): the title block no longer takes the page;
+ *   height (the widgets' allocations), and its cells at least 40 % (the plot's rectangle, from
+ *   the first and last cells' rectangles; the rest is the title block, two lines, and the room of
+ *   the widest of the thousand tick labels, which a zooming view keeps): the title block no longer
+ *   takes the page;
  * - their subtitle is the one rule's (ar_figure_subtitle: the text shortened in the middle and
  *   "1,008 tokens") and draws within two lines;
  * - the Attention page's one-column PDF export (the export dialog's preset) is at most 297 mm
@@ -85,7 +87,7 @@ check_heatmap_share (AttnscopePage *page, AttnscopeHeatmapView *heatmap, const c
                   "(%.1f %%)",
                   what, page_h, view_h, 100 * view_h / page_h, plot_h, 100 * plot_h / page_h);
   g_assert_cmpfloat (view_h, >=, 0.60 * page_h);
-  g_assert_cmpfloat (plot_h, >=, 0.45 * page_h);
+  g_assert_cmpfloat (plot_h, >=, 0.40 * page_h);
   ArBuiltFigure *figure = attnscope_heatmap_view_get_figure (heatmap);
   const ArHeatmapFigure *fig = &ar_built_figure_get_parts (figure)->heatmap;
   return fig->subtitle;

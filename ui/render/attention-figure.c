@@ -124,6 +124,7 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   /* A bidirectional trace (an encoder) is a full square: nothing is masked. */
   fig->mask_upper = t->causal && !block;
   ar_heatmap_view_range (view, fig, &fig->vmin, &fig->vmax);
+  fig->clipped = ar_heatmap_find_clipped (fig);
   fig->log_colors = view->log_colors;
   fig->annotate = view->annotate;
   fig->colorbar_label = attention_colorbar_label (view);
@@ -172,6 +173,7 @@ ar_build_heads_grid (const ArHeadsGridSource *source, const ArViewSelection *vie
       fig->colorbar_high = _ ("max");
     }
   fig->mask_upper = source->causal;
+  fig->clipped = view->autoscale && source->causal && (each || fig->vmax < 1 - 1e-6);
   gboolean one_head = view->aggregate == AR_AGGREGATE_HEAD;
   fig->highlight_layer = one_head ? view->layer : -1;
   fig->highlight_head = one_head ? view->head : -1;

@@ -188,6 +188,10 @@ panel_ranges (ArHeatmapFigure *pa, ArHeatmapFigure *pb, const ArViewSelection *v
     }
   /* One colour bar for both, beside B, unless their ranges differ. */
   pa->colorbar = pa->vmin != pb->vmin || pa->vmax != pb->vmax;
+  pa->clipped = ar_heatmap_find_clipped (pa);
+  pb->clipped = ar_heatmap_find_clipped (pb);
+  if (!pa->colorbar)
+    pb->clipped = pb->clipped || pa->clipped;
 }
 
 ArBuiltFigure *

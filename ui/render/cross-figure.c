@@ -106,6 +106,7 @@ ar_build_cross_attention_figure (const ArCrossAttention *cross, const ArViewSele
   fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts, AR_SUBTITLE_TEXT));
   fig->colormap = view->colormap;
   ar_heatmap_view_range (view, fig, &fig->vmin, &fig->vmax);
+  fig->clipped = ar_heatmap_find_clipped (fig);
   fig->log_colors = view->log_colors;
   fig->annotate = view->annotate;
   fig->colorbar_label

@@ -169,8 +169,12 @@ ar_heatmap_measure (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure
                      &lo->col_axis_h);
   if (fig->colorbar)
     {
-      ArColorbar bar
-          = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label, fig->log_colors };
+      ArColorbar bar = { .colormap = fig->colormap,
+                         .vmin = fig->vmin,
+                         .vmax = fig->vmax,
+                         .label = fig->colorbar_label,
+                         .log = fig->log_colors,
+                         .clipped = fig->clipped };
       lo->colorbar_w = ar_colorbar_get_width (pc, style, &bar);
     }
 }
@@ -247,7 +251,8 @@ fit_shown_labels (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure *
       guess = fit_cell (&bare, width, height);
     }
   int step = thinned_step (lo, guess);
-  if (fig->label_mode != AR_LABELS_THINNED || step <= 1 || !lo->rotate_cols)
+  if (fig->label_mode != AR_LABELS_THINNED || step <= 1 || !lo->rotate_cols
+      || fig->room_for_all_labels)
     return cell;
   const ArRenderStyle *style = ar_render_style_or_default (fig->style);
   ArHeatmapLayout narrow = *lo;

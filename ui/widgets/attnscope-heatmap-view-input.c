@@ -32,7 +32,13 @@ cell_text (const ArHeatmapFigure *fig, int row, int col)
       return g_strdup (_ ("no value: a token without a partner in the other text"));
     case AR_CELL_VALUE:
     default:
-      return ar_format_number (fig->values[(gsize) row * fig->n_cols + col], 6);
+      {
+        g_autofree char *value = ar_format_number (fig->values[(gsize) row * fig->n_cols + col], 6);
+        if (!ar_heatmap_cell_clipped (fig, row, col))
+          return g_steal_pointer (&value);
+        /* Translators: a cell's value above the colour range, drawn in its top colour */
+        return g_strdup_printf (_ ("%s (above the colour range: clipped)"), value);
+      }
     }
 }
 

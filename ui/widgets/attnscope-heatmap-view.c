@@ -288,6 +288,7 @@ attnscope_heatmap_view_screen_figure (AttnscopeHeatmapView *self, ArFigureParts 
   fig->view_row0 = self->row0;
   fig->view_col0 = self->col0;
   fig->view_rows = fig->view_cols = self->zoom;
+  fig->room_for_all_labels = TRUE;
 }
 
 /* ---- the cursor ---- */

@@ -312,8 +312,8 @@ attnscope_session_class_init (AttnscopeSessionClass *klass)
 static void
 attnscope_session_init (AttnscopeSession *self)
 {
-  self->main = attnscope_run_new (TRUE);
-  self->compare = attnscope_run_new (FALSE);
+  self->main = attnscope_run_new ();
+  self->compare = attnscope_run_new ();
   self->view = attnscope_view_state_new ();
   g_signal_connect (self->main, "notify::trace", G_CALLBACK (on_main_trace), self);
   g_signal_connect_swapped (self->view, "notify::attention-kind", G_CALLBACK (update_shape), self);
