@@ -392,6 +392,20 @@ on_error_changed (AttnscopeWindow *self)
   update_status (self);
 }
 
+/* A page shown (its tab clicked, a shortcut) gives its main widget the keyboard focus, so that the
+ * arrow keys and Return reach its figure at once, not the control the focus last rested on. Not
+ * while the window is not on screen yet: the entry keeps the focus for typing. */
+static void
+on_page_shown (AttnscopeWindow *self)
+{
+  GtkWidget *page = adw_view_stack_get_visible_child (self->view_stack);
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) || !ATTNSCOPE_IS_PAGE (page))
+    return;
+  GtkWidget *main = attnscope_page_get_focus_widget (ATTNSCOPE_PAGE (page));
+  if (main != NULL)
+    gtk_widget_grab_focus (main);
+}
+
 /* The text can change from a page (Append, Fill); the entry follows as one step of its undo
  * history (attnscope-entry-history.h), without feeding the text back to the run. */
 static void
@@ -684,6 +698,8 @@ attnscope_window_init (AttnscopeWindow *self)
   g_signal_connect_swapped (self->main_run, "notify::n-text-tokens", G_CALLBACK (update_error),
                             self);
   g_signal_connect_swapped (self->main_run, "notify::n-text-tokens", G_CALLBACK (update_trace_info),
+                            self);
+  g_signal_connect_swapped (self->view_stack, "notify::visible-child", G_CALLBACK (on_page_shown),
                             self);
   attnscope_entry_history_attach (self->entry);
   attnscope_entry_history_attach (self->pair_entry);

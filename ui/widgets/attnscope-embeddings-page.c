@@ -543,6 +543,7 @@ static void
 attnscope_embeddings_page_init (AttnscopeEmbeddingsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->scatter));
   self->method = ATTNSCOPE_PROJECTION_PCA;
   self->source = AS_VECTORS_HIDDEN;
   self->sentences = attnscope_sentences_new ();

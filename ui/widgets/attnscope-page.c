@@ -15,6 +15,7 @@ typedef struct
   GSignalGroup *source_signals;   /* on a translation's encoder trace's analysis */
   gboolean dirty, busy;
   guint idle_id;
+  GtkWidget *focus_widget; /* the page's main widget (not a reference: a descendant) */
 } AttnscopePagePrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AttnscopePage, attnscope_page, GTK_TYPE_WIDGET)
@@ -104,6 +105,27 @@ attnscope_page_get_busy (AttnscopePage *self)
   g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), FALSE);
   AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
   return priv->busy;
+}
+
+void
+attnscope_page_set_focus_widget (AttnscopePage *self, GtkWidget *widget)
+{
+  g_return_if_fail (ATTNSCOPE_IS_PAGE (self));
+  AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
+  priv->focus_widget = widget;
+  if (widget != NULL)
+    {
+      gtk_widget_set_focusable (widget, TRUE);
+      gtk_widget_set_focus_on_click (widget, TRUE);
+    }
+}
+
+GtkWidget *
+attnscope_page_get_focus_widget (AttnscopePage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), NULL);
+  AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
+  return priv->focus_widget;
 }
 
 void

@@ -509,5 +509,6 @@ static void
 attnscope_predictions_page_init (AttnscopePredictionsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->list));
   g_signal_connect (self->append_button, "clicked", G_CALLBACK (on_append_clicked), self);
 }

@@ -481,6 +481,7 @@ static void
 attnscope_similarity_page_init (AttnscopeSimilarityPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->heatmap));
   self->source = AS_VECTORS_CONTEXTS;
   setup_table (self);
   attnscope_layer_controls_set_show_aggregate (self->layer_controls, FALSE);
