@@ -289,7 +289,9 @@ update_translation_controls (AttnscopeWindow *self)
 {
   gboolean translation = translation_model (self);
   gtk_widget_set_visible (GTK_WIDGET (self->target_box), translation);
-  gtk_widget_set_visible (self->source_strip_scroller, translation);
+  /* the two strips say which is which */
+  gtk_widget_set_visible (self->source_row, translation);
+  gtk_widget_set_visible (self->target_caption, translation);
   adw_view_stack_page_set_visible (self->alignment_stack_page, translation);
   /* a translation's decoder input ends with </s>: there is no next token to predict (Translate
    * generates the target) */
@@ -653,7 +655,8 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, target_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, translate_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, translate_spinner);
-  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_strip_scroller);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_row);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, target_caption);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_strip);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, alignment_stack_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, predictions_stack_page);

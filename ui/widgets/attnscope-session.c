@@ -136,6 +136,11 @@ attnscope_session_set_model (AttnscopeSession *self, AsModel *model)
     return;
   g_clear_pointer (&self->model, as_model_unref);
   self->model = model != NULL ? as_model_ref (model) : NULL;
+  /* a translation model opens on its cross-attention, the view its attention page is for */
+  attnscope_view_state_set_attention_kind (
+      self->view, model != NULL && as_model_get_config (model)->encoder_decoder
+                      ? AR_ATTENTION_CROSS
+                      : AR_ATTENTION_SELF);
   update_shape (self);
   attnscope_run_set_model (self->main, model);
   attnscope_run_set_model (self->compare, model);

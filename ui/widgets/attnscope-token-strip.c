@@ -149,9 +149,16 @@ rebuild (AttnscopeTokenStrip *self)
   g_auto (GStrv) labels
       = ar_token_labels_from_trace (trace, raw ? AR_TOKEN_LABEL_RAW : AR_TOKEN_LABEL_DEFAULT);
   const char *const *texts = (const char *const *) trace->token_texts;
+  /* a translation's decoder input starts with the model's decoder start token (Marian's <pad>) */
+  gboolean decoder = !self->source && trace->source != NULL;
   for (int i = 0; i < trace->n_tokens; i++)
     {
-      GtkWidget *chip = gtk_toggle_button_new_with_label (labels[i]);
+      g_autofree char *label
+          = decoder && i == 0
+                /* Translators: the decoder's first token, e.g. "<pad> (start)" */
+                ? g_strdup_printf (_ ("%s (start)"), labels[i])
+                : g_strdup (labels[i]);
+      GtkWidget *chip = gtk_toggle_button_new_with_label (label);
       gtk_widget_add_css_class (chip, "token-chip");
       /* A pair's two sentences are tinted apart (segments.h: A before segment_b_start). */
       gboolean pair = trace->segment_b_start > 0;
@@ -179,6 +186,13 @@ rebuild (AttnscopeTokenStrip *self)
           tooltip = g_strdup_printf (_ ("%s\npart %d of %d of “%s” (its bytes are split over %d "
                                         "tokens)"),
                                      base, part, n_parts, utf8, n_parts);
+        }
+      if (decoder && i == 0)
+        {
+          g_autofree char *base = g_steal_pointer (&tooltip);
+          tooltip = g_strdup_printf (_ ("%s\nThe decoder's start token: the target's tokens follow "
+                                        "it, each predicted from the ones before"),
+                                     base);
         }
       gtk_widget_set_tooltip_text (chip, tooltip);
       g_object_set_data (G_OBJECT (chip), "token-index", GINT_TO_POINTER (i));
