@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "as-attention-ranges.h"
 #include "as-compare.h"
 #include "as-error.h"
 #include "as-forward.h"
@@ -61,6 +62,7 @@
 #include "as-rollout.h"
 #include "as-similarity.h"
 #include "as-word-marks.h"
+#include "as-word-spans.h"
 #include "attention-figure.h"
 #include "cli-analysis.h"
 #include "cli-translation.h"
@@ -69,10 +71,10 @@
 #include "compare-figure.h"
 #include "cross-figure.h"
 #include "figure-export.h"
+#include "as-sentence-pairs.h"
 #include "pair-text.h"
 #include "projection-figure.h"
 #include "similarity-figure.h"
-#include "word-spans.h"
 
 typedef enum
 {
@@ -95,7 +97,7 @@ typedef struct
   ArViewSelection selection;
   AsVectorSource source; /* similarity and projection */
   int vectors_layer, vectors_head;
-  ArProjectionMethod method;
+  AsProjectionMethod method;
   gboolean has_also; /* projection: a second panel of the vectors also_source */
   AsVectorSource also_source;
   int also_layer, also_head;
@@ -113,14 +115,14 @@ typedef struct
   AsTrace *trace;
   float *mean_heads; /* [L][T][T] */
   float *rollout;    /* [L][T][T] */
-  double *ranges;    /* [2 + 2·L·H] (ar_attention_ranges) */
+  double *ranges;    /* [2 + 2·L·H] (as_trace_attention_ranges) */
   /* translation models */
   char *target_text;      /* the target the trace was run on */
   int n_source, n_target; /* the source's and the target's tokens */
   gboolean truncated;     /* --truncate cut the text (a single text: the trace is its beginning) */
   gboolean cross;         /* the figure shows the trace's cross-attention */
   float *cross_mean;      /* [L][T][S] */
-  double *cross_range;    /* [2 + 2·L·H] (ar_cross_ranges) */
+  double *cross_range;    /* [2 + 2·L·H] (as_trace_cross_attention_ranges) */
 } Side;
 
 static void
@@ -238,9 +240,9 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
           return FALSE;
         }
       if (v->aggregate == AR_AGGREGATE_MEAN)
-        side->cross_mean = ar_cross_mean_heads (t);
+        side->cross_mean = as_trace_cross_mean_heads (t);
       if (req->view == VIEW_GRID)
-        side->cross_range = ar_cross_ranges (t);
+        side->cross_range = as_trace_cross_attention_ranges (t);
       return TRUE;
     }
   if (req->view == VIEW_ATTENTION && v->aggregate == AR_AGGREGATE_MEAN)
@@ -248,7 +250,7 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
   if (req->view == VIEW_ATTENTION && v->aggregate == AR_AGGREGATE_ROLLOUT)
     side->rollout = as_trace_rollout (t);
   if (req->view == VIEW_GRID)
-    side->ranges = ar_attention_ranges (t);
+    side->ranges = as_trace_attention_ranges (t);
   return TRUE;
 }
 
@@ -301,9 +303,8 @@ build_similarity (const Side *a, const ExportRequest *req, const ArFigureTexts *
   g_autofree float *sim = NULL; /* [T][T], or [W][W] of the words */
   if (req->selection.pool_words)
     {
-      g_autoptr (ArWordSpans) spans
-          = ar_word_spans_from_trace (a->trace, ar_view_selection_label_flags (&req->selection));
-      sim = ar_word_similarity (a->trace, req->source, req->vectors_layer, req->vectors_head, spans,
+      g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (a->trace);
+      sim = as_word_similarity (a->trace, req->source, req->vectors_layer, req->vectors_head, spans,
                                 error);
     }
   else
@@ -315,15 +316,17 @@ build_similarity (const Side *a, const ExportRequest *req, const ArFigureTexts *
 }
 
 /* The projection of the sentences' vectors CHOICE, ready for a panel. */
-static ArProjection *
+static AsProjection *
 project_sentences (const ArSentences *sentences, const ArVectorChoice *choice,
-                   ArProjectionMethod method, GError **error)
+                   AsProjectionMethod method, GError **error)
 {
   int n = 0, dim = 0;
   g_autofree float *x = ar_projection_vectors (sentences, choice, &n, &dim, error);
   if (x == NULL)
     return NULL;
-  return ar_projection_compute (x, n, dim, method, NULL, NULL, NULL, error);
+  AsProjectionOptions options;
+  as_projection_options_init (&options, method);
+  return as_projection_run (x, n, dim, &options, error);
 }
 
 static ArBuiltFigure *
@@ -351,10 +354,10 @@ build_projection (const Side *a, const Side *b, GPtrArray *more, const ExportReq
     { req->also_source, req->also_layer, req->also_head },
   };
   int n_panels = req->has_also ? 2 : 1;
-  g_autoptr (ArProjection) first = project_sentences (&sentences, &choices[0], req->method, error);
+  g_autoptr (AsProjection) first = project_sentences (&sentences, &choices[0], req->method, error);
   if (first == NULL)
     return NULL;
-  g_autoptr (ArProjection) second = NULL;
+  g_autoptr (AsProjection) second = NULL;
   if (n_panels == 2
       && (second = project_sentences (&sentences, &choices[1], req->method, error)) == NULL)
     {
@@ -489,7 +492,7 @@ static int
 choose_vectors (ExportRequest *req, const ViewOptions *v)
 {
   req->view = v->similarity != NULL ? VIEW_SIMILARITY : VIEW_PROJECTION;
-  if (v->project != NULL && !ar_projection_method_from_string (v->project, &req->method))
+  if (v->project != NULL && !as_projection_method_from_string (v->project, &req->method))
     return cli_usage_printf ("export", "--project '%s' is not pca, tsne or umap", v->project);
   req->vectors_layer = v->layer;
   req->vectors_head = v->head;
@@ -746,7 +749,7 @@ cli_export (int argc, char **argv)
                                  target != NULL ? "target"
                                  : kind != NULL ? "kind"
                                                 : "alignment");
-      else if ((pair != NULL || compare_pair != NULL) && !ar_model_takes_pairs (model))
+      else if ((pair != NULL || compare_pair != NULL) && !as_model_takes_pairs (model))
         code = cli_usage_printf ("export", "%s is not an encoder: --%s needs one",
                                  as_model_get_name (model), pair != NULL ? "pair" : "compare-pair");
       else

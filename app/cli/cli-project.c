@@ -35,29 +35,19 @@
 
 #include "as-error.h"
 #include "as-matrix-h5.h"
-#include "as-pca.h"
+#include "as-projection.h"
 #include "as-trace-vectors.h"
 #include "as-tsne.h"
 #include "as-umap.h"
-#include "as-unique-rows.h"
 #include "as-word-marks.h"
 #include "cli-analysis.h"
 #include "cli-json.h"
 #include "cli-commands.h"
 #include "cli-common.h"
 
-typedef enum
-{
-  PROJECT_PCA,
-  PROJECT_TSNE,
-  PROJECT_UMAP,
-} ProjectMethod;
-
-static const char *const method_names[] = { "pca", "tsne", "umap" };
-
 typedef struct
 {
-  ProjectMethod method;
+  AsProjectionMethod method;
   double perplexity;
   gint64 seed;
   int iterations;
@@ -106,15 +96,6 @@ project_input_clear (ProjectInput *in)
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ProjectInput, project_input_clear)
-
-typedef struct
-{
-  float *points; /* [n][2] */
-  double kl;     /* NaN for PCA and UMAP */
-  double ratio[2];
-  AsUmapInfo umap;
-  int distinct; /* distinct vectors among the n */
-} ProjectResult;
 
 /* ---- the vectors ---- */
 
@@ -222,92 +203,26 @@ load_texts (TextLoader *loader, const char *model_spec, char **texts, const char
   return TRUE;
 }
 
-/* ---- the projections ---- */
+/* ---- the projection ---- */
 
-static gboolean
-project_pca (ProjectResult *out, const float *x, int n, int dim, GError **error)
+/* X [n][dim] projected as REQ says (as-projection.h: t-SNE and UMAP see every distinct vector
+ * once and every copy gets its point), the options taken as given. */
+static AsProjection *
+project (const float *x, int n, int dim, const ProjectRequest *req, GError **error)
 {
-  if (n < 2)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "PCA needs at least 2 points; the input has %d",
-                   n);
-      return FALSE;
-    }
-  int k = MIN (2, MIN (n, dim)); /* one column: the second coordinate stays 0 */
-  g_autoptr (AsPca) pca = as_pca_fit (x, n, dim, k, error);
-  if (pca == NULL)
-    return FALSE;
-  for (int i = 0; i < n; i++)
-    for (int c = 0; c < k; c++)
-      out->points[2 * i + c] = (float) pca->coords[(gsize) i * k + c];
-  for (int c = 0; c < k; c++)
-    out->ratio[c] = pca->explained_variance_ratio[c];
-  out->kl = NAN;
-  return TRUE;
-}
-
-static gboolean
-project_tsne (ProjectResult *out, const float *x, int n, int dim, const ProjectRequest *req,
-              GError **error)
-{
-  AsTsneOptions options;
-  as_tsne_options_init (&options);
-  options.perplexity = req->perplexity;
-  options.seed = (guint64) req->seed;
-  options.n_iter = req->iterations;
-  options.method = req->tsne_method;
-  return as_tsne_run (out->points, &out->kl, x, n, dim, &options, error);
-}
-
-static gboolean
-project_umap (ProjectResult *out, const float *x, int n, int dim, const ProjectRequest *req,
-              GError **error)
-{
-  AsUmapOptions options;
-  as_umap_options_init (&options);
-  options.n_neighbors = req->neighbors;
-  options.min_dist = req->min_dist;
-  options.metric = req->metric;
-  options.n_epochs = req->epochs;
-  options.seed = (guint64) req->seed;
-  out->kl = NAN;
-  return as_umap_run (out->points, &out->umap, x, n, dim, &options, error);
-}
-
-/* Projects X [n][dim] into OUT. t-SNE and UMAP see every distinct vector once and every copy
- * gets its point (as-unique-rows.h); PCA maps identical vectors to one point anyway. */
-static gboolean
-project (ProjectResult *out, const float *x, int n, int dim, const ProjectRequest *req,
-         GError **error)
-{
-  g_autofree int *inverse = g_new (int, MAX (n, 1));
-  g_autofree float *unique = as_unique_rows (x, n, dim, inverse, &out->distinct);
-  if (req->method == PROJECT_PCA)
-    return project_pca (out, x, n, dim, error);
-
-  int m = out->distinct;
-  g_autofree float *points = g_new0 (float, 2 * (gsize) MAX (m, 1)); /* [m][2] */
-  ProjectResult distinct = *out;
-  distinct.points = points;
-  gboolean ok = req->method == PROJECT_TSNE ? project_tsne (&distinct, unique, m, dim, req, error)
-                                            : project_umap (&distinct, unique, m, dim, req, error);
-  if (!ok)
-    {
-      if (m < n)
-        g_prefix_error (error,
-                        "%d of the %d points are distinct (identical vectors are projected "
-                        "once): ",
-                        m, n);
-      return FALSE;
-    }
-  for (int i = 0; i < n; i++)
-    {
-      out->points[2 * i] = points[2 * inverse[i]];
-      out->points[2 * i + 1] = points[2 * inverse[i] + 1];
-    }
-  out->kl = distinct.kl;
-  out->umap = distinct.umap;
-  return TRUE;
+  AsProjectionOptions options;
+  as_projection_options_init (&options, req->method);
+  options.fit_to_points = FALSE;
+  options.tsne.perplexity = req->perplexity;
+  options.tsne.seed = (guint64) req->seed;
+  options.tsne.n_iter = req->iterations;
+  options.tsne.method = req->tsne_method;
+  options.umap.n_neighbors = req->neighbors;
+  options.umap.min_dist = req->min_dist;
+  options.umap.metric = req->metric;
+  options.umap.n_epochs = req->epochs;
+  options.umap.seed = (guint64) req->seed;
+  return as_projection_run (x, n, dim, &options, error);
 }
 
 /* ---- output ---- */
@@ -324,21 +239,21 @@ set_int_array (JsonBuilder *out, const char *member, const GArray *values)
 
 /* "points", "kl", "distinct" and what this run of the method reports. */
 static void
-set_run (JsonBuilder *out, const ProjectResult *res, int n, const ProjectRequest *req)
+set_run (JsonBuilder *out, const AsProjection *res, int n, const ProjectRequest *req)
 {
   json_builder_set_member_name (out, "points");
   json_builder_begin_array (out);
   for (int i = 0; i < n; i++)
     {
       json_builder_begin_array (out);
-      cli_json_add_number (out, res->points[2 * i]);
-      cli_json_add_number (out, res->points[2 * i + 1]);
+      cli_json_add_number (out, res->xy[2 * i]);
+      cli_json_add_number (out, res->xy[2 * i + 1]);
       json_builder_end_array (out);
     }
   json_builder_end_array (out);
   cli_json_set_number (out, "kl", res->kl);
   cli_json_set_int (out, "distinct", res->distinct);
-  if (req->method == PROJECT_PCA)
+  if (req->method == AS_PROJECTION_PCA)
     {
       json_builder_set_member_name (out, "explained_variance_ratio");
       json_builder_begin_array (out);
@@ -346,7 +261,7 @@ set_run (JsonBuilder *out, const ProjectResult *res, int n, const ProjectRequest
       cli_json_add_number (out, res->ratio[1]);
       json_builder_end_array (out);
     }
-  else if (req->method == PROJECT_UMAP)
+  else if (req->method == AS_PROJECTION_UMAP)
     {
       cli_json_set_string (out, "init",
                            res->umap.init == AS_UMAP_INIT_SPECTRAL ? "spectral" : "random");
@@ -355,15 +270,15 @@ set_run (JsonBuilder *out, const ProjectResult *res, int n, const ProjectRequest
 }
 
 static void
-set_method_options (JsonBuilder *out, const ProjectRequest *req, const ProjectResult *res)
+set_method_options (JsonBuilder *out, const ProjectRequest *req, const AsProjection *res)
 {
-  if (req->method == PROJECT_TSNE)
+  if (req->method == AS_PROJECTION_TSNE)
     {
       cli_json_set_number (out, "perplexity", req->perplexity);
       cli_json_set_int (out, "iterations", req->iterations);
       cli_json_set_int (out, "seed", req->seed);
     }
-  else if (req->method == PROJECT_UMAP)
+  else if (req->method == AS_PROJECTION_UMAP)
     {
       cli_json_set_int (out, "neighbors", req->neighbors);
       cli_json_set_number (out, "min_dist", req->min_dist);
@@ -423,12 +338,12 @@ typedef struct
 } ProjectSelection;
 
 static void
-print_json (const ProjectResult *res, const ProjectResult *also, const ProjectInput *in,
+print_json (const AsProjection *res, const AsProjection *also, const ProjectInput *in,
             const ProjectRequest *req, const ProjectSelection *what)
 {
   g_autoptr (JsonBuilder) out = json_builder_new ();
   json_builder_begin_object (out);
-  cli_json_set_string (out, "method", method_names[req->method]);
+  cli_json_set_string (out, "method", as_projection_method_to_string (req->method));
   cli_json_set_int (out, "n", in->n);
   cli_json_set_int (out, "dim", in->dim);
   set_run (out, res, in->n, req);
@@ -461,7 +376,7 @@ print_json (const ProjectResult *res, const ProjectResult *also, const ProjectIn
 }
 
 static void
-print_csv (const ProjectResult *res, const ProjectResult *also, const ProjectInput *in)
+print_csv (const AsProjection *res, const AsProjection *also, const ProjectInput *in)
 {
   g_autoptr (GString) out = g_string_new ("index,label,x,y");
   if (in->text != NULL)
@@ -478,14 +393,14 @@ print_csv (const ProjectResult *res, const ProjectResult *also, const ProjectInp
         cli_csv_append_field (out, in->labels->pdata[i]);
       else
         g_string_append_printf (out, "%d", i);
-      g_string_append_printf (out, ",%.9g,%.9g", res->points[2 * i], res->points[2 * i + 1]);
+      g_string_append_printf (out, ",%.9g,%.9g", res->xy[2 * i], res->xy[2 * i + 1]);
       if (in->text != NULL)
         g_string_append_printf (out, ",%d,%d", g_array_index (in->text, int, i),
                                 g_array_index (in->position, int, i));
       if (in->highlight != NULL)
         g_string_append_printf (out, ",%d", g_array_index (in->highlight, gboolean, i) ? 1 : 0);
       if (also != NULL)
-        g_string_append_printf (out, ",%.9g,%.9g", also->points[2 * i], also->points[2 * i + 1]);
+        g_string_append_printf (out, ",%.9g,%.9g", also->xy[2 * i], also->xy[2 * i + 1]);
       g_string_append_c (out, '\n');
     }
   cli_print (out);
@@ -495,21 +410,19 @@ static int
 project_run (const ProjectInput *in, const ProjectRequest *req, const ProjectSelection *what)
 {
   GError *error = NULL;
-  g_autofree float *points = g_new0 (float, 2 * (gsize) MAX (in->n, 1)); /* [n][2] */
-  g_autofree float *also_points = g_new0 (float, 2 * (gsize) MAX (in->n, 1));
-  ProjectResult res = { points, NAN, { 0, 0 }, { 0 } };
-  ProjectResult also = { also_points, NAN, { 0, 0 }, { 0 } };
-  if (!project (&res, in->x, in->n, in->dim, req, &error))
+  g_autoptr (AsProjection) res = project (in->x, in->n, in->dim, req, &error);
+  if (res == NULL)
     return cli_fail (error);
-  if (in->also_x != NULL && !project (&also, in->also_x, in->n, in->also_dim, req, &error))
+  g_autoptr (AsProjection) also = NULL;
+  if (in->also_x != NULL && (also = project (in->also_x, in->n, in->also_dim, req, &error)) == NULL)
     {
       g_prefix_error (&error, "--also %s: ", as_vector_source_to_string (what->also->source));
       return cli_fail (error);
     }
   if (req->csv)
-    print_csv (&res, in->also_x != NULL ? &also : NULL, in);
+    print_csv (res, also, in);
   else
-    print_json (&res, in->also_x != NULL ? &also : NULL, in, req, what);
+    print_json (res, also, in, req, what);
   return CLI_EXIT_OK;
 }
 
@@ -522,14 +435,7 @@ check_request (ProjectRequest *req, const char *method, const char *tsne_method,
 {
   if (method == NULL)
     return cli_usage_printf ("project", "--method pca|tsne|umap is required");
-  gboolean known = FALSE;
-  for (guint m = 0; m < G_N_ELEMENTS (method_names); m++)
-    if (g_strcmp0 (method, method_names[m]) == 0)
-      {
-        req->method = (ProjectMethod) m;
-        known = TRUE;
-      }
-  if (!known)
+  if (!as_projection_method_from_string (method, &req->method))
     return cli_usage_printf ("project",
                              "--method: unknown method '%s' (expected pca, tsne or umap)", method);
   if (tsne_method == NULL || g_strcmp0 (tsne_method, "auto") == 0)

@@ -16,7 +16,7 @@
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "cli-stats-translation.h"
-#include "pair-text.h"
+#include "as-sentence-pairs.h"
 
 typedef struct
 {
@@ -128,7 +128,7 @@ cli_stats (int argc, char **argv)
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
     return cli_fail (error);
-  if (pairs != NULL && !ar_model_takes_pairs (model))
+  if (pairs != NULL && !as_model_takes_pairs (model))
     return cli_usage_printf ("stats",
                              "%s is not an encoder: --pairs needs one (BERT, RoBERTa, "
                              "DistilBERT)",

@@ -5,12 +5,14 @@
  * tokenizer.json and no weights works, whatever architecture its config.json names. The ids are
  * HF's tokenizer(text) ids — the model's special tokens added unless --no-special; --pair
  * encodes a sentence pair (and --json then prints the type ids). Tokens print as vocabulary
- * strings, or with --readable as the text each stands for (the decoder's view: "▁the" → " the",
- * "<0x0A>" → "\n"; bytes that are part of a character show as U+FFFD). */
+ * strings, or with --readable as the token strip and the figures show them (as-readable-tokens.h:
+ * the text each stands for with its whitespace made visible, "▁the" → "␣the", "<0x0A>" → "↵"; a
+ * character split over several byte tokens shown once on its first token, "…" on the others). */
 #include <stdio.h>
 #include <string.h>
 
 #include "as-error.h"
+#include "as-readable-tokens.h"
 #include "cli-json.h"
 #include "cli-commands.h"
 #include "cli-common.h"
@@ -25,14 +27,18 @@ typedef struct
   GString *out;
 } TokenizeRun;
 
-/* The string shown for token ID (owned, valid UTF-8). */
-static char *
-token_string (const TokenizeRun *run, int32_t id)
+/* The strings shown for the tokens IDS (valid UTF-8; free with g_strfreev): the vocabulary
+ * strings, or with --readable the readable tokens of the whole text. */
+static char **
+token_strings (const TokenizeRun *run, GArray *ids)
 {
-  if (!run->readable)
-    return g_strdup (as_tokenizer_get_token (run->tokenizer, id));
-  g_autofree char *text = as_tokenizer_dup_token_text (run->tokenizer, id);
-  return g_utf8_make_valid (text, -1);
+  const int32_t *v = (const int32_t *) ids->data;
+  if (run->readable)
+    return as_readable_tokens_of_ids (run->tokenizer, v, (int) ids->len, AS_READABLE_DEFAULT);
+  char **strings = g_new0 (char *, ids->len + 1);
+  for (guint i = 0; i < ids->len; i++)
+    strings[i] = g_strdup (as_tokenizer_get_token (run->tokenizer, v[i]));
+  return strings;
 }
 
 static void
@@ -45,12 +51,12 @@ append_ids (GString *out, GArray *ids, const char *sep)
 static void
 append_tokens (const TokenizeRun *run, GArray *ids, const char *sep)
 {
+  g_auto (GStrv) strings = token_strings (run, ids);
   for (guint i = 0; i < ids->len; i++)
     {
       if (i)
         g_string_append (run->out, sep);
-      g_autofree char *s = token_string (run, g_array_index (ids, int32_t, i));
-      g_autofree char *quoted = cli_json_quote (s);
+      g_autofree char *quoted = cli_json_quote (strings[i]);
       g_string_append (run->out, quoted);
     }
 }
@@ -74,11 +80,9 @@ append_json (const TokenizeRun *run, const AsEncoding *e)
   set_int_array (builder, "ids", e->ids);
   json_builder_set_member_name (builder, "tokens");
   json_builder_begin_array (builder);
+  g_auto (GStrv) strings = token_strings (run, e->ids);
   for (guint i = 0; i < e->ids->len; i++)
-    {
-      g_autofree char *token = token_string (run, g_array_index (e->ids, int32_t, i));
-      json_builder_add_string_value (builder, token);
-    }
+    json_builder_add_string_value (builder, strings[i]);
   json_builder_end_array (builder);
   if (run->pair != NULL)
     set_int_array (builder, "type_ids", e->type_ids);
@@ -160,7 +164,9 @@ cli_tokenize (int argc, char **argv)
     { "pair", 0, 0, G_OPTION_ARG_FILENAME, &pair, "Encode TEXT and TEXT2 as a sentence pair",
       "TEXT2" },
     { "readable", 0, 0, G_OPTION_ARG_NONE, &readable,
-      "Print each token as the text it stands for (the tokenizer's decoder)", NULL },
+      "Print each token as the window shows it: the text it stands for, spaces as ␣, a "
+      "character split over several tokens once, … on the rest",
+      NULL },
     { NULL },
   };
   int code;

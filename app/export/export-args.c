@@ -182,7 +182,7 @@ export_args_apply (const ExportArgs *args, ArViewSelection *view, ArExportOption
   view->selected_token = args->no_outline ? -1 : args->token;
   view->annotate = (ArAnnotate) annotate;
   view->labels = (ArLabelMode) labels;
-  view->alignment = (ArAlignment) align;
+  view->alignment = (AsAlign) align;
   view->autoscale = args->autoscale || scale >= 1;
   view->autoscale_each = scale == 2;
   view->normalize_rows = args->normalize_rows;

@@ -12,7 +12,7 @@
 #include "attnscope-attention-page.h"
 #include "attnscope-entry-history.h"
 #include "gui-model-menu.h"
-#include "pair-text.h"
+#include "as-sentence-pairs.h"
 
 G_DEFINE_FINAL_TYPE (AttnscopeWindow, attnscope_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -312,7 +312,7 @@ on_model_changed (AttnscopeWindow *self)
   AsModel *model = attnscope_session_get_model (self->session);
   /* Sentence B: only for a model that takes pairs (an encoder). */
   gtk_widget_set_visible (GTK_WIDGET (self->pair_entry),
-                          model != NULL && ar_model_takes_pairs (model));
+                          model != NULL && as_model_takes_pairs (model));
   update_model_label (self);
   update_status (self);
   update_error (self);

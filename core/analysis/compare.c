@@ -130,12 +130,14 @@ as_compare_align (float *out, const AsComparison *c, const float *b)
       }
 }
 
-/* Per head: the Frobenius norm of B aligned to A minus A, over the paired cells. */
+/* Per head: the Frobenius norm of B aligned to A minus A, over the paired cells; per layer: the
+ * norm over all heads. */
 static void
 compare_aligned (AsComparison *c, const AsTrace *a, const AsTrace *b)
 {
   int n_heads = c->n_layer * c->n_head, ta = a->n_tokens, tb = b->n_tokens;
-  c->aligned_head_change = g_new0 (double, MAX (n_heads, 1)); /* [L][H] */
+  c->aligned_head_change = g_new0 (double, MAX (n_heads, 1));     /* [L][H] */
+  c->aligned_layer_change = g_new0 (double, MAX (c->n_layer, 1)); /* [L] */
   for (int e = 0; e < n_heads; e++)
     {
       const float *pa = a->attn + (gsize) e * ta * ta; /* [T_A][T_A] */
@@ -149,8 +151,70 @@ compare_aligned (AsComparison *c, const AsTrace *a, const AsTrace *b)
             sq += d * d;
           }
       c->aligned_head_change[e] = sqrt (sq);
+      c->aligned_layer_change[e / c->n_head] += sq;
     }
+  for (int l = 0; l < c->n_layer; l++)
+    c->aligned_layer_change[l] = sqrt (c->aligned_layer_change[l]);
   c->aligned_head_ranking = as_rank_descending (c->aligned_head_change, n_heads);
+  c->aligned_layer_ranking = as_rank_descending (c->aligned_layer_change, c->n_layer);
+}
+
+static const char *const align_names[] = { "tokens", "positions" };
+
+const char *
+as_align_to_string (AsAlign align)
+{
+  return align_names[CLAMP ((int) align, 0, (int) G_N_ELEMENTS (align_names) - 1)];
+}
+
+gboolean
+as_align_from_string (const char *name, AsAlign *align)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (align_names); k++)
+    if (g_strcmp0 (name, align_names[k]) == 0)
+      {
+        *align = (AsAlign) k;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+as_comparison_attention_change (const AsComparison *c, AsAlign align, AsAttentionChange *change)
+{
+  if (align == AS_ALIGN_TOKENS)
+    {
+      *change = (AsAttentionChange){ c->aligned_head_change, c->aligned_head_ranking,
+                                     c->aligned_layer_change, c->aligned_layer_ranking };
+      return TRUE;
+    }
+  if (!c->attention_available)
+    return FALSE;
+  *change
+      = (AsAttentionChange){ c->head_change, c->head_ranking, c->layer_change, c->layer_ranking };
+  return TRUE;
+}
+
+gboolean
+as_comparison_head_difference (float *out, const AsComparison *c, const AsTrace *a,
+                               const AsTrace *b, int layer, int head, AsAlign align)
+{
+  g_return_val_if_fail (a->n_tokens == c->n_tokens_a && b->n_tokens == c->n_tokens_b, FALSE);
+  int t = c->n_tokens_a;
+  gsize tt = (gsize) t * t;
+  if (align == AS_ALIGN_POSITIONS)
+    {
+      if (!c->attention_available)
+        return FALSE;
+      memcpy (out, c->attention_diff + ((gsize) layer * c->n_head + head) * tt,
+              tt * sizeof (float));
+      return TRUE;
+    }
+  const float *pa = as_trace_attn (a, layer, head); /* [T_A][T_A] */
+  as_compare_align (out, c, as_trace_attn (b, layer, head));
+  for (gsize x = 0; x < tt; x++)
+    out[x] -= pa[x]; /* NaN stays NaN */
+  return TRUE;
 }
 
 AsComparison *
@@ -201,6 +265,8 @@ as_comparison_free (AsComparison *c)
   g_free (c->partner_a);
   g_free (c->aligned_head_change);
   g_free (c->aligned_head_ranking);
+  g_free (c->aligned_layer_change);
+  g_free (c->aligned_layer_ranking);
   g_free (c->hidden_similarity);
   g_free (c->hidden_mean_similarity);
   g_free (c->hidden_change);

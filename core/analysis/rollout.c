@@ -8,18 +8,24 @@
 #include <cblas.h>
 #include <string.h>
 
-void
-as_attention_mean_heads (float *out, const float *attn, int n_head, int n_tokens)
+/* OUT [N] = mean over the N_HEAD heads of ATTN [H][N]: one layer's heads of any shape (N = T·T
+ * for self-attention, T·S for cross-attention), summed in double. */
+static void
+mean_heads (float *out, const float *attn, int n_head, gsize n)
 {
-  /* out [T][T], attn [H][T][T] */
-  gsize tt = (gsize) n_tokens * n_tokens;
-  for (gsize e = 0; e < tt; e++)
+  for (gsize e = 0; e < n; e++)
     {
       double sum = 0;
       for (int h = 0; h < n_head; h++)
-        sum += attn[(gsize) h * tt + e];
+        sum += attn[(gsize) h * n + e];
       out[e] = (float) (sum / n_head);
     }
+}
+
+void
+as_attention_mean_heads (float *out, const float *attn, int n_head, int n_tokens)
+{
+  mean_heads (out, attn, n_head, (gsize) n_tokens * n_tokens); /* out [T][T], attn [H][T][T] */
 }
 
 /* a [T][T] = row-normalised 0.5·mean_heads(attn) + 0.5·I, for one layer's ATTN [H][T][T]. */
@@ -79,8 +85,18 @@ as_trace_mean_heads (const AsTrace *trace)
   gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
   float *out = g_new (float, (gsize) trace->n_layer *tt); /* [L][T][T] */
   for (int l = 0; l < trace->n_layer; l++)
-    as_attention_mean_heads (out + (gsize) l * tt, as_trace_attn (trace, l, 0), trace->n_head,
-                             trace->n_tokens);
+    mean_heads (out + (gsize) l * tt, as_trace_attn (trace, l, 0), trace->n_head, tt);
+  return out;
+}
+
+float *
+as_trace_cross_mean_heads (const AsTrace *trace)
+{
+  g_return_val_if_fail (trace->cross_attn != NULL && trace->source != NULL, NULL);
+  gsize ts = (gsize) trace->n_tokens * trace->source->n_tokens;
+  float *out = g_new (float, (gsize) trace->n_layer *ts); /* [L][T][S] */
+  for (int l = 0; l < trace->n_layer; l++)
+    mean_heads (out + (gsize) l * ts, as_trace_cross_attn (trace, l, 0), trace->n_head, ts);
   return out;
 }
 

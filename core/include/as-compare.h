@@ -25,7 +25,12 @@
  * permuted into A's order, so B̃ − P_A shows what the same tokens do differently rather than what
  * happens at the same positions. Rows and columns of A's unmatched tokens have no value (NaN). A
  * head's aligned change is the Frobenius norm of B̃ − P_A over the cells whose row and column are
- * both paired; heads are ranked by it as above. */
+ * both paired, a layer's the norm of its heads' together; heads and layers are ranked by them as
+ * above.
+ *
+ * The window's Compare page and `attnscope compare` read both alignments through
+ * as_comparison_attention_change and as_comparison_head_difference, so the page's list of heads
+ * and the command's "head_ranking" are one ranking. */
 #pragma once
 
 #include <glib.h>
@@ -33,6 +38,18 @@
 #include "as-trace.h"
 
 G_BEGIN_DECLS
+
+/* How B's attention is lined up with A's: by token (the pairs above; every text length) or
+ * position by position (equal lengths only). */
+typedef enum
+{
+  AS_ALIGN_TOKENS,
+  AS_ALIGN_POSITIONS,
+} AsAlign;
+
+/* "tokens", "positions" (the command line's names) and back; FALSE for an unknown NAME. */
+const char *as_align_to_string (AsAlign align);
+gboolean as_align_from_string (const char *name, AsAlign *align);
 
 typedef struct
 {
@@ -58,8 +75,10 @@ typedef struct
   int *hidden_ranking;            /* [L+1] hidden-state indices by decreasing change */
 
   int *partner_a; /* [T_A] the position in B paired with each position of A, -1 for none */
-  double *aligned_head_change; /* [L][H] |B̃ - P_A|_F over paired cells (every text length) */
-  int *aligned_head_ranking;   /* [L·H] flat layer·H + head by decreasing aligned change */
+  double *aligned_head_change;  /* [L][H] |B̃ - P_A|_F over paired cells (every text length) */
+  int *aligned_head_ranking;    /* [L·H] flat layer·H + head by decreasing aligned change */
+  double *aligned_layer_change; /* [L] sqrt(Σ_h aligned_head_change²) */
+  int *aligned_layer_ranking;   /* [L] layers by decreasing aligned change */
 
   gboolean attention_available; /* T_A == T_B */
   float *attention_diff;        /* [L][H][T][T] P_B - P_A, NULL when unavailable */
@@ -78,6 +97,27 @@ AsTokenPair *as_compare_pair_tokens (char *const *tokens_a, int n_a, char *const
 /* OUT [T_A][T_A] = B [T_B][T_B] (one of B's attention matrices) aligned by token to A through C's
  * pairs: OUT[i][j] = B[p(i)][p(j)], NaN where i or j has no partner. */
 void as_compare_align (float *out, const AsComparison *c, const float *b);
+
+/* How much each head's and layer's attention changes from A to B in one alignment (borrowed
+ * from the comparison). */
+typedef struct
+{
+  const double *head_change;  /* [L][H] Frobenius norm of the head's difference */
+  const int *head_ranking;    /* [L·H] flat layer·H + head by decreasing change */
+  const double *layer_change; /* [L] sqrt(Σ_h head_change²) */
+  const int *layer_ranking;   /* [L] layers by decreasing change */
+} AsAttentionChange;
+
+/* C's attention change in ALIGN. FALSE (CHANGE untouched) by position when the texts' lengths
+ * differ. */
+gboolean as_comparison_attention_change (const AsComparison *c, AsAlign align,
+                                         AsAttentionChange *change);
+
+/* OUT [T_A][T_A] = head (LAYER, HEAD)'s difference B − A of C's traces A and B in ALIGN: by token
+ * B̃ − P_A (NaN where the row's or the column's token of A has no partner), by position
+ * P_B − P_A. FALSE (OUT untouched) by position when the lengths differ. */
+gboolean as_comparison_head_difference (float *out, const AsComparison *c, const AsTrace *a,
+                                        const AsTrace *b, int layer, int head, AsAlign align);
 
 /* Compares A and B; fails with AS_ERROR_SHAPE when they do not come from the same model shape
  * (layers, heads, width), naming both. */

@@ -1,6 +1,7 @@
 /* as-rollout.h — attention aggregated over heads and through layers.
  *
- * Mean over heads: M_l = (1/H) Σ_h P[l][h], one [T][T] matrix per layer.
+ * Mean over heads: M_l = (1/H) Σ_h P[l][h], one [T][T] matrix per layer (for a translation
+ * model's cross-attention one [T][S] matrix per decoder layer), summed in double.
  *
  * Attention rollout (Abnar & Zuidema 2020, "Quantifying Attention Flow in Transformers"): the
  * residual connection is modelled by mixing in the identity, per layer
@@ -28,5 +29,9 @@ void as_attention_rollout (float *out, const float *attn, int n_layer, int n_hea
 /* The same on a trace; newly allocated [L][T][T] arrays, free with g_free. */
 float *as_trace_mean_heads (const AsTrace *trace);
 float *as_trace_rollout (const AsTrace *trace);
+
+/* [L][T][S]: the mean over each layer's heads of a decoder trace's cross-attention (cross_attn
+ * set; T target, S source tokens), as as_trace_mean_heads. Newly allocated, free with g_free. */
+float *as_trace_cross_mean_heads (const AsTrace *trace);
 
 G_END_DECLS

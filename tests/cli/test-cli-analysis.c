@@ -511,15 +511,37 @@ test_compare_swap (void)
 static void
 test_compare_prefix (void)
 {
-  /* causal model: the shared prefix has the same hidden states; lengths differ */
-  g_auto (Run) r
-      = run_on_fixture ("compare", "--text", "the cat", "--text", "the cat sat", "--json", NULL);
+  /* causal model: the shared prefix has the same hidden states; lengths differ: by position
+   * there is no attention difference, by token (the default) there is one */
+  g_auto (Run) r = run_on_fixture ("compare", "--text", "the cat", "--text", "the cat sat",
+                                   "--json", "--align", "positions", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_autoptr (JsonNode) root = parse_json (r.out);
   JsonObject *o = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (o, "align"), ==, "positions");
   JsonObject *attention = json_object_get_object_member (o, "attention");
   g_assert_false (json_object_get_boolean_member (attention, "available"));
   g_assert_nonnull (strstr (json_object_get_string_member (attention, "reason"), "equal lengths"));
+  g_auto (Run) t = run_on_fixture ("compare", "--text", "the cat", "--text", "the cat sat",
+                                   "--json", "--matrices", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_autoptr (JsonNode) troot = parse_json (t.out);
+  JsonObject *tattention
+      = json_object_get_object_member (json_node_get_object (troot), "attention");
+  g_assert_cmpstr (json_object_get_string_member (tattention, "align"), ==, "tokens");
+  g_assert_true (json_object_get_boolean_member (tattention, "available"));
+  /* the prefix of a causal model attends alike: every aligned difference is 0, [T_A][T_A] */
+  guint n = json_array_get_length (
+      json_object_get_array_member (json_node_get_object (troot), "tokens_a"));
+  JsonArray *heads = json_object_get_array_member (tattention, "heads");
+  for (guint e = 0; e < json_array_get_length (heads); e++)
+    {
+      JsonObject *h = json_array_get_object_element (heads, e);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (h, "change"), 0, 1e-6);
+      JsonArray *diff = json_object_get_array_member (h, "diff");
+      g_assert_cmpuint (json_array_get_length (diff), ==, n);
+      g_assert_cmpuint (json_array_get_length (json_array_get_array_element (diff, n - 1)), ==, n);
+    }
   g_assert_cmpint (json_array_get_length (json_object_get_array_member (o, "unmatched_a")), ==, 0);
   g_assert_cmpint (json_array_get_length (json_object_get_array_member (o, "unmatched_b")), >=, 1);
   JsonArray *hidden = json_object_get_array_member (o, "hidden");
@@ -588,6 +610,9 @@ test_errors (void)
       "exactly one of --text T, --lines FILE or --pairs FILE",
       { "stats", "--text", "a", "--lines", blank } },
     { 2, "exactly two texts", { "compare", "--text", "a" } },
+    { 2,
+      "--align: unknown 'words' (expected tokens or positions)",
+      { "compare", "--text", "a", "--text", "b", "--align", "words" } },
     { 2, "exactly two texts", { "compare", "--text", "a", "--text", "b", "--text", "c" } },
     { 1, "the second --text is empty", { "compare", "--text", "a", "--text", "" } },
   };

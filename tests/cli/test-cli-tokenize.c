@@ -50,11 +50,17 @@ test_llama (void)
   g_autofree char *plain_ids = json_ids (plain.out, "ids");
   g_assert_cmpstr (plain_ids, ==, "15043 3186");
 
-  /* --readable: the decoder's view; a byte-fallback newline is the newline */
+  /* --readable: as the token strip shows them; a byte-fallback newline is the newline, '↵' */
   g_auto (Run) readable = run_cli ("tokenize", "--model", llama, "--json", "--readable",
                                    "--no-special", "a\nb", NULL);
   g_assert_cmpint (readable.status, ==, 0);
-  g_assert_nonnull (strstr (readable.out, "\"tokens\":[\" a\",\"\\n\",\"b\"]"));
+  g_assert_nonnull (strstr (readable.out, "\"tokens\":[\"␣a\",\"↵\",\"b\"]"));
+  /* characters split over byte-fallback tokens: once, on their first token */
+  g_auto (Run) split = run_cli ("tokenize", "--model", llama, "--json", "--readable",
+                                "--no-special", "猫 é 👍", NULL);
+  g_assert_cmpint (split.status, ==, 0);
+  g_assert_nonnull (strstr (split.out, "\"tokens\":[\"␣\",\"猫…\",\"…\",\"…\",\"␣é\",\"␣\","
+                                       "\"👍…\",\"…\",\"…\",\"…\"]"));
 }
 
 static void

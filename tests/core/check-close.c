@@ -67,6 +67,17 @@ test_source_path (const char *relative)
 
 static char *tmpdir;
 
+AsModel *
+test_load_shipped_model (const char *name)
+{
+  g_autofree char *relative = g_build_filename ("data/models", name, NULL);
+  g_autofree char *dir = test_source_path (relative);
+  g_autoptr (GError) error = NULL;
+  AsModel *model = as_model_load (dir, &error);
+  g_assert_no_error (error);
+  return model;
+}
+
 const char *
 test_tmpdir (void)
 {

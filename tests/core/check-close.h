@@ -4,6 +4,8 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "as-model.h"
+
 G_BEGIN_DECLS
 
 /* Compares ACTUAL with EXPECTED element by element: |a - e| <= atol + rtol·|e|.
@@ -18,6 +20,9 @@ void check_error_stats (const float *actual, const float *expected, gsize n, dou
 
 /* $ATTNSCOPE_SOURCE_DIR/RELATIVE (owned). Fails the test when the variable is unset. */
 char *test_source_path (const char *relative);
+
+/* The model NAME shipped in data/models; fails the test when it does not load. */
+AsModel *test_load_shipped_model (const char *name);
 
 /* A fresh temporary directory for this test program (removed by test_tmpdir_cleanup). */
 const char *test_tmpdir (void);

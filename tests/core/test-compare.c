@@ -184,6 +184,21 @@ test_unequal_lengths (void)
   g_assert_cmpfloat (none->hidden_change[2], ==, 0);
 }
 
+/* "The man hit the car" (*A) against "The car hit the man" (*B), random causal attention from
+ * RAND, compared; the pairing is p = (0, 4, 2, 3, 1). */
+static AsComparison *
+man_car_comparison (GRand *rand, AsTrace **a, AsTrace **b)
+{
+  *a = sentence_trace_new (man_car, 5);
+  *b = sentence_trace_new (car_man, 5);
+  fixture_random_attention ((*a)->attn, 4, 5, TRUE, rand);
+  fixture_random_attention ((*b)->attn, 4, 5, TRUE, rand);
+  g_autoptr (GError) error = NULL;
+  AsComparison *c = as_compare_traces (*a, *b, &error);
+  g_assert_no_error (error);
+  return c;
+}
+
 /* "The man hit the car" against "The car hit the man": B's weights put in A's order by token are
  * B's weights permuted by the pairing p = (0, 4, 2, 3, 1), value for value; B made from A by that
  * permutation aligns back to A exactly (difference 0, aligned change 0); unmatched tokens give
@@ -192,13 +207,9 @@ static void
 test_token_alignment (void)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (7);
-  g_autoptr (AsTrace) a = sentence_trace_new (man_car, 5);
-  g_autoptr (AsTrace) b = sentence_trace_new (car_man, 5);
-  fixture_random_attention (a->attn, 4, 5, TRUE, rand);
-  fixture_random_attention (b->attn, 4, 5, TRUE, rand);
+  g_autoptr (AsTrace) a = NULL, b = NULL;
+  g_autoptr (AsComparison) c = man_car_comparison (rand, &a, &b);
   g_autoptr (GError) error = NULL;
-  g_autoptr (AsComparison) c = as_compare_traces (a, b, &error);
-  g_assert_no_error (error);
   const int p[5] = { 0, 4, 2, 3, 1 };
   assert_ints (c->partner_a, p, 5);
   float aligned[25]; /* [T][T] */
@@ -254,6 +265,74 @@ test_token_alignment (void)
   g_assert_cmpfloat (aligned[2 * 5 + 0], ==, shorter->attn[3 * 4 + 0]);
 }
 
+/* The two alignments through one API (what `attnscope compare --align` and the window's Compare
+ * page read): names both ways; by token on a permutation pair the head difference is B̃ − A cell
+ * for cell and the layer's change the norm of its heads'; by position it is P_B − P_A; texts of
+ * different lengths rank by token only, with NaN where A's token has no partner. */
+static void
+test_alignments (void)
+{
+  AsAlign align = AS_ALIGN_POSITIONS;
+  g_assert_cmpstr (as_align_to_string (AS_ALIGN_TOKENS), ==, "tokens");
+  g_assert_cmpstr (as_align_to_string (AS_ALIGN_POSITIONS), ==, "positions");
+  g_assert_true (as_align_from_string ("tokens", &align));
+  g_assert_cmpint (align, ==, AS_ALIGN_TOKENS);
+  g_assert_false (as_align_from_string ("words", &align));
+
+  g_autoptr (GRand) rand = g_rand_new_with_seed (11);
+  g_autoptr (AsTrace) a = NULL, b = NULL;
+  g_autoptr (AsComparison) c = man_car_comparison (rand, &a, &b);
+  g_autoptr (GError) error = NULL;
+  const int p[5] = { 0, 4, 2, 3, 1 };
+
+  AsAttentionChange tokens, positions;
+  g_assert_true (as_comparison_attention_change (c, AS_ALIGN_TOKENS, &tokens));
+  g_assert_true (as_comparison_attention_change (c, AS_ALIGN_POSITIONS, &positions));
+  g_assert_true (tokens.head_ranking == c->aligned_head_ranking);
+  g_assert_true (positions.head_ranking == c->head_ranking);
+  float d[25]; /* [T][T] */
+  for (int layer = 0; layer < 2; layer++)
+    {
+      double layer_sq = 0;
+      for (int head = 0; head < 2; head++)
+        {
+          const float *pa = as_trace_attn (a, layer, head), *pb = as_trace_attn (b, layer, head);
+          g_assert_true (as_comparison_head_difference (d, c, a, b, layer, head, AS_ALIGN_TOKENS));
+          double sq = 0;
+          for (int i = 0; i < 5; i++)
+            for (int j = 0; j < 5; j++)
+              {
+                float want = pb[p[i] * 5 + p[j]] - pa[i * 5 + j];
+                g_assert_cmpfloat (d[i * 5 + j], ==, want);
+                sq += (double) want * want;
+              }
+          g_assert_cmpfloat_with_epsilon (tokens.head_change[layer * 2 + head], sqrt (sq), 1e-6);
+          layer_sq += sq;
+          g_assert_true (
+              as_comparison_head_difference (d, c, a, b, layer, head, AS_ALIGN_POSITIONS));
+          for (int k = 0; k < 25; k++)
+            g_assert_cmpfloat (d[k], ==, pb[k] - pa[k]);
+        }
+      g_assert_cmpfloat_with_epsilon (tokens.layer_change[layer], sqrt (layer_sq), 1e-6);
+    }
+  int top = tokens.layer_change[1] > tokens.layer_change[0];
+  g_assert_cmpint (tokens.layer_ranking[0], ==, top);
+
+  /* different lengths: by position nothing, by token NaN for A's unmatched " man" and " the" */
+  const char *const b_tokens[] = { "The", "Ġcar", "Ġwas", "Ġhit" };
+  g_autoptr (AsTrace) shorter = sentence_trace_new (b_tokens, 4);
+  fixture_random_attention (shorter->attn, 4, 4, TRUE, rand);
+  g_autoptr (AsComparison) u = as_compare_traces (a, shorter, &error);
+  g_assert_no_error (error);
+  g_assert_false (as_comparison_attention_change (u, AS_ALIGN_POSITIONS, &positions));
+  g_assert_false (as_comparison_head_difference (d, u, a, shorter, 0, 0, AS_ALIGN_POSITIONS));
+  g_assert_true (as_comparison_attention_change (u, AS_ALIGN_TOKENS, &tokens));
+  g_assert_true (as_comparison_head_difference (d, u, a, shorter, 1, 1, AS_ALIGN_TOKENS));
+  g_assert_true (isnan (d[1 * 5 + 0]) && isnan (d[0 * 5 + 3]));
+  g_assert_cmpfloat (d[4 * 5 + 2], ==,
+                     as_trace_attn (shorter, 1, 1)[1 * 4 + 3] - as_trace_attn (a, 1, 1)[22]);
+}
+
 static void
 test_other_model (void)
 {
@@ -275,6 +354,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/compare/self", test_self);
   g_test_add_func ("/core/compare/unequal-lengths", test_unequal_lengths);
   g_test_add_func ("/core/compare/token-alignment", test_token_alignment);
+  g_test_add_func ("/core/compare/alignments", test_alignments);
   g_test_add_func ("/core/compare/other-model", test_other_model);
   int status = g_test_run ();
   test_tmpdir_cleanup ();

@@ -13,17 +13,6 @@
 #include "as-word-marks.h"
 #include "check-close.h"
 
-static AsModel *
-load (const char *name)
-{
-  g_autofree char *relative = g_build_filename ("data/models", name, NULL);
-  g_autofree char *dir = test_source_path (relative);
-  g_autoptr (GError) error = NULL;
-  AsModel *model = as_model_load (dir, &error);
-  g_assert_no_error (error);
-  return model;
-}
-
 /* Marks WORD in TEXT and returns the marked tokens as "tok|tok|..." (vocabulary strings). */
 static char *
 marked (AsModel *model, const char *text, const char *word, int *occurrences)
@@ -53,7 +42,7 @@ check (AsModel *model, const char *text, const char *word, int occurrences, cons
 static void
 test_bpe (void)
 {
-  g_autoptr (AsModel) model = load ("attnscope-mini");
+  g_autoptr (AsModel) model = test_load_shipped_model ("attnscope-mini");
   check (model, "Spring is my favorite season", "spring", 1, "Sp|ring");
   check (model, "The water of the spring is very clean", "spring", 1, "Ġspring");
   check (model, "Last night I broke one spring in my bed", " Spring ", 1, "Ġspring");
@@ -66,7 +55,7 @@ test_bpe (void)
 static void
 test_spans_tile_the_text (void)
 {
-  g_autoptr (AsModel) model = load ("attnscope-mini");
+  g_autoptr (AsModel) model = test_load_shipped_model ("attnscope-mini");
   const char *text = "  Spring, 猫 and é! ";
   g_autoptr (GError) error = NULL;
   g_autoptr (AsTrace) t = as_forward_text (model, text, FALSE, NULL, &error);
@@ -82,7 +71,7 @@ test_spans_tile_the_text (void)
 static void
 test_word_level (void)
 {
-  g_autoptr (AsModel) model = load ("seed-single-head");
+  g_autoptr (AsModel) model = test_load_shipped_model ("seed-single-head");
   const char *text = "May  the force be with you";
   check (model, text, "FORCE", 1, "force");
   g_autoptr (GError) error = NULL;

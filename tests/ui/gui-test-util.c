@@ -183,3 +183,37 @@ gui_test_open (AttnscopeWindow *window, const char *model, const char *text, gui
   attnscope_window_set_text (window, text);
   g_assert_true (gui_test_wait_runs (window, timeout_ms));
 }
+
+typedef struct
+{
+  char *out, *err;
+  GError *error;
+  gboolean done;
+} Spawned;
+
+static void
+spawned (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  Spawned *s = user_data;
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &s->out, &s->err, &s->error);
+  s->done = TRUE;
+}
+
+void
+gui_test_spawn (const char *const *argv, char **out, char **err, int *status)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) process = g_subprocess_newv (
+      argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  Spawned s = { 0 };
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, spawned, &s);
+  while (!s.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (s.error);
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+  *out = s.out;
+  *err = s.err;
+  *status = g_subprocess_get_status (process);
+}

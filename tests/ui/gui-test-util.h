@@ -54,4 +54,12 @@ gboolean gui_test_wait_runs (AttnscopeWindow *window, guint timeout_ms);
  * shows them (TRUE), or TIMEOUT_MS passed. */
 gboolean gui_test_wait_page (AttnscopePage *page, guint timeout_ms);
 
+/* Runs ARGV (NULL-terminated) to its end while the main context keeps iterating, and returns
+ * its stdout and stderr (*OUT, *ERR; free with g_free) and its wait status for
+ * g_spawn_check_wait_status (*STATUS). A window's toasts and animations go on meanwhile:
+ * blocking the loop for longer than a toast's timeout lets the toast be dismissed before its
+ * show animation has run, which libadwaita 1.2 does not survive (a crash in adw_animation_skip
+ * once the loop runs again). */
+void gui_test_spawn (const char *const *argv, char **out, char **err, int *status);
+
 G_END_DECLS

@@ -6,8 +6,14 @@
  *   PDF's text);
  * - the heads are listed by how much they change, |B̃ − A| over the cells (Frobenius), largest
  *   first, with the values computed here; clicking a row opens that head;
- * - A against itself: every head changes by exactly 0. */
+ * - A against itself: every head changes by exactly 0;
+ * - on attnscope-mini the page's list is `attnscope compare --json`'s head_ranking, head for head
+ *   and value for value, by token (the default of both) and by position: for the permutation
+ *   pair (by token the window ranks layer 0 · head 7 first, by position layer 2 · head 6), for
+ *   texts of different lengths (by position neither ranks), and A against itself (every change
+ *   and every difference exactly 0 on both sides). */
 #include <adwaita.h>
+#include <json-glib/json-glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -261,6 +267,132 @@ test_self_is_zero (void)
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
 }
 
+/* `attnscope compare --model attnscope-mini --text A --text B --json --matrices --align ALIGN`,
+ * parsed. */
+static JsonNode *
+cli_compare (const char *a, const char *b, const char *align)
+{
+  const char *argv[] = { g_getenv ("ATTNSCOPE_BIN"),
+                         "compare",
+                         "--model",
+                         "attnscope-mini",
+                         "--text",
+                         a,
+                         "--text",
+                         b,
+                         "--json",
+                         "--matrices",
+                         "--align",
+                         align,
+                         NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = -1;
+  g_autoptr (GError) error = NULL;
+  gui_test_spawn (argv, &out, &err, &status);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("attnscope compare failed: %s", err);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "align"), ==, align);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* The page's list, in ALIGN, against the command's ranking of A and B: the same heads in the
+ * same order with the values the list prints (3 decimals), FIRST ("L · head H", or "" for any)
+ * at the top; FIRST NULL: neither ranks (by position for texts of different lengths). */
+static void
+check_ranking_as_cli (const char *a, const char *b, AsAlign align, const char *first)
+{
+  attnscope_view_state_set_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_ALIGN_POSITIONS,
+                                 align == AS_ALIGN_POSITIONS);
+  set_texts (a, b);
+  AttnscopeComparePage *page = compare_page ();
+  g_autoptr (GPtrArray) rows = g_ptr_array_new ();
+  collect_rows (GTK_WIDGET (page), rows);
+  g_autoptr (JsonNode) root = cli_compare (a, b, as_align_to_string (align));
+  JsonObject *attention = json_object_get_object_member (json_node_get_object (root), "attention");
+  g_assert_cmpstr (json_object_get_string_member (attention, "align"), ==,
+                   as_align_to_string (align));
+  if (first == NULL)
+    {
+      g_assert_false (json_object_get_boolean_member (attention, "available"));
+      g_assert_cmpuint (rows->len, ==, 0);
+      return;
+    }
+  g_assert_true (json_object_get_boolean_member (attention, "available"));
+  JsonArray *ranking = json_object_get_array_member (attention, "head_ranking");
+  g_assert_cmpuint (rows->len, ==, MIN (12, json_array_get_length (ranking)));
+  for (guint k = 0; k < rows->len; k++)
+    {
+      JsonObject *r = json_array_get_object_element (ranking, k);
+      int layer, head;
+      double value;
+      g_assert_true (parse_row (row_text (rows->pdata[k]), &layer, &head, &value));
+      g_test_message ("%s | cli: layer %d head %d %.6f", row_text (rows->pdata[k]),
+                      (int) json_object_get_int_member (r, "layer"),
+                      (int) json_object_get_int_member (r, "head"),
+                      json_object_get_double_member (r, "change"));
+      g_assert_cmpint (layer, ==, json_object_get_int_member (r, "layer"));
+      g_assert_cmpint (head, ==, json_object_get_int_member (r, "head"));
+      g_assert_cmpfloat_with_epsilon (value, json_object_get_double_member (r, "change"),
+                                      0.0005 + 1e-9);
+    }
+  g_autofree char *top = g_strdup_printf ("Layer %s: ", first);
+  g_assert_true (*first == '\0' || g_str_has_prefix (row_text (rows->pdata[0]), top));
+}
+
+static void
+test_ranking_as_cli (void)
+{
+  gui_test_open (window, "attnscope-mini", NULL, TIMEOUT_MS);
+  check_ranking_as_cli (TEXT_A, TEXT_B, AS_ALIGN_TOKENS, "0 · head 7");
+  check_ranking_as_cli (TEXT_A, TEXT_B, AS_ALIGN_POSITIONS, "2 · head 6");
+  const char *longer = "The big car hit the man hard";
+  check_ranking_as_cli (TEXT_A, longer, AS_ALIGN_TOKENS, "");
+  check_ranking_as_cli (TEXT_A, longer, AS_ALIGN_POSITIONS, NULL);
+  attnscope_view_state_set_flag (gui_test_view_state (window), ATTNSCOPE_VIEW_ALIGN_POSITIONS,
+                                 FALSE);
+}
+
+/* A against itself on both sides: every change and every difference is exactly 0. */
+static void
+test_self_is_zero_as_cli (void)
+{
+  check_ranking_as_cli (TEXT_A, TEXT_A, AS_ALIGN_TOKENS, "");
+  g_autoptr (GPtrArray) rows = g_ptr_array_new ();
+  collect_rows (GTK_WIDGET (compare_page ()), rows);
+  for (guint k = 0; k < rows->len; k++)
+    {
+      int layer, head;
+      double value = -1;
+      g_assert_true (parse_row (row_text (rows->pdata[k]), &layer, &head, &value));
+      g_assert_cmpfloat (value, ==, 0);
+    }
+  for (int align = AS_ALIGN_TOKENS; align <= AS_ALIGN_POSITIONS; align++)
+    {
+      g_autoptr (JsonNode) root = cli_compare (TEXT_A, TEXT_A, as_align_to_string (align));
+      JsonObject *attention
+          = json_object_get_object_member (json_node_get_object (root), "attention");
+      JsonArray *heads = json_object_get_array_member (attention, "heads");
+      g_assert_cmpuint (json_array_get_length (heads), ==, 32);
+      for (guint e = 0; e < json_array_get_length (heads); e++)
+        {
+          JsonObject *h = json_array_get_object_element (heads, e);
+          g_assert_cmpfloat (json_object_get_double_member (h, "change"), ==, 0);
+          g_assert_cmpfloat (json_object_get_double_member (h, "max_abs_diff"), ==, 0);
+          JsonArray *diff = json_object_get_array_member (h, "diff");
+          for (guint i = 0; i < json_array_get_length (diff); i++)
+            {
+              JsonArray *row = json_array_get_array_element (diff, i);
+              for (guint j = 0; j < json_array_get_length (row); j++)
+                g_assert_cmpfloat (json_array_get_double_element (row, j), ==, 0);
+            }
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -275,6 +407,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/compare-page/difference-range", test_difference_range);
   g_test_add_func ("/ui/compare-page/ranking", test_ranking);
   g_test_add_func ("/ui/compare-page/self-is-zero", test_self_is_zero);
+  /* last: these open attnscope-mini */
+  g_test_add_func ("/ui/compare-page/ranking-as-cli", test_ranking_as_cli);
+  g_test_add_func ("/ui/compare-page/self-is-zero-as-cli", test_self_is_zero_as_cli);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   return status;

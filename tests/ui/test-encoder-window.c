@@ -26,7 +26,8 @@
 #include "encoder-models.h"
 #include "gui-test-util.h"
 #include "render-text.h"
-#include "word-spans.h"
+#include "as-word-spans.h"
+#include "word-labels.h"
 #include "check-close.h"
 #include "cli-support.h"
 
@@ -341,11 +342,12 @@ test_sentence_filter (void)
   attnscope_view_state_set_flag (v, ATTNSCOPE_VIEW_POOL_WORDS, TRUE);
   attnscope_view_state_set_segments (v, AR_SEGMENTS_B_A);
   {
-    g_autoptr (ArWordSpans) spans = ar_word_spans_from_trace (t, AR_TOKEN_LABEL_DEFAULT);
-    int w = spans->n_words, wb = ar_word_spans_word_of (spans, b);
+    g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (t);
+    g_auto (GStrv) labels = ar_word_labels (t, spans, AR_TOKEN_LABEL_DEFAULT);
+    int w = spans->n_words, wb = as_word_spans_word_of (spans, b);
     g_assert_cmpint (spans->first[wb], ==, b);
     g_autofree float *pooled = g_new (float, (gsize) w *w);
-    ar_word_pool_attention (pooled, as_trace_attn (t, 1, 2), spans);
+    as_word_pool_attention (pooled, as_trace_attn (t, 1, 2), spans);
     att = ATTNSCOPE_ATTENTION_PAGE (page ("attention"));
     AttnscopeHeatmapView *heatmap = attnscope_attention_page_get_heatmap (att);
     g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, w - wb);
@@ -356,7 +358,7 @@ test_sentence_filter (void)
                            pooled[(gsize) (wb + i) * w + j]);
     fig = &ar_built_figure_get_parts (attnscope_heatmap_view_get_figure (heatmap))->heatmap;
     g_assert_cmpstr (fig->title, ==, "Layer 1 · head 2 · sentences B → A · words");
-    g_assert_cmpstr (fig->row_labels[0], ==, spans->labels[wb]);
+    g_assert_cmpstr (fig->row_labels[0], ==, labels[wb]);
     /* a click selects the first token of the query word */
     g_signal_emit_by_name (heatmap, "cell-activated", 1, 0);
     g_assert_cmpint (attnscope_view_state_get_selected_token (v), ==, spans->first[wb + 1]);

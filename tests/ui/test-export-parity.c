@@ -137,8 +137,7 @@ check_parity_with (const char *name, const char *page_name, double scale,
   g_ptr_array_add (argv, NULL);
   g_autofree char *out = NULL, *err = NULL;
   int status = 0;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               &err, &status, &error));
+  gui_test_spawn ((const char *const *) argv->pdata, &out, &err, &status);
   g_test_message ("%s: %s%s", name, out, err);
   g_assert_true (g_spawn_check_wait_status (status, &error));
   g_assert_no_error (error);

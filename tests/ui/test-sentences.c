@@ -541,8 +541,9 @@ test_legend_many_sentences (void)
   g_autoptr (GError) error = NULL;
   g_autofree float *x = ar_projection_vectors (&sentences, &choice, &n, &dim, &error);
   g_assert_no_error (error);
-  g_autoptr (ArProjection) p
-      = ar_projection_compute (x, n, dim, AR_PROJECTION_PCA, NULL, NULL, NULL, &error);
+  AsProjectionOptions options;
+  as_projection_options_init (&options, AS_PROJECTION_PCA);
+  g_autoptr (AsProjection) p = as_projection_run (x, n, dim, &options, &error);
   g_assert_no_error (error);
   ArProjectionPanel panel = { p, choice };
   ArViewSelection view;

@@ -64,11 +64,10 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   gboolean block = FALSE;
   if (view->pool_words)
     {
-      g_autoptr (ArWordSpans) spans
-          = ar_word_spans_from_trace (t, ar_view_selection_label_flags (view));
+      g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (t);
       float *pooled = ar_built_figure_take (
           built, g_new (float, (gsize) spans->n_words * spans->n_words)); /* [W][W] */
-      ar_word_pool_attention (pooled, matrix, spans);
+      as_word_pool_attention (pooled, matrix, spans);
       fig->values = pooled;
       ar_token_axes_set_words (built, fig, t, spans, view);
       if ((block

@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  * bidirectional trace, an encoder's, is a full square). For a pair, VIEW's segments keep the
  * block of one sentence's queries and one sentence's keys (segments.h; the title says
  * "· sentences A → B"; with pool_words the block of those words).
- * With VIEW's pool_words the words instead of the tokens (word-spans.h: key tokens summed, query
+ * With VIEW's pool_words the words instead of the tokens (as-word-spans.h: key tokens summed, query
  * tokens averaged; the title says "· words"); with normalize_rows each row divided by its largest
  * weight; log colours as VIEW says (view-selection.h, ar_heatmap_view_range). NULL when the
  * aggregate VIEW needs is not in ATTENTION yet. VIEW's layer and head must be in range. */

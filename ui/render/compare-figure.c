@@ -202,7 +202,7 @@ ar_build_compare_figure (const ArAttention *a, const ArAttention *b, const AsCom
   if (ma == NULL || mb == NULL)
     return NULL;
   const AsTrace *ta = a->trace, *tb = b->trace;
-  gboolean by_token = view->alignment == AR_ALIGN_TOKENS;
+  gboolean by_token = view->alignment == AS_ALIGN_TOKENS;
   ArBuiltFigure *built = ar_built_figure_new ();
   ArFigureParts *parts = ar_built_figure_edit (built);
   ArHeatmapFigure *pa = &parts->heatmap, *pb = &parts->panel_b;

@@ -3,49 +3,9 @@
 #include "cross-figure.h"
 
 #include <glib/gi18n-lib.h>
-#include <math.h>
 
 #include "attention-figure.h"
 #include "token-label.h"
-
-float *
-ar_cross_mean_heads (const AsTrace *trace)
-{
-  gsize ts = (gsize) trace->n_tokens * trace->source->n_tokens;
-  float *mean = g_new0 (float, trace->n_layer *ts);
-  for (int l = 0; l < trace->n_layer; l++)
-    {
-      float *out = mean + l * ts;
-      for (int h = 0; h < trace->n_head; h++)
-        {
-          const float *m = as_trace_cross_attn (trace, l, h);
-          for (gsize k = 0; k < ts; k++)
-            out[k] += m[k];
-        }
-      for (gsize k = 0; k < ts; k++)
-        out[k] /= trace->n_head;
-    }
-  return mean;
-}
-
-double *
-ar_cross_ranges (const AsTrace *trace)
-{
-  int n_heads = trace->n_layer * trace->n_head;
-  gsize ts = (gsize) trace->n_tokens * trace->source->n_tokens;
-  double *ranges = g_new (double, 2 + 2 * (gsize) n_heads);
-  ranges[0] = INFINITY, ranges[1] = -INFINITY;
-  for (int k = 0; k < n_heads; k++)
-    {
-      const float *m = trace->cross_attn + k * ts;
-      double lo = INFINITY, hi = -INFINITY;
-      for (gsize i = 0; i < ts; i++)
-        lo = MIN (lo, m[i]), hi = MAX (hi, m[i]);
-      ranges[2 + 2 * k] = lo, ranges[3 + 2 * k] = hi;
-      ranges[0] = MIN (ranges[0], lo), ranges[1] = MAX (ranges[1], hi);
-    }
-  return ranges;
-}
 
 const float *
 ar_cross_matrix (const ArCrossAttention *cross, const ArViewSelection *view)

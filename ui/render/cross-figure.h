@@ -17,8 +17,10 @@
 
 G_BEGIN_DECLS
 
-/* The cross-attention of one decoder trace (trace->cross_attn set) and what is computed from it
- * (NULL until computed). */
+/* The cross-attention of one decoder trace (trace->cross_attn set) and what core computed from it
+ * (NULL until computed): as_trace_cross_mean_heads (as-rollout.h) and
+ * as_trace_cross_attention_ranges (as-attention-ranges.h: RANGE its first two values,
+ * HEAD_RANGES the rest). */
 typedef struct
 {
   const AsTrace *trace;
@@ -26,13 +28,6 @@ typedef struct
   const double *range;       /* [2] min and max of every cross-attention weight */
   const double *head_ranges; /* [L][H][2] of each head's */
 } ArCrossAttention;
-
-/* [L][T][S]: the mean over each layer's heads of TRACE's cross-attention. Newly allocated. */
-float *ar_cross_mean_heads (const AsTrace *trace);
-
-/* [2 + 2·L·H]: the min and max of every cross-attention weight of TRACE, then of each head's
- * ([L][H][2]), what ArCrossAttention.range and .head_ranges point into. Newly allocated. */
-double *ar_cross_ranges (const AsTrace *trace);
 
 /* The [T][S] matrix VIEW names: head (layer, head), or the layer's mean over heads; NULL for
  * rollout or a mean not computed yet. Borrowed. */

@@ -1,37 +1,13 @@
-/* projection-figure.c — the vectors, the projection and the scatter figure of the embeddings view
- * (see projection-figure.h). */
+/* projection-figure.c — the vectors and the scatter figure of the embeddings view (see
+ * projection-figure.h). */
 #include "projection-figure.h"
 
 #include <glib/gi18n-lib.h>
-#include <math.h>
 #include <string.h>
 
-#include "as-error.h"
-#include "as-pca.h"
-#include "as-unique-rows.h"
 #include "as-word-marks.h"
 #include "similarity-figure.h"
 #include "token-label.h"
-
-static const char *const method_names[] = { "pca", "tsne", "umap" };
-
-const char *
-ar_projection_method_to_string (ArProjectionMethod method)
-{
-  return method_names[CLAMP ((int) method, 0, (int) G_N_ELEMENTS (method_names) - 1)];
-}
-
-gboolean
-ar_projection_method_from_string (const char *name, ArProjectionMethod *method)
-{
-  for (guint m = 0; m < G_N_ELEMENTS (method_names); m++)
-    if (g_strcmp0 (name, method_names[m]) == 0)
-      {
-        *method = (ArProjectionMethod) m;
-        return TRUE;
-      }
-  return FALSE;
-}
 
 int
 ar_sentences_n_tokens (const ArSentences *sentences)
@@ -68,124 +44,12 @@ ar_projection_vectors (const ArSentences *sentences, const ArVectorChoice *choic
   return (float *) g_byte_array_free (g_steal_pointer (&data), FALSE);
 }
 
-void
-ar_projection_tsne_options (AsTsneOptions *options, int n)
-{
-  as_tsne_options_init (options);
-  options->perplexity = MIN (options->perplexity, as_tsne_max_perplexity (n));
-}
-
-void
-ar_projection_umap_options (AsUmapOptions *options, int n)
-{
-  as_umap_options_init (options);
-  options->n_neighbors = CLAMP (n, AS_UMAP_NEIGHBORS_MIN, options->n_neighbors);
-}
-
-static gboolean
-pca (ArProjection *p, const float *x, int n, int dim, GError **error)
-{
-  int k = MIN (2, MIN (n, dim));
-  g_autoptr (AsPca) fit = as_pca_fit (x, n, dim, k, error);
-  if (fit == NULL)
-    return FALSE;
-  for (int i = 0; i < n; i++)
-    for (int c = 0; c < k; c++)
-      p->xy[i * 2 + c] = (float) fit->coords[(gsize) i * k + c];
-  for (int c = 0; c < 2; c++)
-    p->ratio[c] = c < k ? fit->explained_variance_ratio[c] : 0;
-  return TRUE;
-}
-
-typedef struct
-{
-  ArProjectionProgressFunc func;
-  gpointer user_data;
-} Progress;
-
-static void
-tsne_progress (int iteration, int n_iter, double kl, const float *y, int n, gpointer user_data)
-{
-  const Progress *p = user_data;
-  p->func (iteration, n_iter, p->user_data);
-}
-
-static void
-umap_progress (int epoch, int n_epochs, const float *y, int n, gpointer user_data)
-{
-  const Progress *p = user_data;
-  p->func (epoch, n_epochs, p->user_data);
-}
-
-/* t-SNE or UMAP of the M distinct rows UNIQUE into XY [m][2]. */
-static gboolean
-embed_distinct (float *xy, const float *unique, int m, int dim, ArProjectionMethod method,
-                Progress *progress, GCancellable *cancellable, GError **error)
-{
-  if (method == AR_PROJECTION_TSNE)
-    {
-      AsTsneOptions options;
-      ar_projection_tsne_options (&options, m);
-      options.progress = progress->func != NULL ? tsne_progress : NULL;
-      options.user_data = progress;
-      options.cancellable = cancellable;
-      return as_tsne_run (xy, NULL, unique, m, dim, &options, error);
-    }
-  AsUmapOptions options;
-  ar_projection_umap_options (&options, m);
-  options.progress = progress->func != NULL ? umap_progress : NULL;
-  options.user_data = progress;
-  options.cancellable = cancellable;
-  return as_umap_run (xy, NULL, unique, m, dim, &options, error);
-}
-
-ArProjection *
-ar_projection_compute (const float *x, int n, int dim, ArProjectionMethod method,
-                       ArProjectionProgressFunc progress, gpointer user_data,
-                       GCancellable *cancellable, GError **error)
-{
-  g_autoptr (ArProjection) p = g_new0 (ArProjection, 1);
-  p->method = method;
-  p->n = n;
-  p->xy = g_new0 (float, (gsize) MAX (n, 1) * 2); /* [n][2] */
-  p->ratio[0] = p->ratio[1] = NAN;
-  g_autofree int *inverse = g_new (int, MAX (n, 1));
-  g_autofree float *unique = as_unique_rows (x, n, dim, inverse, &p->distinct);
-  if (method == AR_PROJECTION_PCA)
-    return pca (p, x, n, dim, error) ? g_steal_pointer (&p) : NULL;
-  int m = p->distinct;
-  g_autofree float *xy = g_new0 (float, (gsize) MAX (m, 1) * 2); /* [m][2] */
-  Progress relay = { progress, user_data };
-  if (!embed_distinct (xy, unique, m, dim, method, &relay, cancellable, error))
-    {
-      if (m < n && error != NULL && *error != NULL
-          && !g_error_matches (*error, AS_ERROR, AS_ERROR_CANCELLED))
-        g_prefix_error (error, _ ("%d of the %d points are distinct: "), m, n);
-      return NULL;
-    }
-  for (int i = 0; i < n; i++)
-    {
-      p->xy[2 * i] = xy[2 * inverse[i]];
-      p->xy[2 * i + 1] = xy[2 * inverse[i] + 1];
-    }
-  return g_steal_pointer (&p);
-}
-
-void
-ar_projection_free (ArProjection *projection)
-{
-  if (projection == NULL)
-    return;
-  g_free (projection->xy);
-  g_free (projection);
-}
-
 /* ---- the figure ---- */
 
 static const char *
-method_title (ArProjectionMethod method)
+method_title (AsProjectionMethod method)
 {
-  return method == AR_PROJECTION_TSNE ? "t-SNE" : method == AR_PROJECTION_UMAP ? "UMAP" : "PCA";
+  return method == AS_PROJECTION_TSNE ? "t-SNE" : method == AS_PROJECTION_UMAP ? "UMAP" : "PCA";
 }
 
 static char *
@@ -219,21 +83,21 @@ panel_title (const ArVectorChoice *c)
 }
 
 static void
-set_axes (ArBuiltFigure *built, const ArProjection *p, const char **x_axis, const char **y_axis)
+set_axes (ArBuiltFigure *built, const AsProjection *p, const char **x_axis, const char **y_axis)
 {
   switch (p->method)
     {
-    case AR_PROJECTION_PCA:
+    case AS_PROJECTION_PCA:
       *x_axis
           = ar_built_figure_take (built, g_strdup_printf (_ ("PC 1 (%.0f %%)"), 100 * p->ratio[0]));
       *y_axis
           = ar_built_figure_take (built, g_strdup_printf (_ ("PC 2 (%.0f %%)"), 100 * p->ratio[1]));
       return;
-    case AR_PROJECTION_TSNE:
+    case AS_PROJECTION_TSNE:
       *x_axis = _ ("t-SNE 1");
       *y_axis = _ ("t-SNE 2");
       return;
-    case AR_PROJECTION_UMAP:
+    case AS_PROJECTION_UMAP:
     default:
       *x_axis = _ ("UMAP 1");
       *y_axis = _ ("UMAP 2");

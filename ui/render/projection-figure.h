@@ -1,33 +1,21 @@
 /* projection-figure.h — the embeddings figure: the token vectors of any number of sentences
- * projected to 2-D by PCA, t-SNE or UMAP and drawn as a labelled scatter plot (the embeddings
- * page, `attnscope export --project`); optionally a second vector set of the same tokens beside
- * it (static token embeddings beside a layer's contextual vectors), and every occurrence of a
- * word highlighted.
+ * projected to 2-D by PCA, t-SNE or UMAP (as-projection.h) and drawn as a labelled scatter plot
+ * (the embeddings page, `attnscope export --project`); optionally a second vector set of the same
+ * tokens beside it (static token embeddings beside a layer's contextual vectors), and every
+ * occurrence of a word highlighted.
  *
  * Three steps, each one function used by the window and the command line alike: which vectors
- * are projected (ar_projection_vectors), the projection itself with the settings the figure uses
- * (ar_projection_compute — slow, so the window runs it off the UI thread), and the figure
- * (ar_build_projection_figure). */
+ * are projected (ar_projection_vectors), the projection itself (core's as_projection_run with
+ * as_projection_options_init's settings — slow, so the window runs it off the UI thread), and
+ * the figure (ar_build_projection_figure). */
 #pragma once
 
+#include "as-projection.h"
 #include "as-trace-vectors.h"
-#include "as-tsne.h"
-#include "as-umap.h"
 #include "built-figure.h"
 #include "view-selection.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  AR_PROJECTION_PCA,
-  AR_PROJECTION_TSNE,
-  AR_PROJECTION_UMAP,
-} ArProjectionMethod;
-
-/* "pca", "tsne", "umap" (the command line's names) and back; FALSE for an unknown NAME. */
-const char *ar_projection_method_to_string (ArProjectionMethod method);
-gboolean ar_projection_method_from_string (const char *name, ArProjectionMethod *method);
 
 /* The sentences a projection is about, in order: their traces and the texts they came from. The
  * points are their tokens, sentence by sentence. */
@@ -53,41 +41,10 @@ typedef struct
 float *ar_projection_vectors (const ArSentences *sentences, const ArVectorChoice *choice, int *n,
                               int *dim, GError **error);
 
-/* The t-SNE settings of the figure for N distinct points: the core's defaults (scikit-learn's)
- * with the perplexity lowered to the largest N allows when 30 is too large. */
-void ar_projection_tsne_options (AsTsneOptions *options, int n);
-
-/* The UMAP settings of the figure for N distinct points: the core's defaults, which are
- * `attnscope project --method umap`'s (15 neighbours, min_dist 0.1, euclidean, epochs auto,
- * seed 0), with the neighbours lowered to N when there are fewer points. */
-void ar_projection_umap_options (AsUmapOptions *options, int n);
-
-/* Progress of t-SNE (iterations) and UMAP (epochs): DONE of TOTAL, on the computing thread. */
-typedef void (*ArProjectionProgressFunc) (int done, int total, gpointer user_data);
-
-typedef struct
-{
-  ArProjectionMethod method;
-  int n;
-  int distinct;    /* distinct vectors among the n (t-SNE and UMAP project each once) */
-  float *xy;       /* [n][2] */
-  double ratio[2]; /* explained variance ratio of the components (PCA); NaN otherwise */
-} ArProjection;
-
-/* Projects X [N][DIM] with METHOD. t-SNE and UMAP see every distinct vector once
- * (as-unique-rows.h) and every copy gets its point, as `attnscope project` does: the token
- * embeddings of one token in several sentences are one point. PROGRESS, USER_DATA and
- * CANCELLABLE may be NULL. A rank-1 input gives PCA coordinates whose second column is 0. */
-ArProjection *ar_projection_compute (const float *x, int n, int dim, ArProjectionMethod method,
-                                     ArProjectionProgressFunc progress, gpointer user_data,
-                                     GCancellable *cancellable, GError **error);
-void ar_projection_free (ArProjection *projection);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ArProjection, ar_projection_free)
-
 /* One panel of the figure: a projection of the vectors CHOICE. */
 typedef struct
 {
-  const ArProjection *projection;
+  const AsProjection *projection;
   ArVectorChoice choice;
 } ArProjectionPanel;
 

@@ -23,7 +23,7 @@ ar_segments_block (const AsTrace *trace, ArSegments segments, int *row0, int *n_
 }
 
 gboolean
-ar_segments_block_words (const AsTrace *trace, const ArWordSpans *spans, ArSegments segments,
+ar_segments_block_words (const AsTrace *trace, const AsWordSpans *spans, ArSegments segments,
                          int *row0, int *n_rows, int *col0, int *n_cols)
 {
   int token_row0, token_rows, token_col0, token_cols;
@@ -32,7 +32,7 @@ ar_segments_block_words (const AsTrace *trace, const ArWordSpans *spans, ArSegme
   *n_rows = *n_cols = w;
   if (!ar_segments_block (trace, segments, &token_row0, &token_rows, &token_col0, &token_cols))
     return FALSE;
-  int b = ar_word_spans_word_of (spans, trace->segment_b_start);
+  int b = as_word_spans_word_of (spans, trace->segment_b_start);
   if (b <= 0 || b >= w || spans->first[b] != trace->segment_b_start)
     return FALSE;
   *row0 = token_row0 > 0 ? b : 0;

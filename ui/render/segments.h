@@ -11,7 +11,7 @@
 #include <glib.h>
 
 #include "as-trace.h"
-#include "word-spans.h"
+#include "as-word-spans.h"
 
 G_BEGIN_DECLS
 
@@ -31,9 +31,9 @@ typedef enum
 gboolean ar_segments_block (const AsTrace *trace, ArSegments segments, int *row0, int *n_rows,
                             int *col0, int *n_cols);
 
-/* The same block in words (SPANS of TRACE, word-spans.h): the words of each sentence. FALSE (and
+/* The same block in words (SPANS of TRACE, as-word-spans.h): the words of each sentence. FALSE (and
  * all words) also when segment B does not start a word. */
-gboolean ar_segments_block_words (const AsTrace *trace, const ArWordSpans *spans,
+gboolean ar_segments_block_words (const AsTrace *trace, const AsWordSpans *spans,
                                   ArSegments segments, int *row0, int *n_rows, int *col0,
                                   int *n_cols);
 

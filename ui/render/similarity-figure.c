@@ -36,8 +36,7 @@ ar_build_similarity_figure (const AsTrace *trace, const float *similarity, AsVec
   ar_heatmap_figure_init (fig);
   if (view->pool_words)
     {
-      g_autoptr (ArWordSpans) spans
-          = ar_word_spans_from_trace (trace, ar_view_selection_label_flags (view));
+      g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (trace);
       ar_token_axes_set_words (built, fig, trace, spans, view);
     }
   else

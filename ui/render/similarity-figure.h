@@ -19,7 +19,7 @@ char *ar_vectors_description (AsVectorSource source, int layer, int head);
 /* SIMILARITY [T][T] of TRACE's vectors SOURCE at LAYER/HEAD: tokens on both axes, 3 decimals
  * (similarities of context vectors crowd near 1), the selected token outlined, colours by the
  * signed-range rule (view-selection.h) in the view's map or, with a negative value, RdBu_r. With
- * VIEW's pool_words SIMILARITY is the [W][W] similarity of the words (ar_word_similarity) and the
+ * VIEW's pool_words SIMILARITY is the [W][W] similarity of the words (as_word_similarity) and the
  * words label the axes. (Log colours do not apply: similarities may be negative.) */
 ArBuiltFigure *ar_build_similarity_figure (const AsTrace *trace, const float *similarity,
                                            AsVectorSource source, int layer, int head,

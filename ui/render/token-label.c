@@ -1,38 +1,8 @@
-/* token-label.c — token texts with their whitespace made visible and characters split over tokens
- * shown once (see token-label.h). */
+/* token-label.c — token labels: the readable tokens of core (as-readable-tokens.h), or the
+ * vocabulary strings as they are (see token-label.h). */
 #include "token-label.h"
 
-#include <string.h>
-
-#define SPACE_MARK "\u2423"
-#define CONTINUED "\u2026"
-
-/* Appends C to MARKED with its whitespace made visible, and to PLAIN with spaces as spaces. */
-static void
-append_visible (GString *marked, GString *plain, gunichar c)
-{
-  if (c == ' ' || c == 0x2581)
-    {
-      g_string_append (marked, SPACE_MARK);
-      g_string_append_c (plain, ' ');
-      return;
-    }
-  GString *both[2] = { marked, plain };
-  for (int k = 0; k < 2; k++)
-    {
-      GString *out = both[k];
-      if (c == '\n')
-        g_string_append (out, "\u21b5");
-      else if (c == '\t')
-        g_string_append (out, "\u21e5");
-      else if (c < 0x20)
-        g_string_append_unichar (out, 0x2400 + c);
-      else if (c == 0x7f)
-        g_string_append (out, "\u2421");
-      else
-        g_string_append_unichar (out, c);
-    }
-}
+#include "as-readable-tokens.h"
 
 char *
 ar_token_label (const char *token, const char *text, gboolean raw)
@@ -44,108 +14,17 @@ ar_token_label (const char *token, const char *text, gboolean raw)
   return g_strdup (labels[0]);
 }
 
-/* The bytes of N token texts laid end to end: ALL, and for each byte the token it belongs to. */
-typedef struct
-{
-  GString *all;
-  int *owner; /* [all->len] */
-} Bytes;
-
-static void
-bytes_init (Bytes *b, const char *const *texts, int n)
-{
-  b->all = g_string_new (NULL);
-  for (int i = 0; i < n; i++)
-    if (texts != NULL && texts[i] != NULL)
-      g_string_append (b->all, texts[i]);
-  b->owner = g_new (int, MAX (b->all->len, 1));
-  gsize at = 0;
-  for (int i = 0; i < n; i++)
-    {
-      gsize len = texts != NULL && texts[i] != NULL ? strlen (texts[i]) : 0;
-      for (gsize k = 0; k < len; k++)
-        b->owner[at + k] = i;
-      at += len;
-    }
-}
-
-static void
-bytes_clear (Bytes *b)
-{
-  g_string_free (b->all, TRUE);
-  g_free (b->owner);
-}
-
-/* The character at byte POS of B and its length in bytes, or FALSE for an invalid or cut
- * sequence. */
-static gboolean
-char_at (const Bytes *b, gsize pos, gunichar *c, gsize *len)
-{
-  const char *p = b->all->str + pos;
-  gunichar u = g_utf8_get_char_validated (p, (gssize) (b->all->len - pos));
-  if (u == (gunichar) -1 || u == (gunichar) -2)
-    return FALSE;
-  *c = u;
-  *len = (gsize) (g_utf8_next_char (p) - p);
-  return TRUE;
-}
-
 char **
 ar_token_labels (const char *const *tokens, const char *const *texts, int n,
                  ArTokenLabelFlags flags)
 {
+  if (!(flags & AR_TOKEN_LABEL_RAW))
+    return as_readable_tokens (tokens, texts, n,
+                               flags & AR_TOKEN_LABEL_NO_SPACE_MARKS ? AS_READABLE_NO_SPACE_MARKS
+                                                                     : AS_READABLE_DEFAULT);
   char **labels = g_new0 (char *, n + 1);
-  if (flags & AR_TOKEN_LABEL_RAW)
-    {
-      for (int i = 0; i < n; i++)
-        labels[i] = g_strdup (tokens[i] != NULL ? tokens[i] : "");
-      return labels;
-    }
-  Bytes b;
-  bytes_init (&b, texts, n);
-  GString **marked = g_new (GString *, MAX (n, 1)), **plain = g_new (GString *, MAX (n, 1));
-  gboolean *bad = g_new0 (gboolean, MAX (n, 1)); /* [n] */
   for (int i = 0; i < n; i++)
-    marked[i] = g_string_new (NULL), plain[i] = g_string_new (NULL);
-  for (gsize pos = 0; pos < b.all->len;)
-    {
-      gunichar c;
-      gsize len;
-      if (!char_at (&b, pos, &c, &len))
-        {
-          bad[b.owner[pos]] = TRUE;
-          pos++;
-          continue;
-        }
-      int first = b.owner[pos], last = b.owner[pos + len - 1];
-      append_visible (marked[first], plain[first], c);
-      if (last != first)
-        {
-          g_string_append (marked[first], CONTINUED), g_string_append (plain[first], CONTINUED);
-          for (int t = first + 1; t <= last; t++)
-            g_string_append (marked[t], CONTINUED), g_string_append (plain[t], CONTINUED);
-        }
-      pos += len;
-    }
-  for (int i = 0; i < n; i++)
-    {
-      gboolean no_text = texts == NULL || texts[i] == NULL || texts[i][0] == '\0';
-      if (no_text || bad[i])
-        labels[i] = g_strdup (tokens[i] != NULL ? tokens[i] : "");
-      else
-        {
-          g_strstrip (plain[i]->str);
-          gboolean keep_marks
-              = !(flags & AR_TOKEN_LABEL_NO_SPACE_MARKS) || plain[i]->str[0] == '\0';
-          labels[i] = g_strdup (keep_marks ? marked[i]->str : plain[i]->str);
-        }
-      g_string_free (marked[i], TRUE);
-      g_string_free (plain[i], TRUE);
-    }
-  g_free (marked);
-  g_free (plain);
-  g_free (bad);
-  bytes_clear (&b);
+    labels[i] = g_strdup (tokens[i] != NULL ? tokens[i] : "");
   return labels;
 }
 
@@ -154,36 +33,4 @@ ar_token_labels_from_trace (const AsTrace *trace, ArTokenLabelFlags flags)
 {
   return ar_token_labels ((const char *const *) trace->tokens,
                           (const char *const *) trace->token_texts, trace->n_tokens, flags);
-}
-
-gboolean
-ar_token_split_part (const char *const *texts, int n, int i, int *part, int *n_parts, gunichar *c)
-{
-  g_return_val_if_fail (i >= 0 && i < n, FALSE);
-  Bytes b;
-  bytes_init (&b, texts, n);
-  gboolean found = FALSE;
-  for (gsize pos = 0; pos < b.all->len && !found;)
-    {
-      gunichar u;
-      gsize len;
-      if (!char_at (&b, pos, &u, &len))
-        {
-          pos++;
-          continue;
-        }
-      int first = b.owner[pos], last = b.owner[pos + len - 1];
-      if (first != last && i >= first && i <= last)
-        {
-          *part = i - first + 1;
-          *n_parts = last - first + 1;
-          *c = u;
-          found = TRUE;
-        }
-      if (first > i)
-        break;
-      pos += len;
-    }
-  bytes_clear (&b);
-  return found;
 }

@@ -5,6 +5,8 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "as-attention-ranges.h"
+
 void
 ar_view_selection_init (ArViewSelection *view)
 {
@@ -14,7 +16,7 @@ ar_view_selection_init (ArViewSelection *view)
     .colormap = AR_COLORMAP_YLGNBU,
     .annotate = AR_ANNOTATE_AUTO,
     .labels = AR_LABELS_THINNED,
-    .alignment = AR_ALIGN_TOKENS,
+    .alignment = AS_ALIGN_TOKENS,
     .segments = AR_SEGMENTS_ALL,
   };
 }
@@ -117,61 +119,12 @@ ar_quote_text (const char *text)
   return g_strdup_printf (_ ("“%s”"), text);
 }
 
-/* LO and HI of the finite values of VALUES [N] (+inf and -inf when there is none). */
-static void
-min_max (const float *values, gsize n, double *lo, double *hi)
-{
-  float a = INFINITY, b = -INFINITY;
-  for (gsize i = 0; i < n; i++)
-    if (isfinite (values[i]))
-      a = MIN (a, values[i]), b = MAX (b, values[i]);
-  *lo = a, *hi = b;
-}
-
-/* LO and HI of the weights of the T × T attention matrix A that say something: with CAUSAL the
- * cells on and below the diagonal of the rows after the first (the first token can only attend
- * to itself, with weight 1), else all of them. */
-static void
-attention_min_max (const float *a, int t, gboolean causal, double *lo, double *hi)
-{
-  if (!causal || t < 2)
-    {
-      min_max (a, (gsize) t * t, lo, hi);
-      return;
-    }
-  *lo = INFINITY, *hi = -INFINITY;
-  for (int i = 1; i < t; i++)
-    {
-      double l, h;
-      min_max (a + (gsize) i * t, (gsize) i + 1, &l, &h);
-      *lo = MIN (*lo, l), *hi = MAX (*hi, h);
-    }
-}
-
-double *
-ar_attention_ranges (const AsTrace *trace)
-{
-  int n_heads = trace->n_layer * trace->n_head;
-  gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
-  double *ranges = g_new (double, 2 + 2 * (gsize) n_heads);
-  ranges[0] = INFINITY, ranges[1] = -INFINITY;
-  for (int e = 0; e < n_heads; e++)
-    {
-      double *r = ranges + 2 + 2 * e;
-      attention_min_max (trace->attn + (gsize) e * tt, trace->n_tokens, trace->causal, &r[0],
-                         &r[1]);
-      ranges[0] = MIN (ranges[0], r[0]);
-      ranges[1] = MAX (ranges[1], r[1]);
-    }
-  return ranges;
-}
-
 void
 ar_sequential_range (const float *values, gsize n, gboolean autoscale, double *vmin, double *vmax)
 {
   double lo = 0, hi = 1;
   if (autoscale)
-    min_max (values, n, &lo, &hi);
+    as_finite_range (values, n, &lo, &hi);
   *vmin = hi > lo ? lo : 0;
   *vmax = hi > lo ? hi : 1;
 }
@@ -181,7 +134,7 @@ ar_signed_range (const float *values, gsize n, gboolean autoscale, double *vmin,
                  gboolean *diverging)
 {
   double lo, hi;
-  min_max (values, n, &lo, &hi);
+  as_finite_range (values, n, &lo, &hi);
   *diverging = lo < 0;
   if (!*diverging)
     {

@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "as-compare.h"
 #include "as-trace.h"
 #include "figure-subtitle.h"
 #include "heatmap-render.h"
@@ -38,13 +39,6 @@ typedef enum
   AR_ATTENTION_CROSS,   /* the decoder's attention to the source (trace->cross_attn) */
 } ArAttentionKind;
 
-/* How a comparison lines B up with A (compare-figure.h). */
-typedef enum
-{
-  AR_ALIGN_TOKENS,    /* by token and occurrence: the k-th "the" of A with the k-th of B */
-  AR_ALIGN_POSITIONS, /* position by position (same token counts only) */
-} ArAlignment;
-
 typedef struct
 {
   int layer, head; /* 0-based, as everywhere */
@@ -59,10 +53,10 @@ typedef struct
   gboolean autoscale_each;
   gboolean normalize_rows; /* attention: each query's row divided by its largest weight */
   gboolean log_colors;     /* colours on a log scale (heatmap-render.h) */
-  gboolean pool_words;     /* attention and similarity between words (word-spans.h) */
+  gboolean pool_words;     /* attention and similarity between words (as-word-spans.h) */
   gboolean no_space_marks; /* token labels without '␣' (token-label.h) */
   ArLabelMode labels;      /* tick labels: thinned, all, or one per word */
-  ArAlignment alignment;   /* of a comparison */
+  AsAlign alignment;       /* of a comparison (as-compare.h): by token or by position */
   ArAttentionKind kind;    /* translation models: encoder, decoder or cross-attention */
   ArSegments segments;     /* attention of a pair: the sentence filter (segments.h) */
 } ArViewSelection;
@@ -77,7 +71,9 @@ gboolean ar_view_selection_equal (const ArViewSelection *a, const ArViewSelectio
 /* The token-label flags VIEW asks for (raw tokens, space marks). */
 ArTokenLabelFlags ar_view_selection_label_flags (const ArViewSelection *view);
 
-/* The attention of one trace and what is computed from it (NULL until computed). */
+/* The attention of one trace and what core computed from it (NULL until computed): the mean over
+ * heads and rollout (as-rollout.h), the ranges (as_trace_attention_ranges, as-attention-ranges.h:
+ * RANGE points at its first two values, HEAD_RANGES at the rest). */
 typedef struct
 {
   const AsTrace *trace;
@@ -86,12 +82,6 @@ typedef struct
   const double *range;       /* [2] min and max of all of the trace's attention weights */
   const double *head_ranges; /* [L][H][2] min and max of each head's, or NULL */
 } ArAttention;
-
-/* RANGES [2 + 2·L·H] = the min and max of every attention weight of TRACE, then of each head's
- * ([L][H][2]): what ArAttention.range and .head_ranges point into. Of a causal model only the
- * weights on and below the diagonal of the rows after the first count (the first token's only
- * weight is 1 on itself: it would make every head's range end at 1). Newly allocated. */
-double *ar_attention_ranges (const AsTrace *trace);
 
 /* The [T][T] matrix VIEW names in ATTENTION: head (layer, head) of the trace, or the layer's slice
  * of the mean or the rollout; NULL when that aggregate is missing. Borrowed. */

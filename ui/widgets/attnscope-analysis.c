@@ -6,10 +6,11 @@
  * becomes an entry of the cache under its key, unless the job was cancelled. */
 #include "attnscope-analysis.h"
 
+#include "as-attention-ranges.h"
 #include "as-rollout.h"
 #include "as-similarity.h"
 #include "pair-text.h"
-#include "word-spans.h"
+#include "as-word-spans.h"
 
 typedef struct
 {
@@ -20,8 +21,8 @@ typedef struct
   GPtrArray *others; /* AsTrace, owned: the sentences after this trace's (projections), or NULL */
   AsVectorSource source;
   int layer, head, attention_head;
-  gboolean words; /* similarity between words (word-spans.h) */
-  ArProjectionMethod method;
+  gboolean words; /* similarity between words (as-word-spans.h) */
+  AsProjectionMethod method;
   AsModel *model; /* owned, or NULL: masked predictions read its tokenizer */
   int k;          /* masked predictions: how many per mask */
   GCancellable *cancellable;
@@ -130,12 +131,12 @@ compute_similarity (const Job *job, GError **error)
   g_autofree float *similarity = NULL;
   if (job->words)
     {
-      g_autoptr (ArWordSpans) spans = ar_word_spans_from_trace (t, AR_TOKEN_LABEL_DEFAULT);
-      similarity = ar_word_similarity (t, job->source, job->layer, job->head, spans, error);
+      g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (t);
+      similarity = as_word_similarity (t, job->source, job->layer, job->head, spans, error);
       if (similarity == NULL)
         return NULL;
       float *pooled = g_new (float, (gsize) spans->n_words * spans->n_words); /* [W][W] */
-      ar_word_pool_attention (pooled, attention, spans);
+      as_word_pool_attention (pooled, attention, spans);
       g_free (attention);
       attention = pooled;
     }
@@ -207,7 +208,7 @@ compute_masked (const Job *job, GError **error)
   return m;
 }
 
-static ArProjection *
+static AsProjection *
 compute_projection (Job *job, GError **error)
 {
   int n = 0, dim = 0, n_others = job->others != NULL ? (int) job->others->len : 0;
@@ -220,8 +221,12 @@ compute_projection (Job *job, GError **error)
   g_autofree float *x = ar_projection_vectors (&sentences, &choice, &n, &dim, error);
   if (x == NULL)
     return NULL;
-  return ar_projection_compute (x, n, dim, job->method, projection_progress, job, job->cancellable,
-                                error);
+  AsProjectionOptions options;
+  as_projection_options_init (&options, job->method);
+  options.progress = projection_progress;
+  options.user_data = job;
+  options.cancellable = job->cancellable;
+  return as_projection_run (x, n, dim, &options, error);
 }
 
 /* The job's result (JOB->free_value frees it), or NULL with ERROR. */
@@ -236,7 +241,7 @@ compute (Job *job, GError **error)
     case ATTNSCOPE_RESULT_ROLLOUT:
       return as_trace_rollout (job->trace);
     case ATTNSCOPE_RESULT_ATTENTION_RANGE:
-      return ar_attention_ranges (job->trace);
+      return as_trace_attention_ranges (job->trace);
     case ATTNSCOPE_RESULT_HEAD_STATS:
       job->free_value = (GDestroyNotify) as_head_stats_free;
       return as_head_stats_compute (job->trace);
@@ -247,7 +252,7 @@ compute (Job *job, GError **error)
       job->free_value = (GDestroyNotify) as_comparison_free;
       return as_compare_traces (job->trace, job->other, error);
     case ATTNSCOPE_RESULT_PROJECTION:
-      job->free_value = (GDestroyNotify) ar_projection_free;
+      job->free_value = (GDestroyNotify) as_projection_free;
       return compute_projection (job, error);
     case ATTNSCOPE_RESULT_MASKED:
       job->free_value = (GDestroyNotify) masked_free;
@@ -452,10 +457,10 @@ attnscope_analysis_want_comparison (AttnscopeAnalysis *self, AsTrace *other, con
                failure);
 }
 
-const ArProjection *
+const AsProjection *
 attnscope_analysis_want_projection (AttnscopeAnalysis *self, AsTrace *const *others, int n_others,
                                     AsVectorSource source, int layer, int head,
-                                    ArProjectionMethod method, const char **failure)
+                                    AsProjectionMethod method, const char **failure)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
   GString *key = g_string_new (NULL);

@@ -43,7 +43,7 @@ typedef enum
 #define ATTNSCOPE_ANALYSIS_KEEP_SIMILARITY 8
 
 /* The similarity of one vector set and the attention that belongs with it
- * (as_trace_vectors_attention); of the words when asked (word-spans.h: mean vectors, pooled
+ * (as_trace_vectors_attention); of the words when asked (as-word-spans.h: mean vectors, pooled
  * attention). */
 typedef struct
 {
@@ -101,10 +101,10 @@ const AsComparison *attnscope_analysis_want_comparison (AttnscopeAnalysis *self,
 /* The projection of the vectors of this trace's tokens followed by those of OTHERS [N_OTHERS]
  * (the other sentences of the embeddings page; projection-figure.h). "progress" reports t-SNE's
  * iterations and UMAP's epochs. */
-const ArProjection *attnscope_analysis_want_projection (AttnscopeAnalysis *self,
+const AsProjection *attnscope_analysis_want_projection (AttnscopeAnalysis *self,
                                                         AsTrace *const *others, int n_others,
                                                         AsVectorSource source, int layer, int head,
-                                                        ArProjectionMethod method,
+                                                        AsProjectionMethod method,
                                                         const char **failure);
 
 /* TRUE while a computation of KIND runs or waits. */

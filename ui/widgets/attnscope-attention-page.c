@@ -161,8 +161,7 @@ block_origin (AttnscopeAttentionPage *self, int *row0, int *col0)
       ar_segments_block (trace, view.segments, row0, &n_rows, col0, &n_cols);
       return;
     }
-  g_autoptr (ArWordSpans) spans
-      = ar_word_spans_from_trace (trace, ar_view_selection_label_flags (&view));
+  g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (trace);
   ar_segments_block_words (trace, spans, view.segments, row0, &n_rows, col0, &n_cols);
 }
 

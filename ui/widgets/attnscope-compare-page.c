@@ -10,7 +10,7 @@
 
 #include "attnscope-layer-controls.h"
 #include "compare-figure.h"
-#include "pair-text.h"
+#include "as-sentence-pairs.h"
 #include "render-text.h"
 
 struct _AttnscopeComparePage
@@ -31,7 +31,7 @@ struct _AttnscopeComparePage
   GBindingGroup *run_bindings;  /* on the comparison run */
   GBindingGroup *view_bindings; /* on the view state */
   const AsComparison *ranked;   /* the comparison the list shows */
-  gboolean ranked_by_token;
+  AsAlign ranked_align;
   /* what the figure on screen was built from; references, so the pointers stay unique */
   AttnscopeAnalysis *built_a_analysis, *built_b_analysis;
   const AsComparison *built_comparison;
@@ -68,25 +68,28 @@ on_ranking_activated (GtkListBox *list, GtkListBoxRow *row, AttnscopeComparePage
 
 /* The heads ranked by how much their attention changes from A to B in the alignment shown. */
 static void
-update_ranking (AttnscopeComparePage *self, const AsComparison *c, gboolean by_token)
+update_ranking (AttnscopeComparePage *self, const AsComparison *c, AsAlign align)
 {
-  if (c == self->ranked && by_token == self->ranked_by_token)
+  if (c == self->ranked && align == self->ranked_align)
     return;
   self->ranked = c;
-  self->ranked_by_token = by_token;
+  self->ranked_align = align;
   GtkWidget *child;
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->ranking_list))) != NULL)
     gtk_list_box_remove (self->ranking_list, child);
-  const int *ranking = by_token ? c->aligned_head_ranking : c->head_ranking;
-  const double *change = by_token ? c->aligned_head_change : c->head_change;
-  gtk_label_set_text (self->ranking_note,
-                      ranking == NULL ? _ ("By position the texts need as many tokens.")
-                      : by_token ? _ ("|B − A| of each head with B in A's token order. Click one "
-                                      "to open it.")
-                                 : _ ("|B − A| of each head, position by position. Click one to "
-                                      "open it."));
-  if (ranking == NULL)
+  /* the ranking `attnscope compare --align` prints */
+  AsAttentionChange changes;
+  gboolean ranked = as_comparison_attention_change (c, align, &changes);
+  gtk_label_set_text (self->ranking_note, !ranked ? _ ("By position the texts need as many tokens.")
+                                          : align == AS_ALIGN_TOKENS
+                                              ? _ ("|B − A| of each head with B in A's token "
+                                                   "order. Click one to open it.")
+                                              : _ ("|B − A| of each head, position by "
+                                                   "position. Click one to open it."));
+  if (!ranked)
     return;
+  const int *ranking = changes.head_ranking;
+  const double *change = changes.head_change;
   int n_heads = c->n_layer * c->n_head;
   double top = n_heads > 0 ? change[ranking[0]] : 0;
   for (int k = 0; k < MIN (n_heads, N_RANKED); k++)
@@ -184,7 +187,7 @@ attnscope_compare_page_update (AttnscopePage *page)
           && ma == self->built_a && mb == self->built_b
           && ar_view_selection_equal (&view, &self->built_view)))
     return;
-  update_ranking (self, c, view.alignment == AR_ALIGN_TOKENS);
+  update_ranking (self, c, view.alignment);
   g_autoptr (ArBuiltFigure) figure = attnscope_compare_page_build_figure (page, &view);
   attnscope_compare_view_set_figure (self->view, figure);
   gtk_stack_set_visible_child_name (self->stack, "view");
@@ -224,7 +227,7 @@ update_pair_entry (AttnscopeComparePage *self)
   AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
   AsModel *model = session != NULL ? attnscope_session_get_model (session) : NULL;
   gtk_widget_set_visible (GTK_WIDGET (self->pair_entry),
-                          model != NULL && ar_model_takes_pairs (model));
+                          model != NULL && as_model_takes_pairs (model));
 }
 
 static void

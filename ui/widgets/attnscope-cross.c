@@ -1,6 +1,9 @@
 /* attnscope-cross.c — a translation trace's cross-attention results (see attnscope-cross.h). */
 #include "attnscope-cross.h"
 
+#include "as-attention-ranges.h"
+#include "as-rollout.h"
+
 struct _AttnscopeCross
 {
   AsTrace *trace;
@@ -17,8 +20,8 @@ attnscope_cross_new (AsTrace *trace)
   AttnscopeCross *cross = g_new0 (AttnscopeCross, 1);
   cross->ref_count = 1;
   cross->trace = as_trace_ref (trace);
-  cross->mean_heads = ar_cross_mean_heads (trace);
-  cross->ranges = ar_cross_ranges (trace);
+  cross->mean_heads = as_trace_cross_mean_heads (trace);
+  cross->ranges = as_trace_cross_attention_ranges (trace);
   cross->stats = as_cross_stats_new ();
   /* cannot fail: the trace has cross-attention */
   if (!as_cross_stats_add (cross->stats, trace, NULL)

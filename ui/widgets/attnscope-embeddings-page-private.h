@@ -50,7 +50,7 @@ struct _AttnscopeEmbeddingsPage
   /* what the figure on screen was built from */
   AttnscopeAnalysis *built_analysis; /* a reference, so that the pointers below stay unique */
   Request built_request;
-  const ArProjection *built_projection, *built_static;
+  const AsProjection *built_projection, *built_static;
   ArViewSelection built_view;
   gboolean built_labels;
   char *built_highlight;

@@ -81,8 +81,8 @@ current_request (AttnscopeEmbeddingsPage *self, Request *r)
 /* The projections R needs: *MAIN and, when beside, *STATIC (NULL while computed); FALSE with
  * *FAILURE when one failed. */
 static gboolean
-want_projections (AttnscopeEmbeddingsPage *self, const Request *r, const ArProjection **main,
-                  const ArProjection **statics, const char **failure)
+want_projections (AttnscopeEmbeddingsPage *self, const Request *r, const AsProjection **main,
+                  const AsProjection **statics, const char **failure)
 {
   AsTrace **others = (AsTrace **) self->other_traces->pdata;
   *statics = NULL;
@@ -116,8 +116,8 @@ sentences_of (AttnscopeEmbeddingsPage *self, const Request *r, GPtrArray *traces
 }
 
 static ArBuiltFigure *
-build (AttnscopeEmbeddingsPage *self, const Request *r, const ArProjection *p,
-       const ArProjection *statics, const ArViewSelection *view)
+build (AttnscopeEmbeddingsPage *self, const Request *r, const AsProjection *p,
+       const AsProjection *statics, const ArViewSelection *view)
 {
   g_autoptr (GPtrArray) traces = g_ptr_array_new ();
   g_autoptr (GPtrArray) texts = g_ptr_array_new ();
@@ -158,12 +158,12 @@ on_progress (AttnscopeAnalysis *analysis, int done, int total, AttnscopeEmbeddin
 }
 
 static void
-show_status (AttnscopeEmbeddingsPage *self, const ArProjection *p, int n_sentences)
+show_status (AttnscopeEmbeddingsPage *self, const AsProjection *p, int n_sentences)
 {
   g_autofree char *points = g_strdup_printf (ngettext ("%d point", "%d points", p->n), p->n);
   g_autofree char *of
       = g_strdup_printf (ngettext ("%d sentence", "%d sentences", n_sentences), n_sentences);
-  g_autofree char *status = p->method == AR_PROJECTION_PCA
+  g_autofree char *status = p->method == AS_PROJECTION_PCA
                                 ? g_strdup_printf (_ ("%s · %s · explained variance %.0f %%"),
                                                    points, of, 100 * (p->ratio[0] + p->ratio[1]))
                                 : g_strdup_printf ("%s · %s", points, of);
@@ -171,8 +171,8 @@ show_status (AttnscopeEmbeddingsPage *self, const ArProjection *p, int n_sentenc
 }
 
 static void
-show_projection (AttnscopeEmbeddingsPage *self, const Request *r, const ArProjection *p,
-                 const ArProjection *statics)
+show_projection (AttnscopeEmbeddingsPage *self, const Request *r, const AsProjection *p,
+                 const AsProjection *statics)
 {
   ArViewSelection view;
   attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &view);
@@ -205,7 +205,7 @@ attnscope_embeddings_page_build_figure (AttnscopePage *page, const ArViewSelecti
   Request r;
   if (!request_for (self, view, &r))
     return NULL;
-  const ArProjection *p = NULL, *statics = NULL;
+  const AsProjection *p = NULL, *statics = NULL;
   const char *failure;
   if (!want_projections (self, &r, &p, &statics, &failure) || p == NULL
       || (r.beside && statics == NULL))
@@ -228,7 +228,7 @@ attnscope_embeddings_page_append_export_args (AttnscopePage *page, const ArViewS
   Request r;
   if (!request_for (self, view, &r))
     return;
-  add_arg (argv, "--project", ar_projection_method_to_string (r.method));
+  add_arg (argv, "--project", as_projection_method_to_string (r.method));
   if (r.beside)
     {
       add_arg (argv, "--of", as_vector_source_to_string (AS_VECTORS_TOKEN_EMBEDDINGS));
@@ -286,9 +286,9 @@ attnscope_embeddings_page_update (AttnscopePage *page)
       return;
     }
   self->cancelled.analysis = NULL;
-  const ArProjection *p = NULL, *statics = NULL;
+  const AsProjection *p = NULL, *statics = NULL;
   const char *failure = NULL;
-  gboolean iterative = r.method != AR_PROJECTION_PCA;
+  gboolean iterative = r.method != AS_PROJECTION_PCA;
   if (!want_projections (self, &r, &p, &statics, &failure))
     {
       /* The last figure stays; the status says why there is no new one. */
@@ -301,8 +301,8 @@ attnscope_embeddings_page_update (AttnscopePage *page)
       if (!attnscope_page_get_busy (page))
         {
           gtk_label_set_text (self->status_label,
-                              r.method == AR_PROJECTION_TSNE   ? _ ("t-SNE running…")
-                              : r.method == AR_PROJECTION_UMAP ? _ ("UMAP running…")
+                              r.method == AS_PROJECTION_TSNE   ? _ ("t-SNE running…")
+                              : r.method == AS_PROJECTION_UMAP ? _ ("UMAP running…")
                                                                : "");
           show_busy (self, TRUE, iterative);
         }
@@ -326,7 +326,7 @@ attnscope_embeddings_page_dup_figure_name (AttnscopePage *page)
   AttnscopeEmbeddingsPage *self = ATTNSCOPE_EMBEDDINGS_PAGE (page);
   ArViewSelection view;
   attnscope_page_get_selection (page, &view);
-  return g_strdup_printf ("%s-%s-layer%d%s", ar_projection_method_to_string (self->method),
+  return g_strdup_printf ("%s-%s-layer%d%s", as_projection_method_to_string (self->method),
                           as_vector_source_to_string (self->source), view.layer,
                           gtk_check_button_get_active (self->static_check) ? "-static" : "");
 }

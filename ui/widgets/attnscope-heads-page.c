@@ -58,7 +58,7 @@ grid_view (ArViewSelection *view)
   view->labels = AR_LABELS_THINNED;
   view->pool_words = FALSE;
   view->normalize_rows = FALSE;
-  view->alignment = AR_ALIGN_TOKENS;
+  view->alignment = AS_ALIGN_TOKENS;
 }
 
 static void

@@ -3,7 +3,7 @@
  * session (a new model or analysis), and the current analyses (a result arrived). */
 #include "attnscope-page.h"
 
-#include "word-spans.h"
+#include "as-word-spans.h"
 
 typedef struct
 {
@@ -263,8 +263,8 @@ attnscope_page_item_token (AttnscopePage *self, int item)
   if (view == NULL || analysis == NULL
       || !attnscope_view_state_get_flag (view, ATTNSCOPE_VIEW_POOL_WORDS))
     return item;
-  g_autoptr (ArWordSpans) spans
-      = ar_word_spans_from_trace (attnscope_analysis_get_trace (analysis), AR_TOKEN_LABEL_DEFAULT);
+  g_autoptr (AsWordSpans) spans
+      = as_word_spans_from_trace (attnscope_analysis_get_trace (analysis));
   return item >= 0 && item < spans->n_words ? spans->first[item] : -1;
 }
 

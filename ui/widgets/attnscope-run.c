@@ -4,7 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "attnscope-tasks.h"
-#include "pair-text.h"
+#include "as-sentence-pairs.h"
 
 struct _AttnscopeRun
 {
@@ -456,7 +456,7 @@ const char *
 attnscope_run_get_pair_in_use (AttnscopeRun *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
-  return self->pair != NULL && self->model != NULL && ar_model_takes_pairs (self->model)
+  return self->pair != NULL && self->model != NULL && as_model_takes_pairs (self->model)
              ? self->pair
              : NULL;
 }

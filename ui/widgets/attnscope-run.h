@@ -43,8 +43,8 @@ gboolean attnscope_run_append_id (AttnscopeRun *self, const AsTrace *from, int32
  * tokenized. Borrowed. */
 const GArray *attnscope_run_get_ids (AttnscopeRun *self);
 /* "pair": the second text of a sentence pair (NULL or "": none). For a model that takes pairs
- * (an encoder, pair-text.h) the passes run on the pair (as_forward_pair: [CLS] TEXT [SEP] PAIR
- * [SEP], token types 0 and 1); other models ignore it. Setting it runs again. */
+ * (an encoder, as-sentence-pairs.h) the passes run on the pair (as_forward_pair: [CLS] TEXT [SEP]
+ * PAIR [SEP], token types 0 and 1); other models ignore it. Setting it runs again. */
 void attnscope_run_set_pair (AttnscopeRun *self, const char *pair);
 const char *attnscope_run_get_pair (AttnscopeRun *self);
 /* The pair the passes use: the pair when the model takes pairs, else NULL. */

@@ -13,7 +13,8 @@
 #include "render-text.h"
 #include "similarity-figure.h"
 #include "token-label.h"
-#include "word-spans.h"
+#include "as-word-spans.h"
+#include "word-labels.h"
 
 struct _AttnscopeSimilarityPage
 {
@@ -196,9 +197,9 @@ attnscope_similarity_page_update (AttnscopePage *page)
   if (s == NULL)
     return;
   ArTokenLabelFlags flags = ar_view_selection_label_flags (&view);
-  g_autoptr (ArWordSpans) spans = view.pool_words ? ar_word_spans_from_trace (trace, flags) : NULL;
-  g_auto (GStrv) labels
-      = spans != NULL ? g_strdupv (spans->labels) : ar_token_labels_from_trace (trace, flags);
+  g_autoptr (AsWordSpans) spans = view.pool_words ? as_word_spans_from_trace (trace) : NULL;
+  g_auto (GStrv) labels = spans != NULL ? ar_word_labels (trace, spans, flags)
+                                        : ar_token_labels_from_trace (trace, flags);
   int n = spans != NULL ? spans->n_words : trace->n_tokens;
   /* Without a selection: the first token, as the seed's 'May'; in a causal model the last, the
    * only one that sees every other token. */
@@ -206,7 +207,7 @@ attnscope_similarity_page_update (AttnscopePage *page)
   if (token < 0)
     token = trace->causal ? trace->n_tokens - 1 : 0;
   if (spans != NULL)
-    token = ar_word_spans_word_of (spans, token);
+    token = as_word_spans_word_of (spans, token);
   g_autofree char *description = ar_vectors_description (self->source, layer, head);
   g_autofree char *heading = spans != NULL
                                  ? g_strdup_printf (_ ("“%s” (word %d) against the others · %s"),

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "as-readable-tokens.h"
 #include "attnscope-wrap-layout.h"
 #include "token-label.h"
 
@@ -177,7 +178,7 @@ rebuild (AttnscopeTokenStrip *self)
         }
       int part, n_parts;
       gunichar c;
-      if (ar_token_split_part (texts, trace->n_tokens, i, &part, &n_parts, &c))
+      if (as_readable_split_part (texts, trace->n_tokens, i, &part, &n_parts, &c))
         {
           char utf8[8] = { 0 };
           g_unichar_to_utf8 (c, utf8);

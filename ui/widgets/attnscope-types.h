@@ -7,6 +7,7 @@
 #include <glib-object.h>
 
 #include "as-model.h"
+#include "as-projection.h"
 #include "as-trace-vectors.h"
 #include "as-trace.h"
 #include "projection-figure.h"
@@ -34,11 +35,11 @@ GType attnscope_aggregate_get_type (void) G_GNUC_CONST;
 /* Same values as the core's AsVectorSource, registered as a GEnum. */
 GType attnscope_vector_source_get_type (void) G_GNUC_CONST;
 
-/* ui/render's ArProjectionMethod, registered as a GEnum. */
-typedef ArProjectionMethod AttnscopeProjection;
-#define ATTNSCOPE_PROJECTION_PCA AR_PROJECTION_PCA
-#define ATTNSCOPE_PROJECTION_TSNE AR_PROJECTION_TSNE
-#define ATTNSCOPE_PROJECTION_UMAP AR_PROJECTION_UMAP
+/* The core's AsProjectionMethod, registered as a GEnum. */
+typedef AsProjectionMethod AttnscopeProjection;
+#define ATTNSCOPE_PROJECTION_PCA AS_PROJECTION_PCA
+#define ATTNSCOPE_PROJECTION_TSNE AS_PROJECTION_TSNE
+#define ATTNSCOPE_PROJECTION_UMAP AS_PROJECTION_UMAP
 
 GType attnscope_projection_get_type (void) G_GNUC_CONST;
 

@@ -282,7 +282,7 @@ attnscope_view_state_get_selection (AttnscopeViewState *self, ArViewSelection *s
   selection->log_colors = self->flags[ATTNSCOPE_VIEW_LOG_COLORS];
   selection->pool_words = self->flags[ATTNSCOPE_VIEW_POOL_WORDS];
   selection->alignment
-      = self->flags[ATTNSCOPE_VIEW_ALIGN_POSITIONS] ? AR_ALIGN_POSITIONS : AR_ALIGN_TOKENS;
+      = self->flags[ATTNSCOPE_VIEW_ALIGN_POSITIONS] ? AS_ALIGN_POSITIONS : AS_ALIGN_TOKENS;
   selection->segments = self->segments;
 }
 

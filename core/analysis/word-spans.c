@@ -1,5 +1,5 @@
-/* word-spans.c — words as runs of tokens, and pooling to words (see word-spans.h). */
-#include "word-spans.h"
+/* word-spans.c — words as runs of tokens, and pooling to words (see as-word-spans.h). */
+#include "as-word-spans.h"
 
 #include <string.h>
 
@@ -45,50 +45,33 @@ starts_word (const AsTrace *trace, int i, gboolean wordpiece)
          || ends_with_space (trace->token_texts[i - 1]);
 }
 
-ArWordSpans *
-ar_word_spans_from_trace (const AsTrace *trace, ArTokenLabelFlags flags)
+AsWordSpans *
+as_word_spans_from_trace (const AsTrace *trace)
 {
   int t = trace->n_tokens;
   gboolean wordpiece = FALSE;
   for (int i = 0; i < t && !wordpiece; i++)
     wordpiece = g_str_has_prefix (trace->tokens[i], "##");
-  ArWordSpans *spans = g_new0 (ArWordSpans, 1);
+  AsWordSpans *spans = g_new0 (AsWordSpans, 1);
   spans->first = g_new (int, t + 1);
   for (int i = 0; i < t; i++)
     if (starts_word (trace, i, wordpiece))
       spans->first[spans->n_words++] = i;
   spans->first[spans->n_words] = t;
-  /* A word's label is the label of its tokens' texts (and vocabulary strings) joined, so the
-   * pieces of a split character come back together. */
-  spans->labels = g_new0 (char *, spans->n_words + 1);
-  for (int w = 0; w < spans->n_words; w++)
-    {
-      g_autoptr (GString) text = g_string_new (NULL), vocab = g_string_new (NULL);
-      for (int i = spans->first[w]; i < spans->first[w + 1]; i++)
-        {
-          if (trace->token_texts[i] != NULL)
-            g_string_append (text, trace->token_texts[i]);
-          g_string_append (vocab, trace->tokens[i]);
-        }
-      const char *tokens[] = { vocab->str }, *texts[] = { text->str };
-      g_auto (GStrv) label = ar_token_labels (tokens, texts, 1, flags);
-      spans->labels[w] = g_strdup (label[0]);
-    }
   return spans;
 }
 
 void
-ar_word_spans_free (ArWordSpans *spans)
+as_word_spans_free (AsWordSpans *spans)
 {
   if (spans == NULL)
     return;
   g_free (spans->first);
-  g_strfreev (spans->labels);
   g_free (spans);
 }
 
 int
-ar_word_spans_word_of (const ArWordSpans *spans, int i)
+as_word_spans_word_of (const AsWordSpans *spans, int i)
 {
   int lo = 0, hi = spans->n_words - 1;
   while (lo < hi)
@@ -103,7 +86,7 @@ ar_word_spans_word_of (const ArWordSpans *spans, int i)
 }
 
 void
-ar_word_pool_attention (float *out, const float *p, const ArWordSpans *spans)
+as_word_pool_attention (float *out, const float *p, const AsWordSpans *spans)
 {
   int t = spans->first[spans->n_words], n = spans->n_words;
   for (int a = 0; a < n; a++)
@@ -122,7 +105,7 @@ ar_word_pool_attention (float *out, const float *p, const ArWordSpans *spans)
 }
 
 void
-ar_word_pool_vectors (float *out, const float *x, int dim, const ArWordSpans *spans)
+as_word_pool_vectors (float *out, const float *x, int dim, const AsWordSpans *spans)
 {
   for (int w = 0; w < spans->n_words; w++)
     {
@@ -138,15 +121,15 @@ ar_word_pool_vectors (float *out, const float *x, int dim, const ArWordSpans *sp
 }
 
 float *
-ar_word_similarity (const AsTrace *trace, AsVectorSource source, int layer, int head,
-                    const ArWordSpans *spans, GError **error)
+as_word_similarity (const AsTrace *trace, AsVectorSource source, int layer, int head,
+                    const AsWordSpans *spans, GError **error)
 {
   int n = 0, dim = 0;
   const float *x = as_trace_vectors_get (trace, source, layer, head, &n, &dim, error);
   if (x == NULL)
     return NULL;
   g_autofree float *words = g_new (float, (gsize) spans->n_words *dim); /* [W][dim] */
-  ar_word_pool_vectors (words, x, dim, spans);
+  as_word_pool_vectors (words, x, dim, spans);
   float *similarity = g_new (float, (gsize) spans->n_words * spans->n_words); /* [W][W] */
   as_cosine_similarity_matrix (similarity, words, spans->n_words, dim);
   return similarity;

@@ -1,5 +1,6 @@
-/* word-spans.h — the words of a text as runs of its tokens, and attention and similarity pooled
- * from tokens to words.
+/* as-word-spans.h — the words of a text as runs of its tokens, and attention and similarity
+ * pooled from tokens to words (the word-level heatmaps and tables of the window and of
+ * `attnscope export --words`; their labels are ui/render's word-labels.h).
  *
  * A token starts a new word when it is the first token; when its text begins with white space
  * (GPT-2's "Ġthe", SentencePiece's "▁the") or the token before ends with it; when it or the token
@@ -21,34 +22,32 @@
 
 #include "as-trace-vectors.h"
 #include "as-trace.h"
-#include "token-label.h"
 
 G_BEGIN_DECLS
 
 typedef struct
 {
   int n_words;
-  int *first;    /* [n_words + 1] first token of each word, then the token count */
-  char **labels; /* [n_words] the words' texts (token labels of their tokens joined), NULL-ended */
-} ArWordSpans;
+  int *first; /* [n_words + 1] first token of each word, then the token count */
+} AsWordSpans;
 
-/* The words of TRACE; their labels made with FLAGS (token-label.h). */
-ArWordSpans *ar_word_spans_from_trace (const AsTrace *trace, ArTokenLabelFlags flags);
-void ar_word_spans_free (ArWordSpans *spans);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ArWordSpans, ar_word_spans_free)
+/* The words of TRACE. */
+AsWordSpans *as_word_spans_from_trace (const AsTrace *trace);
+void as_word_spans_free (AsWordSpans *spans);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsWordSpans, as_word_spans_free)
 
 /* The word that holds token I. */
-int ar_word_spans_word_of (const ArWordSpans *spans, int i);
+int as_word_spans_word_of (const AsWordSpans *spans, int i);
 
 /* OUT [W][W] = the pooled attention of P [T][T] (see above). */
-void ar_word_pool_attention (float *out, const float *p, const ArWordSpans *spans);
+void as_word_pool_attention (float *out, const float *p, const AsWordSpans *spans);
 
 /* OUT [W][DIM] = the mean of the token vectors X [T][DIM] of each word. */
-void ar_word_pool_vectors (float *out, const float *x, int dim, const ArWordSpans *spans);
+void as_word_pool_vectors (float *out, const float *x, int dim, const AsWordSpans *spans);
 
 /* The [W][W] cosine similarity of the words of SPANS: of the mean vectors of SOURCE at LAYER/HEAD
  * (as_trace_similarity's arguments). Newly allocated; NULL with ERROR for a bad selection. */
-float *ar_word_similarity (const AsTrace *trace, AsVectorSource source, int layer, int head,
-                           const ArWordSpans *spans, GError **error);
+float *as_word_similarity (const AsTrace *trace, AsVectorSource source, int layer, int head,
+                           const AsWordSpans *spans, GError **error);
 
 G_END_DECLS

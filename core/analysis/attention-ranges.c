@@ -1,0 +1,66 @@
+/* attention-ranges.c — the smallest and largest attention weight of each head and of all heads
+ * (see as-attention-ranges.h). */
+#include "as-attention-ranges.h"
+
+#include <math.h>
+
+void
+as_finite_range (const float *values, gsize n, double *lo, double *hi)
+{
+  float a = INFINITY, b = -INFINITY;
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      a = MIN (a, values[i]), b = MAX (b, values[i]);
+  *lo = a, *hi = b;
+}
+
+/* LO and HI of the weights of the R × C matrix A that say something: with CAUSAL (R = C) the
+ * cells on and below the diagonal of the rows after the first, else all of them. */
+static void
+head_min_max (const float *a, int r, int c, gboolean causal, double *lo, double *hi)
+{
+  if (!causal || r < 2)
+    {
+      as_finite_range (a, (gsize) r * c, lo, hi);
+      return;
+    }
+  *lo = INFINITY, *hi = -INFINITY;
+  for (int i = 1; i < r; i++)
+    {
+      double l, h;
+      as_finite_range (a + (gsize) i * c, (gsize) i + 1, &l, &h);
+      *lo = MIN (*lo, l), *hi = MAX (*hi, h);
+    }
+}
+
+/* The ranges of N_HEADS matrices [R][C] stored one after the other in ATTN. */
+static double *
+ranges_of (const float *attn, int n_heads, int r, int c, gboolean causal)
+{
+  gsize rc = (gsize) r * c;
+  double *ranges = g_new (double, 2 + 2 * (gsize) n_heads); /* [2 + 2·L·H] */
+  ranges[0] = INFINITY, ranges[1] = -INFINITY;
+  for (int e = 0; e < n_heads; e++)
+    {
+      double *range = ranges + 2 + 2 * e;
+      head_min_max (attn + (gsize) e * rc, r, c, causal, &range[0], &range[1]);
+      ranges[0] = MIN (ranges[0], range[0]);
+      ranges[1] = MAX (ranges[1], range[1]);
+    }
+  return ranges;
+}
+
+double *
+as_trace_attention_ranges (const AsTrace *trace)
+{
+  return ranges_of (trace->attn, trace->n_layer * trace->n_head, trace->n_tokens, trace->n_tokens,
+                    trace->causal);
+}
+
+double *
+as_trace_cross_attention_ranges (const AsTrace *trace)
+{
+  g_return_val_if_fail (trace->cross_attn != NULL && trace->source != NULL, NULL);
+  return ranges_of (trace->cross_attn, trace->n_layer * trace->n_head, trace->n_tokens,
+                    trace->source->n_tokens, FALSE);
+}
