@@ -37,6 +37,12 @@ void gui_test_disable_animations (void);
  * elsewhere it does nothing). */
 void gui_test_park_pointer (void);
 
+/* Presses and releases KEYVAL with MODIFIERS (Control, Shift, Alt) through the X server's XTest
+ * extension, so that the key reaches WINDOW (given the keyboard focus first) as a real key press:
+ * GTK's whole event path — the focus widget, its key controllers and shortcuts, bubbling up to
+ * the window — handles it. FALSE when the display is not X11 or has no XTest. */
+gboolean gui_test_send_key (GtkWindow *window, guint keyval, GdkModifierType modifiers);
+
 /* A registered, activated application and its window (opening the startup model). The window
  * is WIDTH × HEIGHT. Unref the application when done. */
 AttnscopeApplication *gui_test_app_new (int width, int height, AttnscopeWindow **window);
