@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "as-hub.h"
 #include "file-read-private.h"
 #include "model-private.h"
 
@@ -63,6 +64,8 @@ hf_cache_dirs (void)
   const char *hub_cache = g_getenv ("HF_HUB_CACHE");
   const char *hf_home = g_getenv ("HF_HOME");
   const char *xdg = g_getenv ("XDG_CACHE_HOME");
+  /* First the one cache huggingface_hub (and `attnscope download`) writes to. */
+  add_unique (dirs, as_hub_dup_cache_dir ());
   if (hub_cache != NULL && *hub_cache != '\0')
     add_unique (dirs, g_strdup (hub_cache));
   if (hf_home != NULL && *hf_home != '\0')
@@ -259,10 +262,13 @@ as_model_resolve_path (const char *spec, GError **error)
   if (snapshot != NULL)
     return snapshot;
 
-  g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
-               "model '%s' not found: it is not a folder, not a shipped model (looked in %s) and "
-               "not in the Hugging Face cache (looked in %s)",
-               spec, shipped->str, cached->str);
+  g_set_error (
+      error, AS_ERROR, AS_ERROR_NOT_FOUND,
+      "model '%s' not found: it is not a folder, not a shipped model (looked in %s) and "
+      "not in the Hugging Face cache (looked in %s)%s%s",
+      spec, shipped->str, cached->str,
+      as_hub_check_repo_id (spec, NULL) ? "; to download it from the hub: attnscope download " : "",
+      as_hub_check_repo_id (spec, NULL) ? spec : "");
   return NULL;
 }
 
