@@ -242,9 +242,10 @@ int
 main (int argc, char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
-  const char *names[]
-      = { "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE",  "HF_HOME",      "HF_ENDPOINT", "HF_HUB_OFFLINE",
-          "HF_TOKEN",     "HUGGING_FACE_HUB_TOKEN", "HF_TOKEN_PATH" };
+  const char *names[] = {
+    "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE",  "HF_HOME",       "HF_ENDPOINT", "HF_HUB_OFFLINE",
+    "HF_TOKEN",     "HUGGING_FACE_HUB_TOKEN", "HF_TOKEN_PATH", "http_proxy",  "HTTP_PROXY"
+  };
   for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
     g_unsetenv (names[i]);
   cache = g_build_filename (test_tmpdir (), "cache", NULL);
