@@ -12,7 +12,8 @@
  * - `--model ORG/NAME` that is not cached says how to download it and sends no request;
  * - errors: no such model, a malformed id, usage; Ctrl-C keeps what was received, exits 130 and
  *   the next run resumes from that byte; a full disk (a 1 MB tmpfs in a user namespace) is
- *   refused before any byte is fetched. */
+ *   refused before any byte is fetched, and a disk that fills mid-file (an 8 MB tmpfs filled
+ *   once the weights come in) fails saying so and keeping what was written. */
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
@@ -342,17 +343,27 @@ test_terminal (void)
   assert_has (out, snapshot);
 }
 
+/* unshare(1) when it can make a user and mount namespace (to mount a small tmpfs), else NULL
+ * after skipping the test. */
+static char *
+find_unshare (void)
+{
+  char *unshare = g_find_program_in_path ("unshare");
+  const char *probe[] = { unshare != NULL ? unshare : "unshare", "-rm", "true", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  if (unshare != NULL && test_spawn (probe, &out, &err) == 0)
+    return unshare;
+  g_test_skip ("no user namespaces (unshare -rm failed): cannot mount a small tmpfs to fill");
+  g_free (unshare);
+  return NULL;
+}
+
 static void
 test_disk_full (void)
 {
-  g_autofree char *unshare = g_find_program_in_path ("unshare");
-  const char *probe[] = { unshare != NULL ? unshare : "unshare", "-rm", "true", NULL };
-  g_autofree char *pout = NULL, *perr = NULL;
-  if (unshare == NULL || test_spawn (probe, &pout, &perr) != 0)
-    {
-      g_test_skip ("no user namespaces (unshare -rm failed): cannot mount a small tmpfs to fill");
-      return;
-    }
+  g_autofree char *unshare = find_unshare ();
+  if (unshare == NULL)
+    return;
   g_autoptr (HubServer) hub = start_hub (NULL);
   if (hub == NULL)
     return;
@@ -374,6 +385,41 @@ test_disk_full (void)
   g_assert_true (g_str_has_prefix (err, "attnscope: error: not enough disk space for test/mini"));
   assert_has (err, "the disk is full");
   g_assert_cmpuint (hub_server_count (hub, "GET", "/cdn/"), ==, 0);
+}
+
+/* The disk fills while the weights come in (a filler written into an 8 MB tmpfs once the
+ * download has started): the write error says so and keeps what was written. */
+static void
+test_disk_full_mid_file (void)
+{
+  g_autofree char *unshare = find_unshare ();
+  if (unshare == NULL)
+    return;
+  g_autoptr (HubServer) hub = start_hub ("--rate", "1000000", NULL);
+  if (hub == NULL)
+    return;
+  g_autofree char *cache = fresh_cache ("disk-full-mid-file");
+  g_assert_cmpint (g_mkdir_with_parents (cache, 0755), ==, 0);
+  const char *script
+      = "mount -t tmpfs -o size=8m tmpfs \"$0\" || exit 99\n"
+        "\"$@\" & pid=$!\n"
+        "while ! ls \"$0\"/models--test--mini/blobs/*.incomplete >/dev/null 2>&1; do\n"
+        "  sleep 0.05\n"
+        "done\n"
+        "sleep 0.3\n"
+        "head -c 16777216 /dev/zero > \"$0/filler\" 2>/dev/null\n"
+        "wait $pid";
+  const char *argv[]
+      = { unshare,    "-rm",       "sh", "-c", script, cache, g_getenv ("ATTNSCOPE_BIN"),
+          "download", "test/mini", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = test_spawn (argv, &out, &err);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_true (g_str_has_prefix (err, "attnscope: error: the disk is full: writing "));
+  assert_has (err, ".incomplete failed after ");
+  assert_has (err, " bytes of tf_model.h5");
+  assert_has (err, "what was written is kept");
+  g_assert_cmpuint (hub_server_count (hub, "GET", "/cdn/"), ==, 1);
 }
 
 int
@@ -408,6 +454,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/download/interrupt", test_interrupt);
   g_test_add_func ("/cli/download/terminal", test_terminal);
   g_test_add_func ("/cli/download/disk-full", test_disk_full);
+  g_test_add_func ("/cli/download/disk-full-mid-file", test_disk_full_mid_file);
   int status = g_test_run ();
   g_free (mini_source);
   g_free (repos);
