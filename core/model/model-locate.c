@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "as-error.h"
+#include "as-hub.h"
 #include "file-read-private.h"
 #include "model-private.h"
 
@@ -70,6 +71,8 @@ hf_cache_dirs (void)
   const char *hub_cache = g_getenv ("HF_HUB_CACHE");
   const char *hf_home = g_getenv ("HF_HOME");
   const char *xdg = g_getenv ("XDG_CACHE_HOME");
+  /* First the one cache huggingface_hub (and `attnscope download`) writes to. */
+  add_unique (dirs, as_hub_dup_cache_dir ());
   if (hub_cache != NULL && *hub_cache != '\0')
     add_unique (dirs, g_strdup (hub_cache));
   if (hf_home != NULL && *hf_home != '\0')
@@ -323,16 +326,20 @@ as_model_resolve_path (const char *spec, GError **error)
   if (snapshot != NULL || (error != NULL && *error != NULL))
     return snapshot;
 
+  const char *hint = as_hub_check_repo_id (spec, NULL)
+                         ? "; to download it from the hub: attnscope download "
+                         : "";
+  const char *hint_id = *hint != '\0' ? spec : "";
   if (slash)
     g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
                  "model '%s' not found: it is not a folder and not in the Hugging Face cache "
-                 "(looked in %s)",
-                 spec, cached->str);
+                 "(looked in %s)%s%s",
+                 spec, cached->str, hint, hint_id);
   else
     g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
                  "model '%s' not found: it is not a folder, not a shipped model (looked in %s) "
-                 "and not in the Hugging Face cache (looked in %s)",
-                 spec, shipped->str, cached->str);
+                 "and not in the Hugging Face cache (looked in %s)%s%s",
+                 spec, shipped->str, cached->str, hint, hint_id);
   return NULL;
 }
 
