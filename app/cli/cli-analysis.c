@@ -15,7 +15,7 @@ cli_analysis_forward (AsModel *model, const char *text, const char *argument, gb
   if (!cli_check_text (text, argument, error))
     return NULL;
   AsForwardOptions options = { .all_logits = FALSE };
-  return as_forward_text (model, text, truncate, &options, error);
+  return cli_forward_text (model, text, NULL, truncate, &options, error);
 }
 
 void

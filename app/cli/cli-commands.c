@@ -33,6 +33,8 @@ static const CliCommand commands[] = {
   { "translate", "translation with an encoder–decoder model (greedy or beam search)",
     cli_translate },
   { "export", "the figure of a view as PNG, SVG or PDF, sized for print", cli_export },
+  { "download", "a model from the Hugging Face hub into the Hugging Face cache", cli_download },
+  { "list", "the models in the Hugging Face cache, and whether attnscope opens them", cli_list },
 };
 
 static void
@@ -50,7 +52,7 @@ print_usage (FILE *out)
            "\nRun 'attnscope COMMAND --help' for the options of a command, 'attnscope --version'\n"
            "for the version.\n"
            "--model takes a model folder, the name of a shipped model (default: %s) or a\n"
-           "Hugging Face hub id found in the local cache.\n",
+           "Hugging Face hub id found in the local cache ('attnscope download ID' fetches one).\n",
            as_model_default_name ());
 }
 

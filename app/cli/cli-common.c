@@ -11,6 +11,7 @@
 
 #include "as-error.h"
 #include "as-input-file.h"
+#include "as-tokenizer.h"
 
 gboolean cli_strict = FALSE;
 
@@ -183,6 +184,74 @@ cli_check_text (const char *text, const char *argument, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+int
+cli_check_output_name (const char *command, const char *option, const char *path)
+{
+  if (path == NULL || (*path != '\0' && !g_str_has_suffix (path, "/")))
+    return -1;
+  return cli_usage_printf (command, "%s '%s' names no file (expected a file name)", option, path);
+}
+
+int
+cli_check_type_ids_model (const char *command, AsModel *model)
+{
+  const AsConfig *c = as_model_get_config (model);
+  /* an encoder without token type embeddings (DistilBERT) takes them as a pair's segment marks */
+  if (c->type_vocab_size > 0 || (!c->causal_lm && !c->encoder_decoder))
+    return -1;
+  return cli_usage_printf (command,
+                           "%s has no token types: --type-ids needs an encoder that takes "
+                           "sentence pairs, such as BERT",
+                           as_model_get_name (model));
+}
+
+/* TEXT, or (in *CUT, owned) its prefix that decides its first MAX_IDS tokens; NULL on error. */
+static const char *
+fit_text (AsTokenizer *tokenizer, const char *text, int max_ids, char **cut, GError **error)
+{
+  gsize length = strlen (text), prefix = length;
+  if (!as_tokenizer_prefix_for (tokenizer, text, length, max_ids, &prefix, error))
+    return NULL;
+  if (prefix == length)
+    return text;
+  *cut = g_strndup (text, prefix);
+  return *cut;
+}
+
+AsTrace *
+cli_forward_text (AsModel *model, const char *text, const char *pair, gboolean truncate,
+                  const AsForwardOptions *options, GError **error)
+{
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  const AsConfig *c = as_model_get_config (model);
+  if (tokenizer == NULL || c->encoder_decoder || text == NULL)
+    return as_forward_pair (model, text, pair, truncate, options, error);
+  /* up to 4 × context the counts in as_forward_pair's messages stay exact */
+  int max_ids = c->n_positions < G_MAXINT / 4 ? 4 * c->n_positions : G_MAXINT - 1;
+  g_autofree char *text_cut = NULL, *pair_cut = NULL;
+  const char *a = fit_text (tokenizer, text, max_ids, &text_cut, error);
+  const char *b
+      = a != NULL && pair != NULL ? fit_text (tokenizer, pair, max_ids, &pair_cut, error) : pair;
+  if (a == NULL || (pair != NULL && b == NULL))
+    return NULL;
+  if ((text_cut != NULL || pair_cut != NULL) && !truncate)
+    {
+      if (pair != NULL)
+        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                     "the pair has more than %d tokens (its %s text alone) but the model's "
+                     "context length is %d tokens; shorten the texts or use --truncate to drop "
+                     "tokens from the longer text first",
+                     max_ids, text_cut != NULL ? "first" : "second", c->n_positions);
+      else
+        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                     "the input has more than %d tokens but the model's context length is %d "
+                     "tokens; shorten the text or use --truncate to keep the first %d",
+                     max_ids, c->n_positions, c->n_positions);
+      return NULL;
+    }
+  return as_forward_pair (model, a, b, truncate, options, error);
 }
 
 GArray *

@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "as-forward.h"
 #include "as-model.h"
 
 G_BEGIN_DECLS
@@ -52,6 +53,24 @@ AsModel *cli_load_model (const char *spec, GError **error);
 
 /* Reads the whole TEXT argument, or fails for NULL. Checks UTF-8 (naming ARGUMENT). */
 gboolean cli_check_text (const char *text, const char *argument, GError **error);
+
+/* as_forward_pair (MODEL, TEXT, PAIR, TRUNCATE, OPTIONS), but a text far longer than the
+ * model's context is first cut to the prefix that decides the tokens the context can take
+ * (as_tokenizer_prefix_for: the first 4 × context tokens), so a 64 MB --lines line costs what its
+ * first tokens cost: refused at once without TRUNCATE ("more than N tokens"), truncated exactly
+ * as the whole text would be with it. */
+AsTrace *cli_forward_text (AsModel *model, const char *text, const char *pair, gboolean truncate,
+                           const AsForwardOptions *options, GError **error);
+
+/* An output file option (OPTION, e.g. "-o") of COMMAND, checked before any work: returns -1 when
+ * PATH names a file, else prints the usage error (an empty name, a folder's name) and returns
+ * CLI_EXIT_USAGE. Whether the file can be written is as_output_file_check's. */
+int cli_check_output_name (const char *command, const char *option, const char *path);
+
+/* --type-ids with MODEL: returns -1 when the model takes them (token types, or an encoder's
+ * segment marks), else — a decoder, a translation model — prints the usage error and returns
+ * CLI_EXIT_USAGE. */
+int cli_check_type_ids_model (const char *command, AsModel *model);
 
 /* Parses "1,2,3" into int32 ids; fails naming ARGUMENT. Returns a GArray of int32_t. */
 GArray *cli_parse_ids (const char *list, const char *argument, GError **error);

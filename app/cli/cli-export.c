@@ -117,10 +117,12 @@ typedef struct
   float *rollout;    /* [L][T][T] */
   double *ranges;    /* [2 + 2·L·H] (as_trace_attention_ranges) */
   /* translation models */
-  char *target_text;   /* the target the trace was run on */
-  gboolean cross;      /* the figure shows the trace's cross-attention */
-  float *cross_mean;   /* [L][T][S] */
-  double *cross_range; /* [2 + 2·L·H] (as_trace_cross_attention_ranges) */
+  char *target_text;      /* the target the trace was run on */
+  int n_source, n_target; /* the source's and the target's tokens */
+  gboolean truncated;     /* --truncate cut the text (a single text: the trace is its beginning) */
+  gboolean cross;         /* the figure shows the trace's cross-attention */
+  float *cross_mean;      /* [L][T][S] */
+  double *cross_range;    /* [2 + 2·L·H] (as_trace_cross_attention_ranges) */
 } Side;
 
 static void
@@ -166,6 +168,21 @@ check_index (const char *option, int value, int count, const char *what, GError 
   return FALSE;
 }
 
+/* Whether TRACE, run with truncation on TEXT (and PAIR), holds fewer tokens than the text has. */
+static gboolean
+side_truncated (const AsTrace *trace, AsModel *model, const char *text, const char *pair)
+{
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  if (tokenizer == NULL || trace->n_tokens < as_model_get_config (model)->n_positions)
+    return FALSE;
+  AsEncoding *encoding
+      = as_tokenizer_encode_full (tokenizer, text, -1, pair, -1, AS_ENCODE_DEFAULT, NULL);
+  gboolean cut = encoding != NULL && (int) encoding->ids->len > trace->n_tokens;
+  if (encoding != NULL)
+    as_encoding_free (encoding);
+  return cut;
+}
+
 /* Runs the model on TEXT and computes what REQ's figure needs of it. */
 static gboolean
 side_run (Side *side, AsModel *model, const char *text, const char *pair, const char *argument,
@@ -181,16 +198,19 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
       side->cross = req->kind == CLI_ATTENTION_CROSS || req->view == VIEW_ALIGNMENT;
       side->trace
           = as_trace_ref (req->kind == CLI_ATTENTION_ENCODER && !side->cross ? both->source : both);
+      side->n_source = both->source->n_tokens;
+      side->n_target = both->n_tokens;
     }
   else if (pair != NULL)
     {
       AsForwardOptions options = { .all_logits = FALSE };
-      side->trace = as_forward_pair (model, text, pair, req->truncate, &options, error);
+      side->trace = cli_forward_text (model, text, pair, req->truncate, &options, error);
     }
   else
     side->trace = cli_analysis_forward (model, text, argument, req->truncate, error);
   if (side->trace == NULL)
     return FALSE;
+  side->truncated = req->truncate && side_truncated (side->trace, model, text, pair);
   const AsTrace *t = side->trace;
   const ArViewSelection *v = &req->selection;
   if (req->view == VIEW_ATTENTION || req->view == VIEW_ALIGNMENT
@@ -408,6 +428,27 @@ run_more_texts (GPtrArray *more, AsModel *model, const ExportRequest *req, GErro
   return TRUE;
 }
 
+/* TEXTS of the runs A and B (B's trace may be NULL) of the texts IN, as the window's pages give
+ * them: the shown texts (into *SHOWN and *SHOWN_COMPARE, owned) and the token counts. TRUE. */
+static gboolean
+side_texts (ArFigureTexts *texts, char **shown, char **shown_compare, const Side *a, const Side *b,
+            const ExportTexts *in)
+{
+  *shown = ar_shown_text (a->trace, in->text, in->pair, a->truncated);
+  texts->text = *shown;
+  texts->truncated = a->truncated;
+  texts->target_text = a->target_text;
+  texts->n_tokens = a->target_text != NULL ? a->n_source : a->trace->n_tokens;
+  texts->n_target_tokens = a->target_text != NULL ? a->n_target : 0;
+  if (b->trace != NULL)
+    {
+      *shown_compare = ar_shown_text (b->trace, in->compare, in->compare_pair, b->truncated);
+      texts->compare_text = *shown_compare;
+      texts->n_compare_tokens = b->trace->n_tokens;
+    }
+  return TRUE;
+}
+
 /* Runs the texts IN and writes the figure REQ asks for; a pair is quoted as "A ‖ B" (pair-text.h).
  */
 static int
@@ -418,16 +459,13 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
   Side a = { 0 }, b = { 0 };
   g_autoptr (ArBuiltFigure) figure = NULL;
   g_autoptr (GPtrArray) more = g_ptr_array_new_with_free_func ((GDestroyNotify) as_trace_unref);
-  g_autofree char *shown = ar_pair_text_join (in->text, in->pair);
-  g_autofree char *shown_compare
-      = in->compare != NULL ? ar_pair_text_join (in->compare, in->compare_pair) : NULL;
-  ArFigureTexts texts = { as_model_get_name (model), shown, shown_compare, NULL };
+  g_autofree char *shown = NULL, *shown_compare = NULL;
+  ArFigureTexts texts = { .model_name = as_model_get_name (model) };
   int code = CLI_EXIT_OK;
-  gboolean ran = side_run (&a, model, in->text, in->pair, "--text", req, &error);
-  texts.target_text = a.target_text;
-  if (!ran
+  if (!side_run (&a, model, in->text, in->pair, "--text", req, &error)
       || (in->compare != NULL
           && !side_run (&b, model, in->compare, in->compare_pair, "--compare", req, &error))
+      || !side_texts (&texts, &shown, &shown_compare, &a, &b, in)
       || !run_more_texts (more, model, req, &error)
       || (req->selection.selected_token >= 0
           && !check_index ("--token", req->selection.selected_token, a.trace->n_tokens, "token",
@@ -538,6 +576,9 @@ check_options (ExportRequest *req, int argc, char **argv, const char *text, cons
     return cli_usage_printf ("export", "--text T is required");
   if (output == NULL)
     return cli_usage_printf ("export", "-o FILE.png|.svg|.pdf is required");
+  int name_code = cli_check_output_name ("export", "-o", output);
+  if (name_code >= 0)
+    return name_code;
   int code = choose_view (req, v, compare);
   if (code >= 0)
     return code;

@@ -18,7 +18,7 @@ static AsTrace *
 forward_all_logits (AsModel *model, const char *text, gboolean truncate, GError **error)
 {
   AsForwardOptions options = { .all_logits = TRUE };
-  return as_forward_text (model, text, truncate, &options, error);
+  return cli_forward_text (model, text, NULL, truncate, &options, error);
 }
 
 typedef struct

@@ -43,7 +43,7 @@ forward_input (AsModel *model, const PredictInput *in, gboolean all_logits, GErr
 {
   AsForwardOptions options = { .all_logits = all_logits };
   if (in->text != NULL)
-    return as_forward_pair (model, in->text, in->pair, in->truncate, &options, error);
+    return cli_forward_text (model, in->text, in->pair, in->truncate, &options, error);
   if (in->truncate
       && !as_truncate_input (model, in->ids, in->types, as_model_get_config (model)->n_positions,
                              error))
@@ -296,6 +296,8 @@ cli_predict (int argc, char **argv)
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
   if (model == NULL)
     return cli_fail (error);
+  if (types != NULL && (code = cli_check_type_ids_model ("predict", model)) >= 0)
+    return code;
   const AsConfig *c = as_model_get_config (model);
   PredictInput in = { text, pair, ids, types, truncate };
   if (c->masked_lm)

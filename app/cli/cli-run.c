@@ -50,6 +50,8 @@ cli_run (int argc, char **argv)
     return cli_usage_printf ("run", "give exactly one of --text T or --ids 1,2,3");
   if (dump == NULL)
     return cli_usage_printf ("run", "--dump OUT.h5 is required");
+  if ((code = cli_check_output_name ("run", "--dump", dump)) >= 0)
+    return code;
   if (types_list != NULL && ids_list == NULL)
     return cli_usage_printf ("run", "--type-ids goes with --ids");
   if (pair != NULL && text == NULL)
@@ -84,6 +86,8 @@ cli_run (int argc, char **argv)
   if (model == NULL)
     return cli_fail (error);
 
+  if (types != NULL && (code = cli_check_type_ids_model ("run", model)) >= 0)
+    return code;
   AsForwardOptions options = { .all_logits = TRUE };
   g_autoptr (AsTrace) trace = NULL;
   gboolean translation = as_model_get_config (model)->encoder_decoder;
@@ -102,7 +106,7 @@ cli_run (int argc, char **argv)
                                     &g_array_index (target_ids, int32_t, 0), (int) target_ids->len,
                                     &options, &error);
   else if (text != NULL)
-    trace = as_forward_pair (model, text, pair, truncate, &options, &error);
+    trace = cli_forward_text (model, text, pair, truncate, &options, &error);
   else if (!truncate
            || as_truncate_input (model, ids, types, as_model_get_config (model)->n_positions,
                                  &error))

@@ -53,7 +53,7 @@ stats_add_pair (const char *line, gpointer user_data, GError **error)
       || !cli_check_text (b, "the pair's second text", error))
     return FALSE;
   AsForwardOptions options = { .all_logits = FALSE };
-  g_autoptr (AsTrace) trace = as_forward_pair (job->model, a, b, job->truncate, &options, error);
+  g_autoptr (AsTrace) trace = cli_forward_text (job->model, a, b, job->truncate, &options, error);
   return trace != NULL && as_head_stats_accumulate (job->acc, trace, error);
 }
 
@@ -153,7 +153,7 @@ cli_stats (int argc, char **argv)
   else
     {
       AsForwardOptions options = { .all_logits = FALSE };
-      g_autoptr (AsTrace) trace = as_forward_pair (model, text, pair, truncate, &options, &error);
+      g_autoptr (AsTrace) trace = cli_forward_text (model, text, pair, truncate, &options, &error);
       if (trace != NULL)
         stats = as_head_stats_compute (trace);
     }

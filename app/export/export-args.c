@@ -31,6 +31,7 @@ export_args_clear (ExportArgs *args)
   g_clear_pointer (&args->segments, g_free);
   g_clear_pointer (&args->preset, g_free);
   g_clear_pointer (&args->width, g_free);
+  g_clear_pointer (&args->max_height, g_free);
   g_clear_pointer (&args->title, g_free);
   g_clear_pointer (&args->subtitle, g_free);
 }
@@ -74,6 +75,10 @@ export_args_entries (ExportArgs *args)
       "one-column (85 mm, 8 pt, 300 dpi) or two-columns (175 mm, 9 pt, 300 dpi)", "NAME" },
     { "width", 0, 0, G_OPTION_ARG_STRING, &args->width,
       "Figure width: 85mm, 8.5cm, 3.5in, or 1200px (of the PNG at its --dpi)", "W" },
+    { "max-height", 0, 0, G_OPTION_ARG_STRING, &args->max_height,
+      "With a width: at most this tall (279.4mm with a preset: a Letter page), the figure laid "
+      "out to fit",
+      "H" },
     { "font-size", 0, 0, G_OPTION_ARG_DOUBLE, &args->font_size,
       "Tick labels in PT points, other text in proportion (default 12)", "PT" },
     { "dpi", 0, 0, G_OPTION_ARG_DOUBLE, &args->dpi,
@@ -118,6 +123,24 @@ choose (const char *option, const char *value, const char *const *names, int *ou
       return FALSE;
     }
   *out = i;
+  return TRUE;
+}
+
+/* --max-height TEXT (a length in mm, cm or in) into OPTIONS. */
+static gboolean
+parse_max_height (const char *text, ArExportOptions *options, GError **error)
+{
+  ArWidthUnit unit;
+  double mm;
+  if (!ar_export_parse_width (text, &unit, &mm, NULL) || unit != AR_WIDTH_MM
+      || mm < AR_EXPORT_MIN_HEIGHT_MM)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--max-height '%s' is not a length of at least %g mm (279.4mm, 11in, 25cm)",
+                   text, AR_EXPORT_MIN_HEIGHT_MM);
+      return FALSE;
+    }
+  options->max_height = mm;
   return TRUE;
 }
 
@@ -172,6 +195,8 @@ export_args_apply (const ExportArgs *args, ArViewSelection *view, ArExportOption
     ar_export_options_set_preset (options, (ArExportPreset) preset);
   if (args->width != NULL
       && !ar_export_parse_width (args->width, &options->width_unit, &options->width, error))
+    return FALSE;
+  if (args->max_height != NULL && !parse_max_height (args->max_height, options, error))
     return FALSE;
   if (args->font_size != -1)
     options->font_size = args->font_size;
@@ -265,6 +290,12 @@ export_args_append (GPtrArray *argv, const ArViewSelection *view, const ArExport
       g_autofree char *w = number (o->width);
       g_autofree char *width = g_strconcat (w, o->width_unit == AR_WIDTH_MM ? "mm" : "px", NULL);
       add (argv, "--width", width);
+    }
+  if (o->max_height > 0 && o->width_unit != AR_WIDTH_NATURAL)
+    {
+      g_autofree char *h = number (o->max_height);
+      g_autofree char *height = g_strconcat (h, "mm", NULL);
+      add (argv, "--max-height", height);
     }
   if (o->font_size > 0)
     {

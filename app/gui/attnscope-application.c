@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
+#include "attnscope-download-dialog.h"
 #include "attnscope-export-dialog.h"
 #include "attnscope-window.h"
 
@@ -116,8 +117,21 @@ quit (GSimpleAction *action, GVariant *parameter, gpointer user_data)
   g_application_quit (G_APPLICATION (app));
 }
 
+/* "Download a Model…" of the model chooser: the dialog over the active window, which opens the
+ * model once it is downloaded. */
+static void
+download_model (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  if (!ATTNSCOPE_IS_WINDOW (active))
+    return;
+  AttnscopeDownloadDialog *dialog = attnscope_download_dialog_new (ATTNSCOPE_WINDOW (active));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static const GActionEntry app_actions[] = {
   { "about", show_about, NULL, NULL, NULL, { 0 } },
+  { "download-model", download_model, NULL, NULL, NULL, { 0 } },
   { "quit", quit, NULL, NULL, NULL, { 0 } },
 };
 

@@ -211,6 +211,9 @@ attnscope_export_dialog_get_options (AttnscopeExportDialog *self, ArExportOption
       o->width_unit
           = gtk_drop_down_get_selected (self->unit_dropdown) == 1 ? AR_WIDTH_PX : AR_WIDTH_MM;
       o->width = gtk_spin_button_get_value (self->width_spin);
+      /* a preset's figure fits on a page */
+      if (adw_combo_row_get_selected (self->size_row) != ATTNSCOPE_EXPORT_SIZE_CUSTOM)
+        o->max_height = AR_EXPORT_PAGE_HEIGHT_MM;
       break;
     default:
       break;

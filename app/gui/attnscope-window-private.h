@@ -24,7 +24,8 @@ struct _AttnscopeWindow
   GtkEntry *target_entry;
   GtkButton *translate_button;
   GtkSpinner *translate_spinner;
-  GtkWidget *source_strip_scroller;
+  GtkWidget *source_row;     /* a translation's "Source" caption and strip */
+  GtkWidget *target_caption; /* "Target" before the main strip of a translation */
   AttnscopeTokenStrip *source_strip;
   AdwViewStackPage *alignment_stack_page;
   AdwViewStackPage *predictions_stack_page;

@@ -10,6 +10,7 @@
 
 #include "as-forward.h"
 #include "attnscope-attention-page.h"
+#include "attnscope-entry-history.h"
 #include "gui-model-menu.h"
 #include "as-sentence-pairs.h"
 
@@ -155,22 +156,25 @@ update_model_label (AttnscopeWindow *self)
                                         model != NULL ? as_model_get_name (model) : NULL);
 }
 
+/* The token count beside the entry: of the text in the entry, counted when it changed (a text
+ * too long for the model included), or of a translation's last pass. */
 static void
 update_trace_info (AttnscopeWindow *self)
 {
   AsTrace *trace = attnscope_run_get_trace (self->main_run);
-  if (trace == NULL)
-    {
-      gtk_label_set_text (self->token_count_label, "");
-      return;
-    }
-  g_autofree char *text
-      = trace->source != NULL
-            /* Translators: a translation's source and target token counts */
-            ? g_strdup_printf (_ ("%d → %d tokens"), trace->source->n_tokens, trace->n_tokens)
-            : g_strdup_printf (ngettext ("%d token", "%d tokens", trace->n_tokens),
-                               trace->n_tokens);
-  gtk_label_set_text (self->token_count_label, text);
+  int n = attnscope_run_get_n_text_tokens (self->main_run);
+  g_autofree char *text = NULL;
+  if (trace != NULL && trace->source != NULL)
+    /* Translators: a translation's source and target token counts */
+    text = g_strdup_printf (_ ("%d → %d tokens"), trace->source->n_tokens, trace->n_tokens);
+  else if (n >= 0 && trace != NULL && attnscope_run_get_truncated (self->main_run))
+    /* Translators: the tokens shown of a text cut to the model's context */
+    text = g_strdup_printf (_ ("%d of %d tokens"), trace->n_tokens, n);
+  else if (n >= 0)
+    text = g_strdup_printf (ngettext ("%d token", "%d tokens", n), n);
+  else if (trace != NULL)
+    text = g_strdup_printf (ngettext ("%d token", "%d tokens", trace->n_tokens), trace->n_tokens);
+  gtk_label_set_text (self->token_count_label, text != NULL ? text : "");
 }
 
 /* The line under the entry: why the text cannot run (in the window's words when it is too long,
@@ -255,6 +259,22 @@ attnscope_window_get_input_message (AttnscopeWindow *self)
   return gtk_label_get_text (self->error_label);
 }
 
+const char *
+attnscope_window_get_token_count (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->token_count_label);
+}
+
+const char *
+attnscope_window_get_status_title (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "status") != 0)
+    return NULL;
+  return adw_status_page_get_title (self->status_page);
+}
+
 static gboolean
 translation_model (AttnscopeWindow *self)
 {
@@ -269,7 +289,9 @@ update_translation_controls (AttnscopeWindow *self)
 {
   gboolean translation = translation_model (self);
   gtk_widget_set_visible (GTK_WIDGET (self->target_box), translation);
-  gtk_widget_set_visible (self->source_strip_scroller, translation);
+  /* the two strips say which is which */
+  gtk_widget_set_visible (self->source_row, translation);
+  gtk_widget_set_visible (self->target_caption, translation);
   adw_view_stack_page_set_visible (self->alignment_stack_page, translation);
   /* a translation's decoder input ends with </s>: there is no next token to predict (Translate
    * generates the target) */
@@ -372,17 +394,28 @@ on_error_changed (AttnscopeWindow *self)
   update_status (self);
 }
 
-/* The text can change from a page (Append); the entry follows without feeding back the
- * intermediate empty text of a replacement. */
+/* A page shown (its tab clicked, a shortcut) gives its main widget the keyboard focus, so that the
+ * arrow keys and Return reach its figure at once, not the control the focus last rested on. Not
+ * while the window is not on screen yet: the entry keeps the focus for typing. */
+static void
+on_page_shown (AttnscopeWindow *self)
+{
+  GtkWidget *page = adw_view_stack_get_visible_child (self->view_stack);
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) || !ATTNSCOPE_IS_PAGE (page))
+    return;
+  GtkWidget *main = attnscope_page_get_focus_widget (ATTNSCOPE_PAGE (page));
+  if (main != NULL)
+    gtk_widget_grab_focus (main);
+}
+
+/* The text can change from a page (Append, Fill); the entry follows as one step of its undo
+ * history (attnscope-entry-history.h), without feeding the text back to the run. */
 static void
 on_text_changed (AttnscopeWindow *self)
 {
   g_autofree char *text = g_strdup (attnscope_run_get_text (self->main_run));
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->entry)), text ? text : "") == 0)
-    return;
   self->syncing_entry = TRUE;
-  gtk_editable_set_text (GTK_EDITABLE (self->entry), text ? text : "");
-  gtk_editable_set_position (GTK_EDITABLE (self->entry), -1);
+  attnscope_entry_history_replace (self->entry, text);
   self->syncing_entry = FALSE;
 }
 
@@ -401,7 +434,7 @@ on_pair_changed (AttnscopeWindow *self)
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->pair_entry)), pair ? pair : "") == 0)
     return;
   self->syncing_entry = TRUE;
-  gtk_editable_set_text (GTK_EDITABLE (self->pair_entry), pair ? pair : "");
+  attnscope_entry_history_replace (self->pair_entry, pair);
   self->syncing_entry = FALSE;
 }
 
@@ -423,14 +456,14 @@ void
 attnscope_window_set_pair (AttnscopeWindow *self, const char *pair)
 {
   g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
-  gtk_editable_set_text (GTK_EDITABLE (self->pair_entry), pair != NULL ? pair : "");
+  attnscope_entry_history_replace (self->pair_entry, pair);
 }
 
 void
 attnscope_window_set_text (AttnscopeWindow *self, const char *text)
 {
   g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
-  gtk_editable_set_text (GTK_EDITABLE (self->entry), text);
+  attnscope_entry_history_replace (self->entry, text);
 }
 
 /* ---- models ---- */
@@ -622,7 +655,8 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, target_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, translate_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, translate_spinner);
-  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_strip_scroller);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_row);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, target_caption);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, source_strip);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, alignment_stack_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, predictions_stack_page);
@@ -666,6 +700,12 @@ attnscope_window_init (AttnscopeWindow *self)
   g_signal_connect_swapped (self->main_run, "notify::trace", G_CALLBACK (update_error), self);
   g_signal_connect_swapped (self->main_run, "notify::n-text-tokens", G_CALLBACK (update_error),
                             self);
+  g_signal_connect_swapped (self->main_run, "notify::n-text-tokens", G_CALLBACK (update_trace_info),
+                            self);
+  g_signal_connect_swapped (self->view_stack, "notify::visible-child", G_CALLBACK (on_page_shown),
+                            self);
+  attnscope_entry_history_attach (self->entry);
+  attnscope_entry_history_attach (self->pair_entry);
   g_signal_connect_swapped (self->main_run, "notify::text", G_CALLBACK (on_text_changed), self);
   g_signal_connect (self->entry, "changed", G_CALLBACK (on_entry_changed), self);
   g_signal_connect_swapped (self->main_run, "notify::target", G_CALLBACK (on_target_changed), self);

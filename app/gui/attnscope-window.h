@@ -35,6 +35,11 @@ void attnscope_window_set_text (AttnscopeWindow *self, const char *text);
 /* The line under the entry (why the text cannot run, or what was truncated; for a pair both
  * texts' lengths), or NULL when none shows. */
 const char *attnscope_window_get_input_message (AttnscopeWindow *self);
+/* The token count beside the entry ("" for none), counted when the text changed. */
+const char *attnscope_window_get_token_count (AttnscopeWindow *self);
+/* The title of the page shown instead of the views ("Type a Sentence", "No Model", ...), or NULL
+ * while the views show. */
+const char *attnscope_window_get_status_title (AttnscopeWindow *self);
 /* Whether the Sentence B entry shows (the model takes pairs). */
 gboolean attnscope_window_get_pair_visible (AttnscopeWindow *self);
 /* Sets the second sentence of a pair (Sentence B; NULL or "": none), as typing it does. */

@@ -66,5 +66,6 @@ gui_model_menu_fill (GMenu *menu)
     }
   g_autoptr (GMenu) open = g_menu_new ();
   g_menu_append (open, _ ("_Open Model Folder…"), "win.open-model-folder");
+  g_menu_append (open, _ ("_Download a Model…"), "app.download-model");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (open));
 }

@@ -1,6 +1,7 @@
 /* gui-model-menu.h — the model chooser in the header bar: the models shipped with attnscope, the
- * models in the Hugging Face cache, and "Open Model Folder…" (win.open-model-folder, whose
- * folder chooser is the window's: attnscope-window-load.c). */
+ * models in the Hugging Face cache, "Open Model Folder…" (win.open-model-folder, whose folder
+ * chooser is the window's: attnscope-window-load.c) and "Download a Model…" (app.download-model,
+ * the application's: attnscope-download-dialog.c). */
 #pragma once
 
 #include <gio/gio.h>

@@ -2,11 +2,22 @@
  *
  * See as-rollout.h for the definitions and the multiplication order. The rollout keeps the running
  * product in double and multiplies with cblas_dgemm, so long inputs (T = 1024, 12 layers) stay
- * fast and the result matches a numpy float64 reference to ~1e-12 before the final float cast. */
+ * fast and the result matches a numpy float64 reference to ~1e-12 before the final float cast.
+ * Long inputs share each product between ATTNSCOPE_THREADS threads in panels of PANEL_COLUMNS
+ * columns, each one single-threaded dgemm whatever the thread count, so the result is the same
+ * bits for every thread count (worker-team-private.h). */
 #include "as-rollout.h"
 
 #include <cblas.h>
 #include <string.h>
+
+#include "as-forward.h"
+#include "blas-threads-private.h"
+#include "worker-team-private.h"
+
+/* Columns of R_l per product; below THREADED_MIN_TOKENS one thread does every panel. */
+#define PANEL_COLUMNS 64
+#define THREADED_MIN_TOKENS 256
 
 /* OUT [N] = mean over the N_HEAD heads of ATTN [H][N]: one layer's heads of any shape (N = T·T
  * for self-attention, T·S for cross-attention), summed in double. */
@@ -53,6 +64,24 @@ rollout_layer_matrix (double *a, const float *attn, int n_head, int n_tokens)
     }
 }
 
+typedef struct
+{
+  double *next;    /* [T][T] R_l */
+  const double *a; /* [T][T] A_l */
+  const double *r; /* [T][T] R_{l-1} */
+  int n_tokens;
+} ProductJob;
+
+/* Columns [PANEL_COLUMNS·panel, +PANEL_COLUMNS) of R_l = A_l · R_{l-1}. */
+static void
+product_panel (gpointer data, int panel)
+{
+  const ProductJob *job = data;
+  int t = job->n_tokens, c0 = panel * PANEL_COLUMNS, cols = MIN (PANEL_COLUMNS, t - c0);
+  cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, t, cols, t, 1.0, job->a, t, job->r + c0,
+               t, 0.0, job->next + c0, t);
+}
+
 void
 as_attention_rollout (float *out, const float *attn, int n_layer, int n_head, int n_tokens)
 {
@@ -61,6 +90,10 @@ as_attention_rollout (float *out, const float *attn, int n_layer, int n_head, in
   g_autofree double *a = g_new (double, tt);    /* [T][T] A_l */
   g_autofree double *r = g_new (double, tt);    /* [T][T] R_{l-1} */
   g_autofree double *next = g_new (double, tt); /* [T][T] R_l */
+  as_blas_single_threaded ();
+  g_autoptr (AsWorkerTeam) team = n_layer > 1 && n_tokens >= THREADED_MIN_TOKENS
+                                      ? as_worker_team_new (as_forward_threads ())
+                                      : NULL;
 
   for (int l = 0; l < n_layer; l++)
     {
@@ -68,8 +101,11 @@ as_attention_rollout (float *out, const float *attn, int n_layer, int n_head, in
       if (l == 0)
         memcpy (next, a, tt * sizeof (double));
       else
-        cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, n_tokens, n_tokens, n_tokens, 1.0,
-                     a, n_tokens, r, n_tokens, 0.0, next, n_tokens);
+        {
+          ProductJob job = { next, a, r, n_tokens };
+          as_worker_team_run_blocks (team, (n_tokens + PANEL_COLUMNS - 1) / PANEL_COLUMNS,
+                                     product_panel, &job);
+        }
       float *dst = out + (gsize) l * tt;
       for (gsize e = 0; e < tt; e++)
         dst[e] = (float) next[e];

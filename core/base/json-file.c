@@ -107,8 +107,46 @@ json_check_number (JsonScan *scan, const char *data, gsize length, gsize *i, GEr
   return FALSE;
 }
 
-/* Scans DATA before json-glib parses it: nesting deeper than AS_JSON_MAX_DEPTH and numbers out
- * of range are refused. Strings (with their escapes) are skipped. */
+/* Whether the string whose closing quote is at DATA[END] is an object key: a ':' follows. */
+static gboolean
+json_is_key (const char *data, gsize length, gsize end)
+{
+  gsize j = end + 1;
+  while (j < length && (data[j] == ' ' || data[j] == '\t' || data[j] == '\n' || data[j] == '\r'))
+    j++;
+  return j < length && data[j] == ':';
+}
+
+/* Refuses the string DATA[BEGIN..END) (its text as written, escapes included) because it holds
+ * the escape \u0000. json-glib cuts names and values at a NUL character while Python's json (and
+ * so transformers) keeps the whole string: "num_hidden_layers\u0000x" would be read as
+ * num_hidden_layers by attnscope and as another key by everyone else. */
+static gboolean
+json_refuse_nul (const JsonScan *scan, const char *data, gsize length, gsize begin, gsize end,
+                 GError **error)
+{
+  g_autofree char *text = json_excerpt (data + begin, end - begin, 200);
+  if (json_is_key (data, length, end))
+    g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                 "%s: line %d: the key \"%s\" holds a NUL character (\\u0000), which JSON readers "
+                 "disagree on; refused before parsing",
+                 scan->what, scan->line, text);
+  else
+    {
+      g_autofree char *key_text
+          = scan->key != NULL ? json_excerpt (scan->key, scan->key_length, 200) : NULL;
+      g_autofree char *key
+          = key_text != NULL ? g_strdup_printf (" (key \"%s\")", key_text) : g_strdup ("");
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "%s: line %d: the string \"%s\"%s holds a NUL character (\\u0000), which JSON "
+                   "readers disagree on; refused before parsing",
+                   scan->what, scan->line, text, key);
+    }
+  return FALSE;
+}
+
+/* Scans DATA before json-glib parses it: nesting deeper than AS_JSON_MAX_DEPTH, numbers out of
+ * range, NUL bytes and strings holding \u0000 are refused. Strings are otherwise skipped. */
 static gboolean
 json_prescan (const char *what, const char *data, gsize length, GError **error)
 {
@@ -116,6 +154,17 @@ json_prescan (const char *what, const char *data, gsize length, GError **error)
   const char *string = NULL; /* the last string, a key when a ':' follows */
   gsize string_length = 0;
   int depth = 0;
+  const char *nul = memchr (data, '\0', length);
+  if (nul != NULL)
+    {
+      for (const char *p = data; p < nul; p++)
+        scan.line += *p == '\n';
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "%s: line %d: a NUL byte at offset %" G_GSIZE_FORMAT
+                   " (JSON text cannot hold one); refused before parsing",
+                   what, scan.line, (gsize) (nul - data));
+      return FALSE;
+    }
   for (gsize i = 0; i < length; i++)
     {
       char c = data[i];
@@ -124,8 +173,16 @@ json_prescan (const char *what, const char *data, gsize length, GError **error)
       if (c == '"')
         {
           gsize begin = ++i;
+          gboolean has_nul = FALSE;
           while (i < length && data[i] != '"')
-            i += data[i] == '\\' ? 2 : 1;
+            {
+              if (data[i] == '\\' && i + 5 < length && data[i + 1] == 'u'
+                  && memcmp (data + i + 2, "0000", 4) == 0)
+                has_nul = TRUE;
+              i += data[i] == '\\' ? 2 : 1;
+            }
+          if (has_nul)
+            return json_refuse_nul (&scan, data, length, begin, MIN (i, length), error);
           string = data + begin;
           string_length = MIN (i, length) - begin;
         }

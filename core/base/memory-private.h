@@ -20,4 +20,8 @@ void as_memory_release (guint64 bytes);
 /* Bytes held now. */
 guint64 as_memory_held (void);
 
+/* as_memory_check (as-trace.h) with ADVICE ending the message instead of "use a shorter text". */
+gboolean as_memory_check_advice (guint64 bytes, const char *what, const char *advice,
+                                 GError **error);
+
 G_END_DECLS

@@ -66,6 +66,12 @@ as_memory_budget (void)
 gboolean
 as_memory_check (guint64 bytes, const char *what, GError **error)
 {
+  return as_memory_check_advice (bytes, what, "use a shorter text", error);
+}
+
+gboolean
+as_memory_check_advice (guint64 bytes, const char *what, const char *advice, GError **error)
+{
   guint64 limit = memory_limit ();
   guint64 held = limit > 0 ? as_memory_held () : 0;
   guint64 budget = as_memory_budget ();
@@ -78,12 +84,11 @@ as_memory_check (guint64 bytes, const char *what, GError **error)
       g_autofree char *in_use = g_format_size (held);
       g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
                    "%s needs %s of memory, but with the %s already held the limit of %s "
-                   "(ATTNSCOPE_MEMORY_LIMIT) would be passed; use a shorter text",
-                   what, need, in_use, have);
+                   "(ATTNSCOPE_MEMORY_LIMIT) would be passed; %s",
+                   what, need, in_use, have, advice);
     }
   else
     g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-                 "%s needs %s of memory but only %s are available; use a shorter text", what, need,
-                 have);
+                 "%s needs %s of memory but only %s are available; %s", what, need, have, advice);
   return FALSE;
 }

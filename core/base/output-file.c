@@ -208,6 +208,11 @@ create_temp (const char *target, char **temp, int *slot)
 static char *
 check_target (const char *path, AsOutputFlags flags, gboolean *exists, GStatBuf *st, GError **error)
 {
+  if (*path == '\0' || g_str_has_suffix (path, "/"))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_IO, "'%s' names no file (expected a file name)", path);
+      return NULL;
+    }
   g_autofree char *target = resolve_links (path, error);
   if (target == NULL)
     return NULL;

@@ -128,3 +128,27 @@ as_worker_split (int n, int index, int n_workers, int *begin, int *end)
   *begin = (int) ((gint64) n * index / n_workers);
   *end = (int) ((gint64) n * (index + 1) / n_workers);
 }
+
+typedef struct
+{
+  int n_blocks;
+  AsBlockFunc func;
+  gpointer data;
+} BlockRun;
+
+static void
+blocks_member (gpointer data, int index, int n_workers)
+{
+  const BlockRun *run = data;
+  int b0, b1;
+  as_worker_split (run->n_blocks, index, n_workers, &b0, &b1);
+  for (int b = b0; b < b1; b++)
+    run->func (run->data, b);
+}
+
+void
+as_worker_team_run_blocks (AsWorkerTeam *team, int n_blocks, AsBlockFunc func, gpointer data)
+{
+  BlockRun run = { n_blocks, func, data };
+  as_worker_team_run (n_blocks > 1 ? team : NULL, blocks_member, &run);
+}

@@ -272,7 +272,7 @@ decoder_finish (AsPass *p)
   int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
   float *final = as_trace_hidden (t, c->n_layer); /* [T][D] after the final norm */
   norm (p->team, final, p->x, w->norm_w, w->norm_b, c, T);
-  as_matmul_weight (p->team, t->logits, final + (gsize) (T - rows) * D, &w->lm_head, NULL, rows, D,
+  as_matmul_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &w->lm_head, rows, D,
                     c->vocab_size);
 }
 

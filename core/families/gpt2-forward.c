@@ -142,8 +142,8 @@ gpt2_finish (AsPass *p)
   int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
   float *final = as_trace_hidden (t, c->n_layer); /* [T][D] after ln_f */
   as_norm_rows (p->team, final, p->x, w->lnf_g, w->lnf_b, c->layer_norm_eps, T, D);
-  as_matmul_transposed (p->team, t->logits, final + (gsize) (T - rows) * D, w->wte, rows, D,
-                        c->vocab_size);
+  as_matmul_logits_transposed (p->team, t->logits, final + (gsize) (T - rows) * D, w->wte, rows, D,
+                               c->vocab_size);
 }
 
 static const float *

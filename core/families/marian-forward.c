@@ -224,7 +224,8 @@ decoder_finish (AsPass *p)
   int T = t->n_tokens, D = p->config->n_embd, V = p->config->vocab_size, rows = t->logits_rows;
   encoder_finish (p);
   float *last = as_trace_hidden (t, t->n_layer); /* [T][D] */
-  as_matmul_transposed (p->team, t->logits, last + (gsize) (T - rows) * D, w->shared, rows, D, V);
+  as_matmul_logits_transposed (p->team, t->logits, last + (gsize) (T - rows) * D, w->shared, rows,
+                               D, V);
   for (int i = 0; i < rows; i++)
     as_add_inplace (t->logits + (gsize) i * V, w->final_logits_bias, V);
 }

@@ -162,8 +162,6 @@ marian_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, 
   if (parents != NULL)
     reorder (m, parents);
 
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
   for (int b = 0; b < B; b++) /* every sequence's new token is at position POS */
     as_marian_embed (m->x + (gsize) b * D, m->w, &m->w->decoder,
                      as_marian_settings (c)->embed_scale, tokens + b, 1, pos, D);
@@ -180,7 +178,6 @@ marian_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, 
         as_add_inplace (logits + (gsize) b * V, m->w->final_logits_bias, V);
       ok = check_step (logits, B, V, "output layer", 0, pos, error);
     }
-  as_blas_single_threaded_end (blas_threads);
   if (ok)
     decoder->n_steps++;
   return ok;
@@ -261,8 +258,6 @@ as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
   g_autoptr (AsTrace) enc
       = as_pass_run (&as_marian_encoder_stack, c, m->w, as_model_get_tokenizer (model), src, n_src,
                      NULL, NULL, error);
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
   if (enc != NULL)
     {
       const float *out = as_trace_hidden (enc, enc->n_layer); /* [S][D] */
@@ -274,6 +269,5 @@ as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
           as_marian_linear (m->team, m->cross_v + at, out, &y->cross_attn.v, n_src, m->D, m->D);
         }
     }
-  as_blas_single_threaded_end (blas_threads);
   return enc != NULL ? g_steal_pointer (&decoder) : NULL;
 }

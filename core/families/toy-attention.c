@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "blas-threads-private.h"
 #include "kernels-private.h"
 #include "pass-private.h"
 #include "positional-private.h"
@@ -162,6 +163,7 @@ attention_head (AsTrace *t, float *cc, const float *x, const AsToyWeights *w, in
   float *ctx = as_trace_head_vectors (t, t->ctx, 0, head); /* [T][hd] */
   float *P = as_trace_attn (t, 0, head);                   /* [T][T] */
 
+  as_blas_single_threaded ();
   project (q, x, w->w_q, head, T, D, hd);
   project (k, x, w->w_k, head, T, D, hd);
   project (v, x, w->w_v, head, T, D, hd);

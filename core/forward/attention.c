@@ -1,9 +1,14 @@
-/* attention.c — multi-head attention (attention-private.h). */
+/* attention.c — multi-head attention (attention-private.h).
+ *
+ * The work is cut into units of one head and ATTN_ROW_BLOCK query rows, each computed by the
+ * same BLAS calls whichever member runs it, so the result is the same bits for every thread
+ * count; members take the units round robin, which evens out the causal mask's growing rows. */
 #include "attention-private.h"
 
 #include <cblas.h>
 #include <string.h>
 
+#include "blas-threads-private.h"
 #include "kernels-private.h"
 
 /* Query rows per block: each block multiplies only by the keys it can see. */
@@ -63,6 +68,7 @@ void
 as_attend (AsWorkerTeam *team, const AsAttention *job)
 {
   gsize work = (gsize) job->n_heads * job->n_q * job->n_k * job->head_dim;
+  as_blas_single_threaded ();
   as_parallel_run (team, work, attention_slice, (gpointer) job);
 }
 

@@ -19,14 +19,16 @@ gboolean as_parallel_worth (gsize work);
  * TEAM is NULL or WORK (multiply-adds or element operations) is too small to share. */
 void as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data);
 
-/* The forward passes thread with their own worker team only: OpenBLAS runs single-threaded in
- * between, so that two thread pools never compete for the cores. */
-void as_blas_single_threaded_begin (int *saved);
-void as_blas_single_threaded_end (int saved);
+/* Runs FUNC (DATA, b) for every block b of 0..N_BLOCKS-1, contiguous runs of blocks on TEAM's
+ * members (as_worker_team_run_blocks), or all on the calling thread when TEAM is NULL or WORK is
+ * too small to share. What block b computes depends on b alone, so the result is the same bits
+ * for every thread count. */
+void as_parallel_blocks (AsWorkerTeam *team, gsize work, int n_blocks, AsBlockFunc func,
+                         gpointer data);
 
 /* out = x · w (+ bias broadcast over rows). x [n][in], w [in][out], bias [out] or NULL,
- * out [n][out]. Single-threaded cblas_sgemm on column slices, one per team member; TEAM may be
- * NULL. */
+ * out [n][out]. Single-threaded cblas_sgemm on blocks of a fixed number of columns, contiguous
+ * runs of blocks per team member (matmul.c); TEAM may be NULL. */
 void as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias,
                 int n, int in, int out_dim);
 
@@ -43,6 +45,17 @@ void as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const
  * bias [out] or NULL; out [n][out]. */
 void as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w,
                        const float *bias, int n, int in, int out_dim);
+
+/* The logits of a pass: as_matmul_weight (W an AsWeight) or as_matmul_transposed (W float32
+ * [out][in]) without bias, but the last row of x is multiplied by a product of its own, block by
+ * block after the other rows, exactly as when N is 1. OpenBLAS rounds a row differently with the
+ * number of rows in the product; this way a pass that computes only the last position's logits
+ * (the window, predict) and one that computes every position's (run --dump, perplexity) agree on
+ * the last row to the bit. */
+void as_matmul_logits (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w, int n,
+                       int in, int out_dim);
+void as_matmul_logits_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w,
+                                  int n, int in, int out_dim);
 
 /* LayerNorm over the last dimension with biased variance (as PyTorch): out [n][d], x [n][d],
  * gamma/beta [d]. OUT may equal X. */

@@ -7,7 +7,6 @@
  * AVX-512, AVX2 and the baseline and chosen at load time (target_clones). */
 #include "kernels-private.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
@@ -15,6 +14,9 @@
 
 /* Below this many multiply-adds a second thread costs more than it saves. */
 #define PARALLEL_MIN_WORK 65536
+
+/* Rows per block of the row-wise kernels shared between threads (norms, activations). */
+#define ROW_BLOCK 16
 
 gboolean
 as_parallel_worth (gsize work)
@@ -32,16 +34,9 @@ as_parallel_run (AsWorkerTeam *team, gsize work, AsWorkFunc func, gpointer data)
 }
 
 void
-as_blas_single_threaded_begin (int *saved)
+as_parallel_blocks (AsWorkerTeam *team, gsize work, int n_blocks, AsBlockFunc func, gpointer data)
 {
-  *saved = openblas_get_num_threads ();
-  openblas_set_num_threads (1);
-}
-
-void
-as_blas_single_threaded_end (int saved)
-{
-  openblas_set_num_threads (saved);
+  as_worker_team_run_blocks (as_parallel_worth (work) ? team : NULL, n_blocks, func, data);
 }
 
 /* e^x by range reduction x = k·ln2 + r, |r| ≤ ln2/2, and a degree-6 polynomial for e^r
@@ -168,20 +163,22 @@ typedef struct
   AsActivation act;
 } ActivateJob;
 
+/* Rows [ROW_BLOCK·block, +ROW_BLOCK) as one range: a vectorised loop treats the elements of its
+ * head and tail apart, so the range is the same whatever the thread count. */
 static void
-activate_slice (gpointer data, int index, int n_workers)
+activate_block (gpointer data, int block)
 {
   const ActivateJob *j = data;
-  int i0, i1;
-  as_worker_split (j->rows, index, n_workers, &i0, &i1);
-  as_activate (j->x + (gsize) i0 * j->cols, (gsize) (i1 - i0) * j->cols, j->act);
+  int i0 = block * ROW_BLOCK, rows = MIN (ROW_BLOCK, j->rows - i0);
+  as_activate (j->x + (gsize) i0 * j->cols, (gsize) rows * j->cols, j->act);
 }
 
 void
 as_activate_rows (AsWorkerTeam *team, float *x, int rows, int cols, AsActivation act)
 {
   ActivateJob job = { x, rows, cols, act };
-  as_parallel_run (team, (gsize) rows * cols * 16, activate_slice, &job);
+  as_parallel_blocks (team, (gsize) rows * cols * 16, (rows + ROW_BLOCK - 1) / ROW_BLOCK,
+                      activate_block, &job);
 }
 
 AS_CLONES static void
@@ -207,16 +204,15 @@ typedef struct
 } NormJob;
 
 static void
-norm_slice (gpointer data, int index, int n_workers)
+norm_block (gpointer data, int block)
 {
   const NormJob *j = data;
-  int i0, i1;
-  as_worker_split (j->n, index, n_workers, &i0, &i1);
+  int i0 = block * ROW_BLOCK, rows = MIN (ROW_BLOCK, j->n - i0);
   gsize at = (gsize) i0 * j->d;
   if (j->bias != NULL)
-    as_layernorm (j->out + at, j->x + at, j->weight, j->bias, j->eps, i1 - i0, j->d);
+    as_layernorm (j->out + at, j->x + at, j->weight, j->bias, j->eps, rows, j->d);
   else
-    as_rmsnorm (j->out + at, j->x + at, j->weight, j->eps, i1 - i0, j->d);
+    as_rmsnorm (j->out + at, j->x + at, j->weight, j->eps, rows, j->d);
 }
 
 void
@@ -224,7 +220,7 @@ as_norm_rows (AsWorkerTeam *team, float *out, const float *x, const float *weigh
               const float *bias, float eps, int n, int d)
 {
   NormJob job = { out, x, weight, bias, eps, n, d };
-  as_parallel_run (team, (gsize) n * d * 8, norm_slice, &job);
+  as_parallel_blocks (team, (gsize) n * d * 8, (n + ROW_BLOCK - 1) / ROW_BLOCK, norm_block, &job);
 }
 
 AS_CLONES void

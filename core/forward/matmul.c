@@ -1,11 +1,17 @@
 /* matmul.c — the projections of the forward passes: x · W with W in either layout and dtype.
  *
- * Every product is shared out by output columns between the members of the pass's worker team,
- * each running single-threaded cblas_sgemm on its own slice: a member reads only its share of the
- * weights, which is what matters when few tokens make the product memory-bound.
+ * Every product is cut into blocks of output columns, each multiplied by one
+ * single-threaded cblas_sgemm (or sgemv) call; the members of the pass's worker team take
+ * contiguous runs of blocks, so a member reads only its share of the weights, which is what
+ * matters when few tokens make the product memory-bound. The blocks never depend on the number
+ * of members: OpenBLAS rounds an output column differently depending on where it falls in the
+ * call that computes it (its kernels treat the edges of a panel apart), so slices sized by the
+ * thread count made every result depend on ATTNSCOPE_THREADS in the last bits. With fixed blocks
+ * each column is computed by the same call whatever the thread count, and the result is the
+ * same bits (tests/README.md, "Same bits for every thread count").
  *
  * Weights stored as BF16 or F16 ([out][in], nn.Linear's layout) are never widened whole: a member
- * widens a tile of TILE_ROWS rows × TILE_DEPTH columns of its slice into a small float32 buffer
+ * widens a tile of TILE_ROWS rows × TILE_DEPTH columns of its block into a small float32 buffer
  * that stays in its cache, multiplies the matching columns of x by it into the output
  * (accumulating over the depth), and moves on. A 1.2B-parameter BF16 model therefore runs in the
  * memory its file takes, and every value is the exact float32 widening of the stored one
@@ -16,8 +22,19 @@
 #include <cblas.h>
 #include <string.h>
 
-/* Columns per thread are rounded to this, so every slice starts on a cache line. */
-#define MATMUL_COLUMN_ALIGN 16
+#include "blas-threads-private.h"
+
+/* Output columns per block, chosen from the product's width alone — never from the thread count.
+ * A block's BLAS call repacks all of x (OpenBLAS packs both operands of every call), which costs
+ * ~1/width of the block's work when x is large (512 tokens: +7 % of a pass with blocks of 128–512
+ * columns, against ±1 % with these), so a block is as wide as leaves MATMUL_MIN_BLOCKS blocks to
+ * share: 192 of a 768-wide projection, 768 of a 3072-wide MLP — even shares for 2 and 4 threads —
+ * and at most MATMUL_MAX_BLOCK (the vocabulary's logits, whose block of weights stays in the
+ * cache for the row the logits keep apart). A multiple of 64 floats: whole cache lines. */
+#define MATMUL_MIN_BLOCKS 4
+#define MATMUL_MIN_BLOCK 128
+#define MATMUL_MAX_BLOCK 1024
+#define MATMUL_BLOCK_ALIGN 64
 
 #define TILE_ROWS 128
 #define TILE_DEPTH 512
@@ -38,6 +55,8 @@ typedef struct
   float beta;
   int n, in, out_dim;
   MatmulKind kind;
+  gboolean last_apart; /* the last row by a product of its own (as_matmul_logits) */
+  int block;           /* output columns per block (matmul_block_width) */
 } MatmulJob;
 
 /* out[:, c0..c0+cols) (+)= x · W[c0..c0+cols)ᵀ for a 16-bit W [out][in], tile by tile. */
@@ -63,24 +82,38 @@ matmul_widened (const MatmulJob *j, int c0, int cols)
   g_free (tile);
 }
 
-/* The output columns [*c0, *c0 + return) of OUT_DIM that member INDEX of N_WORKERS computes. */
+/* Columns per block of a product OUT_DIM wide. */
 static int
-matmul_columns (int out_dim, int index, int n_workers, int *c0)
+matmul_block_width (int out_dim)
 {
-  int b0, b1;
-  as_worker_split ((out_dim + MATMUL_COLUMN_ALIGN - 1) / MATMUL_COLUMN_ALIGN, index, n_workers, &b0,
-                   &b1);
-  *c0 = b0 * MATMUL_COLUMN_ALIGN;
-  return MIN (b1 * MATMUL_COLUMN_ALIGN, out_dim) - *c0;
+  int width = out_dim / MATMUL_MIN_BLOCKS / MATMUL_BLOCK_ALIGN * MATMUL_BLOCK_ALIGN;
+  return CLAMP (width, MATMUL_MIN_BLOCK, MATMUL_MAX_BLOCK);
 }
 
-/* Member INDEX's share of JOB. */
-static void
-matmul_job_slice (const MatmulJob *j, int index, int n_workers)
+static int
+matmul_blocks (const MatmulJob *j)
 {
-  int c0, cols = matmul_columns (j->out_dim, index, n_workers, &c0);
-  if (cols <= 0)
-    return;
+  return (j->out_dim + j->block - 1) / j->block;
+}
+
+/* Block BLOCK of JOB: out[:, c0..c0+cols) (+)= x · W[c0..c0+cols). */
+static void
+matmul_block (const MatmulJob *j, int block)
+{
+  if (j->last_apart && j->n > 1)
+    {
+      MatmulJob head = *j, last = *j;
+      head.n = j->n - 1;
+      head.last_apart = last.last_apart = FALSE;
+      last.n = 1;
+      last.x += (gsize) head.n * j->in;
+      last.out += (gsize) head.n * j->out_dim;
+      /* the last row first: it streams the block of weights into the cache for the others */
+      matmul_block (&last, block);
+      matmul_block (&head, block);
+      return;
+    }
+  int c0 = block * j->block, cols = MIN (j->block, j->out_dim - c0);
   const float *w = j->w;
   switch (j->kind)
     {
@@ -106,18 +139,19 @@ typedef struct
 {
   MatmulJob *jobs;
   int n_jobs;
-  AsEpilogue epilogue; /* applied by each member to its own columns of jobs[0] */
+  int first[5];        /* [n_jobs + 1]: the batch's first block of each job */
+  AsEpilogue epilogue; /* applied to each block of jobs[0] once it is computed */
   AsActivation act;
 } MatmulBatch;
 
-/* The epilogue on member INDEX's columns of the batch's first output (the same columns of the
- * second for AS_EPILOGUE_GATE, whose width is the same): rows stay in the member's cache. */
+/* The epilogue on block BLOCK of the batch's first output (the same columns of the second for
+ * AS_EPILOGUE_GATE, whose width is the same), while its rows are still in the cache. */
 static void
-matmul_epilogue (const MatmulBatch *b, int index, int n_workers)
+matmul_epilogue (const MatmulBatch *b, int block)
 {
   const MatmulJob *j = &b->jobs[0];
-  int c0, cols = matmul_columns (j->out_dim, index, n_workers, &c0);
-  for (int i = 0; i < j->n && cols > 0; i++)
+  int c0 = block * j->block, cols = MIN (j->block, j->out_dim - c0);
+  for (int i = 0; i < j->n; i++)
     {
       float *row = j->out + (gsize) i * j->out_dim + c0; /* [cols] */
       if (b->epilogue == AS_EPILOGUE_GATE)
@@ -127,15 +161,48 @@ matmul_epilogue (const MatmulBatch *b, int index, int n_workers)
     }
 }
 
-/* Every job of a batch is split between the members, so the batch costs one team round. */
+/* Unit UNIT of a batch: a block of one job, numbered job after job; with AS_EPILOGUE_GATE the
+ * same block of both jobs, so that one member has both halves of the gate. */
 static void
-matmul_slice (gpointer data, int index, int n_workers)
+matmul_unit (gpointer data, int unit)
 {
   const MatmulBatch *b = data;
-  for (int i = 0; i < b->n_jobs; i++)
-    matmul_job_slice (&b->jobs[i], index, n_workers);
-  if (b->epilogue != AS_EPILOGUE_NONE)
-    matmul_epilogue (b, index, n_workers);
+  if (b->epilogue == AS_EPILOGUE_GATE)
+    {
+      matmul_block (&b->jobs[0], unit);
+      matmul_block (&b->jobs[1], unit);
+      matmul_epilogue (b, unit);
+      return;
+    }
+  int i = 0;
+  while (unit >= b->first[i + 1])
+    i++;
+  matmul_block (&b->jobs[i], unit - b->first[i]);
+  if (i == 0 && b->epilogue == AS_EPILOGUE_ACTIVATE)
+    matmul_epilogue (b, unit);
+}
+
+/* Runs the batch's jobs in one round of TEAM. */
+static void
+matmul_batch_run (AsWorkerTeam *team, MatmulJob *jobs, int n_jobs, AsEpilogue epilogue,
+                  AsActivation act)
+{
+  as_blas_single_threaded ();
+  MatmulBatch batch = { jobs, n_jobs, { 0 }, epilogue, act };
+  gsize work = 0;
+  /* one width for the whole batch, so that its blocks are equal shares (q with GQA's narrower
+   * k and v) */
+  int narrowest = jobs[0].out_dim;
+  for (int i = 1; i < n_jobs; i++)
+    narrowest = MIN (narrowest, jobs[i].out_dim);
+  for (int i = 0; i < n_jobs; i++)
+    {
+      jobs[i].block = matmul_block_width (narrowest);
+      batch.first[i + 1] = batch.first[i] + matmul_blocks (&jobs[i]);
+      work += (gsize) jobs[i].n * jobs[i].in * jobs[i].out_dim;
+    }
+  int units = epilogue == AS_EPILOGUE_GATE ? matmul_blocks (&jobs[0]) : batch.first[n_jobs];
+  as_parallel_blocks (team, work, units, matmul_unit, &batch);
 }
 
 /* Fills JOB's output with BIAS (the product then accumulates onto it) when there is one. */
@@ -155,15 +222,15 @@ matmul_run (AsWorkerTeam *team, MatmulJob *job, const float *bias, AsEpilogue ep
             AsActivation act)
 {
   matmul_prepare (job, bias);
-  MatmulBatch batch = { job, 1, epilogue, act };
-  as_parallel_run (team, (gsize) job->n * job->in * job->out_dim, matmul_slice, &batch);
+  matmul_batch_run (team, job, 1, epilogue, act);
 }
 
 void
 as_matmul (AsWorkerTeam *team, float *out, const float *x, const float *w, const float *bias, int n,
            int in, int out_dim)
 {
-  MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_IN_OUT };
+  MatmulJob job
+      = { .out = out, .x = x, .w = w, .n = n, .in = in, .out_dim = out_dim, .kind = W_IN_OUT };
   matmul_run (team, &job, bias, AS_EPILOGUE_NONE, 0);
 }
 
@@ -171,15 +238,32 @@ void
 as_matmul_activate (AsWorkerTeam *team, float *out, const float *x, const float *w,
                     const float *bias, int n, int in, int out_dim, AsActivation act)
 {
-  MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_IN_OUT };
+  MatmulJob job
+      = { .out = out, .x = x, .w = w, .n = n, .in = in, .out_dim = out_dim, .kind = W_IN_OUT };
   matmul_run (team, &job, bias, AS_EPILOGUE_ACTIVATE, act);
+}
+
+/* The job out [n][out_dim] = x [n][in] · Wᵀ for W [out_dim][in] as stored (float32, or 16-bit
+ * widened tile by tile). */
+static MatmulJob
+weight_job (float *out, const float *x, const AsWeight *w, int n, int in, int out_dim)
+{
+  MatmulKind kind = w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
+  return (MatmulJob){ .out = out,
+                      .x = x,
+                      .w = w->data,
+                      .dtype = w->dtype,
+                      .n = n,
+                      .in = in,
+                      .out_dim = out_dim,
+                      .kind = kind };
 }
 
 void
 as_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n, int in,
                       int out_dim)
 {
-  MatmulJob job = { out, x, w, AS_DTYPE_F32, 0.0f, n, in, out_dim, W_OUT_IN };
+  MatmulJob job = weight_job (out, x, &(AsWeight){ w, AS_DTYPE_F32 }, n, in, out_dim);
   matmul_run (team, &job, NULL, AS_EPILOGUE_NONE, 0);
 }
 
@@ -187,9 +271,24 @@ void
 as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w,
                   const float *bias, int n, int in, int out_dim)
 {
-  MatmulKind kind = w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
-  MatmulJob job = { out, x, w->data, w->dtype, 0.0f, n, in, out_dim, kind };
+  MatmulJob job = weight_job (out, x, w, n, in, out_dim);
   matmul_run (team, &job, bias, AS_EPILOGUE_NONE, 0);
+}
+
+void
+as_matmul_logits (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w, int n, int in,
+                  int out_dim)
+{
+  MatmulJob job = weight_job (out, x, w, n, in, out_dim);
+  job.last_apart = TRUE;
+  matmul_run (team, &job, NULL, AS_EPILOGUE_NONE, 0);
+}
+
+void
+as_matmul_logits_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w, int n,
+                             int in, int out_dim)
+{
+  as_matmul_logits (team, out, x, &(AsWeight){ w, AS_DTYPE_F32 }, n, in, out_dim);
 }
 
 void
@@ -199,15 +298,10 @@ as_matmul_weights (AsWorkerTeam *team, const float *x, int n, int in, const AsPr
   g_assert (n_projections > 0 && n_projections <= 4);
   g_assert (epilogue != AS_EPILOGUE_GATE || (n_projections == 2 && p[0].out_dim == p[1].out_dim));
   MatmulJob jobs[4];
-  gsize work = 0;
   for (int i = 0; i < n_projections; i++)
     {
-      MatmulKind kind = p[i].w->dtype == AS_DTYPE_F32 ? W_OUT_IN : W_WIDENED;
-      jobs[i] = (MatmulJob){ p[i].out, x,  p[i].w->data, p[i].w->dtype, 0.0f,
-                             n,        in, p[i].out_dim, kind };
+      jobs[i] = weight_job (p[i].out, x, p[i].w, n, in, p[i].out_dim);
       matmul_prepare (&jobs[i], p[i].bias);
-      work += (gsize) n * in * p[i].out_dim;
     }
-  MatmulBatch batch = { jobs, n_projections, epilogue, act };
-  as_parallel_run (team, work, matmul_slice, &batch);
+  matmul_batch_run (team, jobs, n_projections, epilogue, act);
 }

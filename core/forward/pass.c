@@ -196,8 +196,6 @@ as_pass_run (const AsStack *stack, const AsConfig *c, gconstpointer weights,
       return NULL;
     }
 
-  int blas_threads;
-  as_blas_single_threaded_begin (&blas_threads);
   g_autoptr (AsWorkerTeam) team = team_for (c, t);
   AsPass pass = {
     .config = c,
@@ -211,6 +209,5 @@ as_pass_run (const AsStack *stack, const AsConfig *c, gconstpointer weights,
     .scratch = scratch,
   };
   gboolean ok = run_stages (&pass, stack, error);
-  as_blas_single_threaded_end (blas_threads);
   return ok ? g_steal_pointer (&t) : NULL;
 }

@@ -93,8 +93,10 @@ void as_truncate_longest_first (int n_a, int n_b, int max_tokens, int *keep_a, i
 gboolean as_truncate_input (const AsModel *model, GArray *ids, GArray *type_ids, int max_tokens,
                             GError **error);
 
-/* Threads a forward pass uses: $ATTNSCOPE_THREADS when set (≥ 1), else the number of
- * processors. */
+/* Threads a forward pass uses (and t-SNE and the rollout by default): $ATTNSCOPE_THREADS when
+ * set (≥ 1), else the number of processors. The number changes the speed, never a bit of a
+ * result: work is shared out in blocks of a fixed size (tests/README.md, "Same bits for every
+ * thread count"). */
 int as_forward_threads (void);
 
 G_END_DECLS

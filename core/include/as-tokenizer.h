@@ -1,11 +1,11 @@
 /* as-tokenizer.h — text ⇄ token ids, id for id as Hugging Face's tokenizers.
  *
- * Three kinds (core/README.md, "Tokenizers"): a Hugging Face fast tokenizer described by
- * tokenizer.json (every normalizer, pre-tokenizer, model, added-token rule, post-processor and
- * decoder that the models attnscope opens use), or built for a BERT vocab.txt; GPT-2's byte-level
- * BPE from vocab.json + merges.txt; the word-level vocabulary of the toy models. A tokenizer is
- * immutable after loading and may be shared between threads (its word caches have their own
- * locks). */
+ * Four kinds behind one interface (core/README.md, "Tokenizers"): a Hugging Face fast tokenizer
+ * described by tokenizer.json (every normalizer, pre-tokenizer, model, added-token rule,
+ * post-processor and decoder that the models attnscope opens use), or built for a BERT vocab.txt;
+ * GPT-2's byte-level BPE from vocab.json + merges.txt; Marian's SentencePiece pair; the
+ * word-level vocabulary of the toy models. A tokenizer is immutable after loading and may be
+ * shared between threads (its word caches have their own locks). */
 #pragma once
 
 #include <glib.h>
@@ -82,6 +82,19 @@ GArray *as_tokenizer_encode (AsTokenizer *tokenizer, const char *text, gssize le
  * side. */
 GArray *as_tokenizer_encode_target (AsTokenizer *tokenizer, const char *text, gssize length,
                                     GError **error);
+
+/* How much of TEXT (LENGTH bytes of valid UTF-8) decides its first MAX_IDS ids, for a caller that
+ * needs no more than that many — a model's context, which it refuses or truncates past — so
+ * that a 64 MB line costs what its first tokens cost (core/README.md, "Bad input, memory and
+ * threads"). *PREFIX is LENGTH when TEXT encodes (as one sequence, without the special tokens a
+ * post-processor adds) into at most MAX_IDS ids; otherwise it may be less: the length of a
+ * prefix, cut where white space begins, whose ids number more than MAX_IDS and begin with the
+ * same MAX_IDS + 1 ids as TEXT's. Growing prefixes are encoded until two of them agree on those
+ * ids (a text whose first tokens would depend on what follows far later — a tokenizer.json
+ * regex looking ahead without bound — could fool that check; no real tokenizer does). Fails as
+ * encoding fails. */
+gboolean as_tokenizer_prefix_for (AsTokenizer *tokenizer, const char *text, gsize length,
+                                  int max_ids, gsize *prefix, GError **error);
 
 /* The token's vocabulary string (for BPE the byte-mapped form, e.g. "Ġthe"); NULL when out of
  * range. Borrowed. */

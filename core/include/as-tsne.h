@@ -37,8 +37,8 @@
  * rows equal or d = 1). The number of threads does not change a single bit of the output: rows
  * are split between threads but every row is summed in the same order.
  *
- * Threads: n_threads workers (0 = one per processor, at most 8); small problems (n < 512) run on
- * the calling thread only. */
+ * Threads: n_threads workers (0 = as_forward_threads (): $ATTNSCOPE_THREADS or one per processor,
+ * at most 8); small problems (n < 512) run on the calling thread only. */
 #pragma once
 
 #include <gio/gio.h>
@@ -79,7 +79,7 @@ typedef struct
   AsTsneMethod method;       /* AUTO */
   AsTsneInit init;           /* PCA */
   double theta;              /* 0.5, Barnes-Hut opening angle, in [0, 1] */
-  int n_threads;             /* 0 = one per processor (at most 8) */
+  int n_threads;             /* 0 = as_forward_threads () (at most 8) */
   AsTsneProgressFunc progress;
   gpointer user_data;
   GCancellable *cancellable; /* checked every iteration; may be NULL */

@@ -258,6 +258,43 @@ safetensors_pread (AsSafetensorsFile *f, void *buf, gsize n, guint64 offset, GEr
   return TRUE;
 }
 
+/* " (a symbolic link to TARGET)" when PATH is one, else "" (owned). */
+static char *
+link_note (const char *path)
+{
+  g_autofree char *target = g_file_read_link (path, NULL);
+  return target != NULL ? g_strdup_printf (" (a symbolic link to %s)", target) : g_strdup ("");
+}
+
+/* The error for a file whose first 8 bytes HEAD, read as the header length N, do not fit: text
+ * where the length belongs (a link to the wrong file, an LFS pointer) is named as such. */
+static void
+set_bad_length (AsSafetensorsFile *f, const guint8 *head, guint64 n, guint64 size, GError **error)
+{
+  g_autofree char *note = link_note (f->path);
+  gboolean text = TRUE;
+  for (int i = 0; i < 8; i++)
+    text = text && head[i] >= 0x09 && head[i] < 0x7F
+           && (head[i] >= 0x20 || g_ascii_isspace (head[i]));
+  if (text)
+    {
+      char shown[9];
+      for (int i = 0; i < 8; i++)
+        shown[i] = g_ascii_isprint (head[i]) ? (char) head[i] : ' ';
+      shown[8] = '\0';
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "%s%s is not a safetensors file: it begins with text (\"%s\") where the "
+                   "8-byte header length belongs",
+                   f->path, note, shown);
+      return;
+    }
+  g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+               "%s%s: the safetensors header length %" G_GUINT64_FORMAT
+               " does not fit in the %" G_GUINT64_FORMAT
+               "-byte file or exceeds %d bytes (truncated or not safetensors)",
+               f->path, note, n, size, AS_SAFETENSORS_MAX_HEADER);
+}
+
 /* Reads the header length and the header, and parses it into F->header. */
 static gboolean
 safetensors_read_header (AsSafetensorsFile *f, guint64 size, GError **error)
@@ -269,17 +306,15 @@ safetensors_read_header (AsSafetensorsFile *f, guint64 size, GError **error)
                    size);
       return FALSE;
     }
-  guint64 n;
-  if (!safetensors_pread (f, &n, 8, 0, error))
+  guint8 head[8];
+  if (!safetensors_pread (f, head, 8, 0, error))
     return FALSE;
-  n = GUINT64_FROM_LE (n);
+  guint64 n = 0;
+  for (int i = 7; i >= 0; i--)
+    n = n << 8 | head[i];
   if (n > size - 8 || n > AS_SAFETENSORS_MAX_HEADER)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-                   "%s: the safetensors header length %" G_GUINT64_FORMAT
-                   " does not fit in the %" G_GUINT64_FORMAT
-                   "-byte file or exceeds %d bytes (truncated or not safetensors)",
-                   f->path, n, size, AS_SAFETENSORS_MAX_HEADER);
+      set_bad_length (f, head, n, size, error);
       return FALSE;
     }
   g_autofree char *text = g_malloc (n + 1);

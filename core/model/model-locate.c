@@ -7,14 +7,22 @@
  * models--ORG--NAME/snapshots/<revision>/ — the revision refs/main names, else the newest. A bare
  * NAME also finds models--ORG--NAME when exactly one organisation has it (the hub moved e.g.
  * "distilgpt2" to "distilbert/distilgpt2"). When nothing matches, the error lists every place
- * that was searched. */
+ * that was searched.
+ *
+ * Names are names: a spec holding a '/' is never joined to the shipped folders (a shipped name
+ * has no '/': "attnscope-mini/../../../../tmp/x" would have opened any folder); it is a hub id
+ * only when it is ORG/NAME of the hub's characters, else a path. A snapshot must be a folder of
+ * its repository's snapshots/ once symbolic links are resolved (huggingface_hub writes real
+ * folders there): one that leads out of the cache is refused, naming where it leads. */
 #include "as-model.h"
 
 #include <glib/gstdio.h>
-#include <sys/stat.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "as-error.h"
+#include "as-hub.h"
 #include "file-read-private.h"
 #include "model-private.h"
 
@@ -63,6 +71,8 @@ hf_cache_dirs (void)
   const char *hub_cache = g_getenv ("HF_HUB_CACHE");
   const char *hf_home = g_getenv ("HF_HOME");
   const char *xdg = g_getenv ("XDG_CACHE_HOME");
+  /* First the one cache huggingface_hub (and `attnscope download`) writes to. */
+  add_unique (dirs, as_hub_dup_cache_dir ());
   if (hub_cache != NULL && *hub_cache != '\0')
     add_unique (dirs, g_strdup (hub_cache));
   if (hf_home != NULL && *hf_home != '\0')
@@ -109,10 +119,30 @@ hf_newest_snapshot (const char *snapshots)
   return best;
 }
 
-/* REPO (a models--ORG--NAME folder) -> the snapshot refs/main names, else the newest. */
-static char *
-hf_pick_snapshot (const char *repo)
+/* Whether SNAPSHOT resolves to a folder inside REPO's snapshots/ folder; else sets ERROR naming
+ * where it leads. */
+static gboolean
+hf_snapshot_inside (const char *repo, const char *snapshot, GError **error)
 {
+  g_autofree char *snapshots = g_build_filename (repo, "snapshots", NULL);
+  g_autofree char *real_snapshots = realpath (snapshots, NULL);
+  g_autofree char *real = realpath (snapshot, NULL);
+  if (real_snapshots != NULL && real != NULL && g_str_has_prefix (real, real_snapshots)
+      && real[strlen (real_snapshots)] == '/')
+    return TRUE;
+  g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+               "%s leads out of the Hugging Face cache (to %s); a snapshot must be a folder of "
+               "its repository's snapshots",
+               snapshot, real != NULL ? real : "nowhere");
+  return FALSE;
+}
+
+/* REPO (a models--ORG--NAME folder) -> the snapshot refs/main names, else the newest; NULL when
+ * there is none, or with ERROR when it leads out of the cache. */
+static char *
+hf_pick_snapshot (const char *repo, GError **error)
+{
+  char *picked = NULL;
   g_autofree char *snapshots = g_build_filename (repo, "snapshots", NULL);
   g_autofree char *ref_path = g_build_filename (repo, "refs", "main", NULL);
   g_autofree char *ref = NULL;
@@ -124,9 +154,13 @@ hf_pick_snapshot (const char *repo)
       g_autofree char *snapshot = g_build_filename (snapshots, ref, NULL);
       if (*ref != '\0' && strchr (ref, '/') == NULL && strcmp (ref, ".") != 0
           && strcmp (ref, "..") != 0 && g_file_test (snapshot, G_FILE_TEST_IS_DIR))
-        return g_steal_pointer (&snapshot);
+        picked = g_steal_pointer (&snapshot);
     }
-  return hf_newest_snapshot (snapshots);
+  if (picked == NULL)
+    picked = hf_newest_snapshot (snapshots);
+  if (picked != NULL && !hf_snapshot_inside (repo, picked, error))
+    g_clear_pointer (&picked, g_free);
+  return picked;
 }
 
 /* For a bare NAME: the single models--ORG--NAME folder in CACHE, or NULL (none, or several). */
@@ -156,9 +190,10 @@ hf_find_any_org (const char *cache, const char *name)
   return found;
 }
 
-/* The snapshot folder of hub id SPEC in the HF caches, or NULL; appends the searched places. */
+/* The snapshot folder of hub id SPEC in the HF caches, or NULL (with ERROR when a snapshot leads
+ * out of the cache); appends the searched places. */
 static char *
-hf_cache_lookup (const char *spec, GString *searched)
+hf_cache_lookup (const char *spec, GString *searched, GError **error)
 {
   g_autoptr (GPtrArray) caches = hf_cache_dirs ();
   g_autofree char *repo_name = hf_repo_dir_name (spec);
@@ -168,8 +203,8 @@ hf_cache_lookup (const char *spec, GString *searched)
       g_string_append_printf (searched, "%s%s", searched->len > 0 ? ", " : "", repo);
       if (!g_file_test (repo, G_FILE_TEST_IS_DIR))
         continue;
-      char *snapshot = hf_pick_snapshot (repo);
-      if (snapshot != NULL)
+      char *snapshot = hf_pick_snapshot (repo, error);
+      if (snapshot != NULL || (error != NULL && *error != NULL))
         return snapshot;
     }
   if (strchr (spec, '/') != NULL)
@@ -177,8 +212,8 @@ hf_cache_lookup (const char *spec, GString *searched)
   for (guint i = 0; i < caches->len; i++)
     {
       g_autofree char *repo = hf_find_any_org (caches->pdata[i], spec);
-      char *snapshot = repo != NULL ? hf_pick_snapshot (repo) : NULL;
-      if (snapshot != NULL)
+      char *snapshot = repo != NULL ? hf_pick_snapshot (repo, error) : NULL;
+      if (snapshot != NULL || (error != NULL && *error != NULL))
         return snapshot;
     }
   return NULL;
@@ -204,7 +239,7 @@ as_model_dup_cached_hub_ids (void)
           if (!g_str_has_prefix (entry, "models--") || entry[strlen ("models--")] == '\0')
             continue;
           g_autofree char *repo = g_build_filename (caches->pdata[i], entry, NULL);
-          g_autofree char *snapshot = hf_pick_snapshot (repo);
+          g_autofree char *snapshot = hf_pick_snapshot (repo, NULL);
           if (snapshot == NULL)
             continue;
           g_auto (GStrv) parts = g_strsplit (entry + strlen ("models--"), "--", -1);
@@ -221,6 +256,28 @@ spec_is_explicit_path (const char *spec)
 {
   return g_path_is_absolute (spec) || g_str_has_prefix (spec, "./")
          || g_str_has_prefix (spec, "../") || g_str_equal (spec, ".") || g_str_equal (spec, "..");
+}
+
+/* Whether COMPONENT can be a part of a hub id: the hub's characters, not "." or "..". */
+static gboolean
+hub_component (const char *component, gsize length)
+{
+  if (length == 0 || (length <= 2 && strspn (component, ".") >= length))
+    return FALSE;
+  for (gsize i = 0; i < length; i++)
+    if (!g_ascii_isalnum (component[i]) && strchr ("-_.", component[i]) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* Whether SPEC (which holds a '/') has the form of a hub id ORG/NAME. */
+static gboolean
+spec_is_hub_id (const char *spec)
+{
+  const char *slash = strchr (spec, '/');
+  return slash != NULL && strchr (slash + 1, '/') == NULL
+         && hub_component (spec, (gsize) (slash - spec))
+         && hub_component (slash + 1, strlen (slash + 1));
 }
 
 char *
@@ -243,10 +300,20 @@ as_model_resolve_path (const char *spec, GError **error)
       g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND, "model folder %s does not exist", spec);
       return NULL;
     }
+  gboolean slash = strchr (spec, '/') != NULL;
+  if (slash && !spec_is_hub_id (spec))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+                   "model folder %s does not exist (a --model value with a '/' is a folder or a "
+                   "hub id ORG/NAME, never a shipped model's name)",
+                   spec);
+      return NULL;
+    }
 
+  /* a shipped model's name has no '/' */
   g_autoptr (GString) shipped = g_string_new (NULL);
   g_auto (GStrv) dirs = as_model_dup_shipped_dirs ();
-  for (char **d = dirs; *d != NULL; d++)
+  for (char **d = dirs; !slash && *d != NULL; d++)
     {
       g_autofree char *path = g_build_filename (*d, spec, NULL);
       g_string_append_printf (shipped, "%s%s", shipped->len > 0 ? ", " : "", path);
@@ -255,14 +322,24 @@ as_model_resolve_path (const char *spec, GError **error)
     }
 
   g_autoptr (GString) cached = g_string_new (NULL);
-  char *snapshot = hf_cache_lookup (spec, cached);
-  if (snapshot != NULL)
+  char *snapshot = hf_cache_lookup (spec, cached, error);
+  if (snapshot != NULL || (error != NULL && *error != NULL))
     return snapshot;
 
-  g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
-               "model '%s' not found: it is not a folder, not a shipped model (looked in %s) and "
-               "not in the Hugging Face cache (looked in %s)",
-               spec, shipped->str, cached->str);
+  const char *hint = as_hub_check_repo_id (spec, NULL)
+                         ? "; to download it from the hub: attnscope download "
+                         : "";
+  const char *hint_id = *hint != '\0' ? spec : "";
+  if (slash)
+    g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+                 "model '%s' not found: it is not a folder and not in the Hugging Face cache "
+                 "(looked in %s)%s%s",
+                 spec, cached->str, hint, hint_id);
+  else
+    g_set_error (error, AS_ERROR, AS_ERROR_NOT_FOUND,
+                 "model '%s' not found: it is not a folder, not a shipped model (looked in %s) "
+                 "and not in the Hugging Face cache (looked in %s)%s%s",
+                 spec, shipped->str, cached->str, hint, hint_id);
   return NULL;
 }
 

@@ -5,12 +5,14 @@
 #include <math.h>
 
 #include "as-error.h"
+#include "blas-threads-private.h"
 
 gboolean
 as_eigen_top_dense (double *values, double *vectors, double *s, int m, int k, const char *what,
                     GError **error)
 {
   g_return_val_if_fail (k >= 1 && k <= m, FALSE);
+  as_blas_single_threaded ();
   g_autofree double *w = g_new (double, m);            /* [m] eigenvalues, ascending */
   g_autofree double *z = g_new (double, (gsize) m *k); /* [m][k] eigenvectors, ascending */
   g_autofree lapack_int *isuppz = g_new (lapack_int, 2 * (gsize) m);

@@ -29,10 +29,12 @@ void as_sparse_graph_clear (AsSparseGraph *g);
 /* Squared euclidean distances of the rows of X [n][d], in blocks of rows: for each block,
  * CALLBACK (D [rows][n], row0, rows, user_data) where D[r][j] = |x_{row0+r} − x_j|² (self
  * distance 0). A callback returning FALSE means cancelled: AS_ERROR_CANCELLED. WHAT names the
- * caller in messages ("t-SNE", "UMAP"). */
+ * caller in messages ("t-SNE", "UMAP"). TEAM (may be NULL) shares the products, in panels of
+ * fixed size: the distances are the same bits for every thread count. */
 typedef gboolean (*AsKnnDistanceBlockFunc) (const float *d, int row0, int rows, gpointer data);
-gboolean as_knn_distance_blocks (const float *x, int n, int d, AsKnnDistanceBlockFunc callback,
-                                 gpointer user_data, const char *what, GError **error);
+gboolean as_knn_distance_blocks (const float *x, int n, int d, AsWorkerTeam *team,
+                                 AsKnnDistanceBlockFunc callback, gpointer user_data,
+                                 const char *what, GError **error);
 
 /* OUT [k] = the K nearest columns of ROW [n] other than SELF (−1 for none), nearest first, ties
  * by index. */

@@ -7,8 +7,15 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "blas-threads-private.h"
 
 #define BLOCK_BYTES (32u << 20)
+
+/* Rows per matrix product inside a block: the team's members share a block's panels, and a
+ * distance is computed by the same single-threaded product whatever the thread count (fixed
+ * panels, worker-team-private.h). 64 rows keep the repacking of x, once per product, to ~2 % of
+ * the work. */
+#define PANEL_ROWS 64
 
 void
 as_sparse_graph_clear (AsSparseGraph *g)
@@ -18,10 +25,40 @@ as_sparse_graph_clear (AsSparseGraph *g)
   g_clear_pointer (&g->val, g_free);
 }
 
-gboolean
-as_knn_distance_blocks (const float *x, int n, int d, AsKnnDistanceBlockFunc callback,
-                        gpointer user_data, const char *what, GError **error)
+typedef struct
 {
+  float *dist;       /* [rows][n] of the current block */
+  const float *xc;   /* [n][d] centred */
+  const float *norm; /* [n] |xc_i|² */
+  int n, d, row0, rows;
+} DistanceJob;
+
+/* Panel PANEL of the current block: its rows of DIST, |x_i − x_j|² clamped at 0, self 0. */
+static void
+distance_panel (gpointer data, int panel)
+{
+  const DistanceJob *job = data;
+  int n = job->n, r0 = panel * PANEL_ROWS, rows = MIN (PANEL_ROWS, job->rows - r0);
+  float *dist = job->dist + (gsize) r0 * n; /* [rows][n] */
+  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, n, job->d, -2.0f,
+               job->xc + (gsize) (job->row0 + r0) * job->d, job->d, job->xc, job->d, 0.0f, dist, n);
+  for (int r = 0; r < rows; r++)
+    {
+      float *row = dist + (gsize) r * n; /* [n] */
+      int i = job->row0 + r0 + r;
+      float ni = job->norm[i];
+      for (int j = 0; j < n; j++)
+        row[j] = fmaxf (row[j] + ni + job->norm[j], 0.0f);
+      row[i] = 0.0f;
+    }
+}
+
+gboolean
+as_knn_distance_blocks (const float *x, int n, int d, AsWorkerTeam *team,
+                        AsKnnDistanceBlockFunc callback, gpointer user_data, const char *what,
+                        GError **error)
+{
+  as_blas_single_threaded ();
   g_autofree double *mean = g_new0 (double, d);              /* [d] */
   float *xc = g_try_malloc ((gsize) n * d * sizeof (float)); /* [n][d] centred */
   g_autofree float *norm = g_new (float, n);                 /* [n] |xc_i|² */
@@ -53,20 +90,14 @@ as_knn_distance_blocks (const float *x, int n, int d, AsKnnDistanceBlockFunc cal
     }
 
   gboolean ok = TRUE;
+  DistanceJob job = { dist, xc, norm, n, d, 0, 0 };
   for (int row0 = 0; ok && row0 < n; row0 += block)
     {
-      int rows = MIN (block, n - row0);
-      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, n, d, -2.0f,
-                   xc + (gsize) row0 * d, d, xc, d, 0.0f, dist, n);
-      for (int r = 0; r < rows; r++)
-        {
-          float *row = dist + (gsize) r * n; /* [n] */
-          float ni = norm[row0 + r];
-          for (int j = 0; j < n; j++)
-            row[j] = fmaxf (row[j] + ni + norm[j], 0.0f);
-          row[row0 + r] = 0.0f;
-        }
-      ok = callback (dist, row0, rows, user_data);
+      job.row0 = row0;
+      job.rows = MIN (block, n - row0);
+      as_worker_team_run_blocks (team, (job.rows + PANEL_ROWS - 1) / PANEL_ROWS, distance_panel,
+                                 &job);
+      ok = callback (dist, row0, job.rows, user_data);
     }
   if (!ok)
     g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "%s was cancelled", what);
@@ -188,7 +219,7 @@ as_knn_exact (int *nn, float *d2, const float *x, int n, int d, int k, AsWorkerT
 {
   g_return_val_if_fail (k >= 1 && k < n, FALSE);
   KnnJob job = { k, nn, d2, team, cancellable, NULL, n, 0, 0 };
-  return as_knn_distance_blocks (x, n, d, knn_block, &job, what, error);
+  return as_knn_distance_blocks (x, n, d, team, knn_block, &job, what, error);
 }
 
 static int

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "as-error.h"
+#include "blas-threads-private.h"
 #include "eigen-private.h"
 
 #define OVERSAMPLE 8
@@ -241,6 +242,7 @@ AsPca *
 as_pca_fit (const float *x, int n, int d, int n_components, GError **error)
 {
   g_return_val_if_fail (x != NULL || (gsize) n * d == 0, NULL);
+  as_blas_single_threaded ();
   if (!check_args (x, n, d, n_components, error))
     return NULL;
 

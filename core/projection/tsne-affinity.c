@@ -130,7 +130,7 @@ as_tsne_affinities_dense (float *p, const float *x, int n, int d, double perplex
                           AsWorkerTeam *team, GCancellable *cancellable, GError **error)
 {
   DenseJob job = { p, n, perplexity, team, cancellable, NULL, 0, 0 };
-  if (!as_knn_distance_blocks (x, n, d, dense_block, &job, "t-SNE", error))
+  if (!as_knn_distance_blocks (x, n, d, team, dense_block, &job, "t-SNE", error))
     return FALSE;
   double sum = 0.0;
   for (gsize i = 0; i < (gsize) n; i++)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "as-forward.h"
 #include "as-pca.h"
 #include "rng-private.h"
 #include "tsne-private.h"
@@ -265,7 +266,7 @@ as_tsne_run (float *y_out, double *kl_out, const float *x, int n, int d,
   if (!check_input (x, n, d, o, error))
     return FALSE;
 
-  int n_threads = o->n_threads > 0 ? o->n_threads : (int) MIN (g_get_num_processors (), 8);
+  int n_threads = o->n_threads > 0 ? o->n_threads : MIN (as_forward_threads (), 8);
   g_autoptr (AsWorkerTeam) team
       = n >= TSNE_THREADED_MIN_N && n_threads > 1 ? as_worker_team_new (n_threads) : NULL;
   g_autofree float *p_dense = NULL;

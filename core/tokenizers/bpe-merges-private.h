@@ -24,6 +24,9 @@ AsBpeMerges *as_bpe_merges_load (const char *path, GHashTable *token_to_id, guin
                                  GError **error);
 void as_bpe_merges_free (AsBpeMerges *merges);
 
+/* The bytes MERGES holds (an estimate, for the memory budget). */
+guint64 as_bpe_merges_bytes (const AsBpeMerges *merges);
+
 /* The symbol of the one-byte string BYTE. */
 int32_t as_bpe_merges_byte_symbol (const AsBpeMerges *merges, guint8 byte);
 

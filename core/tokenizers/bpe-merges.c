@@ -18,6 +18,7 @@
 #include "as-error.h"
 #include "file-read-private.h"
 #include "byte-unicode-private.h"
+#include "tokenizer-work-private.h"
 
 typedef struct
 {
@@ -233,6 +234,16 @@ as_bpe_merges_free (AsBpeMerges *merges)
   g_free (merges);
 }
 
+guint64
+as_bpe_merges_bytes (const AsBpeMerges *merges)
+{
+  /* the table, and a hash entry (key, value, hash, node) per merge */
+  guint64 bytes = sizeof *merges + (guint64) merges->n_merges * (sizeof (BpeMerge) + 32);
+  for (guint i = 0; i < merges->unknown->len; i++)
+    bytes += strlen (g_ptr_array_index (merges->unknown, i)) + 1 + 16;
+  return bytes;
+}
+
 int32_t
 as_bpe_merges_byte_symbol (const AsBpeMerges *merges, guint8 byte)
 {
@@ -392,6 +403,7 @@ merge_loop (const AsBpeMerges *merges, GArray *symbols, gboolean hf)
       if (heap->len == 0)
         break;
       BpeCandidate c = heap_pop (heap);
+      as_tokenizer_work_add (1);
       current_rank = c.rank;
       int32_t right = next[c.pos];
       if (!still_valid (merges, &c, sym, right, hf))

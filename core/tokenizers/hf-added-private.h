@@ -30,6 +30,9 @@ typedef struct
 AsHfAdded *as_hf_added_new (void);
 void as_hf_added_free (AsHfAdded *added);
 
+/* The bytes ADDED holds (an estimate, for the memory budget). */
+guint64 as_hf_added_bytes (const AsHfAdded *added);
+
 /* Reads the "added_tokens" array at JSON; NORMALIZER (may be NULL) gives the normalized form of
  * the tokens with "normalized": true. Ids are given as HF gives them (a token's model id, else
  * the next id after the model's vocabulary), not taken from the file. */
@@ -49,8 +52,9 @@ const GArray *as_hf_added_get_tokens (const AsHfAdded *added);
 const AsHfAddedToken *as_hf_added_find_id (const AsHfAdded *added, int32_t id);
 
 /* Splits TEXT into pieces (AsHfSplit) and normalizes the pieces between added tokens, as
- * extract_and_normalize does. Returns a new GArray. */
+ * extract_and_normalize does. Returns a new GArray, or NULL when the normalizer refuses a piece
+ * (as_hf_normalizer_apply). */
 GArray *as_hf_added_extract_and_normalize (const AsHfAdded *added, const AsHfNormalizer *normalizer,
-                                           const char *text, gsize length);
+                                           const char *text, gsize length, GError **error);
 
 G_END_DECLS

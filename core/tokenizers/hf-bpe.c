@@ -8,7 +8,7 @@
  * "merges" are "a b" strings or ["a", "b"] pairs; a merge's rank is its index; its parts and
  * its result (a + b without b's continuing_subword_prefix) must be tokens. dropout is ignored
  * (as HF does when it is 0; attnscope never samples). */
-#include "hf-model-private.h"
+#include "hf-vocab-private.h"
 
 #include <string.h>
 
@@ -79,8 +79,8 @@ read_merges (AsHfModel *model, const AsHfJson *json, GError **error)
   return TRUE;
 }
 
-gboolean
-as_hf_bpe_read (AsHfModel *model, const AsHfJson *json, GError **error)
+static gboolean
+bpe_read (AsHfModel *model, const AsHfJson *json, GError **error)
 {
   const char *prefix, *suffix;
   if (!as_hf_json_string (json, "continuing_subword_prefix", NULL, &prefix, error)
@@ -158,8 +158,8 @@ initial_symbols (const AsHfModel *model, const char *piece, gsize length, GArray
     g_array_append_val (symbols, pending);
 }
 
-void
-as_hf_bpe_tokenize (AsHfModel *model, const char *piece, gsize length, GArray *ids)
+static gboolean
+bpe_tokenize (AsHfModel *model, const char *piece, gsize length, GArray *ids, GError **error)
 {
   if (model->ignore_merges)
     {
@@ -167,14 +167,22 @@ as_hf_bpe_tokenize (AsHfModel *model, const char *piece, gsize length, GArray *i
       if (id >= 0)
         {
           g_array_append_val (ids, id);
-          return;
+          return TRUE;
         }
     }
   if (as_word_cache_lookup (model->cache, piece, length, ids))
-    return;
+    return TRUE;
   g_autoptr (GArray) symbols = g_array_new (FALSE, FALSE, sizeof (int32_t));
   initial_symbols (model, piece, length, symbols);
   as_bpe_merges_apply_hf (model->merges, symbols);
   as_word_cache_insert (model->cache, piece, length, (const int32_t *) symbols->data, symbols->len);
   g_array_append_vals (ids, symbols->data, symbols->len);
+  return TRUE;
 }
+
+const AsHfModelClass as_hf_model_bpe = {
+  .type = "BPE",
+  .marker = "merges",
+  .read = bpe_read,
+  .tokenize = bpe_tokenize,
+};

@@ -1,188 +1,52 @@
-/* hf-model.c — what tokenizer.json's models share: the vocabulary, reading "type", dispatch
- * (hf-model-private.h). */
+/* hf-model.c — tokenizer.json's models: the table of model types and the calls through it
+ * (hf-model-private.h). Adding a type is adding its file and one line here. */
 #include "hf-model-private.h"
+#include "tokenizer-work-private.h"
 
 #include <string.h>
 
-#include "as-error.h"
+extern const AsHfModelClass as_hf_model_bpe;
+extern const AsHfModelClass as_hf_model_wordpiece;
+extern const AsHfModelClass as_hf_model_wordlevel;
+extern const AsHfModelClass as_hf_model_unigram;
 
-#define VOCAB_MAX_ID (1 << 24)
+/* In the order HF tries them for a file without "type" (models/mod.rs, ModelWrapper). */
+static const AsHfModelClass *const types[] = {
+  &as_hf_model_bpe,
+  &as_hf_model_wordpiece,
+  &as_hf_model_wordlevel,
+  &as_hf_model_unigram,
+};
 
-void
-as_hf_model_free (AsHfModel *model)
-{
-  if (model == NULL)
-    return;
-  g_clear_pointer (&model->token_to_id, g_hash_table_unref);
-  g_clear_pointer (&model->id_to_token, g_ptr_array_unref);
-  g_clear_pointer (&model->cache, as_word_cache_free);
-  g_clear_pointer (&model->merges, as_bpe_merges_free);
-  g_free (model->continuing_subword_prefix);
-  g_free (model->end_of_word_suffix);
-  g_free (model->scores);
-  g_free (model);
-}
-
-static AsHfModel *
-model_new (AsHfModelKind kind)
-{
-  AsHfModel *model = g_new0 (AsHfModel, 1);
-  model->kind = kind;
-  model->id_to_token = g_ptr_array_new_with_free_func (g_free);
-  model->token_to_id = g_hash_table_new (g_str_hash, g_str_equal);
-  model->cache = as_word_cache_new ();
-  model->unk_id = -1;
-  for (guint b = 0; b < 256; b++)
-    model->byte_ids[b] = -1;
-  return model;
-}
-
-gboolean
-as_hf_model_add_token (AsHfModel *model, const char *token, gint64 id, const AsHfJson *json,
-                       GError **error)
-{
-  if (id < 0 || id >= VOCAB_MAX_ID)
-    return as_hf_json_fail (json, error,
-                            "token \"%s\" has id %" G_GINT64_FORMAT ", expected 0 <= id < %d",
-                            token, id, VOCAB_MAX_ID);
-  if ((guint) id >= model->id_to_token->len)
-    g_ptr_array_set_size (model->id_to_token, (guint) id + 1);
-  const char *other = g_ptr_array_index (model->id_to_token, id);
-  if (other != NULL)
-    return as_hf_json_fail (json, error, "tokens \"%s\" and \"%s\" both have id %" G_GINT64_FORMAT,
-                            other, token, id);
-  char *copy = g_strdup (token);
-  g_ptr_array_index (model->id_to_token, id) = copy;
-  g_hash_table_replace (model->token_to_id, copy, GINT_TO_POINTER ((int32_t) id));
-  return TRUE;
-}
-
-int32_t
-as_hf_model_lookup (const AsHfModel *model, const char *token, gsize length)
-{
-  char stack[128];
-  g_autofree char *heap = length < sizeof stack ? NULL : g_malloc (length + 1);
-  char *key = heap != NULL ? heap : stack;
-  memcpy (key, token, length);
-  key[length] = '\0';
-  gpointer value;
-  if (!g_hash_table_lookup_extended (model->token_to_id, key, NULL, &value))
-    return -1;
-  return GPOINTER_TO_INT (value);
-}
-
-void
-as_hf_model_find_byte_tokens (AsHfModel *model)
-{
-  for (guint b = 0; b < 256; b++)
-    {
-      char name[8];
-      g_snprintf (name, sizeof name, "<0x%02X>", b);
-      model->byte_ids[b] = as_hf_model_lookup (model, name, strlen (name));
-    }
-}
-
-gboolean
-as_hf_model_read_vocab (AsHfModel *model, const AsHfJson *json, GError **error)
-{
-  JsonNode *vocab = as_hf_json_member (json, "vocab");
-  g_autofree char *path = as_hf_json_child_path (json, "vocab", -1);
-  AsHfJson sub = { vocab, json->file, path };
-  if (vocab == NULL || !JSON_NODE_HOLDS_OBJECT (vocab))
-    return as_hf_json_fail (json, error, "\"vocab\" must be an object of token: id");
-  JsonObject *object = json_node_get_object (vocab);
-  JsonObjectIter iter;
-  const char *token;
-  JsonNode *value;
-  json_object_iter_init (&iter, object);
-  while (json_object_iter_next (&iter, &token, &value))
-    {
-      if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_INT64)
-        return as_hf_json_fail (&sub, error, "the id of \"%s\" is not an integer", token);
-      if (!as_hf_model_add_token (model, token, json_node_get_int (value), &sub, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-as_hf_model_read_unk (AsHfModel *model, const AsHfJson *json, const char *fallback, GError **error)
-{
-  const char *unk;
-  if (!as_hf_json_string (json, "unk_token", fallback, &unk, error))
-    return FALSE;
-  if (unk == NULL)
-    return TRUE;
-  model->unk_id = as_hf_model_lookup (model, unk, strlen (unk));
-  if (model->unk_id < 0)
-    return as_hf_json_fail (json, error, "unk_token \"%s\" is not in the vocabulary", unk);
-  return TRUE;
-}
-
-AsHfModel *
-as_hf_model_read (const AsHfJson *json, GError **error)
+/* The type of the model at JSON: its "type", else the first whose marker member it has. */
+static const AsHfModelClass *
+find_type (const AsHfJson *json, GError **error)
 {
   const char *type = NULL;
   if (as_hf_json_object (json, error) == NULL
       || !as_hf_json_string (json, "type", NULL, &type, error))
     return NULL;
-  if (type == NULL)
+  for (gsize i = 0; i < G_N_ELEMENTS (types); i++)
     {
-      /* files older than the "type" key: HF tries BPE, WordPiece, WordLevel, Unigram */
-      if (as_hf_json_member (json, "merges") != NULL)
-        type = "BPE";
-      else if (as_hf_json_member (json, "continuing_subword_prefix") != NULL)
-        type = "WordPiece";
-      else if (as_hf_json_member (json, "unk_token") != NULL)
-        type = "WordLevel";
-      else
-        type = "Unigram";
+      if (type != NULL && strcmp (type, types[i]->type) == 0)
+        return types[i];
+      if (type == NULL
+          && (types[i]->marker == NULL || as_hf_json_member (json, types[i]->marker) != NULL))
+        return types[i];
     }
-  g_autoptr (AsHfModel) model = NULL;
-  gboolean ok;
-  if (strcmp (type, "BPE") == 0)
-    ok = as_hf_bpe_read (model = model_new (AS_HF_MODEL_BPE), json, error);
-  else if (strcmp (type, "WordPiece") == 0)
-    ok = as_hf_wordpiece_read (model = model_new (AS_HF_MODEL_WORDPIECE), json, error);
-  else if (strcmp (type, "WordLevel") == 0)
-    ok = as_hf_wordlevel_read (model = model_new (AS_HF_MODEL_WORDLEVEL), json, error);
-  else if (strcmp (type, "Unigram") == 0)
-    ok = as_hf_unigram_read (model = model_new (AS_HF_MODEL_UNIGRAM), json, error);
-  else
-    return as_hf_json_fail (json, error, "unknown type \"%s\"", type), NULL;
-  return ok ? g_steal_pointer (&model) : NULL;
+  as_hf_json_fail (json, error, "unknown type \"%s\"", type);
+  return NULL;
 }
 
 AsHfModel *
-as_hf_model_new_wordpiece (GPtrArray *vocab, const char *unk_token, const char *source,
-                           GError **error)
+as_hf_model_read (const AsHfJson *json, GError **error)
 {
-  g_autoptr (AsHfModel) model = model_new (AS_HF_MODEL_WORDPIECE);
-  AsHfJson json = { NULL, source, "vocab" };
-  for (guint i = 0; i < vocab->len; i++)
-    {
-      const char *token = g_ptr_array_index (vocab, i);
-      if (g_hash_table_contains (model->token_to_id, token))
-        {
-          /* vocab.txt: a repeated line keeps the later id (HF's BertTokenizer dict) */
-          g_ptr_array_set_size (model->id_to_token, i + 1);
-          char *copy = g_strdup (token);
-          g_ptr_array_index (model->id_to_token, i) = copy;
-          g_hash_table_replace (model->token_to_id, copy, GINT_TO_POINTER ((int32_t) i));
-          continue;
-        }
-      if (!as_hf_model_add_token (model, token, i, &json, error))
-        return NULL;
-    }
-  model->continuing_subword_prefix = g_strdup ("##");
-  model->max_input_chars_per_word = 100;
-  model->unk_id = as_hf_model_lookup (model, unk_token, strlen (unk_token));
-  if (model->unk_id < 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
-                   "%s: the unknown token \"%s\" is not in the vocabulary", source, unk_token);
-      return NULL;
-    }
+  const AsHfModelClass *klass = find_type (json, error);
+  if (klass == NULL)
+    return NULL;
+  g_autoptr (AsHfModel) model = as_hf_model_new (klass);
+  if (!klass->read (model, json, error))
+    return NULL;
   return g_steal_pointer (&model);
 }
 
@@ -192,23 +56,14 @@ as_hf_model_tokenize (AsHfModel *model, const char *piece, gsize length, GArray 
 {
   if (length == 0)
     return TRUE;
-  switch (model->kind)
-    {
-    case AS_HF_MODEL_BPE:
-      as_hf_bpe_tokenize (model, piece, length, ids);
-      return TRUE;
-    case AS_HF_MODEL_WORDPIECE:
-      as_hf_wordpiece_tokenize (model, piece, length, ids);
-      return TRUE;
-    case AS_HF_MODEL_WORDLEVEL:
-      {
-        int32_t id = as_hf_model_lookup (model, piece, length);
-        id = id >= 0 ? id : model->unk_id;
-        g_array_append_val (ids, id);
-        return TRUE;
-      }
-    case AS_HF_MODEL_UNIGRAM:
-      return as_hf_unigram_tokenize (model, piece, length, ids, error);
-    }
-  return TRUE;
+  as_tokenizer_work_add (length);
+  return model->klass->tokenize (model, piece, length, ids, error);
+}
+
+int32_t
+as_hf_model_vocab_size (const AsHfModel *model)
+{
+  if (model->klass->vocab_size != NULL)
+    return model->klass->vocab_size (model);
+  return (int32_t) g_hash_table_size (model->token_to_id);
 }

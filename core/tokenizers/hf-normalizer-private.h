@@ -24,8 +24,17 @@ AsHfNormalizer *as_hf_normalizer_new_bert (gboolean clean_text, gboolean handle_
 
 void as_hf_normalizer_free (AsHfNormalizer *normalizer);
 
-/* Normalizes TEXT in place. */
-void as_hf_normalizer_apply (const AsHfNormalizer *normalizer, GString *text);
+/* The normalized text may grow to AS_HF_NORMALIZED_GROWTH times its input plus
+ * AS_HF_NORMALIZED_SLACK bytes. The largest growth a real normalizer gives is NFKC's 11 times
+ * (U+FDFA, 3 bytes, becomes 18 characters, 33 bytes), twice that after a ByteLevel normalizer;
+ * without a bound, a Sequence of eight Replace "a" → "aaaaaaaaaa" turned one byte into 10^8. */
+#define AS_HF_NORMALIZED_GROWTH 32
+#define AS_HF_NORMALIZED_SLACK 4096
+
+/* Normalizes TEXT in place. Fails (AS_ERROR_INPUT, naming the file, the JSON path and the type
+ * of the step that crosses the bound) when the text would grow beyond the bound above, or beyond
+ * the memory budget. */
+gboolean as_hf_normalizer_apply (const AsHfNormalizer *normalizer, GString *text, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsHfNormalizer, as_hf_normalizer_free)
 

@@ -8,10 +8,13 @@
 
 #include <string.h>
 
+#include "as-error.h"
+#include "as-trace.h"
 #include "byte-unicode-private.h"
 #include "hf-precompiled-private.h"
 #include "hf-regex-private.h"
 #include "hf-unicode-private.h"
+#include "tokenizer-work-private.h"
 
 typedef enum
 {
@@ -34,6 +37,7 @@ typedef enum
 struct _AsHfNormalizer
 {
   NormKind kind;
+  char *where;                  /* "FILE: PATH (TYPE)", for messages */
   gboolean left, right;         /* Strip */
   AsHfRegex *pattern;           /* Replace */
   char *content;                /* Replace's content, Prepend's prepend */
@@ -54,6 +58,7 @@ as_hf_normalizer_free (AsHfNormalizer *n)
   g_clear_pointer (&n->precompiled, as_hf_precompiled_free);
   g_clear_pointer (&n->children, g_ptr_array_unref);
   g_free (n->content);
+  g_free (n->where);
   g_free (n);
 }
 
@@ -63,6 +68,7 @@ as_hf_normalizer_new_bert (gboolean clean_text, gboolean handle_chinese_chars, i
 {
   AsHfNormalizer *n = g_new0 (AsHfNormalizer, 1);
   n->kind = NORM_BERT;
+  n->where = g_strdup ("BertNormalizer");
   n->clean_text = clean_text;
   n->chinese = handle_chinese_chars;
   n->strip_accents = strip_accents < 0 ? lowercase : strip_accents != 0;
@@ -173,6 +179,7 @@ as_hf_normalizer_read (const AsHfJson *json, GError **error)
   if (!as_hf_json_type (json, &type, error))
     return NULL;
   g_autoptr (AsHfNormalizer) n = g_new0 (AsHfNormalizer, 1);
+  n->where = g_strdup_printf ("%s: %s (%s)", json->file, json->path, type);
   if (!read_fields (n, type, json, error))
     return NULL;
   return g_steal_pointer (&n);
@@ -231,14 +238,51 @@ strip (GString *text, gboolean left, gboolean right)
   g_string_truncate (text, len);
 }
 
-static void
-replace (GString *text, const AsHfNormalizer *n)
+/* The bounds of one normalization: the input's length and the longest result allowed. */
+typedef struct
+{
+  gsize input;
+  gsize max;
+} Budget;
+
+/* Whether a text of LENGTH bytes is within BUDGET (and, when it is large, the memory budget);
+ * else sets an AS_ERROR_INPUT error naming N. */
+static gboolean
+within (const AsHfNormalizer *n, gsize length, const Budget *budget, GError **error)
+{
+  if (length > budget->max)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "%s: the normalized text would pass %" G_GSIZE_FORMAT
+                   " bytes (%d times the %" G_GSIZE_FORMAT "-byte input + %d); refused",
+                   n->where, budget->max, AS_HF_NORMALIZED_GROWTH, budget->input,
+                   AS_HF_NORMALIZED_SLACK);
+      return FALSE;
+    }
+  /* the text and the copy being written */
+  if (length > (64u << 20) && !as_memory_check (2 * (guint64) length, n->where, error))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+replace (GString *text, const AsHfNormalizer *n, const Budget *budget, GError **error)
 {
   g_autoptr (GArray) matches = g_array_new (FALSE, FALSE, sizeof (AsHfRange));
   (void) as_hf_regex_find_all (n->pattern, text->str, text->len, matches, NULL);
   if (matches->len == 0)
-    return;
-  g_autoptr (GString) out = g_string_sized_new (text->len);
+    return TRUE;
+  gsize content = strlen (n->content), grown = text->len;
+  for (guint i = 0; i < matches->len; i++)
+    {
+      const AsHfRange *r = &g_array_index (matches, AsHfRange, i);
+      grown = grown - (r->end - r->start) + content;
+      if (grown > budget->max)
+        break; /* refused below; the exact total does not matter */
+    }
+  if (!within (n, grown, budget, error))
+    return FALSE;
+  g_autoptr (GString) out = g_string_sized_new (grown);
   gsize last = 0;
   for (guint i = 0; i < matches->len; i++)
     {
@@ -249,6 +293,7 @@ replace (GString *text, const AsHfNormalizer *n)
     }
   g_string_append_len (out, text->str + last, (gssize) (text->len - last));
   take (text, out);
+  return TRUE;
 }
 
 static void
@@ -314,55 +359,74 @@ nmt (GString *text)
   take (text, out);
 }
 
-void
-as_hf_normalizer_apply (const AsHfNormalizer *n, GString *text)
+/* Normalizes TEXT with N within BUDGET. */
+static gboolean
+apply (const AsHfNormalizer *n, GString *text, const Budget *budget, GError **error)
 {
+  as_tokenizer_work_add (text->len);
   switch (n->kind)
     {
     case NORM_NFC:
       as_hf_normalize (text, G_NORMALIZE_NFC);
-      return;
+      break;
     case NORM_NFD:
       as_hf_normalize (text, G_NORMALIZE_NFD);
-      return;
+      break;
     case NORM_NFKC:
       as_hf_normalize (text, G_NORMALIZE_NFKC);
-      return;
+      break;
     case NORM_NFKD:
       as_hf_normalize (text, G_NORMALIZE_NFKD);
-      return;
+      break;
     case NORM_LOWERCASE:
       lowercase (text);
-      return;
+      break;
     case NORM_STRIP_ACCENTS:
       filter (text, as_hf_is_mark);
-      return;
+      break;
     case NORM_STRIP:
       strip (text, n->left, n->right);
-      return;
+      break;
     case NORM_REPLACE:
-      replace (text, n);
-      return;
+      return replace (text, n, budget, error);
     case NORM_PREPEND:
-      if (text->len > 0)
-        g_string_prepend (text, n->content);
-      return;
+      if (text->len == 0)
+        break;
+      if (!within (n, text->len + strlen (n->content), budget, error))
+        return FALSE;
+      g_string_prepend (text, n->content);
+      break;
     case NORM_BERT:
       bert (text, n);
-      return;
+      break;
     case NORM_PRECOMPILED:
-      if (n->precompiled != NULL)
-        as_hf_precompiled_apply (n->precompiled, text);
-      return;
+      if (n->precompiled != NULL && !as_hf_precompiled_apply (n->precompiled, text, budget->max))
+        return within (n, budget->max + 1, budget, error);
+      break;
     case NORM_NMT:
       nmt (text);
-      return;
+      break;
     case NORM_BYTE_LEVEL:
       as_byte_level_encode (text); /* byte_level.rs */
-      return;
+      break;
     case NORM_SEQUENCE:
       for (guint i = 0; i < n->children->len; i++)
-        as_hf_normalizer_apply (g_ptr_array_index (n->children, i), text);
-      return;
+        if (!apply (g_ptr_array_index (n->children, i), text, budget, error))
+          return FALSE;
+      return TRUE;
     }
+  /* the steps above grow their input a bounded number of times (NFKC at most 18 characters
+   * for one), so checking after them bounds what they allocate */
+  return within (n, text->len, budget, error);
+}
+
+gboolean
+as_hf_normalizer_apply (const AsHfNormalizer *normalizer, GString *text, GError **error)
+{
+  Budget budget = { text->len, AS_HF_NORMALIZED_SLACK };
+  if (text->len <= (G_MAXSIZE - AS_HF_NORMALIZED_SLACK) / AS_HF_NORMALIZED_GROWTH)
+    budget.max += text->len * AS_HF_NORMALIZED_GROWTH;
+  else
+    budget.max = G_MAXSIZE;
+  return apply (normalizer, text, &budget, error);
 }

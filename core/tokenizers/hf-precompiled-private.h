@@ -19,7 +19,8 @@ typedef struct _AsHfPrecompiled AsHfPrecompiled;
 AsHfPrecompiled *as_hf_precompiled_new (const char *charsmap, GError **error);
 void as_hf_precompiled_free (AsHfPrecompiled *map);
 
-/* Normalizes TEXT in place. */
-void as_hf_precompiled_apply (const AsHfPrecompiled *map, GString *text);
+/* Normalizes TEXT in place; FALSE (TEXT unchanged) when the result would pass MAX_LENGTH bytes
+ * (a replacement string can be as long as the map). */
+gboolean as_hf_precompiled_apply (const AsHfPrecompiled *map, GString *text, gsize max_length);
 
 G_END_DECLS

@@ -194,8 +194,8 @@ cluster_end (const char *p, const char *end)
   return q;
 }
 
-void
-as_hf_precompiled_apply (const AsHfPrecompiled *map, GString *text)
+gboolean
+as_hf_precompiled_apply (const AsHfPrecompiled *map, GString *text, gsize max_length)
 {
   g_autoptr (GString) out = g_string_sized_new (text->len);
   gboolean modified = FALSE;
@@ -203,6 +203,8 @@ as_hf_precompiled_apply (const AsHfPrecompiled *map, GString *text)
   const char *p = text->str;
   while (p < end)
     {
+      if (out->len > max_length)
+        return FALSE;
       const char *q = cluster_end (p, end);
       const char *norm = (q - p) < 6 ? transform (map, p, (gsize) (q - p)) : NULL;
       if (norm != NULL)
@@ -225,9 +227,12 @@ as_hf_precompiled_apply (const AsHfPrecompiled *map, GString *text)
             g_string_append_len (out, p, (gssize) n);
         }
     }
+  if (out->len > max_length)
+    return FALSE;
   if (modified)
     {
       g_string_truncate (text, 0);
       g_string_append_len (text, out->str, (gssize) out->len);
     }
+  return TRUE;
 }

@@ -13,6 +13,7 @@
 #include "byte-unicode-private.h"
 #include "hf-split-private.h"
 #include "hf-unicode-private.h"
+#include "tokenizer-work-private.h"
 
 /* GPT-2's pattern, as byte_level.rs gives it to Oniguruma. */
 #define GPT2_PATTERN                                                                               \
@@ -366,6 +367,7 @@ whitespace (const AsHfSplit *piece, GArray *out)
 static gboolean
 apply_one (const AsHfPreTokenizer *p, AsHfSplit *piece, GArray *out, GError **error)
 {
+  as_tokenizer_work_add (piece->text->len + 1);
   switch (p->kind)
     {
     case PRE_BYTE_LEVEL:

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "tokenizer-work-private.h"
 
 /* Oniguruma's \s: the White_Space property, as a class body. */
 #define WS                                                                                         \
@@ -320,6 +321,7 @@ as_hf_regex_find_all (const AsHfRegex *regex, const char *text, gsize length, GA
         }
       PCRE2_SIZE *ov = pcre2_get_ovector_pointer (md);
       AsHfRange r = { ov[0], ov[1] };
+      as_tokenizer_work_add (r.end - search + 1);
       if (r.start == r.end && last_match_end == (gssize) r.end)
         {
           /* onig's find_iter: no empty match right after the previous match; step one char */

@@ -30,6 +30,10 @@ typedef struct
 
 void as_hf_tokenizer_free (AsHfTokenizer *hf);
 
+/* The bytes HF's model and added tokens hold (an estimate, for the memory budget; the other
+ * components are small beside them). */
+guint64 as_hf_tokenizer_bytes (const AsHfTokenizer *hf);
+
 /* Encodes one sequence (valid UTF-8) into IDS without post-processing. */
 gboolean as_hf_tokenizer_encode_sequence (const AsHfTokenizer *hf, const char *text, gsize length,
                                           GArray *ids, GError **error);

@@ -17,12 +17,21 @@ as_hf_tokenizer_free (AsHfTokenizer *hf)
   g_free (hf);
 }
 
+guint64
+as_hf_tokenizer_bytes (const AsHfTokenizer *hf)
+{
+  return sizeof *hf + (hf->model != NULL ? as_hf_model_bytes (hf->model) : 0)
+         + (hf->added != NULL ? as_hf_added_bytes (hf->added) : 0);
+}
+
 gboolean
 as_hf_tokenizer_encode_sequence (const AsHfTokenizer *hf, const char *text, gsize length,
                                  GArray *ids, GError **error)
 {
   g_autoptr (GArray) splits
-      = as_hf_added_extract_and_normalize (hf->added, hf->normalizer, text, length);
+      = as_hf_added_extract_and_normalize (hf->added, hf->normalizer, text, length, error);
+  if (splits == NULL)
+    return FALSE;
   if (hf->pretokenizer != NULL && !as_hf_pretokenizer_apply (hf->pretokenizer, &splits, error))
     return FALSE;
   for (guint i = 0; i < splits->len; i++)

@@ -8,13 +8,14 @@
  * consecutive unknown characters fuse into one string. A string of the result that is not a
  * piece (an unknown run) becomes, with byte_fallback, one "<0xXX>" per byte when all exist,
  * else the unknown token; without unk_id an unknown character is an error, as in HF. */
-#include "hf-model-private.h"
+#include "hf-vocab-private.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "as-error.h"
+#include "tokenizer-work-private.h"
 
 #define UNK_PENALTY 10.0
 /* The longest vocabulary piece accepted (core/README.md, "Bad input, memory and threads"). */
@@ -62,8 +63,8 @@ serde_score (double x)
   return x < 0 ? -f : f;
 }
 
-gboolean
-as_hf_unigram_read (AsHfModel *model, const AsHfJson *json, GError **error)
+static gboolean
+unigram_read (AsHfModel *model, const AsHfJson *json, GError **error)
 {
   JsonArray *vocab;
   gint64 unk_id;
@@ -176,6 +177,7 @@ viterbi (const AsHfModel *model, const char *piece, gsize length, BestNode *best
            end = end < length ? (gsize) (g_utf8_next_char (piece + end) - piece) : length + 1)
         {
           int32_t id = as_hf_model_lookup (model, piece + start, end - start);
+          as_tokenizer_work_add (1);
           if (id >= 0)
             {
               double candidate = model->scores[id] + here;
@@ -205,9 +207,8 @@ viterbi (const AsHfModel *model, const char *piece, gsize length, BestNode *best
   return TRUE;
 }
 
-gboolean
-as_hf_unigram_tokenize (AsHfModel *model, const char *piece, gsize length, GArray *ids,
-                        GError **error)
+static gboolean
+unigram_tokenize (AsHfModel *model, const char *piece, gsize length, GArray *ids, GError **error)
 {
   if (as_word_cache_lookup (model->cache, piece, length, ids))
     return TRUE;
@@ -261,3 +262,17 @@ as_hf_unigram_tokenize (AsHfModel *model, const char *piece, gsize length, GArra
                         ids->len - first);
   return TRUE;
 }
+
+/* Every id counts, a repeated piece's earlier one too. */
+static int32_t
+unigram_vocab_size (const AsHfModel *model)
+{
+  return (int32_t) model->id_to_token->len;
+}
+
+const AsHfModelClass as_hf_model_unigram = {
+  .type = "Unigram",
+  .read = unigram_read,
+  .tokenize = unigram_tokenize,
+  .vocab_size = unigram_vocab_size,
+};

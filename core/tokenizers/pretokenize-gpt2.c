@@ -27,6 +27,7 @@
 #include <pcre2.h>
 
 #include "as-error.h"
+#include "tokenizer-work-private.h"
 
 /* Python `regex`'s \s: the Unicode White_Space property, as a class body. */
 #define WS                                                                                         \
@@ -89,6 +90,7 @@ as_gpt2_pretokenize (const AsGpt2Pretokenizer *pretokenizer, const char *text, g
     {
       int rc = pcre2_match (pretokenizer->code, (PCRE2_SPTR) text, length, offset,
                             PCRE2_NO_UTF_CHECK, md, NULL);
+      as_tokenizer_work_add (1);
       if (rc == PCRE2_ERROR_NOMATCH)
         break;
       if (rc < 0)

@@ -6,9 +6,10 @@
  * precompiled character map, nmt_nfkc by default), unigram or BPE segmentation, user-defined and
  * byte-fallback pieces; the library is what transformers itself calls, so using it makes the
  * pieces identical by construction. The file is read through base/file-read-private.h (regular
- * files only, a size limit) and handed to the library as bytes. The C++ side (spm-processor.cc)
- * catches every exception. A processor is immutable after loading and encodes from several
- * threads at once (the library's Encode is const). */
+ * files only, a size limit), its character maps are checked (spm-charsmap-private.h: the
+ * library reads them without bounds checks) and it is handed to the library as bytes. The C++ side
+ * (spm-processor.cc) catches every exception. A processor is immutable after loading and encodes
+ * from several threads at once (the library's Encode is const). */
 #pragma once
 
 #include <glib.h>
@@ -21,6 +22,10 @@ typedef struct _AsSpmProcessor AsSpmProcessor;
  * (AS_ERROR_NOT_FOUND), too large, or not a SentencePiece model (AS_ERROR_FORMAT). */
 AsSpmProcessor *as_spm_processor_load (const char *path, GError **error);
 void as_spm_processor_free (AsSpmProcessor *spm);
+
+/* The bytes SPM holds: the library's model (an estimate: four times the file, for its pieces,
+ * their index and the character map) and the pieces kept here. */
+guint64 as_spm_processor_bytes (const AsSpmProcessor *spm);
 
 /* Appends the pieces of TEXT (LENGTH bytes of valid UTF-8) to PIECES (owned strings), as
  * Python's encode(text, out_type=str) gives them: an unknown character keeps its surface form. */

@@ -9,6 +9,7 @@
 
 #include "as-error.h"
 #include "file-read-private.h"
+#include "spm-charsmap-private.h"
 
 /* Far above any real SentencePiece model (opus-mt's are under 1 MB). */
 #define SPM_MAX_BYTES (64u << 20)
@@ -18,6 +19,7 @@ struct _AsSpmProcessor
   sentencepiece::SentencePieceProcessor processor;
   std::string path;
   std::vector<std::string> pieces; /* [size] IdToPiece, kept so get_piece can lend them */
+  gsize file_bytes;
 };
 
 AsSpmProcessor *
@@ -27,11 +29,17 @@ as_spm_processor_load (const char *path, GError **error)
   gsize length = 0;
   if (!as_file_read_all (path, SPM_MAX_BYTES, &bytes, &length, error))
     return NULL;
+  if (!as_spm_check_charsmaps (path, (const guint8 *) bytes, length, error))
+    {
+      g_free (bytes);
+      return NULL;
+    }
   AsSpmProcessor *spm = NULL;
   try
     {
       spm = new AsSpmProcessor ();
       spm->path = path;
+      spm->file_bytes = length;
       auto status = spm->processor.LoadFromSerializedProto (std::string (bytes, length));
       g_free (bytes);
       bytes = NULL;
@@ -56,6 +64,15 @@ as_spm_processor_load (const char *path, GError **error)
                    path, e.what ());
       return NULL;
     }
+}
+
+guint64
+as_spm_processor_bytes (const AsSpmProcessor *spm)
+{
+  guint64 bytes = sizeof *spm + 4 * (guint64) spm->file_bytes;
+  for (const auto &piece : spm->pieces)
+    bytes += sizeof piece + piece.capacity () + 1;
+  return bytes;
 }
 
 void

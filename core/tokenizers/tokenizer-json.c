@@ -9,13 +9,14 @@
  * transformers rebuild their post-processor from add_bos_token / add_eos_token
  * (tokenization_llama_fast.py, update_post_processor), so attnscope does the same for those
  * tokenizer classes when the flags are given. */
-#include "tokenizer-private.h"
+#include "tokenizer-hf-private.h"
 
 #include <string.h>
 
 #include "as-error.h"
 #include "file-read-private.h"
 #include "json-file-private.h"
+#include "tokenizer-config-private.h"
 
 /* The component at member NAME of ROOT read with READ, or NULL (absent or null, or an error). */
 #define READ_COMPONENT(root, name, read, out, error)                                               \
@@ -54,9 +55,9 @@ read_components (AsHfTokenizer *hf, const AsHfJson *root, GError **error)
 static void
 fill_vocabulary (AsTokenizer *tokenizer)
 {
-  const AsHfModel *model = tokenizer->hf->model;
-  tokenizer->id_to_token = g_ptr_array_new_with_free_func (g_free);
-  tokenizer->token_to_id = g_hash_table_new (g_str_hash, g_str_equal);
+  const AsHfTokenizer *hf = tokenizer->data;
+  const AsHfModel *model = hf->model;
+  as_tokenizer_init_vocabulary (tokenizer);
   tokenizer->extra_names = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_set_size (tokenizer->id_to_token, model->id_to_token->len);
   for (guint i = 0; i < model->id_to_token->len; i++)
@@ -69,7 +70,7 @@ fill_vocabulary (AsTokenizer *tokenizer)
       if (!g_hash_table_contains (tokenizer->token_to_id, copy))
         g_hash_table_insert (tokenizer->token_to_id, copy, GINT_TO_POINTER ((int32_t) i));
     }
-  const GArray *added = as_hf_added_get_tokens (tokenizer->hf->added);
+  const GArray *added = as_hf_added_get_tokens (hf->added);
   for (guint i = 0; i < added->len; i++)
     {
       const AsHfAddedToken *t = &g_array_index (added, AsHfAddedToken, i);
@@ -107,8 +108,8 @@ names_a_token (int32_t id, gpointer data)
 static gboolean
 check_postprocessor_ids (AsTokenizer *tokenizer, GError **error)
 {
-  int32_t id = as_hf_postprocessor_find_unknown_id (tokenizer->hf->postprocessor, names_a_token,
-                                                    tokenizer);
+  const AsHfTokenizer *hf = tokenizer->data;
+  int32_t id = as_hf_postprocessor_find_unknown_id (hf->postprocessor, names_a_token, tokenizer);
   if (id < 0)
     return TRUE;
   g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
@@ -117,99 +118,16 @@ check_postprocessor_ids (AsTokenizer *tokenizer, GError **error)
   return FALSE;
 }
 
-/* ---- tokenizer_config.json ---- */
-
-/* A token string from a config value: "tok" or {"content": "tok", ...}. Borrowed. */
-static const char *
-config_token (JsonObject *config, const char *key)
-{
-  JsonNode *n = config != NULL ? json_object_get_member (config, key) : NULL;
-  if (n == NULL)
-    return NULL;
-  if (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
-    return json_node_get_string (n);
-  if (JSON_NODE_HOLDS_OBJECT (n))
-    {
-      JsonNode *c = json_object_get_member (json_node_get_object (n), "content");
-      if (c != NULL && JSON_NODE_HOLDS_VALUE (c) && json_node_get_value_type (c) == G_TYPE_STRING)
-        return json_node_get_string (c);
-    }
-  return NULL;
-}
-
-/* -1 absent, else the boolean value of KEY. */
-static int
-config_flag (JsonObject *config, const char *key)
-{
-  JsonNode *n = config != NULL ? json_object_get_member (config, key) : NULL;
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
-    return -1;
-  return json_node_get_boolean (n) ? 1 : 0;
-}
-
-/* Reads FOLDER/NAME as an object when it exists (NULL otherwise, or with ERROR when broken). */
-static JsonNode *
-load_optional_object (const char *folder, const char *name, GError **error)
-{
-  g_autofree char *path = g_build_filename (folder, name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return NULL;
-  return as_json_load_object_file (path, AS_LIMIT_CONFIG_BYTES, error);
-}
-
-gboolean
-as_tokenizer_read_config (AsTokenizer *tokenizer, const char *folder, GError **error)
-{
-  GError *local = NULL;
-  g_autoptr (JsonNode) config_node = load_optional_object (folder, "tokenizer_config.json", &local);
-  if (local == NULL && config_node == NULL)
-    return TRUE;
-  g_autoptr (JsonNode) map_node
-      = local == NULL ? load_optional_object (folder, "special_tokens_map.json", &local) : NULL;
-  if (local != NULL)
-    {
-      g_propagate_error (error, local);
-      return FALSE;
-    }
-  JsonObject *config = json_node_get_object (config_node);
-  JsonObject *map = map_node != NULL ? json_node_get_object (map_node) : NULL;
-  tokenizer->config_lowercase = config_flag (config, "do_lower_case");
-  tokenizer->config_strip_accents = config_flag (config, "strip_accents");
-  tokenizer->config_chinese = config_flag (config, "tokenize_chinese_chars");
-  for (guint i = 0; i < AS_TOKENIZER_N_ROLES; i++)
-    {
-      const char *t = config_token (config, as_tokenizer_role_names[i]);
-      if (t == NULL)
-        t = config_token (map, as_tokenizer_role_names[i]);
-      tokenizer->role_tokens[i] = g_strdup (t);
-    }
-  JsonNode *cls = json_object_get_member (config, "tokenizer_class");
-  const char *klass = cls != NULL && JSON_NODE_HOLDS_VALUE (cls)
-                              && json_node_get_value_type (cls) == G_TYPE_STRING
-                          ? json_node_get_string (cls)
-                          : "";
-  static const char *const rebuilders[]
-      = { "LlamaTokenizer", "LlamaTokenizerFast", "CodeLlamaTokenizer", "CodeLlamaTokenizerFast",
-          "GemmaTokenizer", "GemmaTokenizerFast", "GPTNeoXTokenizer",   "GPTNeoXTokenizerFast" };
-  for (guint i = 0; i < G_N_ELEMENTS (rebuilders); i++)
-    if (strcmp (klass, rebuilders[i]) == 0)
-      {
-        tokenizer->config_add_bos = config_flag (config, "add_bos_token");
-        tokenizer->config_add_eos = config_flag (config, "add_eos_token");
-      }
-  return TRUE;
-}
-
 /* update_post_processor: "bos? $A eos?" and "bos? $A eos? bos? $B:1 eos?:1". */
 static gboolean
-rebuild_postprocessor (AsTokenizer *tokenizer, GError **error)
+rebuild_postprocessor (AsTokenizer *tokenizer, const AsTokenizerConfig *config, GError **error)
 {
-  if (tokenizer->config_add_bos < 0 && tokenizer->config_add_eos < 0)
+  if (config->add_bos < 0 && config->add_eos < 0)
     return TRUE;
-  gboolean bos = tokenizer->config_add_bos > 0, eos = tokenizer->config_add_eos > 0;
+  gboolean bos = config->add_bos > 0, eos = config->add_eos > 0;
   int32_t ids[2] = { -1, -1 };
-  const char *names[2] = { tokenizer->role_tokens[AS_TOKENIZER_ROLE_BOS],
-                           tokenizer->role_tokens[AS_TOKENIZER_ROLE_EOS] };
+  const char *names[2]
+      = { config->role_tokens[AS_TOKENIZER_ROLE_BOS], config->role_tokens[AS_TOKENIZER_ROLE_EOS] };
   gboolean wanted[2] = { bos, eos };
   for (guint i = 0; i < 2; i++)
     {
@@ -226,8 +144,9 @@ rebuild_postprocessor (AsTokenizer *tokenizer, GError **error)
           return FALSE;
         }
     }
-  g_clear_pointer (&tokenizer->hf->postprocessor, as_hf_postprocessor_free);
-  tokenizer->hf->postprocessor = as_hf_postprocessor_new_template (ids[0], ids[1]);
+  AsHfTokenizer *hf = tokenizer->data;
+  g_clear_pointer (&hf->postprocessor, as_hf_postprocessor_free);
+  hf->postprocessor = as_hf_postprocessor_new_template (ids[0], ids[1]);
   return TRUE;
 }
 
@@ -238,17 +157,17 @@ as_tokenizer_load_json (const char *path, GError **error)
   g_autoptr (JsonNode) root = as_json_load_object_file (path, AS_LIMIT_VOCABULARY_BYTES, error);
   if (root == NULL)
     return NULL;
-  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_new_kind (AS_TOKENIZER_HF, path);
+  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_hf_new (path, g_new0 (AsHfTokenizer, 1));
   AsHfJson json = { root, path, "(root)" };
-  tokenizer->hf = g_new0 (AsHfTokenizer, 1);
-  if (!read_components (tokenizer->hf, &json, error))
+  if (!read_components (tokenizer->data, &json, error))
     return NULL;
   fill_vocabulary (tokenizer);
   if (!check_postprocessor_ids (tokenizer, error))
     return NULL;
   g_autofree char *folder = g_path_get_dirname (path);
-  if (!as_tokenizer_read_config (tokenizer, folder, error)
-      || !rebuild_postprocessor (tokenizer, error))
-    return NULL;
-  return g_steal_pointer (&tokenizer);
+  AsTokenizerConfig config;
+  gboolean ok = as_tokenizer_config_read (&config, folder, error)
+                && rebuild_postprocessor (tokenizer, &config, error);
+  as_tokenizer_config_clear (&config);
+  return ok ? as_tokenizer_finish (g_steal_pointer (&tokenizer), error) : NULL;
 }

@@ -12,8 +12,12 @@
  *      becomes <unk>;
  *   5. </s> is appended.
  * Decoding follows convert_tokens_to_string with the target model, then transformers'
- * clean_up_tokenization. */
-#include "tokenizer-marian-private.h"
+ * clean_up_tokenization.
+ *
+ * Folder files: source.spm (source text), target.spm (target text), vocab.json (piece → id, the
+ * ids the model uses; not the SentencePiece ids), tokenizer_config.json and
+ * special_tokens_map.json (the special token strings, default </s>, <unk>, <pad>). */
+#include "tokenizer-private.h"
 
 #include <json-glib/json-glib.h>
 #include <string.h>
@@ -21,6 +25,26 @@
 #include "as-error.h"
 #include "file-read-private.h"
 #include "json-file-private.h"
+#include "spm-processor-private.h"
+#include "vocab-json-private.h"
+#include "tokenizer-work-private.h"
+
+typedef enum
+{
+  AS_MARIAN_EOS,
+  AS_MARIAN_UNK,
+  AS_MARIAN_PAD,
+  AS_MARIAN_N_SPECIAL,
+} AsMarianSpecial;
+
+/* The kind's state (AsTokenizer.data). */
+typedef struct
+{
+  AsSpmProcessor *source;                  /* source.spm */
+  AsSpmProcessor *target;                  /* target.spm */
+  char *special[AS_MARIAN_N_SPECIAL];      /* the special tokens' strings */
+  int32_t special_id[AS_MARIAN_N_SPECIAL]; /* their ids in vocab.json; pad -1 when absent */
+} AsMarianVocab;
 
 /* "▁" (U+2581), SentencePiece's word-start mark. */
 #define SPIECE_UNDERLINE "\xe2\x96\x81"
@@ -84,6 +108,19 @@ read_special_tokens (const char *folder, const char *file, char **special, gbool
   return TRUE;
 }
 
+static void
+marian_clear (gpointer data)
+{
+  AsMarianVocab *m = data;
+  g_clear_pointer (&m->source, as_spm_processor_free);
+  g_clear_pointer (&m->target, as_spm_processor_free);
+  for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
+    g_free (m->special[k]);
+  g_free (m);
+}
+
+static const AsTokenizerClass marian_class;
+
 AsTokenizer *
 as_tokenizer_load_marian (const char *folder, GError **error)
 {
@@ -94,10 +131,8 @@ as_tokenizer_load_marian (const char *folder, GError **error)
   if (vocab == NULL)
     return NULL;
 
-  g_autoptr (AsTokenizer) tokenizer = g_new0 (AsTokenizer, 1);
-  tokenizer->kind = AS_TOKENIZER_MARIAN;
-  tokenizer->end_of_text_id = -1;
-  AsMarianVocab *m = tokenizer->marian = g_new0 (AsMarianVocab, 1);
+  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_new (&marian_class, vocab);
+  AsMarianVocab *m = tokenizer->data = g_new0 (AsMarianVocab, 1);
   for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
     m->special[k] = g_strdup (special_defaults[k]);
   gboolean separate = FALSE;
@@ -131,20 +166,7 @@ as_tokenizer_load_marian (const char *folder, GError **error)
   m->target = as_spm_processor_load (target, error);
   if (m->target == NULL)
     return NULL;
-  return g_steal_pointer (&tokenizer);
-}
-
-void
-as_tokenizer_marian_clear (AsTokenizer *tokenizer)
-{
-  AsMarianVocab *m = tokenizer->marian;
-  if (m == NULL)
-    return;
-  g_clear_pointer (&m->source, as_spm_processor_free);
-  g_clear_pointer (&m->target, as_spm_processor_free);
-  for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
-    g_free (m->special[k]);
-  g_clear_pointer (&tokenizer->marian, g_free);
+  return as_tokenizer_finish (g_steal_pointer (&tokenizer), error);
 }
 
 /* --- encoding --------------------------------------------------------------------------------- */
@@ -174,21 +196,33 @@ py_strip (const char **begin, const char **end, gboolean left, gboolean right)
     }
 }
 
-/* The end of the match of >>.+<< (greedy; '.' is any character but a newline) that starts at P,
- * or NULL when none starts there. */
-static const char *
-lang_code_match (const char *p, const char *end)
+/* The line around the current position and the last "<<" on it, so that each position is
+ * matched in constant time: a text of ">>>>…" made every position scan its line. */
+typedef struct
 {
-  if (end - p < 5 || p[0] != '>' || p[1] != '>')
+  const char *end;       /* the text's end */
+  const char *line_end;  /* the end of the line the cache is for; NULL before the first */
+  const char *last_code; /* the start of the last "<<" on that line, or NULL */
+} LangCodeScan;
+
+/* The end of the match of >>.+<< (greedy; '.' is any character but a newline) that starts at P,
+ * or NULL when none starts there. P never moves backwards between calls. */
+static const char *
+lang_code_match (LangCodeScan *scan, const char *p)
+{
+  if (scan->end - p < 5 || p[0] != '>' || p[1] != '>')
     return NULL;
-  const char *line_end = memchr (p, '\n', (gsize) (end - p));
-  if (line_end == NULL)
-    line_end = end;
-  /* the last "<<" on the line with at least one character after the ">>" */
-  for (const char *q = line_end - 2; q >= p + 3; q--)
-    if (q[0] == '<' && q[1] == '<')
-      return q + 2;
-  return NULL;
+  if (scan->line_end == NULL || p >= scan->line_end)
+    {
+      const char *line_end = memchr (p, '\n', (gsize) (scan->end - p));
+      scan->line_end = line_end != NULL ? line_end : scan->end;
+      scan->last_code = NULL;
+      for (const char *q = scan->line_end - 2; q >= p && scan->last_code == NULL; q--)
+        if (q[0] == '<' && q[1] == '<')
+          scan->last_code = q;
+    }
+  /* the last "<<" on the line, with at least one character after the ">>" */
+  return scan->last_code != NULL && scan->last_code >= p + 3 ? scan->last_code + 2 : NULL;
 }
 
 /* Appends PIECE's id (vocab.json; <unk> when absent) to IDS. */
@@ -197,7 +231,7 @@ append_piece (const AsTokenizer *tokenizer, const char *piece, gsize length, GAr
 {
   int32_t id = as_tokenizer_lookup_len (tokenizer, piece, length);
   if (id < 0)
-    id = tokenizer->marian->special_id[AS_MARIAN_UNK];
+    id = ((const AsMarianVocab *) tokenizer->data)->special_id[AS_MARIAN_UNK];
   g_array_append_val (ids, id);
 }
 
@@ -206,21 +240,25 @@ static gboolean
 encode_text_piece (AsTokenizer *tokenizer, const char *begin, const char *end, gboolean target,
                    GArray *ids, GError **error)
 {
-  const char *code_end = lang_code_match (begin, end);
+  as_tokenizer_work_add ((gsize) (end - begin)); /* the language-code scan reads each line once */
+  LangCodeScan first = { end, NULL, NULL };
+  const char *code_end = lang_code_match (&first, begin);
   if (code_end != NULL)
     append_piece (tokenizer, begin, (gsize) (code_end - begin), ids);
   /* re.sub(">>.+<<", "", text): every match removed, scanning left to right */
   g_autoptr (GString) rest = g_string_new (NULL);
+  LangCodeScan scan = { end, NULL, NULL };
   for (const char *p = begin; p < end;)
     {
-      const char *m = lang_code_match (p, end);
+      const char *m = lang_code_match (&scan, p);
       if (m != NULL)
         p = m;
       else
         g_string_append_c (rest, *p++);
     }
-  const AsMarianVocab *mv = tokenizer->marian;
+  const AsMarianVocab *mv = tokenizer->data;
   g_autoptr (GPtrArray) pieces = g_ptr_array_new_with_free_func (g_free);
+  as_tokenizer_work_add (rest->len);
   if (!as_spm_processor_encode (target ? mv->target : mv->source, rest->str, rest->len, pieces,
                                 error))
     return FALSE;
@@ -247,11 +285,13 @@ special_at (const AsMarianVocab *m, const char *p, const char *end)
   return best;
 }
 
-gboolean
-as_tokenizer_marian_encode (AsTokenizer *tokenizer, const char *text, gsize length, gboolean target,
-                            GArray *ids, GError **error)
+/* The ids of TEXT as source text, or as target text (target.spm) when TARGET, with </s>
+ * appended. */
+static gboolean
+marian_encode (AsTokenizer *tokenizer, const char *text, gsize length, gboolean target, GArray *ids,
+               GError **error)
 {
-  const AsMarianVocab *m = tokenizer->marian;
+  const AsMarianVocab *m = tokenizer->data;
   const char *end = text + length;
   const char *piece = text;       /* start of the text piece being collected */
   gboolean after_special = FALSE; /* the piece follows a special token: lstrip it */
@@ -283,11 +323,13 @@ as_tokenizer_marian_encode (AsTokenizer *tokenizer, const char *text, gsize leng
 
 /* --- decoding --------------------------------------------------------------------------------- */
 
-gboolean
-as_tokenizer_marian_is_special (const AsTokenizer *tokenizer, int32_t id)
+/* </s>, <unk> and <pad>. */
+static gboolean
+marian_is_special (const AsTokenizer *tokenizer, int32_t id)
 {
+  const AsMarianVocab *m = tokenizer->data;
   for (int k = 0; k < AS_MARIAN_N_SPECIAL; k++)
-    if (id >= 0 && id == tokenizer->marian->special_id[k])
+    if (id == m->special_id[k])
       return TRUE;
   return FALSE;
 }
@@ -332,17 +374,17 @@ flush_pieces (const AsMarianVocab *m, GPtrArray *pieces, GString *out)
   g_ptr_array_set_size (pieces, 0);
 }
 
-char *
-as_tokenizer_marian_decode (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids)
+/* MarianTokenizer.decode (IDS, skip_special_tokens=False) with the target model: special tokens
+ * written as they are, clean-up of tokenization spaces. */
+static char *
+marian_decode (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids)
 {
-  const AsMarianVocab *m = tokenizer->marian;
+  const AsMarianVocab *m = tokenizer->data;
   g_autoptr (GString) out = g_string_new (NULL);
   g_autoptr (GPtrArray) pieces = g_ptr_array_new (); /* borrowed token strings */
   for (gsize i = 0; i < n_ids; i++)
     {
       const char *token = as_tokenizer_get_token (tokenizer, ids[i]);
-      if (token == NULL)
-        continue; /* out of range: skipped, as as_tokenizer_decode documents */
       if (!is_special_string (m, token))
         {
           g_ptr_array_add (pieces, (gpointer) token);
@@ -367,15 +409,31 @@ as_tokenizer_marian_decode (const AsTokenizer *tokenizer, const int32_t *ids, gs
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-char *
-as_tokenizer_marian_token_text (const AsTokenizer *tokenizer, int32_t id)
+/* The text a piece stands for ("▁Haus" → " Haus"); a special token's string. */
+static char *
+marian_token_text (const AsTokenizer *tokenizer, int32_t id)
 {
   const char *token = as_tokenizer_get_token (tokenizer, id);
-  if (token == NULL)
-    return NULL;
-  if (is_special_string (tokenizer->marian, token))
+  if (is_special_string (tokenizer->data, token))
     return g_strdup (token);
   g_autoptr (GString) text = g_string_new (token);
   replace_all (text, SPIECE_UNDERLINE, " ");
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
+
+static guint64
+marian_data_bytes (const AsTokenizer *tokenizer)
+{
+  const AsMarianVocab *m = tokenizer->data;
+  return sizeof *m + as_spm_processor_bytes (m->source) + as_spm_processor_bytes (m->target);
+}
+
+static const AsTokenizerClass marian_class = {
+  .name = "Marian SentencePiece",
+  .encode = marian_encode,
+  .decode = marian_decode,
+  .token_text = marian_token_text,
+  .is_special = marian_is_special,
+  .data_bytes = marian_data_bytes,
+  .clear = marian_clear,
+};

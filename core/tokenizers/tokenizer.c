@@ -1,28 +1,29 @@
-/* tokenizer.c — what every tokenizer kind shares: vocabulary queries, freeing, the UTF-8 check,
- * the encode entry points and the dispatch of encode/decode on the kind (tokenizer-private.h). */
+/* tokenizer.c — what every tokenizer kind shares: vocabulary queries, freeing, the UTF-8 check and
+ * the encode entry points. A kind is reached only through its class (tokenizer-private.h). */
 #include "tokenizer-private.h"
-
-#include "as-error.h"
-#include "byte-unicode-private.h"
-#include "tokenizer-marian-private.h"
-#include "utf8-replace-private.h"
 
 #include <string.h>
 
-const char *const as_tokenizer_role_names[AS_TOKENIZER_N_ROLES] = {
-  "bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token",
-};
+#include "as-error.h"
+#include "memory-private.h"
+#include "utf8-replace-private.h"
 
 AsTokenizer *
-as_tokenizer_new_kind (AsTokenizerKind kind, const char *source)
+as_tokenizer_new (const AsTokenizerClass *klass, const char *source)
 {
+  g_assert (klass->encode != NULL && klass->decode != NULL);
   AsTokenizer *tokenizer = g_new0 (AsTokenizer, 1);
-  tokenizer->kind = kind;
+  tokenizer->klass = klass;
   tokenizer->source = g_strdup (source);
-  tokenizer->end_of_text_id = -1;
-  tokenizer->config_add_bos = tokenizer->config_add_eos = -1;
-  tokenizer->config_lowercase = tokenizer->config_strip_accents = tokenizer->config_chinese = -1;
   return tokenizer;
+}
+
+void
+as_tokenizer_init_vocabulary (AsTokenizer *tokenizer)
+{
+  g_assert (tokenizer->id_to_token == NULL && tokenizer->token_to_id == NULL);
+  tokenizer->id_to_token = g_ptr_array_new_with_free_func (g_free);
+  tokenizer->token_to_id = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 void
@@ -30,18 +31,49 @@ as_tokenizer_free (AsTokenizer *tokenizer)
 {
   if (tokenizer == NULL)
     return;
-  if (tokenizer->kind == AS_TOKENIZER_BPE)
-    as_tokenizer_bpe_clear (tokenizer);
-  if (tokenizer->kind == AS_TOKENIZER_MARIAN)
-    as_tokenizer_marian_clear (tokenizer);
-  g_clear_pointer (&tokenizer->hf, as_hf_tokenizer_free);
-  for (guint i = 0; i < AS_TOKENIZER_N_ROLES; i++)
-    g_free (tokenizer->role_tokens[i]);
+  if (tokenizer->data != NULL && tokenizer->klass->clear != NULL)
+    tokenizer->klass->clear (tokenizer->data);
+  as_memory_release (tokenizer->held);
   g_clear_pointer (&tokenizer->source, g_free);
   g_clear_pointer (&tokenizer->token_to_id, g_hash_table_unref);
   g_clear_pointer (&tokenizer->id_to_token, g_ptr_array_unref);
   g_clear_pointer (&tokenizer->extra_names, g_ptr_array_unref);
   g_free (tokenizer);
+}
+
+/* A vocabulary string's cost: its bytes and NUL, its malloc header, a slot of id_to_token and an
+ * entry of token_to_id (key, value, hash). */
+#define TOKEN_OVERHEAD 48
+
+static guint64
+vocabulary_bytes (const AsTokenizer *tokenizer)
+{
+  guint64 bytes = sizeof *tokenizer;
+  for (guint i = 0; i < tokenizer->id_to_token->len; i++)
+    {
+      const char *token = g_ptr_array_index (tokenizer->id_to_token, i);
+      bytes += sizeof (gpointer) + (token != NULL ? strlen (token) + 1 + TOKEN_OVERHEAD : 0);
+    }
+  for (guint i = 0; tokenizer->extra_names != NULL && i < tokenizer->extra_names->len; i++)
+    bytes += strlen (g_ptr_array_index (tokenizer->extra_names, i)) + 1 + TOKEN_OVERHEAD;
+  return bytes;
+}
+
+AsTokenizer *
+as_tokenizer_finish (AsTokenizer *tokenizer, GError **error)
+{
+  guint64 bytes = vocabulary_bytes (tokenizer);
+  if (tokenizer->klass->data_bytes != NULL)
+    bytes += tokenizer->klass->data_bytes (tokenizer);
+  g_autofree char *what = g_strdup_printf ("the tokenizer of %s", tokenizer->source);
+  if (!as_memory_check_advice (bytes, what, "free memory or raise ATTNSCOPE_MEMORY_LIMIT", error))
+    {
+      as_tokenizer_free (tokenizer);
+      return NULL;
+    }
+  as_memory_hold (bytes);
+  tokenizer->held = bytes;
+  return tokenizer;
 }
 
 void
@@ -55,8 +87,9 @@ as_encoding_free (AsEncoding *encoding)
   g_free (encoding);
 }
 
-gboolean
-as_tokenizer_check_utf8 (const char *text, gsize length, GError **error)
+/* Sets an AS_ERROR_INPUT error and returns FALSE when TEXT is not valid UTF-8. */
+static gboolean
+check_utf8 (const char *text, gsize length, GError **error)
 {
   gsize valid = as_utf8_valid_prefix (text, length);
   if (valid == length)
@@ -68,32 +101,34 @@ as_tokenizer_check_utf8 (const char *text, gsize length, GError **error)
   return FALSE;
 }
 
-/* The ids of one sequence, without special tokens added around it (a Marian tokenizer appends
- * its </s> itself), on a translation model's target side when TARGET. */
+/* The ids of one sequence, without the special tokens the post-processor adds (a Marian
+ * tokenizer appends its </s> itself), on a translation model's target side when TARGET. */
 static gboolean
 encode_side (AsTokenizer *tokenizer, const char *text, gsize n, gboolean target, GArray *ids,
              GError **error)
 {
-  if (!as_tokenizer_check_utf8 (text, n, error))
-    return FALSE;
-  switch (tokenizer->kind)
-    {
-    case AS_TOKENIZER_BPE:
-      return as_tokenizer_bpe_encode (tokenizer, text, n, ids, error);
-    case AS_TOKENIZER_WORDS:
-      return as_tokenizer_words_encode (tokenizer, text, n, ids, error);
-    case AS_TOKENIZER_HF:
-      return as_hf_tokenizer_encode_sequence (tokenizer->hf, text, n, ids, error);
-    case AS_TOKENIZER_MARIAN:
-      return as_tokenizer_marian_encode (tokenizer, text, n, target, ids, error);
-    }
-  g_assert_not_reached ();
+  return check_utf8 (text, n, error)
+         && tokenizer->klass->encode (tokenizer, text, n, target, ids, error);
 }
 
-static gboolean
-encode_sequence (AsTokenizer *tokenizer, const char *text, gsize n, GArray *ids, GError **error)
+/* The default post-processing: the sequences one after the other, nothing added. */
+static void
+concatenate (const GArray *a, const GArray *b, AsEncoding *encoding)
 {
-  return encode_side (tokenizer, text, n, FALSE, ids, error);
+  for (int side = 0; side < 2; side++)
+    {
+      const GArray *ids = side == 0 ? a : b;
+      if (ids == NULL)
+        continue;
+      int32_t type = side;
+      guint8 special = 0;
+      g_array_append_vals (encoding->ids, ids->data, ids->len);
+      for (guint i = 0; i < ids->len; i++)
+        {
+          g_array_append_val (encoding->type_ids, type);
+          g_array_append_val (encoding->special_mask, special);
+        }
+    }
 }
 
 AsEncoding *
@@ -106,13 +141,13 @@ as_tokenizer_encode_full (AsTokenizer *tokenizer, const char *text, gssize lengt
   g_autoptr (GArray) a = g_array_new (FALSE, FALSE, sizeof (int32_t));
   g_autoptr (GArray) b = NULL;
   gsize n = length < 0 ? strlen (text) : (gsize) length;
-  if (!encode_sequence (tokenizer, text, n, a, error))
+  if (!encode_side (tokenizer, text, n, FALSE, a, error))
     return NULL;
   if (pair != NULL)
     {
       b = g_array_new (FALSE, FALSE, sizeof (int32_t));
       gsize m = pair_length < 0 ? strlen (pair) : (gsize) pair_length;
-      if (!encode_sequence (tokenizer, pair, m, b, error))
+      if (!encode_side (tokenizer, pair, m, FALSE, b, error))
         {
           g_prefix_error (error, "the pair's second text: ");
           return NULL;
@@ -123,10 +158,11 @@ as_tokenizer_encode_full (AsTokenizer *tokenizer, const char *text, gssize lengt
   encoding->ids = g_array_new (FALSE, FALSE, sizeof (int32_t));
   encoding->type_ids = g_array_new (FALSE, FALSE, sizeof (int32_t));
   encoding->special_mask = g_array_new (FALSE, FALSE, sizeof (guint8));
-  const AsHfPostProcessor *post
-      = tokenizer->kind == AS_TOKENIZER_HF ? tokenizer->hf->postprocessor : NULL;
-  as_hf_postprocessor_apply (post, a, b, (flags & AS_ENCODE_NO_SPECIAL) == 0, encoding->ids,
-                             encoding->type_ids, encoding->special_mask);
+  gboolean add_special = (flags & AS_ENCODE_NO_SPECIAL) == 0;
+  if (tokenizer->klass->post_process != NULL)
+    tokenizer->klass->post_process (tokenizer, a, b, add_special, encoding);
+  else
+    concatenate (a, b, encoding);
   return g_steal_pointer (&encoding);
 }
 
@@ -154,39 +190,86 @@ as_tokenizer_encode_target (AsTokenizer *tokenizer, const char *text, gssize len
   return g_steal_pointer (&ids);
 }
 
-/* HF's decode: each id's token (skipping unknown ids) through the decoder. */
-static char *
-hf_decode (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids)
-{
-  g_autoptr (GPtrArray) tokens = g_ptr_array_new ();
-  for (gsize i = 0; i < n_ids; i++)
-    {
-      const char *token = as_tokenizer_get_token (tokenizer, ids[i]);
-      if (token != NULL)
-        g_ptr_array_add (tokens, (gpointer) token);
-    }
-  gsize length;
-  return as_hf_decoder_decode (tokenizer->hf->decoder, tokens, FALSE, &length);
-}
-
 char *
 as_tokenizer_decode (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids)
 {
   g_return_val_if_fail (tokenizer != NULL, NULL);
   g_return_val_if_fail (ids != NULL || n_ids == 0, NULL);
+  /* ids out of range are skipped, as documented: the kinds see only ids with a token */
+  g_autofree int32_t *known = g_new (int32_t, MAX (n_ids, 1));
+  gsize n_known = 0;
+  for (gsize i = 0; i < n_ids; i++)
+    if (as_tokenizer_get_token (tokenizer, ids[i]) != NULL)
+      known[n_known++] = ids[i];
+  return tokenizer->klass->decode (tokenizer, known, n_known);
+}
 
-  switch (tokenizer->kind)
+/* A prefix of TEXT at least AT bytes long that ends where white space begins (the first such
+ * end at or after AT, or at a character boundary when none follows within as many bytes again);
+ * LENGTH when none is shorter than the text. */
+static gsize
+cut_at (const char *text, gsize length, gsize at)
+{
+  if (at >= length)
+    return length;
+  const char *p = g_utf8_find_next_char (text + at - 1, text + length);
+  const char *limit = text + MIN (length, 2 * at);
+  for (const char *q = p; q != NULL && q < limit; q = g_utf8_find_next_char (q, text + length))
+    if (g_unichar_isspace (g_utf8_get_char (q))
+        && !g_unichar_isspace (g_utf8_get_char (g_utf8_prev_char (q))))
+      return (gsize) (q - text);
+  return p != NULL ? (gsize) (p - text) : length;
+}
+
+/* The ids of TEXT[0, LENGTH) as one sequence. */
+static GArray *
+encode_prefix (AsTokenizer *tokenizer, const char *text, gsize length, GError **error)
+{
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (int32_t));
+  if (!encode_side (tokenizer, text, length, FALSE, ids, error))
+    return NULL;
+  return g_steal_pointer (&ids);
+}
+
+/* Ids past the ones compared: the cut can change the last few tokens of a prefix. */
+#define PREFIX_MARGIN 32
+
+gboolean
+as_tokenizer_prefix_for (AsTokenizer *tokenizer, const char *text, gsize length, int max_ids,
+                         gsize *prefix, GError **error)
+{
+  g_return_val_if_fail (tokenizer != NULL && max_ids >= 0, FALSE);
+  guint want = (guint) max_ids + 1 + PREFIX_MARGIN;
+  /* most tokens are a few bytes: the first window usually suffices */
+  gsize window = MAX (4096, 16 * (gsize) want);
+  *prefix = length;
+  for (;;)
     {
-    case AS_TOKENIZER_BPE:
-      return as_tokenizer_bpe_decode (tokenizer, ids, n_ids);
-    case AS_TOKENIZER_WORDS:
-      return as_tokenizer_words_decode (tokenizer, ids, n_ids);
-    case AS_TOKENIZER_HF:
-      return hf_decode (tokenizer, ids, n_ids);
-    case AS_TOKENIZER_MARIAN:
-      return as_tokenizer_marian_decode (tokenizer, ids, n_ids);
+      gsize first = cut_at (text, length, window);
+      if (first >= length)
+        return TRUE; /* as long as the text: the caller encodes it all */
+      g_autoptr (GArray) a = encode_prefix (tokenizer, text, first, error);
+      if (a == NULL)
+        return FALSE;
+      if (a->len < want)
+        {
+          window = 2 * first;
+          continue;
+        }
+      gsize second = cut_at (text, length, first + first / 2);
+      if (second >= length)
+        return TRUE;
+      g_autoptr (GArray) b = encode_prefix (tokenizer, text, second, error);
+      if (b == NULL)
+        return FALSE;
+      if (b->len > (guint) max_ids
+          && memcmp (a->data, b->data, ((gsize) max_ids + 1) * sizeof (int32_t)) == 0)
+        {
+          *prefix = first;
+          return TRUE;
+        }
+      window = 2 * second;
     }
-  g_assert_not_reached ();
 }
 
 const char *
@@ -202,14 +285,9 @@ gboolean
 as_tokenizer_is_special (const AsTokenizer *tokenizer, int32_t id)
 {
   g_return_val_if_fail (tokenizer != NULL, FALSE);
-  if (tokenizer->kind == AS_TOKENIZER_HF)
-    {
-      const AsHfAddedToken *t = as_hf_added_find_id (tokenizer->hf->added, id);
-      return t != NULL && t->special;
-    }
-  if (tokenizer->kind == AS_TOKENIZER_MARIAN)
-    return as_tokenizer_marian_is_special (tokenizer, id);
-  return tokenizer->kind == AS_TOKENIZER_BPE && id >= 0 && id == tokenizer->end_of_text_id;
+  if (as_tokenizer_get_token (tokenizer, id) == NULL || tokenizer->klass->is_special == NULL)
+    return FALSE;
+  return tokenizer->klass->is_special (tokenizer, id);
 }
 
 char *
@@ -219,20 +297,8 @@ as_tokenizer_dup_token_text (const AsTokenizer *tokenizer, int32_t id)
   if (token == NULL)
     return NULL;
   char *text = NULL;
-  if (tokenizer->kind == AS_TOKENIZER_BPE)
-    text = as_byte_level_token_text (token);
-  else if (tokenizer->kind == AS_TOKENIZER_MARIAN)
-    text = as_tokenizer_marian_token_text (tokenizer, id);
-  else if (tokenizer->kind == AS_TOKENIZER_HF && as_tokenizer_is_special (tokenizer, id))
-    return g_strdup (as_hf_added_find_id (tokenizer->hf->added, id)->content);
-  else if (tokenizer->kind == AS_TOKENIZER_HF)
-    {
-      GPtrArray one = { (gpointer *) &token, 1 };
-      gsize length;
-      text = as_hf_decoder_decode (tokenizer->hf->decoder, &one, TRUE, &length);
-      if (strlen (text) != length || length == 0)
-        g_clear_pointer (&text, g_free); /* holds byte 0, or stands for nothing */
-    }
+  if (tokenizer->klass->token_text != NULL)
+    text = tokenizer->klass->token_text (tokenizer, id);
   return text != NULL ? text : g_strdup (token);
 }
 

@@ -3,7 +3,7 @@
  * The file is one JSON object whose members map token strings to integer ids. Ids must be
  * distinct and lie in 0 ≤ id < 2^24; the vocabulary size is the largest id + 1, and ids nobody
  * uses stay holes (as_tokenizer_get_token returns NULL for them). */
-#include "tokenizer-private.h"
+#include "vocab-json-private.h"
 
 #include <json-glib/json-glib.h>
 

@@ -8,12 +8,14 @@
  * special tokens written in the text are kept whole; "[CLS] A [SEP]" and "[CLS] A [SEP] B [SEP]".
  * So the folder gets exactly that pipeline: BertNormalizer, BertPreTokenizer, WordPiece,
  * TemplateProcessing, the WordPiece decoder. vocab.txt: one token per line, id = line index. */
-#include "tokenizer-private.h"
+#include "tokenizer-hf-private.h"
 
 #include <string.h>
 
 #include "as-error.h"
 #include "file-read-private.h"
+#include "hf-wordpiece-private.h"
+#include "tokenizer-config-private.h"
 
 static const char *const default_roles[AS_TOKENIZER_N_ROLES] = {
   NULL, NULL, "[UNK]", "[SEP]", "[PAD]", "[CLS]", "[MASK]",
@@ -49,27 +51,21 @@ read_lines (const char *path, GError **error)
   return g_steal_pointer (&lines);
 }
 
-AsTokenizer *
-as_tokenizer_load_vocab_txt (const char *folder, GError **error)
+/* The pipeline BertTokenizer implies for LINES (the tokens in id order) and CONFIG. */
+static AsHfTokenizer *
+bert_pipeline (GPtrArray *lines, const AsTokenizerConfig *config, const char *path, GError **error)
 {
-  g_autofree char *path = g_build_filename (folder, "vocab.txt", NULL);
-  g_autoptr (GPtrArray) lines = read_lines (path, error);
-  if (lines == NULL)
-    return NULL;
-  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_new_kind (AS_TOKENIZER_HF, path);
-  if (!as_tokenizer_read_config (tokenizer, folder, error))
-    return NULL;
   const char *roles[AS_TOKENIZER_N_ROLES];
   for (guint i = 0; i < AS_TOKENIZER_N_ROLES; i++)
-    roles[i] = tokenizer->role_tokens[i] != NULL ? tokenizer->role_tokens[i] : default_roles[i];
+    roles[i] = config->role_tokens[i] != NULL ? config->role_tokens[i] : default_roles[i];
 
-  AsHfTokenizer *hf = tokenizer->hf = g_new0 (AsHfTokenizer, 1);
-  hf->model = as_hf_model_new_wordpiece (lines, roles[AS_TOKENIZER_ROLE_UNK], path, error);
+  g_autoptr (AsHfTokenizer) hf = g_new0 (AsHfTokenizer, 1);
+  hf->model = as_hf_wordpiece_new_vocab (lines, roles[AS_TOKENIZER_ROLE_UNK], path, error);
   if (hf->model == NULL)
     return NULL;
-  gboolean lowercase = tokenizer->config_lowercase != 0; /* BertTokenizer: do_lower_case=True */
-  hf->normalizer = as_hf_normalizer_new_bert (TRUE, tokenizer->config_chinese != 0,
-                                              tokenizer->config_strip_accents, lowercase);
+  gboolean lowercase = config->lowercase != 0; /* BertTokenizer: do_lower_case=True */
+  hf->normalizer
+      = as_hf_normalizer_new_bert (TRUE, config->chinese != 0, config->strip_accents, lowercase);
   hf->pretokenizer = as_hf_pretokenizer_new_bert ();
   hf->decoder = as_hf_decoder_new_wordpiece ();
   hf->added = as_hf_added_new ();
@@ -92,9 +88,25 @@ as_tokenizer_load_vocab_txt (const char *folder, GError **error)
       return NULL;
     }
   hf->postprocessor = as_hf_postprocessor_new_bert (cls_id, sep_id);
+  return g_steal_pointer (&hf);
+}
 
-  tokenizer->id_to_token = g_ptr_array_new_with_free_func (g_free);
-  tokenizer->token_to_id = g_hash_table_new (g_str_hash, g_str_equal);
+AsTokenizer *
+as_tokenizer_load_vocab_txt (const char *folder, GError **error)
+{
+  g_autofree char *path = g_build_filename (folder, "vocab.txt", NULL);
+  g_autoptr (GPtrArray) lines = read_lines (path, error);
+  if (lines == NULL)
+    return NULL;
+  AsTokenizerConfig config;
+  AsHfTokenizer *hf = as_tokenizer_config_read (&config, folder, error)
+                          ? bert_pipeline (lines, &config, path, error)
+                          : NULL;
+  as_tokenizer_config_clear (&config);
+  if (hf == NULL)
+    return NULL;
+  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_hf_new (path, hf);
+  as_tokenizer_init_vocabulary (tokenizer);
   for (guint i = 0; i < hf->model->id_to_token->len; i++)
     {
       char *copy = g_strdup (g_ptr_array_index (hf->model->id_to_token, i));
@@ -102,5 +114,5 @@ as_tokenizer_load_vocab_txt (const char *folder, GError **error)
       if (copy != NULL)
         g_hash_table_replace (tokenizer->token_to_id, copy, GINT_TO_POINTER ((int32_t) i));
     }
-  return g_steal_pointer (&tokenizer);
+  return as_tokenizer_finish (g_steal_pointer (&tokenizer), error);
 }

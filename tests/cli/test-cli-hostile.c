@@ -29,6 +29,22 @@
 /* Peak memory of a refused run: the binary with a small model is far below this (an ASan build
  * included); the 12 GB recipes once took 11.8 GB. */
 #define RUN_MAX_RSS_MB 1024
+/* Time of a run on a hostile input that once took minutes (a 64 MB line, a tokenizer stage that
+ * was cubic), in the optimized build: CPU time (user + system), which other processes on a
+ * loaded machine do not inflate as they do the wall clock. The sanitizers' debug build is several
+ * times slower, so there only the 60 s bound holds. tests/core/test-tokenizer-scaling.c counts
+ * work instead of timing it. */
+#define RUN_MAX_SECONDS 5.0
+#if defined(__SANITIZE_ADDRESS__)
+#define TIMED_BUILD 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TIMED_BUILD 0
+#endif
+#endif
+#ifndef TIMED_BUILD
+#define TIMED_BUILD 1
+#endif
 
 static char *fixture;
 
@@ -38,6 +54,7 @@ typedef struct
   char *out, *err;
   double max_rss_mb;
   double seconds;
+  double cpu_seconds; /* user + system: what the run cost, whatever else the machine runs */
 } Bounded;
 
 static void
@@ -118,9 +135,11 @@ run_bounded (const char *const *args, const char *stdout_path, gboolean (*signal
     .err = g_string_free (err, FALSE),
     .max_rss_mb = usage.ru_maxrss / 1024.0,
     .seconds = (g_get_monotonic_time () - start) / 1e6,
+    .cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec
+                   + usage.ru_stime.tv_usec / 1e6,
   };
-  g_test_message ("attnscope %s: exit %d after %.2f s, peak %.0f MB; stderr: %s", args[0], b.status,
-                  b.seconds, b.max_rss_mb, b.err);
+  g_test_message ("attnscope %s: exit %d after %.2f s (%.2f s of CPU), peak %.0f MB; stderr: %s",
+                  args[0], b.status, b.seconds, b.cpu_seconds, b.max_rss_mb, b.err);
   return b;
 }
 
@@ -141,6 +160,16 @@ assert_refused (const Bounded *b, const char *const *needles)
   g_assert_null (strstr (b->err, "Sanitizer"));
   g_assert_cmpstr (b->out, ==, "");
   g_assert_cmpfloat (b->max_rss_mb, <, RUN_MAX_RSS_MB);
+}
+
+/* The bounds of a run on an input that once cost minutes or gigabytes: RUN_MAX_SECONDS (in the
+ * optimized build) and RUN_MAX_RSS_MB. */
+static void
+assert_bounded (const Bounded *b)
+{
+  g_assert_cmpfloat (b->max_rss_mb, <, RUN_MAX_RSS_MB);
+  if (TIMED_BUILD)
+    g_assert_cmpfloat (b->cpu_seconds, <=, RUN_MAX_SECONDS);
 }
 
 static char *
@@ -431,7 +460,8 @@ test_messages (void)
 }
 
 /* Every hostile tokenizer folder through tokenize: refused when loading or, for the regex that
- * backtracks without end, when encoding the text it cannot match in bounded time. */
+ * backtracks without end and the normalizer that grows without bound, when encoding the text; the
+ * cases that once took minutes (a cubic WordPiece, 20,000 added tokens) encode it, fast. */
 static void
 test_tokenizer_folders (void)
 {
@@ -443,8 +473,22 @@ test_tokenizer_folders (void)
       g_assert_true (hostile_tokenizer_write (dir, c, &error));
       g_assert_no_error (error);
       g_autofree char *file = g_build_filename (dir, hostile_tokenizer_file (c), NULL);
-      const char *tokenize[] = { "tokenize", "--model", dir, hostile_tokenizer_text (c), NULL };
+      const char *tokenize[]
+          = { "tokenize", "--model", dir, "--json", hostile_tokenizer_text (c), NULL };
       g_auto (Bounded) b = run_bounded (tokenize, NULL, NULL, NULL);
+      assert_bounded (&b);
+      if (hostile_tokenizer_needle (c) == NULL)
+        {
+          g_assert_cmpint (b.status, ==, 0);
+          g_assert_cmpstr (b.err, ==, "");
+          g_autoptr (JsonNode) out = parse_json (b.out);
+          JsonArray *ids = json_object_get_array_member (json_node_get_object (out), "ids");
+          if (hostile_tokenizer_ids (c) >= 0)
+            g_assert_cmpuint (json_array_get_length (ids), ==, (guint) hostile_tokenizer_ids (c));
+          else
+            g_assert_cmpuint (json_array_get_length (ids), >, 0);
+          continue;
+        }
       assert_refused (&b, (const char *[]){ file, hostile_tokenizer_needle (c), NULL });
     }
 }
@@ -472,6 +516,117 @@ test_lines_files (void)
   const char *input[] = { "project", "--method", "pca", "--input", fifo, "--dataset", "x", NULL };
   g_auto (Bounded) p = run_bounded (input, NULL, NULL, NULL);
   assert_refused (&p, (const char *[]){ fifo, "is a FIFO", NULL });
+}
+
+/* Writes PATH: one line of about BYTES bytes of words, then a short line. */
+static void
+write_long_line (const char *path, gsize bytes)
+{
+  static const char *const words[] = { "the ", "cat ",    "sat ", "on ",  "a ",   "mat ",
+                                       "and ", "looked ", "at ",  "dog ", "who ", "slept " };
+  GString *s = g_string_sized_new (bytes + 64);
+  for (guint i = 0; s->len < bytes; i++)
+    g_string_append (s, words[(i * 7 + i / 5) % G_N_ELEMENTS (words)]);
+  g_string_append (s, "\nthe cat sat\n");
+  g_assert_true (g_file_set_contents (path, s->str, (gssize) s->len, NULL));
+  g_string_free (s, TRUE);
+}
+
+/* A 60 MB --lines line: the commands that refuse or truncate past the context read only the
+ * tokens that decide that (as_tokenizer_prefix_for), so refusing it or keeping its first 32
+ * tokens costs what those tokens cost (the file's 60 MB apart): it once took gigabytes and over a
+ * minute. The truncated line gives what a short line with the same first tokens gives. */
+static void
+test_long_lines (void)
+{
+  g_autofree char *lines = g_build_filename (test_tmpdir (), "long-line.txt", NULL);
+  write_long_line (lines, 60u << 20);
+  g_autofree char *short_line = g_build_filename (test_tmpdir (), "short-line.txt", NULL);
+  g_assert_true (g_file_set_contents (short_line, "the cat sat\n", -1, NULL));
+  const char *alone[] = { "perplexity", "--model", fixture, "--lines", short_line, "--json", NULL };
+  g_auto (Bounded) a = run_bounded (alone, NULL, NULL, NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_autoptr (JsonNode) alone_json = parse_json (a.out);
+  gint64 short_predictions
+      = json_object_get_int_member (json_node_get_object (alone_json), "predicted_tokens");
+  const char *commands[] = { "perplexity", "stats" };
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      const char *refused[] = { commands[i], "--model", fixture, "--lines", lines, "--json", NULL };
+      g_auto (Bounded) r = run_bounded (refused, NULL, NULL, NULL);
+      assert_refused (&r, (const char *[]){ "--lines", "line 1",
+                                            "the input has more than 128 "
+                                            "tokens but the model's context length is 32 tokens",
+                                            NULL });
+      assert_bounded (&r);
+      const char *truncated[]
+          = { commands[i], "--model", fixture, "--lines", lines, "--json", "--truncate", NULL };
+      g_auto (Bounded) t = run_bounded (truncated, NULL, NULL, NULL);
+      g_assert_cmpint (t.status, ==, 0);
+      assert_bounded (&t);
+      g_autoptr (JsonNode) out = parse_json (t.out);
+      JsonObject *o = json_node_get_object (out);
+      if (g_str_equal (commands[i], "perplexity"))
+        {
+          g_assert_cmpint (json_object_get_int_member (o, "texts"), ==, 2);
+          /* 31 predictions in the long line's first 32 tokens, and the short line's */
+          g_assert_cmpint (json_object_get_int_member (o, "predicted_tokens"), ==,
+                           31 + short_predictions);
+        }
+      else
+        g_assert_cmpint (json_object_get_int_member (o, "sentences"), ==, 2);
+    }
+}
+
+/* The small escapes: a --model name with a '/' is not joined to the shipped folder, a snapshot
+ * leading out of the Hugging Face cache is refused, --type-ids on a decoder and an empty output
+ * name are usage errors found before any work. */
+static void
+test_small_escapes (void)
+{
+  const char *escape[] = { "info", "--model", "attnscope-mini/../../../../tmp", NULL };
+  g_auto (Bounded) e = run_bounded (escape, NULL, NULL, NULL);
+  assert_refused (&e, (const char *[]){ "attnscope-mini/../../../../tmp does not exist",
+                                        "never a shipped model's name", NULL });
+
+  g_autofree char *home = g_build_filename (test_tmpdir (), "hf-home", NULL);
+  g_autofree char *snapshots
+      = g_build_filename (home, "hub", "models--org--linked", "snapshots", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (snapshots, 0755), ==, 0);
+  g_autofree char *link = g_build_filename (snapshots, "abc", NULL);
+  g_assert_cmpint (symlink (fixture, link), ==, 0);
+  g_setenv ("HF_HOME", home, TRUE);
+  const char *linked[] = { "info", "--model", "org/linked", NULL };
+  g_auto (Bounded) l = run_bounded (linked, NULL, NULL, NULL);
+  g_unsetenv ("HF_HOME");
+  assert_refused (&l, (const char *[]){ link, "leads out of the Hugging Face cache", NULL });
+
+  g_autofree char *out = g_build_filename (test_tmpdir (), "never.h5", NULL);
+  const char *types[]
+      = { "run", "--model", fixture, "--ids", "1,2,3", "--type-ids", "0,0,1", "--dump", out, NULL };
+  g_auto (Bounded) t = run_bounded (types, NULL, NULL, NULL);
+  g_assert_cmpint (t.status, ==, 2);
+  g_assert_nonnull (strstr (t.err, "usage error: tiny-gpt2 has no token types: --type-ids"));
+  const char *predict_types[]
+      = { "predict", "--model", fixture, "--ids", "1,2", "--type-ids", "0,1", NULL };
+  g_auto (Bounded) p = run_bounded (predict_types, NULL, NULL, NULL);
+  g_assert_cmpint (p.status, ==, 2);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+
+  const char *empty_dump[] = { "run", "--model", fixture, "--text", "the cat", "-o", "", NULL };
+  const char *empty_export[] = { "export", "--model", fixture, "--text", "the cat", "--layer",
+                                 "0",      "--head",  "0",     "-o",     "",        NULL };
+  const char *folder_dump[]
+      = { "run", "--model", fixture, "--text", "the cat", "--dump", "/tmp/", NULL };
+  const char *const *empties[] = { empty_dump, empty_export, folder_dump };
+  for (gsize i = 0; i < G_N_ELEMENTS (empties); i++)
+    {
+      g_auto (Bounded) b = run_bounded (empties[i], NULL, NULL, NULL);
+      g_assert_cmpint (b.status, ==, 2);
+      g_assert_nonnull (strstr (b.err, "names no file (expected a file name)"));
+      g_assert_cmpstr (b.out, ==, "");
+      assert_bounded (&b);
+    }
 }
 
 /* Runs ARGS with ATTNSCOPE_MEMORY_LIMIT=LIMIT; returns the exit status. */
@@ -628,6 +783,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/hostile/compare-memory", test_compare_memory);
   g_test_add_func ("/cli/hostile/overflow", test_overflow);
   g_test_add_func ("/cli/hostile/layers-and-eps", test_layers_and_eps);
+  g_test_add_func ("/cli/hostile/long-lines", test_long_lines);
+  g_test_add_func ("/cli/hostile/small-escapes", test_small_escapes);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   g_free (fixture);

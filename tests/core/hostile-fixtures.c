@@ -6,6 +6,7 @@
 #include <hdf5.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fixture-model.h"
 
@@ -36,6 +37,18 @@ static const struct
   [HOSTILE_MERGES_FIFO] = { "merges-fifo", "merges.txt", "is a FIFO" },
   [HOSTILE_WEIGHTS_FIFO] = { "weights-fifo", "tf_model.h5", "is a FIFO" },
   [HOSTILE_SAFETENSORS_FIFO] = { "safetensors-fifo", "model.safetensors", "is a FIFO" },
+  [HOSTILE_CONFIG_NUL_KEY]
+  = { "config-nul-key", "config.json", "the key \"n_layer\\u0000x\" holds a NUL character" },
+  [HOSTILE_SAFETENSORS_NUL_KEY] = { "safetensors-nul-key", "model.safetensors",
+                                    "the key \"wte.weight\\u0000x\" holds a NUL character" },
+  [HOSTILE_INDEX_NUL_SHARD]
+  = { "index-nul-shard", "model.safetensors.index.json",
+      "the string \"model-00001-of-00001.safetensors\\u0000x\" (key \"wte.weight\") holds a NUL "
+      "character" },
+  [HOSTILE_SHARD_TEXT_LINK] = { "shard-text-link", "model-00001-of-00001.safetensors",
+                                "(a symbolic link to merges.txt) is not a safetensors file: it "
+                                "begins with text (\"#version\") where the 8-byte header length "
+                                "belongs" },
 };
 
 const char *
@@ -311,6 +324,49 @@ pad_to_100_mb (const char *old)
 }
 
 static char *
+n_layer_nul (const char *old)
+{
+  GString *s = g_string_new (old);
+  g_assert (g_string_replace (s, "\"n_layer\" : 2", "\"n_layer\\u0000x\" : 7, \"n_layer\" : 2", 1)
+            == 1);
+  return g_string_free (s, FALSE);
+}
+
+/* The weights as a sharded checkpoint whose one shard is BROKEN: the weight map's shard name
+ * gets "\u0000x", or the shard is a symbolic link to merges.txt. */
+static gboolean
+broken_shards (const char *dir, HostileCase broken, GError **error)
+{
+  const char *shard = "model-00001-of-00001.safetensors";
+  const char *suffix = broken == HOSTILE_INDEX_NUL_SHARD ? "\\u0000x" : "";
+  g_autofree char *index = g_strdup_printf (
+      "{\"metadata\": {}, \"weight_map\": {\"wte.weight\": \"%s%s\"}}", shard, suffix);
+  g_autofree char *index_path = g_build_filename (dir, "model.safetensors.index.json", NULL);
+  if (!g_file_set_contents (index_path, index, -1, error))
+    return FALSE;
+  if (broken != HOSTILE_SHARD_TEXT_LINK)
+    return TRUE;
+  g_autofree char *link = g_build_filename (dir, shard, NULL);
+  if (symlink ("merges.txt", link) != 0)
+    return fail (error, "make a symbolic link", link);
+  return TRUE;
+}
+
+/* A model.safetensors whose header's one entry is named "wte.weight\u0000x". */
+static gboolean
+safetensors_nul_key (const char *dir, GError **error)
+{
+  const char *header = "{\"wte.weight\\u0000x\":{\"dtype\":\"F32\",\"shape\":[1],"
+                       "\"data_offsets\":[0,4]}}";
+  guint64 n = GUINT64_TO_LE ((guint64) strlen (header));
+  g_autoptr (GString) file = g_string_new_len ((const char *) &n, 8);
+  g_string_append (file, header);
+  g_string_append_len (file, "\0\0\0\0", 4);
+  g_autofree char *path = g_build_filename (dir, "model.safetensors", NULL);
+  return g_file_set_contents (path, file->str, (gssize) file->len, error);
+}
+
+static char *
 n_layer_2_63 (const char *old)
 {
   GString *s = g_string_new (old);
@@ -379,6 +435,15 @@ hostile_folder_write (const char *dir, HostileCase c, GError **error)
       spec.write_safetensors = TRUE;
       return fixture_model_write (dir, &spec, error) && make_fifo (dir, "model.safetensors", error);
     }
+  if (c == HOSTILE_SAFETENSORS_NUL_KEY || c == HOSTILE_INDEX_NUL_SHARD
+      || c == HOSTILE_SHARD_TEXT_LINK)
+    {
+      spec.write_h5 = FALSE;
+      if (!fixture_model_write (dir, &spec, error))
+        return FALSE;
+      return c == HOSTILE_SAFETENSORS_NUL_KEY ? safetensors_nul_key (dir, error)
+                                              : broken_shards (dir, c, error);
+    }
   if (!fixture_model_write (dir, &spec, error))
     return FALSE;
   switch (c)
@@ -422,6 +487,8 @@ hostile_folder_write (const char *dir, HostileCase c, GError **error)
       return rewrite (dir, "config.json", pad_to_100_mb, error);
     case HOSTILE_CONFIG_2_63:
       return rewrite (dir, "config.json", n_layer_2_63, error);
+    case HOSTILE_CONFIG_NUL_KEY:
+      return rewrite (dir, "config.json", n_layer_nul, error);
     case HOSTILE_CONFIG_FIFO:
       return make_fifo (dir, "config.json", error);
     case HOSTILE_VOCAB_FIFO:
@@ -432,6 +499,9 @@ hostile_folder_write (const char *dir, HostileCase c, GError **error)
       return make_fifo (dir, "tf_model.h5", error);
     case HOSTILE_HUGE_NEEDED:
     case HOSTILE_SAFETENSORS_FIFO:
+    case HOSTILE_SAFETENSORS_NUL_KEY:
+    case HOSTILE_INDEX_NUL_SHARD:
+    case HOSTILE_SHARD_TEXT_LINK:
     case HOSTILE_N_CASES:
       break;
     }

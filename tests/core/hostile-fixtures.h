@@ -34,6 +34,10 @@ typedef enum
   HOSTILE_MERGES_FIFO,      /* merges.txt is a FIFO */
   HOSTILE_WEIGHTS_FIFO,     /* tf_model.h5 is a FIFO */
   HOSTILE_SAFETENSORS_FIFO, /* model.safetensors is a FIFO (and there is no tf_model.h5) */
+  HOSTILE_CONFIG_NUL_KEY,   /* config.json: "n_layer\u0000x": 7 besides "n_layer": 2 */
+  HOSTILE_SAFETENSORS_NUL_KEY, /* model.safetensors: a header entry "wte.weight\u0000x" */
+  HOSTILE_INDEX_NUL_SHARD,     /* model.safetensors.index.json: a shard name holding \u0000 */
+  HOSTILE_SHARD_TEXT_LINK, /* the index's shard is a symbolic link to merges.txt (a text file) */
   HOSTILE_N_CASES
 } HostileCase;
 

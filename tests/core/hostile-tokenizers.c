@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check-close.h"
 #include "hostile-fixtures.h"
 
 #define HOSTILE_TOK_ERROR (g_quark_from_static_string ("hostile-tokenizer"))
@@ -21,7 +22,16 @@
 typedef struct
 {
   const char *name, *file, *needle, *text;
+  int ids; /* for the cases that must encode: the ids they give, or -1 */
 } CaseInfo;
+
+/* The long texts of the cases that must encode, made on first use. */
+#define LONG_TEXT NULL
+
+/* The charsmap cases: the message after "source.spm: normalizer_spec.precompiled_charsmap is
+ * damaged (". */
+#define SPM_NEEDLE "normalizer_spec.precompiled_charsmap is damaged ("
+#define SPM_TEXT "\xef\xac\x81\xef\xbc\xa1\xef\xbc\xa2\xef\xbc\xa3\xe2\x91\xa0 aaaa"
 
 static const CaseInfo cases[HOSTILE_TOK_N_CASES] = {
   [HOSTILE_TOK_REGEX_BACKTRACK]
@@ -56,6 +66,45 @@ static const CaseInfo cases[HOSTILE_TOK_N_CASES] = {
   [HOSTILE_TOK_UNIGRAM_LONG_PIECE]
   = { "unigram-long-piece", "tokenizer.json",
       "model.vocab[1]: a piece of 20000 bytes; Unigram pieces may have at most 512", "a" },
+  [HOSTILE_TOK_NORMALIZER_GROWTH]
+  = { "normalizer-growth", "tokenizer.json",
+      "normalizer.normalizers[3] (Replace): the normalized text would pass 4128 bytes (32 times "
+      "the 1-byte input + 4096); refused",
+      "a" },
+  [HOSTILE_TOK_NORMALIZER_GROWTH_200]
+  = { "normalizer-growth-200", "tokenizer.json",
+      "normalizer.normalizers[1] (Replace): the normalized text would pass 10496 bytes (32 times "
+      "the 200-byte input + 4096); refused",
+      LONG_TEXT },
+  [HOSTILE_TOK_WORDPIECE_LONG_WORD]
+  = { "wordpiece-long-word", "tokenizer.json", NULL, LONG_TEXT, 5000 },
+  [HOSTILE_TOK_ADDED_MANY] = { "added-many", "tokenizer.json", NULL, LONG_TEXT, -1 },
+  [HOSTILE_TOK_JSON_NUL_KEY] = { "json-nul-key", "tokenizer.json",
+                                 "line 1: the key \"a\\u0000b\" holds a NUL character", "a" },
+  [HOSTILE_TOK_CONFIG_NUL_KEY]
+  = { "config-nul-key", "tokenizer_config.json",
+      "line 1: the key \"bos_token\\u0000x\" holds a NUL character", "a" },
+  [HOSTILE_TOK_MAP_NUL_VALUE]
+  = { "map-nul-value", "special_tokens_map.json",
+      "line 1: the string \"</s>\\u0000x\" (key \"eos_token\") holds a NUL character", "a" },
+  [HOSTILE_TOK_VOCAB_JSON_NUL]
+  = { "vocab-json-nul", "vocab.json", "line 1: the key \"\\u0000\" holds a NUL character", "a" },
+  [HOSTILE_TOK_SPM_ROOT_OUTSIDE]
+  = { "spm-root-outside", "source.spm",
+      SPM_NEEDLE "the trie's root points to unit 4194303, outside its 512 units)", SPM_TEXT },
+  [HOSTILE_TOK_SPM_STRINGS_CUT]
+  = { "spm-strings-cut", "source.spm",
+      SPM_NEEDLE "a replacement points to byte 100, outside its 2-byte strings)", SPM_TEXT },
+  [HOSTILE_TOK_SPM_NO_NUL]
+  = { "spm-no-nul", "source.spm",
+      SPM_NEEDLE "the replacement at byte 0 of its 2-byte strings has no terminating NUL)",
+      SPM_TEXT },
+  [HOSTILE_TOK_SPM_FORTY_VALUES]
+  = { "spm-forty-values", "source.spm",
+      SPM_NEEDLE "a key passes 40 values in the trie, more than the 32 a search may return)",
+      SPM_TEXT },
+  [HOSTILE_TOK_SPM_LOOP]
+  = { "spm-loop", "source.spm", SPM_NEEDLE "the trie loops back to unit 256)", SPM_TEXT },
 };
 
 const char *
@@ -76,10 +125,50 @@ hostile_tokenizer_needle (HostileTokenizerCase c)
   return cases[c].needle;
 }
 
+/* The long text of case C. */
+static char *
+long_text (HostileTokenizerCase c)
+{
+  GString *s = g_string_new (NULL);
+  switch (c)
+    {
+    case HOSTILE_TOK_NORMALIZER_GROWTH_200:
+      g_string_append (s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+      g_string_append (s, s->str);
+      g_string_append (s, s->str);
+      break;
+    case HOSTILE_TOK_WORDPIECE_LONG_WORD:
+      for (int i = 0; i < 5000; i++)
+        g_string_append (s, "ab");
+      break;
+    case HOSTILE_TOK_ADDED_MANY:
+      /* tokens, token-like strings that are none, words, and the white space lstrip/rstrip take */
+      for (int i = 0; s->len < 30000; i++)
+        g_string_append_printf (s, "<t%d> a  <t%d>b <t%d x\t<T%d>   ", i * 7 % 20000, i % 20000, i,
+                                i);
+      g_string_truncate (s, 30000);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return g_string_free (s, FALSE);
+}
+
 const char *
 hostile_tokenizer_text (HostileTokenizerCase c)
 {
-  return cases[c].text;
+  static char *texts[HOSTILE_TOK_N_CASES];
+  if (cases[c].text != LONG_TEXT)
+    return cases[c].text;
+  if (texts[c] == NULL)
+    texts[c] = long_text (c);
+  return texts[c];
+}
+
+int
+hostile_tokenizer_ids (HostileTokenizerCase c)
+{
+  return cases[c].needle == NULL ? cases[c].ids : -1;
 }
 
 static gboolean
@@ -130,6 +219,143 @@ repeated (const char *unit, guint n)
   for (guint i = 0; i < n; i++)
     g_string_append (s, unit);
   return g_string_free (s, FALSE);
+}
+
+/* A tokenizer.json whose normalizer is a Sequence of eight Replace "a" -> "aaaaaaaaaa". */
+static char *
+growing_normalizer (void)
+{
+  GString *s = g_string_new ("{" WORDLEVEL ", \"pre_tokenizer\": {\"type\": \"WhitespaceSplit\"}, "
+                             "\"normalizer\": {\"type\": \"Sequence\", \"normalizers\": [");
+  for (int i = 0; i < 8; i++)
+    g_string_append_printf (s,
+                            "%s{\"type\": \"Replace\", \"pattern\": {\"String\": \"a\"}, "
+                            "\"content\": \"aaaaaaaaaa\"}",
+                            i > 0 ? ", " : "");
+  g_string_append (s, "]}}");
+  return g_string_free (s, FALSE);
+}
+
+/* 20,000 added tokens "<tN>" behind a Lowercase normalizer, some of them lstrip, rstrip,
+ * single_word or normalized. */
+static char *
+many_added_tokens (void)
+{
+  GString *s = g_string_new ("{" WORDLEVEL ", \"pre_tokenizer\": {\"type\": \"WhitespaceSplit\"}, "
+                             "\"normalizer\": {\"type\": \"Lowercase\"}, \"added_tokens\": [");
+  for (int i = 0; i < 20000; i++)
+    g_string_append_printf (s,
+                            "%s{\"id\": %d, \"content\": \"<t%d>\", \"special\": %s, "
+                            "\"lstrip\": %s, \"rstrip\": %s, \"single_word\": %s, "
+                            "\"normalized\": %s}",
+                            i > 0 ? ", " : "", 3 + i, i, i % 2 ? "true" : "false",
+                            i % 7 == 0 ? "true" : "false", i % 11 == 0 ? "true" : "false",
+                            i % 13 == 0 ? "true" : "false", i % 3 == 0 ? "true" : "false");
+  g_string_append (s, "]}");
+  return g_string_free (s, FALSE);
+}
+
+/* A darts-clone character map (spm-charsmap-private.h) whose key "a", "aa", ... runs through
+ * LEVELS nodes, each with the value VALUE (none when LOOP, where the key loops back on itself);
+ * every unused unit is a value unit, which no byte matches. Then the STRINGS. */
+static GByteArray *
+charsmap_chain (guint levels, gboolean loop, guint32 value, const char *strings, gsize n_strings)
+{
+  guint n = 256 * (levels + 2);
+  g_autofree guint32 *units = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    units[i] = 0x80000000u;
+  units[0] = 256u << 10; /* the root's children start at unit 256 */
+  for (guint i = 0; i < levels; i++)
+    {
+      guint32 base = 256 * (i + 1), after = 256 * (i + 2), q = base ^ 'a';
+      guint32 target = loop ? base : after;
+      units[q] = (q ^ target) << 10 | (loop ? 0u : 1u << 8) | 'a';
+      if (!loop)
+        units[after] = 0x80000000u | value;
+    }
+  GByteArray *map = g_byte_array_new ();
+  guint32 size = GUINT32_TO_LE (4 * n);
+  g_byte_array_append (map, (const guint8 *) &size, 4);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 le = GUINT32_TO_LE (units[i]);
+      g_byte_array_append (map, (const guint8 *) &le, 4);
+    }
+  g_byte_array_append (map, (const guint8 *) strings, (guint) n_strings);
+  return map;
+}
+
+static void
+append_varint (GByteArray *out, guint64 v)
+{
+  do
+    {
+      guint8 b = (guint8) (v & 0x7F) | (v > 0x7F ? 0x80 : 0);
+      g_byte_array_append (out, &b, 1);
+      v >>= 7;
+    }
+  while (v != 0);
+}
+
+/* A Marian model's tokenizer files in DIR (from the shipped attnscope-mini-en-de) whose
+ * source.spm gets the character map of case C: the shipped file plus a second normalizer_spec
+ * holding the map (protobuf merges a repeated message field; the last map wins). */
+static gboolean
+write_marian (const char *dir, HostileTokenizerCase c, GError **error)
+{
+  g_autofree char *shipped = test_source_path ("data/models/attnscope-mini-en-de");
+  static const char *const copied[]
+      = { "config.json", "vocab.json", "tokenizer_config.json", "special_tokens_map.json",
+          "target.spm",  "source.spm" };
+  for (gsize i = 0; i < G_N_ELEMENTS (copied); i++)
+    {
+      g_autofree char *from = g_build_filename (shipped, copied[i], NULL);
+      g_autofree char *to = g_build_filename (dir, copied[i], NULL);
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+      if (!g_file_get_contents (from, &contents, &length, error)
+          || !g_file_set_contents (to, contents, (gssize) length, error))
+        return FALSE;
+    }
+  g_autoptr (GByteArray) map = NULL;
+  switch (c)
+    {
+    case HOSTILE_TOK_SPM_ROOT_OUTSIDE:
+      map = charsmap_chain (0, FALSE, 0, "x", 2);
+      map->data[4] = 0x00, map->data[5] = 0xFC, map->data[6] = map->data[7] = 0xFF;
+      break;
+    case HOSTILE_TOK_SPM_STRINGS_CUT:
+      map = charsmap_chain (1, FALSE, 100, "b", 2);
+      break;
+    case HOSTILE_TOK_SPM_NO_NUL:
+      map = charsmap_chain (1, FALSE, 0, "bb", 2);
+      break;
+    case HOSTILE_TOK_SPM_FORTY_VALUES:
+      map = charsmap_chain (40, FALSE, 0, "b", 2);
+      break;
+    case HOSTILE_TOK_SPM_LOOP:
+      map = charsmap_chain (3, TRUE, 0, "b", 2);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  g_autoptr (GByteArray) spec = g_byte_array_new ();
+  guint8 charsmap_key = 2 << 3 | 2, spec_key = 3 << 3 | 2;
+  g_byte_array_append (spec, &charsmap_key, 1);
+  append_varint (spec, map->len);
+  g_byte_array_append (spec, map->data, map->len);
+  g_autofree char *source = g_build_filename (dir, "source.spm", NULL);
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  if (!g_file_get_contents (source, &contents, &length, error))
+    return FALSE;
+  g_autoptr (GByteArray) model = g_byte_array_new ();
+  g_byte_array_append (model, (const guint8 *) contents, (guint) length);
+  g_byte_array_append (model, &spec_key, 1);
+  append_varint (model, spec->len);
+  g_byte_array_append (model, spec->data, spec->len);
+  return g_file_set_contents (source, (const char *) model->data, model->len, error);
 }
 
 gboolean
@@ -231,6 +457,44 @@ hostile_tokenizer_write (const char *dir, HostileTokenizerCase c, GError **error
       json = g_strdup ("{" WORDLEVEL ", \"post_processor\": {\"type\": \"BertProcessing\", "
                        "\"sep\": [\"[SEP]\", 3], \"cls\": [\"a\", 0]}}");
       break;
+    case HOSTILE_TOK_NORMALIZER_GROWTH:
+    case HOSTILE_TOK_NORMALIZER_GROWTH_200:
+      json = growing_normalizer ();
+      break;
+    case HOSTILE_TOK_WORDPIECE_LONG_WORD:
+      json = g_strdup ("{\"model\": {\"type\": \"WordPiece\", \"unk_token\": \"[UNK]\", "
+                       "\"max_input_chars_per_word\": 2147483647, \"vocab\": {\"[UNK]\": 0, "
+                       "\"a\": 1, \"##a\": 2, \"b\": 3, \"##b\": 4, \"ab\": 5, \"##ab\": 6}}, "
+                       "\"pre_tokenizer\": {\"type\": \"WhitespaceSplit\"}}");
+      break;
+    case HOSTILE_TOK_ADDED_MANY:
+      json = many_added_tokens ();
+      break;
+    case HOSTILE_TOK_JSON_NUL_KEY:
+      json = g_strdup ("{\"model\": {\"type\": \"WordLevel\", \"vocab\": {\"a\\u0000b\": 0, "
+                       "\"a\": 1, \"<unk>\": 2}, \"unk_token\": \"<unk>\"}}");
+      break;
+    case HOSTILE_TOK_CONFIG_NUL_KEY:
+      if (!write_text (dir, "tokenizer_config.json", "{\"bos_token\\u0000x\": \"a\"}", error))
+        return FALSE;
+      json = g_strdup (VALID);
+      break;
+    case HOSTILE_TOK_MAP_NUL_VALUE:
+      if (!write_text (dir, "tokenizer_config.json", "{}", error)
+          || !write_text (dir, "special_tokens_map.json", "{\"eos_token\": \"</s>\\u0000x\"}",
+                          error))
+        return FALSE;
+      json = g_strdup (VALID);
+      break;
+    case HOSTILE_TOK_VOCAB_JSON_NUL:
+      return write_text (dir, "vocab.json", "{\"\\u0000\": 0, \"a\": 1}", error)
+             && write_text (dir, "merges.txt", "#version: 0.2\n", error);
+    case HOSTILE_TOK_SPM_ROOT_OUTSIDE:
+    case HOSTILE_TOK_SPM_STRINGS_CUT:
+    case HOSTILE_TOK_SPM_NO_NUL:
+    case HOSTILE_TOK_SPM_FORTY_VALUES:
+    case HOSTILE_TOK_SPM_LOOP:
+      return write_marian (dir, c, error);
     case HOSTILE_TOK_N_CASES:
       g_assert_not_reached ();
     }

@@ -226,6 +226,72 @@ test_json (void)
   g_assert_cmpfloat (json_object_get_double_member (o, "big"), ==, 1e300);
 }
 
+/* A NUL character in a key or a string, or a NUL byte anywhere: json-glib cuts names and values
+ * there while Python's json keeps them whole, so the file means something else to attnscope than
+ * to transformers; refused, naming the line and the key. An escaped backslash before "u0000" is
+ * not a NUL. */
+static void
+test_json_nul (void)
+{
+  struct
+  {
+    const char *json, *needle;
+  } bad[] = {
+    { "{\"num_hidden_layers\\u0000x\": 2}",
+      "line 1: the key \"num_hidden_layers\\u0000x\" holds a NUL character" },
+    { "{\"a\": 1,\n \"b\": \"x\\u0000\"}",
+      "line 2: the string \"x\\u0000\" (key \"b\") holds a NUL" },
+    { "{\"list\": [\"ok\", \"\\u0000\"]}", "the string \"\\u0000\" (key \"list\") holds a NUL" },
+    { "{\"a\": 1}\n\0{\"a\": 2}", "line 2: a NUL byte at offset 9" },
+    { "{\"a\": \"b\0c\"}", "line 1: a NUL byte at offset 8" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      gsize n = i == 3 ? 19 : i == 4 ? 12 : strlen (bad[i].json);
+      g_assert_null (as_json_parse ("n.json", bad[i].json, n, &error));
+      g_test_message ("%s", error->message);
+      g_assert_error (error, AS_ERROR, AS_ERROR_FORMAT);
+      g_assert_nonnull (strstr (error->message, "n.json: "));
+      g_assert_nonnull (strstr (error->message, bad[i].needle));
+    }
+  g_autoptr (GError) error = NULL;
+  const char *escaped = "{\"a\\\\u0000\": \"\\\\u0000\"}"; /* {"a\\u0000": "\\u0000"} */
+  g_autoptr (JsonNode) root = as_json_parse ("e.json", escaped, strlen (escaped), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "a\\u0000"), ==,
+                   "\\u0000");
+}
+
+/* generation_config.json goes through the same reader: a NUL key in it fails the load of a
+ * translation model, naming the file. */
+static void
+test_generation_config_nul (void)
+{
+  g_autofree char *shipped = test_source_path ("data/models/attnscope-mini-en-de");
+  g_autofree char *dir = g_build_filename (test_tmpdir (), "generation-nul", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  static const char *const linked[] = {
+    "config.json", "vocab.json", "tokenizer_config.json", "special_tokens_map.json", "source.spm",
+    "target.spm",  "tf_model.h5"
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (linked); i++)
+    {
+      g_autofree char *from = g_build_filename (shipped, linked[i], NULL);
+      g_autofree char *to = g_build_filename (dir, linked[i], NULL);
+      g_assert_cmpint (symlink (from, to), ==, 0);
+    }
+  g_autofree char *generation = g_build_filename (dir, "generation_config.json", NULL);
+  g_assert_true (g_file_set_contents (
+      generation, "{\"num_beams\": 4, \"num_beams\\u0000x\": 1, \"max_length\": 128}", -1, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) model = as_model_load (dir, &error);
+  g_assert_null (model);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, generation));
+  g_assert_nonnull (strstr (error->message, "the key \"num_beams\\u0000x\" holds a NUL character"));
+}
+
 /* A config value out of range is reported as the file writes it. */
 static void
 test_config_true_values (void)
@@ -341,6 +407,8 @@ main (int argc, char **argv)
   g_test_add_func ("/core/hostile/keras-store", test_keras_store);
   g_test_add_func ("/core/hostile/matrix", test_matrix);
   g_test_add_func ("/core/hostile/json", test_json);
+  g_test_add_func ("/core/hostile/json-nul", test_json_nul);
+  g_test_add_func ("/core/hostile/generation-config-nul", test_generation_config_nul);
   g_test_add_func ("/core/hostile/config-true-values", test_config_true_values);
   g_test_add_func ("/core/hostile/hf-refs", test_hf_refs);
   g_test_add_func ("/core/hostile/safetensors-nested", test_safetensors_nested);

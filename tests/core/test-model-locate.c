@@ -248,6 +248,66 @@ test_not_found (void)
   g_assert_error (error, AS_ERROR, AS_ERROR_NOT_FOUND);
 }
 
+/* A name holding a '/' is never joined to the shipped folders: "shipped/../../outside" would
+ * otherwise open any folder next to the data directory. */
+static void
+test_names_are_names (void)
+{
+  g_autofree char *data = g_build_filename (test_tmpdir (), "data-escape", NULL);
+  g_autofree char *shipped = g_build_filename (data, "models", "inside", NULL);
+  g_autofree char *outside = g_build_filename (test_tmpdir (), "outside-model", NULL);
+  write_model (shipped);
+  write_model (outside);
+  g_setenv ("ATTNSCOPE_DATA_DIR", data, TRUE);
+  g_autofree char *home = g_build_filename (test_tmpdir (), "hf-home-escape", NULL);
+  g_setenv ("HF_HOME", home, TRUE);
+  g_unsetenv ("HF_HUB_CACHE");
+
+  g_autofree char *found = resolve_ok ("inside");
+  g_assert_cmpstr (found, ==, shipped);
+  static const char *const escapes[]
+      = { "inside/../../../outside-model", "inside/../inside", "x/../../../outside-model" };
+  for (gsize i = 0; i < G_N_ELEMENTS (escapes); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *path = as_model_resolve_path (escapes[i], &error);
+      g_assert_null (path);
+      g_assert_error (error, AS_ERROR, AS_ERROR_NOT_FOUND);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, "never a shipped model's name"));
+    }
+}
+
+/* A snapshot that is a link out of the cache is refused, naming where it leads. */
+static void
+test_snapshot_outside (void)
+{
+  g_autofree char *home = g_build_filename (test_tmpdir (), "hf-home-outside", NULL);
+  g_autofree char *hub = g_build_filename (home, "hub", NULL);
+  g_setenv ("HF_HOME", home, TRUE);
+  g_unsetenv ("HF_HUB_CACHE");
+  g_autofree char *elsewhere = g_build_filename (test_tmpdir (), "elsewhere", NULL);
+  write_model (elsewhere);
+  g_autofree char *snapshots = g_build_filename (hub, "models--org--linked", "snapshots", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (snapshots, 0755), ==, 0);
+  g_autofree char *link = g_build_filename (snapshots, "abc", NULL);
+  g_assert_cmpint (symlink (elsewhere, link), ==, 0);
+
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = as_model_resolve_path ("org/linked", &error);
+  g_assert_null (path);
+  g_assert_error (error, AS_ERROR, AS_ERROR_NOT_FOUND);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, link));
+  g_assert_nonnull (strstr (error->message, "leads out of the Hugging Face cache"));
+  g_assert_nonnull (strstr (error->message, elsewhere));
+  g_clear_error (&error);
+  /* the bare name finds the same repository, and the same refusal */
+  g_assert_null (as_model_resolve_path ("linked", &error));
+  g_assert_error (error, AS_ERROR, AS_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "leads out of the Hugging Face cache"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -260,6 +320,8 @@ main (int argc, char **argv)
   g_test_add_func ("/core/model/locate/hf-cache-sharded", test_hf_cache_sharded);
   g_test_add_func ("/core/model/locate/shipped", test_shipped);
   g_test_add_func ("/core/model/locate/not-found", test_not_found);
+  g_test_add_func ("/core/model/locate/names-are-names", test_names_are_names);
+  g_test_add_func ("/core/model/locate/snapshot-outside", test_snapshot_outside);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   return status;

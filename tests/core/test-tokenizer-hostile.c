@@ -1,8 +1,9 @@
-/* test-tokenizer-hostile.c — hostile files for the tokenizer.json engine and vocab.txt: every
- * hostile folder of hostile-tokenizers.h is refused with one error naming the file and the problem,
- * either when loading or when encoding, without a crash, a hang (the suite's timeout bounds the
- * test) or a sanitizer report (the ASan+UBSan run of the core suite). A catastrophic regex must
- * give up, not run for hours; the same tokenizer still encodes texts it can match. */
+/* test-tokenizer-hostile.c — hostile tokenizer files: every folder of hostile-tokenizers.h is
+ * refused with one error naming the file and the problem, either when loading or when encoding,
+ * or — for the cases that once took minutes — encodes its text, without a crash, a hang (the
+ * suite's timeout bounds the test) or a sanitizer report (the ASan+UBSan run of the core suite).
+ * A catastrophic regex must give up, not run for hours; the same tokenizer still encodes texts it
+ * can match. */
 #include <string.h>
 
 #include "as-error.h"
@@ -19,10 +20,22 @@ test_case (gconstpointer data)
   g_assert_true (hostile_tokenizer_write (dir, c, &error));
   g_assert_no_error (error);
 
-  g_autoptr (AsTokenizer) tokenizer = as_tokenizer_load_folder (dir, &error);
+  g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+  g_autoptr (AsTokenizer) tokenizer = g_file_test (config, G_FILE_TEST_EXISTS)
+                                          ? as_tokenizer_load_marian (dir, &error)
+                                          : as_tokenizer_load_folder (dir, &error);
   g_autoptr (GArray) ids = NULL;
   if (tokenizer != NULL)
     ids = as_tokenizer_encode (tokenizer, hostile_tokenizer_text (c), -1, &error);
+  if (hostile_tokenizer_needle (c) == NULL)
+    {
+      g_assert_no_error (error);
+      g_assert_nonnull (ids);
+      g_test_message ("%s: %u ids", hostile_tokenizer_name (c), ids->len);
+      if (hostile_tokenizer_ids (c) >= 0)
+        g_assert_cmpuint (ids->len, ==, (guint) hostile_tokenizer_ids (c));
+      return;
+    }
   g_assert_null (ids);
   g_assert_nonnull (error);
   g_test_message ("%s: %s", hostile_tokenizer_name (c), error->message);

@@ -12,7 +12,7 @@ shift || true
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
   harnesses=(keras-h5 config-json vocab-merges bpe-encode matrix-h5 safetensors tokenizer-json
-    wordpiece-encode hf-encode)
+    wordpiece-encode hf-encode spm-model hf-long)
 fi
 
 dir=build-fuzz

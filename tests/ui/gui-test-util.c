@@ -2,6 +2,7 @@
 #include "gui-test-util.h"
 
 #include <X11/Xlib.h>
+#include <X11/extensions/XTest.h>
 #include <gdk/x11/gdkx.h>
 
 #include "attnscope-widgets.h"
@@ -38,6 +39,36 @@ gui_test_spin (guint ms)
   gui_test_wait_until (never, NULL, ms);
 }
 
+static gboolean
+flag_set (gpointer user_data)
+{
+  return *(gboolean *) user_data;
+}
+
+static void
+set_flag (gpointer data, GObject *where_the_object_was)
+{
+  *(gboolean *) data = TRUE;
+}
+
+void
+gui_test_destroy_window (GtkWindow *window, gboolean close, guint timeout_ms)
+{
+  gboolean finalized = FALSE;
+  g_object_weak_ref (G_OBJECT (window), set_flag, &finalized);
+  if (close)
+    gtk_window_close (window);
+  else
+    gtk_window_destroy (window);
+  g_assert_true (gui_test_wait_until (flag_set, &finalized, timeout_ms));
+}
+
+void
+gui_test_disable_animations (void)
+{
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+}
+
 void
 gui_test_park_pointer (void)
 {
@@ -49,6 +80,44 @@ gui_test_park_pointer (void)
   XWarpPointer (xdisplay, None, DefaultRootWindow (xdisplay), 0, 0, 0, 0,
                 DisplayWidth (xdisplay, screen) - 1, DisplayHeight (xdisplay, screen) - 1);
   XFlush (xdisplay);
+}
+
+gboolean
+gui_test_send_key (GtkWindow *window, guint keyval, GdkModifierType modifiers)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  int event_base, error_base, major, minor;
+  if (!GDK_IS_X11_DISPLAY (display))
+    return FALSE;
+  Display *xdisplay = gdk_x11_display_get_xdisplay (display);
+  if (!XTestQueryExtension (xdisplay, &event_base, &error_base, &major, &minor))
+    return FALSE;
+  /* Xvfb runs no window manager: give the window the keyboard focus the way one would. */
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  XSetInputFocus (xdisplay, gdk_x11_surface_get_xid (surface), RevertToParent, CurrentTime);
+  XSync (xdisplay, False);
+  gui_test_spin (50);
+  const struct
+  {
+    GdkModifierType mask;
+    KeySym keysym;
+  } mods[] = { { GDK_CONTROL_MASK, XK_Control_L },
+               { GDK_SHIFT_MASK, XK_Shift_L },
+               { GDK_ALT_MASK, XK_Alt_L } };
+  for (gsize i = 0; i < G_N_ELEMENTS (mods); i++)
+    if (modifiers & mods[i].mask)
+      XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, mods[i].keysym), True, 0);
+  KeyCode code = XKeysymToKeycode (xdisplay, (KeySym) keyval);
+  if (code == 0)
+    return FALSE;
+  XTestFakeKeyEvent (xdisplay, code, True, 0);
+  XTestFakeKeyEvent (xdisplay, code, False, 0);
+  for (gsize i = G_N_ELEMENTS (mods); i-- > 0;)
+    if (modifiers & mods[i].mask)
+      XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, mods[i].keysym), False, 0);
+  XSync (xdisplay, False);
+  gui_test_spin (100);
+  return TRUE;
 }
 
 AttnscopeApplication *

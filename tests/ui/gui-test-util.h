@@ -15,12 +15,33 @@ typedef gboolean (*GuiTestCondition) (gpointer user_data);
  * Returns whether the condition became TRUE. */
 gboolean gui_test_wait_until (GuiTestCondition condition, gpointer user_data, guint timeout_ms);
 
-/* Iterates the main context for MS milliseconds (lets redraws and idles run). */
+/* Iterates the main context for MS milliseconds: a fixed sleep, for the screenshot tool only (its
+ * pictures need the fonts and frames settled). Tests wait for the event they need instead
+ * (gui_test_wait_until and the waits below), so that a loaded machine slows them but never fails
+ * them. */
 void gui_test_spin (guint ms);
+
+/* Destroys WINDOW (gtk_window_destroy), or closes it as the user does when CLOSE (close-request,
+ * then destroy), and waits until it is finalized — everything its disposal queued has run; asserts
+ * that happened within TIMEOUT_MS. */
+void gui_test_destroy_window (GtkWindow *window, gboolean close, guint timeout_ms);
+
+/* Turns GTK's animations off (after gtk_init), for tests that export one figure after another:
+ * every export shows a toast, and libadwaita 1.2's toast overlay can free a toast whose show
+ * animation then ends after its hide animation — a use-after-free that crashed such tests when
+ * toasts came quickly (fixed in libadwaita 1.3: "toast-overlay: Prevent show_done from firing
+ * after hide_done"). Without animations both end at once, in order. */
+void gui_test_disable_animations (void);
 
 /* Moves the pointer to the bottom right corner of the screen, where no tooltip opens (X11 only;
  * elsewhere it does nothing). */
 void gui_test_park_pointer (void);
+
+/* Presses and releases KEYVAL with MODIFIERS (Control, Shift, Alt) through the X server's XTest
+ * extension, so that the key reaches WINDOW (given the keyboard focus first) as a real key press:
+ * GTK's whole event path — the focus widget, its key controllers and shortcuts, bubbling up to
+ * the window — handles it. FALSE when the display is not X11 or has no XTest. */
+gboolean gui_test_send_key (GtkWindow *window, guint keyval, GdkModifierType modifiers);
 
 /* A registered, activated application and its window (opening the startup model). The window
  * is WIDTH × HEIGHT. Unref the application when done. */

@@ -399,6 +399,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
+  gui_test_disable_animations ();
   g_autofree char *fixture = gui_test_fixture_path ("tiny-gpt2");
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));

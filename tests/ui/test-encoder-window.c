@@ -99,14 +99,21 @@ uncased_bert (void)
   return dir;
 }
 
-/* The predictions page lists what as_predict_masked gives for TEXT (and PAIR), and each
- * probability is the softmax of the mask position's logits, recomputed here in double. */
+/* The predictions page lists what as_predict_masked gives for the window's trace of TEXT (and
+ * PAIR), and each probability is the softmax of the mask position's logits, recomputed here in
+ * double. That trace is the core's own pass over the same input, to the bit: one code path
+ * (as_forward_pair with every position's logits), whatever thread ran it and however many threads
+ * it had (tests/README.md, "Same bits for every thread count"). */
 static void
 check_masked_page (const char *text, const char *pair, int n_masks_expected)
 {
   set_texts (text, pair);
   AttnscopePredictionsPage *pred = ATTNSCOPE_PREDICTIONS_PAGE (page ("predictions"));
-  g_autoptr (AsTrace) t = core_trace (text, pair, FALSE);
+  const AsTrace *t = attnscope_run_get_trace (gui_test_main_run (window));
+  g_autoptr (AsTrace) core = core_trace (text, pair, FALSE);
+  g_assert_cmpint (t->logits_rows, ==, core->logits_rows);
+  g_assert_cmpmem (t->logits, (gsize) t->logits_rows * t->vocab_size * sizeof (float), core->logits,
+                   (gsize) core->logits_rows * core->vocab_size * sizeof (float));
   AsModel *model = attnscope_session_get_model (attnscope_window_get_session (window));
   int n = 0;
   g_autoptr (GError) error = NULL;
@@ -612,8 +619,7 @@ test_pair_settings (gconstpointer data)
   set_texts ("the cat sat on the mat .", TEXT_B);
   GSettings *settings = attnscope_application_get_settings (app);
   g_assert_nonnull (settings);
-  gtk_window_close (GTK_WINDOW (window));
-  gui_test_spin (100);
+  gui_test_destroy_window (GTK_WINDOW (window), TRUE, TIMEOUT_MS);
   g_autofree char *saved_pair = g_settings_get_string (settings, "last-pair");
   g_autofree char *saved_text = g_settings_get_string (settings, "last-text");
   g_assert_cmpstr (saved_pair, ==, TEXT_B);

@@ -550,6 +550,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
+  gui_test_disable_animations ();
   fixture = gui_test_fixture_path ("tiny-gpt2");
   current_model = fixture;
   current_text = TEXT;

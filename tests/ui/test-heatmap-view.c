@@ -96,10 +96,13 @@ typedef struct
   AttnscopeHeatmapView *view;
 } Standalone;
 
+/* The view is on screen at the window's size (the geometry every test reads). */
 static gboolean
 allocated (gpointer user_data)
 {
-  return gtk_widget_get_width (user_data) > 0;
+  GtkWidget *view = user_data;
+  return gtk_widget_get_mapped (view) && gtk_widget_get_width (view) == 900
+         && gtk_widget_get_height (view) == 700;
 }
 
 static void
@@ -113,14 +116,12 @@ standalone_open (Standalone *s, int t)
   attnscope_heatmap_view_set_figure (s->view, figure);
   gtk_window_present (s->window);
   g_assert_true (gui_test_wait_until (allocated, s->view, TIMEOUT_MS));
-  gui_test_spin (50);
 }
 
 static void
 standalone_close (Standalone *s)
 {
-  gtk_window_destroy (s->window);
-  gui_test_spin (20);
+  gui_test_destroy_window (s->window, FALSE, TIMEOUT_MS);
 }
 
 /* The view's first row, first column and rows in view. */
@@ -857,6 +858,21 @@ test_alt_arrows (void)
   reset_view ();
 }
 
+typedef struct
+{
+  AttnscopeHeadsPage *heads;
+  AttnscopePage *attention;
+} HeadsAndAttention;
+
+/* The attention page is on screen in place of the heads page (the stack's switch is done). */
+static gboolean
+attention_shown (gpointer user_data)
+{
+  const HeadsAndAttention *p = user_data;
+  return gtk_widget_get_mapped (GTK_WIDGET (p->attention))
+         && !gtk_widget_get_mapped (GTK_WIDGET (p->heads));
+}
+
 /* The keyboard on the heads grid: arrows move the outlined head as the grid lays heads out,
  * Return opens it in the attention view. */
 static void
@@ -894,9 +910,8 @@ test_grid_keys (void)
   g_assert_true (press_key (grid, GDK_KEY_Return, 0));
   AttnscopePage *attention = attnscope_window_get_page (window, "attention");
   g_assert_true (gui_test_wait_page (attention, TIMEOUT_MS));
-  gui_test_spin (100);
-  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (attention)));
-  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (heads)));
+  HeadsAndAttention pages = { heads, attention };
+  g_assert_true (gui_test_wait_until (attention_shown, &pages, TIMEOUT_MS));
   g_assert_cmpstr (shown_heatmap ()->title, ==, "Layer 1 · head 1");
   reset_view ();
 }

@@ -82,8 +82,7 @@ test_toggles_keep_state (void)
   /* One change shows in both, through the settings. */
   attnscope_view_state_set_autoscale (v2, TRUE);
   g_assert_true (attnscope_view_state_get_autoscale (v));
-  gtk_window_destroy (GTK_WINDOW (second));
-  gui_test_spin (50);
+  gui_test_destroy_window (GTK_WINDOW (second), FALSE, TIMEOUT_MS);
   /* Still one line about the bus. */
   g_assert_cmpint (bus_lines, ==, 1);
   g_assert_cmpint (settings_lines, ==, 1);

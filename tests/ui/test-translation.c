@@ -1,11 +1,11 @@
 /* test-translation.c — the window on translation (encoder–decoder) models, under Xvfb: the
  * target field and the Translate button (the target must become exactly as_translate_text's
  * text, computed here independently), the three attention kinds of the attention page (cross:
- * T × S values equal to trace->cross_attn of an independent as_forward_translation_text pass;
- * encoder S × S; decoder T × T, causal), the cross heads grid, the alignment page (link weights =
- * the head's cross-attention, or the mean over heads computed here), hovering a token, bad
- * input (a target longer than the model's positions, an empty source: a message, the previous
- * trace kept), and a decoder-only model keeping one text field.
+ * T × S values equal to trace->cross_attn of an independent as_forward_translation_text pass, to
+ * the bit; encoder S × S; decoder T × T, causal), the cross heads grid, the alignment page (link
+ * weights = the head's cross-attention, or the mean over heads computed here), hovering a token,
+ * bad input (a target longer than the model's positions, an empty source: a message, the
+ * previous trace kept), and a decoder-only model keeping one text field.
  *
  * Models: the random Marian fixture "small" (tests/reference/make_marian_fixtures.py) and the
  * shipped attnscope-mini-en-de. */
@@ -142,11 +142,11 @@ allocated (gpointer widget)
 }
 
 /* The heatmap of the attention page (the cross kind, layer L, head H or the mean) against
- * EXPECTED [rows][cols]; its labels against the tokens of ROWS_TRACE and COLS_TRACE; every cell
- * hit-tests to itself. */
+ * EXPECTED [rows][cols] within TOLERANCE (0: to the bit); its labels against the tokens of
+ * ROWS_TRACE and COLS_TRACE; every cell hit-tests to itself. */
 static void
-check_heatmap (const float *expected, const AsTrace *rows_trace, const AsTrace *cols_trace,
-               const char *title)
+check_heatmap (const float *expected, double tolerance, const AsTrace *rows_trace,
+               const AsTrace *cols_trace, const char *title)
 {
   AttnscopeAttentionPage *p = ATTNSCOPE_ATTENTION_PAGE (page ("attention"));
   AttnscopeHeatmapView *heatmap = attnscope_attention_page_get_heatmap (p);
@@ -171,8 +171,11 @@ check_heatmap (const float *expected, const AsTrace *rows_trace, const AsTrace *
   for (int i = 0; i < rows; i++)
     for (int j = 0; j < cols; j++)
       {
-        g_assert_cmpfloat_with_epsilon (attnscope_heatmap_view_get_value (heatmap, i, j),
-                                        expected[(gsize) i * cols + j], 1e-6);
+        float value = attnscope_heatmap_view_get_value (heatmap, i, j);
+        if (tolerance == 0) /* the same pass as the window's: the same bits */
+          g_assert_cmpfloat (value, ==, expected[(gsize) i * cols + j]);
+        else
+          g_assert_cmpfloat_with_epsilon (value, expected[(gsize) i * cols + j], tolerance);
         double x, y, cw, ch;
         ar_heatmap_get_cell_rect (fig, w, h, i, j, &x, &y, &cw, &ch);
         int hr = -1, hc = -1;
@@ -211,12 +214,12 @@ test_translate_fixture (void)
   g_assert_cmpint (attnscope_view_state_get_n_layers (v), ==, 3);
   attnscope_view_state_set_layer (v, 2);
   attnscope_view_state_set_head (v, 3);
-  check_heatmap (as_trace_cross_attn (pass, 2, 3), pass, pass->source,
+  check_heatmap (as_trace_cross_attn (pass, 2, 3), 0, pass, pass->source,
                  "Cross-attention · layer 2 · head 3");
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
   g_assert_cmpint (attnscope_view_state_get_n_layers (v), ==, 2);
   g_assert_cmpint (attnscope_view_state_get_layer (v), ==, 1); /* clamped */
-  check_heatmap (as_trace_attn (pass->source, 1, 3), pass->source, pass->source,
+  check_heatmap (as_trace_attn (pass->source, 1, 3), 0, pass->source, pass->source,
                  "Encoder self-attention · layer 1 · head 3");
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
   g_assert_cmpint (attnscope_view_state_get_n_layers (v), ==, 3);
@@ -235,11 +238,12 @@ test_shipped (void)
 
   /* cross-attention: rows = target tokens, columns = source tokens */
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_CROSS);
-  check_heatmap (as_trace_cross_attn (pass, 1, 2), pass, pass->source,
+  check_heatmap (as_trace_cross_attn (pass, 1, 2), 0, pass, pass->source,
                  "Cross-attention · layer 1 · head 2");
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
   g_autofree float *mean = cross_mean (pass, 1);
-  check_heatmap (mean, pass, pass->source, "Cross-attention · layer 1 · mean over 4 heads");
+  /* the mean summed here in another order than the window's: within 1e-6 (tests/README.md) */
+  check_heatmap (mean, 1e-6, pass, pass->source, "Cross-attention · layer 1 · mean over 4 heads");
   /* no rollout for the cross-attention: a message, no figure */
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_ROLLOUT);
   AttnscopePage *att = page ("attention");
@@ -256,10 +260,10 @@ test_shipped (void)
 
   /* the encoder's S x S and the decoder's causal T x T */
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
-  check_heatmap (as_trace_attn (pass->source, 1, 2), pass->source, pass->source,
+  check_heatmap (as_trace_attn (pass->source, 1, 2), 0, pass->source, pass->source,
                  "Encoder self-attention · layer 1 · head 2");
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
-  check_heatmap (as_trace_attn (pass, 1, 2), pass, pass,
+  check_heatmap (as_trace_attn (pass, 1, 2), 0, pass, pass,
                  "Decoder self-attention · layer 1 · head 2");
   const ArHeatmapFigure *dec
       = &ar_built_figure_get_parts (
@@ -371,23 +375,25 @@ test_shipped (void)
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "128"));
   g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) == before);
-  /* an empty source: a message, the trace stays */
+  /* an empty source: the empty state (no trace, no figure of the old text), nothing to
+   * translate */
   attnscope_window_set_target (window, "Die Gruppe ging nach Hause.");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
   before = attnscope_run_get_trace (gui_test_main_run (window));
   attnscope_window_set_text (window, "");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_cmpstr (attnscope_run_get_error_message (gui_test_main_run (window)), ==,
-                   "The source text is empty: type the sentence to translate.");
-  g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) == before);
+  g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
+  g_assert_null (attnscope_run_get_trace (gui_test_main_run (window)));
   g_signal_emit_by_name (attnscope_window_get_translate_button (window), "clicked");
   g_assert_false (attnscope_run_get_translating (gui_test_main_run (window)));
-  g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) == before);
+  g_assert_null (attnscope_run_get_trace (gui_test_main_run (window)));
   attnscope_window_set_text (window, SOURCE);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_null (attnscope_run_get_error_message (gui_test_main_run (window)));
-  g_assert_true (attnscope_run_get_trace (gui_test_main_run (window)) != before);
+  /* (the old trace is gone: its address may be the new one's) */
+  g_assert_nonnull (attnscope_run_get_trace (gui_test_main_run (window)));
+  g_assert_cmpstr (attnscope_run_get_trace_text (gui_test_main_run (window)), ==, SOURCE);
 }
 
 static gboolean
@@ -476,8 +482,8 @@ test_decoder_only (void)
   attnscope_window_set_text (window, "The man hit the car");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_false (attnscope_window_get_target_visible (window));
-  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (
-      gtk_widget_get_parent (GTK_WIDGET (attnscope_window_get_source_strip (window))))));
+  /* the source strip's row (caption and strip) is hidden */
+  g_assert_false (gtk_widget_is_visible (GTK_WIDGET (attnscope_window_get_source_strip (window))));
   g_assert_null (attnscope_run_get_trace (gui_test_main_run (window))->source);
   AttnscopeViewState *v = gui_test_view_state (window);
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
@@ -502,6 +508,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
+  gui_test_disable_animations ();
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
   gui_test_park_pointer ();

@@ -109,6 +109,14 @@ top_of_lines (const Layout *lo)
   return AR_FIGURE_MARGIN + lo->title_h + (lo->title_h > 0 ? TITLE_GAP : 0);
 }
 
+/* The title block wrapped to a figure WIDTH wide, instead of cut. */
+static void
+wrap_title (Layout *lo, PangoContext *pc, const ArRenderStyle *style, const ArAlignmentFigure *fig,
+            double width)
+{
+  lo->title_h = ar_title_block_height_wrapped (pc, style, fig->title, fig->subtitle, width);
+}
+
 /* Scales the lines to fit WIDTH × HEIGHT (never above their natural size) and centres them. */
 static void
 fit (Layout *lo, double width, double height)
@@ -132,6 +140,7 @@ layout_at (Layout *lo, const ArAlignmentFigure *fig, double width, double height
   const ArRenderStyle *style = ar_render_style_or_default (fig->style);
   PangoContext *pc = ar_text_context_new ();
   measure (lo, pc, style, fig);
+  wrap_title (lo, pc, style, fig, width);
   fit (lo, width, height);
   g_object_unref (pc);
 }
@@ -246,9 +255,10 @@ ar_alignment_render (cairo_t *cr, const ArAlignmentFigure *fig, double width, do
   PangoContext *pc = ar_text_context_new ();
   Layout lo;
   measure (&lo, pc, style, fig);
+  wrap_title (&lo, pc, style, fig, width);
   fit (&lo, width, height);
   cairo_save (cr);
-  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw_wrapped (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig))
     {
       const char *captions[] = { fig->source_caption, fig->target_caption };

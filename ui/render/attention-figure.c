@@ -115,11 +115,15 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   fig->title
       = ar_built_figure_take (built, view->pool_words ? g_strdup_printf (_ ("%s · words"), title)
                                                       : g_steal_pointer (&title));
-  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
+  fig->subtitle = ar_built_figure_take (
+      built,
+      ar_figure_texts_subtitle (texts, view->kind == AR_ATTENTION_ENCODER ? AR_SUBTITLE_SOURCE
+                                                                          : AR_SUBTITLE_TEXT));
   fig->colormap = view->colormap;
   /* A bidirectional trace (an encoder) is a full square: nothing is masked. */
   fig->mask_upper = t->causal && !block;
   ar_heatmap_view_range (view, fig, &fig->vmin, &fig->vmax);
+  fig->clipped = ar_heatmap_find_clipped (fig);
   fig->log_colors = view->log_colors;
   fig->annotate = view->annotate;
   fig->colorbar_label = attention_colorbar_label (view);
@@ -141,7 +145,10 @@ ar_build_heads_grid (const ArHeadsGridSource *source, const ArViewSelection *vie
   ar_built_figure_keep_trace (built, trace);
   gsize n_heads = (gsize) trace->n_layer * trace->n_head;
   fig->title = source->title;
-  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
+  fig->subtitle = ar_built_figure_take (
+      built,
+      ar_figure_texts_subtitle (texts, view->kind == AR_ATTENTION_ENCODER ? AR_SUBTITLE_SOURCE
+                                                                          : AR_SUBTITLE_TEXT));
   fig->n_layers = trace->n_layer;
   fig->n_heads = trace->n_head;
   fig->n_kv_heads = source->n_kv_heads;
@@ -165,6 +172,7 @@ ar_build_heads_grid (const ArHeadsGridSource *source, const ArViewSelection *vie
       fig->colorbar_high = _ ("max");
     }
   fig->mask_upper = source->causal;
+  fig->clipped = view->autoscale && source->causal && (each || fig->vmax < 1 - 1e-6);
   gboolean one_head = view->aggregate == AR_AGGREGATE_HEAD;
   fig->highlight_layer = one_head ? view->layer : -1;
   fig->highlight_head = one_head ? view->head : -1;

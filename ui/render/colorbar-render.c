@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "axis-ticks.h"
 #include "render-text.h"
 
@@ -97,12 +99,29 @@ widest_tick_label (PangoContext *pc, const ArRenderStyle *style, const ArColorba
   return widest;
 }
 
+/* The word beside a clipped bar's triangle (a new layout). */
+static PangoLayout *
+clipped_layout (PangoContext *pc, const ArRenderStyle *style)
+{
+  /* Translators: beside the colour bar's top: values above its range are drawn in its top
+   * colour */
+  return ar_text_layout (pc, style, _ ("clipped"), AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
+}
+
 double
 ar_colorbar_get_width (PangoContext *pc, const ArRenderStyle *style, const ArColorbar *bar)
 {
   double h = 0;
-  double width
-      = AR_COLORBAR_BAR_WIDTH + TICK_LENGTH + TICK_GAP + widest_tick_label (pc, style, bar);
+  double labels = widest_tick_label (pc, style, bar);
+  if (bar->clipped)
+    {
+      double w;
+      PangoLayout *layout = clipped_layout (pc, style);
+      ar_text_extent (layout, &w, NULL);
+      g_object_unref (layout);
+      labels = MAX (labels, w);
+    }
+  double width = AR_COLORBAR_BAR_WIDTH + TICK_LENGTH + TICK_GAP + labels;
   if (bar->label != NULL && *bar->label != '\0')
     {
       ar_text_measure (pc, style, bar->label, AR_FONT_TICK, PANGO_WEIGHT_NORMAL, NULL, &h);
@@ -127,6 +146,28 @@ draw_bands (cairo_t *cr, const ArColorbar *bar, double x, double y, double heigh
     }
 }
 
+/* The triangle on top of a clipped bar at (X, Y) and the word beside it. */
+static void
+draw_clipped (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArColorbar *bar,
+              double x, double y)
+{
+  double w = AR_COLORBAR_BAR_WIDTH, h = AR_COLORBAR_CLIP_HEIGHT;
+  cairo_move_to (cr, x - 0.5, y - 1);
+  cairo_line_to (cr, x + w / 2, y - 1 - h);
+  cairo_line_to (cr, x + w + 0.5, y - 1);
+  cairo_close_path (cr);
+  ar_render_set_color8 (cr, ar_colormap_entry (bar->colormap, 255));
+  cairo_fill_preserve (cr);
+  ar_render_set_rgb (cr, style->muted);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
+  PangoLayout *layout = clipped_layout (pc, style);
+  ar_render_set_rgb (cr, style->muted);
+  /* just above the bar's top, where no tick label is (draw skips those) */
+  ar_text_draw (cr, layout, x + w + TICK_LENGTH + TICK_GAP, y - 2, 0, 1, 0);
+  g_object_unref (layout);
+}
+
 void
 ar_colorbar_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArColorbar *bar,
                   double x, double y, double height)
@@ -144,6 +185,8 @@ ar_colorbar_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, con
   ArTicks ticks;
   compute_ticks (&ticks, bar, height);
   double right = x + AR_COLORBAR_BAR_WIDTH;
+  if (bar->clipped)
+    draw_clipped (cr, pc, style, bar, x, y);
   for (int i = 0; i < ticks.n; i++)
     {
       double t = bar_position (bar, ticks.values[i]);
@@ -152,6 +195,9 @@ ar_colorbar_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, con
       cairo_move_to (cr, right, ty);
       cairo_line_to (cr, right + TICK_LENGTH, ty);
       cairo_stroke (cr);
+      /* a label at the very top would run into "clipped" */
+      if (bar->clipped && ty < y + 7)
+        continue;
       g_autofree char *text = tick_text (bar, &ticks, i);
       PangoLayout *layout = ar_text_layout (pc, style, text, AR_FONT_SMALL, PANGO_WEIGHT_NORMAL, 0);
       ar_render_set_rgb (cr, style->text);
@@ -161,10 +207,17 @@ ar_colorbar_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, con
   if (bar->label != NULL && *bar->label != '\0')
     {
       PangoLayout *layout
-          = ar_text_layout (pc, style, bar->label, AR_FONT_TICK, PANGO_WEIGHT_NORMAL, height);
+          = ar_text_layout (pc, style, bar->label, AR_FONT_TICK, PANGO_WEIGHT_NORMAL, 0);
       ar_render_set_rgb (cr, style->muted);
       double lx = right + TICK_LENGTH + TICK_GAP + widest_tick_label (pc, style, bar) + LABEL_GAP;
-      ar_text_draw (cr, layout, lx, y + height / 2, 0.5, 0, -G_PI / 2);
+      double label_w;
+      ar_text_extent (layout, &label_w, NULL);
+      /* Centred on the bar; longer than a short bar it starts at its top and runs on below it
+       * (beside the column labels, where nothing else is) rather than being cut. */
+      if (label_w <= height)
+        ar_text_draw (cr, layout, lx, y + height / 2, 0.5, 0, -G_PI / 2);
+      else
+        ar_text_draw (cr, layout, lx, y, 1, 0, -G_PI / 2);
       g_object_unref (layout);
     }
   cairo_restore (cr);

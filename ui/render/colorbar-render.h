@@ -26,7 +26,13 @@ typedef struct
   /* Words for the two ends instead of numbers ("min", "max": ranges that differ per thumbnail),
    * or NULL. */
   const char *low_label, *high_label;
+  /* Values above VMAX are drawn in the top colour: a triangle on top of the bar, in that colour,
+   * says so, with the word "clipped" (matplotlib's extend="max"). */
+  gboolean clipped;
 } ArColorbar;
+
+/* The height of the triangle a clipped bar has on top (inside the room above the bar). */
+#define AR_COLORBAR_CLIP_HEIGHT 10.0
 
 /* The total width (bar, ticks, tick labels, label) the colour bar needs. */
 double ar_colorbar_get_width (PangoContext *pc, const ArRenderStyle *style, const ArColorbar *bar);

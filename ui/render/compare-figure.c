@@ -14,7 +14,6 @@ panel_init (ArBuiltFigure *built, ArHeatmapFigure *fig, const AsTrace *trace,
 {
   ar_heatmap_figure_init (fig);
   fig->title = ar_built_figure_take (built, title);
-  fig->title_one_line = TRUE; /* the panels' cells line up */
   ar_token_axes_set (built, fig, trace, view);
   fig->row_axis = _ ("Queries");
   fig->col_axis = _ ("Keys");
@@ -43,14 +42,6 @@ normalize (float *values, int n, const ArViewSelection *view)
     }
 }
 
-static char *
-side_title (const char *side, const char *text, const char *suffix)
-{
-  g_autofree char *quoted = ar_quote_text (text);
-  return suffix != NULL ? g_strdup_printf ("%s: %s %s", side, quoted, suffix)
-                        : g_strdup_printf ("%s: %s", side, quoted);
-}
-
 /* Panel B aligned by token: B's weights in A's order, its cells masked where B's model could not
  * attend and where a token has no partner. */
 static void
@@ -60,7 +51,8 @@ panel_b_aligned (ArBuiltFigure *built, ArHeatmapFigure *fig, const AsTrace *ta, 
 {
   int n = ta->n_tokens;
   panel_init (built, fig, ta, view,
-              side_title ("B", texts->compare_text, _ ("in A's token order")));
+              ar_figure_side_title ("B", texts->compare_text, texts->n_compare_tokens,
+                                    _ ("in A's token order")));
   float *values = ar_built_figure_take (built, g_new (float, (gsize) n *n)); /* [T_A][T_A] */
   as_compare_align (values, c, mb);
   guint8 *mask = ar_built_figure_take (built, g_new0 (guint8, (gsize) n * n)); /* [T_A][T_A] */
@@ -196,6 +188,10 @@ panel_ranges (ArHeatmapFigure *pa, ArHeatmapFigure *pb, const ArViewSelection *v
     }
   /* One colour bar for both, beside B, unless their ranges differ. */
   pa->colorbar = pa->vmin != pb->vmin || pa->vmax != pb->vmax;
+  pa->clipped = ar_heatmap_find_clipped (pa);
+  pb->clipped = ar_heatmap_find_clipped (pb);
+  if (!pa->colorbar)
+    pb->clipped = pb->clipped || pa->clipped;
 }
 
 ArBuiltFigure *
@@ -210,7 +206,7 @@ ar_build_compare_figure (const ArAttention *a, const ArAttention *b, const AsCom
   ArBuiltFigure *built = ar_built_figure_new ();
   ArFigureParts *parts = ar_built_figure_edit (built);
   ArHeatmapFigure *pa = &parts->heatmap, *pb = &parts->panel_b;
-  panel_init (built, pa, ta, view, side_title ("A", texts->text, NULL));
+  panel_init (built, pa, ta, view, ar_figure_side_title ("A", texts->text, texts->n_tokens, NULL));
   float *va = ar_built_figure_take (
       built, g_memdup2 (ma, sizeof (float) * ta->n_tokens * (gsize) ta->n_tokens));
   normalize (va, ta->n_tokens, view);
@@ -225,7 +221,8 @@ ar_build_compare_figure (const ArAttention *a, const ArAttention *b, const AsCom
     }
   else
     {
-      panel_init (built, pb, tb, view, side_title ("B", texts->compare_text, NULL));
+      panel_init (built, pb, tb, view,
+                  ar_figure_side_title ("B", texts->compare_text, texts->n_compare_tokens, NULL));
       float *vb = ar_built_figure_take (
           built, g_memdup2 (mb, sizeof (float) * tb->n_tokens * (gsize) tb->n_tokens));
       normalize (vb, tb->n_tokens, view);

@@ -63,9 +63,10 @@ ar_build_cross_attention_figure (const ArCrossAttention *cross, const ArViewSele
   cross_view.kind = AR_ATTENTION_CROSS;
   fig->title
       = ar_built_figure_take (built, ar_attention_kind_title (&cross_view, t->n_head, 0, TRUE));
-  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
+  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts, AR_SUBTITLE_TEXT));
   fig->colormap = view->colormap;
   ar_heatmap_view_range (view, fig, &fig->vmin, &fig->vmax);
+  fig->clipped = ar_heatmap_find_clipped (fig);
   fig->log_colors = view->log_colors;
   fig->annotate = view->annotate;
   fig->colorbar_label
@@ -144,7 +145,7 @@ ar_build_alignment_figure (const ArCrossAttention *cross, const ArViewSelection 
   g_autofree char *title = ar_attention_kind_title (&cross_view, t->n_head, 0, TRUE);
   /* Translators: the alignment figure's title: "Cross-attention · layer 1 · head 2 · alignment" */
   fig->title = ar_built_figure_take (built, g_strdup_printf (_ ("%s · alignment"), title));
-  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts));
+  fig->subtitle = ar_built_figure_take (built, ar_figure_texts_subtitle (texts, AR_SUBTITLE_TEXT));
   ar_built_figure_edit (built)->figure = ar_figure_from_alignment (fig);
   return built;
 }

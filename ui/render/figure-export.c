@@ -32,6 +32,7 @@ ar_export_options_set_preset (ArExportOptions *options, ArExportPreset preset)
   options->width = preset == AR_EXPORT_PRESET_ONE_COLUMN ? 85 : 175;
   options->font_size = preset == AR_EXPORT_PRESET_ONE_COLUMN ? 8 : 9;
   options->dpi = 300;
+  options->max_height = AR_EXPORT_PAGE_HEIGHT_MM;
 }
 
 gboolean
@@ -135,6 +136,13 @@ ar_export_geometry (const ArFigure *untitled, const ArExportOptions *o, ArExport
                    AR_EXPORT_FONT_MIN, AR_EXPORT_FONT_MAX);
       return FALSE;
     }
+  if (o->max_height != 0 && !(o->max_height >= AR_EXPORT_MIN_HEIGHT_MM))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "maximum height %g mm is too small (expected at least %g mm)", o->max_height,
+                   AR_EXPORT_MIN_HEIGHT_MM);
+      return FALSE;
+    }
   *g = (ArExportGeometry){ .unit_pt = o->font_size > 0 ? o->font_size / AR_FONT_TICK : 1 };
   double natural_w, natural_h;
   ar_figure_get_size (fig, &natural_w, &natural_h);
@@ -155,6 +163,10 @@ ar_export_geometry (const ArFigure *untitled, const ArExportOptions *o, ArExport
           return FALSE;
         }
       g->layout_h = ar_figure_get_height_for_width (fig, g->layout_w);
+      if (o->max_height > 0)
+        g->layout_h = MIN (
+            g->layout_h,
+            floor (o->max_height / AR_MM_PER_INCH * AR_PT_PER_INCH / g->unit_pt * 1000) / 1000);
     }
   g->page_w = g->layout_w * g->unit_pt;
   g->page_h = g->layout_h * g->unit_pt;

@@ -10,7 +10,9 @@
  * labels). The width is the figure's natural width, or WIDTH millimetres, or WIDTH pixels of the
  * PNG at its resolution (so the same physical size in every format); the figure is laid out that
  * many units wide (WIDTH / UNIT_PT) and as tall as it then needs (ar_figure_get_height_for_width),
- * so its text keeps its size and its cells or plot fill the width.
+ * so its text keeps its size and its cells or plot fill the width — but never taller than
+ * MAX_HEIGHT millimetres when that is set (the presets: a page), the figure then laid out in that
+ * height (smaller cells or plot, a comparison's panels side by side rather than stacked).
  * - PDF: one page of page_w × page_h points (pdfinfo's "Page size").
  * - SVG: the same size in points (width="...pt"), or in user units (= px) for the natural size at
  *   the natural font.
@@ -46,6 +48,8 @@ G_BEGIN_DECLS
 #define AR_EXPORT_FONT_MAX 48.0
 /* The narrowest layout a figure is drawn at, in units. */
 #define AR_EXPORT_MIN_LAYOUT 120.0
+/* The lowest maximum height (mm). */
+#define AR_EXPORT_MIN_HEIGHT_MM 20.0
 #define AR_MM_PER_INCH 25.4
 #define AR_PT_PER_INCH 72.0
 
@@ -66,15 +70,17 @@ typedef enum
 typedef struct
 {
   ArWidthUnit width_unit;
-  double width;     /* mm or px; ignored for AR_WIDTH_NATURAL */
-  double font_size; /* pt of the tick labels; 0: the natural 12 */
-  double dpi;       /* PNG pixels per inch */
+  double width;      /* mm or px; ignored for AR_WIDTH_NATURAL */
+  double font_size;  /* pt of the tick labels; 0: the natural 12 */
+  double dpi;        /* PNG pixels per inch */
+  double max_height; /* mm the figure may take at most with a width; 0: as tall as it needs */
   gboolean titles;
   const char *title, *subtitle; /* NULL: the figure's own */
 } ArExportOptions;
 
 /* The presets for articles: one column 85 mm wide with 8 pt text, two columns 175 mm with 9 pt,
- * both at 300 dpi. */
+ * both at 300 dpi and at most AR_EXPORT_PAGE_HEIGHT_MM tall: a figure fits on a page. */
+#define AR_EXPORT_PAGE_HEIGHT_MM 279.4 /* a US Letter page; an A4 page is 297 mm */
 typedef enum
 {
   AR_EXPORT_PRESET_ONE_COLUMN,

@@ -75,7 +75,12 @@ ar_head_pattern_label (AsHeadPattern pattern)
 static ArColorbar
 grid_colorbar (const ArGridFigure *fig)
 {
-  ArColorbar bar = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label, fig->log_colors };
+  ArColorbar bar = { .colormap = fig->colormap,
+                     .vmin = fig->vmin,
+                     .vmax = fig->vmax,
+                     .label = fig->colorbar_label,
+                     .log = fig->log_colors,
+                     .clipped = fig->clipped };
   if (fig->head_ranges != NULL)
     {
       bar.vmin = 0, bar.vmax = 1, bar.log = FALSE;

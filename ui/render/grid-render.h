@@ -45,6 +45,9 @@ typedef struct
    * colour bar then runs from "min" to "max" (COLORBAR_LOW, COLORBAR_HIGH). */
   const double *head_ranges;
   const char *colorbar_low, *colorbar_high;
+  /* Weights above the range (a causal model's first token, 1 on itself, left out of autoscaled
+   * ranges) are drawn in the top colour; the colour bar says "clipped". */
+  gboolean clipped;
   gboolean mask_upper;                 /* causal models: grey future cells */
   int highlight_layer, highlight_head; /* -1 for none */
   gboolean colorbar;

@@ -26,15 +26,6 @@ draw_tick_label (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
   g_object_unref (layout);
 }
 
-/* Every STEP-th label, and the highlighted one in place of its neighbours. */
-static gboolean
-label_shown (int i, int step, int highlight)
-{
-  if (i == highlight)
-    return TRUE;
-  return i % step == 0 && (highlight < 0 || abs (i - highlight) >= step);
-}
-
 /* The centre of token I along an axis that starts at ORIGIN with cells from FIRST. */
 static double
 cell_centre (const ArHeatmapLayout *lo, double origin, int first, int i)
@@ -47,14 +38,14 @@ draw_token_labels (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
                    const ArHeatmapFigure *fig, const ArHeatmapLayout *lo, double below)
 {
   for (int i = lo->r0; i < lo->r0 + lo->nr; i++)
-    if (label_shown (i, lo->row_step, fig->highlight_row))
+    if (ar_heatmap_label_shown (i, lo->row_step, fig->highlight_row))
       {
         g_autofree char *text = ar_heatmap_label_at (fig->row_labels, i);
         draw_tick_label (cr, pc, style, lo, text, i == fig->highlight_row, lo->x0 - TICK_GAP,
                          cell_centre (lo, lo->y0, lo->r0, i), 1, 0.5, 0);
       }
   for (int j = lo->c0; j < lo->c0 + lo->nc; j++)
-    if (label_shown (j, lo->col_step, fig->highlight_col))
+    if (ar_heatmap_label_shown (j, lo->col_step, fig->highlight_col))
       {
         g_autofree char *text = ar_heatmap_label_at (fig->col_labels, j);
         double x = cell_centre (lo, lo->x0, lo->c0, j);

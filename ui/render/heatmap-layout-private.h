@@ -30,6 +30,7 @@ typedef struct
   double label_scale; /* tick labels are drawn at AR_FONT_TICK × label_scale (ALL mode) */
   gboolean rotate_cols;
   int row_step, col_step; /* THINNED: every k-th label */
+  int fixed_step;         /* the step the label widths were measured for (0: none) */
 } ArHeatmapLayout;
 
 gboolean ar_heatmap_has_data (const ArHeatmapFigure *fig);
@@ -48,6 +49,11 @@ void ar_heatmap_layout_only (ArHeatmapLayout *lo, const ArHeatmapFigure *fig, do
 /* Measures FIG only (no size yet: the fitted fields are zero). */
 void ar_heatmap_measure (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure *fig);
 
+/* Narrows LO's (measured) tick label widths to those of the labels drawn with cells of CELL
+ * units: thinned labels draw only every k-th (ar_heatmap_measure measures all of them). */
+void ar_heatmap_measure_shown (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure *fig,
+                               double cell);
+
 double ar_heatmap_left_extent (const ArHeatmapLayout *lo);
 double ar_heatmap_right_extent (const ArHeatmapLayout *lo);
 double ar_heatmap_top_extent (const ArHeatmapLayout *lo);
@@ -57,6 +63,10 @@ gboolean ar_heatmap_needs_rotation (const ArHeatmapLayout *lo, double cell);
 /* Draws the tick labels (by FIG's label mode), word brackets and axis names. */
 void ar_heatmap_draw_axes (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
                            const ArHeatmapFigure *fig, const ArHeatmapLayout *lo);
+
+/* Whether thinned tick label I is drawn: every STEP-th, and the highlighted one in place of its
+ * neighbours. */
+gboolean ar_heatmap_label_shown (int i, int step, int highlight);
 
 /* The cell size of FIG's natural size. */
 double ar_heatmap_natural_cell (const ArHeatmapFigure *fig);

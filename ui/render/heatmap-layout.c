@@ -3,6 +3,7 @@
 #include "heatmap-layout-private.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "colorbar-render.h"
 #include "render-text.h"
@@ -100,6 +101,40 @@ ar_heatmap_figure_measure_labels (ArHeatmapFigure *fig)
   g_object_unref (pc);
 }
 
+gboolean
+ar_heatmap_label_shown (int i, int step, int highlight)
+{
+  if (i == highlight)
+    return TRUE;
+  return i % step == 0 && (highlight < 0 || abs (i - highlight) >= step);
+}
+
+/* The widest of the labels LABELS [FIRST, FIRST + N) drawn every STEP-th (the highlighted one,
+ * HIGHLIGHT, bold). */
+static double
+widest_shown (PangoContext *pc, const ArRenderStyle *style, const char *const *labels, int first,
+              int n, int step, int highlight)
+{
+  PangoLayout *layout = ar_text_layout (pc, style, "", AR_FONT_TICK, PANGO_WEIGHT_NORMAL, 0);
+  double widest = 0, w;
+  for (int i = first; i < first + n && widest < AR_HEATMAP_MAX_LABEL; i++)
+    if (ar_heatmap_label_shown (i, step, highlight) && i != highlight)
+      {
+        g_autofree char *label = ar_heatmap_label_at (labels, i);
+        pango_layout_set_text (layout, label, -1);
+        ar_text_extent (layout, &w, NULL);
+        widest = MAX (widest, w);
+      }
+  g_object_unref (layout);
+  if (highlight >= first && highlight < first + n)
+    {
+      g_autofree char *label = ar_heatmap_label_at (labels, highlight);
+      ar_text_measure (pc, style, label, AR_FONT_TICK, PANGO_WEIGHT_BOLD, &w, NULL);
+      widest = MAX (widest, w);
+    }
+  return ceil (MIN (widest, AR_HEATMAP_MAX_LABEL));
+}
+
 /* The cells in view: all, or the zoomed window clamped to the matrix. */
 static void
 visible_cells (const ArHeatmapFigure *fig, int *r0, int *c0, int *nr, int *nc)
@@ -134,8 +169,12 @@ ar_heatmap_measure (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure
                      &lo->col_axis_h);
   if (fig->colorbar)
     {
-      ArColorbar bar
-          = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label, fig->log_colors };
+      ArColorbar bar = { .colormap = fig->colormap,
+                         .vmin = fig->vmin,
+                         .vmax = fig->vmax,
+                         .label = fig->colorbar_label,
+                         .log = fig->log_colors,
+                         .clipped = fig->clipped };
       lo->colorbar_w = ar_colorbar_get_width (pc, style, &bar);
     }
 }
@@ -188,8 +227,63 @@ fit_cell (ArHeatmapLayout *lo, double width, double height)
   return MAX (cell, 0.0);
 }
 
+/* The label step of thinned labels for cells of CELL. */
+static int
+thinned_step (const ArHeatmapLayout *lo, double cell)
+{
+  return cell <= 0 ? 1 : MAX (1, (int) ceil ((lo->label_h * lo->label_scale + 1) / cell));
+}
+
+/* With thinned labels only every k-th is drawn: the room beside and below the cells is that of the
+ * widest label drawn, not of the widest of all (a long text's cells grow by what a long token
+ * drawn nowhere would take). Returns the cell for the narrower labels, keeping the steps of CELL
+ * (larger cells only spread the same labels further apart), or CELL when nothing changes. */
+static double
+fit_shown_labels (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure *fig, double width,
+                  double height, double cell)
+{
+  double guess = cell;
+  if (guess <= 0)
+    {
+      /* the widest labels leave no room at all: the step of cells without them */
+      ArHeatmapLayout bare = *lo;
+      bare.row_label_w = bare.col_label_w = 0;
+      guess = fit_cell (&bare, width, height);
+    }
+  int step = thinned_step (lo, guess);
+  if (fig->label_mode != AR_LABELS_THINNED || step <= 1 || !lo->rotate_cols
+      || fig->room_for_all_labels)
+    return cell;
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  ArHeatmapLayout narrow = *lo;
+  narrow.row_label_w
+      = widest_shown (pc, style, fig->row_labels, lo->r0, lo->nr, step, fig->highlight_row);
+  narrow.col_label_w
+      = widest_shown (pc, style, fig->col_labels, lo->c0, lo->nc, step, fig->highlight_col);
+  double wider = fit_cell (&narrow, width, height);
+  if (!narrow.rotate_cols || wider <= cell)
+    return cell;
+  *lo = narrow;
+  lo->fixed_step = step;
+  return wider;
+}
+
+void
+ar_heatmap_measure_shown (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure *fig,
+                          double cell)
+{
+  int step = thinned_step (lo, cell);
+  if (fig->label_mode != AR_LABELS_THINNED || step <= 1 || !ar_heatmap_has_data (fig))
+    return;
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  lo->row_label_w = MIN (lo->row_label_w, widest_shown (pc, style, fig->row_labels, lo->r0, lo->nr,
+                                                        step, fig->highlight_row));
+  lo->col_label_w = MIN (lo->col_label_w, widest_shown (pc, style, fig->col_labels, lo->c0, lo->nc,
+                                                        step, fig->highlight_col));
+}
+
 static void
-fit (ArHeatmapLayout *lo, const ArHeatmapFigure *fig, double width, double height)
+fit (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure *fig, double width, double height)
 {
   if (!ar_heatmap_has_data (fig))
     return;
@@ -200,6 +294,7 @@ fit (ArHeatmapLayout *lo, const ArHeatmapFigure *fig, double width, double heigh
       lo->label_scale = cell / (lo->label_h + 1);
       cell = fit_cell (lo, width, height);
     }
+  cell = fit_shown_labels (lo, pc, fig, width, height, cell);
   if (cell >= 8)
     cell = floor (cell);
   lo->cell = cell;
@@ -210,9 +305,9 @@ fit (ArHeatmapLayout *lo, const ArHeatmapFigure *fig, double width, double heigh
   lo->x0 = round (ar_heatmap_left_extent (lo) + MAX (avail_w - cell * lo->nc, 0) / 2);
   lo->y0 = round (top + MAX (avail_h - cell * lo->nr, 0) / 2);
   double label_h = lo->label_h * lo->label_scale;
-  lo->row_step = fig->label_mode == AR_LABELS_ALL || cell <= 0
-                     ? 1
-                     : MAX (1, (int) ceil ((label_h + 1) / cell));
+  lo->row_step = fig->label_mode == AR_LABELS_ALL || cell <= 0 ? 1
+                 : lo->fixed_step > 0                          ? lo->fixed_step
+                                      : MAX (1, (int) ceil ((label_h + 1) / cell));
   lo->col_step = lo->rotate_cols ? lo->row_step : 1;
 }
 
@@ -222,9 +317,10 @@ ar_heatmap_layout (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure 
 {
   ar_heatmap_measure (lo, pc, fig);
   if (!fig->title_one_line)
-    lo->title_h = ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
-                                                 fig->title, fig->subtitle, width);
-  fit (lo, fig, width, height);
+    lo->title_h = MAX (fig->title_height,
+                       ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
+                                                      fig->title, fig->subtitle, width));
+  fit (lo, pc, fig, width, height);
 }
 
 void

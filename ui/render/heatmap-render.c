@@ -52,8 +52,9 @@ ar_heatmap_get_size (const ArHeatmapFigure *fig, double *width, double *height)
                                              + ar_heatmap_right_extent (&lo))
                                      : 2 * AR_FIGURE_MARGIN + 320;
   if (!fig->title_one_line)
-    lo.title_h = ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
-                                                fig->title, fig->subtitle, *width);
+    lo.title_h = MAX (fig->title_height,
+                      ar_title_block_height_wrapped (pc, ar_render_style_or_default (fig->style),
+                                                     fig->title, fig->subtitle, *width));
   g_object_unref (pc);
   if (!ar_heatmap_has_data (fig))
     {
@@ -85,13 +86,32 @@ ar_heatmap_same_layout (const ArHeatmapFigure *a, const ArHeatmapFigure *b)
   return a->n_rows == b->n_rows && a->n_cols == b->n_cols
          && a->row_label_width == b->row_label_width && a->col_label_width == b->col_label_width
          && g_strcmp0 (a->title, b->title) == 0 && g_strcmp0 (a->subtitle, b->subtitle) == 0
-         && a->title_one_line == b->title_one_line && g_strcmp0 (a->row_axis, b->row_axis) == 0
-         && g_strcmp0 (a->col_axis, b->col_axis) == 0 && a->colorbar == b->colorbar
-         && a->label_mode == b->label_mode
+         && a->title_one_line == b->title_one_line && a->title_height == b->title_height
+         && g_strcmp0 (a->row_axis, b->row_axis) == 0 && g_strcmp0 (a->col_axis, b->col_axis) == 0
+         && a->colorbar == b->colorbar && a->label_mode == b->label_mode
          && (!a->colorbar
              || (a->vmin == b->vmin && a->vmax == b->vmax && a->log_colors == b->log_colors
+                 && a->clipped == b->clipped
                  && g_strcmp0 (a->colorbar_label, b->colorbar_label) == 0))
          && a->style == b->style;
+}
+
+gboolean
+ar_heatmap_cell_clipped (const ArHeatmapFigure *fig, int row, int col)
+{
+  double v = fig->values[(gsize) row * fig->n_cols + col];
+  return ar_heatmap_cell_state (fig, row, col) == AR_CELL_VALUE
+         && v > fig->vmax + 1e-6 * fabs (fig->vmax);
+}
+
+gboolean
+ar_heatmap_find_clipped (const ArHeatmapFigure *fig)
+{
+  for (int i = 0; i < fig->n_rows; i++)
+    for (int j = 0; j < fig->n_cols; j++)
+      if (ar_heatmap_cell_clipped (fig, i, j))
+        return TRUE;
+  return FALSE;
 }
 
 ArCellState
@@ -183,6 +203,35 @@ draw_highlight (cairo_t *cr, const ArRenderStyle *style, const ArHeatmapFigure *
   cairo_restore (cr);
 }
 
+/* A triangle in the top right corner of every cell in view that holds a value above the colour
+ * range, in white or black, whichever stands out from the top colour (cells of 5 units and
+ * more; the colour bar says "clipped" in any case). */
+static void
+draw_clipped_marks (cairo_t *cr, const ArHeatmapFigure *fig, const ArHeatmapLayout *lo)
+{
+  if (!fig->clipped || lo->cell < 5)
+    return;
+  ArColor8 top = ar_colormap_entry (fig->colormap, 255);
+  double luminance = (0.2126 * top.r + 0.7152 * top.g + 0.0722 * top.b) / 255;
+  double size = MIN (lo->cell * 0.4, 9);
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, luminance < 0.5 ? 1 : 0, luminance < 0.5 ? 1 : 0,
+                        luminance < 0.5 ? 1 : 0);
+  for (int i = lo->r0; i < lo->r0 + lo->nr; i++)
+    for (int j = lo->c0; j < lo->c0 + lo->nc; j++)
+      if (ar_heatmap_cell_clipped (fig, i, j))
+        {
+          double x1 = lo->x0 + (j - lo->c0 + 1) * lo->cell - lo->gap;
+          double y0 = lo->y0 + (i - lo->r0) * lo->cell;
+          cairo_move_to (cr, x1, y0);
+          cairo_line_to (cr, x1, y0 + size);
+          cairo_line_to (cr, x1 - size, y0);
+          cairo_close_path (cr);
+          cairo_fill (cr);
+        }
+  cairo_restore (cr);
+}
+
 static ArMatrixPaint
 paint_for (const ArHeatmapFigure *fig, const ArRenderStyle *style)
 {
@@ -223,12 +272,17 @@ ar_heatmap_render (cairo_t *cr, const ArHeatmapFigure *fig, double width, double
       int decimals;
       if (annotation_fit (pc, style, fig, &lo, &size, &decimals))
         draw_annotations (cr, pc, style, fig, &lo, size, decimals);
+      draw_clipped_marks (cr, fig, &lo);
       draw_highlight (cr, style, fig, &lo);
       ar_heatmap_draw_axes (cr, pc, style, fig, &lo);
       if (fig->colorbar)
         {
-          ArColorbar bar
-              = { fig->colormap, fig->vmin, fig->vmax, fig->colorbar_label, fig->log_colors };
+          ArColorbar bar = { .colormap = fig->colormap,
+                             .vmin = fig->vmin,
+                             .vmax = fig->vmax,
+                             .label = fig->colorbar_label,
+                             .log = fig->log_colors,
+                             .clipped = fig->clipped };
           ar_colorbar_draw (cr, pc, style, &bar, lo.x0 + lo.nc * lo.cell + AR_HEATMAP_COLORBAR_GAP,
                             lo.y0, lo.nr * lo.cell - lo.gap);
         }

@@ -98,13 +98,23 @@ typedef struct
 
   gboolean colorbar;
   const char *colorbar_label; /* "Attention weight", or NULL */
+  /* Some cells hold values above vmax (an autoscaled range leaves out a causal model's first row,
+   * whose one weight is 1): they are drawn in the top colour with a mark in their corner, and the
+   * colour bar says "clipped" (ar_heatmap_find_clipped). */
+  gboolean clipped;
 
   int view_row0, view_col0, view_rows, view_cols; /* a zoomed view; view_rows = 0: all */
+  /* The tick labels take the room of the widest of all of them, also when only every k-th is
+   * drawn (else: of those drawn): a view that zooms and pans keeps its plot in place. */
+  gboolean room_for_all_labels;
 
   const ArRenderStyle *style; /* NULL = light print style */
-  /* The title and subtitle on one line each, ellipsized (a comparison's panels, whose cells line
-   * up); else (the default) wrapped to the figure's width. */
+  /* The title and subtitle on one line each, ellipsized; else (the default) wrapped to the
+   * figure's width. */
   gboolean title_one_line;
+  /* > 0: the wrapped title block takes this height (at least its own), so that panels side by
+   * side with titles of different lengths keep their cells in line (compare-render.h). */
+  double title_height;
 
   /* The widest row and column tick label, as ar_heatmap_figure_measure_labels () found them;
    * 0 = measure them on every layout. Measuring 512 labels with Pango takes milliseconds, so a
@@ -149,6 +159,12 @@ void ar_heatmap_get_plot_rect (const ArHeatmapFigure *fig, double width, double 
 
 /* Whether values are annotated when drawn at WIDTH × HEIGHT. */
 gboolean ar_heatmap_is_annotated (const ArHeatmapFigure *fig, double width, double height);
+
+/* Whether a cell of FIG that holds a value holds one above its vmax (what `clipped` says). */
+gboolean ar_heatmap_find_clipped (const ArHeatmapFigure *fig);
+
+/* Whether cell (ROW, COL) of FIG holds a value above its vmax. */
+gboolean ar_heatmap_cell_clipped (const ArHeatmapFigure *fig, int row, int col);
 
 /* What cell (ROW, COL) of FIG holds (NaN values count as AR_CELL_NO_PARTNER). */
 ArCellState ar_heatmap_cell_state (const ArHeatmapFigure *fig, int row, int col);

@@ -17,10 +17,15 @@
 #define HIT_RADIUS 8.0
 #define NATURAL_W 420.0
 #define NATURAL_H 220.0
+/* Beside a plot narrower than this the legend goes under it. */
+#define LEGEND_BESIDE_MIN_PLOT 200.0
+/* The lowest plot a chart squeezed into a page keeps (ar_line_get_min_height_for_width). */
+#define MIN_PLOT_H 90.0
 
 typedef struct
 {
   double title_h, tick_h, tick_w, axis_h, legend_w, legend_line_h;
+  gboolean legend_below; /* under the axis name, not beside the plot (a narrow figure) */
   double lo, hi;
   ArTicks ticks;
   double px, py, pw, ph;
@@ -106,22 +111,42 @@ left_extent (const Layout *lo)
 static double
 right_extent (const Layout *lo)
 {
-  return MARGIN + (lo->legend_w > 0 ? LEGEND_GAP + lo->legend_w : 0);
+  return MARGIN + (lo->legend_w > 0 && !lo->legend_below ? LEGEND_GAP + lo->legend_w : 0);
 }
 
 static double
-bottom_extent (const Layout *lo)
+legend_height (const Layout *lo, const ArLineFigure *fig)
 {
-  return TICK_LENGTH + TICK_GAP + lo->tick_h + AXIS_GAP + lo->axis_h + MARGIN;
+  return fig->series_names != NULL ? fig->n_series * lo->legend_line_h : 0;
+}
+
+/* Below the x axis: its ticks and name, and the legend when it is below. */
+static double
+bottom_extent (const Layout *lo, const ArLineFigure *fig)
+{
+  double legend = lo->legend_below ? LEGEND_GAP + legend_height (lo, fig) : 0;
+  return TICK_LENGTH + TICK_GAP + lo->tick_h + AXIS_GAP + lo->axis_h + legend + MARGIN;
+}
+
+/* Puts the legend under the plot when beside it the plot of a figure WIDTH wide would be
+ * narrower than LEGEND_BESIDE_MIN_PLOT (a journal column): the legend's names are not cut and
+ * the plot keeps its width. */
+static void
+place_legend (Layout *lo, double width)
+{
+  lo->legend_below = FALSE;
+  if (lo->legend_w > 0 && width - left_extent (lo) - right_extent (lo) < LEGEND_BESIDE_MIN_PLOT)
+    lo->legend_below = TRUE;
 }
 
 static void
-fit (Layout *lo, double width, double height)
+fit (Layout *lo, const ArLineFigure *fig, double width, double height)
 {
+  place_legend (lo, width);
   lo->px = round (left_extent (lo));
   lo->py = round (MARGIN + lo->title_h);
   lo->pw = MAX (floor (width - lo->px - right_extent (lo)), 0);
-  lo->ph = MAX (floor (height - lo->py - bottom_extent (lo)), 0);
+  lo->ph = MAX (floor (height - lo->py - bottom_extent (lo, fig)), 0);
 }
 
 /* Markers sit in the middle of n_x equal slots so the first and last do not touch the frame. */
@@ -151,7 +176,7 @@ layout_only (Layout *lo, const ArLineFigure *fig, double width, double height)
   PangoContext *pc = ar_text_context_new ();
   measure (lo, pc, ar_render_style_or_default (fig->style), fig);
   wrap_title (lo, pc, fig, width);
-  fit (lo, width, height);
+  fit (lo, fig, width, height);
   g_object_unref (pc);
 }
 
@@ -161,11 +186,11 @@ ar_line_get_size (const ArLineFigure *fig, double *width, double *height)
   Layout lo;
   PangoContext *pc = ar_text_context_new ();
   measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
-  double legend_h = fig->n_series * lo.legend_line_h;
+  double legend_h = legend_height (&lo, fig);
   *width = ceil (left_extent (&lo) + NATURAL_W + right_extent (&lo));
   wrap_title (&lo, pc, fig, *width);
   g_object_unref (pc);
-  *height = ceil (MARGIN + lo.title_h + MAX (NATURAL_H, legend_h) + bottom_extent (&lo));
+  *height = ceil (MARGIN + lo.title_h + MAX (NATURAL_H, legend_h) + bottom_extent (&lo, fig));
 }
 
 double
@@ -177,10 +202,24 @@ ar_line_get_height_for_width (const ArLineFigure *fig, double width)
   wrap_title (&lo, pc, fig, width);
   g_object_unref (pc);
   /* The plot keeps its natural proportions. */
+  place_legend (&lo, width);
   double pw = MAX (width - left_extent (&lo) - right_extent (&lo), 0);
-  double legend_h = fig->n_series * lo.legend_line_h;
-  return ceil (MARGIN + lo.title_h + MAX (pw * NATURAL_H / NATURAL_W, legend_h)
-               + bottom_extent (&lo));
+  double beside = lo.legend_below ? 0 : legend_height (&lo, fig);
+  return ceil (MARGIN + lo.title_h + MAX (pw * NATURAL_H / NATURAL_W, beside)
+               + bottom_extent (&lo, fig));
+}
+
+double
+ar_line_get_min_height_for_width (const ArLineFigure *fig, double width)
+{
+  Layout lo;
+  PangoContext *pc = ar_text_context_new ();
+  measure (&lo, pc, ar_render_style_or_default (fig->style), fig);
+  wrap_title (&lo, pc, fig, width);
+  g_object_unref (pc);
+  place_legend (&lo, width);
+  double beside = lo.legend_below ? 0 : legend_height (&lo, fig);
+  return ceil (MARGIN + lo.title_h + MAX (MIN_PLOT_H, beside) + bottom_extent (&lo, fig));
 }
 
 static void
@@ -269,10 +308,13 @@ draw_legend (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const Ar
 {
   if (fig->series_names == NULL)
     return;
-  double x = lo->px + lo->pw + LEGEND_GAP;
+  double x = lo->legend_below ? lo->px : lo->px + lo->pw + LEGEND_GAP;
+  double y = lo->legend_below ? lo->py + lo->ph + TICK_LENGTH + TICK_GAP + lo->tick_h + AXIS_GAP
+                                    + lo->axis_h + LEGEND_GAP
+                              : lo->py;
   for (int s = 0; s < fig->n_series; s++)
     {
-      double cy = lo->py + (s + 0.5) * lo->legend_line_h;
+      double cy = y + (s + 0.5) * lo->legend_line_h;
       ar_render_set_color8 (cr, ar_palette_color (s));
       cairo_set_line_width (cr, 1.8);
       cairo_move_to (cr, x, cy);
@@ -297,7 +339,7 @@ ar_line_render (cairo_t *cr, const ArLineFigure *fig, double width, double heigh
   Layout lo;
   measure (&lo, pc, style, fig);
   wrap_title (&lo, pc, fig, width);
-  fit (&lo, width, height);
+  fit (&lo, fig, width, height);
   cairo_save (cr);
   ar_figure_frame_draw_wrapped (cr, pc, style, fig->title, fig->subtitle, width, height);
   if (has_data (fig) && lo.pw > 0 && lo.ph > 0)

@@ -40,6 +40,9 @@ void ar_line_get_size (const ArLineFigure *fig, double *width, double *height);
 /* The height FIG needs WIDTH units wide (the plot keeps its natural proportions). */
 double ar_line_get_height_for_width (const ArLineFigure *fig, double width);
 
+/* The least height FIG needs WIDTH units wide: its texts and a plot of 90 units. */
+double ar_line_get_min_height_for_width (const ArLineFigure *fig, double width);
+
 void ar_line_render (cairo_t *cr, const ArLineFigure *fig, double width, double height);
 
 /* The marker nearest to (X, Y) within 8 units: TRUE and *SERIES, *X_INDEX. */

@@ -228,21 +228,23 @@ static char *
 subtitle (const ArSentences *sentences, const char *highlight, const ArFigureTexts *texts)
 {
   if (sentences->n == 2 && texts->compare_text != NULL)
-    return ar_figure_subtitle (texts->model_name, NULL);
-  if (sentences->n == 1 && highlight == NULL)
-    return ar_figure_subtitle (texts->model_name, sentences->texts[0]);
-  g_autoptr (GString) s = g_string_new (texts->model_name);
+    return ar_figure_subtitle (texts->model_name, NULL, 0, FALSE);
   if (sentences->n == 1)
     {
-      g_autofree char *quoted = ar_quote_text (sentences->texts[0]);
-      g_string_append_printf (s, " · %s", quoted);
+      /* the subtitle's rule, then the highlighted word */
+      const char *text = texts->text != NULL ? texts->text : sentences->texts[0];
+      char *one = ar_figure_subtitle (texts->model_name, text, sentences->traces[0]->n_tokens,
+                                      texts->truncated);
+      if (highlight == NULL)
+        return one;
+      g_autofree char *quoted = ar_quote_text (highlight);
+      g_autofree char *base = one;
+      /* Translators: the subtitle's note of the word whose tokens are highlighted. */
+      return g_strdup_printf (_ ("%s · %s highlighted"), base, quoted);
     }
-  else
-    {
-      g_string_append (s, " · ");
-      g_string_append_printf (s, ngettext ("%d sentence", "%d sentences", sentences->n),
-                              sentences->n);
-    }
+  g_autoptr (GString) s = g_string_new (texts->model_name);
+  g_string_append (s, " · ");
+  g_string_append_printf (s, ngettext ("%d sentence", "%d sentences", sentences->n), sentences->n);
   if (highlight != NULL)
     {
       g_autofree char *quoted = ar_quote_text (highlight);

@@ -208,6 +208,21 @@ ar_figure_frame_draw_wrapped (cairo_t *cr, PangoContext *pc, const ArRenderStyle
                        width - 2 * AR_FIGURE_MARGIN);
 }
 
+/* An axis name's layout: at the axis font, or smaller (down to AR_FONT_SMALL × 0.75) when that
+ * is longer than LENGTH; never cut (a name still too long runs past the ends of its axis). */
+static PangoLayout *
+axis_name_layout (PangoContext *pc, const ArRenderStyle *style, const char *name, double length)
+{
+  PangoLayout *layout = ar_text_layout (pc, style, name, AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, 0);
+  double w;
+  ar_text_extent (layout, &w, NULL);
+  if (w <= length || w <= 0)
+    return layout;
+  g_object_unref (layout);
+  double size = MAX (AR_FONT_AXIS * length / w, AR_FONT_SMALL * 0.75);
+  return ar_text_layout (pc, style, name, size, PANGO_WEIGHT_NORMAL, 0);
+}
+
 void
 ar_axis_names_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const char *x_axis,
                     const char *y_axis, double px, double py, double pw, double ph, double name_y,
@@ -216,15 +231,13 @@ ar_axis_names_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, c
   ar_render_set_rgb (cr, style->text);
   if (x_axis != NULL)
     {
-      PangoLayout *layout
-          = ar_text_layout (pc, style, x_axis, AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, pw);
+      PangoLayout *layout = axis_name_layout (pc, style, x_axis, pw);
       ar_text_draw (cr, layout, px + pw / 2, name_y, 0.5, 0, 0);
       g_object_unref (layout);
     }
   if (y_axis != NULL)
     {
-      PangoLayout *layout
-          = ar_text_layout (pc, style, y_axis, AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, ph);
+      PangoLayout *layout = axis_name_layout (pc, style, y_axis, ph);
       ar_text_draw (cr, layout, name_x, py + ph / 2, 0.5, 0.5, -G_PI / 2);
       g_object_unref (layout);
     }

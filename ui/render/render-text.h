@@ -75,7 +75,7 @@ double ar_title_block_height_wrapped (PangoContext *pc, const ArRenderStyle *sty
 
 /* The axis names of a chart whose plot is (PX, PY, PW, PH): X_AXIS centred under the plot with
  * its top at NAME_Y, Y_AXIS read bottom to top, centred on the plot, with its middle at NAME_X.
- * Either may be NULL. */
+ * Either may be NULL. A name longer than its side of the plot is drawn smaller, never cut. */
 void ar_axis_names_draw (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
                          const char *x_axis, const char *y_axis, double px, double py, double pw,
                          double ph, double name_y, double name_x);

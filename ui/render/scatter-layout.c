@@ -272,6 +272,8 @@ ar_scatter_layout (ArScatterLayout *lo, PangoContext *pc, const ArScatterFigure 
 {
   const ArRenderStyle *style = ar_render_style_or_default (fig->style);
   measure (lo, pc, style, fig);
+  /* the title block wraps to the width instead of being cut */
+  lo->title_h = ar_title_block_height_wrapped (pc, style, fig->title, fig->subtitle, width);
   fit (lo, pc, style, fig, width, height);
 }
 

@@ -179,7 +179,7 @@ ar_scatter_render (cairo_t *cr, const ArScatterFigure *fig, double width, double
   ArScatterLayout lo;
   ar_scatter_layout (&lo, pc, fig, width, height);
   cairo_save (cr);
-  ar_figure_frame_draw (cr, pc, style, fig->title, fig->subtitle, width, height);
+  ar_figure_frame_draw_wrapped (cr, pc, style, fig->title, fig->subtitle, width, height);
   const ArScatterPanel *first = &lo.panels[0];
   if (ar_scatter_has_data (fig) && first->pw > 0 && first->ph > 0)
     {

@@ -51,7 +51,9 @@ ar_build_similarity_figure (const AsTrace *trace, const float *similarity, AsVec
   fig->title
       = ar_built_figure_take (built, view->pool_words ? g_strdup_printf (_ ("%s · words"), title)
                                                       : g_steal_pointer (&title));
-  fig->subtitle = ar_built_figure_take (built, ar_figure_subtitle (texts->model_name, texts->text));
+  fig->subtitle = ar_built_figure_take (
+      built, ar_figure_texts_subtitle (texts, trace->source != NULL ? AR_SUBTITLE_TARGET
+                                                                    : AR_SUBTITLE_TEXT));
   fig->values = ar_built_figure_take (built, g_memdup2 (similarity, nn * sizeof (float)));
   fig->row_axis = fig->col_axis = view->pool_words ? _ ("Words") : _ ("Tokens");
   fig->colorbar_label = _ ("Cosine similarity");

@@ -119,27 +119,6 @@ ar_quote_text (const char *text)
   return g_strdup_printf (_ ("“%s”"), text);
 }
 
-char *
-ar_figure_subtitle (const char *model_name, const char *text)
-{
-  if (text == NULL)
-    return g_strdup (model_name);
-  g_autofree char *quoted = ar_quote_text (text);
-  /* Translators: figure subtitle: the model's name and the quoted text. */
-  return g_strdup_printf (_ ("%s · %s"), model_name, quoted);
-}
-
-char *
-ar_figure_texts_subtitle (const ArFigureTexts *texts)
-{
-  if (texts->target_text == NULL || texts->text == NULL)
-    return ar_figure_subtitle (texts->model_name, texts->text);
-  g_autofree char *source = ar_quote_text (texts->text);
-  g_autofree char *target = ar_quote_text (texts->target_text);
-  /* Translators: figure subtitle of a translation: the model, the source and the target. */
-  return g_strdup_printf (_ ("%s · %s → %s"), texts->model_name, source, target);
-}
-
 void
 ar_sequential_range (const float *values, gsize n, gboolean autoscale, double *vmin, double *vmax)
 {

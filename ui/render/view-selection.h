@@ -15,6 +15,7 @@
 
 #include "as-compare.h"
 #include "as-trace.h"
+#include "figure-subtitle.h"
 #include "heatmap-render.h"
 #include "segments.h"
 #include "token-label.h"
@@ -70,15 +71,6 @@ gboolean ar_view_selection_equal (const ArViewSelection *a, const ArViewSelectio
 /* The token-label flags VIEW asks for (raw tokens, space marks). */
 ArTokenLabelFlags ar_view_selection_label_flags (const ArViewSelection *view);
 
-/* What a figure is about, for its title block: the model's name and the texts (NULL: none). */
-typedef struct
-{
-  const char *model_name;
-  const char *text;
-  const char *compare_text;
-  const char *target_text; /* a translation model's target (TEXT is then the source) */
-} ArFigureTexts;
-
 /* The attention of one trace and what core computed from it (NULL until computed): the mean over
  * heads and rollout (as-rollout.h), the ranges (as_trace_attention_ranges, as-attention-ranges.h:
  * RANGE points at its first two values, HEAD_RANGES at the rest). */
@@ -104,13 +96,6 @@ char *ar_attention_title (const ArViewSelection *view, int n_heads, int n_kv_hea
 /* The key/value head query head HEAD shares when N_HEADS query heads share N_KV_HEADS (< N_HEADS):
  * HEAD / (N_HEADS / N_KV_HEADS), as HF's repeat_kv; -1 without grouped-query attention. */
 int ar_kv_head_of (int head, int n_heads, int n_kv_heads);
-
-/* "model · “text”", or the model's name alone when TEXT is NULL. Newly allocated. */
-char *ar_figure_subtitle (const char *model_name, const char *text);
-
-/* The subtitle of TEXTS: ar_figure_subtitle, or for a translation (target_text set)
- * "model · “source” → “target”". Newly allocated. */
-char *ar_figure_texts_subtitle (const ArFigureTexts *texts);
 
 /* The title of VIEW's attention figure of a trace with N_HEADS query heads sharing N_KV_HEADS
  * for a translation model (TRANSLATION, or VIEW's kind not AR_ATTENTION_SELF): the stack first,

@@ -163,6 +163,7 @@ static void
 attnscope_alignment_page_init (AttnscopeAlignmentPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->alignment));
   g_object_bind_property (self, "session", self->layer_controls, "session", G_BINDING_SYNC_CREATE);
   g_signal_connect (self->alignment, "token-activated", G_CALLBACK (on_token_activated), self);
   set_notice (self, NULL);

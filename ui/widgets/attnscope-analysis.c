@@ -45,6 +45,7 @@ struct _AttnscopeAnalysis
 
   AsTrace *trace;
   char *text, *pair, *shown_text;
+  gboolean truncated;                /* the trace holds the first tokens of the text only */
   GHashTable *entries;               /* key → Entry */
   GQueue order[ATTNSCOPE_N_RESULTS]; /* keys of the entries of each kind, oldest first */
   Job *running[ATTNSCOPE_N_RESULTS]; /* owned by its task */
@@ -544,6 +545,13 @@ attnscope_analysis_get_shown_text (AttnscopeAnalysis *self)
 }
 
 gboolean
+attnscope_analysis_get_truncated (AttnscopeAnalysis *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), FALSE);
+  return self->truncated;
+}
+
+gboolean
 attnscope_analysis_get_busy (AttnscopeAnalysis *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), FALSE);
@@ -619,13 +627,14 @@ attnscope_analysis_init (AttnscopeAnalysis *self)
 }
 
 AttnscopeAnalysis *
-attnscope_analysis_new (AsTrace *trace, const char *text, const char *pair)
+attnscope_analysis_new (AsTrace *trace, const char *text, const char *pair, gboolean truncated)
 {
   g_return_val_if_fail (trace != NULL, NULL);
   AttnscopeAnalysis *self = g_object_new (ATTNSCOPE_TYPE_ANALYSIS, NULL);
   self->trace = as_trace_ref (trace);
   self->text = g_strdup (text);
   self->pair = g_strdup (pair);
-  self->shown_text = text != NULL ? ar_pair_text_join (text, pair) : NULL;
+  self->truncated = truncated;
+  self->shown_text = text != NULL ? ar_shown_text (trace, text, pair, truncated) : NULL;
   return self;
 }

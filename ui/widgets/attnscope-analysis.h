@@ -59,14 +59,17 @@ typedef struct
 } AttnscopeMasked;
 
 /* An analysis of TRACE, which came from TEXT (and PAIR, the second text of a sentence pair, or
- * NULL). */
-AttnscopeAnalysis *attnscope_analysis_new (AsTrace *trace, const char *text, const char *pair);
+ * NULL); TRUNCATED: the trace holds only the first tokens of the text. */
+AttnscopeAnalysis *attnscope_analysis_new (AsTrace *trace, const char *text, const char *pair,
+                                           gboolean truncated);
 
 AsTrace *attnscope_analysis_get_trace (AttnscopeAnalysis *self);
 const char *attnscope_analysis_get_text (AttnscopeAnalysis *self);
 const char *attnscope_analysis_get_pair (AttnscopeAnalysis *self);
-/* What figures quote: the text, or for a pair "TEXT ‖ PAIR" (pair-text.h). */
+/* What figures quote: the text, or for a pair "TEXT ‖ PAIR", and of a truncated text the part
+ * the trace's tokens stand for (ar_shown_text). */
 const char *attnscope_analysis_get_shown_text (AttnscopeAnalysis *self);
+gboolean attnscope_analysis_get_truncated (AttnscopeAnalysis *self);
 
 /* The top-K predictions at every mask token of a masked-LM encoder's trace (as_predict_masked
  * with MODEL's tokenizer; the computation holds a reference to MODEL, the trace's model);

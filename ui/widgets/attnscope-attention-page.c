@@ -410,6 +410,7 @@ static void
 attnscope_attention_page_init (AttnscopeAttentionPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->heatmap));
   g_object_bind_property (self, "session", self->layer_controls, "session", G_BINDING_SYNC_CREATE);
   self->bindings = g_binding_group_new ();
   g_binding_group_bind_full (self->bindings, "colormap", self->colormap_dropdown, "selected",

@@ -320,6 +320,7 @@ static void
 attnscope_compare_page_init (AttnscopeComparePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->view));
   g_object_bind_property (self, "session", self->layer_controls, "session", G_BINDING_SYNC_CREATE);
   self->run_bindings = g_binding_group_new ();
   g_binding_group_bind_full (self->run_bindings, "text", self->entry, "text",

@@ -307,8 +307,7 @@ attnscope_heads_page_init (AttnscopeHeadsPage *self)
   GtkEventController *key = gtk_event_controller_key_new ();
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_grid_key), self);
   gtk_widget_add_controller (GTK_WIDGET (self->grid), key);
-  gtk_widget_set_focusable (GTK_WIDGET (self->grid), TRUE);
-  gtk_widget_set_focus_on_click (GTK_WIDGET (self->grid), TRUE);
+  attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->grid));
   self->bindings = g_binding_group_new ();
   g_binding_group_bind_full (self->bindings, "attention-kind", self->kind_dropdown, "selected",
                              G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, attnscope_int_to_uint,

@@ -15,6 +15,7 @@ typedef struct
   GSignalGroup *source_signals;   /* on a translation's encoder trace's analysis */
   gboolean dirty, busy;
   guint idle_id;
+  GtkWidget *focus_widget; /* the page's main widget (not a reference: a descendant) */
 } AttnscopePagePrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AttnscopePage, attnscope_page, GTK_TYPE_WIDGET)
@@ -104,6 +105,27 @@ attnscope_page_get_busy (AttnscopePage *self)
   g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), FALSE);
   AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
   return priv->busy;
+}
+
+void
+attnscope_page_set_focus_widget (AttnscopePage *self, GtkWidget *widget)
+{
+  g_return_if_fail (ATTNSCOPE_IS_PAGE (self));
+  AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
+  priv->focus_widget = widget;
+  if (widget != NULL)
+    {
+      gtk_widget_set_focusable (widget, TRUE);
+      gtk_widget_set_focus_on_click (widget, TRUE);
+    }
+}
+
+GtkWidget *
+attnscope_page_get_focus_widget (AttnscopePage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PAGE (self), NULL);
+  AttnscopePagePrivate *priv = attnscope_page_get_instance_private (self);
+  return priv->focus_widget;
 }
 
 void
@@ -285,13 +307,22 @@ attnscope_page_get_texts (AttnscopePage *self, ArFigureTexts *texts)
   AttnscopeSession *session = attnscope_page_get_session (self);
   AttnscopeAnalysis *a = attnscope_page_get_analysis (self);
   AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (self);
+  AsTrace *ta = a != NULL ? attnscope_analysis_get_trace (a) : NULL;
+  AsTrace *tb = b != NULL ? attnscope_analysis_get_trace (b) : NULL;
+  gboolean translation = ta != NULL && ta->source != NULL;
   *texts = (ArFigureTexts){
     .model_name = session != NULL ? attnscope_session_get_model_name (session) : NULL,
     .text = a != NULL ? attnscope_analysis_get_shown_text (a) : NULL,
     .compare_text = b != NULL ? attnscope_analysis_get_shown_text (b) : NULL,
-    .target_text = a != NULL && attnscope_analysis_get_trace (a)->source != NULL && session != NULL
+    .target_text = translation && session != NULL
                        ? attnscope_run_get_trace_target (attnscope_session_get_main (session))
                        : NULL,
+    .n_tokens = ta == NULL    ? 0
+                : translation ? ta->source->n_tokens
+                              : ta->n_tokens,
+    .n_compare_tokens = tb != NULL ? tb->n_tokens : 0,
+    .n_target_tokens = translation ? ta->n_tokens : 0,
+    .truncated = a != NULL && attnscope_analysis_get_truncated (a),
   };
 }
 

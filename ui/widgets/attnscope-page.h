@@ -82,6 +82,12 @@ void attnscope_page_append_kind_args (AttnscopePage *self, const ArViewSelection
  * view pools words (ArViewSelection.pool_words) the first token of word ITEM; -1 outside. */
 int attnscope_page_item_token (AttnscopePage *self, int item);
 
+/* The page's main widget — its figure, or the predictions' list — which takes the keyboard focus
+ * when the page is shown (the window gives it), so that the arrow keys and Return reach it
+ * at once; set by the subclass, made focusable. */
+void attnscope_page_set_focus_widget (AttnscopePage *self, GtkWidget *widget);
+GtkWidget *attnscope_page_get_focus_widget (AttnscopePage *self);
+
 /* For subclasses: whether they wait for a result; the session's analysis of the main and the
  * comparison trace (NULL without a session or trace); the view state as the builders take it;
  * what a figure is about (borrowed from the session until the next update). */

@@ -72,11 +72,11 @@ dup_label (AttnscopePredictionsPage *self, const AsPrediction *p)
       attnscope_view_state_get_raw_tokens (attnscope_session_get_view (session)));
 }
 
-/* A row for prediction P of rank I + 1 with its bar (relative to TOP_PROBABILITY) and a button:
- * for a next-token prediction (MASK < 0) "Append", for a mask's prediction "Fill" MASK. */
+/* A row for prediction P of rank I + 1 with its bar and a button: for a next-token prediction
+ * (MASK < 0) "Append", for a mask's prediction "Fill" MASK. The bar spans 0 to 100 % (a 0.9 %
+ * prediction is a sliver, not a full bar), the number beside it. */
 static GtkWidget *
-make_row (AttnscopePredictionsPage *self, const AsPrediction *p, int i, double top_probability,
-          int mask)
+make_row (AttnscopePredictionsPage *self, const AsPrediction *p, int i, int mask)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_widget_add_css_class (box, "prediction-row");
@@ -95,13 +95,13 @@ make_row (AttnscopePredictionsPage *self, const AsPrediction *p, int i, double t
   gtk_label_set_max_width_chars (GTK_LABEL (token), 20);
   gtk_label_set_ellipsize (GTK_LABEL (token), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (token, "token-text");
-  g_autofree char *tooltip = g_strdup_printf (_ ("id %d"), (int) p->id);
+  /* Translators: a prediction's tooltip: the token and its id */
+  g_autofree char *tooltip = g_strdup_printf (_ ("%s · id %d"), shown, (int) p->id);
   gtk_widget_set_tooltip_text (token, tooltip);
   gtk_box_append (GTK_BOX (box), token);
 
   GtkWidget *bar = gtk_level_bar_new_for_interval (0, 1);
-  gtk_level_bar_set_value (GTK_LEVEL_BAR (bar),
-                           top_probability > 0 ? p->probability / top_probability : 0);
+  gtk_level_bar_set_value (GTK_LEVEL_BAR (bar), CLAMP (p->probability, 0, 1));
   gtk_widget_set_hexpand (bar, TRUE);
   gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
   gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (bar), GTK_LEVEL_BAR_OFFSET_LOW);
@@ -247,8 +247,7 @@ update_masked (AttnscopePredictionsPage *self, AttnscopeAnalysis *analysis, AsMo
       const AsMaskedPrediction *mp = &masked->masks[m];
       gtk_list_box_append (self->list, make_mask_heading (self, trace, m));
       for (int i = 0; i < mp->n_top; i++)
-        gtk_list_box_append (self->list,
-                             make_row (self, &mp->top[i], i, mp->top[0].probability, m));
+        gtk_list_box_append (self->list, make_row (self, &mp->top[i], i, m));
     }
   g_autofree char *shown = text_end (attnscope_analysis_get_shown_text (analysis));
   g_autofree char *heading
@@ -304,8 +303,7 @@ attnscope_predictions_page_update (AttnscopePage *page)
   self->predictions
       = as_predict_top_k (trace, as_model_get_tokenizer (model), TOP_K, &self->n_predictions);
   for (int i = 0; i < self->n_predictions; i++)
-    gtk_list_box_append (self->list, make_row (self, &self->predictions[i], i,
-                                               self->predictions[0].probability, -1));
+    gtk_list_box_append (self->list, make_row (self, &self->predictions[i], i, -1));
   g_autofree char *end = text_end (attnscope_analysis_get_text (analysis));
   g_autofree char *heading = g_strdup_printf (_ ("What comes after “%s”?"), end);
   gtk_label_set_text (self->heading, heading);
@@ -314,9 +312,10 @@ attnscope_predictions_page_update (AttnscopePage *page)
   gtk_button_set_label (self->append_button, label);
   gtk_widget_set_visible (GTK_WIDGET (self->append_button), TRUE);
   gtk_label_set_text (self->caption,
-                      _ ("Probabilities are the softmax of the logits over the whole vocabulary. "
-                         "Append adds a token to the text and runs the model again, the greedy "
-                         "loop of the seed article one click at a time."));
+                      _ ("Each bar is the token's probability, from 0 to 100 %: the softmax of "
+                         "the logits over the whole vocabulary. Append adds the token to the text "
+                         "and runs the model again; appending the top token again and again writes "
+                         "the model's most likely continuation, one token at a time."));
   gtk_stack_set_visible_child_name (self->stack, "list");
 }
 
@@ -333,6 +332,28 @@ attnscope_predictions_page_get_token (AttnscopePredictionsPage *self, int i)
   g_return_val_if_fail (ATTNSCOPE_IS_PREDICTIONS_PAGE (self), NULL);
   g_return_val_if_fail (i >= 0 && i < self->n_predictions, NULL);
   return self->predictions[i].token;
+}
+
+double
+attnscope_predictions_page_get_bar (AttnscopePredictionsPage *self, int i)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PREDICTIONS_PAGE (self), -1);
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->list, i);
+  if (row == NULL)
+    return -1;
+  for (GtkWidget *w = gtk_widget_get_first_child (gtk_list_box_row_get_child (row)); w != NULL;
+       w = gtk_widget_get_next_sibling (w))
+    if (GTK_IS_LEVEL_BAR (w))
+      return gtk_level_bar_get_value (GTK_LEVEL_BAR (w));
+  return -1;
+}
+
+int32_t
+attnscope_predictions_page_get_id (AttnscopePredictionsPage *self, int i)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PREDICTIONS_PAGE (self), -1);
+  g_return_val_if_fail (i >= 0 && i < self->n_predictions, -1);
+  return self->predictions[i].id;
 }
 
 double
@@ -437,11 +458,10 @@ attnscope_predictions_page_append (AttnscopePredictionsPage *self, int i)
   AttnscopeAnalysis *analysis = attnscope_page_get_analysis (ATTNSCOPE_PAGE (self));
   if (session == NULL || analysis == NULL || i < 0 || i >= self->n_predictions)
     return;
-  /* The prediction continues the text of the trace it was made from. */
-  const char *text = attnscope_analysis_get_text (analysis);
-  g_autofree char *appended
-      = g_strconcat (text != NULL ? text : "", self->predictions[i].token, NULL);
-  attnscope_run_set_text (attnscope_session_get_main (session), appended);
+  /* The prediction continues the trace it was made from, by its id: the next pass runs on the
+   * ids (the text of a token need not tokenize back to it). */
+  attnscope_run_append_id (attnscope_session_get_main (session),
+                           attnscope_analysis_get_trace (analysis), self->predictions[i].id);
 }
 
 static void
@@ -489,5 +509,6 @@ static void
 attnscope_predictions_page_init (AttnscopePredictionsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->list));
   g_signal_connect (self->append_button, "clicked", G_CALLBACK (on_append_clicked), self);
 }

@@ -10,12 +10,13 @@ struct _AttnscopeRun
 {
   GObject parent_instance;
 
-  gboolean keep_when_empty;
   AsModel *model;
   gboolean truncate;
   char *text;
   char *target; /* a translation model's target text */
   char *pair;   /* the second text of a sentence pair (encoders), or NULL */
+  GArray *ids;  /* int32_t: the ids TEXT stands for after an Append (the passes use them), or
+                 * NULL: TEXT is tokenized */
   AsTrace *trace;
   char *trace_text;          /* the text TRACE came from */
   char *trace_pair;          /* and its pair's second text, or NULL */
@@ -91,6 +92,68 @@ set_trace (AttnscopeRun *self, AsTrace *trace, const char *text, const char *pai
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
 }
 
+static void
+set_counts (AttnscopeRun *self, int n_tokens, int n_a, int n_b)
+{
+  if (self->n_text_tokens == n_tokens && self->n_a == n_a && self->n_b == n_b)
+    return;
+  self->n_text_tokens = n_tokens;
+  self->n_a = n_a;
+  self->n_b = n_b;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TEXT_TOKENS]);
+}
+
+/* The tokens of TEXT alone, without special tokens; -1 when it cannot be tokenized. */
+static int
+own_tokens (AsTokenizer *tokenizer, const char *text)
+{
+  g_autoptr (AsEncoding) enc
+      = as_tokenizer_encode_full (tokenizer, text, -1, NULL, 0, AS_ENCODE_NO_SPECIAL, NULL);
+  return enc != NULL ? (int) enc->ids->len : -1;
+}
+
+/* Counts the text's tokens now (a decoder's or an encoder's: a translation's come with its pass),
+ * so that the token count and a too-long message change in the frame the text does, not when a
+ * pass over it ends (tokenizing takes a millisecond, a pass far longer). Ends truncation when the
+ * text fits. Returns FALSE, with the message, when the text is longer than the context and not
+ * to be truncated: no pass would succeed. */
+static gboolean
+count_now (AttnscopeRun *self)
+{
+  AsTokenizer *tokenizer = as_model_get_tokenizer (self->model);
+  const char *pair = attnscope_run_get_pair_in_use (self);
+  int n = -1, n_a = -1, n_b = -1;
+  if (self->ids != NULL)
+    n = (int) self->ids->len;
+  else if (tokenizer != NULL)
+    {
+      g_autoptr (AsEncoding) enc
+          = as_tokenizer_encode_full (tokenizer, self->text, -1, pair, -1, AS_ENCODE_DEFAULT, NULL);
+      n = enc != NULL ? (int) enc->ids->len : -1;
+      if (pair != NULL)
+        n_a = own_tokens (tokenizer, self->text), n_b = own_tokens (tokenizer, pair);
+    }
+  set_counts (self, n, n_a, n_b);
+  int context = as_model_get_config (self->model)->n_positions;
+  /* Truncation belongs to the text that needed it: a text that fits ends it. */
+  if (self->truncate && n >= 0 && n <= context)
+    {
+      self->truncate = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUNCATE]);
+    }
+  if (n > context && !self->truncate)
+    {
+      /* the core's words (as_forward); the window names the numbers in its own */
+      g_autofree char *message = g_strdup_printf (
+          _ ("the input has %d tokens but the model's context length is %d tokens"), n, context);
+      set_error (self, message, TRUE);
+      return FALSE;
+    }
+  /* a message about an earlier text goes with it */
+  set_error (self, NULL, FALSE);
+  return TRUE;
+}
+
 /* Cancels the pass in flight; returns whether there was one. */
 static gboolean
 cancel (AttnscopeRun *self)
@@ -128,19 +191,9 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
       int context = as_model_get_config (self->model)->n_positions;
       if (data->target != NULL)
         context = G_MAXINT; /* a translation's length errors name their numbers themselves */
-      if (self->n_text_tokens != n_tokens || self->n_a != counts.n_a || self->n_b != counts.n_b)
-        {
-          self->n_text_tokens = n_tokens;
-          self->n_a = counts.n_a;
-          self->n_b = counts.n_b;
-          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_TEXT_TOKENS]);
-        }
-      /* Truncation belongs to the text that needed it: a text that fits ends it. */
-      if (self->truncate && n_tokens >= 0 && n_tokens <= context)
-        {
-          self->truncate = FALSE;
-          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUNCATE]);
-        }
+      /* a text's counts were set when it was set (count_now); a translation's come now */
+      if (data->target != NULL || n_tokens >= 0)
+        set_counts (self, n_tokens, counts.n_a, counts.n_b);
       if (trace != NULL)
         {
           set_error (self, NULL, FALSE);
@@ -165,9 +218,7 @@ static gboolean
 check_translation_input (AttnscopeRun *self)
 {
   const char *message = NULL;
-  if (self->text == NULL || *self->text == '\0')
-    message = _ ("The source text is empty: type the sentence to translate.");
-  else if (self->target == NULL || *self->target == '\0')
+  if (self->target == NULL || *self->target == '\0')
     message = _ ("Type the target sentence, or press Translate for the model's translation.");
   if (message == NULL)
     {
@@ -185,17 +236,20 @@ static void
 run (AttnscopeRun *self)
 {
   gboolean was_running = cancel (self);
-  if (translation_model (self) && !check_translation_input (self))
+  if (self->model == NULL || self->text == NULL || *self->text == '\0')
     {
+      /* Nothing to run: an empty text shows the empty state, not the last text's figure. */
+      set_error (self, NULL, FALSE);
+      self->empty_input = FALSE;
+      set_counts (self, -1, -1, -1);
+      set_trace (self, NULL, NULL, NULL, NULL, NULL);
       if (was_running)
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
       return;
     }
-  if (self->model == NULL || self->text == NULL || *self->text == '\0')
+  if ((translation_model (self) && !check_translation_input (self))
+      || (!translation_model (self) && !count_now (self)))
     {
-      set_error (self, NULL, FALSE);
-      if (!self->keep_when_empty || self->model == NULL)
-        set_trace (self, NULL, NULL, NULL, NULL, NULL);
       if (was_running)
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
       return;
@@ -211,6 +265,8 @@ run (AttnscopeRun *self)
       attnscope_forward_translation_async (self->model, self->text, self->target, self->cancellable,
                                            pass_finished, data);
     }
+  else if (self->ids != NULL)
+    attnscope_forward_ids_async (self->model, self->ids, self->cancellable, pass_finished, data);
   else
     {
       data->pair = g_strdup (attnscope_run_get_pair_in_use (self));
@@ -233,8 +289,50 @@ attnscope_run_set_text (AttnscopeRun *self, const char *text)
   cancel_translation (self);
   g_free (self->text);
   self->text = g_strdup (text);
+  /* a typed text is tokenized again */
+  g_clear_pointer (&self->ids, g_array_unref);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
   run (self);
+}
+
+/* The text of IDS [N] as the entry shows it: decoded as Hugging Face decodes, without the special
+ * tokens the tokenizer put before the text (a Llama's <s>). Newly allocated. */
+static char *
+ids_text (const AsTokenizer *tokenizer, const int32_t *ids, int n)
+{
+  int first = 0;
+  while (first < n && as_tokenizer_is_special (tokenizer, ids[first]))
+    first++;
+  return as_tokenizer_decode (tokenizer, ids + first, (gsize) (n - first));
+}
+
+gboolean
+attnscope_run_append_id (AttnscopeRun *self, const AsTrace *from, int32_t id)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), FALSE);
+  g_return_val_if_fail (from != NULL, FALSE);
+  AsTokenizer *tokenizer = self->model != NULL ? as_model_get_tokenizer (self->model) : NULL;
+  if (tokenizer == NULL || translation_model (self) || from->ids == NULL)
+    return FALSE;
+  GArray *ids = g_array_sized_new (FALSE, FALSE, sizeof (int32_t), from->n_tokens + 1);
+  g_array_append_vals (ids, from->ids, from->n_tokens);
+  g_array_append_val (ids, id);
+  g_autofree char *text = ids_text (tokenizer, (const int32_t *) ids->data, (int) ids->len);
+  cancel_translation (self);
+  g_free (self->text);
+  self->text = g_steal_pointer (&text);
+  g_clear_pointer (&self->ids, g_array_unref);
+  self->ids = ids;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+  run (self);
+  return TRUE;
+}
+
+const GArray *
+attnscope_run_get_ids (AttnscopeRun *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), NULL);
+  return self->ids;
 }
 
 void
@@ -388,8 +486,10 @@ attnscope_run_set_model (AttnscopeRun *self, AsModel *model)
   g_clear_pointer (&self->model, as_model_unref);
   self->model = model != NULL ? as_model_ref (model) : NULL;
   cancel_translation (self);
-  /* A trace of another model would no longer match the model's shape. */
+  /* A trace of another model would no longer match the model's shape, its ids another
+   * vocabulary: the text is tokenized again. */
   set_trace (self, NULL, NULL, NULL, NULL, NULL);
+  g_clear_pointer (&self->ids, g_array_unref);
   if (!translation_model (self) && self->empty_input)
     set_error (self, NULL, FALSE);
   self->empty_input = FALSE;
@@ -492,6 +592,7 @@ attnscope_run_finalize (GObject *object)
   g_free (self->text);
   g_free (self->target);
   g_free (self->pair);
+  g_clear_pointer (&self->ids, g_array_unref);
   g_free (self->trace_text);
   g_free (self->trace_pair);
   g_free (self->trace_target);
@@ -603,9 +704,7 @@ attnscope_run_init (AttnscopeRun *self)
 }
 
 AttnscopeRun *
-attnscope_run_new (gboolean keep_when_empty)
+attnscope_run_new (void)
 {
-  AttnscopeRun *self = g_object_new (ATTNSCOPE_TYPE_RUN, NULL);
-  self->keep_when_empty = keep_when_empty;
-  return self;
+  return g_object_new (ATTNSCOPE_TYPE_RUN, NULL);
 }

@@ -4,14 +4,14 @@
  * Setting the text (or the model, or the truncate flag) starts a forward pass in a GTask thread;
  * a newer one cancels the pass in flight and only the newest lands. While one is in flight
  * "running" is TRUE. A pass that fails leaves the last good trace in place and sets
- * "error-message" (the core's text), and "too-long" when the text has more tokens than the
- * context. An empty text runs nothing: the main slot keeps its last trace (an entry passes
- * through "" whenever its whole text is replaced), the comparison slot drops it (nothing to
- * compare).
+ * "error-message" (the core's text). The text's tokens are counted when it is set ("n-text-tokens",
+ * before its pass), so a count and "too-long" — a text with more tokens than the context, which
+ * then runs nothing — change with the text itself. An empty text runs nothing and drops the trace:
+ * a window shows its empty state, not the figures of a text no longer there.
  *
  * A translation (encoder–decoder) model runs on the text as its source and "target" as the
- * decoder's text (as_forward_translation_text); an empty source or target runs nothing, keeps the
- * last trace and says what is missing in "error-message". attnscope_run_translate() fills the
+ * decoder's text (as_forward_translation_text); an empty target runs nothing, keeps the last
+ * trace and says what is missing in "error-message". attnscope_run_translate() fills the
  * target with the model's translation of the text, in a GTask ("translating" while it runs); a new
  * text or target set meanwhile cancels it. */
 #pragma once
@@ -27,11 +27,21 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AttnscopeRun, attnscope_run, ATTNSCOPE, RUN, GObject)
 
-/* KEEP_WHEN_EMPTY: an empty text keeps the last trace (the main slot). */
-AttnscopeRun *attnscope_run_new (gboolean keep_when_empty);
+AttnscopeRun *attnscope_run_new (void);
 
 const char *attnscope_run_get_text (AttnscopeRun *self);
+/* Sets the text, tokenized for the passes (a text of ids from attnscope_run_append_id no longer
+ * is one). */
 void attnscope_run_set_text (AttnscopeRun *self, const char *text);
+/* Continues the text of the trace FROM by the token ID, as a greedy loop does: the passes run on
+ * FROM's ids and ID (never tokenizing the text again, which would turn a byte token or any token
+ * whose text does not re-tokenize to itself into other tokens), and the text is those ids
+ * decoded as Hugging Face decodes them (without the special tokens before the text). FALSE, doing
+ * nothing, for a model without a tokenizer or a translation model. */
+gboolean attnscope_run_append_id (AttnscopeRun *self, const AsTrace *from, int32_t id);
+/* The ids the passes run on after attnscope_run_append_id (int32_t), or NULL while the text is
+ * tokenized. Borrowed. */
+const GArray *attnscope_run_get_ids (AttnscopeRun *self);
 /* "pair": the second text of a sentence pair (NULL or "": none). For a model that takes pairs
  * (an encoder, as-sentence-pairs.h) the passes run on the pair (as_forward_pair: [CLS] TEXT [SEP]
  * PAIR [SEP], token types 0 and 1); other models ignore it. Setting it runs again. */

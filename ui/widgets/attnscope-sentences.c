@@ -44,7 +44,7 @@ on_run_notify (AttnscopeRun *run, GParamSpec *pspec, AttnscopeSentences *self)
 static AttnscopeRun *
 run_new (AttnscopeSentences *self, const char *text)
 {
-  AttnscopeRun *run = attnscope_run_new (FALSE);
+  AttnscopeRun *run = attnscope_run_new ();
   g_signal_connect_object (run, "notify", G_CALLBACK (on_run_notify), self, 0);
   attnscope_run_set_model (run, self->model);
   attnscope_run_set_text (run, text);

@@ -83,7 +83,8 @@ replace_analysis (AttnscopeSession *self, AttnscopeAnalysis **slot, AttnscopeRun
   if (trace != NULL)
     {
       *slot = attnscope_analysis_new (trace, attnscope_run_get_trace_text (run),
-                                      attnscope_run_get_trace_pair (run));
+                                      attnscope_run_get_trace_pair (run),
+                                      attnscope_run_get_truncated (run));
       g_signal_connect_swapped (*slot, "notify::busy", G_CALLBACK (update_busy), self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
@@ -103,7 +104,7 @@ replace_source_analysis (AttnscopeSession *self)
   if (source != NULL)
     {
       self->source_analysis
-          = attnscope_analysis_new (source, attnscope_run_get_trace_text (self->main), NULL);
+          = attnscope_analysis_new (source, attnscope_run_get_trace_text (self->main), NULL, FALSE);
       g_signal_connect_swapped (self->source_analysis, "notify::busy", G_CALLBACK (update_busy),
                                 self);
     }
@@ -135,6 +136,11 @@ attnscope_session_set_model (AttnscopeSession *self, AsModel *model)
     return;
   g_clear_pointer (&self->model, as_model_unref);
   self->model = model != NULL ? as_model_ref (model) : NULL;
+  /* a translation model opens on its cross-attention, the view its attention page is for */
+  attnscope_view_state_set_attention_kind (
+      self->view, model != NULL && as_model_get_config (model)->encoder_decoder
+                      ? AR_ATTENTION_CROSS
+                      : AR_ATTENTION_SELF);
   update_shape (self);
   attnscope_run_set_model (self->main, model);
   attnscope_run_set_model (self->compare, model);
@@ -311,8 +317,8 @@ attnscope_session_class_init (AttnscopeSessionClass *klass)
 static void
 attnscope_session_init (AttnscopeSession *self)
 {
-  self->main = attnscope_run_new (TRUE);
-  self->compare = attnscope_run_new (FALSE);
+  self->main = attnscope_run_new ();
+  self->compare = attnscope_run_new ();
   self->view = attnscope_view_state_new ();
   g_signal_connect (self->main, "notify::trace", G_CALLBACK (on_main_trace), self);
   g_signal_connect_swapped (self->view, "notify::attention-kind", G_CALLBACK (update_shape), self);

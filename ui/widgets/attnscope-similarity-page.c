@@ -65,7 +65,7 @@ clear (AttnscopeSimilarityPage *self, const char *message)
  * build every visible cell anew. */
 static void
 fill_table (AttnscopeSimilarityPage *self, const AttnscopeSimilarity *s, int n, char **labels,
-            int token)
+            int token, gboolean causal)
 {
   int n_rows = 0;
   g_autofree AsSimilarityRow *table
@@ -77,7 +77,8 @@ fill_table (AttnscopeSimilarityPage *self, const AttnscopeSimilarity *s, int n, 
         {
           g_autoptr (AttnscopeSimilarityRow) row = g_list_model_get_item (rows, i);
           attnscope_similarity_row_set (row, table[i].index, labels[table[i].index],
-                                        table[i].similarity, table[i].attention);
+                                        table[i].similarity, table[i].attention,
+                                        causal && table[i].index > token);
         }
       /* A sorted table sorts again (it does not watch its rows). */
       GtkSorter *sorter = gtk_column_view_get_sorter (self->table);
@@ -88,7 +89,8 @@ fill_table (AttnscopeSimilarityPage *self, const AttnscopeSimilarity *s, int n, 
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   for (int i = 0; i < n_rows; i++)
     g_ptr_array_add (items, attnscope_similarity_row_new (table[i].index, labels[table[i].index],
-                                                          table[i].similarity, table[i].attention));
+                                                          table[i].similarity, table[i].attention,
+                                                          causal && table[i].index > token));
   g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
                        items->pdata, items->len);
 }
@@ -217,7 +219,7 @@ attnscope_similarity_page_update (AttnscopePage *page)
   if (analysis != self->built_analysis || s != self->built_similarity
       || self->source != self->built_source || view.raw_tokens != self->built_view.raw_tokens
       || view.pool_words != self->built_view.pool_words || token != self->table_token)
-    fill_table (self, s, n, labels, token);
+    fill_table (self, s, n, labels, token, trace->causal);
   self->table_token = token;
   show_matrix (self, analysis, s, layer, head, &view);
 }
@@ -355,9 +357,15 @@ show_similarity (GtkListItem *item)
 static void
 show_attention (GtkListItem *item)
 {
-  g_autofree char *text
-      = ar_format_number (attnscope_similarity_row_get_attention (item_row (item)), 4);
+  AttnscopeSimilarityRow *row = item_row (item);
+  g_autofree char *text = attnscope_similarity_row_get_masked (row)
+                              ? g_strdup (_ ("masked"))
+                              : ar_format_number (attnscope_similarity_row_get_attention (row), 4);
   gtk_label_set_text (item_label (item), text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (item_label (item)),
+                               attnscope_similarity_row_get_masked (row)
+                                   ? _ ("The model cannot attend to a later token")
+                                   : NULL);
 }
 
 /* Shows the row of ITEM with SHOW, now and whenever the row's values change. */
@@ -474,6 +482,7 @@ static void
 attnscope_similarity_page_init (AttnscopeSimilarityPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->heatmap));
   self->source = AS_VECTORS_CONTEXTS;
   setup_table (self);
   attnscope_layer_controls_set_show_aggregate (self->layer_controls, FALSE);

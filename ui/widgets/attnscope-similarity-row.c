@@ -9,6 +9,7 @@ struct _AttnscopeSimilarityRow
   char *token;
   double similarity;
   double attention;
+  gboolean masked; /* the selected token cannot attend to this one (a causal model's later one) */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeSimilarityRow, attnscope_similarity_row, G_TYPE_OBJECT)
@@ -20,6 +21,7 @@ enum
   PROP_TOKEN,
   PROP_SIMILARITY,
   PROP_ATTENTION,
+  PROP_MASKED,
   N_PROPS
 };
 
@@ -53,6 +55,13 @@ attnscope_similarity_row_get_attention (AttnscopeSimilarityRow *self)
   return self->attention;
 }
 
+gboolean
+attnscope_similarity_row_get_masked (AttnscopeSimilarityRow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_SIMILARITY_ROW (self), FALSE);
+  return self->masked;
+}
+
 static void
 attnscope_similarity_row_finalize (GObject *object)
 {
@@ -79,6 +88,9 @@ attnscope_similarity_row_get_property (GObject *object, guint prop_id, GValue *v
     case PROP_ATTENTION:
       g_value_set_double (value, self->attention);
       break;
+    case PROP_MASKED:
+      g_value_set_boolean (value, self->masked);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -98,6 +110,7 @@ attnscope_similarity_row_class_init (AttnscopeSimilarityRowClass *klass)
       = g_param_spec_double ("similarity", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
   properties[PROP_ATTENTION]
       = g_param_spec_double ("attention", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
+  properties[PROP_MASKED] = g_param_spec_boolean ("masked", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -107,16 +120,17 @@ attnscope_similarity_row_init (AttnscopeSimilarityRow *self)
 }
 
 AttnscopeSimilarityRow *
-attnscope_similarity_row_new (int index, const char *token, double similarity, double attention)
+attnscope_similarity_row_new (int index, const char *token, double similarity, double attention,
+                              gboolean masked)
 {
   AttnscopeSimilarityRow *self = g_object_new (ATTNSCOPE_TYPE_SIMILARITY_ROW, NULL);
-  attnscope_similarity_row_set (self, index, token, similarity, attention);
+  attnscope_similarity_row_set (self, index, token, similarity, attention, masked);
   return self;
 }
 
 void
 attnscope_similarity_row_set (AttnscopeSimilarityRow *self, int index, const char *token,
-                              double similarity, double attention)
+                              double similarity, double attention, gboolean masked)
 {
   g_return_if_fail (ATTNSCOPE_IS_SIMILARITY_ROW (self));
   /* No freeze/thaw: a thousand rows, of which only the few on screen have handlers. */
@@ -140,5 +154,10 @@ attnscope_similarity_row_set (AttnscopeSimilarityRow *self, int index, const cha
     {
       self->attention = attention;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTENTION]);
+    }
+  if (self->masked != !!masked)
+    {
+      self->masked = !!masked;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MASKED]);
     }
 }

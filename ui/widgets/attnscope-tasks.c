@@ -44,6 +44,7 @@ typedef struct
   AsModel *model;
   char *text, *pair;
   char *target; /* a translation model's target; NULL for other models */
+  GArray *ids;  /* int32_t: run on these ids instead of tokenizing TEXT, or NULL */
   gboolean truncate;
   AttnscopeTokenCounts counts; /* set by the thread when truncating or failing */
   AttnscopeCross *cross;       /* a translation's results, set by the thread */
@@ -57,6 +58,7 @@ forward_data_free (ForwardData *data)
   g_free (data->text);
   g_free (data->target);
   g_free (data->pair);
+  g_clear_pointer (&data->ids, g_array_unref);
   g_free (data);
 }
 
@@ -107,6 +109,17 @@ forward_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
       g_task_return_pointer (task, pair, (GDestroyNotify) as_trace_unref);
       return;
     }
+  if (data->ids != NULL)
+    {
+      AsTrace *trace = as_forward (data->model, (const int32_t *) data->ids->data,
+                                   (int) data->ids->len, &options, &error);
+      data->counts.n_tokens = (int) data->ids->len;
+      if (trace != NULL)
+        g_task_return_pointer (task, trace, (GDestroyNotify) as_trace_unref);
+      else
+        g_task_return_error (task, error);
+      return;
+    }
   AsTrace *trace
       = as_forward_pair (data->model, data->text, data->pair, data->truncate, &options, &error);
   if (trace == NULL || data->truncate)
@@ -115,6 +128,21 @@ forward_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
     g_task_return_pointer (task, trace, (GDestroyNotify) as_trace_unref);
   else
     g_task_return_error (task, error);
+}
+
+void
+attnscope_forward_ids_async (AsModel *model, const GArray *ids, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (model != NULL && ids != NULL);
+  ForwardData *data = g_new0 (ForwardData, 1);
+  data->model = as_model_ref (model);
+  data->ids = g_array_copy ((GArray *) ids);
+  data->counts = (AttnscopeTokenCounts){ -1, -1, -1 };
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, attnscope_forward_text_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) forward_data_free);
+  g_task_run_in_thread (task, forward_thread);
 }
 
 void

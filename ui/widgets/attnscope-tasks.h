@@ -35,6 +35,12 @@ void attnscope_forward_text_async (AsModel *model, const char *text, const char 
 AsTrace *attnscope_forward_text_finish (GAsyncResult *result, AttnscopeTokenCounts *counts,
                                         GError **error);
 
+/* A forward pass over the token ids IDS (int32_t) exactly as given (as_forward): a greedy
+ * continuation that appends ids, as Hugging Face's generate() does. Finish with
+ * attnscope_forward_text_finish. */
+void attnscope_forward_ids_async (AsModel *model, const GArray *ids, GCancellable *cancellable,
+                                  GAsyncReadyCallback callback, gpointer user_data);
+
 /* A translation model's pass over SOURCE and TARGET (as_forward_translation_text), with the
  * cross-attention results computed in the same thread (attnscope-cross.h). Finish with
  * attnscope_forward_text_finish (*N_TOKENS: the decoder's tokens, -1 on failure), then

@@ -33,6 +33,15 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
+/* The strip is one stop of the Tab key, as a toolbar is: only chip INDEX takes the focus from
+ * Tab (a thousand chips were a thousand stops), the arrow keys move between the chips. */
+static void
+set_tab_stop (AttnscopeTokenStrip *self, guint index)
+{
+  for (guint i = 0; i < self->chips->len; i++)
+    gtk_widget_set_focusable (self->chips->pdata[i], i == index);
+}
+
 static void
 sync_selection (AttnscopeTokenStrip *self)
 {
@@ -44,6 +53,57 @@ sync_selection (AttnscopeTokenStrip *self)
   for (guint i = 0; i < self->chips->len; i++)
     gtk_toggle_button_set_active (self->chips->pdata[i], (int) i == selected);
   self->syncing = FALSE;
+  /* the selected chip is where Tab enters the strip, unless the focus is in it already */
+  GtkWidget *focus = gtk_widget_get_root (GTK_WIDGET (self)) != NULL
+                         ? gtk_root_get_focus (gtk_widget_get_root (GTK_WIDGET (self)))
+                         : NULL;
+  if (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (self)))
+    set_tab_stop (self, selected >= 0 ? (guint) selected : 0);
+}
+
+/* The arrow keys, Home and End move the focus between the chips (the next line's chips are
+ * further on: the strip reads as one line). */
+static gboolean
+on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
+                AttnscopeTokenStrip *self)
+{
+  if (state & (GDK_ALT_MASK | GDK_CONTROL_MASK | GDK_SUPER_MASK) || self->chips->len == 0)
+    return FALSE;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  guint at = 0;
+  while (at < self->chips->len && self->chips->pdata[at] != focus)
+    at++;
+  if (at == self->chips->len)
+    return FALSE;
+  int to;
+  switch (keyval)
+    {
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      to = (int) at - 1;
+      break;
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      to = (int) at + 1;
+      break;
+    case GDK_KEY_Home:
+      to = 0;
+      break;
+    case GDK_KEY_End:
+      to = (int) self->chips->len - 1;
+      break;
+    default:
+      return FALSE;
+    }
+  to = CLAMP (to, 0, (int) self->chips->len - 1);
+  set_tab_stop (self, (guint) to);
+  gtk_widget_grab_focus (self->chips->pdata[to]);
+  return TRUE;
 }
 
 static void
@@ -90,9 +150,16 @@ rebuild (AttnscopeTokenStrip *self)
   g_auto (GStrv) labels
       = ar_token_labels_from_trace (trace, raw ? AR_TOKEN_LABEL_RAW : AR_TOKEN_LABEL_DEFAULT);
   const char *const *texts = (const char *const *) trace->token_texts;
+  /* a translation's decoder input starts with the model's decoder start token (Marian's <pad>) */
+  gboolean decoder = !self->source && trace->source != NULL;
   for (int i = 0; i < trace->n_tokens; i++)
     {
-      GtkWidget *chip = gtk_toggle_button_new_with_label (labels[i]);
+      g_autofree char *label
+          = decoder && i == 0
+                /* Translators: the decoder's first token, e.g. "<pad> (start)" */
+                ? g_strdup_printf (_ ("%s (start)"), labels[i])
+                : g_strdup (labels[i]);
+      GtkWidget *chip = gtk_toggle_button_new_with_label (label);
       gtk_widget_add_css_class (chip, "token-chip");
       /* A pair's two sentences are tinted apart (segments.h: A before segment_b_start). */
       gboolean pair = trace->segment_b_start > 0;
@@ -120,6 +187,13 @@ rebuild (AttnscopeTokenStrip *self)
           tooltip = g_strdup_printf (_ ("%s\npart %d of %d of “%s” (its bytes are split over %d "
                                         "tokens)"),
                                      base, part, n_parts, utf8, n_parts);
+        }
+      if (decoder && i == 0)
+        {
+          g_autofree char *base = g_steal_pointer (&tooltip);
+          tooltip = g_strdup_printf (_ ("%s\nThe decoder's start token: the target's tokens follow "
+                                        "it, each predicted from the ones before"),
+                                     base);
         }
       gtk_widget_set_tooltip_text (chip, tooltip);
       g_object_set_data (G_OBJECT (chip), "token-index", GINT_TO_POINTER (i));
@@ -267,6 +341,11 @@ attnscope_token_strip_init (AttnscopeTokenStrip *self)
   g_signal_group_connect_swapped (self->view_signals, "notify::selected-token",
                                   G_CALLBACK (sync_selection), self);
   gtk_widget_set_layout_manager (GTK_WIDGET (self), attnscope_wrap_layout_new (6, 6));
+  GtkEventController *key = gtk_event_controller_key_new ();
+  /* before the chips: the window's arrow-key focus moves would leave the strip */
+  gtk_event_controller_set_propagation_phase (key, GTK_PHASE_CAPTURE);
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), key);
 }
 
 GtkWidget *

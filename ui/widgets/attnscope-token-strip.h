@@ -3,7 +3,9 @@
  * Each chip shows a token's label (GPT-2's 'Ġ' as a visible space mark, or the raw vocabulary
  * string when the view state's "raw-tokens" is on) and its id and position in a tooltip.
  * Clicking a chip selects that token in the view state (every view highlights its row and
- * column); clicking it again clears the selection. The strip follows the main run and the view
+ * column); clicking it again clears the selection. The strip is one stop of the Tab key (the
+ * selected chip, else the first); the arrow keys, Home and End move between the chips and space
+ * toggles one. The strip follows the main run and the view
  * state through signal groups. With "source" set it shows a translation's source tokens (the
  * main trace's encoder trace) instead, which are not selectable (a selection is a target
  * token). */
