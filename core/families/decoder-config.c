@@ -100,7 +100,8 @@ static double *
 read_factors (const AsConfigReader *sub, const char *key, int n, GError **error)
 {
   JsonNode *node = as_config_reader_member (sub, key);
-  JsonArray *list = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  JsonArray *list
+      = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
   if (list == NULL || (int) json_array_get_length (list) != n)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
@@ -350,10 +351,9 @@ as_decoder_describe (const AsConfig *c, GPtrArray *settings)
                                 s->norm == AS_DECODER_LAYERNORM ? "LayerNorm" : "RMSNorm",
                                 (double) c->layer_norm_eps));
   add_setting (settings, "qk_norm",
-               s->qk_norm == AS_DECODER_QK_NORM_RMS
-                   ? g_strdup_printf ("RMSNorm of each head's q and k over head_dim %d before RoPE",
-                                      c->head_dim)
-                   : g_strdup ("none"));
+               s->qk_norm == AS_DECODER_QK_NORM_RMS ? g_strdup_printf (
+                   "RMSNorm of each head's q and k over head_dim %d before RoPE", c->head_dim)
+                                                    : g_strdup ("none"));
   const char *act = c->activation == AS_ACT_SILU       ? "silu"
                     : c->activation == AS_ACT_GELU     ? "gelu"
                     : c->activation == AS_ACT_GELU_NEW ? "gelu_new"

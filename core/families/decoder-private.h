@@ -122,10 +122,10 @@ gboolean as_decoder_read_sizes (AsConfig *c, const AsConfigReader *r, int defaul
 /* What a family's RoPE keys are called and default to. */
 typedef struct
 {
-  const char *theta_key;        /* rope_theta; NeoX rotary_emb_base (default 10000) */
-  int rotary_dim;               /* dims rotated per head */
-  int original_max_positions;   /* longrope's original_max_position_embeddings when its
-                                 * scaling object does not give it (Phi-3: the config's key) */
+  const char *theta_key;             /* rope_theta; NeoX rotary_emb_base (default 10000) */
+  int rotary_dim;                    /* dims rotated per head */
+  int original_max_positions;        /* longrope's original_max_position_embeddings when its
+                                      * scaling object does not give it (Phi-3: the config's key) */
   const char *const *longrope_types; /* scaling types read as longrope (NULL: "longrope") */
 } AsDecoderRopeKeys;
 

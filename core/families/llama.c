@@ -91,9 +91,7 @@ llama_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
   if (!as_config_reader_string (r, "model_type", &type, error))
     return FALSE;
   gboolean qwen3 = g_str_equal (type, "qwen3");
-  int default_positions = is_qwen (type)                  ? 32768
-                          : g_str_equal (type, "mistral") ? 131072
-                                                          : 2048;
+  int default_positions = is_qwen (type) ? 32768 : g_str_equal (type, "mistral") ? 131072 : 2048;
   int default_kv = g_str_equal (type, "mistral") ? 8 : is_qwen (type) ? 32 : 0;
   if (!as_decoder_read_sizes (c, r, default_positions, "rms_norm_eps", 1e-6f, AS_ACT_SILU, error)
       || !as_decoder_read_kv_heads (c, r, default_kv > 0 ? default_kv : c->n_head, error)

@@ -129,8 +129,7 @@ bind_mlp (AsTensorBinder *b, AsDecoderLayer *y, int l, const AsConfig *c)
 }
 
 static gpointer
-phi3_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_params,
-                   GError **error)
+phi3_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_params, GError **error)
 {
   const AsDecoderSettings *s = as_decoder_settings (c);
   int64_t D = c->n_embd, V = c->vocab_size, Q = (int64_t) c->n_head * c->head_dim;

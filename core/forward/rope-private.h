@@ -18,8 +18,8 @@ G_BEGIN_DECLS
 typedef enum
 {
   AS_ROPE_DEFAULT,
-  AS_ROPE_LINEAR, /* f_i / factor */
-  AS_ROPE_LLAMA3, /* Llama 3.1: low frequencies / factor, high ones kept, a smooth band between */
+  AS_ROPE_LINEAR,   /* f_i / factor */
+  AS_ROPE_LLAMA3,   /* Llama 3.1: low frequencies / factor, high ones kept, a smooth band between */
   AS_ROPE_LONGROPE, /* Phi-3 (LongRoPE): f_i / ext_i with the short or the long factors, chosen by
                      * the text's length; cos and sin times attention_factor */
 } AsRopeType;

@@ -10,8 +10,9 @@
  * BF16, sharded and single files, tied and untied output matrices, biases, sliding windows longer
  * and shorter than the text, longrope below and above original_max_position_embeddings (short
  * and long factors) with a derived and an explicit attention factor. Phi-3's fused checkpoint
- * against the same values stored unfused: bitwise the same trace. The threads: ATTNSCOPE_THREADS
- * 1..4 give bitwise the same trace. info names the settings. Bad input: a fused matrix of the
+ * against the same values stored unfused: bitwise the same trace (ATTNSCOPE_THREADS 1..4 giving the
+ * same bits is tests/cli/test-cli-threads.c's, at a width worth threads). info names the
+ * settings. Bad input: a fused matrix of the
  * wrong height, longrope factors of the wrong length or sign, unsupported RoPE types, a zero
  * window — each a clear message naming the file and what was expected. */
 #include <glib/gstdio.h>
@@ -43,28 +44,32 @@ typedef struct
 
 /* 4 layers, the upper two sliding (max_window_layers = L/2), head_dim 24 ≠ 64/4 */
 static const char *const qwen3_window[]
-    = { "--family", "qwen3",    "--layers",    "4",    "--heads",     "4",    "--kv-heads",
-        "2",        "--hidden", "64",          "--head-dim", "24",    "--intermediate", "112",
-        "--vocab",  "320",      "--positions", "1024", "--sliding-window", "40", NULL };
+    = { "--family",         "qwen3", "--layers", "4",   "--heads",     "4",
+        "--kv-heads",       "2",     "--hidden", "64",  "--head-dim",  "24",
+        "--intermediate",   "112",   "--vocab",  "320", "--positions", "1024",
+        "--sliding-window", "40",    NULL };
 /* head_dim 128 (Qwen3Config's default) ≠ 64/4; MQA; biases on q, k, v and o */
-static const char *const qwen3_bias[] = { "--family", "qwen3", SMALL,      "--kv-heads", "1",
-                                          "--dtype",  "bf16",  "--shards", "2",          "--tie",
-                                          "--attention-bias", "--seed", "3", NULL };
-static const char *const phi3_longrope[]
-    = { "--family",       "phi3", SMALL,  "--kv-heads",     "2",          "--rope-scaling",
-        "longrope",       "--original-max", "64", "--partial-rotary", "0.75", "--sliding-window",
-        "30",             NULL };
+static const char *const qwen3_bias[]
+    = { "--family", "qwen3", SMALL,   "--kv-heads",       "1",      "--dtype", "bf16",
+        "--shards", "2",     "--tie", "--attention-bias", "--seed", "3",       NULL };
+static const char *const phi3_longrope[] = { "--family", "phi3",
+                                             SMALL,      "--kv-heads",
+                                             "2",        "--rope-scaling",
+                                             "longrope", "--original-max",
+                                             "64",       "--partial-rotary",
+                                             "0.75",     "--sliding-window",
+                                             "30",       NULL };
 static const char *const phi3_longrope_unfused[]
-    = { "--family",       "phi3", SMALL,  "--kv-heads",     "2",          "--rope-scaling",
-        "longrope",       "--original-max", "64", "--partial-rotary", "0.75", "--sliding-window",
-        "30",             "--unfused",      NULL };
-static const char *const phi3_bf16[] = { "--family", "phi3", SMALL,      "--dtype", "bf16",
-                                         "--shards", "3",    "--tie",    "--seed",  "4",
-                                         NULL };
+    = { "--family", "phi3",           SMALL, "--kv-heads",       "2",    "--rope-scaling",
+        "longrope", "--original-max", "64",  "--partial-rotary", "0.75", "--sliding-window",
+        "30",       "--unfused",      NULL };
+static const char *const phi3_bf16[] = { "--family", "phi3",     SMALL, "--dtype",
+                                         "bf16",     "--shards", "3",   "--tie",
+                                         "--seed",   "4",        NULL };
 /* explicit attention_factor; T 263 below original 300 (short factors), 307 above (long) */
 static const char *const phi3_attention[]
-    = { "--family",       "phi3", SMALL, "--kv-heads", "1", "--rope-scaling", "longrope:1.3",
-        "--original-max", "300",  "--seed", "6", NULL };
+    = { "--family",     "phi3",           SMALL, "--kv-heads", "1", "--rope-scaling",
+        "longrope:1.3", "--original-max", "300", "--seed",     "6", NULL };
 
 static const FamilyCase cases[] = {
   { "qwen3-gqa-headdim-window", qwen3_window, { 1, 53, 263 }, { 0, 0, 40, 40 } },
@@ -98,7 +103,8 @@ run_case (gconstpointer data)
   g_assert_cmpint (trace_compare_model (dir, expected, fc->name, &spec), ==, n);
 }
 
-/* --- fused and unfused, threads ---------------------------------------------------------------- */
+/* --- fused and unfused, threads ----------------------------------------------------------------
+ */
 
 static AsTrace *
 run_ids (AsModel *model, int length, guint32 seed)
@@ -121,11 +127,14 @@ assert_traces_identical (const AsTrace *a, const AsTrace *b)
 {
   gsize L = a->n_layer, H = a->n_head, T = a->n_tokens, D = a->d_model, hd = a->head_dim;
   g_assert_cmpint (a->n_tokens, ==, b->n_tokens);
-  g_assert_cmpmem (a->attn, L * H * T * T * sizeof (float), b->attn, L * H * T * T * sizeof (float));
+  g_assert_cmpmem (a->attn, L * H * T * T * sizeof (float), b->attn,
+                   L * H * T * T * sizeof (float));
   g_assert_cmpmem (a->hidden, (L + 1) * T * D * sizeof (float), b->hidden,
                    (L + 1) * T * D * sizeof (float));
-  g_assert_cmpmem (a->attn_out, L * T * D * sizeof (float), b->attn_out, L * T * D * sizeof (float));
-  g_assert_cmpmem (a->ctx, L * H * T * hd * sizeof (float), b->ctx, L * H * T * hd * sizeof (float));
+  g_assert_cmpmem (a->attn_out, L * T * D * sizeof (float), b->attn_out,
+                   L * T * D * sizeof (float));
+  g_assert_cmpmem (a->ctx, L * H * T * hd * sizeof (float), b->ctx,
+                   L * H * T * hd * sizeof (float));
   gsize V = a->vocab_size, rows = a->logits_rows;
   g_assert_cmpmem (a->logits, rows * V * sizeof (float), b->logits, rows * V * sizeof (float));
 }
@@ -166,38 +175,6 @@ test_phi3_fused_unfused (void)
       g_autoptr (AsTrace) tb = run_ids (b, lengths[i], 21);
       assert_traces_identical (ta, tb);
     }
-}
-
-/* ATTNSCOPE_THREADS 1..4: the same trace bit for bit, for both families at T = 263. */
-static void
-test_threads (void)
-{
-  const FamilyCase *which[] = { &cases[0], &cases[2] };
-  g_autofree char *saved = g_strdup (g_getenv ("ATTNSCOPE_THREADS"));
-  for (gsize m = 0; m < G_N_ELEMENTS (which); m++)
-    {
-      g_autofree char *dir = decoder_model (which[m]->name, which[m]->args, FALSE);
-      if (dir == NULL)
-        return;
-      g_autoptr (GError) error = NULL;
-      g_autoptr (AsModel) model = as_model_load (dir, &error);
-      g_assert_no_error (error);
-      g_setenv ("ATTNSCOPE_THREADS", "1", TRUE);
-      g_assert_cmpint (as_forward_threads (), ==, 1);
-      g_autoptr (AsTrace) one = run_ids (model, 263, 5);
-      for (int n = 2; n <= 4; n++)
-        {
-          g_autofree char *value = g_strdup_printf ("%d", n);
-          g_setenv ("ATTNSCOPE_THREADS", value, TRUE);
-          g_assert_cmpint (as_forward_threads (), ==, n);
-          g_autoptr (AsTrace) t = run_ids (model, 263, 5);
-          assert_traces_identical (one, t);
-        }
-    }
-  if (saved != NULL)
-    g_setenv ("ATTNSCOPE_THREADS", saved, TRUE);
-  else
-    g_unsetenv ("ATTNSCOPE_THREADS");
 }
 
 /* --- info ------------------------------------------------------------------------------------ */
@@ -243,7 +220,8 @@ test_info (void)
   g_auto (GStrv) ps = as_config_dup_settings (pc);
   const char *rope = setting (ps, "rope");
   g_assert_nonnull (strstr (rope, "12 of 16 dims per head rotated"));
-  g_assert_nonnull (strstr (rope, "longrope scaling, original_max_position_embeddings 64, factor 16"));
+  g_assert_nonnull (
+      strstr (rope, "longrope scaling, original_max_position_embeddings 64, factor 16"));
   /* √(1 + ln 16 / ln 64) */
   g_autofree char *factor = g_strdup_printf ("attention factor %g", sqrt (1 + log (16) / log (64)));
   g_assert_nonnull (strstr (rope, factor));
@@ -298,15 +276,15 @@ test_bad_phi3 (void)
   /* the config's heads say 4·16 + 2·1·16 = 96 rows; the file's fused matrix has 128 */
   g_autofree char *kv = copy_model (src, "phi3-kv1");
   set_config (kv, "num_key_value_heads", "1");
-  assert_load_fails (kv, AS_ERROR_SHAPE,
-                     (const char *[]){ st_name, "layers.0.self_attn.qkv_proj.weight", "96",
-                                       "128", NULL });
+  assert_load_fails (
+      kv, AS_ERROR_SHAPE,
+      (const char *[]){ st_name, "layers.0.self_attn.qkv_proj.weight", "96", "128", NULL });
   /* intermediate_size 100: gate_up_proj (200, 64) expected, (224, 64) stored */
   g_autofree char *mlp = copy_model (src, "phi3-inner");
   set_config (mlp, "intermediate_size", "100");
-  assert_load_fails (mlp, AS_ERROR_SHAPE,
-                     (const char *[]){ st_name, "layers.0.mlp.gate_up_proj.weight", "200", "224",
-                                       NULL });
+  assert_load_fails (
+      mlp, AS_ERROR_SHAPE,
+      (const char *[]){ st_name, "layers.0.mlp.gate_up_proj.weight", "200", "224", NULL });
   struct
   {
     const char *key, *value, *needle1, *needle2;
@@ -375,11 +353,11 @@ main (int argc, char **argv)
   H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/core/decoder-families/reference/%s", cases[i].name);
+      g_autofree char *path
+          = g_strdup_printf ("/core/decoder-families/reference/%s", cases[i].name);
       g_test_add_data_func (path, &cases[i], run_case);
     }
   g_test_add_func ("/core/decoder-families/phi3-fused-unfused", test_phi3_fused_unfused);
-  g_test_add_func ("/core/decoder-families/threads", test_threads);
   g_test_add_func ("/core/decoder-families/info", test_info);
   g_test_add_func ("/core/decoder-families/bad/phi3", test_bad_phi3);
   g_test_add_func ("/core/decoder-families/bad/qwen3", test_bad_qwen3);
