@@ -9,7 +9,8 @@
  * (trace-compare.h). Between them: GQA and MQA, head_dim ≠ D/H and Qwen3's default 128, F32 and
  * BF16, sharded and single files, tied and untied output matrices, biases, sliding windows longer
  * and shorter than the text, longrope below and above original_max_position_embeddings (short
- * and long factors) with a derived and an explicit attention factor. Phi-3's fused checkpoint
+ * and long factors) with a derived and an explicit attention factor, transformers 5's
+ * rope_parameters form. Phi-3's fused checkpoint
  * against the same values stored unfused: bitwise the same trace (ATTNSCOPE_THREADS 1..4 giving the
  * same bits is tests/cli/test-cli-threads.c's, at a width worth threads). info names the
  * settings. Bad input: a fused matrix of the
@@ -71,12 +72,32 @@ static const char *const phi3_attention[]
     = { "--family",     "phi3",           SMALL, "--kv-heads", "1", "--rope-scaling",
         "longrope:1.3", "--original-max", "300", "--seed",     "6", NULL };
 
+/* transformers 5's rope_parameters (longrope, theta and partial_rotary_factor inside), F16 */
+static const char *const phi3_params[] = { "--family",
+                                           "phi3",
+                                           SMALL,
+                                           "--kv-heads",
+                                           "1",
+                                           "--rope-scaling",
+                                           "longrope:1.25",
+                                           "--original-max",
+                                           "100",
+                                           "--partial-rotary",
+                                           "0.5",
+                                           "--rope-parameters",
+                                           "--dtype",
+                                           "f16",
+                                           "--seed",
+                                           "8",
+                                           NULL };
+
 static const FamilyCase cases[] = {
   { "qwen3-gqa-headdim-window", qwen3_window, { 1, 53, 263 }, { 0, 0, 40, 40 } },
   { "qwen3-mqa-bias-bf16-sharded-tied", qwen3_bias, { 1, 31, 256 }, { 0 } },
   { "phi3-longrope-partial-window", phi3_longrope, { 1, 37, 263 }, { 30, 30 } },
   { "phi3-bf16-sharded-tied", phi3_bf16, { 1, 17, 256 }, { 0 } },
   { "phi3-longrope-attention-factor", phi3_attention, { 1, 263, 307 }, { 0 } },
+  { "phi3-rope-parameters-f16", phi3_params, { 1, 97, 263 }, { 0 } },
 };
 
 static int

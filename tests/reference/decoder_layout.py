@@ -161,13 +161,15 @@ def make_config(o):
                                   else "full_attention" for i in range(o["layers"])]
     cfg.update(o.get("extra") or {})
     if o.get("rope_parameters"):  # the newer form (transformers 5): one rope_parameters dict
-        params = {"rope_type": "default"}
+        params = {"rope_type": (scaling or {}).get("type", "default")}
         params.update({k: v for k, v in (scaling or {}).items() if k != "type"})
         if fam == "gpt_neox":
             params.update(rope_theta=float(cfg.pop("rotary_emb_base")),
                           partial_rotary_factor=cfg.pop("rotary_pct"))
         else:
             params["rope_theta"] = cfg.pop("rope_theta")
+        if "partial_rotary_factor" in cfg:  # Phi-3 (transformers 5 moves it in)
+            params["partial_rotary_factor"] = cfg.pop("partial_rotary_factor")
         cfg.pop("rope_scaling")
         cfg["rope_parameters"] = params
     return cfg
