@@ -50,7 +50,11 @@ read_windows (AsDecoderSettings *s, const AsConfig *c, const AsConfigReader *r, 
       || !as_config_reader_int (r, "max_window_layers", TRUE, 28, 0, AS_CONFIG_MAX_LAYERS,
                                 &max_window_layers, error))
     return FALSE;
-  if (!use)
+  /* Qwen2Config / Qwen3Config: sliding_window = sliding_window if use_sliding_window else None,
+   * and an explicit null (Qwen3's hub configs write one) leaves no layer sliding */
+  gboolean null_window = json_object_has_member (r->obj, "sliding_window")
+                         && as_config_reader_member (r, "sliding_window") == NULL;
+  if (!use || null_window)
     return TRUE;
   JsonNode *types = as_config_reader_member (r, "layer_types");
   JsonArray *list

@@ -252,6 +252,87 @@ test_info (void)
   g_assert_cmpstr (as_model_get_weights_dtype (p), ==, "F32");
 }
 
+/* --- the hub's configs ------------------------------------------------------------------------ */
+
+/* config.json as Qwen/Qwen3-0.6B and microsoft/Phi-3-mini-128k-instruct publish it (keys and
+ * values; Phi-3's 48 short and long factors replaced by placeholders of the same length), read
+ * without weights: the settings HF derives from them. */
+static void
+test_hub_configs (void)
+{
+  const char *qwen3_06b
+      = "{\"architectures\": [\"Qwen3ForCausalLM\"], \"attention_bias\": false, "
+        "\"attention_dropout\": 0.0, \"bos_token_id\": 151643, \"eos_token_id\": 151645, "
+        "\"head_dim\": 128, \"hidden_act\": \"silu\", \"hidden_size\": 1024, "
+        "\"initializer_range\": 0.02, \"intermediate_size\": 3072, "
+        "\"max_position_embeddings\": 40960, \"max_window_layers\": 28, \"model_type\": "
+        "\"qwen3\", \"num_attention_heads\": 16, \"num_hidden_layers\": 28, "
+        "\"num_key_value_heads\": 8, \"rms_norm_eps\": 1e-06, \"rope_scaling\": null, "
+        "\"rope_theta\": 1000000, \"sliding_window\": null, \"tie_word_embeddings\": true, "
+        "\"torch_dtype\": \"bfloat16\", \"use_cache\": true, \"use_sliding_window\": false, "
+        "\"vocab_size\": 151936}";
+  GString *factors = g_string_new ("[");
+  for (int i = 0; i < 48; i++)
+    g_string_append_printf (factors, "%s%g", i ? ", " : "", 1.0 + i / 8.0);
+  g_string_append (factors, "]");
+  g_autofree char *phi3_128k = g_strdup_printf (
+      "{\"architectures\": [\"Phi3ForCausalLM\"], \"attention_bias\": false, "
+      "\"attention_dropout\": 0.0, \"bos_token_id\": 1, \"embd_pdrop\": 0.0, "
+      "\"eos_token_id\": 32000, \"hidden_act\": \"silu\", \"hidden_size\": 3072, "
+      "\"initializer_range\": 0.02, \"intermediate_size\": 8192, "
+      "\"max_position_embeddings\": 131072, \"model_type\": \"phi3\", "
+      "\"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 32, "
+      "\"original_max_position_embeddings\": 4096, \"pad_token_id\": 32000, \"resid_pdrop\": "
+      "0.0, \"rms_norm_eps\": 1e-05, \"rope_scaling\": {\"long_factor\": %s, "
+      "\"short_factor\": %s, \"type\": \"longrope\"}, \"rope_theta\": 10000.0, "
+      "\"sliding_window\": 262144, \"tie_word_embeddings\": false, \"torch_dtype\": "
+      "\"bfloat16\", \"use_cache\": true, \"vocab_size\": 32064}",
+      factors->str, factors->str);
+  g_string_free (factors, TRUE);
+
+  g_autofree char *qpath = g_build_filename (test_tmpdir (), "qwen3-0.6b.json", NULL);
+  g_autofree char *ppath = g_build_filename (test_tmpdir (), "phi3-128k.json", NULL);
+  g_assert_true (g_file_set_contents (qpath, qwen3_06b, -1, NULL));
+  g_assert_true (g_file_set_contents (ppath, phi3_128k, -1, NULL));
+  g_autoptr (GError) error = NULL;
+  AsConfig q = { 0 }, p = { 0 };
+  g_assert_true (as_config_load (&q, qpath, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (q.head_dim, ==, 128);
+  g_assert_cmpint (q.n_kv_head, ==, 8);
+  g_auto (GStrv) qs = as_config_dup_settings (&q);
+  g_assert_cmpstr (setting (qs, "sliding_window"), ==,
+                   "none (causal attention over the whole text)");
+  g_assert_cmpstr (setting (qs, "output"), ==, "tied to the input embedding");
+  g_assert_nonnull (strstr (setting (qs, "rope"), "theta 1e+06, 128 of 128 dims"));
+  /* use_sliding_window with a null window: still none, as Qwen3Config's layer_types */
+  g_autofree char *nulled = g_strdup (qwen3_06b);
+  char *at = strstr (nulled, "\"use_sliding_window\": false");
+  memcpy (at, "\"use_sliding_window\": true ", strlen ("\"use_sliding_window\": false"));
+  g_assert_true (g_file_set_contents (qpath, nulled, -1, NULL));
+  AsConfig q2 = { 0 };
+  g_assert_true (as_config_load (&q2, qpath, &error));
+  g_auto (GStrv) q2s = as_config_dup_settings (&q2);
+  g_assert_cmpstr (setting (q2s, "sliding_window"), ==,
+                   "none (causal attention over the whole text)");
+
+  g_assert_true (as_config_load (&p, ppath, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (p.head_dim, ==, 96);
+  g_assert_cmpint (p.n_positions, ==, 131072);
+  g_auto (GStrv) ps = as_config_dup_settings (&p);
+  const char *rope = setting (ps, "rope");
+  g_assert_nonnull (strstr (rope, "96 of 96 dims"));
+  g_assert_nonnull (strstr (rope, "original_max_position_embeddings 4096, factor 32"));
+  g_autofree char *factor
+      = g_strdup_printf ("attention factor %g", sqrt (1 + log (32.0) / log (4096.0)));
+  g_assert_nonnull (strstr (rope, factor));
+  g_assert_cmpstr (setting (ps, "sliding_window"), ==, "262144 tokens on every layer");
+  as_config_clear (&q);
+  as_config_clear (&q2);
+  as_config_clear (&p);
+}
+
 /* --- bad input ------------------------------------------------------------------------------- */
 
 static char *
@@ -380,6 +461,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/core/decoder-families/phi3-fused-unfused", test_phi3_fused_unfused);
   g_test_add_func ("/core/decoder-families/info", test_info);
+  g_test_add_func ("/core/decoder-families/hub-configs", test_hub_configs);
   g_test_add_func ("/core/decoder-families/bad/phi3", test_bad_phi3);
   g_test_add_func ("/core/decoder-families/bad/qwen3", test_bad_qwen3);
   int status = g_test_run ();
