@@ -58,7 +58,8 @@ CHUNK_ELEMENTS = 1 << 23  # rows are drawn and written in chunks of at most this
 
 # Shapes and config values of real checkpoints as their hub config.json gives them
 # (HuggingFaceTB/SmolLM2-135M, meta-llama/Llama-3.2-1B, EleutherAI/pythia-70m,
-# Qwen/Qwen2.5-0.5B, TinyLlama/TinyLlama-1.1B-Chat-v1.0); weights are random.
+# Qwen/Qwen2.5-0.5B, Qwen/Qwen3-0.6B, microsoft/Phi-3-mini-4k-instruct,
+# TinyLlama/TinyLlama-1.1B-Chat-v1.0); weights are random.
 PRESETS = {
     "smollm2-135m": dict(family="llama", layers=30, heads=9, kv_heads=3, hidden=576,
                          intermediate=1536, vocab=49152, positions=8192, rope_theta=100000.0,
@@ -76,6 +77,14 @@ PRESETS = {
                          intermediate=4864, vocab=151936, positions=32768,
                          rope_theta=1000000.0, tie=True, dtype="bf16", eps=1e-6, bos=151643,
                          eos=151643, extra={"max_window_layers": 24, "sliding_window": 32768}),
+    "qwen3-0.6b": dict(family="qwen3", layers=28, heads=16, kv_heads=8, hidden=1024,
+                       head_dim=128, intermediate=3072, vocab=151936, positions=40960,
+                       rope_theta=1000000.0, tie=True, dtype="bf16", eps=1e-6, bos=151643,
+                       eos=151645),
+    "phi3-mini-4k": dict(family="phi3", layers=32, heads=32, kv_heads=32, hidden=3072,
+                         intermediate=8192, vocab=32064, positions=4096, rope_theta=10000.0,
+                         sliding_window=2047, tie=False, dtype="bf16", eps=1e-5, bos=1,
+                         eos=32000),
     "tinyllama": dict(family="llama", layers=22, heads=32, kv_heads=4, hidden=2048,
                       intermediate=5632, vocab=32000, positions=2048, rope_theta=10000.0,
                       tie=False, dtype="bf16", eps=1e-5, bos=1, eos=2),
