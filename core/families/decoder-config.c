@@ -90,6 +90,7 @@ as_decoder_free_settings (gpointer settings)
   if (s == NULL)
     return;
   g_free (s->windows);
+  g_free (s->local);
   g_free (s->rope.short_factor);
   g_free (s->rope.long_factor);
   g_free (s);
@@ -239,6 +240,7 @@ as_decoder_read_rope (AsDecoderSettings *s, const AsConfig *c, const AsConfigRea
   AsRope *rope = &s->rope;
   int rotary_dim = keys->rotary_dim;
   const char *theta_key = keys->theta_key;
+  double theta0 = keys->default_theta > 0.0 ? keys->default_theta : 10000.0;
   rope->rotary_dim = rotary_dim;
   if (rotary_dim % 2 != 0)
     {
@@ -251,12 +253,12 @@ as_decoder_read_rope (AsDecoderSettings *s, const AsConfig *c, const AsConfigRea
   AsConfigReader params = { 0 };
   gboolean ok = as_config_reader_object (r, "rope_parameters", &params, error);
   if (ok && params.obj != NULL)
-    ok = as_config_reader_double (&params, "rope_theta", 10000.0, 1e-6, 1e12, &rope->theta, error)
+    ok = as_config_reader_double (&params, "rope_theta", theta0, 1e-6, 1e12, &rope->theta, error)
          && read_rope_scaling (rope, c, &params, keys, error);
   else if (ok)
     {
       AsConfigReader scaling = { 0 };
-      ok = as_config_reader_double (r, theta_key, 10000.0, 1e-6, 1e12, &rope->theta, error)
+      ok = as_config_reader_double (r, theta_key, theta0, 1e-6, 1e12, &rope->theta, error)
            && as_config_reader_object (r, "rope_scaling", &scaling, error);
       if (ok && scaling.obj != NULL)
         ok = read_rope_scaling (rope, c, &scaling, keys, error);
@@ -283,6 +285,8 @@ as_decoder_count_weights (const AsConfig *c)
     layer += (gated ? 2 : 1) * F + D;
   if (s->qk_norm == AS_DECODER_QK_NORM_RMS)
     layer += 2 * (guint64) c->head_dim;
+  if (s->post_norms)
+    layer += 2 * norm;
   return V * D + L * layer + norm + (s->tie ? 0 : V * D);
 }
 
@@ -341,15 +345,48 @@ as_decoder_describe (const AsConfig *c, GPtrArray *settings)
 {
   const AsDecoderSettings *s = as_decoder_settings (c);
   add_setting (settings, "rope", describe_rope (c, &s->rope));
+  if (s->local != NULL)
+    {
+      int n = 0;
+      for (int l = 0; l < c->n_layer; l++)
+        n += s->local[l];
+      char *local = describe_rope (c, &s->rope_local);
+      add_setting (settings, "rope_local",
+                   g_strdup_printf ("on the %d sliding layers: %s (the others: rope)", n, local));
+      g_free (local);
+    }
   add_setting (settings, "attention",
                g_strdup_printf ("%d query heads, %d key/value heads, head_dim %d, scores scaled by "
                                 "%g",
                                 c->n_head, c->n_kv_head, c->head_dim, (double) s->attn_scale));
   add_setting (settings, "sliding_window", describe_windows (c, s));
   add_setting (settings, "norm",
-               g_strdup_printf ("%s, eps %g",
-                                s->norm == AS_DECODER_LAYERNORM ? "LayerNorm" : "RMSNorm",
-                                (double) c->layer_norm_eps));
+               g_strdup_printf ("%s, eps %g%s",
+                                s->norm == AS_DECODER_LAYERNORM ? "LayerNorm"
+                                : s->norm == AS_DECODER_RMSNORM_PLUS_ONE
+                                    ? "RMSNorm with weight 1 + w"
+                                    : "RMSNorm",
+                                (double) c->layer_norm_eps,
+                                s->post_norms ? "; also on the attention and MLP outputs before "
+                                                "each residual add"
+                                              : ""));
+  if (s->embed_scale > 0.0f)
+    add_setting (settings, "embed_scale",
+                 g_strdup_printf ("embeddings times %.9g (float32 sqrt(hidden_size))",
+                                  (double) s->embed_scale));
+  if (s->attn_softcap > 0.0f || s->logit_softcap > 0.0f)
+    {
+      g_autofree char *scores
+          = s->attn_softcap > 0.0f
+                ? g_strdup_printf ("cap·tanh(s/cap) with cap %g", (double) s->attn_softcap)
+                : g_strdup ("none");
+      g_autofree char *logits
+          = s->logit_softcap > 0.0f
+                ? g_strdup_printf ("cap·tanh(x/cap) with cap %g", (double) s->logit_softcap)
+                : g_strdup ("none");
+      add_setting (settings, "softcap",
+                   g_strdup_printf ("attention scores: %s; final logits: %s", scores, logits));
+    }
   add_setting (settings, "qk_norm",
                s->qk_norm == AS_DECODER_QK_NORM_RMS ? g_strdup_printf (
                    "RMSNorm of each head's q and k over head_dim %d before RoPE", c->head_dim)
@@ -426,6 +463,8 @@ as_decoder_free_weights (gpointer weights)
   AsDecoderWeights *w = weights;
   if (w == NULL)
     return;
+  if (w->owned != NULL)
+    g_ptr_array_unref (w->owned);
   g_free (w->layers);
   g_free (w);
 }

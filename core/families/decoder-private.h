@@ -22,8 +22,10 @@ G_BEGIN_DECLS
 /* The norms of a block and the final norm. */
 typedef enum
 {
-  AS_DECODER_RMSNORM,   /* weight · x/√(mean(x²) + eps) (Llama family) */
-  AS_DECODER_LAYERNORM, /* LayerNorm with weight and bias (NeoX) */
+  AS_DECODER_RMSNORM,          /* weight · x/√(mean(x²) + eps) (Llama family) */
+  AS_DECODER_LAYERNORM,        /* LayerNorm with weight and bias (NeoX) */
+  AS_DECODER_RMSNORM_PLUS_ONE, /* (1 + weight) · x/√(mean(x²) + eps) (Gemma): the binding keeps
+                                * 1 + w, so the pass computes it as RMSNorm */
 } AsDecoderNorm;
 
 /* How q, k and v are stored. */
@@ -73,9 +75,16 @@ typedef struct
   AsDecoderResidual residual;
   AsDecoderBias biases;
   AsDecoderQkNorm qk_norm;
-  gboolean tie;     /* the output matrix is the input embedding (tie_word_embeddings) */
-  float attn_scale; /* the scores' scale: head_dim^-½ (HF's self.scaling) */
+  gboolean post_norms; /* a norm on the attention's and the MLP's outputs before each residual
+                        * add (Gemma's post_attention_ and post_feedforward_layernorm) */
+  gboolean tie;        /* the output matrix is the input embedding (tie_word_embeddings) */
+  float attn_scale;    /* the scores' scale: head_dim^-½ (HF's self.scaling) */
+  float embed_scale;   /* > 0: the embeddings times it (Gemma: float32 √D); 0: none */
+  float attn_softcap;  /* > 0: scores capped to cap·tanh(s/cap) (Gemma 2); 0: none */
+  float logit_softcap; /* > 0: logits capped likewise (Gemma 2's final_logit_softcapping) */
   AsRope rope;
+  AsRope rope_local; /* the RoPE of the layers local[l] marks (Gemma 3's sliding layers) */
+  guint8 *local;     /* [L] 1: the layer rotates with rope_local; NULL: every layer with rope */
   int *windows; /* [L] per layer: the sliding window W (a query at i sees keys i−W+1..i), or 0
                  * for plain causal attention */
 } AsDecoderSettings;
@@ -91,6 +100,9 @@ typedef struct
   const float *qkv_b;                  /* [3D] or NULL */
   AsWeight o;                          /* [D][H·hd] o_proj / dense */
   const float *o_b;                    /* [D] or NULL */
+  const float *post_attn_w;            /* [D] a norm of the attention output before the residual
+                                        * add (Gemma's post_attention_layernorm), or NULL */
+  const float *post_mlp_w;             /* [D] likewise of the MLP output (post_feedforward) */
   AsWeight gate, up, down;             /* [F][D], [F][D], [D][F]; gate unused when not gated */
   const float *gate_b, *up_b, *down_b; /* [F], [F], [D] or NULL */
 } AsDecoderLayer;
@@ -101,6 +113,7 @@ typedef struct
   AsDecoderLayer *layers;       /* [L] */
   const float *norm_w, *norm_b; /* [D] the final norm (bias NULL for RMSNorm) */
   AsWeight lm_head;             /* [V][D] lm_head / embed_out, or the embedding when tied */
+  GPtrArray *owned;             /* vectors the binding made (Gemma's 1 + w), freed with these */
 } AsDecoderWeights;
 
 /* The settings of a loaded decoder config. */
@@ -122,7 +135,8 @@ gboolean as_decoder_read_sizes (AsConfig *c, const AsConfigReader *r, int defaul
 /* What a family's RoPE keys are called and default to. */
 typedef struct
 {
-  const char *theta_key;             /* rope_theta; NeoX rotary_emb_base (default 10000) */
+  const char *theta_key;             /* rope_theta; NeoX rotary_emb_base */
+  double default_theta;              /* when the key is missing; 0: 10000 */
   int rotary_dim;                    /* dims rotated per head */
   int original_max_positions;        /* longrope's original_max_position_embeddings when its
                                       * scaling object does not give it (Phi-3: the config's key) */

@@ -1,10 +1,10 @@
-/* test-cli-families.c — the command line on Qwen3 and Phi-3 models as a user runs it: `info`
- * names their settings (q/k norm, head_dim, the sliding window, longrope's factors, the fused
- * projections); `run --ids --dump` writes what the PyTorch reference computes (attention within
- * 1e-5, contexts, hidden states and logits within 1e-4 relative, the window's masked keys exactly
- * 0); `run --text`, `stats` and `export` (one head, the grid) work on them. The models come from
- * tests/reference/decoder_reference.py (tests/core/decoder-models.h) with the tiny GPT-2
- * tokenizer copied in. */
+/* test-cli-families.c — the command line on Qwen3, Phi-3, Gemma 2 and Gemma 3 models as a user
+ * runs it: `info` names their settings (q/k norm, head_dim, the sliding window, longrope's factors,
+ * the fused projections, the soft-caps, the local RoPE); `run --ids --dump` writes what the PyTorch
+ * reference computes (attention within 1e-5, contexts, hidden states and logits within 1e-4
+ * relative, the window's masked keys exactly 0); `run --text`, `stats` and `export` (one head, the
+ * grid) work on them. The models come from tests/reference/decoder_reference.py
+ * (tests/core/decoder-models.h) with the tiny GPT-2 tokenizer copied in. */
 #include <glib/gstdio.h>
 #include <hdf5.h>
 #include <json-glib/json-glib.h>
@@ -32,6 +32,16 @@ static const char *const phi3[] = { "--family", "phi3",
                                     "11",       "--dtype",
                                     "bf16",     NULL };
 
+/* Gemma 2 with soft-caps: layer 0 slides (9 keys), layer 1 is global; Gemma 3 with the local
+ * RoPE on its sliding layer 0 */
+static const char *const gemma2[]
+    = { "--family", "gemma2",    SMALL, "--head-dim", "16", "--sliding-window",
+        "9",        "--softcap", "5,3", "--tie",      NULL };
+static const char *const gemma3[]
+    = { "--family", "gemma3_text",       SMALL, "--head-dim", "16",      "--sliding-window",
+        "9",        "--sliding-pattern", "2",   "--tie",      "--dtype", "bf16",
+        NULL };
+
 typedef struct
 {
   const char *name;
@@ -49,6 +59,8 @@ static const FamilyCli families[] = {
     "rope",
     "longrope scaling, original_max_position_embeddings 16",
     { 11, 11 } },
+  { "cli-gemma2", gemma2, "gemma2", "softcap", "cap·tanh(s/cap) with cap 5", { 9, 0 } },
+  { "cli-gemma3", gemma3, "gemma3_text", "rope_local", "on the 1 sliding layers", { 9, 0 } },
 };
 
 static void
@@ -93,7 +105,7 @@ test_run_dump (gconstpointer data)
   hid_t ref = H5Fopen (expected, H5F_ACC_RDONLY, H5P_DEFAULT);
   g_assert_cmpint (dump, >=, 0);
   g_assert_cmpint (ref, >=, 0);
-  int hd = g_str_equal (f->model_type, "qwen3") ? 24 : 16;
+  int hd = g_str_equal (f->model_type, "qwen3") ? 24 : 16; /* Gemma's 16 given */
   hsize_t attn_dims[] = { 2, 4, 23, 23 }, hidden_dims[] = { 3, 23, 64 };
   hsize_t ctx_dims[] = { 2, 4, 23, (hsize_t) hd }, logit_dims[] = { 23, 320 };
   g_autofree float *attn = trace_read_floats (dump, "", "attentions", 4, attn_dims);

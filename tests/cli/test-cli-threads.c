@@ -6,7 +6,8 @@
  * (dump-compare.h); `translate`, `stats`, `similarity`, `project` (PCA; t-SNE and UMAP with a
  * seed, over enough tokens for t-SNE's threaded path), `compare`, `perplexity` and a rollout figure
  * the same output. The models come from the suites' generators (fixture-model.c for GPT-2,
- * decoder_reference.py for llama, mistral, qwen2, qwen3, phi3 and gpt_neox, encoder_reference.py
+ * decoder_reference.py for llama, mistral, qwen2, qwen3, phi3, gemma2, gemma3_text and
+ * gpt_neox, encoder_reference.py
  * for bert, distilbert and roberta) at a width where a pass is worth threads and every product has
  * several blocks of columns (256 wide, MLP 640, vocabulary 1000): at the suites' usual widths
  * (32–64) a pass runs on one thread whatever the setting, and proves nothing. Marian is the shipped
@@ -42,6 +43,13 @@ static const char *const phi3_longrope[]
     = { "--family", "phi3",           DECODER_SHAPE, "--rope-scaling",
         "longrope", "--original-max", "64",          "--partial-rotary",
         "0.5",      "--dtype",        "f32",         NULL };
+/* Gemma 2 (soft-caps, every other layer sliding) and Gemma 3 (local RoPE, q/k norms) */
+static const char *const gemma2[]
+    = { "--family", "gemma2",    DECODER_SHAPE, "--head-dim", "32",   "--sliding-window",
+        "24",       "--softcap", "20,10",       "--dtype",    "bf16", NULL };
+static const char *const gemma3[]
+    = { "--family", "gemma3_text",       DECODER_SHAPE, "--head-dim", "32",  "--sliding-window",
+        "24",       "--sliding-pattern", "2",           "--dtype",    "f32", NULL };
 static const char *const gpt_neox[]
     = { "--family",    "gpt_neox", "--layers",       "2",   "--heads", "8",
         "--hidden",    "256",      "--intermediate", "640", "--vocab", "1000",
@@ -208,6 +216,18 @@ test_phi3 (void)
 }
 
 static void
+test_gemma2 (void)
+{
+  check_decoder ("threads-gemma2", gemma2);
+}
+
+static void
+test_gemma3 (void)
+{
+  check_decoder ("threads-gemma3", gemma3);
+}
+
+static void
 check_encoder (const char *name, const char *const *make_args)
 {
   g_autofree char *model = encoder_model (name, make_args);
@@ -370,6 +390,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/threads/run/qwen2", test_qwen2);
   g_test_add_func ("/cli/threads/run/qwen3", test_qwen3);
   g_test_add_func ("/cli/threads/run/phi3", test_phi3);
+  g_test_add_func ("/cli/threads/run/gemma2", test_gemma2);
+  g_test_add_func ("/cli/threads/run/gemma3", test_gemma3);
   g_test_add_func ("/cli/threads/run/gpt-neox", test_gpt_neox);
   g_test_add_func ("/cli/threads/run/bert", test_bert);
   g_test_add_func ("/cli/threads/run/distilbert", test_distilbert);

@@ -91,6 +91,72 @@ static const char *const phi3_params[] = { "--family",
                                            "8",
                                            NULL };
 
+/* Gemma 2: caps small enough to bend the scores and logits, every other layer sliding (0, 2) */
+static const char *const gemma2_caps[] = { "--family",
+                                           "gemma2",
+                                           "--layers",
+                                           "4",
+                                           "--heads",
+                                           "4",
+                                           "--kv-heads",
+                                           "2",
+                                           "--hidden",
+                                           "64",
+                                           "--head-dim",
+                                           "32",
+                                           "--intermediate",
+                                           "112",
+                                           "--vocab",
+                                           "320",
+                                           "--positions",
+                                           "1024",
+                                           "--sliding-window",
+                                           "16",
+                                           "--softcap",
+                                           "0.3,0.5",
+                                           "--query-pre-attn-scalar",
+                                           "16",
+                                           "--tie",
+                                           "--seed",
+                                           "10",
+                                           NULL };
+/* Gemma 3: layers 0, 1, 3 sliding with the local RoPE (θ 10000), layer 2 global (θ 1e6, linear
+ * ×8); q/k norms; MQA; BF16 in two shards */
+static const char *const gemma3_local[] = { "--family",
+                                            "gemma3_text",
+                                            "--layers",
+                                            "4",
+                                            "--heads",
+                                            "4",
+                                            "--kv-heads",
+                                            "1",
+                                            "--hidden",
+                                            "64",
+                                            "--head-dim",
+                                            "16",
+                                            "--intermediate",
+                                            "112",
+                                            "--vocab",
+                                            "320",
+                                            "--positions",
+                                            "1024",
+                                            "--sliding-window",
+                                            "16",
+                                            "--sliding-pattern",
+                                            "3",
+                                            "--rope-theta",
+                                            "1000000",
+                                            "--rope-scaling",
+                                            "linear:8",
+                                            "--tie",
+                                            "--dtype",
+                                            "bf16",
+                                            "--shards",
+                                            "2",
+                                            "--seed",
+                                            "12",
+                                            NULL };
+
 static const FamilyCase cases[] = {
   { "qwen3-gqa-headdim-window", qwen3_window, { 1, 53, 263 }, { 0, 0, 40, 40 } },
   { "qwen3-mqa-bias-bf16-sharded-tied", qwen3_bias, { 1, 31, 256 }, { 0 } },
@@ -98,6 +164,8 @@ static const FamilyCase cases[] = {
   { "phi3-bf16-sharded-tied", phi3_bf16, { 1, 17, 256 }, { 0 } },
   { "phi3-longrope-attention-factor", phi3_attention, { 1, 263, 307 }, { 0 } },
   { "phi3-rope-parameters-f16", phi3_params, { 1, 97, 263 }, { 0 } },
+  { "gemma2-softcaps-alternate", gemma2_caps, { 1, 37, 263 }, { 16, 0, 16, 0 } },
+  { "gemma3-local-rope-bf16-sharded", gemma3_local, { 1, 41, 263 }, { 16, 16, 0, 16 } },
 };
 
 static int
@@ -250,6 +318,36 @@ test_info (void)
   g_assert_cmpstr (setting (ps, "qk_norm"), ==, "none");
   g_assert_nonnull (strstr (setting (ps, "projections"), "qkv_proj and gate_up_proj fused"));
   g_assert_cmpstr (as_model_get_weights_dtype (p), ==, "F32");
+
+  g_autofree char *g2dir = decoder_model ("gemma2-softcaps-alternate", gemma2_caps, FALSE);
+  g_autofree char *g3dir = decoder_model ("gemma3-local-rope-bf16-sharded", gemma3_local, FALSE);
+  g_autoptr (AsModel) g2 = as_model_load (g2dir, &error);
+  g_assert_no_error (error);
+  g_autoptr (AsModel) g3 = as_model_load (g3dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (as_model_get_config (g2)->family, ==, "gemma");
+  g_auto (GStrv) g2s = as_config_dup_settings (as_model_get_config (g2));
+  g_assert_cmpstr (setting (g2s, "softcap"), ==,
+                   "attention scores: cap·tanh(s/cap) with cap 0.3; final logits: cap·tanh(x/cap) "
+                   "with cap 0.5");
+  g_assert_cmpstr (setting (g2s, "embed_scale"), ==,
+                   "embeddings times 8 (float32 sqrt(hidden_size))");
+  g_assert_nonnull (strstr (setting (g2s, "norm"), "RMSNorm with weight 1 + w, eps 1e-06; also on "
+                                                   "the attention and MLP outputs"));
+  g_assert_nonnull (strstr (setting (g2s, "attention"), "scores scaled by 0.25"));
+  g_assert_cmpstr (setting (g2s, "sliding_window"), ==,
+                   "16 tokens on 2 of 4 layers (from layer 0)");
+  g_assert_nonnull (strstr (setting (g2s, "mlp"), "gelu_new"));
+  /* embed + 4 · (q + k + v + o + 4 norms + mlp) + norm, tied */
+  gint64 g2layer = 64 * 128 + 2 * 64 * 64 + 128 * 64 + 4 * 64 + 3 * 64 * 112;
+  g_assert_cmpint (as_model_get_n_params (g2), ==, 320 * 64 + 4 * g2layer + 64);
+  g_auto (GStrv) g3s = as_config_dup_settings (as_model_get_config (g3));
+  g_assert_nonnull (strstr (setting (g3s, "rope"), "theta 1e+06"));
+  g_assert_nonnull (strstr (setting (g3s, "rope"), "linear scaling, factor 8"));
+  g_assert_cmpstr (setting (g3s, "rope_local"), ==,
+                   "on the 3 sliding layers: theta 10000, 16 of 16 dims per head rotated (HF "
+                   "rotate_half) (the others: rope)");
+  g_assert_nonnull (strstr (setting (g3s, "qk_norm"), "RMSNorm of each head's q and k"));
 }
 
 /* --- the hub's configs ------------------------------------------------------------------------ */
@@ -448,6 +546,43 @@ test_bad_qwen3 (void)
   assert_load_fails (yarn, AS_ERROR_CONFIG, (const char *[]){ config, "\"yarn\"", NULL });
 }
 
+static void
+test_bad_gemma (void)
+{
+  g_autofree char *src = decoder_model ("gemma2-softcaps-alternate", gemma2_caps, FALSE);
+  if (src == NULL)
+    return;
+  struct
+  {
+    const char *key, *value, *needle1, *needle2;
+  } bad[] = {
+    { "attn_logit_softcapping", "0", "attn_logit_softcapping", "positive" },
+    { "final_logit_softcapping", "-30", "final_logit_softcapping", "-30" },
+    { "query_pre_attn_scalar", "0", "query_pre_attn_scalar", "0" },
+    { "layer_types", "[\"sliding_attention\"]", "layer_types", "4 strings" },
+    { "layer_types", "[\"local\", \"full_attention\", \"full_attention\", \"full_attention\"]",
+      "layer_types[0]", "sliding_attention" },
+    { "hidden_activation", "\"quick_gelu\"", "hidden_activation", "gelu_pytorch_tanh" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("gemma-config-%" G_GSIZE_FORMAT, i);
+      g_autofree char *dir = copy_model (src, name);
+      set_config (dir, bad[i].key, bad[i].value);
+      g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+      assert_load_fails (dir, AS_ERROR_CONFIG,
+                         (const char *[]){ config, bad[i].needle1, bad[i].needle2, NULL });
+    }
+  /* a null cap is none: the model loads and its logits are no longer capped at 0.5 */
+  g_autofree char *none = copy_model (src, "gemma-no-caps");
+  set_config (none, "final_logit_softcapping", "null");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) model = as_model_load (none, &error);
+  g_assert_no_error (error);
+  g_auto (GStrv) settings = as_config_dup_settings (as_model_get_config (model));
+  g_assert_nonnull (strstr (setting (settings, "softcap"), "final logits: none"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -464,6 +599,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder-families/hub-configs", test_hub_configs);
   g_test_add_func ("/core/decoder-families/bad/phi3", test_bad_phi3);
   g_test_add_func ("/core/decoder-families/bad/qwen3", test_bad_qwen3);
+  g_test_add_func ("/core/decoder-families/bad/gemma", test_bad_gemma);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   return status;

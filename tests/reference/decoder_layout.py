@@ -52,7 +52,9 @@ import safetensors_io
 
 ARCHITECTURES = {"llama": "LlamaForCausalLM", "mistral": "MistralForCausalLM",
                  "qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM",
-                 "phi3": "Phi3ForCausalLM", "gpt_neox": "GPTNeoXForCausalLM"}
+                 "phi3": "Phi3ForCausalLM", "gpt_neox": "GPTNeoXForCausalLM",
+                 "gemma2": "Gemma2ForCausalLM", "gemma3_text": "Gemma3ForCausalLM"}
+GEMMA = ("gemma2", "gemma3_text")
 LONGROPE_TYPES = ("longrope", "su", "yarn")  # Phi3Config reads su and yarn as longrope
 CHUNK_ELEMENTS = 1 << 23  # rows are drawn and written in chunks of at most this many values
 
@@ -133,7 +135,8 @@ def make_config(o):
            "initializer_range": 0.02, "tie_word_embeddings": bool(o["tie"]),
            "torch_dtype": safetensors_io.TORCH_DTYPE[safetensors_io.FROM_OPTION[o["dtype"]]],
            "transformers_version": "4.45.0", "use_cache": True, "attention_dropout": 0.0}
-    hd = o.get("head_dim") or (128 if fam == "qwen3" else o["hidden"] // o["heads"])
+    hd = o.get("head_dim") or {"qwen3": 128, "gemma2": 256, "gemma3_text": 256}.get(
+        fam, o["hidden"] // o["heads"])
     scaling = parse_rope_scaling(o.get("rope_scaling"),
                                  int(hd * (o.get("partial_rotary") or 1.0)))
     if fam == "gpt_neox":
@@ -155,6 +158,24 @@ def make_config(o):
         cfg["sliding_window"] = o.get("sliding_window")
     if fam == "qwen3":
         cfg.update({"attention_bias": bool(o.get("attention_bias")), "head_dim": hd})
+    if fam in GEMMA:
+        del cfg["hidden_act"]
+        caps = [float(x) for x in (o.get("softcap") or "").split(",") if x.strip()]
+        w = o.get("sliding_window") or 4096
+        pattern = o.get("sliding_pattern") or 6
+        cfg.update({"hidden_activation": "gelu_pytorch_tanh", "head_dim": hd,
+                    "attention_bias": bool(o.get("attention_bias")),
+                    "query_pre_attn_scalar": o.get("query_pre_attn_scalar") or 256,
+                    "sliding_window": w, "rms_norm_eps": o.get("eps") or 1e-6,
+                    "num_key_value_heads": o.get("kv_heads") or 4,
+                    "attn_logit_softcapping": caps[0] if caps else None,
+                    "final_logit_softcapping": caps[1] if len(caps) > 1 else None,
+                    "layer_types": ["sliding_attention" if (
+                        (i + 1) % pattern if fam == "gemma3_text" else (i + 1) % 2)
+                        else "full_attention" for i in range(o["layers"])]})
+        if fam == "gemma3_text":
+            cfg.update({"sliding_window_pattern": pattern,
+                        "rope_local_base_freq": o.get("rope_local_theta") or 10000.0})
     if fam == "phi3":
         cfg.update({"rms_norm_eps": o.get("eps") or 1e-5, "sliding_window": o.get("sliding_window"),
                     "original_max_position_embeddings": o.get("original_max") or 4096,
@@ -201,23 +222,33 @@ class Spec:
         self.n_layer, self.n_head, self.d = (cfg["num_hidden_layers"], cfg["num_attention_heads"],
                                              cfg["hidden_size"])
         # num_key_value_heads: an explicit null means H; a missing key means HF's default
-        self.qk_norm, self.fused = fam == "qwen3", fam == "phi3"
-        kv_default = {"mistral": 8, "qwen2": 32, "qwen3": 32}.get(fam, self.n_head)
+        self.gemma = fam in GEMMA
+        self.qk_norm, self.fused = fam in ("qwen3", "gemma3_text"), fam == "phi3"
+        kv_default = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma2": 4,
+                      "gemma3_text": 4}.get(fam, self.n_head)
         self.n_kv = self.n_head if self.neox else (g("num_key_value_heads", kv_default)
                                                    or self.n_head)
         # Qwen3Config's head_dim defaults to 128, not D/H
-        hd_default = 128 if fam == "qwen3" else self.d // self.n_head
+        hd_default = {"qwen3": 128, "gemma2": 256, "gemma3_text": 256}.get(fam,
+                                                                            self.d // self.n_head)
         self.hd = (None if self.neox else g("head_dim", hd_default)) or self.d // self.n_head
         self.inner, self.vocab = cfg["intermediate_size"], cfg["vocab_size"]
-        self.tie = bool(g("tie_word_embeddings", False))
+        self.tie = bool(g("tie_word_embeddings", self.gemma))
         self.act = g("hidden_act", "gelu" if self.neox else "silu")
+        if self.gemma:
+            self.act = g("hidden_activation", "gelu_pytorch_tanh")
+            self.scaling = g("query_pre_attn_scalar", 256) ** -0.5
+            caps = (None, None) if fam == "gemma3_text" else (50.0, 30.0)
+            self.attn_cap = g("attn_logit_softcapping", caps[0])
+            self.final_cap = g("final_logit_softcapping", caps[1])
         self.eps = float(g("layer_norm_eps", 1e-5) if self.neox else
                          g("rms_norm_eps", 1e-5 if fam == "phi3" else 1e-6))
-        bias = (bool(g("attention_bias", fam == "gpt_neox"))
-                if fam in ("llama", "gpt_neox", "qwen3") else False)
+        with_bias = ("llama", "gpt_neox", "qwen3") + GEMMA
+        bias = bool(g("attention_bias", fam == "gpt_neox")) if fam in with_bias else False
         self.qkv_bias = True if fam == "qwen2" else bias
-        self.o_bias = bias if fam in ("llama", "gpt_neox", "qwen3") else False
-        self.max_pos = g("max_position_embeddings", 4096 if fam == "phi3" else 2048)
+        self.o_bias = bias if fam in with_bias else False
+        self.max_pos = g("max_position_embeddings", {"phi3": 4096, "gemma2": 8192,
+                                                     "gemma3_text": 131072}.get(fam, 2048))
         self.original_max = g("original_max_position_embeddings",
                               4096 if fam == "phi3" else self.max_pos)
         self.mlp_bias = True if self.neox else (fam == "llama" and bool(g("mlp_bias", False)))
@@ -234,7 +265,14 @@ class Spec:
             theta = params.get("rope_theta", cfg.get("rotary_emb_base", 10000))
             pct = params.get("partial_rotary_factor", cfg.get("rotary_pct", 0.25))
         else:
-            theta = params.get("rope_theta", cfg.get("rope_theta", 10000.0))
+            if self.family == "gemma3_text":  # full_attention layers: rope_theta, default 1e6
+                if "full_attention" in params:
+                    params = dict(params["full_attention"])
+                    scaling = params
+                theta = params.get("rope_theta", cfg.get("rope_theta", 1e6))
+                self.local_theta = float(cfg.get("rope_local_base_freq", 10000.0))
+            else:
+                theta = params.get("rope_theta", cfg.get("rope_theta", 10000.0))
             pct = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
         self.rope_theta = float(theta)
         self.rotary_dim = int(self.hd * pct)
@@ -253,6 +291,14 @@ class Spec:
             return [w] * self.n_layer
         if self.family == "phi3":  # Phi3Model: the sliding mask on every layer when set
             return [w] * self.n_layer
+        if self.gemma:
+            w = cfg.get("sliding_window", 4096)
+            pattern = cfg.get("sliding_window_pattern", 6)
+            types = cfg.get("layer_types") or [
+                "sliding_attention" if ((i + 1) % pattern if self.family == "gemma3_text"
+                                        else (i + 1) % 2) else "full_attention"
+                for i in range(self.n_layer)]
+            return [w if t == "sliding_attention" else None for t in types]
         if self.family in ("qwen2", "qwen3") and cfg.get("use_sliding_window", False) and w:
             types = cfg.get("layer_types") or [
                 "sliding_attention" if i >= cfg.get("max_window_layers", 28) else "full_attention"
@@ -302,9 +348,10 @@ def param_specs(s):
             out.append((p + "self_attn.%s_proj.weight" % proj, (rows, d), "matrix"))
             if s.qkv_bias:
                 out.append((p + "self_attn.%s_proj.bias" % proj, (rows,), "bias"))
-        if s.qk_norm:
-            out += [(p + "self_attn.q_norm.weight", (hd,), "norm"),
-                    (p + "self_attn.k_norm.weight", (hd,), "norm")]
+        if s.qk_norm:  # Gemma's norms hold w of 1 + w: drawn near 0
+            kind = "norm_bias" if s.gemma else "norm"
+            out += [(p + "self_attn.q_norm.weight", (hd,), kind),
+                    (p + "self_attn.k_norm.weight", (hd,), kind)]
         out.append((p + "self_attn.o_proj.weight", (d, s.n_head * hd), "matrix"))
         if s.o_bias:
             out.append((p + "self_attn.o_proj.bias", (d,), "bias"))
@@ -312,9 +359,13 @@ def param_specs(s):
             out.append((p + "mlp.%s_proj.weight" % proj, shape, "matrix"))
             if s.mlp_bias:
                 out.append((p + "mlp.%s_proj.bias" % proj, (shape[0],), "bias"))
-        out += [(p + "input_layernorm.weight", (d,), "norm"),
-                (p + "post_attention_layernorm.weight", (d,), "norm")]
-    out.append(("model.norm.weight", (d,), "norm"))
+        if s.gemma:
+            out += [(p + ln + "_layernorm.weight", (d,), "norm_bias")
+                    for ln in ("input", "post_attention", "pre_feedforward", "post_feedforward")]
+        else:
+            out += [(p + "input_layernorm.weight", (d,), "norm"),
+                    (p + "post_attention_layernorm.weight", (d,), "norm")]
+    out.append(("model.norm.weight", (d,), "norm_bias" if s.gemma else "norm"))
     return out + ([] if s.tie else [("lm_head.weight", (s.vocab, d), "matrix")])
 
 

@@ -74,9 +74,78 @@ def rotate(x, pos, f, amplitude=1.0):
     return y
 
 
+def naive_gemma(s, w, ids):
+    """Gemma 2 / Gemma 3 in float64: embeddings × √D; RMSNorm × (1 + w) before and after the
+    attention and the MLP; q/k norms (Gemma 3); RoPE with θ_local on sliding layers (Gemma 3);
+    scores × query_pre_attn_scalar^-½, capped c·tanh(s/c); gelu(tanh) GeGLU; logits capped."""
+    t, hd, nh, nkv = len(ids), s.hd, s.n_head, s.n_kv
+    f_global = frequencies(s, t)
+    f_local = np.array([getattr(s, "local_theta", s.rope_theta) ** (-2.0 * i / s.rotary_dim)
+                        for i in range(s.rotary_dim // 2)])
+
+    def norm(x, name):
+        return x / np.sqrt((x * x).mean(-1, keepdims=True) + s.eps) * (1.0 + w[name + ".weight"])
+
+    def lin(x, name):
+        y = x @ w[name + ".weight"].T
+        return y + w[name + ".bias"] if name + ".bias" in w else y
+
+    def gelu_tanh(x):
+        return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+    h = w["model.embed_tokens.weight"][ids] * math.sqrt(s.d)
+    out = {key: [] for key in ("attentions", "q", "k", "v", "contexts", "attn_out",
+                               "hidden_states")}
+    for n in range(s.n_layer):
+        p, win = "model.layers.%d." % n, s.windows[n]
+        f = f_local if (win is not None and s.family == "gemma3_text") else f_global
+        out["hidden_states"].append(h)
+        x = norm(h, p + "input_layernorm")
+        qa, ka, va = (lin(x, p + "self_attn.%s_proj" % c) for c in "qkv")
+        q = [qa[:, j * hd:(j + 1) * hd] for j in range(nh)]
+        k = [ka[:, j * hd:(j + 1) * hd] for j in range(nkv)]
+        v = [va[:, j * hd:(j + 1) * hd] for j in range(nkv)]
+        if s.qk_norm:
+            q = [norm(z, p + "self_attn.q_norm") for z in q]
+            k = [norm(z, p + "self_attn.k_norm") for z in k]
+        q = [np.stack([rotate(z[i], i, f) for i in range(t)]) for z in q]
+        k = [np.stack([rotate(z[i], i, f) for i in range(t)]) for z in k]
+        prob, ctx = np.zeros((nh, t, t)), np.zeros((nh, t, hd))
+        for j in range(nh):
+            kj, vj = k[j // (nh // nkv)], v[j // (nh // nkv)]
+            for i in range(t):
+                seen = [m for m in range(t) if m <= i and (win is None or m > i - win)]
+                sc = np.array([float(q[j][i] @ kj[m]) * s.scaling for m in seen])
+                if s.attn_cap:
+                    sc = s.attn_cap * np.tanh(sc / s.attn_cap)
+                e = np.exp(sc - sc.max())
+                prob[j, i, seen] = e / e.sum()
+                ctx[j, i] = sum(prob[j, i, m] * vj[m] for m in seen)
+        a = lin(ctx.transpose(1, 0, 2).reshape(t, nh * hd), p + "self_attn.o_proj")
+        h = h + norm(a, p + "post_attention_layernorm")
+        x = norm(h, p + "pre_feedforward_layernorm")
+        m = lin(gelu_tanh(lin(x, p + "mlp.gate_proj")) * lin(x, p + "mlp.up_proj"),
+                p + "mlp.down_proj")
+        h = h + norm(m, p + "post_feedforward_layernorm")
+        out["q"].append(np.stack(q))
+        out["k"].append(np.stack([k[j // (nh // nkv)] for j in range(nh)]))
+        out["v"].append(np.stack([v[j // (nh // nkv)] for j in range(nh)]))
+        out["attentions"].append(prob)
+        out["contexts"].append(ctx)
+        out["attn_out"].append(a)
+    h = norm(h, "model.norm")
+    out["hidden_states"].append(h)
+    out = {key: np.stack(val) for key, val in out.items()}
+    logits = h @ w["model.embed_tokens.weight" if s.tie else "lm_head.weight"].T
+    out["logits"] = s.final_cap * np.tanh(logits / s.final_cap) if s.final_cap else logits
+    return out
+
+
 def naive_forward(cfg, w, ids):
     """{dataset: float64 array} as decoder_reference.run_capture, from HF-named weights W."""
     s = decoder_layout.Spec(cfg)
+    if s.gemma:
+        return naive_gemma(s, {k: np.asarray(v, dtype=np.float64) for k, v in w.items()}, ids)
     w = {k: np.asarray(v, dtype=np.float64) for k, v in w.items()}
     t, hd, nh, nkv = len(ids), s.hd, s.n_head, s.n_kv
     f = frequencies(s, t)
@@ -204,6 +273,13 @@ CASES = [  # (name, make-model options, shards, from_meta, token sequences)
     ("phi3 fused longrope partial 0.5 W=5 tied",
      dict(BASE, family="phi3", rope_scaling="longrope", original_max=6, partial_rotary=0.5,
           sliding_window=5, tie=True), 1, False, [[1, 2, 3, 4, 5], list(range(30, 41))]),
+    ("gemma2 soft-caps alternate W=3 tied",
+     dict(BASE, family="gemma2", head_dim=8, sliding_window=3, softcap="0.4,0.6",
+          query_pre_attn_scalar=8, tie=True), 1, False, [list(range(1, 12)), [7]]),
+    ("gemma3 local rope pattern 2 q/k norms linear bf16",
+     dict(BASE, family="gemma3_text", head_dim=8, sliding_window=4, sliding_pattern=2,
+          rope_theta=1e6, rope_scaling="linear:8", dtype="bf16"), 2, False,
+     [list(range(40, 52))]),
     ("phi3 longrope attention factor rope_parameters f16",
      dict(BASE, family="phi3", kv_heads=1, rope_scaling="longrope:1.25", original_max=8,
           dtype="f16", rope_parameters=True), 1, False, [list(range(50, 62))]),

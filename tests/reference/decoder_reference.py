@@ -291,9 +291,79 @@ class Decoder:
         gate = self.act(self._lin(x, p + "mlp.gate_proj"))
         return self._lin(gate * self._lin(x, p + "mlp.up_proj"), p + "mlp.down_proj")
 
+    def _rms1p(self, x, name):
+        """Gemma's RMSNorm: x · rsqrt(mean(x²) + eps) · (1.0 + weight), float32."""
+        var = x.pow(2).mean(-1, keepdim=True)
+        return (x * torch.rsqrt(var + self.s.eps)) * (1.0 + self.w[name + ".weight"])
+
+    def _forward_gemma(self, ids, capture):
+        """Gemma2/Gemma3 (modeling_gemma2.py, modeling_gemma3.py eager)."""
+        s, w, t = self.s, self.w, len(ids)
+        emb = w["model.embed_tokens.weight"]
+        h = emb[torch.as_tensor(ids, dtype=torch.long)] * torch.tensor(s.d ** 0.5,
+                                                                     dtype=torch.float32)
+        tables = {}
+        for local in (False, True):
+            spec = s
+            if local:
+                spec = type("LocalRope", (), dict(rotary_dim=s.rotary_dim, rope_type="default",
+                                                  rope_theta=getattr(s, "local_theta", 0.0),
+                                                  rope_scaling={}))
+            if local and s.family != "gemma3_text":
+                tables[True] = tables[False]
+                continue
+            ang = (inv_freq(spec, t)[:, None] @ torch.arange(t, dtype=torch.int64).float()[
+                None, :]).transpose(0, 1)
+            full = torch.cat((ang, ang), dim=-1)
+            tables[local] = (full.cos(), full.sin())
+        masks = {win: self._mask(t, win) for win in set(s.windows)}
+        rep = s.n_head // s.n_kv
+        out = {"hidden_states": [], "attentions": []}
+        if capture:
+            out.update(q=[], k=[], v=[], contexts=[], attn_out=[])
+        for n in range(s.n_layer):
+            p = "model.layers.%d." % n
+            out["hidden_states"].append(h)
+            x = self._rms1p(h, p + "input_layernorm")
+            q = self._lin(x, p + "self_attn.q_proj").view(t, s.n_head, s.hd)
+            k = self._lin(x, p + "self_attn.k_proj").view(t, s.n_kv, s.hd)
+            v = self._lin(x, p + "self_attn.v_proj").view(t, s.n_kv, s.hd)
+            if s.qk_norm:
+                q = self._rms1p(q, p + "self_attn.q_norm")
+                k = self._rms1p(k, p + "self_attn.k_norm")
+            q, k, v = q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1)
+            cos, sin = tables[s.windows[n] is not None]
+            q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
+            k = k[:, None].expand(s.n_kv, rep, t, s.hd).reshape(s.n_head, t, s.hd)
+            v = v[:, None].expand(s.n_kv, rep, t, s.hd).reshape(s.n_head, t, s.hd)
+            scores = torch.matmul(q, k.transpose(1, 2)) * s.scaling
+            if s.attn_cap:
+                scores = torch.tanh(scores / s.attn_cap) * s.attn_cap
+            prob = torch.softmax(scores + masks[s.windows[n]], dim=-1, dtype=torch.float32)
+            ctx = torch.matmul(prob, v)
+            a = self._lin(ctx.transpose(0, 1).reshape(t, s.n_head * s.hd), p + "self_attn.o_proj")
+            h = h + self._rms1p(a, p + "post_attention_layernorm")
+            x = self._rms1p(h, p + "pre_feedforward_layernorm")
+            m = self._lin(self.act(self._lin(x, p + "mlp.gate_proj"))
+                          * self._lin(x, p + "mlp.up_proj"), p + "mlp.down_proj")
+            h = h + self._rms1p(m, p + "post_feedforward_layernorm")
+            out["attentions"].append(prob)
+            if capture:
+                for key, val in (("q", q), ("k", k), ("v", v), ("contexts", ctx), ("attn_out", a)):
+                    out[key].append(val)
+        h = self._rms1p(h, "model.norm")
+        out["hidden_states"].append(h)
+        logits = torch.nn.functional.linear(h, w[self.out_name])
+        if s.final_cap:
+            logits = torch.tanh(logits / s.final_cap) * s.final_cap
+        out["logits"] = logits
+        return out
+
     def forward(self, ids, capture=False):
         """Returns a dict: hidden_states (L+1 tensors [T,D]), attentions (L tensors [H,T,T]),
         logits [T,V]; with CAPTURE also q, k, v, contexts ([H,T,hd] each) and attn_out [T,D]."""
+        if self.s.gemma:
+            return self._forward_gemma(ids, capture)
         s, w, t = self.s, self.w, len(ids)
         pre = "gpt_neox.layers.%d." if s.neox else "model.layers.%d."
         emb = w["gpt_neox.embed_in.weight" if s.neox else "model.embed_tokens.weight"]
@@ -388,7 +458,8 @@ def run_capture(model, ids):
 MODEL_OPTIONS = ("family", "layers", "heads", "kv_heads", "hidden", "intermediate", "vocab",
                  "positions", "head_dim", "rope_theta", "rope_scaling", "rotary_pct",
                  "sliding_window", "tie", "dtype", "eps", "original_max", "partial_rotary",
-                 "attention_bias")
+                 "attention_bias", "softcap", "sliding_pattern", "query_pre_attn_scalar",
+                 "rope_local_theta")
 
 
 def make_model_options(a):
@@ -525,6 +596,10 @@ def main(argv=None):
         m.add_argument(opt, type=int)
     for opt in ("--rope-theta", "--rotary-pct", "--eps", "--partial-rotary"):
         m.add_argument(opt, type=float)
+    m.add_argument("--softcap", help="gemma2: ATTN,FINAL soft-caps (default none written)")
+    m.add_argument("--sliding-pattern", type=int, help="gemma3_text: sliding_window_pattern")
+    m.add_argument("--query-pre-attn-scalar", type=float, help="gemma: the scores' 1/sqrt")
+    m.add_argument("--rope-local-theta", type=float, help="gemma3_text: rope_local_base_freq")
     m.add_argument("--attention-bias", action="store_true", default=None,
                    help="qwen3: biases on q, k, v and o")
     m.add_argument("--unfused", action="store_true",
