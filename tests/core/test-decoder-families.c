@@ -91,7 +91,8 @@ static const char *const phi3_params[] = { "--family",
                                            "8",
                                            NULL };
 
-/* Gemma 2: caps small enough to bend the scores and logits, every other layer sliding (0, 2) */
+/* Gemma 2: caps small enough to bend the scores and logits, every other layer sliding (0, 2),
+ * its own output matrix */
 static const char *const gemma2_caps[] = { "--family",
                                            "gemma2",
                                            "--layers",
@@ -116,7 +117,7 @@ static const char *const gemma2_caps[] = { "--family",
                                            "0.3,0.5",
                                            "--query-pre-attn-scalar",
                                            "16",
-                                           "--tie",
+                                           "--no-tie",
                                            "--seed",
                                            "10",
                                            NULL };
@@ -338,9 +339,10 @@ test_info (void)
   g_assert_cmpstr (setting (g2s, "sliding_window"), ==,
                    "16 tokens on 2 of 4 layers (from layer 0)");
   g_assert_nonnull (strstr (setting (g2s, "mlp"), "gelu_new"));
-  /* embed + 4 · (q + k + v + o + 4 norms + mlp) + norm, tied */
+  /* embed + 4 · (q + k + v + o + 4 norms + mlp) + norm + lm_head */
   gint64 g2layer = 64 * 128 + 2 * 64 * 64 + 128 * 64 + 4 * 64 + 3 * 64 * 112;
-  g_assert_cmpint (as_model_get_n_params (g2), ==, 320 * 64 + 4 * g2layer + 64);
+  g_assert_cmpint (as_model_get_n_params (g2), ==, 320 * 64 + 4 * g2layer + 64 + 320 * 64);
+  g_assert_cmpstr (setting (g2s, "output"), ==, "its own matrix");
   g_auto (GStrv) g3s = as_config_dup_settings (as_model_get_config (g3));
   g_assert_nonnull (strstr (setting (g3s, "rope"), "theta 1e+06"));
   g_assert_nonnull (strstr (setting (g3s, "rope"), "linear scaling, factor 8"));
@@ -583,6 +585,95 @@ test_bad_gemma (void)
   g_assert_nonnull (strstr (setting (settings, "softcap"), "final logits: none"));
 }
 
+/* Gemma 3's RoPEs in transformers 5's per-layer-type rope_parameters give the same trace, bit for
+ * bit, as rope_theta + rope_scaling + rope_local_base_freq. */
+static void
+test_gemma3_rope_parameters (void)
+{
+  g_autofree char *src = decoder_model ("gemma3-local-rope-bf16-sharded", gemma3_local, FALSE);
+  if (src == NULL)
+    return;
+  g_autofree char *dir = copy_model (src, "gemma3-rope-parameters");
+  set_config (dir, "rope_theta", NULL);
+  set_config (dir, "rope_scaling", NULL);
+  set_config (dir, "rope_local_base_freq", NULL);
+  set_config (dir, "rope_parameters",
+              "{\"full_attention\": {\"rope_type\": \"linear\", \"factor\": 8.0, \"rope_theta\": "
+              "1000000.0}, \"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": "
+              "10000.0}}");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) a = as_model_load (src, &error);
+  g_assert_no_error (error);
+  g_autoptr (AsModel) b = as_model_load (dir, &error);
+  g_assert_no_error (error);
+  g_autoptr (AsTrace) ta = run_ids (a, 41, 3);
+  g_autoptr (AsTrace) tb = run_ids (b, 41, 3);
+  assert_traces_identical (ta, tb);
+  g_auto (GStrv) settings = as_config_dup_settings (as_model_get_config (b));
+  g_assert_nonnull (strstr (setting (settings, "rope"), "theta 1e+06"));
+  g_assert_nonnull (strstr (setting (settings, "rope_local"), "theta 10000"));
+}
+
+/* config.json as google/gemma-2-2b and google/gemma-3-1b-it publish it, read without weights. */
+static void
+test_gemma_hub_configs (void)
+{
+  const char *gemma2_2b
+      = "{\"architectures\": [\"Gemma2ForCausalLM\"], \"attention_bias\": false, "
+        "\"attention_dropout\": 0.0, \"attn_logit_softcapping\": 50.0, \"bos_token_id\": 2, "
+        "\"cache_implementation\": \"hybrid\", \"eos_token_id\": 1, "
+        "\"final_logit_softcapping\": 30.0, \"head_dim\": 256, \"hidden_act\": "
+        "\"gelu_pytorch_tanh\", \"hidden_activation\": \"gelu_pytorch_tanh\", \"hidden_size\": "
+        "2304, \"initializer_range\": 0.02, \"intermediate_size\": 9216, "
+        "\"max_position_embeddings\": 8192, \"model_type\": \"gemma2\", "
+        "\"num_attention_heads\": 8, \"num_hidden_layers\": 26, \"num_key_value_heads\": 4, "
+        "\"pad_token_id\": 0, \"query_pre_attn_scalar\": 256, \"rms_norm_eps\": 1e-06, "
+        "\"rope_theta\": 10000.0, \"sliding_window\": 4096, \"torch_dtype\": \"float32\", "
+        "\"use_cache\": true, \"vocab_size\": 256000}";
+  const char *gemma3_1b
+      = "{\"architectures\": [\"Gemma3ForCausalLM\"], \"attention_bias\": false, "
+        "\"attention_dropout\": 0.0, \"attn_logit_softcapping\": null, \"bos_token_id\": 2, "
+        "\"cache_implementation\": \"hybrid\", \"eos_token_id\": [1, 106], "
+        "\"final_logit_softcapping\": null, \"head_dim\": 256, \"hidden_activation\": "
+        "\"gelu_pytorch_tanh\", \"hidden_size\": 1152, \"initializer_range\": 0.02, "
+        "\"intermediate_size\": 6912, \"max_position_embeddings\": 32768, \"model_type\": "
+        "\"gemma3_text\", \"num_attention_heads\": 4, \"num_hidden_layers\": 26, "
+        "\"num_key_value_heads\": 1, \"pad_token_id\": 0, \"query_pre_attn_scalar\": 256, "
+        "\"rms_norm_eps\": 1e-06, \"rope_local_base_freq\": 10000, \"rope_scaling\": null, "
+        "\"rope_theta\": 1000000, \"sliding_window\": 512, \"sliding_window_pattern\": 6, "
+        "\"torch_dtype\": \"bfloat16\", \"use_cache\": true, \"vocab_size\": 262144}";
+  g_autofree char *p2 = g_build_filename (test_tmpdir (), "gemma-2-2b.json", NULL);
+  g_autofree char *p3 = g_build_filename (test_tmpdir (), "gemma-3-1b.json", NULL);
+  g_assert_true (g_file_set_contents (p2, gemma2_2b, -1, NULL));
+  g_assert_true (g_file_set_contents (p3, gemma3_1b, -1, NULL));
+  g_autoptr (GError) error = NULL;
+  AsConfig c2 = { 0 }, c3 = { 0 };
+  g_assert_true (as_config_load (&c2, p2, &error));
+  g_assert_no_error (error);
+  g_auto (GStrv) s2 = as_config_dup_settings (&c2);
+  g_assert_cmpstr (setting (s2, "sliding_window"), ==,
+                   "4096 tokens on 13 of 26 layers (from layer 0)");
+  g_assert_cmpstr (setting (s2, "softcap"), ==,
+                   "attention scores: cap·tanh(s/cap) with cap 50; final logits: cap·tanh(x/cap) "
+                   "with cap 30");
+  g_assert_cmpstr (setting (s2, "embed_scale"), ==,
+                   "embeddings times 48 (float32 sqrt(hidden_size))");
+  g_assert_nonnull (strstr (setting (s2, "attention"), "head_dim 256, scores scaled by 0.0625"));
+  g_assert_cmpstr (setting (s2, "output"), ==, "tied to the input embedding");
+  g_assert_true (as_config_load (&c3, p3, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (c3.eos_token_id, ==, 1);
+  g_auto (GStrv) s3 = as_config_dup_settings (&c3);
+  g_assert_cmpstr (setting (s3, "sliding_window"), ==,
+                   "512 tokens on 22 of 26 layers (from layer 0)");
+  g_assert_cmpstr (setting (s3, "rope_local"), ==,
+                   "on the 22 sliding layers: theta 10000, 256 of 256 dims per head rotated (HF "
+                   "rotate_half) (the others: rope)");
+  g_assert_false (g_strv_contains ((const char *const *) s3, "softcap"));
+  as_config_clear (&c2);
+  as_config_clear (&c3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -597,6 +688,8 @@ main (int argc, char **argv)
   g_test_add_func ("/core/decoder-families/phi3-fused-unfused", test_phi3_fused_unfused);
   g_test_add_func ("/core/decoder-families/info", test_info);
   g_test_add_func ("/core/decoder-families/hub-configs", test_hub_configs);
+  g_test_add_func ("/core/decoder-families/gemma3-rope-parameters", test_gemma3_rope_parameters);
+  g_test_add_func ("/core/decoder-families/gemma-hub-configs", test_gemma_hub_configs);
   g_test_add_func ("/core/decoder-families/bad/phi3", test_bad_phi3);
   g_test_add_func ("/core/decoder-families/bad/qwen3", test_bad_qwen3);
   g_test_add_func ("/core/decoder-families/bad/gemma", test_bad_gemma);
