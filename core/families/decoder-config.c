@@ -1,4 +1,4 @@
-/* decoder-config.c — what the `llama`, `phi3` and `gpt_neox` config readers share
+/* decoder-config.c — what the `llama`, `phi3`, `gemma` and `gpt_neox` config readers share
  * (decoder-private.h): the RoPE keys, the head counts, the settings' lifetime, the weight count and
  * the settings `info` shows.
  *

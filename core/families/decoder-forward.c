@@ -1,19 +1,26 @@
-/* decoder-forward.c — the forward pass of the rotary decoders (Llama family, GPT-NeoX) that keeps
- * everything (decoder-private.h).
+/* decoder-forward.c — the forward pass of the rotary decoders (Llama family, Qwen3, Phi-3, Gemma
+ * 2/3, GPT-NeoX) that keeps everything (decoder-private.h).
  *
- * Reads top to bottom like the maths in core/README.md ("Llama family", "GPT-NeoX"):
- *   h = embed[ids]
+ * Reads top to bottom like the maths in core/README.md ("Llama family", "Gemma 2 and Gemma 3",
+ * "Qwen3", "Phi-3", "GPT-NeoX"):
+ *   h = embed[ids] (Gemma: times √D)
  *   per block: a = norm1(h); q, k, v = projections of a (NeoX: one fused, split per head);
- *              Qwen3: each head's q and k RMS-normalised over head_dim; RoPE on q and k; per query
- * head S = q·kᵀ/√hd with the key of its key/value head, causal (and sliding-window) softmax, ctx =
- * P·v; attn = concat(ctx)·Woᵀ; llama: h += attn; h += mlp(norm2(h))       mlp = down(act(gate(a)) ·
- * up(a)) NeoX parallel: h += mlp(norm2(h)) + attn   mlp = down(act(up(a))) NeoX sequential: h +=
- * attn; h += mlp(norm2(h)) hidden[L] = norm(h); logits = hidden[L]·lm_headᵀ writing every
- * intermediate the trace promises straight into the trace's arrays. Additions follow HF's order
- * (mlp + attn + h for the parallel residual), so sums round the same way. Which norm, projection
- * layout, MLP and residual a model has is data in its settings (AsDecoderSettings); the pass is the
- * stages of one stack (model/stack-private.h) that the one forward driver runs (forward/pass.c: the
- * trace, the residual stream x, the layer loop and its checks).
+ *              Qwen3, Gemma 3: each head's q and k RMS-normalised over head_dim;
+ *              RoPE on q and k (Gemma 3's sliding layers: the local RoPE);
+ *              per query head S = q·kᵀ·scale with the key of its key/value head (Gemma 2:
+ *              soft-capped), causal (and sliding-window) softmax, ctx = P·v;
+ *              attn = concat(ctx)·Woᵀ;
+ *              llama: h += attn; h += mlp(norm2(h))       mlp = down(act(gate(a)) · up(a))
+ *              Gemma: h += norm(attn); h += norm(mlp(norm2(h)))
+ *              NeoX parallel: h += mlp(norm2(h)) + attn   mlp = down(act(up(a)))
+ *              NeoX sequential: h += attn; h += mlp(norm2(h))
+ *   hidden[L] = norm(h); logits = hidden[L]·lm_headᵀ (Gemma 2: soft-capped)
+ * writing every intermediate the trace promises straight into the trace's arrays. Additions
+ * follow HF's order (mlp + attn + h for the parallel residual), so sums round the same way.
+ * Which norm, projection layout, MLP and residual a model has is data in its settings
+ * (AsDecoderSettings); the pass is the stages of one stack (model/stack-private.h) that the one
+ * forward driver runs (forward/pass.c: the trace, the residual stream x, the layer loop and its
+ * checks).
  *
  * Weights may be F32, BF16 or F16; the projections widen 16-bit weights tile by tile
  * (forward/matmul.c) and the embedding rows of the ids only. One worker team per pass does all

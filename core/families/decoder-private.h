@@ -1,16 +1,17 @@
-/* decoder-private.h — the rotary decoders: the Llama family (llama, mistral, qwen2, qwen3), Phi-3
- * and GPT-NeoX.
+/* decoder-private.h — the rotary decoders: the Llama family (llama, mistral, qwen2, qwen3), Phi-3,
+ * Gemma 2/3 and GPT-NeoX.
  *
- * Three families read these models — `llama` (llama.c: Llama 2/3, Mistral, Qwen2/2.5, Qwen3,
- * SmolLM2, TinyLlama), `phi3` (phi3.c: Phi-3, Phi-3.5, Phi-4-mini) and `gpt_neox` (gpt-neox.c:
- * Pythia) — and all fill the settings and the weights below, so that one forward pass
- * (decoder-forward.c) computes them all: RoPE on q and k (optionally after a per-head RMSNorm of
- * each), grouped-query attention with an optional sliding window, RMSNorm or LayerNorm, a SwiGLU
- * or a plain MLP, sequential or parallel residuals — each a value of the settings, not a family.
- * The maths, the config keys and the weight names are in core/README.md ("Llama family",
- * "Qwen3", "Phi-3", "GPT-NeoX").
- * decoder-config.c holds what both config readers share: the RoPE keys, the weight count, the
- * settings `info` shows. */
+ * Four families read these models — `llama` (llama.c: Llama 2/3, Mistral, Qwen2/2.5, Qwen3,
+ * SmolLM2, TinyLlama), `phi3` (phi3.c: Phi-3, Phi-3.5, Phi-4-mini), `gemma` (gemma.c: gemma2,
+ * gemma3_text) and `gpt_neox` (gpt-neox.c: Pythia) — and all fill the settings and the weights
+ * below, so that one forward pass (decoder-forward.c) computes them all: RoPE on q and k
+ * (optionally after a per-head RMSNorm of each, and per layer one of two RoPEs), grouped-query
+ * attention with an optional sliding window and soft-cap, RMSNorm (also with 1 + w) or LayerNorm,
+ * norms after the attention and the MLP, a gated or a plain MLP, sequential or parallel residuals
+ * — each a value of the settings, not a family. The maths, the config keys and the weight names
+ * are in core/README.md ("Llama family", "Gemma 2 and Gemma 3", "Qwen3", "Phi-3", "GPT-NeoX").
+ * decoder-config.c holds what the config readers share: the RoPE keys, the head counts, the
+ * weight count, the settings `info` shows. */
 #pragma once
 
 #include "family-private.h"

@@ -5,7 +5,7 @@
  * (core/README.md, "Forward maths"): for each query head h, with the key/value head g it shares
  * (g = h / (H/K); K = H without grouped-query attention),
  *   P_h = softmax(q_h·k_gᵀ · scale) under the causal mask (and a sliding window) unless
- * bidirectional, ctx_h = P_h·v_g
+ * bidirectional (Gemma 2: the scaled scores soft-capped first), ctx_h = P_h·v_g
  * where masked weights are exactly 0. P goes to the trace's attention [L][H][T][T], ctx to its
  * contexts [L][H][T][hd] and, heads side by side, to CC for the output projection.
  *

@@ -6,9 +6,9 @@
  *   x'[i]       = x[i]·cos(p·f_i) − x[i + r/2]·sin(p·f_i)
  *   x'[i + r/2] = x[i + r/2]·cos(p·f_i) + x[i]·sin(p·f_i)
  * (rotate_half), the dims past rotary_dim pass unchanged (NeoX's partial rotary). The inverse
- * frequencies f_i = 1/θ^(2i/r), with linear or llama3 scaling, and the angles p·f_i are computed
- * in float32 exactly as transformers' modeling_rope_utils.py does, so that the angles — which
- * reach thousands of radians — round the same way. Private to the core. */
+ * frequencies f_i = 1/θ^(2i/r), with linear, llama3 or longrope scaling, and the angles p·f_i are
+ * computed in float32 exactly as transformers' modeling_rope_utils.py does, so that the angles —
+ * which reach thousands of radians — round the same way. Private to the core. */
 #pragma once
 
 #include <glib.h>
