@@ -310,8 +310,8 @@ test_subtitle_is_the_data (void)
   g_autofree char *text = run_tool ("pdftotext", path);
   attnscope_window_set_text (window, "");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_null (attnscope_run_get_trace (
-      attnscope_session_get_main (attnscope_window_get_session (window))));
+  g_assert_null (
+      attnscope_run_get_trace (attnscope_session_get_main (attnscope_window_get_session (window))));
   AttnscopePage *page = attnscope_window_get_page (window, "attention");
   ArFigure figure;
   g_assert_false (attnscope_page_get_figure (page, &figure));
