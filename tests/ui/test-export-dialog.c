@@ -391,7 +391,9 @@ test_readable_tokens (void)
       g_assert_cmpstr (shown.heatmap->row_labels[i], ==, want[i]);
       g_assert_cmpstr (shown.heatmap->col_labels[i], ==, want[i]);
     }
+  /* Two columns wide, so that every one of the 11 tick labels is drawn (one column thins them). */
   AttnscopeExportDialog *d = new_dialog ("unicode", AR_EXPORT_PDF);
+  attnscope_export_dialog_set_size (d, ATTNSCOPE_EXPORT_SIZE_TWO_COLUMNS);
   g_autofree char *path = export(d);
   g_autofree char *text = run_tool ("pdftotext", path);
   attnscope_window_set_text (window, TEXT);
