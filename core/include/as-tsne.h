@@ -21,7 +21,7 @@
  *               distinct rows each; core/README.md, "Projections of real vectors") its
  *               neighbour P gave a higher trustworthiness than the exact method's dense P on
  *               every set, in sklearn as in attnscope (by 0.001-0.08). It costs more CPU below
- *               about 2000 points (tests/bench/RESULTS.md: 1.2-1.5x, 0.07-0.15 s, at 200-1000
+ *               about 2000 points (tests/bench/RESULTS.md: 1.2-1.6x, 0.07-0.15 s, at 200-1000
  *               points) and the same above. EXACT, which reaches a lower KL on its dense P,
  *               stays available on request.
  *
