@@ -310,8 +310,8 @@ test_subtitle_is_the_data (void)
   g_autofree char *text = run_tool ("pdftotext", path);
   attnscope_window_set_text (window, "");
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  g_assert_null (attnscope_run_get_trace (
-      attnscope_session_get_main (attnscope_window_get_session (window))));
+  g_assert_null (
+      attnscope_run_get_trace (attnscope_session_get_main (attnscope_window_get_session (window))));
   AttnscopePage *page = attnscope_window_get_page (window, "attention");
   ArFigure figure;
   g_assert_false (attnscope_page_get_figure (page, &figure));
@@ -391,7 +391,9 @@ test_readable_tokens (void)
       g_assert_cmpstr (shown.heatmap->row_labels[i], ==, want[i]);
       g_assert_cmpstr (shown.heatmap->col_labels[i], ==, want[i]);
     }
+  /* Two columns wide, so that every one of the 11 tick labels is drawn (one column thins them). */
   AttnscopeExportDialog *d = new_dialog ("unicode", AR_EXPORT_PDF);
+  attnscope_export_dialog_set_size (d, ATTNSCOPE_EXPORT_SIZE_TWO_COLUMNS);
   g_autofree char *path = export(d);
   g_autofree char *text = run_tool ("pdftotext", path);
   attnscope_window_set_text (window, TEXT);
