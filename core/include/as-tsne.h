@@ -5,22 +5,25 @@
  * per point so that the entropy matches log(perplexity) within 1e-5; P = (P_j|i + P_i|j) / 2n;
  * Student-t (one degree of freedom) similarities in the embedding; initialisation by PCA scaled
  * so that the first coordinate has standard deviation 1e-4; gradient descent with momentum 0.5
- * and early exaggeration (default 12) for 250 iterations, then momentum 0.8 without it;
- * per-parameter gains (+0.2 / ×0.8, at least 0.01); learning rate "auto" = max(n / exaggeration
- * / 4, 50); every 50 iterations the KL divergence is evaluated and the run stops early when it
- * has not improved for 300 iterations (after the exaggeration phase) or when the gradient norm
- * falls below 1e-7.
+ * and early exaggeration (default 12) for 250 iterations, then momentum 0.8 without it, each
+ * phase starting from no momentum and unit gains; per-parameter gains (+0.2 / ×0.8, at least
+ * 0.01); learning rate "auto" = max(n / exaggeration / 4, 50); every 50 iterations the KL
+ * divergence is evaluated and the run stops early when it has not improved for 300 iterations
+ * (after the exaggeration phase) or when the gradient norm falls below 1e-7.
  *
  * Methods:
  *   EXACT       dense P over all pairs, exact O(n²) gradient per iteration (memory 4·n² bytes).
  *   BARNES_HUT  P on the floor(3·perplexity + 1) exact nearest neighbours of each point (sparse,
  *               symmetrised; the neighbours come from blocked distance products, O(n²·d) once),
  *               repulsion by a quadtree with opening angle theta, O(n log n) per iteration.
- *   AUTO        EXACT for n <= AS_TSNE_EXACT_MAX_AUTO (1000), BARNES_HUT above. Measured with
- *               tests/bench (768-d Gaussian mixture, 1000 iterations, CPU seconds): n = 1000
- *               exact 0.63 / Barnes-Hut 0.60; 1500: 1.26 / 0.75; 2000: 2.8 / 1.34; 3000: 6.9 /
- *               2.3. Exact reaches a slightly lower KL (1-2 %) and costs n² time and 4·n² bytes,
- *               so it is kept while it is no slower: up to 1000 points.
+ *   AUTO        BARNES_HUT for every n, as sklearn's default method="barnes_hut". On the
+ *               vectors users project (hidden states and embeddings of the shipped models, 500
+ *               distinct rows each; core/README.md, "Projections of real vectors") its
+ *               neighbour P gave a higher trustworthiness than the exact method's dense P on
+ *               every set, in sklearn as in attnscope (by 0.001-0.08). It costs more CPU below
+ *               about 2000 points (tests/bench/RESULTS.md: 1.2-1.6x, 0.07-0.15 s, at 200-1000
+ *               points) and the same above. EXACT, which reaches a lower KL on its dense P,
+ *               stays available on request.
  *
  * KL divergence returned (*kl_out): KL(P || Q) of the final embedding with Q computed exactly
  * over all pairs. For BARNES_HUT, P is the sparse neighbour P (as sklearn's barnes_hut method
@@ -32,10 +35,13 @@
  * entropy with a meaningful margin and the Barnes-Hut neighbourhood of 3·perplexity points would
  * be the whole set; both methods enforce the same rule so AUTO never changes what is accepted.
  *
- * Determinism: the result depends only on the input and the options (the seed is used by the
- * random initialisation: AS_TSNE_INIT_RANDOM, or as a fallback when PCA degenerates, e.g. all
- * rows equal or d = 1). The number of threads does not change a single bit of the output: rows
- * are split between threads but every row is summed in the same order.
+ * Determinism: the result depends only on the input and the options. The seed draws the random
+ * initialisation (AS_TSNE_INIT_RANDOM, or the fallback when PCA degenerates, e.g. all rows equal
+ * or d = 1) and perturbs the PCA initialisation by N(0, (1e-8)²), 1e-4 of its scale: nothing
+ * visible at the start, but the descent is chaotic, so another seed gives another layout of the
+ * same quality, as sklearn's random_state does through its randomized PCA (core/README.md,
+ * "Projections"). The number of threads does not change a single bit of the output: rows are
+ * split between threads but every row is summed in the same order.
  *
  * Threads: n_threads workers (0 = as_forward_threads (): $ATTNSCOPE_THREADS or one per processor,
  * at most 8); small problems (n < 512) run on the calling thread only. */
@@ -45,7 +51,6 @@
 
 G_BEGIN_DECLS
 
-#define AS_TSNE_EXACT_MAX_AUTO 1000
 #define AS_TSNE_EXACT_KL_MAX 20000
 
 typedef enum
@@ -57,7 +62,8 @@ typedef enum
 
 typedef enum
 {
-  AS_TSNE_INIT_PCA,    /* PCA coordinates / std(first coordinate) · 1e-4 (sklearn's init="pca") */
+  AS_TSNE_INIT_PCA,    /* PCA coordinates / std(first coordinate) · 1e-4 (sklearn's init="pca"),
+                        * plus N(0, (1e-8)²) from the seed */
   AS_TSNE_INIT_RANDOM, /* N(0, 1e-4²) from the seed */
 } AsTsneInit;
 
@@ -88,7 +94,7 @@ typedef struct
 /* Fills OPTIONS with the defaults above. */
 void as_tsne_options_init (AsTsneOptions *options);
 
-/* The method AUTO resolves to for N points. */
+/* The method AUTO resolves to for N points: Barnes-Hut for every N (see "Methods" above). */
 AsTsneMethod as_tsne_method_for (AsTsneMethod method, int n);
 
 /* The largest perplexity accepted for N points: (n - 1) / 3 (0 when n < 2). */

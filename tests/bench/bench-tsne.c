@@ -1,7 +1,7 @@
 /* bench-tsne.c — times attnscope's PCA and t-SNE on one matrix (used by bench-tsne.sh).
  *
  * Reads dataset DATASET of an HDF5 file, runs PCA(2) REPEAT times and t-SNE once with the given
- * method, perplexity, iterations and threads, and prints one JSON object:
+ * method, perplexity, iterations, seed and threads, and prints one JSON object:
  *   {"n":..., "d":..., "method":"exact", "pca_ms":..., "tsne_ms":..., "kl":..., "iterations":...}
  * (pca_ms is the median). With --out, the embedding is written as dataset "y" of an HDF5 file
  * so that the Python side can score it. Not a test: it asserts nothing. */
@@ -34,6 +34,7 @@ main (int argc, char **argv)
   g_autofree char *input = NULL, *dataset = NULL, *method = NULL, *out = NULL;
   double perplexity = 30.0;
   int n_iter = 1000, threads = 2, pca_repeat = 5;
+  gint64 seed = 0;
   GOptionEntry entries[] = {
     { "input", 0, 0, G_OPTION_ARG_FILENAME, &input, "HDF5 file", "FILE" },
     { "dataset", 0, 0, G_OPTION_ARG_STRING, &dataset, "dataset (default x)", "NAME" },
@@ -41,6 +42,7 @@ main (int argc, char **argv)
     { "perplexity", 0, 0, G_OPTION_ARG_DOUBLE, &perplexity, "perplexity (30)", "P" },
     { "n-iter", 0, 0, G_OPTION_ARG_INT, &n_iter, "iterations (1000)", "N" },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "threads (2)", "T" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed (0)", "S" },
     { "pca-repeat", 0, 0, G_OPTION_ARG_INT, &pca_repeat, "PCA repetitions (5)", "R" },
     { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "write the embedding here", "FILE" },
     { NULL },
@@ -81,6 +83,7 @@ main (int argc, char **argv)
   options.perplexity = perplexity;
   options.n_iter = n_iter;
   options.n_threads = threads;
+  options.seed = (guint64) seed;
   options.progress = on_progress;
   if (g_strcmp0 (method, "exact") == 0)
     options.method = AS_TSNE_METHOD_EXACT;

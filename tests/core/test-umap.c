@@ -10,23 +10,27 @@
  * (n >= AS_UMAP_BLOCKED_MIN_N); another seed gives another layout; progress, cancellation, tiny
  * inputs, well separated clusters (several graph components), every error with its message;
  * as_unique_rows (which the command line applies before t-SNE and UMAP).
- * Peer: on a Gaussian mixture, scikit-learn's digits and hidden states of the shipped model
- * (euclidean and cosine), our trustworthiness (sklearn.manifold.trustworthiness with
+ * Peer: on a Gaussian mixture, scikit-learn's digits (euclidean) and hidden states of the shipped
+ * model (cosine), our trustworthiness (sklearn.manifold.trustworthiness with
  * n_neighbors 15, the neighbourhood both UMAPs preserve) is at least umap-js 1.4.0's − 0.01,
  * both run with 15 neighbours, min_dist 0.1 and the same number of epochs. The peer is
  * installed by tests/reference/umap-peer/peer-umap.js into a temporary folder; without node,
- * npm or the registry the peer tests are skipped saying so. */
+ * npm or the registry the peer tests are skipped saying so. The vectors users project
+ * (real-vectors.h: hidden states and embeddings of the shipped models and of a random Llama, 500
+ * distinct rows each): over seeds 0, 1, 2 our mean trustworthiness (k = 10, computed in C and
+ * checked against scikit-learn's) is at least umap-js's − 0.005 on every set, umap-js's from the
+ * committed fixture tests/fixtures/real-vectors-peers.json (tests/reference/real_vectors_peers.py,
+ * which runs umap-js with the same options and seeds). */
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
 #include "as-error.h"
-#include "as-forward.h"
 #include "as-matrix-h5.h"
-#include "as-model.h"
-#include "as-trace-vectors.h"
 #include "as-umap.h"
 #include "as-unique-rows.h"
 #include "check-close.h"
+#include "real-vectors.h"
 #include "sklearn-reference.h"
 #include "umap-private.h"
 
@@ -577,11 +581,12 @@ peer_clear (Peer *peer)
   g_free (peer->workdir);
 }
 
-/* Runs umap-js on X [n][d]; Y_PATH receives its embedding as HDF5 dataset "y". FALSE (test
- * skipped) when npm could not install it. */
-static gboolean
-run_peer (Peer *peer, const char *y_path, const float *x, int n, int d, const char *metric,
-          int n_epochs, double *seconds)
+/* Runs umap-js on X [n][d] once per seed of SEEDS ("0,1,2", N_RUNS of them); returns the
+ * embeddings one after the other, [n_runs][n][2], or NULL (test skipped) when npm could not
+ * install it. *SECONDS receives the time of the first fit. */
+static float *
+run_peer (Peer *peer, const float *x, int n, int d, const char *metric, int n_epochs,
+          const char *seeds, int n_runs, double *seconds)
 {
   g_autofree char *in = sklearn_reference_tmp ("peer-in.f32");
   g_autofree char *out_f32 = sklearn_reference_tmp ("peer-out.f32");
@@ -591,7 +596,7 @@ run_peer (Peer *peer, const char *y_path, const float *x, int n, int d, const ch
   g_autofree char *n_arg = g_strdup_printf ("%d", n), *d_arg = g_strdup_printf ("%d", d);
   g_autofree char *epochs = g_strdup_printf ("%d", n_epochs);
   const char *argv[] = { peer->node, script, peer->workdir, in,     n_arg,      d_arg,  out_f32,
-                         "--seed",   "1",    "--epochs",    epochs, "--metric", metric, NULL };
+                         "--seeds",  seeds,  "--epochs",    epochs, "--metric", metric, NULL };
   g_autofree char *out = NULL, *err = NULL;
   int status = test_spawn (argv, &out, &err);
   if (status == 3)
@@ -599,19 +604,17 @@ run_peer (Peer *peer, const char *y_path, const float *x, int n, int d, const ch
       g_autofree char *reason
           = g_strdup_printf ("npm could not install umap-js (registry unreachable?): %s", err);
       g_test_skip (reason);
-      return FALSE;
+      return NULL;
     }
   if (status != 0)
     g_test_message ("peer-umap.js failed (%d): %s", status, err);
   g_assert_cmpint (status, ==, 0);
-  *seconds = sklearn_reference_json_number (out, "seconds");
-  g_autofree char *bytes = NULL;
+  *seconds = n_runs == 1 ? sklearn_reference_json_number (out, "seconds") : NAN;
+  char *bytes = NULL;
   gsize length = 0;
   g_assert_true (g_file_get_contents (out_f32, &bytes, &length, &error));
-  g_assert_cmpuint (length, ==, (gsize) n * 2 * 4);
-  g_assert_true (as_matrix_h5_write (y_path, "y", (const float *) bytes, n, 2, &error));
-  g_assert_no_error (error);
-  return TRUE;
+  g_assert_cmpuint (length, ==, (gsize) n_runs * n * 2 * 4);
+  return (float *) bytes;
 }
 
 static double
@@ -635,8 +638,13 @@ compare_with_peer (const char *what, const float *x, int n, int d, AsUmapMetric 
   g_autofree char *ours = sklearn_reference_tmp ("peer-ours.h5");
   int n_epochs = as_umap_epochs_for (0, n);
   double peer_seconds = 0;
-  if (run_peer (&peer, theirs, x, n, d, metric_name, n_epochs, &peer_seconds))
+  g_autofree float *y_peer
+      = run_peer (&peer, x, n, d, metric_name, n_epochs, "1", 1, &peer_seconds);
+  if (y_peer != NULL)
     {
+      g_autoptr (GError) error = NULL;
+      g_assert_true (as_matrix_h5_write (theirs, "y", y_peer, n, 2, &error));
+      g_assert_no_error (error);
       g_autofree float *y = g_new (float, 2 * (gsize) n);
       AsUmapOptions o;
       as_umap_options_init (&o);
@@ -645,7 +653,6 @@ compare_with_peer (const char *what, const float *x, int n, int d, AsUmapMetric 
       gint64 t0 = g_get_monotonic_time ();
       run_umap (y, &info, x, n, d, &o);
       double seconds = (g_get_monotonic_time () - t0) / 1e6;
-      g_autoptr (GError) error = NULL;
       g_assert_true (as_matrix_h5_write (ours, "y", y, n, 2, &error));
       g_assert_no_error (error);
       double t_ours = trust (x_path, ours, metric_name);
@@ -687,44 +694,94 @@ test_peer_digits (void)
   compare_with_peer ("scikit-learn digits", x, 1797, 64, AS_UMAP_METRIC_EUCLIDEAN);
 }
 
-/* Hidden states after block 2 of the shipped model for the first LINES held-out sentences:
- * [*n][*d]. */
-static float *
-token_vectors (int lines, int *n, int *d)
-{
-  g_autofree char *dir = test_source_path ("data/models/attnscope-mini");
-  g_autofree char *heldout = g_build_filename (dir, "heldout.txt", NULL);
-  g_autofree char *text = NULL;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_file_get_contents (heldout, &text, NULL, &error));
-  g_auto (GStrv) sentences = g_strsplit (text, "\n", lines + 1);
-  g_autoptr (AsModel) model = as_model_load (dir, &error);
-  g_assert_no_error (error);
-  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (float));
-  *n = 0;
-  for (int s = 0; s < lines && sentences[s] != NULL; s++)
-    {
-      g_autoptr (AsTrace) trace = as_forward_text (model, sentences[s], TRUE, NULL, &error);
-      g_assert_no_error (error);
-      int t = 0;
-      const float *v = as_trace_vectors_get (trace, AS_VECTORS_HIDDEN, 2, -1, &t, d, &error);
-      g_assert_no_error (error);
-      g_array_append_vals (rows, v, (guint) (t * *d));
-      *n += t;
-    }
-  return (float *) g_array_free (g_steal_pointer (&rows), FALSE);
-}
-
+/* The cosine metric on hidden states of the shipped model (attnscope-mini hidden[2]). */
 static void
-test_peer_token_vectors (void)
+test_peer_cosine (void)
 {
   if (!sklearn_reference_available ())
     return;
-  int n = 0, d = 0;
-  g_autofree float *x = token_vectors (60, &n, &d);
-  g_assert_cmpint (n, >, 600);
-  compare_with_peer ("attnscope-mini hidden states (layer 2)", x, n, d, AS_UMAP_METRIC_EUCLIDEAN);
-  compare_with_peer ("attnscope-mini hidden states (layer 2)", x, n, d, AS_UMAP_METRIC_COSINE);
+  g_autoptr (GPtrArray) sets = real_vectors_sets (REAL_VECTORS_MINI);
+  const RealVectors *set = sets->pdata[0];
+  compare_with_peer (set->name, set->x, set->n, set->d, AS_UMAP_METRIC_COSINE);
+}
+
+/* ---- the vectors users project, against umap-js over several seeds ---- */
+
+#define REAL_N_SEEDS 3
+#define REAL_TRUST_MARGIN 0.005
+
+/* Trustworthiness (k = 10) of Y [m][n][2], embeddings of X [n][d], by scikit-learn: TRUST [m]. */
+static void
+trust_many (double *trust, const float *x, const float *y, int n, int d, int m)
+{
+  g_autofree char *x_path = write_matrix ("real-x.h5", x, n, d);
+  g_autofree char *y_path = sklearn_reference_tmp ("real-y.h5");
+  g_autoptr (GError) error = NULL;
+  g_assert_true (as_matrix_h5_write (y_path, "y", y, m * n, 2, &error));
+  g_assert_no_error (error);
+  g_autofree char *out = umap_reference ("trust-many", "--input", x_path, "--embedding", y_path,
+                                         "--n-neighbors", "10", NULL);
+  g_assert_nonnull (out);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  JsonArray *list = json_object_get_array_member (
+      json_node_get_object (json_parser_get_root (parser)), "trust");
+  g_assert_cmpuint (json_array_get_length (list), ==, (guint) m);
+  for (int k = 0; k < m; k++)
+    trust[k] = json_array_get_double_element (list, k);
+}
+
+/* Our embeddings of SET with seeds 0, 1, 2: [REAL_N_SEEDS][n][2]. */
+static float *
+embed_seeds (const RealVectors *set)
+{
+  float *y = g_new (float, REAL_N_SEEDS * 2 * (gsize) set->n);
+  for (int s = 0; s < REAL_N_SEEDS; s++)
+    {
+      AsUmapOptions o;
+      as_umap_options_init (&o);
+      o.seed = (guint64) s;
+      run_umap (y + (gsize) s * set->n * 2, NULL, set->x, set->n, set->d, &o);
+    }
+  return y;
+}
+
+/* The trustworthiness the real-vector tests compute (real-vectors.c) is scikit-learn's: on the
+ * hidden states of attnscope-mini, for our three UMAP embeddings, within 1e-5: sklearn's float32
+ * distances (|x|² − 2x·y + |y|²) order a few near ties otherwise than exact double distances, and
+ * one place of rank moves the value by 2 / (n·k·(2n − 3k − 1)) = 4e-7 here. */
+static void
+test_trustworthiness (void)
+{
+  if (!sklearn_reference_available ())
+    return;
+  g_autoptr (GPtrArray) sets = real_vectors_sets (REAL_VECTORS_MINI);
+  const RealVectors *set = sets->pdata[0];
+  g_autofree float *y = embed_seeds (set);
+  double theirs[REAL_N_SEEDS];
+  trust_many (theirs, set->x, y, set->n, set->d, REAL_N_SEEDS);
+  for (int s = 0; s < REAL_N_SEEDS; s++)
+    {
+      double ours
+          = real_vectors_trustworthiness (set->x, y + (gsize) s * set->n * 2, set->n, set->d, 10);
+      g_assert_cmpfloat_with_epsilon (ours, theirs[s], 1e-5);
+    }
+}
+
+/* Every set of one model (real-vectors.h) projected by attnscope with seeds 0, 1, 2 (15
+ * neighbours, min_dist 0.1, 500 epochs, euclidean): the mean trustworthiness (k = 10) is at least
+ * umap-js's − 0.005, umap-js's from the same sets, options and seeds
+ * (tests/fixtures/real-vectors-peers.json, made by tests/reference/real_vectors_peers.py). */
+static void
+test_real_vectors (gconstpointer data)
+{
+  g_autoptr (GPtrArray) sets = real_vectors_sets (GPOINTER_TO_INT (data));
+  for (guint i = 0; sets != NULL && i < sets->len; i++)
+    {
+      const RealVectors *set = sets->pdata[i];
+      g_autofree float *y = embed_seeds (set);
+      real_vectors_check (set, y, REAL_N_SEEDS, "umap-js", REAL_TRUST_MARGIN);
+    }
 }
 
 static void
@@ -778,7 +835,14 @@ main (int argc, char **argv)
   g_test_add_func ("/core/umap/separated-clusters", test_separated_clusters);
   g_test_add_func ("/core/umap/peer/mixture", test_peer_mixture);
   g_test_add_func ("/core/umap/peer/digits", test_peer_digits);
-  g_test_add_func ("/core/umap/peer/token-vectors", test_peer_token_vectors);
+  g_test_add_func ("/core/umap/peer/cosine-hidden-states", test_peer_cosine);
+  g_test_add_func ("/core/umap/trustworthiness", test_trustworthiness);
+  for (int m = REAL_VECTORS_MINI; m <= REAL_VECTORS_LLAMA; m++)
+    {
+      g_autofree char *path
+          = g_strdup_printf ("/core/umap/real-vectors/%s", real_vectors_model_name (m));
+      g_test_add_data_func (path, GINT_TO_POINTER (m), test_real_vectors);
+    }
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   return status;

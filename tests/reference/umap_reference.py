@@ -22,6 +22,10 @@ Subcommands:
   trust  --input F.h5 [--dataset x] --embedding E.h5 [--embedding-dataset y] [--n-neighbors 15]
          [--metric euclidean|cosine]
          prints JSON {"trust": sklearn.manifold.trustworthiness(x, y, n_neighbors, metric)}
+  trust-many --input F.h5 [--dataset x] --embedding E.h5 [--embedding-dataset y]
+         [--n-neighbors 15] [--metric euclidean|cosine]
+         the embedding dataset holds several embeddings of x one after the other ([m·n][2]);
+         prints JSON {"trust": [the trustworthiness of each]}
 """
 
 import argparse
@@ -170,6 +174,20 @@ def cmd_trust(a):
     print(json.dumps({"trust": float(t)}))
 
 
+def cmd_trust_many(a):
+    from sklearn.manifold import trustworthiness
+
+    x = _read(a.input, a.dataset)
+    y = _read(a.embedding, a.embedding_dataset)
+    n = x.shape[0]
+    if y.shape[0] % n != 0:
+        raise SystemExit("%s: %d rows are not a multiple of the %d points of %s"
+                         % (a.embedding, y.shape[0], n, a.input))
+    trust = [float(trustworthiness(x, y[k:k + n], n_neighbors=a.n_neighbors, metric=a.metric))
+             for k in range(0, y.shape[0], n)]
+    print(json.dumps({"trust": trust}))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -181,7 +199,7 @@ def main():
     ab.add_argument("--spread", type=float, required=True)
     ab.add_argument("--min-dist", type=float, required=True)
 
-    for name in ("graph", "trust"):
+    for name in ("graph", "trust", "trust-many"):
         s = sub.add_parser(name)
         s.add_argument("--input", required=True)
         s.add_argument("--dataset", default="x")
@@ -196,7 +214,8 @@ def main():
 
     a = parser.parse_args()
     _limit_threads(2)
-    {"digits": cmd_digits, "ab": cmd_ab, "graph": cmd_graph, "trust": cmd_trust}[a.command](a)
+    {"digits": cmd_digits, "ab": cmd_ab, "graph": cmd_graph, "trust": cmd_trust,
+     "trust-many": cmd_trust_many}[a.command](a)
 
 
 if __name__ == "__main__":

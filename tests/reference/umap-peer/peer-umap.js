@@ -3,7 +3,7 @@
 // matrix, for the UMAP comparison test and benchmark.
 //
 // Usage: node peer-umap.js WORKDIR IN.f32 N D OUT.f32 [--neighbors K] [--min-dist M]
-//            [--metric euclidean|cosine] [--epochs E] [--seed S]
+//            [--metric euclidean|cosine] [--epochs E] [--seed S | --seeds S1,S2,...]
 // Exit status: 0 done, 3 the npm install failed (no registry?), 2 usage, anything else: a real
 // failure. Installs umap-js@1.4.0 with npm into WORKDIR (once; a second run finds it there),
 // reads IN.f32 (N·D little-endian float32, row-major), runs UMAP.fit with the given options
@@ -11,8 +11,11 @@
 // 5 negative samples), writes the embedding [N][2] as float32 to OUT.f32 and prints one JSON
 // line {"seconds": time of fit() alone, "epochs": the epochs run, "version": "1.4.0"}.
 // umap-js draws from Math.random unless given a generator; --seed gives it mulberry32 seeded with
-// S, so every run is reproducible. Its neighbour search is always approximate (random-projection
-// forest + NN-descent) and its initialisation is always random uniform in [−10, 10].
+// S, so every run is reproducible. --seeds fits once per seed in this one process (a fresh UMAP
+// each time, the same as one process per seed) and writes the embeddings one after the other,
+// [seeds][N][2]; "seconds" is then the list of the fits' times. Its neighbour search is always
+// approximate (random-projection forest + NN-descent) and its initialisation is always random
+// uniform in [−10, 10], not rescaled.
 'use strict';
 
 const { execFileSync } = require('child_process');
@@ -23,7 +26,7 @@ const PACKAGE = 'umap-js@1.4.0';
 
 function usage () {
   process.stderr.write('usage: node peer-umap.js WORKDIR IN.f32 N D OUT.f32 [--neighbors K] ' +
-    '[--min-dist M] [--metric euclidean|cosine] [--epochs E] [--seed S]\n');
+    '[--min-dist M] [--metric euclidean|cosine] [--epochs E] [--seed S | --seeds S1,S2,...]\n');
   process.exit(2);
 }
 
@@ -59,6 +62,7 @@ function main () {
   const d = parseInt(dText, 10);
   const params = { nNeighbors: 15, minDist: 0.1 };
   let metric = 'euclidean';
+  let seeds = null;
   for (let i = 5; i < args.length; i += 2) {
     const value = args[i + 1];
     if (value === undefined) usage();
@@ -66,7 +70,8 @@ function main () {
       case '--neighbors': params.nNeighbors = parseInt(value, 10); break;
       case '--min-dist': params.minDist = parseFloat(value); break;
       case '--epochs': params.nEpochs = parseInt(value, 10); break;
-      case '--seed': params.random = mulberry32(parseInt(value, 10)); break;
+      case '--seed': seeds = [parseInt(value, 10)]; break;
+      case '--seeds': seeds = value.split(',').map((v) => parseInt(v, 10)); break;
       case '--metric': metric = value; break;
       default: usage();
     }
@@ -85,19 +90,26 @@ function main () {
   const rows = [];
   for (let i = 0; i < n; i++) rows.push(Array.from(flat.subarray(i * d, (i + 1) * d)));
 
-  const umap = new umapJs.UMAP(params);
-  const t0 = process.hrtime.bigint();
-  const embedding = umap.fit(rows);
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-
-  const out = new Float32Array(n * 2);
-  for (let i = 0; i < n; i++) {
-    out[2 * i] = embedding[i][0];
-    out[2 * i + 1] = embedding[i][1];
-  }
+  const runs = seeds === null ? [null] : seeds;
+  if (runs.some((s) => Number.isNaN(s))) usage();
+  const out = new Float32Array(runs.length * n * 2);
+  const seconds = [];
+  let epochs = 0;
+  runs.forEach((seed, r) => {
+    const umap = new umapJs.UMAP(seed === null ? params
+      : Object.assign({}, params, { random: mulberry32(seed) }));
+    const t0 = process.hrtime.bigint();
+    const embedding = umap.fit(rows);
+    seconds.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    epochs = umap.getNEpochs();
+    for (let i = 0; i < n; i++) {
+      out[(r * n + i) * 2] = embedding[i][0];
+      out[(r * n + i) * 2 + 1] = embedding[i][1];
+    }
+  });
   fs.writeFileSync(output, Buffer.from(out.buffer));
-  process.stdout.write(JSON.stringify({ seconds, epochs: umap.getNEpochs(), version: '1.4.0' }) +
-    '\n');
+  const reported = seeds !== null && seeds.length > 1 ? seconds : seconds[0];
+  process.stdout.write(JSON.stringify({ seconds: reported, epochs, version: '1.4.0' }) + '\n');
 }
 
 main();
