@@ -468,3 +468,39 @@ as_decoder_free_weights (gpointer weights)
   g_free (w->layers);
   g_free (w);
 }
+
+gboolean
+as_decoder_read_layer_windows (AsDecoderSettings *s, const AsConfig *c, const AsConfigReader *r,
+                               int window, const gboolean *default_slides, GError **error)
+{
+  JsonNode *types = as_config_reader_member (r, "layer_types");
+  JsonArray *list
+      = types != NULL && JSON_NODE_HOLDS_ARRAY (types) ? json_node_get_array (types) : NULL;
+  if (types != NULL && (list == NULL || (int) json_array_get_length (list) != c->n_layer))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: key 'layer_types' must be a list of %d strings (one per layer)", r->path,
+                   c->n_layer);
+      return FALSE;
+    }
+  for (int l = 0; l < c->n_layer; l++)
+    {
+      gboolean slides = default_slides[l];
+      if (list != NULL)
+        {
+          const char *t = json_array_get_string_element (list, l);
+          if (t == NULL
+              || (!g_str_equal (t, "sliding_attention") && !g_str_equal (t, "full_attention")))
+            {
+              g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                           "%s: layer_types[%d] must be \"sliding_attention\" or "
+                           "\"full_attention\"",
+                           r->path, l);
+              return FALSE;
+            }
+          slides = g_str_equal (t, "sliding_attention");
+        }
+      s->windows[l] = slides ? window : 0;
+    }
+  return TRUE;
+}

@@ -144,6 +144,13 @@ typedef struct
   const char *const *longrope_types; /* scaling types read as longrope (NULL: "longrope") */
 } AsDecoderRopeKeys;
 
+/* S->windows [L]: WINDOW on the layers config.json's layer_types names "sliding_attention", 0 on
+ * its "full_attention" ones; without layer_types, WINDOW where DEFAULT_SLIDES [l] (the model
+ * type's own rule). A layer_types that is not one such string per layer is refused. */
+gboolean as_decoder_read_layer_windows (AsDecoderSettings *s, const AsConfig *c,
+                                        const AsConfigReader *r, int window,
+                                        const gboolean *default_slides, GError **error);
+
 /* Reads the RoPE keys into S->rope: rope_parameters (transformers 5) when present, else
  * KEYS->theta_key and rope_scaling (types default, linear, llama3, longrope; anything else is
  * refused naming the type). longrope needs short_factor and long_factor of rotary_dim/2 positive

@@ -56,36 +56,10 @@ read_windows (AsDecoderSettings *s, const AsConfig *c, const AsConfigReader *r, 
                          && as_config_reader_member (r, "sliding_window") == NULL;
   if (!use || null_window)
     return TRUE;
-  JsonNode *types = as_config_reader_member (r, "layer_types");
-  JsonArray *list
-      = types != NULL && JSON_NODE_HOLDS_ARRAY (types) ? json_node_get_array (types) : NULL;
-  if (types != NULL && (list == NULL || (int) json_array_get_length (list) != c->n_layer))
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: key 'layer_types' must be a list of %d strings (one per layer)", r->path,
-                   c->n_layer);
-      return FALSE;
-    }
+  g_autofree gboolean *slides = g_new (gboolean, c->n_layer);
   for (int l = 0; l < c->n_layer; l++)
-    {
-      gboolean slides = l >= max_window_layers;
-      if (list != NULL)
-        {
-          const char *t = json_array_get_string_element (list, l);
-          if (t == NULL
-              || (!g_str_equal (t, "sliding_attention") && !g_str_equal (t, "full_attention")))
-            {
-              g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                           "%s: layer_types[%d] must be \"sliding_attention\" or "
-                           "\"full_attention\"",
-                           r->path, l);
-              return FALSE;
-            }
-          slides = g_str_equal (t, "sliding_attention");
-        }
-      s->windows[l] = slides ? window : 0;
-    }
-  return TRUE;
+    slides[l] = l >= max_window_layers;
+  return as_decoder_read_layer_windows (s, c, r, window, slides, error);
 }
 
 static gboolean
