@@ -51,6 +51,26 @@ attnscope_window_show_toast (AttnscopeWindow *self, const char *message)
 }
 
 void
+attnscope_window_show_saved (AttnscopeWindow *self, const char *path)
+{
+  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
+  g_autofree char *message = g_strdup_printf (_ ("Saved %s"), path);
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *absolute = g_canonicalize_filename (dir, NULL);
+  g_autofree char *uri = g_filename_to_uri (absolute, NULL, NULL);
+  AdwToast *toast = adw_toast_new (escaped);
+  adw_toast_set_timeout (toast, 5);
+  if (uri != NULL)
+    {
+      adw_toast_set_button_label (toast, _ ("Open Folder"));
+      adw_toast_set_action_name (toast, "win.show-folder");
+      adw_toast_set_action_target_value (toast, g_variant_new_string (uri));
+    }
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+void
 attnscope_window_show_error (AttnscopeWindow *self, const char *summary, const char *message)
 {
   g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
