@@ -1,6 +1,11 @@
 /* test-polish.c — the window's finish, on the tiny GPT-2 fixture under Xvfb:
  * - a saved figure's notification has an Open Folder button whose action (win.show-folder)
- *   targets the URI of the file's folder. */
+ *   targets the URI of the file's folder;
+ * - every label that may be cut with "…" has its whole text in its tooltip, on every page;
+ * - a menu button shows no tooltip while its popover is open, and its tooltip again after;
+ * - every icon button has a tooltip and an icon the theme has (not the grid of zoom-fit-best
+ *   for autoscale, nor the eyedropper for the colour options);
+ * - the window keeps its width while every page is shown in turn. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -11,6 +16,7 @@
 #define TIMEOUT_MS 60000
 
 static AttnscopeWindow *window;
+static AttnscopeApplication *app;
 
 /* The first descendant of ROOT (ROOT included) for which MATCH holds, or NULL. */
 static GtkWidget *
@@ -47,8 +53,7 @@ test_open_folder (void)
   gui_test_spin (400);
   GtkWidget *button = find_widget (GTK_WIDGET (window), is_button_labelled, "Open Folder");
   g_assert_nonnull (button);
-  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==,
-                   "win.show-folder");
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.show-folder");
   GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (button));
   g_assert_nonnull (target);
   g_autofree char *want = g_filename_to_uri (dir, NULL, NULL);
@@ -58,17 +63,160 @@ test_open_folder (void)
   g_rmdir (dir);
 }
 
+static const char *const pages[]
+    = { "heads", "similarity", "embeddings", "compare", "predictions", "attention" };
+
+static void
+show (const char *name)
+{
+  AttnscopePage *page = attnscope_window_get_page (window, name);
+  attnscope_window_show_page (window, name);
+  g_assert_true (gui_test_wait_page (page, TIMEOUT_MS));
+  gui_test_spin (300);
+}
+
+/* Asserts that every mapped label under W that ellipsizes has its text in its tooltip; counts
+ * them in *N. */
+static void
+check_label_tooltips (GtkWidget *w, int *n)
+{
+  if (GTK_IS_LABEL (w) && gtk_widget_get_mapped (w)
+      && gtk_label_get_ellipsize (GTK_LABEL (w)) != PANGO_ELLIPSIZE_NONE)
+    {
+      const char *text = gtk_label_get_text (GTK_LABEL (w));
+      const char *tooltip = gtk_widget_get_tooltip_text (w);
+      if (*text != '\0')
+        {
+          g_test_message ("label \"%s\": tooltip \"%s\"", text, tooltip ? tooltip : "(none)");
+          g_assert_nonnull (tooltip);
+          g_assert_nonnull (strstr (tooltip, text));
+          (*n)++;
+        }
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    check_label_tooltips (c, n);
+}
+
+static void
+test_ellipsized_tooltips (void)
+{
+  int n = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      show (pages[i]);
+      check_label_tooltips (GTK_WIDGET (window), &n);
+    }
+  g_test_message ("%d ellipsizing labels with text checked", n);
+  g_assert_cmpint (n, >=, 5);
+}
+
+static gboolean
+is_menu_button_with_tooltip (GtkWidget *w, gconstpointer data)
+{
+  return GTK_IS_MENU_BUTTON (w) && gtk_widget_get_mapped (w)
+         && gtk_widget_get_tooltip_text (w) != NULL;
+}
+
+static void
+test_popover_hides_tooltip (void)
+{
+  show ("attention");
+  GtkWidget *button = find_widget (GTK_WIDGET (window), is_menu_button_with_tooltip, NULL);
+  g_assert_nonnull (button);
+  g_test_message ("menu button \"%s\"", gtk_widget_get_tooltip_text (button));
+  g_assert_true (gtk_widget_get_has_tooltip (button));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  gui_test_spin (300);
+  g_assert_true (
+      gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)))));
+  g_assert_false (gtk_widget_get_has_tooltip (button));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  gui_test_spin (300);
+  g_assert_true (gtk_widget_get_has_tooltip (button));
+  g_assert_nonnull (gtk_widget_get_tooltip_text (button));
+}
+
+/* Asserts that every mapped button under W with an icon has a tooltip and a themed icon. */
+static void
+check_icon_buttons (GtkWidget *w, int *n)
+{
+  const char *icon = NULL;
+  if (GTK_IS_MENU_BUTTON (w))
+    icon = gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (w));
+  else if (GTK_IS_BUTTON (w))
+    icon = gtk_button_get_icon_name (GTK_BUTTON (w));
+  /* (a spin button's − and +, a toast's close button: GTK's and libadwaita's own) */
+  GType toast = g_type_from_name ("AdwToastWidget");
+  if (icon != NULL && gtk_widget_get_mapped (w)
+      && gtk_widget_get_ancestor (w, GTK_TYPE_SPIN_BUTTON) == NULL
+      && (toast == 0 || gtk_widget_get_ancestor (w, toast) == NULL))
+    {
+      const char *tooltip = gtk_widget_get_tooltip_text (w);
+      g_test_message ("%s: %s", icon, tooltip ? tooltip : "(no tooltip)");
+      g_assert_nonnull (tooltip);
+      GtkIconTheme *theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (w));
+      g_assert_true (gtk_icon_theme_has_icon (theme, icon));
+      g_assert_cmpstr (icon, !=, "zoom-fit-best-symbolic");
+      g_assert_cmpstr (icon, !=, "color-select-symbolic");
+      (*n)++;
+      return;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    check_icon_buttons (c, n);
+}
+
+static void
+test_icons (void)
+{
+  int n = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      show (pages[i]);
+      check_icon_buttons (GTK_WIDGET (window), &n);
+    }
+  g_test_message ("%d icon buttons", n);
+  g_assert_cmpint (n, >=, 8);
+}
+
+/* At a narrow width, where a page that asks for more than the others would widen the window. */
+static void
+test_no_resize (void)
+{
+  show ("attention");
+  gtk_window_set_default_size (GTK_WINDOW (window), 760, 700);
+  gui_test_spin (500);
+  int width = gtk_widget_get_width (GTK_WIDGET (window));
+  g_test_message ("attention: window %d px wide", width);
+  for (int round = 0; round < 2; round++)
+    for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
+      {
+        show (pages[i]);
+        gui_test_spin (200);
+        g_test_message ("%s: window %d px wide", pages[i],
+                        gtk_widget_get_width (GTK_WIDGET (window)));
+        g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, width);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
-  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
+  app = gui_test_app_new (1280, 800, &window);
   gui_test_park_pointer ();
   g_autofree char *tiny = gui_test_fixture_path ("tiny-gpt2");
   gui_test_open (window, tiny, "The man hit the car because he was angry", TIMEOUT_MS);
+  /* first: every page shown for the first time */
+  g_test_add_func ("/ui/polish/no-resize", test_no_resize);
   g_test_add_func ("/ui/polish/open-folder", test_open_folder);
+  g_test_add_func ("/ui/polish/ellipsized-tooltips", test_ellipsized_tooltips);
+  g_test_add_func ("/ui/polish/popover-hides-tooltip", test_popover_hides_tooltip);
+  g_test_add_func ("/ui/polish/icons", test_icons);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (app);
   return status;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "as-predict.h"
+#include "attnscope-tooltips.h"
 #include "render-text.h"
 #include "token-label.h"
 
@@ -168,6 +169,7 @@ make_mask_heading (AttnscopePredictionsPage *self, const AsTrace *trace, int m)
   gtk_label_set_markup (GTK_LABEL (label), markup);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  attnscope_label_tooltip_full_text (GTK_LABEL (label));
   gtk_widget_add_css_class (label, "mask-heading");
   gtk_widget_set_margin_start (label, 12);
   gtk_widget_set_margin_end (label, 12);
