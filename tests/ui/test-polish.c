@@ -5,7 +5,8 @@
  * - a menu button shows no tooltip while its popover is open, and its tooltip again after;
  * - every icon button has a tooltip and an icon the theme has (not the grid of zoom-fit-best
  *   for autoscale, nor the eyedropper for the colour options);
- * - the window keeps its width while every page is shown in turn. */
+ * - the window keeps its width while every page is shown in turn;
+ * - the Style choice of the main menu (app.style) sets the style manager and the setting. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -200,6 +201,31 @@ test_no_resize (void)
       }
 }
 
+static void
+test_style_choice (void)
+{
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  GSettings *settings = attnscope_application_get_settings (app);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("dark"));
+  gui_test_spin (100);
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_FORCE_DARK);
+  g_assert_true (adw_style_manager_get_dark (manager));
+  if (settings != NULL)
+    {
+      g_autofree char *style = g_settings_get_string (settings, "style");
+      g_assert_cmpstr (style, ==, "dark");
+    }
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("light"));
+  gui_test_spin (100);
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  g_assert_false (adw_style_manager_get_dark (manager));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("system"));
+  gui_test_spin (100);
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_DEFAULT);
+  g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (app), "style");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "system");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -215,6 +241,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/polish/ellipsized-tooltips", test_ellipsized_tooltips);
   g_test_add_func ("/ui/polish/popover-hides-tooltip", test_popover_hides_tooltip);
   g_test_add_func ("/ui/polish/icons", test_icons);
+  g_test_add_func ("/ui/polish/style-choice", test_style_choice);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (app);
