@@ -6,11 +6,18 @@
  * - every icon button has a tooltip and an icon the theme has (not the grid of zoom-fit-best
  *   for autoscale, nor the eyedropper for the colour options);
  * - the window keeps its width while every page is shown in turn;
- * - the Style choice of the main menu (app.style) sets the style manager and the setting. */
+ * - the Style choice of the main menu (app.style) sets the style manager and the setting;
+ * - on a grouped-query model (a random Llama with 4 query and 2 key/value heads) the heads grid
+ *   the window shows and exports puts each group of query heads on one tinted background: the
+ *   gap between heads 0 and 1 is tinted, the gap between heads 1 and 2 (another key/value head)
+ *   is the figure's background, as is every gap of the tiny GPT-2's grid. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
+#include "decoder-models.h"
+#include "figure-export.h"
 #include "gui-export.h"
 #include "gui-test-util.h"
 
@@ -226,6 +233,73 @@ test_style_choice (void)
   g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "system");
 }
 
+/* The ARGB pixel of IMAGE at (X, Y). */
+static guint32
+pixel (cairo_surface_t *image, double x, double y)
+{
+  cairo_surface_flush (image);
+  const guint8 *row = cairo_image_surface_get_data (image)
+                      + (gsize) floor (y) * cairo_image_surface_get_stride (image);
+  return ((const guint32 *) row)[(int) floor (x)];
+}
+
+/* The heads grid exported as PNG at scale 1 by the window; the pixels in the middle of the
+ * gaps right of heads 0 and 1 in layer 0 (*IN_GROUP, *BETWEEN: the background's with two heads)
+ * and a corner's (*BACKGROUND). */
+static void
+grid_gaps (guint32 *in_group, guint32 *between, guint32 *background, int *n_kv_heads)
+{
+  AttnscopePage *heads = attnscope_window_get_page (window, "heads");
+  show ("heads");
+  ArFigure figure;
+  g_assert_true (attnscope_page_get_figure (heads, &figure));
+  g_assert_cmpint (figure.kind, ==, AR_FIGURE_GRID);
+  const ArGridFigure *grid = figure.grid;
+  g_assert_cmpint (grid->n_heads, >=, 2);
+  *n_kv_heads = grid->n_kv_heads;
+  double w, h;
+  ar_figure_get_size (&figure, &w, &h);
+  g_autofree char *dir = g_dir_make_tmp ("attnscope-grid-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "heads.png", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (gui_export_write (window, heads, png, 1, &error));
+  g_assert_no_error (error);
+  cairo_surface_t *image = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (image), ==, (int) w);
+  double x[3], y, size;
+  int n = MIN (grid->n_heads, 3);
+  for (int head = 0; head < n; head++)
+    ar_grid_get_thumb_rect (grid, w, h, 0, head, &x[head], &y, &size);
+  *background = pixel (image, 2, 2);
+  *in_group = pixel (image, (x[0] + size + x[1]) / 2, y + size / 2);
+  *between = n > 2 ? pixel (image, (x[1] + size + x[2]) / 2, y + size / 2) : *background;
+  g_test_message ("n_kv_heads %d: in group %08x, between groups %08x, background %08x", *n_kv_heads,
+                  *in_group, *between, *background);
+  cairo_surface_destroy (image);
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
+static void
+test_kv_groups (void)
+{
+  guint32 in_group, between, background;
+  int n_kv;
+  /* the tiny GPT-2 (2 heads): every head its own key/value head, no groups */
+  grid_gaps (&in_group, &between, &background, &n_kv);
+  g_assert_cmphex (in_group, ==, background);
+
+  g_autofree char *llama = decoder_model_llama_spm ();
+  if (llama == NULL)
+    return;
+  gui_test_open (window, llama, "The man hit the car because he was angry", TIMEOUT_MS);
+  grid_gaps (&in_group, &between, &background, &n_kv);
+  g_assert_cmpint (n_kv, ==, 2);
+  g_assert_cmphex (in_group, !=, background);
+  g_assert_cmphex (between, ==, background);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -242,6 +316,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/polish/popover-hides-tooltip", test_popover_hides_tooltip);
   g_test_add_func ("/ui/polish/icons", test_icons);
   g_test_add_func ("/ui/polish/style-choice", test_style_choice);
+  /* last: it opens another model */
+  g_test_add_func ("/ui/polish/kv-groups", test_kv_groups);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (app);
