@@ -1,11 +1,13 @@
-/* decoder-config.c — what the `llama` and `gpt_neox` config readers share (decoder-private.h):
- * the RoPE keys, the settings' lifetime, the weight count and the settings `info` shows.
+/* decoder-config.c — what the `llama`, `phi3`, `gemma` and `gpt_neox` config readers share
+ * (decoder-private.h): the RoPE keys, the head counts, the settings' lifetime, the weight count and
+ * the settings `info` shows.
  *
  * RoPE keys (core/README.md, "RoPE"): transformers 5 writes one rope_parameters object
  * {rope_type, rope_theta, factor, ..., partial_rotary_factor}; older configs write rope_theta
  * (NeoX: rotary_emb_base, rotary_pct) and a rope_scaling object whose type is named "rope_type"
- * or, before transformers 4.43, "type". Supported types: default, linear, llama3 (Llama 3.1+);
- * the others (dynamic, yarn, longrope, ...) change the maths and are refused by name. */
+ * or, before transformers 4.43, "type". Supported types: default, linear, llama3 (Llama 3.1+) and
+ * longrope (Phi-3's 128k models); the others (dynamic, yarn, ...) change the maths and are refused
+ * by name. */
 #include "decoder-private.h"
 
 #include <math.h>
@@ -34,6 +36,46 @@ as_decoder_read_sizes (AsConfig *c, const AsConfigReader *r, int default_positio
          && as_config_reader_activation (r, "hidden_act", default_act, &c->activation, error);
 }
 
+gboolean
+as_decoder_read_kv_heads (AsConfig *c, const AsConfigReader *r, int default_kv, GError **error)
+{
+  gboolean given = json_object_has_member (r->obj, "num_key_value_heads");
+  if (!given)
+    c->n_kv_head = default_kv;
+  else if (!as_config_reader_int (r, "num_key_value_heads", TRUE, c->n_head, 1, AS_CONFIG_MAX_HEADS,
+                                  &c->n_kv_head, error))
+    return FALSE;
+  if (c->n_kv_head > c->n_head || c->n_head % c->n_kv_head != 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: num_attention_heads (%d) is not a multiple of num_key_value_heads (%d)%s",
+                   r->path, c->n_head, c->n_kv_head,
+                   given ? "" : " (the key is missing: that is the default of this model_type)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+as_decoder_read_head_dim (AsConfig *c, const AsConfigReader *r, int default_head_dim,
+                          GError **error)
+{
+  if (!as_config_reader_int (r, "head_dim", TRUE, default_head_dim, 1, AS_CONFIG_MAX_WIDTH,
+                             &c->head_dim, error))
+    return FALSE;
+  if (c->head_dim == 0 && c->n_embd % c->n_head != 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: hidden_size (%d) is not divisible by num_attention_heads (%d) and there is "
+                   "no head_dim",
+                   r->path, c->n_embd, c->n_head);
+      return FALSE;
+    }
+  if (c->head_dim == 0)
+    c->head_dim = c->n_embd / c->n_head;
+  return TRUE;
+}
+
 void
 as_decoder_settings_init (AsDecoderSettings *s, const AsConfig *config)
 {
@@ -48,12 +90,89 @@ as_decoder_free_settings (gpointer settings)
   if (s == NULL)
     return;
   g_free (s->windows);
+  g_free (s->local);
+  g_free (s->rope.short_factor);
+  g_free (s->rope.long_factor);
   g_free (s);
+}
+
+/* The list KEY of SUB: N positive finite numbers (owned), or NULL with ERROR set. */
+static double *
+read_factors (const AsConfigReader *sub, const char *key, int n, GError **error)
+{
+  JsonNode *node = as_config_reader_member (sub, key);
+  JsonArray *list
+      = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  if (list == NULL || (int) json_array_get_length (list) != n)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                   "%s: key '%s' must be a list of %d numbers (rotary dims / 2) for RoPE type "
+                   "longrope, not %s of %d",
+                   sub->path, key, n, list != NULL ? "a list" : "something else",
+                   list != NULL ? (int) json_array_get_length (list) : 0);
+      return NULL;
+    }
+  g_autofree double *out = g_new (double, MAX (n, 1));
+  for (int i = 0; i < n; i++)
+    {
+      JsonNode *e = json_array_get_element (list, i);
+      GType t = JSON_NODE_HOLDS_VALUE (e) ? json_node_get_value_type (e) : G_TYPE_INVALID;
+      double v = t == G_TYPE_DOUBLE || t == G_TYPE_INT64 ? json_node_get_double (e) : -1.0;
+      if (!(v > 0.0 && isfinite (v) && isfinite ((float) v) && (float) v > 0.0f))
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                       "%s: %s[%d] must be a positive number (a float32 above 0)", sub->path, key,
+                       i);
+          return NULL;
+        }
+      out[i] = v;
+    }
+  return g_steal_pointer (&out);
+}
+
+/* longrope (rope_type longrope, or a name in KEYS->longrope_types): short_factor, long_factor,
+ * original_max_position_embeddings, factor and attention_factor as
+ * modeling_rope_utils._compute_longrope_parameters reads them. */
+static gboolean
+read_longrope (AsRope *rope, const AsConfig *c, const AsConfigReader *sub,
+               const AsDecoderRopeKeys *keys, GError **error)
+{
+  int half = rope->rotary_dim / 2, original = 0;
+  double factor = 0.0;
+  rope->type = AS_ROPE_LONGROPE;
+  if (!as_config_reader_int (sub, "original_max_position_embeddings", TRUE,
+                             keys->original_max_positions > 0 ? keys->original_max_positions
+                                                              : c->n_positions,
+                             1, AS_CONFIG_MAX_POSITIONS, &original, error))
+    return FALSE;
+  rope->original_max_positions = original;
+  double ratio = (double) c->n_positions / original;
+  if (!as_config_reader_double (sub, "factor", ratio, 1e-6, 1e6, &factor, error))
+    return FALSE;
+  rope->factor = factor;
+  double derived = factor <= 1.0 ? 1.0 : sqrt (1.0 + log (factor) / log ((double) original));
+  if (!as_config_reader_double (sub, "attention_factor", derived, 1e-6, 1e6,
+                                &rope->attention_factor, error))
+    return FALSE;
+  rope->short_factor = read_factors (sub, "short_factor", half, error);
+  if (rope->short_factor == NULL)
+    return FALSE;
+  rope->long_factor = read_factors (sub, "long_factor", half, error);
+  return rope->long_factor != NULL;
+}
+
+static gboolean
+is_longrope (const char *type, const AsDecoderRopeKeys *keys)
+{
+  if (keys->longrope_types == NULL)
+    return g_str_equal (type, "longrope");
+  return g_strv_contains (keys->longrope_types, type);
 }
 
 /* The scaling of a rope_scaling / rope_parameters object SUB (its path names it). */
 static gboolean
-read_rope_scaling (AsRope *rope, const AsConfigReader *sub, GError **error)
+read_rope_scaling (AsRope *rope, const AsConfig *c, const AsConfigReader *sub,
+                   const AsDecoderRopeKeys *keys, GError **error)
 {
   const char *type = NULL;
   if (!as_config_reader_string (sub, "rope_type", &type, error))
@@ -65,10 +184,13 @@ read_rope_scaling (AsRope *rope, const AsConfigReader *sub, GError **error)
       rope->type = AS_ROPE_DEFAULT;
       return TRUE;
     }
+  if (is_longrope (type, keys))
+    return read_longrope (rope, c, sub, keys, error);
   if (!g_str_equal (type, "linear") && !g_str_equal (type, "llama3"))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: RoPE type \"%s\" is not supported (supported: default, linear, llama3)",
+                   "%s: RoPE type \"%s\" is not supported (supported: default, linear, llama3, "
+                   "longrope)",
                    sub->path, type);
       return FALSE;
     }
@@ -86,19 +208,19 @@ read_rope_scaling (AsRope *rope, const AsConfigReader *sub, GError **error)
       return TRUE;
     }
   rope->type = AS_ROPE_LLAMA3;
-  const char *keys[]
+  const char *names[]
       = { "low_freq_factor", "high_freq_factor", "original_max_position_embeddings" };
   double *values[]
       = { &rope->low_freq_factor, &rope->high_freq_factor, &rope->original_max_positions };
-  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      if (as_config_reader_member (sub, keys[i]) == NULL)
+      if (as_config_reader_member (sub, names[i]) == NULL)
         {
           g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                       "%s: missing key '%s' for RoPE type llama3", sub->path, keys[i]);
+                       "%s: missing key '%s' for RoPE type llama3", sub->path, names[i]);
           return FALSE;
         }
-      if (!as_config_reader_double (sub, keys[i], 1.0, 1e-6, 1e9, values[i], error))
+      if (!as_config_reader_double (sub, names[i], 1.0, 1e-6, 1e9, values[i], error))
         return FALSE;
     }
   if (!(rope->high_freq_factor > rope->low_freq_factor))
@@ -112,10 +234,13 @@ read_rope_scaling (AsRope *rope, const AsConfigReader *sub, GError **error)
 }
 
 gboolean
-as_decoder_read_rope (AsDecoderSettings *s, const AsConfigReader *r, const char *theta_key,
-                      int rotary_dim, GError **error)
+as_decoder_read_rope (AsDecoderSettings *s, const AsConfig *c, const AsConfigReader *r,
+                      const AsDecoderRopeKeys *keys, GError **error)
 {
   AsRope *rope = &s->rope;
+  int rotary_dim = keys->rotary_dim;
+  const char *theta_key = keys->theta_key;
+  double theta0 = keys->default_theta > 0.0 ? keys->default_theta : 10000.0;
   rope->rotary_dim = rotary_dim;
   if (rotary_dim % 2 != 0)
     {
@@ -128,15 +253,15 @@ as_decoder_read_rope (AsDecoderSettings *s, const AsConfigReader *r, const char 
   AsConfigReader params = { 0 };
   gboolean ok = as_config_reader_object (r, "rope_parameters", &params, error);
   if (ok && params.obj != NULL)
-    ok = as_config_reader_double (&params, "rope_theta", 10000.0, 1e-6, 1e12, &rope->theta, error)
-         && read_rope_scaling (rope, &params, error);
+    ok = as_config_reader_double (&params, "rope_theta", theta0, 1e-6, 1e12, &rope->theta, error)
+         && read_rope_scaling (rope, c, &params, keys, error);
   else if (ok)
     {
       AsConfigReader scaling = { 0 };
-      ok = as_config_reader_double (r, theta_key, 10000.0, 1e-6, 1e12, &rope->theta, error)
+      ok = as_config_reader_double (r, theta_key, theta0, 1e-6, 1e12, &rope->theta, error)
            && as_config_reader_object (r, "rope_scaling", &scaling, error);
       if (ok && scaling.obj != NULL)
-        ok = read_rope_scaling (rope, &scaling, error);
+        ok = read_rope_scaling (rope, c, &scaling, keys, error);
       as_config_reader_clear (&scaling);
     }
   as_config_reader_clear (&params);
@@ -158,6 +283,10 @@ as_decoder_count_weights (const AsConfig *c)
     layer += D;
   if (s->biases & AS_DECODER_BIAS_MLP)
     layer += (gated ? 2 : 1) * F + D;
+  if (s->qk_norm == AS_DECODER_QK_NORM_RMS)
+    layer += 2 * (guint64) c->head_dim;
+  if (s->post_norms)
+    layer += 2 * norm;
   return V * D + L * layer + norm + (s->tie ? 0 : V * D);
 }
 
@@ -195,6 +324,13 @@ describe_rope (const AsConfig *c, const AsRope *r)
                           r->theta, r->rotary_dim, c->head_dim);
   if (r->type == AS_ROPE_LINEAR)
     g_string_append_printf (out, "; linear scaling, factor %g", r->factor);
+  else if (r->type == AS_ROPE_LONGROPE)
+    g_string_append_printf (out,
+                            "; longrope scaling, original_max_position_embeddings %g, factor %g, "
+                            "attention factor %g (cos and sin scaled), short factors up to %g "
+                            "tokens, long factors beyond",
+                            r->original_max_positions, r->factor, r->attention_factor,
+                            r->original_max_positions);
   else if (r->type == AS_ROPE_LLAMA3)
     g_string_append_printf (out,
                             "; llama3 scaling, factor %g, low_freq_factor %g, high_freq_factor %g, "
@@ -209,11 +345,52 @@ as_decoder_describe (const AsConfig *c, GPtrArray *settings)
 {
   const AsDecoderSettings *s = as_decoder_settings (c);
   add_setting (settings, "rope", describe_rope (c, &s->rope));
+  if (s->local != NULL)
+    {
+      int n = 0;
+      for (int l = 0; l < c->n_layer; l++)
+        n += s->local[l];
+      char *local = describe_rope (c, &s->rope_local);
+      add_setting (settings, "rope_local",
+                   g_strdup_printf ("on the %d sliding layers: %s (the others: rope)", n, local));
+      g_free (local);
+    }
+  add_setting (settings, "attention",
+               g_strdup_printf ("%d query heads, %d key/value heads, head_dim %d, scores scaled by "
+                                "%g",
+                                c->n_head, c->n_kv_head, c->head_dim, (double) s->attn_scale));
   add_setting (settings, "sliding_window", describe_windows (c, s));
   add_setting (settings, "norm",
-               g_strdup_printf ("%s, eps %g",
-                                s->norm == AS_DECODER_LAYERNORM ? "LayerNorm" : "RMSNorm",
-                                (double) c->layer_norm_eps));
+               g_strdup_printf ("%s, eps %g%s",
+                                s->norm == AS_DECODER_LAYERNORM ? "LayerNorm"
+                                : s->norm == AS_DECODER_RMSNORM_PLUS_ONE
+                                    ? "RMSNorm with weight 1 + w"
+                                    : "RMSNorm",
+                                (double) c->layer_norm_eps,
+                                s->post_norms ? "; also on the attention and MLP outputs before "
+                                                "each residual add"
+                                              : ""));
+  if (s->embed_scale > 0.0f)
+    add_setting (settings, "embed_scale",
+                 g_strdup_printf ("embeddings times %.9g (float32 sqrt(hidden_size))",
+                                  (double) s->embed_scale));
+  if (s->attn_softcap > 0.0f || s->logit_softcap > 0.0f)
+    {
+      g_autofree char *scores
+          = s->attn_softcap > 0.0f
+                ? g_strdup_printf ("cap·tanh(s/cap) with cap %g", (double) s->attn_softcap)
+                : g_strdup ("none");
+      g_autofree char *logits
+          = s->logit_softcap > 0.0f
+                ? g_strdup_printf ("cap·tanh(x/cap) with cap %g", (double) s->logit_softcap)
+                : g_strdup ("none");
+      add_setting (settings, "softcap",
+                   g_strdup_printf ("attention scores: %s; final logits: %s", scores, logits));
+    }
+  add_setting (settings, "qk_norm",
+               s->qk_norm == AS_DECODER_QK_NORM_RMS ? g_strdup_printf (
+                   "RMSNorm of each head's q and k over head_dim %d before RoPE", c->head_dim)
+                                                    : g_strdup ("none"));
   const char *act = c->activation == AS_ACT_SILU       ? "silu"
                     : c->activation == AS_ACT_GELU     ? "gelu"
                     : c->activation == AS_ACT_GELU_NEW ? "gelu_new"
@@ -286,6 +463,8 @@ as_decoder_free_weights (gpointer weights)
   AsDecoderWeights *w = weights;
   if (w == NULL)
     return;
+  if (w->owned != NULL)
+    g_ptr_array_unref (w->owned);
   g_free (w->layers);
   g_free (w);
 }

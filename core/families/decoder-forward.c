@@ -1,15 +1,20 @@
-/* decoder-forward.c — the forward pass of the rotary decoders (Llama family, GPT-NeoX) that keeps
- * everything (decoder-private.h).
+/* decoder-forward.c — the forward pass of the rotary decoders (Llama family, Qwen3, Phi-3, Gemma
+ * 2/3, GPT-NeoX) that keeps everything (decoder-private.h).
  *
- * Reads top to bottom like the maths in core/README.md ("Llama family", "GPT-NeoX"):
- *   h = embed[ids]
+ * Reads top to bottom like the maths in core/README.md ("Llama family", "Gemma 2 and Gemma 3",
+ * "Qwen3", "Phi-3", "GPT-NeoX"):
+ *   h = embed[ids] (Gemma: times √D)
  *   per block: a = norm1(h); q, k, v = projections of a (NeoX: one fused, split per head);
- *              RoPE on q and k; per query head S = q·kᵀ/√hd with the key of its key/value head,
- *              causal (and sliding-window) softmax, ctx = P·v; attn = concat(ctx)·Woᵀ;
+ *              Qwen3, Gemma 3: each head's q and k RMS-normalised over head_dim;
+ *              RoPE on q and k (Gemma 3's sliding layers: the local RoPE);
+ *              per query head S = q·kᵀ·scale with the key of its key/value head (Gemma 2:
+ *              soft-capped), causal (and sliding-window) softmax, ctx = P·v;
+ *              attn = concat(ctx)·Woᵀ;
  *              llama: h += attn; h += mlp(norm2(h))       mlp = down(act(gate(a)) · up(a))
+ *              Gemma: h += norm(attn); h += norm(mlp(norm2(h)))
  *              NeoX parallel: h += mlp(norm2(h)) + attn   mlp = down(act(up(a)))
  *              NeoX sequential: h += attn; h += mlp(norm2(h))
- *   hidden[L] = norm(h); logits = hidden[L]·lm_headᵀ
+ *   hidden[L] = norm(h); logits = hidden[L]·lm_headᵀ (Gemma 2: soft-capped)
  * writing every intermediate the trace promises straight into the trace's arrays. Additions
  * follow HF's order (mlp + attn + h for the parallel residual), so sums round the same way.
  * Which norm, projection layout, MLP and residual a model has is data in its settings
@@ -23,6 +28,7 @@
  * attention (forward/attention.c) by heads and blocks of query rows. */
 #include "decoder-private.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "attention-private.h"
@@ -40,9 +46,11 @@ typedef struct
   float *up;        /* [T][F] */
   float *m;         /* [T][D] MLP output */
   float *cos, *sin; /* [T][rotary_dim/2] RoPE tables */
+  float *cos_local, *sin_local; /* [T][rotary_dim/2] rope_local's tables (settings' local), else
+                                 * NULL */
 } DecoderScratch;
 
-#define N_BUFFERS 10
+#define N_BUFFERS 11
 
 /* Floats of each scratch buffer, in the order of DecoderScratch (cos and sin together). */
 static void
@@ -63,6 +71,7 @@ scratch_sizes (const AsConfig *c, int n_tokens, guint64 sizes[N_BUFFERS])
     T * F,
     T * D,
     2 * T * half,
+    s->local != NULL ? 2 * T * half : 0,
   };
   memcpy (sizes, sz, sizeof sz);
 }
@@ -85,14 +94,16 @@ scratch_of (const AsPass *p)
   scratch_sizes (p->config, p->n_tokens, sizes);
   DecoderScratch s;
   float **slots[N_BUFFERS]
-      = { &s.a, &s.q, &s.k, &s.v, &s.qkv, &s.cc, &s.gate, &s.up, &s.m, &s.cos };
+      = { &s.a, &s.q, &s.k, &s.v, &s.qkv, &s.cc, &s.gate, &s.up, &s.m, &s.cos, &s.cos_local };
   float *at = p->scratch;
   for (int i = 0; i < N_BUFFERS; i++)
     {
       *slots[i] = sizes[i] > 0 ? at : NULL;
       at += sizes[i];
     }
-  s.sin = s.cos + (gsize) p->n_tokens * (as_decoder_settings (p->config)->rope.rotary_dim / 2);
+  gsize half_table = (gsize) p->n_tokens * (as_decoder_settings (p->config)->rope.rotary_dim / 2);
+  s.sin = s.cos + half_table;
+  s.sin_local = s.cos_local != NULL ? s.cos_local + half_table : NULL;
   return s;
 }
 
@@ -105,11 +116,17 @@ decoder_embed (AsPass *p)
   const AsWeight *e = &w->embed;
   int T = p->n_tokens, D = p->config->n_embd;
   gsize row_bytes = (gsize) D * as_dtype_size (e->dtype);
+  const AsDecoderSettings *set = as_decoder_settings (p->config);
   for (int t = 0; t < T; t++)
     as_dtype_widen (p->x + (gsize) t * D,
                     (const char *) e->data + (gsize) p->trace->ids[t] * row_bytes, e->dtype, D);
+  if (set->embed_scale > 0.0f)
+    for (gsize i = 0; i < (gsize) T * D; i++)
+      p->x[i] *= set->embed_scale;
   DecoderScratch s = scratch_of (p);
-  as_rope_tables (s.cos, s.sin, &as_decoder_settings (p->config)->rope, T);
+  as_rope_tables (s.cos, s.sin, &set->rope, T);
+  if (s.cos_local != NULL)
+    as_rope_tables (s.cos_local, s.sin_local, &set->rope_local, T);
 }
 
 /* norm(x) into OUT as the settings say: RMSNorm (weight only) or LayerNorm (weight and bias).
@@ -122,10 +139,11 @@ norm (AsWorkerTeam *team, float *out, const float *x, const float *w, const floa
   as_norm_rows (team, out, x, w, layer ? b : NULL, c->layer_norm_eps, T, c->n_embd);
 }
 
-/* The attention's q [T][H·hd], k and v [T][K·hd] of layer W from a [T][D], RoPE applied. */
+/* The attention's q [T][H·hd], k and v [T][K·hd] of layer LAYER (weights W) from a [T][D], the
+ * per-head q/k norms (when bound) and RoPE (the layer's) applied. */
 static void
 project_qkv (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, const AsConfig *c,
-             int T)
+             int T, int layer)
 {
   const AsDecoderSettings *set = as_decoder_settings (c);
   int D = c->n_embd, H = c->n_head, K = c->n_kv_head, hd = c->head_dim;
@@ -152,9 +170,17 @@ project_qkv (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, con
       };
       as_matmul_weights (team, s->a, T, D, qkv, 3, AS_EPILOGUE_NONE, 0);
     }
+  if (w->q_norm_w != NULL)
+    {
+      /* per head: q [T][H·hd] is [T·H][hd] rows (Qwen3's q_norm, k_norm before RoPE) */
+      as_norm_rows (team, s->q, s->q, w->q_norm_w, NULL, c->layer_norm_eps, T * H, hd);
+      as_norm_rows (team, s->k, s->k, w->k_norm_w, NULL, c->layer_norm_eps, T * K, hd);
+    }
   int rot = set->rope.rotary_dim;
-  as_rope_apply (s->q, T, H * hd, H, hd, rot, s->cos, s->sin);
-  as_rope_apply (s->k, T, K * hd, K, hd, rot, s->cos, s->sin);
+  gboolean local = set->local != NULL && set->local[layer];
+  const float *cos = local ? s->cos_local : s->cos, *sin = local ? s->sin_local : s->sin;
+  as_rope_apply (s->q, T, H * hd, H, hd, rot, cos, sin);
+  as_rope_apply (s->k, T, K * hd, K, hd, rot, cos, sin);
 }
 
 /* Copies each query head's q, and the k and v of its key/value head, into the trace. */
@@ -196,6 +222,7 @@ attention (AsWorkerTeam *team, AsTrace *t, DecoderScratch *s, const AsConfig *c,
     .ldc = Q,
     .window = set->windows[layer],
     .scale = set->attn_scale,
+    .softcap = set->attn_softcap,
   };
   as_attention_layer (team, t, layer, &in);
 }
@@ -235,7 +262,7 @@ decoder_layer (AsPass *p, int layer)
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
 
   norm (team, s.a, p->x, w->norm1_w, w->norm1_b, c, T);
-  project_qkv (team, &s, w, c, T);
+  project_qkv (team, &s, w, c, T, layer);
   if (t->q != NULL)
     capture_qkv (t, &s, layer);
   attention (team, t, &s, c, layer);
@@ -249,9 +276,22 @@ decoder_layer (AsPass *p, int layer)
       as_add_inplace (p->x, s.m, n);     /* + h */
       return;
     }
-  as_add_inplace (p->x, attn_out, n);
+  if (w->post_attn_w != NULL)
+    {
+      /* Gemma: h + post_attention_layernorm(attn); the trace keeps attn as o_proj gave it */
+      norm (team, s.a, attn_out, w->post_attn_w, NULL, c, T);
+      as_add_inplace (p->x, s.a, n);
+    }
+  else
+    as_add_inplace (p->x, attn_out, n);
   norm (team, s.a, p->x, w->norm2_w, w->norm2_b, c, T);
   mlp (team, &s, w, c, T);
+  if (w->post_mlp_w != NULL)
+    {
+      norm (team, s.a, s.m, w->post_mlp_w, NULL, c, T);
+      as_add_inplace (p->x, s.a, n);
+      return;
+    }
   as_add_inplace (p->x, s.m, n);
 }
 
@@ -267,6 +307,13 @@ decoder_finish (AsPass *p)
   norm (p->team, final, p->x, w->norm_w, w->norm_b, c, T);
   as_matmul_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &w->lm_head, rows, D,
                     c->vocab_size);
+  float cap = as_decoder_settings (c)->logit_softcap;
+  if (cap > 0.0f)
+    {
+      /* Gemma 2's final_logit_softcapping: logits / cap, tanh, · cap, each in float32 */
+      for (gsize i = 0; i < (gsize) rows * c->vocab_size; i++)
+        t->logits[i] = (float) tanh ((double) (t->logits[i] / cap)) * cap;
+    }
 }
 
 const AsStack as_decoder_stack = {

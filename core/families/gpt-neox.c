@@ -58,7 +58,8 @@ neox_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
     return FALSE;
   s->residual = parallel ? AS_DECODER_PARALLEL : AS_DECODER_SEQUENTIAL;
   s->biases = AS_DECODER_BIAS_MLP | (bias ? AS_DECODER_BIAS_QKV | AS_DECODER_BIAS_O : 0);
-  return as_decoder_read_rope (s, r, "rotary_emb_base", rotary_dim, error);
+  AsDecoderRopeKeys keys = { .theta_key = "rotary_emb_base", .rotary_dim = rotary_dim };
+  return as_decoder_read_rope (s, c, r, &keys, error);
 }
 
 static gpointer

@@ -1,62 +1,26 @@
-/* llama.c — the `llama` family: model types llama (Llama 2/3, SmolLM2, TinyLlama), mistral and
- * qwen2 (Qwen2/2.5). config.json keys and weight names: core/README.md ("Llama family").
+/* llama.c — the `llama` family: model types llama (Llama 2/3, SmolLM2, TinyLlama), mistral,
+ * qwen2 (Qwen2/2.5) and qwen3 (Qwen3). config.json keys and weight names: core/README.md ("Llama
+ * family", "Qwen3").
  *
- * The three differ only in their config defaults and switches, read here: the number of
- * key/value heads when the key is missing (llama: the query heads; mistral 8; qwen2 32, as their
- * configuration classes), biases (qwen2 on q, k, v; llama with attention_bias / mlp_bias), and
- * the sliding window (mistral on every layer unless sliding_window is null; qwen2 with
- * use_sliding_window on the layers layer_types or max_window_layers name). The forward pass is
- * the shared rotary decoder (decoder-forward.c). */
+ * The four differ only in their config defaults and switches, read here: the number of
+ * key/value heads when the key is missing (llama: the query heads; mistral 8; qwen2 and qwen3 32,
+ * as their configuration classes), head_dim when missing (qwen3 128, the others D/H), biases
+ * (qwen2 on q, k, v; llama with attention_bias / mlp_bias; qwen3 with attention_bias on q, k, v
+ * and o), Qwen3's per-head RMSNorm of q and k (q_norm, k_norm), and the sliding window (mistral
+ * on every layer unless sliding_window is null; qwen2 and qwen3 with use_sliding_window on the
+ * layers layer_types or max_window_layers name). The forward pass is the shared rotary decoder
+ * (decoder-forward.c). */
 #include "decoder-private.h"
 
 #include "as-error.h"
 
-static const char *const llama_model_types[] = { "llama", "mistral", "qwen2", NULL };
+static const char *const llama_model_types[] = { "llama", "mistral", "qwen2", "qwen3", NULL };
 
-/* num_key_value_heads: an explicit null means one per query head; a missing key the default of
- * the model type's configuration class. */
+/* Qwen2 and Qwen3 slide the same way (Qwen2Config, Qwen3Config). */
 static gboolean
-read_kv_heads (AsConfig *c, const AsConfigReader *r, const char *type, GError **error)
+is_qwen (const char *type)
 {
-  if (!json_object_has_member (r->obj, "num_key_value_heads"))
-    {
-      c->n_kv_head = g_str_equal (type, "mistral") ? 8
-                     : g_str_equal (type, "qwen2") ? 32
-                                                   : c->n_head;
-    }
-  else if (!as_config_reader_int (r, "num_key_value_heads", TRUE, c->n_head, 1, AS_CONFIG_MAX_HEADS,
-                                  &c->n_kv_head, error))
-    return FALSE;
-  if (c->n_kv_head > c->n_head || c->n_head % c->n_kv_head != 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: num_attention_heads (%d) is not a multiple of num_key_value_heads (%d)%s",
-                   r->path, c->n_head, c->n_kv_head,
-                   json_object_has_member (r->obj, "num_key_value_heads")
-                       ? ""
-                       : " (the key is missing: that is the default of this model_type)");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* head_dim when given, else hidden_size / num_attention_heads. */
-static gboolean
-read_head_dim (AsConfig *c, const AsConfigReader *r, GError **error)
-{
-  if (!as_config_reader_int (r, "head_dim", TRUE, 0, 1, AS_CONFIG_MAX_WIDTH, &c->head_dim, error))
-    return FALSE;
-  if (c->head_dim == 0 && c->n_embd % c->n_head != 0)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: hidden_size (%d) is not divisible by num_attention_heads (%d) and there is "
-                   "no head_dim",
-                   r->path, c->n_embd, c->n_head);
-      return FALSE;
-    }
-  if (c->head_dim == 0)
-    c->head_dim = c->n_embd / c->n_head;
-  return TRUE;
+  return g_str_equal (type, "qwen2") || g_str_equal (type, "qwen3");
 }
 
 /* The sliding windows of mistral and qwen2 (llama has none). */
@@ -76,7 +40,7 @@ read_windows (AsDecoderSettings *s, const AsConfig *c, const AsConfigReader *r, 
         s->windows[l] = window;
       return TRUE;
     }
-  if (!g_str_equal (type, "qwen2"))
+  if (!is_qwen (type))
     return TRUE;
   gboolean use = FALSE;
   int max_window_layers = 28;
@@ -86,7 +50,11 @@ read_windows (AsDecoderSettings *s, const AsConfig *c, const AsConfigReader *r, 
       || !as_config_reader_int (r, "max_window_layers", TRUE, 28, 0, AS_CONFIG_MAX_LAYERS,
                                 &max_window_layers, error))
     return FALSE;
-  if (!use)
+  /* Qwen2Config / Qwen3Config: sliding_window = sliding_window if use_sliding_window else None,
+   * and an explicit null (Qwen3's hub configs write one) leaves no layer sliding */
+  gboolean null_window = json_object_has_member (r->obj, "sliding_window")
+                         && as_config_reader_member (r, "sliding_window") == NULL;
+  if (!use || null_window)
     return TRUE;
   JsonNode *types = as_config_reader_member (r, "layer_types");
   JsonArray *list
@@ -126,11 +94,12 @@ llama_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
   const char *type = NULL;
   if (!as_config_reader_string (r, "model_type", &type, error))
     return FALSE;
-  int default_positions = g_str_equal (type, "qwen2")     ? 32768
-                          : g_str_equal (type, "mistral") ? 131072
-                                                          : 2048;
+  gboolean qwen3 = g_str_equal (type, "qwen3");
+  int default_positions = is_qwen (type) ? 32768 : g_str_equal (type, "mistral") ? 131072 : 2048;
+  int default_kv = g_str_equal (type, "mistral") ? 8 : is_qwen (type) ? 32 : 0;
   if (!as_decoder_read_sizes (c, r, default_positions, "rms_norm_eps", 1e-6f, AS_ACT_SILU, error)
-      || !read_kv_heads (c, r, type, error) || !read_head_dim (c, r, error))
+      || !as_decoder_read_kv_heads (c, r, default_kv > 0 ? default_kv : c->n_head, error)
+      || !as_decoder_read_head_dim (c, r, qwen3 ? 128 : 0, error))
     return FALSE;
 
   AsDecoderSettings *s = g_new0 (AsDecoderSettings, 1);
@@ -138,14 +107,16 @@ llama_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
   as_decoder_settings_init (s, c); /* RMSNorm, separate q/k/v, gated MLP, sequential */
   gboolean attention_bias = FALSE, mlp_bias = FALSE;
   if (!as_config_reader_bool (r, "tie_word_embeddings", FALSE, &s->tie, error)
+      || ((g_str_equal (type, "llama") || qwen3)
+          && !as_config_reader_bool (r, "attention_bias", FALSE, &attention_bias, error))
       || (g_str_equal (type, "llama")
-          && (!as_config_reader_bool (r, "attention_bias", FALSE, &attention_bias, error)
-              || !as_config_reader_bool (r, "mlp_bias", FALSE, &mlp_bias, error))))
+          && !as_config_reader_bool (r, "mlp_bias", FALSE, &mlp_bias, error)))
     return FALSE;
   s->biases = (g_str_equal (type, "qwen2") || attention_bias ? AS_DECODER_BIAS_QKV : 0)
               | (attention_bias ? AS_DECODER_BIAS_O : 0) | (mlp_bias ? AS_DECODER_BIAS_MLP : 0);
-  return as_decoder_read_rope (s, r, "rope_theta", c->head_dim, error)
-         && read_windows (s, c, r, type, error);
+  s->qk_norm = qwen3 ? AS_DECODER_QK_NORM_RMS : AS_DECODER_QK_NORM_NONE;
+  AsDecoderRopeKeys keys = { .theta_key = "rope_theta", .rotary_dim = c->head_dim };
+  return as_decoder_read_rope (s, c, r, &keys, error) && read_windows (s, c, r, type, error);
 }
 
 static gpointer
@@ -156,7 +127,8 @@ llama_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_pa
   gboolean qkv_bias = (s->biases & AS_DECODER_BIAS_QKV) != 0;
   gboolean o_bias = (s->biases & AS_DECODER_BIAS_O) != 0;
   gboolean mlp_bias = (s->biases & AS_DECODER_BIAS_MLP) != 0;
-  int64_t D = c->n_embd, F = c->n_inner, V = c->vocab_size;
+  gboolean qk_norm = s->qk_norm == AS_DECODER_QK_NORM_RMS;
+  int64_t D = c->n_embd, F = c->n_inner, V = c->vocab_size, hd = c->head_dim;
   int64_t Q = (int64_t) c->n_head * c->head_dim, KV = (int64_t) c->n_kv_head * c->head_dim;
   AsTensorBinder b = as_tensor_binder_init (store, error);
   AsDecoderWeights *w = g_new0 (AsDecoderWeights, 1);
@@ -173,6 +145,8 @@ llama_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_pa
       y->k_b = as_decoder_bind_vector (&b, l, "self_attn.k_proj.bias", KV, qkv_bias);
       y->v = as_decoder_bind_matrix (&b, l, "self_attn.v_proj.weight", KV, D);
       y->v_b = as_decoder_bind_vector (&b, l, "self_attn.v_proj.bias", KV, qkv_bias);
+      y->q_norm_w = as_decoder_bind_vector (&b, l, "self_attn.q_norm.weight", hd, qk_norm);
+      y->k_norm_w = as_decoder_bind_vector (&b, l, "self_attn.k_norm.weight", hd, qk_norm);
       y->o = as_decoder_bind_matrix (&b, l, "self_attn.o_proj.weight", D, Q);
       y->o_b = as_decoder_bind_vector (&b, l, "self_attn.o_proj.bias", D, o_bias);
       y->norm2_w = as_decoder_bind_vector (&b, l, "post_attention_layernorm.weight", D, TRUE);

@@ -5,7 +5,7 @@
  * (core/README.md, "Forward maths"): for each query head h, with the key/value head g it shares
  * (g = h / (H/K); K = H without grouped-query attention),
  *   P_h = softmax(q_h·k_gᵀ · scale) under the causal mask (and a sliding window) unless
- * bidirectional, ctx_h = P_h·v_g
+ * bidirectional (Gemma 2: the scaled scores soft-capped first), ctx_h = P_h·v_g
  * where masked weights are exactly 0. P goes to the trace's attention [L][H][T][T], ctx to its
  * contexts [L][H][T][hd] and, heads side by side, to CC for the output projection.
  *
@@ -42,6 +42,7 @@ typedef struct
   gboolean causal; /* query i sees keys 0..i (n_q = n_k) */
   int window;      /* causal only: query i sees keys i−W+1 .. i; 0: every key up to i */
   float scale;     /* usually 1/√hd */
+  float softcap;   /* > 0: the scaled scores become cap·tanh(s/cap) before the mask (Gemma 2) */
 } AsAttention;
 
 void as_attend (AsWorkerTeam *team, const AsAttention *job);
@@ -59,6 +60,7 @@ typedef struct
   int window;             /* a query at i sees keys i−W+1 .. i; 0: every key up to i */
   gboolean bidirectional; /* every query sees every key (encoders); WINDOW is then ignored */
   float scale;            /* usually 1/√hd */
+  float softcap;          /* > 0: scores capped as AsAttention.softcap; 0: none */
 } AsAttentionInput;
 
 /* Attention of every head of LAYER of trace T (its H, K, T and hd), into the trace's weights and

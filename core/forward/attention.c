@@ -6,6 +6,7 @@
 #include "attention-private.h"
 
 #include <cblas.h>
+#include <math.h>
 #include <string.h>
 
 #include "blas-threads-private.h"
@@ -35,10 +36,22 @@ attention_block (const AsAttention *j, int h, int r0, int rows)
 
   cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, k1 - k0, hd, 1.0f, q, j->ldq, k,
                j->ldk, 0.0f, P + k0, nk);
+  float scale = j->scale;
+  if (j->softcap > 0.0f)
+    {
+      /* HF: (q·kᵀ · scaling) / cap, tanh, · cap, each rounded to float32; then the mask */
+      for (int i = 0; i < rows; i++)
+        for (int c = k0; c < k1; c++)
+          {
+            float *s = P + (gsize) i * nk + c;
+            *s = (float) tanh ((double) ((*s * scale) / j->softcap)) * j->softcap;
+          }
+      scale = 1.0f;
+    }
   if (j->causal)
-    as_softmax_rows_window (P, rows, nk, nk, j->scale, r0, j->window);
+    as_softmax_rows_window (P, rows, nk, nk, scale, r0, j->window);
   else
-    as_softmax_rows (P, rows, nk, nk, j->scale, FALSE, r0);
+    as_softmax_rows (P, rows, nk, nk, scale, FALSE, r0);
   if (ctx == NULL)
     {
       cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, k1 - k0, 1.0f, P + k0, nk,
@@ -100,6 +113,7 @@ as_attention_layer (AsWorkerTeam *team, AsTrace *t, int layer, const AsAttention
     .causal = !in->bidirectional,
     .window = in->window,
     .scale = in->scale,
+    .softcap = in->softcap,
   };
   as_attend (team, &job);
 }

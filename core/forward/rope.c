@@ -20,6 +20,8 @@ as_rope_type_name (AsRopeType type)
       return "linear";
     case AS_ROPE_LLAMA3:
       return "llama3";
+    case AS_ROPE_LONGROPE:
+      return "longrope";
     }
   g_assert_not_reached ();
 }
@@ -48,10 +50,18 @@ llama3_scale (float f, const AsRope *r)
   return medium ? smoothed : scaled;
 }
 
+/* The ext factors longrope divides by: the long ones past the original context. */
+static const double *
+longrope_factors (const AsRope *r, int n_tokens)
+{
+  return (double) n_tokens > r->original_max_positions ? r->long_factor : r->short_factor;
+}
+
 void
-as_rope_inv_freq (float *inv_freq, const AsRope *r)
+as_rope_inv_freq (float *inv_freq, const AsRope *r, int n_tokens)
 {
   int half = r->rotary_dim / 2;
+  const double *ext = r->type == AS_ROPE_LONGROPE ? longrope_factors (r, n_tokens) : NULL;
   for (int i = 0; i < half; i++)
     {
       /* theta ** (arange(0, dim, 2).float() / dim), then 1.0 / that */
@@ -68,6 +78,10 @@ as_rope_inv_freq (float *inv_freq, const AsRope *r)
         case AS_ROPE_LLAMA3:
           f = llama3_scale (f, r);
           break;
+        case AS_ROPE_LONGROPE:
+          /* 1.0 / (ext_factors * base**inv_freq_shape): one float32 product, then 1/x */
+          f = 1.0f / ((float) ext[i] * power);
+          break;
         }
       inv_freq[i] = f;
     }
@@ -78,13 +92,16 @@ as_rope_tables (float *cos_table, float *sin_table, const AsRope *rope, int n_to
 {
   int half = rope->rotary_dim / 2;
   g_autofree float *inv_freq = g_new (float, MAX (half, 1)); /* [half] */
-  as_rope_inv_freq (inv_freq, rope);
+  as_rope_inv_freq (inv_freq, rope, n_tokens);
+  gboolean scaled = rope->type == AS_ROPE_LONGROPE;
+  float amplitude = scaled ? (float) rope->attention_factor : 1.0f;
   for (int p = 0; p < n_tokens; p++)
     for (int i = 0; i < half; i++)
       {
         float angle = (float) p * inv_freq[i];
-        cos_table[(gsize) p * half + i] = (float) cos ((double) angle);
-        sin_table[(gsize) p * half + i] = (float) sin ((double) angle);
+        float c = (float) cos ((double) angle), s = (float) sin ((double) angle);
+        cos_table[(gsize) p * half + i] = scaled ? c * amplitude : c;
+        sin_table[(gsize) p * half + i] = scaled ? s * amplitude : s;
       }
 }
 

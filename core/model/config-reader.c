@@ -170,8 +170,8 @@ as_config_reader_activation (const AsConfigReader *r, const char *key, AsActivat
     return FALSE;
   if (name == NULL)
     *out = default_value;
-  else if (g_str_equal (name, "gelu_new"))
-    *out = AS_ACT_GELU_NEW;
+  else if (g_str_equal (name, "gelu_new") || g_str_equal (name, "gelu_pytorch_tanh"))
+    *out = AS_ACT_GELU_NEW; /* both the tanh approximation (Gemma's gelu_pytorch_tanh) */
   else if (g_str_equal (name, "gelu"))
     *out = AS_ACT_GELU;
   else if (g_str_equal (name, "relu"))
@@ -181,8 +181,9 @@ as_config_reader_activation (const AsConfigReader *r, const char *key, AsActivat
   else
     {
       g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: key '%s' is \"%s\"; supported: gelu_new, gelu, relu, silu, swish", r->path,
-                   key, name);
+                   "%s: key '%s' is \"%s\"; supported: gelu_new, gelu_pytorch_tanh, gelu, relu, "
+                   "silu, swish",
+                   r->path, key, name);
       return FALSE;
     }
   return TRUE;

@@ -6,10 +6,11 @@
  * (dump-compare.h); `translate`, `stats`, `similarity`, `project` (PCA; t-SNE and UMAP with a
  * seed, over enough tokens for t-SNE's threaded path), `compare`, `perplexity` and a rollout figure
  * the same output. The models come from the suites' generators (fixture-model.c for GPT-2,
- * decoder_reference.py for llama, mistral, qwen2 and gpt_neox, encoder_reference.py for bert,
- * distilbert and roberta) at a width where a pass is worth threads and every product has several
- * blocks of columns (256 wide, MLP 640, vocabulary 1000): at the suites' usual widths (32–64) a
- * pass runs on one thread whatever the setting, and proves nothing. Marian is the shipped
+ * decoder_reference.py for llama, mistral, qwen2, qwen3, phi3, gemma2, gemma3_text and
+ * gpt_neox, encoder_reference.py
+ * for bert, distilbert and roberta) at a width where a pass is worth threads and every product has
+ * several blocks of columns (256 wide, MLP 640, vocabulary 1000): at the suites' usual widths
+ * (32–64) a pass runs on one thread whatever the setting, and proves nothing. Marian is the shipped
  * attnscope-mini-en-de (192 wide, MLP 768, vocabulary 3577), the toy family seed-two-heads. */
 #include <string.h>
 
@@ -33,6 +34,22 @@ static const char *const mistral_window[]
     = { "--family", "mistral", DECODER_SHAPE, "--dtype", "f32", "--sliding-window", "24", NULL };
 static const char *const qwen2_f16[]
     = { "--family", "qwen2", DECODER_SHAPE, "--dtype", "f16", NULL };
+/* Qwen3: per-head q/k norms, head_dim 48 ≠ 256/8, the upper layer sliding */
+static const char *const qwen3_window[]
+    = { "--family",         "qwen3", DECODER_SHAPE, "--head-dim", "48",
+        "--sliding-window", "24",    "--dtype",     "bf16",       NULL };
+/* Phi-3: fused projections, longrope past its original 64 positions (the text has ~100 tokens) */
+static const char *const phi3_longrope[]
+    = { "--family", "phi3",           DECODER_SHAPE, "--rope-scaling",
+        "longrope", "--original-max", "64",          "--partial-rotary",
+        "0.5",      "--dtype",        "f32",         NULL };
+/* Gemma 2 (soft-caps, every other layer sliding) and Gemma 3 (local RoPE, q/k norms) */
+static const char *const gemma2[]
+    = { "--family", "gemma2",    DECODER_SHAPE, "--head-dim", "32",   "--sliding-window",
+        "24",       "--softcap", "20,10",       "--dtype",    "bf16", NULL };
+static const char *const gemma3[]
+    = { "--family", "gemma3_text",       DECODER_SHAPE, "--head-dim", "32",  "--sliding-window",
+        "24",       "--sliding-pattern", "2",           "--dtype",    "f32", NULL };
 static const char *const gpt_neox[]
     = { "--family",    "gpt_neox", "--layers",       "2",   "--heads", "8",
         "--hidden",    "256",      "--intermediate", "640", "--vocab", "1000",
@@ -184,6 +201,30 @@ static void
 test_gpt_neox (void)
 {
   check_decoder ("threads-gpt-neox", gpt_neox);
+}
+
+static void
+test_qwen3 (void)
+{
+  check_decoder ("threads-qwen3-window", qwen3_window);
+}
+
+static void
+test_phi3 (void)
+{
+  check_decoder ("threads-phi3-longrope", phi3_longrope);
+}
+
+static void
+test_gemma2 (void)
+{
+  check_decoder ("threads-gemma2", gemma2);
+}
+
+static void
+test_gemma3 (void)
+{
+  check_decoder ("threads-gemma3", gemma3);
 }
 
 static void
@@ -347,6 +388,10 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/threads/run/llama", test_llama);
   g_test_add_func ("/cli/threads/run/mistral", test_mistral);
   g_test_add_func ("/cli/threads/run/qwen2", test_qwen2);
+  g_test_add_func ("/cli/threads/run/qwen3", test_qwen3);
+  g_test_add_func ("/cli/threads/run/phi3", test_phi3);
+  g_test_add_func ("/cli/threads/run/gemma2", test_gemma2);
+  g_test_add_func ("/cli/threads/run/gemma3", test_gemma3);
   g_test_add_func ("/cli/threads/run/gpt-neox", test_gpt_neox);
   g_test_add_func ("/cli/threads/run/bert", test_bert);
   g_test_add_func ("/cli/threads/run/distilbert", test_distilbert);

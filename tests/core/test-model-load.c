@@ -604,7 +604,8 @@ test_bad_config (void)
     { NULL, "eos_token_id=5000", NULL, AS_ERROR_CONFIG, "'eos_token_id' is 5000", NULL },
     { NULL, "activation_function=\"quick_gelu\"", NULL, AS_ERROR_CONFIG, "quick_gelu", "gelu_new" },
     { NULL, "model_type=\"t5\"", NULL, AS_ERROR_CONFIG, "\"t5\" is not supported",
-      "gpt2, llama, mistral, qwen2, gpt_neox, toy-attention, bert, roberta, distilbert" },
+      "gpt2, llama, mistral, qwen2, qwen3, phi3, gemma2, gemma3_text, gpt_neox, toy-attention, "
+      "bert, roberta, distilbert" },
     /* 1000 layers of width 2^16: ~200 TB of weights. */
     { NULL, "n_embd=65536", "n_layer=1000", AS_ERROR_CONFIG, "n_embd 65536", "more than" },
   };

@@ -1,7 +1,8 @@
-"""decoder_layout.py — Llama-family and GPT-NeoX models in the exact Hugging Face folder layout.
+"""decoder_layout.py — Llama-family, Qwen3, Phi-3 and GPT-NeoX models in the exact Hugging Face
+folder layout.
 
-What a user downloads from the hub for LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM
-and GPTNeoXForCausalLM: config.json with the keys the hub configs carry, and safetensors
+What a user downloads from the hub for LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM,
+Qwen3ForCausalLM, Phi3ForCausalLM and GPTNeoXForCausalLM: config.json with the keys the hub configs carry, and safetensors
 weights with HF's state-dict names, single-file or sharded (safetensors_io.py). Also reads a
 config.json back into the few numbers the forward pass needs (Spec), with HF's defaults.
 No torch here.
@@ -15,6 +16,13 @@ models/mistral/modular_mistral.py, models/gpt_neox/modular_gpt_neox.py), in modu
     mlp.gate_proj / mlp.up_proj .weight [I,D], mlp.down_proj.weight [D,I] (+ biases if llama
     mlp_bias), input_layernorm.weight [D], post_attention_layernorm.weight [D];
     model.norm.weight [D]; lm_head.weight [V,D] unless tie_word_embeddings.
+  qwen3: as qwen2, with q/k/v biases and an o_proj bias only when attention_bias (default
+    false), plus self_attn.q_norm.weight and self_attn.k_norm.weight [hd] (models/qwen3/
+    modeling_qwen3.py).
+  phi3: as llama without biases, but self_attn.qkv_proj.weight [H*hd + 2*K*hd, D] (rows q | k | v)
+    instead of q/k/v_proj and mlp.gate_up_proj.weight [2I, D] (rows gate | up) instead of
+    gate/up_proj (models/phi3/modeling_phi3.py). write_model(unfused=True) stores the same values
+    split into q/k/v_proj and gate/up_proj, for the loader's test of both forms.
   gpt_neox: gpt_neox.embed_in.weight [V,D]; per layer under gpt_neox.layers.N.:
     input_layernorm.{weight,bias}, post_attention_layernorm.{weight,bias} [D],
     attention.query_key_value.{weight [3D,D], bias [3D]}, attention.dense.{weight [D,D], bias},
@@ -43,12 +51,17 @@ import numpy as np
 import safetensors_io
 
 ARCHITECTURES = {"llama": "LlamaForCausalLM", "mistral": "MistralForCausalLM",
-                 "qwen2": "Qwen2ForCausalLM", "gpt_neox": "GPTNeoXForCausalLM"}
+                 "qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM",
+                 "phi3": "Phi3ForCausalLM", "gpt_neox": "GPTNeoXForCausalLM",
+                 "gemma2": "Gemma2ForCausalLM", "gemma3_text": "Gemma3ForCausalLM"}
+GEMMA = ("gemma2", "gemma3_text")
+LONGROPE_TYPES = ("longrope", "su", "yarn")  # Phi3Config reads su and yarn as longrope
 CHUNK_ELEMENTS = 1 << 23  # rows are drawn and written in chunks of at most this many values
 
 # Shapes and config values of real checkpoints as their hub config.json gives them
 # (HuggingFaceTB/SmolLM2-135M, meta-llama/Llama-3.2-1B, EleutherAI/pythia-70m,
-# Qwen/Qwen2.5-0.5B, TinyLlama/TinyLlama-1.1B-Chat-v1.0); weights are random.
+# Qwen/Qwen2.5-0.5B, Qwen/Qwen3-0.6B, microsoft/Phi-3-mini-4k-instruct,
+# TinyLlama/TinyLlama-1.1B-Chat-v1.0); weights are random.
 PRESETS = {
     "smollm2-135m": dict(family="llama", layers=30, heads=9, kv_heads=3, hidden=576,
                          intermediate=1536, vocab=49152, positions=8192, rope_theta=100000.0,
@@ -66,25 +79,49 @@ PRESETS = {
                          intermediate=4864, vocab=151936, positions=32768,
                          rope_theta=1000000.0, tie=True, dtype="bf16", eps=1e-6, bos=151643,
                          eos=151643, extra={"max_window_layers": 24, "sliding_window": 32768}),
+    "qwen3-0.6b": dict(family="qwen3", layers=28, heads=16, kv_heads=8, hidden=1024,
+                       head_dim=128, intermediate=3072, vocab=151936, positions=40960,
+                       rope_theta=1000000.0, tie=True, dtype="bf16", eps=1e-6, bos=151643,
+                       eos=151645),
+    "phi3-mini-4k": dict(family="phi3", layers=32, heads=32, kv_heads=32, hidden=3072,
+                         intermediate=8192, vocab=32064, positions=4096, rope_theta=10000.0,
+                         sliding_window=2047, tie=False, dtype="bf16", eps=1e-5, bos=1,
+                         eos=32000),
     "tinyllama": dict(family="llama", layers=22, heads=32, kv_heads=4, hidden=2048,
                       intermediate=5632, vocab=32000, positions=2048, rope_theta=10000.0,
                       tie=False, dtype="bf16", eps=1e-5, bos=1, eos=2),
 }
 
 
-def parse_rope_scaling(text):
-    """'linear:F' or 'llama3:F,LOW,HIGH,ORIGINAL' -> the rope_scaling dict of config.json."""
+def longrope_factors(half):
+    """Deterministic short and long factors for longrope (Phi-3-mini-128k's are ~1..1.1 short,
+    ~1..60 long): short_i = 1 + 0.1 i/half, long_i = 1 + 59 (i/half)^2."""
+    short = [round(1.0 + 0.1 * i / half, 6) for i in range(half)]
+    long = [round(1.0 + 59.0 * (i / half) ** 2, 6) for i in range(half)]
+    return short, long
+
+
+def parse_rope_scaling(text, rotary_dim=None):
+    """'linear:F', 'llama3:F,LOW,HIGH,ORIGINAL' or 'longrope[:ATTENTION_FACTOR]' -> the
+    rope_scaling dict of config.json (longrope's factors for ROTARY_DIM)."""
     if not text:
         return None
     kind, _, args = text.partition(":")
     vals = [float(x) for x in args.split(",") if x.strip()]
+    if kind == "longrope" and len(vals) <= 1:
+        short, long = longrope_factors(rotary_dim // 2)
+        out = {"type": "longrope", "short_factor": short, "long_factor": long}
+        if vals:
+            out["attention_factor"] = vals[0]
+        return out
     if kind == "linear" and len(vals) == 1:
         return {"factor": vals[0], "rope_type": "linear", "type": "linear"}
     if kind == "llama3" and len(vals) == 4:
         return {"factor": vals[0], "low_freq_factor": vals[1], "high_freq_factor": vals[2],
                 "original_max_position_embeddings": int(vals[3]), "rope_type": "llama3"}
-    raise ValueError("--rope-scaling %r: expected linear:FACTOR or "
-                     "llama3:FACTOR,LOW_FREQ_FACTOR,HIGH_FREQ_FACTOR,ORIGINAL_MAX" % text)
+    raise ValueError("--rope-scaling %r: expected linear:FACTOR, "
+                     "llama3:FACTOR,LOW_FREQ_FACTOR,HIGH_FREQ_FACTOR,ORIGINAL_MAX or "
+                     "longrope[:ATTENTION_FACTOR]" % text)
 
 
 def make_config(o):
@@ -98,7 +135,10 @@ def make_config(o):
            "initializer_range": 0.02, "tie_word_embeddings": bool(o["tie"]),
            "torch_dtype": safetensors_io.TORCH_DTYPE[safetensors_io.FROM_OPTION[o["dtype"]]],
            "transformers_version": "4.45.0", "use_cache": True, "attention_dropout": 0.0}
-    scaling = parse_rope_scaling(o.get("rope_scaling"))
+    hd = o.get("head_dim") or {"qwen3": 128, "gemma2": 256, "gemma3_text": 256}.get(
+        fam, o["hidden"] // o["heads"])
+    scaling = parse_rope_scaling(o.get("rope_scaling"),
+                                 int(hd * (o.get("partial_rotary") or 1.0)))
     if fam == "gpt_neox":
         cfg.update({"hidden_act": "gelu", "layer_norm_eps": o.get("eps") or 1e-5,
                     "rotary_emb_base": o.get("rope_theta") or 10000,
@@ -116,7 +156,33 @@ def make_config(o):
         cfg.update({"attention_bias": False, "mlp_bias": False, "pretraining_tp": 1})
     if fam == "mistral":
         cfg["sliding_window"] = o.get("sliding_window")
-    if fam == "qwen2":
+    if fam == "qwen3":
+        cfg.update({"attention_bias": bool(o.get("attention_bias")), "head_dim": hd})
+    if fam in GEMMA:
+        del cfg["hidden_act"]
+        caps = [float(x) for x in (o.get("softcap") or "").split(",") if x.strip()]
+        w = o.get("sliding_window") or 4096
+        pattern = o.get("sliding_pattern") or 6
+        cfg.update({"hidden_activation": "gelu_pytorch_tanh", "head_dim": hd,
+                    "attention_bias": bool(o.get("attention_bias")),
+                    "query_pre_attn_scalar": o.get("query_pre_attn_scalar") or 256,
+                    "sliding_window": w, "rms_norm_eps": o.get("eps") or 1e-6,
+                    "num_key_value_heads": o.get("kv_heads") or 4,
+                    "attn_logit_softcapping": caps[0] if caps else None,
+                    "final_logit_softcapping": caps[1] if len(caps) > 1 else None,
+                    "layer_types": ["sliding_attention" if (
+                        (i + 1) % pattern if fam == "gemma3_text" else (i + 1) % 2)
+                        else "full_attention" for i in range(o["layers"])]})
+        if fam == "gemma3_text":
+            cfg.update({"sliding_window_pattern": pattern,
+                        "rope_local_base_freq": o.get("rope_local_theta") or 10000.0})
+    if fam == "phi3":
+        cfg.update({"rms_norm_eps": o.get("eps") or 1e-5, "sliding_window": o.get("sliding_window"),
+                    "original_max_position_embeddings": o.get("original_max") or 4096,
+                    "resid_pdrop": 0.0, "embd_pdrop": 0.0, "pad_token_id": o.get("eos", 2)})
+        if o.get("partial_rotary"):
+            cfg["partial_rotary_factor"] = o["partial_rotary"]
+    if fam in ("qwen2", "qwen3"):
         w = o.get("sliding_window")
         cfg.update({"use_sliding_window": bool(w), "sliding_window": w or 32768,
                     "max_window_layers": o["layers"] // 2 if w else o["layers"]})
@@ -125,13 +191,15 @@ def make_config(o):
                                   else "full_attention" for i in range(o["layers"])]
     cfg.update(o.get("extra") or {})
     if o.get("rope_parameters"):  # the newer form (transformers 5): one rope_parameters dict
-        params = {"rope_type": "default"}
+        params = {"rope_type": (scaling or {}).get("type", "default")}
         params.update({k: v for k, v in (scaling or {}).items() if k != "type"})
         if fam == "gpt_neox":
             params.update(rope_theta=float(cfg.pop("rotary_emb_base")),
                           partial_rotary_factor=cfg.pop("rotary_pct"))
         else:
             params["rope_theta"] = cfg.pop("rope_theta")
+        if "partial_rotary_factor" in cfg:  # Phi-3 (transformers 5 moves it in)
+            params["partial_rotary_factor"] = cfg.pop("partial_rotary_factor")
         cfg.pop("rope_scaling")
         cfg["rope_parameters"] = params
     return cfg
@@ -154,17 +222,35 @@ class Spec:
         self.n_layer, self.n_head, self.d = (cfg["num_hidden_layers"], cfg["num_attention_heads"],
                                              cfg["hidden_size"])
         # num_key_value_heads: an explicit null means H; a missing key means HF's default
-        kv_default = {"mistral": 8, "qwen2": 32}.get(fam, self.n_head)
+        self.gemma = fam in GEMMA
+        self.qk_norm, self.fused = fam in ("qwen3", "gemma3_text"), fam == "phi3"
+        kv_default = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma2": 4,
+                      "gemma3_text": 4}.get(fam, self.n_head)
         self.n_kv = self.n_head if self.neox else (g("num_key_value_heads", kv_default)
                                                    or self.n_head)
-        self.hd = (None if self.neox else g("head_dim")) or self.d // self.n_head
+        # Qwen3Config's head_dim defaults to 128, not D/H
+        hd_default = {"qwen3": 128, "gemma2": 256, "gemma3_text": 256}.get(fam,
+                                                                            self.d // self.n_head)
+        self.hd = (None if self.neox else g("head_dim", hd_default)) or self.d // self.n_head
         self.inner, self.vocab = cfg["intermediate_size"], cfg["vocab_size"]
-        self.tie = bool(g("tie_word_embeddings", False))
+        self.tie = bool(g("tie_word_embeddings", self.gemma))
         self.act = g("hidden_act", "gelu" if self.neox else "silu")
-        self.eps = float(g("layer_norm_eps", 1e-5) if self.neox else g("rms_norm_eps", 1e-6))
-        bias = bool(g("attention_bias", fam != "llama")) if fam in ("llama", "gpt_neox") else False
+        if self.gemma:
+            self.act = g("hidden_activation", "gelu_pytorch_tanh")
+            self.scaling = g("query_pre_attn_scalar", 256) ** -0.5
+            caps = (None, None) if fam == "gemma3_text" else (50.0, 30.0)
+            self.attn_cap = g("attn_logit_softcapping", caps[0])
+            self.final_cap = g("final_logit_softcapping", caps[1])
+        self.eps = float(g("layer_norm_eps", 1e-5) if self.neox else
+                         g("rms_norm_eps", 1e-5 if fam == "phi3" else 1e-6))
+        with_bias = ("llama", "gpt_neox", "qwen3") + GEMMA
+        bias = bool(g("attention_bias", fam == "gpt_neox")) if fam in with_bias else False
         self.qkv_bias = True if fam == "qwen2" else bias
-        self.o_bias = bias if fam in ("llama", "gpt_neox") else False
+        self.o_bias = bias if fam in with_bias else False
+        self.max_pos = g("max_position_embeddings", {"phi3": 4096, "gemma2": 8192,
+                                                     "gemma3_text": 131072}.get(fam, 2048))
+        self.original_max = g("original_max_position_embeddings",
+                              4096 if fam == "phi3" else self.max_pos)
         self.mlp_bias = True if self.neox else (fam == "llama" and bool(g("mlp_bias", False)))
         self.parallel = self.neox and bool(g("use_parallel_residual", True))
         self._rope(cfg)
@@ -179,12 +265,23 @@ class Spec:
             theta = params.get("rope_theta", cfg.get("rotary_emb_base", 10000))
             pct = params.get("partial_rotary_factor", cfg.get("rotary_pct", 0.25))
         else:
-            theta, pct = params.get("rope_theta", cfg.get("rope_theta", 10000.0)), 1.0
+            if self.family == "gemma3_text":  # full_attention layers: rope_theta, default 1e6
+                if "full_attention" in params:
+                    params = dict(params["full_attention"])
+                    scaling = params
+                theta = params.get("rope_theta", cfg.get("rope_theta", 1e6))
+                self.local_theta = float(cfg.get("rope_local_base_freq", 10000.0))
+            else:
+                theta = params.get("rope_theta", cfg.get("rope_theta", 10000.0))
+            pct = params.get("partial_rotary_factor", cfg.get("partial_rotary_factor", 1.0))
         self.rope_theta = float(theta)
         self.rotary_dim = int(self.hd * pct)
         self.rope_type = scaling.get("rope_type", scaling.get("type", "default"))
+        if self.rope_type in LONGROPE_TYPES and (self.family == "phi3"
+                                                  or self.rope_type == "longrope"):
+            self.rope_type = "longrope"
         self.rope_scaling = scaling
-        if self.rope_type not in ("default", "linear", "llama3"):
+        if self.rope_type not in ("default", "linear", "llama3", "longrope"):
             raise ValueError("rope type %r is not supported by this reference" % self.rope_type)
 
     def _windows(self, cfg):
@@ -192,7 +289,17 @@ class Spec:
         w = cfg.get("sliding_window", 4096 if self.family == "mistral" else None)
         if self.family == "mistral":  # MistralConfig's default window is 4096
             return [w] * self.n_layer
-        if self.family == "qwen2" and cfg.get("use_sliding_window", False) and w:
+        if self.family == "phi3":  # Phi3Model: the sliding mask on every layer when set
+            return [w] * self.n_layer
+        if self.gemma:
+            w = cfg.get("sliding_window", 4096)
+            pattern = cfg.get("sliding_window_pattern", 6)
+            types = cfg.get("layer_types") or [
+                "sliding_attention" if ((i + 1) % pattern if self.family == "gemma3_text"
+                                        else (i + 1) % 2) else "full_attention"
+                for i in range(self.n_layer)]
+            return [w if t == "sliding_attention" else None for t in types]
+        if self.family in ("qwen2", "qwen3") and cfg.get("use_sliding_window", False) and w:
             types = cfg.get("layer_types") or [
                 "sliding_attention" if i >= cfg.get("max_window_layers", 28) else "full_attention"
                 for i in range(self.n_layer)]
@@ -223,12 +330,28 @@ def param_specs(s):
                 ("gpt_neox.final_layer_norm.bias", (d,), "norm_bias")]
         return out + ([] if s.tie else [("embed_out.weight", (s.vocab, d), "matrix")])
     out = [("model.embed_tokens.weight", (s.vocab, d), "matrix")]
+    if s.fused:
+        q, kv = s.n_head * hd, s.n_kv * hd
+        for n in range(s.n_layer):
+            p = "model.layers.%d." % n
+            out += [(p + "self_attn.qkv_proj.weight", (q + 2 * kv, d), "matrix"),
+                    (p + "self_attn.o_proj.weight", (d, q), "matrix"),
+                    (p + "mlp.gate_up_proj.weight", (2 * f, d), "matrix"),
+                    (p + "mlp.down_proj.weight", (d, f), "matrix"),
+                    (p + "input_layernorm.weight", (d,), "norm"),
+                    (p + "post_attention_layernorm.weight", (d,), "norm")]
+        out.append(("model.norm.weight", (d,), "norm"))
+        return out + ([] if s.tie else [("lm_head.weight", (s.vocab, d), "matrix")])
     for n in range(s.n_layer):
         p = "model.layers.%d." % n
         for proj, rows in (("q", s.n_head * hd), ("k", s.n_kv * hd), ("v", s.n_kv * hd)):
             out.append((p + "self_attn.%s_proj.weight" % proj, (rows, d), "matrix"))
             if s.qkv_bias:
                 out.append((p + "self_attn.%s_proj.bias" % proj, (rows,), "bias"))
+        if s.qk_norm:  # Gemma's norms hold w of 1 + w: drawn near 0
+            kind = "norm_bias" if s.gemma else "norm"
+            out += [(p + "self_attn.q_norm.weight", (hd,), kind),
+                    (p + "self_attn.k_norm.weight", (hd,), kind)]
         out.append((p + "self_attn.o_proj.weight", (d, s.n_head * hd), "matrix"))
         if s.o_bias:
             out.append((p + "self_attn.o_proj.bias", (d,), "bias"))
@@ -236,9 +359,13 @@ def param_specs(s):
             out.append((p + "mlp.%s_proj.weight" % proj, shape, "matrix"))
             if s.mlp_bias:
                 out.append((p + "mlp.%s_proj.bias" % proj, (shape[0],), "bias"))
-        out += [(p + "input_layernorm.weight", (d,), "norm"),
-                (p + "post_attention_layernorm.weight", (d,), "norm")]
-    out.append(("model.norm.weight", (d,), "norm"))
+        if s.gemma:
+            out += [(p + ln + "_layernorm.weight", (d,), "norm_bias")
+                    for ln in ("input", "post_attention", "pre_feedforward", "post_feedforward")]
+        else:
+            out += [(p + "input_layernorm.weight", (d,), "norm"),
+                    (p + "post_attention_layernorm.weight", (d,), "norm")]
+    out.append(("model.norm.weight", (d,), "norm_bias" if s.gemma else "norm"))
     return out + ([] if s.tie else [("lm_head.weight", (s.vocab, d), "matrix")])
 
 
@@ -285,8 +412,29 @@ def _source(shape, kind, std, seed, index, n_heads=None, whole=False):
     return chunks
 
 
+def split_rows(s, name):
+    """The separate tensors a fused Phi-3 matrix NAME holds: [(name, first row, rows)]."""
+    p = name[:-len("qkv_proj.weight" if name.endswith("qkv_proj.weight")
+                   else "gate_up_proj.weight")]
+    if name.endswith("qkv_proj.weight"):
+        q, kv = s.n_head * s.hd, s.n_kv * s.hd
+        return [(p + "q_proj.weight", 0, q), (p + "k_proj.weight", q, kv),
+                (p + "v_proj.weight", q + kv, kv)]
+    return [(p + "gate_proj.weight", 0, s.inner), (p + "up_proj.weight", s.inner, s.inner)]
+
+
+def _rows_source(shape, kind, std, seed, index, first, rows):
+    """Rows FIRST..FIRST+ROWS of the random tensor _source(shape, ...) draws whole."""
+    whole = _source(shape, kind, std, seed, index, whole=True)
+
+    def chunks():
+        for z in whole():
+            yield np.ascontiguousarray(z[first:first + rows])
+    return chunks
+
+
 def write_model(out_dir, cfg, dtype="f32", shards=1, std=0.05, seed=0, from_meta=False,
-                meta_out=None):
+                meta_out=None, unfused=False):
     """config.json + random safetensors weights in OUT_DIR. FROM_META draws q/k in Meta's
     layout, converts them as HF's converter does, and writes the unconverted weights with Meta's
     names to META_OUT (a single safetensors file outside the folder). Returns the files."""
@@ -302,6 +450,11 @@ def write_model(out_dir, cfg, dtype="f32", shards=1, std=0.05, seed=0, from_meta
         heads = None
         if from_meta and name.endswith(("q_proj.weight", "k_proj.weight")):
             heads = s.n_head if "q_proj" in name else s.n_kv
+        if unfused and s.fused and name.endswith(("qkv_proj.weight", "gate_up_proj.weight")):
+            for part, first, rows in split_rows(s, name):
+                tensors.append((part, st_dtype, (rows, shape[1]),
+                                _rows_source(shape, kind, std, seed, i, first, rows)))
+            continue
         tensors.append((name, st_dtype, shape, _source(shape, kind, std, seed, i, heads)))
         if from_meta:
             meta.append((meta_name(name), st_dtype, shape,

@@ -1,15 +1,19 @@
 #!/usr/bin/python3
 """decoder_reference.py — the project's independent PyTorch reference for the Llama family
-(llama, mistral, qwen2: Llama 2/3, Mistral, Qwen2/2.5, SmolLM2, TinyLlama) and GPT-NeoX (Pythia).
+(llama, mistral, qwen2, qwen3: Llama 2/3, Mistral, Qwen2/2.5, Qwen3, SmolLM2, TinyLlama), Phi-3
+(phi3) and GPT-NeoX (Pythia).
 
 Subcommands (the C tests call exactly these):
-  make-model OUT_DIR --family llama|mistral|qwen2|gpt_neox --layers L --heads H [--kv-heads K]
-             --hidden D --intermediate I --vocab V --positions P [--head-dim HD]
-             [--rope-theta T] [--rope-scaling linear:F | llama3:F,LOW,HIGH,ORIGINAL_MAX]
+  make-model OUT_DIR --family llama|mistral|qwen2|qwen3|phi3|gpt_neox --layers L --heads H
+             [--kv-heads K] --hidden D --intermediate I --vocab V --positions P [--head-dim HD]
+             [--rope-theta T] [--rope-scaling linear:F | llama3:F,LOW,HIGH,ORIGINAL_MAX |
+             longrope[:ATTENTION_FACTOR]] [--original-max N] [--partial-rotary R]
+             [--attention-bias] [--unfused]
              [--rotary-pct R] [--no-parallel-residual] [--sliding-window W] [--tie | --no-tie]
              [--dtype f32|bf16|f16] [--shards N] [--seed S] [--std X] [--eps E]
              [--rope-parameters] [--from-meta [--meta-out FILE]]
-             [--preset smollm2-135m|llama-3.2-1b|pythia-70m|qwen2.5-0.5b|tinyllama]
+             [--preset smollm2-135m|llama-3.2-1b|pythia-70m|qwen2.5-0.5b|qwen3-0.6b|
+                       phi3-mini-4k|tinyllama]
       a random model in the exact HF folder layout (decoder_layout.py): config.json and
       model.safetensors, or with --shards N > 1 model-0000k-of-0000N.safetensors plus
       model.safetensors.index.json. A preset supplies the real model's shapes, config values
@@ -92,6 +96,29 @@ Where versions differ, this follows the newest (4.5x/5.x) behaviour, noted below
   hidden_states (LlamaModel/GPTNeoXModel loops up to 4.54, check_model_inputs from 4.55,
     same result): the embeddings, then the output of blocks 0 .. L−2, then the final norm
     applied to the output of block L−1 (that block's raw output is not returned).
+Qwen3 (models/qwen3/modeling_qwen3.py 000c33f, configuration_qwen3.py 008e574):
+  as Qwen2, but q_proj/k_proj/v_proj/o_proj biases only with attention_bias (default false);
+  q_norm and k_norm: Qwen3RMSNorm over head_dim (eps rms_norm_eps) of q.view(T, H, hd) and
+  k.view(T, K, hd), after the projections and before RoPE; head_dim default 128 (Qwen3Config),
+  num_key_value_heads default 32. Sliding window: Qwen3Config sets sliding_window to None unless
+  use_sliding_window, then layer_types (or layers >= max_window_layers, default 28) get the
+  sliding mask from create_sliding_window_causal_mask. The eager attention function ignores its
+  sliding_window argument; the window comes from the mask, which this reference builds.
+Phi-3 (models/phi3/modeling_phi3.py 00d4b3d, configuration_phi3.py 008e574):
+  qkv = qkv_proj(x) (no bias); q = qkv[:H·hd], k = next K·hd, v = the rest; gate, up =
+  gate_up_proj(x).chunk(2) (gate first), mlp = down(up · silu(gate)); RMSNorm eps default 1e-5;
+  num_key_value_heads default H; partial_rotary_factor (default 1) rotates the first
+  int(head_dim · factor) dims (apply_rotary_pos_emb's q_rot/q_pass). Mask: Phi3Model uses
+  create_sliding_window_causal_mask on every layer when config.sliding_window is not None.
+  rope_scaling types su and yarn are read as longrope (Phi3Config.convert_rope_params_to_dict).
+longrope (modeling_rope_utils._compute_longrope_parameters, transformers 5, and
+  dynamic_rope_update's longrope_frequency_update): original = the scaling's
+  original_max_position_embeddings, else the config's (Phi3Config default 4096); factor = the
+  scaling's factor, else max_position_embeddings / original; attention_factor = the scaling's,
+  else 1 if factor <= 1, else sqrt(1 + ln(factor) / ln(original)); ext = long_factor when the
+  sequence length T (max position + 1) > original, else short_factor; inv_freq = 1.0 / (ext ·
+  theta ** (arange(0, dim, 2).float() / dim)) in float32; cos = emb.cos() · attention_factor,
+  sin likewise (float32).
 Uses /usr/bin/python3 with Debian's python3-torch, python3-h5py, python3-numpy.
 """
 
@@ -125,11 +152,31 @@ def _import_torch(threads=2):
 # --- the model ------------------------------------------------------------------------------
 
 
-def inv_freq(spec):
-    """HF's inverse frequencies [rotary_dim/2], float32 (modeling_rope_utils.py)."""
-    dim = spec.rotary_dim
-    inv = 1.0 / (spec.rope_theta ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
+def longrope_params(spec):
+    """(original, attention_factor) of a longrope spec."""
     sc = spec.rope_scaling
+    original = sc.get("original_max_position_embeddings", spec.original_max)
+    factor = sc.get("factor")
+    if factor is None:
+        factor = spec.max_pos / original
+    attention = sc.get("attention_factor")
+    if attention is None:
+        attention = 1.0 if factor <= 1.0 else math.sqrt(1 + math.log(factor) / math.log(original))
+    return original, attention
+
+
+def inv_freq(spec, t=1):
+    """HF's inverse frequencies [rotary_dim/2] for a sequence of T tokens, float32
+    (modeling_rope_utils.py)."""
+    dim = spec.rotary_dim
+    sc = spec.rope_scaling
+    if spec.rope_type == "longrope":
+        original, _ = longrope_params(spec)
+        ext = torch.tensor(sc["long_factor"] if t > original else sc["short_factor"],
+                           dtype=torch.float32)
+        shape = torch.arange(0, dim, 2, dtype=torch.int64).float() / dim
+        return 1.0 / (ext * spec.rope_theta ** shape)
+    inv = 1.0 / (spec.rope_theta ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
     if spec.rope_type == "linear":
         inv = inv / sc["factor"]
     elif spec.rope_type == "llama3":
@@ -147,7 +194,7 @@ def inv_freq(spec):
 def rope_angles(spec, t):
     """[T, rotary_dim/2] float32 angles: each one rounded product position × inv_freq."""
     pos = torch.arange(t, dtype=torch.int64).float()
-    return (inv_freq(spec)[:, None] @ pos[None, :]).transpose(0, 1)
+    return (inv_freq(spec, t)[:, None] @ pos[None, :]).transpose(0, 1)
 
 
 def rotate_half(x):
@@ -216,21 +263,107 @@ class Decoder:
         if s.neox:
             qkv = self._lin(x, p + "attention.query_key_value").view(t, s.n_head, 3 * s.hd)
             return qkv.transpose(0, 1).chunk(3, dim=-1)
-        q = self._lin(x, p + "self_attn.q_proj").view(t, s.n_head, s.hd).transpose(0, 1)
-        k = self._lin(x, p + "self_attn.k_proj").view(t, s.n_kv, s.hd).transpose(0, 1)
-        v = self._lin(x, p + "self_attn.v_proj").view(t, s.n_kv, s.hd).transpose(0, 1)
-        return q, k, v
+        if s.fused:  # Phi-3: one qkv_proj, sliced q | k | v
+            qkv = self._lin(x, p + "self_attn.qkv_proj")
+            nq, nkv = s.n_head * s.hd, s.n_kv * s.hd
+            q, k, v = qkv[..., :nq], qkv[..., nq:nq + nkv], qkv[..., nq + nkv:]
+        else:
+            q = self._lin(x, p + "self_attn.q_proj")
+            k = self._lin(x, p + "self_attn.k_proj")
+            v = self._lin(x, p + "self_attn.v_proj")
+        q, k, v = q.view(t, s.n_head, s.hd), k.view(t, s.n_kv, s.hd), v.view(t, s.n_kv, s.hd)
+        if s.qk_norm:  # Qwen3: RMSNorm of each head over head_dim, before RoPE
+            q = self._rms(q, p + "self_attn.q_norm")
+            k = self._rms(k, p + "self_attn.k_norm")
+        return q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1)
+
+    def _rms(self, x, name):
+        var = x.pow(2).mean(-1, keepdim=True)
+        return self.w[name + ".weight"] * (x * torch.rsqrt(var + self.s.eps))
 
     def _mlp(self, x, p):
         if self.s.neox:
             up = self.act(self._lin(x, p + "mlp.dense_h_to_4h"))
             return self._lin(up, p + "mlp.dense_4h_to_h")
+        if self.s.fused:  # Phi-3: gate_up_proj, chunk(2): gate first
+            gate, up = self._lin(x, p + "mlp.gate_up_proj").chunk(2, dim=-1)
+            return self._lin(up * self.act(gate), p + "mlp.down_proj")
         gate = self.act(self._lin(x, p + "mlp.gate_proj"))
         return self._lin(gate * self._lin(x, p + "mlp.up_proj"), p + "mlp.down_proj")
+
+    def _rms1p(self, x, name):
+        """Gemma's RMSNorm: x · rsqrt(mean(x²) + eps) · (1.0 + weight), float32."""
+        var = x.pow(2).mean(-1, keepdim=True)
+        return (x * torch.rsqrt(var + self.s.eps)) * (1.0 + self.w[name + ".weight"])
+
+    def _forward_gemma(self, ids, capture):
+        """Gemma2/Gemma3 (modeling_gemma2.py, modeling_gemma3.py eager)."""
+        s, w, t = self.s, self.w, len(ids)
+        emb = w["model.embed_tokens.weight"]
+        h = emb[torch.as_tensor(ids, dtype=torch.long)] * torch.tensor(s.d ** 0.5,
+                                                                     dtype=torch.float32)
+        tables = {}
+        for local in (False, True):
+            spec = s
+            if local:
+                spec = type("LocalRope", (), dict(rotary_dim=s.rotary_dim, rope_type="default",
+                                                  rope_theta=getattr(s, "local_theta", 0.0),
+                                                  rope_scaling={}))
+            if local and s.family != "gemma3_text":
+                tables[True] = tables[False]
+                continue
+            ang = (inv_freq(spec, t)[:, None] @ torch.arange(t, dtype=torch.int64).float()[
+                None, :]).transpose(0, 1)
+            full = torch.cat((ang, ang), dim=-1)
+            tables[local] = (full.cos(), full.sin())
+        masks = {win: self._mask(t, win) for win in set(s.windows)}
+        rep = s.n_head // s.n_kv
+        out = {"hidden_states": [], "attentions": []}
+        if capture:
+            out.update(q=[], k=[], v=[], contexts=[], attn_out=[])
+        for n in range(s.n_layer):
+            p = "model.layers.%d." % n
+            out["hidden_states"].append(h)
+            x = self._rms1p(h, p + "input_layernorm")
+            q = self._lin(x, p + "self_attn.q_proj").view(t, s.n_head, s.hd)
+            k = self._lin(x, p + "self_attn.k_proj").view(t, s.n_kv, s.hd)
+            v = self._lin(x, p + "self_attn.v_proj").view(t, s.n_kv, s.hd)
+            if s.qk_norm:
+                q = self._rms1p(q, p + "self_attn.q_norm")
+                k = self._rms1p(k, p + "self_attn.k_norm")
+            q, k, v = q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1)
+            cos, sin = tables[s.windows[n] is not None]
+            q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
+            k = k[:, None].expand(s.n_kv, rep, t, s.hd).reshape(s.n_head, t, s.hd)
+            v = v[:, None].expand(s.n_kv, rep, t, s.hd).reshape(s.n_head, t, s.hd)
+            scores = torch.matmul(q, k.transpose(1, 2)) * s.scaling
+            if s.attn_cap:
+                scores = torch.tanh(scores / s.attn_cap) * s.attn_cap
+            prob = torch.softmax(scores + masks[s.windows[n]], dim=-1, dtype=torch.float32)
+            ctx = torch.matmul(prob, v)
+            a = self._lin(ctx.transpose(0, 1).reshape(t, s.n_head * s.hd), p + "self_attn.o_proj")
+            h = h + self._rms1p(a, p + "post_attention_layernorm")
+            x = self._rms1p(h, p + "pre_feedforward_layernorm")
+            m = self._lin(self.act(self._lin(x, p + "mlp.gate_proj"))
+                          * self._lin(x, p + "mlp.up_proj"), p + "mlp.down_proj")
+            h = h + self._rms1p(m, p + "post_feedforward_layernorm")
+            out["attentions"].append(prob)
+            if capture:
+                for key, val in (("q", q), ("k", k), ("v", v), ("contexts", ctx), ("attn_out", a)):
+                    out[key].append(val)
+        h = self._rms1p(h, "model.norm")
+        out["hidden_states"].append(h)
+        logits = torch.nn.functional.linear(h, w[self.out_name])
+        if s.final_cap:
+            logits = torch.tanh(logits / s.final_cap) * s.final_cap
+        out["logits"] = logits
+        return out
 
     def forward(self, ids, capture=False):
         """Returns a dict: hidden_states (L+1 tensors [T,D]), attentions (L tensors [H,T,T]),
         logits [T,V]; with CAPTURE also q, k, v, contexts ([H,T,hd] each) and attn_out [T,D]."""
+        if self.s.gemma:
+            return self._forward_gemma(ids, capture)
         s, w, t = self.s, self.w, len(ids)
         pre = "gpt_neox.layers.%d." if s.neox else "model.layers.%d."
         emb = w["gpt_neox.embed_in.weight" if s.neox else "model.embed_tokens.weight"]
@@ -238,6 +371,9 @@ class Decoder:
         angles = rope_angles(s, t)
         full = torch.cat((angles, angles), dim=-1)
         cos, sin = full.cos(), full.sin()
+        if s.rope_type == "longrope":
+            _, attention = longrope_params(s)
+            cos, sin = cos * attention, sin * attention
         masks = {win: self._mask(t, win) for win in set(s.windows)}
         rep, scaling = s.n_head // s.n_kv, s.hd ** -0.5
         out = {"hidden_states": [], "attentions": []}
@@ -321,7 +457,9 @@ def run_capture(model, ids):
 
 MODEL_OPTIONS = ("family", "layers", "heads", "kv_heads", "hidden", "intermediate", "vocab",
                  "positions", "head_dim", "rope_theta", "rope_scaling", "rotary_pct",
-                 "sliding_window", "tie", "dtype", "eps")
+                 "sliding_window", "tie", "dtype", "eps", "original_max", "partial_rotary",
+                 "attention_bias", "softcap", "sliding_pattern", "query_pre_attn_scalar",
+                 "rope_local_theta")
 
 
 def make_model_options(a):
@@ -356,7 +494,7 @@ def cmd_make_model(a):
         meta_out = a.meta_out or os.path.normpath(a.out_dir) + ".meta.safetensors"
         t0 = time.perf_counter()
         files = decoder_layout.write_model(a.out_dir, cfg, o["dtype"], a.shards, a.std, a.seed,
-                                           a.from_meta, meta_out)
+                                           a.from_meta, meta_out, a.unfused)
     except (ValueError, KeyError, OSError) as e:
         sys.exit("decoder_reference: %s" % e)
     print(json.dumps({"out_dir": a.out_dir, "files": files, "seconds":
@@ -454,11 +592,20 @@ def main(argv=None):
     m.add_argument("--preset", choices=sorted(decoder_layout.PRESETS))
     m.add_argument("--family", choices=sorted(decoder_layout.ARCHITECTURES))
     for opt in ("--layers", "--heads", "--kv-heads", "--hidden", "--intermediate", "--vocab",
-                "--positions", "--head-dim", "--sliding-window"):
+                "--positions", "--head-dim", "--sliding-window", "--original-max"):
         m.add_argument(opt, type=int)
-    for opt in ("--rope-theta", "--rotary-pct", "--eps"):
+    for opt in ("--rope-theta", "--rotary-pct", "--eps", "--partial-rotary"):
         m.add_argument(opt, type=float)
-    m.add_argument("--rope-scaling", help="linear:FACTOR or llama3:FACTOR,LOW,HIGH,ORIGINAL_MAX")
+    m.add_argument("--softcap", help="gemma2: ATTN,FINAL soft-caps (default none written)")
+    m.add_argument("--sliding-pattern", type=int, help="gemma3_text: sliding_window_pattern")
+    m.add_argument("--query-pre-attn-scalar", type=float, help="gemma: the scores' 1/sqrt")
+    m.add_argument("--rope-local-theta", type=float, help="gemma3_text: rope_local_base_freq")
+    m.add_argument("--attention-bias", action="store_true", default=None,
+                   help="qwen3: biases on q, k, v and o")
+    m.add_argument("--unfused", action="store_true",
+                   help="phi3: store qkv_proj and gate_up_proj split into their parts")
+    m.add_argument("--rope-scaling", help="linear:FACTOR, llama3:FACTOR,LOW,HIGH,ORIGINAL_MAX or "
+                   "longrope[:ATTENTION_FACTOR]")
     m.add_argument("--no-parallel-residual", action="store_true", help="NeoX: sequential block")
     m.add_argument("--tie", dest="tie", action="store_true", default=None)
     m.add_argument("--no-tie", dest="tie", action="store_false")

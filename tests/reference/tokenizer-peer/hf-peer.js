@@ -80,6 +80,26 @@ function base (model) {
     pre_tokenizer: null, post_processor: null, decoder: null, model };
 }
 
+// Qwen2's and Qwen3's split regex (their tokenizer.json): as Llama 3's but single digits.
+const ONIG_QWEN2 = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+
+// Phi-3's added tokens after Llama 2's 32,000 pieces (Phi-3-mini's tokenizer.json): the chat
+// markers and placeholders strip the whitespace on their right.
+const PHI3_ADDED = [[32000, '<|endoftext|>', false], [32001, '<|assistant|>', true],
+  [32002, '<|placeholder1|>', true], [32003, '<|placeholder2|>', true],
+  [32004, '<|placeholder3|>', true], [32005, '<|placeholder4|>', true],
+  [32006, '<|system|>', true], [32007, '<|end|>', true], [32008, '<|placeholder5|>', true],
+  [32009, '<|placeholder6|>', true], [32010, '<|user|>', true]];
+
+// Phi-3's tokenizer.json in its shape: the Llama 2 SentencePiece BPE of LLAMA_SPM (a path) with
+// Phi-3's added tokens.
+function phi3FromLlama (llamaSpm) {
+  const j = JSON.parse(fs.readFileSync(llamaSpm, 'utf8'));
+  for (const [id, content, rstrip] of PHI3_ADDED)
+    j.added_tokens.push(added(id, content, { special: true, rstrip }));
+  return j;
+}
+
 const ONIG_LLAMA3 = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
 function synthetic (tk, train, tmp) {
@@ -256,6 +276,26 @@ function synthetic (tk, train, tmp) {
     k.post_processor = { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true };
     out['bpe-bytelevel-prefix-space'] = k;
   }
+
+  // Qwen2/Qwen3's shape: byte-level BPE (trained here: their 151,643-entry vocabulary is not in
+  // the project) behind NFC, the Qwen split regex and ByteLevel without its own regex; no BOS;
+  // <|endoftext|>, <|im_start|>, <|im_end|> special, Qwen3's <think> and </think> not.
+  {
+    const m = trained(tk, tk.BPE, train, tmp, tk.byteLevelPreTokenizer(false, true)).model;
+    m.ignore_merges = false;
+    const j = base(m);
+    const n = nextId(m);
+    j.added_tokens = [added(n, '<|endoftext|>', { special: true }),
+      added(n + 1, '<|im_start|>', { special: true }), added(n + 2, '<|im_end|>', { special: true }),
+      added(n + 3, '<think>'), added(n + 4, '</think>')];
+    j.normalizer = { type: 'NFC' };
+    j.pre_tokenizer = { type: 'Sequence', pretokenizers: [
+      { type: 'Split', pattern: { Regex: ONIG_QWEN2 }, behavior: 'Isolated', invert: false },
+      { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false }] };
+    j.post_processor = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false };
+    j.decoder = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false };
+    out['qwen-bytelevel-split'] = j;
+  }
   return out;
 }
 
@@ -293,6 +333,11 @@ async function main () {
   for (const arg of named) {
     const eq = arg.indexOf('=');
     files[arg.slice(0, eq)] = arg.slice(eq + 1);
+  }
+  if (files['llama-spm']) {
+    fs.mkdirSync(path.join(outDir, 'phi3-llama-spm'), { recursive: true });
+    files['phi3-llama-spm'] = path.join(outDir, 'phi3-llama-spm', 'tokenizer.json');
+    fs.writeFileSync(files['phi3-llama-spm'], JSON.stringify(phi3FromLlama(files['llama-spm'])));
   }
   const texts = fs.readFileSync(corpusPath, 'utf8').split('\n').filter((l) => l.length > 0)
     .map((l) => JSON.parse(l));

@@ -72,7 +72,9 @@ TOKEN_STRINGS = ["<s>", "</s>", "<unk>", "[CLS]", "[SEP]", "[MASK]", "[PAD]", "[
                  "<pad>", "<mask>", "<|begin_of_text|>", "<|end_of_text|>", "<|padding|>",
                  "<lstrip>", "<rstrip>", "<both>", "<both> x", "word", "Good Morning", "GOOD  morning",
                  "hello",
-                 " \u00fcn\u00efcode", "<0x0A>", "\u2581", "##ing", "</w>"]
+                 " \u00fcn\u00efcode", "<0x0A>", "\u2581", "##ing", "</w>",
+                 "<|im_start|>", "<|im_end|>", "<think>", "</think>", "<|user|>", "<|end|>",
+                 "<|assistant|>", "<|system|>", "<|placeholder3|>"]
 
 # Scripts and runs that stress normalizers and pre-tokenizers.
 EXTRA = ["\u0926\u0947\u0935\u0928\u093e\u0917\u0930\u0940 \u0932\u093f\u092a\u093f",
@@ -202,6 +204,11 @@ def fixed_lines():
         lines += [t, "a" + t + "b", "a " + t + " b", t + t, " " + t + "\n", "\n" + t + " x",
                   "x  " + t + "  y", t.lower(), t.upper(), "(" + t + ")"]
     lines += EXTRA
+    # chat texts as Qwen's and Phi-3's templates write them
+    lines += ["<|im_start|>system\nYou are helpful.<|im_end|>\n<|im_start|>user\nHi!<|im_end|>\n"
+              "<|im_start|>assistant\n<think>\n\n</think>\n\nHello.<|im_end|>",
+              "<|system|>\nYou are helpful.<|end|>\n<|user|>\n What is 2+2? <|end|>\n"
+              "<|assistant|>  4<|end|><|endoftext|>"]
     lines += ["a" * 300, " " * 300, "\n" * 50, "ab" * 200, "1" * 100, "!" * 100,
               "🙂" * 50, "中" * 100, "é" * 100, "e\u0301" * 50, "\u00a0" * 40 + "x"]
     return lines
