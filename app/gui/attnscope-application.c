@@ -129,6 +129,52 @@ download_model (GSimpleAction *action, GVariant *parameter, gpointer user_data)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The style manager's colour scheme for STYLE, the value of the "style" key (app.style). */
+static void
+apply_style (const char *style)
+{
+  AdwColorScheme scheme = g_strcmp0 (style, "dark") == 0    ? ADW_COLOR_SCHEME_FORCE_DARK
+                          : g_strcmp0 (style, "light") == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT
+                                                            : ADW_COLOR_SCHEME_DEFAULT;
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), scheme);
+}
+
+static void
+style_changed (GSettings *settings, const char *key, gpointer user_data)
+{
+  g_autofree char *style = g_settings_get_string (settings, key);
+  apply_style (style);
+}
+
+/* Without settings: the choice holds until attnscope quits. */
+static void
+style_change_state (GSimpleAction *action, GVariant *value, gpointer user_data)
+{
+  g_simple_action_set_state (action, value);
+  apply_style (g_variant_get_string (value, NULL));
+}
+
+/* app.style: light, dark or the system's style ("system"), kept in the "style" key. */
+static void
+add_style_action (AttnscopeApplication *self)
+{
+  g_autoptr (GAction) action = NULL;
+  if (self->settings != NULL)
+    {
+      action = g_settings_create_action (self->settings, "style");
+      g_signal_connect (self->settings, "changed::style", G_CALLBACK (style_changed), NULL);
+      style_changed (self->settings, "style", NULL);
+    }
+  else
+    {
+      GSimpleAction *simple = g_simple_action_new_stateful ("style", G_VARIANT_TYPE_STRING,
+                                                            g_variant_new_string ("system"));
+      g_signal_connect (simple, "change-state", G_CALLBACK (style_change_state), NULL);
+      action = G_ACTION (simple);
+    }
+  g_action_map_add_action (G_ACTION_MAP (self), action);
+}
+
 static const GActionEntry app_actions[] = {
   { "about", show_about, NULL, NULL, NULL, { 0 } },
   { "download-model", download_model, NULL, NULL, NULL, { 0 } },
@@ -144,6 +190,7 @@ attnscope_application_startup (GApplication *application)
   self->settings = attnscope_application_settings_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions),
                                    self);
+  add_style_action (self);
   GtkApplication *app = GTK_APPLICATION (self);
   gtk_application_set_accels_for_action (app, "app.quit", (const char *[]){ "<Control>q", NULL });
   gtk_application_set_accels_for_action (app, "win.export-figure",

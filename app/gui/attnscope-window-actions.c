@@ -1,8 +1,10 @@
 /* attnscope-window-actions.c — the main window's actions (win.*) and their keys: open a model
- * folder, export, truncate or keep the whole text, translate, step layer and head (Alt+arrows, as
- * the heads grid is drawn), show a page (Alt+N), focus the entry; and the session's view-state
- * properties and load-model as stateful actions of the window. */
+ * folder, export, show a saved file's folder, truncate or keep the whole text, translate, step
+ * layer and head (Alt+arrows, as the heads grid is drawn), show a page (Alt+N), focus the entry;
+ * and the session's view-state properties and load-model as stateful actions of the window. */
 #include "attnscope-window-private.h"
+
+#include <glib/gi18n.h>
 
 static void
 load_model_change_state (GSimpleAction *action, GVariant *value, gpointer user_data)
@@ -70,6 +72,26 @@ show_page_action (GtkWidget *widget, const char *action_name, GVariant *paramete
 }
 
 static void
+folder_shown (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (AttnscopeWindow) self = user_data;
+  g_autoptr (GError) error = NULL;
+  if (!g_app_info_launch_default_for_uri_finish (result, &error))
+    attnscope_window_show_error (self, _ ("Could not open the folder"), error->message);
+}
+
+/* Opens the folder whose URI is PARAMETER in the file manager (the saved notification's button). */
+static void
+show_folder (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  g_autoptr (GdkAppLaunchContext) context
+      = gdk_display_get_app_launch_context (gtk_widget_get_display (widget));
+  g_app_info_launch_default_for_uri_async (g_variant_get_string (parameter, NULL),
+                                           G_APP_LAUNCH_CONTEXT (context), NULL, folder_shown,
+                                           g_object_ref (widget));
+}
+
+static void
 focus_entry (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   gtk_widget_grab_focus (GTK_WIDGET (ATTNSCOPE_WINDOW (widget)->entry));
@@ -107,6 +129,7 @@ attnscope_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.step-head", "i", step_head);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.focus-entry", NULL, focus_entry);
+  gtk_widget_class_install_action (widget_class, "win.show-folder", "s", show_folder);
 
   /* As the heads grid is drawn: layer 0 at the top (Alt+Up goes to the layer above), head 0 on
    * the left. */

@@ -60,6 +60,9 @@ const char *attnscope_window_get_last_error (AttnscopeWindow *self);
 
 /* Shows MESSAGE in a toast. */
 void attnscope_window_show_toast (AttnscopeWindow *self, const char *message);
+/* Shows "Saved PATH" in a toast with an Open Folder button (win.show-folder with the URI of
+ * PATH's folder as its target). */
+void attnscope_window_show_saved (AttnscopeWindow *self, const char *path);
 /* Shows an error: a toast with a Details button opening the full MESSAGE. */
 void attnscope_window_show_error (AttnscopeWindow *self, const char *summary, const char *message);
 

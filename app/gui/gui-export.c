@@ -136,8 +136,7 @@ gui_export_write_full (AttnscopeWindow *window, AttnscopePage *page, const char 
     }
   if (sidecar && attnscope_session_get_model (attnscope_window_get_session (window)) != NULL)
     write_sidecar (window, page, path, view, options, &geometry);
-  g_autofree char *message = g_strdup_printf (_ ("Saved %s"), path);
-  attnscope_window_show_toast (window, message);
+  attnscope_window_show_saved (window, path);
   return TRUE;
 }
 

@@ -231,8 +231,8 @@ test_predictions_no_head (void)
   g_assert_cmpint (attnscope_predictions_page_get_n_masks (pred), ==, 0);
   g_assert_cmpint (attnscope_predictions_page_get_n_predictions (pred), ==, 0);
   g_assert_cmpstr (attnscope_predictions_page_get_message (pred), ==,
-                   "This encoder's weights have no masked-LM head: it loads for attention only "
-                   "and predicts no tokens.");
+                   "This encoder comes without the part that guesses hidden words (its masked-LM "
+                   "head): it shows attention only and predicts no tokens.");
 }
 
 /* ---- pairs ---- */

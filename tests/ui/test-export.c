@@ -1,7 +1,8 @@
 /* test-export.c — figures written to PNG, SVG and PDF files (ui/render/figure-export.h): valid
  * files of the expected size for every scale, the PNG identical pixel for pixel to the same
  * figure drawn directly into an image surface (what the widgets show), atomic writes that leave
- * nothing behind on failure, errors that name the path, and the CLI's seed figure equal to the
+ * nothing behind on failure, errors that name the path, a PDF whose document information
+ * names the figure (title, subject, author, creator), and the CLI's seed figure equal to the
  * library's drawing of the seed with the cell colours of the published attention weights. */
 #include <glib/gstdio.h>
 #include <math.h>
@@ -214,6 +215,28 @@ test_pdf (void)
   g_assert_nonnull (strstr (out, "Pages:           1\n"));
   g_autofree char *size = g_strdup_printf ("Page size:       %g x %g pts", w, h);
   g_assert_nonnull (strstr (out, size));
+  /* The document information names the figure: its title, its subtitle as the subject. */
+  g_assert_nonnull (strstr (out, "Title:           Layer 0 \u00b7 head 0\n"));
+  g_assert_nonnull (strstr (out, "Subject:         seed-two-heads \u00b7 \u201cMay the force be "
+                                 "with you\u201d\n"));
+  g_assert_nonnull (strstr (out, "Creator:         attnscope\n"));
+  const char *author = g_get_real_name ();
+  if (*author != '\0' && !g_str_equal (author, "Unknown"))
+    {
+      g_autofree char *line = g_strdup_printf ("Author:          %s\n", author);
+      g_assert_nonnull (strstr (out, line));
+    }
+
+  /* Titles left out of the drawing, or replaced: the metadata follows what the options say. */
+  ArExportOptions options;
+  ar_export_options_init (&options);
+  options.title = "Attention of layer 0";
+  g_assert_true (
+      ar_figure_export_with_options (&figure, path, &options, AS_OUTPUT_DEFAULT, &error));
+  g_assert_no_error (error);
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  g_assert_cmpint (test_spawn (argv, &out2, &err2), ==, 0);
+  g_assert_nonnull (strstr (out2, "Title:           Attention of layer 0\n"));
 }
 
 static int

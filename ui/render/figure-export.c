@@ -376,10 +376,64 @@ set_phys (Sink *sink, double dpi)
   put_be32 (c + 17, png_crc (c + 4, 13));
 }
 
-/* Draws FIG through a FORMAT surface into SINK. */
+/* FIG's own title and subtitle (either may be NULL). */
+static void
+figure_titles (const ArFigure *fig, const char **title, const char **subtitle)
+{
+#define TITLES(member) *title = fig->member->title, *subtitle = fig->member->subtitle
+  switch (fig->kind)
+    {
+    case AR_FIGURE_HEATMAP:
+      TITLES (heatmap);
+      return;
+    case AR_FIGURE_GRID:
+      TITLES (grid);
+      return;
+    case AR_FIGURE_SCATTER:
+      TITLES (scatter);
+      return;
+    case AR_FIGURE_LINES:
+      TITLES (lines);
+      return;
+    case AR_FIGURE_COMPARE:
+      TITLES (compare);
+      return;
+    case AR_FIGURE_ALIGNMENT:
+      TITLES (alignment);
+      return;
+    }
+#undef TITLES
+  g_assert_not_reached ();
+}
+
+/* The PDF's document information: the figure's title (what OPTIONS would draw, and the
+ * figure's own even when titles are left out of the drawing), its subtitle (the model and the
+ * text) as the subject, the user's name as the author and attnscope as the creator. Both the
+ * window and `attnscope export` come here, so their PDFs say the same. */
+static void
+set_pdf_metadata (cairo_surface_t *surface, const ArFigure *untitled, const ArExportOptions *o)
+{
+  const char *title, *subtitle;
+  figure_titles (untitled, &title, &subtitle);
+  if (o->title != NULL)
+    title = o->title;
+  if (o->subtitle != NULL)
+    subtitle = o->subtitle;
+  if (title != NULL && *title != '\0')
+    cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
+  if (subtitle != NULL && *subtitle != '\0')
+    cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_SUBJECT, subtitle);
+  const char *author = g_get_real_name ();
+  if (author != NULL && *author != '\0' && !g_str_equal (author, "Unknown"))
+    cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_AUTHOR, author);
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "attnscope");
+}
+
+/* Draws FIG through a FORMAT surface into SINK; UNTITLED is the figure before OPTIONS retitled
+ * it (for the PDF's metadata). */
 static cairo_status_t
-write_figure (const ArFigure *fig, ArExportFormat format, const ArExportOptions *o,
-              const ArExportGeometry *g, Sink *sink, GError **error)
+write_figure (const ArFigure *fig, const ArFigure *untitled, ArExportFormat format,
+              const ArExportOptions *o, const ArExportGeometry *g, Sink *sink, GError **error)
 {
   if (format == AR_EXPORT_PNG)
     {
@@ -402,7 +456,7 @@ write_figure (const ArFigure *fig, ArExportFormat format, const ArExportOptions 
                                            natural ? CAIRO_SVG_UNIT_USER : CAIRO_SVG_UNIT_PT);
     }
   else
-    cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "attnscope");
+    set_pdf_metadata (surface, untitled, o);
   cairo_t *cr = cairo_create (surface);
   cairo_scale (cr, g->unit_pt, g->unit_pt);
   ar_figure_render (cr, fig, g->layout_w, g->layout_h);
@@ -441,7 +495,7 @@ ar_figure_export_with_options (const ArFigure *fig, const char *path,
     return FALSE;
   Sink sink = { .fd = as_output_file_get_fd (output) };
   GError *local = NULL;
-  cairo_status_t status = write_figure (&figure, format, options, &g, &sink, &local);
+  cairo_status_t status = write_figure (&figure, fig, format, options, &g, &sink, &local);
   gboolean ok = status == CAIRO_STATUS_SUCCESS && sink.error == 0;
   if (ok && fsync (sink.fd) != 0)
     ok = FALSE, sink.error = errno;

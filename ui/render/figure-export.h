@@ -13,7 +13,9 @@
  * so its text keeps its size and its cells or plot fill the width — but never taller than
  * MAX_HEIGHT millimetres when that is set (the presets: a page), the figure then laid out in that
  * height (smaller cells or plot, a comparison's panels side by side rather than stacked).
- * - PDF: one page of page_w × page_h points (pdfinfo's "Page size").
+ * - PDF: one page of page_w × page_h points (pdfinfo's "Page size"); its document information
+ *   has the title (OPTIONS' or the figure's own, drawn or not) as Title, the subtitle as Subject,
+ *   the user's real name (g_get_real_name, unless unknown) as Author and attnscope as Creator.
  * - SVG: the same size in points (width="...pt"), or in user units (= px) for the natural size at
  *   the natural font.
  * - PNG: DPI pixels per inch (72 × the scale: scale 2 is 144 dpi), the resolution written into

@@ -384,6 +384,41 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArG
     }
 }
 
+/* The query heads that share one key/value head (grouped-query attention), or 0 when each has
+ * its own. */
+static int
+group_size (const ArGridFigure *fig)
+{
+  if (fig->n_kv_heads <= 0 || fig->n_kv_heads >= fig->n_heads || fig->n_heads % fig->n_kv_heads)
+    return 0;
+  return fig->n_heads / fig->n_kv_heads;
+}
+
+/* Grouped-query attention: behind each group of query heads sharing a key/value head, in every
+ * layer, one tinted background spanning its thumbnails and labels; between groups the figure's
+ * own background shows, so the groups read as blocks without moving any thumbnail. */
+static void
+draw_groups (cairo_t *cr, const ArRenderStyle *style, const ArGridFigure *fig, const Layout *lo)
+{
+  int n = group_size (fig);
+  if (n == 0)
+    return;
+  /* the frame's colour, faint: darker than the masked cells in the light style, lighter in
+   * the dark one */
+  ArRgb c = style->rule;
+  cairo_set_source_rgba (cr, c.r, c.g, c.b, 0.16);
+  double pad = MIN (H_GAP / 2 - 2, 4);
+  for (int l = 0; l < fig->n_layers; l++)
+    for (int g = 0; g < fig->n_kv_heads; g++)
+      {
+        double x = lo->x0 + g * n * lo->pitch_x - pad;
+        double y = lo->y0 + l * lo->pitch_y - pad;
+        cairo_rectangle (cr, x, y, n * lo->pitch_x - H_GAP + 2 * pad,
+                         lo->pitch_y - V_GAP + 2 * pad);
+      }
+  cairo_fill (cr);
+}
+
 void
 ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double height)
 {
@@ -399,6 +434,7 @@ ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double heigh
   if (has_data (fig) && lo.size > 0)
     {
       draw_captions (cr, pc, style, fig, &lo);
+      draw_groups (cr, style, fig, &lo);
       for (int l = 0; l < fig->n_layers; l++)
         for (int h = 0; h < fig->n_heads; h++)
           draw_thumb (cr, pc, style, fig, &lo, l, h, lo.label_length);

@@ -8,7 +8,9 @@
  * column wide, short forms ("prev", "mix", ...) or the initials with a key below), coloured by
  * pattern so the structured heads stand out. All thumbnails share one colour range and one colour
  * bar, or each has its own range (head_ranges: the heads' patterns, whatever their scale). The
- * highlighted head (the one open in the attention view) is outlined in the accent colour.
+ * highlighted head (the one open in the attention view) is outlined in the accent colour. With
+ * grouped-query attention (n_kv_heads < n_heads), the query heads that share a key/value head
+ * stand on one tinted background per layer, with a gap between groups.
  *
  * Natural thumbnail size: 720 / max(L, H) units clamped to 56..120, so a 12 × 12 model gives a
  * figure of about 1000 × 1100 units with every label readable. */

@@ -5,6 +5,8 @@
 
 #include <glib/gi18n.h>
 
+#include "attnscope-tooltips.h"
+
 static void on_sentence_changed (GtkEditable *entry, AttnscopeEmbeddingsPage *self);
 static void on_remove_clicked (GtkButton *button, AttnscopeEmbeddingsPage *self);
 
@@ -34,6 +36,7 @@ text_a_row (AttnscopeEmbeddingsPage *self)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_set_hexpand (label, TRUE);
   gtk_widget_set_tooltip_text (label, _ ("Text A: the window's text (edit it above)"));
+  attnscope_label_tooltip_full_text (GTK_LABEL (label));
   gtk_box_append (GTK_BOX (box), label);
   return box;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "as-predict.h"
+#include "attnscope-tooltips.h"
 #include "render-text.h"
 #include "token-label.h"
 
@@ -168,6 +169,7 @@ make_mask_heading (AttnscopePredictionsPage *self, const AsTrace *trace, int m)
   gtk_label_set_markup (GTK_LABEL (label), markup);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  attnscope_label_tooltip_full_text (GTK_LABEL (label));
   gtk_widget_add_css_class (label, "mask-heading");
   gtk_widget_set_margin_start (label, 12);
   gtk_widget_set_margin_end (label, 12);
@@ -257,8 +259,8 @@ update_masked (AttnscopePredictionsPage *self, AttnscopeAnalysis *analysis, AsMo
   gtk_label_set_text (self->heading, heading);
   gtk_widget_set_visible (GTK_WIDGET (self->append_button), FALSE);
   gtk_label_set_text (self->caption,
-                      _ ("Probabilities are the softmax of the masked-LM head's logits at each "
-                         "mask over the whole vocabulary. Fill puts a token in place of its mask "
+                      _ ("Each bar is how likely the model finds that token in place of the mask, "
+                         "among all the tokens it knows. Fill puts a token in place of its mask "
                          "and runs the model again."));
   gtk_stack_set_visible_child_name (self->stack, "list");
 }
@@ -294,8 +296,9 @@ attnscope_predictions_page_update (AttnscopePage *page)
     {
       gboolean encoder = model != NULL && mask_token (model) != NULL;
       show_status (self, _ ("No Predictions"),
-                   encoder ? _ ("This encoder's weights have no masked-LM head: it loads for "
-                                "attention only and predicts no tokens.")
+                   encoder ? _ ("This encoder comes without the part that guesses hidden words "
+                                "(its masked-LM head): it shows attention only and predicts no "
+                                "tokens.")
                            : _ ("This model has no language-model head: it does not predict a "
                                 "next token."));
       return;
@@ -312,8 +315,9 @@ attnscope_predictions_page_update (AttnscopePage *page)
   gtk_button_set_label (self->append_button, label);
   gtk_widget_set_visible (GTK_WIDGET (self->append_button), TRUE);
   gtk_label_set_text (self->caption,
-                      _ ("Each bar is the token's probability, from 0 to 100 %: the softmax of "
-                         "the logits over the whole vocabulary. Append adds the token to the text "
+                      _ ("Each bar is how likely the model finds that token as the next one, from "
+                         "0 to 100 %, among all the tokens it knows. Append adds the token to the "
+                         "text "
                          "and runs the model again; appending the top token again and again writes "
                          "the model's most likely continuation, one token at a time."));
   gtk_stack_set_visible_child_name (self->stack, "list");
