@@ -47,8 +47,6 @@ show (const char *name)
   AttnscopePage *page = attnscope_window_get_page (window, name);
   attnscope_window_show_page (window, name);
   g_assert_true (gui_test_wait_page (page, TIMEOUT_MS));
-  /* a frame, so that the page shown has its size (the cell rectangles below depend on it) */
-  gui_test_spin (200);
   return page;
 }
 

@@ -173,7 +173,11 @@ progress_message_free (ProgressMessage *msg)
   g_free (msg);
 }
 
-/* t-SNE's and UMAP's progress, on the worker thread: passed to the main context. */
+/* t-SNE's and UMAP's progress, on the worker thread: passed to the main loop. Always through an
+ * idle source: g_main_context_invoke runs the function at once, in the calling thread, whenever
+ * that thread can acquire the default context — which a worker can while the main thread is not
+ * iterating it — and the progress handler then touched widgets off the main thread (a crash in
+ * gtk_widget_set_tooltip_markup on a pool thread). */
 static void
 projection_progress (int done, int total, gpointer user_data)
 {
@@ -183,8 +187,8 @@ projection_progress (int done, int total, gpointer user_data)
   msg->cancellable = g_object_ref (job->cancellable);
   msg->done = done;
   msg->total = total;
-  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_deliver, msg,
-                              (GDestroyNotify) progress_message_free);
+  g_idle_add_full (G_PRIORITY_DEFAULT, progress_deliver, msg,
+                   (GDestroyNotify) progress_message_free);
 }
 
 static void
