@@ -96,6 +96,13 @@ GArray *as_tokenizer_encode_target (AsTokenizer *tokenizer, const char *text, gs
 gboolean as_tokenizer_prefix_for (AsTokenizer *tokenizer, const char *text, gsize length,
                                   int max_ids, gsize *prefix, GError **error);
 
+/* The one id WORD encodes to (encoded as any text, without the special tokens a post-processor
+ * adds: GPT-2's " car" is "Ġcar", a SentencePiece "car" is "▁car"), for a user who names a
+ * token by its text. Fails (AS_ERROR_INPUT) on an empty word, a word that gives no token, and a
+ * word the vocabulary splits: the message lists the pieces with their ids. */
+gboolean as_tokenizer_word_id (AsTokenizer *tokenizer, const char *word, int32_t *id,
+                               GError **error);
+
 /* The token's vocabulary string (for BPE the byte-mapped form, e.g. "Ġthe"); NULL when out of
  * range. Borrowed. */
 const char *as_tokenizer_get_token (const AsTokenizer *tokenizer, int32_t id);

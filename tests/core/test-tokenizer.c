@@ -612,6 +612,34 @@ test_words (void)
   g_assert_cmpint (as_tokenizer_get_vocab_size (words), ==, 6);
 }
 
+static void
+test_word_id (void)
+{
+  g_autoptr (GError) error = NULL;
+  int32_t id = -1;
+  g_assert_true (as_tokenizer_word_id (gpt2, " car", &id, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (id, ==,
+                   as_tokenizer_lookup (gpt2, "\xc4\xa0"
+                                              "car"));
+  g_assert_true (as_tokenizer_word_id (gpt2, "car", &id, &error));
+  g_assert_cmpint (id, ==, as_tokenizer_lookup (gpt2, "car"));
+
+  /* A word the vocabulary splits names its pieces and their ids. */
+  g_autoptr (GArray) pieces = as_tokenizer_encode (gpt2, " attnscope", -1, &error);
+  g_assert_cmpuint (pieces->len, >, 1);
+  g_assert_false (as_tokenizer_word_id (gpt2, " attnscope", &id, &error));
+  g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
+  g_autofree char *count = g_strdup_printf ("it is %u tokens", pieces->len);
+  g_autofree char *first = g_strdup_printf ("(%d)", g_array_index (pieces, int32_t, 0));
+  g_assert_nonnull (strstr (error->message, count));
+  g_assert_nonnull (strstr (error->message, first));
+  g_clear_error (&error);
+
+  g_assert_false (as_tokenizer_word_id (gpt2, "", &id, &error));
+  g_assert_error (error, AS_ERROR, AS_ERROR_INPUT);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -624,6 +652,7 @@ main (int argc, char **argv)
   g_assert_no_error (error);
 
   g_test_add_func ("/core/tokenizer/bpe/known-ids", test_known_ids);
+  g_test_add_func ("/core/tokenizer/bpe/word-id", test_word_id);
   g_test_add_func ("/core/tokenizer/bpe/end-of-text", test_end_of_text);
   g_test_add_func ("/core/tokenizer/bpe/empty-and-nul", test_empty_and_nul);
   g_test_add_func ("/core/tokenizer/bpe/invalid-utf8", test_invalid_utf8);
