@@ -40,7 +40,7 @@ hub_server_start (const char *const *args)
                                 NULL, &s->pid, &error));
   g_assert_no_error (error);
   g_autofree char *port = NULL;
-  for (int waited = 0; waited < 3000 && port == NULL; waited += 10)
+  for (int waited = 0; waited < 60000 && port == NULL; waited += 10)
     {
       if (!g_file_get_contents (port_file, &port, NULL, NULL))
         g_usleep (10 * 1000);

@@ -82,6 +82,59 @@ gui_test_park_pointer (void)
   XFlush (xdisplay);
 }
 
+/* Key releases the window saw (in the capture phase, before any widget could take the key),
+ * counted per hardware key code: a key sent through XTest has been handled once its release
+ * arrived (GTK handles the press first). */
+typedef struct
+{
+  guint keycode;
+  guint released;
+} KeyWatch;
+
+static void
+on_key_released (GtkEventControllerKey *controller, guint keyval, guint keycode,
+                 GdkModifierType state, gpointer user_data)
+{
+  KeyWatch *watch = user_data;
+  if (keycode == watch->keycode)
+    watch->released++;
+}
+
+static KeyWatch *
+key_watch (GtkWindow *window)
+{
+  KeyWatch *watch = g_object_get_data (G_OBJECT (window), "gui-test-key-watch");
+  if (watch == NULL)
+    {
+      watch = g_new0 (KeyWatch, 1);
+      g_object_set_data_full (G_OBJECT (window), "gui-test-key-watch", watch, g_free);
+      GtkEventController *controller = gtk_event_controller_key_new ();
+      gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+      g_signal_connect (controller, "key-released", G_CALLBACK (on_key_released), watch);
+      gtk_widget_add_controller (GTK_WIDGET (window), controller);
+    }
+  return watch;
+}
+
+static gboolean
+window_active (gpointer user_data)
+{
+  return gtk_window_is_active (user_data);
+}
+
+typedef struct
+{
+  KeyWatch *watch;
+  guint before;
+} KeyWait;
+
+static gboolean
+key_released (gpointer user_data)
+{
+  KeyWait *wait = user_data;
+  return wait->watch->released > wait->before;
+}
+
 gboolean
 gui_test_send_key (GtkWindow *window, guint keyval, GdkModifierType modifiers)
 {
@@ -92,11 +145,19 @@ gui_test_send_key (GtkWindow *window, guint keyval, GdkModifierType modifiers)
   Display *xdisplay = gdk_x11_display_get_xdisplay (display);
   if (!XTestQueryExtension (xdisplay, &event_base, &error_base, &major, &minor))
     return FALSE;
-  /* Xvfb runs no window manager: give the window the keyboard focus the way one would. */
+  KeyCode code = XKeysymToKeycode (xdisplay, (KeySym) keyval);
+  if (code == 0)
+    return FALSE;
+  /* Xvfb runs no window manager: give the window the keyboard focus the way one would, and wait
+   * until GTK knows (the X server's FocusIn event). */
   GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
   XSetInputFocus (xdisplay, gdk_x11_surface_get_xid (surface), RevertToParent, CurrentTime);
   XSync (xdisplay, False);
-  gui_test_spin (50);
+  if (!gui_test_wait_until (window_active, window, GUI_TEST_EVENT_TIMEOUT_MS))
+    g_error ("the window did not become active after XSetInputFocus");
+  KeyWait wait = { key_watch (window), 0 };
+  wait.watch->keycode = code;
+  wait.before = wait.watch->released;
   const struct
   {
     GdkModifierType mask;
@@ -107,17 +168,60 @@ gui_test_send_key (GtkWindow *window, guint keyval, GdkModifierType modifiers)
   for (gsize i = 0; i < G_N_ELEMENTS (mods); i++)
     if (modifiers & mods[i].mask)
       XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, mods[i].keysym), True, 0);
-  KeyCode code = XKeysymToKeycode (xdisplay, (KeySym) keyval);
-  if (code == 0)
-    return FALSE;
   XTestFakeKeyEvent (xdisplay, code, True, 0);
   XTestFakeKeyEvent (xdisplay, code, False, 0);
   for (gsize i = G_N_ELEMENTS (mods); i-- > 0;)
     if (modifiers & mods[i].mask)
       XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, mods[i].keysym), False, 0);
   XSync (xdisplay, False);
-  gui_test_spin (100);
+  if (!gui_test_wait_until (key_released, &wait, GUI_TEST_EVENT_TIMEOUT_MS))
+    g_error ("the window did not receive the key it was sent (keyval 0x%x)", keyval);
+  gui_test_drain ();
   return TRUE;
+}
+
+void
+gui_test_drain (void)
+{
+  /* Bounded: an animation can keep a source ready for as long as it runs. */
+  for (int i = 0; i < 1000 && g_main_context_pending (NULL); i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+widget_mapped (gpointer user_data)
+{
+  GtkWidget *widget = user_data;
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0
+         && gtk_widget_get_frame_clock (widget) != NULL;
+}
+
+static void
+count_paint (GdkFrameClock *clock, gpointer user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static gboolean
+painted (gpointer user_data)
+{
+  return *(guint *) user_data > 0;
+}
+
+gboolean
+gui_test_wait_drawn (GtkWidget *widget, guint timeout_ms)
+{
+  if (!gui_test_wait_until (widget_mapped, widget, timeout_ms))
+    return FALSE;
+  GdkFrameClock *clock = g_object_ref (gtk_widget_get_frame_clock (widget));
+  guint paints = 0;
+  gulong handler = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint), &paints);
+  gtk_widget_queue_draw (widget);
+  gboolean drawn = gui_test_wait_until (painted, &paints, timeout_ms);
+  g_signal_handler_disconnect (clock, handler);
+  g_object_unref (clock);
+  gui_test_drain ();
+  return drawn;
 }
 
 AttnscopeApplication *

@@ -11,6 +11,10 @@ G_BEGIN_DECLS
 
 typedef gboolean (*GuiTestCondition) (gpointer user_data);
 
+/* How long the helpers below wait for an event the X server or GTK owes them (a focus change,
+ * a key's release) before they call it a failure: long, since a loaded machine only delays it. */
+#define GUI_TEST_EVENT_TIMEOUT_MS 30000
+
 /* Iterates the default main context until CONDITION (USER_DATA) is TRUE or TIMEOUT_MS passed.
  * Returns whether the condition became TRUE. */
 gboolean gui_test_wait_until (GuiTestCondition condition, gpointer user_data, guint timeout_ms);
@@ -20,6 +24,15 @@ gboolean gui_test_wait_until (GuiTestCondition condition, gpointer user_data, gu
  * (gui_test_wait_until and the waits below), so that a loaded machine slows them but never fails
  * them. */
 void gui_test_spin (guint ms);
+
+/* Runs what the main context has ready now (events already read, idle callbacks), without
+ * waiting for more. */
+void gui_test_drain (void);
+
+/* Waits until WIDGET is mapped with a size and a frame has been laid out and painted after the
+ * call (it queues a redraw), then drains what that frame left ready; FALSE when TIMEOUT_MS passed
+ * first. For checks of what the user sees once a change has reached the screen. */
+gboolean gui_test_wait_drawn (GtkWidget *widget, guint timeout_ms);
 
 /* Destroys WINDOW (gtk_window_destroy), or closes it as the user does when CLOSE (close-request,
  * then destroy), and waits until it is finalized — everything its disposal queued has run; asserts
@@ -40,7 +53,10 @@ void gui_test_park_pointer (void);
 /* Presses and releases KEYVAL with MODIFIERS (Control, Shift, Alt) through the X server's XTest
  * extension, so that the key reaches WINDOW (given the keyboard focus first) as a real key press:
  * GTK's whole event path — the focus widget, its key controllers and shortcuts, bubbling up to
- * the window — handles it. FALSE when the display is not X11 or has no XTest. */
+ * the window — handles it. Returns once the window has seen the key's release (so its press was
+ * handled) and what that left ready has run; a key that never arrives within
+ * GUI_TEST_EVENT_TIMEOUT_MS is a test failure. FALSE when the display is not X11 or has no XTest.
+ */
 gboolean gui_test_send_key (GtkWindow *window, guint keyval, GdkModifierType modifiers);
 
 /* A registered, activated application and its window (opening the startup model). The window

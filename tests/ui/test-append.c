@@ -192,7 +192,6 @@ press (guint keyval, GdkModifierType mods)
 {
   if (!gui_test_send_key (GTK_WINDOW (window), keyval, mods))
     g_error ("no XTest on this display");
-  gui_test_spin (200);
 }
 
 static void

@@ -125,6 +125,12 @@ find_dialog (void)
   return NULL;
 }
 
+static gboolean
+no_dialog (gpointer unused)
+{
+  return find_dialog () == NULL;
+}
+
 static void
 test_menu_and_action (void)
 {
@@ -141,8 +147,7 @@ test_menu_and_action (void)
   g_autofree char *types = as_hub_dup_supported_types ();
   g_assert_nonnull (strstr (types, "gpt2"));
   gtk_window_close (GTK_WINDOW (dialog));
-  gui_test_spin (50);
-  g_assert_null (find_dialog ());
+  g_assert_true (gui_test_wait_until (no_dialog, NULL, TIMEOUT_MS));
 }
 
 static void

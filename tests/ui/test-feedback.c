@@ -71,7 +71,8 @@ test_empty_text (void)
       ArFigure figure;
       g_assert_false (
           attnscope_page_get_figure (attnscope_window_get_page (window, "attention"), &figure));
-      gui_test_spin (300);
+      g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+      g_assert_true (gui_test_wait_drawn (GTK_WIDGET (window), TIMEOUT_MS));
     }
   type_text (TEXT);
   g_assert_null (attnscope_window_get_status_title (window));
@@ -216,13 +217,32 @@ collect_labels (GtkWidget *widget, GPtrArray *texts)
     collect_labels (c, texts);
 }
 
+typedef struct
+{
+  AttnscopePage *page;
+  int n;
+} MaskedShown;
+
+/* Whether the page shows "masked" in WANT->n cells. */
+static gboolean
+masked_shown (gpointer user_data)
+{
+  const MaskedShown *want = user_data;
+  g_autoptr (GPtrArray) texts = g_ptr_array_new ();
+  collect_labels (GTK_WIDGET (want->page), texts);
+  int shown = 0;
+  for (guint i = 0; i < texts->len; i++)
+    shown += g_strcmp0 (texts->pdata[i], "masked") == 0;
+  return shown == want->n;
+}
+
 static void
 test_masked_in_table (void)
 {
   type_text (TEXT);
   attnscope_view_state_set_selected_token (gui_test_view_state (window), 1);
   AttnscopePage *page = show ("similarity");
-  gui_test_spin (300);
+  g_assert_true (gui_test_wait_drawn (GTK_WIDGET (page), TIMEOUT_MS));
   GListModel *rows = attnscope_similarity_page_get_rows (ATTNSCOPE_SIMILARITY_PAGE (page));
   int masked = 0;
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
@@ -234,13 +254,9 @@ test_masked_in_table (void)
     }
   int n = attnscope_run_get_trace (gui_test_main_run (window))->n_tokens;
   g_assert_cmpint (masked, ==, n - 2);
-  g_autoptr (GPtrArray) texts = g_ptr_array_new ();
-  collect_labels (GTK_WIDGET (page), texts);
-  int shown = 0;
-  for (guint i = 0; i < texts->len; i++)
-    shown += g_strcmp0 (texts->pdata[i], "masked") == 0;
-  /* the table is short enough to show every row */
-  g_assert_cmpint (shown, ==, n - 2);
+  /* the table is short enough to show every row (its row widgets come with its layout) */
+  MaskedShown want = { page, n - 2 };
+  g_assert_true (gui_test_wait_until (masked_shown, &want, TIMEOUT_MS));
   attnscope_view_state_set_selected_token (gui_test_view_state (window), -1);
 }
 

@@ -32,7 +32,6 @@ press (guint keyval, GdkModifierType mods)
 {
   if (!gui_test_send_key (GTK_WINDOW (window), keyval, mods))
     g_error ("no XTest on this display");
-  gui_test_spin (150);
 }
 
 static AttnscopePage *
@@ -41,7 +40,7 @@ show (const char *name)
   AttnscopePage *page = attnscope_window_get_page (window, name);
   attnscope_window_show_page (window, name);
   g_assert_true (gui_test_wait_page (page, TIMEOUT_MS));
-  gui_test_spin (200);
+  g_assert_true (gui_test_wait_drawn (GTK_WIDGET (page), TIMEOUT_MS));
   return page;
 }
 
@@ -116,7 +115,7 @@ test_tab_order (void)
   GtkWidget *entry = find_entry (GTK_WIDGET (window));
   g_assert_nonnull (entry);
   gtk_widget_grab_focus (entry);
-  gui_test_spin (100);
+  g_assert_true (gui_test_wait_drawn (entry, TIMEOUT_MS));
   int presses = 0, in_strip = 0;
   GtkWidget *before_grid = NULL;
   while (focus () != grid && presses < 40)

@@ -66,7 +66,7 @@ show (const char *name)
   attnscope_window_show_page (window, name);
   g_assert_true (gui_test_wait_page (page, TIMEOUT_MS));
   g_assert_true (gui_test_wait_until (allocated, page, TIMEOUT_MS));
-  gui_test_spin (300);
+  g_assert_true (gui_test_wait_drawn (GTK_WIDGET (page), TIMEOUT_MS));
   return page;
 }
 

@@ -49,6 +49,12 @@ is_button_labelled (GtkWidget *w, gconstpointer label)
          && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (w)), label) == 0;
 }
 
+static gboolean
+open_folder_shown (gpointer unused)
+{
+  return find_widget (GTK_WIDGET (window), is_button_labelled, "Open Folder") != NULL;
+}
+
 static void
 test_open_folder (void)
 {
@@ -58,7 +64,7 @@ test_open_folder (void)
   AttnscopePage *attention = attnscope_window_get_page (window, "attention");
   g_assert_true (gui_export_write (window, attention, png, 1, &error));
   g_assert_no_error (error);
-  gui_test_spin (400);
+  g_assert_true (gui_test_wait_until (open_folder_shown, NULL, TIMEOUT_MS));
   GtkWidget *button = find_widget (GTK_WIDGET (window), is_button_labelled, "Open Folder");
   g_assert_nonnull (button);
   g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.show-folder");
@@ -80,7 +86,7 @@ show (const char *name)
   AttnscopePage *page = attnscope_window_get_page (window, name);
   attnscope_window_show_page (window, name);
   g_assert_true (gui_test_wait_page (page, TIMEOUT_MS));
-  gui_test_spin (300);
+  g_assert_true (gui_test_wait_drawn (GTK_WIDGET (window), TIMEOUT_MS));
 }
 
 /* Asserts that every mapped label under W that ellipsizes has its text in its tooltip; counts
@@ -126,6 +132,20 @@ is_menu_button_with_tooltip (GtkWidget *w, gconstpointer data)
          && gtk_widget_get_tooltip_text (w) != NULL;
 }
 
+static gboolean
+popover_open (gpointer button)
+{
+  GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  return gtk_widget_get_mapped (popover);
+}
+
+static gboolean
+popover_closed (gpointer button)
+{
+  GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  return !gtk_widget_get_visible (popover);
+}
+
 static void
 test_popover_hides_tooltip (void)
 {
@@ -135,12 +155,10 @@ test_popover_hides_tooltip (void)
   g_test_message ("menu button \"%s\"", gtk_widget_get_tooltip_text (button));
   g_assert_true (gtk_widget_get_has_tooltip (button));
   gtk_menu_button_popup (GTK_MENU_BUTTON (button));
-  gui_test_spin (300);
-  g_assert_true (
-      gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)))));
+  g_assert_true (gui_test_wait_until (popover_open, button, TIMEOUT_MS));
   g_assert_false (gtk_widget_get_has_tooltip (button));
   gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
-  gui_test_spin (300);
+  g_assert_true (gui_test_wait_until (popover_closed, button, TIMEOUT_MS));
   g_assert_true (gtk_widget_get_has_tooltip (button));
   g_assert_nonnull (gtk_widget_get_tooltip_text (button));
 }
@@ -188,24 +206,39 @@ test_icons (void)
   g_assert_cmpint (n, >=, 8);
 }
 
+static gboolean
+narrowed (gpointer wide)
+{
+  return gtk_widget_get_width (GTK_WIDGET (window)) < GPOINTER_TO_INT (wide);
+}
+
 /* At a narrow width, where a page that asks for more than the others would widen the window. */
 static void
 test_no_resize (void)
 {
   show ("attention");
+  int wide = gtk_widget_get_width (GTK_WIDGET (window));
+  g_assert_cmpint (wide, >, 760);
   gtk_window_set_default_size (GTK_WINDOW (window), 760, 700);
-  gui_test_spin (500);
+  g_assert_true (gui_test_wait_until (narrowed, GINT_TO_POINTER (wide), TIMEOUT_MS));
+  g_assert_true (gui_test_wait_drawn (GTK_WIDGET (window), TIMEOUT_MS));
   int width = gtk_widget_get_width (GTK_WIDGET (window));
   g_test_message ("attention: window %d px wide", width);
   for (int round = 0; round < 2; round++)
     for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
       {
         show (pages[i]);
-        gui_test_spin (200);
         g_test_message ("%s: window %d px wide", pages[i],
                         gtk_widget_get_width (GTK_WIDGET (window)));
         g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, width);
       }
+}
+
+static gboolean
+scheme_is (gpointer scheme)
+{
+  return adw_style_manager_get_color_scheme (adw_style_manager_get_default ())
+         == (AdwColorScheme) GPOINTER_TO_INT (scheme);
 }
 
 static void
@@ -214,7 +247,8 @@ test_style_choice (void)
   AdwStyleManager *manager = adw_style_manager_get_default ();
   GSettings *settings = attnscope_application_get_settings (app);
   g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("dark"));
-  gui_test_spin (100);
+  g_assert_true (
+      gui_test_wait_until (scheme_is, GINT_TO_POINTER (ADW_COLOR_SCHEME_FORCE_DARK), TIMEOUT_MS));
   g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_FORCE_DARK);
   g_assert_true (adw_style_manager_get_dark (manager));
   if (settings != NULL)
@@ -223,11 +257,13 @@ test_style_choice (void)
       g_assert_cmpstr (style, ==, "dark");
     }
   g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("light"));
-  gui_test_spin (100);
+  g_assert_true (
+      gui_test_wait_until (scheme_is, GINT_TO_POINTER (ADW_COLOR_SCHEME_FORCE_LIGHT), TIMEOUT_MS));
   g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_FORCE_LIGHT);
   g_assert_false (adw_style_manager_get_dark (manager));
   g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("system"));
-  gui_test_spin (100);
+  g_assert_true (
+      gui_test_wait_until (scheme_is, GINT_TO_POINTER (ADW_COLOR_SCHEME_DEFAULT), TIMEOUT_MS));
   g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_DEFAULT);
   g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (app), "style");
   g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "system");

@@ -58,7 +58,7 @@ test_defaults (void)
   AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
   g_assert_cmpint (fig->n_rows, ==, trace->n_tokens);
   g_assert_cmpint (fig->n_cols, ==, trace->source->n_tokens);
-  gui_test_spin (200);
+  g_assert_true (gui_test_wait_drawn (GTK_WIDGET (window), TIMEOUT_MS));
   g_assert_true (shows_label (GTK_WIDGET (window), "Source"));
   g_assert_true (shows_label (GTK_WIDGET (window), "Target"));
   AttnscopeTokenStrip *strip = attnscope_window_get_token_strip (window);
@@ -77,7 +77,7 @@ test_defaults (void)
   gui_test_open (window, tiny, "The man hit the car", TIMEOUT_MS);
   g_assert_cmpint (attnscope_view_state_get_attention_kind (gui_test_view_state (window)), ==,
                    AR_ATTENTION_SELF);
-  gui_test_spin (200);
+  g_assert_true (gui_test_wait_drawn (GTK_WIDGET (window), TIMEOUT_MS));
   g_assert_false (shows_label (GTK_WIDGET (window), "Source"));
   g_assert_false (shows_label (GTK_WIDGET (window), "Target"));
   g_assert_null (strstr (attnscope_token_strip_get_chip_label (strip, 0), "(start)"));
