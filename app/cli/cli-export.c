@@ -10,7 +10,7 @@
  *          [the look and file options of export-args.h: --token, --colormap, --annotate,
  *           --color-scale, --normalize-rows, --log-colors, --words, --labels, --no-space-marks,
  *           --raw-tokens, --align, --preset, --width, --font-size, --dpi/--scale, --no-titles,
- *           --title, --subtitle, --sidecar]
+ *           --title, --subtitle, --svg-text, --sidecar]
  *   VIEW: --layer L --head H            one head's attention (queries as rows, keys as columns)
  *         --mean L | --rollout L        the mean over layer L's heads | rollout through layer L
  *         --grid [--layer L --head H]   every head with its pattern label (L, H outlined)
@@ -596,6 +596,8 @@ check_options (ExportRequest *req, int argc, char **argv, const char *text, cons
   ArExportFormat format;
   if (!ar_export_format_from_path (output, &format, &error))
     return cli_fail (error);
+  if (look->svg_text && format != AR_EXPORT_SVG)
+    return cli_usage_printf ("export", "--svg-text is for .svg files; '%s' is not one", output);
   return -1;
 }
 

@@ -91,6 +91,9 @@ export_args_entries (ExportArgs *args)
       "T" },
     { "subtitle", 0, 0, G_OPTION_ARG_STRING, &args->subtitle,
       "The figure's subtitle instead of its own", "S" },
+    { "svg-text", 0, 0, G_OPTION_ARG_NONE, &args->svg_text,
+      "SVG: write text as text an editor can change (Inkscape, Illustrator), not as outlines",
+      NULL },
     { "sidecar", 0, 0, G_OPTION_ARG_NONE, &args->sidecar,
       "Also write FILE.json: this command, the model and its weight file's SHA-256", NULL },
     { NULL },
@@ -228,6 +231,7 @@ export_args_apply (const ExportArgs *args, ArViewSelection *view, ArExportOption
       return FALSE;
     }
   options->titles = !args->no_titles;
+  options->svg_text = args->svg_text;
   options->title = args->title;
   options->subtitle = args->subtitle;
   return TRUE;
@@ -307,6 +311,8 @@ export_args_append (GPtrArray *argv, const ArViewSelection *view, const ArExport
       g_autofree char *dpi = number (o->dpi);
       add (argv, "--dpi", dpi);
     }
+  if (o->svg_text)
+    add (argv, "--svg-text", NULL);
   if (!o->titles)
     add (argv, "--no-titles", NULL);
   else

@@ -11,7 +11,7 @@
  *   --segments all|a-a|a-b|b-a|b-b
  *   --preset one-column|two-columns --width 85mm|1200px --max-height 279.4mm --font-size PT
  *   --dpi D | --scale S
- *   --no-titles --title T --subtitle S --sidecar
+ *   --no-titles --title T --subtitle S --svg-text --sidecar
  *
  * The view's layer, head and figure kind (--layer, --head, --mean, --grid, ...) are the
  * subcommand's own; see cli-export.c. */
@@ -33,7 +33,7 @@ typedef struct
   gboolean autoscale, normalize_rows, log_colors, words, no_space_marks, raw_tokens;
   char *preset, *width, *max_height, *title, *subtitle;
   double font_size, dpi, scale;
-  gboolean no_titles, sidecar;
+  gboolean no_titles, svg_text, sidecar;
 } ExportArgs;
 
 void export_args_init (ExportArgs *args);

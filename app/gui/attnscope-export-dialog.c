@@ -19,7 +19,7 @@ typedef struct
   double width, font_size, dpi;
   ArWidthUnit unit;
   int colors, labels;
-  gboolean marks, outline, titles, sidecar;
+  gboolean marks, outline, titles, svg_text, sidecar;
 } Choices;
 
 static Choices memory = {
@@ -58,6 +58,8 @@ struct _AttnscopeExportDialog
   GtkSwitch *marks_switch;
   GtkSwitch *outline_switch;
   GtkSwitch *titles_switch;
+  AdwActionRow *svg_text_row;
+  GtkSwitch *svg_text_switch;
   AdwEntryRow *title_row;
   AdwEntryRow *subtitle_row;
   GtkSwitch *sidecar_switch;
@@ -114,6 +116,7 @@ choices_load (Choices *c, GSettings *settings)
   c->marks = g_settings_get_boolean (settings, "export-space-marks");
   c->outline = g_settings_get_boolean (settings, "export-outline");
   c->titles = g_settings_get_boolean (settings, "export-titles");
+  c->svg_text = g_settings_get_boolean (settings, "export-svg-text");
   c->sidecar = g_settings_get_boolean (settings, "export-sidecar");
 }
 
@@ -140,6 +143,7 @@ choices_save (const Choices *c, GSettings *settings)
   g_settings_set_boolean (settings, "export-space-marks", c->marks);
   g_settings_set_boolean (settings, "export-outline", c->outline);
   g_settings_set_boolean (settings, "export-titles", c->titles);
+  g_settings_set_boolean (settings, "export-svg-text", c->svg_text);
   g_settings_set_boolean (settings, "export-sidecar", c->sidecar);
   g_settings_apply (settings);
 }
@@ -160,11 +164,18 @@ current_choices (AttnscopeExportDialog *self, Choices *c)
     .marks = gtk_switch_get_active (self->marks_switch),
     .outline = gtk_switch_get_active (self->outline_switch),
     .titles = gtk_switch_get_active (self->titles_switch),
+    .svg_text = gtk_switch_get_active (self->svg_text_switch),
     .sidecar = gtk_switch_get_active (self->sidecar_switch),
   };
 }
 
 /* ---- what the export would be ---- */
+
+static ArExportFormat
+current_format (AttnscopeExportDialog *self)
+{
+  return (ArExportFormat) adw_combo_row_get_selected (self->format_row);
+}
 
 void
 attnscope_export_dialog_get_view (AttnscopeExportDialog *self, ArViewSelection *view)
@@ -222,15 +233,11 @@ attnscope_export_dialog_get_options (AttnscopeExportDialog *self, ArExportOption
   o->font_size = font == 12 ? 0 : font;
   o->dpi = gtk_spin_button_get_value (self->dpi_spin);
   o->titles = gtk_switch_get_active (self->titles_switch);
+  o->svg_text
+      = current_format (self) == AR_EXPORT_SVG && gtk_switch_get_active (self->svg_text_switch);
   o->title = edited (gtk_editable_get_text (GTK_EDITABLE (self->title_row)), self->own_title);
   o->subtitle
       = edited (gtk_editable_get_text (GTK_EDITABLE (self->subtitle_row)), self->own_subtitle);
-}
-
-static ArExportFormat
-current_format (AttnscopeExportDialog *self)
-{
-  return (ArExportFormat) adw_combo_row_get_selected (self->format_row);
 }
 
 /* NAME with the extension of FORMAT: a figure extension it has (any case) is replaced, any other
@@ -310,6 +317,14 @@ update_summary (AttnscopeExportDialog *self)
   g_autofree char *scale = g_strdup_printf (
       _ ("Scale %.2f×"), gtk_spin_button_get_value (self->dpi_spin) / AR_EXPORT_NATURAL_DPI);
   adw_action_row_set_subtitle (self->dpi_row, png ? scale : _ ("PNG only"));
+  gboolean svg = current_format (self) == AR_EXPORT_SVG;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->svg_text_row), svg);
+  adw_action_row_set_subtitle (
+      self->svg_text_row,
+      !svg ? _ ("SVG only")
+      : gtk_switch_get_active (self->svg_text_switch)
+          ? _ ("Words an editor can change, in the figure's font where the reader has it")
+          : _ ("Outlines: looks the same everywhere, words cannot be edited"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->title_row),
                             gtk_switch_get_active (self->titles_switch));
   gtk_widget_set_sensitive (GTK_WIDGET (self->subtitle_row),
@@ -570,6 +585,13 @@ attnscope_export_dialog_set_titles (AttnscopeExportDialog *self, gboolean titles
   gtk_switch_set_active (self->titles_switch, titles);
 }
 
+void
+attnscope_export_dialog_set_svg_text (AttnscopeExportDialog *self, gboolean svg_text)
+{
+  g_return_if_fail (ATTNSCOPE_IS_EXPORT_DIALOG (self));
+  gtk_switch_set_active (self->svg_text_switch, svg_text);
+}
+
 /* ---- GObject ---- */
 
 static void
@@ -594,6 +616,7 @@ apply_choices (AttnscopeExportDialog *self, const Choices *c)
   gtk_switch_set_active (self->marks_switch, c->marks);
   gtk_switch_set_active (self->outline_switch, c->outline);
   gtk_switch_set_active (self->titles_switch, c->titles);
+  gtk_switch_set_active (self->svg_text_switch, c->svg_text);
   gtk_switch_set_active (self->sidecar_switch, c->sidecar);
   self->syncing = FALSE;
 }
@@ -647,6 +670,8 @@ attnscope_export_dialog_class_init (AttnscopeExportDialogClass *klass)
   BIND (marks_switch);
   BIND (outline_switch);
   BIND (titles_switch);
+  BIND (svg_text_row);
+  BIND (svg_text_switch);
   BIND (title_row);
   BIND (subtitle_row);
   BIND (sidecar_switch);
@@ -699,6 +724,8 @@ attnscope_export_dialog_new (AttnscopeWindow *window, AttnscopePage *page)
   connect_all (texts, G_N_ELEMENTS (texts), "changed", G_CALLBACK (on_geometry_changed), self);
   g_signal_connect_swapped (self->unit_dropdown, "notify::selected",
                             G_CALLBACK (on_geometry_changed), self);
+  g_signal_connect_swapped (self->svg_text_switch, "notify::active", G_CALLBACK (update_summary),
+                            self);
   g_signal_connect_swapped (self->titles_switch, "notify::active", G_CALLBACK (on_geometry_changed),
                             self);
   GObject *content[] = { G_OBJECT (self->colors_row), G_OBJECT (self->labels_row) };

@@ -57,6 +57,8 @@ void attnscope_export_dialog_set_colors (AttnscopeExportDialog *self, AttnscopeE
 void attnscope_export_dialog_set_labels (AttnscopeExportDialog *self, ArLabelMode labels);
 void attnscope_export_dialog_set_space_marks (AttnscopeExportDialog *self, gboolean marks);
 void attnscope_export_dialog_set_titles (AttnscopeExportDialog *self, gboolean titles);
+/* SVG only: the words as text an editor can change, not outlines. */
+void attnscope_export_dialog_set_svg_text (AttnscopeExportDialog *self, gboolean svg_text);
 
 /* The options and the view the export would use now. */
 void attnscope_export_dialog_get_options (AttnscopeExportDialog *self, ArExportOptions *options);

@@ -113,6 +113,22 @@ test_seed_vector (void)
   g_autofree char *size = g_strdup_printf ("width=\"%d\" height=\"%d\"", w, h);
   g_assert_nonnull (strstr (text, "<svg"));
   g_assert_nonnull (strstr (text, size));
+  g_assert_null (strstr (text, "<text"));
+
+  /* --svg-text: the words as <text>, the same size */
+  g_autofree char *editable = out_path ("seed-text.svg");
+  r = run_export ("--model", "seed-two-heads", "--text", SEED_TEXT, "--layer", "0", "--head", "1",
+                  "-o", editable, "--svg-text", NULL);
+  int tw, th;
+  assert_wrote (&r, editable, &tw, &th, "pt");
+  run_clear (&r);
+  g_assert_cmpint (tw, ==, w);
+  g_assert_cmpint (th, ==, h);
+  g_autofree char *words = NULL;
+  g_assert_true (g_file_get_contents (editable, &words, NULL, NULL));
+  g_assert_nonnull (strstr (words, size));
+  g_assert_nonnull (strstr (words, ">Layer 0 · head 1</text>"));
+  g_assert_null (strstr (words, "glyph"));
 
   r = run_export ("--model", "seed-two-heads", "--text", SEED_TEXT, "--layer", "0", "--head", "1",
                   "-o", pdf, NULL);
@@ -293,6 +309,7 @@ test_errors (void)
     { { "--layer", "0", "--head", "0" }, 2, "-o" },
     { { "--grid", "-o", png, "--compare", "May the force" }, 2, "--compare" },
     { { "--layer", "zero", "--head", "0", "-o", png }, 2, NULL },
+    { { "--layer", "0", "--head", "0", "-o", png, "--svg-text" }, 2, "--svg-text is for .svg" },
     { { "--project", "mds", "--of", "hidden", "--layer", "0", "-o", png }, 2, "pca, tsne or umap" },
     { { "--layer", "0", "--head", "0", "--highlight", "force", "-o", png }, 2, "--highlight" },
     { { "--project", "pca", "--of", "hidden", "--layer", "0", "--also", "nothing", "-o", png },

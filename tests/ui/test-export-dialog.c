@@ -457,6 +457,37 @@ test_outline_choice (void)
   g_unlink (none);
 }
 
+/* "Editable text" writes an SVG's words as <text> and its sidecar says --svg-text; it is an SVG
+ * choice only (off, and its row insensitive, for PNG and PDF). */
+static void
+test_svg_text (void)
+{
+  AttnscopeExportDialog *d = new_dialog ("editable", AR_EXPORT_SVG);
+  attnscope_export_dialog_set_svg_text (d, TRUE);
+  attnscope_export_dialog_set_sidecar (d, TRUE);
+  ArExportOptions o;
+  attnscope_export_dialog_get_options (d, &o);
+  g_assert_true (o.svg_text);
+  g_autofree char *svg = export(d);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "<text"));
+  g_assert_null (strstr (text, "glyph"));
+  g_autofree char *json = g_strconcat (svg, ".json", NULL);
+  g_autofree char *sidecar = NULL;
+  g_assert_true (g_file_get_contents (json, &sidecar, NULL, NULL));
+  g_assert_nonnull (strstr (sidecar, "\"--svg-text\""));
+
+  d = new_dialog ("not-svg", AR_EXPORT_PNG);
+  attnscope_export_dialog_set_svg_text (d, TRUE);
+  attnscope_export_dialog_get_options (d, &o);
+  g_assert_false (o.svg_text);
+  attnscope_export_dialog_set_svg_text (d, FALSE);
+  gtk_window_destroy (GTK_WINDOW (d));
+  g_unlink (svg);
+  g_unlink (json);
+}
+
 /* The next dialog opens in the folder and with the choices of the last export. */
 static void
 test_remembers (void)
@@ -532,6 +563,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-dialog/long-subtitle-wraps", test_long_subtitle_wraps);
   g_test_add_func ("/ui/export-dialog/readable-tokens", test_readable_tokens);
   g_test_add_func ("/ui/export-dialog/outline", test_outline_choice);
+  g_test_add_func ("/ui/export-dialog/svg-text", test_svg_text);
   g_test_add_func ("/ui/export-dialog/remembers", test_remembers);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));

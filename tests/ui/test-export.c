@@ -182,6 +182,146 @@ test_svg (void)
   cairo_surface_destroy (image);
 }
 
+/* The text of every <text> element of an SVG document, and how many there are. */
+typedef struct
+{
+  GString *texts; /* each element's text, one per line */
+  int elements;
+  gboolean in_text;
+} SvgTexts;
+
+static void
+svg_start (GMarkupParseContext *context, const char *name, const char **names, const char **values,
+           gpointer user_data, GError **error)
+{
+  SvgTexts *t = user_data;
+  if (g_str_equal (name, "text"))
+    t->in_text = TRUE, t->elements++;
+}
+
+static void
+svg_end (GMarkupParseContext *context, const char *name, gpointer user_data, GError **error)
+{
+  SvgTexts *t = user_data;
+  if (g_str_equal (name, "text"))
+    t->in_text = FALSE, g_string_append_c (t->texts, '\n');
+}
+
+static void
+svg_chars (GMarkupParseContext *context, const char *text, gsize length, gpointer user_data,
+           GError **error)
+{
+  SvgTexts *t = user_data;
+  if (t->in_text)
+    g_string_append_len (t->texts, text, (gssize) length);
+}
+
+/* Parses the SVG document TEXT (asserting it is well-formed XML) and collects its <text>. */
+static void
+read_svg_texts (const char *text, SvgTexts *t)
+{
+  static const GMarkupParser parser = { svg_start, svg_end, svg_chars, NULL, NULL };
+  *t = (SvgTexts){ .texts = g_string_new (NULL) };
+  /* (GMarkup reads no XML declaration: skip it) */
+  const char *root = strstr (text, "<svg");
+  g_assert_nonnull (root);
+  GMarkupParseContext *context = g_markup_parse_context_new (&parser, 0, t, NULL);
+  GError *error = NULL;
+  g_assert_true (g_markup_parse_context_parse (context, root, -1, &error));
+  g_assert_true (g_markup_parse_context_end_parse (context, &error));
+  g_assert_no_error (error);
+  g_markup_parse_context_free (context);
+}
+
+/* The share of pixels of A and B (same size) whose channels differ by more than 96. */
+static double
+share_differing (cairo_surface_t *a, cairo_surface_t *b)
+{
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+  g_assert_cmpint (cairo_image_surface_get_width (b), ==, w);
+  g_assert_cmpint (cairo_image_surface_get_height (b), ==, h);
+  long differing = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        const guint8 *pa = cairo_image_surface_get_data (a)
+                           + (gsize) y * cairo_image_surface_get_stride (a) + (gsize) x * 4;
+        const guint8 *pb = cairo_image_surface_get_data (b)
+                           + (gsize) y * cairo_image_surface_get_stride (b) + (gsize) x * 4;
+        for (int c = 0; c < 4; c++)
+          if (abs (pa[c] - pb[c]) > 96)
+            {
+              differing++;
+              break;
+            }
+      }
+  return (double) differing / ((double) w * h);
+}
+
+/* Renders the SVG file PATH to a PNG with librsvg (an independent reader). */
+static cairo_surface_t *
+rsvg_render (const char *rsvg, const char *path, const char *name)
+{
+  g_autofree char *png = tmp_file (name);
+  const char *argv[] = { rsvg, "--dpi-x", "96", "--dpi-y", "96", "-o", png, path, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_assert_cmpint (test_spawn (argv, &out, &err), ==, 0);
+  return read_png (png);
+}
+
+/* With svg_text the SVG's words are <text> elements an editor can change, in the figure's font,
+ * and no glyph outlines; drawn by librsvg it looks like the outlined SVG. */
+static void
+test_svg_text (void)
+{
+  ArHeatmapFigure fig;
+  seed_heatmap (&fig, seed_a1_attention);
+  ArFigure figure = ar_figure_from_heatmap (&fig);
+  ArExportOptions options;
+  ar_export_options_init (&options);
+  g_autofree char *outlined = tmp_file ("outlined.svg");
+  g_autofree char *texted = tmp_file ("texted.svg");
+  GError *error = NULL;
+  g_assert_true (
+      ar_figure_export_with_options (&figure, outlined, &options, AS_OUTPUT_DEFAULT, &error));
+  options.svg_text = TRUE;
+  g_assert_true (
+      ar_figure_export_with_options (&figure, texted, &options, AS_OUTPUT_DEFAULT, &error));
+  g_assert_no_error (error);
+  g_autofree char *a = NULL, *b = NULL;
+  g_assert_true (g_file_get_contents (outlined, &a, NULL, NULL));
+  g_assert_true (g_file_get_contents (texted, &b, NULL, NULL));
+  SvgTexts none, some;
+  read_svg_texts (a, &none);
+  read_svg_texts (b, &some);
+  g_assert_cmpint (none.elements, ==, 0);
+  g_assert_nonnull (strstr (a, "glyph"));
+  g_assert_null (strstr (b, "glyph"));
+  g_test_message ("%d text elements:\n%s", some.elements, some.texts->str);
+  /* the title, every row and column label, the colour bar's ticks and each cell's value */
+  g_assert_cmpint (some.elements, >=, 1 + 2 * fig.n_rows + fig.n_rows * (fig.n_rows + 1) / 2);
+  g_autofree char *title_line = g_strconcat (fig.title, "\n", NULL);
+  g_assert_nonnull (strstr (some.texts->str, title_line));
+  g_assert_nonnull (strstr (some.texts->str, "\n0.34\n"));
+  g_assert_nonnull (strstr (b, "font-family=\"'DejaVu Sans', sans-serif\""));
+  g_string_free (none.texts, TRUE);
+  g_string_free (some.texts, TRUE);
+
+  g_autofree char *rsvg = g_find_program_in_path ("rsvg-convert");
+  if (rsvg == NULL)
+    {
+      g_test_skip ("rsvg-convert (librsvg2-bin) is not installed; bash .ci/install-deps test");
+      return;
+    }
+  cairo_surface_t *pa = rsvg_render (rsvg, outlined, "outlined.png");
+  cairo_surface_t *pb = rsvg_render (rsvg, texted, "texted.png");
+  double share = share_differing (pa, pb);
+  g_test_message ("%.3f %% of the pixels differ", 100 * share);
+  g_assert_cmpfloat (share, <, 0.001);
+  cairo_surface_destroy (pa);
+  cairo_surface_destroy (pb);
+}
+
 static void
 test_pdf (void)
 {
@@ -383,6 +523,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export/png/scales", test_png_scales);
   g_test_add_func ("/ui/export/png/every-kind", test_png_every_kind);
   g_test_add_func ("/ui/export/svg", test_svg);
+  g_test_add_func ("/ui/export/svg-text", test_svg_text);
   g_test_add_func ("/ui/export/pdf", test_pdf);
   g_test_add_func ("/ui/export/errors-and-atomic-writes", test_errors_and_atomic_writes);
   g_test_add_func ("/ui/export/cli-seed-matches-render", test_cli_seed_matches_render);

@@ -4,6 +4,8 @@
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+
+#include "svg-text-private.h"
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -429,6 +431,60 @@ set_pdf_metadata (cairo_surface_t *surface, const ArFigure *untitled, const ArEx
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "attnscope");
 }
 
+static cairo_status_t
+append_bytes (void *closure, const unsigned char *data, unsigned int length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static void
+set_svg_unit (cairo_surface_t *surface, const ArExportOptions *o, const ArExportGeometry *g)
+{
+  gboolean natural = o->width_unit == AR_WIDTH_NATURAL && g->unit_pt == 1;
+  cairo_svg_surface_set_document_unit (surface, natural ? CAIRO_SVG_UNIT_USER : CAIRO_SVG_UNIT_PT);
+}
+
+/* Draws FIG on SURFACE (text recorded into TEXT when not NULL), finishes and destroys it. */
+static cairo_status_t
+draw_and_finish (cairo_surface_t *surface, const ArFigure *fig, const ArExportGeometry *g,
+                 ArSvgText *text)
+{
+  cairo_t *cr = cairo_create (surface);
+  if (text != NULL)
+    ar_svg_text_attach (text, cr);
+  cairo_scale (cr, g->unit_pt, g->unit_pt);
+  ar_figure_render (cr, fig, g->layout_w, g->layout_h);
+  cairo_status_t status = cairo_status (cr);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return status;
+}
+
+/* FIG as an SVG document whose text is <text> elements (svg-text-private.h), into SINK: drawn
+ * into memory without its text, the recorded text put before the end. */
+static cairo_status_t
+write_svg_with_text (const ArFigure *fig, const ArExportOptions *o, const ArExportGeometry *g,
+                     Sink *sink)
+{
+  GByteArray *svg = g_byte_array_new ();
+  ArSvgText *text = ar_svg_text_new ();
+  cairo_surface_t *surface
+      = cairo_svg_surface_create_for_stream (append_bytes, svg, g->page_w, g->page_h);
+  set_svg_unit (surface, o, g);
+  cairo_status_t status = draw_and_finish (surface, fig, g, text);
+  if (status == CAIRO_STATUS_SUCCESS && !ar_svg_text_insert (text, svg))
+    status = CAIRO_STATUS_WRITE_ERROR;
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = sink_write (sink, svg->data, svg->len);
+  ar_svg_text_free (text);
+  g_byte_array_unref (svg);
+  return status;
+}
+
 /* Draws FIG through a FORMAT surface into SINK; UNTITLED is the figure before OPTIONS retitled
  * it (for the PDF's metadata). */
 static cairo_status_t
@@ -445,28 +501,17 @@ write_figure (const ArFigure *fig, const ArFigure *untitled, ArExportFormat form
       cairo_surface_destroy (image);
       return status;
     }
+  if (format == AR_EXPORT_SVG && o->svg_text)
+    return write_svg_with_text (fig, o, g, sink);
   cairo_surface_t *surface
       = format == AR_EXPORT_SVG
             ? cairo_svg_surface_create_for_stream (sink_write, sink, g->page_w, g->page_h)
             : cairo_pdf_surface_create_for_stream (sink_write, sink, g->page_w, g->page_h);
   if (format == AR_EXPORT_SVG)
-    {
-      gboolean natural = o->width_unit == AR_WIDTH_NATURAL && g->unit_pt == 1;
-      cairo_svg_surface_set_document_unit (surface,
-                                           natural ? CAIRO_SVG_UNIT_USER : CAIRO_SVG_UNIT_PT);
-    }
+    set_svg_unit (surface, o, g);
   else
     set_pdf_metadata (surface, untitled, o);
-  cairo_t *cr = cairo_create (surface);
-  cairo_scale (cr, g->unit_pt, g->unit_pt);
-  ar_figure_render (cr, fig, g->layout_w, g->layout_h);
-  cairo_status_t status = cairo_status (cr);
-  cairo_destroy (cr);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  return status;
+  return draw_and_finish (surface, fig, g, NULL);
 }
 
 /* Fails naming PATH with errno ERR. */

@@ -17,7 +17,9 @@
  *   has the title (OPTIONS' or the figure's own, drawn or not) as Title, the subtitle as Subject,
  *   the user's real name (g_get_real_name, unless unknown) as Author and attnscope as Creator.
  * - SVG: the same size in points (width="...pt"), or in user units (= px) for the natural size at
- *   the natural font.
+ *   the natural font. Text is glyph outlines (it looks the same everywhere), or with SVG_TEXT
+ *   <text> elements that an editor (Inkscape, Illustrator) can change, in the font the figure was
+ *   set in (svg-text-private.h); a viewer without that font substitutes another.
  * - PNG: DPI pixels per inch (72 × the scale: scale 2 is 144 dpi), the resolution written into
  *   the file (its pHYs chunk, in pixels per metre).
  *
@@ -78,6 +80,7 @@ typedef struct
   double max_height; /* mm the figure may take at most with a width; 0: as tall as it needs */
   gboolean titles;
   const char *title, *subtitle; /* NULL: the figure's own */
+  gboolean svg_text;            /* SVG: text as <text> elements, not glyph outlines */
 } ArExportOptions;
 
 /* The presets for articles: one column 85 mm wide with 8 pt text, two columns 175 mm with 9 pt,

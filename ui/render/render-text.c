@@ -1,6 +1,8 @@
 /* render-text.c — Pango text with fixed font options, the title block, number formatting. */
 #include "render-text.h"
 
+#include "svg-text-private.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -76,8 +78,11 @@ ar_text_draw (cairo_t *cr, PangoLayout *layout, double x, double y, double ax, d
   cairo_translate (cr, x, y);
   if (angle != 0)
     cairo_rotate (cr, angle);
-  cairo_move_to (cr, -lx - ax * w, -ly - ay * h);
-  pango_cairo_show_layout (cr, layout);
+  if (!ar_svg_text_record (cr, layout, -lx - ax * w, -ly - ay * h))
+    {
+      cairo_move_to (cr, -lx - ax * w, -ly - ay * h);
+      pango_cairo_show_layout (cr, layout);
+    }
   /* The path is not part of the saved state: leave no current point behind for the next arc. */
   cairo_new_path (cr);
   cairo_restore (cr);
