@@ -82,10 +82,10 @@ update_ranking (AttnscopeComparePage *self, const AsComparison *c, AsAlign align
   gboolean ranked = as_comparison_attention_change (c, align, &changes);
   gtk_label_set_text (self->ranking_note, !ranked ? _ ("By position the texts need as many tokens.")
                                           : align == AS_ALIGN_TOKENS
-                                              ? _ ("|B − A| of each head with B in A's token "
-                                                   "order. Click one to open it.")
-                                              : _ ("|B − A| of each head, position by "
-                                                   "position. Click one to open it."));
+                                              ? _ ("How much each head changes from A to B "
+                                                   "(B in A's token order). Click one to open it.")
+                                              : _ ("How much each head changes from A to B, "
+                                                   "position by position. Click one to open it."));
   if (!ranked)
     return;
   const int *ranking = changes.head_ranking;

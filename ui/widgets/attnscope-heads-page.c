@@ -69,10 +69,11 @@ update_cross_summary (AttnscopeHeadsPage *self, const AsCrossStats *stats)
   for (int i = 0; i < stats->n_layer * stats->n_head; i++)
     for (guint k = 0; k < G_N_ELEMENTS (names); k++)
       counts[k] += g_str_equal (stats->labels[i], names[k]);
-  g_autofree char *text = g_strdup_printf (
-      _ ("Cross-attention, layers × heads: %d × %d · eos %d · diagonal %d · focused %d · broad %d "
-         "· mixed %d"),
-      stats->n_layer, stats->n_head, counts[0], counts[1], counts[2], counts[3], counts[4]);
+  g_autofree char *text = g_strdup_printf (_ ("Cross-attention, layers × heads: %d × %d · end "
+                                              "token %d · diagonal %d · focused %d · broad %d "
+                                              "· mixed %d"),
+                                           stats->n_layer, stats->n_head, counts[0], counts[1],
+                                           counts[2], counts[3], counts[4]);
   gtk_label_set_text (self->summary_label, text);
 }
 

@@ -299,8 +299,8 @@ attnscope_predictions_page_update (AttnscopePage *page)
                    encoder ? _ ("This encoder comes without the part that guesses hidden words "
                                 "(its masked-LM head): it shows attention only and predicts no "
                                 "tokens.")
-                           : _ ("This model has no language-model head: it does not predict a "
-                                "next token."));
+                           : _ ("This model comes without the part that predicts the next word "
+                                "(its language-model head): it shows attention only."));
       return;
     }
   self->predictions
