@@ -457,6 +457,12 @@ test_outline_choice (void)
   g_unlink (none);
 }
 
+static gboolean
+file_exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
+}
+
 /* "Editable text" writes an SVG's words as <text> and its sidecar says --svg-text; it is an SVG
  * choice only (off, and its row insensitive, for PNG and PDF). */
 static void
@@ -475,6 +481,8 @@ test_svg_text (void)
   g_assert_null (strstr (text, "glyph"));
   g_autofree char *json = g_strconcat (svg, ".json", NULL);
   g_autofree char *sidecar = NULL;
+  /* the sidecar comes once the weights' SHA-256 is computed, in the background */
+  g_assert_true (gui_test_wait_until (file_exists, json, TIMEOUT_MS));
   g_assert_true (g_file_get_contents (json, &sidecar, NULL, NULL));
   g_assert_nonnull (strstr (sidecar, "\"--svg-text\""));
 
