@@ -30,6 +30,7 @@ static const CliCommand commands[] = {
     cli_project },
   { "perplexity", "per-token log-probabilities; perplexity over the lines of a file",
     cli_perplexity },
+  { "lens", "the logit lens: each layer's hidden state read through the model's output", cli_lens },
   { "translate", "translation with an encoder–decoder model (greedy or beam search)",
     cli_translate },
   { "export", "the figure of a view as PNG, SVG or PDF, sized for print", cli_export },

@@ -14,9 +14,8 @@ ranks_before (float la, int32_t ia, float lb, int32_t ib)
   return la > lb || (la == lb && ia < ib);
 }
 
-/* The K best tokens of LOGITS [V] with their softmax probabilities, best first. */
-static AsPrediction *
-top_k_of_row (const float *logits, int V, const AsTokenizer *tokenizer, int k, int *n_out)
+AsPrediction *
+as_predict_top_k_row (const float *logits, int V, const AsTokenizer *tokenizer, int k, int *n_out)
 {
   k = MIN (k, V);
   /* insertion into a sorted list of K: K is small (≤ 100 in practice) */
@@ -56,11 +55,30 @@ top_k_of_row (const float *logits, int V, const AsTokenizer *tokenizer, int k, i
   return out;
 }
 
+void
+as_predict_rank (const float *logits, int V, int32_t id, int *rank, float *probability)
+{
+  g_return_if_fail (id >= 0 && id < V);
+  float max = -INFINITY;
+  int before = 0;
+  for (int32_t j = 0; j < V; j++)
+    {
+      max = fmaxf (max, logits[j]);
+      before += ranks_before (logits[j], j, logits[id], id);
+    }
+  double sum = 0.0;
+  for (int32_t j = 0; j < V; j++)
+    sum += exp ((double) logits[j] - max);
+  *rank = before;
+  *probability = (float) (exp ((double) logits[id] - max) / sum);
+}
+
 AsPrediction *
 as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokenizer, int k, int *n_out)
 {
   g_return_val_if_fail (trace != NULL && trace->logits_rows > 0 && k > 0, NULL);
-  return top_k_of_row (as_trace_last_logits (trace), trace->vocab_size, tokenizer, k, n_out);
+  return as_predict_top_k_row (as_trace_last_logits (trace), trace->vocab_size, tokenizer, k,
+                               n_out);
 }
 
 AsMaskedPrediction *
@@ -100,7 +118,7 @@ as_predict_masked (const AsTrace *trace, const AsTokenizer *tokenizer, int k, in
       {
         const float *row = trace->logits + (gsize) i * trace->vocab_size; /* [V] */
         out[m].position = i;
-        out[m].top = top_k_of_row (row, trace->vocab_size, tokenizer, k, &out[m].n_top);
+        out[m].top = as_predict_top_k_row (row, trace->vocab_size, tokenizer, k, &out[m].n_top);
         m++;
       }
   *n_masks = n;

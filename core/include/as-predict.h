@@ -24,6 +24,14 @@ AsPrediction *as_predict_top_k (const AsTrace *trace, const AsTokenizer *tokeniz
                                 int *n_out);
 void as_predictions_free (AsPrediction *predictions, int n);
 
+/* The same for one row of logits, LOGITS [V] (a position, a hidden state read out). */
+AsPrediction *as_predict_top_k_row (const float *logits, int V, const AsTokenizer *tokenizer, int k,
+                                    int *n_out);
+
+/* Token ID's place in LOGITS [V] (*RANK: how many tokens rank before it as as_predict_top_k
+ * sorts them, 0 = the most likely) and its softmax probability. */
+void as_predict_rank (const float *logits, int V, int32_t id, int *rank, float *probability);
+
 /* The text IDS[0..N_IDS-1] stand for: decoded by TOKENIZER, or "<id>" per token when TOKENIZER
  * is NULL (a model that runs on ids only). Owned. */
 char *as_predict_dup_ids_text (const AsTokenizer *tokenizer, const int32_t *ids, gsize n_ids);

@@ -38,6 +38,10 @@ as_tokenizer_word_id (AsTokenizer *tokenizer, const char *word, int32_t *id, GEr
       = as_tokenizer_encode_full (tokenizer, word, -1, NULL, 0, AS_ENCODE_NO_SPECIAL, error);
   if (encoding == NULL)
     return FALSE;
+  /* a word is no special token; Marian's tokenizer appends its </s> to every text */
+  for (guint i = encoding->ids->len; i-- > 0;)
+    if (as_tokenizer_is_special (tokenizer, g_array_index (encoding->ids, int32_t, i)))
+      g_array_remove_index (encoding->ids, i);
   if (encoding->ids->len != 1)
     {
       g_autofree char *valid = g_utf8_make_valid (word, -1);

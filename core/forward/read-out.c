@@ -1,0 +1,97 @@
+/* read-out.c — any hidden state read through the model's own output: the final norm and the
+ * output head exactly as the forward pass applies them to the last one (the logit lens).
+ *
+ * The family's finish stage (model/stack-private.h) is what maps the residual stream to
+ * hidden[L] and the logits; running it on an earlier hidden state is, by construction, the same
+ * code — the final norm, a tied or untied head, Gemma 2's final soft-cap, a masked-LM head,
+ * Marian's final_logits_bias. It runs on blocks of READ_OUT_ROWS positions through a small trace
+ * without attention, so the memory stays that of READ_OUT_ROWS rows of logits whatever T. */
+#include "as-forward.h"
+
+#include <string.h>
+
+#include "as-error.h"
+#include "family-private.h"
+#include "model-private.h"
+#include "pass-private.h"
+
+/* Positions read out per call of the finish stage. */
+#define READ_OUT_ROWS 64
+
+/* A trace for ROWS positions that only the finish stage fills: hidden states and all logits. */
+static AsTrace *
+read_out_trace (const AsStack *stack, const AsConfig *c, int rows, GError **error)
+{
+  AsForwardOptions options = { .all_logits = TRUE };
+  AsTraceShape shape = as_pass_trace_shape (stack, c, rows, &options, NULL);
+  shape.n_head = shape.n_kv_head = shape.head_dim = 1; /* no attention is kept */
+  shape.capture_qkv = FALSE;
+  return as_trace_new_shape (&shape, error);
+}
+
+gboolean
+as_forward_read_out (AsModel *model, const AsTrace *trace, int index, const int *positions,
+                     int n_positions, float *logits, GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL && logits != NULL, FALSE);
+  g_return_val_if_fail (positions != NULL && n_positions > 0, FALSE);
+  g_return_val_if_fail (index >= 0 && index < trace->n_layer, FALSE);
+  const AsConfig *c = as_model_get_config (model);
+  const AsStack *stack = c->ops->stack;
+  int D = trace->d_model, V = trace->vocab_size;
+  if (V == 0 || trace->logits_rows == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "%s has no output head to read hidden states through (%s)",
+                   as_model_get_name (model),
+                   c->encoder_decoder ? "its decoder has none" : "it computes attention only");
+      return FALSE;
+    }
+  for (int i = 0; i < n_positions; i++)
+    g_return_val_if_fail (positions[i] >= 0 && positions[i] < trace->n_tokens, FALSE);
+  int rows = MIN (n_positions, READ_OUT_ROWS);
+  g_autoptr (AsTrace) out = read_out_trace (stack, c, rows, error);
+  if (out == NULL)
+    return FALSE;
+  int S = trace->source != NULL ? trace->source->n_tokens : 0;
+  guint64 scratch_bytes = stack->scratch_bytes (c, rows, S);
+  g_autofree float *x = g_try_new (float, (gsize) rows *D); /* [rows][D] */
+  g_autofree void *scratch = scratch_bytes > 0 ? g_try_malloc ((gsize) scratch_bytes) : NULL;
+  if (x == NULL || (scratch_bytes > 0 && scratch == NULL))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate the working memory to read %d positions", rows);
+      return FALSE;
+    }
+  g_autoptr (AsWorkerTeam) team = as_worker_team_new (as_forward_threads ());
+  const float *hidden = as_trace_hidden (trace, index); /* [T][D] */
+  for (int t0 = 0; t0 < n_positions; t0 += rows)
+    {
+      int n = MIN (rows, n_positions - t0);
+      AsTrace *block = out;
+      g_autoptr (AsTrace) last = NULL;
+      if (n < rows)
+        {
+          /* the last, shorter block: its own trace, so the finish stage sees n positions */
+          last = read_out_trace (stack, c, n, error);
+          if (last == NULL)
+            return FALSE;
+          block = last;
+        }
+      for (int i = 0; i < n; i++)
+        memcpy (x + (gsize) i * D, hidden + (gsize) positions[t0 + i] * D, sizeof (float) * D);
+      AsPass pass = {
+        .config = c,
+        .weights = as_model_get_weights (model),
+        .trace = block,
+        .source = trace->source,
+        .team = team,
+        .n_tokens = n,
+        .x = x,
+        .scratch = scratch,
+      };
+      stack->finish (&pass);
+      memcpy (logits + (gsize) t0 * V, block->logits, sizeof (float) * n * V);
+    }
+  return TRUE;
+}
