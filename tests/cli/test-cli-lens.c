@@ -17,35 +17,6 @@
       "--positions", "1024"
 
 static const char *const neox[] = { "--family", "gpt_neox", SMALL, "--seed", "21", NULL };
-/* the arguments of test-decoder-families.c's "gemma2-softcaps-alternate" (the same cached model) */
-static const char *const gemma2_caps[] = { "--family",
-                                           "gemma2",
-                                           "--layers",
-                                           "4",
-                                           "--heads",
-                                           "4",
-                                           "--kv-heads",
-                                           "2",
-                                           "--hidden",
-                                           "64",
-                                           "--head-dim",
-                                           "32",
-                                           "--intermediate",
-                                           "112",
-                                           "--vocab",
-                                           "320",
-                                           "--positions",
-                                           "1024",
-                                           "--sliding-window",
-                                           "16",
-                                           "--softcap",
-                                           "0.3,0.5",
-                                           "--query-pre-attn-scalar",
-                                           "16",
-                                           "--no-tie",
-                                           "--seed",
-                                           "10",
-                                           NULL };
 
 static char *
 shipped (const char *name)
@@ -117,7 +88,7 @@ test_decoders (void)
   } cases[] = {
     { "llama-gqa-bf16-sharded-llama3", decoder_llama_gqa },
     { "gpt-neox-lens", neox },
-    { "gemma2-softcaps-alternate", gemma2_caps },
+    { "gemma2-softcaps-alternate", decoder_gemma2_caps },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {

@@ -22,6 +22,10 @@ G_BEGIN_DECLS
 extern const char *const decoder_llama_f32[];
 extern const char *const decoder_llama_gqa[];
 extern const char *const decoder_mistral_window[];
+/* gemma2-caps: Gemma 2 with attention and final soft-caps small enough to bend the scores and
+ * logits (0.3, 0.5), every other layer sliding (window 16), untied ("gemma2-softcaps-alternate").
+ */
+extern const char *const decoder_gemma2_caps[];
 /* llama-spm: 2 layers, 4 query / 2 key/value heads, D 64, F 112, V 32000, BF16, tied: the shape
  * of a Llama 2 vocabulary. */
 extern const char *const decoder_llama_spm[];

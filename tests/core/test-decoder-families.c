@@ -91,36 +91,6 @@ static const char *const phi3_params[] = { "--family",
                                            "8",
                                            NULL };
 
-/* Gemma 2: caps small enough to bend the scores and logits, every other layer sliding (0, 2),
- * its own output matrix */
-static const char *const gemma2_caps[] = { "--family",
-                                           "gemma2",
-                                           "--layers",
-                                           "4",
-                                           "--heads",
-                                           "4",
-                                           "--kv-heads",
-                                           "2",
-                                           "--hidden",
-                                           "64",
-                                           "--head-dim",
-                                           "32",
-                                           "--intermediate",
-                                           "112",
-                                           "--vocab",
-                                           "320",
-                                           "--positions",
-                                           "1024",
-                                           "--sliding-window",
-                                           "16",
-                                           "--softcap",
-                                           "0.3,0.5",
-                                           "--query-pre-attn-scalar",
-                                           "16",
-                                           "--no-tie",
-                                           "--seed",
-                                           "10",
-                                           NULL };
 /* Gemma 3: layers 0, 1, 3 sliding with the local RoPE (θ 10000), layer 2 global (θ 1e6, linear
  * ×8); q/k norms; MQA; BF16 in two shards */
 static const char *const gemma3_local[] = { "--family",
@@ -165,7 +135,7 @@ static const FamilyCase cases[] = {
   { "phi3-bf16-sharded-tied", phi3_bf16, { 1, 17, 256 }, { 0 } },
   { "phi3-longrope-attention-factor", phi3_attention, { 1, 263, 307 }, { 0 } },
   { "phi3-rope-parameters-f16", phi3_params, { 1, 97, 263 }, { 0 } },
-  { "gemma2-softcaps-alternate", gemma2_caps, { 1, 37, 263 }, { 16, 0, 16, 0 } },
+  { "gemma2-softcaps-alternate", decoder_gemma2_caps, { 1, 37, 263 }, { 16, 0, 16, 0 } },
   { "gemma3-local-rope-bf16-sharded", gemma3_local, { 1, 41, 263 }, { 16, 16, 0, 16 } },
 };
 
@@ -320,7 +290,7 @@ test_info (void)
   g_assert_nonnull (strstr (setting (ps, "projections"), "qkv_proj and gate_up_proj fused"));
   g_assert_cmpstr (as_model_get_weights_dtype (p), ==, "F32");
 
-  g_autofree char *g2dir = decoder_model ("gemma2-softcaps-alternate", gemma2_caps, FALSE);
+  g_autofree char *g2dir = decoder_model ("gemma2-softcaps-alternate", decoder_gemma2_caps, FALSE);
   g_autofree char *g3dir = decoder_model ("gemma3-local-rope-bf16-sharded", gemma3_local, FALSE);
   g_autoptr (AsModel) g2 = as_model_load (g2dir, &error);
   g_assert_no_error (error);
@@ -551,7 +521,7 @@ test_bad_qwen3 (void)
 static void
 test_bad_gemma (void)
 {
-  g_autofree char *src = decoder_model ("gemma2-softcaps-alternate", gemma2_caps, FALSE);
+  g_autofree char *src = decoder_model ("gemma2-softcaps-alternate", decoder_gemma2_caps, FALSE);
   if (src == NULL)
     return;
   struct
