@@ -7,6 +7,7 @@
 
 #include "as-error.h"
 #include "as-rank.h"
+#include "as-shard-sum.h"
 
 static const char *const kind_names[] = {
   [AS_HEAD_STAT_ENTROPY] = "entropy", [AS_HEAD_STAT_PREVIOUS] = "previous",
@@ -217,9 +218,11 @@ struct _AsHeadStatsAccumulator
   int n_layer, n_head;
   int n_traces;
   gboolean bidirectional;
-  double *sums; /* [L][H][AS_HEAD_STAT_COUNT] sums of the defined per-sentence values */
-  int *counts;  /* [L][H][AS_HEAD_STAT_COUNT] sentences where the value is defined */
-  double *one;  /* [AS_HEAD_STAT_COUNT] scratch */
+  /* [L][H][AS_HEAD_STAT_COUNT] exact sums of the defined per-sentence values (as-shard-sum.h:
+   * the same bits in any order, so shards of a corpus merge to the single-process result) */
+  AsShardSum *sums;
+  int *counts; /* [L][H][AS_HEAD_STAT_COUNT] sentences where the value is defined */
+  double *one; /* [AS_HEAD_STAT_COUNT] scratch */
 };
 
 AsHeadStatsAccumulator *
@@ -241,19 +244,24 @@ as_head_stats_accumulator_free (AsHeadStatsAccumulator *acc)
   g_free (acc);
 }
 
+/* Sizes the empty ACC for L × H heads. */
+static void
+accumulator_shape (AsHeadStatsAccumulator *acc, int n_layer, int n_head)
+{
+  gsize n = (gsize) n_layer * n_head * AS_HEAD_STAT_COUNT;
+  acc->n_layer = n_layer;
+  acc->n_head = n_head;
+  g_free (acc->sums);
+  g_free (acc->counts);
+  acc->sums = g_new0 (AsShardSum, MAX (n, 1));
+  acc->counts = g_new0 (int, MAX (n, 1));
+}
+
 gboolean
 as_head_stats_accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace, GError **error)
 {
   if (acc->n_traces == 0)
-    {
-      gsize n = (gsize) trace->n_layer * trace->n_head * AS_HEAD_STAT_COUNT;
-      acc->n_layer = trace->n_layer;
-      acc->n_head = trace->n_head;
-      g_free (acc->sums);
-      g_free (acc->counts);
-      acc->sums = g_new0 (double, MAX (n, 1));
-      acc->counts = g_new0 (int, MAX (n, 1));
-    }
+    accumulator_shape (acc, trace->n_layer, trace->n_head);
   else if (trace->n_layer != acc->n_layer || trace->n_head != acc->n_head)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_SHAPE,
@@ -287,7 +295,7 @@ as_head_stats_accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace, GEr
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
         if (!isnan (acc->one[k]))
           {
-            acc->sums[(gsize) e * AS_HEAD_STAT_COUNT + k] += acc->one[k];
+            as_shard_sum_add (&acc->sums[(gsize) e * AS_HEAD_STAT_COUNT + k], acc->one[k]);
             acc->counts[(gsize) e * AS_HEAD_STAT_COUNT + k]++;
           }
     }
@@ -308,7 +316,7 @@ as_head_stats_accumulator_finish (const AsHeadStatsAccumulator *acc, GError **er
   stats->bidirectional = acc->bidirectional;
   gsize n = (gsize) acc->n_layer * acc->n_head * AS_HEAD_STAT_COUNT;
   for (gsize e = 0; e < n; e++)
-    stats->values[e] = mean_or_nan (acc->sums[e], acc->counts[e]);
+    stats->values[e] = mean_or_nan (as_shard_sum_value (&acc->sums[e]), acc->counts[e]);
   head_stats_label (stats);
   return stats;
 }
@@ -321,4 +329,139 @@ as_head_stats_aggregate (AsTrace *const *traces, int n_traces, GError **error)
     if (!as_head_stats_accumulate (acc, traces[i], error))
       return NULL;
   return as_head_stats_accumulator_finish (acc, error);
+}
+
+JsonNode *
+as_head_stats_accumulator_to_json (const AsHeadStatsAccumulator *acc)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "sentences");
+  json_builder_add_int_value (b, acc->n_traces);
+  json_builder_set_member_name (b, "n_layer");
+  json_builder_add_int_value (b, acc->n_layer);
+  json_builder_set_member_name (b, "n_head");
+  json_builder_add_int_value (b, acc->n_head);
+  json_builder_set_member_name (b, "bidirectional");
+  json_builder_add_boolean_value (b, acc->bidirectional);
+  gsize n = acc->n_traces > 0 ? (gsize) acc->n_layer * acc->n_head * AS_HEAD_STAT_COUNT : 0;
+  json_builder_set_member_name (b, "sums");
+  json_builder_begin_array (b);
+  for (gsize e = 0; e < n; e++)
+    as_shard_sum_to_json (b, &acc->sums[e]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "counts");
+  json_builder_begin_array (b);
+  for (gsize e = 0; e < n; e++)
+    json_builder_add_int_value (b, acc->counts[e]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static gboolean
+part_int (JsonObject *o, const char *member, gint64 *out, const char *what, GError **error)
+{
+  JsonNode *node = json_object_get_member (o, member);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_INT64 || json_node_get_int (node) < 0
+      || json_node_get_int (node) > G_MAXINT)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "%s: the head statistics' \"%s\" is missing or not a count", what, member);
+      return FALSE;
+    }
+  *out = json_node_get_int (node);
+  return TRUE;
+}
+
+/* The array MEMBER of O with exactly N elements, or NULL with ERROR. */
+static JsonArray *
+part_array (JsonObject *o, const char *member, gsize n, const char *what, GError **error)
+{
+  JsonNode *node = json_object_get_member (o, member);
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node)
+      || json_array_get_length (json_node_get_array (node)) != n)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "%s: the head statistics' \"%s\" is missing or does not hold %" G_GSIZE_FORMAT
+                   " values",
+                   what, member, n);
+      return NULL;
+    }
+  return json_node_get_array (node);
+}
+
+/* Adds the non-empty part O of L × H heads (read from WHAT) to ACC. */
+static gboolean
+merge_counts_and_sums (AsHeadStatsAccumulator *acc, JsonObject *o, gsize n, const char *what,
+                       GError **error)
+{
+  JsonArray *sums = part_array (o, "sums", n, what, error);
+  JsonArray *counts = sums != NULL ? part_array (o, "counts", n, what, error) : NULL;
+  if (counts == NULL)
+    return FALSE;
+  for (gsize e = 0; e < n; e++)
+    {
+      AsShardSum sum;
+      g_autofree char *label
+          = g_strdup_printf ("%s: head statistics sum %" G_GSIZE_FORMAT, what, e);
+      if (!as_shard_sum_from_json (&sum, json_array_get_element (sums, e), label, error))
+        return FALSE;
+      JsonNode *count = json_array_get_element (counts, e);
+      if (!JSON_NODE_HOLDS_VALUE (count) || json_node_get_value_type (count) != G_TYPE_INT64
+          || json_node_get_int (count) < 0 || json_node_get_int (count) > G_MAXINT - acc->counts[e])
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                       "%s: head statistics count %" G_GSIZE_FORMAT " is not a count", what, e);
+          return FALSE;
+        }
+      as_shard_sum_merge (&acc->sums[e], &sum);
+      acc->counts[e] += (int) json_node_get_int (count);
+    }
+  return TRUE;
+}
+
+gboolean
+as_head_stats_accumulator_merge_json (AsHeadStatsAccumulator *acc, JsonNode *node, const char *what,
+                                      GError **error)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "%s: the head statistics are not an object",
+                   what);
+      return FALSE;
+    }
+  JsonObject *o = json_node_get_object (node);
+  gint64 sentences, n_layer, n_head;
+  if (!part_int (o, "sentences", &sentences, what, error)
+      || !part_int (o, "n_layer", &n_layer, what, error)
+      || !part_int (o, "n_head", &n_head, what, error))
+    return FALSE;
+  if (sentences == 0)
+    return TRUE; /* an empty shard adds nothing */
+  gboolean bidirectional = json_object_get_boolean_member_with_default (o, "bidirectional", FALSE);
+  if (acc->n_traces == 0)
+    {
+      accumulator_shape (acc, (int) n_layer, (int) n_head);
+      acc->bidirectional = bidirectional;
+    }
+  else if (n_layer != acc->n_layer || n_head != acc->n_head || bidirectional != acc->bidirectional)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_SHAPE,
+                   "%s: head statistics of %d × %d %s heads, expected %d × %d %s like the first",
+                   what, (int) n_layer, (int) n_head, bidirectional ? "bidirectional" : "causal",
+                   acc->n_layer, acc->n_head, acc->bidirectional ? "bidirectional" : "causal");
+      return FALSE;
+    }
+  if (sentences > G_MAXINT - acc->n_traces
+      || !merge_counts_and_sums (acc, o, (gsize) n_layer * n_head * AS_HEAD_STAT_COUNT, what,
+                                 error))
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "%s: too many sentences", what);
+      return FALSE;
+    }
+  acc->n_traces += (int) sentences;
+  return TRUE;
 }

@@ -56,7 +56,8 @@ as_perplexity_add (AsPerplexity *acc, const AsTrace *trace, GError **error)
   if (!as_token_logprobs (logprob, trace, error))
     return FALSE;
   for (int t = 0; t < n; t++)
-    acc->nll -= logprob[t];
+    as_shard_sum_add (&acc->nll_sum, -logprob[t]);
+  acc->nll = as_shard_sum_value (&acc->nll_sum);
   acc->n_predicted += n;
   acc->n_texts++;
   return TRUE;
@@ -75,4 +76,60 @@ double
 as_perplexity_value (const AsPerplexity *acc)
 {
   return exp (as_perplexity_mean_nll (acc));
+}
+
+JsonNode *
+as_perplexity_to_json (const AsPerplexity *acc)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "texts");
+  json_builder_add_int_value (b, acc->n_texts);
+  json_builder_set_member_name (b, "predicted_tokens");
+  json_builder_add_int_value (b, acc->n_predicted);
+  json_builder_set_member_name (b, "nll");
+  as_shard_sum_to_json (b, &acc->nll_sum);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static gboolean
+count_member (JsonObject *o, const char *member, gint64 max, gint64 *out, const char *what,
+              GError **error)
+{
+  JsonNode *node = json_object_get_member (o, member);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_INT64 || json_node_get_int (node) < 0
+      || json_node_get_int (node) > max)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT,
+                   "%s: the perplexity's \"%s\" is missing or not a count", what, member);
+      return FALSE;
+    }
+  *out = json_node_get_int (node);
+  return TRUE;
+}
+
+gboolean
+as_perplexity_merge_json (AsPerplexity *acc, JsonNode *node, const char *what, GError **error)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_FORMAT, "%s: the perplexity is not an object", what);
+      return FALSE;
+    }
+  JsonObject *o = json_node_get_object (node);
+  gint64 texts, predicted;
+  AsShardSum nll;
+  g_autofree char *label = g_strdup_printf ("%s: the perplexity's \"nll\"", what);
+  if (!count_member (o, "texts", G_MAXINT - acc->n_texts, &texts, what, error)
+      || !count_member (o, "predicted_tokens", G_MAXINT64 - acc->n_predicted, &predicted, what,
+                        error)
+      || !as_shard_sum_from_json (&nll, json_object_get_member (o, "nll"), label, error))
+    return FALSE;
+  acc->n_texts += (int) texts;
+  acc->n_predicted += predicted;
+  as_shard_sum_merge (&acc->nll_sum, &nll);
+  acc->nll = as_shard_sum_value (&acc->nll_sum);
+  return TRUE;
 }

@@ -37,7 +37,10 @@
  *
  * Aggregation over sentences: each statistic is the unweighted mean over sentences of the
  * per-sentence value (every sentence counts once whatever its length), over the sentences where it
- * is defined; labels are computed from the aggregated shares. All traces must come from models
+ * is defined; labels are computed from the aggregated shares. The sums are exact until the mean
+ * is taken (as-shard-sum.h), so the result does not depend on the order of the sentences, and the
+ * partial sums of the shards of a corpus merge to it bit for bit (as_head_stats_accumulator_to_json
+ * and _merge_json). All traces must come from models
  * with the same number of layers and heads, and be all causal or all bidirectional.
  *
  * Rankings: for each statistic, all heads sorted by decreasing value (NaN last; ties: lower
@@ -45,6 +48,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "as-trace.h"
 
@@ -131,6 +135,17 @@ gboolean as_head_stats_accumulate (AsHeadStatsAccumulator *acc, const AsTrace *t
 
 /* The aggregated statistics so far; fails with AS_ERROR_INPUT when nothing was accumulated. */
 AsHeadStats *as_head_stats_accumulator_finish (const AsHeadStatsAccumulator *acc, GError **error);
+
+/* The accumulator's state as a shard's partial result (as-shard.h): {"sentences": S, "n_layer": L,
+ * "n_head": H, "bidirectional": B, "sums": [L·H·AS_HEAD_STAT_COUNT exact sums, as-shard-sum.h],
+ * "counts": [the same number of counts]}; sums and counts are empty when S is 0. */
+JsonNode *as_head_stats_accumulator_to_json (const AsHeadStatsAccumulator *acc);
+
+/* Adds a partial result NODE written by as_head_stats_accumulator_to_json to ACC, exactly (the
+ * same bits as accumulating its sentences into ACC). Fails naming WHAT (the part file) when NODE
+ * is malformed (AS_ERROR_FORMAT) or its heads differ from ACC's (AS_ERROR_SHAPE). */
+gboolean as_head_stats_accumulator_merge_json (AsHeadStatsAccumulator *acc, JsonNode *node,
+                                               const char *what, GError **error);
 
 /* Aggregates N_TRACES traces at once (same rules). */
 AsHeadStats *as_head_stats_aggregate (AsTrace *const *traces, int n_traces, GError **error);

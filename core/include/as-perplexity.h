@@ -11,7 +11,9 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
+#include "as-shard-sum.h"
 #include "as-trace.h"
 
 G_BEGIN_DECLS
@@ -22,13 +24,22 @@ gboolean as_token_logprobs (double *out, const AsTrace *trace, GError **error);
 
 typedef struct
 {
-  double nll;         /* sum of -logprob over every predicted token */
+  double nll;         /* sum of -logprob over every predicted token (nll_sum's value) */
+  AsShardSum nll_sum; /* the same sum held exactly: any order or sharding gives the same nll */
   gint64 n_predicted; /* predicted tokens */
   int n_texts;        /* texts added */
 } AsPerplexity;
 
 /* Adds TRACE's predictions to ACC (zero-initialise ACC first). Same failures as above. */
 gboolean as_perplexity_add (AsPerplexity *acc, const AsTrace *trace, GError **error);
+
+/* ACC as a shard's partial result (as-shard.h): {"texts": n, "predicted_tokens": n, "nll": exact
+ * sum (as-shard-sum.h)}. */
+JsonNode *as_perplexity_to_json (const AsPerplexity *acc);
+
+/* Adds the partial result NODE to ACC exactly; fails with AS_ERROR_FORMAT naming WHAT. */
+gboolean as_perplexity_merge_json (AsPerplexity *acc, JsonNode *node, const char *what,
+                                   GError **error);
 
 /* nll / n_predicted, or NaN when nothing was predicted. */
 double as_perplexity_mean_nll (const AsPerplexity *acc);
