@@ -36,6 +36,8 @@ static const CliCommand commands[] = {
   { "export", "the figure of a view as PNG, SVG or PDF, sized for print", cli_export },
   { "download", "a model from the Hugging Face hub into the Hugging Face cache", cli_download },
   { "list", "the models in the Hugging Face cache, and whether attnscope opens them", cli_list },
+  { "merge", "join the part files of a sharded corpus run (--shard K/N) into one result",
+    cli_merge },
 };
 
 static void

@@ -23,6 +23,7 @@ int cli_export (int argc, char **argv);
 int cli_translate (int argc, char **argv);
 int cli_download (int argc, char **argv);
 int cli_list (int argc, char **argv);
+int cli_merge (int argc, char **argv);
 
 /* Runs `attnscope ARGV[1] ...` (a subcommand, or --help/help) and returns its exit status, its
  * output flushed (cli_finish). An unknown command is a usage error. */

@@ -2,7 +2,9 @@
  * (core/as-perplexity.h). With --lines FILE every non-blank line is one text starting fresh at
  * position 0 and the result is exp(total NLL / predicted tokens) over the file; with --text T
  * the per-token log-probabilities of that one text are listed as well. Text by default, JSON
- * with --json. */
+ * with --json. With --lines FILE --shard K/N -o PART (cli-shard.h) the run writes shard K's
+ * exact NLL sum and counts, and `attnscope merge` (cli_perplexity_merge) prints from all parts
+ * what one process prints. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "cli-json.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-shard.h"
 
 static AsTrace *
 forward_all_logits (AsModel *model, const char *text, gboolean truncate, GError **error)
@@ -38,19 +41,19 @@ perplexity_add_line (const char *line, gpointer user_data, GError **error)
   return trace != NULL && as_perplexity_add (job->acc, trace, error);
 }
 
-/* Accumulates every non-blank line of PATH into ACC. */
+/* Accumulates SHARD's share of the non-blank lines of PATH into ACC. */
 static gboolean
-perplexity_of_lines (AsPerplexity *acc, AsModel *model, const char *path, gboolean truncate,
-                     GError **error)
+perplexity_of_lines (AsPerplexity *acc, CliShard *shard, AsModel *model, const char *path,
+                     gboolean truncate, GError **error)
 {
   PerplexityLines job = { model, truncate, acc };
-  return cli_foreach_text_line (path, perplexity_add_line, &job, error);
+  return cli_shard_foreach_line (shard, "--lines", path, perplexity_add_line, &job, error);
 }
 
+/* Appends the summary over a --lines file to OUT. */
 static void
-print_summary (const AsPerplexity *acc, const char *model_name, gboolean json)
+format_summary (GString *out, const AsPerplexity *acc, const char *model_name, gboolean json)
 {
-  g_autoptr (GString) out = g_string_new (NULL);
   if (json)
     {
       g_autoptr (JsonBuilder) builder = json_builder_new ();
@@ -71,7 +74,54 @@ print_summary (const AsPerplexity *acc, const char *model_name, gboolean json)
                             "\nmean NLL (nats)   %.6f\nperplexity        %.4f\n",
                             acc->n_texts, acc->n_predicted, as_perplexity_mean_nll (acc),
                             as_perplexity_value (acc));
+}
+
+gboolean
+cli_perplexity_merge (GString *out, GPtrArray *parts, gboolean json, GError **error)
+{
+  AsPerplexity acc = { 0 };
+  for (guint i = 0; i < parts->len; i++)
+    {
+      const AsShardPart *part = parts->pdata[i];
+      if (!as_perplexity_merge_json (&acc, part->result, part->path, error))
+        return FALSE;
+    }
+  format_summary (out, &acc, ((const AsShardPart *) parts->pdata[0])->model_name, json);
+  return TRUE;
+}
+
+/* The options that change a --lines run's result, as a shard's part records them. */
+static JsonNode *
+perplexity_part_options (gboolean truncate)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "truncate");
+  json_builder_add_boolean_value (b, truncate);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/* A --lines run: prints the summary, or with --shard writes the part. */
+static int
+perplexity_run_lines (AsModel *model, CliShard *shard, const char *path, gboolean truncate,
+                      gboolean json)
+{
+  GError *error = NULL;
+  AsPerplexity acc = { 0 };
+  if (!perplexity_of_lines (&acc, shard, model, path, truncate, &error))
+    return cli_fail (error);
+  if (shard->active)
+    {
+      if (!cli_shard_write_part (shard, model, perplexity_part_options (truncate),
+                                 as_perplexity_to_json (&acc), &error))
+        return cli_fail (error);
+      return CLI_EXIT_OK;
+    }
+  g_autoptr (GString) out = g_string_new (NULL);
+  format_summary (out, &acc, as_model_get_name (model), json);
   fwrite (out->str, 1, out->len, stdout);
+  return CLI_EXIT_OK;
 }
 
 /* One text: every token with its log-probability (the first token is not predicted). */
@@ -138,6 +188,7 @@ int
 cli_perplexity (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *lines = NULL;
+  g_autofree char *shard_text = NULL, *part_path = NULL;
   gboolean json = FALSE, truncate = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
@@ -150,6 +201,7 @@ cli_perplexity (int argc, char **argv)
     { "truncate", 0, 0, G_OPTION_ARG_NONE, &truncate,
       "Keep the first tokens when a text is longer than the context", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    CLI_SHARD_ENTRIES (shard_text, part_path),
     { NULL },
   };
   int code;
@@ -163,6 +215,12 @@ cli_perplexity (int argc, char **argv)
     return cli_usage_printf ("perplexity", "unexpected argument '%s'", argv[1]);
   if ((text == NULL) == (lines == NULL))
     return cli_usage_printf ("perplexity", "give exactly one of --text T and --lines FILE");
+  if (shard_text != NULL && text != NULL)
+    return cli_usage_printf ("perplexity", "--shard splits a corpus: it goes with --lines");
+  CliShard shard;
+  int shard_code = cli_shard_setup (&shard, "perplexity", shard_text, part_path);
+  if (shard_code >= 0)
+    return shard_code;
 
   GError *error = NULL;
   g_autoptr (AsModel) model = cli_load_model (model_spec, &error);
@@ -173,9 +231,7 @@ cli_perplexity (int argc, char **argv)
                             as_model_get_name (model));
   if (text != NULL)
     return perplexity_of_text (model, text, truncate, json);
-  AsPerplexity acc = { 0 };
-  if (!perplexity_of_lines (&acc, model, lines, truncate, &error))
-    return cli_fail (error);
-  print_summary (&acc, as_model_get_name (model), json);
-  return CLI_EXIT_OK;
+  int status = perplexity_run_lines (model, &shard, lines, truncate, json);
+  cli_shard_clear (&shard);
+  return status;
 }

@@ -23,7 +23,7 @@ add_head_json (JsonBuilder *out, const AsHeadStats *s, int e)
 }
 
 void
-cli_stats_print_json (const AsHeadStats *s, const char *model_name)
+cli_stats_format_json (GString *text, const AsHeadStats *s, const char *model_name)
 {
   int n = s->n_layer * s->n_head;
   g_autoptr (JsonBuilder) out = json_builder_new ();
@@ -59,13 +59,29 @@ cli_stats_print_json (const AsHeadStats *s, const char *model_name)
     }
   json_builder_end_object (out);
   json_builder_end_object (out);
-  cli_json_print (out);
+  g_autofree char *line = cli_json_to_line (out);
+  g_string_append (text, line);
+}
+
+void
+cli_stats_print_json (const AsHeadStats *s, const char *model_name)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  cli_stats_format_json (out, s, model_name);
+  cli_print (out);
 }
 
 void
 cli_stats_print_text (const AsHeadStats *s)
 {
   g_autoptr (GString) out = g_string_new (NULL);
+  cli_stats_format_text (out, s);
+  cli_print (out);
+}
+
+void
+cli_stats_format_text (GString *out, const AsHeadStats *s)
+{
   g_string_append_printf (out, "%d sentence%s; entropy is normalised (0 focused, 1 uniform)\n",
                           s->n_traces, s->n_traces == 1 ? "" : "s");
   g_string_append_printf (out, "%5s %4s", "layer", "head");
@@ -89,5 +105,4 @@ cli_stats_print_text (const AsHeadStats *s)
         }
       g_string_append_printf (out, "  %s\n", as_head_pattern_to_string (s->patterns[e]));
     }
-  cli_print (out);
 }

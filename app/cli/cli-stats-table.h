@@ -10,5 +10,8 @@ G_BEGIN_DECLS
 /* The statistics table of S (text) or its JSON with the model's name. */
 void cli_stats_print_text (const AsHeadStats *s);
 void cli_stats_print_json (const AsHeadStats *s, const char *model_name);
+/* The same appended to OUT. */
+void cli_stats_format_text (GString *out, const AsHeadStats *s);
+void cli_stats_format_json (GString *out, const AsHeadStats *s, const char *model_name);
 
 G_END_DECLS

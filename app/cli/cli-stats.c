@@ -3,7 +3,10 @@
  * also to the next token, [CLS] and [SEP]), a pattern label, and rankings of the heads by each
  * statistic — for one text, or aggregated over every non-blank line of a file (each sentence
  * counts once), or for an encoder over every line "A<TAB>B" of a file of sentence pairs (--pairs:
- * each pair run as [CLS] A [SEP] B [SEP]). Text table by default, JSON with --json. */
+ * each pair run as [CLS] A [SEP] B [SEP]). Text table by default, JSON with --json. With
+ * --shard K/N -o FILE (cli-shard.h) a --lines or --pairs run writes shard K's sums and counts
+ * instead, and `attnscope merge` (cli_stats_merge, below) prints from all parts what one process
+ * prints. */
 #include "cli-stats-table.h"
 
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include "cli-common.h"
 #include "cli-stats-translation.h"
 #include "as-sentence-pairs.h"
+#include "cli-shard.h"
 
 typedef struct
 {
@@ -57,33 +61,92 @@ stats_add_pair (const char *line, gpointer user_data, GError **error)
   return trace != NULL && as_head_stats_accumulate (job->acc, trace, error);
 }
 
-/* Runs MODEL on every pair of the --pairs file PATH and accumulates the statistics. */
-static AsHeadStats *
-stats_of_pairs (AsModel *model, const char *path, gboolean truncate, GError **error)
+/* Runs MODEL on every pair of the --pairs file PATH (or on every non-blank line of the --lines
+ * file PATH), SHARD's share of them, and accumulates the statistics into a new accumulator. */
+static AsHeadStatsAccumulator *
+stats_of_corpus (AsModel *model, CliShard *shard, gboolean pairs, const char *path,
+                 gboolean truncate, GError **error)
 {
   g_autoptr (AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new ();
   StatsLines job = { model, truncate, acc };
-  if (!cli_foreach_text_line_named ("--pairs", path, stats_add_pair, &job, error))
+  if (!cli_shard_foreach_line (shard, pairs ? "--pairs" : "--lines", path,
+                               pairs ? stats_add_pair : stats_add_line, &job, error))
     return NULL;
-  return as_head_stats_accumulator_finish (acc, error);
+  return g_steal_pointer (&acc);
 }
 
-/* Runs MODEL on every non-blank line of PATH and accumulates the statistics. */
-static AsHeadStats *
-stats_of_lines (AsModel *model, const char *path, gboolean truncate, GError **error)
+/* The options that change a corpus run's result, as a shard's part records them. */
+static JsonNode *
+stats_part_options (gboolean pairs, gboolean truncate)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "input");
+  json_builder_add_string_value (b, pairs ? "pairs" : "lines");
+  json_builder_set_member_name (b, "truncate");
+  json_builder_add_boolean_value (b, truncate);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/* Formats STATS as `stats` prints them. */
+static void
+stats_format (GString *out, const AsHeadStats *stats, const char *model_name, gboolean json)
+{
+  if (json)
+    cli_stats_format_json (out, stats, model_name);
+  else
+    cli_stats_format_text (out, stats);
+}
+
+gboolean
+cli_stats_merge (GString *out, GPtrArray *parts, gboolean json, GError **error)
 {
   g_autoptr (AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new ();
-  StatsLines job = { model, truncate, acc };
-  if (!cli_foreach_text_line (path, stats_add_line, &job, error))
-    return NULL;
-  return as_head_stats_accumulator_finish (acc, error);
+  for (guint i = 0; i < parts->len; i++)
+    {
+      const AsShardPart *part = parts->pdata[i];
+      if (!as_head_stats_accumulator_merge_json (acc, part->result, part->path, error))
+        return FALSE;
+    }
+  g_autoptr (AsHeadStats) stats = as_head_stats_accumulator_finish (acc, error);
+  if (stats == NULL)
+    return FALSE;
+  stats_format (out, stats, ((const AsShardPart *) parts->pdata[0])->model_name, json);
+  return TRUE;
+}
+
+/* A --lines or --pairs run: prints the statistics, or with --shard writes the part. */
+static int
+stats_run_corpus (AsModel *model, CliShard *shard, gboolean pairs, const char *path,
+                  gboolean truncate, gboolean json)
+{
+  GError *error = NULL;
+  g_autoptr (AsHeadStatsAccumulator) acc
+      = stats_of_corpus (model, shard, pairs, path, truncate, &error);
+  if (acc == NULL)
+    return cli_fail (error);
+  if (shard->active)
+    {
+      if (!cli_shard_write_part (shard, model, stats_part_options (pairs, truncate),
+                                 as_head_stats_accumulator_to_json (acc), &error))
+        return cli_fail (error);
+      return CLI_EXIT_OK;
+    }
+  g_autoptr (AsHeadStats) stats = as_head_stats_accumulator_finish (acc, &error);
+  if (stats == NULL)
+    return cli_fail (error);
+  g_autoptr (GString) out = g_string_new (NULL);
+  stats_format (out, stats, as_model_get_name (model), json);
+  cli_print (out);
+  return CLI_EXIT_OK;
 }
 
 int
 cli_stats (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *lines = NULL, *pairs = NULL;
-  g_autofree char *target = NULL, *kind = NULL;
+  g_autofree char *target = NULL, *kind = NULL, *shard_text = NULL, *part_path = NULL;
   gboolean json = FALSE, truncate = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
@@ -104,6 +167,7 @@ cli_stats (int argc, char **argv)
       "For a translation model: encoder, decoder or cross (cross-attention; the default)", "KIND" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     CLI_ANALYSIS_TRUNCATE_ENTRY (truncate),
+    CLI_SHARD_ENTRIES (shard_text, part_path),
     { NULL },
   };
   int code;
@@ -118,6 +182,12 @@ cli_stats (int argc, char **argv)
     return cli_usage_printf ("stats", "give exactly one of --text T, --lines FILE or --pairs FILE");
   if (pair != NULL && text == NULL)
     return cli_usage_printf ("stats", "--pair goes with --text");
+  if (shard_text != NULL && text != NULL)
+    return cli_usage_printf ("stats", "--shard splits a corpus: it goes with --lines or --pairs");
+  CliShard shard;
+  int shard_code = cli_shard_setup (&shard, "stats", shard_text, part_path);
+  if (shard_code >= 0)
+    return shard_code;
 
   GError *error = NULL;
   if (text != NULL && !cli_check_text (text, "--text", &error))
@@ -139,26 +209,29 @@ cli_stats (int argc, char **argv)
       if (pair != NULL)
         return cli_usage_printf ("stats", "--pair is for encoders; a translation model takes "
                                           "--target");
+      if (shard.active)
+        return cli_usage_printf ("stats",
+                                 "--shard is for decoders and encoders, not for the "
+                                 "translation model %s",
+                                 as_model_get_name (model));
       return cli_stats_translation (model, text, target, lines, kind, json);
     }
   if (target != NULL || kind != NULL)
     return cli_usage_printf ("stats", "%s is not a translation model: --%s needs one",
                              as_model_get_name (model), target != NULL ? "target" : "kind");
 
-  g_autoptr (AsHeadStats) stats = NULL;
-  if (lines != NULL)
-    stats = stats_of_lines (model, lines, truncate, &error);
-  else if (pairs != NULL)
-    stats = stats_of_pairs (model, pairs, truncate, &error);
-  else
+  if (lines != NULL || pairs != NULL)
     {
-      AsForwardOptions options = { .all_logits = FALSE };
-      g_autoptr (AsTrace) trace = cli_forward_text (model, text, pair, truncate, &options, &error);
-      if (trace != NULL)
-        stats = as_head_stats_compute (trace);
+      int status = stats_run_corpus (model, &shard, pairs != NULL, lines != NULL ? lines : pairs,
+                                     truncate, json);
+      cli_shard_clear (&shard);
+      return status;
     }
-  if (stats == NULL)
+  AsForwardOptions options = { .all_logits = FALSE };
+  g_autoptr (AsTrace) trace = cli_forward_text (model, text, pair, truncate, &options, &error);
+  if (trace == NULL)
     return cli_fail (error);
+  g_autoptr (AsHeadStats) stats = as_head_stats_compute (trace);
   if (json)
     cli_stats_print_json (stats, as_model_get_name (model));
   else
