@@ -414,7 +414,14 @@ same_run (const AsShardPart *a, const AsShardPart *b, GError **error)
   if (strcmp (a->command, b->command) != 0)
     return mismatch (error, a, b, "the commands", a->command, b->command);
   if (strcmp (a->model_fingerprint, b->model_fingerprint) != 0)
-    return mismatch (error, a, b, "the models", a->model_name, b->model_name);
+    {
+      /* the names alone may be equal (two checkpoints in folders of one name) */
+      g_autofree char *ma
+          = g_strdup_printf ("%s, fingerprint %.12s", a->model_name, a->model_fingerprint);
+      g_autofree char *mb
+          = g_strdup_printf ("%s, fingerprint %.12s", b->model_name, b->model_fingerprint);
+      return mismatch (error, a, b, "the models", ma, mb);
+    }
   if (strcmp (a->corpus_sha256, b->corpus_sha256) != 0)
     return mismatch (error, a, b, "the corpora (their files' SHA-256)", a->corpus_sha256,
                      b->corpus_sha256);
