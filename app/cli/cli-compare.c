@@ -16,6 +16,7 @@
 #include "cli-json.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 
 static void
 set_index_list_json (JsonBuilder *out, const char *member, const int *indices, int n,
@@ -234,6 +235,7 @@ cli_compare (int argc, char **argv)
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     CLI_STRICT_OPTION,
+    CLI_NO_POSITIONS_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING_ARRAY, &texts, "A text; give exactly two", "T" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "align", 0, 0, G_OPTION_ARG_STRING, &align_name,

@@ -18,6 +18,7 @@
 #include "cli-analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 #include "cli-stats-translation.h"
 #include "as-sentence-pairs.h"
 #include "cli-shard.h"
@@ -152,6 +153,7 @@ cli_stats (int argc, char **argv)
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     CLI_STRICT_OPTION,
+    CLI_ABLATION_OPTIONS,
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
       "With --text: the pair's second text (token types from the tokenizer)", "T2" },
