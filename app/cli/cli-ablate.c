@@ -16,8 +16,9 @@
 
 typedef struct
 {
-  char *model, *text, *lines, *token, *vs_token, *ablation, *mean_over;
+  char *model, *text, *ids, *lines, *token, *vs_token, *ablation, *mean_over;
   gboolean scan, loss, truncate, json;
+  int loss_from;
 } AblateArgs;
 
 /* What the scan adds up over the texts. */
@@ -32,6 +33,7 @@ typedef struct
   double *effect; /* [L][H] one text's */
   double clean_sum;
   int n_texts;
+  GArray *ids; /* int32_t: the first text's ids */
   AsScanStats stats;
 } ScanJob;
 
@@ -41,8 +43,15 @@ scan_text (const char *text, gpointer user_data, GError **error)
   ScanJob *job = user_data;
   const AsConfig *c = as_model_get_config (job->model);
   AsForwardOptions tokenize_only = { 0 };
+  g_autoptr (GArray) ids
+      = job->args->ids != NULL ? cli_parse_ids (job->args->ids, "--ids", error) : NULL;
+  if (job->args->ids != NULL && ids == NULL)
+    return FALSE;
   g_autoptr (AsTrace) t
-      = cli_forward_text (job->model, text, NULL, job->args->truncate, &tokenize_only, error);
+      = ids != NULL
+            ? as_forward (job->model, &g_array_index (ids, int32_t, 0), (int) ids->len,
+                          &tokenize_only, error)
+            : cli_forward_text (job->model, text, NULL, job->args->truncate, &tokenize_only, error);
   if (t == NULL)
     return FALSE;
   double clean;
@@ -52,6 +61,11 @@ scan_text (const char *text, gpointer user_data, GError **error)
     return FALSE;
   for (gsize i = 0; i < (gsize) c->n_layer * c->n_head; i++)
     job->sum[i] += job->effect[i];
+  if (job->ids == NULL)
+    {
+      job->ids = g_array_sized_new (FALSE, FALSE, sizeof (int32_t), t->n_tokens);
+      g_array_append_vals (job->ids, t->ids, t->n_tokens);
+    }
   job->clean_sum += clean;
   job->n_texts++;
   job->stats.passes += st.passes;
@@ -71,6 +85,14 @@ print_json (const ScanJob *job, const char *measure)
   cli_json_set_string (b, "measure", measure);
   cli_json_set_string (b, "ablation", job->kind == AS_ABLATION_MEAN ? "mean" : "zero");
   cli_json_set_int (b, "texts", job->n_texts);
+  cli_json_set_int (b, "token_id", job->metric.token_id);
+  cli_json_set_int (b, "vs_id", job->metric.vs_id);
+  cli_json_set_int (b, "loss_from", job->metric.loss_from);
+  json_builder_set_member_name (b, "ids");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < job->ids->len; i++)
+    json_builder_add_int_value (b, g_array_index (job->ids, int32_t, i));
+  json_builder_end_array (b);
   cli_json_set_int (b, "n_layer", L);
   cli_json_set_int (b, "n_head", H);
   cli_json_set_number (b, "clean", job->clean_sum / job->n_texts);
@@ -126,6 +148,7 @@ run_scan (const AblateArgs *a)
   if ((a->ablation != NULL && !as_ablation_kind_parse (a->ablation, &job.kind, &error))
       || !cli_metric_from_words (model, a->token, a->vs_token, a->loss, &job.metric, &error))
     return cli_fail (error);
+  job.metric.loss_from = a->loss_from;
   if (a->mean_over != NULL && a->ablation == NULL)
     job.kind = AS_ABLATION_MEAN;
   if (job.kind == AS_ABLATION_MEAN && a->mean_over == NULL)
@@ -149,12 +172,16 @@ run_scan (const AblateArgs *a)
   g_free (job.head_means);
   g_free (job.mlp_means);
   if (!ok)
-    return cli_fail (error);
+    {
+      g_clear_pointer (&job.ids, g_array_unref);
+      return cli_fail (error);
+    }
   g_autofree char *measure = cli_metric_describe (model, &job.metric);
   if (a->json)
     print_json (&job, measure);
   else
     print_text (&job, measure);
+  g_array_unref (job.ids);
   return CLI_EXIT_OK;
 }
 
@@ -164,10 +191,12 @@ check_args (const AblateArgs *a)
 {
   if (!a->scan)
     return cli_usage_printf ("ablate", "--scan is required (the scan of every single head)");
-  if ((a->text == NULL) == (a->lines == NULL))
-    return cli_usage_printf ("ablate", "give exactly one of --text and --lines");
+  if ((a->text != NULL) + (a->lines != NULL) + (a->ids != NULL) != 1)
+    return cli_usage_printf ("ablate", "give exactly one of --text, --ids and --lines");
   if ((a->token == NULL) == !a->loss)
     return cli_usage_printf ("ablate", "give exactly one of --token and --loss");
+  if (a->loss_from < 0 || (a->loss_from > 0 && !a->loss))
+    return cli_usage_printf ("ablate", "--loss-from takes a position (≥ 0) and goes with --loss");
   if (a->vs_token != NULL && a->token == NULL)
     return cli_usage_printf ("ablate", "--vs-token needs --token");
   return -1;
@@ -182,12 +211,15 @@ cli_ablate (int argc, char **argv)
     CLI_STRICT_OPTION,
     { "scan", 0, 0, G_OPTION_ARG_NONE, &a.scan, "Switch off every head in turn", NULL },
     { "text", 't', 0, G_OPTION_ARG_STRING, &a.text, "The text", "T" },
+    { "ids", 0, 0, G_OPTION_ARG_STRING, &a.ids, "Input token ids, comma separated", "1,2,3" },
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &a.lines, "One text a line: the mean effect", "FILE" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &a.token,
       "Measure this token's logit at the last position (one token, e.g. \" car\")", "WORD" },
     { "vs-token", 0, 0, G_OPTION_ARG_STRING, &a.vs_token,
       "Measure the logit difference --token minus this token", "W2" },
     { "loss", 0, 0, G_OPTION_ARG_NONE, &a.loss, "Measure the next-token loss over the text", NULL },
+    { "loss-from", 0, 0, G_OPTION_ARG_INT, &a.loss_from,
+      "The loss over the tokens from this position on (default: every predicted token)", "I" },
     { "ablation", 0, 0, G_OPTION_ARG_STRING, &a.ablation,
       "What replaces a switched-off head: zero (default) or mean", "zero|mean" },
     { "mean-over", 0, 0, G_OPTION_ARG_FILENAME, &a.mean_over,
@@ -209,6 +241,7 @@ cli_ablate (int argc, char **argv)
     code = run_scan (&a);
   g_free (a.model);
   g_free (a.text);
+  g_free (a.ids);
   g_free (a.lines);
   g_free (a.token);
   g_free (a.vs_token);

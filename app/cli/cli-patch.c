@@ -39,8 +39,19 @@ effects_range (const double *effects, gsize n, double *lo, double *hi)
 }
 
 static void
-print_json (AsModel *model, const AsTrace *base, AsPatchWhat what, gboolean reverse,
-            const char *measure, const double *effects, int rows, int cols, const AsPatchResult *r)
+set_ids (JsonBuilder *b, const char *member, const AsTrace *t)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (int i = 0; i < t->n_tokens; i++)
+    json_builder_add_int_value (b, t->ids[i]);
+  json_builder_end_array (b);
+}
+
+static void
+print_json (AsModel *model, const AsTrace *base, const AsTrace *source, AsPatchWhat what,
+            gboolean reverse, const AsMetric *metric, const char *measure, const double *effects,
+            int rows, int cols, const AsPatchResult *r)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
@@ -49,6 +60,10 @@ print_json (AsModel *model, const AsTrace *base, AsPatchWhat what, gboolean reve
   cli_json_set_string (b, "direction", reverse ? "A into B" : "B into A");
   cli_json_set_string (b, "measure", measure);
   cli_json_set_tokens (b, "tokens", base);
+  set_ids (b, "base_ids", base);
+  set_ids (b, "source_ids", source);
+  cli_json_set_int (b, "token_id", metric->token_id);
+  cli_json_set_int (b, "vs_id", metric->vs_id);
   cli_json_set_number (b, "base", r->base);
   cli_json_set_number (b, "source", r->source);
   double lo, hi;
@@ -135,7 +150,7 @@ run_patch (const PatchArgs *a)
     return cli_fail (error);
   g_autofree char *measure = cli_metric_describe (model, &metric);
   if (a->json)
-    print_json (model, base, what, a->reverse, measure, effects, rows, cols, &r);
+    print_json (model, base, source, what, a->reverse, &metric, measure, effects, rows, cols, &r);
   else
     print_text (what, a->reverse, measure, effects, rows, cols, &r);
   return CLI_EXIT_OK;

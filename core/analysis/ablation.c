@@ -243,10 +243,12 @@ as_metric_value (const AsMetric *metric, const AsTrace *t)
         g_autofree double *lp = g_new (double, MAX (n, 1));
         if (!as_token_logprobs (lp, t, NULL))
           return NAN;
+        /* lp[i] predicts the token at position i + 1 */
+        int from = MAX (metric->loss_from, 1) - 1;
         double sum = 0;
-        for (int i = 0; i < n; i++)
+        for (int i = from; i < n; i++)
           sum -= lp[i];
-        return sum / n;
+        return sum / (n - from);
       }
     }
 }
@@ -262,12 +264,12 @@ check_metric (AsModel *model, const AsMetric *metric, int n_ids, GError **error)
                    "the model has no language-model head: there is no logit to measure");
       return FALSE;
     }
-  if (metric->kind == AS_METRIC_LOSS && (!c->causal_lm || n_ids < 2))
+  if (metric->kind == AS_METRIC_LOSS && (!c->causal_lm || n_ids < 2 || metric->loss_from >= n_ids))
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
                    "--loss needs a model that predicts the next token and a text of at least 2 "
-                   "tokens (it has %d)",
-                   n_ids);
+                   "tokens, more than --loss-from %d (it has %d)",
+                   metric->loss_from, n_ids);
       return FALSE;
     }
   return TRUE;

@@ -53,13 +53,15 @@ typedef enum
 {
   AS_METRIC_LOGIT,      /* the logit of token_id at the last position */
   AS_METRIC_LOGIT_DIFF, /* logit(token_id) − logit(vs_id) at the last position */
-  AS_METRIC_LOSS,       /* mean next-token cross-entropy over the text (nats) */
+  AS_METRIC_LOSS,       /* mean next-token cross-entropy (nats) over the tokens at positions
+                         * loss_from.. (0 or 1: every predicted token) */
 } AsMetricKind;
 
 typedef struct
 {
   AsMetricKind kind;
   int32_t token_id, vs_id;
+  int loss_from;
 } AsMetric;
 
 /* Whether METRIC needs the logits of every position (the loss). */
