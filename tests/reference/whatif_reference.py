@@ -27,6 +27,7 @@ import json
 import os
 import re
 import sys
+import time
 
 import numpy as np
 
@@ -190,6 +191,7 @@ def check_scan(a, model, doc):
     ids = doc["ids"]
     means = model.means([parse_ids(m) for m in a.mean_ids]) if doc["ablation"] == "mean" else None
     tok, vs, frm = doc["token_id"], doc["vs_id"], doc.get("loss_from", 0)
+    start = time.perf_counter()
     logits, _, _ = model.run(ids)
     clean = measure(logits, np.asarray(ids), tok, vs, frm)
     worst = Worst()
@@ -203,12 +205,14 @@ def check_scan(a, model, doc):
             lg, _, _ = model.run(ids, hk)
             eff = measure(lg, np.asarray(ids), tok, vs, frm) - clean
             worst.check("head %d.%d" % (l, h), doc["effects"][l][h], eff)
-    print("scan: %d heads, largest relative error %.3g" % (L * H, worst.rel))
+    print("scan: %d heads, largest relative error %.3g, %.3f s" % (L * H, worst.rel,
+                                                                  time.perf_counter() - start))
 
 
 def check_patch(a, model, doc):
     base, source = doc["base_ids"], doc["source_ids"]
     tok, vs = doc["token_id"], doc["vs_id"]
+    start = time.perf_counter()
     la, ha, _ = model.run(base)
     lb, hb, hkb = model.run(source)
     ctx_b = dict(hkb.record_ctx)
@@ -233,7 +237,8 @@ def check_patch(a, model, doc):
             want = (measure(lg, np.asarray(base), tok, vs) - va) / (vb - va)
             worst.check("%s [%d][%d]" % (what, i, j), got, want)
             cells += 1
-    print("patch %s: %d cells, largest relative error %.3g" % (what, cells, worst.rel))
+    print("patch %s: %d cells, largest relative error %.3g, %.3f s" % (what, cells, worst.rel,
+                                                                      time.perf_counter() - start))
 
 
 def check_perplexity(a, model, doc):
