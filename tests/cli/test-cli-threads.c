@@ -80,6 +80,8 @@ run_threads (int threads, const char *const *args)
   g_auto (Run) r = run_cli_argv (args);
   g_unsetenv ("ATTNSCOPE_THREADS");
   g_unsetenv ("OPENBLAS_NUM_THREADS");
+  if (r.status != 0)
+    g_test_message ("%s", r.err);
   g_assert_cmpint (r.status, ==, 0);
   return g_steal_pointer (&r.out);
 }
@@ -385,10 +387,10 @@ test_rollout (void)
 static void
 test_whatif (void)
 {
-  const char *a = "the man is with the heads of every man that is with the man of";
-  const char *b = "the man is with the heads of every man that is with the heads of";
+  const char *a = "the man is with the heads of every man that is with the mock of";
+  const char *b = "the man is with the heads of every man that is with the mick of";
   const char *const scan[] = { "ablate",  "--scan", "--model",    gpt2_model (), "--text", a,
-                               "--token", " the",   "--vs-token", " man",        "--json", NULL };
+                               "--token", "e",      "--vs-token", "a",           "--json", NULL };
   g_autofree char *s = assert_outputs_agree ("ablate", scan);
   const char *const loss[]
       = { "ablate", "--scan", "--model", gpt2_model (), "--text", a, "--loss", "--json", NULL };
@@ -398,7 +400,7 @@ test_whatif (void)
     {
       const char *const patch[]
           = { "patch", "--model",    gpt2_model (), "--text", a,       "--text", b,   "--token",
-              " the",  "--vs-token", " man",        "--what", what[i], "--json", NULL };
+              "e",     "--vs-token", "a",           "--what", what[i], "--json", NULL };
       g_autofree char *p = assert_outputs_agree (what[i], patch);
     }
 }
