@@ -292,6 +292,44 @@ test_options_change (void)
   g_assert_cmpint (c.status, ==, 0);
 }
 
+/* ablate --scan --lines in 4 shards merges to the single run's bytes (JSON and text); a missing
+ * shard is refused. */
+static void
+test_shards (void)
+{
+  g_autofree char *corpus = g_build_filename (test_tmpdir (), "corpus.txt", NULL);
+  g_assert_true (g_file_set_contents (corpus,
+                                      "The man hit the car\nthe dog ran home\n\nA small cat sat\n"
+                                      "the man is with the heads\nThe car hit the man\n",
+                                      -1, NULL));
+  g_auto (Run) single = run_cli ("ablate", "--scan", "--lines", corpus, "--token", " the",
+                                 "--vs-token", " man", "--json", NULL);
+  g_assert_cmpint (single.status, ==, 0);
+  g_autoptr (GPtrArray) merge = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (merge, g_strdup ("merge"));
+  for (int k = 0; k < 4; k++)
+    {
+      g_autofree char *spec = g_strdup_printf ("%d/4", k);
+      char *part = g_strdup_printf ("%s/part-%d.json", test_tmpdir (), k);
+      g_auto (Run) r = run_cli ("ablate", "--scan", "--lines", corpus, "--token", " the",
+                                "--vs-token", " man", "--shard", spec, "-o", part, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_ptr_array_add (merge, part);
+    }
+  g_ptr_array_add (merge, g_strdup ("--json"));
+  g_ptr_array_add (merge, NULL);
+  g_auto (Run) merged = run_cli_argv ((const char *const *) merge->pdata);
+  g_assert_cmpint (merged.status, ==, 0);
+  g_assert_cmpstr (merged.out, ==, single.out);
+  g_autoptr (JsonNode) root = parse_json (merged.out);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "texts"), ==, 5);
+  g_auto (Run) missing = run_cli ("merge", merge->pdata[1], merge->pdata[2], merge->pdata[3], NULL);
+  assert_error (&missing, 1, "shard 3/4 is missing");
+  g_auto (Run) no_lines = run_cli ("ablate", "--scan", "--text", "the man", "--loss", "--shard",
+                                   "0/2", "-o", "x.json", NULL);
+  assert_error (&no_lines, 2, "--shard splits a corpus");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -303,6 +341,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/whatif/exact-one", test_exact_one);
   g_test_add_func ("/cli/whatif/errors", test_errors);
   g_test_add_func ("/cli/whatif/options-change", test_options_change);
+  g_test_add_func ("/cli/whatif/shards", test_shards);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   return status;
