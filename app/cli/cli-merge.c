@@ -25,6 +25,7 @@ static const struct
   { "stats", cli_stats_merge },
   { "perplexity", cli_perplexity_merge },
   { "ablate", cli_ablate_merge },
+  { "patch", cli_patch_merge },
 };
 
 static CliShardMergeFunc

@@ -3,6 +3,8 @@
  *
  *   patch [--model M] --text A --text B --token W1 --vs-token W2 [--what heads|mlps|resid]
  *         [--reverse] [--json]
+ *   patch [--model M] --pairs FILE [--shard K/N -o PART] --token W1 --vs-token W2 [...]
+ *         (cli-patch-pairs.c: the effects averaged over the file's A<TAB>B pairs)
  *
  * Each head's output (its context), each MLP's output or the residual stream at each (layer,
  * position) is taken from B's pass into A's (--reverse: from A's into B's), one at a time, and
@@ -17,10 +19,11 @@
 #include "cli-common.h"
 #include "cli-intervene.h"
 #include "cli-json.h"
+#include "cli-patch-pairs.h"
 
 typedef struct
 {
-  char *model, **texts, *token, *vs_token, *what;
+  char *model, **texts, *pairs, *token, *vs_token, *what, *shard, *part;
   gboolean reverse, truncate, json;
 } PatchArgs;
 
@@ -156,10 +159,33 @@ run_patch (const PatchArgs *a)
   return CLI_EXIT_OK;
 }
 
+/* patch --pairs FILE, with SHARD. */
+static int
+run_pairs (const PatchArgs *a, CliShard *shard)
+{
+  GError *error = NULL;
+  CliPatchPairsArgs pa = {
+    .model = a->model,
+    .pairs = a->pairs,
+    .token = a->token,
+    .vs_token = a->vs_token,
+    .reverse = a->reverse,
+    .truncate = a->truncate,
+    .json = a->json,
+  };
+  if (a->what != NULL && !as_patch_what_parse (a->what, &pa.what, &error))
+    return cli_fail (error);
+  return cli_patch_pairs (&pa, shard);
+}
+
 static int
 check_args (const PatchArgs *a)
 {
-  if (a->texts == NULL || g_strv_length (a->texts) != 2)
+  if (a->pairs != NULL && a->texts != NULL)
+    return cli_usage_printf ("patch", "give --text twice or --pairs FILE, not both");
+  if (a->shard != NULL && a->pairs == NULL)
+    return cli_usage_printf ("patch", "--shard splits a corpus: it goes with --pairs");
+  if (a->pairs == NULL && (a->texts == NULL || g_strv_length (a->texts) != 2))
     return cli_usage_printf ("patch", "give --text twice: sentence A, then sentence B");
   if (a->token == NULL || a->vs_token == NULL)
     return cli_usage_printf ("patch", "--token and --vs-token are required (the logit "
@@ -179,6 +205,9 @@ cli_patch (int argc, char **argv)
     { "token", 0, 0, G_OPTION_ARG_STRING, &a.token, "The first token of the logit difference",
       "W1" },
     { "vs-token", 0, 0, G_OPTION_ARG_STRING, &a.vs_token, "The token subtracted", "W2" },
+    { "pairs", 0, 0, G_OPTION_ARG_FILENAME, &a.pairs,
+      "Sentence pairs, one A<TAB>B a line: the effects averaged over the pairs", "FILE" },
+    CLI_SHARD_ENTRIES (a.shard, a.part),
     { "what", 0, 0, G_OPTION_ARG_STRING, &a.what,
       "What is patched: heads (default), mlps or resid (each layer and position)",
       "heads|mlps|resid" },
@@ -197,12 +226,24 @@ cli_patch (int argc, char **argv)
     return code;
   if (argc > 1)
     code = cli_usage_printf ("patch", "unexpected argument '%s'", argv[1]);
-  else if ((code = check_args (&a)) < 0)
+  else if ((code = check_args (&a)) < 0 && a.pairs == NULL)
     code = run_patch (&a);
+  else if (code < 0)
+    {
+      CliShard shard;
+      if ((code = cli_shard_setup (&shard, "patch", a.shard, a.part)) < 0)
+        {
+          code = run_pairs (&a, &shard);
+          cli_shard_clear (&shard);
+        }
+    }
   g_free (a.model);
   g_strfreev (a.texts);
   g_free (a.token);
   g_free (a.vs_token);
   g_free (a.what);
+  g_free (a.pairs);
+  g_free (a.shard);
+  g_free (a.part);
   return code;
 }

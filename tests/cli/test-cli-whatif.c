@@ -292,8 +292,8 @@ test_options_change (void)
   g_assert_cmpint (c.status, ==, 0);
 }
 
-/* ablate --scan --lines in 4 shards merges to the single run's bytes (JSON and text); a missing
- * shard is refused. */
+/* ablate --scan --lines in 4 shards and patch --pairs in 3 merge to the single run's bytes; a
+ * missing shard is refused. */
 static void
 test_shards (void)
 {
@@ -325,6 +325,35 @@ test_shards (void)
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "texts"), ==, 5);
   g_auto (Run) missing = run_cli ("merge", merge->pdata[1], merge->pdata[2], merge->pdata[3], NULL);
   assert_error (&missing, 1, "shard 3/4 is missing");
+  /* patch --pairs: the mean over the pairs, 3 shards merged give the same bytes */
+  g_autofree char *pairs = g_build_filename (test_tmpdir (), "pairs.txt", NULL);
+  g_assert_true (g_file_set_contents (pairs,
+                                      "the man is with the\tthe heads is with the\n"
+                                      "The man hit the car. The\tThe car hit the man. The\n"
+                                      "the man of every\tthe heads of every\n",
+                                      -1, NULL));
+  g_auto (Run) p1 = run_cli ("patch", "--pairs", pairs, "--token", " man", "--vs-token", " the",
+                             "--json", NULL);
+  g_assert_cmpint (p1.status, ==, 0);
+  g_autoptr (JsonNode) proot = parse_json (p1.out);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (proot), "pairs"), ==, 3);
+  char *pp[3];
+  for (int k = 0; k < 3; k++)
+    {
+      g_autofree char *spec = g_strdup_printf ("%d/3", k);
+      pp[k] = g_strdup_printf ("%s/patch-%d.json", test_tmpdir (), k);
+      g_auto (Run) r = run_cli ("patch", "--pairs", pairs, "--token", " man", "--vs-token", " the",
+                                "--shard", spec, "-o", pp[k], NULL);
+      g_assert_cmpint (r.status, ==, 0);
+    }
+  g_auto (Run) pm = run_cli ("merge", pp[2], pp[0], pp[1], "--json", NULL);
+  g_assert_cmpint (pm.status, ==, 0);
+  g_assert_cmpstr (pm.out, ==, p1.out);
+  for (int k = 0; k < 3; k++)
+    g_free (pp[k]);
+  g_auto (Run) resid = run_cli ("patch", "--pairs", pairs, "--token", " man", "--vs-token", " the",
+                                "--what", "resid", NULL);
+  assert_error (&resid, 1, "line 2: --what resid over pairs needs the same number of tokens");
   g_auto (Run) no_lines = run_cli ("ablate", "--scan", "--text", "the man", "--loss", "--shard",
                                    "0/2", "-o", "x.json", NULL);
   assert_error (&no_lines, 2, "--shard splits a corpus");
