@@ -287,9 +287,25 @@ test_options_change (void)
   g_auto (Run) c
       = run_cli ("compare", "--text", "The man hit the car", "--text", "The car hit the man",
                  "--model", "attnscope-mini-bert", "--no-positions", "--json", NULL);
-  if (c.status != 0)
-    g_test_message ("%s", c.err);
   g_assert_cmpint (c.status, ==, 0);
+  g_autoptr (JsonNode) root = parse_json (c.out);
+  JsonObject *o = json_node_get_object (root);
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "positions"), "bidirectional"));
+  /* the same tokens in another order: no hidden-state change beyond rounding */
+  JsonArray *hidden = json_object_get_array_member (o, "hidden");
+  for (guint l = 0; l < json_array_get_length (hidden); l++)
+    g_assert_cmpfloat (
+        json_object_get_double_member (json_array_get_object_element (hidden, l), "change"), <,
+        1e-4);
+  g_auto (Run) d = run_cli ("compare", "--text", "The man hit the car", "--text",
+                            "The car hit the man", "--no-positions", NULL);
+  g_assert_cmpint (d.status, ==, 0);
+  g_assert_nonnull (strstr (d.out, "the causal mask still tells the orders apart"));
+  g_auto (Run) e
+      = run_cli ("compare", "--text", "The man hit the car", "--text", "The car hit the man",
+                 "--model", "attnscope-mini-bert", "--json", NULL);
+  g_assert_cmpint (e.status, ==, 0);
+  g_assert_null (strstr (e.out, "\"positions\""));
 }
 
 /* ablate --scan --lines in 4 shards and patch --pairs in 3 merge to the single run's bytes; a
