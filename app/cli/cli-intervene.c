@@ -87,6 +87,25 @@ cli_intervene_apply (AsForwardOptions *options)
     options->no_positions = TRUE;
 }
 
+void
+cli_intervene_add_part_options (JsonBuilder *b)
+{
+  const CliInterveneArgs *a = &cli_intervene_args;
+  const char *const members[] = { "ablate", "ablation", "mean_over" };
+  const char *const values[] = { a->ablate, a->ablation, a->mean_over };
+  for (gsize i = 0; i < G_N_ELEMENTS (members); i++)
+    if (values[i] != NULL)
+      {
+        json_builder_set_member_name (b, members[i]);
+        json_builder_add_string_value (b, values[i]);
+      }
+  if (a->no_positions)
+    {
+      json_builder_set_member_name (b, "no_positions");
+      json_builder_add_boolean_value (b, TRUE);
+    }
+}
+
 int
 cli_intervene_n_heads (void)
 {

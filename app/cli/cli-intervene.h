@@ -7,6 +7,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "as-forward.h"
 #include "as-model.h"
@@ -55,6 +56,10 @@ gboolean cli_intervene_prepare (AsModel *model, GError **error);
 
 /* OPTIONS with the prepared intervention and --no-positions (nothing when none was given). */
 void cli_intervene_apply (AsForwardOptions *options);
+
+/* Adds to the object being built the options given (ablate, ablation, mean_over, no_positions;
+ * nothing when none was), so that merge refuses parts run with other interventions. */
+void cli_intervene_add_part_options (JsonBuilder *builder);
 
 /* How many heads and MLPs the options switch off (0 without --ablate). */
 int cli_intervene_n_heads (void);

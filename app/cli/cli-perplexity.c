@@ -99,6 +99,7 @@ perplexity_part_options (gboolean truncate)
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "truncate");
   json_builder_add_boolean_value (b, truncate);
+  cli_intervene_add_part_options (b);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

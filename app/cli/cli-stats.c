@@ -86,6 +86,7 @@ stats_part_options (gboolean pairs, gboolean truncate)
   json_builder_add_string_value (b, pairs ? "pairs" : "lines");
   json_builder_set_member_name (b, "truncate");
   json_builder_add_boolean_value (b, truncate);
+  cli_intervene_add_part_options (b);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

@@ -370,6 +370,16 @@ test_shards (void)
   g_auto (Run) resid = run_cli ("patch", "--pairs", pairs, "--token", " man", "--vs-token", " the",
                                 "--what", "resid", NULL);
   assert_error (&resid, 1, "line 2: --what resid over pairs needs the same number of tokens");
+  /* a perplexity part of the ablated model does not merge with one of the model as it is */
+  g_autofree char *plain = g_build_filename (test_tmpdir (), "plain.json", NULL);
+  g_autofree char *ablated = g_build_filename (test_tmpdir (), "ablated.json", NULL);
+  g_auto (Run) q0 = run_cli ("perplexity", "--lines", corpus, "--shard", "0/2", "-o", plain, NULL);
+  g_auto (Run) q1 = run_cli ("perplexity", "--lines", corpus, "--ablate", "0.1", "--shard", "1/2",
+                             "-o", ablated, NULL);
+  g_assert_cmpint (q0.status, ==, 0);
+  g_assert_cmpint (q1.status, ==, 0);
+  g_auto (Run) q = run_cli ("merge", plain, ablated, NULL);
+  assert_error (&q, 1, "ablate");
   g_auto (Run) no_lines = run_cli ("ablate", "--scan", "--text", "the man", "--loss", "--shard",
                                    "0/2", "-o", "x.json", NULL);
   assert_error (&no_lines, 2, "--shard splits a corpus");
