@@ -21,7 +21,6 @@ check_request (const AsTrace *trace, const int *positions, int n_positions, int3
                            "computes attention only");
       return FALSE;
     }
-  g_return_val_if_fail (trace->logits_rows == trace->n_tokens, FALSE);
   for (int i = 0; i < n_positions; i++)
     if (positions[i] < 0 || positions[i] >= trace->n_tokens)
       {
@@ -87,12 +86,19 @@ as_lens_compute (AsModel *model, const AsTrace *trace, const int *positions, int
       for (int p0 = 0; p0 < n_positions; p0 += block)
         {
           int n = MIN (block, n_positions - p0);
-          if (i < L && !as_forward_read_out (model, trace, i, positions + p0, n, logits, error))
+          /* hidden[L] went through the final norm: where the pass kept its logits, they are the
+           * pass's own (the trace holds the logits of its last logits_rows positions) */
+          int first_row = trace->n_tokens - trace->logits_rows;
+          gboolean kept = i == L;
+          for (int p = 0; p < n; p++)
+            kept = kept && positions[p0 + p] >= first_row;
+          if (!kept && !as_forward_read_out (model, trace, i, positions + p0, n, logits, error))
             return NULL;
-          /* hidden[L] went through the final norm: its logits are the pass's own */
           for (int p = 0; i == L && p < n; p++)
-            memcpy (logits + (gsize) p * V, trace->logits + (gsize) positions[p0 + p] * V,
-                    sizeof (float) * V);
+            if (positions[p0 + p] >= first_row)
+              memcpy (logits + (gsize) p * V,
+                      trace->logits + (gsize) (positions[p0 + p] - first_row) * V,
+                      sizeof (float) * V);
           fill_cells (lens, trace, tokenizer, i, p0, n, logits, k);
         }
     }

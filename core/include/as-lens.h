@@ -33,11 +33,12 @@ typedef struct
   AsLensCell *cells; /* [n_hidden][n_positions] */
 } AsLens;
 
-/* The lens of TRACE (made by MODEL with all_logits; a translation model's decoder trace) at
+/* The lens of TRACE (made by MODEL, with or without all_logits: hidden[L] is read through the
+ * output head where the trace has no logits; a translation model's decoder trace) at
  * POSITIONS [N_POSITIONS] (token indices), K best tokens each, and TARGET_ID's rank and
  * probability when TARGET_ID ≥ 0. Checked between hidden states: CANCELLABLE (may be NULL). Fails
- * (AS_ERROR_INPUT) for a model without an output head, a position or target id out of range, a
- * trace without every position's logits; on memory and cancellation. */
+ * (AS_ERROR_INPUT) for a model without an output head, a position or target id out of range; on
+ * memory and cancellation. */
 AsLens *as_lens_compute (AsModel *model, const AsTrace *trace, const int *positions,
                          int n_positions, int k, int32_t target_id, GCancellable *cancellable,
                          GError **error);
