@@ -55,9 +55,10 @@ fill_cells (AsLens *lens, const AsTrace *trace, const AsTokenizer *tokenizer, in
     }
 }
 
-AsLens *
-as_lens_compute (AsModel *model, const AsTrace *trace, const int *positions, int n_positions, int k,
-                 int32_t target_id, GCancellable *cancellable, GError **error)
+static AsLens *
+lens_compute (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
+              const int *positions, int n_positions, int k, int32_t target_id,
+              GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (model != NULL && trace != NULL && positions != NULL, NULL);
   g_return_val_if_fail (n_positions > 0 && k > 0, NULL);
@@ -92,7 +93,13 @@ as_lens_compute (AsModel *model, const AsTrace *trace, const int *positions, int
           gboolean kept = i == L;
           for (int p = 0; p < n; p++)
             kept = kept && positions[p0 + p] >= first_row;
-          if (!kept && !as_forward_read_out (model, trace, i, positions + p0, n, logits, error))
+          gboolean read
+              = kept
+                || (fitted != NULL && i < L
+                        ? as_fitted_lens_read (model, trace, fitted, i, positions + p0, n, logits,
+                                               error)
+                        : as_forward_read_out (model, trace, i, positions + p0, n, logits, error));
+          if (!read)
             return NULL;
           for (int p = 0; i == L && p < n; p++)
             if (positions[p0 + p] >= first_row)
@@ -103,6 +110,31 @@ as_lens_compute (AsModel *model, const AsTrace *trace, const int *positions, int
         }
     }
   return g_steal_pointer (&lens);
+}
+
+AsLens *
+as_lens_compute (AsModel *model, const AsTrace *trace, const int *positions, int n_positions, int k,
+                 int32_t target_id, GCancellable *cancellable, GError **error)
+{
+  return lens_compute (model, trace, NULL, positions, n_positions, k, target_id, cancellable,
+                       error);
+}
+
+AsLens *
+as_lens_compute_fitted (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
+                        const int *positions, int n_positions, int k, int32_t target_id,
+                        GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (fitted != NULL, NULL);
+  if (fitted->n_layer != trace->n_layer || fitted->d_model != trace->d_model)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the fitted lens has %d layers of width %d; the model has %d of width %d",
+                   fitted->n_layer, fitted->d_model, trace->n_layer, trace->d_model);
+      return NULL;
+    }
+  return lens_compute (model, trace, fitted, positions, n_positions, k, target_id, cancellable,
+                       error);
 }
 
 void
