@@ -26,7 +26,7 @@ reads hidden states 0..L-1 through the fitted lens's maps instead (y = h·A_i + 
 then the output head alone: the family's head without its final norm, as hidden_states[L] is
 read), and checks the JSON of `attnscope lens --with LENS.h5` the same way.
 
-  lens_reference.py fit-check --family gpt2|decoder|encoder --model DIR --corpus FILE
+  lens_reference.py fit-check --family gpt2|decoder|encoder --model DIR
                     --tokens TOKENS.jsonl --lens LENS.h5
 checks a fitted lens (`attnscope lens --fit FILE --save LENS.h5`; TOKENS.jsonl: `attnscope
 tokenize --lines FILE --json`, the ids of each corpus line) against the same ridge problem solved
