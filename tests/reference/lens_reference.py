@@ -46,12 +46,23 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
+_models = {}
+
+
+def cached_model(ref, model_dir):
+    """REF's model of MODEL_DIR, loaded once (fit-check reads many lines)."""
+    key = (ref.__name__, model_dir)
+    if key not in _models:
+        _models[key] = ref.load_model(model_dir)
+    return _models[key]
+
+
 def read_outs(family, model_dir, ids, source_ids):
     """[(logits [T,V] float64 numpy)] for i = 0..L."""
     if family == "gpt2":
         import gpt2_reference as ref
         import torch
-        m = ref.load_model(model_dir)
+        m = cached_model(ref, model_dir)
         with torch.no_grad():
             out = m.forward(ids)
             hs = out["hidden_states"]
@@ -60,7 +71,7 @@ def read_outs(family, model_dir, ids, source_ids):
     elif family == "decoder":
         import decoder_reference as ref
         import torch
-        m = ref.load_model(model_dir)
+        m = cached_model(ref, model_dir)
         with torch.no_grad():
             out = m.forward(ids)
             hs = out["hidden_states"]
@@ -78,7 +89,7 @@ def read_outs(family, model_dir, ids, source_ids):
     elif family == "encoder":
         import encoder_reference as ref
         import torch
-        m = ref.load_model(model_dir)
+        m = cached_model(ref, model_dir)
         with torch.no_grad():
             out = m.forward(ids)
             hh = m.names["head"]
@@ -92,7 +103,7 @@ def read_outs(family, model_dir, ids, source_ids):
     elif family == "marian":
         import marian_reference as ref
         import torch
-        m = ref.load_model(model_dir)
+        m = cached_model(ref, model_dir)
         with torch.no_grad():
             enc, _, _ = m.encode(torch.tensor([source_ids]), capture=True)
             out = m.decode(torch.tensor([ids]), enc, capture=True)
@@ -128,7 +139,7 @@ def load_model(family, model_dir):
         import decoder_reference as ref
     else:
         import encoder_reference as ref
-    return ref.load_model(model_dir)
+    return cached_model(ref, model_dir)
 
 
 def hidden_states(family, m, ids):
