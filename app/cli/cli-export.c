@@ -26,6 +26,7 @@
  *                                       second panel (--of token-embeddings --also hidden
  *                                       --layer 3: static beside contextual); --highlight marks
  *                                       every occurrence of WORD and greys the rest
+ *         --lens [--follow WORD | --follow-id N] [--position I]  the logit lens
  *         --alignment (--layer L --head H | --mean L)
  *                                       a translation model: source and target tokens linked
  *                                       by the cross-attention of a head or a layer's mean
@@ -69,6 +70,7 @@
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "cli-intervene.h"
+#include "cli-export-lens.h"
 #include "compare-figure.h"
 #include "cross-figure.h"
 #include "figure-export.h"
@@ -84,6 +86,7 @@ typedef enum
   VIEW_SIMILARITY,
   VIEW_PROJECTION,
   VIEW_ALIGNMENT, /* a translation's source and target linked by cross-attention */
+  VIEW_LENS,      /* the logit lens (cli-export-lens.h) */
 } View;
 
 /* The texts of the command: --text, --pair, --compare, --compare-pair (NULL: not given). */
@@ -108,6 +111,7 @@ typedef struct
   ArExportOptions options;
   const char *target;    /* translation models: the target text (NULL: the model's translation) */
   CliAttentionKind kind; /* translation models: which attention the figure shows */
+  CliExportLens lens;
 } ExportRequest;
 
 /* One text's trace and what is computed from it. */
@@ -396,6 +400,8 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
       return build_similarity (a, req, texts, error);
     case VIEW_PROJECTION:
       return build_projection (a, b, more, req, texts, error);
+    case VIEW_LENS: /* export_run builds it: it needs the model */
+      break;
     case VIEW_ATTENTION:
       if (a->cross)
         return ar_build_cross_attention_figure (&cross, &req->selection, texts);
@@ -471,7 +477,10 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
       || (req->selection.selected_token >= 0
           && !check_index ("--token", req->selection.selected_token, a.trace->n_tokens, "token",
                            &error))
-      || (figure = build_figure (&a, &b, more, req, &texts, &error)) == NULL)
+      || (figure = req->view == VIEW_LENS ? cli_export_lens_figure (model, a.trace, &req->lens,
+                                                                    &req->selection, &texts, &error)
+                                          : build_figure (&a, &b, more, req, &texts, &error))
+             == NULL)
     code = cli_fail (error);
   else
     code = write_figure (figure, output, req, model, argv);
@@ -534,22 +543,30 @@ choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
   gboolean head = v->layer != G_MININT || v->head != G_MININT;
   gboolean aggregate = v->mean != G_MININT || v->rollout != G_MININT;
   int views = (v->mean != G_MININT) + (v->rollout != G_MININT) + v->grid + (v->similarity != NULL)
-              + (v->project != NULL);
-  if (v->alignment && (v->grid || v->similarity != NULL || v->project != NULL))
+              + (v->project != NULL) + req->lens.lens;
+  int lens_code = req->lens.lens ? -1 : cli_export_lens_check (&req->lens);
+  if (lens_code >= 0)
+    return lens_code;
+  if (v->alignment && (v->grid || v->similarity != NULL || v->project != NULL || req->lens.lens))
     return cli_usage_printf ("export", "--alignment goes with --layer L --head H or --mean L");
   if (views > 1 || (views == 0 && !head) || (aggregate && head))
     return cli_usage_printf ("export", "give exactly one of --layer L --head H, --grid, --mean L, "
-                                       "--rollout L, --similarity KIND, --project METHOD");
+                                       "--rollout L, --similarity KIND, --project METHOD, --lens");
   if (compare && v->alignment)
     return cli_usage_printf ("export", "--compare does not go with --alignment");
   if (v->project == NULL && (v->also != NULL || v->highlight != NULL || v->more_texts))
     return cli_usage_printf ("export",
                              "--also, --highlight, --lines and several --text go with --project");
-  if (compare && (v->grid || v->similarity != NULL))
+  if (compare && (v->grid || v->similarity != NULL || req->lens.lens))
     return cli_usage_printf (
         "export", "--compare works with --layer/--head, --mean, --rollout and --project");
   if (v->similarity != NULL || v->project != NULL)
     return choose_vectors (req, v);
+  if (req->lens.lens)
+    {
+      req->view = VIEW_LENS;
+      return cli_export_lens_check (&req->lens);
+    }
   if (head && (v->layer == G_MININT || v->head == G_MININT))
     return cli_usage_printf ("export", "--layer L and --head H go together");
   ArViewSelection *s = &req->selection;
@@ -611,7 +628,7 @@ static const char export_summary[]
       "--pair B makes the input a sentence pair and --segments a-b keeps A's queries and B's "
       "keys.\n"
       "For a translation model --kind encoder|decoder|cross chooses the attention and --alignment\n"
-      "links the source and target tokens by cross-attention.";
+      "links the source and target tokens by cross-attention. --lens draws the logit lens.";
 
 static gboolean
 add_text_line (const char *line, gpointer user_data, GError **error)
@@ -629,7 +646,7 @@ cli_export (int argc, char **argv)
   g_autofree char *also = NULL, *highlight = NULL;
   g_auto (GStrv) text_args = NULL;
   ViewOptions v = { .layer = G_MININT, .head = G_MININT, .mean = G_MININT, .rollout = G_MININT };
-  ExportRequest req = { 0 };
+  ExportRequest req = { .lens = CLI_EXPORT_LENS_INIT };
   ar_view_selection_init (&req.selection);
   ar_export_options_init (&req.options);
   ExportArgs look;
@@ -668,6 +685,15 @@ cli_export (int argc, char **argv)
       "With --project: a second panel of the vectors KIND2 of the same tokens", "KIND2" },
     { "highlight", 0, 0, G_OPTION_ARG_STRING, &highlight,
       "With --project: mark the tokens of every occurrence of WORD", "WORD" },
+    { "lens", 0, 0, G_OPTION_ARG_NONE, &req.lens.lens,
+      "The logit lens: every hidden state's top token at every position", NULL },
+    { "follow", 0, 0, G_OPTION_ARG_STRING, &req.lens.follow,
+      "With --lens: the chart of this token (one token of the vocabulary) through the layers",
+      "WORD" },
+    { "follow-id", 0, 0, G_OPTION_ARG_INT, &req.lens.follow_id,
+      "With --lens: the chart of the token with this id", "N" },
+    { "position", 0, 0, G_OPTION_ARG_INT, &req.lens.position,
+      "With --follow: the position to follow the token at (default: the last)", "I" },
     { "no-labels", 0, 0, G_OPTION_ARG_NONE, &req.no_labels,
       "With --project: dots without token labels", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf", "FILE" },
@@ -697,6 +723,7 @@ cli_export (int argc, char **argv)
   if (!cli_parse_options ("export", "", export_summary, entries, &argc, &argv, &code))
     {
       export_args_clear (&look);
+      cli_export_lens_clear (&req.lens);
       return code;
     }
   v.similarity = similarity;
@@ -711,6 +738,7 @@ cli_export (int argc, char **argv)
   if (lines != NULL && !cli_foreach_text_line (lines, add_text_line, more_texts, &lines_error))
     {
       export_args_clear (&look);
+      cli_export_lens_clear (&req.lens);
       return cli_fail (lines_error);
     }
   /* Without --text the first line is the text. */
@@ -768,5 +796,6 @@ cli_export (int argc, char **argv)
         }
     }
   export_args_clear (&look);
+  cli_export_lens_clear (&req.lens);
   return code;
 }

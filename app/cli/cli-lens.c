@@ -3,7 +3,12 @@
  * --target-id one token's rank and probability through the layers.
  *
  *   lens --model M (--text T | --ids 1,2,3) [--target TGT] [--top K]
- *        [--token WORD | --target-id N] [--position I] [--truncate] [--json]
+ *        [--token WORD | --target-id N] [--position I] [--with LENS.h5] [--truncate] [--json]
+ *   lens --model M --fit CORPUS [--save LENS.h5] [--ridge R] [--force] [--json]
+ *
+ * --fit fits the fitted lens on the corpus's non-blank lines and prints the held-out KL per hidden
+ * state (cli-lens-fit.c); --with reads hidden states 0..L-1 through a saved fitted lens instead
+ * of the final norm.
  *
  * Positions: --position I, else a masked-LM encoder's mask positions when the text has any,
  * else every position. A translation model reads its decoder over --target (the decoder input
@@ -16,14 +21,16 @@
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "cli-json.h"
+#include "cli-lens-fit.h"
 
 #define LENS_MAX_TOP 100
 
 typedef struct
 {
-  char *model, *text, *ids, *target, *token;
+  char *model, *text, *ids, *target, *token, *fit, *save, *with;
   int top, position, target_id;
-  gboolean truncate, json;
+  double ridge;
+  gboolean truncate, json, force;
 } LensArgs;
 
 /* The trace the lens reads: every position's logits. */
@@ -165,8 +172,27 @@ print_text (const AsTrace *trace, const AsLens *lens, const char *target_text)
 }
 
 static int
+check_fit_args (const LensArgs *a)
+{
+  if (a->save != NULL && a->fit == NULL)
+    return cli_usage_printf ("lens", "--save goes with --fit CORPUS");
+  if (a->fit == NULL)
+    return -1;
+  if (a->text != NULL || a->ids != NULL || a->with != NULL || a->token != NULL || a->target_id >= 0
+      || a->position >= 0 || a->target != NULL)
+    return cli_usage_printf ("lens", "--fit CORPUS goes without --text, --ids, --with, --token, "
+                                     "--target-id, --position and --target");
+  if (!(a->ridge > 0.0))
+    return cli_usage_printf ("lens", "--ridge %g is out of range: it must be above 0", a->ridge);
+  return -1;
+}
+
+static int
 check_args (const LensArgs *a)
 {
+  int code = check_fit_args (a);
+  if (code >= 0 || a->fit != NULL)
+    return code;
   if ((a->text == NULL) == (a->ids == NULL))
     return cli_usage_printf ("lens", "give exactly one of --text T or --ids 1,2,3");
   if (a->target != NULL && a->text == NULL)
@@ -220,8 +246,15 @@ run_lens (const LensArgs *a)
   g_autoptr (GArray) positions = lens_positions (trace, a->position, &error);
   if (positions == NULL)
     return cli_fail (error);
-  g_autoptr (AsLens) lens = as_lens_compute (model, trace, &g_array_index (positions, int, 0),
-                                             (int) positions->len, a->top, target_id, NULL, &error);
+  g_autoptr (AsFittedLens) fitted
+      = a->with != NULL ? as_fitted_lens_load (a->with, model, &error) : NULL;
+  if (a->with != NULL && fitted == NULL)
+    return cli_fail (error);
+  int *at = &g_array_index (positions, int, 0), n = (int) positions->len;
+  g_autoptr (AsLens) lens
+      = fitted != NULL
+            ? as_lens_compute_fitted (model, trace, fitted, at, n, a->top, target_id, NULL, &error)
+            : as_lens_compute (model, trace, at, n, a->top, target_id, NULL, &error);
   if (lens == NULL)
     return cli_fail (error);
   if (a->json)
@@ -240,7 +273,7 @@ run_lens (const LensArgs *a)
 int
 cli_lens (int argc, char **argv)
 {
-  LensArgs a = { .top = 5, .position = -1, .target_id = -1 };
+  LensArgs a = { .top = 5, .position = -1, .target_id = -1, .ridge = AS_FITTED_LENS_RIDGE };
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &a.model, "Model folder, shipped name or hub id", "M" },
     CLI_STRICT_OPTION,
@@ -260,6 +293,15 @@ cli_lens (int argc, char **argv)
       "Only this position (default: the masks of a masked-LM input, else every position)", "I" },
     { "truncate", 0, 0, G_OPTION_ARG_NONE, &a.truncate,
       "Keep the first tokens when the text is longer than the context", NULL },
+    { "with", 0, 0, G_OPTION_ARG_FILENAME, &a.with,
+      "Read hidden states through this fitted lens (made with --fit --save)", "LENS.h5" },
+    { "fit", 0, 0, G_OPTION_ARG_FILENAME, &a.fit,
+      "Fit a lens on this corpus (one text a line) and print its held-out KL per layer", "CORPUS" },
+    { "save", 0, 0, G_OPTION_ARG_FILENAME, &a.save, "With --fit: write the fitted lens here",
+      "LENS.h5" },
+    { "ridge", 0, 0, G_OPTION_ARG_DOUBLE, &a.ridge,
+      "With --fit: the ridge, relative to the mean squared hidden value (default 0.001)", "R" },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &a.force, "With --save: replace a read-only file", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print JSON", NULL },
     { NULL },
   };
@@ -267,17 +309,22 @@ cli_lens (int argc, char **argv)
   if (!cli_parse_options ("lens", "",
                           "The logit lens: what the model would predict from each layer's "
                           "hidden state, read through its own final norm and output head "
-                          "(hidden 0 = the embeddings, the last = the model's own prediction).",
+                          "(hidden 0 = the embeddings, the last = the model's own prediction). "
+                          "--fit fits a lens of affine maps on a corpus (least squares).",
                           entries, &argc, &argv, &code))
     return code;
   if (argc > 1)
     code = cli_usage_printf ("lens", "unexpected argument '%s'", argv[1]);
   else if ((code = check_args (&a)) < 0)
-    code = run_lens (&a);
+    code = a.fit != NULL ? cli_lens_fit (a.model, a.fit, a.save, a.ridge, a.force, a.json)
+                         : run_lens (&a);
   g_free (a.model);
   g_free (a.text);
   g_free (a.ids);
   g_free (a.target);
   g_free (a.token);
+  g_free (a.fit);
+  g_free (a.save);
+  g_free (a.with);
   return code;
 }

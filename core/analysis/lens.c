@@ -21,7 +21,6 @@ check_request (const AsTrace *trace, const int *positions, int n_positions, int3
                            "computes attention only");
       return FALSE;
     }
-  g_return_val_if_fail (trace->logits_rows == trace->n_tokens, FALSE);
   for (int i = 0; i < n_positions; i++)
     if (positions[i] < 0 || positions[i] >= trace->n_tokens)
       {
@@ -56,9 +55,10 @@ fill_cells (AsLens *lens, const AsTrace *trace, const AsTokenizer *tokenizer, in
     }
 }
 
-AsLens *
-as_lens_compute (AsModel *model, const AsTrace *trace, const int *positions, int n_positions, int k,
-                 int32_t target_id, GCancellable *cancellable, GError **error)
+static AsLens *
+lens_compute (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
+              const int *positions, int n_positions, int k, int32_t target_id,
+              GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (model != NULL && trace != NULL && positions != NULL, NULL);
   g_return_val_if_fail (n_positions > 0 && k > 0, NULL);
@@ -87,16 +87,54 @@ as_lens_compute (AsModel *model, const AsTrace *trace, const int *positions, int
       for (int p0 = 0; p0 < n_positions; p0 += block)
         {
           int n = MIN (block, n_positions - p0);
-          if (i < L && !as_forward_read_out (model, trace, i, positions + p0, n, logits, error))
+          /* hidden[L] went through the final norm: where the pass kept its logits, they are the
+           * pass's own (the trace holds the logits of its last logits_rows positions) */
+          int first_row = trace->n_tokens - trace->logits_rows;
+          gboolean kept = i == L;
+          for (int p = 0; p < n; p++)
+            kept = kept && positions[p0 + p] >= first_row;
+          gboolean read
+              = kept
+                || (fitted != NULL && i < L
+                        ? as_fitted_lens_read (model, trace, fitted, i, positions + p0, n, logits,
+                                               error)
+                        : as_forward_read_out (model, trace, i, positions + p0, n, logits, error));
+          if (!read)
             return NULL;
-          /* hidden[L] went through the final norm: its logits are the pass's own */
           for (int p = 0; i == L && p < n; p++)
-            memcpy (logits + (gsize) p * V, trace->logits + (gsize) positions[p0 + p] * V,
-                    sizeof (float) * V);
+            if (positions[p0 + p] >= first_row)
+              memcpy (logits + (gsize) p * V,
+                      trace->logits + (gsize) (positions[p0 + p] - first_row) * V,
+                      sizeof (float) * V);
           fill_cells (lens, trace, tokenizer, i, p0, n, logits, k);
         }
     }
   return g_steal_pointer (&lens);
+}
+
+AsLens *
+as_lens_compute (AsModel *model, const AsTrace *trace, const int *positions, int n_positions, int k,
+                 int32_t target_id, GCancellable *cancellable, GError **error)
+{
+  return lens_compute (model, trace, NULL, positions, n_positions, k, target_id, cancellable,
+                       error);
+}
+
+AsLens *
+as_lens_compute_fitted (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
+                        const int *positions, int n_positions, int k, int32_t target_id,
+                        GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (fitted != NULL, NULL);
+  if (fitted->n_layer != trace->n_layer || fitted->d_model != trace->d_model)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the fitted lens has %d layers of width %d; the model has %d of width %d",
+                   fitted->n_layer, fitted->d_model, trace->n_layer, trace->d_model);
+      return NULL;
+    }
+  return lens_compute (model, trace, fitted, positions, n_positions, k, target_id, cancellable,
+                       error);
 }
 
 void

@@ -300,16 +300,14 @@ decoder_layer (AsPass *p, int layer)
   as_add_inplace (p->x, s.m, n);
 }
 
-/* hidden[L] = norm(x); logits of the last rows = hidden[L]·lm_headᵀ */
+/* logits of the last rows = FINAL [T][D]·lm_headᵀ, soft-capped where the model caps them */
 static void
-decoder_finish (AsPass *p)
+decoder_logits (AsPass *p, const float *final)
 {
   const AsConfig *c = p->config;
   const AsDecoderWeights *w = p->weights;
   AsTrace *t = p->trace;
   int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
-  float *final = as_trace_hidden (t, c->n_layer); /* [T][D] after the final norm */
-  norm (p->team, final, p->x, w->norm_w, w->norm_b, c, T);
   as_matmul_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &w->lm_head, rows, D,
                     c->vocab_size);
   float cap = as_decoder_settings (c)->logit_softcap;
@@ -321,9 +319,28 @@ decoder_finish (AsPass *p)
     }
 }
 
+/* hidden[L] = norm(x); logits of the last rows = hidden[L]·lm_headᵀ */
+static void
+decoder_finish (AsPass *p)
+{
+  const AsConfig *c = p->config;
+  const AsDecoderWeights *w = p->weights;
+  float *final = as_trace_hidden (p->trace, c->n_layer); /* [T][D] after the final norm */
+  norm (p->team, final, p->x, w->norm_w, w->norm_b, c, p->trace->n_tokens);
+  decoder_logits (p, final);
+}
+
+/* The head alone: x is taken as already through the final norm. */
+static void
+decoder_head (AsPass *p)
+{
+  decoder_logits (p, p->x);
+}
+
 const AsStack as_decoder_stack = {
   .scratch_bytes = decoder_scratch_bytes,
   .embed = decoder_embed,
   .layer = decoder_layer,
   .finish = decoder_finish,
+  .head = decoder_head,
 };

@@ -135,18 +135,35 @@ gpt2_layer (AsPass *p, int layer)
   as_add_inplace (p->x, s.a, (gsize) T * D);
 }
 
+/* logits of the last rows = FINAL [T][D]·wteᵀ */
+static void
+gpt2_logits (AsPass *p, const float *final)
+{
+  const AsConfig *c = p->config;
+  const AsGpt2Weights *w = p->weights;
+  AsTrace *t = p->trace;
+  int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
+  as_matmul_logits_transposed (p->team, t->logits, final + (gsize) (T - rows) * D, w->wte, rows, D,
+                               c->vocab_size);
+}
+
 /* hidden[L] = LN_f(x); logits of the last rows = hidden[L]·wteᵀ */
 static void
 gpt2_finish (AsPass *p)
 {
   const AsConfig *c = p->config;
   const AsGpt2Weights *w = p->weights;
-  AsTrace *t = p->trace;
-  int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
-  float *final = as_trace_hidden (t, c->n_layer); /* [T][D] after ln_f */
-  as_norm_rows (p->team, final, p->x, w->lnf_g, w->lnf_b, c->layer_norm_eps, T, D);
-  as_matmul_logits_transposed (p->team, t->logits, final + (gsize) (T - rows) * D, w->wte, rows, D,
-                               c->vocab_size);
+  float *final = as_trace_hidden (p->trace, c->n_layer); /* [T][D] after ln_f */
+  as_norm_rows (p->team, final, p->x, w->lnf_g, w->lnf_b, c->layer_norm_eps, p->trace->n_tokens,
+                c->n_embd);
+  gpt2_logits (p, final);
+}
+
+/* The head alone: x is taken as already through ln_f. */
+static void
+gpt2_head (AsPass *p)
+{
+  gpt2_logits (p, p->x);
 }
 
 static const float *
@@ -161,4 +178,5 @@ const AsStack as_gpt2_stack = {
   .embed = gpt2_embed,
   .layer = gpt2_layer,
   .finish = gpt2_finish,
+  .head = gpt2_head,
 };

@@ -4,8 +4,11 @@
  * The family's finish stage (model/stack-private.h) is what maps the residual stream to
  * hidden[L] and the logits; running it on an earlier hidden state is, by construction, the same
  * code — the final norm, a tied or untied head, Gemma 2's final soft-cap, a masked-LM head,
- * Marian's final_logits_bias. It runs on blocks of READ_OUT_ROWS positions through a small trace
- * without attention, so the memory stays that of READ_OUT_ROWS rows of logits whatever T. */
+ * Marian's final_logits_bias. hidden[L], and any vector taken as already through the final norm
+ * (the fitted lens's), goes through the family's head hook alone (the output head; a family
+ * without a final norm has none: its finish stage is the head). It runs on blocks of READ_OUT_ROWS
+ * positions through a small trace without attention, so the memory stays that of READ_OUT_ROWS rows
+ * of logits whatever T. */
 #include "as-forward.h"
 
 #include <string.h>
@@ -29,13 +32,12 @@ read_out_trace (const AsStack *stack, const AsConfig *c, int rows, GError **erro
   return as_trace_new_shape (&shape, error);
 }
 
-gboolean
-as_forward_read_out (AsModel *model, const AsTrace *trace, int index, const int *positions,
-                     int n_positions, float *logits, GError **error)
+/* logits [N][V] of the rows of SOURCE [*][D] (row POSITIONS[i], or row i when POSITIONS is NULL)
+ * through the finish stage, or with HEAD_ONLY through the output head alone. */
+static gboolean
+read_rows (AsModel *model, const AsTrace *trace, const float *source, const int *positions,
+           int n_rows, gboolean head_only, float *logits, GError **error)
 {
-  g_return_val_if_fail (model != NULL && trace != NULL && logits != NULL, FALSE);
-  g_return_val_if_fail (positions != NULL && n_positions > 0, FALSE);
-  g_return_val_if_fail (index >= 0 && index < trace->n_layer, FALSE);
   const AsConfig *c = as_model_get_config (model);
   const AsStack *stack = c->ops->stack;
   int D = trace->d_model, V = trace->vocab_size;
@@ -47,9 +49,8 @@ as_forward_read_out (AsModel *model, const AsTrace *trace, int index, const int 
                    c->encoder_decoder ? "its decoder has none" : "it computes attention only");
       return FALSE;
     }
-  for (int i = 0; i < n_positions; i++)
-    g_return_val_if_fail (positions[i] >= 0 && positions[i] < trace->n_tokens, FALSE);
-  int rows = MIN (n_positions, READ_OUT_ROWS);
+  void (*stage) (AsPass *) = head_only && stack->head != NULL ? stack->head : stack->finish;
+  int rows = MIN (n_rows, READ_OUT_ROWS);
   g_autoptr (AsTrace) out = read_out_trace (stack, c, rows, error);
   if (out == NULL)
     return FALSE;
@@ -64,10 +65,9 @@ as_forward_read_out (AsModel *model, const AsTrace *trace, int index, const int 
       return FALSE;
     }
   g_autoptr (AsWorkerTeam) team = as_worker_team_new (as_forward_threads ());
-  const float *hidden = as_trace_hidden (trace, index); /* [T][D] */
-  for (int t0 = 0; t0 < n_positions; t0 += rows)
+  for (int t0 = 0; t0 < n_rows; t0 += rows)
     {
-      int n = MIN (rows, n_positions - t0);
+      int n = MIN (rows, n_rows - t0);
       AsTrace *block = out;
       g_autoptr (AsTrace) last = NULL;
       if (n < rows)
@@ -79,7 +79,9 @@ as_forward_read_out (AsModel *model, const AsTrace *trace, int index, const int 
           block = last;
         }
       for (int i = 0; i < n; i++)
-        memcpy (x + (gsize) i * D, hidden + (gsize) positions[t0 + i] * D, sizeof (float) * D);
+        memcpy (x + (gsize) i * D,
+                source + (gsize) (positions != NULL ? positions[t0 + i] : t0 + i) * D,
+                sizeof (float) * D);
       AsPass pass = {
         .config = c,
         .weights = as_model_get_weights (model),
@@ -90,8 +92,30 @@ as_forward_read_out (AsModel *model, const AsTrace *trace, int index, const int 
         .x = x,
         .scratch = scratch,
       };
-      stack->finish (&pass);
+      stage (&pass);
       memcpy (logits + (gsize) t0 * V, block->logits, sizeof (float) * n * V);
     }
   return TRUE;
+}
+
+gboolean
+as_forward_read_out (AsModel *model, const AsTrace *trace, int index, const int *positions,
+                     int n_positions, float *logits, GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL && logits != NULL, FALSE);
+  g_return_val_if_fail (positions != NULL && n_positions > 0, FALSE);
+  g_return_val_if_fail (index >= 0 && index <= trace->n_layer, FALSE);
+  for (int i = 0; i < n_positions; i++)
+    g_return_val_if_fail (positions[i] >= 0 && positions[i] < trace->n_tokens, FALSE);
+  return read_rows (model, trace, as_trace_hidden (trace, index), positions, n_positions,
+                    index == trace->n_layer, logits, error);
+}
+
+gboolean
+as_forward_read_head (AsModel *model, const AsTrace *trace, const float *vectors, int n,
+                      float *logits, GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL && vectors != NULL && logits != NULL, FALSE);
+  g_return_val_if_fail (n > 0, FALSE);
+  return read_rows (model, trace, vectors, NULL, n, TRUE, logits, error);
 }

@@ -76,13 +76,20 @@ guint64 as_forward_budget (const AsModel *model);
 AsTrace *as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOptions *options,
                      GError **error);
 
-/* logits [N_POSITIONS][V]: hidden state INDEX (0 ≤ INDEX < L, HF's hidden_states numbering:
+/* logits [N_POSITIONS][V]: hidden state INDEX (0 ≤ INDEX ≤ L, HF's hidden_states numbering:
  * 0 = the embeddings) of TRACE — a trace MODEL made; a translation model's decoder trace — at
  * POSITIONS, read through the model's final norm and output head exactly as the pass reads the
- * last one (the logit lens; hidden[L] is already normalised: its logits are a pass's with
- * all_logits). Fails (AS_ERROR_INPUT) for a model without an output head, or on memory. */
+ * last one (the logit lens; hidden[L] is already normalised: it goes through the head alone, and
+ * its logits are a pass's with all_logits). Fails (AS_ERROR_INPUT) for a model without an output
+ * head, or on memory. */
 gboolean as_forward_read_out (AsModel *model, const AsTrace *trace, int index, const int *positions,
                               int n_positions, float *logits, GError **error);
+
+/* logits [N][V] of VECTORS [N][D] taken as already through the final norm (like hidden[L]; the
+ * fitted lens's maps give such vectors), read through MODEL's output head alone — TRACE (one
+ * MODEL made) tells the sizes and a translation's source. Fails as as_forward_read_out. */
+gboolean as_forward_read_head (AsModel *model, const AsTrace *trace, const float *vectors, int n,
+                               float *logits, GError **error);
 
 /* Tokenizes TEXT exactly as HF's tokenizer(text) (as_tokenizer_encode: the model's special
  * tokens added, e.g. a Llama <s>, BERT's [CLS] … [SEP]; nothing for GPT-2) and runs the forward

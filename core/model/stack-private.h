@@ -69,6 +69,11 @@ typedef struct
 
   /* hidden[L] (x after the final norm, or x itself) and the trace's logits rows. */
   void (*finish) (AsPass *pass);
+
+  /* The trace's logits rows of x [T][D] taken as already through the final norm (vectors like
+   * hidden[L]: the fitted lens's maps give such vectors): the output head alone, as finish
+   * applies it. NULL: finish applies no final norm, so finish is the head. */
+  void (*head) (AsPass *pass);
 } AsStack;
 
 /* The interventions a family's layer stage applies (AsForwardOptions.intervention; the driver

@@ -348,6 +348,12 @@ test_analyses (void)
   JsonArray *points = json_object_get_array_member (json_node_get_object (root), "points");
   g_assert_cmpuint (json_array_get_length (points), >=, 512); /* the threaded path */
   g_free (assert_outputs_agree ("project umap", umap));
+  /* the logit lens, and the fitted lens's maps through its held-out KL (17 digits) */
+  const char *const lens[]
+      = { "lens", "--model", m, "--text", a, "--top", "5", "--token", " car", "--json", NULL };
+  const char *const fit[] = { "lens", "--model", m, "--fit", lines, "--json", NULL };
+  g_free (assert_outputs_agree ("lens", lens));
+  g_free (assert_outputs_agree ("lens --fit", fit));
 }
 
 /* The rollout of the GPT-2 model over 300 tokens: its products are shared between threads from

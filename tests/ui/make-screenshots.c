@@ -36,7 +36,7 @@ static const char *const spring_sentences[] = {
 };
 
 static const char *const pages[]
-    = { "attention", "heads", "similarity", "embeddings", "compare", "predictions" };
+    = { "attention", "heads", "similarity", "embeddings", "compare", "predictions", "lens" };
 
 static void
 shoot (const char *path)

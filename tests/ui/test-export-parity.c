@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "attnscope-embeddings-page.h"
+#include "attnscope-lens-page.h"
 #include "attnscope-similarity-page.h"
 #include "gui-export.h"
 #include "gui-test-util.h"
@@ -206,6 +207,29 @@ test_attention (void)
   attnscope_view_state_set_selected_token (v, 4);
   check_parity ("rollout", "attention", 1,
                 (const char *[]){ "--rollout", "1", "--autoscale", "--token", "4", NULL });
+}
+
+/* The Lens page: the table (with a selected token and another colour map) and the chart of a
+ * followed token (export --lens, --follow-id, --position). */
+static void
+test_lens (void)
+{
+  AttnscopeViewState *v = gui_test_view_state (window);
+  AttnscopeLensPage *lens = ATTNSCOPE_LENS_PAGE (attnscope_window_get_page (window, "lens"));
+  reset_view ();
+  attnscope_lens_page_show_chart (lens, FALSE);
+  check_parity ("lens-table", "lens", 1, (const char *[]){ "--lens", NULL });
+  attnscope_view_state_set_selected_token (v, 2);
+  attnscope_view_state_set_colormap (v, "viridis");
+  attnscope_view_state_set_raw_tokens (v, TRUE);
+  check_parity (
+      "lens-table-styled", "lens", 2,
+      (const char *[]){ "--lens", "--token", "2", "--colormap", "viridis", "--raw-tokens", NULL });
+  reset_view ();
+  attnscope_lens_page_follow (lens, 3, 17);
+  check_parity ("lens-chart", "lens", 1,
+                (const char *[]){ "--lens", "--follow-id", "17", "--position", "3", NULL });
+  attnscope_lens_page_show_chart (lens, FALSE);
 }
 
 static void
@@ -561,6 +585,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/ui/export-parity/attention", test_attention);
   g_test_add_func ("/ui/export-parity/grid", test_grid);
+  g_test_add_func ("/ui/export-parity/lens", test_lens);
   g_test_add_func ("/ui/export-parity/similarity", test_similarity);
   g_test_add_func ("/ui/export-parity/projection", test_projection);
   g_test_add_func ("/ui/export-parity/compare", test_compare);

@@ -146,6 +146,8 @@ annotation_fit (PangoContext *pc, const ArRenderStyle *style, const ArHeatmapFig
   if (!isfinite (lo_v))
     return FALSE;
   *size = CLAMP (lo->cell * 0.3, AR_FONT_SMALL, ANNOTATION_MAX);
+  if (fig->cell_labels != NULL)
+    return lo->cell - lo->gap >= AR_FONT_SMALL + ANNOTATION_PAD; /* texts are ellipsized */
   for (*decimals = CLAMP (fig->decimals, 0, 6); *decimals >= 0; (*decimals)--)
     {
       /* Digits are equally wide: the widest text is one of the extremes. */
@@ -166,7 +168,8 @@ static void
 draw_annotations (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
                   const ArHeatmapFigure *fig, const ArHeatmapLayout *lo, double size, int decimals)
 {
-  PangoLayout *layout = ar_text_layout (pc, style, "", size, PANGO_WEIGHT_NORMAL, 0);
+  double room = fig->cell_labels != NULL ? lo->cell - lo->gap - ANNOTATION_PAD / 2 : 0;
+  PangoLayout *layout = ar_text_layout (pc, style, "", size, PANGO_WEIGHT_NORMAL, room);
   for (int i = lo->r0; i < lo->r0 + lo->nr; i++)
     for (int j = lo->c0; j < lo->c0 + lo->nc; j++)
       {
@@ -175,8 +178,9 @@ draw_annotations (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
         double v = fig->values[(gsize) i * fig->n_cols + j];
         ArColor8 c
             = ar_colormap_color_scaled (fig->colormap, v, fig->vmin, fig->vmax, fig->log_colors);
-        g_autofree char *text = ar_format_number (v, decimals);
-        pango_layout_set_text (layout, text, -1);
+        g_autofree char *text = fig->cell_labels != NULL ? NULL : ar_format_number (v, decimals);
+        pango_layout_set_text (
+            layout, text != NULL ? text : fig->cell_labels[(gsize) i * fig->n_cols + j], -1);
         ar_render_set_rgb (cr, ar_color_luminance (c) < 0.408 ? style->light_ink : style->dark_ink);
         ar_text_draw (cr, layout, lo->x0 + (j - lo->c0 + 0.5) * lo->cell - lo->gap / 2,
                       lo->y0 + (i - lo->r0 + 0.5) * lo->cell - lo->gap / 2, 0.5, 0.5, 0);

@@ -14,13 +14,14 @@
  * per word (word_first/word_labels) centred on the word's tokens, with a bracket under words of
  * several tokens, dropping a word's label where it would run into the one before.
  *
- * Values are annotated (2 decimals by default) when annotate is ALWAYS, or AUTO and the cells are
- * large enough — in both cases only when the widest value fits inside its cell (with ALWAYS the
- * decimals drop until it does), so annotations never run into each other; white text on dark
- * cells, dark text on light ones. Cells that hold no value are grey and never annotated: with
- * mask_upper the cells above the diagonal (a causal model's future, exactly 0), cells whose
- * cell_mask entry is not AR_CELL_VALUE, and NaN values. A highlighted row/column (the selected
- * token) is outlined in the accent colour and its tick labels are bold.
+ * Values are annotated (2 decimals by default; cell_labels: a text per cell instead, ellipsized)
+ * when annotate is ALWAYS, or AUTO and the cells are large enough — in both cases only when the
+ * widest value fits inside its cell (with ALWAYS the decimals drop until it does), so annotations
+ * never run into each other; white text on dark cells, dark text on light ones. Cells that hold no
+ * value are grey and never annotated: with mask_upper the cells above the diagonal (a causal
+ * model's future, exactly 0), cells whose cell_mask entry is not AR_CELL_VALUE, and NaN values. A
+ * highlighted row/column (the selected token) is outlined in the accent colour and its tick labels
+ * are bold.
  *
  * Colours: the colour map over [vmin, vmax], linearly, or with log_colors by log10 (vmin > 0;
  * values below vmin take the lowest colour, the colour bar gets decade ticks).
@@ -84,6 +85,9 @@ typedef struct
   gboolean log_colors;
   ArAnnotate annotate;
   int decimals; /* of annotations, 0..6 */
+  /* [n_rows][n_cols] texts annotated instead of the values (the logit lens's top tokens), or
+   * NULL; ellipsized to their cell, annotated when the cells are large enough (as values are). */
+  const char *const *cell_labels;
   gboolean mask_upper;
   const guint8 *cell_mask; /* [n_rows][n_cols] ArCellState, or NULL */
   int highlight_row;       /* -1 for none */

@@ -52,7 +52,10 @@ attnscope_heatmap_view_dup_tooltip_at (AttnscopeHeatmapView *self, double x, dou
   const ArHeatmapFigure *fig = attnscope_heatmap_view_heatmap (self);
   g_autofree char *row_label = axis_label (fig->row_labels, row);
   g_autofree char *col_label = axis_label (fig->col_labels, col);
-  g_autofree char *value = cell_text (fig, row, col);
+  g_autofree char *value
+      = self->describe != NULL ? self->describe (row, col, self->describe_data) : NULL;
+  if (value == NULL)
+    value = cell_text (fig, row, col);
   return g_markup_printf_escaped (
       "%s: <b>%s</b> (%d)\n%s: <b>%s</b> (%d)\n%s", fig->row_axis ? fig->row_axis : _ ("Row"),
       row_label, row, fig->col_axis ? fig->col_axis : _ ("Column"), col_label, col, value);

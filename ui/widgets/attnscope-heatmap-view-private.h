@@ -29,6 +29,9 @@ struct _AttnscopeHeatmapView
   const ArBuiltFigure *minimap_figure;
   const ArRenderStyle *minimap_style;
 
+  AttnscopeCellDescribeFunc describe; /* the tooltip's text of a cell, or NULL: its value */
+  gpointer describe_data;
+
   double pointer_x, pointer_y;
   int drag_row0, drag_col0; /* the view when the drag began */
   double drag_cell;         /* the cell size then */

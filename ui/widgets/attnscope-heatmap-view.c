@@ -111,6 +111,15 @@ attnscope_heatmap_view_apply_view (AttnscopeHeatmapView *self, int row0, int col
 }
 
 void
+attnscope_heatmap_view_set_cell_describe (AttnscopeHeatmapView *self,
+                                          AttnscopeCellDescribeFunc describe, gpointer data)
+{
+  g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));
+  self->describe = describe;
+  self->describe_data = data;
+}
+
+void
 attnscope_heatmap_view_set_view (AttnscopeHeatmapView *self, int row0, int col0, int n)
 {
   g_return_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self));

@@ -58,6 +58,12 @@ gboolean attnscope_heatmap_view_get_cell_rect (AttnscopeHeatmapView *self, int r
  * where the model could not attend; NULL outside the cells. Newly allocated. */
 char *attnscope_heatmap_view_dup_tooltip_at (AttnscopeHeatmapView *self, double x, double y);
 
+/* A page's own text for cell (ROW, COL) in the tooltip, in place of its value (the lens page: the
+ * cell's top five tokens): plain text, newly allocated; NULL: the value. */
+typedef char *(*AttnscopeCellDescribeFunc) (int row, int col, gpointer data);
+void attnscope_heatmap_view_set_cell_describe (AttnscopeHeatmapView *self,
+                                               AttnscopeCellDescribeFunc describe, gpointer data);
+
 /* The cursor cell (-1, -1 when there is none). Moving it keeps it in view. */
 int attnscope_heatmap_view_get_cursor_row (AttnscopeHeatmapView *self);
 int attnscope_heatmap_view_get_cursor_col (AttnscopeHeatmapView *self);

@@ -9,6 +9,7 @@
 #include "attnscope-embeddings-page.h"
 #include "attnscope-heads-page.h"
 #include "attnscope-heatmap-view.h"
+#include "attnscope-lens-page.h"
 #include "attnscope-predictions-page.h"
 #include "attnscope-similarity-page.h"
 #include "attnscope-resources.h"
@@ -31,5 +32,6 @@ attnscope_widgets_init (void)
   g_type_ensure (ATTNSCOPE_TYPE_COMPARE_PAGE);
   g_type_ensure (ATTNSCOPE_TYPE_PREDICTIONS_PAGE);
   g_type_ensure (ATTNSCOPE_TYPE_ALIGNMENT_PAGE);
+  g_type_ensure (ATTNSCOPE_TYPE_LENS_PAGE);
   g_once_init_leave (&initialized, 1);
 }
