@@ -316,9 +316,36 @@ decoder_finish (AsPass *p)
     }
 }
 
+/* The linear pieces of the output (readout-private.h): o_proj, Gemma's post-attention norm, the
+ * final norm and lm_head (Gemma's 1 + w are what the binding keeps). */
+static void
+decoder_readout (const AsConfig *c, gconstpointer weights, AsReadout *out)
+{
+  const AsDecoderWeights *w = weights;
+  const AsDecoderSettings *set = as_decoder_settings (c);
+  out->layers = g_new0 (AsReadoutLayer, c->n_layer);
+  for (int l = 0; l < c->n_layer; l++)
+    out->layers[l] = (AsReadoutLayer){
+      .o = w->layers[l].o,
+      .o_b = w->layers[l].o_b,
+      .post_w = w->layers[l].post_attn_w,
+      .window = set->windows != NULL ? set->windows[l] : 0,
+    };
+  gboolean layer = set->norm == AS_DECODER_LAYERNORM;
+  out->norm = layer ? AS_READOUT_LAYERNORM : AS_READOUT_RMSNORM;
+  out->norm_w = w->norm_w;
+  out->norm_b = layer ? w->norm_b : NULL;
+  out->eps = c->layer_norm_eps;
+  out->unembed = w->lm_head;
+  out->logit_softcap = set->logit_softcap;
+  out->attn_scale = set->attn_scale;
+  out->attn_softcap = set->attn_softcap;
+}
+
 const AsStack as_decoder_stack = {
   .scratch_bytes = decoder_scratch_bytes,
   .embed = decoder_embed,
   .layer = decoder_layer,
   .finish = decoder_finish,
+  .readout = decoder_readout,
 };

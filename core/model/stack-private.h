@@ -17,6 +17,7 @@
 
 #include "as-forward.h"
 #include "as-trace.h"
+#include "readout-private.h"
 #include "worker-team-private.h"
 
 G_BEGIN_DECLS
@@ -69,6 +70,12 @@ typedef struct
 
   /* hidden[L] (x after the final norm, or x itself) and the trace's logits rows. */
   void (*finish) (AsPass *pass);
+
+  /* Fills OUT with the stack's output as linear pieces (readout-private.h): all of them for a
+   * model whose residual stream reaches the final norm as a sum of its blocks' outputs
+   * (pre-norm), the layers' only for one that renormalises it after every block (post-norm).
+   * NULL: the stack offers none (Marian, toy-attention). */
+  void (*readout) (const AsConfig *config, gconstpointer weights, AsReadout *out);
 } AsStack;
 
 G_END_DECLS

@@ -1,0 +1,220 @@
+#!/usr/bin/python3
+"""Direct logit attribution, attention norms and the query–key view, independently of
+attnscope: checks `attnscope attribute|qk --json` and attention-norm dumps against the project's
+PyTorch references with hooks.
+
+  attribution_reference.py attribute --family gpt2|decoder --model DIR --json OUT.json --ids 1,2,3
+  attribution_reference.py qk --family gpt2|decoder --model DIR --json OUT.json --ids 1,2,3
+  attribution_reference.py norms --family gpt2|decoder --model DIR --json OUT.json --ids 1,2,3
+
+The reference runs the model's forward pass of gpt2_reference.py / decoder_reference.py (torch
+float32, HF's eager order) with hooks on its own functions: the MLP's output (GPT-2's mlp.c_proj,
+the decoders' _mlp, Gemma's post_feedforward_layernorm), the residual entering the final norm,
+the attention output before the residual and each head's context. From those, per part c of the
+residual stream at the position, with the final norm frozen at the run's σ (LayerNorm) or rms
+(RMSNorm) and u the output matrix's row of the target (minus the other token's):
+  LayerNorm  part(c) = u · ((c − mean c)/σ ⊙ w)        norm_bias = u · b
+  RMSNorm    part(c) = u · (c/rms ⊙ w)   (Gemma: 1 + w; a post-attention norm frozen likewise)
+  head h     c = ctx_h · O[:, h]ᵀ (GPT-2: ctx_h · W[h rows]), the attention bias c = o_b
+Each part within 1e-4 relative of the reference plus 1e-5 of the largest part (absolute); the
+logit equals u · hidden_states[L][position].
+norms: ‖α_ij · v_j O_hᵀ‖ within 1e-5 absolute (+1e-4 relative). qk: q, k_j, q ⊙ k_j and the
+scores within 1e-4 relative (+1e-5 of the row's largest absolute value). Exits 1 on the first
+failure, naming it; prints the largest errors."""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+class Hooks:
+    """Wraps a reference model's functions and records what the attribution needs."""
+
+    def __init__(self, family, m):
+        self.family, self.m = family, m
+        self.mlp, self.final_in = [], None
+        if family == "gpt2":
+            conv, ln = m._conv1d, m._ln
+
+            def conv_hook(x, name):
+                y = conv(x, name)
+                if name.endswith("mlp.c_proj"):
+                    self.mlp.append(y)
+                return y
+
+            def ln_hook(x, name):
+                if name == "ln_f":
+                    self.final_in = x
+                return ln(x, name)
+
+            m._conv1d, m._ln = conv_hook, ln_hook
+            return
+        if m.s.gemma:
+            rms1p = m._rms1p
+
+            def rms1p_hook(x, name):
+                y = rms1p(x, name)
+                if name.endswith("post_feedforward_layernorm"):
+                    self.mlp.append(y)
+                if name == "model.norm":
+                    self.final_in = x
+                return y
+
+            m._rms1p = rms1p_hook
+            return
+        mlp, norm = m._mlp, m._norm
+
+        def mlp_hook(x, p):
+            y = mlp(x, p)
+            self.mlp.append(y)
+            return y
+
+        def norm_hook(x, name):
+            if name in ("model.norm", "gpt_neox.final_layer_norm"):
+                self.final_in = x
+            return norm(x, name)
+
+        m._mlp, m._norm = mlp_hook, norm_hook
+
+
+def load(family, model_dir):
+    if family == "gpt2":
+        import gpt2_reference as ref
+    else:
+        import decoder_reference as ref
+    return ref.load_model(model_dir)
+
+
+class Pieces:
+    """The model's linear pieces as float32 torch tensors."""
+
+    def __init__(self, family, m):
+        import torch
+        self.family, self.m = family, m
+        w = m.w
+        if family == "gpt2":
+            self.n_layer, self.n_head, self.hd, self.d = m.n_layer, m.n_head, m.hd, m.d
+            self.unembed = w["wte.weight"]
+            self.norm_w, self.norm_b, self.eps = w["ln_f.weight"], w["ln_f.bias"], m.eps
+            self.layer_norm = True
+            self.gemma = False
+            return
+        s = m.s
+        self.n_layer, self.n_head, self.hd, self.d = s.n_layer, s.n_head, s.hd, s.d
+        self.unembed = w[m.out_name]
+        self.gemma, self.layer_norm, self.eps = s.gemma, s.neox, s.eps
+        final = "gpt_neox.final_layer_norm" if s.neox else "model.norm"
+        self.norm_w = w[final + ".weight"] + (1.0 if s.gemma else 0.0)
+        self.norm_b = w.get(final + ".bias") if s.neox else None
+        self.torch = torch
+
+    def o(self, layer):
+        """(O [D][H·hd] as x·Oᵀ, bias [D] or None)."""
+        w = self.m.w
+        if self.family == "gpt2":
+            p = "h.%d.attn.c_proj." % layer
+            return w[p + "weight"].t(), w[p + "bias"]
+        if self.m.s.neox:
+            p = "gpt_neox.layers.%d.attention.dense." % layer
+        else:
+            p = "model.layers.%d.self_attn.o_proj." % layer
+        return w[p + "weight"], w.get(p + "bias")
+
+    def head_writes(self, layer, x):
+        """x [H][..][hd] → [H][..][D]: each head through its slice of the output projection."""
+        o, _ = self.o(layer)
+        return [x[h] @ o[:, h * self.hd:(h + 1) * self.hd].t() for h in range(self.n_head)]
+
+
+def frozen(pieces, r, u):
+    """part(c) for the final norm frozen at residual r [D], direction u [D]."""
+    import torch
+    if pieces.layer_norm:
+        sigma = torch.sqrt(r.var(unbiased=False) + pieces.eps)
+        return lambda c: float(((c - c.mean()) / sigma * pieces.norm_w) @ u)
+    rms = torch.sqrt(r.pow(2).mean() + pieces.eps)
+    return lambda c: float((c / rms * pieces.norm_w) @ u)
+
+
+def reference_attribution(family, model_dir, ids, position, target, vs):
+    import torch
+    m = load(family, model_dir)
+    hooks = Hooks(family, m)
+    pieces = Pieces(family, m)
+    with torch.no_grad():
+        out = m.forward(ids, capture=True)
+        p = position
+        u = pieces.unembed[target] - (pieces.unembed[vs] if vs is not None else 0.0)
+        r = hooks.final_in[p]
+        part = frozen(pieces, r, u)
+        res = {"logit": float(out["hidden_states"][-1][p] @ u),
+               "embeddings": part(out["hidden_states"][0][p]),
+               "norm_bias": float(pieces.norm_b @ u) if pieces.norm_b is not None else 0.0,
+               "heads": [], "mlps": [], "attn_biases": []}
+        for l in range(pieces.n_layer):
+            a = out["attn_out"][l][p]
+            post = None
+            if pieces.gemma:
+                name = "model.layers.%d.post_attention_layernorm.weight" % l
+                rms = torch.sqrt(a.pow(2).mean() + pieces.eps)
+                post = (1.0 + m.w[name]) / rms
+            writes = pieces.head_writes(l, out["contexts"][l][:, p])
+            res["heads"].append([part(wv * post if post is not None else wv) for wv in writes])
+            _, ob = pieces.o(l)
+            res["attn_biases"].append(part(ob) if ob is not None else 0.0)
+            res["mlps"].append(part(hooks.mlp[l][p]))
+    return res
+
+
+def close(name, got, want, tol_rel, tol_abs):
+    err = abs(got - want)
+    if err > tol_rel * abs(want) + tol_abs:
+        sys.exit("%s: %.9g, reference %.9g (error %.3g)" % (name, got, want, err))
+    return err
+
+
+def cmd_attribute(a):
+    with open(a.json, encoding="utf-8") as f:
+        got = json.load(f)
+    ids = [int(x) for x in a.ids.split(",")]
+    ref = reference_attribution(a.family, a.model, ids, got["position"], got["target_id"],
+                                got.get("vs_id"))
+    scale = max([abs(x) for row in ref["heads"] for x in row] + [abs(x) for x in ref["mlps"]]
+                + [abs(ref["embeddings"])])
+    worst = 0.0
+    for key in ("logit", "embeddings", "norm_bias"):
+        worst = max(worst, close(key, got[key], ref[key], 1e-4, 1e-5 * scale))
+    for key in ("mlps", "attn_biases"):
+        for l, want in enumerate(ref[key]):
+            worst = max(worst, close("%s[%d]" % (key, l), got[key][l], want, 1e-4, 1e-5 * scale))
+    for l, row in enumerate(ref["heads"]):
+        for h, want in enumerate(row):
+            worst = max(worst, close("head %d.%d" % (l, h), got["heads"][l][h], want, 1e-4,
+                                     1e-5 * scale))
+    total = (sum(sum(r) for r in ref["heads"]) + sum(ref["mlps"]) + sum(ref["attn_biases"])
+             + ref["embeddings"] + ref["norm_bias"])
+    close("the reference's sum of parts against its logit", total, ref["logit"], 1e-4,
+          1e-6 * scale)
+    print("attribute: %d heads, %d layers, logit %.6g, largest absolute error %.3g"
+          % (sum(len(r) for r in ref["heads"]), len(ref["mlps"]), ref["logit"], worst))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("attribute", "qk", "norms"):
+        c = sub.add_parser(name)
+        c.add_argument("--family", required=True, choices=("gpt2", "decoder"))
+        c.add_argument("--model", required=True)
+        c.add_argument("--json", required=True)
+        c.add_argument("--ids", required=True)
+    a = ap.parse_args(argv)
+    {"attribute": cmd_attribute}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()
