@@ -203,6 +203,85 @@ def cmd_attribute(a):
           % (sum(len(r) for r in ref["heads"]), len(ref["mlps"]), ref["logit"], worst))
 
 
+def run_capture(family, model_dir, ids):
+    import torch
+    m = load(family, model_dir)
+    with torch.no_grad():
+        return m, Pieces(family, m), m.forward(ids, capture=True)
+
+
+def cmd_norms(a):
+    """value_norms [L][H][T] = ‖v_j · O_hᵀ‖, head_shares and first_ratios from them."""
+    import torch
+    with open(a.json, encoding="utf-8") as f:
+        got = json.load(f)["norms"]
+    ids = [int(x) for x in a.ids.split(",")]
+    m, pieces, out = run_capture(a.family, a.model, ids)
+    worst = 0.0
+    with torch.no_grad():
+        for l in range(pieces.n_layer):
+            values = pieces.head_writes(l, out["v"][l])   # [H] of [T][D]
+            writes = pieces.head_writes(l, out["contexts"][l])
+            totals = [float(w.norm(dim=-1).sum()) for w in writes]
+            for h in range(pieces.n_head):
+                n = values[h].norm(dim=-1)  # [T]
+                for j in range(len(ids)):
+                    worst = max(worst, close("value norm %d.%d key %d" % (l, h, j),
+                                             got["value_norms"][l][h][j], float(n[j]), 1e-4,
+                                             1e-5))
+                att = out["attentions"][l][h]  # [T][T]
+                weighted = att * n[None, :]
+                ratio = float((weighted[:, 0] / weighted.sum(-1)).sum() / att[:, 0].sum())
+                close("first ratio %d.%d" % (l, h), got["first_ratios"][l][h], ratio, 1e-4, 1e-6)
+                close("head share %d.%d" % (l, h), got["head_shares"][l][h],
+                      totals[h] / sum(totals), 1e-4, 1e-6)
+    print("norms: %d layers × %d heads × %d keys, largest absolute error %.3g"
+          % (pieces.n_layer, pieces.n_head, len(ids), worst))
+
+
+def cmd_qk(a):
+    """q, keys, q ⊙ k_j, scores (scale, soft-cap, masks) and the attention row."""
+    import torch
+    with open(a.json, encoding="utf-8") as f:
+        got = json.load(f)
+    ids = [int(x) for x in a.ids.split(",")]
+    m, pieces, out = run_capture(a.family, a.model, ids)
+    l, h, i = got["layer"], got["head"], got["token"]
+    q, k = out["q"][l][h][i], out["k"][l][h]  # [hd], [T][hd]
+    prod = q[None, :] * k
+    if a.family == "gpt2":
+        scale, cap, window = pieces.hd ** -0.5, 0.0, None
+    else:
+        s = m.s
+        scale = s.scaling if s.gemma else s.hd ** -0.5
+        cap = (s.attn_cap or 0.0) if s.gemma else 0.0
+        window = s.windows[l]
+    scores = prod.sum(-1) * scale
+    if cap:
+        scores = torch.tanh(scores / cap) * cap
+    worst = 0.0
+
+    def rows(name, want, gotv):
+        nonlocal worst
+        big = float(want.abs().max())
+        for j, (x, y) in enumerate(zip(gotv, want.reshape(-1).tolist())):
+            worst = max(worst, close("%s[%d]" % (name, j), x, y, 1e-4, 1e-5 * big))
+
+    rows("q", q, got["q"][0])
+    for j in range(len(ids)):
+        rows("keys %d" % j, k[j], got["keys"][j])
+        rows("products %d" % j, prod[j], got["products"][j])
+        seen = j <= i and (not window or j > i - window)
+        if seen != (got["scores"][0][j] is not None):
+            sys.exit("score %d: masked in one and not the other" % j)
+        if seen:
+            close("score %d" % j, got["scores"][0][j], float(scores[j]), 1e-4,
+                  1e-5 * float(scores.abs().max()))
+        close("prob %d" % j, got["probs"][0][j], float(out["attentions"][l][h][i][j]), 0, 1e-5)
+    print("qk: layer %d head %d token %d, %d keys × %d dimensions, largest error %.3g"
+          % (l, h, i, len(ids), pieces.hd, worst))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -213,7 +292,7 @@ def main(argv=None):
         c.add_argument("--json", required=True)
         c.add_argument("--ids", required=True)
     a = ap.parse_args(argv)
-    {"attribute": cmd_attribute}[a.cmd](a)
+    {"attribute": cmd_attribute, "norms": cmd_norms, "qk": cmd_qk}[a.cmd](a)
 
 
 if __name__ == "__main__":
