@@ -13,15 +13,13 @@ check_range (const AsTrace *t, int layer, int head, int query, GError **error)
   const char *what[] = { "--layer", "--head", "--token" };
   int value[] = { layer, head, query };
   int limit[] = { t->n_layer, t->n_head, t->n_tokens };
+  const char *owner[] = { "the model", "the model", "the text" };
   const char *of[] = { "layers", "heads", "tokens" };
   for (int i = 0; i < 3; i++)
     if (value[i] < 0 || value[i] >= limit[i])
       {
-        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                     "%s %d is out of range: the model has %d %s (0..%d)", what[i], value[i],
-                     limit[i], of[i], limit[i] - 1);
-        if (i == 2)
-          g_prefix_error (error, "the text has %d tokens; ", t->n_tokens);
+        g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s %d is out of range: %s has %d %s (0..%d)",
+                     what[i], value[i], owner[i], limit[i], of[i], limit[i] - 1);
         return FALSE;
       }
   if (t->q == NULL || t->k == NULL)
