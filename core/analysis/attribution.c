@@ -9,7 +9,8 @@
  *   attention output, its weight folded into e); mlp_l = what is left of the block's update,
  *   hidden[l+1] − hidden[l] − attention_l (the residual r for the last block) — exact for
  *   sequential and parallel residuals alike.
- * Sums run in double. */
+ * A head's part is ctx_h · (O_h · e): the output projection runs backwards once per layer
+ * (one matrix–vector product) instead of forwards once per head. Sums run in double. */
 #include "as-attribution.h"
 
 #include <math.h>
@@ -69,11 +70,11 @@ dot (const double *e, const float *c, int D)
   return s;
 }
 
-/* Layer L's parts at position P into OUT; E [D] the frozen direction; HEADS [H][hd][D] and
- * EL, A [D] working memory. */
+/* Layer L's parts at position P into OUT; E [D] the frozen direction; U [H·hd], EL, A and ELF
+ * [D] working memory. */
 static void
 layer_parts (AsAttribution *out, const AsTrace *t, const AsReadout *pieces, const double *e, int l,
-             int p, float *heads, double *el, float *a)
+             int p, float *u, double *el, float *a, float *elf)
 {
   int H = t->n_head, hd = t->head_dim, D = t->d_model;
   const AsReadoutLayer *rl = &pieces->layers[l];
@@ -86,15 +87,16 @@ layer_parts (AsAttribution *out, const AsTrace *t, const AsReadout *pieces, cons
     {
       double w = rl->post_w != NULL ? rl->post_w[i] / rms : 1.0;
       el[i] = e[i] * w;
+      elf[i] = (float) el[i];
       a[i] = rl->post_w != NULL ? (float) (attn[i] * w) : attn[i];
     }
-  as_output_pieces_heads (heads, pieces, l, H, hd, D);
+  as_output_pieces_project (u, pieces, l, elf, H * hd, D); /* u = O · el */
   for (int h = 0; h < H; h++)
     {
       const float *ctx = as_trace_head_vectors (t, t->ctx, l, h) + (gsize) p * hd; /* [hd] */
       double s = 0.0;
       for (int k = 0; k < hd; k++)
-        s += ctx[k] * dot (el, heads + ((gsize) h * hd + k) * D, D);
+        s += (double) ctx[k] * u[h * hd + k];
       out->heads[l * H + h] = (float) s;
     }
   out->attn_biases[l] = rl->o_b != NULL ? (float) dot (el, rl->o_b, D) : 0.0f;
@@ -195,11 +197,12 @@ as_attribution_compute (AsModel *model, const AsTrace *trace, int position, int3
   out->mlps = g_new0 (float, L);
   out->attn_biases = g_new0 (float, L);
 
-  g_autofree float *g = g_new (float, D);                                   /* [D] */
-  g_autofree double *e = g_new (double, D);                                 /* [D] */
-  g_autofree double *el = g_new (double, D);                                /* [D] */
-  g_autofree float *a = g_new (float, D);                                   /* [D] */
-  g_autofree float *heads = g_new (float, (gsize) H * trace->head_dim * D); /* [H][hd][D] */
+  g_autofree float *g = g_new (float, D);                           /* [D] */
+  g_autofree double *e = g_new (double, D);                         /* [D] */
+  g_autofree double *el = g_new (double, D);                        /* [D] */
+  g_autofree float *a = g_new (float, D);                           /* [D] */
+  g_autofree float *u = g_new (float, (gsize) H * trace->head_dim); /* [H·hd] */
+  g_autofree float *elf = g_new (float, D);                         /* [D] */
   logit_direction (g, &pieces, target_id, vs_id, D);
   frozen_direction (e, g, &pieces, trace->residual + (gsize) p * D, D);
   out->embeddings = (float) dot (e, as_trace_hidden (trace, 0) + (gsize) p * D, D);
@@ -208,7 +211,7 @@ as_attribution_compute (AsModel *model, const AsTrace *trace, int position, int3
     nb += (double) g[i] * pieces.norm_b[i];
   out->norm_bias = (float) nb;
   for (int l = 0; l < L; l++)
-    layer_parts (out, trace, &pieces, e, l, p, heads, el, a);
+    layer_parts (out, trace, &pieces, e, l, p, u, el, a, elf);
   finish_sums (out, trace, g, p);
   as_output_pieces_clear (&pieces);
   return out;

@@ -22,6 +22,11 @@ void as_output_pieces_clear (AsReadout *pieces);
 void as_output_pieces_heads (float *out, const AsReadout *pieces, int layer, int n_head,
                              int head_dim, int d_model);
 
+/* OUT [H·hd] = O · E: the output projection of LAYER applied backwards to E [D], so that
+ * ctx_h · O_h · E = Σ_k ctx_h[k] · OUT[h·hd + k] (N_IN = H·hd). */
+void as_output_pieces_project (float *out, const AsReadout *pieces, int layer, const float *e,
+                               int n_in, int d_model);
+
 /* OUT [D] = row ID of the output matrix [V][D], widened to float32. */
 void as_output_pieces_unembed_row (float *out, const AsReadout *pieces, int32_t id, int d_model);
 

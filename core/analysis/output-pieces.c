@@ -2,9 +2,11 @@
  * (output-pieces-private.h): the stack's readout hook, and its matrices in float32. */
 #include "output-pieces-private.h"
 
+#include <cblas.h>
 #include <string.h>
 
 #include "as-error.h"
+#include "blas-threads-private.h"
 #include "family-private.h"
 #include "model-private.h"
 
@@ -70,4 +72,33 @@ as_output_pieces_unembed_row (float *out, const AsReadout *pieces, int32_t id, i
   gsize size = as_dtype_size (pieces->unembed.dtype);
   as_dtype_widen (out, (const char *) pieces->unembed.data + (gsize) id * d_model * size,
                   pieces->unembed.dtype, d_model);
+}
+
+void
+as_output_pieces_project (float *out, const AsReadout *pieces, int layer, const float *e, int n_in,
+                          int d_model)
+{
+  const AsReadoutLayer *l = &pieces->layers[layer];
+  as_blas_single_threaded ();
+  if (l->o_in_out) /* [in][D] float32 */
+    {
+      cblas_sgemv (CblasRowMajor, CblasNoTrans, n_in, d_model, 1.0f, l->o.data, d_model, e, 1, 0.0f,
+                   out, 1);
+      return;
+    }
+  if (l->o.dtype == AS_DTYPE_F32) /* [D][in] */
+    {
+      cblas_sgemv (CblasRowMajor, CblasTrans, d_model, n_in, 1.0f, l->o.data, n_in, e, 1, 0.0f, out,
+                   1);
+      return;
+    }
+  /* 16-bit [D][in]: one stored row widened at a time */
+  gsize size = as_dtype_size (l->o.dtype);
+  g_autofree float *row = g_new (float, n_in); /* [in] */
+  memset (out, 0, sizeof (float) * n_in);
+  for (int i = 0; i < d_model; i++)
+    {
+      as_dtype_widen (row, (const char *) l->o.data + (gsize) i * n_in * size, l->o.dtype, n_in);
+      cblas_saxpy (n_in, e[i], row, 1, out, 1);
+    }
 }

@@ -6,6 +6,7 @@ PyTorch references with hooks.
   attribution_reference.py attribute --family gpt2|decoder --model DIR --json OUT.json --ids 1,2,3
   attribution_reference.py qk --family gpt2|decoder --model DIR --json OUT.json --ids 1,2,3
   attribution_reference.py norms --family gpt2|decoder --model DIR --json OUT.json --ids 1,2,3
+  attribution_reference.py bench --family gpt2|decoder --model DIR --tokens T --repeat N
 
 The reference runs the model's forward pass of gpt2_reference.py / decoder_reference.py (torch
 float32, HF's eager order) with hooks on its own functions: the MLP's output (GPT-2's mlp.c_proj,
@@ -282,6 +283,76 @@ def cmd_qk(a):
           % (l, h, i, len(ids), pieces.hd, worst))
 
 
+def bench_once(family, m, hooks, pieces, ids, layer, head):
+    """One request as the C benchmark times it, vectorised: the forward pass with hooks, the
+    attribution of id 42 − id 17 at the last position, every head's value norms, shares and
+    first-token ratios, and one head's query–key view. Returns the step times in ms."""
+    import time
+    import torch
+    t0 = time.perf_counter()
+    hooks.mlp, hooks.final_in = [], None
+    out = m.forward(ids, capture=True)
+    t1 = time.perf_counter()
+    p = len(ids) - 1
+    u = pieces.unembed[42] - pieces.unembed[17]
+    r = hooks.final_in[p]
+    w = pieces.norm_w * u
+    if pieces.layer_norm:
+        e = (w - w.mean()) / torch.sqrt(r.var(unbiased=False) + pieces.eps)
+    else:
+        e = w / torch.sqrt(r.pow(2).mean() + pieces.eps)
+    parts = [out["hidden_states"][0][p] @ e]
+    for l in range(pieces.n_layer):
+        o, ob = pieces.o(l)
+        oh = o.view(pieces.d, pieces.n_head, pieces.hd).permute(1, 2, 0)  # [H][hd][D]
+        ctx = out["contexts"][l][:, p]  # [H][hd]
+        parts.append(torch.einsum("hk,hkd,d->h", ctx, oh, e))
+        parts.append(hooks.mlp[l][p] @ e)
+        if ob is not None:
+            parts.append(ob @ e)
+    t2 = time.perf_counter()
+    for l in range(pieces.n_layer):
+        o, _ = pieces.o(l)
+        oh = o.view(pieces.d, pieces.n_head, pieces.hd).permute(1, 2, 0)
+        n = torch.matmul(out["v"][l], oh).norm(dim=-1)  # [H][T]
+        writes = torch.matmul(out["contexts"][l], oh).norm(dim=-1).sum(-1)  # [H]
+        shares = writes / writes.sum()
+        att = out["attentions"][l]  # [H][T][T]
+        weighted = att * n[:, None, :]
+        ratios = (weighted[:, :, 0] / weighted.sum(-1)).sum(-1) / att[:, :, 0].sum(-1)
+    t3 = time.perf_counter()
+    q, k = out["q"][layer][head][p], out["k"][layer][head]
+    prod = q[None, :] * k
+    scores = prod.sum(-1) * pieces.hd ** -0.5
+    dims = (out["attentions"][layer][head][p][:, None] * prod).sum(0)
+    order = torch.argsort(dims.abs(), descending=True)
+    t4 = time.perf_counter()
+    del parts, shares, ratios, scores, order
+    return [(b - a) * 1000.0 for a, b in ((t0, t1), (t1, t2), (t2, t3), (t3, t4), (t0, t4))]
+
+
+def cmd_bench(a):
+    import torch
+    m = load(a.family, a.model)
+    hooks = Hooks(a.family, m)
+    pieces = Pieces(a.family, m)
+    ids = [(t * 7919 + 13) % 50000 for t in range(a.tokens)]
+    times = []
+    with torch.no_grad():
+        for r in range(a.repeat + 1):
+            step = bench_once(a.family, m, hooks, pieces, ids, 3, 5)
+            if r > 0:
+                times.append(step)
+    names = ("forward", "attribution", "norms", "qk", "total")
+    res = {}
+    for i, name in enumerate(names):
+        v = sorted(t[i] for t in times)
+        n = len(v)
+        med = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+        res[name] = {"median_ms": round(med, 3), "min_ms": round(v[0], 3)}
+    print(json.dumps(res))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -291,8 +362,13 @@ def main(argv=None):
         c.add_argument("--model", required=True)
         c.add_argument("--json", required=True)
         c.add_argument("--ids", required=True)
+    b = sub.add_parser("bench", help="time the same work with PyTorch hooks")
+    b.add_argument("--family", required=True, choices=("gpt2", "decoder"))
+    b.add_argument("--model", required=True)
+    b.add_argument("--tokens", type=int, default=128)
+    b.add_argument("--repeat", type=int, default=10)
     a = ap.parse_args(argv)
-    {"attribute": cmd_attribute, "norms": cmd_norms, "qk": cmd_qk}[a.cmd](a)
+    {"attribute": cmd_attribute, "norms": cmd_norms, "qk": cmd_qk, "bench": cmd_bench}[a.cmd](a)
 
 
 if __name__ == "__main__":
