@@ -4,10 +4,13 @@
  * norm's bias, the final norm frozen at its value in the run.
  *
  *   attribute --model M (--text T | --ids 1,2,3) [--position I]
- *             (--token WORD | --target-id N) [--vs-token WORD2 | --vs-id N2] [--truncate] [--json]
+ *             (--token WORD | --target-id N) [--vs-token WORD2 | --vs-id N2] [--truncate]
+ *             [--json] [-o F.png|.svg|.pdf [--scale S]]
  *
- * --position defaults to the last token. JSON: {"position", "target_id", ["vs_id",] "logit",
- * "heads" [L][H], "mlps" [L], "embeddings", "attn_biases" [L], "norm_bias", "sum"}; with a
+ * -o writes the figure (attribution-figure.h: heads and MLPs per layer in diverging colours)
+ * instead of printing. --position defaults to the last token. JSON: {"position", "target_id",
+ * ["vs_id",] "logit", "heads" [L][H], "mlps" [L], "embeddings", "attn_biases" [L], "norm_bias",
+ * "sum"}; with a
  * --vs token every number is for the difference. Without --json a table: the parts per layer
  * and the largest parts. */
 #include <math.h>
@@ -17,7 +20,10 @@
 #include "as-attribution.h"
 #include "as-error.h"
 #include "as-forward.h"
+#include "as-output-file.h"
 #include "as-predict.h"
+#include "attribution-figure.h"
+#include "figure-export.h"
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "cli-json.h"
@@ -27,8 +33,9 @@
 
 typedef struct
 {
-  char *model, *text, *ids, *token, *vs_token;
+  char *model, *text, *ids, *token, *vs_token, *output;
   int position, target_id, vs_id;
+  double scale;
   gboolean truncate, json;
 } AttributeArgs;
 
@@ -130,6 +137,22 @@ print_table (const AsAttribution *at, const char *what)
   g_string_free (out, TRUE);
 }
 
+/* The figure of AT to A->output; WHAT names the logit. */
+static int
+write_figure (const AttributeArgs *a, AsModel *model, const AsTrace *trace, const AsAttribution *at,
+              const char *what)
+{
+  GError *error = NULL;
+  g_autofree char *text = a->text != NULL ? g_strdup (a->text) : g_strdup (a->ids);
+  g_autofree char *subtitle = g_strdup_printf ("%s · “%s”", as_model_get_name (model), text);
+  g_autoptr (ArBuiltFigure) built
+      = ar_build_attribution_figure (at, what, subtitle, AR_ANNOTATE_AUTO);
+  if (!ar_figure_export_full (ar_built_figure_get (built), a->output, a->scale, AS_OUTPUT_DEFAULT,
+                              &error))
+    return cli_fail (error);
+  return CLI_EXIT_OK;
+}
+
 static int
 check_args (const AttributeArgs *a)
 {
@@ -144,6 +167,10 @@ check_args (const AttributeArgs *a)
                              a->position);
   if (a->target_id < -1 || a->vs_id < -1)
     return cli_usage_printf ("attribute", "token ids start at 0");
+  if (a->output != NULL && a->json)
+    return cli_usage_printf ("attribute", "-o writes the figure: give it or --json, not both");
+  if (a->scale <= 0.0 || a->scale > 16.0)
+    return cli_usage_printf ("attribute", "--scale %g is out of range (0..16]", a->scale);
   return -1;
 }
 
@@ -168,6 +195,11 @@ run_attribute (const AttributeArgs *a)
     return cli_fail (error);
   if (!as_attribution_supported (model, &error))
     return cli_fail (error);
+  ArExportFormat format;
+  if (a->output != NULL
+      && (!ar_export_format_from_path (a->output, &format, &error)
+          || !as_output_file_check (a->output, AS_OUTPUT_DEFAULT, &error)))
+    return cli_fail (error);
   int32_t target = a->target_id, vs = a->vs_id;
   if (!word_id (model, a->token, &target, &error) || !word_id (model, a->vs_token, &vs, &error))
     return cli_fail (error);
@@ -183,23 +215,29 @@ run_attribute (const AttributeArgs *a)
   if (at == NULL)
     return cli_fail (error);
   if (a->json)
-    print_json (at);
-  else
     {
-      const AsTokenizer *tokenizer = as_model_get_tokenizer (model);
-      g_autofree char *t1 = as_predict_dup_ids_text (tokenizer, &target, 1);
-      g_autofree char *t2 = vs >= 0 ? as_predict_dup_ids_text (tokenizer, &vs, 1) : NULL;
-      g_autofree char *what = vs >= 0 ? g_strdup_printf ("logit of '%s' − logit of '%s'", t1, t2)
-                                      : g_strdup_printf ("logit of '%s'", t1);
-      print_table (at, what);
+      print_json (at);
+      return CLI_EXIT_OK;
     }
+  const AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  g_autofree char *t1 = as_predict_dup_ids_text (tokenizer, &target, 1);
+  g_autofree char *t2 = vs >= 0 ? as_predict_dup_ids_text (tokenizer, &vs, 1) : NULL;
+  if (a->output != NULL)
+    {
+      g_autofree char *what
+          = vs >= 0 ? g_strdup_printf ("“%s” − “%s”", t1, t2) : g_strdup_printf ("“%s”", t1);
+      return write_figure (a, model, trace, at, what);
+    }
+  g_autofree char *what = vs >= 0 ? g_strdup_printf ("logit of '%s' − logit of '%s'", t1, t2)
+                                  : g_strdup_printf ("logit of '%s'", t1);
+  print_table (at, what);
   return CLI_EXIT_OK;
 }
 
 int
 cli_attribute (int argc, char **argv)
 {
-  AttributeArgs a = { .position = -1, .target_id = -1, .vs_id = -1 };
+  AttributeArgs a = { .position = -1, .target_id = -1, .vs_id = -1, .scale = 1.0 };
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &a.model, "Model folder, shipped name or hub id", "M" },
     CLI_STRICT_OPTION,
@@ -217,6 +255,9 @@ cli_attribute (int argc, char **argv)
     { "truncate", 0, 0, G_OPTION_ARG_NONE, &a.truncate,
       "Keep the first tokens when the text is longer than the context", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print JSON", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
+      "Write the figure (heads and MLPs per layer) to F.png, F.svg or F.pdf", "F" },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &a.scale, "PNG pixels per figure unit (default 1)", "S" },
     { NULL },
   };
   int code;
@@ -235,5 +276,6 @@ cli_attribute (int argc, char **argv)
   g_free (a.ids);
   g_free (a.token);
   g_free (a.vs_token);
+  g_free (a.output);
   return code;
 }

@@ -286,6 +286,57 @@ test_post_norm_views (void)
     }
 }
 
+/* attribute -o: the figure as PNG (at --scale 2 twice the pixels of scale 1) and PDF; a bad
+ * extension or folder leaves no file. */
+static void
+test_figure (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("attnscope-attr-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "a.png", NULL);
+  g_autofree char *png2 = g_build_filename (dir, "b.png", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "a.pdf", NULL);
+  const char *t = "The man hit the car because he was";
+  g_auto (Run) one = run_cli ("attribute", "--model", "attnscope-mini", "--text", t, "--token",
+                              " car", "--vs-token", " man", "-o", png, NULL);
+  g_auto (Run) two = run_cli ("attribute", "--model", "attnscope-mini", "--text", t, "--token",
+                              " car", "--vs-token", " man", "-o", png2, "--scale", "2", NULL);
+  g_auto (Run) three = run_cli ("attribute", "--model", "attnscope-mini", "--text", t, "--token",
+                                " car", "-o", pdf, NULL);
+  g_assert_cmpint (one.status, ==, 0);
+  g_assert_cmpint (two.status, ==, 0);
+  g_assert_cmpint (three.status, ==, 0);
+  guint32 size[2][2];
+  const char *paths[] = { png, png2 };
+  for (int i = 0; i < 2; i++)
+    {
+      g_autofree char *bytes = NULL;
+      gsize n = 0;
+      g_assert_true (g_file_get_contents (paths[i], &bytes, &n, NULL));
+      g_assert_cmpuint (n, >, 24);
+      g_assert_true (memcmp (bytes, "\x89PNG", 4) == 0);
+      size[i][0] = GUINT32_FROM_BE (*(guint32 *) (bytes + 16)); /* IHDR width, height */
+      size[i][1] = GUINT32_FROM_BE (*(guint32 *) (bytes + 20));
+    }
+  g_assert_cmpuint (size[1][0], ==, 2 * size[0][0]);
+  g_assert_cmpuint (size[1][1], ==, 2 * size[0][1]);
+  g_assert_cmpuint (size[0][0], >, size[0][1]); /* 4 layers × 9 columns: wider than tall */
+  g_autofree char *head = NULL;
+  g_assert_true (g_file_get_contents (pdf, &head, NULL, NULL));
+  g_assert_true (g_str_has_prefix (head, "%PDF"));
+  g_autofree char *bad = g_build_filename (dir, "a.bmp", NULL);
+  g_auto (Run) ext = run_cli ("attribute", "--model", "attnscope-mini", "--text", t, "--token",
+                              " car", "-o", bad, NULL);
+  assert_error (&ext, 1, ".bmp");
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_auto (Run) both = run_cli ("attribute", "--model", "attnscope-mini", "--text", t, "--token",
+                               " car", "-o", png, "--json", NULL);
+  assert_error (&both, 2, "not both");
+  g_unlink (png);
+  g_unlink (png2);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -295,5 +346,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/attribution/qk-consistent", test_qk_consistent);
   g_test_add_func ("/cli/attribution/refusals", test_refusals);
   g_test_add_func ("/cli/attribution/post-norm-views", test_post_norm_views);
+  g_test_add_func ("/cli/attribution/figure", test_figure);
   return g_test_run ();
 }
