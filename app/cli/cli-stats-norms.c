@@ -95,8 +95,9 @@ print_text (const AsHeadStats *stats, const AsAttentionNorms *n, const AsTrace *
           g_string_append_printf (quiet, " %d.%d", l, h);
       }
   if (quiet->len > 0)
-    g_string_append_printf (out, "\nheads that look at the first token but write little "
-                                 "from it:%s\n",
+    g_string_append_printf (out,
+                            "\nheads that look at the first token but write little "
+                            "from it:%s\n",
                             quiet->str);
   g_string_free (quiet, TRUE);
   fwrite (out->str, 1, out->len, stdout);
