@@ -19,6 +19,8 @@ int cli_compare (int argc, char **argv);
 int cli_project (int argc, char **argv);
 int cli_perplexity (int argc, char **argv);
 int cli_lens (int argc, char **argv);
+int cli_attribute (int argc, char **argv);
+int cli_qk (int argc, char **argv);
 int cli_export (int argc, char **argv);
 int cli_translate (int argc, char **argv);
 int cli_download (int argc, char **argv);

@@ -7,6 +7,7 @@
  * --shard K/N -o FILE (cli-shard.h) a --lines or --pairs run writes shard K's sums and counts
  * instead, and `attnscope merge` (cli_stats_merge, below) prints from all parts what one process
  * prints. */
+#include "cli-stats-norms.h"
 #include "cli-stats-table.h"
 
 #include <stdio.h>
@@ -149,7 +150,7 @@ cli_stats (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *lines = NULL, *pairs = NULL;
   g_autofree char *target = NULL, *kind = NULL, *shard_text = NULL, *part_path = NULL;
-  gboolean json = FALSE, truncate = FALSE;
+  gboolean json = FALSE, truncate = FALSE, norms = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
@@ -169,6 +170,10 @@ cli_stats (int argc, char **argv)
     { "kind", 0, 0, G_OPTION_ARG_STRING, &kind,
       "For a translation model: encoder, decoder or cross (cross-attention; the default)", "KIND" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { "norms", 0, 0, G_OPTION_ARG_NONE, &norms,
+      "With --text: also the attention norms (each head's share of its layer's output, and "
+      "norm-weighted over weight-only attention on the first token)",
+      NULL },
     CLI_ANALYSIS_TRUNCATE_ENTRY (truncate),
     CLI_SHARD_ENTRIES (shard_text, part_path),
     { NULL },
@@ -185,6 +190,8 @@ cli_stats (int argc, char **argv)
     return cli_usage_printf ("stats", "give exactly one of --text T, --lines FILE or --pairs FILE");
   if (pair != NULL && text == NULL)
     return cli_usage_printf ("stats", "--pair goes with --text");
+  if (norms && text == NULL)
+    return cli_usage_printf ("stats", "--norms goes with --text");
   if (shard_text != NULL && text != NULL)
     return cli_usage_printf ("stats", "--shard splits a corpus: it goes with --lines or --pairs");
   CliShard shard;
@@ -230,6 +237,8 @@ cli_stats (int argc, char **argv)
       cli_shard_clear (&shard);
       return status;
     }
+  if (norms)
+    return cli_stats_norms (model, text, pair, truncate, json);
   AsForwardOptions options = { .all_logits = FALSE };
   g_autoptr (AsTrace) trace = cli_forward_text (model, text, pair, truncate, &options, &error);
   if (trace == NULL)

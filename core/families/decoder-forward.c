@@ -335,6 +335,30 @@ static void
 decoder_head (AsPass *p)
 {
   decoder_logits (p, p->x);
+/* The linear pieces of the output (readout-private.h): o_proj, Gemma's post-attention norm, the
+ * final norm and lm_head (Gemma's 1 + w are what the binding keeps). */
+static void
+decoder_readout (const AsConfig *c, gconstpointer weights, AsReadout *out)
+{
+  const AsDecoderWeights *w = weights;
+  const AsDecoderSettings *set = as_decoder_settings (c);
+  out->layers = g_new0 (AsReadoutLayer, c->n_layer);
+  for (int l = 0; l < c->n_layer; l++)
+    out->layers[l] = (AsReadoutLayer){
+      .o = w->layers[l].o,
+      .o_b = w->layers[l].o_b,
+      .post_w = w->layers[l].post_attn_w,
+      .window = set->windows != NULL ? set->windows[l] : 0,
+    };
+  gboolean layer = set->norm == AS_DECODER_LAYERNORM;
+  out->norm = layer ? AS_READOUT_LAYERNORM : AS_READOUT_RMSNORM;
+  out->norm_w = w->norm_w;
+  out->norm_b = layer ? w->norm_b : NULL;
+  out->eps = c->layer_norm_eps;
+  out->unembed = w->lm_head;
+  out->logit_softcap = set->logit_softcap;
+  out->attn_scale = set->attn_scale;
+  out->attn_softcap = set->attn_softcap;
 }
 
 const AsStack as_decoder_stack = {
@@ -343,4 +367,5 @@ const AsStack as_decoder_stack = {
   .layer = decoder_layer,
   .finish = decoder_finish,
   .head = decoder_head,
+  .readout = decoder_readout,
 };

@@ -221,6 +221,22 @@ encoder_token_embeddings (gconstpointer weights)
   return ((const AsEncoderWeights *) weights)->word;
 }
 
+/* The layers' pieces (readout-private.h): post-norm, so no sum of the blocks' writes. */
+static void
+encoder_readout (const AsConfig *c, gconstpointer weights, AsReadout *out)
+{
+  const AsEncoderWeights *w = weights;
+  out->post_norm = TRUE;
+  out->layers = g_new0 (AsReadoutLayer, c->n_layer);
+  for (int l = 0; l < c->n_layer; l++)
+    out->layers[l] = (AsReadoutLayer){
+      .o = { w->layers[l].o.w, AS_DTYPE_F32 },
+      .o_in_out = !w->layers[l].o.out_in,
+      .o_b = w->layers[l].o.b,
+    };
+  out->attn_scale = 1.0f / sqrtf ((float) c->head_dim);
+}
+
 const AsStack as_encoder_stack = {
   .trace_shape = encoder_trace_shape,
   .scratch_bytes = encoder_scratch_bytes,
@@ -228,4 +244,5 @@ const AsStack as_encoder_stack = {
   .embed = encoder_embed,
   .layer = encoder_layer,
   .finish = encoder_finish,
+  .readout = encoder_readout,
 };

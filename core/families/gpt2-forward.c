@@ -172,6 +172,26 @@ gpt2_token_embeddings (gconstpointer weights)
   return ((const AsGpt2Weights *) weights)->wte;
 }
 
+/* The linear pieces of the output (readout-private.h): Conv1D c_proj, ln_f, the tied wte. */
+static void
+gpt2_readout (const AsConfig *c, gconstpointer weights, AsReadout *out)
+{
+  const AsGpt2Weights *w = weights;
+  out->layers = g_new0 (AsReadoutLayer, c->n_layer);
+  for (int l = 0; l < c->n_layer; l++)
+    out->layers[l] = (AsReadoutLayer){
+      .o = { w->layers[l].proj_w, AS_DTYPE_F32 },
+      .o_in_out = TRUE,
+      .o_b = w->layers[l].proj_b,
+    };
+  out->norm = AS_READOUT_LAYERNORM;
+  out->norm_w = w->lnf_g;
+  out->norm_b = w->lnf_b;
+  out->eps = c->layer_norm_eps;
+  out->unembed = (AsWeight){ w->wte, AS_DTYPE_F32 };
+  out->attn_scale = 1.0f / sqrtf ((float) c->head_dim);
+}
+
 const AsStack as_gpt2_stack = {
   .scratch_bytes = gpt2_scratch_bytes,
   .token_embeddings = gpt2_token_embeddings,
@@ -179,4 +199,5 @@ const AsStack as_gpt2_stack = {
   .layer = gpt2_layer,
   .finish = gpt2_finish,
   .head = gpt2_head,
+  .readout = gpt2_readout,
 };

@@ -261,6 +261,23 @@ const AsStack as_marian_encoder_stack = {
   .finish = encoder_finish,
 };
 
+/* The decoder's self-attention pieces (readout-private.h): post-norm, so no sum of the blocks'
+ * writes; the cross-attention's values are not in the trace. */
+static void
+decoder_readout (const AsConfig *c, gconstpointer weights, AsReadout *out)
+{
+  const AsMarianStack *d = &((const AsMarianWeights *) weights)->decoder;
+  out->post_norm = TRUE;
+  out->layers = g_new0 (AsReadoutLayer, d->n_layer);
+  for (int l = 0; l < d->n_layer; l++)
+    out->layers[l] = (AsReadoutLayer){
+      .o = { d->layers[l].self_attn.out.w, AS_DTYPE_F32 },
+      .o_in_out = !d->layers[l].self_attn.out.transposed,
+      .o_b = d->layers[l].self_attn.out.b,
+    };
+  out->attn_scale = 1.0f / sqrtf ((float) c->head_dim);
+}
+
 const AsStack as_marian_decoder_stack = {
   .name = "decoder",
   .trace_shape = decoder_trace_shape,
@@ -268,4 +285,5 @@ const AsStack as_marian_decoder_stack = {
   .embed = decoder_embed,
   .layer = decoder_layer,
   .finish = decoder_finish,
+  .readout = decoder_readout,
 };

@@ -4,7 +4,7 @@
  *   trace = the stack's shape for T tokens; its tokens and token embeddings
  *   x [T][D] = embed(ids)                                  checked finite
  *   per layer l: cancelled? → fail; hidden[l] = x; layer(l), x in place; x checked finite
- *   finish: hidden[L], logits                              both checked finite
+ *   residual = x; finish: hidden[L], logits                both checked finite
  *
  * Weights are finite when they are loaded (as_tensor_store_check_finite), but finite weights can
  * still overflow float32 (embeddings near 3e38 give an infinite sum, an infinite logit and a NaN
@@ -227,6 +227,7 @@ run_stages (AsPass *p, const AsStack *stack, GError **error)
       if (!check_stage (p, stack, p->x, T, D, l, NULL, error))
         return FALSE;
     }
+  memcpy (t->residual, p->x, sizeof (float) * T * D);
   stack->finish (p);
   return check_stage (p, stack, as_trace_hidden (t, t->n_layer), T, D, 0, "final norm", error)
          && check_stage (p, stack, t->logits, t->logits_rows, t->vocab_size, 0, "output layer",

@@ -20,6 +20,7 @@ as_trace_shape_bytes (const AsTraceShape *s)
                    + (s->capture_qkv ? 4 : 1) * L * H * T * hd /* (q, k, v,) ctx */
                    + L * T * D                                 /* attn_out */
                    + (L + 1) * T * D                           /* hidden */
+                   + T * D                                     /* residual */
                    + T * D /* token_embeddings, when the family provides them */
                    + (s->all_logits ? T : 1) * V;
   return floats * sizeof (float) + T * (2 * sizeof (int32_t) + sizeof (char *)) /* ids, type ids */;
@@ -90,9 +91,10 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   t->ctx = alloc_floats (L * H * T * hd);
   t->attn_out = alloc_floats (L * T * D);
   t->hidden = alloc_floats ((L + 1) * T * D);
+  t->residual = alloc_floats (T * D);
   t->logits = alloc_floats ((guint64) t->logits_rows * s->vocab_size);
   if (t->attn == NULL || (s->capture_qkv && (t->q == NULL || t->k == NULL || t->v == NULL))
-      || t->ctx == NULL || t->attn_out == NULL || t->hidden == NULL
+      || t->ctx == NULL || t->attn_out == NULL || t->hidden == NULL || t->residual == NULL
       || (t->logits_rows > 0 && t->logits == NULL))
     {
       g_autofree char *need = g_format_size (bytes);
@@ -218,6 +220,7 @@ as_trace_unref (AsTrace *trace)
   g_free (trace->ctx);
   g_free (trace->attn_out);
   g_free (trace->hidden);
+  g_free (trace->residual);
   g_free (trace->token_embeddings);
   g_free (trace->logits);
   g_clear_pointer (&trace->source, as_trace_unref);

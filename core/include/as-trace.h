@@ -57,6 +57,8 @@ struct _AsTrace
   float *ctx;      /* [L][H][T][hd] context = P·v, before the output projection */
   float *attn_out; /* [L][T][D] output of each attention block (after c_proj, before residual) */
   float *hidden;   /* [L+1][T][D] HF convention: block inputs, last = after the final norm */
+  float *residual; /* [T][D] the residual stream the final norm received (the last block's
+                    * output): what hidden[L] is computed from, for direct logit attribution */
   float *token_embeddings; /* [T][D] the rows of the family's token-embedding table for the ids,
                             * before positions (or anything else) are added: the same vector
                             * for a token in every text; NULL when the family provides none */

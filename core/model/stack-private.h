@@ -17,6 +17,7 @@
 
 #include "as-forward.h"
 #include "as-trace.h"
+#include "readout-private.h"
 #include "worker-team-private.h"
 
 G_BEGIN_DECLS
@@ -74,6 +75,11 @@ typedef struct
    * hidden[L]: the fitted lens's maps give such vectors): the output head alone, as finish
    * applies it. NULL: finish applies no final norm, so finish is the head. */
   void (*head) (AsPass *pass);
+  /* Fills OUT with the stack's output as linear pieces (readout-private.h): all of them for a
+   * model whose residual stream reaches the final norm as a sum of its blocks' outputs
+   * (pre-norm), the layers' only for one that renormalises it after every block (post-norm).
+   * NULL: the stack offers none (Marian, toy-attention). */
+  void (*readout) (const AsConfig *config, gconstpointer weights, AsReadout *out);
 } AsStack;
 
 /* The interventions a family's layer stage applies (AsForwardOptions.intervention; the driver

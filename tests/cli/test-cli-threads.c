@@ -5,13 +5,13 @@
  * `run --dump` of every family's random model must give the same datasets, byte for byte
  * (dump-compare.h); `translate`, `stats`, `similarity`, `project` (PCA; t-SNE and UMAP with a
  * seed, over enough tokens for t-SNE's threaded path), `compare`, `perplexity`, `ablate --scan`,
- * `patch` and a rollout figure the same output. The models come from the suites' generators
- * (fixture-model.c for GPT-2, decoder_reference.py for llama, mistral, qwen2, qwen3, phi3, gemma2,
- * gemma3_text and gpt_neox, encoder_reference.py for bert, distilbert and roberta) at a width where
- * a pass is worth threads and every product has several blocks of columns (256 wide, MLP 640,
- * vocabulary 1000): at the suites' usual widths (32–64) a pass runs on one thread whatever the
- * setting, and proves nothing. Marian is the shipped attnscope-mini-en-de (192 wide, MLP 768,
- * vocabulary 3577), the toy family seed-two-heads. */
+ * `patch`, `attribute`, `qk`, `stats --norms` and a rollout figure the same output. The models come
+ * from the suites' generators (fixture-model.c for GPT-2, decoder_reference.py for llama, mistral,
+ * qwen2, qwen3, phi3, gemma2, gemma3_text and gpt_neox, encoder_reference.py for bert, distilbert
+ * and roberta) at a width where a pass is worth threads and every product has several blocks of
+ * columns (256 wide, MLP 640, vocabulary 1000): at the suites' usual widths (32–64) a pass runs on
+ * one thread whatever the setting, and proves nothing. Marian is the shipped attnscope-mini-en-de
+ * (192 wide, MLP 768, vocabulary 3577), the toy family seed-two-heads. */
 #include <string.h>
 
 #include "check-close.h"
@@ -409,6 +409,36 @@ test_whatif (void)
               "e",     "--vs-token", "a",           "--what", what[i], "--json", NULL };
       g_autofree char *p = assert_outputs_agree (what[i], patch);
     }
+/* Direct logit attribution, the attention norms and the query–key view of the 256-wide GPT-2
+ * model over ~100 tokens (the norms' products shared between threads) and of a Llama model with
+ * grouped-query attention in BF16. */
+static void
+test_attribution (void)
+{
+  GString *text = g_string_new (NULL);
+  while (text->len < 420)
+    g_string_append (text, "the man hit the car and the car hit the man. ");
+  const char *g = gpt2_model ();
+  const char *const attribute[] = { "attribute", "--model", g,   "--text", text->str, "--target-id",
+                                    "17",        "--vs-id", "5", "--json", NULL };
+  const char *const norms[]
+      = { "stats", "--model", g, "--text", text->str, "--norms", "--json", NULL };
+  const char *const qk[]
+      = { "qk", "--model", g, "--text", text->str, "--layer", "1", "--head", "2", "--json", NULL };
+  g_free (assert_outputs_agree ("attribute", attribute));
+  g_free (assert_outputs_agree ("stats --norms", norms));
+  g_free (assert_outputs_agree ("qk", qk));
+  g_autofree char *llama = decoder_model ("threads-llama-bf16-text", llama_bf16, TRUE);
+  if (llama != NULL)
+    {
+      const char *const l_attribute[] = { "attribute",   "--model", llama,    "--text", text->str,
+                                          "--target-id", "17",      "--json", NULL };
+      const char *const l_norms[]
+          = { "stats", "--model", llama, "--text", text->str, "--norms", "--json", NULL };
+      g_free (assert_outputs_agree ("attribute (llama)", l_attribute));
+      g_free (assert_outputs_agree ("stats --norms (llama)", l_norms));
+    }
+  g_string_free (text, TRUE);
 }
 
 int
@@ -432,6 +462,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/threads/whatif", test_whatif);
   g_test_add_func ("/cli/threads/analyses", test_analyses);
   g_test_add_func ("/cli/threads/rollout", test_rollout);
+  g_test_add_func ("/cli/threads/attribution", test_attribution);
   int status = g_test_run ();
   test_tmpdir_cleanup ();
   return status;

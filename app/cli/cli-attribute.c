@@ -1,0 +1,281 @@
+/* cli-attribute.c — `attnscope attribute`: direct logit attribution (as-attribution.h). One
+ * token's logit at one position (or the difference of two tokens' logits) split into the direct
+ * parts of every head, every MLP, the embeddings, the attention output biases and the final
+ * norm's bias, the final norm frozen at its value in the run.
+ *
+ *   attribute --model M (--text T | --ids 1,2,3) [--position I]
+ *             (--token WORD | --target-id N) [--vs-token WORD2 | --vs-id N2] [--truncate]
+ *             [--json] [-o F.png|.svg|.pdf [--scale S]]
+ *
+ * -o writes the figure (attribution-figure.h: heads and MLPs per layer in diverging colours)
+ * instead of printing. --position defaults to the last token. JSON: {"position", "target_id",
+ * ["vs_id",] "logit", "heads" [L][H], "mlps" [L], "embeddings", "attn_biases" [L], "norm_bias",
+ * "sum"}; with a
+ * --vs token every number is for the difference. Without --json a table: the parts per layer
+ * and the largest parts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "as-attribution.h"
+#include "as-error.h"
+#include "as-forward.h"
+#include "as-output-file.h"
+#include "as-predict.h"
+#include "attribution-figure.h"
+#include "figure-export.h"
+#include "cli-commands.h"
+#include "cli-common.h"
+#include "cli-json.h"
+
+/* Parts listed by size in the table. */
+#define TABLE_TOP 10
+
+typedef struct
+{
+  char *model, *text, *ids, *token, *vs_token, *output;
+  int position, target_id, vs_id;
+  double scale;
+  gboolean truncate, json;
+} AttributeArgs;
+
+static AsTrace *
+attribute_forward (AsModel *model, const AttributeArgs *a, GError **error)
+{
+  if (a->text != NULL)
+    return cli_forward_text (model, a->text, NULL, a->truncate, NULL, error);
+  g_autoptr (GArray) ids = cli_parse_ids (a->ids, "--ids", error);
+  if (ids == NULL)
+    return NULL;
+  return as_forward (model, &g_array_index (ids, int32_t, 0), (int) ids->len, NULL, error);
+}
+
+static void
+add_floats (JsonBuilder *b, const char *name, const float *x, int n)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (int i = 0; i < n; i++)
+    json_builder_add_double_value (b, x[i]);
+  json_builder_end_array (b);
+}
+
+static void
+print_json (const AsAttribution *at)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  cli_json_set_int (b, "position", at->position);
+  cli_json_set_int (b, "target_id", at->target_id);
+  if (at->vs_id >= 0)
+    cli_json_set_int (b, "vs_id", at->vs_id);
+  cli_json_set_number (b, "logit", at->logit);
+  json_builder_set_member_name (b, "heads");
+  json_builder_begin_array (b);
+  for (int l = 0; l < at->n_layer; l++)
+    {
+      json_builder_begin_array (b);
+      for (int h = 0; h < at->n_head; h++)
+        json_builder_add_double_value (b, at->heads[l * at->n_head + h]);
+      json_builder_end_array (b);
+    }
+  json_builder_end_array (b);
+  add_floats (b, "mlps", at->mlps, at->n_layer);
+  cli_json_set_number (b, "embeddings", at->embeddings);
+  add_floats (b, "attn_biases", at->attn_biases, at->n_layer);
+  cli_json_set_number (b, "norm_bias", at->norm_bias);
+  cli_json_set_number (b, "sum", at->sum);
+  json_builder_end_object (b);
+  cli_json_print (b);
+}
+
+typedef struct
+{
+  char name[32];
+  float value;
+} Part;
+
+static int
+by_size (const void *a, const void *b)
+{
+  float x = fabsf (((const Part *) a)->value), y = fabsf (((const Part *) b)->value);
+  return (x < y) - (x > y);
+}
+
+/* Per layer: the MLP, the bias and the heads; then the largest parts. */
+static void
+print_table (const AsAttribution *at, const char *what)
+{
+  int L = at->n_layer, H = at->n_head;
+  GString *out = g_string_new (NULL);
+  g_string_append_printf (out, "%s at position %d: logit %.6g, sum of the parts %.6g\n", what,
+                          at->position, at->logit, at->sum);
+  g_string_append_printf (out, "embeddings %.6g, final norm bias %.6g\n\n", at->embeddings,
+                          at->norm_bias);
+  g_string_append (out, "layer        mlp  attn bias  heads 0..\n");
+  g_autofree Part *parts = g_new0 (Part, (gsize) L * (H + 1));
+  int n = 0;
+  for (int l = 0; l < L; l++)
+    {
+      g_string_append_printf (out, "%5d %10.4f %10.4f ", l, at->mlps[l], at->attn_biases[l]);
+      g_snprintf (parts[n].name, sizeof parts[n].name, "mlp %d", l);
+      parts[n++].value = at->mlps[l];
+      for (int h = 0; h < H; h++)
+        {
+          float v = at->heads[l * H + h];
+          g_string_append_printf (out, " %9.4f", v);
+          g_snprintf (parts[n].name, sizeof parts[n].name, "head %d.%d", l, h);
+          parts[n++].value = v;
+        }
+      g_string_append_c (out, '\n');
+    }
+  qsort (parts, n, sizeof (Part), by_size);
+  g_string_append (out, "\nlargest parts:\n");
+  for (int i = 0; i < MIN (n, TABLE_TOP); i++)
+    g_string_append_printf (out, "  %-12s %+.6g\n", parts[i].name, parts[i].value);
+  fwrite (out->str, 1, out->len, stdout);
+  g_string_free (out, TRUE);
+}
+
+/* The figure of AT to A->output; WHAT names the logit. */
+static int
+write_figure (const AttributeArgs *a, AsModel *model, const AsTrace *trace, const AsAttribution *at,
+              const char *what)
+{
+  GError *error = NULL;
+  g_autofree char *text = a->text != NULL ? g_strdup (a->text) : g_strdup (a->ids);
+  g_autofree char *subtitle = g_strdup_printf ("%s · “%s”", as_model_get_name (model), text);
+  g_autoptr (ArBuiltFigure) built
+      = ar_build_attribution_figure (at, what, subtitle, AR_ANNOTATE_AUTO);
+  if (!ar_figure_export_full (ar_built_figure_get (built), a->output, a->scale, AS_OUTPUT_DEFAULT,
+                              &error))
+    return cli_fail (error);
+  return CLI_EXIT_OK;
+}
+
+static int
+check_args (const AttributeArgs *a)
+{
+  if ((a->text == NULL) == (a->ids == NULL))
+    return cli_usage_printf ("attribute", "give exactly one of --text T or --ids 1,2,3");
+  if ((a->token == NULL) == (a->target_id < 0))
+    return cli_usage_printf ("attribute", "give exactly one of --token WORD or --target-id N");
+  if (a->vs_token != NULL && a->vs_id >= 0)
+    return cli_usage_printf ("attribute", "give at most one of --vs-token WORD2 or --vs-id N2");
+  if (a->position < -1)
+    return cli_usage_printf ("attribute", "--position %d is out of range: positions start at 0",
+                             a->position);
+  if (a->target_id < -1 || a->vs_id < -1)
+    return cli_usage_printf ("attribute", "token ids start at 0");
+  if (a->output != NULL && a->json)
+    return cli_usage_printf ("attribute", "-o writes the figure: give it or --json, not both");
+  if (a->scale <= 0.0 || a->scale > 16.0)
+    return cli_usage_printf ("attribute", "--scale %g is out of range (0..16]", a->scale);
+  return -1;
+}
+
+/* *ID = WORD's single id when WORD is given (the vocabulary must not split it). */
+static gboolean
+word_id (AsModel *model, const char *word, int32_t *id, GError **error)
+{
+  if (word == NULL)
+    return TRUE;
+  AsTokenizer *tokenizer = as_model_require_tokenizer (model, error);
+  return tokenizer != NULL && as_tokenizer_word_id (tokenizer, word, id, error);
+}
+
+static int
+run_attribute (const AttributeArgs *a)
+{
+  GError *error = NULL;
+  if (a->text != NULL && !cli_check_text (a->text, "--text", &error))
+    return cli_fail (error);
+  g_autoptr (AsModel) model = cli_load_model (a->model, &error);
+  if (model == NULL)
+    return cli_fail (error);
+  if (!as_attribution_supported (model, &error))
+    return cli_fail (error);
+  ArExportFormat format;
+  if (a->output != NULL
+      && (!ar_export_format_from_path (a->output, &format, &error)
+          || !as_output_file_check (a->output, AS_OUTPUT_DEFAULT, &error)))
+    return cli_fail (error);
+  int32_t target = a->target_id, vs = a->vs_id;
+  if (!word_id (model, a->token, &target, &error) || !word_id (model, a->vs_token, &vs, &error))
+    return cli_fail (error);
+  g_autoptr (AsTrace) trace = attribute_forward (model, a, &error);
+  if (trace == NULL)
+    return cli_fail (error);
+  if (a->position >= trace->n_tokens)
+    return cli_fail_printf ("--position %d is out of range: the text has %d tokens (0..%d)",
+                            a->position, trace->n_tokens, trace->n_tokens - 1);
+  int position = a->position >= 0 ? a->position : trace->n_tokens - 1;
+  g_autoptr (AsAttribution) at
+      = as_attribution_compute (model, trace, position, target, vs, &error);
+  if (at == NULL)
+    return cli_fail (error);
+  if (a->json)
+    {
+      print_json (at);
+      return CLI_EXIT_OK;
+    }
+  const AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  g_autofree char *t1 = as_predict_dup_ids_text (tokenizer, &target, 1);
+  g_autofree char *t2 = vs >= 0 ? as_predict_dup_ids_text (tokenizer, &vs, 1) : NULL;
+  if (a->output != NULL)
+    {
+      g_autofree char *what
+          = vs >= 0 ? g_strdup_printf ("“%s” − “%s”", t1, t2) : g_strdup_printf ("“%s”", t1);
+      return write_figure (a, model, trace, at, what);
+    }
+  g_autofree char *what = vs >= 0 ? g_strdup_printf ("logit of '%s' − logit of '%s'", t1, t2)
+                                  : g_strdup_printf ("logit of '%s'", t1);
+  print_table (at, what);
+  return CLI_EXIT_OK;
+}
+
+int
+cli_attribute (int argc, char **argv)
+{
+  AttributeArgs a = { .position = -1, .target_id = -1, .vs_id = -1, .scale = 1.0 };
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &a.model, "Model folder, shipped name or hub id", "M" },
+    CLI_STRICT_OPTION,
+    { "text", 't', 0, G_OPTION_ARG_STRING, &a.text, "The text", "T" },
+    { "ids", 0, 0, G_OPTION_ARG_STRING, &a.ids, "Input token ids, comma separated", "1,2,3" },
+    { "position", 'p', 0, G_OPTION_ARG_INT, &a.position,
+      "The position whose prediction is split (default: the last)", "I" },
+    { "token", 0, 0, G_OPTION_ARG_STRING, &a.token,
+      "The token whose logit is split (its text, one token of the vocabulary, e.g. \" car\")",
+      "WORD" },
+    { "target-id", 0, 0, G_OPTION_ARG_INT, &a.target_id, "The token with this id", "N" },
+    { "vs-token", 0, 0, G_OPTION_ARG_STRING, &a.vs_token,
+      "Split the difference of the two tokens' logits", "WORD2" },
+    { "vs-id", 0, 0, G_OPTION_ARG_INT, &a.vs_id, "The other token by id", "N2" },
+    { "truncate", 0, 0, G_OPTION_ARG_NONE, &a.truncate,
+      "Keep the first tokens when the text is longer than the context", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print JSON", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
+      "Write the figure (heads and MLPs per layer) to F.png, F.svg or F.pdf", "F" },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &a.scale, "PNG pixels per figure unit (default 1)", "S" },
+    { NULL },
+  };
+  int code;
+  if (!cli_parse_options ("attribute", "",
+                          "Direct logit attribution: a token's logit split into what every head, "
+                          "MLP, the embeddings and the biases wrote directly into the residual "
+                          "stream, with the final norm frozen at its value in the run.",
+                          entries, &argc, &argv, &code))
+    return code;
+  if (argc > 1)
+    code = cli_usage_printf ("attribute", "unexpected argument '%s'", argv[1]);
+  else if ((code = check_args (&a)) < 0)
+    code = run_attribute (&a);
+  g_free (a.model);
+  g_free (a.text);
+  g_free (a.ids);
+  g_free (a.token);
+  g_free (a.vs_token);
+  g_free (a.output);
+  return code;
+}

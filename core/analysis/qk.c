@@ -1,0 +1,137 @@
+/* qk.c — the query–key view (as-qk.h): one head's query against every key, dimension by
+ * dimension, from the trace's q and k and the model's scale (output-pieces-private.h). */
+#include "as-qk.h"
+
+#include <math.h>
+
+#include "as-error.h"
+#include "output-pieces-private.h"
+
+static gboolean
+check_range (const AsTrace *t, int layer, int head, int query, GError **error)
+{
+  const char *what[] = { "--layer", "--head", "--token" };
+  int value[] = { layer, head, query };
+  int limit[] = { t->n_layer, t->n_head, t->n_tokens };
+  const char *owner[] = { "the model", "the model", "the text" };
+  const char *of[] = { "layers", "heads", "tokens" };
+  for (int i = 0; i < 3; i++)
+    if (value[i] < 0 || value[i] >= limit[i])
+      {
+        g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s %d is out of range: %s has %d %s (0..%d)",
+                     what[i], value[i], owner[i], limit[i], of[i], limit[i] - 1);
+        return FALSE;
+      }
+  if (t->q == NULL || t->k == NULL)
+    {
+      g_set_error_literal (error, AS_ERROR, AS_ERROR_INPUT,
+                           "the query–key view needs every head's queries and keys: run the "
+                           "forward pass with q, k and v captured");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Whether query I of a head sees key J: causal and sliding-window masks. */
+static gboolean
+sees (const AsTrace *t, int window, int i, int j)
+{
+  if (!t->causal)
+    return TRUE;
+  return j <= i && (window <= 0 || j > i - window);
+}
+
+/* ORDER [n] = 0..n-1 sorted by |KEY| descending, ties by index (insertion sort: n = hd). */
+static void
+order_by_size (int *order, const float *key, int n)
+{
+  for (int i = 0; i < n; i++)
+    {
+      int d = i, at = i;
+      while (at > 0 && fabsf (key[order[at - 1]]) < fabsf (key[d]))
+        {
+          order[at] = order[at - 1];
+          at--;
+        }
+      order[at] = d;
+    }
+}
+
+/* The products, scores and per-dimension contributions of QK (q and keys set). */
+static void
+fill_scores (AsQk *qk, const AsTrace *t, int window)
+{
+  int S = qk->n_keys, hd = qk->head_dim;
+  for (int j = 0; j < S; j++)
+    {
+      double s = 0.0;
+      for (int d = 0; d < hd; d++)
+        {
+          float p = qk->q[d] * qk->keys[(gsize) j * hd + d];
+          qk->products[(gsize) j * hd + d] = p;
+          s += p;
+        }
+      float score = (float) s * qk->scale;
+      if (qk->softcap > 0.0f)
+        score = tanhf (score / qk->softcap) * qk->softcap;
+      qk->scores[j] = sees (t, window, qk->query, j) ? score : -INFINITY;
+    }
+  for (int d = 0; d < hd; d++)
+    {
+      double s = 0.0;
+      for (int j = 0; j < S; j++)
+        s += (double) qk->probs[j] * qk->products[(gsize) j * hd + d];
+      qk->dims[d] = (float) (s * qk->scale);
+    }
+  order_by_size (qk->top_dims, qk->dims, hd);
+}
+
+AsQk *
+as_qk_compute (AsModel *model, const AsTrace *trace, int layer, int head, int query, GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL, NULL);
+  if (!check_range (trace, layer, head, query, error))
+    return NULL;
+  AsReadout pieces;
+  if (!as_output_pieces_get (model, "the query–key view", FALSE, &pieces, error))
+    return NULL;
+  int S = trace->n_tokens, hd = trace->head_dim;
+  AsQk *qk = g_new0 (AsQk, 1);
+  qk->layer = layer;
+  qk->head = head;
+  qk->kv_head = as_trace_kv_head (trace, head);
+  qk->query = query;
+  qk->n_keys = S;
+  qk->head_dim = hd;
+  qk->scale = pieces.attn_scale;
+  qk->softcap = pieces.attn_softcap;
+  int window = pieces.layers[layer].window;
+  as_output_pieces_clear (&pieces);
+  qk->q = g_memdup2 (as_trace_head_vectors (trace, trace->q, layer, head) + (gsize) query * hd,
+                     sizeof (float) * hd);
+  qk->keys
+      = g_memdup2 (as_trace_head_vectors (trace, trace->k, layer, head), sizeof (float) * S * hd);
+  qk->probs
+      = g_memdup2 (as_trace_attn (trace, layer, head) + (gsize) query * S, sizeof (float) * S);
+  qk->products = g_new (float, (gsize) S *hd);
+  qk->scores = g_new (float, S);
+  qk->dims = g_new (float, hd);
+  qk->top_dims = g_new (int, hd);
+  fill_scores (qk, trace, window);
+  return qk;
+}
+
+void
+as_qk_free (AsQk *qk)
+{
+  if (qk == NULL)
+    return;
+  g_free (qk->q);
+  g_free (qk->keys);
+  g_free (qk->products);
+  g_free (qk->scores);
+  g_free (qk->probs);
+  g_free (qk->dims);
+  g_free (qk->top_dims);
+  g_free (qk);
+}

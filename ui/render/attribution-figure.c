@@ -1,0 +1,65 @@
+/* attribution-figure.c — the direct logit attribution heatmap (see attribution-figure.h). */
+#include "attribution-figure.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+/* "0", "1", ... and LAST when not NULL (owned strv). */
+static char **
+numbered (int n, const char *last)
+{
+  char **out = g_new0 (char *, n + 2);
+  for (int i = 0; i < n; i++)
+    out[i] = g_strdup_printf ("%d", i);
+  if (last != NULL)
+    out[n] = g_strdup (last);
+  return out;
+}
+
+ArBuiltFigure *
+ar_build_attribution_figure (const AsAttribution *at, const char *what, const char *subtitle,
+                             ArAnnotate annotate)
+{
+  int L = at->n_layer, H = at->n_head, C = H + 1;
+  ArBuiltFigure *built = ar_built_figure_new ();
+  ArHeatmapFigure *fig = &ar_built_figure_edit (built)->heatmap;
+  ar_heatmap_figure_init (fig);
+  float *values = ar_built_figure_take (built, g_new (float, (gsize) L *C)); /* [L][H+1] */
+  double largest = 0.0;
+  for (int l = 0; l < L; l++)
+    {
+      for (int h = 0; h < H; h++)
+        values[l * C + h] = at->heads[l * H + h];
+      values[l * C + H] = at->mlps[l];
+      for (int c = 0; c < C; c++)
+        largest = MAX (largest, fabs (values[l * C + c]));
+    }
+  if (largest == 0.0)
+    largest = 1.0;
+  double biases = at->norm_bias;
+  for (int l = 0; l < L; l++)
+    biases += at->attn_biases[l];
+  fig->n_rows = L;
+  fig->n_cols = C;
+  fig->values = values;
+  fig->row_labels = ar_built_figure_take_strv (built, numbered (L, NULL));
+  fig->col_labels = ar_built_figure_take_strv (built, numbered (H, _ ("MLP")));
+  fig->row_axis = _ ("Layer");
+  fig->col_axis = _ ("Head");
+  fig->colormap = AR_COLORMAP_RDBU_R;
+  fig->vmin = -largest;
+  fig->vmax = largest;
+  fig->annotate = annotate;
+  fig->label_mode = AR_LABELS_ALL;
+  fig->colorbar_label = _ ("Direct effect on the logit");
+  fig->title = ar_built_figure_take (
+      built, g_strdup_printf (_ ("Direct logit attribution · %s at token %d"), what, at->position));
+  g_autofree char *sums
+      = g_strdup_printf (_ ("logit %.3f = parts %.3f (embeddings %.3f, biases and norm %.3f); "
+                            "colours ±%.3f"),
+                         at->logit, at->sum, at->embeddings, biases, largest);
+  fig->subtitle = ar_built_figure_take (
+      built, subtitle != NULL ? g_strdup_printf ("%s\n%s", subtitle, sums) : g_strdup (sums));
+  ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
+  return built;
+}
