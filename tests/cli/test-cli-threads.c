@@ -11,7 +11,8 @@
  * for bert, distilbert and roberta) at a width where a pass is worth threads and every product has
  * several blocks of columns (256 wide, MLP 640, vocabulary 1000): at the suites' usual widths
  * (32–64) a pass runs on one thread whatever the setting, and proves nothing. Marian is the shipped
- * attnscope-mini-en-de (192 wide, MLP 768, vocabulary 3577), the toy family seed-two-heads. */
+ * attnscope-mini-en-de (192 wide, MLP 768, vocabulary 3577), the toy family seed-two-heads; T5 a
+ * t5_reference.py model of that width with Flan-T5's gated MLP and a Unigram tokenizer.json. */
 #include <string.h>
 
 #include "check-close.h"
@@ -20,6 +21,7 @@
 #include "dump-compare.h"
 #include "encoder-models.h"
 #include "fixture-model.h"
+#include "t5-models.h"
 
 #define N_SETTINGS 4
 
@@ -278,6 +280,30 @@ test_marian (void)
   assert_dumps_agree ("marian", args);
 }
 
+/* T5 (Flan-T5's gated-GELU MLP, relative position bias) at a width worth threads, with a T5
+ * Unigram tokenizer trained on tests/fixtures/long-text.txt. */
+static void
+test_t5 (void)
+{
+  g_autofree char *text = test_source_path ("tests/fixtures/long-text.txt");
+  const char *const make[]
+      = { "--ff-proj", "gated-gelu", "--d-model", "256",  "--d-kv",      "32", "--heads", "8",
+          "--d-ff",    "640",        "--vocab",   "1000", "--tokenizer", text, NULL };
+  g_autofree char *model = t5_model ("threads-t5", make);
+  if (model == NULL)
+    return;
+  const char *const translate[]
+      = { "translate", "--model", model, "--text", source_text, "--beams", "4", "--json", NULL };
+  g_autofree char *out = assert_outputs_agree ("translate", translate);
+  g_autoptr (JsonNode) root = parse_json (out);
+  JsonArray *ids = json_object_get_array_member (json_node_get_object (root), "ids");
+  g_assert_cmpuint (json_array_get_length (ids), >, 1);
+  const char *const args[] = { "--model",   model,      "--text",
+                               source_text, "--target", "Die Gruppe ging nach Hause.",
+                               NULL };
+  assert_dumps_agree ("t5", args);
+}
+
 static void
 test_toy (void)
 {
@@ -397,6 +423,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/threads/run/distilbert", test_distilbert);
   g_test_add_func ("/cli/threads/run/roberta", test_roberta);
   g_test_add_func ("/cli/threads/run/marian", test_marian);
+  g_test_add_func ("/cli/threads/run/t5", test_t5);
   g_test_add_func ("/cli/threads/run/toy", test_toy);
   g_test_add_func ("/cli/threads/analyses", test_analyses);
   g_test_add_func ("/cli/threads/rollout", test_rollout);

@@ -36,6 +36,8 @@ const char *const t5_flan_gated[] = { "--model-type",
                                       "4",
                                       "--seed",
                                       "2",
+                                      "--std",
+                                      "0.05",
                                       NULL };
 
 static const char *const reference_sources[] = {

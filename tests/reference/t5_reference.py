@@ -27,9 +27,11 @@ Subcommands (the C tests call exactly these):
              [--d-model D] [--d-kv K] [--d-ff F] [--vocab V] [--buckets B] [--max-distance M]
              [--ff-proj relu|gated-gelu|...] [--tie|--no-tie] [--dtype f32|bf16] [--shards N]
              [--seed S] [--num-beams K] [--max-length N] [--stored-buckets B2]
+             [--tokenizer TEXT]
       config.json, generation_config.json and safetensors weights with HF's state-dict names
       (random; each tensor its own numpy Generator (seed, index)). --stored-buckets writes
-      relative_attention_bias tables of another bucket count than config.json says (bad input).
+      relative_attention_bias tables of another bucket count than config.json says (bad input);
+      --tokenizer trains T5's Unigram tokenizer.json (at most V pieces) on the text file TEXT.
   expected MODEL_DIR OUT.h5 --src-ids 1,2 --tgt-ids 0,5 [...]
       per pair a group /seqN: source_ids, target_ids, encoder_attentions [L,H,S,S],
       encoder_hidden_states [L+1,S,D], encoder_position_bias [H,S,S], decoder_attentions
@@ -127,8 +129,69 @@ def make_config(a):
     return cfg
 
 
+def write_tokenizer(text_path, out_dir, vocab):
+    """T5's tokenizer.json: a SentencePiece Unigram model trained on TEXT_PATH (at most VOCAB
+    pieces; <pad> 0, </s> 1, <unk> 2) converted as transformers' T5 converter does
+    (tokenizer-peer/make-spm-tokenizer.py). Returns the number of pieces."""
+    import importlib.util
+    import tempfile
+    import sentencepiece as spm
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location(
+        "make_spm_tokenizer", os.path.join(here, "tokenizer-peer", "make-spm-tokenizer.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "spm")
+        lines = os.path.join(tmp, "lines.txt")  # one sentence a line: spm_train's unit
+        with open(text_path, encoding="utf-8") as f, open(lines, "w", encoding="utf-8") as out:
+            for sentence in f.read().replace(". ", ".\n").splitlines():
+                if sentence.strip():
+                    out.write(sentence.strip() + "\n")
+        spm.SentencePieceTrainer.train(
+            input=lines, model_prefix=prefix, model_type="unigram", vocab_size=vocab,
+            normalization_rule_name="nmt_nfkc", character_coverage=1.0, unk_id=2, bos_id=-1,
+            eos_id=1, pad_id=0, minloglevel=2, hard_vocab_limit=False, num_threads=1)
+        with open(prefix + ".model", "rb") as f:
+            model_bytes = f.read()
+        sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
+        vocab_list = [[sp.id_to_piece(i), sp.get_score(i)] for i in range(sp.get_piece_size())]
+    tok = {
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [{"id": i, "content": c, "single_word": False, "lstrip": False,
+                          "rstrip": False, "normalized": False, "special": True}
+                         for i, c in enumerate(("<pad>", "</s>", "<unk>"))],
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "Precompiled", "precompiled_charsmap":
+             __import__("base64").b64encode(mod.charsmap(model_bytes)).decode()},
+            {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]},
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581",
+                          "prepend_scheme": "always", "split": True},
+        "post_processor": {
+            "type": "TemplateProcessing",
+            "single": [{"Sequence": {"id": "A", "type_id": 0}},
+                       {"SpecialToken": {"id": "</s>", "type_id": 0}}],
+            "pair": [{"Sequence": {"id": "A", "type_id": 0}},
+                     {"SpecialToken": {"id": "</s>", "type_id": 0}},
+                     {"Sequence": {"id": "B", "type_id": 0}},
+                     {"SpecialToken": {"id": "</s>", "type_id": 0}}],
+            "special_tokens": {"</s>": {"id": "</s>", "ids": [1], "tokens": ["</s>"]}}},
+        "decoder": {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always",
+                    "split": True},
+        "model": {"type": "Unigram", "unk_id": 2, "vocab": vocab_list, "byte_fallback": False},
+    }
+    with open(os.path.join(out_dir, "tokenizer.json"), "w", encoding="utf-8") as f:
+        json.dump(tok, f, ensure_ascii=False)
+    return len(vocab_list)
+
+
 def cmd_make_model(a):
     os.makedirs(a.out_dir, exist_ok=True)
+    if a.tokenizer:
+        pieces = write_tokenizer(a.tokenizer, a.out_dir, a.vocab)
+        if pieces > a.vocab:
+            sys.exit("t5_reference: the tokenizer has %d pieces, more than --vocab %d"
+                     % (pieces, a.vocab))
     cfg = make_config(a)
     safetensors_io.write_json(os.path.join(a.out_dir, "config.json"), cfg)
     gen = {"decoder_start_token_id": 0, "eos_token_id": 1, "pad_token_id": 0,
@@ -395,6 +458,7 @@ def main(argv=None):
     m.add_argument("--no-tie", dest="tie", action="store_false")
     m.add_argument("--dtype", default="f32", choices=("f32", "bf16"))
     m.add_argument("--std", type=float, default=0.1)
+    m.add_argument("--tokenizer", help="train T5's Unigram tokenizer.json on this text file")
     e = sub.add_parser("expected")
     e.add_argument("model_dir")
     e.add_argument("out")
