@@ -82,7 +82,7 @@ test_export_position_bias (void)
       g_auto (Run) r = run_cli ("export", "--model", model, "--text",
                                 "The group went home after the long day.", "--target",
                                 "Die Gruppe ging nach Hause.", "--kind", kinds[k],
-                                "--position-bias", "3", "--width", "640", "-o", out, NULL);
+                                "--position-bias", "3", "--width", "640px", "-o", out, NULL);
       g_assert_cmpint (r.status, ==, 0);
       g_autofree char *png = NULL;
       gsize n = 0;
