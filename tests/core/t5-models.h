@@ -11,8 +11,9 @@ G_BEGIN_DECLS
  * 2 + 2 layers, 4 heads, D 64, d_kv 16, F 96, V 300, 32 buckets up to 128, F32, tied.
  * flan-gated: Flan-T5's gated-gelu MLP, mt5 model type, 2 encoder / 3 decoder layers, 6 heads
  * of 24 (H·d_kv 144 ≠ D 96), F 160, V 320, 16 buckets up to distance 20 (so a long text reaches
- * the clamped last bucket), BF16 in three shards, untied, 4 beams by default, weights of std 0.05 (scores T5 leaves
- * unscaled stay in the range where float32 rounding keeps the attention within 1e-5). */
+ * the clamped last bucket), BF16 in three shards, untied, 4 beams by default, weights of std 0.05
+ * (scores T5 leaves unscaled stay in the range where float32 rounding keeps the attention within
+ * 1e-5). */
 extern const char *const t5_relu[];
 extern const char *const t5_flan_gated[];
 
