@@ -1,8 +1,7 @@
 /* position-bias-figure.h — the builder of the position-bias figure: what one head adds to its
  * scores before the softmax, by query and key position (the trace's position_bias [H][T][T]: T5's
  * relative position bias, the same in every layer) — what the head prefers before it reads a
- * word. The window's Attention page (its "Position bias" choice for models with one) and
- * `attnscope export --position-bias H` draw it. */
+ * word. `attnscope export --position-bias H` draws it (the window does not show it yet). */
 #pragma once
 
 #include "as-trace.h"
