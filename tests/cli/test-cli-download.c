@@ -191,7 +191,7 @@ test_list (void)
   g_assert_cmpstr (cells[5], ==, "gpt2");
   g_assert_cmpstr (cells[6], ==, "yes");
   assert_has (lines[3], "test/t5");
-  assert_has (lines[3], "no: model type t5 is none attnscope opens");
+  assert_has (lines[3], "no: model type bart is none attnscope opens");
 
   g_auto (Run) j = run_cli ("list", "--json", NULL);
   g_assert_cmpint (j.status, ==, 0);
