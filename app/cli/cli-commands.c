@@ -38,6 +38,8 @@ static const CliCommand commands[] = {
   { "list", "the models in the Hugging Face cache, and whether attnscope opens them", cli_list },
   { "merge", "join the part files of a sharded corpus run (--shard K/N) into one result",
     cli_merge },
+  { "ablate", "switch off each head in turn: its effect on a logit or the loss", cli_ablate },
+  { "patch", "activation patching between two texts: which heads and positions matter", cli_patch },
 };
 
 static void

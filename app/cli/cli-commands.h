@@ -24,6 +24,8 @@ int cli_translate (int argc, char **argv);
 int cli_download (int argc, char **argv);
 int cli_list (int argc, char **argv);
 int cli_merge (int argc, char **argv);
+int cli_ablate (int argc, char **argv);
+int cli_patch (int argc, char **argv);
 
 /* Runs `attnscope ARGV[1] ...` (a subcommand, or --help/help) and returns its exit status, its
  * output flushed (cli_finish). An unknown command is a usage error. */

@@ -12,6 +12,7 @@
 #include "as-error.h"
 #include "as-input-file.h"
 #include "as-tokenizer.h"
+#include "cli-intervene.h"
 
 gboolean cli_strict = FALSE;
 
@@ -165,6 +166,8 @@ cli_load_model (const char *spec, GError **error)
                             cli_strict ? AS_MODEL_LOAD_STRICT : AS_MODEL_LOAD_DEFAULT, error);
   if (model != NULL && as_model_get_warning (model) != NULL)
     print_line ("attnscope: warning: ", as_model_get_warning (model));
+  if (model != NULL && !cli_intervene_prepare (model, error))
+    g_clear_pointer (&model, as_model_unref);
   return model;
 }
 
@@ -222,8 +225,11 @@ fit_text (AsTokenizer *tokenizer, const char *text, int max_ids, char **cut, GEr
 
 AsTrace *
 cli_forward_text (AsModel *model, const char *text, const char *pair, gboolean truncate,
-                  const AsForwardOptions *options, GError **error)
+                  const AsForwardOptions *given, GError **error)
 {
+  AsForwardOptions changed = given != NULL ? *given : (AsForwardOptions){ 0 };
+  cli_intervene_apply (&changed);
+  const AsForwardOptions *options = &changed;
   AsTokenizer *tokenizer = as_model_get_tokenizer (model);
   const AsConfig *c = as_model_get_config (model);
   if (tokenizer == NULL || c->encoder_decoder || text == NULL)

@@ -16,6 +16,7 @@
 #include "cli-json.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 
 static void
 set_index_list_json (JsonBuilder *out, const char *member, const int *indices, int n,
@@ -159,6 +160,19 @@ set_attention_json (JsonBuilder *out, const CompareView *v, gboolean available, 
   json_builder_end_object (out);
 }
 
+/* With --no-positions, why two orders of the same tokens still differ or do not (NULL
+ * without). */
+static const char *
+positions_note (const AsTrace *a)
+{
+  if (!cli_intervene_args.no_positions)
+    return NULL;
+  return a->causal ? "positions left out, but the causal mask still tells the orders apart: each "
+                     "token sees only the tokens before it"
+                   : "positions left out: a bidirectional model sees the same tokens in any "
+                     "order, so a reordered text differs only by rounding";
+}
+
 static void
 print_json (const CompareView *v, gboolean available, gboolean matrices)
 {
@@ -167,6 +181,8 @@ print_json (const CompareView *v, gboolean available, gboolean matrices)
   g_autoptr (JsonBuilder) out = json_builder_new ();
   json_builder_begin_object (out);
   cli_json_set_string (out, "align", as_align_to_string (v->align));
+  if (positions_note (v->a) != NULL)
+    cli_json_set_string (out, "positions", positions_note (v->a));
   cli_json_set_tokens (out, "tokens_a", a);
   cli_json_set_tokens (out, "tokens_b", b);
   json_builder_set_member_name (out, "pairs");
@@ -194,6 +210,8 @@ print_text (const CompareView *v, gboolean available)
   const AsComparison *c = v->c;
   const AsTrace *a = v->a;
   g_autoptr (GString) out = g_string_new (NULL);
+  if (positions_note (a) != NULL)
+    g_string_append_printf (out, "%s\n", positions_note (a));
   g_string_append_printf (out, "%d pairs of tokens (A position -> B position):", c->n_pairs);
   for (int p = 0; p < c->n_pairs; p++)
     g_string_append_printf (out, " %s %d->%d", a->tokens[c->pairs[p].a], c->pairs[p].a,
@@ -234,6 +252,7 @@ cli_compare (int argc, char **argv)
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     CLI_STRICT_OPTION,
+    CLI_NO_POSITIONS_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING_ARRAY, &texts, "A text; give exactly two", "T" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "align", 0, 0, G_OPTION_ARG_STRING, &align_name,

@@ -71,6 +71,7 @@
 #include "cli-translation.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 #include "compare-figure.h"
 #include "cross-figure.h"
 #include "figure-export.h"
@@ -673,6 +674,8 @@ cli_export (int argc, char **argv)
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     CLI_STRICT_OPTION,
+    CLI_ABLATION_OPTIONS,
+    CLI_NO_POSITIONS_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING_ARRAY, &text_args,
       "Input text (with --project: repeat for more texts)", "T" },
     { "lines", 0, 0, G_OPTION_ARG_FILENAME, &lines,

@@ -24,6 +24,8 @@ static const struct
 } mergers[] = {
   { "stats", cli_stats_merge },
   { "perplexity", cli_perplexity_merge },
+  { "ablate", cli_ablate_merge },
+  { "patch", cli_patch_merge },
 };
 
 static CliShardMergeFunc

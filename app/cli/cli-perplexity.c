@@ -15,6 +15,7 @@
 #include "cli-json.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 #include "cli-shard.h"
 
 static AsTrace *
@@ -98,6 +99,7 @@ perplexity_part_options (gboolean truncate)
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "truncate");
   json_builder_add_boolean_value (b, truncate);
+  cli_intervene_add_part_options (b);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }
@@ -194,6 +196,7 @@ cli_perplexity (int argc, char **argv)
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     CLI_STRICT_OPTION,
+    CLI_ABLATION_OPTIONS,
     { "lines", 'l', 0, G_OPTION_ARG_FILENAME, &lines,
       "Perplexity over every non-blank line of FILE, each line a text", "FILE" },
     { "text", 't', 0, G_OPTION_ARG_STRING, &text,

@@ -9,6 +9,7 @@
 #include "cli-json.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 
 #define PREDICT_MAX_TOP 1000
 #define PREDICT_MAX_STEPS 100000
@@ -42,6 +43,7 @@ static AsTrace *
 forward_input (AsModel *model, const PredictInput *in, gboolean all_logits, GError **error)
 {
   AsForwardOptions options = { .all_logits = all_logits };
+  cli_intervene_apply (&options);
   if (in->text != NULL)
     return cli_forward_text (model, in->text, in->pair, in->truncate, &options, error);
   if (in->truncate
@@ -240,6 +242,7 @@ cli_predict (int argc, char **argv)
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     CLI_STRICT_OPTION,
+    CLI_ABLATION_OPTIONS,
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Prompt (or a text with [MASK] tokens)", "T" },
     { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
       "With --text: the pair's second text (token types from the tokenizer)", "T2" },
@@ -299,6 +302,9 @@ cli_predict (int argc, char **argv)
   if (types != NULL && (code = cli_check_type_ids_model ("predict", model)) >= 0)
     return code;
   const AsConfig *c = as_model_get_config (model);
+  if (steps > 0 && cli_intervene_args.ablate != NULL)
+    return cli_fail_printf ("--steps generates with the model as it is; --ablate changes only "
+                            "the top-K of one pass (leave out --steps)");
   PredictInput in = { text, pair, ids, types, truncate };
   if (c->masked_lm)
     {

@@ -8,6 +8,7 @@
 #include "as-trace-dump.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 
 int
 cli_run (int argc, char **argv)
@@ -19,6 +20,8 @@ cli_run (int argc, char **argv)
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     CLI_STRICT_OPTION,
+    CLI_ABLATION_OPTIONS,
+    CLI_NO_POSITIONS_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
       "With --text: the pair's second text (token types from the tokenizer)", "T2" },
@@ -89,6 +92,7 @@ cli_run (int argc, char **argv)
   if (types != NULL && (code = cli_check_type_ids_model ("run", model)) >= 0)
     return code;
   AsForwardOptions options = { .all_logits = TRUE };
+  cli_intervene_apply (&options);
   g_autoptr (AsTrace) trace = NULL;
   gboolean translation = as_model_get_config (model)->encoder_decoder;
   if (translation && target == NULL && target_ids == NULL)

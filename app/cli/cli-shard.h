@@ -77,5 +77,7 @@ typedef gboolean (*CliShardMergeFunc) (GString *out, GPtrArray *parts, gboolean 
 
 gboolean cli_stats_merge (GString *out, GPtrArray *parts, gboolean json, GError **error);
 gboolean cli_perplexity_merge (GString *out, GPtrArray *parts, gboolean json, GError **error);
+gboolean cli_ablate_merge (GString *out, GPtrArray *parts, gboolean json, GError **error);
+gboolean cli_patch_merge (GString *out, GPtrArray *parts, gboolean json, GError **error);
 
 G_END_DECLS

@@ -18,6 +18,7 @@
 #include "cli-analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 #include "cli-stats-translation.h"
 #include "as-sentence-pairs.h"
 #include "cli-shard.h"
@@ -85,6 +86,7 @@ stats_part_options (gboolean pairs, gboolean truncate)
   json_builder_add_string_value (b, pairs ? "pairs" : "lines");
   json_builder_set_member_name (b, "truncate");
   json_builder_add_boolean_value (b, truncate);
+  cli_intervene_add_part_options (b);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }
@@ -152,6 +154,7 @@ cli_stats (int argc, char **argv)
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     CLI_STRICT_OPTION,
+    CLI_ABLATION_OPTIONS,
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
       "With --text: the pair's second text (token types from the tokenizer)", "T2" },

@@ -140,10 +140,10 @@ norm (AsWorkerTeam *team, float *out, const float *x, const float *w, const floa
 }
 
 /* The attention's q [T][H·hd], k and v [T][K·hd] of layer LAYER (weights W) from a [T][D], the
- * per-head q/k norms (when bound) and RoPE (the layer's) applied. */
+ * per-head q/k norms (when bound) and RoPE (the layer's; not with NO_POSITIONS) applied. */
 static void
 project_qkv (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, const AsConfig *c,
-             int T, int layer)
+             int T, int layer, gboolean no_positions)
 {
   const AsDecoderSettings *set = as_decoder_settings (c);
   int D = c->n_embd, H = c->n_head, K = c->n_kv_head, hd = c->head_dim;
@@ -176,6 +176,8 @@ project_qkv (AsWorkerTeam *team, DecoderScratch *s, const AsDecoderLayer *w, con
       as_norm_rows (team, s->q, s->q, w->q_norm_w, NULL, c->layer_norm_eps, T * H, hd);
       as_norm_rows (team, s->k, s->k, w->k_norm_w, NULL, c->layer_norm_eps, T * K, hd);
     }
+  if (no_positions)
+    return;
   int rot = set->rope.rotary_dim;
   gboolean local = set->local != NULL && set->local[layer];
   const float *cos = local ? s->cos_local : s->cos, *sin = local ? s->sin_local : s->sin;
@@ -262,16 +264,18 @@ decoder_layer (AsPass *p, int layer)
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
 
   norm (team, s.a, p->x, w->norm1_w, w->norm1_b, c, T);
-  project_qkv (team, &s, w, c, T, layer);
+  project_qkv (team, &s, w, c, T, layer, as_pass_no_positions (p));
   if (t->q != NULL)
     capture_qkv (t, &s, layer);
   attention (team, t, &s, c, layer);
+  as_pass_heads (p, layer, s.cc, c->n_head * c->head_dim);
   as_matmul_weight (team, attn_out, s.cc, &w->o, w->o_b, T, c->n_head * c->head_dim, D);
 
   if (as_decoder_settings (c)->residual == AS_DECODER_PARALLEL)
     {
       norm (team, s.a, p->x, w->norm2_w, w->norm2_b, c, T);
       mlp (team, &s, w, c, T);
+      as_pass_mlp (p, layer, s.m);
       as_add_inplace (s.m, attn_out, n); /* mlp + attn */
       as_add_inplace (p->x, s.m, n);     /* + h */
       return;
@@ -286,6 +290,7 @@ decoder_layer (AsPass *p, int layer)
     as_add_inplace (p->x, attn_out, n);
   norm (team, s.a, p->x, w->norm2_w, w->norm2_b, c, T);
   mlp (team, &s, w, c, T);
+  as_pass_mlp (p, layer, s.m);
   if (w->post_mlp_w != NULL)
     {
       norm (team, s.a, s.m, w->post_mlp_w, NULL, c, T);

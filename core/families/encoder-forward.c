@@ -87,7 +87,8 @@ position_ids (int32_t *pos, const AsEncoderSettings *s, const int32_t *ids, int 
     }
 }
 
-/* x [T][D] = LN(word[ids] + type[type_ids] + position[pos]) */
+/* x [T][D] = LN(word[ids] + type[type_ids] + position[pos]) (without positions: no position[pos])
+ */
 static void
 encoder_embed (AsPass *p)
 {
@@ -98,6 +99,7 @@ encoder_embed (AsPass *p)
   int T = p->n_tokens, D = c->n_embd;
   g_autofree int32_t *pos = g_new (int32_t, T); /* [T] */
   position_ids (pos, as_encoder_settings (c), ids, T);
+  gboolean positions = !as_pass_no_positions (p);
   for (int t = 0; t < T; t++)
     {
       const float *we = w->word + (gsize) ids[t] * D;
@@ -106,7 +108,10 @@ encoder_embed (AsPass *p)
           = w->token_type == NULL ? NULL : w->token_type + (gsize) (type_ids ? type_ids[t] : 0) * D;
       float *xt = p->x + (gsize) t * D;
       for (int i = 0; i < D; i++)
-        xt[i] = (te != NULL ? we[i] + te[i] : we[i]) + pe[i];
+        {
+          float e = te != NULL ? we[i] + te[i] : we[i];
+          xt[i] = positions ? e + pe[i] : e;
+        }
     }
   as_layernorm (p->x, p->x, w->emb_ln_g, w->emb_ln_b, c->layer_norm_eps, T, D);
 }
@@ -163,6 +168,7 @@ encoder_layer (AsPass *p, int layer)
     .scale = 1.0f / sqrtf ((float) t->head_dim),
   };
   as_attention_layer (team, t, layer, &in);
+  as_pass_heads (p, layer, s.cc, D);
   if (t->q != NULL)
     for (int h = 0; h < t->n_head; h++)
       capture_qkv (t, &s, layer, h);
@@ -173,6 +179,7 @@ encoder_layer (AsPass *p, int layer)
   linear (team, s.ff, s.a, &w->ff1, T, D, F);
   as_activate_rows (team, s.ff, T, F, c->activation);
   linear (team, s.y, s.ff, &w->ff2, T, F, D);
+  as_pass_mlp (p, layer, s.y);
   memcpy (p->x, s.y, sizeof (float) * T * D);
   add_norm (p->x, s.a, w->ln2_g, w->ln2_b, eps, T, D); /* h = LN(ffn + a) */
 }

@@ -50,20 +50,21 @@ scratch_of (const AsPass *p)
   return s;
 }
 
-/* x [T][D] = wte[ids] + wpe[0..T-1] */
+/* x [T][D] = wte[ids] + wpe[0..T-1] (without positions: wte[ids]) */
 static void
 gpt2_embed (AsPass *p)
 {
   const AsGpt2Weights *w = p->weights;
   int T = p->n_tokens, D = p->config->n_embd;
   const int32_t *ids = p->trace->ids;
+  gboolean positions = !as_pass_no_positions (p);
   for (int t = 0; t < T; t++)
     {
       const float *te = w->wte + (gsize) ids[t] * D;
       const float *pe = w->wpe + (gsize) t * D;
       float *xt = p->x + (gsize) t * D;
       for (int i = 0; i < D; i++)
-        xt[i] = te[i] + pe[i];
+        xt[i] = positions ? te[i] + pe[i] : te[i];
     }
 }
 
@@ -123,12 +124,14 @@ gpt2_layer (AsPass *p, int layer)
   if (t->q != NULL)
     capture_qkv (t, layer, s.qkv);
   attention (team, t, s.cc, s.qkv, layer);
+  as_pass_heads (p, layer, s.cc, D);
   as_matmul (team, attn_out, s.cc, w->proj_w, w->proj_b, T, D, D);
   as_add_inplace (p->x, attn_out, (gsize) T * D);
 
   as_norm_rows (team, s.a, p->x, w->ln2_g, w->ln2_b, c->layer_norm_eps, T, D);
   as_matmul_activate (team, s.ff, s.a, w->fc_w, w->fc_b, T, D, F, c->activation);
   as_matmul (team, s.a, s.ff, w->fc2_w, w->fc2_b, T, F, D);
+  as_pass_mlp (p, layer, s.a);
   as_add_inplace (p->x, s.a, (gsize) T * D);
 }
 

@@ -89,6 +89,14 @@ as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int
                    as_model_get_name (model));
       return NULL;
     }
+  if (options != NULL && (options->intervention != NULL || options->no_positions))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "%s is a translation model: ablation, patching and leaving out positions are "
+                   "not available for its encoder and decoder",
+                   as_model_get_name (model));
+      return NULL;
+    }
   if (!check_side (c, src, n_src, "the source", error)
       || !check_side (c, tgt, n_tgt, "the decoder input", error)
       || !check_memory (model, n_src, n_tgt, options, error))

@@ -119,6 +119,91 @@ check_stage (const AsPass *p, const AsStack *stack, const float *x, int rows, in
   return as_check_finite (x, rows, d, t->n_tokens - rows, what, "position", t->token_texts, error);
 }
 
+static const AsIntervention *
+intervention_of (const AsPass *p)
+{
+  return p->options != NULL ? p->options->intervention : NULL;
+}
+
+void
+as_pass_heads (const AsPass *p, int layer, float *cc, int ldc)
+{
+  const AsIntervention *iv = intervention_of (p);
+  if (iv == NULL || iv->heads == NULL)
+    return;
+  const AsTrace *t = p->trace;
+  int T = p->n_tokens, H = t->n_head, hd = t->head_dim;
+  for (int h = 0; h < H; h++)
+    {
+      if (!iv->heads[(gsize) layer * H + h])
+        continue;
+      gsize head = (gsize) layer * H + h;
+      const float *values = iv->head_values != NULL ? iv->head_values + head * T * hd : NULL;
+      const float *mean = iv->head_means != NULL ? iv->head_means + head * hd : NULL;
+      for (int i = 0; i < T; i++)
+        {
+          float *row = cc + (gsize) i * ldc + (gsize) h * hd;
+          if (values != NULL)
+            memcpy (row, values + (gsize) i * hd, sizeof (float) * hd);
+          else if (mean != NULL)
+            memcpy (row, mean, sizeof (float) * hd);
+          else
+            memset (row, 0, sizeof (float) * hd);
+        }
+    }
+}
+
+void
+as_pass_mlp (const AsPass *p, int layer, float *m)
+{
+  const AsIntervention *iv = intervention_of (p);
+  if (iv == NULL)
+    return;
+  int T = p->n_tokens, D = p->trace->d_model;
+  gsize n = (gsize) T * D;
+  if (iv->mlp_record != NULL)
+    memcpy (iv->mlp_record + layer * n, m, sizeof (float) * n);
+  if (iv->mlps == NULL || !iv->mlps[layer])
+    return;
+  if (iv->mlp_values != NULL)
+    memcpy (m, iv->mlp_values + layer * n, sizeof (float) * n);
+  else if (iv->mlp_means != NULL)
+    for (int i = 0; i < T; i++)
+      memcpy (m + (gsize) i * D, iv->mlp_means + (gsize) layer * D, sizeof (float) * D);
+  else
+    memset (m, 0, sizeof (float) * n);
+}
+
+/* x's rows that the intervention replaces at LAYER's input. */
+static void
+replace_residual (const AsPass *p, int layer)
+{
+  const AsIntervention *iv = intervention_of (p);
+  if (iv == NULL || iv->resid == NULL)
+    return;
+  int T = p->n_tokens, D = p->trace->d_model;
+  for (int i = 0; i < T; i++)
+    if (iv->resid[(gsize) layer * T + i])
+      memcpy (p->x + (gsize) i * D, iv->resid_values + ((gsize) layer * T + i) * D,
+              sizeof (float) * D);
+}
+
+/* The first layer the pass computes: 0, or the intervention's start layer, whose input and the
+ * hidden states before it are copied from its start_hidden. */
+static int
+first_layer (AsPass *p)
+{
+  const AsIntervention *iv = intervention_of (p);
+  if (iv == NULL || iv->start_layer <= 0 || iv->start_hidden == NULL)
+    return 0;
+  AsTrace *t = p->trace;
+  gsize n = (gsize) p->n_tokens * t->d_model;
+  int start = MIN (iv->start_layer, t->n_layer);
+  memcpy (t->hidden, iv->start_hidden, sizeof (float) * n * start);
+  memcpy (p->x, iv->start_hidden + start * n, sizeof (float) * n);
+  return start;
+}
+
 /* The stages of STACK on pass P, the driver's checks between them. */
 static gboolean
 run_stages (AsPass *p, const AsStack *stack, GError **error)
@@ -126,16 +211,17 @@ run_stages (AsPass *p, const AsStack *stack, GError **error)
   AsTrace *t = p->trace;
   int T = p->n_tokens, D = t->d_model;
   GCancellable *cancellable = p->options != NULL ? p->options->cancellable : NULL;
-  stack->embed (p);
+  stack->embed (p); /* also the tables the layers read (RoPE's angles) */
   if (!check_stage (p, stack, p->x, T, D, 0, "embeddings", error))
     return FALSE;
-  for (int l = 0; l < t->n_layer; l++)
+  for (int l = first_layer (p); l < t->n_layer; l++)
     {
       if (g_cancellable_is_cancelled (cancellable))
         {
           g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the forward pass was cancelled");
           return FALSE;
         }
+      replace_residual (p, l);
       memcpy (as_trace_hidden (t, l), p->x, sizeof (float) * T * D);
       stack->layer (p, l);
       if (!check_stage (p, stack, p->x, T, D, l, NULL, error))

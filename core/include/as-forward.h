@@ -8,6 +8,33 @@
 
 G_BEGIN_DECLS
 
+/* An intervention in a forward pass (ablation, activation patching, a pass that starts at a
+ * later layer from a clean pass's residual stream). Every array is laid out for the model's
+ * (stack's) L layers, H heads, D = d_model, hd = head_dim and the pass's T tokens; NULL means
+ * "not used". A head's "output" is its context (the attention-weighted values, [T][hd]) before
+ * the output projection; an MLP's output is what the block adds to (or, post-LN, normalises
+ * with) the residual stream. What replaces a chosen head or MLP: the values of another pass
+ * (patching), else the means (mean ablation), else zeros (zero ablation). */
+typedef struct
+{
+  const guint8 *heads;       /* [L][H] non-zero: that head's context is replaced */
+  const float *head_values;  /* [L][H][T][hd] the replacements (another pass's AsTrace.ctx) */
+  const float *head_means;   /* [L][H][hd] each head's mean context (mean ablation) */
+  const guint8 *mlps;        /* [L] non-zero: that layer's MLP output is replaced */
+  const float *mlp_values;   /* [L][T][D] the replacements (another pass's mlp_record) */
+  const float *mlp_means;    /* [L][D] each MLP's mean output */
+  const guint8 *resid;       /* [L][T] non-zero: the residual stream at layer l's input, position
+                              * t, is replaced by resid_values' row (before hidden[l] is kept) */
+  const float *resid_values; /* [L+1][T][D] another pass's AsTrace.hidden */
+  float *mlp_record;         /* [L][T][D] filled with each layer's MLP output as computed (before
+                              * any replacement), or NULL */
+  int start_layer;           /* > 0: the pass starts at that layer from start_hidden: the
+                              * layers before are taken as they are (hidden[0..start_layer]
+                              * copied; their attention, contexts and attention outputs stay 0) */
+  const float *start_hidden; /* [L+1][T][D] a pass's hidden states over the same ids, with the
+                              * same options up to start_layer (prefix reuse) */
+} AsIntervention;
+
 typedef struct
 {
   gboolean all_logits;       /* logits for every position, not only the last */
@@ -18,6 +45,9 @@ typedef struct
                               * them for a pair of texts (0 for the first, 1 for the second); NULL:
                               * all 0. Each must be below the model's type_vocab_size, or 0/1 for a
                               * model without token types (then they only mark the segments). */
+  const AsIntervention *intervention; /* NULL: the model as it is */
+  gboolean no_positions; /* leave out the learned or sinusoidal position embeddings (GPT-2, BERT,
+                          * Marian) or the rotation of q and k (RoPE families) */
 } AsForwardOptions;
 
 /* The shape of the trace a pass of MODEL over N_TOKENS makes with OPTIONS (may be NULL). */

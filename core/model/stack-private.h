@@ -71,4 +71,19 @@ typedef struct
   void (*finish) (AsPass *pass);
 } AsStack;
 
+/* The interventions a family's layer stage applies (AsForwardOptions.intervention; the driver
+ * itself replaces residual rows and starts later). Both do nothing without an intervention.
+ * as_pass_heads: after the attention, before the output projection: the chosen heads' columns
+ * of cc [T][LDC] (head h at columns h·hd) replaced. as_pass_mlp: m [T][D], LAYER's MLP output,
+ * recorded and, when chosen, replaced, before it joins the residual stream. */
+void as_pass_heads (const AsPass *pass, int layer, float *cc, int ldc);
+void as_pass_mlp (const AsPass *pass, int layer, float *m);
+
+/* Whether the pass leaves out positions (AsForwardOptions.no_positions). */
+static inline gboolean
+as_pass_no_positions (const AsPass *pass)
+{
+  return pass->options != NULL && pass->options->no_positions;
+}
+
 G_END_DECLS

@@ -4,15 +4,15 @@
  * Every command runs with ATTNSCOPE_THREADS (and OPENBLAS_NUM_THREADS) = 1, 2, 3 and 4:
  * `run --dump` of every family's random model must give the same datasets, byte for byte
  * (dump-compare.h); `translate`, `stats`, `similarity`, `project` (PCA; t-SNE and UMAP with a
- * seed, over enough tokens for t-SNE's threaded path), `compare`, `perplexity` and a rollout figure
- * the same output. The models come from the suites' generators (fixture-model.c for GPT-2,
- * decoder_reference.py for llama, mistral, qwen2, qwen3, phi3, gemma2, gemma3_text and
- * gpt_neox, encoder_reference.py
- * for bert, distilbert and roberta) at a width where a pass is worth threads and every product has
- * several blocks of columns (256 wide, MLP 640, vocabulary 1000): at the suites' usual widths
- * (32–64) a pass runs on one thread whatever the setting, and proves nothing. Marian is the shipped
- * attnscope-mini-en-de (192 wide, MLP 768, vocabulary 3577), the toy family seed-two-heads; T5 a
- * t5_reference.py model of that width with Flan-T5's gated MLP and a Unigram tokenizer.json. */
+ * seed, over enough tokens for t-SNE's threaded path), `compare`, `perplexity`, `ablate --scan`,
+ * `patch` and a rollout figure the same output. The models come from the suites' generators
+ * (fixture-model.c for GPT-2, decoder_reference.py for llama, mistral, qwen2, qwen3, phi3, gemma2,
+ * gemma3_text and gpt_neox, encoder_reference.py for bert, distilbert and roberta) at a width where
+ * a pass is worth threads and every product has several blocks of columns (256 wide, MLP 640,
+ * vocabulary 1000): at the suites' usual widths (32–64) a pass runs on one thread whatever the
+ * setting, and proves nothing. Marian is the shipped attnscope-mini-en-de (192 wide, MLP 768,
+ * vocabulary 3577), the toy family seed-two-heads; T5 a t5_reference.py model of that width with
+ * Flan-T5's gated MLP and a Unigram tokenizer.json. */
 #include <string.h>
 
 #include "check-close.h"
@@ -82,6 +82,8 @@ run_threads (int threads, const char *const *args)
   g_auto (Run) r = run_cli_argv (args);
   g_unsetenv ("ATTNSCOPE_THREADS");
   g_unsetenv ("OPENBLAS_NUM_THREADS");
+  if (r.status != 0)
+    g_test_message ("%s", r.err);
   g_assert_cmpint (r.status, ==, 0);
   return g_steal_pointer (&r.out);
 }
@@ -406,6 +408,29 @@ test_rollout (void)
   g_string_free (text, TRUE);
 }
 
+/* ablate --scan and patch (heads, residual) on the wide GPT-2: prefix reuse and the hooks keep
+ * the pass's blocks, so the effects are the same bits. */
+static void
+test_whatif (void)
+{
+  const char *a = "the man is with the heads of every man that is with the mock of";
+  const char *b = "the man is with the heads of every man that is with the mick of";
+  const char *const scan[] = { "ablate",  "--scan", "--model",    gpt2_model (), "--text", a,
+                               "--token", "e",      "--vs-token", "a",           "--json", NULL };
+  g_autofree char *s = assert_outputs_agree ("ablate", scan);
+  const char *const loss[]
+      = { "ablate", "--scan", "--model", gpt2_model (), "--text", a, "--loss", "--json", NULL };
+  g_autofree char *l = assert_outputs_agree ("ablate-loss", loss);
+  static const char *const what[] = { "heads", "resid" };
+  for (int i = 0; i < 2; i++)
+    {
+      const char *const patch[]
+          = { "patch", "--model",    gpt2_model (), "--text", a,       "--text", b,   "--token",
+              "e",     "--vs-token", "a",           "--what", what[i], "--json", NULL };
+      g_autofree char *p = assert_outputs_agree (what[i], patch);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -425,6 +450,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/threads/run/marian", test_marian);
   g_test_add_func ("/cli/threads/run/t5", test_t5);
   g_test_add_func ("/cli/threads/run/toy", test_toy);
+  g_test_add_func ("/cli/threads/whatif", test_whatif);
   g_test_add_func ("/cli/threads/analyses", test_analyses);
   g_test_add_func ("/cli/threads/rollout", test_rollout);
   int status = g_test_run ();
