@@ -30,6 +30,9 @@
  *         --alignment (--layer L --head H | --mean L)
  *                                       a translation model: source and target tokens linked
  *                                       by the cross-attention of a head or a layer's mean
+ *         --position-bias H             a model with a relative position bias (T5): what head
+ *                                       H of --kind encoder|decoder adds to its scores, by
+ *                                       query and key position (the same in every layer)
  *
  * Translation models (--target TGT, default the model's translation): --kind encoder|decoder|cross
  * chooses the attention of the head, mean and grid views (cross: rows = target tokens, columns =
@@ -76,6 +79,7 @@
 #include "figure-export.h"
 #include "as-sentence-pairs.h"
 #include "pair-text.h"
+#include "position-bias-figure.h"
 #include "projection-figure.h"
 #include "similarity-figure.h"
 
@@ -85,8 +89,9 @@ typedef enum
   VIEW_GRID,
   VIEW_SIMILARITY,
   VIEW_PROJECTION,
-  VIEW_ALIGNMENT, /* a translation's source and target linked by cross-attention */
-  VIEW_LENS,      /* the logit lens (cli-export-lens.h) */
+  VIEW_ALIGNMENT,     /* a translation's source and target linked by cross-attention */
+  VIEW_LENS,          /* the logit lens (cli-export-lens.h) */
+  VIEW_POSITION_BIAS, /* the trace's position_bias of one head (T5) */
 } View;
 
 /* The texts of the command: --text, --pair, --compare, --compare-pair (NULL: not given). */
@@ -228,6 +233,18 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
           || (v->aggregate == AR_AGGREGATE_HEAD
               && !check_index ("--head", v->head, t->n_head, "head", error)))
         return FALSE;
+    }
+  if (req->view == VIEW_POSITION_BIAS)
+    {
+      if (t->position_bias == NULL || side->cross)
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                       side->cross ? "--position-bias is of --kind encoder or decoder"
+                                   : "--position-bias: this model adds no position bias to its "
+                                     "attention scores (T5-family models do)");
+          return FALSE;
+        }
+      return check_index ("--position-bias", v->head, t->n_head, "head", error);
     }
   if (side->cross)
     {
@@ -384,6 +401,8 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
     {
     case VIEW_ALIGNMENT:
       return ar_build_alignment_figure (&cross, &req->selection, texts);
+    case VIEW_POSITION_BIAS:
+      return ar_build_position_bias_figure (a->trace, req->selection.head, &req->selection, texts);
     case VIEW_GRID:
       if (a->cross)
         {
@@ -492,7 +511,7 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
 /* The options that choose the view, as given on the command line (G_MININT / NULL: not given). */
 typedef struct
 {
-  int layer, head, mean, rollout;
+  int layer, head, mean, rollout, position_bias;
   gboolean grid, alignment;
   const char *similarity, *project, *of, *also, *highlight;
   gboolean more_texts; /* --project with several texts (--text repeated, --lines) */
@@ -543,15 +562,26 @@ choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
   gboolean head = v->layer != G_MININT || v->head != G_MININT;
   gboolean aggregate = v->mean != G_MININT || v->rollout != G_MININT;
   int views = (v->mean != G_MININT) + (v->rollout != G_MININT) + v->grid + (v->similarity != NULL)
-              + (v->project != NULL) + req->lens.lens;
+              + (v->project != NULL) + req->lens.lens + (v->position_bias != G_MININT);
   int lens_code = req->lens.lens ? -1 : cli_export_lens_check (&req->lens);
   if (lens_code >= 0)
     return lens_code;
   if (v->alignment && (v->grid || v->similarity != NULL || v->project != NULL || req->lens.lens))
     return cli_usage_printf ("export", "--alignment goes with --layer L --head H or --mean L");
-  if (views > 1 || (views == 0 && !head) || (aggregate && head))
+  if (views > 1 || (views == 0 && !head) || ((aggregate || v->position_bias != G_MININT) && head))
     return cli_usage_printf ("export", "give exactly one of --layer L --head H, --grid, --mean L, "
-                                       "--rollout L, --similarity KIND, --project METHOD, --lens");
+                                       "--rollout L, --similarity KIND, --project METHOD, --lens, "
+                                       "--position-bias H");
+  if (v->position_bias != G_MININT)
+    {
+      if (compare || v->alignment)
+        return cli_usage_printf ("export", "--position-bias goes with neither --compare nor "
+                                           "--alignment");
+      req->view = VIEW_POSITION_BIAS;
+      req->selection.aggregate = AR_AGGREGATE_HEAD;
+      req->selection.head = v->position_bias;
+      return -1;
+    }
   if (compare && v->alignment)
     return cli_usage_printf ("export", "--compare does not go with --alignment");
   if (v->project == NULL && (v->also != NULL || v->highlight != NULL || v->more_texts))
@@ -645,7 +675,11 @@ cli_export (int argc, char **argv)
   g_autofree char *similarity = NULL, *project = NULL, *of = NULL, *target = NULL, *kind = NULL;
   g_autofree char *also = NULL, *highlight = NULL;
   g_auto (GStrv) text_args = NULL;
-  ViewOptions v = { .layer = G_MININT, .head = G_MININT, .mean = G_MININT, .rollout = G_MININT };
+  ViewOptions v = { .layer = G_MININT,
+                    .head = G_MININT,
+                    .mean = G_MININT,
+                    .rollout = G_MININT,
+                    .position_bias = G_MININT };
   ExportRequest req = { .lens = CLI_EXPORT_LENS_INIT };
   ar_view_selection_init (&req.selection);
   ar_export_options_init (&req.options);
@@ -673,6 +707,10 @@ cli_export (int argc, char **argv)
       "--head H or --mean L)",
       NULL },
     { "mean", 0, 0, G_OPTION_ARG_INT, &v.mean, "Mean over the heads of layer L", "L" },
+    { "position-bias", 0, 0, G_OPTION_ARG_INT, &v.position_bias,
+      "A model with a relative position bias (T5): what head H adds to its scores by query and "
+      "key position (with --kind encoder or decoder)",
+      "H" },
     { "rollout", 0, 0, G_OPTION_ARG_INT, &v.rollout, "Attention rollout through layers 0..L", "L" },
     { "similarity", 0, 0, G_OPTION_ARG_STRING, &similarity,
       "Cosine similarity of embeddings, contexts, attn_out or hidden (with --layer, --head)",

@@ -5,7 +5,8 @@
  * (core/README.md, "Forward maths"): for each query head h, with the key/value head g it shares
  * (g = h / (H/K); K = H without grouped-query attention),
  *   P_h = softmax(q_h·k_gᵀ · scale) under the causal mask (and a sliding window) unless
- * bidirectional (Gemma 2: the scaled scores soft-capped first), ctx_h = P_h·v_g
+ * bidirectional (Gemma 2: the scaled scores soft-capped first; T5: an additive bias B_h on the
+ * scaled scores, P_h = softmax(q_h·k_gᵀ · scale + B_h)), ctx_h = P_h·v_g
  * where masked weights are exactly 0. P goes to the trace's attention [L][H][T][T], ctx to its
  * contexts [L][H][T][hd] and, heads side by side, to CC for the output projection.
  *
@@ -43,6 +44,13 @@ typedef struct
   int window;      /* causal only: query i sees keys i−W+1 .. i; 0: every key up to i */
   float scale;     /* usually 1/√hd */
   float softcap;   /* > 0: the scaled scores become cap·tanh(s/cap) before the mask (Gemma 2) */
+  /* NULL, or an additive bias on the scores: query head h's row i, key j adds
+   * bias[h·bias_head + i·ldbias + j] to q·kᵀ·scale before the soft-cap and the mask (T5's
+   * relative position bias, [H][n_q][n_k] with ldbias n_k; a generation step passes its one row).
+   */
+  const float *bias;
+  gsize bias_head;
+  int ldbias;
 } AsAttention;
 
 void as_attend (AsWorkerTeam *team, const AsAttention *job);

@@ -37,6 +37,15 @@ attention_block (const AsAttention *j, int h, int r0, int rows)
   cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, k1 - k0, hd, 1.0f, q, j->ldq, k,
                j->ldk, 0.0f, P + k0, nk);
   float scale = j->scale;
+  if (j->bias != NULL)
+    {
+      /* HF T5: scores (unscaled there: scale 1) += position_bias, in float32 */
+      const float *b = j->bias + h * j->bias_head + (gsize) r0 * j->ldbias; /* [rows][ldbias] */
+      for (int i = 0; i < rows; i++)
+        for (int c = k0; c < k1; c++)
+          P[(gsize) i * nk + c] = P[(gsize) i * nk + c] * scale + b[(gsize) i * j->ldbias + c];
+      scale = 1.0f;
+    }
   if (j->softcap > 0.0f)
     {
       /* HF: (q·kᵀ · scaling) / cap, tanh, · cap, each rounded to float32; then the mask */

@@ -22,7 +22,7 @@ as_trace_shape_bytes (const AsTraceShape *s)
                    + (L + 1) * T * D                           /* hidden */
                    + T * D                                     /* residual */
                    + T * D /* token_embeddings, when the family provides them */
-                   + (s->all_logits ? T : 1) * V;
+                   + (s->all_logits ? T : 1) * V + (s->position_bias ? H * T * T : 0);
   return floats * sizeof (float) + T * (2 * sizeof (int32_t) + sizeof (char *)) /* ids, type ids */;
 }
 
@@ -93,8 +93,11 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   t->hidden = alloc_floats ((L + 1) * T * D);
   t->residual = alloc_floats (T * D);
   t->logits = alloc_floats ((guint64) t->logits_rows * s->vocab_size);
-  if (t->attn == NULL || (s->capture_qkv && (t->q == NULL || t->k == NULL || t->v == NULL))
-      || t->ctx == NULL || t->attn_out == NULL || t->hidden == NULL || t->residual == NULL
+  if (s->position_bias)
+    t->position_bias = alloc_floats (H * T * T);
+  if ((s->position_bias && t->position_bias == NULL) || t->attn == NULL
+      || (s->capture_qkv && (t->q == NULL || t->k == NULL || t->v == NULL)) || t->ctx == NULL
+      || t->attn_out == NULL || t->hidden == NULL || t->residual == NULL
       || (t->logits_rows > 0 && t->logits == NULL))
     {
       g_autofree char *need = g_format_size (bytes);
@@ -225,5 +228,6 @@ as_trace_unref (AsTrace *trace)
   g_free (trace->logits);
   g_clear_pointer (&trace->source, as_trace_unref);
   g_free (trace->cross_attn);
+  g_free (trace->position_bias);
   g_free (trace);
 }

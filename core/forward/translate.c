@@ -95,10 +95,12 @@ check_source (const AsConfig *c, const int32_t *src, int n_src, GError **error)
   return TRUE;
 }
 
-/* IDS decoded without the special tokens. */
+/* IDS decoded without the special tokens; NULL for a model loaded without a tokenizer. */
 static char *
 decode_text (const AsTokenizer *tokenizer, const GArray *ids)
 {
+  if (tokenizer == NULL)
+    return NULL;
   g_autoptr (GArray) kept = g_array_new (FALSE, FALSE, sizeof (int32_t));
   for (guint i = 0; i < ids->len; i++)
     {
@@ -157,6 +159,13 @@ as_translate_text (AsModel *model, const char *text, const AsTranslateOptions *o
     }
   if (!as_model_get_config (model)->encoder_decoder)
     return as_translate (model, NULL, 0, options, error);
+  if (as_model_get_tokenizer (model) == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "%s has no tokenizer files: give the source as token ids",
+                   as_model_get_path (model));
+      return NULL;
+    }
   g_autoptr (GArray) src = as_tokenizer_encode (as_model_get_tokenizer (model), text, -1, error);
   if (src == NULL)
     return NULL;

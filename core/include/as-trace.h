@@ -68,6 +68,11 @@ struct _AsTrace
   AsTrace *source;   /* encoder–decoder models: the encoder's trace over S source tokens */
   float *cross_attn; /* [L][H][T][S] the decoder's cross-attention, post-softmax */
 
+  /* NULL, or [H][T][T] what every layer adds to head h's scores before the softmax, the same in
+   * each layer (T5's relative position bias: what the head prefers before it reads a word;
+   * masked entries of a causal stack are 0) */
+  float *position_bias;
+
   /*< private >*/
   gint ref_count;
   guint64 held_bytes; /* declared to the memory budget while the trace lives */
@@ -77,8 +82,9 @@ struct _AsTrace
 typedef struct
 {
   int n_layer, n_head, n_kv_head, n_tokens, d_model, head_dim, vocab_size;
-  gboolean all_logits;  /* logits for every position, not only the last */
-  gboolean capture_qkv; /* the q, k and v arrays */
+  gboolean all_logits;    /* logits for every position, not only the last */
+  gboolean capture_qkv;   /* the q, k and v arrays */
+  gboolean position_bias; /* the position_bias array [H][T][T] (the family fills it) */
 } AsTraceShape;
 
 /* Allocates a trace of SHAPE with every array zeroed, or fails with AS_ERROR_MEMORY (naming the

@@ -44,7 +44,8 @@ typedef struct
   GArray *source_ids;        /* int32 [S], </s> last */
   GArray *ids;               /* int32: the generated decoder sequence, start token first */
   char *text;                /* ids decoded with special tokens skipped (tokenizer.decode(ids,
-                              * skip_special_tokens=True)) */
+                              * skip_special_tokens=True)); NULL when the model was loaded
+                              * without a tokenizer (token ids only) */
   double score;              /* beam search: the best hypothesis' length-normalised log-probability;
                               * NAN for greedy search */
   int num_beams, max_length; /* what was used */

@@ -4,6 +4,7 @@
 
 extern const AsFamily as_family_gpt2;
 extern const AsFamily as_family_marian;
+extern const AsFamily as_family_t5;
 extern const AsFamily as_family_gpt_neox;
 extern const AsFamily as_family_llama;
 extern const AsFamily as_family_phi3;
@@ -16,6 +17,7 @@ static const AsFamily *const families[] = {
   &as_family_gpt2,  &as_family_llama,      &as_family_phi3,
   &as_family_gemma, &as_family_gpt_neox,   &as_family_toy_attention,
   &as_family_bert,  &as_family_distilbert, &as_family_marian,
+  &as_family_t5,
 };
 
 const AsFamily *

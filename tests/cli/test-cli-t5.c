@@ -1,0 +1,122 @@
+/* test-cli-t5.c — a T5-family model (tests/reference/t5_reference.py, with T5's Unigram
+ * tokenizer.json) through the command line: `info` names the family's settings (bucket count and
+ * distance, feed_forward_proj, the norm, the unscaled scores, the tied output's rescale);
+ * `translate` gives the reference's generate ids (greedy and beam); `export --position-bias H`
+ * draws a head's position bias of the encoder and the decoder (a PNG of the requested width) and
+ * refuses a head out of range, --kind cross and a model without a position bias, each with one
+ * clear line. */
+#include <string.h>
+
+#include "check-close.h"
+#include "cli-support.h"
+#include "t5-models.h"
+
+/* The relu model with a tokenizer (as cli-threads' T5, narrower). */
+static char *
+model_with_tokenizer (void)
+{
+  g_autofree char *text = test_source_path ("tests/fixtures/long-text.txt");
+  const char *const make[]
+      = { "--ff-proj", "gated-gelu", "--vocab", "600", "--tokenizer", text, "--seed", "4", NULL };
+  return t5_model ("cli-t5", make);
+}
+
+static void
+test_info (void)
+{
+  g_autofree char *model = model_with_tokenizer ();
+  if (model == NULL)
+    return;
+  g_auto (Run) r = run_cli ("info", "--model", model, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonNode) root = parse_json (r.out);
+  JsonObject *o = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (o, "model_type"), ==, "t5");
+  JsonObject *s = json_object_get_object_member (o, "settings");
+  g_assert_cmpstr (json_object_get_string_member (s, "relative_attention_num_buckets"), ==, "32");
+  g_assert_cmpstr (json_object_get_string_member (s, "relative_attention_max_distance"), ==, "128");
+  g_assert_cmpstr (json_object_get_string_member (s, "feed_forward_proj"), ==, "gated-gelu");
+  g_assert_nonnull (strstr (json_object_get_string_member (s, "norm"), "RMS"));
+  g_assert_nonnull (strstr (json_object_get_string_member (s, "tie_word_embeddings"), "-0.5"));
+}
+
+/* translate --ids: the reference's ids for greedy and 3 beams. */
+static void
+test_translate_ids (void)
+{
+  g_autofree char *model = model_with_tokenizer ();
+  if (model == NULL)
+    return;
+  const char *src = "37,12,88,5,140,9,1";
+  for (int beams = 1; beams <= 3; beams += 2)
+    {
+      g_autofree char *path = t5_generated (model, src, beams, 0);
+      if (path == NULL)
+        return;
+      g_autoptr (JsonNode) want = read_json_file (path);
+      JsonArray *want_ids = json_object_get_array_member (json_node_get_object (want), "ids");
+      g_autofree char *b = g_strdup_printf ("%d", beams);
+      g_auto (Run) r
+          = run_cli ("translate", "--model", model, "--ids", src, "--beams", b, "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (JsonNode) got = parse_json (r.out);
+      JsonArray *ids = json_object_get_array_member (json_node_get_object (got), "ids");
+      g_assert_cmpuint (json_array_get_length (ids), ==, json_array_get_length (want_ids));
+      for (guint i = 0; i < json_array_get_length (ids); i++)
+        g_assert_cmpint (json_array_get_int_element (ids, i), ==,
+                         json_array_get_int_element (want_ids, i));
+    }
+}
+
+static void
+test_export_position_bias (void)
+{
+  g_autofree char *model = model_with_tokenizer ();
+  if (model == NULL)
+    return;
+  const char *kinds[] = { "encoder", "decoder" };
+  for (int k = 0; k < 2; k++)
+    {
+      g_autofree char *name = g_strdup_printf ("bias-%s.png", kinds[k]);
+      g_autofree char *out = g_build_filename (test_tmpdir (), name, NULL);
+      g_auto (Run) r = run_cli ("export", "--model", model, "--text",
+                                "The group went home after the long day.", "--target",
+                                "Die Gruppe ging nach Hause.", "--kind", kinds[k],
+                                "--position-bias", "3", "--width", "640px", "-o", out, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autofree char *png = NULL;
+      gsize n = 0;
+      g_assert_true (g_file_get_contents (out, &png, &n, NULL));
+      g_assert_cmpuint (n, >, 1000);
+      g_assert_cmpmem (png + 1, 3, "PNG", 3);
+      /* width in the IHDR chunk, big-endian at byte 16 */
+      guint32 width = ((guint8) png[16] << 24) | ((guint8) png[17] << 16) | ((guint8) png[18] << 8)
+                      | (guint8) png[19];
+      g_assert_cmpuint (width, ==, 640);
+    }
+  g_autofree char *out = g_build_filename (test_tmpdir (), "bad.png", NULL);
+  g_auto (Run) range = run_cli ("export", "--model", model, "--text", "The group went home.",
+                                "--position-bias", "4", "-o", out, NULL);
+  assert_error (&range, 1, "--position-bias");
+  g_auto (Run) cross = run_cli ("export", "--model", model, "--text", "The group went home.",
+                                "--kind", "cross", "--position-bias", "0", "-o", out, NULL);
+  assert_error (&cross, 1, "--position-bias is of --kind encoder or decoder");
+  g_auto (Run) both = run_cli ("export", "--model", model, "--text", "The group went home.",
+                               "--position-bias", "0", "--mean", "0", "-o", out, NULL);
+  assert_error (&both, 2, "--position-bias");
+  g_autofree char *tiny = test_source_path ("tests/fixtures/tiny-gpt2");
+  g_auto (Run) gpt2 = run_cli ("export", "--model", tiny, "--text", "The group went home.",
+                               "--position-bias", "0", "-o", out, NULL);
+  assert_error (&gpt2, 1, "adds no position bias");
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/t5/info", test_info);
+  g_test_add_func ("/cli/t5/translate-ids", test_translate_ids);
+  g_test_add_func ("/cli/t5/export-position-bias", test_export_position_bias);
+  return g_test_run ();
+}

@@ -1,0 +1,489 @@
+#!/usr/bin/python3
+"""t5_reference.py — the project's independent PyTorch reference for T5-family models (HF
+T5ForConditionalGeneration: t5 v1.0, v1.1 / Flan-T5, mt5), following transformers'
+models/t5/modeling_t5.py eager code (v4.40-v4.45) and configuration_t5.py; transformers itself is
+not used.
+
+Maths (modeling_t5.py):
+  T5LayerNorm: w * (x * rsqrt(mean(x^2) + eps)), variance in float32, no mean, no bias.
+  T5Attention: q, k, v, o without biases; scores = q k^T (no 1/sqrt(d_kv)); + position_bias;
+    softmax in float32; o(P v). The layer with has_relative_attention_bias (block 0 of each
+    stack) computes position_bias = relative_attention_bias(bucket(key - query)) [1,H,Tq,Tk]
+    (+ the mask: finfo.min where masked) and every later layer reuses it. The decoder's
+    cross-attention has no bias table: its bias is zeros.
+  _relative_position_bucket: bidirectional (encoder) halves the buckets, the upper half for
+    keys after the query; causal (decoder) counts only the past (the future is bucket 0);
+    distances below max_exact = buckets/2 are exact, larger ones logarithmic up to
+    max_distance, clamped to the last bucket.
+  Block: x += SelfAttn(RMS(x)); (decoder) x += CrossAttn(RMS(x), enc); x += FF(RMS(x));
+    FF: wo(act(wi(x))) or wo(act(wi_0(x)) * wi_1(x)) ("gated-"), feed_forward_proj
+    "gated-gelu" meaning gelu_new.
+  Stack: x = shared[ids]; the blocks; final_layer_norm. hidden_states: the embeddings, every
+    block's output but the last, then the final-normed output (HF's T5Stack).
+  Head: lm_logits = lm_head(y * d_model**-0.5 when tie_word_embeddings else y).
+
+Subcommands (the C tests call exactly these):
+  make-model OUT_DIR [--model-type t5|mt5] [--layers L] [--decoder-layers Ld] [--heads H]
+             [--d-model D] [--d-kv K] [--d-ff F] [--vocab V] [--buckets B] [--max-distance M]
+             [--ff-proj relu|gated-gelu|...] [--tie|--no-tie] [--dtype f32|bf16] [--shards N]
+             [--seed S] [--num-beams K] [--max-length N] [--stored-buckets B2]
+             [--tokenizer TEXT]
+      config.json, generation_config.json and safetensors weights with HF's state-dict names
+      (random; each tensor its own numpy Generator (seed, index)). --stored-buckets writes
+      relative_attention_bias tables of another bucket count than config.json says (bad input);
+      --tokenizer trains T5's Unigram tokenizer.json (at most V pieces) on the text file TEXT.
+  expected MODEL_DIR OUT.h5 --src-ids 1,2 --tgt-ids 0,5 [...]
+      per pair a group /seqN: source_ids, target_ids, encoder_attentions [L,H,S,S],
+      encoder_hidden_states [L+1,S,D], encoder_position_bias [H,S,S], decoder_attentions
+      [Ld,H,T,T], cross_attentions [Ld,H,T,S], decoder_hidden_states [Ld+1,T,D],
+      decoder_position_bias [H,T,T] (masked entries 0), logits [T,V]; float32.
+  generate MODEL_DIR --src-ids IDS [--beams K] [--max-length N] [--json | --out FILE]
+      greedy or beam search as HF generate() with the model's generation_config.json
+      (marian_generate.py's processors and beam bookkeeping, which T5 shares).
+  bench MODEL_DIR --src-ids IDS --max-length N [--repeat R]
+      seconds of greedy generation (every step re-running the decoder with its attentions
+      captured, as output_attentions does) and of one full capture pass; --json.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import safetensors_io  # noqa: E402
+
+torch = None
+
+
+def _import_torch(threads=2):
+    global torch
+    import torch as t
+    t.set_num_threads(threads)
+    torch = t
+
+
+# --- layout ---------------------------------------------------------------------------------
+
+
+def param_specs(cfg, stored_buckets=None):
+    """[(name, shape, kind)] in T5ForConditionalGeneration's state-dict order."""
+    D, H, K, F = cfg["d_model"], cfg["num_heads"], cfg["d_kv"], cfg["d_ff"]
+    I, V = H * K, cfg["vocab_size"]
+    nb = stored_buckets or cfg["relative_attention_num_buckets"]
+    gated = cfg["feed_forward_proj"].startswith("gated-")
+    out = [("shared.weight", (V, D), "embed")]
+
+    def attn(p, name, bias):
+        r = [(p + name + ".q.weight", (I, D), "matrix"), (p + name + ".k.weight", (I, D), "matrix"),
+             (p + name + ".v.weight", (I, D), "matrix"), (p + name + ".o.weight", (D, I), "matrix")]
+        if bias:
+            r.append((p + name + ".relative_attention_bias.weight", (nb, H), "bias_table"))
+        return r
+
+    def ff(p):
+        if gated:
+            r = [(p + "DenseReluDense.wi_0.weight", (F, D), "matrix"),
+                 (p + "DenseReluDense.wi_1.weight", (F, D), "matrix")]
+        else:
+            r = [(p + "DenseReluDense.wi.weight", (F, D), "matrix")]
+        return r + [(p + "DenseReluDense.wo.weight", (D, F), "matrix"),
+                    (p + "layer_norm.weight", (D,), "norm")]
+
+    for side, n in (("encoder", cfg["num_layers"]), ("decoder", cfg["num_decoder_layers"])):
+        for l in range(n):
+            p = "%s.block.%d.layer." % (side, l)
+            out += attn(p + "0.", "SelfAttention", l == 0)
+            out.append((p + "0.layer_norm.weight", (D,), "norm"))
+            if side == "decoder":
+                out += attn(p + "1.", "EncDecAttention", False)
+                out.append((p + "1.layer_norm.weight", (D,), "norm"))
+                out += ff(p + "2.")
+            else:
+                out += ff(p + "1.")
+        out.append(("%s.final_layer_norm.weight" % side, (D,), "norm"))
+    if not cfg["tie_word_embeddings"]:
+        out.append(("lm_head.weight", (V, D), "matrix"))
+    return out
+
+
+def make_config(a):
+    cfg = {"architectures": ["T5ForConditionalGeneration"], "model_type": a.model_type,
+           "d_model": a.d_model, "d_kv": a.d_kv, "d_ff": a.d_ff, "num_layers": a.layers,
+           "num_decoder_layers": a.decoder_layers or a.layers, "num_heads": a.heads,
+           "vocab_size": a.vocab, "relative_attention_num_buckets": a.buckets,
+           "relative_attention_max_distance": a.max_distance, "feed_forward_proj": a.ff_proj,
+           "dense_act_fn": "gelu_new" if a.ff_proj == "gated-gelu" else a.ff_proj.split("-")[-1],
+           "is_gated_act": a.ff_proj.startswith("gated-"),
+           "layer_norm_epsilon": 1e-6, "dropout_rate": 0.1, "initializer_factor": 1.0,
+           "is_encoder_decoder": True, "use_cache": True, "pad_token_id": 0, "eos_token_id": 1,
+           "decoder_start_token_id": 0, "tie_word_embeddings": a.tie,
+           "torch_dtype": safetensors_io.TORCH_DTYPE[safetensors_io.FROM_OPTION[a.dtype]],
+           "transformers_version": "4.45.0"}
+    if a.model_type == "t5" and a.ff_proj == "relu":
+        cfg["n_positions"] = 512
+    return cfg
+
+
+def write_tokenizer(text_path, out_dir, vocab):
+    """T5's tokenizer.json: a SentencePiece Unigram model trained on TEXT_PATH (at most VOCAB
+    pieces; <pad> 0, </s> 1, <unk> 2) converted as transformers' T5 converter does
+    (tokenizer-peer/make-spm-tokenizer.py). Returns the number of pieces."""
+    import importlib.util
+    import tempfile
+    import sentencepiece as spm
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location(
+        "make_spm_tokenizer", os.path.join(here, "tokenizer-peer", "make-spm-tokenizer.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "spm")
+        lines = os.path.join(tmp, "lines.txt")  # one sentence a line: spm_train's unit
+        with open(text_path, encoding="utf-8") as f, open(lines, "w", encoding="utf-8") as out:
+            for sentence in f.read().replace(". ", ".\n").splitlines():
+                if sentence.strip():
+                    out.write(sentence.strip() + "\n")
+        spm.SentencePieceTrainer.train(
+            input=lines, model_prefix=prefix, model_type="unigram", vocab_size=vocab,
+            normalization_rule_name="nmt_nfkc", character_coverage=1.0, unk_id=2, bos_id=-1,
+            eos_id=1, pad_id=0, minloglevel=2, hard_vocab_limit=False, num_threads=1)
+        with open(prefix + ".model", "rb") as f:
+            model_bytes = f.read()
+        sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
+        vocab_list = [[sp.id_to_piece(i), sp.get_score(i)] for i in range(sp.get_piece_size())]
+    tok = {
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [{"id": i, "content": c, "single_word": False, "lstrip": False,
+                          "rstrip": False, "normalized": False, "special": True}
+                         for i, c in enumerate(("<pad>", "</s>", "<unk>"))],
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "Precompiled", "precompiled_charsmap":
+             __import__("base64").b64encode(mod.charsmap(model_bytes)).decode()},
+            {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]},
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581",
+                          "prepend_scheme": "always", "split": True},
+        "post_processor": {
+            "type": "TemplateProcessing",
+            "single": [{"Sequence": {"id": "A", "type_id": 0}},
+                       {"SpecialToken": {"id": "</s>", "type_id": 0}}],
+            "pair": [{"Sequence": {"id": "A", "type_id": 0}},
+                     {"SpecialToken": {"id": "</s>", "type_id": 0}},
+                     {"Sequence": {"id": "B", "type_id": 0}},
+                     {"SpecialToken": {"id": "</s>", "type_id": 0}}],
+            "special_tokens": {"</s>": {"id": "</s>", "ids": [1], "tokens": ["</s>"]}}},
+        "decoder": {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always",
+                    "split": True},
+        "model": {"type": "Unigram", "unk_id": 2, "vocab": vocab_list, "byte_fallback": False},
+    }
+    with open(os.path.join(out_dir, "tokenizer.json"), "w", encoding="utf-8") as f:
+        json.dump(tok, f, ensure_ascii=False)
+    return len(vocab_list)
+
+
+def cmd_make_model(a):
+    os.makedirs(a.out_dir, exist_ok=True)
+    if a.tokenizer:
+        pieces = write_tokenizer(a.tokenizer, a.out_dir, a.vocab)
+        if pieces > a.vocab:
+            sys.exit("t5_reference: the tokenizer has %d pieces, more than --vocab %d"
+                     % (pieces, a.vocab))
+    cfg = make_config(a)
+    safetensors_io.write_json(os.path.join(a.out_dir, "config.json"), cfg)
+    gen = {"decoder_start_token_id": 0, "eos_token_id": 1, "pad_token_id": 0,
+           "transformers_version": "4.45.0"}
+    if a.num_beams:
+        gen["num_beams"] = a.num_beams
+    if a.max_length:
+        gen["max_length"] = a.max_length
+    safetensors_io.write_json(os.path.join(a.out_dir, "generation_config.json"), gen)
+    dtype = safetensors_io.FROM_OPTION[a.dtype]
+    scale = {"embed": 0.5, "matrix": a.std, "bias_table": 0.5, "norm": 0.1}
+    tensors = []
+    for i, (name, shape, kind) in enumerate(param_specs(cfg, a.stored_buckets)):
+        rng = np.random.default_rng([a.seed, i])
+        z = rng.standard_normal(shape, dtype=np.float32) * np.float32(scale[kind])
+        if kind == "norm":
+            z += np.float32(1.0)
+        tensors.append((name, dtype, shape, z))
+    safetensors_io.write_checkpoint(a.out_dir, tensors, a.shards)
+
+
+# --- the model ------------------------------------------------------------------------------
+
+
+def relative_position_bucket(relative_position, bidirectional, num_buckets, max_distance):
+    """HF T5Attention._relative_position_bucket."""
+    relative_buckets = 0
+    if bidirectional:
+        num_buckets //= 2
+        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
+        relative_position = torch.abs(relative_position)
+    else:
+        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
+    max_exact = num_buckets // 2
+    is_small = relative_position < max_exact
+    large = max_exact + (
+        torch.log(relative_position.float() / max_exact)
+        / math.log(max_distance / max_exact)
+        * (num_buckets - max_exact)
+    ).to(torch.long)
+    large = torch.min(large, torch.full_like(large, num_buckets - 1))
+    relative_buckets += torch.where(is_small, relative_position, large)
+    return relative_buckets
+
+
+class T5:
+    def __init__(self, cfg, w):
+        self.cfg, self.w = cfg, w
+        self.H, self.K = cfg["num_heads"], cfg["d_kv"]
+        self.eps = cfg.get("layer_norm_epsilon", 1e-6)
+        proj = cfg.get("feed_forward_proj", "relu")
+        self.gated = proj.startswith("gated-")
+        act = "gelu_new" if proj == "gated-gelu" else proj.split("-")[-1]
+        self.act = {"relu": torch.relu, "gelu": torch.nn.functional.gelu, "silu":
+                    torch.nn.functional.silu, "gelu_new": self._gelu_new}[act]
+        self.tie = cfg.get("tie_word_embeddings", cfg["model_type"] != "mt5")
+        # marian_generate.py reads these
+        self.cfg = dict(cfg, max_position_embeddings=1 << 22)
+
+    @staticmethod
+    def _gelu_new(x):
+        return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi)
+                                           * (x + 0.044715 * torch.pow(x, 3.0))))
+
+    def rms(self, x, name):
+        variance = x.to(torch.float32).pow(2).mean(-1, keepdim=True)
+        return self.w[name] * (x * torch.rsqrt(variance + self.eps))
+
+    def lin(self, x, name):
+        return x @ self.w[name].T
+
+    def compute_bias(self, table, q_len, k_len, bidirectional):
+        ctx = torch.arange(q_len, dtype=torch.long)[:, None]
+        mem = torch.arange(k_len, dtype=torch.long)[None, :]
+        buckets = relative_position_bucket(mem - ctx, bidirectional,
+                                           self.cfg["relative_attention_num_buckets"],
+                                           self.cfg["relative_attention_max_distance"])
+        values = torch.nn.functional.embedding(buckets, table)  # [q, k, H]
+        return values.permute([2, 0, 1]).unsqueeze(0)  # [1, H, q, k]
+
+    def attention(self, x, kv, p, bias):
+        B, T, _ = x.shape
+        S = kv.shape[1]
+        q = self.lin(x, p + ".q.weight").view(B, T, self.H, self.K).transpose(1, 2)
+        k = self.lin(kv, p + ".k.weight").view(B, S, self.H, self.K).transpose(1, 2)
+        v = self.lin(kv, p + ".v.weight").view(B, S, self.H, self.K).transpose(1, 2)
+        scores = torch.matmul(q, k.transpose(3, 2)) + bias
+        weights = torch.nn.functional.softmax(scores.float(), dim=-1).type_as(scores)
+        ctx = torch.matmul(weights, v).transpose(1, 2).contiguous().view(B, T, self.H * self.K)
+        return self.lin(ctx, p + ".o.weight"), weights
+
+    def ff(self, x, p):
+        if self.gated:
+            h = self.act(self.lin(x, p + "DenseReluDense.wi_0.weight")) * \
+                self.lin(x, p + "DenseReluDense.wi_1.weight")
+        else:
+            h = self.act(self.lin(x, p + "DenseReluDense.wi.weight"))
+        return self.lin(h, p + "DenseReluDense.wo.weight")
+
+    def encode(self, src):
+        """src [B,S] -> (last hidden [B,S,D], hidden states, attentions, bias [H,S,S])."""
+        x = torch.nn.functional.embedding(src, self.w["shared.weight"])
+        S = src.shape[1]
+        bias = self.compute_bias(
+            self.w["encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"],
+            S, S, True)
+        hidden, attns = [], []
+        for l in range(self.cfg["num_layers"]):
+            p = "encoder.block.%d.layer." % l
+            hidden.append(x)
+            a, wts = self.attention(self.rms(x, p + "0.layer_norm.weight"),
+                                    self.rms(x, p + "0.layer_norm.weight"),
+                                    p + "0.SelfAttention", bias)
+            x = x + a
+            x = x + self.ff(self.rms(x, p + "1.layer_norm.weight"), p + "1.")
+            attns.append(wts)
+        x = self.rms(x, "encoder.final_layer_norm.weight")
+        hidden.append(x)
+        self.last_encoder = (hidden, attns, bias[0])
+        return x, hidden, attns
+
+    def decode(self, tgt, enc, last_only=False):
+        """tgt [B,T], enc [B,S,D] -> dict logits [B,T,V] (+ captures)."""
+        x = torch.nn.functional.embedding(tgt, self.w["shared.weight"])
+        T = tgt.shape[1]
+        bias = self.compute_bias(
+            self.w["decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"],
+            T, T, False)
+        causal = torch.tril(torch.ones(T, T))
+        masked = bias + (1.0 - causal)[None, None] * torch.finfo(torch.float32).min
+        hidden, attns, cross = [], [], []
+        zero = torch.zeros(1, self.H, T, enc.shape[1])
+        for l in range(self.cfg["num_decoder_layers"]):
+            p = "decoder.block.%d.layer." % l
+            hidden.append(x)
+            n = self.rms(x, p + "0.layer_norm.weight")
+            a, wts = self.attention(n, n, p + "0.SelfAttention", masked)
+            x = x + a
+            c, cw = self.attention(self.rms(x, p + "1.layer_norm.weight"), enc,
+                                   p + "1.EncDecAttention", zero)
+            x = x + c
+            x = x + self.ff(self.rms(x, p + "2.layer_norm.weight"), p + "2.")
+            attns.append(wts)
+            cross.append(cw)
+        x = self.rms(x, "decoder.final_layer_norm.weight")
+        hidden.append(x)
+        y = x * (self.cfg["d_model"] ** -0.5) if self.tie else x
+        head = self.w["shared.weight"] if self.tie else self.w["lm_head.weight"]
+        logits = y @ head.T
+        return {"logits": logits, "hidden": hidden, "attentions": attns, "cross": cross,
+                "bias": (bias * causal)[0]}
+
+
+def load_model(model_dir):
+    _import_torch()
+    with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as f:
+        cfg = json.load(f)
+    cfg.setdefault("num_decoder_layers", cfg["num_layers"])
+    cfg.setdefault("tie_word_embeddings", cfg["model_type"] != "mt5")
+    ckpt = safetensors_io.Checkpoint(model_dir)
+    w = {}
+    for name, shape, _ in param_specs(cfg):
+        if name not in ckpt.entries or ckpt.shape(name) != shape:
+            raise ValueError("%s: tensor %s missing or not of shape %s" % (model_dir, name, shape))
+        w[name] = torch.from_numpy(ckpt.read(name))
+    return T5(cfg, w)
+
+
+def parse_ids(text):
+    return [int(x) for x in text.split(",") if x.strip()]
+
+
+def run_pair(model, src, tgt):
+    with torch.no_grad():
+        enc, hidden, attns = model.encode(torch.tensor([src]))
+        ebias = model.last_encoder[2]
+        out = model.decode(torch.tensor([tgt]), enc)
+
+    def stack(xs):
+        return torch.stack([x[0] for x in xs]).numpy().astype(np.float32)
+    return {"source_ids": np.asarray(src, np.int64), "target_ids": np.asarray(tgt, np.int64),
+            "encoder_attentions": stack(attns), "encoder_hidden_states": stack(hidden),
+            "encoder_position_bias": ebias.numpy().astype(np.float32),
+            "decoder_attentions": stack(out["attentions"]),
+            "cross_attentions": stack(out["cross"]),
+            "decoder_hidden_states": stack(out["hidden"]),
+            "decoder_position_bias": out["bias"].numpy().astype(np.float32),
+            "logits": out["logits"][0].numpy().astype(np.float32)}
+
+
+def cmd_expected(a):
+    import h5py
+    if len(a.src_ids) != len(a.tgt_ids):
+        sys.exit("t5_reference: give as many --src-ids as --tgt-ids")
+    model = load_model(a.model_dir)
+    tmp = a.out + ".tmp"
+    with h5py.File(tmp, "w") as f:
+        f.attrs["model"] = os.path.basename(os.path.normpath(a.model_dir))
+        f.attrs["torch_version"] = str(torch.__version__)
+        for n, (s, t) in enumerate(zip(a.src_ids, a.tgt_ids)):
+            g = f.create_group("seq%d" % n)
+            for key, arr in run_pair(model, parse_ids(s), parse_ids(t)).items():
+                g.create_dataset(key, data=arr)
+    os.replace(tmp, a.out)
+
+
+def read_generation(model_dir):
+    path = os.path.join(model_dir, "generation_config.json")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def cmd_generate(a):
+    import marian_generate
+    model = load_model(a.model_dir)
+    gen = read_generation(a.model_dir)
+    ids, score = marian_generate.generate(model, parse_ids(a.src_ids), gen, a.beams, a.max_length)
+    beams = a.beams or gen.get("num_beams") or 1
+    n = a.max_length or gen.get("max_length") or 20
+    if a.out:
+        with open(a.out + ".tmp", "w", encoding="utf-8") as f:
+            f.write(json.dumps({"ids": ids, "beams": beams, "max_length": n, "score": score}))
+        os.replace(a.out + ".tmp", a.out)
+    elif a.json:
+        print(json.dumps({"ids": ids, "beams": beams, "max_length": n, "score": score}))
+    else:
+        print(" ".join(str(i) for i in ids))
+
+
+def cmd_bench(a):
+    """Greedy generation re-running the whole decoder per step with every attention kept (HF's
+    generate with output_attentions and no cache keeps the same arrays), and one capture pass."""
+    model = load_model(a.model_dir)
+    torch.set_num_threads(a.threads)
+    src = parse_ids(a.src_ids)
+    gen = read_generation(a.model_dir)
+    import marian_generate
+    times = []
+    for _ in range(a.repeat):
+        t0 = time.perf_counter()
+        with torch.no_grad():
+            ids, _ = marian_generate.generate(model, src, gen, 1, a.max_length)
+            enc, _, _ = model.encode(torch.tensor([src]))
+            model.decode(torch.tensor([ids]), enc)
+        times.append(time.perf_counter() - t0)
+    out = {"seconds": min(times), "ids": ids, "threads": a.threads}
+    print(json.dumps(out) if a.json else "%.4f s" % out["seconds"])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    m = sub.add_parser("make-model")
+    m.add_argument("out_dir")
+    m.add_argument("--model-type", default="t5", choices=("t5", "mt5"))
+    for opt, default in (("--layers", 2), ("--decoder-layers", 0), ("--heads", 4),
+                         ("--d-model", 64), ("--d-kv", 16), ("--d-ff", 96), ("--vocab", 300),
+                         ("--buckets", 32), ("--max-distance", 128), ("--shards", 1),
+                         ("--seed", 0), ("--num-beams", 0), ("--max-length", 0),
+                         ("--stored-buckets", 0)):
+        m.add_argument(opt, type=int, default=default)
+    m.add_argument("--ff-proj", default="relu")
+    m.add_argument("--tie", dest="tie", action="store_true", default=True)
+    m.add_argument("--no-tie", dest="tie", action="store_false")
+    m.add_argument("--dtype", default="f32", choices=("f32", "bf16"))
+    m.add_argument("--std", type=float, default=0.1)
+    m.add_argument("--tokenizer", help="train T5's Unigram tokenizer.json on this text file")
+    e = sub.add_parser("expected")
+    e.add_argument("model_dir")
+    e.add_argument("out")
+    e.add_argument("--src-ids", action="append", required=True)
+    e.add_argument("--tgt-ids", action="append", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("model_dir")
+    g.add_argument("--src-ids", required=True)
+    g.add_argument("--beams", type=int)
+    g.add_argument("--max-length", type=int)
+    g.add_argument("--json", action="store_true")
+    g.add_argument("--out", help="write the JSON object to this file")
+    b = sub.add_parser("bench")
+    b.add_argument("model_dir")
+    b.add_argument("--src-ids", required=True)
+    b.add_argument("--max-length", type=int, default=21)
+    b.add_argument("--repeat", type=int, default=3)
+    b.add_argument("--threads", type=int, default=2)
+    b.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    if a.cmd == "make-model":
+        cmd_make_model(a)
+    else:
+        {"expected": cmd_expected, "generate": cmd_generate, "bench": cmd_bench}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()

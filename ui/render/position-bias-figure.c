@@ -1,0 +1,40 @@
+/* position-bias-figure.c — the position-bias heatmap (see position-bias-figure.h). */
+#include "position-bias-figure.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "token-axes.h"
+
+ArBuiltFigure *
+ar_build_position_bias_figure (const AsTrace *trace, int head, const ArViewSelection *view,
+                               const ArFigureTexts *texts)
+{
+  g_return_val_if_fail (trace->position_bias != NULL, NULL);
+  g_return_val_if_fail (head >= 0 && head < trace->n_head, NULL);
+  ArBuiltFigure *built = ar_built_figure_new ();
+  ArHeatmapFigure *fig = &ar_built_figure_edit (built)->heatmap;
+  ar_heatmap_figure_init (fig);
+  ar_token_axes_set (built, fig, trace, view);
+  fig->highlight_row = fig->highlight_col
+      = view->selected_token < trace->n_tokens ? view->selected_token : -1;
+  gsize T = trace->n_tokens, nn = T * T;
+  const float *bias = trace->position_bias + (gsize) head * nn; /* [T][T] */
+  fig->title = ar_built_figure_take (
+      built, trace->causal
+                 ? g_strdup_printf (_ ("Position bias of decoder head %d (every layer)"), head)
+                 : g_strdup_printf (_ ("Position bias of encoder head %d (every layer)"), head));
+  fig->subtitle = ar_built_figure_take (
+      built, ar_figure_texts_subtitle (texts, trace->source != NULL ? AR_SUBTITLE_TARGET
+                                              : trace->causal       ? AR_SUBTITLE_TEXT
+                                                                    : AR_SUBTITLE_SOURCE));
+  fig->values = ar_built_figure_take (built, g_memdup2 (bias, nn * sizeof (float)));
+  fig->colorbar_label = _ ("Added to the score");
+  fig->mask_upper = trace->causal;
+  gboolean diverging;
+  ar_signed_range (fig->values, nn, view->autoscale, &fig->vmin, &fig->vmax, &diverging);
+  fig->colormap = diverging ? AR_COLORMAP_RDBU_R : view->colormap;
+  fig->annotate = view->annotate;
+  fig->decimals = 2;
+  ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
+  return built;
+}
