@@ -335,6 +335,8 @@ static void
 decoder_head (AsPass *p)
 {
   decoder_logits (p, p->x);
+}
+
 /* The linear pieces of the output (readout-private.h): o_proj, Gemma's post-attention norm, the
  * final norm and lm_head (Gemma's 1 + w are what the binding keeps). */
 static void

@@ -435,61 +435,64 @@ test_whatif (void)
               "e",     "--vs-token", "a",           "--what", what[i], "--json", NULL };
       g_autofree char *p = assert_outputs_agree (what[i], patch);
     }
-  /* Direct logit attribution, the attention norms and the query–key view of the 256-wide GPT-2
-   * model over ~100 tokens (the norms' products shared between threads) and of a Llama model with
-   * grouped-query attention in BF16. */
-  static void test_attribution (void)
-  {
-    GString *text = g_string_new (NULL);
-    while (text->len < 420)
-      g_string_append (text, "the man hit the car and the car hit the man. ");
-    const char *g = gpt2_model ();
-    const char *const attribute[]
-        = { "attribute", "--model", g,   "--text", text->str, "--target-id",
-            "17",        "--vs-id", "5", "--json", NULL };
-    const char *const norms[]
-        = { "stats", "--model", g, "--text", text->str, "--norms", "--json", NULL };
-    const char *const qk[] = { "qk", "--model", g,   "--text", text->str, "--layer",
-                               "1",  "--head",  "2", "--json", NULL };
-    g_free (assert_outputs_agree ("attribute", attribute));
-    g_free (assert_outputs_agree ("stats --norms", norms));
-    g_free (assert_outputs_agree ("qk", qk));
-    g_autofree char *llama = decoder_model ("threads-llama-bf16-text", llama_bf16, TRUE);
-    if (llama != NULL)
-      {
-        const char *const l_attribute[] = { "attribute",   "--model", llama,    "--text", text->str,
-                                            "--target-id", "17",      "--json", NULL };
-        const char *const l_norms[]
-            = { "stats", "--model", llama, "--text", text->str, "--norms", "--json", NULL };
-        g_free (assert_outputs_agree ("attribute (llama)", l_attribute));
-        g_free (assert_outputs_agree ("stats --norms (llama)", l_norms));
-      }
-    g_string_free (text, TRUE);
-  }
+}
 
-  int main (int argc, char **argv)
-  {
-    g_test_init (&argc, &argv, NULL);
-    g_test_add_func ("/cli/threads/run/gpt2", test_gpt2);
-    g_test_add_func ("/cli/threads/run/llama", test_llama);
-    g_test_add_func ("/cli/threads/run/mistral", test_mistral);
-    g_test_add_func ("/cli/threads/run/qwen2", test_qwen2);
-    g_test_add_func ("/cli/threads/run/qwen3", test_qwen3);
-    g_test_add_func ("/cli/threads/run/phi3", test_phi3);
-    g_test_add_func ("/cli/threads/run/gemma2", test_gemma2);
-    g_test_add_func ("/cli/threads/run/gemma3", test_gemma3);
-    g_test_add_func ("/cli/threads/run/gpt-neox", test_gpt_neox);
-    g_test_add_func ("/cli/threads/run/bert", test_bert);
-    g_test_add_func ("/cli/threads/run/distilbert", test_distilbert);
-    g_test_add_func ("/cli/threads/run/roberta", test_roberta);
-    g_test_add_func ("/cli/threads/run/marian", test_marian);
-    g_test_add_func ("/cli/threads/run/t5", test_t5);
-    g_test_add_func ("/cli/threads/run/toy", test_toy);
-    g_test_add_func ("/cli/threads/whatif", test_whatif);
-    g_test_add_func ("/cli/threads/analyses", test_analyses);
-    g_test_add_func ("/cli/threads/rollout", test_rollout);
-    g_test_add_func ("/cli/threads/attribution", test_attribution);
-    int status = g_test_run ();
-    test_tmpdir_cleanup ();
-    return status;
-  }
+/* Direct logit attribution, the attention norms and the query–key view of the 256-wide GPT-2
+ * model over ~100 tokens (the norms' products shared between threads) and of a Llama model with
+ * grouped-query attention in BF16. */
+static void
+test_attribution (void)
+{
+  GString *text = g_string_new (NULL);
+  while (text->len < 420)
+    g_string_append (text, "the man hit the car and the car hit the man. ");
+  const char *g = gpt2_model ();
+  const char *const attribute[] = { "attribute", "--model", g,   "--text", text->str, "--target-id",
+                                    "17",        "--vs-id", "5", "--json", NULL };
+  const char *const norms[]
+      = { "stats", "--model", g, "--text", text->str, "--norms", "--json", NULL };
+  const char *const qk[]
+      = { "qk", "--model", g, "--text", text->str, "--layer", "1", "--head", "2", "--json", NULL };
+  g_free (assert_outputs_agree ("attribute", attribute));
+  g_free (assert_outputs_agree ("stats --norms", norms));
+  g_free (assert_outputs_agree ("qk", qk));
+  g_autofree char *llama = decoder_model ("threads-llama-bf16-text", llama_bf16, TRUE);
+  if (llama != NULL)
+    {
+      const char *const l_attribute[] = { "attribute",   "--model", llama,    "--text", text->str,
+                                          "--target-id", "17",      "--json", NULL };
+      const char *const l_norms[]
+          = { "stats", "--model", llama, "--text", text->str, "--norms", "--json", NULL };
+      g_free (assert_outputs_agree ("attribute (llama)", l_attribute));
+      g_free (assert_outputs_agree ("stats --norms (llama)", l_norms));
+    }
+  g_string_free (text, TRUE);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/threads/run/gpt2", test_gpt2);
+  g_test_add_func ("/cli/threads/run/llama", test_llama);
+  g_test_add_func ("/cli/threads/run/mistral", test_mistral);
+  g_test_add_func ("/cli/threads/run/qwen2", test_qwen2);
+  g_test_add_func ("/cli/threads/run/qwen3", test_qwen3);
+  g_test_add_func ("/cli/threads/run/phi3", test_phi3);
+  g_test_add_func ("/cli/threads/run/gemma2", test_gemma2);
+  g_test_add_func ("/cli/threads/run/gemma3", test_gemma3);
+  g_test_add_func ("/cli/threads/run/gpt-neox", test_gpt_neox);
+  g_test_add_func ("/cli/threads/run/bert", test_bert);
+  g_test_add_func ("/cli/threads/run/distilbert", test_distilbert);
+  g_test_add_func ("/cli/threads/run/roberta", test_roberta);
+  g_test_add_func ("/cli/threads/run/marian", test_marian);
+  g_test_add_func ("/cli/threads/run/t5", test_t5);
+  g_test_add_func ("/cli/threads/run/toy", test_toy);
+  g_test_add_func ("/cli/threads/whatif", test_whatif);
+  g_test_add_func ("/cli/threads/analyses", test_analyses);
+  g_test_add_func ("/cli/threads/rollout", test_rollout);
+  g_test_add_func ("/cli/threads/attribution", test_attribution);
+  int status = g_test_run ();
+  test_tmpdir_cleanup ();
+  return status;
+}
