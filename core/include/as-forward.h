@@ -8,17 +8,44 @@
 
 G_BEGIN_DECLS
 
+/* How a trace keeps its self-attention (as-trace.h): the matrices, or what recomputes any entry
+ * on demand (core/README.md, "Attention on demand"). Readers see no difference. */
+typedef enum
+{
+  AS_ATTENTION_AUTO = 0,  /* the process's default (as_attention_set_process_default), else the
+                           * matrices while they take at most as_attention_held_max(), else on
+                           * demand; $ATTNSCOPE_ATTENTION=matrices|on-demand overrides the size */
+  AS_ATTENTION_MATRICES,  /* always the matrices */
+  AS_ATTENTION_ON_DEMAND, /* always on demand */
+} AsAttentionStorage;
+
+/* The most bytes of attention matrices a trace holds before it computes attention on demand, by
+ * default; as_attention_held_max() gives the one in force. */
+#define AS_ATTENTION_HELD_MAX ((guint64) 1 << 30)
+
+/* AS_ATTENTION_HELD_MAX, or the bytes $ATTNSCOPE_ATTENTION_HELD_MAX names (tests). */
+guint64 as_attention_held_max (void);
+
 typedef struct
 {
-  gboolean all_logits;       /* logits for every position, not only the last */
-  GCancellable *cancellable; /* checked between layers; may be NULL */
-  gboolean capture_qkv;      /* keep every head's q, k and v in the trace (AsTrace.q/k/v), which
-                              * takes 3·L·H·T·hd floats more; off: they are NULL */
-  const int32_t *type_ids;   /* [n_ids] the token type (segment) of each id, as a tokenizer gives
-                              * them for a pair of texts (0 for the first, 1 for the second); NULL:
-                              * all 0. Each must be below the model's type_vocab_size, or 0/1 for a
-                              * model without token types (then they only mark the segments). */
+  gboolean all_logits;          /* logits for every position, not only the last */
+  GCancellable *cancellable;    /* checked between layers; may be NULL */
+  gboolean capture_qkv;         /* keep every head's q, k and v in the trace (AsTrace.q/k/v), which
+                                 * takes 3·L·H·T·hd floats more; off: they are NULL */
+  const int32_t *type_ids;      /* [n_ids] the token type (segment) of each id, as a tokenizer gives
+                                 * them for a pair of texts (0 for the first, 1 for the second); NULL:
+                                 * all 0. Each must be below the model's type_vocab_size, or 0/1 for a
+                                 * model without token types (then they only mark the segments). */
+  AsAttentionStorage attention; /* how the trace keeps attention; 0 = AS_ATTENTION_AUTO */
 } AsForwardOptions;
+
+/* Makes AS_ATTENTION_AUTO mean STORAGE in this process (before any pass; the window and `export`
+ * ask for the matrices, which their figures read). */
+void as_attention_set_process_default (AsAttentionStorage storage);
+
+/* Whether a trace of SHAPE keeps its attention on demand under STORAGE (AS_ATTENTION_AUTO: by
+ * the size of its matrices, or $ATTNSCOPE_ATTENTION). */
+gboolean as_attention_on_demand (AsAttentionStorage storage, const AsTraceShape *shape);
 
 /* The shape of the trace a pass of MODEL over N_TOKENS makes with OPTIONS (may be NULL). */
 AsTraceShape as_forward_trace_shape (const AsModel *model, int n_tokens,
