@@ -685,6 +685,8 @@ cli_export (int argc, char **argv)
   ar_export_options_init (&req.options);
   ExportArgs look;
   export_args_init (&look);
+  /* the figures read the attention matrices (ui/README.md, "Attention at long lengths") */
+  as_attention_set_process_default (AS_ATTENTION_MATRICES);
   /* The command as given, for the sidecar (the parser takes the options out of ARGV). */
   g_auto (GStrv) given = g_strdupv (argv);
   const GOptionEntry view_entries[] = {

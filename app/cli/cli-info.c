@@ -17,23 +17,30 @@ output_head (const AsConfig *c, gboolean json)
   return json ? "none" : "none: the weights have no output head, the model runs for attention only";
 }
 
-/* The memory facts: a default trace (last-position logits, no q/k/v) at the full context, what
- * a pass may use now, and the most tokens that fit in it. */
+/* The memory facts: a default trace (last-position logits, no q/k/v) at the full context, kept
+ * as the command line keeps it (the matrices, or attention on demand past their size) and in
+ * both forms; what a pass may use now, and the most tokens that fit in it — as the command line
+ * keeps a trace, and with the matrices that the window's views read. */
 typedef struct
 {
-  guint64 context_bytes;
+  guint64 context_bytes, context_matrices, context_on_demand;
   guint64 budget;
-  int max_tokens;
+  int max_tokens, max_tokens_matrices;
 } InfoMemory;
 
 static InfoMemory
 info_memory (const AsModel *model)
 {
   const AsConfig *c = as_model_get_config (model);
+  AsForwardOptions matrices = { .attention = AS_ATTENTION_MATRICES };
+  AsForwardOptions on_demand = { .attention = AS_ATTENTION_ON_DEMAND };
   InfoMemory m;
   m.context_bytes = as_forward_bytes (model, c->n_positions, NULL);
+  m.context_matrices = as_forward_bytes (model, c->n_positions, &matrices);
+  m.context_on_demand = as_forward_bytes (model, c->n_positions, &on_demand);
   m.budget = as_forward_budget (model);
   m.max_tokens = as_forward_max_tokens (model, NULL, m.budget);
+  m.max_tokens_matrices = as_forward_max_tokens (model, &matrices, m.budget);
   return m;
 }
 
@@ -73,6 +80,11 @@ print_json (const AsModel *model, const char *weights, char **settings, const In
   cli_json_set_int (out, "trace_bytes_at_context", (gint64) MIN (m->context_bytes, G_MAXINT64));
   cli_json_set_int (out, "memory_available", (gint64) MIN (m->budget, G_MAXINT64));
   cli_json_set_int (out, "max_tokens_now", m->max_tokens);
+  cli_json_set_int (out, "trace_bytes_at_context_matrices",
+                    (gint64) MIN (m->context_matrices, G_MAXINT64));
+  cli_json_set_int (out, "trace_bytes_at_context_on_demand",
+                    (gint64) MIN (m->context_on_demand, G_MAXINT64));
+  cli_json_set_int (out, "max_tokens_now_matrices", m->max_tokens_matrices);
   json_builder_end_object (out);
   cli_json_print (out);
 }
@@ -110,10 +122,13 @@ print_text (const AsModel *model, const char *weights, char **settings, const In
       printf ("%-14s %s\n", label, settings[i + 1]);
     }
   g_autofree char *need = g_format_size (m->context_bytes);
+  g_autofree char *matrices = g_format_size (m->context_matrices);
+  g_autofree char *on_demand = g_format_size (m->context_on_demand);
   g_autofree char *have = g_format_size (m->budget);
-  printf ("trace memory:  %s at the full context of %d tokens; %s available now: up to %d tokens "
-          "fit\n",
-          need, c->n_positions, have, m->max_tokens);
+  printf ("trace memory:  %s at the full context of %d tokens (%s with every attention matrix, %s "
+          "with queries and keys: attention on demand); %s available now: up to %d tokens fit "
+          "(%d with the matrices the window reads)\n",
+          need, c->n_positions, matrices, on_demand, have, m->max_tokens, m->max_tokens_matrices);
 }
 
 int

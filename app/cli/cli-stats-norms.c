@@ -83,7 +83,8 @@ print_text (const AsHeadStats *stats, const AsAttentionNorms *n, const AsTrace *
   for (int l = 0; l < n->n_layer; l++)
     for (int h = 0; h < n->n_head; h++)
       {
-        const float *attn = as_trace_attn (trace, l, h);
+        g_autofree float *owned = NULL;
+        const float *attn = as_trace_attention_head (trace, l, h, &owned); /* [T][T] */
         double first = 0.0;
         for (int i = 0; i < trace->n_tokens; i++)
           first += attn[(gsize) i * trace->n_tokens];

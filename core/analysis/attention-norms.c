@@ -39,8 +39,9 @@ static float
 first_ratio (const AsAttentionNorms *norms, const AsTrace *t, int layer, int head)
 {
   int T = t->n_tokens;
-  const float *attn = as_trace_attn (t, layer, head);              /* [T][T] */
-  const float *n = as_attention_norms_values (norms, layer, head); /* [T] */
+  g_autofree float *owned = NULL;
+  const float *attn = as_trace_attention_head (t, layer, head, &owned); /* [T][T] */
+  const float *n = as_attention_norms_values (norms, layer, head);      /* [T] */
   double weighted = 0.0, plain = 0.0;
   for (int i = 0; i < T; i++)
     {
@@ -133,10 +134,10 @@ as_attention_norms_row (float *out, const AsAttentionNorms *norms, const AsTrace
                         int head, int row)
 {
   int T = trace->n_tokens;
-  const float *attn = as_trace_attn (trace, layer, head) + (gsize) row * T;
   const float *n = as_attention_norms_values (norms, layer, head);
+  as_trace_attention_tile (trace, layer, head, row, 1, 0, T, out, T);
   for (int j = 0; j < T; j++)
-    out[j] = attn[j] * n[j];
+    out[j] *= n[j];
 }
 
 void

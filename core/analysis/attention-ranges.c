@@ -33,34 +33,52 @@ head_min_max (const float *a, int r, int c, gboolean causal, double *lo, double 
     }
 }
 
-/* The ranges of N_HEADS matrices [R][C] stored one after the other in ATTN. */
+/* Head E's attention [R][C]: a pointer into what DATA holds, or a new array in *OWNED. */
+typedef const float *(*HeadAttention) (gconstpointer data, int e, float **owned);
+
+/* The ranges of the N_HEADS matrices [R][C] HEAD_OF gives. */
 static double *
-ranges_of (const float *attn, int n_heads, int r, int c, gboolean causal)
+ranges_of (HeadAttention head_of, gconstpointer data, int n_heads, int r, int c, gboolean causal)
 {
-  gsize rc = (gsize) r * c;
   double *ranges = g_new (double, 2 + 2 * (gsize) n_heads); /* [2 + 2·L·H] */
   ranges[0] = INFINITY, ranges[1] = -INFINITY;
   for (int e = 0; e < n_heads; e++)
     {
+      g_autofree float *owned = NULL;
       double *range = ranges + 2 + 2 * e;
-      head_min_max (attn + (gsize) e * rc, r, c, causal, &range[0], &range[1]);
+      head_min_max (head_of (data, e, &owned), r, c, causal, &range[0], &range[1]);
       ranges[0] = MIN (ranges[0], range[0]);
       ranges[1] = MAX (ranges[1], range[1]);
     }
   return ranges;
 }
 
+static const float *
+self_head (gconstpointer data, int e, float **owned)
+{
+  const AsTrace *t = data;
+  return as_trace_attention_head (t, e / t->n_head, e % t->n_head, owned);
+}
+
+static const float *
+cross_head (gconstpointer data, int e, float **owned)
+{
+  const AsTrace *t = data;
+  *owned = NULL;
+  return as_trace_cross_attn (t, e / t->n_head, e % t->n_head);
+}
+
 double *
 as_trace_attention_ranges (const AsTrace *trace)
 {
-  return ranges_of (trace->attn, trace->n_layer * trace->n_head, trace->n_tokens, trace->n_tokens,
-                    trace->causal);
+  return ranges_of (self_head, trace, trace->n_layer * trace->n_head, trace->n_tokens,
+                    trace->n_tokens, trace->causal);
 }
 
 double *
 as_trace_cross_attention_ranges (const AsTrace *trace)
 {
   g_return_val_if_fail (trace->cross_attn != NULL && trace->source != NULL, NULL);
-  return ranges_of (trace->cross_attn, trace->n_layer * trace->n_head, trace->n_tokens,
+  return ranges_of (cross_head, trace, trace->n_layer * trace->n_head, trace->n_tokens,
                     trace->source->n_tokens, FALSE);
 }

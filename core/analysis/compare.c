@@ -100,8 +100,9 @@ compare_attention (AsComparison *c, const AsTrace *a, const AsTrace *b)
   c->layer_change = g_new0 (double, MAX (c->n_layer, 1));   /* [L] */
   for (int e = 0; e < n_heads; e++)
     {
-      const float *pa = a->attn + (gsize) e * tt;
-      const float *pb = b->attn + (gsize) e * tt;
+      g_autofree float *owned_a = NULL, *owned_b = NULL;
+      const float *pa = as_trace_attention_head (a, e / c->n_head, e % c->n_head, &owned_a);
+      const float *pb = as_trace_attention_head (b, e / c->n_head, e % c->n_head, &owned_b);
       float *d = c->attention_diff + (gsize) e * tt;
       double sq = 0;
       for (gsize x = 0; x < tt; x++)
@@ -140,8 +141,10 @@ compare_aligned (AsComparison *c, const AsTrace *a, const AsTrace *b)
   c->aligned_layer_change = g_new0 (double, MAX (c->n_layer, 1)); /* [L] */
   for (int e = 0; e < n_heads; e++)
     {
-      const float *pa = a->attn + (gsize) e * ta * ta; /* [T_A][T_A] */
-      const float *pb = b->attn + (gsize) e * tb * tb; /* [T_B][T_B] */
+      g_autofree float *owned_a = NULL, *owned_b = NULL;
+      const float *pa = as_trace_attention_head (a, e / c->n_head, e % c->n_head, &owned_a);
+      const float *pb = as_trace_attention_head (b, e / c->n_head, e % c->n_head, &owned_b);
+      /* pa [T_A][T_A], pb [T_B][T_B] */
       double sq = 0;
       for (int p = 0; p < c->n_pairs; p++)
         for (int q = 0; q < c->n_pairs; q++)
@@ -210,8 +213,9 @@ as_comparison_head_difference (float *out, const AsComparison *c, const AsTrace 
               tt * sizeof (float));
       return TRUE;
     }
-  const float *pa = as_trace_attn (a, layer, head); /* [T_A][T_A] */
-  as_compare_align (out, c, as_trace_attn (b, layer, head));
+  g_autofree float *owned_a = NULL, *owned_b = NULL;
+  const float *pa = as_trace_attention_head (a, layer, head, &owned_a); /* [T_A][T_A] */
+  as_compare_align (out, c, as_trace_attention_head (b, layer, head, &owned_b));
   for (gsize x = 0; x < tt; x++)
     out[x] -= pa[x]; /* NaN stays NaN */
   return TRUE;

@@ -289,9 +289,10 @@ as_head_stats_accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace, GEr
     }
   for (int e = 0; e < trace->n_layer * trace->n_head; e++)
     {
-      as_head_stats_of_matrix (acc->one,
-                               as_trace_attn (trace, e / trace->n_head, e % trace->n_head), T,
-                               trace->causal, is_cls, is_sep);
+      g_autofree float *owned = NULL;
+      as_head_stats_of_matrix (
+          acc->one, as_trace_attention_head (trace, e / trace->n_head, e % trace->n_head, &owned),
+          T, trace->causal, is_cls, is_sep);
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
         if (!isnan (acc->one[k]))
           {

@@ -111,8 +111,8 @@ as_qk_compute (AsModel *model, const AsTrace *trace, int layer, int head, int qu
                      sizeof (float) * hd);
   qk->keys
       = g_memdup2 (as_trace_head_vectors (trace, trace->k, layer, head), sizeof (float) * S * hd);
-  qk->probs
-      = g_memdup2 (as_trace_attn (trace, layer, head) + (gsize) query * S, sizeof (float) * S);
+  qk->probs = g_new (float, S);
+  as_trace_attention_tile (trace, layer, head, query, 1, 0, S, qk->probs, S);
   qk->products = g_new (float, (gsize) S *hd);
   qk->scores = g_new (float, S);
   qk->dims = g_new (float, hd);

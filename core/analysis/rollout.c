@@ -82,10 +82,34 @@ product_panel (gpointer data, int panel)
                t, 0.0, job->next + c0, t);
 }
 
-void
-as_attention_rollout (float *out, const float *attn, int n_layer, int n_head, int n_tokens)
+/* One layer's attention [H][T][T]: a pointer into what DATA holds, or a new array in *OWNED. */
+typedef const float *(*LayerAttention) (gconstpointer data, int layer, float **owned);
+
+typedef struct
 {
-  /* out [L][T][T], attn [L][H][T][T] */
+  const float *attn;  /* [L][H][T][T] */
+  gsize layer_floats; /* H·T² */
+} ArrayLayers;
+
+static const float *
+array_layer (gconstpointer data, int layer, float **owned)
+{
+  const ArrayLayers *a = data;
+  *owned = NULL;
+  return a->attn + (gsize) layer * a->layer_floats;
+}
+
+static const float *
+trace_layer (gconstpointer data, int layer, float **owned)
+{
+  return as_trace_attention_layer (data, layer, owned);
+}
+
+/* out [L][T][T]: the rollout of the layers LAYER_OF gives. */
+static void
+rollout (float *out, LayerAttention layer_of, gconstpointer data, int n_layer, int n_head,
+         int n_tokens)
+{
   gsize tt = (gsize) n_tokens * n_tokens;
   g_autofree double *a = g_new (double, tt);    /* [T][T] A_l */
   g_autofree double *r = g_new (double, tt);    /* [T][T] R_{l-1} */
@@ -97,7 +121,8 @@ as_attention_rollout (float *out, const float *attn, int n_layer, int n_head, in
 
   for (int l = 0; l < n_layer; l++)
     {
-      rollout_layer_matrix (a, attn + (gsize) l * n_head * tt, n_head, n_tokens);
+      g_autofree float *owned = NULL;
+      rollout_layer_matrix (a, layer_of (data, l, &owned), n_head, n_tokens);
       if (l == 0)
         memcpy (next, a, tt * sizeof (double));
       else
@@ -115,13 +140,25 @@ as_attention_rollout (float *out, const float *attn, int n_layer, int n_head, in
     }
 }
 
+void
+as_attention_rollout (float *out, const float *attn, int n_layer, int n_head, int n_tokens)
+{
+  /* out [L][T][T], attn [L][H][T][T] */
+  ArrayLayers a = { attn, (gsize) n_head * n_tokens * n_tokens };
+  rollout (out, array_layer, &a, n_layer, n_head, n_tokens);
+}
+
 float *
 as_trace_mean_heads (const AsTrace *trace)
 {
   gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
   float *out = g_new (float, (gsize) trace->n_layer *tt); /* [L][T][T] */
   for (int l = 0; l < trace->n_layer; l++)
-    mean_heads (out + (gsize) l * tt, as_trace_attn (trace, l, 0), trace->n_head, tt);
+    {
+      g_autofree float *owned = NULL;
+      mean_heads (out + (gsize) l * tt, as_trace_attention_layer (trace, l, &owned), trace->n_head,
+                  tt);
+    }
   return out;
 }
 
@@ -141,6 +178,6 @@ as_trace_rollout (const AsTrace *trace)
 {
   gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
   float *out = g_new (float, (gsize) trace->n_layer *tt); /* [L][T][T] */
-  as_attention_rollout (out, trace->attn, trace->n_layer, trace->n_head, trace->n_tokens);
+  rollout (out, trace_layer, trace, trace->n_layer, trace->n_head, trace->n_tokens);
   return out;
 }

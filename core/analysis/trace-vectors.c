@@ -161,10 +161,12 @@ as_trace_vectors_attention (float *out, const AsTrace *trace, AsVectorSource sou
   if (!check_layer (block, trace->n_layer, "attention", error))
     return FALSE;
 
-  gsize tt = (gsize) trace->n_tokens * trace->n_tokens;
+  g_autofree float *owned = NULL;
   if (head >= 0)
-    memcpy (out, as_trace_attn (trace, block, head), tt * sizeof (float));
+    as_trace_attention_tile (trace, block, head, 0, trace->n_tokens, 0, trace->n_tokens, out,
+                             trace->n_tokens);
   else
-    as_attention_mean_heads (out, as_trace_attn (trace, block, 0), trace->n_head, trace->n_tokens);
+    as_attention_mean_heads (out, as_trace_attention_layer (trace, block, &owned), trace->n_head,
+                             trace->n_tokens);
   return TRUE;
 }

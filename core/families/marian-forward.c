@@ -101,30 +101,22 @@ self_attention (AsPass *p, MarianScratch *s, const AsMarianLayer *y, int layer)
   split_heads (t, t->k, layer, s->k);
   split_heads (t, t->v, layer, s->v);
   gsize head = (gsize) T * hd;
-  AsAttention job = {
+  AsAttentionInput in = {
     .q = as_trace_head_vectors (t, t->q, layer, 0),
     .k = as_trace_head_vectors (t, t->k, layer, 0),
     .v = as_trace_head_vectors (t, t->v, layer, 0),
-    .q_head = head,
-    .k_head = head,
-    .v_head = head,
     .ldq = hd,
     .ldk = hd,
     .ldv = hd,
-    .p = as_trace_attn (t, layer, 0),
-    .p_head = (gsize) T * T,
+    .q_head = head,
+    .k_head = head,
+    .v_head = head,
     .cc = s->cc,
-    .ldcc = D,
-    .n_heads = t->n_head,
-    .n_q = T,
-    .n_k = T,
-    .head_dim = hd,
-    .group = 1,
+    .ldc = D,
+    .bidirectional = !t->causal,
     .scale = 1.0f / sqrtf ((float) hd),
-    .causal = t->causal,
   };
-  as_attend (team, &job);
-  split_heads (t, t->ctx, layer, s->cc);
+  as_attention_layer (team, t, layer, &in);
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
   as_marian_linear (team, attn_out, s->cc, &y->self_attn.out, T, D, D);
   as_marian_add_norm (p->x, attn_out, &y->self_attn_norm, T, D);

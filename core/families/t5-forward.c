@@ -155,7 +155,7 @@ self_attention (AsPass *p, T5Scratch *s, const AsT5Layer *y, int layer)
     .ldq = hd,
     .ldk = hd,
     .ldv = hd,
-    .p = as_trace_attn (t, layer, 0),
+    .p = as_trace_attn_matrices (t, layer, 0),
     .p_head = (gsize) T * T,
     .cc = s->cc,
     .ldcc = I,
@@ -312,6 +312,7 @@ encoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
   shape->all_logits = FALSE;
   shape->capture_qkv = TRUE;
   shape->position_bias = TRUE;
+  shape->attention_on_demand = FALSE; /* its layers add the position bias: the matrices */
   *causal = FALSE;
 }
 
@@ -320,6 +321,7 @@ decoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
 {
   shape->capture_qkv = TRUE;
   shape->position_bias = TRUE;
+  shape->attention_on_demand = FALSE; /* its layers add the position bias: the matrices */
   *causal = TRUE;
 }
 

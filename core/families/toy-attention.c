@@ -161,7 +161,7 @@ attention_head (AsTrace *t, float *cc, const float *x, const AsToyWeights *w, in
   float *k = as_trace_head_vectors (t, t->k, 0, head);     /* [T][hd] */
   float *v = as_trace_head_vectors (t, t->v, 0, head);     /* [T][hd] */
   float *ctx = as_trace_head_vectors (t, t->ctx, 0, head); /* [T][hd] */
-  float *P = as_trace_attn (t, 0, head);                   /* [T][T] */
+  float *P = as_trace_attn_matrices (t, 0, head);          /* [T][T] */
 
   as_blas_single_threaded ();
   project (q, x, w->w_q, head, T, D, hd);
@@ -188,6 +188,7 @@ toy_layer (AsPass *p, int layer)
   /* heads' contexts side by side [T][H·hd]; straight into OUT when there is no W_O (H·hd = D) */
   float *cc = w->w_o != NULL ? p->scratch : out;
   float scale = as_toy_settings (c)->scale_scores ? 1.0f / sqrtf ((float) hd) : 1.0f;
+  t->attn_recipe[0] = (AsAttentionRecipe){ .causal = t->causal, .scale = scale };
   for (int h = 0; h < H; h++)
     attention_head (t, cc, p->x, w, h, scale, D);
   if (w->w_o != NULL)
@@ -212,6 +213,7 @@ toy_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
   shape->vocab_size = 0;
   shape->all_logits = FALSE;
   shape->capture_qkv = TRUE;
+  shape->attention_on_demand = FALSE; /* its one layer writes the matrices itself */
   *causal = as_toy_settings (c)->causal;
 }
 

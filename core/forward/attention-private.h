@@ -32,9 +32,10 @@ typedef struct
   const float *q, *k, *v;       /* head 0's first row */
   gsize q_head, k_head, v_head; /* from one head's block to the next */
   int ldq, ldk, ldv;            /* row strides */
-  float *p;                     /* head 0's weights [n_q][n_k] */
+  float *p;                     /* head 0's weights [n_q][n_k]; NULL: keep none (on demand) */
   gsize p_head;
-  float *ctx; /* NULL, or head 0's context [n_q][hd] */
+  float *row_max, *row_inv; /* NULL, or head h's rows' maximum and 1/sum at h·n_q [H][n_q] */
+  float *ctx;               /* NULL, or head 0's context [n_q][hd] */
   gsize ctx_head;
   float *cc; /* [n_q][ldcc], head h at columns h·hd */
   int ldcc;
@@ -55,15 +56,27 @@ typedef struct
 
 void as_attend (AsWorkerTeam *team, const AsAttention *job);
 
+/* Query rows per unit of work: each block of rows multiplies only by the keys it can see. */
+#define AS_ATTENTION_ROW_BLOCK 64
+
+/* The keys K0 .. K1−1 the block of query rows R0 .. R0+ROWS−1 (of N_K keys) multiplies by: all
+ * unless CAUSAL; else up to its last row, from the first row's window start (WINDOW > 0). The
+ * scores of a block are one product of its rows and these keys: a recomputation that wants the
+ * same bits makes the same product. */
+void as_attention_block_keys (gboolean causal, int window, int r0, int rows, int n_k, int *k0,
+                              int *k1);
+
 /* A trace's layer: its queries, keys and values as the family computed them, row-major with
- * heads side by side. */
+ * heads side by side (or in blocks of their own). */
 typedef struct
 {
   const float *q; /* [T][ldq] query head h at columns h·hd .. */
   const float *k; /* [T][ldk] key/value head g at columns g·hd .. */
   const float *v; /* [T][ldv] */
   int ldq, ldk, ldv;
-  float *cc; /* [T][ldc] out: context of head h at columns h·hd .. */
+  gsize q_head, k_head,
+      v_head; /* 0: heads side by side (h·hd); else one head's block to the next */
+  float *cc;  /* [T][ldc] out: context of head h at columns h·hd .. */
   int ldc;
   int window;             /* a query at i sees keys i−W+1 .. i; 0: every key up to i */
   gboolean bidirectional; /* every query sees every key (encoders); WINDOW is then ignored */
@@ -71,8 +84,9 @@ typedef struct
   float softcap;          /* > 0: scores capped as AsAttention.softcap; 0: none */
 } AsAttentionInput;
 
-/* Attention of every head of LAYER of trace T (its H, K, T and hd), into the trace's weights and
- * contexts and IN->cc (as_attend on the trace's arrays). */
+/* Attention of every head of LAYER of trace T (its H, K, T and hd), into the trace's weights —
+ * the matrices, or the queries, keys and row statistics that recompute them — its contexts and
+ * IN->cc (as_attend on the trace's arrays); records the layer's AsAttentionRecipe. */
 void as_attention_layer (AsWorkerTeam *team, AsTrace *t, int layer, const AsAttentionInput *in);
 
 G_END_DECLS

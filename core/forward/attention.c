@@ -1,7 +1,7 @@
 /* attention.c — multi-head attention (attention-private.h).
  *
- * The work is cut into units of one head and ATTN_ROW_BLOCK query rows, each computed by the
- * same BLAS calls whichever member runs it, so the result is the same bits for every thread
+ * The work is cut into units of one head and AS_ATTENTION_ROW_BLOCK query rows, each computed by
+ * the same BLAS calls whichever member runs it, so the result is the same bits for every thread
  * count; members take the units round robin, which evens out the causal mask's growing rows. */
 #include "attention-private.h"
 
@@ -12,26 +12,30 @@
 #include "blas-threads-private.h"
 #include "kernels-private.h"
 
-/* Query rows per block: each block multiplies only by the keys it can see. */
-#define ATTN_ROW_BLOCK 64
+void
+as_attention_block_keys (gboolean causal, int window, int r0, int rows, int n_k, int *k0, int *k1)
+{
+  *k0 = 0, *k1 = n_k;
+  if (causal)
+    {
+      *k0 = window > 0 ? MAX (0, r0 - window + 1) : 0;
+      *k1 = r0 + rows;
+    }
+}
 
 /* Query rows r0..r0+rows-1 of head H: P = softmax(q·kᵀ·scale) over the keys they can see,
- * ctx = P·v, into P, CTX (when given) and CC. */
+ * ctx = P·v, into P (the job's weights, or SCRATCH [rows][n_k] when it keeps none), CTX (when
+ * given) and CC; each row's maximum and 1/sum into the job's row statistics when it keeps them. */
 static void
-attention_block (const AsAttention *j, int h, int r0, int rows)
+attention_block (const AsAttention *j, int h, int r0, int rows, float *scratch)
 {
-  int hd = j->head_dim, nk = j->n_k, g = h / j->group;
-  int k0 = 0, k1 = nk;
-  if (j->causal)
-    {
-      k0 = j->window > 0 ? MAX (0, r0 - j->window + 1) : 0;
-      k1 = r0 + rows;
-    }
+  int hd = j->head_dim, nk = j->n_k, g = h / j->group, k0, k1;
+  as_attention_block_keys (j->causal, j->window, r0, rows, nk, &k0, &k1);
   const float *q = j->q + h * j->q_head + (gsize) r0 * j->ldq; /* [rows][hd], stride ldq */
   const float *k = j->k + g * j->k_head + (gsize) k0 * j->ldk; /* [k1-k0][hd], stride ldk */
   const float *v = j->v + g * j->v_head + (gsize) k0 * j->ldv; /* [k1-k0][hd], stride ldv */
-  float *P = j->p + h * j->p_head + (gsize) r0 * nk;           /* [rows][n_k] */
-  float *cc = j->cc + (gsize) h * hd + (gsize) r0 * j->ldcc;   /* [rows][hd], stride ldcc */
+  float *P = j->p != NULL ? j->p + h * j->p_head + (gsize) r0 * nk : scratch; /* [rows][n_k] */
+  float *cc = j->cc + (gsize) h * hd + (gsize) r0 * j->ldcc; /* [rows][hd], stride ldcc */
   float *ctx = j->ctx != NULL ? j->ctx + h * j->ctx_head + (gsize) r0 * hd : NULL; /* [rows][hd] */
 
   cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, k1 - k0, hd, 1.0f, q, j->ldq, k,
@@ -57,10 +61,10 @@ attention_block (const AsAttention *j, int h, int r0, int rows)
           }
       scale = 1.0f;
     }
-  if (j->causal)
-    as_softmax_rows_window (P, rows, nk, nk, scale, r0, j->window);
-  else
-    as_softmax_rows (P, rows, nk, nk, scale, FALSE, r0);
+  gsize stats = (gsize) h * j->n_q + r0;
+  as_softmax_rows_stats (P, rows, nk, nk, scale, r0, j->causal, j->window,
+                         j->row_max != NULL ? j->row_max + stats : NULL,
+                         j->row_inv != NULL ? j->row_inv + stats : NULL);
   if (ctx == NULL)
     {
       cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, k1 - k0, 1.0f, P + k0, nk,
@@ -77,12 +81,14 @@ static void
 attention_slice (gpointer data, int index, int n_workers)
 {
   const AsAttention *j = data;
-  int blocks = (j->n_q + ATTN_ROW_BLOCK - 1) / ATTN_ROW_BLOCK;
+  int blocks = (j->n_q + AS_ATTENTION_ROW_BLOCK - 1) / AS_ATTENTION_ROW_BLOCK;
   int units = j->n_heads * blocks;
+  g_autofree float *scratch
+      = j->p == NULL ? g_new (float, (gsize) AS_ATTENTION_ROW_BLOCK * j->n_k) : NULL;
   for (int u = index; u < units; u += n_workers)
     {
-      int h = u / blocks, r0 = (u % blocks) * ATTN_ROW_BLOCK;
-      attention_block (j, h, r0, MIN (ATTN_ROW_BLOCK, j->n_q - r0));
+      int h = u / blocks, r0 = (u % blocks) * AS_ATTENTION_ROW_BLOCK;
+      attention_block (j, h, r0, MIN (AS_ATTENTION_ROW_BLOCK, j->n_q - r0), scratch);
     }
 }
 
@@ -94,28 +100,54 @@ as_attend (AsWorkerTeam *team, const AsAttention *job)
   as_parallel_run (team, work, attention_slice, (gpointer) job);
 }
 
+/* Copies the heads of X [T][ld] (head h at columns h·hd, or HEAD_STRIDE apart when not 0) into
+ * OUT [n_heads][T][hd]. */
+static void
+copy_heads (float *out, const float *x, int ld, gsize head_stride, int n_heads, int T, int hd)
+{
+  for (int h = 0; h < n_heads; h++)
+    for (int i = 0; i < T; i++)
+      memcpy (out + ((gsize) h * T + i) * hd,
+              x + (head_stride != 0 ? h * head_stride : (gsize) h * hd) + (gsize) i * ld,
+              sizeof (float) * hd);
+}
+
 void
 as_attention_layer (AsWorkerTeam *team, AsTrace *t, int layer, const AsAttentionInput *in)
 {
-  int T = t->n_tokens, hd = t->head_dim;
+  int T = t->n_tokens, hd = t->head_dim, H = t->n_head, K = t->n_kv_head;
+  gboolean held = as_trace_attention_held (t);
+  t->attn_recipe[layer] = (AsAttentionRecipe){
+    .causal = !in->bidirectional,
+    .window = in->bidirectional ? 0 : in->window,
+    .scale = in->scale,
+    .softcap = in->softcap,
+  };
+  if (!held)
+    {
+      copy_heads (t->attn_q + (gsize) layer * H * T * hd, in->q, in->ldq, in->q_head, H, T, hd);
+      copy_heads (t->attn_k + (gsize) layer * K * T * hd, in->k, in->ldk, in->k_head, K, T, hd);
+    }
   AsAttention job = {
     .q = in->q,
     .k = in->k,
     .v = in->v,
-    .q_head = hd,
-    .k_head = hd,
-    .v_head = hd,
+    .q_head = in->q_head != 0 ? in->q_head : (gsize) hd,
+    .k_head = in->k_head != 0 ? in->k_head : (gsize) hd,
+    .v_head = in->v_head != 0 ? in->v_head : (gsize) hd,
     .ldq = in->ldq,
     .ldk = in->ldk,
     .ldv = in->ldv,
-    .p = as_trace_attn (t, layer, 0),
+    .p = held ? as_trace_attn_matrices (t, layer, 0) : NULL,
     .p_head = (gsize) T * T,
+    .row_max = held ? NULL : t->attn_row_max + (gsize) layer * H * T,
+    .row_inv = held ? NULL : t->attn_row_inv + (gsize) layer * H * T,
     .ctx = as_trace_head_vectors (t, t->ctx, layer, 0),
     .ctx_head = (gsize) T * hd,
     .cc = in->cc,
     .ldcc = in->ldc,
-    .n_heads = t->n_head,
-    .group = t->n_head / t->n_kv_head,
+    .n_heads = H,
+    .group = H / K,
     .n_q = T,
     .n_k = T,
     .head_dim = hd,

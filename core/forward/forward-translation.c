@@ -46,7 +46,8 @@ static gboolean
 check_memory (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options, GError **error)
 {
   const AsConfig *c = as_model_get_config (model);
-  guint64 bytes = as_pass_bytes (c->ops->encoder, c, n_src, 0, NULL)
+  AsForwardOptions encoder_options = { .attention = options != NULL ? options->attention : 0 };
+  guint64 bytes = as_pass_bytes (c->ops->encoder, c, n_src, 0, &encoder_options)
                   + as_pass_bytes (c->ops->stack, c, n_tgt, n_src, options)
                   + (guint64) c->n_layer * c->n_head * n_tgt * n_src * sizeof (float);
   guint64 budget = as_forward_budget (model);
@@ -105,7 +106,10 @@ as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int
   AsTokenizer *tokenizer = as_model_get_tokenizer (model);
   AsForwardOptions encoder_options = { 0 };
   if (options != NULL)
-    encoder_options.cancellable = options->cancellable;
+    {
+      encoder_options.cancellable = options->cancellable;
+      encoder_options.attention = options->attention;
+    }
   g_autoptr (AsTrace) source = as_pass_run (c->ops->encoder, c, weights, tokenizer, src, n_src,
                                             NULL, &encoder_options, error);
   if (source == NULL)

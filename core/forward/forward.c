@@ -90,11 +90,13 @@ as_forward_bytes (const AsModel *model, int n_tokens, const AsForwardOptions *op
   return as_pass_bytes (c->ops->stack, c, n_tokens, 0, options);
 }
 
-int
-as_forward_max_tokens (const AsModel *model, const AsForwardOptions *options, guint64 budget)
+/* The largest T in LO..HI whose pass fits in BUDGET (LO − 1 when none does); the bytes grow with
+ * T over the range, so bisect. */
+static int
+largest_fitting (const AsModel *model, const AsForwardOptions *options, guint64 budget, int lo,
+                 int hi)
 {
-  /* the bytes grow with T, so bisect */
-  int lo = 0, hi = as_model_get_config (model)->n_positions;
+  lo--;
   while (lo < hi)
     {
       int mid = lo + (hi - lo + 1) / 2;
@@ -104,6 +106,32 @@ as_forward_max_tokens (const AsModel *model, const AsForwardOptions *options, gu
         hi = mid - 1;
     }
   return lo;
+}
+
+int
+as_forward_max_tokens (const AsModel *model, const AsForwardOptions *options, guint64 budget)
+{
+  /* the bytes grow with T, except where a trace starts computing attention on demand: they drop
+   * there, so search above that length first, then below it */
+  const AsConfig *c = as_model_get_config (model);
+  int n = c->n_positions, first = n + 1; /* the first length kept on demand */
+  int lo = 1, hi = n;
+  while (lo <= hi)
+    {
+      int mid = lo + (hi - lo) / 2;
+      AsTraceShape shape = as_forward_trace_shape (model, mid, options);
+      if (shape.attention_on_demand)
+        first = mid, hi = mid - 1;
+      else
+        lo = mid + 1;
+    }
+  if (first <= n)
+    {
+      int above = largest_fitting (model, options, budget, first, n);
+      if (above >= first)
+        return above;
+    }
+  return MAX (0, largest_fitting (model, options, budget, 1, MIN (n, first - 1)));
 }
 
 guint64
@@ -147,11 +175,16 @@ check_memory (AsModel *model, int n_ids, const AsForwardOptions *options, GError
                                "leaves only %s",
                                held_text, limit_text, have)
             : g_strdup_printf ("only %s are available", have);
+  g_autofree char *what
+      = shape.attention_on_demand
+            ? g_strdup_printf ("the queries and keys of %d layers x %d heads x %d tokens",
+                               c->n_layer, c->n_head, n_ids)
+            : g_strdup_printf ("the attention of %d layers x %d heads x %d x %d tokens", c->n_layer,
+                               c->n_head, n_ids, n_ids);
   g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-               "A forward pass over %d tokens needs %s of memory (a trace of %s: the attention "
-               "of %d layers x %d heads x %d x %d tokens%s) but %s; %s",
-               n_ids, need, trace, c->n_layer, c->n_head, n_ids, n_ids,
-               shape.capture_qkv ? ", with q, k, v" : "", available, choice);
+               "A forward pass over %d tokens needs %s of memory (a trace of %s: %s%s) but %s; %s",
+               n_ids, need, trace, what, shape.capture_qkv ? ", with q, k, v" : "", available,
+               choice);
   return FALSE;
 }
 

@@ -121,11 +121,19 @@ void as_relu (float *x, gsize n);
  * the right are set to exactly 0. */
 void as_softmax_rows (float *s, int rows, int cols, int ld, float scale, gboolean causal, int row0);
 
-/* Causal softmax with a sliding window: row i (absolute position r = ROW0 + i) sees columns
- * max(0, r − WINDOW + 1) .. r (WINDOW ≤ 0: every column up to r); every other entry of the row
- * is set to exactly 0. s [rows][cols] with row stride LD. */
-void as_softmax_rows_window (float *s, int rows, int cols, int ld, float scale, int row0,
-                             int window);
+/* Row-wise softmax of SCALE·s in place over the keys each row sees (as_softmax_row_span; row i
+ * is absolute row ROW0 + i), every other entry exactly 0; each row's largest score and 1/sum go
+ * to ROW_MAX [rows] and ROW_INV [rows] when they are not NULL. s [rows][cols] with stride LD. */
+void as_softmax_rows_stats (float *s, int rows, int cols, int ld, float scale, int row0,
+                            gboolean causal, int window, float *row_max, float *row_inv);
+
+/* The keys LO .. HI−1 query ROW of COLS keys sees: all when not CAUSAL; else up to ROW, and with
+ * WINDOW > 0 only the last WINDOW of them. */
+void as_softmax_row_span (int row, int cols, gboolean causal, int window, int *lo, int *hi);
+
+/* S [n] ← exp((S − MAX)·SCALE) · INV: the weights of scores S of a row whose largest score is MAX
+ * and whose 1/sum is INV, with the same operations as the softmax above (the same bits). */
+void as_softmax_entries (float *s, int n, float max, float inv, float scale);
 
 /* out += x, elementwise over n. */
 void as_add_inplace (float *out, const float *x, gsize n);

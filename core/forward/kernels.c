@@ -278,9 +278,10 @@ max_floats (const float *x, int n)
   return max;
 }
 
-/* Softmax of SCALE·row[lo..hi) in place; the rest of row [cols] becomes exactly 0. */
+/* Softmax of SCALE·row[lo..hi) in place; the rest of row [cols] becomes exactly 0. The row's
+ * largest score and 1/sum go to *MAX_OUT and *INV_OUT when they are not NULL. */
 AS_CLONES static void
-softmax_span (float *row, int cols, int lo, int hi, float scale)
+softmax_span (float *row, int cols, int lo, int hi, float scale, float *max_out, float *inv_out)
 {
   float *v = row + lo;
   int n = hi - lo;
@@ -292,24 +293,47 @@ softmax_span (float *row, int cols, int lo, int hi, float scale)
     v[j] *= inv;
   memset (row, 0, sizeof (float) * lo);
   memset (row + hi, 0, sizeof (float) * (cols - hi));
+  if (max_out != NULL)
+    *max_out = max;
+  if (inv_out != NULL)
+    *inv_out = inv;
 }
 
 void
 as_softmax_rows (float *s, int rows, int cols, int ld, float scale, gboolean causal, int row0)
 {
   for (int i = 0; i < rows; i++)
-    softmax_span (s + (gsize) i * ld, cols, 0, causal ? MIN (cols, row0 + i + 1) : cols, scale);
+    softmax_span (s + (gsize) i * ld, cols, 0, causal ? MIN (cols, row0 + i + 1) : cols, scale,
+                  NULL, NULL);
 }
 
 void
-as_softmax_rows_window (float *s, int rows, int cols, int ld, float scale, int row0, int window)
+as_softmax_rows_stats (float *s, int rows, int cols, int ld, float scale, int row0, gboolean causal,
+                       int window, float *row_max, float *row_inv)
 {
   for (int i = 0; i < rows; i++)
     {
-      int r = row0 + i;
-      int hi = MIN (cols, r + 1);
-      int lo = window > 0 ? MAX (0, r - window + 1) : 0;
-      softmax_span (s + (gsize) i * ld, cols, lo, hi, scale);
+      int lo, hi;
+      as_softmax_row_span (row0 + i, cols, causal, window, &lo, &hi);
+      softmax_span (s + (gsize) i * ld, cols, lo, hi, scale, row_max != NULL ? row_max + i : NULL,
+                    row_inv != NULL ? row_inv + i : NULL);
+    }
+}
+
+void
+as_softmax_row_span (int row, int cols, gboolean causal, int window, int *lo, int *hi)
+{
+  *hi = causal ? MIN (cols, row + 1) : cols;
+  *lo = causal && window > 0 ? MAX (0, row - window + 1) : 0;
+}
+
+AS_CLONES void
+as_softmax_entries (float *s, int n, float max, float inv, float scale)
+{
+  for (int j = 0; j < n; j++)
+    {
+      s[j] = exp_kernel ((s[j] - max) * scale);
+      s[j] *= inv;
     }
 }
 

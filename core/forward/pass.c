@@ -77,6 +77,8 @@ as_pass_trace_shape (const AsStack *stack, const AsConfig *c, int n_tokens,
     .all_logits = options != NULL && options->all_logits,
     .capture_qkv = options != NULL && options->capture_qkv,
   };
+  shape.attention_on_demand
+      = as_attention_on_demand (options != NULL ? options->attention : AS_ATTENTION_AUTO, &shape);
   gboolean is_causal = TRUE;
   if (stack->trace_shape != NULL)
     stack->trace_shape (c, &shape, &is_causal);

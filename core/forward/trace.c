@@ -1,8 +1,9 @@
 /* trace.c — allocation, reference counting and memory sizing of forward-pass traces.
  *
- * A trace is sized before anything runs: L·H·T²·4 bytes of attention plus the per-head vectors,
- * hidden states and logits. A request that would not fit in the memory budget is refused with a
- * message naming both numbers instead of letting the machine swap. */
+ * A trace is sized before anything runs: L·H·T²·4 bytes of attention (or, computed on demand,
+ * its queries, keys and row statistics) plus the per-head vectors, hidden states and logits. A
+ * request that would not fit in the memory budget is refused with a message naming both numbers
+ * instead of letting the machine swap. */
 #include "as-trace.h"
 
 #include <stdio.h>
@@ -16,14 +17,17 @@ as_trace_shape_bytes (const AsTraceShape *s)
 {
   guint64 L = s->n_layer, H = s->n_head, T = s->n_tokens, D = s->d_model, hd = s->head_dim;
   guint64 V = s->vocab_size;
-  guint64 floats = L * H * T * T                               /* attn */
-                   + (s->capture_qkv ? 4 : 1) * L * H * T * hd /* (q, k, v,) ctx */
-                   + L * T * D                                 /* attn_out */
-                   + (L + 1) * T * D                           /* hidden */
-                   + T * D                                     /* residual */
+  guint64 attention = s->attention_on_demand
+                          ? (L * (H + s->n_kv_head) * T * hd + 2 * L * H * T) /* q, k, max, 1/sum */
+                          : L * H * T * T;                                    /* the matrices */
+  guint64 floats = attention + (s->capture_qkv ? 4 : 1) * L * H * T * hd      /* (q, k, v,) ctx */
+                   + L * T * D                                                /* attn_out */
+                   + (L + 1) * T * D                                          /* hidden */
+                   + T * D                                                    /* residual */
                    + T * D /* token_embeddings, when the family provides them */
                    + (s->all_logits ? T : 1) * V + (s->position_bias ? H * T * T : 0);
-  return floats * sizeof (float) + T * (2 * sizeof (int32_t) + sizeof (char *)) /* ids, type ids */;
+  return floats * sizeof (float) + L * sizeof (AsAttentionRecipe)
+         + T * (2 * sizeof (int32_t) + sizeof (char *)) /* ids, type ids */;
 }
 
 static AsTraceShape
@@ -31,7 +35,7 @@ full_shape (int n_layer, int n_head, int n_tokens, int d_model, int head_dim, in
             gboolean all_logits)
 {
   return (AsTraceShape){ n_layer,  n_head,     n_head,     n_tokens, d_model,
-                         head_dim, vocab_size, all_logits, TRUE };
+                         head_dim, vocab_size, all_logits, TRUE,     FALSE };
 }
 
 guint64
@@ -81,7 +85,22 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   t->ids = g_new0 (int32_t, T);
   t->tokens = g_new0 (char *, T + 1);
   t->token_texts = g_new0 (char *, T + 1);
-  t->attn = alloc_floats (L * H * T * T);
+  gboolean attention_ok;
+  t->attn_recipe = g_new0 (AsAttentionRecipe, L);
+  if (s->attention_on_demand)
+    {
+      t->attn_q = alloc_floats (L * H * T * hd);
+      t->attn_k = alloc_floats (L * s->n_kv_head * T * hd);
+      t->attn_row_max = alloc_floats (L * H * T);
+      t->attn_row_inv = alloc_floats (L * H * T);
+      attention_ok = t->attn_q != NULL && t->attn_k != NULL && t->attn_row_max != NULL
+                     && t->attn_row_inv != NULL;
+    }
+  else
+    {
+      t->attn = alloc_floats (L * H * T * T);
+      attention_ok = t->attn != NULL;
+    }
   if (s->capture_qkv)
     {
       t->q = alloc_floats (L * H * T * hd);
@@ -95,7 +114,7 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   t->logits = alloc_floats ((guint64) t->logits_rows * s->vocab_size);
   if (s->position_bias)
     t->position_bias = alloc_floats (H * T * T);
-  if ((s->position_bias && t->position_bias == NULL) || t->attn == NULL
+  if ((s->position_bias && t->position_bias == NULL) || !attention_ok
       || (s->capture_qkv && (t->q == NULL || t->k == NULL || t->v == NULL)) || t->ctx == NULL
       || t->attn_out == NULL || t->hidden == NULL || t->residual == NULL
       || (t->logits_rows > 0 && t->logits == NULL))
@@ -217,6 +236,11 @@ as_trace_unref (AsTrace *trace)
   g_strfreev (trace->tokens);
   g_strfreev (trace->token_texts);
   g_free (trace->attn);
+  g_free (trace->attn_q);
+  g_free (trace->attn_k);
+  g_free (trace->attn_row_max);
+  g_free (trace->attn_row_inv);
+  g_free (trace->attn_recipe);
   g_free (trace->q);
   g_free (trace->k);
   g_free (trace->v);

@@ -8,6 +8,24 @@
 
 G_BEGIN_DECLS
 
+/* How a trace keeps its self-attention (as-trace.h): the matrices, or what recomputes any entry
+ * on demand (core/README.md, "Attention on demand"). Readers see no difference. */
+typedef enum
+{
+  AS_ATTENTION_AUTO = 0,  /* the process's default (as_attention_set_process_default), else the
+                           * matrices while they take at most as_attention_held_max(), else on
+                           * demand; $ATTNSCOPE_ATTENTION=matrices|on-demand overrides the size */
+  AS_ATTENTION_MATRICES,  /* always the matrices */
+  AS_ATTENTION_ON_DEMAND, /* always on demand */
+} AsAttentionStorage;
+
+/* The most bytes of attention matrices a trace holds before it computes attention on demand, by
+ * default; as_attention_held_max() gives the one in force. */
+#define AS_ATTENTION_HELD_MAX ((guint64) 1 << 30)
+
+/* AS_ATTENTION_HELD_MAX, or the bytes $ATTNSCOPE_ATTENTION_HELD_MAX names (tests). */
+guint64 as_attention_held_max (void);
+
 /* An intervention in a forward pass (ablation, activation patching, a pass that starts at a
  * later layer from a clean pass's residual stream). Every array is laid out for the model's
  * (stack's) L layers, H heads, D = d_model, hd = head_dim and the pass's T tokens; NULL means
@@ -48,7 +66,16 @@ typedef struct
   const AsIntervention *intervention; /* NULL: the model as it is */
   gboolean no_positions; /* leave out the learned or sinusoidal position embeddings (GPT-2, BERT,
                           * Marian) or the rotation of q and k (RoPE families) */
+  AsAttentionStorage attention; /* how the trace keeps attention; 0 = AS_ATTENTION_AUTO */
 } AsForwardOptions;
+
+/* Makes AS_ATTENTION_AUTO mean STORAGE in this process (before any pass; the window and `export`
+ * ask for the matrices, which their figures read). */
+void as_attention_set_process_default (AsAttentionStorage storage);
+
+/* Whether a trace of SHAPE keeps its attention on demand under STORAGE (AS_ATTENTION_AUTO: by
+ * the size of its matrices, or $ATTNSCOPE_ATTENTION). */
+gboolean as_attention_on_demand (AsAttentionStorage storage, const AsTraceShape *shape);
 
 /* The shape of the trace a pass of MODEL over N_TOKENS makes with OPTIONS (may be NULL). */
 AsTraceShape as_forward_trace_shape (const AsModel *model, int n_tokens,

@@ -25,6 +25,16 @@ G_BEGIN_DECLS
 
 typedef struct _AsTrace AsTrace;
 
+/* How a layer's self-attention turned scores into weights: what as_trace_attention_tile() needs
+ * to recompute any entry from the layer's queries and keys. */
+typedef struct
+{
+  gboolean causal; /* query i sees keys up to i */
+  int window;      /* causal only: query i sees keys i−W+1 .. i; 0: every key up to i */
+  float scale;     /* the scores' factor (1/√hd for most families) */
+  float softcap;   /* > 0: scores capped as cap·tanh(s·scale/cap) first (Gemma 2); 0: none */
+} AsAttentionRecipe;
+
 struct _AsTrace
 {
   int n_layer;    /* L */
@@ -49,7 +59,17 @@ struct _AsTrace
   int32_t special_ids[AS_N_SPECIAL]; /* the model's [CLS], [SEP], [MASK], [PAD] ids (<s>, </s>,
                                       * <mask>, <pad> for RoBERTa); -1 when it has none */
 
-  float *attn; /* [L][H][T][T] post-softmax; masked entries exactly 0 */
+  /* Self-attention weights. Read them only through as_trace_attention_tile() and
+   * as_trace_attention_head(): a trace either holds the matrices (attn) or, when they would take
+   * too much memory, keeps what recomputes any entry exactly — each layer's queries and keys as
+   * the attention used them and each query row's softmax maximum and 1/sum (core/README.md,
+   * "Attention on demand"). */
+  float *attn;                    /* [L][H][T][T] post-softmax, masked entries exactly 0; or NULL */
+  float *attn_q;                  /* [L][H][T][hd] on demand: the queries (after RoPE), else NULL */
+  float *attn_k;                  /* [L][K][T][hd] on demand: the keys, once per key/value head */
+  float *attn_row_max;            /* [L][H][T] on demand: each query row's largest score it sees */
+  float *attn_row_inv;            /* [L][H][T] on demand: 1 / the row's sum of exponentials */
+  AsAttentionRecipe *attn_recipe; /* [L] how each layer turned scores into weights */
   /* q, k, v: NULL unless the pass was asked to capture them (AsForwardOptions.capture_qkv) */
   float *q;        /* [L][H][T][hd] the query of each head (after RoPE when the model rotates) */
   float *k;        /* [L][H][T][hd] the key each query head used (its key/value head's) */
@@ -82,9 +102,10 @@ struct _AsTrace
 typedef struct
 {
   int n_layer, n_head, n_kv_head, n_tokens, d_model, head_dim, vocab_size;
-  gboolean all_logits;    /* logits for every position, not only the last */
-  gboolean capture_qkv;   /* the q, k and v arrays */
-  gboolean position_bias; /* the position_bias array [H][T][T] (the family fills it) */
+  gboolean all_logits;          /* logits for every position, not only the last */
+  gboolean capture_qkv;         /* the q, k and v arrays */
+  gboolean position_bias;       /* the position_bias array [H][T][T] (the family fills it) */
+  gboolean attention_on_demand; /* queries, keys and row statistics instead of the matrices */
 } AsTraceShape;
 
 /* Allocates a trace of SHAPE with every array zeroed, or fails with AS_ERROR_MEMORY (naming the
@@ -136,9 +157,33 @@ guint64 as_memory_budget (void);
  * ATTNSCOPE_MEMORY_LIMIT); WHAT names the request. */
 gboolean as_memory_check (guint64 bytes, const char *what, GError **error);
 
-static inline float *
-as_trace_attn (const AsTrace *t, int layer, int head) /* [T][T] */
+/* Whether TRACE holds its attention matrices (FALSE: it computes them on demand). */
+static inline gboolean
+as_trace_attention_held (const AsTrace *t)
 {
+  return t->attn != NULL;
+}
+
+/* Attention weights of head HEAD of LAYER: rows ROW0 .. ROW0+N_ROWS−1 (queries), columns
+ * COL0 .. COL0+N_COLS−1 (keys) into OUT [N_ROWS][LD] — copied from the matrices, or computed
+ * from the queries and keys: bit for bit what the forward pass computed (core/README.md,
+ * "Attention on demand"). Masked entries are exactly 0. Thread-safe. */
+void as_trace_attention_tile (const AsTrace *t, int layer, int head, int row0, int n_rows, int col0,
+                              int n_cols, float *out, int ld);
+
+/* The whole [T][T] attention of head HEAD of LAYER: a pointer into the trace's matrices, or,
+ * computed on demand, a new array stored in *OWNED (g_free it; NULL when nothing was allocated).
+ * T²·4 bytes: views of long texts read tiles instead. */
+const float *as_trace_attention_head (const AsTrace *t, int layer, int head, float **owned);
+
+/* As as_trace_attention_head for every head of LAYER: [H][T][T]. */
+const float *as_trace_attention_layer (const AsTrace *t, int layer, float **owned);
+
+/* Where the trace writes the matrices of LAYER (the forward pass and families only). */
+static inline float *
+as_trace_attn_matrices (const AsTrace *t, int layer, int head) /* [T][T] */
+{
+  g_assert (t->attn != NULL);
   return t->attn + ((gsize) layer * t->n_head + head) * t->n_tokens * t->n_tokens;
 }
 

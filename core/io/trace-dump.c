@@ -52,6 +52,53 @@ write_tokens (hid_t file, const char *name, char **tokens, hsize_t n, GError **e
   return ok;
 }
 
+/* Rows of one head written at a time, and the chunk's rows: 256 × T floats (8 MB at T = 8,192). */
+#define DUMP_ROW_BLOCK 256
+
+/* Writes the self-attention of T as a new dataset NAME [L][H][T][T], chunked [1][1][256][T] and
+ * written block by block from as_trace_attention_tile(), so that a trace that computes attention
+ * on demand never needs all of it in memory. Fails with AS_ERROR_IO naming the dataset. */
+static gboolean
+write_attention (hid_t file, const char *name, const AsTrace *t, GError **error)
+{
+  hsize_t L = t->n_layer, H = t->n_head, T = t->n_tokens, rows = MIN (T, DUMP_ROW_BLOCK);
+  hsize_t dims[] = { L, H, T, T }, chunk[] = { 1, 1, rows, T };
+  hid_t space = H5Screate_simple (4, dims, NULL);
+  hid_t plist = H5Pcreate (H5P_DATASET_CREATE);
+  herr_t status = space < 0 || plist < 0 ? -1 : H5Pset_chunk (plist, 4, chunk);
+  hid_t dset = status < 0 ? H5I_INVALID_HID
+                          : H5Dcreate2 (file, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, plist,
+                                        H5P_DEFAULT);
+  status = dset < 0 ? -1 : 0;
+  g_autofree float *block = g_new (float, rows *T); /* [rows][T] */
+  for (hsize_t e = 0; status >= 0 && e < L * H; e++)
+    for (hsize_t r0 = 0; status >= 0 && r0 < T; r0 += rows)
+      {
+        hsize_t n = MIN (rows, T - r0);
+        as_trace_attention_tile (t, e / H, e % H, r0, n, 0, T, block, T);
+        hsize_t start[] = { e / H, e % H, r0, 0 }, count[] = { 1, 1, n, T };
+        hid_t memory = H5Screate_simple (4, count, NULL);
+        status = memory < 0 ? -1
+                            : H5Sselect_hyperslab (space, H5S_SELECT_SET, start, NULL, count, NULL);
+        if (status >= 0)
+          status = H5Dwrite (dset, H5T_NATIVE_FLOAT, memory, space, H5P_DEFAULT, block);
+        if (memory >= 0)
+          H5Sclose (memory);
+      }
+  if (dset >= 0)
+    H5Dclose (dset);
+  if (plist >= 0)
+    H5Pclose (plist);
+  if (space >= 0)
+    H5Sclose (space);
+  if (status < 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_IO, "could not write dataset '%s'", name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* An encoder–decoder trace: both stacks and the cross-attention, with the names of transformers'
  * Seq2SeqLMOutput (encoder_attentions, decoder_attentions, cross_attentions, ...). */
 static gboolean
@@ -59,17 +106,15 @@ write_translation (hid_t file, const AsTrace *t, GError **error)
 {
   const AsTrace *e = t->source;
   hsize_t L = t->n_layer, H = t->n_head, T = t->n_tokens, D = t->d_model, V = t->vocab_size;
-  hsize_t Le = e->n_layer, He = e->n_head, S = e->n_tokens;
-  hsize_t enc_attn[] = { Le, He, S, S }, dec_attn[] = { L, H, T, T }, cross[] = { L, H, T, S };
+  hsize_t Le = e->n_layer, S = e->n_tokens;
+  hsize_t cross[] = { L, H, T, S };
   hsize_t enc_hidden[] = { Le + 1, S, D }, dec_hidden[] = { L + 1, T, D }, logits[] = { T, V };
   return write_ids (file, "source_ids", e->ids, S, error)
          && write_ids (file, "target_ids", t->ids, T, error)
          && write_tokens (file, "source_tokens", e->tokens, S, error)
          && write_tokens (file, "target_tokens", t->tokens, T, error)
-         && as_h5_write_dataset (file, "encoder_attentions", H5T_IEEE_F32LE, e->attn, 4, enc_attn,
-                                 error)
-         && as_h5_write_dataset (file, "decoder_attentions", H5T_IEEE_F32LE, t->attn, 4, dec_attn,
-                                 error)
+         && write_attention (file, "encoder_attentions", e, error)
+         && write_attention (file, "decoder_attentions", t, error)
          && as_h5_write_dataset (file, "cross_attentions", H5T_IEEE_F32LE, t->cross_attn, 4, cross,
                                  error)
          && as_h5_write_dataset (file, "encoder_hidden_states", H5T_IEEE_F32LE, e->hidden, 3,
@@ -102,11 +147,10 @@ write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *a
   ok = ok && as_h5_write_dataset (file, "tokens", str_type, t->tokens, 1, &T, error);
   H5Tclose (str_type);
 
-  hsize_t attn_dims[] = { L, H, T, T };
   hsize_t hidden_dims[] = { L + 1, T, D };
   hsize_t ctx_dims[] = { L, H, T, hd };
   hsize_t logits_dims[] = { T, V };
-  ok = ok && as_h5_write_dataset (file, "attentions", H5T_IEEE_F32LE, t->attn, 4, attn_dims, error);
+  ok = ok && write_attention (file, "attentions", t, error);
   ok = ok
        && as_h5_write_dataset (file, "hidden_states", H5T_IEEE_F32LE, t->hidden, 3, hidden_dims,
                                error);

@@ -206,7 +206,7 @@ heatmap_shows (const AsTrace *trace, int head)
   if (attnscope_heatmap_view_get_n_rows (heatmap) != t
       || attnscope_heatmap_view_get_n_cols (heatmap) != t)
     return FALSE;
-  const float *attn = as_trace_attn (trace, LAYER, head); /* [T][T] */
+  const float *attn = as_trace_attn_matrices (trace, LAYER, head); /* [T][T] */
   for (int i = 0; i < t; i++)
     if (attnscope_heatmap_view_get_value (heatmap, t - 1, i) != attn[(gsize) (t - 1) * t + i]
         || attnscope_heatmap_view_get_value (heatmap, i, i) != attn[(gsize) i * t + i])

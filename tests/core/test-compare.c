@@ -86,10 +86,10 @@ test_man_car (void)
   g_autoptr (AsTrace) a = sentence_trace_new (man_car, 5);
   g_autoptr (AsTrace) b = sentence_trace_new (car_man, 5);
   /* B's head (0,0) differs in one entry by 0.3, head (0,1) by 0.5 and 0.5, head (1,0) by 0.1 */
-  as_trace_attn (b, 0, 0)[7] = 0.3f;
-  as_trace_attn (b, 0, 1)[0] = 0.5f;
-  as_trace_attn (b, 0, 1)[24] = -0.5f;
-  as_trace_attn (b, 1, 0)[3] = 0.1f;
+  as_trace_attn_matrices (b, 0, 0)[7] = 0.3f;
+  as_trace_attn_matrices (b, 0, 1)[0] = 0.5f;
+  as_trace_attn_matrices (b, 0, 1)[24] = -0.5f;
+  as_trace_attn_matrices (b, 1, 0)[3] = 0.1f;
   g_autoptr (GError) error = NULL;
   g_autoptr (AsComparison) c = as_compare_traces (a, b, &error);
   g_assert_no_error (error);
@@ -296,7 +296,8 @@ test_alignments (void)
       double layer_sq = 0;
       for (int head = 0; head < 2; head++)
         {
-          const float *pa = as_trace_attn (a, layer, head), *pb = as_trace_attn (b, layer, head);
+          const float *pa = as_trace_attn_matrices (a, layer, head),
+                      *pb = as_trace_attn_matrices (b, layer, head);
           g_assert_true (as_comparison_head_difference (d, c, a, b, layer, head, AS_ALIGN_TOKENS));
           double sq = 0;
           for (int i = 0; i < 5; i++)
@@ -330,7 +331,8 @@ test_alignments (void)
   g_assert_true (as_comparison_head_difference (d, u, a, shorter, 1, 1, AS_ALIGN_TOKENS));
   g_assert_true (isnan (d[1 * 5 + 0]) && isnan (d[0 * 5 + 3]));
   g_assert_cmpfloat (d[4 * 5 + 2], ==,
-                     as_trace_attn (shorter, 1, 1)[1 * 4 + 3] - as_trace_attn (a, 1, 1)[22]);
+                     as_trace_attn_matrices (shorter, 1, 1)[1 * 4 + 3]
+                         - as_trace_attn_matrices (a, 1, 1)[22]);
 }
 
 static void

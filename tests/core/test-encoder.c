@@ -68,7 +68,7 @@ check_bidirectional_rows (const char *label, const AsTrace *t)
   g_assert_false (t->causal);
   for (int e = 0; e < t->n_layer * t->n_head; e++)
     {
-      const float *p = as_trace_attn (t, e / t->n_head, e % t->n_head); /* [T][T] */
+      const float *p = as_trace_attn_matrices (t, e / t->n_head, e % t->n_head); /* [T][T] */
       for (int i = 0; i < T; i++)
         {
           double sum = 0;

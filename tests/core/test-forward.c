@@ -57,7 +57,7 @@ test_tiny_not_uniform (void)
   g_autoptr (AsTrace) t = as_forward (model, ids, 32, NULL, &error);
   g_assert_no_error (error);
   float top = 0;
-  const float *p = as_trace_attn (t, 0, 0); /* [T][T] */
+  const float *p = as_trace_attn_matrices (t, 0, 0); /* [T][T] */
   for (int j = 0; j < 32; j++)
     top = MAX (top, p[31 * 32 + j]);
   g_assert_cmpfloat (top, >, 2.0 / 32);

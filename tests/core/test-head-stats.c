@@ -52,7 +52,7 @@ pattern_trace_new (int n_tokens, gboolean causal)
 {
   AsTrace *t = fixture_trace_new (2, 2, n_tokens, 4, 2, NULL, causal);
   for (int e = 0; e < 4; e++)
-    fill_pattern (as_trace_attn (t, e / 2, e % 2), n_tokens, e, causal);
+    fill_pattern (as_trace_attn_matrices (t, e / 2, e % 2), n_tokens, e, causal);
   return t;
 }
 
@@ -143,11 +143,11 @@ test_encoder_patterns (void)
   t->special_ids[AS_SPECIAL_SEP] = 102;
   for (int i = 0; i < T; i++)
     {
-      as_trace_attn (t, 0, 0)[i * T + MIN (i + 1, T - 1)] = 1;
-      as_trace_attn (t, 0, 1)[i * T] = 1;
-      as_trace_attn (t, 1, 0)[i * T + (i <= 3 ? 3 : 6)] = 1;
+      as_trace_attn_matrices (t, 0, 0)[i * T + MIN (i + 1, T - 1)] = 1;
+      as_trace_attn_matrices (t, 0, 1)[i * T] = 1;
+      as_trace_attn_matrices (t, 1, 0)[i * T + (i <= 3 ? 3 : 6)] = 1;
       for (int j = 0; j < T; j++)
-        as_trace_attn (t, 1, 1)[i * T + j] = 1.0f / T;
+        as_trace_attn_matrices (t, 1, 1)[i * T + j] = 1.0f / T;
     }
   g_autoptr (AsHeadStats) s = as_head_stats_compute (t);
   /* rows 1..6 count for cls and sep (row 0 is the [CLS] itself) */
@@ -245,7 +245,7 @@ test_aggregate (void)
   g_autoptr (AsTrace) five = pattern_trace_new (5, TRUE);
   g_autoptr (AsTrace) three = fixture_trace_new (2, 2, 3, 4, 2, NULL, TRUE);
   for (int e = 0; e < 4; e++)
-    fill_pattern (as_trace_attn (three, e / 2, e % 2), 3, PATTERN_UNIFORM, TRUE);
+    fill_pattern (as_trace_attn_matrices (three, e / 2, e % 2), 3, PATTERN_UNIFORM, TRUE);
   g_autoptr (AsTrace) one = pattern_trace_new (1, TRUE);
   g_autoptr (GError) error = NULL;
 

@@ -344,7 +344,7 @@ test_special_ids (void)
   for (int l = 0; l < enc->n_layer; l++)
     for (int h = 0; h < enc->n_head; h++)
       {
-        const float *P = as_trace_attn (enc, l, h);
+        const float *P = as_trace_attn_matrices (enc, l, h);
         double sum = 0;
         for (int i = 0; i < S; i++)
           sum += P[(gsize) i * S + S - 1];

@@ -68,7 +68,7 @@ seed_trace_new (void)
   const char *words[] = { "May", "the", "force", "be", "with", "you" };
   AsTrace *t = fixture_trace_new (1, 1, 6, 10, 10, words, FALSE);
   memcpy (t->hidden, seed_embeddings, sizeof seed_embeddings);
-  float *p = as_trace_attn (t, 0, 0);
+  float *p = as_trace_attn_matrices (t, 0, 0);
   for (int i = 0; i < 6; i++)
     {
       double s[6], sum = 0;
@@ -227,7 +227,7 @@ test_vectors_attention (void)
   for (int l = 0; l < 2; l++)
     for (int h = 0; h < 2; h++)
       for (int e = 0; e < 9; e++)
-        as_trace_attn (t, l, h)[e] = 10 * l + h + 1;
+        as_trace_attn_matrices (t, l, h)[e] = 10 * l + h + 1;
   const struct
   {
     AsVectorSource source;

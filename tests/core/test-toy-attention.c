@@ -213,7 +213,7 @@ check_comparison (const AsTrace *t, int token, const double expected[2][T_SEED -
   g_assert_no_error (error);
   int n_rows = 0;
   g_autofree AsSimilarityRow *rows
-      = as_similarity_table (sim, as_trace_attn (t, 0, 0), t->n_tokens, token, &n_rows);
+      = as_similarity_table (sim, as_trace_attn_matrices (t, 0, 0), t->n_tokens, token, &n_rows);
   g_assert_cmpint (n_rows, ==, T_SEED - 1);
   float similarity[T_SEED - 1], attention[T_SEED - 1];
   for (int r = 0; r < n_rows; r++)
@@ -253,7 +253,7 @@ check_seed_a1 (const AsTrace *t)
   g_assert_cmpmem (t->k, sizeof seed_embeddings, seed_embeddings, sizeof seed_embeddings);
   g_assert_cmpmem (t->v, sizeof seed_embeddings, seed_embeddings, sizeof seed_embeddings);
 
-  check_printed ("A1 attention", as_trace_attn (t, 0, 0), a1_attention, T_SEED * T_SEED, 4,
+  check_printed ("A1 attention", as_trace_attn_matrices (t, 0, 0), a1_attention, T_SEED * T_SEED, 4,
                  PROB_NOISE);
   check_printed ("A1 contexts", t->ctx, a1_contexts, T_SEED * D_SEED, 4, PROB_NOISE);
   /* no W_O: the layer output is the context vectors */
@@ -267,8 +267,10 @@ static void
 check_seed_a2 (const AsTrace *t)
 {
   check_toy_trace_shape (t, 2, T_SEED, D_SEED, 5);
-  check_printed ("A2 head 0", as_trace_attn (t, 0, 0), a2_head0, T_SEED * T_SEED, 6, PROB_NOISE);
-  check_printed ("A2 head 1", as_trace_attn (t, 0, 1), a2_head1, T_SEED * T_SEED, 6, PROB_NOISE);
+  check_printed ("A2 head 0", as_trace_attn_matrices (t, 0, 0), a2_head0, T_SEED * T_SEED, 6,
+                 PROB_NOISE);
+  check_printed ("A2 head 1", as_trace_attn_matrices (t, 0, 1), a2_head1, T_SEED * T_SEED, 6,
+                 PROB_NOISE);
   check_printed ("A2 output", as_trace_attn_out (t, 0), a2_output, T_SEED * D_SEED, 4,
                  OUTPUT_NOISE);
 }
@@ -480,7 +482,7 @@ test_causal (void)
   g_autoptr (AsTrace) t = as_toy_attention_run (&c, &w, NULL, ids, T_SEED, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (t->causal);
-  const float *P = as_trace_attn (t, 0, 0);
+  const float *P = as_trace_attn_matrices (t, 0, 0);
   float expected[T_SEED * T_SEED] = { 0 };
   for (int i = 0; i < T_SEED; i++)
     {
@@ -588,7 +590,7 @@ test_pytorch_reference (void)
   for (int h = 0; h < H; h++)
     for (int i = 0; i < T; i++)
       for (int j = i + 1; j < T; j++)
-        g_assert_true (as_trace_attn (t, 0, h)[i * T + j] == 0.0f);
+        g_assert_true (as_trace_attn_matrices (t, 0, h)[i * T + j] == 0.0f);
 }
 
 /* ---- bad input ---- */

@@ -60,7 +60,7 @@ test_bpe_words (void)
   g_assert_cmpfloat_with_epsilon (w[4 * 5 + 2], 0.45, 1e-6);
 
   /* the model's attention: rows of words sum to 1, future words are 0 */
-  as_word_pool_attention (w, as_trace_attn (t, 1, 2), spans);
+  as_word_pool_attention (w, as_trace_attn_matrices (t, 1, 2), spans);
   for (int a = 0; a < 5; a++)
     {
       double sum = 0;

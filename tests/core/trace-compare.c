@@ -120,7 +120,7 @@ trace_check_attention_rows (const char *label, const AsTrace *t, const int *wind
   for (int l = 0; l < t->n_layer; l++)
     for (int h = 0; h < t->n_head; h++)
       {
-        const float *p = as_trace_attn (t, l, h); /* [T][T] */
+        const float *p = as_trace_attn_matrices (t, l, h); /* [T][T] */
         int w = windows != NULL ? windows[l] : 0;
         for (int i = 0; i < T; i++)
           {

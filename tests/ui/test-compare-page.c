@@ -74,7 +74,8 @@ static double
 head_change (const AsTrace *a, const AsTrace *b, const int *partner, int layer, int head)
 {
   int n = a->n_tokens;
-  const float *pa = as_trace_attn (a, layer, head), *pb = as_trace_attn (b, layer, head);
+  const float *pa = as_trace_attn_matrices (a, layer, head),
+              *pb = as_trace_attn_matrices (b, layer, head);
   double sum = 0;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
@@ -154,7 +155,7 @@ test_difference_range (void)
       attnscope_session_get_compare (attnscope_window_get_session (window)));
   g_autofree int *partner = pairing (a, b);
   int n = a->n_tokens;
-  const float *pa = as_trace_attn (a, 1, 1), *pb = as_trace_attn (b, 1, 1);
+  const float *pa = as_trace_attn_matrices (a, 1, 1), *pb = as_trace_attn_matrices (b, 1, 1);
   double largest = 0;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)

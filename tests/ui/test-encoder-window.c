@@ -293,7 +293,7 @@ check_block (const AsTrace *t, int row0, int n_rows, int col0, int n_cols)
   g_assert_cmpint (attnscope_heatmap_view_get_n_cols (heatmap), ==, n_cols);
   /* a new block shows all of it, not a zoomed corner */
   g_assert_cmpint (attnscope_heatmap_view_get_zoom (heatmap), ==, 0);
-  const float *p = as_trace_attn (t, 1, 2);
+  const float *p = as_trace_attn_matrices (t, 1, 2);
   for (int i = 0; i < n_rows; i++)
     for (int j = 0; j < n_cols; j++)
       g_assert_cmpfloat (attnscope_heatmap_view_get_value (heatmap, i, j), ==,
@@ -354,7 +354,7 @@ test_sentence_filter (void)
     int w = spans->n_words, wb = as_word_spans_word_of (spans, b);
     g_assert_cmpint (spans->first[wb], ==, b);
     g_autofree float *pooled = g_new (float, (gsize) w *w);
-    as_word_pool_attention (pooled, as_trace_attn (t, 1, 2), spans);
+    as_word_pool_attention (pooled, as_trace_attn_matrices (t, 1, 2), spans);
     att = ATTNSCOPE_ATTENTION_PAGE (page ("attention"));
     AttnscopeHeatmapView *heatmap = attnscope_attention_page_get_heatmap (att);
     g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, w - wb);

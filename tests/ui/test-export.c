@@ -495,7 +495,7 @@ test_cli_seed_matches_render (void)
   g_assert_cmpint (trace->n_tokens, ==, 6);
   g_auto (GStrv) labels = ar_token_labels_from_trace (trace, FALSE);
   ArHeatmapFigure fig;
-  seed_heatmap (&fig, as_trace_attn (trace, 0, 0));
+  seed_heatmap (&fig, as_trace_attn_matrices (trace, 0, 0));
   fig.row_labels = fig.col_labels = (const char *const *) labels;
   ArFigure figure = ar_figure_from_heatmap (&fig);
   double w, h;

@@ -542,7 +542,7 @@ test_normalize_rows (void)
   const ArHeatmapFigure *fig = shown_heatmap ();
   AsTrace *t = trace ();
   int n = t->n_tokens;
-  const float *a = as_trace_attn (t, 1, 0);
+  const float *a = as_trace_attn_matrices (t, 1, 0);
   g_assert_cmpint (fig->n_rows, ==, n);
   for (int i = 0; i < n; i++)
     {
@@ -576,7 +576,7 @@ test_log_colors (void)
 {
   AsTrace *t = trace ();
   int n = t->n_tokens;
-  const float *a = as_trace_attn (t, 1, 0);
+  const float *a = as_trace_attn_matrices (t, 1, 0);
   for (int autoscale = 1; autoscale >= 0; autoscale--)
     {
       reset_view ();
@@ -654,7 +654,7 @@ check_grid_each (void)
   for (int l = 0; l < t->n_layer; l++)
     for (int hd = 0; hd < t->n_head; hd++)
       {
-        const float *a = as_trace_attn (t, l, hd);
+        const float *a = as_trace_attn_matrices (t, l, hd);
         /* a causal model's weights below the diagonal of the rows after the first; all else */
         double lo = INFINITY, hi = -INFINITY;
         for (int i = t->causal ? 1 : 0; i < n; i++)
@@ -742,7 +742,7 @@ test_cursor_status (void)
   g_assert_true (g_str_has_prefix (status_text (), "Arrow keys"));
   AsTrace *t = trace ();
   int n = t->n_tokens;
-  const float *a = as_trace_attn (t, 1, 0);
+  const float *a = as_trace_attn_matrices (t, 1, 0);
   g_auto (GStrv) labels = ar_token_labels_from_trace (t, AR_TOKEN_LABEL_DEFAULT);
   /* The first arrow puts the cursor on the first cell; then it moves. */
   g_assert_true (press_key (w, GDK_KEY_Down, 0));

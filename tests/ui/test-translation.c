@@ -219,7 +219,7 @@ test_translate_fixture (void)
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
   g_assert_cmpint (attnscope_view_state_get_n_layers (v), ==, 2);
   g_assert_cmpint (attnscope_view_state_get_layer (v), ==, 1); /* clamped */
-  check_heatmap (as_trace_attn (pass->source, 1, 3), 0, pass->source, pass->source,
+  check_heatmap (as_trace_attn_matrices (pass->source, 1, 3), 0, pass->source, pass->source,
                  "Encoder self-attention · layer 1 · head 3");
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
   g_assert_cmpint (attnscope_view_state_get_n_layers (v), ==, 3);
@@ -260,10 +260,10 @@ test_shipped (void)
 
   /* the encoder's S x S and the decoder's causal T x T */
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
-  check_heatmap (as_trace_attn (pass->source, 1, 2), 0, pass->source, pass->source,
+  check_heatmap (as_trace_attn_matrices (pass->source, 1, 2), 0, pass->source, pass->source,
                  "Encoder self-attention · layer 1 · head 2");
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
-  check_heatmap (as_trace_attn (pass, 1, 2), 0, pass, pass,
+  check_heatmap (as_trace_attn_matrices (pass, 1, 2), 0, pass, pass,
                  "Decoder self-attention · layer 1 · head 2");
   const ArHeatmapFigure *dec
       = &ar_built_figure_get_parts (

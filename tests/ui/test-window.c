@@ -130,7 +130,7 @@ check_strip_and_heatmap (const char *text)
       head = attnscope_view_state_get_head (gui_test_view_state (window));
   /* an independent pass of the same input: the window's bits (tests/README.md, "Same bits for
    * every thread count") */
-  const float *attn = as_trace_attn (expected, layer, head);
+  const float *attn = as_trace_attn_matrices (expected, layer, head);
   for (int r = 0; r < expected->n_tokens; r++)
     for (int c = 0; c < expected->n_tokens; c++)
       g_assert_cmpfloat (attnscope_heatmap_view_get_value (heatmap, r, c), ==,
@@ -346,7 +346,7 @@ test_similarity_page (void)
       g_assert_cmpfloat_with_epsilon (attnscope_similarity_row_get_similarity (row),
                                       expected[1 * t + j], 1e-6);
       g_assert_cmpfloat_with_epsilon (attnscope_similarity_row_get_attention (row),
-                                      as_trace_attn (trace, layer, head)[1 * t + j], 1e-6);
+                                      as_trace_attn_matrices (trace, layer, head)[1 * t + j], 1e-6);
     }
   AttnscopeHeatmapView *heatmap = attnscope_similarity_page_get_heatmap (sim);
   g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, t);
@@ -414,7 +414,8 @@ test_compare_page (void)
   g_assert_nonnull (b);
   int layer = attnscope_view_state_get_layer (gui_test_view_state (window)),
       head = attnscope_view_state_get_head (gui_test_view_state (window));
-  const float *pa = as_trace_attn (a, layer, head), *pb = as_trace_attn (b, layer, head);
+  const float *pa = as_trace_attn_matrices (a, layer, head),
+              *pb = as_trace_attn_matrices (b, layer, head);
   /* By token (the default): the k-th occurrence of a token in A is paired with the k-th in B —
    * for this permutation every token has a partner, and panel B is B's weights permuted into
    * A's order. The pairing is computed here from the token texts, independently of core. */
@@ -486,7 +487,7 @@ test_compare_page (void)
   g_assert_true (attnscope_compare_view_has_difference (view));
   b = attnscope_run_get_trace (gui_test_compare_run (window));
   g_assert_cmpint (b->n_tokens, <, n);
-  pb = as_trace_attn (b, layer, head);
+  pb = as_trace_attn_matrices (b, layer, head);
   /* A's first pieces are B's ("The car" is a prefix of A's text's pieces up to " "); a piece of A
    * that B lacks ("man") has no partner: its row is empty. */
   g_assert_true (g_str_equal (a->tokens[0], b->tokens[0])

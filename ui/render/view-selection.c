@@ -56,7 +56,7 @@ ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view)
     case AR_AGGREGATE_HEAD:
     default:
       g_return_val_if_fail (view->head >= 0 && view->head < t->n_head, NULL);
-      return as_trace_attn (t, view->layer, view->head);
+      return as_trace_attn_matrices (t, view->layer, view->head);
     }
 }
 
