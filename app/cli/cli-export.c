@@ -74,6 +74,7 @@
 #include "cli-common.h"
 #include "cli-intervene.h"
 #include "cli-export-lens.h"
+#include "cli-export-view.h"
 #include "compare-figure.h"
 #include "cross-figure.h"
 #include "figure-export.h"
@@ -83,41 +84,11 @@
 #include "projection-figure.h"
 #include "similarity-figure.h"
 
-typedef enum
-{
-  VIEW_ATTENTION, /* head, mean or rollout (ArViewSelection.aggregate) */
-  VIEW_GRID,
-  VIEW_SIMILARITY,
-  VIEW_PROJECTION,
-  VIEW_ALIGNMENT,     /* a translation's source and target linked by cross-attention */
-  VIEW_LENS,          /* the logit lens (cli-export-lens.h) */
-  VIEW_POSITION_BIAS, /* the trace's position_bias of one head (T5) */
-} View;
-
 /* The texts of the command: --text, --pair, --compare, --compare-pair (NULL: not given). */
 typedef struct
 {
   const char *text, *pair, *compare, *compare_pair;
 } ExportTexts;
-
-typedef struct
-{
-  View view;
-  ArViewSelection selection;
-  AsVectorSource source; /* similarity and projection */
-  int vectors_layer, vectors_head;
-  AsProjectionMethod method;
-  gboolean has_also; /* projection: a second panel of the vectors also_source */
-  AsVectorSource also_source;
-  int also_layer, also_head;
-  const char *highlight; /* projection: the word whose tokens are marked, or NULL */
-  GPtrArray *more_texts; /* projection: the texts after T (and T2), or NULL */
-  gboolean no_labels, truncate, sidecar, force;
-  ArExportOptions options;
-  const char *target;    /* translation models: the target text (NULL: the model's translation) */
-  CliAttentionKind kind; /* translation models: which attention the figure shows */
-  CliExportLens lens;
-} ExportRequest;
 
 /* One text's trace and what is computed from it. */
 typedef struct
@@ -508,111 +479,6 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
   return code;
 }
 
-/* The options that choose the view, as given on the command line (G_MININT / NULL: not given). */
-typedef struct
-{
-  int layer, head, mean, rollout, position_bias;
-  gboolean grid, alignment;
-  const char *similarity, *project, *of, *also, *highlight;
-  gboolean more_texts; /* --project with several texts (--text repeated, --lines) */
-} ViewOptions;
-
-static int
-choose_vectors (ExportRequest *req, const ViewOptions *v)
-{
-  req->view = v->similarity != NULL ? VIEW_SIMILARITY : VIEW_PROJECTION;
-  if (v->project != NULL && !as_projection_method_from_string (v->project, &req->method))
-    return cli_usage_printf ("export", "--project '%s' is not pca, tsne or umap", v->project);
-  req->vectors_layer = v->layer;
-  req->vectors_head = v->head;
-  int code = cli_parse_vector_selection ("export", v->similarity != NULL ? v->similarity : v->of,
-                                         &req->source, &req->vectors_layer, &req->vectors_head);
-  if (code != CLI_EXIT_OK)
-    return code;
-  if (!as_vector_source_needs_head (req->source))
-    req->vectors_head = -1;
-  if (v->also != NULL)
-    {
-      req->has_also = TRUE;
-      req->also_layer = v->layer;
-      req->also_head = v->head;
-      code
-          = cli_parse_vector_selection_named ("export", "--also", "--layer", "--head", v->also,
-                                              &req->also_source, &req->also_layer, &req->also_head);
-      if (code != CLI_EXIT_OK)
-        return code;
-      if (!as_vector_source_needs_head (req->also_source))
-        req->also_head = -1;
-    }
-  GError *error = NULL;
-  if (v->highlight != NULL && !as_word_check (v->highlight, &error))
-    {
-      code = cli_usage_printf ("export", "--highlight: %s", error->message);
-      g_error_free (error);
-      return code;
-    }
-  req->highlight = v->highlight;
-  return -1;
-}
-
-/* Chooses REQ's view from V; returns -1 when fine, else the exit code. */
-static int
-choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
-{
-  gboolean head = v->layer != G_MININT || v->head != G_MININT;
-  gboolean aggregate = v->mean != G_MININT || v->rollout != G_MININT;
-  int views = (v->mean != G_MININT) + (v->rollout != G_MININT) + v->grid + (v->similarity != NULL)
-              + (v->project != NULL) + req->lens.lens + (v->position_bias != G_MININT);
-  int lens_code = req->lens.lens ? -1 : cli_export_lens_check (&req->lens);
-  if (lens_code >= 0)
-    return lens_code;
-  if (v->alignment && (v->grid || v->similarity != NULL || v->project != NULL || req->lens.lens))
-    return cli_usage_printf ("export", "--alignment goes with --layer L --head H or --mean L");
-  if (views > 1 || (views == 0 && !head) || ((aggregate || v->position_bias != G_MININT) && head))
-    return cli_usage_printf ("export", "give exactly one of --layer L --head H, --grid, --mean L, "
-                                       "--rollout L, --similarity KIND, --project METHOD, --lens, "
-                                       "--position-bias H");
-  if (v->position_bias != G_MININT)
-    {
-      if (compare || v->alignment)
-        return cli_usage_printf ("export", "--position-bias goes with neither --compare nor "
-                                           "--alignment");
-      req->view = VIEW_POSITION_BIAS;
-      req->selection.aggregate = AR_AGGREGATE_HEAD;
-      req->selection.head = v->position_bias;
-      return -1;
-    }
-  if (compare && v->alignment)
-    return cli_usage_printf ("export", "--compare does not go with --alignment");
-  if (v->project == NULL && (v->also != NULL || v->highlight != NULL || v->more_texts))
-    return cli_usage_printf ("export",
-                             "--also, --highlight, --lines and several --text go with --project");
-  if (compare && (v->grid || v->similarity != NULL || req->lens.lens))
-    return cli_usage_printf (
-        "export", "--compare works with --layer/--head, --mean, --rollout and --project");
-  if (v->similarity != NULL || v->project != NULL)
-    return choose_vectors (req, v);
-  if (req->lens.lens)
-    {
-      req->view = VIEW_LENS;
-      return cli_export_lens_check (&req->lens);
-    }
-  if (head && (v->layer == G_MININT || v->head == G_MININT))
-    return cli_usage_printf ("export", "--layer L and --head H go together");
-  ArViewSelection *s = &req->selection;
-  req->view = v->grid ? VIEW_GRID : v->alignment ? VIEW_ALIGNMENT : VIEW_ATTENTION;
-  /* A grid without --layer/--head outlines no head: its view is not one head. */
-  s->aggregate = head                     ? AR_AGGREGATE_HEAD
-                 : v->rollout != G_MININT ? AR_AGGREGATE_ROLLOUT
-                                          : AR_AGGREGATE_MEAN;
-  s->layer = head                     ? v->layer
-             : v->rollout != G_MININT ? v->rollout
-             : v->mean != G_MININT    ? v->mean
-                                      : 0;
-  s->head = head ? v->head : 0;
-  return -1;
-}
-
 /* Checks the options that need no model; returns -1 when fine, else the exit code. */
 static int
 check_options (ExportRequest *req, int argc, char **argv, const char *text, const char *output,
@@ -627,7 +493,7 @@ check_options (ExportRequest *req, int argc, char **argv, const char *text, cons
   int name_code = cli_check_output_name ("export", "-o", output);
   if (name_code >= 0)
     return name_code;
-  int code = choose_view (req, v, compare);
+  int code = cli_export_choose_view (req, v, compare);
   if (code >= 0)
     return code;
   GError *error = NULL;

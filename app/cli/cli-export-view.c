@@ -1,0 +1,103 @@
+/* cli-export-view.c — the view `attnscope export`'s options choose (cli-export-view.h): exactly
+ * one figure, its layer, head or aggregate, and the vectors a similarity or projection reads. */
+#include "cli-export-view.h"
+
+#include "as-word-marks.h"
+#include "cli-analysis.h"
+#include "cli-common.h"
+
+static int
+choose_vectors (ExportRequest *req, const ViewOptions *v)
+{
+  req->view = v->similarity != NULL ? VIEW_SIMILARITY : VIEW_PROJECTION;
+  if (v->project != NULL && !as_projection_method_from_string (v->project, &req->method))
+    return cli_usage_printf ("export", "--project '%s' is not pca, tsne or umap", v->project);
+  req->vectors_layer = v->layer;
+  req->vectors_head = v->head;
+  int code = cli_parse_vector_selection ("export", v->similarity != NULL ? v->similarity : v->of,
+                                         &req->source, &req->vectors_layer, &req->vectors_head);
+  if (code != CLI_EXIT_OK)
+    return code;
+  if (!as_vector_source_needs_head (req->source))
+    req->vectors_head = -1;
+  if (v->also != NULL)
+    {
+      req->has_also = TRUE;
+      req->also_layer = v->layer;
+      req->also_head = v->head;
+      code
+          = cli_parse_vector_selection_named ("export", "--also", "--layer", "--head", v->also,
+                                              &req->also_source, &req->also_layer, &req->also_head);
+      if (code != CLI_EXIT_OK)
+        return code;
+      if (!as_vector_source_needs_head (req->also_source))
+        req->also_head = -1;
+    }
+  GError *error = NULL;
+  if (v->highlight != NULL && !as_word_check (v->highlight, &error))
+    {
+      code = cli_usage_printf ("export", "--highlight: %s", error->message);
+      g_error_free (error);
+      return code;
+    }
+  req->highlight = v->highlight;
+  return -1;
+}
+
+/* Chooses REQ's view from V; returns -1 when fine, else the exit code. */
+int
+cli_export_choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
+{
+  gboolean head = v->layer != G_MININT || v->head != G_MININT;
+  gboolean aggregate = v->mean != G_MININT || v->rollout != G_MININT;
+  int views = (v->mean != G_MININT) + (v->rollout != G_MININT) + v->grid + (v->similarity != NULL)
+              + (v->project != NULL) + req->lens.lens + (v->position_bias != G_MININT);
+  int lens_code = req->lens.lens ? -1 : cli_export_lens_check (&req->lens);
+  if (lens_code >= 0)
+    return lens_code;
+  if (v->alignment && (v->grid || v->similarity != NULL || v->project != NULL || req->lens.lens))
+    return cli_usage_printf ("export", "--alignment goes with --layer L --head H or --mean L");
+  if (views > 1 || (views == 0 && !head) || ((aggregate || v->position_bias != G_MININT) && head))
+    return cli_usage_printf ("export", "give exactly one of --layer L --head H, --grid, --mean L, "
+                                       "--rollout L, --similarity KIND, --project METHOD, --lens, "
+                                       "--position-bias H");
+  if (v->position_bias != G_MININT)
+    {
+      if (compare || v->alignment)
+        return cli_usage_printf ("export", "--position-bias goes with neither --compare nor "
+                                           "--alignment");
+      req->view = VIEW_POSITION_BIAS;
+      req->selection.aggregate = AR_AGGREGATE_HEAD;
+      req->selection.head = v->position_bias;
+      return -1;
+    }
+  if (compare && v->alignment)
+    return cli_usage_printf ("export", "--compare does not go with --alignment");
+  if (v->project == NULL && (v->also != NULL || v->highlight != NULL || v->more_texts))
+    return cli_usage_printf ("export",
+                             "--also, --highlight, --lines and several --text go with --project");
+  if (compare && (v->grid || v->similarity != NULL || req->lens.lens))
+    return cli_usage_printf (
+        "export", "--compare works with --layer/--head, --mean, --rollout and --project");
+  if (v->similarity != NULL || v->project != NULL)
+    return choose_vectors (req, v);
+  if (req->lens.lens)
+    {
+      req->view = VIEW_LENS;
+      return cli_export_lens_check (&req->lens);
+    }
+  if (head && (v->layer == G_MININT || v->head == G_MININT))
+    return cli_usage_printf ("export", "--layer L and --head H go together");
+  ArViewSelection *s = &req->selection;
+  req->view = v->grid ? VIEW_GRID : v->alignment ? VIEW_ALIGNMENT : VIEW_ATTENTION;
+  /* A grid without --layer/--head outlines no head: its view is not one head. */
+  s->aggregate = head                     ? AR_AGGREGATE_HEAD
+                 : v->rollout != G_MININT ? AR_AGGREGATE_ROLLOUT
+                                          : AR_AGGREGATE_MEAN;
+  s->layer = head                     ? v->layer
+             : v->rollout != G_MININT ? v->rollout
+             : v->mean != G_MININT    ? v->mean
+                                      : 0;
+  s->head = head ? v->head : 0;
+  return -1;
+}
