@@ -130,6 +130,29 @@ check_export_parity (const char *name, const char *model, const char *const *arg
   g_unlink (cli_png);
 }
 
+/* With ATTNSCOPE_SHOT_DIR set: the screen as NAME.png there, to be looked at. */
+static void
+maybe_shot (const char *name)
+{
+  const char *dir = g_getenv ("ATTNSCOPE_SHOT_DIR");
+  if (dir == NULL)
+    return;
+  gui_test_wait_drawn (GTK_WIDGET (window), TIMEOUT_MS);
+  g_autofree char *file = g_strdup_printf ("%s/%s.png", dir, name);
+  const char *argv[] = { "/usr/bin/import", "-window", "root", file, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  gui_test_spawn (argv, &out, &err, &status);
+  g_test_message ("screenshot %s (status %d)", file, status);
+}
+
+/* The heatmap has its size (a busy machine can show the page before). */
+static gboolean
+heatmap_sized (gpointer heatmap)
+{
+  return gtk_widget_get_width (GTK_WIDGET (heatmap)) > 100;
+}
+
 /* The figure shows head HEAD's position bias of T, exactly. */
 static void
 assert_bias_figure (const ArHeatmapFigure *fig, const AsTrace *t, int head, const char *title)
@@ -187,6 +210,7 @@ test_t5_position_bias (void)
   fig = attention_figure ();
   assert_bias_figure (fig, decoder, 2, "Position bias of decoder head 2 (every layer)");
   g_assert_true (fig->mask_upper);
+  maybe_shot ("t5-decoder-position-bias");
   check_export_parity ("decoder-bias", model,
                        (const char *[]){ "--text", SOURCE, "--target", TARGET, "--kind", "decoder",
                                          "--position-bias", "2", "--scale", "1", NULL });
@@ -233,11 +257,24 @@ test_gemma_window (void)
   g_assert_cmpint (ar_heatmap_cell_state (fig, last, last - 15), ==, AR_CELL_VALUE);
   g_assert_cmpint (ar_heatmap_cell_state (fig, 15, 0), ==, AR_CELL_VALUE);
   g_assert_cmpint (ar_heatmap_cell_state (fig, 16, 0), ==, AR_CELL_MASKED);
+  /* the tooltip says why */
+  AttnscopeHeatmapView *heatmap
+      = attnscope_attention_page_get_heatmap (ATTNSCOPE_ATTENTION_PAGE (attention_page ()));
+  double x, y, cw, ch;
+  g_assert_true (gui_test_wait_until (heatmap_sized, heatmap, TIMEOUT_MS));
+  g_assert_true (attnscope_heatmap_view_get_cell_rect (heatmap, last, 0, &x, &y, &cw, &ch));
+  g_autofree char *tip = attnscope_heatmap_view_dup_tooltip_at (heatmap, x + cw / 2, y + ch / 2);
+  g_test_message ("tooltip: %s", tip);
+  g_assert_nonnull (strstr (tip, "masked: outside the layer&apos;s sliding window of 16 tokens"));
+  g_assert_true (attnscope_heatmap_view_get_cell_rect (heatmap, 0, last, &x, &y, &cw, &ch));
+  g_autofree char *future = attnscope_heatmap_view_dup_tooltip_at (heatmap, x + cw / 2, y + ch / 2);
+  g_assert_nonnull (strstr (future, "masked: the model cannot attend to a later token"));
   /* the cells masked are exactly those the layer gave weight 0 */
   for (int i = 0; i < fig->n_rows; i++)
     for (int j = 0; j <= i; j++)
       if (ar_heatmap_cell_state (fig, i, j) == AR_CELL_MASKED)
         g_assert_cmpfloat (fig->values[(gsize) i * fig->n_cols + j], ==, 0);
+  maybe_shot ("gemma-local-layer");
   check_export_parity (
       "gemma-local", model,
       (const char *[]){ "--text", LONG_TEXT, "--layer", "2", "--head", "1", "--scale", "1", NULL });
