@@ -8,6 +8,8 @@
  * - a second token (vs) and another position: the command's numbers with --vs-id and
  *   --position; while the new attribution is computed the page keeps its figure;
  * - a word the vocabulary splits: the status line says so and the figure stays;
+ * - about 1,000 tokens (a random GPT-2 with a context of 1,024): the last position's numbers
+ *   equal the command's;
  * - a post-norm encoder (attnscope-mini-bert): one line with the core's reason, no figure. */
 #include <adwaita.h>
 #include <json-glib/json-glib.h>
@@ -16,6 +18,7 @@
 
 #include "as-predict.h"
 #include "attnscope-attribution-page.h"
+#include "gpt2-models.h"
 #include "gui-test-util.h"
 
 #define TIMEOUT_MS 60000
@@ -42,7 +45,7 @@ main_trace (void)
 /* `attnscope attribute --model MODEL --text TEXT --target-id TARGET [--vs-id VS] [--position P]
  * --json`, parsed. */
 static JsonObject *
-cli_attribution (int target, int vs, int position)
+cli_attribution_of (const char *model, const char *text, int target, int vs, int position)
 {
   g_autofree char *t = g_strdup_printf ("%d", target);
   g_autofree char *v = g_strdup_printf ("%d", vs);
@@ -50,9 +53,9 @@ cli_attribution (int target, int vs, int position)
   const char *argv[16] = { g_getenv ("ATTNSCOPE_BIN"),
                            "attribute",
                            "--model",
-                           MODEL,
+                           model,
                            "--text",
-                           TEXT,
+                           text,
                            "--target-id",
                            t,
                            "--json" };
@@ -71,12 +74,38 @@ cli_attribution (int target, int vs, int position)
   g_autofree char *out = NULL, *err = NULL;
   int status = 0;
   gui_test_spawn (argv, &out, &err, &status);
+  if (status != 0)
+    g_test_message ("attribute: %s", err);
   g_assert_cmpint (status, ==, 0);
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) error = NULL;
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   g_assert_no_error (error);
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static JsonObject *
+cli_attribution (int target, int vs, int position)
+{
+  return cli_attribution_of (MODEL, TEXT, target, vs, position);
+}
+
+/* With ATTNSCOPE_SHOT_DIR set: a screenshot of the screen as OUT_DIR/NAME.png (ImageMagick's
+ * import), to look at the page; nothing otherwise. */
+static void
+maybe_shoot (const char *name)
+{
+  const char *dir = g_getenv ("ATTNSCOPE_SHOT_DIR");
+  if (dir == NULL)
+    return;
+  gui_test_park_pointer ();
+  gui_test_spin (500);
+  g_autofree char *path = g_strdup_printf ("%s/%s.png", dir, name);
+  const char *argv[] = { "import", "-window", "root", path, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  gui_test_spawn (argv, &out, &err, &status);
+  g_test_message ("%s: %s", path, status == 0 ? "written" : err);
 }
 
 /* The page's heatmap and attribution hold the numbers of WANT (the command's JSON). */
@@ -153,6 +182,7 @@ test_default (void)
   assert_same (page, want);
   g_test_message ("status: %s", attnscope_attribution_page_get_status (page));
   g_assert_nonnull (strstr (attnscope_attribution_page_get_status (page), "(predicted)"));
+  maybe_shoot ("attribution-short");
 
   /* the list: sorted by size, the first row the largest of the parts */
   GtkListBox *parts = attnscope_attribution_page_get_parts (page);
@@ -271,6 +301,28 @@ test_vs (void)
                    trace->n_tokens - 1);
 }
 
+/* About 1,000 tokens on a random GPT-2 with a context of 1,024 (the figure pages' model): the
+ * last position's attribution equals the command's. */
+static void
+test_long (void)
+{
+  static char *model_dir;
+  if (model_dir == NULL && (model_dir = gpt2_model (6, 12, 96, 1024)) == NULL)
+    return;
+  g_autofree char *text = gpt2_long_text ();
+  gint64 start = g_get_monotonic_time ();
+  gui_test_open (window, model_dir, text, TIMEOUT_MS);
+  AttnscopeAttributionPage *page = attribution_page ();
+  g_test_message ("opened and attributed in %.1f s", (g_get_monotonic_time () - start) / 1e6);
+  AsTrace *trace = main_trace ();
+  g_assert_cmpint (trace->n_tokens, >, 900);
+  const AsAttribution *at = attnscope_attribution_page_get_attribution (page);
+  g_assert_cmpint (at->position, ==, trace->n_tokens - 1);
+  g_autoptr (JsonObject) want = cli_attribution_of (model_dir, text, at->target_id, -1, -1);
+  assert_same (page, want);
+  maybe_shoot ("attribution-long");
+}
+
 static void
 test_post_norm (void)
 {
@@ -294,6 +346,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/attribution-page/default", test_default);
   g_test_add_func ("/ui/attribution-page/open-head", test_open_head);
   g_test_add_func ("/ui/attribution-page/vs", test_vs);
+  g_test_add_func ("/ui/attribution-page/long", test_long);
   g_test_add_func ("/ui/attribution-page/post-norm", test_post_norm);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
