@@ -22,6 +22,7 @@ typedef enum
   VIEW_LENS,          /* the logit lens (cli-export-lens.h) */
   VIEW_POSITION_BIAS, /* the trace's position_bias of one head (T5) */
   VIEW_ATTRIBUTION,   /* direct logit attribution (cli-export-attribution.h) */
+  VIEW_QK,            /* the query–key view of one head and query (cli-export-qk.h) */
 } View;
 
 typedef struct
@@ -42,6 +43,7 @@ typedef struct
   CliAttentionKind kind; /* translation models: which attention the figure shows */
   CliExportLens lens;
   CliExportAttribution attribution; /* its position: lens.position */
+  gboolean qk;                      /* --qk: with --layer, --head and --token as the query */
 } ExportRequest;
 
 /* The options that choose the view, as given on the command line (G_MININT / NULL: not given). */

@@ -30,6 +30,9 @@
  *         --attribution [--target-id N] [--vs-id N2] [--position I]
  *                                       direct logit attribution of token N's logit (default:
  *                                       the predicted token) at I (default: the last token)
+ *         --qk --layer L --head H [--token I]
+ *                                       the query–key view: query I's per-dimension products
+ *                                       with every key it sees, and the scores
  *         --alignment (--layer L --head H | --mean L)
  *                                       a translation model: source and target tokens linked
  *                                       by the cross-attention of a head or a layer's mean
@@ -77,6 +80,7 @@
 #include "cli-common.h"
 #include "cli-intervene.h"
 #include "cli-export-lens.h"
+#include "cli-export-qk.h"
 #include "cli-export-view.h"
 #include "compare-figure.h"
 #include "cross-figure.h"
@@ -395,6 +399,7 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
       return build_projection (a, b, more, req, texts, error);
     case VIEW_LENS: /* export_run builds it: it needs the model */
     case VIEW_ATTRIBUTION:
+    case VIEW_QK:
       break;
     case VIEW_ATTENTION:
       if (a->cross)
@@ -473,6 +478,8 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
                            &error))
       || (figure = req->view == VIEW_LENS ? cli_export_lens_figure (model, a.trace, &req->lens,
                                                                     &req->selection, &texts, &error)
+                   : req->view == VIEW_QK
+                       ? cli_export_qk_figure (model, a.trace, &req->selection, &texts, &error)
                    : req->view == VIEW_ATTRIBUTION
                        ? cli_export_attribution_figure (model, a.trace, &req->attribution,
                                                         req->lens.position, &req->selection, &texts,
@@ -617,6 +624,9 @@ cli_export (int argc, char **argv)
       "With --attribution: the token whose logit is split (default: the predicted token)", "N" },
     { "vs-id", 0, 0, G_OPTION_ARG_INT, &req.attribution.vs_id,
       "With --attribution: split the difference of the two tokens' logits", "N2" },
+    { "qk", 0, 0, G_OPTION_ARG_NONE, &req.qk,
+      "The query-key view of --layer L --head H for query --token I (default: the last token)",
+      NULL },
     { "no-labels", 0, 0, G_OPTION_ARG_NONE, &req.no_labels,
       "With --project: dots without token labels", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf", "FILE" },

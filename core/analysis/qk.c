@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "as-error.h"
+#include "as-forward.h"
 #include "output-pieces-private.h"
 
 static gboolean
@@ -134,4 +135,24 @@ as_qk_free (AsQk *qk)
   g_free (qk->dims);
   g_free (qk->top_dims);
   g_free (qk);
+}
+
+AsTrace *
+as_qk_trace_with_qkv (AsModel *model, AsTrace *trace, GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL, NULL);
+  if (trace->q != NULL && trace->k != NULL)
+    return as_trace_ref (trace);
+  gboolean pair = FALSE;
+  for (int t = 0; trace->type_ids != NULL && t < trace->n_tokens; t++)
+    pair = pair || trace->type_ids[t] != 0;
+  if (trace->source != NULL || pair)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the query–key view of %s is on the command line only: `attnscope qk`",
+                   trace->source != NULL ? "a translation" : "a sentence pair");
+      return NULL;
+    }
+  AsForwardOptions options = { .capture_qkv = TRUE };
+  return as_forward (model, trace->ids, trace->n_tokens, &options, error);
 }

@@ -39,6 +39,13 @@ AsQk *as_qk_compute (AsModel *model, const AsTrace *trace, int layer, int head, 
                      GError **error);
 void as_qk_free (AsQk *qk);
 
+/* TRACE itself (a new reference) when it holds the queries and keys, else a new pass of MODEL
+ * over TRACE's ids with q, k and v captured — the same ids, so the same numbers — which the
+ * query–key view reads (the window's passes do not capture them). Fails (AS_ERROR_INPUT) for a
+ * translation's trace and a sentence pair (their passes take more than the ids), and as
+ * as_forward does. */
+AsTrace *as_qk_trace_with_qkv (AsModel *model, AsTrace *trace, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsQk, as_qk_free)
 
 G_END_DECLS

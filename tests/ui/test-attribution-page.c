@@ -8,6 +8,9 @@
  * - a second token (vs) and another position: the command's numbers with --vs-id and
  *   --position; while the new attribution is computed the page keeps its figure;
  * - a word the vocabulary splits: the status line says so and the figure stays;
+ * - Query–key: the view's head and selected token as the query; the scores, weights, top
+ *   dimensions and every cell (q_d·k_jd·scale; the score column) equal `attnscope qk --json`'s;
+ *   another head in the view state changes the view;
  * - about 1,000 tokens (a random GPT-2 with a context of 1,024): the last position's numbers
  *   equal the command's;
  * - a post-norm encoder (attnscope-mini-bert): one line with the core's reason, no figure. */
@@ -20,6 +23,7 @@
 #include "attnscope-attribution-page.h"
 #include "gpt2-models.h"
 #include "gui-test-util.h"
+#include "qk-figure.h"
 
 #define TIMEOUT_MS 60000
 #define MODEL "attnscope-mini"
@@ -301,6 +305,82 @@ test_vs (void)
                    trace->n_tokens - 1);
 }
 
+/* The query–key view of layer 2, head 1 for query 5 (the selected token): the panel's numbers
+ * and cells are `attnscope qk --json`'s. */
+static void
+test_qk (void)
+{
+  AttnscopeAttributionPage *page = attribution_page ();
+  AttnscopeViewState *view = gui_test_view_state (window);
+  attnscope_view_state_set_layer (view, 2);
+  attnscope_view_state_set_head (view, 1);
+  attnscope_view_state_set_selected_token (view, 5);
+  attnscope_attribution_page_show_qk (page, TRUE);
+  page = attribution_page ();
+  AttnscopeQkPanel *panel = attnscope_attribution_page_get_qk_panel (page);
+  const AsQk *qk = attnscope_qk_panel_get_qk (panel);
+  g_assert_nonnull (qk);
+  g_assert_cmpint (qk->layer, ==, 2);
+  g_assert_cmpint (qk->head, ==, 1);
+  g_assert_cmpint (qk->query, ==, 5);
+  const char *argv[] = { g_getenv ("ATTNSCOPE_BIN"),
+                         "qk",
+                         "--model",
+                         MODEL,
+                         "--text",
+                         TEXT,
+                         "--layer",
+                         "2",
+                         "--head",
+                         "1",
+                         "--token",
+                         "5",
+                         "--json",
+                         NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  gui_test_spawn (argv, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  JsonObject *want = json_node_get_object (json_parser_get_root (parser));
+  JsonArray *products = json_object_get_array_member (want, "products");
+  JsonArray *scores
+      = json_array_get_array_element (json_object_get_array_member (want, "scores"), 0);
+  JsonArray *probs = json_array_get_array_element (json_object_get_array_member (want, "probs"), 0);
+  JsonArray *top = json_object_get_array_member (want, "top_dims");
+  int hd = qk->head_dim, D = MIN (hd, AR_QK_FIGURE_DIMS);
+  AttnscopeHeatmapView *heatmap = attnscope_qk_panel_get_heatmap (panel);
+  /* a causal model: query 5 sees keys 0..5 */
+  g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, 6);
+  g_assert_cmpint (attnscope_heatmap_view_get_n_cols (heatmap), ==, D + 1);
+  /* the command lists the --top dimensions (its default) */
+  g_assert_cmpint (json_array_get_length (top), >, 0);
+  for (guint d = 0; d < json_array_get_length (top); d++)
+    g_assert_cmpint (qk->top_dims[d], ==, json_array_get_int_element (top, d));
+  for (int j = 0; j <= 5; j++)
+    {
+      g_assert_cmpfloat (qk->scores[j], ==, (float) json_array_get_double_element (scores, j));
+      g_assert_cmpfloat (qk->probs[j], ==, (float) json_array_get_double_element (probs, j));
+      g_assert_cmpfloat (attnscope_heatmap_view_get_value (heatmap, j, D), ==, qk->scores[j]);
+      JsonArray *row = json_array_get_array_element (products, j);
+      for (int c = 0; c < D; c++)
+        {
+          float p = (float) json_array_get_double_element (row, qk->top_dims[c]);
+          g_assert_cmpfloat (attnscope_heatmap_view_get_value (heatmap, j, c), ==, p * qk->scale);
+        }
+    }
+  for (int j = 6; j < qk->n_keys; j++)
+    g_assert_true (json_array_get_null_element (scores, j));
+  maybe_shoot ("qk-short");
+  /* another head: the view follows the view state */
+  attnscope_view_state_set_head (view, 3);
+  page = attribution_page ();
+  g_assert_cmpint (attnscope_qk_panel_get_qk (panel)->head, ==, 3);
+  attnscope_attribution_page_show_qk (page, FALSE);
+  attnscope_view_state_set_selected_token (view, -1);
+}
+
 /* About 1,000 tokens on a random GPT-2 with a context of 1,024 (the figure pages' model): the
  * last position's attribution equals the command's. */
 static void
@@ -346,6 +426,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/attribution-page/default", test_default);
   g_test_add_func ("/ui/attribution-page/open-head", test_open_head);
   g_test_add_func ("/ui/attribution-page/vs", test_vs);
+  g_test_add_func ("/ui/attribution-page/qk", test_qk);
   g_test_add_func ("/ui/attribution-page/long", test_long);
   g_test_add_func ("/ui/attribution-page/post-norm", test_post_norm);
   int status = g_test_run ();

@@ -267,6 +267,16 @@ test_attribution (void)
   g_assert_cmpint (at->position, ==, 2);
   attnscope_attribution_page_set_tokens (page, NULL, NULL);
   attnscope_attribution_page_set_position (page, -1);
+
+  /* the query–key view of the view's head and selected token (export --qk) */
+  reset_view ();
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 1);
+  attnscope_view_state_set_selected_token (v, 3);
+  attnscope_attribution_page_show_qk (page, TRUE);
+  check_parity ("qk", "attribution", 1,
+                (const char *[]){ "--qk", "--layer", "1", "--head", "1", "--token", "3", NULL });
+  attnscope_attribution_page_show_qk (page, FALSE);
   reset_view ();
 }
 

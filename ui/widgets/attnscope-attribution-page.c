@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "as-predict.h"
+#include "attnscope-qk-panel.h"
 #include "attribution-figure.h"
 
 /* What an attribution is of: TARGET -1 is the predicted token. */
@@ -24,6 +25,10 @@ struct _AttnscopeAttributionPage
 {
   AttnscopePage parent_instance;
 
+  GtkToggleButton *parts_button, *qk_button;
+  GtkWidget *parts_controls;
+  GtkStack *stack;
+  AttnscopeQkPanel *qk_panel;
   GtkEntry *token_entry, *vs_entry;
   GtkSpinButton *position_spin;
   GtkLabel *status;
@@ -342,11 +347,46 @@ show_result (AttnscopeAttributionPage *self)
   self->built_view = view;
 }
 
+static gboolean
+qk_shown (AttnscopeAttributionPage *self)
+{
+  return gtk_toggle_button_get_active (self->qk_button);
+}
+
+/* The query–key view's status line and busy state. */
+static void
+update_qk (AttnscopeAttributionPage *self)
+{
+  AttnscopePage *page = ATTNSCOPE_PAGE (self);
+  gboolean busy = attnscope_qk_panel_update (self->qk_panel, page);
+  const char *failure = attnscope_qk_panel_get_failure (self->qk_panel);
+  const AsQk *qk = attnscope_qk_panel_get_qk (self->qk_panel);
+  g_autofree char *text = NULL;
+  if (failure != NULL)
+    text = g_strdup (failure);
+  else if (qk != NULL)
+    text = qk->kv_head != qk->head
+               ? g_strdup_printf (_ ("Layer %d, head %d (key/value head %d), query token %d: "
+                                     "select a head and a token to change them"),
+                                  qk->layer, qk->head, qk->kv_head, qk->query)
+               : g_strdup_printf (_ ("Layer %d, head %d, query token %d: select a head and a "
+                                     "token to change them"),
+                                  qk->layer, qk->head, qk->query);
+  if (text != NULL)
+    gtk_label_set_text (self->status, text);
+  attnscope_page_set_busy (page, busy);
+}
+
 static void
 attnscope_attribution_page_update (AttnscopePage *page)
 {
   AttnscopeAttributionPage *self = ATTNSCOPE_ATTRIBUTION_PAGE (page);
   AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
+  if (qk_shown (self))
+    {
+      update_qk (self);
+      return;
+    }
   if (analysis == NULL)
     {
       clear (self);
@@ -386,6 +426,8 @@ static ArBuiltFigure *
 attnscope_attribution_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
 {
   AttnscopeAttributionPage *self = ATTNSCOPE_ATTRIBUTION_PAGE (page);
+  if (qk_shown (self))
+    return attnscope_qk_panel_build_figure (self->qk_panel, page, view);
   if (!ready (self, attnscope_page_get_analysis (page)))
     return NULL;
   return build (self, view);
@@ -396,6 +438,15 @@ attnscope_attribution_page_append_export_args (AttnscopePage *page, const ArView
                                                GPtrArray *argv)
 {
   AttnscopeAttributionPage *self = ATTNSCOPE_ATTRIBUTION_PAGE (page);
+  if (qk_shown (self))
+    {
+      g_ptr_array_add (argv, g_strdup ("--qk"));
+      g_ptr_array_add (argv, g_strdup ("--layer"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
+      g_ptr_array_add (argv, g_strdup ("--head"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->head));
+      return;
+    }
   g_ptr_array_add (argv, g_strdup ("--attribution"));
   const AsAttribution *at = self->attribution;
   if (at == NULL)
@@ -420,13 +471,22 @@ attnscope_attribution_page_append_export_args (AttnscopePage *page, const ArView
 static ArBuiltFigure *
 attnscope_attribution_page_get_figure (AttnscopePage *page)
 {
-  return attnscope_heatmap_view_get_figure (ATTNSCOPE_ATTRIBUTION_PAGE (page)->heatmap);
+  AttnscopeAttributionPage *self = ATTNSCOPE_ATTRIBUTION_PAGE (page);
+  if (qk_shown (self))
+    return attnscope_heatmap_view_get_figure (attnscope_qk_panel_get_heatmap (self->qk_panel));
+  return attnscope_heatmap_view_get_figure (self->heatmap);
 }
 
 static char *
 attnscope_attribution_page_dup_figure_name (AttnscopePage *page)
 {
-  const AsAttribution *at = ATTNSCOPE_ATTRIBUTION_PAGE (page)->attribution;
+  AttnscopeAttributionPage *self = ATTNSCOPE_ATTRIBUTION_PAGE (page);
+  const AsQk *qk = attnscope_qk_panel_get_qk (self->qk_panel);
+  if (qk_shown (self))
+    return qk != NULL
+               ? g_strdup_printf ("qk-layer%d-head%d-token%d", qk->layer, qk->head, qk->query)
+               : g_strdup ("qk");
+  const AsAttribution *at = self->attribution;
   if (at == NULL)
     return g_strdup ("attribution");
   if (at->vs_id >= 0)
@@ -514,6 +574,38 @@ attnscope_attribution_page_set_tokens (AttnscopeAttributionPage *self, const cha
 }
 
 void
+attnscope_attribution_page_show_qk (AttnscopeAttributionPage *self, gboolean qk)
+{
+  g_return_if_fail (ATTNSCOPE_IS_ATTRIBUTION_PAGE (self));
+  gtk_toggle_button_set_active (qk ? self->qk_button : self->parts_button, TRUE);
+}
+
+AttnscopeQkPanel *
+attnscope_attribution_page_get_qk_panel (AttnscopeAttributionPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ATTRIBUTION_PAGE (self), NULL);
+  return self->qk_panel;
+}
+
+static void
+on_qk_toggled (GtkToggleButton *button, AttnscopeAttributionPage *self)
+{
+  gboolean qk = gtk_toggle_button_get_active (button);
+  gtk_stack_set_visible_child_name (self->stack, qk ? "qk" : "parts");
+  gtk_widget_set_visible (self->parts_controls, !qk);
+  attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self),
+                                   qk ? GTK_WIDGET (attnscope_qk_panel_get_heatmap (self->qk_panel))
+                                      : GTK_WIDGET (self->heatmap));
+  attnscope_attribution_page_update (ATTNSCOPE_PAGE (self));
+}
+
+static void
+on_qk_ready (AttnscopeQkPanel *panel, AttnscopeAttributionPage *self)
+{
+  attnscope_attribution_page_update (ATTNSCOPE_PAGE (self));
+}
+
+void
 attnscope_attribution_page_set_position (AttnscopeAttributionPage *self, int position)
 {
   g_return_if_fail (ATTNSCOPE_IS_ATTRIBUTION_PAGE (self));
@@ -578,8 +670,14 @@ attnscope_attribution_page_class_init (AttnscopeAttributionPageClass *klass)
   page_class->append_export_args = attnscope_attribution_page_append_export_args;
 
   g_type_ensure (ATTNSCOPE_TYPE_HEATMAP_VIEW);
+  g_type_ensure (ATTNSCOPE_TYPE_QK_PANEL);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/attnscope/Attnscope/attnscope-attribution-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, parts_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, qk_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, parts_controls);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, qk_panel);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, token_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, vs_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, position_spin);
@@ -601,5 +699,7 @@ attnscope_attribution_page_init (AttnscopeAttributionPage *self)
   g_signal_connect (self->token_entry, "activate", G_CALLBACK (on_entry_activate), self);
   g_signal_connect (self->vs_entry, "activate", G_CALLBACK (on_entry_activate), self);
   g_signal_connect (self->position_spin, "value-changed", G_CALLBACK (on_position_changed), self);
+  g_signal_connect (self->qk_button, "toggled", G_CALLBACK (on_qk_toggled), self);
+  g_signal_connect (self->qk_panel, "ready", G_CALLBACK (on_qk_ready), self);
   set_status (self);
 }

@@ -4,7 +4,8 @@
  * every head — an L × H heatmap in diverging colours over a symmetric range (printed) with each
  * layer's MLP in the last column — and a list of the largest parts (heads, MLPs, the embeddings,
  * the attention biases, the final norm's bias). Activating a head (its cell or its row) opens it
- * on the Attention page.
+ * on the Attention page. "Query–key" shows instead the query–key view of the view's head and
+ * selected token (attnscope-qk-panel.h).
  *
  * The attribution is computed off the UI thread; the page keeps its last figure meanwhile
  * (busy). A model it does not apply to (post-norm encoders and translation models, a model
@@ -14,6 +15,7 @@
 #include "as-attribution.h"
 #include "attnscope-heatmap-view.h"
 #include "attnscope-page.h"
+#include "attnscope-qk-panel.h"
 
 G_BEGIN_DECLS
 
@@ -38,5 +40,9 @@ void attnscope_attribution_page_set_tokens (AttnscopeAttributionPage *self, cons
                                             const char *vs);
 /* Splits the prediction at POSITION (-1: the last token). */
 void attnscope_attribution_page_set_position (AttnscopeAttributionPage *self, int position);
+
+/* Shows the query–key view (TRUE) or the parts (FALSE). */
+void attnscope_attribution_page_show_qk (AttnscopeAttributionPage *self, gboolean qk);
+AttnscopeQkPanel *attnscope_attribution_page_get_qk_panel (AttnscopeAttributionPage *self);
 
 G_END_DECLS
