@@ -87,6 +87,28 @@ fill_scores (AsQk *qk, const AsTrace *t, int window)
   order_by_size (qk->top_dims, qk->dims, hd);
 }
 
+/* Q [hd] at position P of a text of T tokens with ROPE's rotation undone (newly allocated): for
+ * each pair (i, i + r/2) of the first r dims, x' = c·x − s·y, y' = c·y + s·x gives
+ * x = (c·x' + s·y')/(c² + s²), y = (c·y' − s·x')/(c² + s²) (c² + s² is not 1 where LongRoPE
+ * scales cos and sin); the dims past r were not rotated. */
+static float *
+unrotate (const float *q, const AsRope *rope, int T, int p, int hd)
+{
+  int r = rope->rotary_dim, half = r / 2;
+  g_autofree float *cos_table = g_new (float, (gsize) T *half); /* [T][r/2] */
+  g_autofree float *sin_table = g_new (float, (gsize) T *half); /* [T][r/2] */
+  as_rope_tables (cos_table, sin_table, rope, T);
+  float *out = g_memdup2 (q, sizeof (float) * hd);
+  for (int i = 0; i < half; i++)
+    {
+      double c = cos_table[(gsize) p * half + i], s = sin_table[(gsize) p * half + i];
+      double x = q[i], y = q[i + half], n = c * c + s * s;
+      out[i] = (float) ((c * x + s * y) / n);
+      out[i + half] = (float) ((c * y - s * x) / n);
+    }
+  return out;
+}
+
 AsQk *
 as_qk_compute (AsModel *model, const AsTrace *trace, int layer, int head, int query, GError **error)
 {
@@ -107,9 +129,11 @@ as_qk_compute (AsModel *model, const AsTrace *trace, int layer, int head, int qu
   qk->scale = pieces.attn_scale;
   qk->softcap = pieces.attn_softcap;
   int window = pieces.layers[layer].window;
-  as_output_pieces_clear (&pieces);
   qk->q = g_memdup2 (as_trace_head_vectors (trace, trace->q, layer, head) + (gsize) query * hd,
                      sizeof (float) * hd);
+  if (pieces.layers[layer].rope != NULL && pieces.layers[layer].rope->rotary_dim > 0)
+    qk->q_before_rope = unrotate (qk->q, pieces.layers[layer].rope, S, query, hd);
+  as_output_pieces_clear (&pieces);
   qk->keys
       = g_memdup2 (as_trace_head_vectors (trace, trace->k, layer, head), sizeof (float) * S * hd);
   qk->probs = g_new (float, S);
@@ -128,6 +152,7 @@ as_qk_free (AsQk *qk)
   if (qk == NULL)
     return;
   g_free (qk->q);
+  g_free (qk->q_before_rope);
   g_free (qk->keys);
   g_free (qk->products);
   g_free (qk->scores);

@@ -22,6 +22,8 @@ typedef struct
   float scale;          /* the scores' scale */
   float softcap;        /* > 0: scores capped to cap·tanh(s/cap) */
   float *q;             /* [hd] */
+  float *q_before_rope; /* [hd] the query before RoPE (after a per-head q-norm), the rotation
+                         * undone; NULL where the model does not rotate */
   float *keys;          /* [S][hd] */
   float *products;      /* [S][hd] q_d · k_jd */
   float *scores;        /* [S] before the softmax; -INFINITY for keys the query does not see */
