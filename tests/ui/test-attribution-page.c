@@ -401,6 +401,26 @@ test_long (void)
   g_autoptr (JsonObject) want = cli_attribution_of (model_dir, text, at->target_id, -1, -1);
   assert_same (page, want);
   maybe_shoot ("attribution-long");
+  /* the query–key view of the last token: every key is seen */
+  AttnscopeViewState *view = gui_test_view_state (window);
+  attnscope_view_state_set_layer (view, 5);
+  attnscope_view_state_set_head (view, 11);
+  attnscope_view_state_set_selected_token (view, -1);
+  attnscope_attribution_page_show_qk (page, TRUE);
+  start = g_get_monotonic_time ();
+  page = attribution_page ();
+  g_test_message ("query–key view in %.1f s", (g_get_monotonic_time () - start) / 1e6);
+  AttnscopeQkPanel *panel = attnscope_attribution_page_get_qk_panel (page);
+  g_assert_cmpint (attnscope_qk_panel_get_qk (panel)->query, ==, trace->n_tokens - 1);
+  AttnscopeHeatmapView *heatmap = attnscope_qk_panel_get_heatmap (panel);
+  g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, trace->n_tokens);
+  /* in view: the keys nearest the query */
+  int row0, col0, n;
+  attnscope_heatmap_view_get_view (heatmap, &row0, &col0, &n);
+  g_assert_cmpint (n, ==, QK_PANEL_ROWS);
+  g_assert_cmpint (row0, ==, trace->n_tokens - QK_PANEL_ROWS);
+  maybe_shoot ("qk-long");
+  attnscope_attribution_page_show_qk (page, FALSE);
 }
 
 static void

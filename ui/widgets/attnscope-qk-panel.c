@@ -187,6 +187,10 @@ attnscope_qk_panel_update (AttnscopeQkPanel *self, AttnscopePage *page)
     {
       g_autoptr (ArBuiltFigure) figure = build (self, page, &view);
       attnscope_heatmap_view_set_figure (self->heatmap, figure);
+      /* many keys: the ones nearest the query, readable; zooming out shows them all */
+      int n = attnscope_heatmap_view_get_n_rows (self->heatmap);
+      if (n > QK_PANEL_ROWS)
+        attnscope_heatmap_view_set_view (self->heatmap, n - QK_PANEL_ROWS, 0, QK_PANEL_ROWS);
       self->built_view = view;
       self->built = TRUE;
     }

@@ -4,7 +4,8 @@
  * q_d·k_jd·scale, the score in the last column, the softmax weight beside each key
  * (ui/render/qk-figure.h). The window's passes do not keep the queries and keys: the panel runs
  * the text once more with them captured (as_qk_trace_with_qkv) in a GTask thread, once per text,
- * and keeps its figure on screen meanwhile. A model or input it does not apply to gets one line
+ * and keeps its figure on screen meanwhile. A query that sees more than QK_PANEL_ROWS keys shows
+ * the last of them (zoom out for all). A model or input it does not apply to gets one line
  * saying why. */
 #pragma once
 
@@ -13,6 +14,9 @@
 #include "attnscope-page.h"
 
 G_BEGIN_DECLS
+
+/* Keys in view when the query sees more than this many (the last ones, nearest the query). */
+#define QK_PANEL_ROWS 24
 
 #define ATTNSCOPE_TYPE_QK_PANEL (attnscope_qk_panel_get_type ())
 
