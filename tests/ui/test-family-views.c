@@ -8,7 +8,8 @@
  * each head. Gemma 2 (every other layer looks through a sliding window of 16 keys) on a text
  * longer than the window: a local layer's heatmap masks the keys left of the window and names
  * the window in its title, a global layer's does not, and the heads grid's title names the local
- * layers and greys their thumbnails' cells outside the window. */
+ * layers and greys their thumbnails' cells outside the window. For both, every page the window
+ * shows draws its figure. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -130,6 +131,60 @@ check_export_parity (const char *name, const char *model, const char *const *arg
   g_unlink (cli_png);
 }
 
+/* With ATTNSCOPE_SHOT_DIR set: the screen as NAME.png there, to be looked at. */
+static void
+maybe_shot (const char *name)
+{
+  const char *dir = g_getenv ("ATTNSCOPE_SHOT_DIR");
+  if (dir == NULL)
+    return;
+  gui_test_wait_drawn (GTK_WIDGET (window), TIMEOUT_MS);
+  g_autofree char *file = g_strdup_printf ("%s/%s.png", dir, name);
+  const char *argv[] = { "/usr/bin/import", "-window", "root", file, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  gui_test_spawn (argv, &out, &err, &status);
+  g_test_message ("screenshot %s (status %d)", file, status);
+}
+
+/* The heatmap has its size (a busy machine can show the page before). */
+static gboolean
+heatmap_sized (gpointer heatmap)
+{
+  return gtk_widget_get_width (GTK_WIDGET (heatmap)) > 100;
+}
+
+/* Every page the window shows for the model gets up to date, and each that draws a figure has
+ * one (the heads grid, similarity, projections, the lens, ...: the analyses work for the
+ * family); returns how many figures. */
+static int
+check_every_page (void)
+{
+  int shown = 0;
+  GtkWidget *stack
+      = gtk_widget_get_parent (GTK_WIDGET (attnscope_window_get_page (window, "attention")));
+  g_assert_true (ADW_IS_VIEW_STACK (stack));
+  for (GtkWidget *child = gtk_widget_get_first_child (stack); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      AdwViewStackPage *stack_page = adw_view_stack_get_page (ADW_VIEW_STACK (stack), child);
+      if (!ATTNSCOPE_IS_PAGE (child) || !adw_view_stack_page_get_visible (stack_page))
+        continue;
+      const char *name = adw_view_stack_page_get_name (stack_page);
+      AttnscopePage *page = ATTNSCOPE_PAGE (child);
+      attnscope_window_show_page (window, name);
+      g_assert_true (gui_test_wait_page (page, TIMEOUT_MS));
+      ArFigure figure;
+      if (ATTNSCOPE_PAGE_GET_CLASS (page)->get_figure == NULL)
+        continue; /* a table (the predictions): up to date is all */
+      if (!attnscope_page_get_figure (page, &figure))
+        g_error ("the %s page shows no figure", name);
+      g_test_message ("%s page: a figure of kind %d", name, figure.kind);
+      shown++;
+    }
+  return shown;
+}
+
 /* The figure shows head HEAD's position bias of T, exactly. */
 static void
 assert_bias_figure (const ArHeatmapFigure *fig, const AsTrace *t, int head, const char *title)
@@ -187,6 +242,7 @@ test_t5_position_bias (void)
   fig = attention_figure ();
   assert_bias_figure (fig, decoder, 2, "Position bias of decoder head 2 (every layer)");
   g_assert_true (fig->mask_upper);
+  maybe_shot ("t5-decoder-position-bias");
   check_export_parity ("decoder-bias", model,
                        (const char *[]){ "--text", SOURCE, "--target", TARGET, "--kind", "decoder",
                                          "--position-bias", "2", "--scale", "1", NULL });
@@ -196,6 +252,9 @@ test_t5_position_bias (void)
   g_assert_null (attention_figure ());
   attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
   g_assert_nonnull (attention_figure ());
+
+  /* the encoder–decoder's pages: attention, heads, similarity, embeddings, alignment, lens */
+  g_assert_cmpint (check_every_page (), >=, 6);
 
   /* the button up again: the attention */
   gtk_toggle_button_set_active (button, FALSE);
@@ -233,11 +292,24 @@ test_gemma_window (void)
   g_assert_cmpint (ar_heatmap_cell_state (fig, last, last - 15), ==, AR_CELL_VALUE);
   g_assert_cmpint (ar_heatmap_cell_state (fig, 15, 0), ==, AR_CELL_VALUE);
   g_assert_cmpint (ar_heatmap_cell_state (fig, 16, 0), ==, AR_CELL_MASKED);
+  /* the tooltip says why */
+  AttnscopeHeatmapView *heatmap
+      = attnscope_attention_page_get_heatmap (ATTNSCOPE_ATTENTION_PAGE (attention_page ()));
+  double x, y, cw, ch;
+  g_assert_true (gui_test_wait_until (heatmap_sized, heatmap, TIMEOUT_MS));
+  g_assert_true (attnscope_heatmap_view_get_cell_rect (heatmap, last, 0, &x, &y, &cw, &ch));
+  g_autofree char *tip = attnscope_heatmap_view_dup_tooltip_at (heatmap, x + cw / 2, y + ch / 2);
+  g_test_message ("tooltip: %s", tip);
+  g_assert_nonnull (strstr (tip, "masked: outside the layer&apos;s sliding window of 16 tokens"));
+  g_assert_true (attnscope_heatmap_view_get_cell_rect (heatmap, 0, last, &x, &y, &cw, &ch));
+  g_autofree char *future = attnscope_heatmap_view_dup_tooltip_at (heatmap, x + cw / 2, y + ch / 2);
+  g_assert_nonnull (strstr (future, "masked: the model cannot attend to a later token"));
   /* the cells masked are exactly those the layer gave weight 0 */
   for (int i = 0; i < fig->n_rows; i++)
     for (int j = 0; j <= i; j++)
       if (ar_heatmap_cell_state (fig, i, j) == AR_CELL_MASKED)
         g_assert_cmpfloat (fig->values[(gsize) i * fig->n_cols + j], ==, 0);
+  maybe_shot ("gemma-local-layer");
   check_export_parity (
       "gemma-local", model,
       (const char *[]){ "--text", LONG_TEXT, "--layer", "2", "--head", "1", "--scale", "1", NULL });
@@ -267,6 +339,14 @@ test_gemma_window (void)
   g_assert_cmpint (grid.grid->layer_windows[1], ==, 0);
   g_assert_cmpint (grid.grid->layer_windows[2], ==, 16);
   g_assert_cmpint (grid.grid->layer_windows[3], ==, 0);
+
+  /* attention, heads, similarity, embeddings, compare (with a second text), lens */
+  attnscope_run_set_text (attnscope_session_get_compare (attnscope_window_get_session (window)),
+                          "The car hit the man.");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_cmpint (check_every_page (), >=, 6);
+  attnscope_run_set_text (attnscope_session_get_compare (attnscope_window_get_session (window)),
+                          "");
 
   /* a model without windows: no button, no window, the grid's plain title */
   g_autofree char *gpt2 = gui_test_fixture_path ("tiny-gpt2");
