@@ -34,6 +34,7 @@ struct _AttnscopeWindow
   GtkLabel *error_label;
   GtkButton *truncate_button;
   AttnscopeTokenStrip *token_strip;
+  AttnscopeWhatifChip *whatif_chip; /* heads switched off, positions left out */
   GtkStack *content_stack;
   AdwStatusPage *status_page;
   GtkButton *status_button;

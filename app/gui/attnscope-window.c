@@ -38,7 +38,7 @@ static guint signals[N_SIGNALS];
 
 const char *const attnscope_window_page_names[]
     = { "attention",   "heads",     "similarity", "embeddings", "compare",
-        "predictions", "alignment", "lens",       NULL };
+        "predictions", "alignment", "lens",       "ablation",   NULL };
 
 /* ---- toasts ---- */
 
@@ -540,6 +540,13 @@ attnscope_window_get_token_strip (AttnscopeWindow *self)
   return self->token_strip;
 }
 
+AttnscopeWhatifChip *
+attnscope_window_get_whatif_chip (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return self->whatif_chip;
+}
+
 AttnscopePage *
 attnscope_window_get_page (AttnscopeWindow *self, const char *name)
 {
@@ -698,6 +705,7 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, truncate_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, token_strip);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, whatif_chip);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, status_button);
@@ -718,6 +726,7 @@ attnscope_window_init (AttnscopeWindow *self)
   self->session = attnscope_session_new ();
   attnscope_token_strip_set_session (self->token_strip, self->session);
   attnscope_token_strip_set_session (self->source_strip, self->session);
+  attnscope_whatif_chip_set_session (self->whatif_chip, self->session);
   for (guint i = 0; attnscope_window_page_names[i] != NULL; i++)
     {
       AttnscopePage *page = attnscope_window_get_page (self, attnscope_window_page_names[i]);

@@ -52,6 +52,8 @@ typedef struct
   gboolean clipped;
   gboolean mask_upper;                 /* causal models: grey future cells */
   int highlight_layer, highlight_head; /* -1 for none */
+  const guint8 *crossed; /* [L][H] non-zero: the head is switched off (ablated), drawn crossed
+                          * out; NULL for none */
   gboolean colorbar;
   const char *colorbar_label;
 

@@ -14,5 +14,8 @@ G_DECLARE_FINAL_TYPE (AttnscopeComparePage, attnscope_compare_page, ATTNSCOPE, C
                       AttnscopePage)
 
 AttnscopeCompareView *attnscope_compare_page_get_view (AttnscopeComparePage *self);
+/* With "No positions": why the two texts still differ (a causal model: the mask) or that they
+ * do not (an encoder), else NULL. */
+const char *attnscope_compare_page_get_positions_note (AttnscopeComparePage *self);
 
 G_END_DECLS
