@@ -5,6 +5,7 @@
 #include "as-projection.h"
 #include "as-trace-vectors.h"
 #include "cli-export-lens.h"
+#include "cli-export-scan.h"
 #include "cli-translation.h"
 #include "figure-export.h"
 #include "view-selection.h"
@@ -20,6 +21,7 @@ typedef enum
   VIEW_ALIGNMENT,     /* a translation's source and target linked by cross-attention */
   VIEW_LENS,          /* the logit lens (cli-export-lens.h) */
   VIEW_POSITION_BIAS, /* the trace's position_bias of one head (T5) */
+  VIEW_ABLATION_SCAN, /* each single head switched off: its effect (cli-export-scan.h) */
 } View;
 
 typedef struct
@@ -39,6 +41,7 @@ typedef struct
   const char *target;    /* translation models: the target text (NULL: the model's translation) */
   CliAttentionKind kind; /* translation models: which attention the figure shows */
   CliExportLens lens;
+  CliExportScan scan;
 } ExportRequest;
 
 /* The options that choose the view, as given on the command line (G_MININT / NULL: not given). */

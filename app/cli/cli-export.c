@@ -27,6 +27,8 @@
  *                                       --layer 3: static beside contextual); --highlight marks
  *                                       every occurrence of WORD and greys the rest
  *         --lens [--follow WORD | --follow-id N] [--position I]  the logit lens
+ *         --ablation-scan (--scan-token WORD [--scan-vs-token W2] | --scan-loss)
+ *                                       each single head switched off: its effect, L × H
  *         --alignment (--layer L --head H | --mean L)
  *                                       a translation model: source and target tokens linked
  *                                       by the cross-attention of a head or a layer's mean
@@ -391,6 +393,7 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
     case VIEW_PROJECTION:
       return build_projection (a, b, more, req, texts, error);
     case VIEW_LENS: /* export_run builds it: it needs the model */
+    case VIEW_ABLATION_SCAN:
       break;
     case VIEW_ATTENTION:
       if (a->cross)
@@ -469,7 +472,10 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
                            &error))
       || (figure = req->view == VIEW_LENS ? cli_export_lens_figure (model, a.trace, &req->lens,
                                                                     &req->selection, &texts, &error)
-                                          : build_figure (&a, &b, more, req, &texts, &error))
+                   : req->view == VIEW_ABLATION_SCAN
+                       ? cli_export_scan_figure (model, a.trace, &req->scan, &req->selection,
+                                                 &texts, &error)
+                       : build_figure (&a, &b, more, req, &texts, &error))
              == NULL)
     code = cli_fail (error);
   else
@@ -591,6 +597,14 @@ cli_export (int argc, char **argv)
       "With --project: a second panel of the vectors KIND2 of the same tokens", "KIND2" },
     { "highlight", 0, 0, G_OPTION_ARG_STRING, &highlight,
       "With --project: mark the tokens of every occurrence of WORD", "WORD" },
+    { "ablation-scan", 0, 0, G_OPTION_ARG_NONE, &req.scan.scan,
+      "Each single head switched off in turn (zero ablation): its effect, layers × heads", NULL },
+    { "scan-token", 0, 0, G_OPTION_ARG_STRING, &req.scan.token,
+      "With --ablation-scan: measure this token's logit at the last position", "WORD" },
+    { "scan-vs-token", 0, 0, G_OPTION_ARG_STRING, &req.scan.vs_token,
+      "With --scan-token: measure the logit difference to this token", "W2" },
+    { "scan-loss", 0, 0, G_OPTION_ARG_NONE, &req.scan.loss,
+      "With --ablation-scan: measure the next-token loss over the text", NULL },
     { "lens", 0, 0, G_OPTION_ARG_NONE, &req.lens.lens,
       "The logit lens: every hidden state's top token at every position", NULL },
     { "follow", 0, 0, G_OPTION_ARG_STRING, &req.lens.follow,
@@ -630,6 +644,7 @@ cli_export (int argc, char **argv)
     {
       export_args_clear (&look);
       cli_export_lens_clear (&req.lens);
+      cli_export_scan_clear (&req.scan);
       return code;
     }
   v.similarity = similarity;
@@ -645,6 +660,7 @@ cli_export (int argc, char **argv)
     {
       export_args_clear (&look);
       cli_export_lens_clear (&req.lens);
+      cli_export_scan_clear (&req.scan);
       return cli_fail (lines_error);
     }
   /* Without --text the first line is the text. */
@@ -703,5 +719,6 @@ cli_export (int argc, char **argv)
     }
   export_args_clear (&look);
   cli_export_lens_clear (&req.lens);
+  cli_export_scan_clear (&req.scan);
   return code;
 }

@@ -13,6 +13,7 @@
 
 #include "attnscope-embeddings-page.h"
 #include "attnscope-lens-page.h"
+#include "attnscope-scan-page.h"
 #include "attnscope-similarity-page.h"
 #include "gui-export.h"
 #include "gui-test-util.h"
@@ -568,6 +569,25 @@ test_look_options (void)
   reset_view ();
 }
 
+/* The Ablation page: every head switched off in turn, measured on the loss and on a logit
+ * difference (export --ablation-scan --scan-loss | --scan-token W --scan-vs-token W2). */
+static void
+test_ablation_scan (void)
+{
+  reset_view ();
+  AttnscopePage *page = attnscope_window_get_page (window, "ablation");
+  attnscope_window_show_page (window, "ablation");
+  g_assert_true (attnscope_scan_page_scan (ATTNSCOPE_SCAN_PAGE (page), AS_METRIC_LOSS, NULL, NULL));
+  check_parity ("ablation-scan-loss", "ablation", 1,
+                (const char *[]){ "--ablation-scan", "--scan-loss", NULL });
+  /* the tiny fixture's vocabulary has single letters */
+  g_assert_true (
+      attnscope_scan_page_scan (ATTNSCOPE_SCAN_PAGE (page), AS_METRIC_LOGIT_DIFF, "c", "a"));
+  check_parity (
+      "ablation-scan-diff", "ablation", 2,
+      (const char *[]){ "--ablation-scan", "--scan-token", "c", "--scan-vs-token", "a", NULL });
+}
+
 int
 main (int argc, char **argv)
 {
@@ -586,6 +606,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-parity/attention", test_attention);
   g_test_add_func ("/ui/export-parity/grid", test_grid);
   g_test_add_func ("/ui/export-parity/lens", test_lens);
+  g_test_add_func ("/ui/export-parity/ablation-scan", test_ablation_scan);
   g_test_add_func ("/ui/export-parity/similarity", test_similarity);
   g_test_add_func ("/ui/export-parity/projection", test_projection);
   g_test_add_func ("/ui/export-parity/compare", test_compare);

@@ -10,7 +10,10 @@
  * - "No positions" (win.no-positions) on the shipped BERT: "The man hit the car" against "The car
  *   hit the man" aligned by token is the same vectors in another order — every head's change and
  *   the difference panel within 1e-5 of zero — while with positions they differ; on GPT-2 the
- *   Compare page says why a causal model's orders still differ (the mask). */
+ *   Compare page says why a causal model's orders still differ (the mask);
+ * - the Ablation page's scan on attnscope-mini equals `attnscope ablate --scan --json` (every
+ *   effect and the clean value, to the bit); Cancel stops a scan and keeps the last figure; a new
+ *   text cancels the scan in flight and scans the new text. */
 #include <adwaita.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -19,6 +22,7 @@
 #include "attnscope-compare-page.h"
 #include "attnscope-heads-page.h"
 #include "attnscope-predictions-page.h"
+#include "attnscope-scan-page.h"
 #include "attnscope-whatif-chip.h"
 #include "figure-export.h"
 #include "gui-export.h"
@@ -281,6 +285,95 @@ test_no_positions_gpt2 (void)
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
 }
 
+static gboolean
+scan_done (gpointer page)
+{
+  attnscope_page_ensure_updated (page);
+  return !attnscope_scan_page_get_scanning (page);
+}
+
+/* Asserts that the page's effects are `attnscope ablate --scan --model attnscope-mini --text TEXT
+ * --token " car" --vs-token " man" --json`'s. */
+static void
+assert_scan_equals_cli (AttnscopeScanPage *sp, const char *text)
+{
+  const char *argv[] = { g_getenv ("ATTNSCOPE_BIN"),
+                         "ablate",
+                         "--scan",
+                         "--model",
+                         "attnscope-mini",
+                         "--text",
+                         text,
+                         "--token",
+                         " car",
+                         "--vs-token",
+                         " man",
+                         "--json",
+                         NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+  gui_test_spawn (argv, &out, &err, &status);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  int L, H;
+  double clean;
+  const double *effects = attnscope_scan_page_get_effects (sp, &L, &H, &clean);
+  g_assert_nonnull (effects);
+  g_assert_cmpint (L, ==, json_object_get_int_member (root, "n_layer"));
+  g_assert_cmpint (H, ==, json_object_get_int_member (root, "n_head"));
+  g_assert_cmpfloat (clean, ==, json_object_get_double_member (root, "clean"));
+  JsonArray *rows = json_object_get_array_member (root, "effects");
+  double largest = 0;
+  for (int l = 0; l < L; l++)
+    for (int h = 0; h < H; h++)
+      {
+        double want = json_array_get_double_element (json_array_get_array_element (rows, l), h);
+        g_assert_cmpfloat (effects[l * H + h], ==, want);
+        largest = MAX (largest, fabs (want));
+      }
+  g_test_message ("scan of “%s”: clean %.6f, largest |effect| %.6f, %d × %d equal to the CLI's",
+                  text, clean, largest, L, H);
+}
+
+static void
+test_scan (void)
+{
+  gui_test_open (window, "attnscope-mini", "The man hit the", TIMEOUT_MS);
+  AttnscopeScanPage *sp = ATTNSCOPE_SCAN_PAGE (attnscope_window_get_page (window, "ablation"));
+  attnscope_window_show_page (window, "ablation");
+  attnscope_page_ensure_updated (ATTNSCOPE_PAGE (sp));
+  g_assert_false (attnscope_scan_page_scan (sp, AS_METRIC_LOGIT, "carwash", NULL));
+  g_test_message ("status: %s", attnscope_scan_page_get_status (sp));
+  g_assert_nonnull (strstr (attnscope_scan_page_get_status (sp), "not one token"));
+  g_assert_true (attnscope_scan_page_scan (sp, AS_METRIC_LOGIT_DIFF, " car", " man"));
+  g_assert_true (attnscope_scan_page_get_scanning (sp));
+  g_assert_true (attnscope_page_get_busy (ATTNSCOPE_PAGE (sp)));
+  g_assert_true (gui_test_wait_until (scan_done, sp, TIMEOUT_MS));
+  g_assert_nonnull (attnscope_heatmap_view_get_figure (attnscope_scan_page_get_heatmap (sp)));
+  assert_scan_equals_cli (sp, "The man hit the");
+
+  /* Cancel keeps the last figure */
+  ArBuiltFigure *shown = attnscope_heatmap_view_get_figure (attnscope_scan_page_get_heatmap (sp));
+  attnscope_window_set_text (window, "The man who hit the");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  attnscope_page_ensure_updated (ATTNSCOPE_PAGE (sp));
+  g_assert_true (attnscope_scan_page_get_scanning (sp));
+  attnscope_scan_page_cancel (sp);
+  g_assert_false (attnscope_scan_page_get_scanning (sp));
+  g_assert_cmpstr (attnscope_scan_page_get_status (sp), ==, "Scan cancelled.");
+  g_assert_true (attnscope_heatmap_view_get_figure (attnscope_scan_page_get_heatmap (sp)) == shown);
+
+  /* a new text while a scan runs: that scan is dropped, the new text is scanned */
+  g_assert_true (attnscope_scan_page_scan (sp, AS_METRIC_LOGIT_DIFF, " car", " man"));
+  attnscope_window_set_text (window, "The car hit the");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_true (gui_test_wait_until (scan_done, sp, TIMEOUT_MS));
+  assert_scan_equals_cli (sp, "The car hit the");
+  attnscope_window_show_page (window, "attention");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -294,6 +387,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/whatif/ablate", test_ablate);
   g_test_add_func ("/ui/whatif/no-positions-bert", test_no_positions_bert);
   g_test_add_func ("/ui/whatif/no-positions-gpt2", test_no_positions_gpt2);
+  g_test_add_func ("/ui/whatif/scan", test_scan);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   g_free (fixture);

@@ -6,6 +6,7 @@
  * It scans the model as it is (the heads the window switched off are not switched off here). */
 #pragma once
 
+#include "as-ablation.h"
 #include "attnscope-heatmap-view.h"
 #include "attnscope-page.h"
 
