@@ -5,6 +5,7 @@
 #include "as-projection.h"
 #include "as-trace-vectors.h"
 #include "cli-export-lens.h"
+#include "cli-export-patch.h"
 #include "cli-export-scan.h"
 #include "cli-translation.h"
 #include "figure-export.h"
@@ -22,6 +23,7 @@ typedef enum
   VIEW_LENS,          /* the logit lens (cli-export-lens.h) */
   VIEW_POSITION_BIAS, /* the trace's position_bias of one head (T5) */
   VIEW_ABLATION_SCAN, /* each single head switched off: its effect (cli-export-scan.h) */
+  VIEW_PATCH,         /* activation patching between A and B (cli-export-patch.h) */
 } View;
 
 typedef struct
@@ -42,6 +44,7 @@ typedef struct
   CliAttentionKind kind; /* translation models: which attention the figure shows */
   CliExportLens lens;
   CliExportScan scan;
+  CliExportPatch patch;
 } ExportRequest;
 
 /* The options that choose the view, as given on the command line (G_MININT / NULL: not given). */

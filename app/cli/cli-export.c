@@ -29,6 +29,8 @@
  *         --lens [--follow WORD | --follow-id N] [--position I]  the logit lens
  *         --ablation-scan (--scan-token WORD [--scan-vs-token W2] | --scan-loss)
  *                                       each single head switched off: its effect, L × H
+ *         --patch --patch-token W1 --patch-vs-token W2 [--patch-what heads|mlps|resid]
+ *                 [--patch-reverse] --compare B   activation patching between T and B
  *         --alignment (--layer L --head H | --mean L)
  *                                       a translation model: source and target tokens linked
  *                                       by the cross-attention of a head or a layer's mean
@@ -394,6 +396,7 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
       return build_projection (a, b, more, req, texts, error);
     case VIEW_LENS: /* export_run builds it: it needs the model */
     case VIEW_ABLATION_SCAN:
+    case VIEW_PATCH:
       break;
     case VIEW_ATTENTION:
       if (a->cross)
@@ -472,10 +475,11 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
                            &error))
       || (figure = req->view == VIEW_LENS ? cli_export_lens_figure (model, a.trace, &req->lens,
                                                                     &req->selection, &texts, &error)
-                   : req->view == VIEW_ABLATION_SCAN
-                       ? cli_export_scan_figure (model, a.trace, &req->scan, &req->selection,
-                                                 &texts, &error)
-                       : build_figure (&a, &b, more, req, &texts, &error))
+                   : req->view == VIEW_ABLATION_SCAN ? cli_export_scan_figure (
+                         model, a.trace, &req->scan, &req->selection, &texts, &error)
+                   : req->view == VIEW_PATCH ? cli_export_patch_figure (
+                         model, a.trace, b.trace, &req->patch, &req->selection, &texts, &error)
+                                             : build_figure (&a, &b, more, req, &texts, &error))
              == NULL)
     code = cli_fail (error);
   else
@@ -605,6 +609,16 @@ cli_export (int argc, char **argv)
       "With --scan-token: measure the logit difference to this token", "W2" },
     { "scan-loss", 0, 0, G_OPTION_ARG_NONE, &req.scan.loss,
       "With --ablation-scan: measure the next-token loss over the text", NULL },
+    { "patch", 0, 0, G_OPTION_ARG_NONE, &req.patch.patch,
+      "Activation patching between --text A and --compare B (same number of tokens)", NULL },
+    { "patch-token", 0, 0, G_OPTION_ARG_STRING, &req.patch.token,
+      "With --patch: the logit difference's first token", "W1" },
+    { "patch-vs-token", 0, 0, G_OPTION_ARG_STRING, &req.patch.vs_token,
+      "With --patch: the token subtracted", "W2" },
+    { "patch-what", 0, 0, G_OPTION_ARG_STRING, &req.patch.what,
+      "With --patch: heads (default), mlps or resid", "WHAT" },
+    { "patch-reverse", 0, 0, G_OPTION_ARG_NONE, &req.patch.reverse,
+      "With --patch: from A into B instead of B into A", NULL },
     { "lens", 0, 0, G_OPTION_ARG_NONE, &req.lens.lens,
       "The logit lens: every hidden state's top token at every position", NULL },
     { "follow", 0, 0, G_OPTION_ARG_STRING, &req.lens.follow,
@@ -645,6 +659,7 @@ cli_export (int argc, char **argv)
       export_args_clear (&look);
       cli_export_lens_clear (&req.lens);
       cli_export_scan_clear (&req.scan);
+      cli_export_patch_clear (&req.patch);
       return code;
     }
   v.similarity = similarity;
@@ -661,6 +676,7 @@ cli_export (int argc, char **argv)
       export_args_clear (&look);
       cli_export_lens_clear (&req.lens);
       cli_export_scan_clear (&req.scan);
+      cli_export_patch_clear (&req.patch);
       return cli_fail (lines_error);
     }
   /* Without --text the first line is the text. */
@@ -720,5 +736,6 @@ cli_export (int argc, char **argv)
   export_args_clear (&look);
   cli_export_lens_clear (&req.lens);
   cli_export_scan_clear (&req.scan);
+  cli_export_patch_clear (&req.patch);
   return code;
 }

@@ -13,7 +13,10 @@
  *   Compare page says why a causal model's orders still differ (the mask);
  * - the Ablation page's scan on attnscope-mini equals `attnscope ablate --scan --json` (every
  *   effect and the clean value, to the bit); Cancel stops a scan and keeps the last figure; a new
- *   text cancels the scan in flight and scans the new text. */
+ *   text cancels the scan in flight and scans the new text;
+ * - the Compare page's patching panel equals `attnscope patch --json` (heads, and the residual
+ *   stream from A into B), to the bit; texts of different lengths get one message naming both
+ *   counts. */
 #include <adwaita.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -374,6 +377,95 @@ test_scan (void)
   attnscope_window_show_page (window, "attention");
 }
 
+static gboolean
+patch_done (gpointer panel)
+{
+  return !attnscope_patch_panel_get_running (panel);
+}
+
+/* Asserts that PANEL shows `attnscope patch --model attnscope-mini --text A --text B --token " car"
+ * --vs-token " man" --what WHAT [--reverse] --json`'s effects. */
+static void
+assert_patch_equals_cli (AttnscopePatchPanel *panel, const char *a, const char *b, const char *what,
+                         gboolean reverse)
+{
+  const char *argv[] = { g_getenv ("ATTNSCOPE_BIN"),
+                         "patch",
+                         "--model",
+                         "attnscope-mini",
+                         "--text",
+                         a,
+                         "--text",
+                         b,
+                         "--token",
+                         " car",
+                         "--vs-token",
+                         " man",
+                         "--what",
+                         what,
+                         "--json",
+                         reverse ? "--reverse" : NULL,
+                         NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+  gui_test_spawn (argv, &out, &err, &status);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  int rows, cols;
+  AsPatchResult r;
+  const double *effects = attnscope_patch_panel_get_effects (panel, &rows, &cols, &r);
+  g_assert_nonnull (effects);
+  g_assert_cmpfloat (r.base, ==, json_object_get_double_member (root, "base"));
+  g_assert_cmpfloat (r.source, ==, json_object_get_double_member (root, "source"));
+  JsonArray *table = json_object_get_array_member (root, "effects");
+  g_assert_cmpint (rows, ==, json_array_get_length (table));
+  for (int i = 0; i < rows; i++)
+    {
+      JsonArray *row = json_array_get_array_element (table, i);
+      g_assert_cmpint (cols, ==, json_array_get_length (row));
+      for (int j = 0; j < cols; j++)
+        g_assert_cmpfloat (effects[i * cols + j], ==, json_array_get_double_element (row, j));
+    }
+  g_test_message ("patching %s%s: %d × %d equal to the CLI's, base %.6f, source %.6f, range %g to "
+                  "%g",
+                  what, reverse ? " (A into B)" : "", rows, cols, r.base, r.source,
+                  json_object_get_double_member (root, "min"),
+                  json_object_get_double_member (root, "max"));
+}
+
+static void
+test_patch (void)
+{
+  gui_test_open (window, "attnscope-mini", "The man hit the", TIMEOUT_MS);
+  attnscope_run_set_text (gui_test_compare_run (window), "The car hit the");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  AttnscopeComparePage *cp = ATTNSCOPE_COMPARE_PAGE (page ("compare"));
+  AttnscopePatchPanel *panel = attnscope_compare_page_get_patch_panel (cp);
+  g_assert_true (attnscope_patch_panel_patch (panel, " car", " man", AS_PATCH_HEADS, FALSE));
+  g_assert_true (gui_test_wait_until (patch_done, panel, TIMEOUT_MS));
+  g_assert_nonnull (attnscope_patch_panel_get_figure (panel));
+  assert_patch_equals_cli (panel, "The man hit the", "The car hit the", "heads", FALSE);
+  g_assert_true (attnscope_patch_panel_patch (panel, " car", " man", AS_PATCH_RESID, TRUE));
+  g_assert_true (gui_test_wait_until (patch_done, panel, TIMEOUT_MS));
+  assert_patch_equals_cli (panel, "The man hit the", "The car hit the", "resid", TRUE);
+  /* B changes: patched again */
+  attnscope_run_set_text (gui_test_compare_run (window), "The dog hit the");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_true (gui_test_wait_until (patch_done, panel, TIMEOUT_MS));
+  assert_patch_equals_cli (panel, "The man hit the", "The dog hit the", "resid", TRUE);
+  /* different lengths: one message with both counts, no figure */
+  attnscope_run_set_text (gui_test_compare_run (window), "The old car hit the");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_test_message ("%s", attnscope_patch_panel_get_status (panel));
+  g_assert_cmpstr (attnscope_patch_panel_get_status (panel), ==,
+                   "Patching needs texts of the same number of tokens: A has 4, B has 5.");
+  g_assert_null (attnscope_patch_panel_get_figure (panel));
+  attnscope_run_set_text (gui_test_compare_run (window), "");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -388,6 +480,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/whatif/no-positions-bert", test_no_positions_bert);
   g_test_add_func ("/ui/whatif/no-positions-gpt2", test_no_positions_gpt2);
   g_test_add_func ("/ui/whatif/scan", test_scan);
+  g_test_add_func ("/ui/whatif/patch", test_patch);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   g_free (fixture);

@@ -28,6 +28,7 @@ struct _AttnscopeComparePage
   GtkLabel *ranking_note;
   GtkListBox *ranking_list;
   GtkLabel *positions_note; /* what a comparison without positions shows */
+  AttnscopePatchPanel *patch_panel;
 
   GBindingGroup *run_bindings;  /* on the comparison run */
   GBindingGroup *view_bindings; /* on the view state */
@@ -176,6 +177,20 @@ update_positions_note (AttnscopeComparePage *self, AttnscopeAnalysis *a)
                "read with other contexts.")
           : _ ("Without positions an encoder sees the tokens as a set: the same words in another "
                "order give the same vectors, and aligned by token the difference is zero."));
+}
+
+AttnscopePatchPanel *
+attnscope_compare_page_get_patch_panel (AttnscopeComparePage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_COMPARE_PAGE (self), NULL);
+  return self->patch_panel;
+}
+
+static void
+on_session_for_patching (AttnscopeComparePage *self)
+{
+  attnscope_patch_panel_set_session (self->patch_panel,
+                                     attnscope_page_get_session (ATTNSCOPE_PAGE (self)));
 }
 
 const char *
@@ -347,6 +362,8 @@ attnscope_compare_page_class_init (AttnscopeComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, align_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, ranking_note);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, positions_note);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, patch_panel);
+  g_type_ensure (ATTNSCOPE_TYPE_PATCH_PANEL);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, ranking_list);
 }
 
@@ -373,4 +390,5 @@ attnscope_compare_page_init (AttnscopeComparePage *self)
                              flag_to_index, index_to_flag, NULL, NULL);
   g_signal_connect (self, "notify::session", G_CALLBACK (on_session_changed), NULL);
   g_signal_connect (self->ranking_list, "row-activated", G_CALLBACK (on_ranking_activated), self);
+  g_signal_connect (self, "notify::session", G_CALLBACK (on_session_for_patching), NULL);
 }
