@@ -140,7 +140,8 @@ patch_finished (GObject *source, GAsyncResult *res, gpointer user_data)
               = ar_build_patch_figure (self->effects, data->what, base, data->reverse,
                                        &self->result, self->measure, &texts, AR_ANNOTATE_AUTO);
           attnscope_heatmap_view_set_figure (self->heatmap, figure);
-          set_status (self, NULL);
+          set_status (self, _ ("The model as it is: heads switched off and No Positions do not "
+                               "apply here."));
         }
     }
   g_object_unref (self);
@@ -228,6 +229,13 @@ attnscope_patch_panel_patch (AttnscopePatchPanel *self, const char *token, const
       return FALSE;
     }
   self->metric = metric;
+  /* the toolbar says what is patched, however it was asked for */
+  if (token != gtk_editable_get_text (GTK_EDITABLE (self->token_entry)))
+    gtk_editable_set_text (GTK_EDITABLE (self->token_entry), token);
+  if (vs_token != gtk_editable_get_text (GTK_EDITABLE (self->vs_entry)))
+    gtk_editable_set_text (GTK_EDITABLE (self->vs_entry), vs_token);
+  gtk_drop_down_set_selected (self->what_dropdown, what);
+  gtk_drop_down_set_selected (self->direction_dropdown, reverse ? 1 : 0);
   self->what = what;
   self->reverse = reverse;
   g_free (self->measure);
@@ -388,7 +396,7 @@ attnscope_patch_panel_init (AttnscopePatchPanel *self)
     gtk_box_append (GTK_BOX (row), parts[i]);
   gtk_box_append (GTK_BOX (self->box), row);
   self->heatmap = ATTNSCOPE_HEATMAP_VIEW (g_object_new (ATTNSCOPE_TYPE_HEATMAP_VIEW, NULL));
-  gtk_widget_set_size_request (GTK_WIDGET (self->heatmap), -1, 260);
+  gtk_widget_set_size_request (GTK_WIDGET (self->heatmap), -1, 220);
   gtk_widget_add_css_class (GTK_WIDGET (self->heatmap), "figure");
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->heatmap));
 }

@@ -232,6 +232,14 @@ attnscope_scan_page_scan (AttnscopeScanPage *self, int kind, const char *token,
       return FALSE;
     }
   self->metric = metric;
+  /* the toolbar says what is scanned, however the scan was asked for */
+  gtk_drop_down_set_selected (self->measure_dropdown, kind == AS_METRIC_LOGIT        ? 0
+                                                      : kind == AS_METRIC_LOGIT_DIFF ? 1
+                                                                                     : 2);
+  if (token != NULL && token != gtk_editable_get_text (GTK_EDITABLE (self->token_entry)))
+    gtk_editable_set_text (GTK_EDITABLE (self->token_entry), token);
+  if (vs_token != NULL && vs_token != gtk_editable_get_text (GTK_EDITABLE (self->vs_entry)))
+    gtk_editable_set_text (GTK_EDITABLE (self->vs_entry), vs_token);
   g_free (self->token);
   g_free (self->vs_token);
   self->token = kind != AS_METRIC_LOSS ? g_strdup (token) : NULL;
