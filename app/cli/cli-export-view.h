@@ -4,6 +4,7 @@
 
 #include "as-projection.h"
 #include "as-trace-vectors.h"
+#include "cli-export-attribution.h"
 #include "cli-export-lens.h"
 #include "cli-export-patch.h"
 #include "cli-export-scan.h"
@@ -24,6 +25,8 @@ typedef enum
   VIEW_POSITION_BIAS, /* the trace's position_bias of one head (T5) */
   VIEW_ABLATION_SCAN, /* each single head switched off: its effect (cli-export-scan.h) */
   VIEW_PATCH,         /* activation patching between A and B (cli-export-patch.h) */
+  VIEW_ATTRIBUTION,   /* direct logit attribution (cli-export-attribution.h) */
+  VIEW_QK,            /* the query–key view of one head and query (cli-export-qk.h) */
 } View;
 
 typedef struct
@@ -45,6 +48,8 @@ typedef struct
   CliExportLens lens;
   CliExportScan scan;
   CliExportPatch patch;
+  CliExportAttribution attribution; /* its position: lens.position */
+  gboolean qk;                      /* --qk: with --layer, --head and --token as the query */
 } ExportRequest;
 
 /* The options that choose the view, as given on the command line (G_MININT / NULL: not given). */
