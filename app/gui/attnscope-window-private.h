@@ -16,7 +16,6 @@ struct _AttnscopeWindow
   GtkMenuButton *model_button;
   GtkLabel *model_label;
   GtkSpinner *spinner;
-  AdwViewSwitcherTitle *switcher_title;
   GtkEntry *entry;
   GtkEntry *pair_entry;
   GtkLabel *token_count_label;

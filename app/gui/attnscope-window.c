@@ -185,8 +185,6 @@ update_model_label (AttnscopeWindow *self)
           as_model_get_path (model), c->model_type, c->n_layer, c->n_head, c->n_positions);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->model_button), tooltip);
     }
-  adw_view_switcher_title_set_subtitle (self->switcher_title,
-                                        model != NULL ? as_model_get_name (model) : NULL);
 }
 
 /* The token count beside the entry: of the text in the entry, counted when it changed (a text
@@ -687,7 +685,6 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, model_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, model_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, spinner);
-  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, pair_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, token_count_label);
