@@ -48,6 +48,33 @@ choose_vectors (ExportRequest *req, const ViewOptions *v)
 int
 cli_export_choose_view (ExportRequest *req, const ViewOptions *v, gboolean compare)
 {
+  int scan_code = cli_export_scan_check (&req->scan);
+  if (scan_code < 0)
+    scan_code = cli_export_patch_check (&req->patch, compare);
+  if (scan_code >= 0)
+    return scan_code;
+  if (req->patch.patch)
+    {
+      /* patching is the whole view: A is --text, B --compare */
+      if (req->scan.scan || v->grid || v->alignment || v->similarity != NULL || v->project != NULL
+          || req->lens.lens || v->layer != G_MININT || v->head != G_MININT || v->mean != G_MININT
+          || v->rollout != G_MININT || v->position_bias != G_MININT)
+        return cli_usage_printf ("export", "--patch is a view of its own: it goes with no other "
+                                           "view");
+      req->view = VIEW_PATCH;
+      return -1;
+    }
+  if (req->scan.scan)
+    {
+      /* the scan is the whole view: no other view, no second text */
+      if (compare || v->grid || v->alignment || v->similarity != NULL || v->project != NULL
+          || req->lens.lens || v->layer != G_MININT || v->head != G_MININT || v->mean != G_MININT
+          || v->rollout != G_MININT || v->position_bias != G_MININT)
+        return cli_usage_printf ("export", "--ablation-scan is a view of its own: it goes with "
+                                           "no other view and no --compare");
+      req->view = VIEW_ABLATION_SCAN;
+      return -1;
+    }
   gboolean head = v->layer != G_MININT || v->head != G_MININT;
   gboolean aggregate = v->mean != G_MININT || v->rollout != G_MININT;
   int views = (v->mean != G_MININT) + (v->rollout != G_MININT) + v->grid + (v->similarity != NULL)

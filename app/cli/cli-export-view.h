@@ -6,6 +6,8 @@
 #include "as-trace-vectors.h"
 #include "cli-export-attribution.h"
 #include "cli-export-lens.h"
+#include "cli-export-patch.h"
+#include "cli-export-scan.h"
 #include "cli-translation.h"
 #include "figure-export.h"
 #include "view-selection.h"
@@ -21,6 +23,8 @@ typedef enum
   VIEW_ALIGNMENT,     /* a translation's source and target linked by cross-attention */
   VIEW_LENS,          /* the logit lens (cli-export-lens.h) */
   VIEW_POSITION_BIAS, /* the trace's position_bias of one head (T5) */
+  VIEW_ABLATION_SCAN, /* each single head switched off: its effect (cli-export-scan.h) */
+  VIEW_PATCH,         /* activation patching between A and B (cli-export-patch.h) */
   VIEW_ATTRIBUTION,   /* direct logit attribution (cli-export-attribution.h) */
   VIEW_QK,            /* the query–key view of one head and query (cli-export-qk.h) */
 } View;
@@ -42,6 +46,8 @@ typedef struct
   const char *target;    /* translation models: the target text (NULL: the model's translation) */
   CliAttentionKind kind; /* translation models: which attention the figure shows */
   CliExportLens lens;
+  CliExportScan scan;
+  CliExportPatch patch;
   CliExportAttribution attribution; /* its position: lens.position */
   gboolean qk;                      /* --qk: with --layer, --head and --token as the query */
 } ExportRequest;

@@ -27,6 +27,10 @@
  *                                       --layer 3: static beside contextual); --highlight marks
  *                                       every occurrence of WORD and greys the rest
  *         --lens [--follow WORD | --follow-id N] [--position I]  the logit lens
+ *         --ablation-scan (--scan-token WORD [--scan-vs-token W2] | --scan-loss)
+ *                                       each single head switched off: its effect, L × H
+ *         --patch --patch-token W1 --patch-vs-token W2 [--patch-what heads|mlps|resid]
+ *                 [--patch-reverse] --compare B   activation patching between T and B
  *         --attribution [--target-id N] [--vs-id N2] [--position I]
  *                                       direct logit attribution of token N's logit (default:
  *                                       the predicted token) at I (default: the last token)
@@ -398,6 +402,8 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
     case VIEW_PROJECTION:
       return build_projection (a, b, more, req, texts, error);
     case VIEW_LENS: /* export_run builds it: it needs the model */
+    case VIEW_ABLATION_SCAN:
+    case VIEW_PATCH:
     case VIEW_ATTRIBUTION:
     case VIEW_QK:
       break;
@@ -478,6 +484,10 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
                            &error))
       || (figure = req->view == VIEW_LENS ? cli_export_lens_figure (model, a.trace, &req->lens,
                                                                     &req->selection, &texts, &error)
+                   : req->view == VIEW_ABLATION_SCAN ? cli_export_scan_figure (
+                         model, a.trace, &req->scan, &req->selection, &texts, &error)
+                   : req->view == VIEW_PATCH ? cli_export_patch_figure (
+                         model, a.trace, b.trace, &req->patch, &req->selection, &texts, &error)
                    : req->view == VIEW_QK
                        ? cli_export_qk_figure (model, a.trace, &req->selection, &texts, &error)
                    : req->view == VIEW_ATTRIBUTION
@@ -607,6 +617,24 @@ cli_export (int argc, char **argv)
       "With --project: a second panel of the vectors KIND2 of the same tokens", "KIND2" },
     { "highlight", 0, 0, G_OPTION_ARG_STRING, &highlight,
       "With --project: mark the tokens of every occurrence of WORD", "WORD" },
+    { "ablation-scan", 0, 0, G_OPTION_ARG_NONE, &req.scan.scan,
+      "Each single head switched off in turn (zero ablation): its effect, layers × heads", NULL },
+    { "scan-token", 0, 0, G_OPTION_ARG_STRING, &req.scan.token,
+      "With --ablation-scan: measure this token's logit at the last position", "WORD" },
+    { "scan-vs-token", 0, 0, G_OPTION_ARG_STRING, &req.scan.vs_token,
+      "With --scan-token: measure the logit difference to this token", "W2" },
+    { "scan-loss", 0, 0, G_OPTION_ARG_NONE, &req.scan.loss,
+      "With --ablation-scan: measure the next-token loss over the text", NULL },
+    { "patch", 0, 0, G_OPTION_ARG_NONE, &req.patch.patch,
+      "Activation patching between --text A and --compare B (same number of tokens)", NULL },
+    { "patch-token", 0, 0, G_OPTION_ARG_STRING, &req.patch.token,
+      "With --patch: the logit difference's first token", "W1" },
+    { "patch-vs-token", 0, 0, G_OPTION_ARG_STRING, &req.patch.vs_token,
+      "With --patch: the token subtracted", "W2" },
+    { "patch-what", 0, 0, G_OPTION_ARG_STRING, &req.patch.what,
+      "With --patch: heads (default), mlps or resid", "WHAT" },
+    { "patch-reverse", 0, 0, G_OPTION_ARG_NONE, &req.patch.reverse,
+      "With --patch: from A into B instead of B into A", NULL },
     { "lens", 0, 0, G_OPTION_ARG_NONE, &req.lens.lens,
       "The logit lens: every hidden state's top token at every position", NULL },
     { "follow", 0, 0, G_OPTION_ARG_STRING, &req.lens.follow,
@@ -657,6 +685,8 @@ cli_export (int argc, char **argv)
     {
       export_args_clear (&look);
       cli_export_lens_clear (&req.lens);
+      cli_export_scan_clear (&req.scan);
+      cli_export_patch_clear (&req.patch);
       return code;
     }
   v.similarity = similarity;
@@ -672,6 +702,8 @@ cli_export (int argc, char **argv)
     {
       export_args_clear (&look);
       cli_export_lens_clear (&req.lens);
+      cli_export_scan_clear (&req.scan);
+      cli_export_patch_clear (&req.patch);
       return cli_fail (lines_error);
     }
   /* Without --text the first line is the text. */
@@ -730,5 +762,7 @@ cli_export (int argc, char **argv)
     }
   export_args_clear (&look);
   cli_export_lens_clear (&req.lens);
+  cli_export_scan_clear (&req.scan);
+  cli_export_patch_clear (&req.patch);
   return code;
 }

@@ -110,6 +110,10 @@ attnscope_window_add_session_actions (AttnscopeWindow *self)
           = g_property_action_new (view_props[i], view, view_props[i]);
       g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
     }
+  /* View ▸ No Positions: both texts run without position embeddings (or the rotation) */
+  g_autoptr (GPropertyAction) no_positions = g_property_action_new (
+      "no-positions", attnscope_session_get_whatif (self->session), "no-positions");
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (no_positions));
   g_autoptr (GSimpleAction) load = g_simple_action_new_stateful (
       "load-model", G_VARIANT_TYPE_STRING, g_variant_new_string (""));
   g_signal_connect (load, "change-state", G_CALLBACK (load_model_change_state), self);
@@ -142,6 +146,8 @@ attnscope_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.step-head",
                                        "i", -1);
   for (guint i = 0; attnscope_window_page_names[i] != NULL; i++)
-    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK, "win.show-page",
-                                         "s", attnscope_window_page_names[i]);
+    /* Alt+1 … Alt+9, then Alt+0 for the tenth page */
+    gtk_widget_class_add_binding_action (widget_class, i < 9 ? GDK_KEY_1 + i : GDK_KEY_0,
+                                         GDK_ALT_MASK, "win.show-page", "s",
+                                         attnscope_window_page_names[i]);
 }

@@ -16,7 +16,6 @@ struct _AttnscopeWindow
   GtkMenuButton *model_button;
   GtkLabel *model_label;
   GtkSpinner *spinner;
-  AdwViewSwitcherTitle *switcher_title;
   GtkEntry *entry;
   GtkEntry *pair_entry;
   GtkLabel *token_count_label;
@@ -34,6 +33,7 @@ struct _AttnscopeWindow
   GtkLabel *error_label;
   GtkButton *truncate_button;
   AttnscopeTokenStrip *token_strip;
+  AttnscopeWhatifChip *whatif_chip; /* heads switched off, positions left out */
   GtkStack *content_stack;
   AdwStatusPage *status_page;
   GtkButton *status_button;

@@ -37,8 +37,8 @@ enum
 static guint signals[N_SIGNALS];
 
 const char *const attnscope_window_page_names[]
-    = { "attention",   "heads",     "similarity", "embeddings",  "compare",
-        "predictions", "alignment", "lens",       "attribution", NULL };
+    = { "attention", "heads", "similarity",  "embeddings", "compare", "predictions",
+        "alignment", "lens",  "attribution", "ablation",   NULL };
 
 /* ---- toasts ---- */
 
@@ -185,8 +185,6 @@ update_model_label (AttnscopeWindow *self)
           as_model_get_path (model), c->model_type, c->n_layer, c->n_head, c->n_positions);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->model_button), tooltip);
     }
-  adw_view_switcher_title_set_subtitle (self->switcher_title,
-                                        model != NULL ? as_model_get_name (model) : NULL);
 }
 
 /* The token count beside the entry: of the text in the entry, counted when it changed (a text
@@ -540,6 +538,13 @@ attnscope_window_get_token_strip (AttnscopeWindow *self)
   return self->token_strip;
 }
 
+AttnscopeWhatifChip *
+attnscope_window_get_whatif_chip (AttnscopeWindow *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WINDOW (self), NULL);
+  return self->whatif_chip;
+}
+
 AttnscopePage *
 attnscope_window_get_page (AttnscopeWindow *self, const char *name)
 {
@@ -680,7 +685,6 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, model_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, model_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, spinner);
-  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, pair_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, token_count_label);
@@ -698,6 +702,7 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, truncate_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, token_strip);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, whatif_chip);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, status_button);
@@ -718,6 +723,7 @@ attnscope_window_init (AttnscopeWindow *self)
   self->session = attnscope_session_new ();
   attnscope_token_strip_set_session (self->token_strip, self->session);
   attnscope_token_strip_set_session (self->source_strip, self->session);
+  attnscope_whatif_chip_set_session (self->whatif_chip, self->session);
   for (guint i = 0; attnscope_window_page_names[i] != NULL; i++)
     {
       AttnscopePage *page = attnscope_window_get_page (self, attnscope_window_page_names[i]);

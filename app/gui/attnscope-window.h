@@ -9,6 +9,7 @@
 #include "attnscope-page.h"
 #include "attnscope-session.h"
 #include "attnscope-token-strip.h"
+#include "attnscope-whatif-chip.h"
 
 G_BEGIN_DECLS
 
@@ -24,6 +25,8 @@ GSettings *attnscope_window_get_settings (AttnscopeWindow *self);
 
 AttnscopeSession *attnscope_window_get_session (AttnscopeWindow *self);
 AttnscopeTokenStrip *attnscope_window_get_token_strip (AttnscopeWindow *self);
+/* The chip under the text that says which heads are switched off (attnscope-whatif-chip.h). */
+AttnscopeWhatifChip *attnscope_window_get_whatif_chip (AttnscopeWindow *self);
 /* The page named NAME ("attention", "heads", "similarity", "embeddings", "compare",
  * "predictions"), or NULL. */
 AttnscopePage *attnscope_window_get_page (AttnscopeWindow *self, const char *name);

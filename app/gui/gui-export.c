@@ -38,6 +38,16 @@ gui_export_dup_command (AttnscopeWindow *window, AttnscopePage *page, const ArVi
       g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_pair (analysis)));
     }
   attnscope_page_append_export_args (page, view, argv);
+  /* the model as the window runs it: heads switched off (zero ablation), positions left out */
+  AttnscopeWhatifState *whatif
+      = attnscope_whatif_get_state (attnscope_session_get_whatif (session));
+  if (whatif->n_heads_off > 0)
+    {
+      g_ptr_array_add (argv, g_strdup ("--ablate"));
+      g_ptr_array_add (argv, attnscope_whatif_state_dup_spec (whatif));
+    }
+  if (whatif->no_positions)
+    g_ptr_array_add (argv, g_strdup ("--no-positions"));
   export_args_append (argv, view, options);
   g_ptr_array_add (argv, g_strdup ("-o"));
   g_ptr_array_add (argv, g_strdup (file));

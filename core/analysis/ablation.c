@@ -280,15 +280,28 @@ as_ablation_scan (AsModel *model, const int32_t *ids, int n_ids, const AsMetric 
                   AsAblationKind kind, const float *head_means, const float *mlp_means,
                   double *effects, double *clean, AsScanStats *stats, GError **error)
 {
+  return as_ablation_scan_full (model, ids, n_ids, metric, kind, head_means, mlp_means, NULL, NULL,
+                                NULL, effects, clean, stats, error);
+}
+
+gboolean
+as_ablation_scan_full (AsModel *model, const int32_t *ids, int n_ids, const AsMetric *metric,
+                       AsAblationKind kind, const float *head_means, const float *mlp_means,
+                       GCancellable *cancellable, AsScanProgress progress, gpointer user_data,
+                       double *effects, double *clean, AsScanStats *stats, GError **error)
+{
   const AsConfig *c = as_model_get_config (model);
   if (!check_metric (model, metric, n_ids, error))
     return FALSE;
   int L = c->n_layer, H = c->n_head;
-  AsForwardOptions options = { .all_logits = as_metric_all_logits (metric) };
+  AsForwardOptions options
+      = { .all_logits = as_metric_all_logits (metric), .cancellable = cancellable };
   g_autoptr (AsTrace) base = as_forward (model, ids, n_ids, &options, error);
   if (base == NULL)
     return FALSE;
   *clean = as_metric_value (metric, base);
+  if (progress != NULL)
+    progress (0, L * H, user_data);
   g_autofree guint8 *heads = g_new0 (guint8, (gsize) L * H); /* [L][H] */
   AsScanStats st = { .passes = 1, .layers_computed = L, .layers_full = L };
   for (int l = 0; l < L; l++)
@@ -310,6 +323,8 @@ as_ablation_scan (AsModel *model, const int32_t *ids, int n_ids, const AsMetric 
         if (t == NULL)
           return FALSE;
         effects[at] = as_metric_value (metric, t) - *clean;
+        if (progress != NULL)
+          progress ((int) at + 1, L * H, user_data);
         st.passes++;
         st.layers_computed += L - l;
         st.layers_full += L;

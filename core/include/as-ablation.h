@@ -87,4 +87,16 @@ gboolean as_ablation_scan (AsModel *model, const int32_t *ids, int n_ids, const 
                            AsAblationKind kind, const float *head_means, const float *mlp_means,
                            double *effects, double *clean, AsScanStats *stats, GError **error);
 
+/* Called after each pass of a scan: DONE of TOTAL heads measured (0 after the clean pass). */
+typedef void (*AsScanProgress) (int done, int total, gpointer user_data);
+
+/* As as_ablation_scan, stopping (AS_ERROR cancelled, as as_forward does) when CANCELLABLE (may be
+ * NULL) is cancelled, and calling PROGRESS (may be NULL) in the scan's thread after each pass. */
+gboolean as_ablation_scan_full (AsModel *model, const int32_t *ids, int n_ids,
+                                const AsMetric *metric, AsAblationKind kind,
+                                const float *head_means, const float *mlp_means,
+                                GCancellable *cancellable, AsScanProgress progress,
+                                gpointer user_data, double *effects, double *clean,
+                                AsScanStats *stats, GError **error);
+
 G_END_DECLS

@@ -15,6 +15,8 @@
 #include "attnscope-attribution-page.h"
 #include "attnscope-embeddings-page.h"
 #include "attnscope-lens-page.h"
+#include "attnscope-compare-page.h"
+#include "attnscope-scan-page.h"
 #include "attnscope-similarity-page.h"
 #include "gui-export.h"
 #include "gui-test-util.h"
@@ -616,6 +618,85 @@ test_look_options (void)
   reset_view ();
 }
 
+/* The Ablation page: every head switched off in turn, measured on the loss and on a logit
+ * difference (export --ablation-scan --scan-loss | --scan-token W --scan-vs-token W2). */
+static void
+test_ablation_scan (void)
+{
+  reset_view ();
+  AttnscopePage *page = attnscope_window_get_page (window, "ablation");
+  attnscope_window_show_page (window, "ablation");
+  g_assert_true (attnscope_scan_page_scan (ATTNSCOPE_SCAN_PAGE (page), AS_METRIC_LOSS, NULL, NULL));
+  check_parity ("ablation-scan-loss", "ablation", 1,
+                (const char *[]){ "--ablation-scan", "--scan-loss", NULL });
+  /* the tiny fixture's vocabulary has single letters */
+  g_assert_true (
+      attnscope_scan_page_scan (ATTNSCOPE_SCAN_PAGE (page), AS_METRIC_LOGIT_DIFF, "c", "a"));
+  check_parity (
+      "ablation-scan-diff", "ablation", 2,
+      (const char *[]){ "--ablation-scan", "--scan-token", "c", "--scan-vs-token", "a", NULL });
+}
+
+/* The Compare page's patching panel: its figure as the window exports figures, and `attnscope
+ * export --patch ... --compare B` (heads from B into A; the residual stream from A into B). */
+static void
+check_patch_parity (const char *name, AsPatchWhat what, gboolean reverse, const char *const *args)
+{
+  AttnscopeComparePage *cp = ATTNSCOPE_COMPARE_PAGE (attnscope_window_get_page (window, "compare"));
+  AttnscopePatchPanel *panel = attnscope_compare_page_get_patch_panel (cp);
+  g_assert_true (attnscope_patch_panel_patch (panel, "c", "a", what, reverse));
+  while (attnscope_patch_panel_get_running (panel))
+    g_main_context_iteration (NULL, TRUE);
+  ArBuiltFigure *built = attnscope_patch_panel_get_figure (panel);
+  g_assert_nonnull (built);
+  g_autofree char *window_png = g_strdup_printf ("%s/%s-window.png", tmpdir, name);
+  ArExportOptions options;
+  ar_export_options_init (&options);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (ar_figure_export_with_options (ar_built_figure_get (built), window_png, &options,
+                                                AS_OUTPUT_DEFAULT, &error));
+  g_autofree char *cli_png = g_strdup_printf ("%s/%s-cli.png", tmpdir, name);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  const char *head[] = { g_getenv ("ATTNSCOPE_BIN"),
+                         "export",
+                         "--model",
+                         current_model,
+                         "--text",
+                         current_text,
+                         "--compare",
+                         "The car hit the man",
+                         "-o",
+                         cli_png };
+  for (gsize i = 0; i < G_N_ELEMENTS (head); i++)
+    g_ptr_array_add (argv, (char *) head[i]);
+  for (int i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  gui_test_spawn ((const char *const *) argv->pdata, &out, &err, &status);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s: export failed: %s", name, err);
+  g_autoptr (GBytes) w = read_file (window_png), c = read_file (cli_png);
+  g_assert_true (g_bytes_equal (w, c));
+  g_remove (window_png);
+  g_remove (cli_png);
+}
+
+static void
+test_patch (void)
+{
+  reset_view ();
+  set_compare_text ("The car hit the man");
+  check_patch_parity (
+      "patch-heads", AS_PATCH_HEADS, FALSE,
+      (const char *[]){ "--patch", "--patch-token", "c", "--patch-vs-token", "a", NULL });
+  check_patch_parity ("patch-resid", AS_PATCH_RESID, TRUE,
+                      (const char *[]){ "--patch", "--patch-token", "c", "--patch-vs-token", "a",
+                                        "--patch-what", "resid", "--patch-reverse", NULL });
+  set_compare_text (NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -634,6 +715,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-parity/attention", test_attention);
   g_test_add_func ("/ui/export-parity/grid", test_grid);
   g_test_add_func ("/ui/export-parity/lens", test_lens);
+  g_test_add_func ("/ui/export-parity/ablation-scan", test_ablation_scan);
+  g_test_add_func ("/ui/export-parity/patch", test_patch);
   g_test_add_func ("/ui/export-parity/attribution", test_attribution);
   g_test_add_func ("/ui/export-parity/similarity", test_similarity);
   g_test_add_func ("/ui/export-parity/projection", test_projection);

@@ -334,6 +334,26 @@ draw_captions (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const 
     }
 }
 
+/* A switched-off head: its thumbnail veiled and crossed out corner to corner. */
+static void
+draw_cross (cairo_t *cr, const ArRenderStyle *style, double x, double y, double size)
+{
+  ArRgb bg = style->background;
+  cairo_set_source_rgba (cr, bg.r, bg.g, bg.b, 0.55);
+  cairo_rectangle (cr, x, y, size, size);
+  cairo_fill (cr);
+  cairo_set_line_width (cr, MAX (2.0, size / 24));
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  ar_render_set_rgb (cr, style->text);
+  double pad = size * 0.12;
+  cairo_move_to (cr, x + pad, y + pad);
+  cairo_line_to (cr, x + size - pad, y + size - pad);
+  cairo_move_to (cr, x + size - pad, y + pad);
+  cairo_line_to (cr, x + pad, y + size - pad);
+  cairo_stroke (cr);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
+}
+
 static void
 draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArGridFigure *fig,
             const Layout *lo, int l, int h, int label_length)
@@ -364,6 +384,8 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArG
   double inset = on ? -1.25 : -0.5;
   cairo_rectangle (cr, x + inset, y + inset, lo->size - 2 * inset, lo->size - 2 * inset);
   cairo_stroke (cr);
+  if (fig->crossed != NULL && fig->crossed[l * fig->n_heads + h])
+    draw_cross (cr, style, x, y, lo->size);
 
   if (fig->pattern_labels != NULL)
     {

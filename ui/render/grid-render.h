@@ -54,6 +54,8 @@ typedef struct
   /* [L] each layer's causal sliding window: the keys left of it grey too (0: none); or NULL */
   const int *layer_windows;
   int highlight_layer, highlight_head; /* -1 for none */
+  const guint8 *crossed; /* [L][H] non-zero: the head is switched off (ablated), drawn crossed
+                          * out; NULL for none */
   gboolean colorbar;
   const char *colorbar_label;
 

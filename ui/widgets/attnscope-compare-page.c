@@ -27,6 +27,8 @@ struct _AttnscopeComparePage
   GtkDropDown *align_dropdown;
   GtkLabel *ranking_note;
   GtkListBox *ranking_list;
+  GtkLabel *positions_note; /* what a comparison without positions shows */
+  AttnscopePatchPanel *patch_panel;
 
   GBindingGroup *run_bindings;  /* on the comparison run */
   GBindingGroup *view_bindings; /* on the view state */
@@ -155,6 +157,51 @@ attnscope_compare_page_append_export_args (AttnscopePage *page, const ArViewSele
     }
 }
 
+/* Without positions: why a causal model's two orders still differ (the mask), and that an
+ * encoder's are the same vectors (aligned by token, the difference is zero). */
+static void
+update_positions_note (AttnscopeComparePage *self, AttnscopeAnalysis *a)
+{
+  AttnscopeSession *session = attnscope_page_get_session (ATTNSCOPE_PAGE (self));
+  gboolean off = session != NULL
+                 && attnscope_whatif_get_no_positions (attnscope_session_get_whatif (session));
+  const AsTrace *trace = a != NULL ? attnscope_analysis_get_trace (a) : NULL;
+  gtk_widget_set_visible (GTK_WIDGET (self->positions_note), off && trace != NULL);
+  if (!off || trace == NULL)
+    return;
+  gtk_label_set_text (
+      self->positions_note,
+      trace->causal
+          ? _ ("Without positions a causal model still tells the orders apart: each token sees "
+               "only the tokens before it (the mask), so the same words in another order are "
+               "read with other contexts.")
+          : _ ("Without positions an encoder sees the tokens as a set: the same words in another "
+               "order give the same vectors, and aligned by token the difference is zero."));
+}
+
+AttnscopePatchPanel *
+attnscope_compare_page_get_patch_panel (AttnscopeComparePage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_COMPARE_PAGE (self), NULL);
+  return self->patch_panel;
+}
+
+static void
+on_session_for_patching (AttnscopeComparePage *self)
+{
+  attnscope_patch_panel_set_session (self->patch_panel,
+                                     attnscope_page_get_session (ATTNSCOPE_PAGE (self)));
+}
+
+const char *
+attnscope_compare_page_get_positions_note (AttnscopeComparePage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_COMPARE_PAGE (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->positions_note))
+             ? gtk_label_get_text (self->positions_note)
+             : NULL;
+}
+
 static void
 attnscope_compare_page_update (AttnscopePage *page)
 {
@@ -162,6 +209,7 @@ attnscope_compare_page_update (AttnscopePage *page)
   AttnscopeAnalysis *a = attnscope_page_get_analysis (page);
   AttnscopeAnalysis *b = attnscope_page_get_compare_analysis (page);
   attnscope_page_set_busy (page, FALSE);
+  update_positions_note (self, a);
   if (a == NULL || b == NULL)
     {
       show_empty (self, NULL);
@@ -313,6 +361,9 @@ attnscope_compare_page_class_init (AttnscopeComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, view);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, align_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, ranking_note);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, positions_note);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, patch_panel);
+  g_type_ensure (ATTNSCOPE_TYPE_PATCH_PANEL);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, ranking_list);
 }
 
@@ -339,4 +390,5 @@ attnscope_compare_page_init (AttnscopeComparePage *self)
                              flag_to_index, index_to_flag, NULL, NULL);
   g_signal_connect (self, "notify::session", G_CALLBACK (on_session_changed), NULL);
   g_signal_connect (self->ranking_list, "row-activated", G_CALLBACK (on_ranking_activated), self);
+  g_signal_connect (self, "notify::session", G_CALLBACK (on_session_for_patching), NULL);
 }

@@ -5,6 +5,7 @@
 
 #include "attnscope-compare-view.h"
 #include "attnscope-page.h"
+#include "attnscope-patch-panel.h"
 
 G_BEGIN_DECLS
 
@@ -14,5 +15,10 @@ G_DECLARE_FINAL_TYPE (AttnscopeComparePage, attnscope_compare_page, ATTNSCOPE, C
                       AttnscopePage)
 
 AttnscopeCompareView *attnscope_compare_page_get_view (AttnscopeComparePage *self);
+/* With "No positions": why the two texts still differ (a causal model: the mask) or that they
+ * do not (an encoder), else NULL. */
+const char *attnscope_compare_page_get_positions_note (AttnscopeComparePage *self);
+/* The activation patching panel under the comparison (attnscope-patch-panel.h). */
+AttnscopePatchPanel *attnscope_compare_page_get_patch_panel (AttnscopeComparePage *self);
 
 G_END_DECLS

@@ -23,6 +23,7 @@ G_DEFINE_FINAL_TYPE (AttnscopeHeadGridView, attnscope_head_grid_view, GTK_TYPE_W
 enum
 {
   HEAD_ACTIVATED,
+  HEAD_TOGGLED,
   N_SIGNALS
 };
 
@@ -200,8 +201,19 @@ on_click_released (GtkGestureClick *gesture, int n_press, double x, double y,
                    AttnscopeHeadGridView *self)
 {
   int layer, head;
+  GdkModifierType state
+      = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   if (hit (self, x, y, &layer, &head))
-    g_signal_emit (self, signals[HEAD_ACTIVATED], 0, layer, head);
+    g_signal_emit (self, signals[(state & GDK_SHIFT_MASK) ? HEAD_TOGGLED : HEAD_ACTIVATED], 0,
+                   layer, head);
+}
+
+gboolean
+attnscope_head_grid_view_head_at (AttnscopeHeadGridView *self, double x, double y, int *layer,
+                                  int *head)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self), FALSE);
+  return hit (self, x, y, layer, head);
 }
 
 static void
@@ -227,6 +239,10 @@ attnscope_head_grid_view_class_init (AttnscopeHeadGridViewClass *klass)
   /* A click on the thumbnail of (layer, head). */
   signals[HEAD_ACTIVATED]
       = g_signal_new ("head-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
+  /* A Shift+click on the thumbnail of (layer, head): switch it off or on. */
+  signals[HEAD_TOGGLED]
+      = g_signal_new ("head-toggled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                       NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
 
   gtk_widget_class_set_css_name (widget_class, "headgridview");

@@ -34,6 +34,10 @@ void attnscope_head_grid_view_set_cross_stats (AttnscopeHeadGridView *self,
 /* The tooltip of head (LAYER, HEAD): its numbers, pattern and shares (entropy, previous, first,
  * self; for an encoder [CLS], [SEP], previous, next, self, as `attnscope stats`); NULL outside the
  * grid. Newly allocated. */
+/* The head whose thumbnail is at (X, Y) in widget coordinates: TRUE and *LAYER, *HEAD. (A
+ * Shift+click on one emits "head-toggled" instead of "head-activated".) */
+gboolean attnscope_head_grid_view_head_at (AttnscopeHeadGridView *self, double x, double y,
+                                           int *layer, int *head);
 char *attnscope_head_grid_view_dup_tooltip (AttnscopeHeadGridView *self, int layer, int head);
 
 G_END_DECLS

@@ -16,11 +16,14 @@ struct _AttnscopeHeadsPage
   GBindingGroup *bindings; /* the drop-down on the view state */
   GtkLabel *summary_label;
   AttnscopeHeadGridView *grid;
+  GSignalGroup *whatif_signals; /* the session's heads switched off */
+  GtkWidget *context_menu;      /* "Switch off head L.H", at a right click */
 
   /* what the figure on screen was built from */
   AttnscopeAnalysis *built_analysis; /* a reference, so that the pointers below stay unique */
   ArViewSelection built_view;
   gconstpointer built_stats, built_range;
+  gconstpointer built_whatif;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeadsPage, attnscope_heads_page, ATTNSCOPE_TYPE_PAGE)
@@ -91,6 +94,29 @@ build_cross_grid (AttnscopePage *page, const ArViewSelection *view)
   return ar_build_cross_grid_figure (&cross, attnscope_cross_get_stats (results), view, &texts);
 }
 
+/* The session's heads switched off, or NULL. */
+static AttnscopeWhatif *
+page_whatif (AttnscopePage *page)
+{
+  AttnscopeSession *session = attnscope_page_get_session (page);
+  return session != NULL ? attnscope_session_get_whatif (session) : NULL;
+}
+
+/* Crosses out in BUILT (just built, not yet shared) the heads the session switched off. */
+static void
+cross_out_ablated (AttnscopePage *page, ArBuiltFigure *built)
+{
+  AttnscopeWhatif *whatif = page_whatif (page);
+  if (built == NULL || whatif == NULL)
+    return;
+  AttnscopeWhatifState *state = attnscope_whatif_get_state (whatif);
+  ArGridFigure *fig = &ar_built_figure_edit (built)->grid;
+  if (state->n_heads_off == 0 || state->n_layer != fig->n_layers || state->n_head != fig->n_heads)
+    return;
+  fig->crossed = ar_built_figure_take (
+      built, g_memdup2 (state->heads, (gsize) state->n_layer * state->n_head));
+}
+
 static ArBuiltFigure *
 attnscope_heads_page_build_figure (AttnscopePage *page, const ArViewSelection *asked)
 {
@@ -106,7 +132,9 @@ attnscope_heads_page_build_figure (AttnscopePage *page, const ArViewSelection *a
     return NULL;
   ArFigureTexts texts;
   attnscope_page_get_texts (page, &texts);
-  return ar_build_grid_figure (&attention, stats, &view, &texts);
+  ArBuiltFigure *built = ar_build_grid_figure (&attention, stats, &view, &texts);
+  cross_out_ablated (page, built);
+  return built;
 }
 
 static void
@@ -169,10 +197,13 @@ attnscope_heads_page_update (AttnscopePage *page)
   const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
   gboolean ready = stats != NULL && (!view.autoscale || attention.range != NULL);
   attnscope_page_set_busy (page, !ready);
+  AttnscopeWhatif *whatif = page_whatif (page);
+  gconstpointer whatif_state = whatif != NULL ? attnscope_whatif_get_state (whatif) : NULL;
   if (!ready
       || (analysis == self->built_analysis && ar_view_selection_equal (&view, &self->built_view)
           && (gconstpointer) stats == self->built_stats
-          && (gconstpointer) attention.range == self->built_range))
+          && (gconstpointer) attention.range == self->built_range
+          && whatif_state == self->built_whatif))
     return;
   g_autoptr (ArBuiltFigure) figure = attnscope_heads_page_build_figure (page, &view);
   attnscope_head_grid_view_set_figure (self->grid, figure, stats);
@@ -181,6 +212,7 @@ attnscope_heads_page_update (AttnscopePage *page)
   self->built_view = view;
   self->built_stats = stats;
   self->built_range = attention.range;
+  self->built_whatif = whatif_state;
 }
 
 static ArBuiltFigure *
@@ -199,6 +231,58 @@ static void
 on_session_changed (AttnscopeHeadsPage *self)
 {
   g_binding_group_set_source (self->bindings, attnscope_page_get_view (ATTNSCOPE_PAGE (self)));
+  g_signal_group_set_target (self->whatif_signals, page_whatif (ATTNSCOPE_PAGE (self)));
+}
+
+/* Shift+click, or the context menu: switch head (LAYER, HEAD) off or on again. Self-attention of
+ * the model's own stack only (a translation model's heads are not ablated in the window). */
+static void
+on_head_toggled (AttnscopeHeadGridView *grid, int layer, int head, AttnscopeHeadsPage *self)
+{
+  AttnscopeWhatif *whatif = page_whatif (ATTNSCOPE_PAGE (self));
+  if (whatif != NULL
+      && attnscope_page_get_attention_kind (ATTNSCOPE_PAGE (self)) == AR_ATTENTION_SELF)
+    attnscope_whatif_toggle_head (whatif, layer, head);
+}
+
+static void
+toggle_head_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  int layer, head;
+  g_variant_get (parameter, "(ii)", &layer, &head);
+  on_head_toggled (NULL, layer, head, ATTNSCOPE_HEADS_PAGE (widget));
+}
+
+/* A right click on a head: a menu with "Switch off head L.H" (or "Switch on"). */
+static void
+on_secondary_pressed (GtkGestureClick *gesture, int n_press, double x, double y,
+                      AttnscopeHeadsPage *self)
+{
+  int layer, head;
+  AttnscopeWhatif *whatif = page_whatif (ATTNSCOPE_PAGE (self));
+  if (whatif == NULL
+      || attnscope_page_get_attention_kind (ATTNSCOPE_PAGE (self)) != AR_ATTENTION_SELF
+      || !attnscope_head_grid_view_head_at (self->grid, x, y, &layer, &head))
+    return;
+  g_autoptr (GMenu) menu = g_menu_new ();
+  g_autofree char *label
+      = g_strdup_printf (attnscope_whatif_get_head (whatif, layer, head)
+                             /* Translators: a context menu item of the heads grid; L.H */
+                             ? _ ("Switch on head %d.%d")
+                             /* Translators: a context menu item of the heads grid; L.H */
+                             : _ ("Switch off head %d.%d"),
+                         layer, head);
+  g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
+  g_menu_item_set_action_and_target (item, "heads.toggle-head", "(ii)", layer, head);
+  g_menu_append_item (menu, item);
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->context_menu), G_MENU_MODEL (menu));
+  graphene_point_t point;
+  if (!gtk_widget_compute_point (GTK_WIDGET (self->grid), GTK_WIDGET (self),
+                                 &GRAPHENE_POINT_INIT ((float) x, (float) y), &point))
+    return;
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                               &(GdkRectangle){ (int) point.x, (int) point.y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
 }
 
 static void
@@ -276,6 +360,8 @@ attnscope_heads_page_dispose (GObject *object)
 {
   g_clear_object (&ATTNSCOPE_HEADS_PAGE (object)->built_analysis);
   g_clear_object (&ATTNSCOPE_HEADS_PAGE (object)->bindings);
+  g_clear_object (&ATTNSCOPE_HEADS_PAGE (object)->whatif_signals);
+  g_clear_pointer (&ATTNSCOPE_HEADS_PAGE (object)->context_menu, gtk_widget_unparent);
   G_OBJECT_CLASS (attnscope_heads_page_parent_class)->dispose (object);
 }
 
@@ -291,6 +377,7 @@ attnscope_heads_page_class_init (AttnscopeHeadsPageClass *klass)
   page_class->dup_figure_name = attnscope_heads_page_dup_figure_name;
   page_class->build_figure = attnscope_heads_page_build_figure;
   page_class->append_export_args = attnscope_heads_page_append_export_args;
+  gtk_widget_class_install_action (widget_class, "heads.toggle-head", "(ii)", toggle_head_action);
 
   g_type_ensure (ATTNSCOPE_TYPE_HEAD_GRID_VIEW);
   gtk_widget_class_set_template_from_resource (
@@ -305,6 +392,17 @@ attnscope_heads_page_init (AttnscopeHeadsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (self->grid, "head-activated", G_CALLBACK (on_head_activated), self);
+  g_signal_connect (self->grid, "head-toggled", G_CALLBACK (on_head_toggled), self);
+  GtkGesture *secondary = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (secondary), GDK_BUTTON_SECONDARY);
+  g_signal_connect (secondary, "pressed", G_CALLBACK (on_secondary_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->grid), GTK_EVENT_CONTROLLER (secondary));
+  self->context_menu = gtk_popover_menu_new_from_model (NULL);
+  gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+  self->whatif_signals = g_signal_group_new (ATTNSCOPE_TYPE_WHATIF);
+  g_signal_group_connect_swapped (self->whatif_signals, "changed",
+                                  G_CALLBACK (attnscope_page_queue_update), self);
   GtkEventController *key = gtk_event_controller_key_new ();
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_grid_key), self);
   gtk_widget_add_controller (GTK_WIDGET (self->grid), key);

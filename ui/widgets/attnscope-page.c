@@ -62,6 +62,13 @@ queue_update (AttnscopePage *self)
     priv->idle_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, update_idle, self, NULL);
 }
 
+void
+attnscope_page_queue_update (AttnscopePage *self)
+{
+  g_return_if_fail (ATTNSCOPE_IS_PAGE (self));
+  queue_update (self);
+}
+
 /* The analyses changed: follow the new ones. */
 static void
 follow_analyses (AttnscopePage *self)

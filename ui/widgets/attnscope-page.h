@@ -46,6 +46,8 @@ struct _AttnscopePageClass
 AttnscopeSession *attnscope_page_get_session (AttnscopePage *self);
 void attnscope_page_set_session (AttnscopePage *self, AttnscopeSession *session);
 
+/* Marks the page out of date (for what the page follows beyond the signal groups above). */
+void attnscope_page_queue_update (AttnscopePage *self);
 /* Runs a pending update now (export of a page that is not on screen, tests). */
 void attnscope_page_ensure_updated (AttnscopePage *self);
 

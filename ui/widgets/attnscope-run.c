@@ -27,8 +27,9 @@ struct _AttnscopeRun
   char *error_message;
   gboolean empty_input; /* the error says a translation's source or target is empty */
   gboolean too_long;
-  int n_text_tokens; /* the whole text's tokens at the last pass, -1 unknown */
-  int n_a, n_b;      /* a pair's texts' own tokens at the last pass, -1 unknown */
+  int n_text_tokens;            /* the whole text's tokens at the last pass, -1 unknown */
+  int n_a, n_b;                 /* a pair's texts' own tokens at the last pass, -1 unknown */
+  AttnscopeWhatifState *whatif; /* the passes' interventions, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeRun, attnscope_run, G_TYPE_OBJECT)
@@ -266,18 +267,32 @@ run (AttnscopeRun *self)
                                            pass_finished, data);
     }
   else if (self->ids != NULL)
-    attnscope_forward_ids_async (self->model, self->ids, self->cancellable, pass_finished, data);
+    attnscope_forward_ids_whatif_async (self->model, self->ids, self->whatif, self->cancellable,
+                                        pass_finished, data);
   else
     {
       data->pair = g_strdup (attnscope_run_get_pair_in_use (self));
-      attnscope_forward_text_async (self->model, data->text, data->pair, self->truncate,
-                                    self->cancellable, pass_finished, data);
+      attnscope_forward_text_whatif_async (self->model, data->text, data->pair, self->truncate,
+                                           self->whatif, self->cancellable, pass_finished, data);
     }
   if (!was_running)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
 
 static void cancel_translation (AttnscopeRun *self);
+
+void
+attnscope_run_set_whatif (AttnscopeRun *self, AttnscopeWhatifState *whatif)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  if (attnscope_whatif_state_equal (self->whatif, whatif))
+    return;
+  g_clear_pointer (&self->whatif, attnscope_whatif_state_unref);
+  self->whatif = whatif != NULL ? attnscope_whatif_state_ref (whatif) : NULL;
+  /* the last trace stays on screen until the changed model's pass lands */
+  if (!translation_model (self))
+    run (self);
+}
 
 void
 attnscope_run_set_text (AttnscopeRun *self, const char *text)
@@ -597,6 +612,7 @@ attnscope_run_finalize (GObject *object)
   g_free (self->trace_pair);
   g_free (self->trace_target);
   g_free (self->error_message);
+  g_clear_pointer (&self->whatif, attnscope_whatif_state_unref);
   G_OBJECT_CLASS (attnscope_run_parent_class)->finalize (object);
 }
 

@@ -20,6 +20,7 @@
 
 #include "attnscope-cross.h"
 #include "attnscope-types.h"
+#include "attnscope-whatif.h"
 
 G_BEGIN_DECLS
 
@@ -49,6 +50,10 @@ void attnscope_run_set_pair (AttnscopeRun *self, const char *pair);
 const char *attnscope_run_get_pair (AttnscopeRun *self);
 /* The pair the passes use: the pair when the model takes pairs, else NULL. */
 const char *attnscope_run_get_pair_in_use (AttnscopeRun *self);
+/* The interventions of the passes (attnscope-whatif.h: heads switched off, positions left
+ * out; NULL: none). A change runs the text again and keeps the trace until the new one lands;
+ * a translation model's passes do not take them. */
+void attnscope_run_set_whatif (AttnscopeRun *self, AttnscopeWhatifState *whatif);
 /* The model the passes use; a change drops the trace and runs again. */
 void attnscope_run_set_model (AttnscopeRun *self, AsModel *model);
 /* "truncate": keep the first tokens of this text when it is longer than the context. It belongs

@@ -14,6 +14,7 @@ struct _AttnscopeSession
   AttnscopeAnalysis *analysis, *compare_analysis;
   AttnscopeAnalysis *source_analysis; /* of the main trace's encoder trace (translation models) */
   AttnscopeViewState *view;
+  AttnscopeWhatif *whatif; /* the heads switched off and the positions, for both runs */
   gboolean busy;
 };
 
@@ -142,6 +143,10 @@ attnscope_session_set_model (AttnscopeSession *self, AsModel *model)
                       ? AR_ATTENTION_CROSS
                       : AR_ATTENTION_SELF);
   update_shape (self);
+  /* the heads switched off belong to the model they were switched off in */
+  gboolean ablatable = model != NULL && !as_model_get_config (model)->encoder_decoder;
+  attnscope_whatif_set_shape (self->whatif, ablatable ? as_model_get_config (model)->n_layer : 0,
+                              ablatable ? as_model_get_config (model)->n_head : 0);
   attnscope_run_set_model (self->main, model);
   attnscope_run_set_model (self->compare, model);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
@@ -239,6 +244,20 @@ attnscope_session_get_source_analysis (AttnscopeSession *self)
   return self->source_analysis;
 }
 
+AttnscopeWhatif *
+attnscope_session_get_whatif (AttnscopeSession *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_SESSION (self), NULL);
+  return self->whatif;
+}
+
+static void
+on_whatif_changed (AttnscopeWhatif *whatif, AttnscopeSession *self)
+{
+  attnscope_run_set_whatif (self->main, attnscope_whatif_get_state (whatif));
+  attnscope_run_set_whatif (self->compare, attnscope_whatif_get_state (whatif));
+}
+
 gboolean
 attnscope_session_get_busy (AttnscopeSession *self)
 {
@@ -265,6 +284,9 @@ attnscope_session_dispose (GObject *object)
   if (self->view != NULL)
     g_signal_handlers_disconnect_by_data (self->view, self);
   g_clear_object (&self->view);
+  if (self->whatif != NULL)
+    g_signal_handlers_disconnect_by_data (self->whatif, self);
+  g_clear_object (&self->whatif);
   g_clear_pointer (&self->model, as_model_unref);
   G_OBJECT_CLASS (attnscope_session_parent_class)->dispose (object);
 }
@@ -320,6 +342,8 @@ attnscope_session_init (AttnscopeSession *self)
   self->main = attnscope_run_new ();
   self->compare = attnscope_run_new ();
   self->view = attnscope_view_state_new ();
+  self->whatif = attnscope_whatif_new ();
+  g_signal_connect (self->whatif, "changed", G_CALLBACK (on_whatif_changed), self);
   g_signal_connect (self->main, "notify::trace", G_CALLBACK (on_main_trace), self);
   g_signal_connect_swapped (self->view, "notify::attention-kind", G_CALLBACK (update_shape), self);
   g_signal_connect (self->compare, "notify::trace", G_CALLBACK (on_compare_trace), self);

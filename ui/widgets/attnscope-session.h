@@ -18,6 +18,7 @@
 #include "attnscope-analysis.h"
 #include "attnscope-run.h"
 #include "attnscope-view-state.h"
+#include "attnscope-whatif.h"
 
 G_BEGIN_DECLS
 
@@ -50,6 +51,10 @@ AttnscopeAnalysis *attnscope_session_get_compare_analysis (AttnscopeSession *sel
 /* A translation model: the analysis of the main trace's encoder trace ("source-analysis"; the
  * main analysis is the decoder's); NULL for other models. */
 AttnscopeAnalysis *attnscope_session_get_source_analysis (AttnscopeSession *self);
+
+/* The heads switched off and whether positions are left out, for both runs
+ * (attnscope-whatif.h); a new model resets it. */
+AttnscopeWhatif *attnscope_session_get_whatif (AttnscopeSession *self);
 
 gboolean attnscope_session_get_busy (AttnscopeSession *self);
 

@@ -46,8 +46,9 @@ typedef struct
   char *target; /* a translation model's target; NULL for other models */
   GArray *ids;  /* int32_t: run on these ids instead of tokenizing TEXT, or NULL */
   gboolean truncate;
-  AttnscopeTokenCounts counts; /* set by the thread when truncating or failing */
-  AttnscopeCross *cross;       /* a translation's results, set by the thread */
+  AttnscopeTokenCounts counts;  /* set by the thread when truncating or failing */
+  AttnscopeCross *cross;        /* a translation's results, set by the thread */
+  AttnscopeWhatifState *whatif; /* heads switched off, positions left out; or NULL */
 } ForwardData;
 
 static void
@@ -59,6 +60,7 @@ forward_data_free (ForwardData *data)
   g_free (data->target);
   g_free (data->pair);
   g_clear_pointer (&data->ids, g_array_unref);
+  g_clear_pointer (&data->whatif, attnscope_whatif_state_unref);
   g_free (data);
 }
 
@@ -95,6 +97,8 @@ forward_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
     .all_logits = as_model_get_config (data->model)->masked_lm,
     .cancellable = cancellable,
   };
+  AsIntervention iv;
+  attnscope_whatif_state_apply (data->whatif, &options, &iv);
   GError *error = NULL;
   if (data->target != NULL)
     {
@@ -134,10 +138,19 @@ void
 attnscope_forward_ids_async (AsModel *model, const GArray *ids, GCancellable *cancellable,
                              GAsyncReadyCallback callback, gpointer user_data)
 {
+  attnscope_forward_ids_whatif_async (model, ids, NULL, cancellable, callback, user_data);
+}
+
+void
+attnscope_forward_ids_whatif_async (AsModel *model, const GArray *ids, AttnscopeWhatifState *whatif,
+                                    GCancellable *cancellable, GAsyncReadyCallback callback,
+                                    gpointer user_data)
+{
   g_return_if_fail (model != NULL && ids != NULL);
   ForwardData *data = g_new0 (ForwardData, 1);
   data->model = as_model_ref (model);
   data->ids = g_array_copy ((GArray *) ids);
+  data->whatif = whatif != NULL ? attnscope_whatif_state_ref (whatif) : NULL;
   data->counts = (AttnscopeTokenCounts){ -1, -1, -1 };
   g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, attnscope_forward_text_async);
@@ -150,9 +163,20 @@ attnscope_forward_text_async (AsModel *model, const char *text, const char *pair
                               GCancellable *cancellable, GAsyncReadyCallback callback,
                               gpointer user_data)
 {
+  attnscope_forward_text_whatif_async (model, text, pair, truncate, NULL, cancellable, callback,
+                                       user_data);
+}
+
+void
+attnscope_forward_text_whatif_async (AsModel *model, const char *text, const char *pair,
+                                     gboolean truncate, AttnscopeWhatifState *whatif,
+                                     GCancellable *cancellable, GAsyncReadyCallback callback,
+                                     gpointer user_data)
+{
   g_return_if_fail (model != NULL && text != NULL);
   ForwardData *data = g_new0 (ForwardData, 1);
   data->model = as_model_ref (model);
+  data->whatif = whatif != NULL ? attnscope_whatif_state_ref (whatif) : NULL;
   data->text = g_strdup (text);
   data->pair = g_strdup (pair);
   data->truncate = truncate;

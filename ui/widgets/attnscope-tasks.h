@@ -10,6 +10,7 @@
 #include "as-model.h"
 #include "as-trace.h"
 #include "attnscope-cross.h"
+#include "attnscope-whatif.h"
 
 G_BEGIN_DECLS
 
@@ -40,6 +41,16 @@ AsTrace *attnscope_forward_text_finish (GAsyncResult *result, AttnscopeTokenCoun
  * attnscope_forward_text_finish. */
 void attnscope_forward_ids_async (AsModel *model, const GArray *ids, GCancellable *cancellable,
                                   GAsyncReadyCallback callback, gpointer user_data);
+
+/* As attnscope_forward_text_async and attnscope_forward_ids_async, with the heads WHATIF switches
+ * off and its positions choice (attnscope-whatif.h; NULL: the model as it is). */
+void attnscope_forward_text_whatif_async (AsModel *model, const char *text, const char *pair,
+                                          gboolean truncate, AttnscopeWhatifState *whatif,
+                                          GCancellable *cancellable, GAsyncReadyCallback callback,
+                                          gpointer user_data);
+void attnscope_forward_ids_whatif_async (AsModel *model, const GArray *ids,
+                                         AttnscopeWhatifState *whatif, GCancellable *cancellable,
+                                         GAsyncReadyCallback callback, gpointer user_data);
 
 /* A translation model's pass over SOURCE and TARGET (as_forward_translation_text), with the
  * cross-attention results computed in the same thread (attnscope-cross.h). Finish with

@@ -14,7 +14,9 @@
 #include "attnscope-predictions-page.h"
 #include "attnscope-similarity-page.h"
 #include "attnscope-resources.h"
+#include "attnscope-scan-page.h"
 #include "attnscope-token-strip.h"
+#include "attnscope-whatif-chip.h"
 
 void
 attnscope_widgets_init (void)
@@ -34,6 +36,8 @@ attnscope_widgets_init (void)
   g_type_ensure (ATTNSCOPE_TYPE_PREDICTIONS_PAGE);
   g_type_ensure (ATTNSCOPE_TYPE_ALIGNMENT_PAGE);
   g_type_ensure (ATTNSCOPE_TYPE_LENS_PAGE);
+  g_type_ensure (ATTNSCOPE_TYPE_WHATIF_CHIP);
+  g_type_ensure (ATTNSCOPE_TYPE_SCAN_PAGE);
   g_type_ensure (ATTNSCOPE_TYPE_ATTRIBUTION_PAGE);
   g_once_init_leave (&initialized, 1);
 }

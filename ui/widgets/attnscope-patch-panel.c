@@ -1,0 +1,408 @@
+/* attnscope-patch-panel.c — activation patching on the Compare page (see
+ * attnscope-patch-panel.h). */
+#include "attnscope-patch-panel.h"
+
+#include <glib/gi18n.h>
+
+#include "patch-figure.h"
+#include "scan-figure.h"
+
+struct _AttnscopePatchPanel
+{
+  GtkWidget parent_instance;
+
+  GtkWidget *box;
+  GtkEntry *token_entry, *vs_entry;
+  GtkDropDown *what_dropdown, *direction_dropdown;
+  GtkSpinner *spinner;
+  GtkLabel *status;
+  AttnscopeHeatmapView *heatmap;
+
+  AttnscopeSession *session; /* a reference, or NULL */
+  gboolean wanted;           /* a patching was asked for: new texts are patched too */
+  AsMetric metric;
+  char *measure;
+  AsPatchWhat what;
+  gboolean reverse;
+
+  GCancellable *running;    /* identifies the request in flight, NULL when idle */
+  AsTrace *done_a, *done_b; /* the traces of the shown result */
+  AsPatchWhat done_what;
+  gboolean done_reverse;
+  AsMetric done_metric;
+  double *effects;
+  int rows, cols;
+  AsPatchResult result;
+};
+
+G_DEFINE_FINAL_TYPE (AttnscopePatchPanel, attnscope_patch_panel, GTK_TYPE_WIDGET)
+
+typedef struct
+{
+  AsModel *model;
+  AsTrace *a, *b;
+  AsMetric metric;
+  AsPatchWhat what;
+  gboolean reverse;
+  double *effects;
+  AsPatchResult result;
+} PatchData;
+
+static void
+patch_data_free (PatchData *data)
+{
+  as_model_unref (data->model);
+  as_trace_unref (data->a);
+  as_trace_unref (data->b);
+  g_free (data->effects);
+  g_free (data);
+}
+
+static void
+patch_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  PatchData *data = task_data;
+  const AsTrace *base = data->reverse ? data->b : data->a;
+  const AsTrace *from = data->reverse ? data->a : data->b;
+  GError *error = NULL;
+  if (as_patch (data->model, base->ids, from->ids, base->n_tokens, &data->metric, data->what,
+                data->effects, &data->result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+set_status (AttnscopePatchPanel *self, const char *text)
+{
+  gtk_label_set_text (self->status, text != NULL ? text : "");
+}
+
+static void
+clear_result (AttnscopePatchPanel *self)
+{
+  g_clear_pointer (&self->done_a, as_trace_unref);
+  g_clear_pointer (&self->done_b, as_trace_unref);
+  g_clear_pointer (&self->effects, g_free);
+  attnscope_heatmap_view_set_figure (self->heatmap, NULL);
+}
+
+static void
+texts_of (AttnscopePatchPanel *self, ArFigureTexts *texts)
+{
+  AttnscopeRun *a = attnscope_session_get_main (self->session);
+  AttnscopeRun *b = attnscope_session_get_compare (self->session);
+  *texts = (ArFigureTexts){
+    .model_name = attnscope_session_get_model_name (self->session),
+    .text = attnscope_run_get_trace_text (a),
+    .n_tokens = self->done_a->n_tokens,
+    .compare_text = attnscope_run_get_trace_text (b),
+    .n_compare_tokens = self->done_b->n_tokens,
+  };
+}
+
+static void
+patch_finished (GObject *source, GAsyncResult *res, gpointer user_data)
+{
+  AttnscopePatchPanel *self = user_data;
+  GTask *task = G_TASK (res);
+  PatchData *data = g_task_get_task_data (task);
+  g_autoptr (GError) error = NULL;
+  gboolean ok = g_task_propagate_boolean (task, &error);
+  if (self->running != NULL && g_task_get_cancellable (task) == self->running
+      && !g_cancellable_is_cancelled (self->running))
+    {
+      g_clear_object (&self->running);
+      gtk_spinner_stop (self->spinner);
+      if (!ok)
+        {
+          clear_result (self);
+          set_status (self, error->message);
+        }
+      else
+        {
+          clear_result (self);
+          self->done_a = as_trace_ref (data->a);
+          self->done_b = as_trace_ref (data->b);
+          self->done_what = data->what;
+          self->done_reverse = data->reverse;
+          self->done_metric = data->metric;
+          self->effects = g_steal_pointer (&data->effects);
+          const AsTrace *base = data->reverse ? data->b : data->a;
+          self->rows = data->what == AS_PATCH_MLPS ? 1 : base->n_layer;
+          self->cols = data->what == AS_PATCH_HEADS   ? base->n_head
+                       : data->what == AS_PATCH_RESID ? base->n_tokens
+                                                      : base->n_layer;
+          self->result = data->result;
+          ArFigureTexts texts;
+          texts_of (self, &texts);
+          g_autoptr (ArBuiltFigure) figure
+              = ar_build_patch_figure (self->effects, data->what, base, data->reverse,
+                                       &self->result, self->measure, &texts, AR_ANNOTATE_AUTO);
+          attnscope_heatmap_view_set_figure (self->heatmap, figure);
+          set_status (self, _ ("The model as it is: heads switched off and No Positions do not "
+                               "apply here."));
+        }
+    }
+  g_object_unref (self);
+}
+
+static gboolean
+same_metric (const AsMetric *a, const AsMetric *b)
+{
+  return a->kind == b->kind && a->token_id == b->token_id && a->vs_id == b->vs_id;
+}
+
+/* Patches the texts on screen when asked and not done yet; says why not otherwise. */
+static void
+refresh (AttnscopePatchPanel *self)
+{
+  AsModel *model = self->session != NULL ? attnscope_session_get_model (self->session) : NULL;
+  AsTrace *a
+      = model != NULL ? attnscope_run_get_trace (attnscope_session_get_main (self->session)) : NULL;
+  AsTrace *b = model != NULL
+                   ? attnscope_run_get_trace (attnscope_session_get_compare (self->session))
+                   : NULL;
+  if (!self->wanted)
+    return;
+  if (a == NULL || b == NULL)
+    {
+      set_status (self, _ ("Type sentence B on this page to patch between A and B."));
+      return;
+    }
+  if (a->n_tokens != b->n_tokens)
+    {
+      if (self->running != NULL)
+        g_cancellable_cancel (self->running);
+      g_clear_object (&self->running);
+      gtk_spinner_stop (self->spinner);
+      clear_result (self);
+      g_autofree char *text
+          = g_strdup_printf (_ ("Patching needs texts of the same number of tokens: A has %d, B "
+                                "has %d."),
+                             a->n_tokens, b->n_tokens);
+      set_status (self, text);
+      return;
+    }
+  if (self->effects != NULL && a == self->done_a && b == self->done_b
+      && self->what == self->done_what && self->reverse == self->done_reverse
+      && same_metric (&self->metric, &self->done_metric))
+    return;
+  if (self->running != NULL)
+    g_cancellable_cancel (self->running);
+  g_clear_object (&self->running);
+  self->running = g_cancellable_new ();
+  PatchData *data = g_new0 (PatchData, 1);
+  data->model = as_model_ref (model);
+  data->a = as_trace_ref (a);
+  data->b = as_trace_ref (b);
+  data->metric = self->metric;
+  data->what = self->what;
+  data->reverse = self->reverse;
+  data->effects = g_new0 (double, as_patch_n_effects (model, self->what, a->n_tokens));
+  GTask *task = g_task_new (NULL, self->running, patch_finished, g_object_ref (self));
+  g_task_set_task_data (task, data, (GDestroyNotify) patch_data_free);
+  g_task_run_in_thread (task, patch_thread);
+  g_object_unref (task);
+  gtk_spinner_start (self->spinner);
+  set_status (self, _ ("Patching…"));
+}
+
+gboolean
+attnscope_patch_panel_patch (AttnscopePatchPanel *self, const char *token, const char *vs_token,
+                             AsPatchWhat what, gboolean reverse)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PATCH_PANEL (self), FALSE);
+  AsModel *model = self->session != NULL ? attnscope_session_get_model (self->session) : NULL;
+  AsTokenizer *tokenizer = model != NULL ? as_model_get_tokenizer (model) : NULL;
+  g_autoptr (GError) error = NULL;
+  AsMetric metric = { .kind = AS_METRIC_LOGIT_DIFF };
+  if (tokenizer == NULL)
+    {
+      set_status (self, _ ("The model has no tokenizer."));
+      return FALSE;
+    }
+  if (!as_tokenizer_word_id (tokenizer, token, &metric.token_id, &error)
+      || !as_tokenizer_word_id (tokenizer, vs_token, &metric.vs_id, &error))
+    {
+      set_status (self, error->message);
+      return FALSE;
+    }
+  self->metric = metric;
+  /* the toolbar says what is patched, however it was asked for */
+  if (token != gtk_editable_get_text (GTK_EDITABLE (self->token_entry)))
+    gtk_editable_set_text (GTK_EDITABLE (self->token_entry), token);
+  if (vs_token != gtk_editable_get_text (GTK_EDITABLE (self->vs_entry)))
+    gtk_editable_set_text (GTK_EDITABLE (self->vs_entry), vs_token);
+  gtk_drop_down_set_selected (self->what_dropdown, what);
+  gtk_drop_down_set_selected (self->direction_dropdown, reverse ? 1 : 0);
+  self->what = what;
+  self->reverse = reverse;
+  g_free (self->measure);
+  self->measure = ar_ablation_measure_label (tokenizer, &metric);
+  self->wanted = TRUE;
+  refresh (self);
+  return TRUE;
+}
+
+static void
+on_patch_clicked (AttnscopePatchPanel *self)
+{
+  attnscope_patch_panel_patch (self, gtk_editable_get_text (GTK_EDITABLE (self->token_entry)),
+                               gtk_editable_get_text (GTK_EDITABLE (self->vs_entry)),
+                               (AsPatchWhat) gtk_drop_down_get_selected (self->what_dropdown),
+                               gtk_drop_down_get_selected (self->direction_dropdown) == 1);
+}
+
+void
+attnscope_patch_panel_set_session (AttnscopePatchPanel *self, AttnscopeSession *session)
+{
+  g_return_if_fail (ATTNSCOPE_IS_PATCH_PANEL (self));
+  if (self->session != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (attnscope_session_get_main (self->session), self);
+      g_signal_handlers_disconnect_by_data (attnscope_session_get_compare (self->session), self);
+    }
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    {
+      g_signal_connect_swapped (attnscope_session_get_main (session), "notify::trace",
+                                G_CALLBACK (refresh), self);
+      g_signal_connect_swapped (attnscope_session_get_compare (session), "notify::trace",
+                                G_CALLBACK (refresh), self);
+    }
+  refresh (self);
+}
+
+gboolean
+attnscope_patch_panel_get_running (AttnscopePatchPanel *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PATCH_PANEL (self), FALSE);
+  return self->running != NULL;
+}
+
+const double *
+attnscope_patch_panel_get_effects (AttnscopePatchPanel *self, int *rows, int *cols,
+                                   AsPatchResult *result)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PATCH_PANEL (self), NULL);
+  *rows = self->rows, *cols = self->cols, *result = self->result;
+  return self->effects;
+}
+
+const char *
+attnscope_patch_panel_get_status (AttnscopePatchPanel *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PATCH_PANEL (self), NULL);
+  return gtk_label_get_text (self->status);
+}
+
+ArBuiltFigure *
+attnscope_patch_panel_get_figure (AttnscopePatchPanel *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_PATCH_PANEL (self), NULL);
+  return attnscope_heatmap_view_get_figure (self->heatmap);
+}
+
+static void
+attnscope_patch_panel_dispose (GObject *object)
+{
+  AttnscopePatchPanel *self = ATTNSCOPE_PATCH_PANEL (object);
+  attnscope_patch_panel_set_session (self, NULL);
+  if (self->running != NULL)
+    g_cancellable_cancel (self->running);
+  g_clear_object (&self->running);
+  g_clear_pointer (&self->done_a, as_trace_unref);
+  g_clear_pointer (&self->done_b, as_trace_unref);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  G_OBJECT_CLASS (attnscope_patch_panel_parent_class)->dispose (object);
+}
+
+static void
+attnscope_patch_panel_finalize (GObject *object)
+{
+  AttnscopePatchPanel *self = ATTNSCOPE_PATCH_PANEL (object);
+  g_free (self->effects);
+  g_free (self->measure);
+  G_OBJECT_CLASS (attnscope_patch_panel_parent_class)->finalize (object);
+}
+
+static void
+attnscope_patch_panel_class_init (AttnscopePatchPanelClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  G_OBJECT_CLASS (klass)->dispose = attnscope_patch_panel_dispose;
+  G_OBJECT_CLASS (klass)->finalize = attnscope_patch_panel_finalize;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "patchpanel");
+}
+
+static GtkDropDown *
+drop_down (const char *tooltip, const char *const *items)
+{
+  GtkDropDown *d = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (items));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (d), tooltip);
+  return d;
+}
+
+static GtkEntry *
+entry (const char *placeholder, const char *tooltip)
+{
+  GtkEntry *e = GTK_ENTRY (gtk_entry_new ());
+  gtk_entry_set_placeholder_text (e, placeholder);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (e), tooltip);
+  gtk_editable_set_width_chars (GTK_EDITABLE (e), 10);
+  return e;
+}
+
+static void
+attnscope_patch_panel_init (AttnscopePatchPanel *self)
+{
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_add_css_class (row, "toolbar");
+  GtkWidget *caption = gtk_label_new (_ ("Patching"));
+  gtk_widget_add_css_class (caption, "heading");
+  gtk_box_append (GTK_BOX (row), caption);
+  self->token_entry = entry (_ ("Token, e.g. “ car”"),
+                             _ ("The logit difference measured: this token's logit at the last "
+                                "position …"));
+  self->vs_entry = entry (_ ("vs. token, e.g. “ man”"), _ ("The token whose logit is subtracted"));
+  const char *what[] = { _ ("Heads"), _ ("MLPs"), _ ("Residual stream"), NULL };
+  self->what_dropdown = drop_down (_ ("What is patched, one at a time"), what);
+  const char *direction[] = { _ ("B into A"), _ ("A into B"), NULL };
+  self->direction_dropdown = drop_down (_ ("Whose activations go into whose pass"), direction);
+  GtkWidget *button = gtk_button_new_with_label (_ ("Patch"));
+  gtk_widget_set_tooltip_text (button, _ ("Patch each part from one text's pass into the other's "
+                                          "and measure the logit difference"));
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (on_patch_clicked), self);
+  g_signal_connect_swapped (self->token_entry, "activate", G_CALLBACK (on_patch_clicked), self);
+  g_signal_connect_swapped (self->vs_entry, "activate", G_CALLBACK (on_patch_clicked), self);
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  self->status = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->status, TRUE);
+  gtk_label_set_xalign (self->status, 0);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->status), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->status), "dim-label");
+  GtkWidget *parts[] = { GTK_WIDGET (self->token_entry),
+                         GTK_WIDGET (self->vs_entry),
+                         GTK_WIDGET (self->what_dropdown),
+                         GTK_WIDGET (self->direction_dropdown),
+                         button,
+                         GTK_WIDGET (self->spinner),
+                         GTK_WIDGET (self->status) };
+  for (gsize i = 0; i < G_N_ELEMENTS (parts); i++)
+    gtk_box_append (GTK_BOX (row), parts[i]);
+  gtk_box_append (GTK_BOX (self->box), row);
+  self->heatmap = ATTNSCOPE_HEATMAP_VIEW (g_object_new (ATTNSCOPE_TYPE_HEATMAP_VIEW, NULL));
+  gtk_widget_set_size_request (GTK_WIDGET (self->heatmap), -1, 220);
+  gtk_widget_add_css_class (GTK_WIDGET (self->heatmap), "figure");
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->heatmap));
+}
+
+GtkWidget *
+attnscope_patch_panel_new (void)
+{
+  return g_object_new (ATTNSCOPE_TYPE_PATCH_PANEL, NULL);
+}
