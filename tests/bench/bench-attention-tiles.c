@@ -46,7 +46,7 @@ main (int argc, char **argv)
       if (g_str_equal (argv[i], "--tokens") && i + 1 < argc)
         T = atoi (argv[++i]);
       else if (g_str_equal (argv[i], "--repeat") && i + 1 < argc)
-        repeat = MAX (1, atoi (argv[++i]));
+        repeat = atoi (argv[++i]);
       else if (g_str_equal (argv[i], "--layer") && i + 1 < argc)
         layer = atoi (argv[++i]);
       else if (g_str_equal (argv[i], "--head") && i + 1 < argc)
@@ -60,6 +60,7 @@ main (int argc, char **argv)
           return 2;
         }
     }
+  repeat = MAX (1, repeat);
   if (dir == NULL || T < 512)
     {
       fprintf (stderr, "%s: a model folder and at least 512 tokens are needed\n", argv[0]);

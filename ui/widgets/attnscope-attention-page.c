@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "attention-figure.h"
+#include "attention-overview.h"
 #include "cross-figure.h"
 #include "attnscope-layer-controls.h"
 #include "render-text.h"
@@ -30,7 +31,7 @@ struct _AttnscopeAttentionPage
   /* what the figure on screen was built from */
   AttnscopeAnalysis *built_analysis; /* a reference, so that the pointers below stay unique */
   ArViewSelection built_view;
-  const float *built_matrix;
+  gconstpointer built_matrix; /* what the figure shows (ar_attention_key, ar_cross_matrix) */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeAttentionPage, attnscope_attention_page, ATTNSCOPE_TYPE_PAGE)
@@ -99,9 +100,9 @@ update_pattern_label (AttnscopeAttentionPage *self, AttnscopeAnalysis *analysis,
   gtk_label_set_text (self->pattern_label, text);
 }
 
-/* The matrix VIEW shows (of the kind's trace; NULL while it is computed, or for a
+/* What the matrix VIEW shows is made of (of the kind's trace; NULL while it is computed, or for a
  * cross-attention rollout), asking the analysis for it; *CROSS is set for the cross-attention. */
-static const float *
+static gconstpointer
 want_matrix (AttnscopePage *page, const ArViewSelection *view, ArAttention *attention,
              ArCrossAttention *cross)
 {
@@ -118,7 +119,7 @@ want_matrix (AttnscopePage *page, const ArViewSelection *view, ArAttention *atte
   AsTrace *t = attnscope_analysis_get_trace (analysis);
   if (view->layer >= t->n_layer || view->head >= t->n_head)
     return NULL;
-  return ar_attention_matrix (attention, view);
+  return ar_attention_key (attention, view);
 }
 
 static ArBuiltFigure *
@@ -231,7 +232,7 @@ attnscope_attention_page_update (AttnscopePage *page)
     }
   ArAttention attention;
   ArCrossAttention cross;
-  const float *matrix = want_matrix (page, &view, &attention, &cross);
+  gconstpointer matrix = want_matrix (page, &view, &attention, &cross);
   attnscope_page_set_busy (page, matrix == NULL);
   /* Unchanged inputs (a result of another kind arrived): the figure on screen stays. */
   if (matrix == NULL
@@ -285,10 +286,17 @@ on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeAtt
     return; /* the selection is a target token; the encoder's rows are the source's */
   int row0, col0;
   block_origin (self, &row0, &col0);
+  /* a long text's pooled overview (attention-overview.h): a block selects its first token */
+  ArViewSelection shown;
+  attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &shown);
+  AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (ATTNSCOPE_PAGE (self));
+  int k = analysis != NULL && kind != AR_ATTENTION_CROSS
+              ? ar_attention_overview_factor (attnscope_analysis_get_trace (analysis), &shown)
+              : 1;
   /* the cross-attention's rows are the target's tokens, never pooled */
   int token = kind == AR_ATTENTION_CROSS
                   ? row
-                  : attnscope_page_item_token (ATTNSCOPE_PAGE (self), row0 + row);
+                  : attnscope_page_item_token (ATTNSCOPE_PAGE (self), row0 + row * k);
   int selected = attnscope_view_state_get_selected_token (view);
   attnscope_view_state_set_selected_token (view, selected == token ? -1 : token);
 }
