@@ -47,6 +47,12 @@ long_text (int n_sentences, const char *first)
   return g_string_free (s, FALSE);
 }
 
+static AsTrace *
+main_trace (void)
+{
+  return attnscope_run_get_trace (gui_test_main_run (window));
+}
+
 /* The window on the model and a text of more than 2,000 tokens, made by the first test that
  * needs it; FALSE with the test skipped when the reference's Python cannot make the model. */
 static gboolean
@@ -59,19 +65,14 @@ ready (void)
       model = decoder_model ("llama-long-4096", llama_long, TRUE);
       if (model != NULL)
         {
-          g_autofree char *text = long_text (320, "Once");
+          g_autofree char *text = long_text (150, "Once");
           gui_test_open (window, model, text, TIMEOUT_MS);
+          g_assert_nonnull (main_trace ());
         }
     }
   if (model == NULL)
     g_test_skip ("the random model could not be made (tests/reference/decoder_reference.py)");
   return model != NULL;
-}
-
-static AsTrace *
-main_trace (void)
-{
-  return attnscope_run_get_trace (gui_test_main_run (window));
 }
 
 static gboolean
@@ -178,9 +179,11 @@ grid_shows (gpointer user_data)
   AttnscopeHeadGridView *grid = attnscope_heads_page_get_grid (ATTNSCOPE_HEADS_PAGE (page));
   ArBuiltFigure *f = attnscope_head_grid_view_get_figure (grid);
   AsTrace *t = main_trace ();
+  /* the old text's grid stays on screen until the new one's thumbnails are there */
   return f != NULL && t != NULL && ar_built_figure_get_parts (f)->grid.attn != NULL
          && attnscope_run_get_trace_text (gui_test_main_run (window)) != NULL
-         && g_str_has_prefix (attnscope_run_get_trace_text (gui_test_main_run (window)), "Now");
+         && g_str_has_prefix (attnscope_run_get_trace_text (gui_test_main_run (window)), "Now")
+         && ar_built_figure_get_parts (f)->grid.n_tokens == ar_attention_thumbnail_size (t);
 }
 
 static void
@@ -191,8 +194,8 @@ test_text_change (void)
   AttnscopePage *page = attnscope_window_get_page (window, "heads");
   attnscope_window_show_page (window, "heads");
   /* a first new text, then at once another: the first one's thumbnails are dropped */
-  g_autofree char *first = long_text (330, "Before");
-  g_autofree char *second = long_text (340, "Now");
+  g_autofree char *first = long_text (155, "Before");
+  g_autofree char *second = long_text (160, "Now");
   attnscope_window_set_text (window, first);
   gui_test_spin (50);
   attnscope_window_set_text (window, second);

@@ -167,6 +167,19 @@ block_origin (AttnscopeAttentionPage *self, int *row0, int *col0)
 }
 
 /* The cursor cell of the heatmap in words: its query and key and the value between them. */
+/* The block side of the figure on screen: > 1 for a long text's pooled overview
+ * (attention-overview.h), whose cell I covers tokens I·K .. I·K+K−1. */
+static int
+overview_factor (AttnscopeAttentionPage *self)
+{
+  ArViewSelection shown;
+  attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &shown);
+  AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (ATTNSCOPE_PAGE (self));
+  return analysis != NULL && shown.kind != AR_ATTENTION_CROSS
+             ? ar_attention_overview_factor (attnscope_analysis_get_trace (analysis), &shown)
+             : 1;
+}
+
 static void
 update_cell_label (AttnscopeAttentionPage *self)
 {
@@ -188,11 +201,11 @@ update_cell_label (AttnscopeAttentionPage *self)
   g_autofree char *value = ar_heatmap_cell_state (fig, row, col) == AR_CELL_MASKED
                                ? g_strdup (_ ("masked"))
                                : ar_format_number (fig->values[(gsize) row * fig->n_cols + col], 4);
-  int row0, col0;
+  int row0, col0, k = overview_factor (self);
   block_origin (self, &row0, &col0);
   g_autofree char *text
       = g_strdup_printf (_ ("Query “%s” (%d) → key “%s” (%d): %s"), fig->row_labels[row],
-                         row0 + row, fig->col_labels[col], col0 + col, value);
+                         row0 + row * k, fig->col_labels[col], col0 + col * k, value);
   gtk_label_set_text (self->cell_label, text);
 }
 
@@ -286,13 +299,8 @@ on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeAtt
     return; /* the selection is a target token; the encoder's rows are the source's */
   int row0, col0;
   block_origin (self, &row0, &col0);
-  /* a long text's pooled overview (attention-overview.h): a block selects its first token */
-  ArViewSelection shown;
-  attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &shown);
-  AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (ATTNSCOPE_PAGE (self));
-  int k = analysis != NULL && kind != AR_ATTENTION_CROSS
-              ? ar_attention_overview_factor (attnscope_analysis_get_trace (analysis), &shown)
-              : 1;
+  /* a long text's pooled overview: a block selects its first token */
+  int k = overview_factor (self);
   /* the cross-attention's rows are the target's tokens, never pooled */
   int token = kind == AR_ATTENTION_CROSS
                   ? row
