@@ -78,6 +78,7 @@
 #include "as-word-marks.h"
 #include "as-word-spans.h"
 #include "attention-figure.h"
+#include "attention-thumbnails.h"
 #include "cli-analysis.h"
 #include "cli-translation.h"
 #include "cli-commands.h"
@@ -395,6 +396,10 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
         }
       {
         g_autoptr (AsHeadStats) stats = as_head_stats_compute (a->trace);
+        g_autofree float *thumbnails = as_trace_attention_held (a->trace)
+                                           ? NULL
+                                           : ar_attention_thumbnails_new (a->trace, NULL);
+        aa.thumbnails = thumbnails;
         return ar_build_grid_figure (&aa, stats, &req->selection, texts);
       }
     case VIEW_SIMILARITY:
@@ -577,8 +582,6 @@ cli_export (int argc, char **argv)
   ar_export_options_init (&req.options);
   ExportArgs look;
   export_args_init (&look);
-  /* the figures read the attention matrices (ui/README.md, "Attention at long lengths") */
-  as_attention_set_process_default (AS_ATTENTION_MATRICES);
   /* The command as given, for the sidecar (the parser takes the options out of ARGV). */
   g_auto (GStrv) given = g_strdupv (argv);
   const GOptionEntry view_entries[] = {

@@ -56,6 +56,9 @@ export_args_entries (ExportArgs *args)
     { "normalize-rows", 0, 0, G_OPTION_ARG_NONE, &args->normalize_rows,
       "Attention: divide each query's row by its largest weight", NULL },
     { "log-colors", 0, 0, G_OPTION_ARG_NONE, &args->log_colors, "Colours on a log scale", NULL },
+    { "pool-mean", 0, 0, G_OPTION_ARG_NONE, &args->pool_mean,
+      "A long text's heatmap in blocks (attention on demand): each block's mean, not its maximum",
+      NULL },
     { "words", 0, 0, G_OPTION_ARG_NONE, &args->words,
       "Words instead of tokens (attention summed over a word's keys, averaged over its queries)",
       NULL },
@@ -191,6 +194,7 @@ export_args_apply (const ExportArgs *args, ArViewSelection *view, ArExportOption
   view->normalize_rows = args->normalize_rows;
   view->log_colors = args->log_colors;
   view->pool_words = args->words;
+  view->pool_mean = args->pool_mean;
   view->no_space_marks = args->no_space_marks;
   view->raw_tokens = args->raw_tokens;
 
@@ -276,6 +280,8 @@ export_args_append (GPtrArray *argv, const ArViewSelection *view, const ArExport
     add (argv, "--log-colors", NULL);
   if (view->pool_words)
     add (argv, "--words", NULL);
+  if (view->pool_mean)
+    add (argv, "--pool-mean", NULL);
   if (view->labels != d.labels)
     add (argv, "--labels", label_names[view->labels]);
   if (view->no_space_marks)

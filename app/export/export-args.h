@@ -8,7 +8,7 @@
  *   --token I [--no-outline] --colormap NAME --annotate auto|always|never
  *   --color-scale fixed|shared|each (--autoscale = shared) --normalize-rows --log-colors --words
  *   --labels thinned|all|words --no-space-marks --raw-tokens --align tokens|positions
- *   --segments all|a-a|a-b|b-a|b-b
+ *   --segments all|a-a|a-b|b-a|b-b --pool-mean
  *   --preset one-column|two-columns --width 85mm|1200px --max-height 279.4mm --font-size PT
  *   --dpi D | --scale S
  *   --no-titles --title T --subtitle S --svg-text --sidecar
@@ -31,6 +31,7 @@ typedef struct
   gboolean no_outline;
   char *colormap, *annotate, *color_scale, *labels, *align, *segments;
   gboolean autoscale, normalize_rows, log_colors, words, no_space_marks, raw_tokens;
+  gboolean pool_mean;
   char *preset, *width, *max_height, *title, *subtitle;
   double font_size, dpi, scale;
   gboolean no_titles, svg_text, sidecar;

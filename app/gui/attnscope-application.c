@@ -188,8 +188,6 @@ attnscope_application_startup (GApplication *application)
 {
   AttnscopeApplication *self = ATTNSCOPE_APPLICATION (application);
   G_APPLICATION_CLASS (attnscope_application_parent_class)->startup (application);
-  /* the views read the attention matrices (ui/README.md, "Attention at long lengths") */
-  as_attention_set_process_default (AS_ATTENTION_MATRICES);
 
   self->settings = attnscope_application_settings_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions),

@@ -101,8 +101,9 @@ void
 attnscope_window_add_session_actions (AttnscopeWindow *self)
 {
   static const char *const view_props[]
-      = { "colormap",       "annotate",   "raw-tokens", "autoscale",       "autoscale-each",
-          "normalize-rows", "log-colors", "pool-words", "align-positions", "segments" };
+      = { "colormap",        "annotate",       "raw-tokens", "autoscale",
+          "autoscale-each",  "normalize-rows", "log-colors", "pool-words",
+          "align-positions", "segments",       "pool-mean" };
   AttnscopeViewState *view = attnscope_session_get_view (self->session);
   for (gsize i = 0; i < G_N_ELEMENTS (view_props); i++)
     {

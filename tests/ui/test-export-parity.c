@@ -125,6 +125,15 @@ check_parity_with (const char *name, const char *page_name, double scale,
   g_autofree char *cli_png = g_strdup_printf ("%s/%s-cli.png", tmpdir, name);
   g_autofree char *scale_arg = g_strdup_printf ("%g", scale);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  /* $ATTNSCOPE_PARITY_CLI_ATTENTION: the command line keeps its attention that way (the window
+   * another: the same files whether the figures read matrices or compute tiles on demand) */
+  g_autofree char *cli_attention = g_strdup (g_getenv ("ATTNSCOPE_PARITY_CLI_ATTENTION"));
+  g_autofree char *cli_env = g_strdup_printf ("ATTNSCOPE_ATTENTION=%s", cli_attention);
+  if (cli_attention != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "env");
+      g_ptr_array_add (argv, cli_env);
+    }
   const char *head[] = { g_getenv ("ATTNSCOPE_BIN"),
                          "export",
                          "--model",

@@ -4,6 +4,8 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "attention-overview.h"
+#include "attention-thumbnails.h"
 #include "token-axes.h"
 
 /* The colour bar's label for VIEW's attention. */
@@ -100,8 +102,11 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
                            const ArFigureTexts *texts)
 {
   const AsTrace *t = attention->trace;
-  const float *matrix = ar_attention_matrix (attention, view); /* [T][T] */
-  if (matrix == NULL)
+  /* a long text on demand: the head pooled in blocks, computed from tiles (attention-overview.h) */
+  int block_side = ar_attention_overview_factor (t, view);
+  g_autofree float *owned = NULL;
+  const float *matrix = block_side > 1 ? NULL : ar_attention_matrix (attention, view, &owned);
+  if (matrix == NULL && block_side == 1)
     return NULL;
   ArBuiltFigure *built = ar_built_figure_new ();
   ArHeatmapFigure *fig = &ar_built_figure_edit (built)->heatmap;
@@ -126,9 +131,13 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
                ar_built_figure_take_strv (
                    built, ar_token_labels_from_trace (t, ar_view_selection_label_flags (view))),
                view, view->selected_token, row0, n_rows, col0, n_cols);
+  else if (block_side > 1)
+    ar_attention_overview_set (built, fig, t, view, block_side);
   else
     {
-      if (view->aggregate == AR_AGGREGATE_HEAD && !view->normalize_rows)
+      if (owned != NULL)
+        fig->values = ar_built_figure_take (built, g_steal_pointer (&owned)); /* on demand */
+      else if (view->aggregate == AR_AGGREGATE_HEAD && !view->normalize_rows)
         {
           /* The head's matrix is the trace's own: borrowed, not copied. */
           ar_built_figure_keep_trace (built, t);
@@ -186,7 +195,8 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   fig->clipped = ar_heatmap_find_clipped (fig);
   fig->log_colors = view->log_colors;
   fig->annotate = view->annotate;
-  fig->colorbar_label = attention_colorbar_label (view);
+  if (block_side == 1)
+    fig->colorbar_label = attention_colorbar_label (view);
   ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
   return built;
 }
@@ -250,9 +260,14 @@ ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
 {
   const AsTrace *trace = attention->trace;
   g_return_val_if_fail (stats->n_layer == trace->n_layer && stats->n_head == trace->n_head, NULL);
+  /* a trace on demand: its heads pooled into thumbnails (as many cells a side as tokens up to
+   * AR_THUMBNAIL_CELLS, then blocks) */
+  gboolean held = as_trace_attention_held (trace);
+  if (!held && attention->thumbnails == NULL)
+    return NULL;
   ArHeadsGridSource source = {
     .trace = trace,
-    .attn = trace->attn,
+    .attn = held ? trace->attn : attention->thumbnails,
     .n_kv_heads = trace->n_kv_head,
     .causal = trace->causal,
     .range = attention->range,
@@ -271,6 +286,14 @@ ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
   if (local != NULL)
     fig->title = ar_built_figure_take (built, g_strdup_printf ("%s · %s", fig->title, local));
   gsize n_heads = (gsize) trace->n_layer * trace->n_head;
+  if (!held)
+    {
+      /* the figure keeps its own copy: the analysis may drop its thumbnails while it is shown */
+      fig->n_tokens = ar_attention_thumbnail_size (trace);
+      fig->attn = ar_built_figure_take (
+          built, g_memdup2 (attention->thumbnails,
+                            n_heads * fig->n_tokens * fig->n_tokens * sizeof (float)));
+    }
   fig->patterns
       = ar_built_figure_take (built, g_memdup2 (stats->patterns, n_heads * sizeof (AsHeadPattern)));
   ar_built_figure_edit (built)->figure = ar_figure_from_grid (fig);

@@ -28,8 +28,9 @@ ArBuiltFigure *ar_build_attention_figure (const ArAttention *attention, const Ar
 
 /* Every head of ATTENTION's trace as thumbnails labelled with its pattern from STATS (of that
  * trace), one colour range for all (with autoscale ATTENTION's range; with autoscale_each each
- * head its own range), the view's head outlined when it shows one head. NULL when autoscale needs
- * the ranges and ATTENTION has none yet. */
+ * head its own range), the view's head outlined when it shows one head. A trace that computes its
+ * attention on demand is drawn from ATTENTION's thumbnails (attention-thumbnails.h). NULL when
+ * autoscale needs the ranges, or the trace the thumbnails, and ATTENTION has none yet. */
 ArBuiltFigure *ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
                                      const ArViewSelection *view, const ArFigureTexts *texts);
 

@@ -198,7 +198,9 @@ ArBuiltFigure *
 ar_build_compare_figure (const ArAttention *a, const ArAttention *b, const AsComparison *comparison,
                          const ArViewSelection *view, const ArFigureTexts *texts)
 {
-  const float *ma = ar_attention_matrix (a, view), *mb = ar_attention_matrix (b, view);
+  g_autofree float *owned_a = NULL, *owned_b = NULL;
+  const float *ma = ar_attention_matrix (a, view, &owned_a); /* [T_A][T_A] */
+  const float *mb = ar_attention_matrix (b, view, &owned_b); /* [T_B][T_B] */
   if (ma == NULL || mb == NULL)
     return NULL;
   const AsTrace *ta = a->trace, *tb = b->trace;

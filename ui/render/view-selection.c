@@ -31,7 +31,7 @@ ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b)
          && a->normalize_rows == b->normalize_rows && a->log_colors == b->log_colors
          && a->pool_words == b->pool_words && a->no_space_marks == b->no_space_marks
          && a->labels == b->labels && a->alignment == b->alignment && a->segments == b->segments
-         && a->kind == b->kind;
+         && a->kind == b->kind && a->pool_mean == b->pool_mean;
 }
 
 ArTokenLabelFlags
@@ -42,9 +42,10 @@ ar_view_selection_label_flags (const ArViewSelection *view)
 }
 
 const float *
-ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view)
+ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view, float **owned)
 {
   const AsTrace *t = attention->trace;
+  *owned = NULL;
   g_return_val_if_fail (view->layer >= 0 && view->layer < t->n_layer, NULL);
   gsize tt = (gsize) t->n_tokens * t->n_tokens;
   switch (view->aggregate)
@@ -56,7 +57,22 @@ ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view)
     case AR_AGGREGATE_HEAD:
     default:
       g_return_val_if_fail (view->head >= 0 && view->head < t->n_head, NULL);
-      return as_trace_attn_matrices (t, view->layer, view->head);
+      return as_trace_attention_head (t, view->layer, view->head, owned);
+    }
+}
+
+gconstpointer
+ar_attention_key (const ArAttention *attention, const ArViewSelection *view)
+{
+  switch (view->aggregate)
+    {
+    case AR_AGGREGATE_MEAN:
+      return attention->mean_heads;
+    case AR_AGGREGATE_ROLLOUT:
+      return attention->rollout;
+    case AR_AGGREGATE_HEAD:
+    default:
+      return attention->trace;
     }
 }
 

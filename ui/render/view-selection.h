@@ -59,6 +59,7 @@ typedef struct
   AsAlign alignment;       /* of a comparison (as-compare.h): by token or by position */
   ArAttentionKind kind;    /* translation models: encoder, decoder or cross-attention */
   ArSegments segments;     /* attention of a pair: the sentence filter (segments.h) */
+  gboolean pool_mean;      /* a long text's pooled blocks: their mean, not their maximum */
 } ArViewSelection;
 
 /* Layer 0, head 0, one head, nothing selected, YlGnBu, AUTO annotation, readable labels, no
@@ -81,11 +82,22 @@ typedef struct
   const float *rollout;      /* [L][T][T] */
   const double *range;       /* [2] min and max of all of the trace's attention weights */
   const double *head_ranges; /* [L][H][2] min and max of each head's, or NULL */
+  /* [L][H][P][P] every head pooled for the heads grid when the trace computes its attention on
+   * demand (attention-thumbnails.h), or NULL */
+  const float *thumbnails;
 } ArAttention;
 
 /* The [T][T] matrix VIEW names in ATTENTION: head (layer, head) of the trace, or the layer's slice
- * of the mean or the rollout; NULL when that aggregate is missing. Borrowed. */
-const float *ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view);
+ * of the mean or the rollout; NULL when that aggregate is missing. Borrowed from the trace or
+ * ATTENTION, or — a head of a trace that computes its attention on demand — computed into a new
+ * array stored in *OWNED (g_free it; NULL when nothing was allocated). */
+const float *ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view,
+                                  float **owned);
+
+/* What VIEW's matrix in ATTENTION is made of, without computing anything: the aggregate's array
+ * (mean, rollout) or the trace (a head); NULL when ar_attention_matrix would give NULL. Two views
+ * of the same layer and head with the same key show the same values. */
+gconstpointer ar_attention_key (const ArAttention *attention, const ArViewSelection *view);
 
 /* The title of VIEW's attention figure for a model with N_HEADS query heads sharing N_KV_HEADS
  * key/value heads: "Layer 1 · head 0", with grouped-query attention "Layer 1 · head 5 · key/value

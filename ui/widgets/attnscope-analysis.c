@@ -11,6 +11,7 @@
 #include "as-similarity.h"
 #include "pair-text.h"
 #include "as-word-spans.h"
+#include "attention-thumbnails.h"
 
 typedef struct
 {
@@ -261,6 +262,8 @@ compute (Job *job, GError **error)
     case ATTNSCOPE_RESULT_MASKED:
       job->free_value = (GDestroyNotify) masked_free;
       return compute_masked (job, error);
+    case ATTNSCOPE_RESULT_THUMBNAILS:
+      return ar_attention_thumbnails_new (job->trace, job->cancellable);
     case ATTNSCOPE_N_RESULTS:
     default:
       g_assert_not_reached ();
@@ -424,6 +427,15 @@ attnscope_analysis_want_attention (AttnscopeAnalysis *self, ArAggregate aggregat
           self, job_new (self, ATTNSCOPE_RESULT_ATTENTION_RANGE, NULL, g_strdup ("range")), NULL);
       attention->head_ranges = attention->range != NULL ? attention->range + 2 : NULL;
     }
+}
+
+void
+attnscope_analysis_want_thumbnails (AttnscopeAnalysis *self, ArAttention *attention)
+{
+  g_return_if_fail (ATTNSCOPE_IS_ANALYSIS (self));
+  if (!as_trace_attention_held (self->trace))
+    attention->thumbnails = want (
+        self, job_new (self, ATTNSCOPE_RESULT_THUMBNAILS, NULL, g_strdup ("thumbnails")), NULL);
 }
 
 const AsHeadStats *

@@ -37,6 +37,7 @@ typedef enum
   ATTNSCOPE_RESULT_COMPARISON,      /* per second trace: AsComparison */
   ATTNSCOPE_RESULT_PROJECTION,      /* per other traces, vectors, layer, head, method */
   ATTNSCOPE_RESULT_MASKED,          /* the predictions at the mask tokens: AttnscopeMasked */
+  ATTNSCOPE_RESULT_THUMBNAILS,      /* [L][H][P][P] the heads pooled, of a trace on demand */
   ATTNSCOPE_N_RESULTS,
 } AttnscopeResult;
 
@@ -85,6 +86,11 @@ void attnscope_analysis_want_attention (AttnscopeAnalysis *self, ArAggregate agg
                                         gboolean range, ArAttention *attention);
 
 const AsHeadStats *attnscope_analysis_want_head_stats (AttnscopeAnalysis *self);
+
+/* Sets ATTENTION's thumbnails for the heads grid when the trace computes its attention on demand
+ * (attention-thumbnails.h; NULL while they are computed, off the UI thread); nothing when it holds
+ * the matrices. */
+void attnscope_analysis_want_thumbnails (AttnscopeAnalysis *self, ArAttention *attention);
 
 /* The similarity of SOURCE at LAYER/HEAD (core numbering) with the attention of ATTENTION_HEAD
  * (-1: the mean over heads; see as_trace_vectors_attention); between WORDS when asked. */

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "attention-figure.h"
+#include "attention-overview.h"
 #include "cross-figure.h"
 #include "attnscope-layer-controls.h"
 #include "position-bias-figure.h"
@@ -32,7 +33,7 @@ struct _AttnscopeAttentionPage
   /* what the figure on screen was built from */
   AttnscopeAnalysis *built_analysis; /* a reference, so that the pointers below stay unique */
   ArViewSelection built_view;
-  const float *built_matrix;
+  gconstpointer built_matrix; /* what the figure shows (ar_attention_key, ar_cross_matrix) */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeAttentionPage, attnscope_attention_page, ATTNSCOPE_TYPE_PAGE)
@@ -101,9 +102,9 @@ update_pattern_label (AttnscopeAttentionPage *self, AttnscopeAnalysis *analysis,
   gtk_label_set_text (self->pattern_label, text);
 }
 
-/* The matrix VIEW shows (of the kind's trace; NULL while it is computed, or for a
+/* What the matrix VIEW shows is made of (of the kind's trace; NULL while it is computed, or for a
  * cross-attention rollout), asking the analysis for it; *CROSS is set for the cross-attention. */
-static const float *
+static gconstpointer
 want_matrix (AttnscopePage *page, const ArViewSelection *view, ArAttention *attention,
              ArCrossAttention *cross)
 {
@@ -120,7 +121,7 @@ want_matrix (AttnscopePage *page, const ArViewSelection *view, ArAttention *atte
   AsTrace *t = attnscope_analysis_get_trace (analysis);
   if (view->layer >= t->n_layer || view->head >= t->n_head)
     return NULL;
-  return ar_attention_matrix (attention, view);
+  return ar_attention_key (attention, view);
 }
 
 /* The trace whose position bias the page shows instead of the attention (a T5-family model's
@@ -196,6 +197,19 @@ block_origin (AttnscopeAttentionPage *self, int *row0, int *col0)
 }
 
 /* The cursor cell of the heatmap in words: its query and key and the value between them. */
+/* The block side of the figure on screen: > 1 for a long text's pooled overview
+ * (attention-overview.h), whose cell I covers tokens I·K .. I·K+K−1. */
+static int
+overview_factor (AttnscopeAttentionPage *self)
+{
+  ArViewSelection shown;
+  attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &shown);
+  AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (ATTNSCOPE_PAGE (self));
+  return analysis != NULL && shown.kind != AR_ATTENTION_CROSS
+             ? ar_attention_overview_factor (attnscope_analysis_get_trace (analysis), &shown)
+             : 1;
+}
+
 static void
 update_cell_label (AttnscopeAttentionPage *self)
 {
@@ -217,11 +231,11 @@ update_cell_label (AttnscopeAttentionPage *self)
   g_autofree char *value = ar_heatmap_cell_state (fig, row, col) == AR_CELL_MASKED
                                ? g_strdup (_ ("masked"))
                                : ar_format_number (fig->values[(gsize) row * fig->n_cols + col], 4);
-  int row0, col0;
+  int row0, col0, k = overview_factor (self);
   block_origin (self, &row0, &col0);
   g_autofree char *text
       = g_strdup_printf (_ ("Query “%s” (%d) → key “%s” (%d): %s"), fig->row_labels[row],
-                         row0 + row, fig->col_labels[col], col0 + col, value);
+                         row0 + row * k, fig->col_labels[col], col0 + col * k, value);
   gtk_label_set_text (self->cell_label, text);
 }
 
@@ -277,7 +291,7 @@ attnscope_attention_page_update (AttnscopePage *page)
   ArAttention attention;
   ArCrossAttention cross;
   const AsTrace *biased = position_bias_trace (page, &view);
-  const float *matrix
+  gconstpointer matrix
       = biased != NULL ? biased->position_bias
                              + (gsize) view.head * biased->n_tokens * biased->n_tokens /* [T][T] */
                        : want_matrix (page, &view, &attention, &cross);
@@ -337,10 +351,12 @@ on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeAtt
     return; /* the selection is a target token; the encoder's rows are the source's */
   int row0, col0;
   block_origin (self, &row0, &col0);
+  /* a long text's pooled overview: a block selects its first token */
+  int k = overview_factor (self);
   /* the cross-attention's rows are the target's tokens, never pooled */
   int token = kind == AR_ATTENTION_CROSS
                   ? row
-                  : attnscope_page_item_token (ATTNSCOPE_PAGE (self), row0 + row);
+                  : attnscope_page_item_token (ATTNSCOPE_PAGE (self), row0 + row * k);
   int selected = attnscope_view_state_get_selected_token (view);
   attnscope_view_state_set_selected_token (view, selected == token ? -1 : token);
 }

@@ -37,7 +37,7 @@ struct _AttnscopeComparePage
   /* what the figure on screen was built from; references, so the pointers stay unique */
   AttnscopeAnalysis *built_a_analysis, *built_b_analysis;
   const AsComparison *built_comparison;
-  const float *built_a, *built_b;
+  gconstpointer built_a, built_b; /* ar_attention_key */
   ArViewSelection built_view;
 };
 
@@ -131,8 +131,7 @@ attnscope_compare_page_build_figure (AttnscopePage *page, const ArViewSelection 
   ArAttention aa, ab;
   attnscope_analysis_want_attention (a, view->aggregate, FALSE, &aa);
   attnscope_analysis_want_attention (b, view->aggregate, FALSE, &ab);
-  if (c == NULL || ar_attention_matrix (&aa, view) == NULL
-      || ar_attention_matrix (&ab, view) == NULL)
+  if (c == NULL || ar_attention_key (&aa, view) == NULL || ar_attention_key (&ab, view) == NULL)
     return NULL;
   ArFigureTexts texts;
   attnscope_page_get_texts (page, &texts);
@@ -228,7 +227,7 @@ attnscope_compare_page_update (AttnscopePage *page)
   ArAttention aa, ab;
   attnscope_analysis_want_attention (a, view.aggregate, FALSE, &aa);
   attnscope_analysis_want_attention (b, view.aggregate, FALSE, &ab);
-  const float *ma = ar_attention_matrix (&aa, &view), *mb = ar_attention_matrix (&ab, &view);
+  gconstpointer ma = ar_attention_key (&aa, &view), mb = ar_attention_key (&ab, &view);
   attnscope_page_set_busy (page, c == NULL || ma == NULL || mb == NULL);
   if (c == NULL || ma == NULL || mb == NULL
       || (a == self->built_a_analysis && b == self->built_b_analysis && c == self->built_comparison

@@ -127,6 +127,7 @@ attnscope_heads_page_build_figure (AttnscopePage *page, const ArViewSelection *a
     return build_cross_grid (page, &view);
   ArAttention attention;
   attnscope_analysis_want_attention (analysis, AR_AGGREGATE_HEAD, view.autoscale, &attention);
+  attnscope_analysis_want_thumbnails (analysis, &attention);
   const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
   if (stats == NULL || (view.autoscale && attention.range == NULL))
     return NULL;
@@ -194,8 +195,10 @@ attnscope_heads_page_update (AttnscopePage *page)
     }
   ArAttention attention;
   attnscope_analysis_want_attention (analysis, AR_AGGREGATE_HEAD, view.autoscale, &attention);
+  attnscope_analysis_want_thumbnails (analysis, &attention);
   const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
-  gboolean ready = stats != NULL && (!view.autoscale || attention.range != NULL);
+  gboolean ready = stats != NULL && (!view.autoscale || attention.range != NULL)
+                   && (as_trace_attention_held (attention.trace) || attention.thumbnails != NULL);
   attnscope_page_set_busy (page, !ready);
   AttnscopeWhatif *whatif = page_whatif (page);
   gconstpointer whatif_state = whatif != NULL ? attnscope_whatif_get_state (whatif) : NULL;

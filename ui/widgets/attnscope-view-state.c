@@ -38,7 +38,7 @@ enum
 };
 
 static const char *const flag_names[ATTNSCOPE_VIEW_N_FLAGS] = {
-  "autoscale-each", "normalize-rows", "log-colors", "pool-words", "align-positions",
+  "autoscale-each", "normalize-rows", "log-colors", "pool-words", "align-positions", "pool-mean",
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -284,6 +284,7 @@ attnscope_view_state_get_selection (AttnscopeViewState *self, ArViewSelection *s
   selection->alignment
       = self->flags[ATTNSCOPE_VIEW_ALIGN_POSITIONS] ? AS_ALIGN_POSITIONS : AS_ALIGN_TOKENS;
   selection->segments = self->segments;
+  selection->pool_mean = self->flags[ATTNSCOPE_VIEW_POOL_MEAN];
 }
 
 static void

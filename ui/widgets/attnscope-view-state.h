@@ -59,6 +59,7 @@ typedef enum
   ATTNSCOPE_VIEW_LOG_COLORS,      /* "log-colors" */
   ATTNSCOPE_VIEW_POOL_WORDS,      /* "pool-words": words instead of tokens */
   ATTNSCOPE_VIEW_ALIGN_POSITIONS, /* "align-positions": comparisons by position, not by token */
+  ATTNSCOPE_VIEW_POOL_MEAN,       /* "pool-mean": a long text's pooled blocks show their mean */
   ATTNSCOPE_VIEW_N_FLAGS,
 } AttnscopeViewFlag;
 
