@@ -75,6 +75,7 @@
 #include "cli-intervene.h"
 #include "cli-export-lens.h"
 #include "cli-export-view.h"
+#include "cli-progress.h"
 #include "compare-figure.h"
 #include "cross-figure.h"
 #include "figure-export.h"
@@ -185,6 +186,7 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
   else if (pair != NULL)
     {
       AsForwardOptions options = { .all_logits = FALSE };
+      cli_progress_apply (&options);
       side->trace = cli_forward_text (model, text, pair, req->truncate, &options, error);
     }
   else
@@ -560,6 +562,7 @@ cli_export (int argc, char **argv)
       "M" },
     CLI_STRICT_OPTION,
     CLI_ABLATION_OPTIONS,
+    CLI_QUIET_OPTION,
     CLI_NO_POSITIONS_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING_ARRAY, &text_args,
       "Input text (with --project: repeat for more texts)", "T" },
