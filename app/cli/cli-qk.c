@@ -6,7 +6,8 @@
  *      [--top N] [--truncate] [--json]
  *
  * --token is the query's position (default: the last token). JSON: {"layer", "head", "kv_head",
- * "token", "tokens", "scale", "softcap", "q" [hd], "keys" [T][hd], "products" [T][hd], "scores"
+ * "token", "tokens", "scale", "softcap", "q" [hd] (after RoPE), ["q_before_rope" [hd] where the
+ * model rotates,] "keys" [T][hd], "products" [T][hd], "scores"
  * [T] (null where the query does not see the key), "probs" [T], "dims" [hd], "top_dims"}. */
 #include <math.h>
 #include <stdio.h>
@@ -82,6 +83,8 @@ print_json (const AsTrace *trace, const AsQk *qk, int top)
   cli_json_set_number (b, "scale", qk->scale);
   cli_json_set_number (b, "softcap", qk->softcap);
   add_matrix (b, "q", qk->q, 1, hd);
+  if (qk->q_before_rope != NULL)
+    add_matrix (b, "q_before_rope", qk->q_before_rope, 1, hd);
   add_matrix (b, "keys", qk->keys, S, hd);
   add_matrix (b, "products", qk->products, S, hd);
   add_matrix (b, "scores", qk->scores, 1, S);
