@@ -13,6 +13,7 @@
 #include "as-input-file.h"
 #include "as-tokenizer.h"
 #include "cli-intervene.h"
+#include "cli-progress.h"
 
 gboolean cli_strict = FALSE;
 
@@ -48,6 +49,7 @@ print_error_line (const char *message)
 int
 cli_fail (GError *error)
 {
+  cli_progress_end ();
   print_error_line (error != NULL ? error->message : "unknown error");
   g_clear_error (&error);
   return CLI_EXIT_FAILURE;

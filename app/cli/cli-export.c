@@ -87,6 +87,7 @@
 #include "cli-export-lens.h"
 #include "cli-export-qk.h"
 #include "cli-export-view.h"
+#include "cli-progress.h"
 #include "compare-figure.h"
 #include "cross-figure.h"
 #include "figure-export.h"
@@ -197,6 +198,7 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
   else if (pair != NULL)
     {
       AsForwardOptions options = { .all_logits = FALSE };
+      cli_progress_apply (&options);
       side->trace = cli_forward_text (model, text, pair, req->truncate, &options, error);
     }
   else
@@ -589,6 +591,7 @@ cli_export (int argc, char **argv)
       "M" },
     CLI_STRICT_OPTION,
     CLI_ABLATION_OPTIONS,
+    CLI_QUIET_OPTION,
     CLI_NO_POSITIONS_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING_ARRAY, &text_args,
       "Input text (with --project: repeat for more texts)", "T" },

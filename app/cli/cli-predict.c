@@ -10,6 +10,7 @@
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "cli-intervene.h"
+#include "cli-progress.h"
 
 #define PREDICT_MAX_TOP 1000
 #define PREDICT_MAX_STEPS 100000
@@ -44,6 +45,7 @@ forward_input (AsModel *model, const PredictInput *in, gboolean all_logits, GErr
 {
   AsForwardOptions options = { .all_logits = all_logits };
   cli_intervene_apply (&options);
+  cli_progress_apply (&options);
   if (in->text != NULL)
     return cli_forward_text (model, in->text, in->pair, in->truncate, &options, error);
   if (in->truncate
@@ -243,6 +245,7 @@ cli_predict (int argc, char **argv)
       "M" },
     CLI_STRICT_OPTION,
     CLI_ABLATION_OPTIONS,
+    CLI_QUIET_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Prompt (or a text with [MASK] tokens)", "T" },
     { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
       "With --text: the pair's second text (token types from the tokenizer)", "T2" },

@@ -8,19 +8,23 @@
 #include "as-trace-dump.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-dump-select.h"
 #include "cli-intervene.h"
+#include "cli-progress.h"
 
 int
 cli_run (int argc, char **argv)
 {
   g_autofree char *model_spec = NULL, *text = NULL, *pair = NULL, *ids_list = NULL;
   g_autofree char *types_list = NULL, *dump = NULL, *target = NULL, *target_list = NULL;
+  g_autofree char *layers_list = NULL, *heads_list = NULL;
   gboolean truncate = FALSE, force = FALSE;
   const GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_spec, "Model folder, shipped name or hub id",
       "M" },
     CLI_STRICT_OPTION,
     CLI_ABLATION_OPTIONS,
+    CLI_QUIET_OPTION,
     CLI_NO_POSITIONS_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
@@ -35,6 +39,10 @@ cli_run (int argc, char **argv)
     { "target-ids", 0, 0, G_OPTION_ARG_STRING, &target_list,
       "With --ids, for a translation model: the decoder input ids exactly as given", "1,2,3" },
     { "dump", 'o', 0, G_OPTION_ARG_FILENAME, &dump, "Write the trace to this HDF5 file", "OUT.h5" },
+    { "layers", 0, 0, G_OPTION_ARG_STRING, &layers_list,
+      "Write the attention and contexts of these layers only (e.g. 3,7 or 0-3)", "LIST" },
+    { "heads", 0, 0, G_OPTION_ARG_STRING, &heads_list,
+      "Write the attention and contexts of these heads only (e.g. 0-3)", "LIST" },
     { "truncate", 0, 0, G_OPTION_ARG_NONE, &truncate,
       "Fit a longer input into the context: a text keeps its first tokens, a pair loses tokens "
       "from its longer text first",
@@ -73,7 +81,12 @@ cli_run (int argc, char **argv)
     return cli_fail (error);
   if (target != NULL && !cli_check_text (target, "--target", &error))
     return cli_fail (error);
-  g_autoptr (GArray) ids = NULL, types = NULL, target_ids = NULL;
+  g_autoptr (GArray) ids = NULL, types = NULL, target_ids = NULL, layers = NULL, heads = NULL;
+  if (layers_list != NULL
+      && (layers = cli_dump_select_parse (layers_list, "--layers", &error)) == NULL)
+    return cli_fail (error);
+  if (heads_list != NULL && (heads = cli_dump_select_parse (heads_list, "--heads", &error)) == NULL)
+    return cli_fail (error);
   if (ids_list != NULL && (ids = cli_parse_ids (ids_list, "--ids", &error)) == NULL)
     return cli_fail (error);
   if (target_list != NULL
@@ -91,8 +104,12 @@ cli_run (int argc, char **argv)
 
   if (types != NULL && (code = cli_check_type_ids_model ("run", model)) >= 0)
     return code;
+  AsTraceDumpSelection selection;
+  if (!cli_dump_select_check (&selection, model, layers, heads, &error))
+    return cli_fail (error);
   AsForwardOptions options = { .all_logits = TRUE };
   cli_intervene_apply (&options);
+  cli_progress_apply (&options);
   g_autoptr (AsTrace) trace = NULL;
   gboolean translation = as_model_get_config (model)->encoder_decoder;
   if (translation && target == NULL && target_ids == NULL)
@@ -123,7 +140,8 @@ cli_run (int argc, char **argv)
     return cli_fail (error);
 
   const AsConfig *c = as_model_get_config (model);
-  if (!as_trace_dump_h5 (trace, as_model_get_name (model), c->model_type, dump, flags, &error))
+  if (!as_trace_dump_h5_select (trace, as_model_get_name (model), c->model_type, &selection, dump,
+                                flags, &error))
     return cli_fail (error);
   if (trace->source != NULL)
     printf ("wrote %s: %d source and %d target tokens, %d encoder and %d decoder layers x %d "

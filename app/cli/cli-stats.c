@@ -23,6 +23,7 @@
 #include "cli-stats-translation.h"
 #include "as-sentence-pairs.h"
 #include "cli-shard.h"
+#include "cli-progress.h"
 
 typedef struct
 {
@@ -156,6 +157,7 @@ cli_stats (int argc, char **argv)
       "M" },
     CLI_STRICT_OPTION,
     CLI_ABLATION_OPTIONS,
+    CLI_QUIET_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING, &text, "Input text", "T" },
     { "pair", 0, 0, G_OPTION_ARG_STRING, &pair,
       "With --text: the pair's second text (token types from the tokenizer)", "T2" },
@@ -240,6 +242,7 @@ cli_stats (int argc, char **argv)
   if (norms)
     return cli_stats_norms (model, text, pair, truncate, json);
   AsForwardOptions options = { .all_logits = FALSE };
+  cli_progress_apply (&options);
   g_autoptr (AsTrace) trace = cli_forward_text (model, text, pair, truncate, &options, &error);
   if (trace == NULL)
     return cli_fail (error);

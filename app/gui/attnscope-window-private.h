@@ -16,6 +16,9 @@ struct _AttnscopeWindow
   GtkMenuButton *model_button;
   GtkLabel *model_label;
   GtkSpinner *spinner;
+  GtkBox *progress_box; /* the running pass's layers and its Cancel button */
+  GtkProgressBar *progress_bar;
+  GtkButton *cancel_button;
   GtkEntry *entry;
   GtkEntry *pair_entry;
   GtkLabel *token_count_label;

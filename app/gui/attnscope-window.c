@@ -164,6 +164,26 @@ update_spinner (AttnscopeWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
 }
 
+/* "Layer 12 of 30" and Cancel while a pass that has run for half a second computes. */
+static void
+update_progress (AttnscopeWindow *self)
+{
+  int done, total;
+  gboolean shown = attnscope_run_get_progress (self->main_run, &done, &total);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_box), shown);
+  if (!shown)
+    return;
+  g_autofree char *text = g_strdup_printf (_ ("Layer %d of %d"), MIN (done + 1, total), total);
+  gtk_progress_bar_set_text (self->progress_bar, text);
+  gtk_progress_bar_set_fraction (self->progress_bar, (double) done / total);
+}
+
+static void
+on_cancel_clicked (AttnscopeWindow *self)
+{
+  attnscope_run_cancel (self->main_run);
+}
+
 void
 attnscope_window_refresh_status (AttnscopeWindow *self)
 {
@@ -685,6 +705,9 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, model_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, model_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, progress_box);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, pair_entry);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, token_count_label);
@@ -754,6 +777,8 @@ attnscope_window_init (AttnscopeWindow *self)
                             G_CALLBACK (update_translation_controls), self);
   g_signal_connect (self->target_entry, "changed", G_CALLBACK (on_target_entry_changed), self);
   g_signal_connect_swapped (self->main_run, "notify::pair", G_CALLBACK (on_pair_changed), self);
+  g_signal_connect_swapped (self->main_run, "notify::progress", G_CALLBACK (update_progress), self);
+  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (on_cancel_clicked), self);
   g_signal_connect (self->pair_entry, "changed", G_CALLBACK (on_pair_entry_changed), self);
   self->model_menu = g_menu_new ();
   gtk_menu_button_set_create_popup_func (self->model_button, create_model_popup, self, NULL);

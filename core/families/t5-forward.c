@@ -145,6 +145,19 @@ self_attention (AsPass *p, T5Scratch *s, const AsT5Layer *y, int layer)
   split_heads (t, t->k, layer, s->k);
   split_heads (t, t->v, layer, s->v);
   gsize head = (gsize) T * hd;
+  gboolean held = as_trace_attention_held (t);
+  t->attn_recipe[layer] = (AsAttentionRecipe){
+    .causal = t->causal,
+    .scale = 1.0f,
+    .bias = t->position_bias,
+  };
+  if (!held) /* on demand: the queries and keys (K = H) recompute the weights with the bias */
+    {
+      memcpy (t->attn_q + (gsize) layer * t->n_head * head,
+              as_trace_head_vectors (t, t->q, layer, 0), sizeof (float) * t->n_head * head);
+      memcpy (t->attn_k + (gsize) layer * t->n_head * head,
+              as_trace_head_vectors (t, t->k, layer, 0), sizeof (float) * t->n_head * head);
+    }
   AsAttention job = {
     .q = as_trace_head_vectors (t, t->q, layer, 0),
     .k = as_trace_head_vectors (t, t->k, layer, 0),
@@ -155,8 +168,10 @@ self_attention (AsPass *p, T5Scratch *s, const AsT5Layer *y, int layer)
     .ldq = hd,
     .ldk = hd,
     .ldv = hd,
-    .p = as_trace_attn_matrices (t, layer, 0),
+    .p = held ? as_trace_attn_matrices (t, layer, 0) : NULL,
     .p_head = (gsize) T * T,
+    .row_max = held ? NULL : t->attn_row_max + (gsize) layer * t->n_head * T,
+    .row_inv = held ? NULL : t->attn_row_inv + (gsize) layer * t->n_head * T,
     .cc = s->cc,
     .ldcc = I,
     .n_heads = t->n_head,
@@ -312,7 +327,6 @@ encoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
   shape->all_logits = FALSE;
   shape->capture_qkv = TRUE;
   shape->position_bias = TRUE;
-  shape->attention_on_demand = FALSE; /* its layers add the position bias: the matrices */
   *causal = FALSE;
 }
 
@@ -321,7 +335,6 @@ decoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
 {
   shape->capture_qkv = TRUE;
   shape->position_bias = TRUE;
-  shape->attention_on_demand = FALSE; /* its layers add the position bias: the matrices */
   *causal = TRUE;
 }
 

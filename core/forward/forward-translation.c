@@ -76,6 +76,37 @@ set_special_ids (AsModel *model, AsTrace *trace)
     memcpy (t->special_ids, special, sizeof t->special_ids);
 }
 
+/* The caller's progress callback told of both stacks' layers as one count: the encoder's Le,
+ * then the decoder's L, out of Le + L. */
+typedef struct
+{
+  AsForwardProgress outer;
+  gpointer outer_data;
+  int offset; /* layers of the stacks before the one running */
+  int total;  /* Le + L */
+} Progress;
+
+static void
+progress_shifted (int done, int total, gpointer user_data)
+{
+  (void) total;
+  Progress *p = user_data;
+  p->outer (p->offset + done, p->total, p->outer_data);
+}
+
+/* Points ENCODER's and DECODER's progress at PROGRESS when OPTIONS ask to be told. */
+static void
+progress_wrap (Progress *progress, const AsForwardOptions *options, const AsConfig *c,
+               AsForwardOptions *encoder, AsForwardOptions *decoder)
+{
+  if (options->progress == NULL)
+    return;
+  *progress
+      = (Progress){ options->progress, options->progress_data, 0, c->n_encoder_layer + c->n_layer };
+  encoder->progress = decoder->progress = progress_shifted;
+  encoder->progress_data = decoder->progress_data = progress;
+}
+
 AsTrace *
 as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
                         int n_tgt, const AsForwardOptions *options, GError **error)
@@ -105,17 +136,22 @@ as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int
   gconstpointer weights = as_model_get_weights (model);
   AsTokenizer *tokenizer = as_model_get_tokenizer (model);
   AsForwardOptions encoder_options = { 0 };
+  AsForwardOptions decoder_options = { 0 };
+  Progress progress = { 0 };
   if (options != NULL)
     {
       encoder_options.cancellable = options->cancellable;
       encoder_options.attention = options->attention;
+      decoder_options = *options;
+      progress_wrap (&progress, options, c, &encoder_options, &decoder_options);
     }
   g_autoptr (AsTrace) source = as_pass_run (c->ops->encoder, c, weights, tokenizer, src, n_src,
                                             NULL, &encoder_options, error);
   if (source == NULL)
     return NULL;
-  AsTrace *trace
-      = as_pass_run (c->ops->stack, c, weights, tokenizer, tgt, n_tgt, source, options, error);
+  progress.offset = c->n_encoder_layer;
+  AsTrace *trace = as_pass_run (c->ops->stack, c, weights, tokenizer, tgt, n_tgt, source,
+                                &decoder_options, error);
   if (trace != NULL)
     set_special_ids (model, trace);
   return trace;

@@ -3,7 +3,8 @@
  *
  *   trace = the stack's shape for T tokens; its tokens and token embeddings
  *   x [T][D] = embed(ids)                                  checked finite
- *   per layer l: cancelled? → fail; hidden[l] = x; layer(l), x in place; x checked finite
+ *   per layer l: cancelled? → fail; hidden[l] = x; layer(l), x in place; x checked finite;
+ *                progress told l + 1 of L (options' callback; it only observes)
  *   residual = x; finish: hidden[L], logits                both checked finite
  *
  * Weights are finite when they are loaded (as_tensor_store_check_finite), but finite weights can
@@ -228,6 +229,8 @@ run_stages (AsPass *p, const AsStack *stack, GError **error)
       stack->layer (p, l);
       if (!check_stage (p, stack, p->x, T, D, l, NULL, error))
         return FALSE;
+      if (p->options != NULL && p->options->progress != NULL)
+        p->options->progress (l + 1, t->n_layer, p->options->progress_data);
     }
   memcpy (t->residual, p->x, sizeof (float) * T * D);
   stack->finish (p);

@@ -28,6 +28,14 @@ weights_of_row (const AsTrace *t, int layer, int head, int row, int lo, int hi, 
   const AsAttentionRecipe *r = &t->attn_recipe[layer];
   float scale = r->scale;
   float *v = s + lo;
+  if (r->bias != NULL)
+    {
+      /* as the pass: q·kᵀ · scale + B, rounded to float32 */
+      const float *b = r->bias + ((gsize) head * t->n_tokens + row) * t->n_tokens + lo;
+      for (int c = 0; c < hi - lo; c++)
+        v[c] = v[c] * scale + b[c];
+      scale = 1.0f;
+    }
   if (r->softcap > 0.0f)
     {
       /* as the pass: (q·kᵀ · scaling) / cap, tanh, · cap, each rounded to float32 */

@@ -53,6 +53,11 @@ typedef struct
                               * same options up to start_layer (prefix reuse) */
 } AsIntervention;
 
+/* Told after each layer of a pass that DONE of TOTAL layers are computed, on the thread that runs
+ * the pass (an encoder–decoder counts its encoder's layers, then its decoder's). It may cancel
+ * the pass's cancellable; it cannot change the result. */
+typedef void (*AsForwardProgress) (int done, int total, gpointer user_data);
+
 typedef struct
 {
   gboolean all_logits;       /* logits for every position, not only the last */
@@ -67,6 +72,8 @@ typedef struct
   gboolean no_positions; /* leave out the learned or sinusoidal position embeddings (GPT-2, BERT,
                           * Marian) or the rotation of q and k (RoPE families) */
   AsAttentionStorage attention; /* how the trace keeps attention; 0 = AS_ATTENTION_AUTO */
+  AsForwardProgress progress;   /* NULL: not told */
+  gpointer progress_data;       /* progress's user_data */
 } AsForwardOptions;
 
 /* Makes AS_ATTENTION_AUTO mean STORAGE in this process (before any pass; the window and `export`

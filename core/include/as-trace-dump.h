@@ -15,8 +15,29 @@
 
 G_BEGIN_DECLS
 
-/* The trace must hold logits for every position (AsForwardOptions.all_logits). */
+/* The trace must hold logits for every position (AsForwardOptions.all_logits). Every dataset
+ * of [L][H][…] (attentions, contexts; encoder_attentions, decoder_attentions, cross_attentions) is
+ * chunked [1][1][≤ 256][…] and written a block of one head's rows at a time, layer by layer, so
+ * attention kept on demand is computed block by block and never whole. */
 gboolean as_trace_dump_h5 (const AsTrace *trace, const char *model_name, const char *architecture,
                            const char *path, AsOutputFlags flags, GError **error);
+
+/* The layers and heads a dump keeps: indices in increasing order without repeats, below the
+ * trace's L and H (an encoder–decoder's: below both stacks'); NULL keeps all. */
+typedef struct
+{
+  const int *layers; /* [n_layers] or NULL */
+  int n_layers;
+  const int *heads; /* [n_heads] or NULL */
+  int n_heads;
+} AsTraceDumpSelection;
+
+/* As as_trace_dump_h5, with the datasets of [L][H][…] restricted to SELECTION's layers and heads
+ * (may be NULL: all): the same names, shapes [n_layers][n_heads][…], and on each of them the
+ * int64 attributes `layers` and `heads` naming the trace's layer and head each index stands for
+ * (only when a selection is given). hidden_states and logits stay whole. */
+gboolean as_trace_dump_h5_select (const AsTrace *trace, const char *model_name,
+                                  const char *architecture, const AsTraceDumpSelection *selection,
+                                  const char *path, AsOutputFlags flags, GError **error);
 
 G_END_DECLS

@@ -29,10 +29,12 @@ typedef struct _AsTrace AsTrace;
  * to recompute any entry from the layer's queries and keys. */
 typedef struct
 {
-  gboolean causal; /* query i sees keys up to i */
-  int window;      /* causal only: query i sees keys i−W+1 .. i; 0: every key up to i */
-  float scale;     /* the scores' factor (1/√hd for most families) */
-  float softcap;   /* > 0: scores capped as cap·tanh(s·scale/cap) first (Gemma 2); 0: none */
+  gboolean causal;   /* query i sees keys up to i */
+  int window;        /* causal only: query i sees keys i−W+1 .. i; 0: every key up to i */
+  float scale;       /* the scores' factor (1/√hd for most families) */
+  float softcap;     /* > 0: scores capped as cap·tanh(s·scale/cap) first (Gemma 2); 0: none */
+  const float *bias; /* NULL, or [H][T][T] added to q·k·scale first (T5's position bias: the
+                      * trace's own position_bias, which it outlives not) */
 } AsAttentionRecipe;
 
 struct _AsTrace

@@ -3,10 +3,11 @@
  *
  * - For every family's way of scoring — GPT-2, BERT on a pair, Marian's encoder and decoder,
  *   Llama with grouped-query attention (BF16, sharded), Mistral's sliding window, Gemma 2's
- *   soft-capped scores with alternating windows — the same pass run twice, with the matrices and
- *   on demand: every head's whole matrix, and tiles at odd offsets and sizes, within 1e-7 of the
- *   matrices (the bits the pass computed: the count of differing entries is reported), masked
- *   entries exactly 0; hidden states, contexts and logits to the bit.
+ *   soft-capped scores with alternating windows, T5 and Flan-T5 (mt5) whose scores add the relative
+ *   position bias — the same pass run twice, with the matrices and on demand: every head's whole
+ * matrix, and tiles at odd offsets and sizes, within 1e-7 of the matrices (the bits the pass
+ * computed: the count of differing entries is reported), masked entries exactly 0; hidden states,
+ * contexts and logits to the bit.
  * - `run --dump`'s file is the same, dataset by dataset, to the bit, whichever way the trace
  *   keeps attention (the attention written block by block either way).
  * - The automatic choice: the matrices up to AS_ATTENTION_HELD_MAX bytes, then on demand, and a
@@ -21,6 +22,7 @@
 #include "as-trace-dump.h"
 #include "decoder-models.h"
 #include "dump-compare.h"
+#include "t5-models.h"
 
 #define ON_DEMAND_ATOL 1e-7
 
@@ -184,6 +186,69 @@ test_decoder_families (void)
     }
 }
 
+/* "a,b,c" as ids (owned, *N of them). */
+static int32_t *
+parse_ids (const char *list, int *n)
+{
+  g_auto (GStrv) parts = g_strsplit (list, ",", -1);
+  *n = (int) g_strv_length (parts);
+  int32_t *ids = g_new (int32_t, *n);
+  for (int i = 0; i < *n; i++)
+    ids[i] = (int32_t) g_ascii_strtoll (parts[i], NULL, 10);
+  return ids;
+}
+
+static AsTrace *
+run_translation (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt, int n_tgt,
+                 AsAttentionStorage storage)
+{
+  AsForwardOptions options = { .all_logits = TRUE, .attention = storage };
+  g_autoptr (GError) error = NULL;
+  AsTrace *t = as_forward_translation (model, src, n_src, tgt, n_tgt, &options, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+static void
+test_t5 (void)
+{
+  static const struct
+  {
+    const char *name;
+    const char *const *args;
+    int vocab;
+  } cases[] = {
+    { "t5-relu", t5_relu, 300 },
+    { "flan-gated", t5_flan_gated, 320 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *dir = t5_model (cases[i].name, cases[i].args);
+      if (dir == NULL)
+        return;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (AsModel) model = as_model_load (dir, &error);
+      g_assert_no_error (error);
+      /* 1 token, primes, and more than one block of 64 rows past the last bucket's distance */
+      static const int lengths[][2] = { { 1, 1 }, { 13, 7 }, { 131, 67 } };
+      for (guint k = 0; k < G_N_ELEMENTS (lengths); k++)
+        {
+          g_autofree char *src_list = t5_ids (lengths[k][0], cases[i].vocab, 11 + k, TRUE);
+          g_autofree char *tgt_list = t5_ids (lengths[k][1], cases[i].vocab, 101 + k, FALSE);
+          int n_src, n_tgt;
+          g_autofree int32_t *src = parse_ids (src_list, &n_src);
+          g_autofree int32_t *tgt = parse_ids (tgt_list, &n_tgt);
+          g_autoptr (AsTrace) held
+              = run_translation (model, src, n_src, tgt, n_tgt, AS_ATTENTION_MATRICES);
+          g_autoptr (AsTrace) on
+              = run_translation (model, src, n_src, tgt, n_tgt, AS_ATTENTION_ON_DEMAND);
+          g_autofree char *what
+              = g_strdup_printf ("%s, %d + %d tokens", cases[i].name, n_src, n_tgt);
+          assert_same_trace (held, on, what);
+        }
+    }
+}
+
 static void
 test_dump (void)
 {
@@ -283,6 +348,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/attention-on-demand/shipped", test_shipped);
   g_test_add_func ("/core/attention-on-demand/decoder-families", test_decoder_families);
+  g_test_add_func ("/core/attention-on-demand/t5", test_t5);
   g_test_add_func ("/core/attention-on-demand/dump", test_dump);
   g_test_add_func ("/core/attention-on-demand/choice", test_choice);
   return g_test_run ();

@@ -30,6 +30,10 @@ struct _AttnscopeRun
   int n_text_tokens;            /* the whole text's tokens at the last pass, -1 unknown */
   int n_a, n_b;                 /* a pair's texts' own tokens at the last pass, -1 unknown */
   AttnscopeWhatifState *whatif; /* the passes' interventions, or NULL */
+  AttnscopeProgress *progress; /* the pass in flight's layers, or NULL */
+  guint progress_tick;         /* the timeout that reads it */
+  gint64 started;              /* monotonic µs the pass started */
+  int shown_done, shown_total; /* the progress "progress" gives; total 0: none shown */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeRun, attnscope_run, G_TYPE_OBJECT)
@@ -47,6 +51,7 @@ enum
   PROP_N_TEXT_TOKENS,
   PROP_TARGET,
   PROP_TRANSLATING,
+  PROP_PROGRESS,
   N_PROPS
 };
 
@@ -155,10 +160,53 @@ count_now (AttnscopeRun *self)
   return TRUE;
 }
 
+/* A pass shows its layers once it has run this long. */
+#define PROGRESS_DELAY_US (G_USEC_PER_SEC / 2)
+#define PROGRESS_TICK_MS 100
+
+static void
+show_progress (AttnscopeRun *self, int done, int total)
+{
+  if (done == self->shown_done && total == self->shown_total)
+    return;
+  self->shown_done = done;
+  self->shown_total = total;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+}
+
+static gboolean
+progress_tick (gpointer user_data)
+{
+  AttnscopeRun *self = user_data;
+  if (g_get_monotonic_time () - self->started >= PROGRESS_DELAY_US)
+    show_progress (self, g_atomic_int_get (&self->progress->done),
+                   g_atomic_int_get (&self->progress->total));
+  return G_SOURCE_CONTINUE;
+}
+
+/* Follows the progress of the pass CANCELLABLE identifies. */
+static void
+start_progress (AttnscopeRun *self, GCancellable *cancellable)
+{
+  self->progress = attnscope_progress_new ();
+  attnscope_progress_attach (self->progress, cancellable);
+  self->started = g_get_monotonic_time ();
+  self->progress_tick = g_timeout_add (PROGRESS_TICK_MS, progress_tick, self);
+}
+
+static void
+stop_progress (AttnscopeRun *self)
+{
+  g_clear_handle_id (&self->progress_tick, g_source_remove);
+  g_clear_pointer (&self->progress, attnscope_progress_unref);
+  show_progress (self, 0, 0);
+}
+
 /* Cancels the pass in flight; returns whether there was one. */
 static gboolean
 cancel (AttnscopeRun *self)
 {
+  stop_progress (self);
   if (self->cancellable == NULL)
     return FALSE;
   g_cancellable_cancel (self->cancellable);
@@ -189,6 +237,7 @@ pass_finished (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       g_clear_object (&self->cancellable);
       g_object_freeze_notify (G_OBJECT (self));
+      stop_progress (self);
       int context = as_model_get_config (self->model)->n_positions;
       if (data->target != NULL)
         context = G_MAXINT; /* a translation's length errors name their numbers themselves */
@@ -256,6 +305,7 @@ run (AttnscopeRun *self)
       return;
     }
   self->cancellable = g_cancellable_new ();
+  start_progress (self, self->cancellable);
   PassData *data = g_new0 (PassData, 1);
   data->self = g_object_ref (self);
   data->cancellable = g_object_ref (self->cancellable);
@@ -586,6 +636,23 @@ attnscope_run_get_too_long (AttnscopeRun *self)
   return self->too_long;
 }
 
+gboolean
+attnscope_run_get_progress (AttnscopeRun *self, int *done, int *total)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_RUN (self), FALSE);
+  *done = self->shown_done;
+  *total = self->shown_total;
+  return self->shown_total > 0;
+}
+
+void
+attnscope_run_cancel (AttnscopeRun *self)
+{
+  g_return_if_fail (ATTNSCOPE_IS_RUN (self));
+  if (cancel (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+}
+
 static void
 attnscope_run_dispose (GObject *object)
 {
@@ -652,6 +719,10 @@ attnscope_run_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_TRANSLATING:
       g_value_set_boolean (value, self->translating != NULL);
       break;
+    case PROP_PROGRESS:
+      g_value_set_double (
+          value, self->shown_total > 0 ? (double) self->shown_done / self->shown_total : -1.0);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -709,6 +780,7 @@ attnscope_run_class_init (AttnscopeRunClass *klass)
       = g_param_spec_string ("target", NULL, NULL, NULL,
                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TRANSLATING] = g_param_spec_boolean ("translating", NULL, NULL, FALSE, ro);
+  properties[PROP_PROGRESS] = g_param_spec_double ("progress", NULL, NULL, -1.0, 1.0, -1.0, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -85,6 +85,12 @@ AsTrace *attnscope_run_get_trace (AttnscopeRun *self);
 const char *attnscope_run_get_trace_text (AttnscopeRun *self);
 const char *attnscope_run_get_trace_pair (AttnscopeRun *self);
 gboolean attnscope_run_get_running (AttnscopeRun *self);
+/* The running pass's progress once it has run for half a second: *DONE layers of *TOTAL (an
+ * encoder–decoder counts both stacks); FALSE (and 0 of 0) when none is shown. "progress" is
+ * DONE / TOTAL, or -1. */
+gboolean attnscope_run_get_progress (AttnscopeRun *self, int *done, int *total);
+/* Stops the running pass; the trace stays the previous pass's. */
+void attnscope_run_cancel (AttnscopeRun *self);
 const char *attnscope_run_get_error_message (AttnscopeRun *self);
 gboolean attnscope_run_get_too_long (AttnscopeRun *self);
 

@@ -37,6 +37,53 @@ attnscope_model_load_finish (GAsyncResult *result, GError **error)
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* ---- progress of a pass ---- */
+
+#define PROGRESS_KEY "attnscope-progress"
+
+AttnscopeProgress *
+attnscope_progress_new (void)
+{
+  return g_atomic_rc_box_new0 (AttnscopeProgress);
+}
+
+AttnscopeProgress *
+attnscope_progress_ref (AttnscopeProgress *progress)
+{
+  return g_atomic_rc_box_acquire (progress);
+}
+
+void
+attnscope_progress_unref (AttnscopeProgress *progress)
+{
+  g_atomic_rc_box_release (progress);
+}
+
+void
+attnscope_progress_attach (AttnscopeProgress *progress, GCancellable *cancellable)
+{
+  g_object_set_data_full (G_OBJECT (cancellable), PROGRESS_KEY, attnscope_progress_ref (progress),
+                          (GDestroyNotify) attnscope_progress_unref);
+}
+
+/* The progress attached to CANCELLABLE (a new reference), or NULL. */
+static AttnscopeProgress *
+progress_of (GCancellable *cancellable)
+{
+  AttnscopeProgress *p
+      = cancellable != NULL ? g_object_get_data (G_OBJECT (cancellable), PROGRESS_KEY) : NULL;
+  return p != NULL ? attnscope_progress_ref (p) : NULL;
+}
+
+/* AsForwardProgress: on the pass's thread. */
+static void
+tell_progress (int done, int total, gpointer user_data)
+{
+  AttnscopeProgress *p = user_data;
+  g_atomic_int_set (&p->total, total);
+  g_atomic_int_set (&p->done, done);
+}
+
 /* ---- forward pass ---- */
 
 typedef struct
@@ -49,6 +96,7 @@ typedef struct
   AttnscopeTokenCounts counts;  /* set by the thread when truncating or failing */
   AttnscopeCross *cross;        /* a translation's results, set by the thread */
   AttnscopeWhatifState *whatif; /* heads switched off, positions left out; or NULL */
+  AttnscopeProgress *progress; /* told layer by layer, or NULL */
 } ForwardData;
 
 static void
@@ -56,6 +104,7 @@ forward_data_free (ForwardData *data)
 {
   g_clear_pointer (&data->model, as_model_unref);
   g_clear_pointer (&data->cross, attnscope_cross_unref);
+  g_clear_pointer (&data->progress, attnscope_progress_unref);
   g_free (data->text);
   g_free (data->target);
   g_free (data->pair);
@@ -96,6 +145,8 @@ forward_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
   AsForwardOptions options = {
     .all_logits = as_model_get_config (data->model)->masked_lm,
     .cancellable = cancellable,
+    .progress = data->progress != NULL ? tell_progress : NULL,
+    .progress_data = data->progress,
   };
   AsIntervention iv;
   attnscope_whatif_state_apply (data->whatif, &options, &iv);
@@ -152,6 +203,7 @@ attnscope_forward_ids_whatif_async (AsModel *model, const GArray *ids, Attnscope
   data->ids = g_array_copy ((GArray *) ids);
   data->whatif = whatif != NULL ? attnscope_whatif_state_ref (whatif) : NULL;
   data->counts = (AttnscopeTokenCounts){ -1, -1, -1 };
+  data->progress = progress_of (cancellable);
   g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, attnscope_forward_text_async);
   g_task_set_task_data (task, data, (GDestroyNotify) forward_data_free);
@@ -181,6 +233,7 @@ attnscope_forward_text_whatif_async (AsModel *model, const char *text, const cha
   data->pair = g_strdup (pair);
   data->truncate = truncate;
   data->counts = (AttnscopeTokenCounts){ -1, -1, -1 };
+  data->progress = progress_of (cancellable);
   g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, attnscope_forward_text_async);
   g_task_set_task_data (task, data, (GDestroyNotify) forward_data_free);
@@ -198,6 +251,7 @@ attnscope_forward_translation_async (AsModel *model, const char *source, const c
   data->text = g_strdup (source);
   data->target = g_strdup (target);
   data->counts = (AttnscopeTokenCounts){ -1, -1, -1 };
+  data->progress = progress_of (cancellable);
   g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, attnscope_forward_text_async);
   g_task_set_task_data (task, data, (GDestroyNotify) forward_data_free);

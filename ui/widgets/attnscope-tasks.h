@@ -62,6 +62,22 @@ void attnscope_forward_translation_async (AsModel *model, const char *source, co
 /* The cross-attention results of a successful translation pass (a new reference), else NULL. */
 AttnscopeCross *attnscope_forward_dup_cross (GAsyncResult *result);
 
+/* A pass's progress: the layers DONE of TOTAL, written by the pass's thread and read by the main
+ * loop (g_atomic_int_get); both 0 until the first layer is done. Reference counted: the thread
+ * keeps its own reference. */
+typedef struct
+{
+  gint done, total;
+} AttnscopeProgress;
+
+AttnscopeProgress *attnscope_progress_new (void);
+AttnscopeProgress *attnscope_progress_ref (AttnscopeProgress *progress);
+void attnscope_progress_unref (AttnscopeProgress *progress);
+
+/* Makes the forward passes started with CANCELLABLE (attnscope_forward_*_async) tell PROGRESS
+ * layer by layer (the cancellable keeps a reference). */
+void attnscope_progress_attach (AttnscopeProgress *progress, GCancellable *cancellable);
+
 /* Translates TEXT with the model's generation settings (as_translate_text). Finish: the
  * translation's text (newly allocated), or NULL with ERROR. */
 void attnscope_translate_text_async (AsModel *model, const char *text, GCancellable *cancellable,
