@@ -42,12 +42,7 @@ typedef struct
 static AsTrace *
 attribute_forward (AsModel *model, const AttributeArgs *a, GError **error)
 {
-  if (a->text != NULL)
-    return cli_forward_text (model, a->text, NULL, a->truncate, NULL, error);
-  g_autoptr (GArray) ids = cli_parse_ids (a->ids, "--ids", error);
-  if (ids == NULL)
-    return NULL;
-  return as_forward (model, &g_array_index (ids, int32_t, 0), (int) ids->len, NULL, error);
+  return cli_forward_text_or_ids (model, a->text, a->ids, a->truncate, NULL, error);
 }
 
 static void

@@ -260,6 +260,18 @@ cli_forward_text (AsModel *model, const char *text, const char *pair, gboolean t
   return as_forward_pair (model, a, b, truncate, options, error);
 }
 
+AsTrace *
+cli_forward_text_or_ids (AsModel *model, const char *text, const char *ids, gboolean truncate,
+                         const AsForwardOptions *options, GError **error)
+{
+  if (text != NULL)
+    return cli_forward_text (model, text, NULL, truncate, options, error);
+  g_autoptr (GArray) parsed = cli_parse_ids (ids, "--ids", error);
+  if (parsed == NULL)
+    return NULL;
+  return as_forward (model, &g_array_index (parsed, int32_t, 0), (int) parsed->len, options, error);
+}
+
 GArray *
 cli_parse_ids (const char *list, const char *argument, GError **error)
 {

@@ -62,6 +62,12 @@ gboolean cli_check_text (const char *text, const char *argument, GError **error)
 AsTrace *cli_forward_text (AsModel *model, const char *text, const char *pair, gboolean truncate,
                            const AsForwardOptions *options, GError **error);
 
+/* The pass over TEXT as cli_forward_text gives it, or else over the ids IDS lists ("1,2,3", named
+ * --ids in messages). */
+AsTrace *cli_forward_text_or_ids (AsModel *model, const char *text, const char *ids,
+                                  gboolean truncate, const AsForwardOptions *options,
+                                  GError **error);
+
 /* An output file option (OPTION, e.g. "-o") of COMMAND, checked before any work: returns -1 when
  * PATH names a file, else prints the usage error (an empty name, a folder's name) and returns
  * CLI_EXIT_USAGE. Whether the file can be written is as_output_file_check's. */

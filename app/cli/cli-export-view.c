@@ -51,8 +51,14 @@ cli_export_choose_view (ExportRequest *req, const ViewOptions *v, gboolean compa
   gboolean head = v->layer != G_MININT || v->head != G_MININT;
   gboolean aggregate = v->mean != G_MININT || v->rollout != G_MININT;
   int views = (v->mean != G_MININT) + (v->rollout != G_MININT) + v->grid + (v->similarity != NULL)
-              + (v->project != NULL) + req->lens.lens + (v->position_bias != G_MININT);
-  int lens_code = req->lens.lens ? -1 : cli_export_lens_check (&req->lens);
+              + (v->project != NULL) + req->lens.lens + (v->position_bias != G_MININT)
+              + req->attribution.attribution + req->qk;
+  gboolean follow = req->lens.follow != NULL || req->lens.follow_id != G_MININT;
+  int attribution_code = cli_export_attribution_check (&req->attribution, follow);
+  if (attribution_code >= 0)
+    return attribution_code;
+  int lens_code
+      = req->lens.lens || req->attribution.attribution ? -1 : cli_export_lens_check (&req->lens);
   if (lens_code >= 0)
     return lens_code;
   if (v->alignment && (v->grid || v->similarity != NULL || v->project != NULL || req->lens.lens))
@@ -60,7 +66,7 @@ cli_export_choose_view (ExportRequest *req, const ViewOptions *v, gboolean compa
   if (views > 1 || (views == 0 && !head) || ((aggregate || v->position_bias != G_MININT) && head))
     return cli_usage_printf ("export", "give exactly one of --layer L --head H, --grid, --mean L, "
                                        "--rollout L, --similarity KIND, --project METHOD, --lens, "
-                                       "--position-bias H");
+                                       "--position-bias H, --attribution, --qk");
   if (v->position_bias != G_MININT)
     {
       if (compare || v->alignment)
@@ -81,6 +87,25 @@ cli_export_choose_view (ExportRequest *req, const ViewOptions *v, gboolean compa
         "export", "--compare works with --layer/--head, --mean, --rollout and --project");
   if (v->similarity != NULL || v->project != NULL)
     return choose_vectors (req, v);
+  if (req->attribution.attribution)
+    {
+      if (compare || v->alignment)
+        return cli_usage_printf ("export", "--attribution goes with neither --compare nor "
+                                           "--alignment");
+      req->view = VIEW_ATTRIBUTION;
+      return -1;
+    }
+  if (req->qk)
+    {
+      if (compare || v->alignment || v->layer == G_MININT || v->head == G_MININT)
+        return cli_usage_printf ("export", "--qk goes with --layer L --head H (and --token I, "
+                                           "the query), without --compare or --alignment");
+      req->view = VIEW_QK;
+      req->selection.aggregate = AR_AGGREGATE_HEAD;
+      req->selection.layer = v->layer;
+      req->selection.head = v->head;
+      return -1;
+    }
   if (req->lens.lens)
     {
       req->view = VIEW_LENS;

@@ -4,6 +4,7 @@
 
 #include "as-projection.h"
 #include "as-trace-vectors.h"
+#include "cli-export-attribution.h"
 #include "cli-export-lens.h"
 #include "cli-translation.h"
 #include "figure-export.h"
@@ -20,6 +21,8 @@ typedef enum
   VIEW_ALIGNMENT,     /* a translation's source and target linked by cross-attention */
   VIEW_LENS,          /* the logit lens (cli-export-lens.h) */
   VIEW_POSITION_BIAS, /* the trace's position_bias of one head (T5) */
+  VIEW_ATTRIBUTION,   /* direct logit attribution (cli-export-attribution.h) */
+  VIEW_QK,            /* the query–key view of one head and query (cli-export-qk.h) */
 } View;
 
 typedef struct
@@ -39,6 +42,8 @@ typedef struct
   const char *target;    /* translation models: the target text (NULL: the model's translation) */
   CliAttentionKind kind; /* translation models: which attention the figure shows */
   CliExportLens lens;
+  CliExportAttribution attribution; /* its position: lens.position */
+  gboolean qk;                      /* --qk: with --layer, --head and --token as the query */
 } ExportRequest;
 
 /* The options that choose the view, as given on the command line (G_MININT / NULL: not given). */

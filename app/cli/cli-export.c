@@ -27,6 +27,12 @@
  *                                       --layer 3: static beside contextual); --highlight marks
  *                                       every occurrence of WORD and greys the rest
  *         --lens [--follow WORD | --follow-id N] [--position I]  the logit lens
+ *         --attribution [--target-id N] [--vs-id N2] [--position I]
+ *                                       direct logit attribution of token N's logit (default:
+ *                                       the predicted token) at I (default: the last token)
+ *         --qk --layer L --head H [--token I]
+ *                                       the query–key view: query I's per-dimension products
+ *                                       with every key it sees, and the scores
  *         --alignment (--layer L --head H | --mean L)
  *                                       a translation model: source and target tokens linked
  *                                       by the cross-attention of a head or a layer's mean
@@ -74,6 +80,7 @@
 #include "cli-common.h"
 #include "cli-intervene.h"
 #include "cli-export-lens.h"
+#include "cli-export-qk.h"
 #include "cli-export-view.h"
 #include "compare-figure.h"
 #include "cross-figure.h"
@@ -391,6 +398,8 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
     case VIEW_PROJECTION:
       return build_projection (a, b, more, req, texts, error);
     case VIEW_LENS: /* export_run builds it: it needs the model */
+    case VIEW_ATTRIBUTION:
+    case VIEW_QK:
       break;
     case VIEW_ATTENTION:
       if (a->cross)
@@ -469,7 +478,13 @@ export_run (AsModel *model, const ExportTexts *in, const char *output, ExportReq
                            &error))
       || (figure = req->view == VIEW_LENS ? cli_export_lens_figure (model, a.trace, &req->lens,
                                                                     &req->selection, &texts, &error)
-                                          : build_figure (&a, &b, more, req, &texts, &error))
+                   : req->view == VIEW_QK
+                       ? cli_export_qk_figure (model, a.trace, &req->selection, &texts, &error)
+                   : req->view == VIEW_ATTRIBUTION
+                       ? cli_export_attribution_figure (model, a.trace, &req->attribution,
+                                                        req->lens.position, &req->selection, &texts,
+                                                        &error)
+                       : build_figure (&a, &b, more, req, &texts, &error))
              == NULL)
     code = cli_fail (error);
   else
@@ -524,7 +539,8 @@ static const char export_summary[]
       "--pair B makes the input a sentence pair and --segments a-b keeps A's queries and B's "
       "keys.\n"
       "For a translation model --kind encoder|decoder|cross chooses the attention and --alignment\n"
-      "links the source and target tokens by cross-attention. --lens draws the logit lens.";
+      "links the source and target tokens by cross-attention. --lens draws the logit lens,\n"
+      "--attribution the direct logit attribution.";
 
 static gboolean
 add_text_line (const char *line, gpointer user_data, GError **error)
@@ -546,7 +562,7 @@ cli_export (int argc, char **argv)
                     .mean = G_MININT,
                     .rollout = G_MININT,
                     .position_bias = G_MININT };
-  ExportRequest req = { .lens = CLI_EXPORT_LENS_INIT };
+  ExportRequest req = { .lens = CLI_EXPORT_LENS_INIT, .attribution = CLI_EXPORT_ATTRIBUTION_INIT };
   ar_view_selection_init (&req.selection);
   ar_export_options_init (&req.options);
   ExportArgs look;
@@ -599,7 +615,18 @@ cli_export (int argc, char **argv)
     { "follow-id", 0, 0, G_OPTION_ARG_INT, &req.lens.follow_id,
       "With --lens: the chart of the token with this id", "N" },
     { "position", 0, 0, G_OPTION_ARG_INT, &req.lens.position,
-      "With --follow: the position to follow the token at (default: the last)", "I" },
+      "With --follow: the position to follow the token at; with --attribution: the position "
+      "whose prediction is split (default: the last)",
+      "I" },
+    { "attribution", 0, 0, G_OPTION_ARG_NONE, &req.attribution.attribution,
+      "Direct logit attribution: every head's and MLP's direct effect on a token's logit", NULL },
+    { "target-id", 0, 0, G_OPTION_ARG_INT, &req.attribution.target_id,
+      "With --attribution: the token whose logit is split (default: the predicted token)", "N" },
+    { "vs-id", 0, 0, G_OPTION_ARG_INT, &req.attribution.vs_id,
+      "With --attribution: split the difference of the two tokens' logits", "N2" },
+    { "qk", 0, 0, G_OPTION_ARG_NONE, &req.qk,
+      "The query-key view of --layer L --head H for query --token I (default: the last token)",
+      NULL },
     { "no-labels", 0, 0, G_OPTION_ARG_NONE, &req.no_labels,
       "With --project: dots without token labels", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf", "FILE" },

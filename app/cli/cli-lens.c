@@ -40,12 +40,7 @@ lens_forward (AsModel *model, const LensArgs *a, GError **error)
   AsForwardOptions options = { .all_logits = TRUE };
   if (as_model_get_config (model)->encoder_decoder)
     return as_forward_translation_text (model, a->text, a->target, &options, error);
-  if (a->text != NULL)
-    return cli_forward_text (model, a->text, NULL, a->truncate, &options, error);
-  g_autoptr (GArray) ids = cli_parse_ids (a->ids, "--ids", error);
-  if (ids == NULL)
-    return NULL;
-  return as_forward (model, &g_array_index (ids, int32_t, 0), (int) ids->len, &options, error);
+  return cli_forward_text_or_ids (model, a->text, a->ids, a->truncate, &options, error);
 }
 
 /* The positions to read: --position, the mask positions of a masked-LM input, or all. */

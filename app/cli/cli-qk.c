@@ -6,7 +6,8 @@
  *      [--top N] [--truncate] [--json]
  *
  * --token is the query's position (default: the last token). JSON: {"layer", "head", "kv_head",
- * "token", "tokens", "scale", "softcap", "q" [hd], "keys" [T][hd], "products" [T][hd], "scores"
+ * "token", "tokens", "scale", "softcap", "q" [hd] (after RoPE), ["q_before_rope" [hd] where the
+ * model rotates,] "keys" [T][hd], "products" [T][hd], "scores"
  * [T] (null where the query does not see the key), "probs" [T], "dims" [hd], "top_dims"}. */
 #include <math.h>
 #include <stdio.h>
@@ -41,12 +42,7 @@ qk_forward (AsModel *model, const QkArgs *a, GError **error)
         }
       return as_forward_translation_text (model, a->text, a->target, &options, error);
     }
-  if (a->text != NULL)
-    return cli_forward_text (model, a->text, NULL, a->truncate, &options, error);
-  g_autoptr (GArray) ids = cli_parse_ids (a->ids, "--ids", error);
-  if (ids == NULL)
-    return NULL;
-  return as_forward (model, &g_array_index (ids, int32_t, 0), (int) ids->len, &options, error);
+  return cli_forward_text_or_ids (model, a->text, a->ids, a->truncate, &options, error);
 }
 
 static void
@@ -87,6 +83,8 @@ print_json (const AsTrace *trace, const AsQk *qk, int top)
   cli_json_set_number (b, "scale", qk->scale);
   cli_json_set_number (b, "softcap", qk->softcap);
   add_matrix (b, "q", qk->q, 1, hd);
+  if (qk->q_before_rope != NULL)
+    add_matrix (b, "q_before_rope", qk->q_before_rope, 1, hd);
   add_matrix (b, "keys", qk->keys, S, hd);
   add_matrix (b, "products", qk->products, S, hd);
   add_matrix (b, "scores", qk->scores, 1, S);

@@ -37,8 +37,8 @@ enum
 static guint signals[N_SIGNALS];
 
 const char *const attnscope_window_page_names[]
-    = { "attention",   "heads",     "similarity", "embeddings", "compare",
-        "predictions", "alignment", "lens",       NULL };
+    = { "attention",   "heads",     "similarity", "embeddings",  "compare",
+        "predictions", "alignment", "lens",       "attribution", NULL };
 
 /* ---- toasts ---- */
 

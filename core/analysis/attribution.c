@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "as-lens.h"
 #include "output-pieces-private.h"
 
 /* g [D] = unembed[target] − unembed[vs] (vs < 0: none). */
@@ -226,4 +227,36 @@ as_attribution_free (AsAttribution *attribution)
   g_free (attribution->mlps);
   g_free (attribution->attn_biases);
   g_free (attribution);
+}
+
+gboolean
+as_attribution_predicted_id (AsModel *model, const AsTrace *trace, int position, int32_t *id,
+                             GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL && id != NULL, FALSE);
+  if (trace->vocab_size == 0 || trace->logits_rows == 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "%s has no output head: there is no logit to attribute",
+                   as_model_get_name (model));
+      return FALSE;
+    }
+  if (!check_request (trace, position, 0, -1, error))
+    return FALSE;
+  int V = trace->vocab_size;
+  if (trace->logits_rows == trace->n_tokens || position == trace->n_tokens - 1)
+    {
+      int row = trace->logits_rows == trace->n_tokens ? position : trace->logits_rows - 1;
+      const float *logits = trace->logits + (gsize) row * V; /* [V] */
+      int32_t best = 0;
+      for (int32_t v = 1; v < V; v++)
+        best = logits[v] > logits[best] ? v : best;
+      *id = best;
+      return TRUE;
+    }
+  g_autoptr (AsLens) lens = as_lens_compute (model, trace, &position, 1, 1, -1, NULL, error);
+  if (lens == NULL)
+    return FALSE;
+  *id = as_lens_cell (lens, lens->n_hidden - 1, 0)->top[0].id;
+  return TRUE;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "as-error.h"
+#include "as-forward.h"
 #include "output-pieces-private.h"
 
 static gboolean
@@ -86,6 +87,28 @@ fill_scores (AsQk *qk, const AsTrace *t, int window)
   order_by_size (qk->top_dims, qk->dims, hd);
 }
 
+/* Q [hd] at position P of a text of T tokens with ROPE's rotation undone (newly allocated): for
+ * each pair (i, i + r/2) of the first r dims, x' = c·x − s·y, y' = c·y + s·x gives
+ * x = (c·x' + s·y')/(c² + s²), y = (c·y' − s·x')/(c² + s²) (c² + s² is not 1 where LongRoPE
+ * scales cos and sin); the dims past r were not rotated. */
+static float *
+unrotate (const float *q, const AsRope *rope, int T, int p, int hd)
+{
+  int r = rope->rotary_dim, half = r / 2;
+  g_autofree float *cos_table = g_new (float, (gsize) T *half); /* [T][r/2] */
+  g_autofree float *sin_table = g_new (float, (gsize) T *half); /* [T][r/2] */
+  as_rope_tables (cos_table, sin_table, rope, T);
+  float *out = g_memdup2 (q, sizeof (float) * hd);
+  for (int i = 0; i < half; i++)
+    {
+      double c = cos_table[(gsize) p * half + i], s = sin_table[(gsize) p * half + i];
+      double x = q[i], y = q[i + half], n = c * c + s * s;
+      out[i] = (float) ((c * x + s * y) / n);
+      out[i + half] = (float) ((c * y - s * x) / n);
+    }
+  return out;
+}
+
 AsQk *
 as_qk_compute (AsModel *model, const AsTrace *trace, int layer, int head, int query, GError **error)
 {
@@ -106,9 +129,11 @@ as_qk_compute (AsModel *model, const AsTrace *trace, int layer, int head, int qu
   qk->scale = pieces.attn_scale;
   qk->softcap = pieces.attn_softcap;
   int window = pieces.layers[layer].window;
-  as_output_pieces_clear (&pieces);
   qk->q = g_memdup2 (as_trace_head_vectors (trace, trace->q, layer, head) + (gsize) query * hd,
                      sizeof (float) * hd);
+  if (pieces.layers[layer].rope != NULL && pieces.layers[layer].rope->rotary_dim > 0)
+    qk->q_before_rope = unrotate (qk->q, pieces.layers[layer].rope, S, query, hd);
+  as_output_pieces_clear (&pieces);
   qk->keys
       = g_memdup2 (as_trace_head_vectors (trace, trace->k, layer, head), sizeof (float) * S * hd);
   qk->probs = g_new (float, S);
@@ -127,6 +152,7 @@ as_qk_free (AsQk *qk)
   if (qk == NULL)
     return;
   g_free (qk->q);
+  g_free (qk->q_before_rope);
   g_free (qk->keys);
   g_free (qk->products);
   g_free (qk->scores);
@@ -134,4 +160,24 @@ as_qk_free (AsQk *qk)
   g_free (qk->dims);
   g_free (qk->top_dims);
   g_free (qk);
+}
+
+AsTrace *
+as_qk_trace_with_qkv (AsModel *model, AsTrace *trace, GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL, NULL);
+  if (trace->q != NULL && trace->k != NULL)
+    return as_trace_ref (trace);
+  gboolean pair = FALSE;
+  for (int t = 0; trace->type_ids != NULL && t < trace->n_tokens; t++)
+    pair = pair || trace->type_ids[t] != 0;
+  if (trace->source != NULL || pair)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "the query–key view of %s is on the command line only: `attnscope qk`",
+                   trace->source != NULL ? "a translation" : "a sentence pair");
+      return NULL;
+    }
+  AsForwardOptions options = { .capture_qkv = TRUE };
+  return as_forward (model, trace->ids, trace->n_tokens, &options, error);
 }

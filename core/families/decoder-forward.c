@@ -351,6 +351,7 @@ decoder_readout (const AsConfig *c, gconstpointer weights, AsReadout *out)
       .o_b = w->layers[l].o_b,
       .post_w = w->layers[l].post_attn_w,
       .window = set->windows != NULL ? set->windows[l] : 0,
+      .rope = set->local != NULL && set->local[l] ? &set->rope_local : &set->rope,
     };
   gboolean layer = set->norm == AS_DECODER_LAYERNORM;
   out->norm = layer ? AS_READOUT_LAYERNORM : AS_READOUT_RMSNORM;

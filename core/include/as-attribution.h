@@ -44,6 +44,13 @@ AsAttribution *as_attribution_compute (AsModel *model, const AsTrace *trace, int
                                        int32_t target_id, int32_t vs_id, GError **error);
 void as_attribution_free (AsAttribution *attribution);
 
+/* *ID = the token the model predicts at POSITION of TRACE (MODEL's): the argmax of the pass's
+ * logits there, or when the pass kept only the last position's, of hidden[L] read through the
+ * output head (the logit lens at i = L, as-lens.h) — the token attribution splits by default.
+ * Fails (AS_ERROR_INPUT) for a position out of range or a model without an output head. */
+gboolean as_attribution_predicted_id (AsModel *model, const AsTrace *trace, int position,
+                                      int32_t *id, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsAttribution, as_attribution_free)
 
 G_END_DECLS

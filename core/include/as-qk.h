@@ -22,6 +22,8 @@ typedef struct
   float scale;          /* the scores' scale */
   float softcap;        /* > 0: scores capped to cap·tanh(s/cap) */
   float *q;             /* [hd] */
+  float *q_before_rope; /* [hd] the query before RoPE (after a per-head q-norm), the rotation
+                         * undone; NULL where the model does not rotate */
   float *keys;          /* [S][hd] */
   float *products;      /* [S][hd] q_d · k_jd */
   float *scores;        /* [S] before the softmax; -INFINITY for keys the query does not see */
@@ -38,6 +40,13 @@ typedef struct
 AsQk *as_qk_compute (AsModel *model, const AsTrace *trace, int layer, int head, int query,
                      GError **error);
 void as_qk_free (AsQk *qk);
+
+/* TRACE itself (a new reference) when it holds the queries and keys, else a new pass of MODEL
+ * over TRACE's ids with q, k and v captured — the same ids, so the same numbers — which the
+ * query–key view reads (the window's passes do not capture them). Fails (AS_ERROR_INPUT) for a
+ * translation's trace and a sentence pair (their passes take more than the ids), and as
+ * as_forward does. */
+AsTrace *as_qk_trace_with_qkv (AsModel *model, AsTrace *trace, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsQk, as_qk_free)
 

@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "dtype-private.h"
+#include "rope-private.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,8 @@ typedef struct
                         * passes before the residual (Gemma's post_attention_layernorm), or
                         * NULL */
   int window;          /* a sliding window W (a query at i sees keys i−W+1..i), or 0 */
+  const AsRope *rope;  /* the RoPE that rotated the layer's queries and keys (borrowed from the
+                        * config), or NULL where the model does not rotate */
 } AsReadoutLayer;
 
 typedef struct

@@ -10,7 +10,9 @@
  *      target text;
  *   4. pieces map to ids through vocab.json (not the SentencePiece ids); a piece vocab.json lacks
  *      becomes <unk>;
- *   5. </s> is appended.
+ *   5. </s> is appended as MarianTokenizer.build_inputs_with_special_tokens does: after the text
+ *      (and a pair's second text) when special tokens are added, never with
+ *      add_special_tokens=False; target text always gets it (text_target adds it).
  * Decoding follows convert_tokens_to_string with the target model, then transformers'
  * clean_up_tokenization.
  *
@@ -285,8 +287,8 @@ special_at (const AsMarianVocab *m, const char *p, const char *end)
   return best;
 }
 
-/* The ids of TEXT as source text, or as target text (target.spm) when TARGET, with </s>
- * appended. */
+/* The ids of TEXT as source text, or as target text (target.spm) when TARGET; target text with
+ * </s> appended (source text gets it from marian_post_process). */
 static gboolean
 marian_encode (AsTokenizer *tokenizer, const char *text, gsize length, gboolean target, GArray *ids,
                GError **error)
@@ -316,9 +318,39 @@ marian_encode (AsTokenizer *tokenizer, const char *text, gsize length, gboolean 
       piece = p;
       after_special = TRUE;
     }
-  int32_t eos = m->special_id[AS_MARIAN_EOS];
-  g_array_append_val (ids, eos);
+  if (target)
+    {
+      int32_t eos = m->special_id[AS_MARIAN_EOS];
+      g_array_append_val (ids, eos);
+    }
   return TRUE;
+}
+
+/* MarianTokenizer.build_inputs_with_special_tokens: A, then B, then </s> when ADD_SPECIAL; type
+ * ids all 0 (Marian models take none). */
+static void
+marian_post_process (const AsTokenizer *tokenizer, const GArray *a, const GArray *b,
+                     gboolean add_special, AsEncoding *encoding)
+{
+  const AsMarianVocab *m = tokenizer->data;
+  const int32_t type = 0;
+  guint8 special = 0;
+  for (int side = 0; side < 2; side++)
+    {
+      const GArray *ids = side == 0 ? a : b;
+      for (guint i = 0; ids != NULL && i < ids->len; i++)
+        {
+          g_array_append_val (encoding->ids, g_array_index (ids, int32_t, i));
+          g_array_append_val (encoding->type_ids, type);
+          g_array_append_val (encoding->special_mask, special);
+        }
+    }
+  if (!add_special)
+    return;
+  special = 1;
+  g_array_append_val (encoding->ids, m->special_id[AS_MARIAN_EOS]);
+  g_array_append_val (encoding->type_ids, type);
+  g_array_append_val (encoding->special_mask, special);
 }
 
 /* --- decoding --------------------------------------------------------------------------------- */
@@ -431,6 +463,7 @@ marian_data_bytes (const AsTokenizer *tokenizer)
 static const AsTokenizerClass marian_class = {
   .name = "Marian SentencePiece",
   .encode = marian_encode,
+  .post_process = marian_post_process,
   .decode = marian_decode,
   .token_text = marian_token_text,
   .is_special = marian_is_special,

@@ -321,6 +321,13 @@ test_errors (void)
     { { "--project", "pca", "--of", "hidden", "--layer", "0", "--lines", missing, "-o", png },
       1,
       "no-such-folder" },
+    { { "--attribution", "-o", png }, 1, "direct logit attribution is not available" },
+    { { "--attribution", "--follow-id", "3", "-o", png }, 2, "--follow" },
+    { { "--attribution", "--target-id", "-2", "-o", png }, 2, "--target-id -2 is out of range" },
+    { { "--layer", "0", "--head", "0", "--vs-id", "3", "-o", png }, 2, "go with --attribution" },
+    { { "--attribution", "--grid", "-o", png }, 2, "exactly one" },
+    { { "--qk", "--layer", "0", "-o", png }, 2, "--qk goes with --layer L --head H" },
+    { { "--qk", "--layer", "0", "--head", "0", "-o", png }, 1, "query–key view" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -345,6 +352,20 @@ test_errors (void)
   r = run_export ("--model", "no-such-model-anywhere", "--text", SEED_TEXT, "--grid", "-o", png,
                   NULL);
   assert_error (&r, 1, "no-such-model-anywhere");
+  run_clear (&r);
+
+  /* Attribution and the query–key view: positions, ids and heads out of range. */
+  r = run_export ("--model", "attnscope-mini", "--text", "a b", "--attribution", "--position", "9",
+                  "-o", png, NULL);
+  assert_error (&r, 1, "--position 9 is out of range: the text has 2 tokens");
+  run_clear (&r);
+  r = run_export ("--model", "attnscope-mini", "--text", "a b", "--attribution", "--target-id",
+                  "6000", "-o", png, NULL);
+  assert_error (&r, 1, "token id 6000 is outside the vocabulary");
+  run_clear (&r);
+  r = run_export ("--model", "attnscope-mini", "--text", "a b", "--qk", "--layer", "0", "--head",
+                  "8", "-o", png, NULL);
+  assert_error (&r, 1, "--head 8 is out of range");
   run_clear (&r);
 
   /* A further text longer than the context is named. */

@@ -11,20 +11,10 @@
 #include "cli-support.h"
 #include "t5-models.h"
 
-/* The relu model with a tokenizer (as cli-threads' T5, narrower). */
-static char *
-model_with_tokenizer (void)
-{
-  g_autofree char *text = test_source_path ("tests/fixtures/long-text.txt");
-  const char *const make[]
-      = { "--ff-proj", "gated-gelu", "--vocab", "600", "--tokenizer", text, "--seed", "4", NULL };
-  return t5_model ("cli-t5", make);
-}
-
 static void
 test_info (void)
 {
-  g_autofree char *model = model_with_tokenizer ();
+  g_autofree char *model = t5_model_with_tokenizer ();
   if (model == NULL)
     return;
   g_auto (Run) r = run_cli ("info", "--model", model, "--json", NULL);
@@ -44,7 +34,7 @@ test_info (void)
 static void
 test_translate_ids (void)
 {
-  g_autofree char *model = model_with_tokenizer ();
+  g_autofree char *model = t5_model_with_tokenizer ();
   if (model == NULL)
     return;
   const char *src = "37,12,88,5,140,9,1";
@@ -71,7 +61,7 @@ test_translate_ids (void)
 static void
 test_export_position_bias (void)
 {
-  g_autofree char *model = model_with_tokenizer ();
+  g_autofree char *model = t5_model_with_tokenizer ();
   if (model == NULL)
     return;
   const char *kinds[] = { "encoder", "decoder" };

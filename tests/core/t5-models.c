@@ -161,3 +161,12 @@ t5_ids (int length, int vocab, guint32 seed, gboolean eos)
     }
   return g_string_free (ids, FALSE);
 }
+
+char *
+t5_model_with_tokenizer (void)
+{
+  g_autofree char *text = test_source_path ("tests/fixtures/long-text.txt");
+  const char *const make[]
+      = { "--ff-proj", "gated-gelu", "--vocab", "600", "--tokenizer", text, "--seed", "4", NULL };
+  return t5_model ("cli-t5", make);
+}

@@ -21,6 +21,10 @@ extern const char *const t5_flan_gated[];
  * NULL with the test skipped when the reference's Python cannot run. */
 char *t5_model (const char *name, const char *const *args);
 
+/* The gated-gelu model with a Unigram tokenizer.json trained on tests/fixtures/long-text.txt
+ * (V 600), so that texts can be typed ("cli-t5"). NULL with the test skipped. */
+char *t5_model_with_tokenizer (void);
+
 /* The expected outputs of MODEL_DIR for the pairs SRC[i], TGT[i] ("a,b,c"), N of them, as an
  * HDF5 file (owned path). NULL with the test skipped when Python cannot run. */
 char *t5_expected (const char *model_dir, const char *const *src, const char *const *tgt, int n);

@@ -135,6 +135,22 @@ test_known_values (void)
   g_assert_no_error (error);
   const int32_t want[] = { 42, 459, 285, 95, 191, 259, 12, 3, 0 };
   g_assert_cmpmem (ids->data, ids->len * 4, want, sizeof want);
+  /* </s> is a special token added after the text, and without special tokens there is none */
+  g_autoptr (AsEncoding) with = as_tokenizer_encode_full (tok, "The group went home.", -1, NULL, 0,
+                                                          AS_ENCODE_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (with->ids->data, with->ids->len * 4, want, sizeof want);
+  for (guint i = 0; i < with->ids->len; i++)
+    g_assert_cmpint (g_array_index (with->special_mask, guint8, i), ==, i + 1 == with->ids->len);
+  g_autoptr (AsEncoding) without = as_tokenizer_encode_full (tok, "The group went home.", -1, NULL,
+                                                             0, AS_ENCODE_NO_SPECIAL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (without->ids->data, without->ids->len * 4, want, sizeof want - 4);
+  /* a pair: both texts, then one </s> (build_inputs_with_special_tokens) */
+  g_autoptr (AsEncoding) pair = as_tokenizer_encode_full (tok, "The group", -1, "went home.", -1,
+                                                          AS_ENCODE_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (pair->ids->data, pair->ids->len * 4, want, sizeof want);
   /* token texts: ▁ stands for a space; special tokens as they are */
   g_autofree char *t0 = as_tokenizer_dup_token_text (tok, 42);
   g_autofree char *t1 = as_tokenizer_dup_token_text (tok, 95);

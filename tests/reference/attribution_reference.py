@@ -20,7 +20,8 @@ residual stream at the position, with the final norm frozen at the run's σ (Lay
 Each part within 1e-4 relative of the reference plus 1e-5 of the largest part (absolute); the
 logit equals u · hidden_states[L][position].
 norms: ‖α_ij · v_j O_hᵀ‖ within 1e-5 absolute (+1e-4 relative). qk: q, k_j, q ⊙ k_j and the
-scores within 1e-4 relative (+1e-5 of the row's largest absolute value). Exits 1 on the first
+scores within 1e-4 relative (+1e-5 of the row's largest absolute value); for the decoders also
+q before RoPE (what apply_rope received, recorded by wrapping it). Exits 1 on the first
 failure, naming it; prints the largest errors."""
 import argparse
 import json
@@ -246,6 +247,17 @@ def cmd_qk(a):
     with open(a.json, encoding="utf-8") as f:
         got = json.load(f)
     ids = [int(x) for x in a.ids.split(",")]
+    # the queries before RoPE: apply_rope's first argument, q then k in every layer
+    before = []
+    if a.family == "decoder":
+        import decoder_reference as dr
+        rope = dr.apply_rope
+
+        def rope_hook(x, cos, sin):
+            before.append(x)
+            return rope(x, cos, sin)
+
+        dr.apply_rope = rope_hook
     m, pieces, out = run_capture(a.family, a.model, ids)
     l, h, i = got["layer"], got["head"], got["token"]
     q, k = out["q"][l][h][i], out["k"][l][h]  # [hd], [T][hd]
@@ -269,6 +281,12 @@ def cmd_qk(a):
             worst = max(worst, close("%s[%d]" % (name, j), x, y, 1e-4, 1e-5 * big))
 
     rows("q", q, got["q"][0])
+    if before:
+        if "q_before_rope" not in got:
+            sys.exit("q_before_rope: missing for a rotating model")
+        rows("q before RoPE", before[2 * l][h][i], got["q_before_rope"][0])
+    elif a.family == "gpt2" and "q_before_rope" in got:
+        sys.exit("q_before_rope: given for a model that does not rotate")
     for j in range(len(ids)):
         rows("keys %d" % j, k[j], got["keys"][j])
         rows("products %d" % j, prod[j], got["products"][j])
@@ -279,8 +297,8 @@ def cmd_qk(a):
             close("score %d" % j, got["scores"][0][j], float(scores[j]), 1e-4,
                   1e-5 * float(scores.abs().max()))
         close("prob %d" % j, got["probs"][0][j], float(out["attentions"][l][h][i][j]), 0, 1e-5)
-    print("qk: layer %d head %d token %d, %d keys × %d dimensions, largest error %.3g"
-          % (l, h, i, len(ids), pieces.hd, worst))
+    print("qk: layer %d head %d token %d, %d keys × %d dimensions%s, largest error %.3g"
+          % (l, h, i, len(ids), pieces.hd, ", q before RoPE" if before else "", worst))
 
 
 def bench_once(family, m, hooks, pieces, ids, layer, head):

@@ -11,6 +11,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "as-predict.h"
+#include "attnscope-attribution-page.h"
 #include "attnscope-embeddings-page.h"
 #include "attnscope-lens-page.h"
 #include "attnscope-similarity-page.h"
@@ -230,6 +232,52 @@ test_lens (void)
   check_parity ("lens-chart", "lens", 1,
                 (const char *[]){ "--lens", "--follow-id", "17", "--position", "3", NULL });
   attnscope_lens_page_show_chart (lens, FALSE);
+}
+
+/* The Attribution page: the predicted token at the last position (export --attribution), then
+ * the difference of two of the text's tokens at another position without numbers in the cells
+ * (--target-id, --vs-id, --position, --annotate never). */
+static void
+test_attribution (void)
+{
+  AttnscopeViewState *v = gui_test_view_state (window);
+  AttnscopeAttributionPage *page
+      = ATTNSCOPE_ATTRIBUTION_PAGE (attnscope_window_get_page (window, "attribution"));
+  reset_view ();
+  attnscope_attribution_page_set_tokens (page, NULL, NULL);
+  attnscope_attribution_page_set_position (page, -1);
+  check_parity ("attribution", "attribution", 1, (const char *[]){ "--attribution", NULL });
+
+  AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
+  const AsTokenizer *tokenizer = as_model_get_tokenizer (
+      attnscope_session_get_model (attnscope_window_get_session (window)));
+  g_autofree char *man = as_predict_dup_ids_text (tokenizer, &trace->ids[1], 1);
+  g_autofree char *car = as_predict_dup_ids_text (tokenizer, &trace->ids[4], 1);
+  attnscope_attribution_page_set_tokens (page, man, car);
+  attnscope_attribution_page_set_position (page, 2);
+  attnscope_view_state_set_annotate (v, FALSE);
+  g_autofree char *target = g_strdup_printf ("%d", trace->ids[1]);
+  g_autofree char *vs = g_strdup_printf ("%d", trace->ids[4]);
+  check_parity ("attribution-vs", "attribution", 2,
+                (const char *[]){ "--attribution", "--target-id", target, "--vs-id", vs,
+                                  "--position", "2", "--annotate", "never", NULL });
+  const AsAttribution *at = attnscope_attribution_page_get_attribution (page);
+  g_assert_cmpint (at->target_id, ==, trace->ids[1]);
+  g_assert_cmpint (at->vs_id, ==, trace->ids[4]);
+  g_assert_cmpint (at->position, ==, 2);
+  attnscope_attribution_page_set_tokens (page, NULL, NULL);
+  attnscope_attribution_page_set_position (page, -1);
+
+  /* the query–key view of the view's head and selected token (export --qk) */
+  reset_view ();
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 1);
+  attnscope_view_state_set_selected_token (v, 3);
+  attnscope_attribution_page_show_qk (page, TRUE);
+  check_parity ("qk", "attribution", 1,
+                (const char *[]){ "--qk", "--layer", "1", "--head", "1", "--token", "3", NULL });
+  attnscope_attribution_page_show_qk (page, FALSE);
+  reset_view ();
 }
 
 static void
@@ -586,6 +634,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-parity/attention", test_attention);
   g_test_add_func ("/ui/export-parity/grid", test_grid);
   g_test_add_func ("/ui/export-parity/lens", test_lens);
+  g_test_add_func ("/ui/export-parity/attribution", test_attribution);
   g_test_add_func ("/ui/export-parity/similarity", test_similarity);
   g_test_add_func ("/ui/export-parity/projection", test_projection);
   g_test_add_func ("/ui/export-parity/compare", test_compare);

@@ -26,6 +26,52 @@ ar_all_heads_title (const ArViewSelection *view, gboolean translation)
   return translation ? _ ("Decoder self-attention · all heads") : _ ("All heads");
 }
 
+/* The sliding window of LAYER of T (0: every key up to the query). */
+static int
+layer_window (const AsTrace *t, int layer)
+{
+  return t->causal && t->attn_recipe != NULL ? t->attn_recipe[layer].window : 0;
+}
+
+/* "layers 0–4, 6–10 local (window 512)", "every layer local (window 4096)" for a trace whose
+ * layers look through a sliding window; NULL when none does. Newly allocated. */
+static char *
+local_layers_text (const AsTrace *t)
+{
+  g_autoptr (GString) layers = g_string_new (NULL);
+  int n_local = 0, window = 0, mixed = FALSE;
+  for (int l = 0; l < t->n_layer; l++)
+    {
+      int w = layer_window (t, l);
+      if (w == 0)
+        continue;
+      mixed |= window != 0 && w != window;
+      window = w;
+      n_local++;
+      if (l > 0 && layer_window (t, l - 1) != 0)
+        continue; /* inside a run: its end is written below */
+      int last = l;
+      while (last + 1 < t->n_layer && layer_window (t, last + 1) != 0)
+        last++;
+      if (layers->len > 0)
+        g_string_append (layers, ", ");
+      if (last > l)
+        g_string_append_printf (layers, "%d–%d", l, last);
+      else
+        g_string_append_printf (layers, "%d", l);
+    }
+  if (n_local == 0)
+    return NULL;
+  if (mixed)
+    /* Translators: the heads grid's title addition: which layers use a sliding window. */
+    return g_strdup_printf (_ ("layers %s local (sliding windows)"), layers->str);
+  if (n_local == t->n_layer)
+    /* Translators: the heads grid's title addition: every layer uses a sliding window. */
+    return g_strdup_printf (_ ("every layer local (window %d)"), window);
+  /* Translators: the heads grid's title addition: "layers 0–4, 6–10 local (window 512)". */
+  return g_strdup_printf (_ ("layers %s local (window %d)"), layers->str, window);
+}
+
 /* FIG shows rows ROW0.. (N_ROWS) and columns COL0.. (N_COLS) of MATRIX [N][N], whose items
  * (tokens or words) are labelled LABELS [N] (kept alive by BUILT): a copy of the block, the
  * labels of its rows and columns, the item SELECTED outlined where it is one of them. Word-mode
@@ -112,6 +158,20 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
       g_free (title);
       title = filtered;
     }
+  /* A causal sliding window masks the keys the query never saw; of one layer only (rollout
+   * mixes layers) and of the tokens' own matrix (words pool across the window's edge). */
+  int window = view->aggregate != AR_AGGREGATE_ROLLOUT && !view->pool_words && !block
+                       && view->kind != AR_ATTENTION_CROSS
+                   ? layer_window (t, view->layer)
+                   : 0;
+  if (window > 0)
+    {
+      /* Translators: an attention figure's title and the layer's sliding window. */
+      char *local = g_strdup_printf (_ ("%s · sliding window of %d tokens"), title, window);
+      g_free (title);
+      title = local;
+    }
+  fig->window = window;
   fig->title
       = ar_built_figure_take (built, view->pool_words ? g_strdup_printf (_ ("%s · words"), title)
                                                       : g_steal_pointer (&title));
@@ -172,6 +232,9 @@ ar_build_heads_grid (const ArHeadsGridSource *source, const ArViewSelection *vie
       fig->colorbar_high = _ ("max");
     }
   fig->mask_upper = source->causal;
+  if (source->layer_windows != NULL)
+    fig->layer_windows = ar_built_figure_take (
+        built, g_memdup2 (source->layer_windows, fig->n_layers * sizeof (int)));
   fig->clipped = view->autoscale && source->causal && (each || fig->vmax < 1 - 1e-6);
   gboolean one_head = view->aggregate == AR_AGGREGATE_HEAD;
   fig->highlight_layer = one_head ? view->layer : -1;
@@ -196,10 +259,17 @@ ar_build_grid_figure (const ArAttention *attention, const AsHeadStats *stats,
     .head_ranges = attention->head_ranges,
     .title = ar_all_heads_title (view, trace->source != NULL || texts->target_text != NULL),
   };
+  g_autofree int *windows = g_new (int, trace->n_layer); /* [L] */
+  for (int l = 0; l < trace->n_layer; l++)
+    windows[l] = layer_window (trace, l);
+  g_autofree char *local = view->kind == AR_ATTENTION_CROSS ? NULL : local_layers_text (trace);
+  source.layer_windows = local != NULL ? windows : NULL;
   ArBuiltFigure *built = ar_build_heads_grid (&source, view, texts);
   if (built == NULL)
     return NULL;
   ArGridFigure *fig = &ar_built_figure_edit (built)->grid;
+  if (local != NULL)
+    fig->title = ar_built_figure_take (built, g_strdup_printf ("%s · %s", fig->title, local));
   gsize n_heads = (gsize) trace->n_layer * trace->n_head;
   fig->patterns
       = ar_built_figure_take (built, g_memdup2 (stats->patterns, n_heads * sizeof (AsHeadPattern)));

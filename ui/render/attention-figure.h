@@ -43,7 +43,8 @@ typedef struct
   int n_keys, n_kv_heads;
   gboolean causal;
   const double *range, *head_ranges;
-  const char *title; /* static */
+  const char *title;        /* static */
+  const int *layer_windows; /* [L] each layer's causal sliding window (0: none), or NULL */
 } ArHeadsGridSource;
 
 /* The grid both heads-grid builders draw (ar_build_grid_figure, ar_build_cross_grid_figure)

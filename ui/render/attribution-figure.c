@@ -4,6 +4,8 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "as-predict.h"
+
 /* "0", "1", ... and LAST when not NULL (owned strv). */
 static char **
 numbered (int n, const char *last)
@@ -62,4 +64,23 @@ ar_build_attribution_figure (const AsAttribution *at, const char *what, const ch
       built, subtitle != NULL ? g_strdup_printf ("%s\n%s", subtitle, sums) : g_strdup (sums));
   ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
   return built;
+}
+
+char *
+ar_attribution_what (const AsTokenizer *tokenizer, int32_t target_id, int32_t vs_id)
+{
+  g_autofree char *t1 = as_predict_dup_ids_text (tokenizer, &target_id, 1);
+  if (vs_id < 0)
+    return g_strdup_printf ("“%s”", t1);
+  g_autofree char *t2 = as_predict_dup_ids_text (tokenizer, &vs_id, 1);
+  return g_strdup_printf ("“%s” − “%s”", t1, t2);
+}
+
+ArBuiltFigure *
+ar_build_attribution_view_figure (const AsAttribution *at, const AsTokenizer *tokenizer,
+                                  const ArFigureTexts *texts, const ArViewSelection *view)
+{
+  g_autofree char *what = ar_attribution_what (tokenizer, at->target_id, at->vs_id);
+  g_autofree char *subtitle = ar_figure_texts_subtitle (texts, AR_SUBTITLE_TEXT);
+  return ar_build_attribution_figure (at, what, subtitle, view->annotate);
 }

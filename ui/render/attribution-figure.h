@@ -6,7 +6,10 @@
 #pragma once
 
 #include "as-attribution.h"
+#include "as-tokenizer.h"
 #include "built-figure.h"
+#include "figure-subtitle.h"
+#include "view-selection.h"
 
 G_BEGIN_DECLS
 
@@ -14,5 +17,16 @@ G_BEGIN_DECLS
  * model and text; ANNOTATE as the heatmap's. */
 ArBuiltFigure *ar_build_attribution_figure (const AsAttribution *at, const char *what,
                                             const char *subtitle, ArAnnotate annotate);
+
+/* What the figure's title names: "“ car”", or "“ car” − “ man”" with a second token (VS_ID ≥ 0),
+ * the tokens' texts in TOKENIZER. Newly allocated. */
+char *ar_attribution_what (const AsTokenizer *tokenizer, int32_t target_id, int32_t vs_id);
+
+/* The figure the Attribution page shows and `attnscope export --attribution` writes: the subtitle
+ * of TEXTS, VIEW's annotation. */
+ArBuiltFigure *ar_build_attribution_view_figure (const AsAttribution *at,
+                                                 const AsTokenizer *tokenizer,
+                                                 const ArFigureTexts *texts,
+                                                 const ArViewSelection *view);
 
 G_END_DECLS

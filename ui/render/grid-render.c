@@ -349,6 +349,7 @@ draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArG
     .vmax = range[1],
     .log = fig->log_colors,
     .mask_upper = fig->mask_upper,
+    .window = fig->mask_upper && fig->layer_windows != NULL ? fig->layer_windows[l] : 0,
     .masked = style->masked,
   };
   if (fig->log_colors && fig->head_ranges != NULL)

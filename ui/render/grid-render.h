@@ -50,7 +50,9 @@ typedef struct
   /* Weights above the range (a causal model's first token, 1 on itself, left out of autoscaled
    * ranges) are drawn in the top colour; the colour bar says "clipped". */
   gboolean clipped;
-  gboolean mask_upper;                 /* causal models: grey future cells */
+  gboolean mask_upper; /* causal models: grey future cells */
+  /* [L] each layer's causal sliding window: the keys left of it grey too (0: none); or NULL */
+  const int *layer_windows;
   int highlight_layer, highlight_head; /* -1 for none */
   gboolean colorbar;
   const char *colorbar_label;

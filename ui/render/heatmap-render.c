@@ -118,7 +118,7 @@ ArCellState
 ar_heatmap_cell_state (const ArHeatmapFigure *fig, int row, int col)
 {
   gsize k = (gsize) row * fig->n_cols + col;
-  if (fig->mask_upper && col > row)
+  if (fig->mask_upper && (col > row || (fig->window > 0 && col <= row - fig->window)))
     return AR_CELL_MASKED;
   if (fig->cell_mask != NULL && fig->cell_mask[k] != AR_CELL_VALUE)
     return (ArCellState) fig->cell_mask[k];
@@ -245,6 +245,7 @@ paint_for (const ArHeatmapFigure *fig, const ArRenderStyle *style)
     .vmax = fig->vmax,
     .log = fig->log_colors,
     .mask_upper = fig->mask_upper,
+    .window = fig->mask_upper ? fig->window : 0,
     .cell_mask = fig->cell_mask,
     .masked = style->masked,
     .gap_color = style->background,

@@ -89,6 +89,10 @@ typedef struct
    * NULL; ellipsized to their cell, annotated when the cells are large enough (as values are). */
   const char *const *cell_labels;
   gboolean mask_upper;
+  /* With mask_upper: a causal sliding window of this many keys (Mistral, Gemma's local layers):
+   * the cells left of it (column <= row - window), which the query never saw, are masked too;
+   * 0: none. */
+  int window;
   const guint8 *cell_mask; /* [n_rows][n_cols] ArCellState, or NULL */
   int highlight_row;       /* -1 for none */
   int highlight_col;       /* -1 for none */

@@ -21,8 +21,8 @@ static inline gboolean
 cell_masked (const ArMatrixPaint *paint, const float *values, int stride, int i, int j)
 {
   gsize k = (gsize) i * stride + j;
-  return (paint->mask_upper && j > i) || (paint->cell_mask != NULL && paint->cell_mask[k] != 0)
-         || isnan (values[k]);
+  return (paint->mask_upper && j > i) || (paint->window > 0 && j <= i - paint->window)
+         || (paint->cell_mask != NULL && paint->cell_mask[k] != 0) || isnan (values[k]);
 }
 
 static void

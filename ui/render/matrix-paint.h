@@ -19,8 +19,8 @@
  *
  * The cells painted may be a window of a larger matrix: ROWS × COLS of them from (ROW0, COL0) of
  * a matrix STRIDE values wide (0: COLS), which is how a zoomed heatmap paints only what it shows.
- * Cells without a value — above the diagonal with MASK_UPPER, non-zero in CELL_MASK, NaN — are
- * painted MASKED. */
+ * Cells without a value — above the diagonal with MASK_UPPER, left of a sliding WINDOW, non-zero
+ * in CELL_MASK, NaN — are painted MASKED. */
 #pragma once
 
 #include <cairo.h>
@@ -43,6 +43,7 @@ typedef struct
   double vmin, vmax;
   gboolean log;        /* colours by log10 (vmin > 0) */
   gboolean mask_upper; /* cells with column > row are painted MASKED (a causal model's future) */
+  int window; /* > 0: cells with column <= row - window are painted MASKED (a sliding window) */
   const guint8 *cell_mask; /* [..][stride] non-zero: painted MASKED; or NULL */
   ArRgb masked;
   double gap; /* units between rectangle cells (0 = none) */

@@ -9,6 +9,7 @@
 #include "attention-figure.h"
 #include "cross-figure.h"
 #include "attnscope-layer-controls.h"
+#include "position-bias-figure.h"
 #include "render-text.h"
 
 struct _AttnscopeAttentionPage
@@ -17,6 +18,7 @@ struct _AttnscopeAttentionPage
 
   GtkDropDown *kind_dropdown;
   AttnscopeLayerControls *layer_controls;
+  GtkToggleButton *position_bias_button; /* T5-family models: their position bias instead */
   GtkLabel *pattern_label;
   GtkDropDown *segments_dropdown;
   GtkDropDown *colormap_dropdown;
@@ -121,14 +123,36 @@ want_matrix (AttnscopePage *page, const ArViewSelection *view, ArAttention *atte
   return ar_attention_matrix (attention, view);
 }
 
+/* The trace whose position bias the page shows instead of the attention (a T5-family model's
+ * encoder or decoder, the button down, one head), or NULL. */
+static const AsTrace *
+position_bias_trace (AttnscopePage *page, const ArViewSelection *view)
+{
+  AttnscopeAttentionPage *self = ATTNSCOPE_ATTENTION_PAGE (page);
+  AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (page);
+  if (analysis == NULL || view->kind == AR_ATTENTION_CROSS
+      || !gtk_toggle_button_get_active (self->position_bias_button))
+    return NULL;
+  const AsTrace *t = attnscope_analysis_get_trace (analysis);
+  return t->position_bias != NULL && view->aggregate == AR_AGGREGATE_HEAD && view->head < t->n_head
+             ? t
+             : NULL;
+}
+
 static ArBuiltFigure *
 attnscope_attention_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
 {
   ArAttention attention;
   ArCrossAttention cross;
+  ArFigureTexts texts;
+  const AsTrace *biased = position_bias_trace (page, view);
+  if (biased != NULL)
+    {
+      attnscope_page_get_texts (page, &texts);
+      return ar_build_position_bias_figure (biased, view->head, view, &texts);
+    }
   if (want_matrix (page, view, &attention, &cross) == NULL)
     return NULL;
-  ArFigureTexts texts;
   attnscope_page_get_texts (page, &texts);
   if (view->kind == AR_ATTENTION_CROSS)
     return ar_build_cross_attention_figure (&cross, view, &texts);
@@ -140,6 +164,12 @@ attnscope_attention_page_append_export_args (AttnscopePage *page, const ArViewSe
                                              GPtrArray *argv)
 {
   attnscope_page_append_kind_args (page, view, argv);
+  if (position_bias_trace (page, view) != NULL)
+    {
+      g_ptr_array_add (argv, g_strdup ("--position-bias"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", view->head));
+      return;
+    }
   attnscope_page_append_attention_args (argv, view);
 }
 
@@ -209,7 +239,22 @@ attnscope_attention_page_update (AttnscopePage *page)
   gtk_widget_set_visible (GTK_WIDGET (self->segments_dropdown),
                           analysis != NULL
                               && attnscope_analysis_get_trace (analysis)->segment_b_start > 0);
+  AttnscopeAnalysis *kind_analysis = attnscope_page_get_kind_analysis (page);
+  gboolean has_bias = kind_analysis != NULL && view.kind != AR_ATTENTION_CROSS
+                      && attnscope_analysis_get_trace (kind_analysis)->position_bias != NULL;
+  gtk_widget_set_visible (GTK_WIDGET (self->position_bias_button), has_bias);
   g_clear_pointer (&self->notice, g_free);
+  if (has_bias && gtk_toggle_button_get_active (self->position_bias_button)
+      && view.aggregate != AR_AGGREGATE_HEAD)
+    {
+      self->notice = g_strdup (_ ("The position bias belongs to each head: choose one head."));
+      attnscope_heatmap_view_set_figure (self->heatmap, NULL);
+      g_clear_object (&self->built_analysis);
+      self->built_matrix = NULL;
+      attnscope_page_set_busy (page, FALSE);
+      update_cell_label (self);
+      return;
+    }
   if (analysis != NULL && view.kind == AR_ATTENTION_CROSS && view.aggregate == AR_AGGREGATE_ROLLOUT)
     {
       /* nothing to compute: the cross-attention has no rollout */
@@ -231,7 +276,11 @@ attnscope_attention_page_update (AttnscopePage *page)
     }
   ArAttention attention;
   ArCrossAttention cross;
-  const float *matrix = want_matrix (page, &view, &attention, &cross);
+  const AsTrace *biased = position_bias_trace (page, &view);
+  const float *matrix
+      = biased != NULL ? biased->position_bias
+                             + (gsize) view.head * biased->n_tokens * biased->n_tokens /* [T][T] */
+                       : want_matrix (page, &view, &attention, &cross);
   attnscope_page_set_busy (page, matrix == NULL);
   /* Unchanged inputs (a result of another kind arrived): the figure on screen stays. */
   if (matrix == NULL
@@ -260,6 +309,9 @@ attnscope_attention_page_dup_figure_name (AttnscopePage *page)
   const char *stem = view.kind == AR_ATTENTION_CROSS     ? "cross-attention"
                      : view.kind == AR_ATTENTION_ENCODER ? "encoder-attention"
                                                          : "attention";
+  if (position_bias_trace (page, &view) != NULL)
+    return g_strdup_printf ("%s-position-bias-head%d",
+                            view.kind == AR_ATTENTION_ENCODER ? "encoder" : "decoder", view.head);
   switch (view.aggregate)
     {
     case AR_AGGREGATE_MEAN:
@@ -333,6 +385,12 @@ index_to_segments (GBinding *binding, const GValue *from, GValue *to, gpointer u
 }
 
 static void
+on_position_bias_toggled (GtkToggleButton *button, AttnscopeAttentionPage *self)
+{
+  attnscope_attention_page_update (ATTNSCOPE_PAGE (self));
+}
+
+static void
 on_zoom_in (GtkButton *button, AttnscopeAttentionPage *self)
 {
   attnscope_heatmap_view_zoom (self->heatmap, 0.5);
@@ -394,6 +452,7 @@ attnscope_attention_page_class_init (AttnscopeAttentionPageClass *klass)
       widget_class, "/io/github/attnscope/Attnscope/attnscope-attention-page.ui");
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, kind_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, layer_controls);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, position_bias_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, pattern_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, segments_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, colormap_dropdown);
@@ -401,6 +460,7 @@ attnscope_attention_page_class_init (AttnscopeAttentionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, autoscale_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, heatmap);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, cell_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_position_bias_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_in);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_out);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_all);

@@ -27,6 +27,10 @@ cell_text (const ArHeatmapFigure *fig, int row, int col)
   switch (ar_heatmap_cell_state (fig, row, col))
     {
     case AR_CELL_MASKED:
+      if (fig->window > 0 && col < row)
+        /* Translators: a cell left of a layer's sliding window (Mistral, Gemma's local layers) */
+        return g_strdup_printf (_ ("masked: outside the layer's sliding window of %d tokens"),
+                                fig->window);
       return g_strdup (_ ("masked: the model cannot attend to a later token"));
     case AR_CELL_NO_PARTNER:
       return g_strdup (_ ("no value: a token without a partner in the other text"));

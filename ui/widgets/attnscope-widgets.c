@@ -10,6 +10,7 @@
 #include "attnscope-heads-page.h"
 #include "attnscope-heatmap-view.h"
 #include "attnscope-lens-page.h"
+#include "attnscope-attribution-page.h"
 #include "attnscope-predictions-page.h"
 #include "attnscope-similarity-page.h"
 #include "attnscope-resources.h"
@@ -33,5 +34,6 @@ attnscope_widgets_init (void)
   g_type_ensure (ATTNSCOPE_TYPE_PREDICTIONS_PAGE);
   g_type_ensure (ATTNSCOPE_TYPE_ALIGNMENT_PAGE);
   g_type_ensure (ATTNSCOPE_TYPE_LENS_PAGE);
+  g_type_ensure (ATTNSCOPE_TYPE_ATTRIBUTION_PAGE);
   g_once_init_leave (&initialized, 1);
 }
