@@ -86,17 +86,19 @@ split_heads (AsTrace *t, float *base, int layer, const float *proj)
     }
 }
 
-/* x = LN(x + SelfAttn(x)) for layer LAYER of the pass's trace, capturing q, k, v, P, contexts
- * and the block's output. */
+/* x = LN(x + SelfAttn(x)) (pre-norm: x + SelfAttn(LN(x))) for layer LAYER of the pass's trace,
+ * capturing q, k, v, P, contexts and the block's output. */
 static void
 self_attention (AsPass *p, MarianScratch *s, const AsMarianLayer *y, int layer)
 {
   AsWorkerTeam *team = p->team;
   AsTrace *t = p->trace;
   int T = t->n_tokens, D = t->d_model, hd = t->head_dim;
-  as_marian_linear (team, s->q, p->x, &y->self_attn.q, T, D, D);
-  as_marian_linear (team, s->k, p->x, &y->self_attn.k, T, D, D);
-  as_marian_linear (team, s->v, p->x, &y->self_attn.v, T, D, D);
+  const AsMarianSettings *set = as_marian_settings (p->config);
+  const float *x = as_marian_block_input (set, s->tmp, p->x, &y->self_attn_norm, T, D);
+  as_marian_linear (team, s->q, x, &y->self_attn.q, T, D, D);
+  as_marian_linear (team, s->k, x, &y->self_attn.k, T, D, D);
+  as_marian_linear (team, s->v, x, &y->self_attn.v, T, D, D);
   split_heads (t, t->q, layer, s->q);
   split_heads (t, t->k, layer, s->k);
   split_heads (t, t->v, layer, s->v);
@@ -119,11 +121,11 @@ self_attention (AsPass *p, MarianScratch *s, const AsMarianLayer *y, int layer)
   as_attention_layer (team, t, layer, &in);
   float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
   as_marian_linear (team, attn_out, s->cc, &y->self_attn.out, T, D, D);
-  as_marian_add_norm (p->x, attn_out, &y->self_attn_norm, T, D);
+  as_marian_block_output (set, p->x, attn_out, &y->self_attn_norm, T, D);
 }
 
-/* x = LN(x + CrossAttn(x, enc)) for decoder layer LAYER, enc [S][D] the encoder's output (the
- * weights into the trace's cross_attn). */
+/* x = LN(x + CrossAttn(x, enc)) (pre-norm: x + CrossAttn(LN(x), enc)) for decoder layer LAYER,
+ * enc [S][D] the encoder's output (the weights into the trace's cross_attn). */
 static void
 cross_attention (AsPass *p, MarianScratch *s, const AsMarianLayer *y, int layer)
 {
@@ -131,7 +133,9 @@ cross_attention (AsPass *p, MarianScratch *s, const AsMarianLayer *y, int layer)
   AsTrace *t = p->trace;
   int T = t->n_tokens, D = t->d_model, hd = t->head_dim, S = p->source->n_tokens;
   const float *enc = as_trace_hidden (p->source, p->source->n_layer); /* [S][D] */
-  as_marian_linear (team, s->q, p->x, &y->cross_attn.q, T, D, D);
+  const AsMarianSettings *set = as_marian_settings (p->config);
+  const float *x = as_marian_block_input (set, s->tmp, p->x, &y->cross_attn_norm, T, D);
+  as_marian_linear (team, s->q, x, &y->cross_attn.q, T, D, D);
   as_marian_linear (team, s->k, enc, &y->cross_attn.k, S, D, D); /* [S][D] */
   as_marian_linear (team, s->v, enc, &y->cross_attn.v, S, D, D); /* [S][D] */
   AsAttention job = {
@@ -158,7 +162,7 @@ cross_attention (AsPass *p, MarianScratch *s, const AsMarianLayer *y, int layer)
   };
   as_attend (team, &job);
   as_marian_linear (team, s->tmp, s->cc, &y->cross_attn.out, T, D, D);
-  as_marian_add_norm (p->x, s->tmp, &y->cross_attn_norm, T, D);
+  as_marian_block_output (set, p->x, s->tmp, &y->cross_attn_norm, T, D);
 }
 
 static void
@@ -184,8 +188,8 @@ encoder_layer (AsPass *p, int layer)
   const AsConfig *c = p->config;
   MarianScratch s = scratch_of (p);
   self_attention (p, &s, y, layer);
-  as_marian_mlp (p->team, p->x, s.ff, s.tmp, y, c->activation, p->n_tokens, c->n_embd,
-                 c->encoder_n_inner);
+  as_marian_mlp (p->team, p->x, s.ff, s.tmp, y, as_marian_settings (c), c->activation, p->n_tokens,
+                 c->n_embd, c->encoder_n_inner);
 }
 
 static void
@@ -196,25 +200,27 @@ decoder_layer (AsPass *p, int layer)
   MarianScratch s = scratch_of (p);
   self_attention (p, &s, y, layer);
   cross_attention (p, &s, y, layer);
-  as_marian_mlp (p->team, p->x, s.ff, s.tmp, y, c->activation, p->n_tokens, c->n_embd, c->n_inner);
+  as_marian_mlp (p->team, p->x, s.ff, s.tmp, y, as_marian_settings (c), c->activation, p->n_tokens,
+                 c->n_embd, c->n_inner);
 }
 
-/* hidden[L] = x: Marian has no final norm. */
+/* hidden[L] = x, or mBART's final LN(x). */
 static void
 encoder_finish (AsPass *p)
 {
-  memcpy (as_trace_hidden (p->trace, p->trace->n_layer), p->x,
-          sizeof (float) * p->n_tokens * p->config->n_embd);
+  const AsMarianWeights *w = p->weights;
+  as_marian_final_norm (as_trace_hidden (p->trace, p->trace->n_layer), p->x, &w->encoder,
+                        p->n_tokens, p->config->n_embd);
 }
 
-/* hidden[L] = x; logits of the last rows = x·Eᵀ + final_logits_bias. */
+/* hidden[L] = x (mBART: LN(x)); logits of the last rows = hidden[L]·Eᵀ + final_logits_bias. */
 static void
 decoder_finish (AsPass *p)
 {
   const AsMarianWeights *w = p->weights;
   AsTrace *t = p->trace;
   int T = t->n_tokens, D = p->config->n_embd, V = p->config->vocab_size, rows = t->logits_rows;
-  encoder_finish (p);
+  as_marian_final_norm (as_trace_hidden (t, t->n_layer), p->x, &w->decoder, T, D);
   float *last = as_trace_hidden (t, t->n_layer); /* [T][D] */
   as_matmul_logits_transposed (p->team, t->logits, last + (gsize) (T - rows) * D, w->shared, rows,
                                D, V);

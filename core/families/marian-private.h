@@ -50,7 +50,9 @@ typedef struct
 typedef struct
 {
   int n_layer, n_head, n_inner; /* L, H, F of this stack */
-  const float *positions;       /* [P][D] the sinusoid table */
+  const float *positions;       /* [P][D] position 0's row first (BART's table past its offset) */
+  AsMarianNorm embed_norm;      /* BART's layernorm_embedding; g NULL for none (Marian) */
+  AsMarianNorm final_norm;      /* mBART's layer_norm after the last layer; g NULL for none */
   AsMarianLayer *layers;        /* [L] */
 } AsMarianStack;
 
@@ -62,33 +64,67 @@ typedef struct
   float *owned; /* what bind computed itself: positions absent from the file, a zero bias */
 } AsMarianWeights;
 
-/* config.json keys of the family's own (AsConfig.settings). */
+/* Where a layer's LayerNorms sit: after each residual sum (Marian, BART: x = LN(x + f(x))) or
+ * before each block (mBART: x = x + f(LN(x))). */
+typedef enum
+{
+  AS_MARIAN_POST_NORM,
+  AS_MARIAN_PRE_NORM,
+} AsMarianNormPlace;
+
+/* config.json keys of the family's own (AsConfig.settings); the `bart` family (bart.c) fills
+ * the same struct and runs the same stacks. */
 typedef struct
 {
-  float embed_scale;       /* √D with scale_embedding, else 1 */
-  int pad_token_id;        /* -1 when absent */
-  int forced_eos_token_id; /* -1 when absent */
+  float embed_scale; /* √D with scale_embedding, else 1 */
+  AsMarianNormPlace norm_place;
+  int position_offset;        /* rows of the position table before position 0: BART's 2, else 0 */
+  gboolean learned_positions; /* the table is a weight (BART); else sinusoids, stored or not */
+  gboolean embedding_norm;    /* each stack has layernorm_embedding (BART, mBART) */
+  int pad_token_id;           /* -1 when absent */
+  int forced_eos_token_id;    /* -1 when absent */
 } AsMarianSettings;
 
 const AsMarianWeights *as_marian_weights (const AsModel *model);
+
+/* The weights of a Marian or BART checkpoint as the config's AsMarianSettings imply
+ * (AsFamily.bind_weights; marian.c). */
+gpointer as_marian_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_params,
+                                 GError **error);
+void as_marian_free_weights (gpointer weights);
+
+/* Reads the keys of one stack: SIDE ("encoder", "decoder") + _layers, _attention_heads and
+ * _ffn_dim (marian.c; MarianConfig and BartConfig name them alike). */
+gboolean as_marian_read_stack (const AsConfigReader *r, const char *side, int *layers, int *heads,
+                               int *ffn, GError **error);
 const AsMarianSettings *as_marian_settings (const AsConfig *config);
 
 /* --- blocks (marian-blocks.c) --------------------------------------------------------------- */
 
-/* out [n][D] = shared[ids]·embed_scale + positions[pos0 .. pos0+n-1] */
+/* out [n][D] = shared[ids]·embed_scale + positions[pos0 .. pos0+n-1], then the stack's
+ * embed_norm when it has one. */
 void as_marian_embed (float *out, const AsMarianWeights *w, const AsMarianStack *stack,
                       float embed_scale, const int32_t *ids, int n, int pos0, int d);
+
+/* The input of a block on x [n][D]: x itself after post-norm, LN(x) into BUF [n][D] before. */
+const float *as_marian_block_input (const AsMarianSettings *s, float *buf, const float *x,
+                                    const AsMarianNorm *norm, int n, int d);
+
+/* x [n][D] after a block wrote DELTA [n][D]: LN(x + delta) after post-norm, x + delta before. */
+void as_marian_block_output (const AsMarianSettings *s, float *x, const float *delta,
+                             const AsMarianNorm *norm, int n, int d);
+
+/* OUT [n][D] = the stack's final_norm of x when it has one, else a copy of x (OUT may be X). */
+void as_marian_final_norm (float *out, const float *x, const AsMarianStack *stack, int n, int d);
 
 /* out [n][out_dim] = x [n][in] · W + b */
 void as_marian_linear (AsWorkerTeam *team, float *out, const float *x, const AsMarianLinear *lin,
                        int n, int in, int out_dim);
 
-/* x [n][D] = LayerNorm (x + delta), delta [n][D]. */
-void as_marian_add_norm (float *x, const float *delta, const AsMarianNorm *norm, int n, int d);
-
-/* x [n][D] = LayerNorm (x + fc2 (act (fc1 (x)))); ff [n][F] and tmp [n][D] are scratch. */
+/* The MLP block on x [n][D]: post-norm x = LN(x + fc2(act(fc1(x)))), pre-norm
+ * x = x + fc2(act(fc1(LN(x)))); ff [n][F] and tmp [n][D] are scratch. */
 void as_marian_mlp (AsWorkerTeam *team, float *x, float *ff, float *tmp, const AsMarianLayer *y,
-                    AsActivation act, int n, int d, int f);
+                    const AsMarianSettings *s, AsActivation act, int n, int d, int f);
 
 /* --- passes --------------------------------------------------------------------------------- */
 

@@ -99,10 +99,13 @@ static void
 layer_step (MarianStep *m, int l, int pos)
 {
   const AsMarianLayer *y = &m->w->decoder.layers[l];
+  const AsConfig *c = as_model_get_config (m->model);
+  const AsMarianSettings *s = as_marian_settings (c);
   int B = m->base.n_seqs, D = m->D;
-  as_marian_linear (m->team, m->q, m->x, &y->self_attn.q, B, D, D);
-  as_marian_linear (m->team, m->k, m->x, &y->self_attn.k, B, D, D);
-  as_marian_linear (m->team, m->v, m->x, &y->self_attn.v, B, D, D);
+  const float *x = as_marian_block_input (s, m->tmp, m->x, &y->self_attn_norm, B, D);
+  as_marian_linear (m->team, m->q, x, &y->self_attn.q, B, D, D);
+  as_marian_linear (m->team, m->k, x, &y->self_attn.k, B, D, D);
+  as_marian_linear (m->team, m->v, x, &y->self_attn.v, B, D, D);
   for (int b = 0; b < B; b++)
     {
       memcpy (cache_row (m, m->cache_k, l, b, pos), m->k + (gsize) b * D, D * sizeof (float));
@@ -111,17 +114,17 @@ layer_step (MarianStep *m, int l, int pos)
                   pos + 1);
     }
   as_marian_linear (m->team, m->tmp, m->cc, &y->self_attn.out, B, D, D);
-  as_marian_add_norm (m->x, m->tmp, &y->self_attn_norm, B, D);
+  as_marian_block_output (s, m->x, m->tmp, &y->self_attn_norm, B, D);
 
-  as_marian_linear (m->team, m->q, m->x, &y->cross_attn.q, B, D, D);
+  x = as_marian_block_input (s, m->tmp, m->x, &y->cross_attn_norm, B, D);
+  as_marian_linear (m->team, m->q, x, &y->cross_attn.q, B, D, D);
   gsize at = (gsize) l * m->S * D;
   for (int b = 0; b < B; b++)
     attend_row (m, b, m->cross_k + at, m->cross_v + at, m->S);
   as_marian_linear (m->team, m->tmp, m->cc, &y->cross_attn.out, B, D, D);
-  as_marian_add_norm (m->x, m->tmp, &y->cross_attn_norm, B, D);
+  as_marian_block_output (s, m->x, m->tmp, &y->cross_attn_norm, B, D);
 
-  const AsConfig *c = as_model_get_config (m->model);
-  as_marian_mlp (m->team, m->x, m->ff, m->tmp, y, c->activation, B, D, m->F);
+  as_marian_mlp (m->team, m->x, m->ff, m->tmp, y, s, c->activation, B, D, m->F);
 }
 
 /* Fails when x [B][D] — one row per sequence (beam) — of decoder layer LAYER, or of PART
@@ -173,6 +176,7 @@ marian_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, 
     }
   if (ok)
     {
+      as_marian_final_norm (m->x, m->x, &m->w->decoder, B, D);
       as_matmul_transposed (m->team, logits, m->x, m->w->shared, B, D, V); /* [B][V] */
       for (int b = 0; b < B; b++)
         as_add_inplace (logits + (gsize) b * V, m->w->final_logits_bias, V);

@@ -18,10 +18,9 @@
 
 static const char *const marian_model_types[] = { "marian", NULL };
 
-/* Reads the keys of one stack: "encoder" or "decoder" + _layers, _attention_heads, _ffn_dim. */
-static gboolean
-read_stack (const AsConfigReader *r, const char *side, int *layers, int *heads, int *ffn,
-            GError **error)
+gboolean
+as_marian_read_stack (const AsConfigReader *r, const char *side, int *layers, int *heads, int *ffn,
+                      GError **error)
 {
   g_autofree char *k_layers = g_strdup_printf ("%s_layers", side);
   g_autofree char *k_heads = g_strdup_printf ("%s_attention_heads", side);
@@ -58,9 +57,9 @@ marian_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
                                 error)
       || !as_config_reader_int (r, "max_position_embeddings", FALSE, 0, 1, AS_CONFIG_MAX_POSITIONS,
                                 &c->n_positions, error)
-      || !read_stack (r, "decoder", &c->n_layer, &c->n_head, &c->n_inner, error)
-      || !read_stack (r, "encoder", &c->n_encoder_layer, &c->n_encoder_head, &c->encoder_n_inner,
-                      error)
+      || !as_marian_read_stack (r, "decoder", &c->n_layer, &c->n_head, &c->n_inner, error)
+      || !as_marian_read_stack (r, "encoder", &c->n_encoder_layer, &c->n_encoder_head,
+                                &c->encoder_n_inner, error)
       /* MarianConfig's defaults: gelu, no embedding scale */
       || !as_config_reader_activation (r, "activation_function", AS_ACT_GELU, &c->activation, error)
       || !as_config_reader_bool (r, "scale_embedding", FALSE, &scale, error)
@@ -174,14 +173,23 @@ bind_attention (Binder *bd, const char *name, int64_t d)
   return a;
 }
 
-/* The sinusoid table of SIDE ("encoder"/"decoder"): the file's when it has one (Hugging Face
- * loads it over the formula, TF and PyTorch alike), else the formula into OWNED [P][D]. */
+/* The position table of SIDE ("encoder"/"decoder") from position 0's row on. BART's is learned:
+ * the file's [P + offset][D], rows 0..offset-1 never used. Marian's sinusoids: the file's table
+ * when it has one (Hugging Face loads it over the formula, TF and PyTorch alike), else the
+ * formula into OWNED [P][D]. */
 static const float *
-bind_positions (Binder *bd, const char *side, int64_t p, int64_t d, float *owned)
+bind_positions (Binder *bd, const AsMarianSettings *set, const char *side, int64_t p, int64_t d,
+                float *owned)
 {
   g_autofree char *k = g_strdup_printf ("%s/embed_positions/embeddings:0", side);
   g_autofree char *s = g_strdup_printf ("%s.embed_positions.weight", side);
+  int64_t off = set->position_offset;
   bd->prefix = "";
+  if (set->learned_positions)
+    {
+      const float *table = bind (bd, k, s, p + off, d);
+      return table != NULL ? table + off * d : NULL;
+    }
   if (as_tensor_store_find_suffix (bd->b.store, bd->keras ? k : s) != NULL)
     return bind (bd, k, s, p, d);
   as_positional_encodings (owned, 0, (int) p, (int) d, AS_POSITIONAL_SPLIT_HALVES);
@@ -191,9 +199,16 @@ bind_positions (Binder *bd, const char *side, int64_t p, int64_t d, float *owned
 static void
 bind_stack (Binder *bd, AsMarianStack *st, const char *side, const AsConfig *c, gboolean decoder)
 {
+  const AsMarianSettings *set = c->settings;
   int64_t D = c->n_embd, F = st->n_inner;
   st->layers = g_new0 (AsMarianLayer, st->n_layer);
   const char *sep = bd->keras ? "/" : ".";
+  g_autofree char *stack_prefix = g_strdup_printf ("%s%s", side, sep);
+  bd->prefix = stack_prefix;
+  if (set->embedding_norm)
+    st->embed_norm = bind_norm (bd, "layernorm_embedding", D);
+  if (set->norm_place == AS_MARIAN_PRE_NORM)
+    st->final_norm = bind_norm (bd, "layer_norm", D);
   for (int l = 0; l < st->n_layer; l++)
     {
       g_autofree char *prefix = g_strdup_printf ("%s%slayers.%d%s", side, sep, l, sep);
@@ -230,8 +245,8 @@ bind_shared (Binder *bd, int64_t v, int64_t d)
   return as_tensor_binder_get (&bd->b, names[0], v, d); /* or the error naming it */
 }
 
-static void
-marian_free_weights (gpointer weights)
+void
+as_marian_free_weights (gpointer weights)
 {
   AsMarianWeights *w = weights;
   if (w == NULL)
@@ -242,10 +257,11 @@ marian_free_weights (gpointer weights)
   g_free (w);
 }
 
-static gpointer
-marian_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_params,
-                     GError **error)
+gpointer
+as_marian_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_params,
+                        GError **error)
 {
+  const AsMarianSettings *set = c->settings;
   int64_t D = c->n_embd, V = c->vocab_size, P = c->n_positions;
   Binder bd = { .b = as_tensor_binder_init (store, error), .prefix = "" };
   bd.keras = as_tensor_binder_is_keras (&bd.b);
@@ -257,13 +273,13 @@ marian_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_p
   if (w->owned == NULL)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_MEMORY, "could not allocate the position tables");
-      marian_free_weights (w);
+      as_marian_free_weights (w);
       return NULL;
     }
 
   w->shared = bind_shared (&bd, V, D);
-  w->encoder.positions = bind_positions (&bd, "encoder", P, D, w->owned);
-  w->decoder.positions = bind_positions (&bd, "decoder", P, D, w->owned + P * D);
+  w->encoder.positions = bind_positions (&bd, set, "encoder", P, D, w->owned);
+  w->decoder.positions = bind_positions (&bd, set, "decoder", P, D, w->owned + P * D);
   bind_stack (&bd, &w->encoder, "encoder", c, FALSE);
   bind_stack (&bd, &w->decoder, "decoder", c, TRUE);
 
@@ -280,18 +296,19 @@ marian_bind_weights (const AsConfig *c, const AsTensorStore *store, int64_t *n_p
     w->final_logits_bias = w->owned + 2 * P * D;
   if (bd.b.failed)
     {
-      marian_free_weights (w);
+      as_marian_free_weights (w);
       return NULL;
     }
   /* as HF counts: both sinusoid tables whether stored or computed, the bias not at all */
   int64_t stored_positions = 0;
-  for (int side = 0; side < 2; side++)
+  for (int side = 0; side < 2 && !set->learned_positions; side++)
     {
       const float *table = side == 0 ? w->encoder.positions : w->decoder.positions;
       if (table != w->owned + side * P * D)
         stored_positions += P * D;
     }
-  *n_params += bd.b.n_params - bias_params - stored_positions + 2 * P * D;
+  *n_params
+      += bd.b.n_params - bias_params - stored_positions + (set->learned_positions ? 0 : 2 * P * D);
   return w;
 }
 
@@ -318,8 +335,8 @@ const AsFamily as_family_marian = {
   .free_settings = g_free,
   .count_weights = marian_count_weights,
   .load_tokenizer = marian_load_tokenizer,
-  .bind_weights = marian_bind_weights,
-  .free_weights = marian_free_weights,
+  .bind_weights = as_marian_bind_weights,
+  .free_weights = as_marian_free_weights,
   .unused_ok = marian_unused_ok,
   .layers_key = "decoder_layers",
   .encoder_layers_key = "encoder_layers",

@@ -12,12 +12,13 @@ extern const AsFamily as_family_gemma;
 extern const AsFamily as_family_toy_attention;
 extern const AsFamily as_family_bert;
 extern const AsFamily as_family_distilbert;
+extern const AsFamily as_family_bart;
 
 static const AsFamily *const families[] = {
   &as_family_gpt2,  &as_family_llama,      &as_family_phi3,
   &as_family_gemma, &as_family_gpt_neox,   &as_family_toy_attention,
   &as_family_bert,  &as_family_distilbert, &as_family_marian,
-  &as_family_t5,
+  &as_family_t5,    &as_family_bart,
 };
 
 const AsFamily *

@@ -191,7 +191,7 @@ test_list (void)
   g_assert_cmpstr (cells[5], ==, "gpt2");
   g_assert_cmpstr (cells[6], ==, "yes");
   assert_has (lines[3], "test/t5");
-  assert_has (lines[3], "no: model type bart is none attnscope opens");
+  assert_has (lines[3], "no: model type pegasus is none attnscope opens");
 
   g_auto (Run) j = run_cli ("list", "--json", NULL);
   g_assert_cmpint (j.status, ==, 0);
@@ -218,7 +218,7 @@ test_list (void)
   g_assert_cmpint (json_object_get_int_member (m, "size"), ==, total);
   JsonObject *t5 = json_array_get_object_element (models, 1);
   g_assert_false (json_object_get_boolean_member (t5, "opens"));
-  g_assert_cmpstr (json_object_get_string_member (t5, "model_type"), ==, "bart");
+  g_assert_cmpstr (json_object_get_string_member (t5, "model_type"), ==, "pegasus");
 }
 
 static void
@@ -444,7 +444,7 @@ main (int argc, char **argv)
   g_assert_cmpint (g_mkdir_with_parents (t5, 0755), ==, 0);
   g_autofree char *t5_config = g_build_filename (t5, "config.json", NULL);
   g_autofree char *t5_weights = g_build_filename (t5, "model.safetensors", NULL);
-  g_assert_true (g_file_set_contents (t5_config, "{\"model_type\": \"bart\"}", -1, NULL));
+  g_assert_true (g_file_set_contents (t5_config, "{\"model_type\": \"pegasus\"}", -1, NULL));
   g_assert_true (g_file_set_contents (t5_weights, "weights", -1, NULL));
 
   g_test_add_func ("/cli/download/plain-then-cached", test_download_plain);

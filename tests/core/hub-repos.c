@@ -69,7 +69,7 @@ hub_repos_make (void)
   hub_repo_folder (pickle, hub_mini_source, config);
   hub_write_bytes (pickle, "pytorch_model.bin", "pickle", 6);
   g_autofree char *t5 = hub_repo_path ("t5");
-  const char *t5_config = "{\"model_type\": \"bart\", \"d_model\": 8}";
+  const char *t5_config = "{\"model_type\": \"pegasus\", \"d_model\": 8}";
   hub_write_bytes (t5, "config.json", t5_config, strlen (t5_config));
   hub_write_bytes (t5, "model.safetensors", "weights", 7);
 }

@@ -351,7 +351,7 @@ test_list (void)
   g_autofree char *good_repo = g_build_filename (cache, "models--org--good", NULL);
   g_assert_true (as_hub_write_ref (good_repo, "main", c1, NULL));
   g_autofree char *t5 = g_build_filename (cache, "models--org--t5", "snapshots", c2, NULL);
-  write_file (t5, "config.json", "{\"model_type\": \"bart\"}");
+  write_file (t5, "config.json", "{\"model_type\": \"pegasus\"}");
   write_file (t5, "model.safetensors", "x");
   g_autofree char *pickle = g_build_filename (cache, "models--pickle", "snapshots", c1, NULL);
   write_file (pickle, "config.json", "{\"model_type\": \"gpt2\"}");
@@ -376,7 +376,7 @@ test_list (void)
   g_assert_cmpstr (m->repo_id, ==, "org/t5");
   g_assert_null (m->refs);
   g_assert_false (m->opens);
-  g_assert_nonnull (strstr (m->reason, "bart"));
+  g_assert_nonnull (strstr (m->reason, "pegasus"));
   m = models->pdata[2];
   g_assert_cmpstr (m->repo_id, ==, "org/unfinished");
   g_assert_null (m->commit);

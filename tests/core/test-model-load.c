@@ -603,7 +603,7 @@ test_bad_config (void)
     { NULL, "vocab_size=20000000", NULL, AS_ERROR_CONFIG, "'vocab_size' is 20000000", NULL },
     { NULL, "eos_token_id=5000", NULL, AS_ERROR_CONFIG, "'eos_token_id' is 5000", NULL },
     { NULL, "activation_function=\"quick_gelu\"", NULL, AS_ERROR_CONFIG, "quick_gelu", "gelu_new" },
-    { NULL, "model_type=\"bart\"", NULL, AS_ERROR_CONFIG, "\"bart\" is not supported",
+    { NULL, "model_type=\"pegasus\"", NULL, AS_ERROR_CONFIG, "\"pegasus\" is not supported",
       "gpt2, llama, mistral, qwen2, qwen3, phi3, gemma2, gemma3_text, gpt_neox, toy-attention, "
       "bert, roberta, distilbert" },
     /* 1000 layers of width 2^16: ~200 TB of weights. */

@@ -1,0 +1,203 @@
+/* bart.c — the `bart` family: BART (facebook/bart-*, DistilBART: the same model with fewer
+ * decoder layers) and mBART (facebook/mbart-*), Hugging Face's BartForConditionalGeneration and
+ * MBartForConditionalGeneration (modeling_bart.py, modeling_mbart.py). Both are Marian's
+ * encoder–decoder with other settings, so the family reads their config.json into
+ * AsMarianSettings and runs Marian's stacks and step decoder (marian-private.h):
+ *
+ *   learned positions with an offset of 2 (BartLearnedPositionalEmbedding: row pos + 2),
+ *   layernorm_embedding after the embeddings of each stack,
+ *   embeddings × √d_model when scale_embedding (BART false, mBART true),
+ *   bart: post-norm as Marian; mbart: pre-norm and a final layer_norm after each stack,
+ *   logits = hidden·Eᵀ + final_logits_bias, E the shared, tied embedding.
+ *
+ * Weight names (safetensors, nn.Linear [out, in]): model.shared.weight (or its tied copies),
+ * model.{encoder,decoder}.embed_positions.weight [P + 2][D], ….layernorm_embedding.{weight,bias},
+ * ….layers.N.… as Marian's, mBART's ….layer_norm.{weight,bias}, final_logits_bias [1][V]
+ * (zeros when absent). Facts and sources: core/README.md ("BART and mBART"). */
+#include "marian-private.h"
+
+#include <math.h>
+
+#include "as-error.h"
+
+static const char *const bart_model_types[] = { "bart", "mbart", NULL };
+
+/* The token ids a BartConfig names, each -1 when absent and otherwise inside the vocabulary. */
+static gboolean
+read_ids (AsConfig *c, AsMarianSettings *s, const AsConfigReader *r, GError **error)
+{
+  int max_id = AS_CONFIG_MAX_VOCAB;
+  if (!as_config_reader_int (r, "decoder_start_token_id", TRUE, -1, 0, max_id,
+                             &c->decoder_start_token_id, error)
+      || !as_config_reader_int (r, "pad_token_id", TRUE, -1, 0, max_id, &s->pad_token_id, error)
+      || !as_config_reader_int (r, "forced_eos_token_id", TRUE, -1, 0, max_id,
+                                &s->forced_eos_token_id, error))
+    return FALSE;
+  const int ids[] = { c->decoder_start_token_id, s->pad_token_id, s->forced_eos_token_id };
+  const char *const keys[] = { "decoder_start_token_id", "pad_token_id", "forced_eos_token_id" };
+  for (gsize i = 0; i < G_N_ELEMENTS (ids); i++)
+    if (ids[i] >= c->vocab_size)
+      {
+        g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                     "%s: %s %d is outside the vocabulary (vocab_size %d)", r->path, keys[i],
+                     ids[i], c->vocab_size);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* tie_word_embeddings must hold its default, true: the output matrix is the shared embedding. */
+static gboolean
+read_tie (const AsConfigReader *r, GError **error)
+{
+  gboolean tie;
+  if (!as_config_reader_bool (r, "tie_word_embeddings", TRUE, &tie, error))
+    return FALSE;
+  if (!tie)
+    g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                 "%s: tie_word_embeddings is false (the output matrix would not be the shared "
+                 "embedding); not supported",
+                 r->path);
+  return tie;
+}
+
+static gboolean
+bart_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
+{
+  AsMarianSettings *s = g_new0 (AsMarianSettings, 1);
+  c->settings = s;
+  c->encoder_decoder = TRUE;
+  c->causal_lm = FALSE;
+  const char *type = NULL;
+  gboolean scale;
+  if (!as_config_reader_string (r, "model_type", &type, error)
+      || !as_config_reader_int (r, "d_model", FALSE, 0, 2, AS_CONFIG_MAX_WIDTH, &c->n_embd, error)
+      || !as_config_reader_int (r, "vocab_size", FALSE, 0, 1, AS_CONFIG_MAX_VOCAB, &c->vocab_size,
+                                error)
+      || !as_config_reader_int (r, "max_position_embeddings", FALSE, 0, 1, AS_CONFIG_MAX_POSITIONS,
+                                &c->n_positions, error)
+      || !as_marian_read_stack (r, "decoder", &c->n_layer, &c->n_head, &c->n_inner, error)
+      || !as_marian_read_stack (r, "encoder", &c->n_encoder_layer, &c->n_encoder_head,
+                                &c->encoder_n_inner, error)
+      /* BartConfig's and MBartConfig's defaults: gelu, no embedding scale */
+      || !as_config_reader_activation (r, "activation_function", AS_ACT_GELU, &c->activation, error)
+      || !as_config_reader_bool (r, "scale_embedding", FALSE, &scale, error)
+      || !read_ids (c, s, r, error) || !read_tie (r, error))
+    return FALSE;
+  for (int side = 0; side < 2; side++)
+    {
+      int heads = side == 0 ? c->n_encoder_head : c->n_head;
+      if (c->n_embd % heads != 0)
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                       "%s: d_model (%d) is not divisible by %s_attention_heads (%d)", r->path,
+                       c->n_embd, side == 0 ? "encoder" : "decoder", heads);
+          return FALSE;
+        }
+    }
+  c->head_dim = c->n_embd / c->n_head;
+  c->layer_norm_eps = AS_MARIAN_LN_EPS;
+  s->embed_scale = scale ? sqrtf ((float) c->n_embd) : 1.0f;
+  s->position_offset = 2;
+  s->learned_positions = TRUE;
+  s->embedding_norm = TRUE;
+  s->norm_place = g_strcmp0 (type, "mbart") == 0 ? AS_MARIAN_PRE_NORM : AS_MARIAN_POST_NORM;
+  c->special_tokens[AS_SPECIAL_CLS] = "<s>";
+  c->special_tokens[AS_SPECIAL_SEP] = "</s>";
+  c->special_tokens[AS_SPECIAL_PAD] = "<pad>";
+  c->special_tokens[AS_SPECIAL_MASK] = "<mask>";
+  return TRUE;
+}
+
+/* Weights the configuration implies, in floats: HF's num_parameters (the shared embedding once,
+ * both position tables with their offset rows, the embedding norms, mBART's final norms, every
+ * layer; final_logits_bias is a buffer, not a parameter). */
+static guint64
+bart_count_weights (const AsConfig *c)
+{
+  const AsMarianSettings *s = c->settings;
+  guint64 D = c->n_embd, V = c->vocab_size, P = c->n_positions + s->position_offset;
+  guint64 attention = 4 * (D * D + D);
+  guint64 fe = c->encoder_n_inner, fd = c->n_inner;
+  guint64 encoder = attention + 2 * D + D * fe + fe + fe * D + D + 2 * D;
+  guint64 decoder = 2 * attention + 4 * D + D * fd + fd + fd * D + D + 2 * D;
+  guint64 norms = 2 * 2 * D * (s->norm_place == AS_MARIAN_PRE_NORM ? 2 : 1);
+  return V * D + 2 * P * D + norms + c->n_encoder_layer * encoder + c->n_layer * decoder;
+}
+
+/* tokenizer.json (BART's byte-level BPE with its <s> … </s> template; mBART's SentencePiece
+ * converted by transformers), or vocab.json + merges.txt. */
+static AsTokenizer *
+bart_load_tokenizer (const char *folder, const AsConfig *config, GError **error)
+{
+  return as_tokenizer_load_folder (folder, error);
+}
+
+static void
+add_setting (GPtrArray *settings, const char *key, char *value)
+{
+  g_ptr_array_add (settings, g_strdup (key));
+  g_ptr_array_add (settings, value);
+}
+
+static const char *
+activation_name (AsActivation act)
+{
+  switch (act)
+    {
+    case AS_ACT_GELU:
+      return "gelu (erf)";
+    case AS_ACT_GELU_NEW:
+      return "gelu_new (tanh)";
+    case AS_ACT_RELU:
+      return "relu";
+    case AS_ACT_SILU:
+      return "silu";
+    default:
+      return "other";
+    }
+}
+
+static void
+bart_describe (const AsConfig *c, GPtrArray *settings)
+{
+  const AsMarianSettings *s = c->settings;
+  gboolean pre = s->norm_place == AS_MARIAN_PRE_NORM;
+  add_setting (settings, "norm",
+               g_strdup (pre ? "pre-norm LayerNorm, a final layer_norm after each stack"
+                             : "post-norm LayerNorm (after each residual sum)"));
+  add_setting (settings, "layernorm_embedding", g_strdup ("true"));
+  add_setting (settings, "positions",
+               g_strdup_printf ("learned, offset %d (table of %d rows)", s->position_offset,
+                                c->n_positions + s->position_offset));
+  add_setting (settings, "scale_embedding",
+               s->embed_scale != 1.0f ? g_strdup_printf ("true (×%g)", s->embed_scale)
+                                      : g_strdup ("false"));
+  add_setting (settings, "activation_function", g_strdup (activation_name (c->activation)));
+  add_setting (settings, "final_logits_bias", g_strdup ("added to the logits"));
+  add_setting (settings, "tie_word_embeddings", g_strdup ("true"));
+  add_setting (settings, "decoder_start_token_id",
+               g_strdup_printf ("%d", c->decoder_start_token_id));
+}
+
+/* The tied copies of the shared embedding that safetensors files may hold beside it (the binding
+ * takes one of them). */
+static const char *const bart_unused_ok[] = { "*embed_tokens.weight", "lm_head.weight", NULL };
+
+const AsFamily as_family_bart = {
+  .name = "bart",
+  .model_types = bart_model_types,
+  .read_config = bart_read_config,
+  .free_settings = g_free,
+  .count_weights = bart_count_weights,
+  .load_tokenizer = bart_load_tokenizer,
+  .bind_weights = as_marian_bind_weights,
+  .free_weights = as_marian_free_weights,
+  .unused_ok = bart_unused_ok,
+  .layers_key = "decoder_layers",
+  .encoder_layers_key = "encoder_layers",
+  .describe = bart_describe,
+  .stack = &as_marian_decoder_stack,
+  .encoder = &as_marian_encoder_stack,
+  .step_decoder_new = as_marian_step_decoder_new,
+};
