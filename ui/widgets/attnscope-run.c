@@ -30,10 +30,10 @@ struct _AttnscopeRun
   int n_text_tokens;            /* the whole text's tokens at the last pass, -1 unknown */
   int n_a, n_b;                 /* a pair's texts' own tokens at the last pass, -1 unknown */
   AttnscopeWhatifState *whatif; /* the passes' interventions, or NULL */
-  AttnscopeProgress *progress; /* the pass in flight's layers, or NULL */
-  guint progress_tick;         /* the timeout that reads it */
-  gint64 started;              /* monotonic µs the pass started */
-  int shown_done, shown_total; /* the progress "progress" gives; total 0: none shown */
+  AttnscopeProgress *progress;  /* the pass in flight's layers, or NULL */
+  guint progress_tick;          /* the timeout that reads it */
+  gint64 started;               /* monotonic µs the pass started */
+  int shown_done, shown_total;  /* the progress "progress" gives; total 0: none shown */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeRun, attnscope_run, G_TYPE_OBJECT)

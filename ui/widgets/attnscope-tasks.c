@@ -96,7 +96,7 @@ typedef struct
   AttnscopeTokenCounts counts;  /* set by the thread when truncating or failing */
   AttnscopeCross *cross;        /* a translation's results, set by the thread */
   AttnscopeWhatifState *whatif; /* heads switched off, positions left out; or NULL */
-  AttnscopeProgress *progress; /* told layer by layer, or NULL */
+  AttnscopeProgress *progress;  /* told layer by layer, or NULL */
 } ForwardData;
 
 static void
