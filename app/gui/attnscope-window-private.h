@@ -32,6 +32,7 @@ struct _AttnscopeWindow
   AdwViewStackPage *alignment_stack_page;
   AdwViewStackPage *predictions_stack_page;
   AdwViewStackPage *compare_stack_page;
+  AdwViewStackPage *ablation_stack_page;
   GtkRevealer *error_revealer;
   GtkLabel *error_label;
   GtkButton *truncate_button;

@@ -349,6 +349,8 @@ update_translation_controls (AttnscopeWindow *self)
   adw_view_stack_page_set_visible (self->predictions_stack_page, !translation);
   /* a comparison of two translations would need a second target */
   adw_view_stack_page_set_visible (self->compare_stack_page, !translation);
+  /* the core switches no head off in a translation model (ablation is of decoders and encoders) */
+  adw_view_stack_page_set_visible (self->ablation_stack_page, !translation);
   gtk_entry_set_placeholder_text (self->entry, translation ? _ ("Source: type a sentence…")
                                                            : _ ("Type a sentence…"));
   gboolean translating = attnscope_run_get_translating (self->main_run);
@@ -721,6 +723,7 @@ attnscope_window_class_init (AttnscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, alignment_stack_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, predictions_stack_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, compare_stack_page);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, ablation_stack_page);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeWindow, truncate_button);

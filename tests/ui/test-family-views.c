@@ -18,6 +18,7 @@
 #include "attnscope-attention-page.h"
 #include "attnscope-attribution-page.h"
 #include "attnscope-heads-page.h"
+#include "attnscope-scan-page.h"
 #include "decoder-models.h"
 #include "gui-export.h"
 #include "gui-test-util.h"
@@ -156,6 +157,13 @@ heatmap_sized (gpointer heatmap)
   return gtk_widget_get_width (GTK_WIDGET (heatmap)) > 100;
 }
 
+static gboolean
+scan_shown (gpointer page)
+{
+  ArFigure figure;
+  return attnscope_page_get_figure (ATTNSCOPE_PAGE (page), &figure);
+}
+
 /* Every page the window shows for the model gets up to date, and each that draws a figure has
  * one (the heads grid, similarity, projections, the lens, ...: the analyses work for the
  * family); returns how many figures. */
@@ -191,6 +199,15 @@ check_every_page (void)
           g_assert_true (strstr (why, "does not apply") != NULL
                          || strstr (why, "not available") != NULL);
           continue;
+        }
+      if (ATTNSCOPE_IS_SCAN_PAGE (page) && !attnscope_page_get_figure (page, &figure))
+        {
+          /* the scan (a pass per head) starts when asked: the loss needs no token */
+          g_assert_true (
+              attnscope_scan_page_scan (ATTNSCOPE_SCAN_PAGE (page), AS_METRIC_LOSS, NULL, NULL));
+          g_assert_true (gui_test_wait_until (scan_shown, page, TIMEOUT_MS));
+          g_test_message ("%s page: %s", name,
+                          attnscope_scan_page_get_status (ATTNSCOPE_SCAN_PAGE (page)));
         }
       if (!attnscope_page_get_figure (page, &figure))
         g_error ("the %s page shows no figure", name);
