@@ -73,4 +73,8 @@ void attnscope_window_add_session_actions (AttnscopeWindow *self);
 void attnscope_window_cancel_loading (AttnscopeWindow *self);
 void attnscope_window_choose_model_folder (AttnscopeWindow *self);
 
+/* A toast saying TEXT (plain text) in a label cut in the middle, its whole text as the tooltip
+ * (attnscope-window-toasts.c). */
+AdwToast *attnscope_window_toast_new (const char *text);
+
 G_END_DECLS

@@ -40,48 +40,7 @@ const char *const attnscope_window_page_names[]
     = { "attention", "heads", "similarity",  "embeddings", "compare", "predictions",
         "alignment", "lens",  "attribution", "ablation",   NULL };
 
-/* ---- toasts ---- */
-
-/* A toast saying TEXT (plain text) in a label cut in the middle, so that a long path keeps its
- * start and its file name, with the whole text as its tooltip. */
-static AdwToast *
-toast_new (const char *text)
-{
-  AdwToast *toast = adw_toast_new ("");
-  GtkWidget *label = gtk_label_new (text);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  attnscope_label_tooltip_full_text (GTK_LABEL (label));
-  adw_toast_set_custom_title (toast, label);
-  return toast;
-}
-
-void
-attnscope_window_show_toast (AttnscopeWindow *self, const char *message)
-{
-  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
-  AdwToast *toast = toast_new (message);
-  adw_toast_set_timeout (toast, 5);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
-}
-
-void
-attnscope_window_show_saved (AttnscopeWindow *self, const char *path)
-{
-  g_return_if_fail (ATTNSCOPE_IS_WINDOW (self));
-  g_autofree char *message = g_strdup_printf (_ ("Saved %s"), path);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *absolute = g_canonicalize_filename (dir, NULL);
-  g_autofree char *uri = g_filename_to_uri (absolute, NULL, NULL);
-  AdwToast *toast = toast_new (message);
-  adw_toast_set_timeout (toast, 5);
-  if (uri != NULL)
-    {
-      adw_toast_set_button_label (toast, _ ("Open Folder"));
-      adw_toast_set_action_name (toast, "win.show-folder");
-      adw_toast_set_action_target_value (toast, g_variant_new_string (uri));
-    }
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
-}
+/* ---- errors (toasts: attnscope-window-toasts.c) ---- */
 
 void
 attnscope_window_show_error (AttnscopeWindow *self, const char *summary, const char *message)
@@ -92,7 +51,7 @@ attnscope_window_show_error (AttnscopeWindow *self, const char *summary, const c
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_ERROR]);
 
   g_autofree char *title = g_strdup_printf ("%s: %s", summary, message);
-  AdwToast *toast = toast_new (title);
+  AdwToast *toast = attnscope_window_toast_new (title);
   adw_toast_set_timeout (toast, 8);
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   adw_toast_set_button_label (toast, _ ("Details"));
