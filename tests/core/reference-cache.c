@@ -19,10 +19,14 @@ reference_cache_path (const ReferenceCache *cache, const char *name, const char 
       g_assert_true (g_file_get_contents (path, &text, &length, NULL));
       g_checksum_update (sum, (const guchar *) text, (gssize) length);
     }
+  /* $ATTNSCOPE_REFERENCE_CACHE lets two build folders share one cache (.ci/run points the
+   * sanitizer build at the normal build's): the files depend on the sources hashed above only. */
+  const char *shared = g_getenv ("ATTNSCOPE_REFERENCE_CACHE");
   const char *build = g_getenv ("ATTNSCOPE_BUILD_DIR");
-  g_autofree char *dir = build != NULL && *build != '\0'
-                             ? g_build_filename (build, "tests", cache->folder, NULL)
-                             : g_build_filename (test_tmpdir (), cache->folder, NULL);
+  g_autofree char *dir
+      = shared != NULL && *shared != '\0' ? g_build_filename (shared, cache->folder, NULL)
+        : build != NULL && *build != '\0' ? g_build_filename (build, "tests", cache->folder, NULL)
+                                          : g_build_filename (test_tmpdir (), cache->folder, NULL);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
   g_autofree char *base = g_strdup_printf ("%s-%.16s", name, g_checksum_get_string (sum));
   return g_build_filename (dir, base, NULL);

@@ -1,11 +1,12 @@
 /* reference-cache.h — files made by a tests/reference script once per build folder and shared by
  * the test programs (decoder-models.c, encoder-models.c).
  *
- * A result lives in $ATTNSCOPE_BUILD_DIR/tests/<FOLDER> (the test's temporary folder without a
- * build folder) under "<name>-<16 hex digits>", the digits a SHA-256 of what was asked and of the
- * reference's source files, so a second program or a second run reuses it and a changed reference
- * makes a new one. A result is made under a temporary name and renamed into place, so programs
- * running side by side never see half of it. */
+ * A result lives in $ATTNSCOPE_BUILD_DIR/tests/<FOLDER> ($ATTNSCOPE_REFERENCE_CACHE/<FOLDER> when
+ * that is set, so that two build folders share it; the test's temporary folder without either)
+ * under "<name>-<16 hex digits>", the digits a SHA-256 of what was asked and of the reference's
+ * source files, so a second program or a second run reuses it and a changed reference makes a new
+ * one. A result is made under a temporary name and renamed into place, so programs running side by
+ * side never see half of it. */
 #pragma once
 
 #include <glib.h>
