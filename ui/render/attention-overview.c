@@ -34,6 +34,10 @@ ar_attention_overview_set (ArBuiltFigure *built, ArHeatmapFigure *fig, const AsT
   fig->n_rows = fig->n_cols = P;
   fig->row_labels = fig->col_labels = ar_built_figure_take_strv (built, labels);
   fig->label_mode = AR_LABELS_THINNED;
+  ar_built_figure_keep_trace (built, trace);
+  fig->pool = k;
+  fig->pool_trace = trace;
+  fig->pool_layer = view->layer, fig->pool_head = view->head;
   int selected = view->selected_token;
   fig->highlight_row = fig->highlight_col = selected >= 0 && selected < T ? selected / k : -1;
   fig->colorbar_label = ar_built_figure_take (
