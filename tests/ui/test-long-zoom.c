@@ -1,22 +1,22 @@
 /* test-long-zoom.c — a long text's heatmap zoomed in to its exact entries, and the heads grid's
  * thumbnails arriving visible heads first (ui/README.md, "Attention at long lengths").
  *
- * The real window under Xvfb (1280 × 800) on a random model of the SmolLM2-135M shape cut to 16
- * layers (9 query / 3 key/value heads of 64, D 576; F 256, 320 tokens: tests/reference
- * decoder_reference.py make-model --preset smollm2-135m), a text of about 2,000 tokens, the
- * attention on demand (ATTNSCOPE_ATTENTION=on-demand):
+ * The real window under Xvfb (1280 × 420: the grid scrolls) on a random model of the SmolLM2-135M
+ * shape cut to 12 layers (9 query / 3 key/value heads of 64, D 576; F 256, 320 tokens:
+ * tests/reference decoder_reference.py make-model --preset smollm2-135m), a text of about 2,000
+ * tokens, the attention on demand (ATTNSCOPE_ATTENTION=on-demand):
  * - grid: the Heads page shown while the text runs; as soon as its first heads are drawn the grid
  *   scrolls to its bottom, and the heads then in view arrive before every head never in view (the
  *   order is recorded); placeholders (NaN) until a head is there; at the end every thumbnail
  *   equals the maxima of its blocks;
- * - zoom: the Attention page zoomed in to 64 blocks (128 entries a side): once the tiles are in,
+ * - zoom: the Attention page zoomed in to 16 blocks (48 entries a side): once the tiles are in,
  *   every entry the view holds equals as_trace_attention_tile's, the pixels drawn at sampled
  *   entries have the colour of the exact entry, and the tooltip over an entry names it and its
  *   exact value; zoomed out the view shows pooled blocks;
  * - budget: with a tile cache of 1 MiB, panning over six regions keeps it within its budget and
  *   drops the tiles read least recently;
- * - text change: a new text empties the tile cache, starts a new stream of thumbnails (the old one
- *   dropped) and the grid ends with the new text's heads. */
+ * - text change (texts of about 1,000 tokens): a new text empties the tile cache, starts a new
+ * stream of thumbnails (the old one dropped) and the grid ends with the new text's heads. */
 #include <adwaita.h>
 #include <math.h>
 #include <string.h>
@@ -38,7 +38,7 @@ static AttnscopeWindow *window;
 static char *model;
 
 static const char *const smollm2_cut[]
-    = { "--preset", "smollm2-135m", "--layers", "16", "--intermediate", "256", "--vocab",
+    = { "--preset", "smollm2-135m", "--layers", "12", "--intermediate", "256", "--vocab",
         "320",      "--dtype",      "f32",      NULL };
 
 /* A text of N_SENTENCES sentences of the fixture's small vocabulary. */
@@ -67,7 +67,7 @@ have_model (void)
   if (!tried)
     {
       tried = TRUE;
-      model = decoder_model ("smollm2-cut-16", smollm2_cut, TRUE);
+      model = decoder_model ("smollm2-cut-12", smollm2_cut, TRUE);
       if (model != NULL)
         gui_test_open (window, model, NULL, TIMEOUT_MS);
     }
@@ -140,6 +140,13 @@ check_grid (const AsTrace *t)
     }
 }
 
+/* The grid's scrolled window knows how tall the grid is. */
+static gboolean
+laid_out (gpointer data)
+{
+  return gtk_adjustment_get_upper (data) > 0;
+}
+
 static void
 test_grid_order (void)
 {
@@ -151,6 +158,7 @@ test_grid_order (void)
   attnscope_window_set_text (window, text);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   AsTrace *t = main_trace ();
+  g_test_message ("the pass: %.0f ms", (g_get_monotonic_time () - start) / 1e3);
   g_assert_cmpint (t->n_tokens, >, 1900);
   g_assert_false (as_trace_attention_held (t));
   g_assert_true (gui_test_wait_until (stream_started, NULL, TIMEOUT_MS));
@@ -169,14 +177,16 @@ test_grid_order (void)
   /* scroll to the bottom: the heads there come next */
   GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (grid), GTK_TYPE_SCROLLED_WINDOW);
   GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_true (gui_test_wait_until (laid_out, v, TIMEOUT_MS));
   g_assert_cmpfloat (gtk_adjustment_get_upper (v), >, gtk_adjustment_get_page_size (v) + 100);
+  gtk_adjustment_set_value (v, gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v));
+  /* the heads begun from now on are those in view first (one may be under way) */
   int d0;
   attnscope_thumbnail_stream_get_order (stream, &d0);
-  gtk_adjustment_set_value (v, gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v));
   g_autofree int *visible = g_new (int, n);
   int n_visible = attnscope_head_grid_visible_heads (grid, visible);
   g_assert_cmpint (n_visible, >, 0);
-  g_assert_cmpint (n_visible, <, n / 2);
+  g_assert_cmpint (n_visible, <, n);
   g_assert_true (gui_test_wait_until (stream_complete, NULL, TIMEOUT_MS));
   g_test_message ("all thumbnails %.0f ms after the text", (g_get_monotonic_time () - start) / 1e3);
   int n_order;
@@ -192,11 +202,16 @@ test_grid_order (void)
   g_test_message ("scrolled after %d heads; %d heads then in view; arrival order: %s", d0,
                   n_visible, log->str);
   g_string_free (log, TRUE);
-  /* the heads in view after the scroll that were missing then come right after it (one head may
-   * have been under way when the scroll came) */
+  /* the heads in view after the scroll that were missing then come right after it (the head
+   * under way when the scroll came first) */
+  int n_after = 0;
   for (int i = 0; i < n_visible; i++)
     if (position[visible[i]] >= d0)
-      g_assert_cmpint (position[visible[i]], <=, d0 + n_visible);
+      {
+        g_assert_cmpint (position[visible[i]], <=, d0 + n_visible);
+        n_after++;
+      }
+  g_assert_cmpint (n_after, >, n_visible / 2);
   check_grid (t);
 }
 
@@ -242,11 +257,11 @@ widget_pixels (GtkWidget *widget, int *width, int *height, gsize *stride)
   return data;
 }
 
-/* Zooms to 64 blocks at (R0, C0) and waits for the exact entries. */
+/* Zooms to N blocks at (R0, C0) and waits for the exact entries. */
 static void
-zoom_to (int r0, int c0)
+zoom_to (int r0, int c0, int n)
 {
-  attnscope_heatmap_view_set_view (heatmap (), r0, c0, 64);
+  attnscope_heatmap_view_set_view (heatmap (), r0, c0, n);
   g_assert_true (gui_test_wait_until (exact_ready, NULL, TIMEOUT_MS));
   g_assert_true (gui_test_wait_drawn (GTK_WIDGET (heatmap ()), TIMEOUT_MS));
 }
@@ -274,15 +289,17 @@ test_zoom (void)
   /* zoomed out: pooled blocks, no exact entries */
   g_assert_false (attnscope_heatmap_view_get_exact_region (view, &r0, &nr, &c0, &nc));
   gint64 start = g_get_monotonic_time ();
-  int pr = fig->n_rows / 2, pc = fig->n_cols / 3;
-  zoom_to (pr, pc);
-  g_test_message ("zoomed to 64 blocks of %d: exact entries in %.0f ms", k,
+  /* the first rows: their weights spread over few keys, so entries differ from their block's
+   * maximum in colour too */
+  int pr = 0, pc = 0;
+  zoom_to (pr, pc, 16);
+  g_test_message ("zoomed to 16 blocks of %d: exact entries in %.0f ms", k,
                   (g_get_monotonic_time () - start) / 1e3);
   g_assert_true (attnscope_heatmap_view_get_exact_region (view, &r0, &nr, &c0, &nc));
   g_assert_cmpint (r0, ==, pr * k);
   g_assert_cmpint (c0, ==, pc * k);
-  g_assert_cmpint (nr, ==, 64 * k);
-  g_assert_cmpint (nc, ==, 64 * k);
+  g_assert_cmpint (nr, ==, 16 * k);
+  g_assert_cmpint (nc, ==, 16 * k);
   g_autofree float *tile = g_new (float, (gsize) nr *nc); /* [nr][nc] */
   as_trace_attention_tile (t, 3, 5, r0, nr, c0, nc, tile, nc);
   for (int i = 0; i < nr; i++)
@@ -297,8 +314,8 @@ test_zoom (void)
   gsize stride;
   g_autofree guint8 *pixels = widget_pixels (GTK_WIDGET (view), &width, &height, &stride);
   int checked = 0, differ = 0;
-  for (int i = 1; i < nr; i += 7)
-    for (int j = 0; j <= i + r0 - c0 && j < nc; j += 5)
+  for (int i = 1; i < nr; i += 3)
+    for (int j = 0; j <= i + r0 - c0 && j < nc; j += 3)
       {
         int r = r0 + i, c = c0 + j;
         float v = tile[(gsize) i * nc + j];
@@ -321,15 +338,19 @@ test_zoom (void)
         g_assert_nonnull (strstr (markup, "exact"));
         ArColor8 want
             = ar_colormap_color_scaled (fig->colormap, v, fig->vmin, fig->vmax, fig->log_colors);
+        ArColor8 block = ar_colormap_color_scaled (
+            fig->colormap, fig->values[(gsize) (r / k) * fig->n_cols + c / k], fig->vmin, fig->vmax,
+            fig->log_colors);
         const guint8 *p = pixels + (gsize) (int) cy * stride + (gsize) (int) cx * 4;
-        g_assert_cmpint (abs (p[2] - want.r), <=, 2);
-        g_assert_cmpint (abs (p[1] - want.g), <=, 2);
-        g_assert_cmpint (abs (p[0] - want.b), <=, 2);
+        /* GSK's scaling of the drawing moves a channel by a few units at most */
+        g_assert_cmpint (abs (p[2] - want.r), <=, 6);
+        g_assert_cmpint (abs (p[1] - want.g), <=, 6);
+        g_assert_cmpint (abs (p[0] - want.b), <=, 6);
         checked++;
-        differ += v != fig->values[(gsize) (r / k) * fig->n_cols + c / k];
+        differ += abs (block.r - want.r) + abs (block.g - want.g) + abs (block.b - want.b) > 30;
       }
-  g_test_message ("%d entries checked on screen and in tooltips, %d of them below their block's "
-                  "maximum",
+  g_test_message ("%d entries checked on screen and in tooltips, %d of them far in colour from "
+                  "their block's maximum",
                   checked, differ);
   g_assert_cmpint (checked, >, 50);
   g_assert_cmpint (differ, >, 10);
@@ -356,7 +377,7 @@ test_budget (void)
   gsize most = 0;
   for (guint i = 0; i < G_N_ELEMENTS (spots); i++)
     {
-      zoom_to (spots[i][0], spots[i][1]);
+      zoom_to (spots[i][0], spots[i][1], 64);
       gsize bytes = attnscope_heatmap_view_get_tile_bytes (view);
       most = MAX (most, bytes);
       g_assert_cmpuint (bytes, <=, budget);
@@ -387,8 +408,8 @@ test_text_change (void)
   AttnscopeHeatmapView *view = heatmap ();
   g_assert_cmpuint (attnscope_heatmap_view_get_tile_bytes (view), >, 0);
   attnscope_window_show_page (window, "heads");
-  g_autofree char *first = long_text (140, "Before");
-  g_autofree char *second = long_text (145, "Now");
+  g_autofree char *first = long_text (70, "Before");
+  g_autofree char *second = long_text (75, "Now");
   attnscope_window_set_text (window, first);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_true (gui_test_wait_until (stream_started, NULL, TIMEOUT_MS));
@@ -416,7 +437,7 @@ main (int argc, char **argv)
   gtk_init ();
   adw_init ();
   gui_test_disable_animations ();
-  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
+  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 420, &window);
   g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
   g_test_add_func ("/ui/long-zoom/grid-order", test_grid_order);
   g_test_add_func ("/ui/long-zoom/zoom", test_zoom);
