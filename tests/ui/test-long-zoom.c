@@ -9,7 +9,7 @@
  *   scrolls to its bottom, and the heads then in view arrive before every head never in view (the
  *   order is recorded); placeholders (NaN) until a head is there; at the end every thumbnail
  *   equals the maxima of its blocks;
- * - zoom: the Attention page zoomed in to 16 blocks (48 entries a side): once the tiles are in,
+ * - zoom: the Attention page zoomed in to 4 blocks (12 entries a side): once the tiles are in,
  *   every entry the view holds equals as_trace_attention_tile's, the pixels drawn at sampled
  *   entries have the colour of the exact entry, and the tooltip over an entry names it and its
  *   exact value; zoomed out the view shows pooled blocks;
@@ -74,6 +74,22 @@ have_model (void)
   if (model == NULL)
     g_test_skip ("the random model could not be made (tests/reference/decoder_reference.py)");
   return model != NULL;
+}
+
+/* With $ATTNSCOPE_SHOT_DIR: a screenshot NAME.png of the screen. */
+static void
+maybe_shot (const char *name)
+{
+  const char *dir = g_getenv ("ATTNSCOPE_SHOT_DIR");
+  if (dir == NULL)
+    return;
+  gui_test_wait_drawn (GTK_WIDGET (window), TIMEOUT_MS);
+  g_autofree char *file = g_strdup_printf ("%s/%s.png", dir, name);
+  const char *argv[] = { "/usr/bin/import", "-window", "root", file, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  gui_test_spawn (argv, &out, &err, &status);
+  g_test_message ("screenshot %s (status %d)", file, status);
 }
 
 static AttnscopeHeadsPage *
@@ -187,6 +203,7 @@ test_grid_order (void)
   int n_visible = attnscope_head_grid_visible_heads (grid, visible);
   g_assert_cmpint (n_visible, >, 0);
   g_assert_cmpint (n_visible, <, n);
+  maybe_shot ("long-grid-arriving"); /* after the order was read: the heads go on arriving */
   g_assert_true (gui_test_wait_until (stream_complete, NULL, TIMEOUT_MS));
   g_test_message ("all thumbnails %.0f ms after the text", (g_get_monotonic_time () - start) / 1e3);
   int n_order;
@@ -277,6 +294,8 @@ test_zoom (void)
   attnscope_view_state_set_aggregate (state, ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_view_state_set_layer (state, 3);
   attnscope_view_state_set_head (state, 5);
+  /* taller: the heatmap's entries several pixels wide */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   attnscope_window_show_page (window, "attention");
   g_assert_true (gui_test_wait_until (pooled_figure, NULL, TIMEOUT_MS));
   AttnscopeHeatmapView *view = heatmap ();
@@ -288,18 +307,19 @@ test_zoom (void)
   g_assert_nonnull (strstr (fig->colorbar_label, "max over"));
   /* zoomed out: pooled blocks, no exact entries */
   g_assert_false (attnscope_heatmap_view_get_exact_region (view, &r0, &nr, &c0, &nc));
+  maybe_shot ("long-heatmap-2k-pooled");
   gint64 start = g_get_monotonic_time ();
   /* the first rows: their weights spread over few keys, so entries differ from their block's
    * maximum in colour too */
   int pr = 0, pc = 0;
-  zoom_to (pr, pc, 16);
-  g_test_message ("zoomed to 16 blocks of %d: exact entries in %.0f ms", k,
+  zoom_to (pr, pc, 4);
+  g_test_message ("zoomed to 4 blocks of %d: exact entries in %.0f ms", k,
                   (g_get_monotonic_time () - start) / 1e3);
   g_assert_true (attnscope_heatmap_view_get_exact_region (view, &r0, &nr, &c0, &nc));
   g_assert_cmpint (r0, ==, pr * k);
   g_assert_cmpint (c0, ==, pc * k);
-  g_assert_cmpint (nr, ==, 16 * k);
-  g_assert_cmpint (nc, ==, 16 * k);
+  g_assert_cmpint (nr, ==, 4 * k);
+  g_assert_cmpint (nc, ==, 4 * k);
   g_autofree float *tile = g_new (float, (gsize) nr *nc); /* [nr][nc] */
   as_trace_attention_tile (t, 3, 5, r0, nr, c0, nc, tile, nc);
   for (int i = 0; i < nr; i++)
@@ -314,8 +334,8 @@ test_zoom (void)
   gsize stride;
   g_autofree guint8 *pixels = widget_pixels (GTK_WIDGET (view), &width, &height, &stride);
   int checked = 0, differ = 0;
-  for (int i = 1; i < nr; i += 3)
-    for (int j = 0; j <= i + r0 - c0 && j < nc; j += 3)
+  for (int i = 0; i < nr; i++)
+    for (int j = 0; j <= i + r0 - c0 && j < nc; j++)
       {
         int r = r0 + i, c = c0 + j;
         float v = tile[(gsize) i * nc + j];
@@ -354,6 +374,7 @@ test_zoom (void)
                   checked, differ);
   g_assert_cmpint (checked, >, 50);
   g_assert_cmpint (differ, >, 10);
+  maybe_shot ("long-heatmap-2k-exact");
   /* zoomed out again: the pooled overview */
   attnscope_heatmap_view_set_view (view, 0, 0, 0);
   g_assert_false (attnscope_heatmap_view_get_exact_region (view, &r0, &nr, &c0, &nc));
@@ -409,7 +430,7 @@ test_text_change (void)
   g_assert_cmpuint (attnscope_heatmap_view_get_tile_bytes (view), >, 0);
   attnscope_window_show_page (window, "heads");
   g_autofree char *first = long_text (70, "Before");
-  g_autofree char *second = long_text (75, "Now");
+  g_autofree char *second = long_text (80, "Now");
   attnscope_window_set_text (window, first);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   g_assert_true (gui_test_wait_until (stream_started, NULL, TIMEOUT_MS));
@@ -427,6 +448,16 @@ test_text_change (void)
   attnscope_window_show_page (window, "attention");
   g_assert_true (gui_test_wait_until (pooled_figure, NULL, TIMEOUT_MS));
   g_assert_cmpuint (attnscope_heatmap_view_get_tile_bytes (view), ==, 0);
+  maybe_shot ("long-heatmap-1k-pooled");
+  zoom_to (0, 0, 32);
+  maybe_shot ("long-heatmap-1k-exact");
+  /* a short text on demand: one entry a cell, no pooling */
+  attnscope_window_set_text (window, "The man hit the car");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  g_assert_true (gui_test_wait_page (attnscope_window_get_page (window, "attention"), TIMEOUT_MS));
+  g_assert_cmpint (
+      ar_built_figure_get_parts (attnscope_heatmap_view_get_figure (view))->heatmap.pool, ==, 0);
+  maybe_shot ("long-heatmap-5");
 }
 
 int
