@@ -235,6 +235,19 @@ attnscope_heatmap_tiles_region (AttnscopeHeatmapTiles *self, float *out, int row
 }
 
 gboolean
+attnscope_heatmap_tiles_covers (AttnscopeHeatmapTiles *self, int row0, int n_rows, int col0,
+                                int n_cols)
+{
+  if (self->trace == NULL || n_rows <= 0 || n_cols <= 0)
+    return FALSE;
+  for (int tr = row0 / S; tr <= (row0 + n_rows - 1) / S; tr++)
+    for (int tc = col0 / S; tc <= (col0 + n_cols - 1) / S; tc++)
+      if (!g_hash_table_contains (self->tiles, key_of (tr, tc)))
+        return FALSE;
+  return TRUE;
+}
+
+gboolean
 attnscope_heatmap_tiles_lookup (AttnscopeHeatmapTiles *self, int row, int col, float *value)
 {
   if (self->trace == NULL || row < 0 || col < 0 || row >= self->trace->n_tokens

@@ -38,6 +38,10 @@ void attnscope_heatmap_tiles_set_source (AttnscopeHeatmapTiles *self, const AsTr
 gboolean attnscope_heatmap_tiles_region (AttnscopeHeatmapTiles *self, float *out, int row0,
                                          int n_rows, int col0, int n_cols);
 
+/* TRUE when every tile of the region is in the cache (nothing is computed). */
+gboolean attnscope_heatmap_tiles_covers (AttnscopeHeatmapTiles *self, int row0, int n_rows,
+                                         int col0, int n_cols);
+
 /* Entry (ROW, COL) when its tile is in the cache. */
 gboolean attnscope_heatmap_tiles_lookup (AttnscopeHeatmapTiles *self, int row, int col,
                                          float *value);

@@ -61,6 +61,17 @@ attnscope_heatmap_view_exact_ready (AttnscopeHeatmapView *self)
          && attnscope_heatmap_tiles_region (self->tiles, NULL, r0, nr, c0, nc);
 }
 
+/* While the exact entries are drawn, the colour bar says so instead of naming the pooling. */
+void
+attnscope_heatmap_view_label_exact (AttnscopeHeatmapView *self, ArHeatmapFigure *fig)
+{
+  int r0, nr, c0, nc;
+  if (attnscope_heatmap_view_get_exact_region (self, &r0, &nr, &c0, &nc)
+      && attnscope_heatmap_tiles_covers (self->tiles, r0, nr, c0, nc))
+    /* Translators: the colour bar of a long text's heatmap zoomed in to single entries */
+    fig->colorbar_label = _ ("Attention weight · exact entries");
+}
+
 gboolean
 attnscope_heatmap_view_get_exact_value (AttnscopeHeatmapView *self, int row, int col, float *value)
 {

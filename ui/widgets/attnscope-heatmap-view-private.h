@@ -90,6 +90,7 @@ void attnscope_heatmap_view_init_exact (AttnscopeHeatmapView *self);
 void attnscope_heatmap_view_update_exact (AttnscopeHeatmapView *self);
 void attnscope_heatmap_view_draw_exact (AttnscopeHeatmapView *self, cairo_t *cr,
                                         const ArHeatmapFigure *fig, int width, int height);
+void attnscope_heatmap_view_label_exact (AttnscopeHeatmapView *self, ArHeatmapFigure *fig);
 char *attnscope_heatmap_view_dup_exact_tooltip (AttnscopeHeatmapView *self, double x, double y);
 
 G_END_DECLS

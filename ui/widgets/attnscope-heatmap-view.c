@@ -299,6 +299,7 @@ attnscope_heatmap_view_screen_figure (AttnscopeHeatmapView *self, ArFigureParts 
   fig->view_col0 = self->col0;
   fig->view_rows = fig->view_cols = self->zoom;
   fig->room_for_all_labels = TRUE;
+  attnscope_heatmap_view_label_exact (self, fig);
 }
 
 /* ---- the cursor ---- */
