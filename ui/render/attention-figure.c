@@ -132,7 +132,7 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
                    built, ar_token_labels_from_trace (t, ar_view_selection_label_flags (view))),
                view, view->selected_token, row0, n_rows, col0, n_cols);
   else if (block_side > 1)
-    ar_attention_overview_set (built, fig, t, view, block_side);
+    ar_attention_overview_set_pooled (built, fig, t, view, block_side, attention->overview);
   else
     {
       if (owned != NULL)

@@ -85,6 +85,9 @@ typedef struct
   /* [L][H][P][P] every head pooled for the heads grid when the trace computes its attention on
    * demand (attention-thumbnails.h), or NULL */
   const float *thumbnails;
+  /* [P][P] the view's head pooled for a long text's heatmap (attention-overview.h), computed off
+   * the UI thread, or NULL: computed in line */
+  const float *overview;
 } ArAttention;
 
 /* The [T][T] matrix VIEW names in ATTENTION: head (layer, head) of the trace, or the layer's slice

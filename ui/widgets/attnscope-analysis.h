@@ -38,6 +38,7 @@ typedef enum
   ATTNSCOPE_RESULT_PROJECTION,      /* per other traces, vectors, layer, head, method */
   ATTNSCOPE_RESULT_MASKED,          /* the predictions at the mask tokens: AttnscopeMasked */
   ATTNSCOPE_RESULT_THUMBNAILS,      /* [L][H][P][P] the heads pooled, of a trace on demand */
+  ATTNSCOPE_RESULT_OVERVIEW, /* per head, block side, pooling: [P][P] (attention-overview.h) */
   ATTNSCOPE_N_RESULTS,
 } AttnscopeResult;
 
@@ -91,6 +92,11 @@ const AsHeadStats *attnscope_analysis_want_head_stats (AttnscopeAnalysis *self);
  * (attention-thumbnails.h; NULL while they are computed, off the UI thread); nothing when it holds
  * the matrices. */
 void attnscope_analysis_want_thumbnails (AttnscopeAnalysis *self, ArAttention *attention);
+
+/* Sets ATTENTION's overview: VIEW's head pooled in blocks of K × K (attention-overview.h),
+ * computed off the UI thread (NULL meanwhile). */
+void attnscope_analysis_want_overview (AttnscopeAnalysis *self, const ArViewSelection *view, int k,
+                                       ArAttention *attention);
 
 /* The similarity of SOURCE at LAYER/HEAD (core numbering) with the attention of ATTENTION_HEAD
  * (-1: the mean over heads; see as_trace_vectors_attention); between WORDS when asked. */

@@ -121,6 +121,13 @@ want_matrix (AttnscopePage *page, const ArViewSelection *view, ArAttention *atte
   AsTrace *t = attnscope_analysis_get_trace (analysis);
   if (view->layer >= t->n_layer || view->head >= t->n_head)
     return NULL;
+  /* a long text's overview is pooled off the UI thread; the figure on screen stays meanwhile */
+  int k = ar_attention_overview_factor (t, view);
+  if (k > 1)
+    {
+      attnscope_analysis_want_overview (analysis, view, k, attention);
+      return attention->overview;
+    }
   return ar_attention_key (attention, view);
 }
 
