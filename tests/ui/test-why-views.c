@@ -244,7 +244,10 @@ test_qk_memory (void)
 static void
 test_norm_translation (void)
 {
-  gui_test_open (window, "attnscope-mini-en-de", "Hi there", TIMEOUT_MS);
+  gui_test_open (window, "attnscope-mini-en-de", NULL, TIMEOUT_MS);
+  attnscope_window_set_text (window, "The group went home.");
+  attnscope_window_set_target (window, "Die Gruppe ging nach Hause.");
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   AttnscopeViewState *view = gui_test_view_state (window);
   attnscope_view_state_set_aggregate (view, ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_view_state_set_attention_kind (view, AR_ATTENTION_SELF);
