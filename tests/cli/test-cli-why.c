@@ -4,11 +4,13 @@
  *   a word and an id for the same token, or a word without --attribution, are usage errors;
  * - --weighting norm draws another figure than the weights (of a head and of a mean), the same
  *   bytes twice; --weighting with another word, with --rollout or --grid is
- *   refused with a clear message and no file, as is a translation's encoder or cross-attention. */
+ *   refused with a clear message and no file, as is a translation's encoder or cross-attention;
+ * - --qk-rope before draws another query–key figure than after (the default) on a rotary model. */
 #include <glib/gstdio.h>
 #include <string.h>
 
 #include "cli-support.h"
+#include "decoder-models.h"
 
 #define TEXT "The man hit the car because he was"
 
@@ -136,11 +138,61 @@ test_weighting (void)
   g_rmdir (dir);
 }
 
+/* --qk-rope: on a rotary model (Qwen2, grouped-query attention) the query before RoPE is another
+ * figure than after it, and after is the default; --qk-rope without --qk or with another word is
+ * a usage error. */
+static void
+test_qk_rope (void)
+{
+  static const char *const qwen2[]
+      = { "--family",    "qwen2", "--layers",       "2",   "--heads", "4",
+          "--hidden",    "64",    "--intermediate", "112", "--vocab", "320",
+          "--positions", "1024",  "--kv-heads",     "2",   NULL };
+  g_autofree char *model = decoder_model ("why-qwen2", qwen2, TRUE);
+  if (model == NULL)
+    return;
+  g_autofree char *dir = g_dir_make_tmp ("attnscope-why-XXXXXX", NULL);
+  GBytes *png[3];
+  const char *rope[3] = { NULL, "after", "before" };
+  for (int i = 0; i < 3; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/qk%d.png", dir, i);
+      const char *argv[20] = { "export",  "--model", model, "--text", "the cat sat on the mat",
+                               "--qk",    "--layer", "1",   "--head", "3",
+                               "--token", "4",       "-o",  path };
+      int n = 14;
+      if (rope[i] != NULL)
+        {
+          argv[n++] = "--qk-rope";
+          argv[n++] = rope[i];
+        }
+      g_auto (Run) r = run_cli_argv (argv);
+      g_test_message ("%s: %s", rope[i] != NULL ? rope[i] : "default", r.err);
+      g_assert_cmpint (r.status, ==, 0);
+      png[i] = read_bytes (path);
+      g_unlink (path);
+    }
+  g_assert_true (g_bytes_equal (png[0], png[1]));
+  g_assert_false (g_bytes_equal (png[1], png[2]));
+  for (int i = 0; i < 3; i++)
+    g_bytes_unref (png[i]);
+  g_autofree char *bad = g_build_filename (dir, "bad.png", NULL);
+  g_auto (Run) alone = run_cli ("export", "--model", model, "--text", "the cat", "--layer", "0",
+                                "--head", "0", "--qk-rope", "before", "-o", bad, NULL);
+  assert_error (&alone, 2, "--qk-rope goes with --qk");
+  g_auto (Run) word = run_cli ("export", "--model", model, "--text", "the cat", "--qk", "--layer",
+                               "0", "--head", "0", "--qk-rope", "middle", "-o", bad, NULL);
+  assert_error (&word, 2, "--qk-rope 'middle' is not after or before");
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/why/target-token", test_target_token);
   g_test_add_func ("/cli/why/weighting", test_weighting);
+  g_test_add_func ("/cli/why/qk-rope", test_qk_rope);
   return g_test_run ();
 }
