@@ -13,9 +13,7 @@
  *           --title, --subtitle, --svg-text, --sidecar]
  *   VIEW: --layer L --head H            one head's attention (queries as rows, keys as columns)
  *         --mean L | --rollout L        the mean over layer L's heads | rollout through layer L
- *         (--layer L --head H | --mean L) --weighting norm
- *                                       each weight times the norm of what its key writes,
- *                                       ‖α·f(x)‖ (as-attention-norms.h; default: weight)
+ *         (--layer L --head H | --mean L) --weighting norm   weights × key norms, ‖α·f(x)‖
  *         --grid [--layer L --head H]   every head with its pattern label (L, H outlined)
  *         --similarity KIND [--layer L] [--head H]
  *                                       cosine similarity of embeddings|contexts|attn_out|hidden
@@ -34,8 +32,7 @@
  *                                       each single head switched off: its effect, L × H
  *         --patch --patch-token W1 --patch-vs-token W2 [--patch-what heads|mlps|resid]
  *                 [--patch-reverse] --compare B   activation patching between T and B
- *         --attribution [--target-id N | --target-token WORD]
- *                       [--vs-id N2 | --vs-target-token WORD2] [--position I]
+ *         --attribution [--target-id N | --target-token W] [--vs-id N2 | ...] [--position I]
  *                                       direct logit attribution of token N's logit (default:
  *                                       the predicted token) at I (default: the last token)
  *         --qk --layer L --head H [--token I] [--qk-rope after|before]
@@ -92,6 +89,7 @@
 #include "cli-export-lens.h"
 #include "cli-export-qk.h"
 #include "cli-export-view.h"
+#include "cli-export-weighting.h"
 #include "cli-progress.h"
 #include "compare-figure.h"
 #include "cross-figure.h"
@@ -116,13 +114,14 @@ typedef struct
   float *rollout;    /* [L][T][T] */
   double *ranges;    /* [2 + 2·L·H] (as_trace_attention_ranges) */
   /* translation models */
-  char *target_text;       /* the target the trace was run on */
-  int n_source, n_target;  /* the source's and the target's tokens */
-  gboolean truncated;      /* --truncate cut the text (a single text: the trace is its beginning) */
-  gboolean cross;          /* the figure shows the trace's cross-attention */
-  float *cross_mean;       /* [L][T][S] */
-  double *cross_range;     /* [2 + 2·L·H] (as_trace_cross_attention_ranges) */
-  AsAttentionNorms *norms; /* --weighting norm: what each key writes */
+  char *target_text;      /* the target the trace was run on */
+  int n_source, n_target; /* the source's and the target's tokens */
+  gboolean truncated;     /* --truncate cut the text (a single text: the trace is its beginning) */
+  gboolean cross;         /* the figure shows the trace's cross-attention */
+  float *cross_mean;      /* [L][T][S] */
+  double *cross_range;    /* [2 + 2·L·H] (as_trace_cross_attention_ranges) */
+  /* --weighting norm: what each key writes */
+  AsAttentionNorms *norms;
 } Side;
 
 static void
@@ -571,22 +570,6 @@ static const char export_summary[]
       "links the source and target tokens by cross-attention. --lens draws the logit lens,\n"
       "--attribution the direct logit attribution.";
 
-/* Sets REQ's norm weighting from --weighting WEIGHTING; returns -1 when fine, else the exit
- * code. Norms weight one head or a layer's mean of one text's self-attention. */
-static int
-weighting_check (ExportRequest *req, const char *weighting, gboolean compare)
-{
-  if (!g_str_equal (weighting, "weight") && !g_str_equal (weighting, "norm"))
-    return cli_usage_printf ("export", "--weighting '%s' is not weight or norm", weighting);
-  req->selection.norm_weighted = g_str_equal (weighting, "norm");
-  if (req->selection.norm_weighted
-      && (req->view != VIEW_ATTENTION || req->selection.aggregate == AR_AGGREGATE_ROLLOUT || compare
-          || req->kind == CLI_ATTENTION_CROSS))
-    return cli_usage_printf ("export", "--weighting norm goes with --layer L --head H or --mean L "
-                                       "of one text's self-attention");
-  return -1;
-}
-
 static gboolean
 add_text_line (const char *line, gpointer user_data, GError **error)
 {
@@ -687,15 +670,11 @@ cli_export (int argc, char **argv)
     { "vs-id", 0, 0, G_OPTION_ARG_INT, &req.attribution.vs_id,
       "With --attribution: split the difference of the two tokens' logits", "N2" },
     { "target-token", 0, 0, G_OPTION_ARG_STRING, &req.attribution.target_token,
-      "With --attribution: the token whose logit is split, by its text (one token of the "
-      "vocabulary, e.g. \" car\")",
-      "WORD" },
+      "With --attribution: the token whose logit is split, by its text", "WORD" },
     { "vs-target-token", 0, 0, G_OPTION_ARG_STRING, &req.attribution.vs_token,
       "With --attribution: the other token by its text", "WORD2" },
     { "weighting", 0, 0, G_OPTION_ARG_STRING, &weighting,
-      "With --layer L --head H or --mean L: weight (the attention weights, default) or norm "
-      "(each weight times the norm of what its key writes, ‖α·f(x)‖)",
-      "weight|norm" },
+      "With --layer/--head or --mean: weight (default) or norm (‖α·f(x)‖)", "weight|norm" },
     { "qk-rope", 0, 0, G_OPTION_ARG_STRING, &qk_rope,
       "With --qk: the query shown after (default) or before RoPE (models that rotate)",
       "after|before" },
@@ -770,16 +749,8 @@ cli_export (int argc, char **argv)
       code = cli_usage_printf ("export", "%s", kind_error->message);
       g_error_free (kind_error);
     }
-  if (code < 0 && weighting != NULL)
-    code = weighting_check (&req, weighting, compare != NULL);
-  if (code < 0 && qk_rope != NULL)
-    {
-      if (!g_str_equal (qk_rope, "after") && !g_str_equal (qk_rope, "before"))
-        code = cli_usage_printf ("export", "--qk-rope '%s' is not after or before", qk_rope);
-      else if (!req.qk)
-        code = cli_usage_printf ("export", "--qk-rope goes with --qk");
-      req.selection.qk_before_rope = g_str_equal (qk_rope, "before");
-    }
+  if (code < 0)
+    code = cli_export_weighting_check (&req, weighting, qk_rope, compare != NULL);
   if (code < 0 && compare != NULL && req.kind == CLI_ATTENTION_CROSS)
     code = cli_usage_printf ("export", "--compare does not go with --kind cross");
   if (code < 0 && target != NULL && !cli_check_text (target, "--target", &kind_error))
