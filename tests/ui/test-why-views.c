@@ -6,6 +6,8 @@
  *   heads; off again, the weights come back;
  * - about 1,000 tokens (a random GPT-2 with a context of 1,024, attention on demand): the last
  *   query's row equals the weights times the core's norms;
+ * - the query–key view of a rotary model with grouped-query attention: the key/value head in the
+ *   title, the query's values after and before RoPE in the column labels;
  * - the query–key view's pass at ~1,000 tokens adds less memory than the main trace's attention;
  * - a translation model (attnscope-mini-en-de): its decoder self-attention is weighted; for its
  *   encoder the page says in one line why the norms do not apply and keeps the weights. */
@@ -17,7 +19,10 @@
 #include "as-attention-norms.h"
 #include "attnscope-attention-page.h"
 #include "attnscope-attribution-page.h"
+#include "decoder-models.h"
 #include "gpt2-models.h"
+#include "qk-figure.h"
+#include "render-text.h"
 #include "gui-test-util.h"
 
 #define TIMEOUT_MS 60000
@@ -194,6 +199,57 @@ test_norm_long (void)
   attnscope_attention_page_set_norm_weighted (page, FALSE);
 }
 
+/* The query–key view of a rotary model with grouped-query attention (Qwen2): the title names the
+ * key/value head, each dimension's column label the query's value there, after RoPE by default
+ * and before it with the panel's switch (the core's q and q_before_rope). */
+static void
+test_qk_rope (void)
+{
+  static const char *const qwen2[]
+      = { "--family",    "qwen2", "--layers",       "2",   "--heads", "4",
+          "--hidden",    "64",    "--intermediate", "112", "--vocab", "320",
+          "--positions", "1024",  "--kv-heads",     "2",   NULL };
+  g_autofree char *model = decoder_model ("why-views-qwen2", qwen2, TRUE);
+  if (model == NULL)
+    return;
+  gui_test_open (window, model, "the cat sat on the mat", TIMEOUT_MS);
+  AttnscopeViewState *view = gui_test_view_state (window);
+  attnscope_view_state_set_layer (view, 1);
+  attnscope_view_state_set_head (view, 3);
+  attnscope_view_state_set_selected_token (view, 4);
+  AttnscopePage *p = attnscope_window_get_page (window, "attribution");
+  attnscope_window_show_page (window, "attribution");
+  AttnscopeAttributionPage *page = ATTNSCOPE_ATTRIBUTION_PAGE (p);
+  attnscope_attribution_page_show_qk (page, TRUE);
+  g_assert_true (gui_test_wait_page (p, TIMEOUT_MS));
+  AttnscopeQkPanel *panel = attnscope_attribution_page_get_qk_panel (page);
+  const AsQk *qk = attnscope_qk_panel_get_qk (panel);
+  g_assert_nonnull (qk);
+  g_assert_nonnull (qk->q_before_rope);
+  g_assert_cmpint (qk->kv_head, ==, 1);
+  AttnscopeHeatmapView *heatmap = attnscope_qk_panel_get_heatmap (panel);
+  for (int before = 0; before <= 1; before++)
+    {
+      attnscope_qk_panel_set_before_rope (panel, before);
+      attnscope_attribution_page_show_qk (page, FALSE);
+      attnscope_attribution_page_show_qk (page, TRUE);
+      g_assert_true (gui_test_wait_page (p, TIMEOUT_MS));
+      qk = attnscope_qk_panel_get_qk (panel);
+      const ArHeatmapFigure *fig
+          = &ar_built_figure_get_parts (attnscope_heatmap_view_get_figure (heatmap))->heatmap;
+      g_test_message ("%s\n%s\n%s", fig->title, fig->subtitle, fig->col_labels[0]);
+      g_assert_nonnull (strstr (fig->title, "key/value head 1"));
+      g_assert_nonnull (strstr (fig->subtitle, before ? "q before RoPE" : "q after RoPE"));
+      const float *q = before ? qk->q_before_rope : qk->q;
+      g_autofree char *value = ar_format_number (q[qk->top_dims[0]], 2);
+      g_autofree char *label = g_strdup_printf ("d%d · q %s", qk->top_dims[0], value);
+      g_assert_cmpstr (fig->col_labels[0], ==, label);
+    }
+  attnscope_qk_panel_set_before_rope (panel, FALSE);
+  attnscope_attribution_page_show_qk (page, FALSE);
+  attnscope_view_state_set_selected_token (view, -1);
+}
+
 /* This process's resident memory in bytes (/proc/self/status, VmRSS). */
 static guint64
 rss_bytes (void)
@@ -283,6 +339,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/why-views/norm-head", test_norm_head);
   g_test_add_func ("/ui/why-views/norm-long", test_norm_long);
   g_test_add_func ("/ui/why-views/qk-memory", test_qk_memory);
+  g_test_add_func ("/ui/why-views/qk-rope", test_qk_rope);
   g_test_add_func ("/ui/why-views/norm-translation", test_norm_translation);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
