@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "as-predict.h"
+#include "attnscope-attention-page.h"
 #include "attnscope-attribution-page.h"
 #include "attnscope-embeddings-page.h"
 #include "attnscope-lens-page.h"
@@ -171,6 +172,17 @@ test_attention (void)
   reset_view ();
   attnscope_view_state_set_layer (v, 1);
   check_parity ("head", "attention", 1, (const char *[]){ "--layer", "1", "--head", "0", NULL });
+  /* norm weighting: the page's Norms button, --weighting norm */
+  AttnscopeAttentionPage *attention
+      = ATTNSCOPE_ATTENTION_PAGE (attnscope_window_get_page (window, "attention"));
+  attnscope_attention_page_set_norm_weighted (attention, TRUE);
+  check_parity ("head-norm", "attention", 1,
+                (const char *[]){ "--layer", "1", "--head", "0", "--weighting", "norm", NULL });
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  check_parity ("mean-norm", "attention", 2,
+                (const char *[]){ "--mean", "1", "--weighting", "norm", NULL });
+  attnscope_attention_page_set_norm_weighted (attention, FALSE);
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
 
   attnscope_view_state_set_head (v, 1);
   attnscope_view_state_set_selected_token (v, 2);

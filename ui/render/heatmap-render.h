@@ -135,6 +135,11 @@ typedef struct
   int pool;
   const struct _AsTrace *pool_trace;
   int pool_layer, pool_head;
+  /* [n_rows] one more value per row drawn as a horizontal bar right of the cells (before the
+   * colour bar), on an axis of its own, ±max|v|, printed below the bars, in the figure's colours
+   * (the attribution's MLPs beside its L × H heads), or NULL; ROW_BARS_LABEL names them above. */
+  const float *row_bars;
+  const char *row_bars_label;
 } ArHeatmapFigure;
 
 /* Defaults: YlGnBu on [0, 1], AUTO annotation with 2 decimals, "Queries"/"Keys", colour bar on,

@@ -280,6 +280,9 @@ compute (Job *job, GError **error)
       return ar_attention_thumbnails_new (job->trace, job->cancellable);
     case ATTNSCOPE_RESULT_OVERVIEW:
       return compute_overview (job);
+    case ATTNSCOPE_RESULT_NORMS:
+      job->free_value = (GDestroyNotify) as_attention_norms_free;
+      return as_attention_norms_of_trace (job->model, job->trace, job->cancellable, error);
     case ATTNSCOPE_N_RESULTS:
     default:
       g_assert_not_reached ();
@@ -537,6 +540,17 @@ attnscope_analysis_want_masked (AttnscopeAnalysis *self, AsModel *model, int k,
                       g_strdup_printf ("masked %p %d", (void *) model, k));
   job->model = as_model_ref (model);
   job->k = k;
+  return want (self, job, failure);
+}
+
+const AsAttentionNorms *
+attnscope_analysis_want_norms (AttnscopeAnalysis *self, AsModel *model, const char **failure)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
+  g_return_val_if_fail (model != NULL, NULL);
+  Job *job
+      = job_new (self, ATTNSCOPE_RESULT_NORMS, NULL, g_strdup_printf ("norms %p", (void *) model));
+  job->model = as_model_ref (model);
   return want (self, job, failure);
 }
 
