@@ -40,7 +40,7 @@ typedef enum
   ATTNSCOPE_RESULT_MASKED,          /* the predictions at the mask tokens: AttnscopeMasked */
   ATTNSCOPE_RESULT_THUMBNAILS,      /* [L][H][P][P] the heads pooled, of a trace on demand */
   ATTNSCOPE_RESULT_OVERVIEW, /* per head, block side, pooling: [P][P] (attention-overview.h) */
-  ATTNSCOPE_RESULT_NORMS,           /* what each key writes: AsAttentionNorms */
+  ATTNSCOPE_RESULT_NORMS,    /* what each key writes: AsAttentionNorms */
   ATTNSCOPE_N_RESULTS,
 } AttnscopeResult;
 
