@@ -71,6 +71,18 @@ assert_same_attention (const AsTrace *held, const AsTrace *on, const char *what)
         as_trace_attention_tile (on, l, h, r0, nr, c0, nc, tile, nc + 3);
         for (int i = 0; i < nr; i++)
           agree (&a, m + (gsize) (r0 + i) * T + c0, tile + (gsize) i * (nc + 3), nc);
+        /* a narrow tile across the edge of a block of keys the pass scores in one product, and
+         * one within a block: only those blocks' products are made */
+        static const int narrow[][2] = { { 250, 13 }, { 261, 5 } };
+        for (guint n = 0; n < G_N_ELEMENTS (narrow); n++)
+          {
+            int nc0 = MIN (narrow[n][0], T - 1), nnc = MIN (narrow[n][1], T - nc0);
+            int nr0 = T - nr;
+            g_autofree float *t2 = g_new (float, (gsize) nr *nnc);
+            as_trace_attention_tile (on, l, h, nr0, nr, nc0, nnc, t2, nnc);
+            for (int i = 0; i < nr; i++)
+              agree (&a, m + (gsize) (nr0 + i) * T + nc0, t2 + (gsize) i * nnc, nnc);
+          }
       }
   g_test_message ("%s: %" G_GSIZE_FORMAT " entries, %" G_GSIZE_FORMAT
                   " with other bits, largest difference %.3g",
@@ -172,8 +184,9 @@ test_decoder_families (void)
       g_autoptr (GError) error = NULL;
       g_autoptr (AsModel) model = as_model_load (dir, &error);
       g_assert_no_error (error);
-      /* 1 token, a prime length, and more than twice every window and the attention's row block */
-      static const int lengths[] = { 1, 67, 131 };
+      /* 1 token, a prime length, more than twice every window and the attention's row block, and
+       * more than two of the blocks of 256 keys the pass scores in one product */
+      static const int lengths[] = { 1, 67, 131, 613 };
       for (guint k = 0; k < G_N_ELEMENTS (lengths); k++)
         {
           int T = lengths[k];
