@@ -83,6 +83,9 @@ as_pass_trace_shape (const AsStack *stack, const AsConfig *c, int n_tokens,
   gboolean is_causal = TRUE;
   if (stack->trace_shape != NULL)
     stack->trace_shape (c, &shape, &is_causal);
+  /* an intervention's heads make the output projection read other contexts than the trace's */
+  if (stack->attention_output == NULL || (options != NULL && options->intervention != NULL))
+    shape.attn_out_on_demand = FALSE;
   if (causal != NULL)
     *causal = is_causal;
   return shape;

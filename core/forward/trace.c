@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "as-model.h"
 #include "memory-private.h"
 
 guint64
@@ -21,7 +22,7 @@ as_trace_shape_bytes (const AsTraceShape *s)
                           ? (L * (H + s->n_kv_head) * T * hd + 2 * L * H * T) /* q, k, max, 1/sum */
                           : L * H * T * T;                                    /* the matrices */
   guint64 floats = attention + (s->capture_qkv ? 4 : 1) * L * H * T * hd      /* (q, k, v,) ctx */
-                   + L * T * D                                                /* attn_out */
+                   + (s->attn_out_on_demand ? 0 : L * T * D)                  /* attn_out */
                    + (L + 1) * T * D                                          /* hidden */
                    + T * D                                                    /* residual */
                    + T * D /* token_embeddings, when the family provides them */
@@ -108,7 +109,11 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
       t->v = alloc_floats (L * H * T * hd);
     }
   t->ctx = alloc_floats (L * H * T * hd);
-  t->attn_out = alloc_floats (L * T * D);
+  if (!s->attn_out_on_demand)
+    t->attn_out = alloc_floats (L * T * D);
+  else
+    t->attn_out_layers = g_new0 (float *, L);
+  g_mutex_init (&t->attn_out_lock);
   t->hidden = alloc_floats ((L + 1) * T * D);
   t->residual = alloc_floats (T * D);
   t->logits = alloc_floats ((guint64) t->logits_rows * s->vocab_size);
@@ -116,7 +121,7 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
     t->position_bias = alloc_floats (H * T * T);
   if ((s->position_bias && t->position_bias == NULL) || !attention_ok
       || (s->capture_qkv && (t->q == NULL || t->k == NULL || t->v == NULL)) || t->ctx == NULL
-      || t->attn_out == NULL || t->hidden == NULL || t->residual == NULL
+      || (t->attn_out == NULL && !s->attn_out_on_demand) || t->hidden == NULL || t->residual == NULL
       || (t->logits_rows > 0 && t->logits == NULL))
     {
       g_autofree char *need = g_format_size (bytes);
@@ -246,6 +251,11 @@ as_trace_unref (AsTrace *trace)
   g_free (trace->v);
   g_free (trace->ctx);
   g_free (trace->attn_out);
+  for (int l = 0; trace->attn_out_layers != NULL && l < trace->n_layer; l++)
+    g_free (trace->attn_out_layers[l]);
+  g_free (trace->attn_out_layers);
+  g_clear_pointer (&trace->attn_out_model, as_model_unref);
+  g_mutex_clear (&trace->attn_out_lock);
   g_free (trace->hidden);
   g_free (trace->residual);
   g_free (trace->token_embeddings);
