@@ -310,8 +310,9 @@ static void
 decoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
 {
   *causal = TRUE;
-  shape->attn_out_on_demand
-      = shape->attention_on_demand && as_decoder_settings (c)->residual != AS_DECODER_PARALLEL;
+  gboolean sequential = as_decoder_settings (c)->residual != AS_DECODER_PARALLEL;
+  shape->attn_out_on_demand = shape->attention_on_demand && sequential;
+  shape->logits_only = shape->logits_only && sequential; /* needs the same buffer */
 }
 
 /* OUT [T][D] = LAYER's attention output, concat(ctx)·Woᵀ, from TRACE's contexts: the pass's

@@ -129,14 +129,14 @@ void
 as_attention_layer (AsWorkerTeam *team, AsTrace *t, int layer, const AsAttentionInput *in)
 {
   int T = t->n_tokens, hd = t->head_dim, H = t->n_head, K = t->n_kv_head;
-  gboolean held = as_trace_attention_held (t);
+  gboolean held = as_trace_attention_held (t), none = t->logits_only;
   t->attn_recipe[layer] = (AsAttentionRecipe){
     .causal = !in->bidirectional,
     .window = in->bidirectional ? 0 : in->window,
     .scale = in->scale,
     .softcap = in->softcap,
   };
-  if (!held)
+  if (!held && !none)
     {
       copy_heads (t->attn_q + (gsize) layer * H * T * hd, in->q, in->ldq, in->q_head, H, T, hd);
       copy_heads (t->attn_k + (gsize) layer * K * T * hd, in->k, in->ldk, in->k_head, K, T, hd);
@@ -153,9 +153,9 @@ as_attention_layer (AsWorkerTeam *team, AsTrace *t, int layer, const AsAttention
     .ldv = in->ldv,
     .p = held ? as_trace_attn_matrices (t, layer, 0) : NULL,
     .p_head = (gsize) T * T,
-    .row_max = held ? NULL : t->attn_row_max + (gsize) layer * H * T,
-    .row_inv = held ? NULL : t->attn_row_inv + (gsize) layer * H * T,
-    .ctx = as_trace_head_vectors (t, t->ctx, layer, 0),
+    .row_max = held || none ? NULL : t->attn_row_max + (gsize) layer * H * T,
+    .row_inv = held || none ? NULL : t->attn_row_inv + (gsize) layer * H * T,
+    .ctx = none ? NULL : as_trace_head_vectors (t, t->ctx, layer, 0),
     .ctx_head = (gsize) T * hd,
     .cc = in->cc,
     .ldcc = in->ldc,

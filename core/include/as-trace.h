@@ -106,6 +106,7 @@ struct _AsTrace
   gpointer attn_out_model;
   float **attn_out_layers;
   GMutex attn_out_lock;
+  gboolean logits_only; /* the pass captured nothing but the logits and hidden[L] */
 };
 
 /* What a trace holds: its sizes and which optional arrays it has. */
@@ -117,6 +118,7 @@ typedef struct
   gboolean position_bias;       /* the position_bias array [H][T][T] (the family fills it) */
   gboolean attention_on_demand; /* queries, keys and row statistics instead of the matrices */
   gboolean attn_out_on_demand;  /* no attn_out array: each layer's remade on first read */
+  gboolean logits_only;         /* AsForwardOptions.logits_only: the logits and hidden[L] only */
 } AsTraceShape;
 
 /* Allocates a trace of SHAPE with every array zeroed, or fails with AS_ERROR_MEMORY (naming the
