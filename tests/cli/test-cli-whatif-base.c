@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "check-close.h"
 #include "cli-support.h"
 #include "decoder-models.h"
 #include "t5-models.h"

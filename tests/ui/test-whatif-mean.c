@@ -317,6 +317,30 @@ test_scan (void)
   maybe_shot ("whatif-ablation-page-5");
 }
 
+static GtkWidget *
+find_expander (GtkWidget *w)
+{
+  if (GTK_IS_EXPANDER (w))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_expander (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The Compare page with its patching panel open (for the screenshots). */
+static void
+open_patch_panel (AttnscopeComparePage *cp)
+{
+  GtkWidget *expander = find_expander (GTK_WIDGET (cp));
+  g_assert_nonnull (expander);
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+}
+
 static gboolean
 patch_done (gpointer panel)
 {
@@ -330,6 +354,7 @@ test_patch (void)
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
   AttnscopeComparePage *cp = ATTNSCOPE_COMPARE_PAGE (page ("compare"));
   AttnscopePatchPanel *panel = attnscope_compare_page_get_patch_panel (cp);
+  open_patch_panel (cp);
   g_assert_true (attnscope_patch_panel_patch (panel, " car", " man", AS_PATCH_HEADS, FALSE));
   g_assert_true (gui_test_wait_until (patch_done, panel, TIMEOUT_MS));
   const char *status = attnscope_patch_panel_get_status (panel);
@@ -436,8 +461,10 @@ test_long_shots (void)
           " The dog ran in the park." };
   for (int i = 0; i < 70; i++)
     g_string_append (a, sentences[i % 4]);
-  g_autofree char *b = g_strconcat (a->str, " The car hit the", NULL);
-  g_string_append (a, " The man hit the");
+  /* B: the last two sentences swapped (the same tokens, the same number) */
+  g_autofree char *b
+      = g_strconcat (a->str, " Then the car hit the man. The man hit the car.", NULL);
+  g_string_append (a, " The man hit the car. Then the car hit the man.");
   gui_test_open (window, model, a->str, TIMEOUT_MS);
   switch_heads_off ();
   AsTrace *t = attnscope_run_get_trace (gui_test_main_run (window));
@@ -449,8 +476,9 @@ test_long_shots (void)
   maybe_shot ("whatif-ablation-page-1000");
   attnscope_run_set_text (gui_test_compare_run (window), b);
   g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  AttnscopePatchPanel *panel
-      = attnscope_compare_page_get_patch_panel (ATTNSCOPE_COMPARE_PAGE (page ("compare")));
+  AttnscopeComparePage *cp = ATTNSCOPE_COMPARE_PAGE (page ("compare"));
+  AttnscopePatchPanel *panel = attnscope_compare_page_get_patch_panel (cp);
+  open_patch_panel (cp);
   const char *words[][2] = { { " car", " man" }, { "car", "man" }, { " the", " a" } };
   for (gsize i = 0; i < G_N_ELEMENTS (words); i++)
     if (attnscope_patch_panel_patch (panel, words[i][0], words[i][1], AS_PATCH_HEADS, FALSE))

@@ -16,6 +16,9 @@ struct _AttnscopeWhatifChip
   GtkWidget *positions_label;  /* "no positions" */
   GtkWidget *status;           /* the means being computed, or why a file was refused */
   GSimpleActionGroup *actions; /* "ablation.kind" (zero|mean), "ablation.mean-over" */
+  GMenu *kinds;                /* the menu's section of the two ablations (its second item
+                                * names the file: changed in place, the popover stays) */
+  char *mean_label;            /* that item's label */
   char *text;
   AttnscopeWhatif *whatif;   /* a reference, or NULL */
   AttnscopeSession *session; /* a reference, or NULL */
@@ -25,7 +28,15 @@ struct _AttnscopeWhatifChip
 
 G_DEFINE_FINAL_TYPE (AttnscopeWhatifChip, attnscope_whatif_chip, GTK_TYPE_WIDGET)
 
-static GMenuModel *chip_menu (const char *mean_over);
+/* The mean ablation's item of the menu for the file MEAN_OVER (may be NULL). */
+static char *
+mean_label (const char *mean_over)
+{
+  g_autofree char *name = mean_over != NULL ? g_path_get_basename (mean_over) : NULL;
+  /* Translators: %s is the file of texts the means are over */
+  return name != NULL ? g_strdup_printf (_ ("Mean ablation: their means over %s"), name)
+                      : g_strdup (_ ("Mean ablation: their means over a file of texts…"));
+}
 
 /* The menu names the file of the means; the kind action's state follows the ablation's. */
 static void
@@ -33,8 +44,14 @@ update_menu (AttnscopeWhatifChip *self)
 {
   const char *mean_over
       = self->whatif != NULL ? attnscope_whatif_get_mean_over (self->whatif) : NULL;
-  g_autoptr (GMenuModel) menu = chip_menu (mean_over);
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->menu_button), menu);
+  g_autofree char *label = mean_label (mean_over);
+  if (g_strcmp0 (label, self->mean_label) != 0)
+    {
+      g_menu_remove (self->kinds, 1);
+      g_menu_insert (self->kinds, 1, label, "ablation.kind::mean");
+      g_free (self->mean_label);
+      self->mean_label = g_steal_pointer (&label);
+    }
   gboolean mean
       = self->whatif != NULL && attnscope_whatif_get_kind (self->whatif) == AS_ABLATION_MEAN;
   GAction *kind = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "kind");
@@ -118,21 +135,18 @@ reset_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     attnscope_whatif_reset (self->whatif);
 }
 
+/* The chip's menu; *KINDS (owned) its section of the two ablations, *LABEL its second item's. */
 static GMenuModel *
-chip_menu (const char *mean_over)
+chip_menu (GMenu **kinds, char **label)
 {
   GMenu *menu = g_menu_new ();
   GMenu *kind = g_menu_new ();
   g_menu_append (kind, _ ("Zero ablation: the heads’ outputs replaced by zeros"),
                  "ablation.kind::zero");
-  g_autofree char *name = mean_over != NULL ? g_path_get_basename (mean_over) : NULL;
-  /* Translators: %s is the file of texts the means are over */
-  g_autofree char *mean = name != NULL
-                              ? g_strdup_printf (_ ("Mean ablation: their means over %s"), name)
-                              : g_strdup (_ ("Mean ablation: their means over a file of texts…"));
-  g_menu_append (kind, mean, "ablation.kind::mean");
+  *label = mean_label (NULL);
+  g_menu_append (kind, *label, "ablation.kind::mean");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (kind));
-  g_object_unref (kind);
+  *kinds = kind;
   GMenu *more = g_menu_new ();
   g_menu_append (more, _ ("Mean over…"), "ablation.mean-over");
   g_menu_append (more, _ ("Switch every head on again"), "chip.reset");
@@ -270,6 +284,7 @@ attnscope_whatif_chip_dispose (GObject *object)
   g_clear_object (&self->loading);
   g_clear_pointer (&self->loading_model, as_model_unref);
   g_clear_object (&self->actions);
+  g_clear_object (&self->kinds);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   G_OBJECT_CLASS (attnscope_whatif_chip_parent_class)->dispose (object);
 }
@@ -278,6 +293,7 @@ static void
 attnscope_whatif_chip_finalize (GObject *object)
 {
   g_free (ATTNSCOPE_WHATIF_CHIP (object)->text);
+  g_free (ATTNSCOPE_WHATIF_CHIP (object)->mean_label);
   G_OBJECT_CLASS (attnscope_whatif_chip_parent_class)->finalize (object);
 }
 
@@ -308,6 +324,8 @@ attnscope_whatif_chip_init (AttnscopeWhatifChip *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), entries, G_N_ELEMENTS (entries),
                                    self);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "ablation", G_ACTION_GROUP (self->actions));
+  g_autoptr (GMenuModel) menu = chip_menu (&self->kinds, &self->mean_label);
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->menu_button), menu);
   gtk_widget_set_tooltip_text (
       self->menu_button, _ ("Heads switched off (Shift+click a head on the Heads page); every "
                             "page shows the model without them"));
