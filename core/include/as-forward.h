@@ -149,9 +149,16 @@ AsTrace *as_forward_pair (AsModel *model, const char *text, const char *pair, gb
 /* An encoder–decoder (translation) model on source ids SRC and decoder input ids TGT exactly as
  * given: the decoder's trace with the encoder's as its `source` and the cross-attention
  * (as-trace.h). Fails on a model that is not encoder–decoder, empty ids, an id outside the
- * vocabulary, more ids than the model's positions (naming both numbers), memory, cancellation. */
+ * vocabulary, more ids than the model's positions (naming both numbers), memory, cancellation,
+ * and an intervention (ablation is not available for translation models). OPTIONS' no_positions
+ * leaves out the position embeddings of the encoder and the decoder (Marian's sinusoids, BART's
+ * learned table); T5 is refused (as_translation_positions_removable). */
 AsTrace *as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
                                  int n_tgt, const AsForwardOptions *options, GError **error);
+
+/* Whether the translation model of config C has position embeddings to leave out: Marian and
+ * BART do; T5's positions are its relative attention bias (fails, AS_ERROR_INPUT, saying so). */
+gboolean as_translation_positions_removable (const AsConfig *c, GError **error);
 
 /* The same on texts: SOURCE tokenized as the model's tokenizer does by default (Marian: pieces
  * and </s>), the decoder input = decoder_start_token_id followed by TARGET tokenized as target

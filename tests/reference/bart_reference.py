@@ -307,6 +307,11 @@ def cmd_expected(a):
     if len(a.src_ids) != len(a.tgt_ids):
         sys.exit("bart_reference: give as many --src-ids as --tgt-ids")
     model = load_model(a.model_dir)
+    if a.no_positions:
+        # both stacks' learned position tables left out, as attnscope's --no-positions does
+        for side in ("encoder", "decoder"):
+            key = "model.%s.embed_positions.weight" % side
+            model.w[key] = torch.zeros_like(model.w[key])
     tmp = a.out + ".tmp"
     with h5py.File(tmp, "w") as f:
         f.attrs["model"] = os.path.basename(os.path.normpath(a.model_dir))
@@ -357,6 +362,8 @@ def main(argv=None):
     e.add_argument("out")
     e.add_argument("--src-ids", action="append", required=True)
     e.add_argument("--tgt-ids", action="append", required=True)
+    e.add_argument("--no-positions", action="store_true",
+                   help="leave out the position embeddings of both stacks")
     g = sub.add_parser("generate")
     g.add_argument("model_dir")
     g.add_argument("--src-ids", required=True)
