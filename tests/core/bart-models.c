@@ -40,6 +40,7 @@ const char *const bart_mbart[] = { "--model-type",
 static const char *const reference_sources[] = {
   "tests/reference/bart_reference.py",
   "tests/reference/marian_generate.py",
+  "tests/reference/seq2seq_reference.py",
   "tests/reference/safetensors_io.py",
   NULL,
 };

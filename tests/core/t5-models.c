@@ -43,6 +43,7 @@ const char *const t5_flan_gated[] = { "--model-type",
 static const char *const reference_sources[] = {
   "tests/reference/t5_reference.py",
   "tests/reference/marian_generate.py",
+  "tests/reference/seq2seq_reference.py",
   "tests/reference/safetensors_io.py",
   NULL,
 };
