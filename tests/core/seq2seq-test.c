@@ -99,9 +99,8 @@ check_rows (const char *what, const float *p, gsize n_rows, int n_cols, gboolean
     }
 }
 
-/* Runs MODEL on group GROUP of FILE and compares the six arrays; the trace (owned). */
-static AsTrace *
-compare_group (AsModel *model, hid_t file, const char *group, const char *label)
+AsTrace *
+seq2seq_compare_group (AsModel *model, hid_t file, const char *group, const char *label)
 {
   g_autoptr (GArray) src = marian_read_ids (file, group, "source_ids");
   g_autoptr (GArray) tgt = marian_read_ids (file, group, "target_ids");
@@ -171,7 +170,7 @@ seq2seq_compare_model (const char *dir, Seq2seqExpected expected, Seq2seqIds ids
   for (int n = 0; n < 3; n++)
     {
       g_autofree char *group = g_strdup_printf ("seq%d", n);
-      g_autoptr (AsTrace) t = compare_group (model, file, group, label);
+      g_autoptr (AsTrace) t = seq2seq_compare_group (model, file, group, label);
       if (extra != NULL)
         extra (t, file, group);
     }

@@ -35,6 +35,11 @@ typedef char *(*Seq2seqExpected) (const char *model_dir, const char *const *src,
 /* Further checks of a family on the trace T of FILE's group GROUP (T5's position bias). */
 typedef void (*Seq2seqExtraCheck) (const AsTrace *t, hid_t file, const char *group);
 
+/* Runs MODEL (as_forward_translation, all logits) on the pair of FILE's group GROUP and compares
+ * the six arrays (encoder_attentions, decoder_attentions, cross_attentions, both stacks' hidden
+ * states, logits); returns the trace (owned). */
+AsTrace *seq2seq_compare_group (AsModel *model, hid_t file, const char *group, const char *label);
+
 /* Source/target pairs at T = 1, a prime and ≥ 256 through as_forward_translation on the model in
  * DIR (NULL: skipped), each compared with the reference; EXTRA may be NULL. */
 void seq2seq_compare_model (const char *dir, Seq2seqExpected expected, Seq2seqIds ids, int vocab,
