@@ -16,7 +16,6 @@
  * (zeros when absent). Facts and sources: core/README.md ("BART and mBART"). */
 #include "marian-private.h"
 
-
 static const char *const bart_model_types[] = { "bart", "mbart", NULL };
 
 static gboolean
