@@ -1,5 +1,5 @@
 /* reference-cache.h — files made by a tests/reference script once per build folder and shared by
- * the test programs (decoder-models.c, encoder-models.c).
+ * the test programs (decoder-models.c, encoder-models.c, bart-models.c, t5-models.c).
  *
  * A result lives in $ATTNSCOPE_BUILD_DIR/tests/<FOLDER> ($ATTNSCOPE_REFERENCE_CACHE/<FOLDER> when
  * that is set, so that two build folders share it; the test's temporary folder without either)
@@ -34,5 +34,18 @@ void reference_cache_run (const ReferenceCache *cache, const char *python, GPtrA
 
 /* Copies the file FROM to TO. */
 void reference_cache_copy_file (const char *from, const char *to);
+
+/* The encoder–decoder scripts' subcommands (bart_reference.py, t5_reference.py), each made when
+ * missing; NULL with the test skipped when the reference's Python cannot run.
+ *   make-model OUT ARGS…: the model folder (owned path), NAME labels it;
+ *   expected MODEL OUT --src-ids SRC[i] --tgt-ids TGT[i] for N pairs: an HDF5 file;
+ *   generate MODEL --src-ids SRC [--beams BEAMS] [--max-length MAX_LENGTH] --out OUT (0: the
+ *   model's): the JSON object {ids, beams, max_length, score}. */
+char *reference_cache_model (const ReferenceCache *cache, const char *name,
+                             const char *const *args);
+char *reference_cache_expected (const ReferenceCache *cache, const char *model_dir,
+                                const char *const *src, const char *const *tgt, int n);
+char *reference_cache_generated (const ReferenceCache *cache, const char *model_dir,
+                                 const char *src, int beams, int max_length);
 
 G_END_DECLS
