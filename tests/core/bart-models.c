@@ -81,7 +81,8 @@ bart_expected_no_positions (const char *model_dir, const char *const *src, const
       g_ptr_array_add (args, g_strdup (tgt[i]));
       g_string_append_printf (what, "%s\x1e%s\x1f", src[i], tgt[i]);
     }
-  char *out = cached_output (model_dir, "expected-no-positions", what->str, args, 2, ".h5");
+  char *out = reference_cache_output (&cache, model_dir, "expected-no-positions", what->str, args,
+                                      2, ".h5");
   g_string_free (what, TRUE);
   return out;
 }

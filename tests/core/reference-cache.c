@@ -98,11 +98,9 @@ reference_cache_model (const ReferenceCache *cache, const char *name, const char
   return model;
 }
 
-/* Runs ARGS (args[0] the subcommand, the output path at OUT_INDEX filled here) into a cached
- * file named after MODEL_DIR, KIND and WHAT. */
-static char *
-cached_output (const ReferenceCache *cache, const char *model_dir, const char *kind,
-               const char *what, GPtrArray *args, guint out_index, const char *suffix)
+char *
+reference_cache_output (const ReferenceCache *cache, const char *model_dir, const char *kind,
+                        const char *what, GPtrArray *args, guint out_index, const char *suffix)
 {
   g_autofree char *base = g_path_get_basename (model_dir);
   g_autofree char *name = g_strconcat (base, "-", kind, NULL);
@@ -142,7 +140,7 @@ reference_cache_expected (const ReferenceCache *cache, const char *model_dir,
       g_ptr_array_add (args, g_strdup (tgt[i]));
       g_string_append_printf (what, "%s\x1e%s\x1f", src[i], tgt[i]);
     }
-  char *out = cached_output (cache, model_dir, "expected", what->str, args, 2, ".h5");
+  char *out = reference_cache_output (cache, model_dir, "expected", what->str, args, 2, ".h5");
   g_string_free (what, TRUE);
   return out;
 }
@@ -169,5 +167,5 @@ reference_cache_generated (const ReferenceCache *cache, const char *model_dir, c
   g_ptr_array_add (args, g_strdup ("--out"));
   g_ptr_array_add (args, g_strdup (""));
   g_autofree char *what = g_strdup_printf ("%s\x1f%d\x1f%d", src, beams, max_length);
-  return cached_output (cache, model_dir, "generate", what, args, args->len - 1, ".json");
+  return reference_cache_output (cache, model_dir, "generate", what, args, args->len - 1, ".json");
 }

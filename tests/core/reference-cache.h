@@ -48,4 +48,11 @@ char *reference_cache_expected (const ReferenceCache *cache, const char *model_d
 char *reference_cache_generated (const ReferenceCache *cache, const char *model_dir,
                                  const char *src, int beams, int max_length);
 
+/* Runs ARGS (args[0] the subcommand, the output path at OUT_INDEX filled here) into a cached file
+ * named after MODEL_DIR, KIND and WHAT, ending in SUFFIX; NULL (the test skipped) without the
+ * reference's Python. */
+char *reference_cache_output (const ReferenceCache *cache, const char *model_dir, const char *kind,
+                              const char *what, GPtrArray *args, guint out_index,
+                              const char *suffix);
+
 G_END_DECLS
