@@ -1,15 +1,17 @@
 #!/usr/bin/python3
 """t5_reference.py — the project's independent PyTorch reference for T5-family models (HF
-T5ForConditionalGeneration: t5 v1.0, v1.1 / Flan-T5, mt5), following transformers'
-models/t5/modeling_t5.py eager code (v4.40-v4.45) and configuration_t5.py; transformers itself is
-not used.
+T5ForConditionalGeneration: t5 v1.0, v1.1 / Flan-T5, mt5; UMT5ForConditionalGeneration: umt5),
+following transformers' models/t5/modeling_t5.py and models/umt5/modeling_umt5.py eager code
+(v4.40-v4.45), configuration_t5.py and configuration_umt5.py; transformers itself is not used.
 
 Maths (modeling_t5.py):
   T5LayerNorm: w * (x * rsqrt(mean(x^2) + eps)), variance in float32, no mean, no bias.
   T5Attention: q, k, v, o without biases; scores = q k^T (no 1/sqrt(d_kv)); + position_bias;
     softmax in float32; o(P v). The layer with has_relative_attention_bias (block 0 of each
     stack) computes position_bias = relative_attention_bias(bucket(key - query)) [1,H,Tq,Tk]
-    (+ the mask: finfo.min where masked) and every later layer reuses it. The decoder's
+    (+ the mask: finfo.min where masked) and every later layer reuses it. umt5
+    (UMT5LayerSelfAttention: has_relative_attention_bias=True in every block) gives every
+    layer's self-attention its own table and computes its own bias from it. The decoder's
     cross-attention has no bias table: its bias is zeros.
   _relative_position_bucket: bidirectional (encoder) halves the buckets, the upper half for
     keys after the query; causal (decoder) counts only the past (the future is bucket 0);
@@ -23,7 +25,7 @@ Maths (modeling_t5.py):
   Head: lm_logits = lm_head(y * d_model**-0.5 when tie_word_embeddings else y).
 
 Subcommands (the C tests call exactly these):
-  make-model OUT_DIR [--model-type t5|mt5] [--layers L] [--decoder-layers Ld] [--heads H]
+  make-model OUT_DIR [--model-type t5|mt5|umt5] [--layers L] [--decoder-layers Ld] [--heads H]
              [--d-model D] [--d-kv K] [--d-ff F] [--vocab V] [--buckets B] [--max-distance M]
              [--ff-proj relu|gated-gelu|...] [--tie|--no-tie] [--dtype f32|bf16] [--shards N]
              [--seed S] [--num-beams K] [--max-length N] [--min-length N] [--gen KEY=JSON]...
@@ -32,12 +34,14 @@ Subcommands (the C tests call exactly these):
       config.json, generation_config.json and safetensors weights with HF's state-dict names
       (random; each tensor its own numpy Generator (seed, index)). --stored-buckets writes
       relative_attention_bias tables of another bucket count than config.json says (bad input);
+      --drop-bias-layer K (umt5) leaves out the encoder's layer K table (bad input);
       --tokenizer trains T5's Unigram tokenizer.json (at most V pieces) on the text file TEXT.
   expected MODEL_DIR OUT.h5 --src-ids 1,2 --tgt-ids 0,5 [...]
       per pair a group /seqN: source_ids, target_ids, encoder_attentions [L,H,S,S],
       encoder_hidden_states [L+1,S,D], encoder_position_bias [H,S,S], decoder_attentions
       [Ld,H,T,T], cross_attentions [Ld,H,T,S], decoder_hidden_states [Ld+1,T,D],
-      decoder_position_bias [H,T,T] (masked entries 0), logits [T,V]; float32.
+      decoder_position_bias [H,T,T] (masked entries 0), logits [T,V]; float32. For umt5 the
+      position biases are per layer: [L,H,S,S] and [Ld,H,T,T].
   generate MODEL_DIR --src-ids IDS [--beams K] [--max-length N] [--json | --out FILE]
       greedy or beam search as HF generate() with the model's generation_config.json
       (marian_generate.py's processors and beam bookkeeping, which T5 shares).
@@ -73,12 +77,19 @@ def _import_torch(threads=2):
 # --- layout ---------------------------------------------------------------------------------
 
 
-def param_specs(cfg, stored_buckets=None):
+def default_tie(model_type):
+    """tie_word_embeddings when config.json does not say: MT5Config's default is false,
+    T5Config's and UMT5Config's (transformers 4.x) true."""
+    return model_type != "mt5"
+
+
+def param_specs(cfg, stored_buckets=None, drop_bias_layer=None):
     """[(name, shape, kind)] in T5ForConditionalGeneration's state-dict order."""
     D, H, K, F = cfg["d_model"], cfg["num_heads"], cfg["d_kv"], cfg["d_ff"]
     I, V = H * K, cfg["vocab_size"]
     nb = stored_buckets or cfg["relative_attention_num_buckets"]
     gated = cfg["feed_forward_proj"].startswith("gated-")
+    every_layer = cfg["model_type"] == "umt5"
     out = [("shared.weight", (V, D), "embed")]
 
     def attn(p, name, bias):
@@ -100,7 +111,8 @@ def param_specs(cfg, stored_buckets=None):
     for side, n in (("encoder", cfg["num_layers"]), ("decoder", cfg["num_decoder_layers"])):
         for l in range(n):
             p = "%s.block.%d.layer." % (side, l)
-            out += attn(p + "0.", "SelfAttention", l == 0)
+            table = (l == 0 or every_layer) and not (side == "encoder" and l == drop_bias_layer)
+            out += attn(p + "0.", "SelfAttention", table)
             out.append((p + "0.layer_norm.weight", (D,), "norm"))
             if side == "decoder":
                 out += attn(p + "1.", "EncDecAttention", False)
@@ -115,7 +127,9 @@ def param_specs(cfg, stored_buckets=None):
 
 
 def make_config(a):
-    cfg = {"architectures": ["T5ForConditionalGeneration"], "model_type": a.model_type,
+    arch = "UMT5ForConditionalGeneration" if a.model_type == "umt5" else \
+        "T5ForConditionalGeneration"
+    cfg = {"architectures": [arch], "model_type": a.model_type,
            "d_model": a.d_model, "d_kv": a.d_kv, "d_ff": a.d_ff, "num_layers": a.layers,
            "num_decoder_layers": a.decoder_layers or a.layers, "num_heads": a.heads,
            "vocab_size": a.vocab, "relative_attention_num_buckets": a.buckets,
@@ -203,7 +217,8 @@ def cmd_make_model(a):
     dtype = safetensors_io.FROM_OPTION[a.dtype]
     scale = {"embed": 0.5, "matrix": a.std, "bias_table": 0.5, "norm": 0.1}
     tensors = []
-    for i, (name, shape, kind) in enumerate(param_specs(cfg, a.stored_buckets)):
+    for i, (name, shape, kind) in enumerate(param_specs(cfg, a.stored_buckets,
+                                                        a.drop_bias_layer)):
         rng = np.random.default_rng([a.seed, i])
         z = rng.standard_normal(shape, dtype=np.float32) * np.float32(scale[kind])
         if kind == "norm":
@@ -246,7 +261,8 @@ class T5:
         act = "gelu_new" if proj == "gated-gelu" else proj.split("-")[-1]
         self.act = {"relu": torch.relu, "gelu": torch.nn.functional.gelu, "silu":
                     torch.nn.functional.silu, "gelu_new": self._gelu_new}[act]
-        self.tie = cfg.get("tie_word_embeddings", cfg["model_type"] != "mt5")
+        self.tie = cfg.get("tie_word_embeddings", default_tie(cfg["model_type"]))
+        self.every_layer = cfg["model_type"] == "umt5"
         # marian_generate.py reads these
         self.cfg = dict(cfg, max_position_embeddings=1 << 22)
 
@@ -294,12 +310,13 @@ class T5:
         """src [B,S] -> (last hidden [B,S,D], hidden states, attentions, bias [H,S,S])."""
         x = torch.nn.functional.embedding(src, self.w["shared.weight"])
         S = src.shape[1]
-        bias = self.compute_bias(
-            self.w["encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"],
-            S, S, True)
-        hidden, attns = [], []
+        hidden, attns, biases = [], [], []
         for l in range(self.cfg["num_layers"]):
             p = "encoder.block.%d.layer." % l
+            if l == 0 or self.every_layer:
+                bias = self.compute_bias(
+                    self.w[p + "0.SelfAttention.relative_attention_bias.weight"], S, S, True)
+            biases.append(bias[0])
             hidden.append(x)
             a, wts = self.attention(self.rms(x, p + "0.layer_norm.weight"),
                                     self.rms(x, p + "0.layer_norm.weight"),
@@ -309,22 +326,24 @@ class T5:
             attns.append(wts)
         x = self.rms(x, "encoder.final_layer_norm.weight")
         hidden.append(x)
-        self.last_encoder = (hidden, attns, bias[0])
+        self.last_encoder = (hidden, attns,
+                             torch.stack(biases) if self.every_layer else biases[0])
         return x, hidden, attns
 
     def decode(self, tgt, enc, last_only=False):
         """tgt [B,T], enc [B,S,D] -> dict logits [B,T,V] (+ captures)."""
         x = torch.nn.functional.embedding(tgt, self.w["shared.weight"])
         T = tgt.shape[1]
-        bias = self.compute_bias(
-            self.w["decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"],
-            T, T, False)
         causal = torch.tril(torch.ones(T, T))
-        masked = bias + (1.0 - causal)[None, None] * torch.finfo(torch.float32).min
-        hidden, attns, cross = [], [], []
+        hidden, attns, cross, biases = [], [], [], []
         zero = torch.zeros(1, self.H, T, enc.shape[1])
         for l in range(self.cfg["num_decoder_layers"]):
             p = "decoder.block.%d.layer." % l
+            if l == 0 or self.every_layer:
+                bias = self.compute_bias(
+                    self.w[p + "0.SelfAttention.relative_attention_bias.weight"], T, T, False)
+                masked = bias + (1.0 - causal)[None, None] * torch.finfo(torch.float32).min
+            biases.append((bias * causal)[0])
             hidden.append(x)
             n = self.rms(x, p + "0.layer_norm.weight")
             a, wts = self.attention(n, n, p + "0.SelfAttention", masked)
@@ -341,7 +360,7 @@ class T5:
         head = self.w["shared.weight"] if self.tie else self.w["lm_head.weight"]
         logits = y @ head.T
         return {"logits": logits, "hidden": hidden, "attentions": attns, "cross": cross,
-                "bias": (bias * causal)[0]}
+                "bias": torch.stack(biases) if self.every_layer else biases[0]}
 
 
 def load_model(model_dir):
@@ -349,7 +368,7 @@ def load_model(model_dir):
     with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as f:
         cfg = json.load(f)
     cfg.setdefault("num_decoder_layers", cfg["num_layers"])
-    cfg.setdefault("tie_word_embeddings", cfg["model_type"] != "mt5")
+    cfg.setdefault("tie_word_embeddings", default_tie(cfg["model_type"]))
     ckpt = safetensors_io.Checkpoint(model_dir)
     w = {}
     for name, shape, _ in param_specs(cfg):
@@ -422,7 +441,8 @@ def main(argv=None):
     sub = ap.add_subparsers(dest="cmd", required=True)
     m = sub.add_parser("make-model")
     m.add_argument("out_dir")
-    m.add_argument("--model-type", default="t5", choices=("t5", "mt5"))
+    m.add_argument("--model-type", default="t5", choices=("t5", "mt5", "umt5"))
+    m.add_argument("--drop-bias-layer", type=int)
     for opt, default in (("--layers", 2), ("--decoder-layers", 0), ("--heads", 4),
                          ("--d-model", 64), ("--d-kv", 16), ("--d-ff", 96), ("--vocab", 300),
                          ("--buckets", 32), ("--max-distance", 128), ("--shards", 1),
