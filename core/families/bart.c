@@ -16,50 +16,7 @@
  * (zeros when absent). Facts and sources: core/README.md ("BART and mBART"). */
 #include "marian-private.h"
 
-#include <math.h>
-
-#include "as-error.h"
-
 static const char *const bart_model_types[] = { "bart", "mbart", NULL };
-
-/* The token ids a BartConfig names, each -1 when absent and otherwise inside the vocabulary. */
-static gboolean
-read_ids (AsConfig *c, AsMarianSettings *s, const AsConfigReader *r, GError **error)
-{
-  int max_id = AS_CONFIG_MAX_VOCAB;
-  if (!as_config_reader_int (r, "decoder_start_token_id", TRUE, -1, 0, max_id,
-                             &c->decoder_start_token_id, error)
-      || !as_config_reader_int (r, "pad_token_id", TRUE, -1, 0, max_id, &s->pad_token_id, error)
-      || !as_config_reader_int (r, "forced_eos_token_id", TRUE, -1, 0, max_id,
-                                &s->forced_eos_token_id, error))
-    return FALSE;
-  const int ids[] = { c->decoder_start_token_id, s->pad_token_id, s->forced_eos_token_id };
-  const char *const keys[] = { "decoder_start_token_id", "pad_token_id", "forced_eos_token_id" };
-  for (gsize i = 0; i < G_N_ELEMENTS (ids); i++)
-    if (ids[i] >= c->vocab_size)
-      {
-        g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                     "%s: %s %d is outside the vocabulary (vocab_size %d)", r->path, keys[i],
-                     ids[i], c->vocab_size);
-        return FALSE;
-      }
-  return TRUE;
-}
-
-/* tie_word_embeddings must hold its default, true: the output matrix is the shared embedding. */
-static gboolean
-read_tie (const AsConfigReader *r, GError **error)
-{
-  gboolean tie;
-  if (!as_config_reader_bool (r, "tie_word_embeddings", TRUE, &tie, error))
-    return FALSE;
-  if (!tie)
-    g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                 "%s: tie_word_embeddings is false (the output matrix would not be the shared "
-                 "embedding); not supported",
-                 r->path);
-  return tie;
-}
 
 static gboolean
 bart_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
@@ -69,35 +26,9 @@ bart_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
   c->encoder_decoder = TRUE;
   c->causal_lm = FALSE;
   const char *type = NULL;
-  gboolean scale;
   if (!as_config_reader_string (r, "model_type", &type, error)
-      || !as_config_reader_int (r, "d_model", FALSE, 0, 2, AS_CONFIG_MAX_WIDTH, &c->n_embd, error)
-      || !as_config_reader_int (r, "vocab_size", FALSE, 0, 1, AS_CONFIG_MAX_VOCAB, &c->vocab_size,
-                                error)
-      || !as_config_reader_int (r, "max_position_embeddings", FALSE, 0, 1, AS_CONFIG_MAX_POSITIONS,
-                                &c->n_positions, error)
-      || !as_marian_read_stack (r, "decoder", &c->n_layer, &c->n_head, &c->n_inner, error)
-      || !as_marian_read_stack (r, "encoder", &c->n_encoder_layer, &c->n_encoder_head,
-                                &c->encoder_n_inner, error)
-      /* BartConfig's and MBartConfig's defaults: gelu, no embedding scale */
-      || !as_config_reader_activation (r, "activation_function", AS_ACT_GELU, &c->activation, error)
-      || !as_config_reader_bool (r, "scale_embedding", FALSE, &scale, error)
-      || !read_ids (c, s, r, error) || !read_tie (r, error))
+      || !as_marian_read_common (c, s, r, error))
     return FALSE;
-  for (int side = 0; side < 2; side++)
-    {
-      int heads = side == 0 ? c->n_encoder_head : c->n_head;
-      if (c->n_embd % heads != 0)
-        {
-          g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                       "%s: d_model (%d) is not divisible by %s_attention_heads (%d)", r->path,
-                       c->n_embd, side == 0 ? "encoder" : "decoder", heads);
-          return FALSE;
-        }
-    }
-  c->head_dim = c->n_embd / c->n_head;
-  c->layer_norm_eps = AS_MARIAN_LN_EPS;
-  s->embed_scale = scale ? sqrtf ((float) c->n_embd) : 1.0f;
   s->position_offset = 2;
   s->learned_positions = TRUE;
   s->embedding_norm = TRUE;

@@ -93,10 +93,14 @@ gpointer as_marian_bind_weights (const AsConfig *c, const AsTensorStore *store, 
                                  GError **error);
 void as_marian_free_weights (gpointer weights);
 
-/* Reads the keys of one stack: SIDE ("encoder", "decoder") + _layers, _attention_heads and
- * _ffn_dim (marian.c; MarianConfig and BartConfig name them alike). */
-gboolean as_marian_read_stack (const AsConfigReader *r, const char *side, int *layers, int *heads,
-                               int *ffn, GError **error);
+/* The config.json keys MarianConfig and BartConfig name alike (marian.c): d_model, vocab_size,
+ * max_position_embeddings, each stack's _layers, _attention_heads and _ffn_dim,
+ * activation_function (default gelu), scale_embedding (default false: S->embed_scale),
+ * decoder_start_token_id, pad_token_id and forced_eos_token_id (-1 when absent, else inside the
+ * vocabulary) and tie_word_embeddings (must be true); d_model divisible by both stacks' heads.
+ * Fills C's sizes, head_dim and layer_norm_eps. */
+gboolean as_marian_read_common (AsConfig *c, AsMarianSettings *s, const AsConfigReader *r,
+                                GError **error);
 const AsMarianSettings *as_marian_settings (const AsConfig *config);
 
 /* --- blocks (marian-blocks.c) --------------------------------------------------------------- */

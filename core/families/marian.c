@@ -18,9 +18,11 @@
 
 static const char *const marian_model_types[] = { "marian", NULL };
 
-gboolean
-as_marian_read_stack (const AsConfigReader *r, const char *side, int *layers, int *heads, int *ffn,
-                      GError **error)
+/* Reads the keys of one stack: SIDE ("encoder", "decoder") + _layers, _attention_heads and
+ * _ffn_dim. */
+static gboolean
+read_stack (const AsConfigReader *r, const char *side, int *layers, int *heads, int *ffn,
+            GError **error)
 {
   g_autofree char *k_layers = g_strdup_printf ("%s_layers", side);
   g_autofree char *k_heads = g_strdup_printf ("%s_attention_heads", side);
@@ -43,33 +45,46 @@ require_true (const AsConfigReader *r, const char *key, const char *why, GError 
   return value;
 }
 
+/* The token ids the config names, each -1 when absent and otherwise inside the vocabulary. */
 static gboolean
-marian_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
+read_ids (AsConfig *c, AsMarianSettings *s, const AsConfigReader *r, GError **error)
 {
-  AsMarianSettings *s = g_new0 (AsMarianSettings, 1);
-  c->settings = s;
-  c->encoder_decoder = TRUE;
-  c->causal_lm = FALSE;
-  gboolean scale;
   int max_id = AS_CONFIG_MAX_VOCAB;
+  if (!as_config_reader_int (r, "decoder_start_token_id", TRUE, -1, 0, max_id,
+                             &c->decoder_start_token_id, error)
+      || !as_config_reader_int (r, "pad_token_id", TRUE, -1, 0, max_id, &s->pad_token_id, error)
+      || !as_config_reader_int (r, "forced_eos_token_id", TRUE, -1, 0, max_id,
+                                &s->forced_eos_token_id, error))
+    return FALSE;
+  const int ids[] = { c->decoder_start_token_id, s->pad_token_id, s->forced_eos_token_id };
+  const char *const keys[] = { "decoder_start_token_id", "pad_token_id", "forced_eos_token_id" };
+  for (gsize i = 0; i < G_N_ELEMENTS (ids); i++)
+    if (ids[i] >= c->vocab_size)
+      {
+        g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
+                     "%s: %s %d is outside the vocabulary (vocab_size %d)", r->path, keys[i],
+                     ids[i], c->vocab_size);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+gboolean
+as_marian_read_common (AsConfig *c, AsMarianSettings *s, const AsConfigReader *r, GError **error)
+{
+  gboolean scale;
   if (!as_config_reader_int (r, "d_model", FALSE, 0, 2, AS_CONFIG_MAX_WIDTH, &c->n_embd, error)
       || !as_config_reader_int (r, "vocab_size", FALSE, 0, 1, AS_CONFIG_MAX_VOCAB, &c->vocab_size,
                                 error)
       || !as_config_reader_int (r, "max_position_embeddings", FALSE, 0, 1, AS_CONFIG_MAX_POSITIONS,
                                 &c->n_positions, error)
-      || !as_marian_read_stack (r, "decoder", &c->n_layer, &c->n_head, &c->n_inner, error)
-      || !as_marian_read_stack (r, "encoder", &c->n_encoder_layer, &c->n_encoder_head,
-                                &c->encoder_n_inner, error)
-      /* MarianConfig's defaults: gelu, no embedding scale */
+      || !read_stack (r, "decoder", &c->n_layer, &c->n_head, &c->n_inner, error)
+      || !read_stack (r, "encoder", &c->n_encoder_layer, &c->n_encoder_head, &c->encoder_n_inner,
+                      error)
+      /* MarianConfig's, BartConfig's and MBartConfig's defaults: gelu, no embedding scale */
       || !as_config_reader_activation (r, "activation_function", AS_ACT_GELU, &c->activation, error)
       || !as_config_reader_bool (r, "scale_embedding", FALSE, &scale, error)
-      || !as_config_reader_int (r, "decoder_start_token_id", TRUE, -1, 0, max_id,
-                                &c->decoder_start_token_id, error)
-      || !as_config_reader_int (r, "pad_token_id", TRUE, -1, 0, max_id, &s->pad_token_id, error)
-      || !as_config_reader_int (r, "forced_eos_token_id", TRUE, -1, 0, max_id,
-                                &s->forced_eos_token_id, error)
-      || !require_true (r, "share_encoder_decoder_embeddings",
-                        "the decoder would have a vocabulary of its own", error)
+      || !read_ids (c, s, r, error)
       || !require_true (r, "tie_word_embeddings",
                         "the output matrix would not be the shared embedding", error))
     return FALSE;
@@ -84,17 +99,22 @@ marian_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
           return FALSE;
         }
     }
-  if (c->decoder_start_token_id >= c->vocab_size)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
-                   "%s: decoder_start_token_id %d is outside the vocabulary (vocab_size %d)",
-                   r->path, c->decoder_start_token_id, c->vocab_size);
-      return FALSE;
-    }
   c->head_dim = c->n_embd / c->n_head;
   c->layer_norm_eps = AS_MARIAN_LN_EPS;
   s->embed_scale = scale ? sqrtf ((float) c->n_embd) : 1.0f;
   return TRUE;
+}
+
+static gboolean
+marian_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
+{
+  AsMarianSettings *s = g_new0 (AsMarianSettings, 1);
+  c->settings = s;
+  c->encoder_decoder = TRUE;
+  c->causal_lm = FALSE;
+  return as_marian_read_common (c, s, r, error)
+         && require_true (r, "share_encoder_decoder_embeddings",
+                          "the decoder would have a vocabulary of its own", error);
 }
 
 /* Weights the configuration implies, in floats: HF's num_parameters (the shared embedding once,

@@ -18,6 +18,8 @@ typedef struct
   int32_t start;              /* decoder_start_token_id */
   int eos;                    /* eos_token_id, -1 when none */
   int forced_eos;             /* forced_eos_token_id, -1 when none */
+  int forced_bos;             /* forced_bos_token_id, -1 when none */
+  int no_repeat_ngram;        /* no_repeat_ngram_size, 0 when off */
   const GPtrArray *bad_words; /* GArray of int32 each, or NULL */
   double length_penalty;
   gboolean early_stopping;

@@ -1,10 +1,13 @@
 /* generate.c — greedy and beam search as transformers' generate() (generate-private.h).
  *
  * Logits processors, in transformers' order, on one row of scores given its sequence (cur_len =
- * its length, the start token included): NoBadWords (a one-token bad word gets −inf; a longer
- * one only when the sequence ends with its prefix), MinLength (</s> −inf while cur_len <
- * min_length), ForcedEOS (at cur_len = max_length − 1 every score but the forced token's is −inf
- * and that one 0), then log-softmax again when renormalize_logits.
+ * its length, the start token included): NoRepeatNGram (n = no_repeat_ngram_size: for every
+ * earlier n-gram of the sequence whose first n − 1 tokens equal the sequence's last n − 1, its
+ * last token gets −inf; nothing while cur_len + 1 < n), NoBadWords (a one-token bad word gets
+ * −inf; a longer one only when the sequence ends with its prefix), MinLength (</s> −inf while
+ * cur_len < min_length), ForcedBOS (at cur_len = 1 every score but forced_bos_token_id's is −inf
+ * and that one 0), ForcedEOS (the same at cur_len = max_length − 1 for forced_eos_token_id),
+ * then log-softmax again when renormalize_logits.
  *
  * Greedy: processors on the last position's logits, the first maximal id, stop after </s> or at
  * max_length tokens. Beam search with K beams: scores = processors(log_softmax(logits)) + the
@@ -50,9 +53,31 @@ ends_with (const int32_t *seq, int len, const GArray *word, int n)
   return memcmp (seq + len - n, word->data, (gsize) n * sizeof (int32_t)) == 0;
 }
 
+/* NoRepeatNGramLogitsProcessor: bans the token that would repeat an N-gram of SEQ [LEN]. */
+static void
+ban_repeated_ngrams (float *row, const int32_t *seq, int len, int n)
+{
+  if (n <= 0 || len + 1 < n)
+    return;
+  const int32_t *tail = seq + len - (n - 1); /* the last n − 1 tokens */
+  for (int j = 0; j + n <= len; j++)
+    if (memcmp (seq + j, tail, (gsize) (n - 1) * sizeof (int32_t)) == 0)
+      row[seq[j + n - 1]] = -INFINITY;
+}
+
+/* Every score of ROW [V] −inf but TOKEN's, which becomes 0. */
+static void
+force_token (float *row, int V, int token)
+{
+  for (int i = 0; i < V; i++)
+    row[i] = -INFINITY;
+  row[token] = 0.0f;
+}
+
 static void
 process_row (float *row, int V, const int32_t *seq, int len, const AsSearchSettings *s)
 {
+  ban_repeated_ngrams (row, seq, len, s->no_repeat_ngram);
   for (guint w = 0; s->bad_words != NULL && w < s->bad_words->len; w++)
     {
       const GArray *word = g_ptr_array_index (s->bad_words, w);
@@ -62,12 +87,10 @@ process_row (float *row, int V, const int32_t *seq, int len, const AsSearchSetti
     }
   if (s->eos >= 0 && len < s->min_length)
     row[s->eos] = -INFINITY;
+  if (s->forced_bos >= 0 && len == 1)
+    force_token (row, V, s->forced_bos);
   if (s->forced_eos >= 0 && len == s->max_length - 1)
-    {
-      for (int i = 0; i < V; i++)
-        row[i] = -INFINITY;
-      row[s->forced_eos] = 0.0f;
-    }
+    force_token (row, V, s->forced_eos);
   if (s->renormalize)
     log_softmax (row, V);
 }

@@ -34,6 +34,8 @@ search_settings (AsSearchSettings *s, const AsModel *model, const AsGenerationCo
     .start = g->decoder_start_token_id,
     .eos = g->eos_token_id,
     .forced_eos = g->forced_eos_token_id,
+    .forced_bos = g->forced_bos_token_id,
+    .no_repeat_ngram = g->no_repeat_ngram_size,
     .bad_words = g->bad_words,
     .length_penalty = g->length_penalty,
     .early_stopping = g->early_stopping,

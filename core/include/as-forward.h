@@ -74,6 +74,11 @@ typedef struct
   AsAttentionStorage attention; /* how the trace keeps attention; 0 = AS_ATTENTION_AUTO */
   AsForwardProgress progress;   /* NULL: not told */
   gpointer progress_data;       /* progress's user_data */
+  gboolean logits_only; /* capture nothing but the logits (and hidden[L], which they are read
+                         * from): no attention, contexts, attention outputs or other hidden
+                         * states (NULL or zeros). The rotary decoders with the sequential
+                         * residual only (others capture everything): what capturing costs is
+                         * measured against it (tests/bench/bench-capture.c) */
 } AsForwardOptions;
 
 /* Makes AS_ATTENTION_AUTO mean STORAGE in this process (before any pass; the window and `export`

@@ -25,6 +25,8 @@ typedef struct _AsGenerationConfig
   int eos_token_id;
   int pad_token_id;
   int forced_eos_token_id;     /* the only token allowed at max_length − 1 */
+  int forced_bos_token_id;     /* the only token allowed right after the start token */
+  int no_repeat_ngram_size;    /* 0: off; else no n-gram of this size occurs twice */
   GPtrArray *bad_words;        /* GArray of int32 each: bad_words_ids, never generated */
   double length_penalty;       /* beam scores are divided by length^length_penalty */
   gboolean early_stopping;     /* beam search stops as soon as num_beams hypotheses are done */

@@ -1,7 +1,8 @@
 /* generation-config.c — generation_config.json (or config.json's legacy keys) into
  * AsGenerationConfig (generation-config-private.h). Defaults are transformers' GenerationConfig
  * (v4.40): num_beams 1, max_length 20, min_length 0, length_penalty 1.0, early_stopping false,
- * renormalize_logits false, no bad words; decoder_start_token_id falls back to config.json's. */
+ * renormalize_logits false, no bad words, no forced tokens, no_repeat_ngram_size 0;
+ * decoder_start_token_id falls back to config.json's. */
 #include "generation-config-private.h"
 
 #include <string.h>
@@ -88,7 +89,8 @@ refuse_number (const AsConfigReader *r, const char *key, double neutral, GError 
     return TRUE;
   g_set_error (error, AS_ERROR, AS_ERROR_CONFIG,
                "%s: %s is %g; attnscope generates without it (supported: greedy and beam search "
-               "with bad words, min_length, forced </s>, length penalty)",
+               "with bad words, min_length, forced first and last tokens, no-repeat n-grams, "
+               "length penalty)",
                r->path, key, value);
   return FALSE;
 }
@@ -118,6 +120,9 @@ read_settings (AsGenerationConfig *g, const AsConfigReader *r, const AsConfig *c
       || !read_token (r, "eos_token_id", V, &g->eos_token_id, error)
       || !read_token (r, "pad_token_id", V, &g->pad_token_id, error)
       || !read_token (r, "forced_eos_token_id", V, &g->forced_eos_token_id, error)
+      || !read_token (r, "forced_bos_token_id", V, &g->forced_bos_token_id, error)
+      || !as_config_reader_int (r, "no_repeat_ngram_size", TRUE, 0, 0, AS_CONFIG_MAX_POSITIONS,
+                                &g->no_repeat_ngram_size, error)
       || !read_bad_words (r, V, g->bad_words, error)
       || !as_config_reader_double (r, "length_penalty", 1.0, -1e6, 1e6, &g->length_penalty, error)
       || !as_config_reader_bool (r, "early_stopping", FALSE, &g->early_stopping, error)
@@ -125,10 +130,8 @@ read_settings (AsGenerationConfig *g, const AsConfigReader *r, const AsConfig *c
       || !as_config_reader_bool (r, "do_sample", FALSE, &sample, error)
       || !refuse_number (r, "num_beam_groups", 1, error)
       || !refuse_number (r, "repetition_penalty", 1, error)
-      || !refuse_number (r, "no_repeat_ngram_size", 0, error)
       || !refuse_number (r, "encoder_no_repeat_ngram_size", 0, error)
-      || !refuse_number (r, "encoder_repetition_penalty", 1, error)
-      || !refuse_number (r, "forced_bos_token_id", -1, error))
+      || !refuse_number (r, "encoder_repetition_penalty", 1, error))
     return FALSE;
   if (sample)
     {

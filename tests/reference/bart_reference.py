@@ -22,10 +22,11 @@ Subcommands (the C tests call exactly these):
   make-model OUT_DIR [--model-type bart|mbart] [--layers L] [--decoder-layers Ld] [--heads H]
              [--d-model D] [--ffn F] [--vocab V] [--positions P] [--act gelu|relu|...]
              [--scale-embedding] [--dtype f32|bf16] [--shards N] [--seed S] [--num-beams K]
-             [--max-length N] [--min-length N]
+             [--max-length N] [--min-length N] [--gen KEY=JSON]... [--eos-bias B]
       config.json, generation_config.json, tokenizer.json (byte-level BPE: the 256 byte
       symbols, a few merges, <s> <pad> </s> <unk> <mask>, RobertaProcessing) and safetensors
-      weights with HF's state-dict names (model.shared.weight, final_logits_bias [1, V], ...).
+      weights with HF's state-dict names (model.shared.weight, final_logits_bias [1, V], ...);
+      --eos-bias B adds B to final_logits_bias of </s> (id 2).
   expected MODEL_DIR OUT.h5 --src-ids 1,2 --tgt-ids 0,5 [...]
       per pair /seqN: source_ids, target_ids, encoder_attentions [L,H,S,S],
       encoder_hidden_states [L+1,S,D], decoder_attentions [Ld,H,T,T], cross_attentions
@@ -44,6 +45,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import safetensors_io  # noqa: E402
+import seq2seq_reference  # noqa: E402
+from seq2seq_reference import parse_ids  # noqa: E402
 
 torch = None
 OFFSET = 2
@@ -166,13 +169,7 @@ def cmd_make_model(a):
     safetensors_io.write_json(os.path.join(a.out_dir, "config.json"), cfg)
     gen = {"bos_token_id": 0, "decoder_start_token_id": 2, "eos_token_id": 2,
            "forced_eos_token_id": 2, "pad_token_id": 1, "transformers_version": "4.45.0"}
-    if a.num_beams:
-        gen["num_beams"] = a.num_beams
-    if a.max_length:
-        gen["max_length"] = a.max_length
-    if a.min_length:
-        gen["min_length"] = a.min_length
-    safetensors_io.write_json(os.path.join(a.out_dir, "generation_config.json"), gen)
+    seq2seq_reference.write_generation_config(a.out_dir, gen, a)
     write_tokenizer(a.out_dir, a.vocab)
     dtype = safetensors_io.FROM_OPTION[a.dtype]
     scale = {"embed": 0.5, "matrix": a.std, "bias": 0.1, "norm": 0.1}
@@ -182,6 +179,8 @@ def cmd_make_model(a):
         z = rng.standard_normal(shape, dtype=np.float32) * np.float32(scale[kind])
         if kind == "norm":
             z += np.float32(1.0)
+        if name == "final_logits_bias":
+            z[0, 2] += np.float32(a.eos_bias)  # </s> more likely: beams close at varied lengths
         tensors.append((name, dtype, shape, z))
     safetensors_io.write_checkpoint(a.out_dir, tensors, a.shards)
 
@@ -283,10 +282,6 @@ def load_model(model_dir):
     return Bart(cfg, w)
 
 
-def parse_ids(text):
-    return [int(x) for x in text.split(",") if x.strip()]
-
-
 def run_pair(model, src, tgt):
     with torch.no_grad():
         enc, hidden, attns = model.encode(torch.tensor([src]))
@@ -324,22 +319,7 @@ def cmd_expected(a):
 
 
 def cmd_generate(a):
-    import marian_generate
-    model = load_model(a.model_dir)
-    with open(os.path.join(a.model_dir, "generation_config.json"), encoding="utf-8") as f:
-        gen = json.load(f)
-    ids, score = marian_generate.generate(model, parse_ids(a.src_ids), gen, a.beams, a.max_length)
-    beams = a.beams or gen.get("num_beams") or 1
-    n = a.max_length or gen.get("max_length") or 20
-    obj = {"ids": ids, "beams": beams, "max_length": n, "score": score}
-    if a.out:
-        with open(a.out + ".tmp", "w", encoding="utf-8") as f:
-            f.write(json.dumps(obj))
-        os.replace(a.out + ".tmp", a.out)
-    elif a.json:
-        print(json.dumps(obj))
-    else:
-        print(" ".join(str(i) for i in ids))
+    seq2seq_reference.cmd_generate(load_model, a)
 
 
 def main(argv=None):
@@ -350,13 +330,14 @@ def main(argv=None):
     m.add_argument("--model-type", default="bart", choices=("bart", "mbart"))
     for opt, default in (("--layers", 2), ("--decoder-layers", 0), ("--heads", 4),
                          ("--d-model", 64), ("--ffn", 96), ("--vocab", 300),
-                         ("--positions", 300), ("--shards", 1), ("--seed", 0),
-                         ("--num-beams", 0), ("--max-length", 0), ("--min-length", 0)):
+                         ("--positions", 300), ("--shards", 1), ("--seed", 0)):
         m.add_argument(opt, type=int, default=default)
+    seq2seq_reference.add_generation_options(m)
     m.add_argument("--act", default="gelu")
     m.add_argument("--scale-embedding", action="store_true")
     m.add_argument("--dtype", default="f32", choices=("f32", "bf16"))
     m.add_argument("--std", type=float, default=0.1)
+    m.add_argument("--eos-bias", type=float, default=0.0)
     e = sub.add_parser("expected")
     e.add_argument("model_dir")
     e.add_argument("out")
@@ -364,13 +345,7 @@ def main(argv=None):
     e.add_argument("--tgt-ids", action="append", required=True)
     e.add_argument("--no-positions", action="store_true",
                    help="leave out the position embeddings of both stacks")
-    g = sub.add_parser("generate")
-    g.add_argument("model_dir")
-    g.add_argument("--src-ids", required=True)
-    g.add_argument("--beams", type=int)
-    g.add_argument("--max-length", type=int)
-    g.add_argument("--json", action="store_true")
-    g.add_argument("--out", help="write the JSON object to this file")
+    seq2seq_reference.add_generate_parser(sub)
     a = ap.parse_args(argv)
     if a.cmd == "make-model":
         cmd_make_model(a)

@@ -61,7 +61,7 @@ CHUNK_ELEMENTS = 1 << 23  # rows are drawn and written in chunks of at most this
 # Shapes and config values of real checkpoints as their hub config.json gives them
 # (HuggingFaceTB/SmolLM2-135M, meta-llama/Llama-3.2-1B, EleutherAI/pythia-70m,
 # Qwen/Qwen2.5-0.5B, Qwen/Qwen3-0.6B, microsoft/Phi-3-mini-4k-instruct,
-# TinyLlama/TinyLlama-1.1B-Chat-v1.0); weights are random.
+# TinyLlama/TinyLlama-1.1B-Chat-v1.0, google/gemma-3-270m); weights are random.
 PRESETS = {
     "smollm2-135m": dict(family="llama", layers=30, heads=9, kv_heads=3, hidden=576,
                          intermediate=1536, vocab=49152, positions=8192, rope_theta=100000.0,
@@ -90,6 +90,11 @@ PRESETS = {
     "tinyllama": dict(family="llama", layers=22, heads=32, kv_heads=4, hidden=2048,
                       intermediate=5632, vocab=32000, positions=2048, rope_theta=10000.0,
                       tie=False, dtype="bf16", eps=1e-5, bos=1, eos=2),
+    # google/gemma-3-270m: 5 sliding layers (window 512) per global one
+    "gemma-3-270m": dict(family="gemma3_text", layers=18, heads=4, kv_heads=1, hidden=640,
+                         intermediate=2048, vocab=262144, positions=32768, head_dim=256,
+                         rope_theta=1000000.0, sliding_window=512, tie=True, dtype="bf16",
+                         eps=1e-6, bos=2, eos=1),
 }
 
 

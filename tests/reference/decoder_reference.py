@@ -13,7 +13,7 @@ Subcommands (the C tests call exactly these):
              [--dtype f32|bf16|f16] [--shards N] [--seed S] [--std X] [--eps E]
              [--rope-parameters] [--from-meta [--meta-out FILE]]
              [--preset smollm2-135m|llama-3.2-1b|pythia-70m|qwen2.5-0.5b|qwen3-0.6b|
-                       phi3-mini-4k|tinyllama]
+                       phi3-mini-4k|tinyllama|gemma-3-270m]
       a random model in the exact HF folder layout (decoder_layout.py): config.json and
       model.safetensors, or with --shards N > 1 model-0000k-of-0000N.safetensors plus
       model.safetensors.index.json. A preset supplies the real model's shapes, config values

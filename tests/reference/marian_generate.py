@@ -4,10 +4,14 @@ BeamSearchScorer + BeamHypotheses, generation/logits_process.py; transformers v4
 
 Decoder input starts as [decoder_start_token_id] (= pad, V-1). At every step, with cur_len = the
 length of the decoder sequence so far (start token included):
-  processors, in HF's order: NoBadWords (each single-id bad word, here [[pad]], gets -inf;
-  longer bad words only when the sequence ends with their prefix), MinLength (eos -inf while
-  cur_len < min_length), ForcedEOS (when cur_len == max_length - 1 every score but eos is -inf
-  and eos is 0), then LogitNormalization (log_softmax again) when renormalize_logits.
+  processors, in HF's order: NoRepeatNGram (no_repeat_ngram_size n: the n-grams of each row's
+  sequence keyed by their first n-1 tokens; the row's last n-1 tokens' entry lists the banned
+  tokens, -inf; nothing while cur_len + 1 < n), NoBadWords (each single-id bad word, here
+  [[pad]], gets -inf; longer bad words only when the sequence ends with their prefix),
+  MinLength (eos -inf while cur_len < min_length), ForcedBOS (when cur_len == 1 every score
+  but forced_bos_token_id's is -inf and that one 0), ForcedEOS (the same when cur_len ==
+  max_length - 1 for forced_eos_token_id), then LogitNormalization (log_softmax again) when
+  renormalize_logits.
 Greedy (num_beams 1): processors on the raw last-position logits, argmax (first index on ties),
   append, stop after eos or when the sequence has max_length tokens.
 Beam search (num_beams K): scores = processors(log_softmax(logits)) + running beam score (first
@@ -35,6 +39,8 @@ class Processors:
         self.bad = gen.get("bad_words_ids") or []
         self.eos = gen.get("eos_token_id")
         self.forced_eos = gen.get("forced_eos_token_id")
+        self.forced_bos = gen.get("forced_bos_token_id")
+        self.ngram = gen.get("no_repeat_ngram_size") or 0
         self.min_length = gen.get("min_length") or 0
         self.renorm = bool(gen.get("renormalize_logits"))
         self.max_length = max_length
@@ -44,6 +50,15 @@ class Processors:
         """seqs: list of id lists (one per row), scores [N,V] float32 -> new scores."""
         scores = scores.clone()
         cur_len = len(seqs[0])
+        if self.ngram > 0 and cur_len + 1 >= self.ngram:
+            n = self.ngram
+            for r, s in enumerate(seqs):
+                # transformers' _get_ngrams / _get_generated_ngrams
+                table = {}
+                for gram in zip(*[s[i:] for i in range(n)]):
+                    table.setdefault(tuple(gram[:-1]), []).append(gram[-1])
+                for tok in table.get(tuple(s[cur_len + 1 - n:cur_len]), []):
+                    scores[r, tok] = NEG_INF
         for word in self.bad:
             if len(word) == 1:
                 scores[:, word[0]] = NEG_INF
@@ -53,6 +68,9 @@ class Processors:
                     scores[r, word[-1]] = NEG_INF
         if self.eos is not None and cur_len < self.min_length:
             scores[:, self.eos] = NEG_INF
+        if self.forced_bos is not None and cur_len == 1:
+            scores[:] = NEG_INF
+            scores[:, self.forced_bos] = 0.0
         if self.forced_eos is not None and cur_len == self.max_length - 1:
             scores[:] = NEG_INF
             scores[:, self.forced_eos] = 0.0

@@ -26,7 +26,8 @@ Subcommands (the C tests call exactly these):
   make-model OUT_DIR [--model-type t5|mt5] [--layers L] [--decoder-layers Ld] [--heads H]
              [--d-model D] [--d-kv K] [--d-ff F] [--vocab V] [--buckets B] [--max-distance M]
              [--ff-proj relu|gated-gelu|...] [--tie|--no-tie] [--dtype f32|bf16] [--shards N]
-             [--seed S] [--num-beams K] [--max-length N] [--stored-buckets B2]
+             [--seed S] [--num-beams K] [--max-length N] [--min-length N] [--gen KEY=JSON]...
+             [--stored-buckets B2]
              [--tokenizer TEXT]
       config.json, generation_config.json and safetensors weights with HF's state-dict names
       (random; each tensor its own numpy Generator (seed, index)). --stored-buckets writes
@@ -56,6 +57,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import safetensors_io  # noqa: E402
+import seq2seq_reference  # noqa: E402
+from seq2seq_reference import parse_ids, read_generation  # noqa: E402
 
 torch = None
 
@@ -196,11 +199,7 @@ def cmd_make_model(a):
     safetensors_io.write_json(os.path.join(a.out_dir, "config.json"), cfg)
     gen = {"decoder_start_token_id": 0, "eos_token_id": 1, "pad_token_id": 0,
            "transformers_version": "4.45.0"}
-    if a.num_beams:
-        gen["num_beams"] = a.num_beams
-    if a.max_length:
-        gen["max_length"] = a.max_length
-    safetensors_io.write_json(os.path.join(a.out_dir, "generation_config.json"), gen)
+    seq2seq_reference.write_generation_config(a.out_dir, gen, a)
     dtype = safetensors_io.FROM_OPTION[a.dtype]
     scale = {"embed": 0.5, "matrix": a.std, "bias_table": 0.5, "norm": 0.1}
     tensors = []
@@ -360,10 +359,6 @@ def load_model(model_dir):
     return T5(cfg, w)
 
 
-def parse_ids(text):
-    return [int(x) for x in text.split(",") if x.strip()]
-
-
 def run_pair(model, src, tgt):
     with torch.no_grad():
         enc, hidden, attns = model.encode(torch.tensor([src]))
@@ -398,27 +393,8 @@ def cmd_expected(a):
     os.replace(tmp, a.out)
 
 
-def read_generation(model_dir):
-    path = os.path.join(model_dir, "generation_config.json")
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
-
-
 def cmd_generate(a):
-    import marian_generate
-    model = load_model(a.model_dir)
-    gen = read_generation(a.model_dir)
-    ids, score = marian_generate.generate(model, parse_ids(a.src_ids), gen, a.beams, a.max_length)
-    beams = a.beams or gen.get("num_beams") or 1
-    n = a.max_length or gen.get("max_length") or 20
-    if a.out:
-        with open(a.out + ".tmp", "w", encoding="utf-8") as f:
-            f.write(json.dumps({"ids": ids, "beams": beams, "max_length": n, "score": score}))
-        os.replace(a.out + ".tmp", a.out)
-    elif a.json:
-        print(json.dumps({"ids": ids, "beams": beams, "max_length": n, "score": score}))
-    else:
-        print(" ".join(str(i) for i in ids))
+    seq2seq_reference.cmd_generate(load_model, a)
 
 
 def cmd_bench(a):
@@ -450,9 +426,9 @@ def main(argv=None):
     for opt, default in (("--layers", 2), ("--decoder-layers", 0), ("--heads", 4),
                          ("--d-model", 64), ("--d-kv", 16), ("--d-ff", 96), ("--vocab", 300),
                          ("--buckets", 32), ("--max-distance", 128), ("--shards", 1),
-                         ("--seed", 0), ("--num-beams", 0), ("--max-length", 0),
-                         ("--stored-buckets", 0)):
+                         ("--seed", 0), ("--stored-buckets", 0)):
         m.add_argument(opt, type=int, default=default)
+    seq2seq_reference.add_generation_options(m)
     m.add_argument("--ff-proj", default="relu")
     m.add_argument("--tie", dest="tie", action="store_true", default=True)
     m.add_argument("--no-tie", dest="tie", action="store_false")
@@ -464,13 +440,7 @@ def main(argv=None):
     e.add_argument("out")
     e.add_argument("--src-ids", action="append", required=True)
     e.add_argument("--tgt-ids", action="append", required=True)
-    g = sub.add_parser("generate")
-    g.add_argument("model_dir")
-    g.add_argument("--src-ids", required=True)
-    g.add_argument("--beams", type=int)
-    g.add_argument("--max-length", type=int)
-    g.add_argument("--json", action="store_true")
-    g.add_argument("--out", help="write the JSON object to this file")
+    seq2seq_reference.add_generate_parser(sub)
     b = sub.add_parser("bench")
     b.add_argument("model_dir")
     b.add_argument("--src-ids", required=True)

@@ -59,9 +59,19 @@ attnscope_figure_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot, cons
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   if (figure == NULL || width <= 0 || height <= 0)
     return;
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  ar_figure_render (cr, figure, width, height);
-  cairo_destroy (cr);
+  /* tiles of at most TILE pixels a side: a long text's figure (an alignment of 1,000 source
+   * tokens is ~22,000 pixels wide) would otherwise be one texture beyond the renderer's largest
+   * (16,384), clipped with a warning; each tile draws the figure clipped to itself */
+  const int TILE = 4096;
+  for (int y = 0; y < height; y += TILE)
+    for (int x = 0; x < width; x += TILE)
+      {
+        graphene_rect_t tile
+            = GRAPHENE_RECT_INIT (x, y, MIN (TILE, width - x), MIN (TILE, height - y));
+        cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &tile);
+        ar_figure_render (cr, figure, width, height);
+        cairo_destroy (cr);
+      }
 }
 
 void
