@@ -207,8 +207,9 @@ test_translation (void)
   g_test_message ("with positions: %swithout: %s", with.out, without.out);
   g_assert_cmpstr (with.out, !=, without.out);
   g_autofree char *png = g_build_filename (test_tmpdir (), "cross.png", NULL);
-  g_auto (Run) ex = run_cli ("export", "--model", "attnscope-mini-en-de", "--text", "The man",
-                             "--kind", "cross", "--no-positions", "-o", png, NULL);
+  g_auto (Run) ex
+      = run_cli ("export", "--model", "attnscope-mini-en-de", "--text", "The man", "--kind",
+                 "cross", "--layer", "0", "--head", "0", "--no-positions", "-o", png, NULL);
   if (ex.status != 0)
     g_test_message ("%s", ex.err);
   g_assert_cmpint (ex.status, ==, 0);
