@@ -2,7 +2,8 @@
  * difference or the loss when it is switched off (as_ablation_scan).
  *
  *   ablate --scan [--model M] (--text T | --lines FILE) (--token WORD [--vs-token W2] | --loss)
- *          [--ablation zero|mean [--mean-over FILE]] [--truncate] [--json]
+ *          [--ablation zero|mean [--mean-over FILE]] [--ablate LIST] [--no-positions]
+ *          [--truncate] [--json]
  *
  * With --lines the effects (and the clean value) are the means over the file's lines, summed
  * exactly (as-shard-sum.h): --shard K/N -o PART runs one shard and `attnscope merge` joins the
@@ -21,7 +22,8 @@
 typedef struct
 {
   char *shard, *part, *model, *text, *ids, *lines, *token, *vs_token, *ablation, *mean_over;
-  gboolean scan, loss, truncate, json;
+  char *ablate; /* --ablate: heads and MLPs switched off in every pass (a base ablation) */
+  gboolean scan, loss, truncate, json, no_positions;
   int loss_from;
 } AblateArgs;
 
@@ -43,7 +45,8 @@ typedef struct
   AsMetric metric;
   AsAblationKind kind;
   float *head_means, *mlp_means;
-  double *effect; /* [L][H] one text's */
+  AsAblationSet *base; /* --ablate, or NULL */
+  double *effect;      /* [L][H] one text's */
   ScanSums sums;
   GArray *ids; /* int32_t: the first text's ids */
 } ScanJob;
@@ -67,8 +70,13 @@ scan_text (const char *text, gpointer user_data, GError **error)
     return FALSE;
   double clean;
   AsScanStats st;
-  if (!as_ablation_scan (job->model, t->ids, t->n_tokens, &job->metric, job->kind, job->head_means,
-                         job->mlp_means, job->effect, &clean, &st, error))
+  AsScanOptions so = { .kind = job->kind,
+                       .head_means = job->head_means,
+                       .mlp_means = job->mlp_means,
+                       .base = job->base,
+                       .no_positions = job->args->no_positions };
+  if (!as_ablation_scan_with (job->model, t->ids, t->n_tokens, &job->metric, &so, job->effect,
+                              &clean, &st, error))
     return FALSE;
   ScanSums *sums = &job->sums;
   for (gsize i = 0; i < (gsize) c->n_layer * c->n_head; i++)
@@ -92,7 +100,8 @@ typedef struct
   const char *model_name, *measure, *ablation;
   int32_t token_id, vs_id;
   int loss_from;
-  const GArray *ids; /* a single text's ids, or NULL (--lines) */
+  const GArray *ids;  /* a single text's ids, or NULL (--lines) */
+  const char *ablate; /* --ablate (the base ablation), or NULL */
 } ScanLabels;
 
 static void
@@ -105,6 +114,8 @@ format_json (GString *out, const ScanSums *sums, const ScanLabels *lb)
   cli_json_set_string (b, "model", lb->model_name);
   cli_json_set_string (b, "measure", lb->measure);
   cli_json_set_string (b, "ablation", lb->ablation);
+  if (lb->ablate != NULL)
+    cli_json_set_string (b, "ablated", lb->ablate);
   cli_json_set_int (b, "texts", sums->n_texts);
   cli_json_set_int (b, "token_id", lb->token_id);
   cli_json_set_int (b, "vs_id", lb->vs_id);
@@ -173,6 +184,13 @@ part_options (const ScanLabels *lb, const AblateArgs *a)
   cli_json_set_int (b, "loss_from", lb->loss_from);
   cli_json_set_string (b, "ablation", lb->ablation);
   cli_json_set_string (b, "mean_over", a->mean_over != NULL ? a->mean_over : "");
+  if (a->ablate != NULL)
+    cli_json_set_string (b, "ablate", a->ablate);
+  if (a->no_positions)
+    {
+      json_builder_set_member_name (b, "no_positions");
+      json_builder_add_boolean_value (b, TRUE);
+    }
   json_builder_set_member_name (b, "truncate");
   json_builder_add_boolean_value (b, a->truncate);
   json_builder_end_object (b);
@@ -265,6 +283,7 @@ cli_ablate_merge (GString *out, GPtrArray *parts, gboolean json, GError **error)
         .model_name = first->model_name,
         .measure = json_object_get_string_member_with_default (o, "measure", ""),
         .ablation = json_object_get_string_member_with_default (o, "ablation", "zero"),
+        .ablate = json_object_get_string_member_with_default (o, "ablate", NULL),
         .token_id = (int32_t) json_object_get_int_member_with_default (o, "token_id", -1),
         .vs_id = (int32_t) json_object_get_int_member_with_default (o, "vs_id", -1),
         .loss_from = (int) json_object_get_int_member_with_default (o, "loss_from", 0),
@@ -318,6 +337,14 @@ run_scan (const AblateArgs *a, CliShard *shard)
     job.kind = AS_ABLATION_MEAN;
   if (job.kind == AS_ABLATION_MEAN && a->mean_over == NULL)
     return cli_fail_printf ("--ablation mean needs --mean-over FILE (the texts to average over)");
+  g_autoptr (AsAblationSet) base = NULL;
+  if (a->ablate != NULL)
+    {
+      base = as_ablation_set_new (c->n_layer, c->n_head);
+      if (!as_ablation_set_parse (base, a->ablate, &error))
+        return cli_fail (error);
+      job.base = base;
+    }
   gsize n = (gsize) c->n_layer * c->n_head;
   g_autofree double *effect = g_new0 (double, n);
   g_autofree AsShardSum *sum = g_new0 (AsShardSum, n);
@@ -335,6 +362,7 @@ run_scan (const AblateArgs *a, CliShard *shard)
     .vs_id = job.metric.vs_id,
     .loss_from = job.metric.loss_from,
     .ids = a->lines == NULL ? job.ids : NULL,
+    .ablate = a->ablate,
   };
   if (ok && shard->active)
     ok = cli_shard_write_part (shard, model, part_options (&lb, a), part_result (&job.sums),
@@ -393,6 +421,10 @@ cli_ablate (int argc, char **argv)
       "What replaces a switched-off head: zero (default) or mean", "zero|mean" },
     { "mean-over", 0, 0, G_OPTION_ARG_FILENAME, &a.mean_over,
       "Texts (one a line) whose positions the mean ablation averages over", "FILE" },
+    { "ablate", 0, 0, G_OPTION_ARG_STRING, &a.ablate,
+      "Heads and MLPs switched off in every pass, as --ablation (e.g. 0.3,2.5,mlp3)", "LIST" },
+    { "no-positions", 0, 0, G_OPTION_ARG_NONE, &a.no_positions,
+      "Leave out the position embeddings (or the rotation of RoPE models)", NULL },
     { "truncate", 0, 0, G_OPTION_ARG_NONE, &a.truncate,
       "Keep the first tokens when a text is longer than the context", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print JSON", NULL },
@@ -424,6 +456,7 @@ cli_ablate (int argc, char **argv)
   g_free (a.vs_token);
   g_free (a.ablation);
   g_free (a.mean_over);
+  g_free (a.ablate);
   g_free (a.shard);
   g_free (a.part);
   return code;

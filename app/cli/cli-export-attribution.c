@@ -11,8 +11,15 @@
 int
 cli_export_attribution_check (const CliExportAttribution *at, gboolean follow)
 {
-  if (!at->attribution && (at->target_id != G_MININT || at->vs_id != G_MININT))
-    return cli_usage_printf ("export", "--target-id and --vs-id go with --attribution");
+  if (!at->attribution
+      && (at->target_id != G_MININT || at->vs_id != G_MININT || at->target_token != NULL
+          || at->vs_token != NULL))
+    return cli_usage_printf ("export", "--target-id, --target-token, --vs-id and "
+                                       "--vs-target-token go with --attribution");
+  if (at->target_token != NULL && at->target_id != G_MININT)
+    return cli_usage_printf ("export", "give at most one of --target-token WORD or --target-id N");
+  if (at->vs_token != NULL && at->vs_id != G_MININT)
+    return cli_usage_printf ("export", "give at most one of --vs-target-token WORD2 or --vs-id N2");
   if (!at->attribution)
     return -1;
   if (follow)
@@ -24,6 +31,27 @@ cli_export_attribution_check (const CliExportAttribution *at, gboolean follow)
                              at->target_id != G_MININT && at->target_id < 0 ? at->target_id
                                                                             : at->vs_id);
   return -1;
+}
+
+void
+cli_export_attribution_clear (CliExportAttribution *at)
+{
+  g_clear_pointer (&at->target_token, g_free);
+  g_clear_pointer (&at->vs_token, g_free);
+}
+
+/* *ID = WORD's single id when WORD is given (else *ID is left alone); the tokenizer's error names
+ * the pieces of a word the vocabulary splits. */
+static gboolean
+word_id (AsTokenizer *tokenizer, const char *word, int *id, GError **error)
+{
+  if (word == NULL)
+    return TRUE;
+  int32_t one = 0;
+  if (!as_tokenizer_word_id (tokenizer, word, &one, error))
+    return FALSE;
+  *id = one;
+  return TRUE;
 }
 
 ArBuiltFigure *
@@ -44,10 +72,14 @@ cli_export_attribution_figure (AsModel *model, const AsTrace *trace, const CliEx
                    trace->n_tokens, trace->n_tokens - 1);
       return NULL;
     }
-  int32_t target = at->target_id;
-  if (at->target_id == G_MININT && !as_attribution_predicted_id (model, trace, p, &target, error))
+  int target_id = at->target_id, vs_id = at->vs_id;
+  if (!word_id (tokenizer, at->target_token, &target_id, error)
+      || !word_id (tokenizer, at->vs_token, &vs_id, error))
     return NULL;
-  int32_t vs = at->vs_id != G_MININT ? at->vs_id : -1;
+  int32_t target = target_id;
+  if (target_id == G_MININT && !as_attribution_predicted_id (model, trace, p, &target, error))
+    return NULL;
+  int32_t vs = vs_id != G_MININT ? vs_id : -1;
   g_autoptr (AsAttribution) result = as_attribution_compute (model, trace, p, target, vs, error);
   if (result == NULL)
     return NULL;

@@ -5,6 +5,7 @@
 #include "as-error.h"
 #include "as-patching.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 #include "patch-figure.h"
 #include "scan-figure.h"
 
@@ -45,8 +46,10 @@ cli_export_patch_figure (AsModel *model, const AsTrace *a, const AsTrace *b,
   const AsTrace *base = patch->reverse ? b : a, *source = patch->reverse ? a : b;
   g_autofree double *effects = g_new0 (double, as_patch_n_effects (model, what, a->n_tokens));
   AsPatchResult result;
-  if (!as_patch (model, base->ids, source->ids, a->n_tokens, &metric, what, effects, &result,
-                 error))
+  AsScanOptions so = { 0 }; /* the model as --ablate and --no-positions change it */
+  cli_intervene_scan_options (&so);
+  if (!as_patch_with (model, base->ids, source->ids, a->n_tokens, &metric, what, &so, effects,
+                      &result, error))
     return NULL;
   g_autofree char *measure = ar_ablation_measure_label (tokenizer, &metric);
   return ar_build_patch_figure (effects, what, base, patch->reverse, &result, measure, texts,

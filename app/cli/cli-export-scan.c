@@ -5,6 +5,7 @@
 
 #include "as-ablation.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 #include "scan-figure.h"
 
 int
@@ -40,11 +41,15 @@ cli_export_scan_figure (AsModel *model, const AsTrace *trace, const CliExportSca
   int L = trace->n_layer, H = trace->n_head;
   g_autofree double *effects = g_new0 (double, (gsize) L *H); /* [L][H] */
   double clean;
-  if (!as_ablation_scan (model, trace->ids, trace->n_tokens, &metric, AS_ABLATION_ZERO, NULL, NULL,
-                         effects, &clean, NULL, error))
+  /* on the model as --ablate, --ablation and --no-positions change it, as the window scans */
+  AsScanOptions so = { 0 };
+  cli_intervene_scan_options (&so);
+  if (!as_ablation_scan_with (model, trace->ids, trace->n_tokens, &metric, &so, effects, &clean,
+                              NULL, error))
     return NULL;
   g_autofree char *measure = ar_ablation_measure_label (tokenizer, &metric);
-  return ar_build_ablation_scan_figure (effects, L, H, clean, measure, "zero", texts,
+  return ar_build_ablation_scan_figure (effects, L, H, clean, measure,
+                                        so.kind == AS_ABLATION_MEAN ? "mean" : "zero", texts,
                                         view->annotate);
 }
 

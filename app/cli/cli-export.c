@@ -13,6 +13,7 @@
  *           --title, --subtitle, --svg-text, --sidecar]
  *   VIEW: --layer L --head H            one head's attention (queries as rows, keys as columns)
  *         --mean L | --rollout L        the mean over layer L's heads | rollout through layer L
+ *         (--layer L --head H | --mean L) --weighting norm   weights × key norms, ‖α·f(x)‖
  *         --grid [--layer L --head H]   every head with its pattern label (L, H outlined)
  *         --similarity KIND [--layer L] [--head H]
  *                                       cosine similarity of embeddings|contexts|attn_out|hidden
@@ -31,10 +32,10 @@
  *                                       each single head switched off: its effect, L × H
  *         --patch --patch-token W1 --patch-vs-token W2 [--patch-what heads|mlps|resid]
  *                 [--patch-reverse] --compare B   activation patching between T and B
- *         --attribution [--target-id N] [--vs-id N2] [--position I]
+ *         --attribution [--target-id N | --target-token W] [--vs-id N2 | ...] [--position I]
  *                                       direct logit attribution of token N's logit (default:
  *                                       the predicted token) at I (default: the last token)
- *         --qk --layer L --head H [--token I]
+ *         --qk --layer L --head H [--token I] [--qk-rope after|before]
  *                                       the query–key view: query I's per-dimension products
  *                                       with every key it sees, and the scores
  *         --alignment (--layer L --head H | --mean L)
@@ -66,6 +67,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "as-attention-norms.h"
 #include "as-attention-ranges.h"
 #include "as-compare.h"
 #include "as-error.h"
@@ -87,6 +89,7 @@
 #include "cli-export-lens.h"
 #include "cli-export-qk.h"
 #include "cli-export-view.h"
+#include "cli-export-weighting.h"
 #include "cli-progress.h"
 #include "compare-figure.h"
 #include "cross-figure.h"
@@ -117,6 +120,8 @@ typedef struct
   gboolean cross;         /* the figure shows the trace's cross-attention */
   float *cross_mean;      /* [L][T][S] */
   double *cross_range;    /* [2 + 2·L·H] (as_trace_cross_attention_ranges) */
+  /* --weighting norm: what each key writes */
+  AsAttentionNorms *norms;
 } Side;
 
 static void
@@ -129,6 +134,7 @@ side_clear (Side *side)
   g_clear_pointer (&side->target_text, g_free);
   g_clear_pointer (&side->cross_mean, g_free);
   g_clear_pointer (&side->cross_range, g_free);
+  g_clear_pointer (&side->norms, as_attention_norms_free);
 }
 
 static ArCrossAttention
@@ -147,6 +153,8 @@ side_attention (const Side *side)
   return (ArAttention){ .trace = side->trace,
                         .mean_heads = side->mean_heads,
                         .rollout = side->rollout,
+                        .key_norms = side->norms != NULL ? side->norms->value_norms : NULL,
+                        .head_shares = side->norms != NULL ? side->norms->head_shares : NULL,
                         .range = side->ranges,
                         .head_ranges = side->ranges != NULL ? side->ranges + 2 : NULL };
 }
@@ -252,6 +260,9 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
         side->cross_range = as_trace_cross_attention_ranges (t);
       return TRUE;
     }
+  if (req->view == VIEW_ATTENTION && v->norm_weighted
+      && (side->norms = as_attention_norms_of_trace (model, t, NULL, error)) == NULL)
+    return FALSE;
   if (req->view == VIEW_ATTENTION && v->aggregate == AR_AGGREGATE_MEAN)
     side->mean_heads = as_trace_mean_heads (t);
   if (req->view == VIEW_ATTENTION && v->aggregate == AR_AGGREGATE_ROLLOUT)
@@ -572,7 +583,7 @@ cli_export (int argc, char **argv)
   g_autofree char *model_spec = NULL, *output = NULL, *compare = NULL, *lines = NULL;
   g_autofree char *pair = NULL, *compare_pair = NULL;
   g_autofree char *similarity = NULL, *project = NULL, *of = NULL, *target = NULL, *kind = NULL;
-  g_autofree char *also = NULL, *highlight = NULL;
+  g_autofree char *also = NULL, *highlight = NULL, *weighting = NULL, *qk_rope = NULL;
   g_auto (GStrv) text_args = NULL;
   ViewOptions v = { .layer = G_MININT,
                     .head = G_MININT,
@@ -658,6 +669,15 @@ cli_export (int argc, char **argv)
       "With --attribution: the token whose logit is split (default: the predicted token)", "N" },
     { "vs-id", 0, 0, G_OPTION_ARG_INT, &req.attribution.vs_id,
       "With --attribution: split the difference of the two tokens' logits", "N2" },
+    { "target-token", 0, 0, G_OPTION_ARG_STRING, &req.attribution.target_token,
+      "With --attribution: the token whose logit is split, by its text", "WORD" },
+    { "vs-target-token", 0, 0, G_OPTION_ARG_STRING, &req.attribution.vs_token,
+      "With --attribution: the other token by its text", "WORD2" },
+    { "weighting", 0, 0, G_OPTION_ARG_STRING, &weighting,
+      "With --layer/--head or --mean: weight (default) or norm (‖α·f(x)‖)", "weight|norm" },
+    { "qk-rope", 0, 0, G_OPTION_ARG_STRING, &qk_rope,
+      "With --qk: the query shown after (default) or before RoPE (models that rotate)",
+      "after|before" },
     { "qk", 0, 0, G_OPTION_ARG_NONE, &req.qk,
       "The query-key view of --layer L --head H for query --token I (default: the last token)",
       NULL },
@@ -693,6 +713,7 @@ cli_export (int argc, char **argv)
       cli_export_lens_clear (&req.lens);
       cli_export_scan_clear (&req.scan);
       cli_export_patch_clear (&req.patch);
+      cli_export_attribution_clear (&req.attribution);
       return code;
     }
   v.similarity = similarity;
@@ -710,6 +731,7 @@ cli_export (int argc, char **argv)
       cli_export_lens_clear (&req.lens);
       cli_export_scan_clear (&req.scan);
       cli_export_patch_clear (&req.patch);
+      cli_export_attribution_clear (&req.attribution);
       return cli_fail (lines_error);
     }
   /* Without --text the first line is the text. */
@@ -727,6 +749,8 @@ cli_export (int argc, char **argv)
       code = cli_usage_printf ("export", "%s", kind_error->message);
       g_error_free (kind_error);
     }
+  if (code < 0)
+    code = cli_export_weighting_check (&req, weighting, qk_rope, compare != NULL);
   if (code < 0 && compare != NULL && req.kind == CLI_ATTENTION_CROSS)
     code = cli_usage_printf ("export", "--compare does not go with --kind cross");
   if (code < 0 && target != NULL && !cli_check_text (target, "--target", &kind_error))
@@ -770,5 +794,6 @@ cli_export (int argc, char **argv)
   cli_export_lens_clear (&req.lens);
   cli_export_scan_clear (&req.scan);
   cli_export_patch_clear (&req.patch);
+  cli_export_attribution_clear (&req.attribution);
   return code;
 }

@@ -25,7 +25,7 @@ typedef struct
 {
   guint64 context_bytes, context_matrices, context_on_demand;
   guint64 budget;
-  int max_tokens, max_tokens_matrices;
+  int max_tokens, max_tokens_matrices, max_tokens_on_demand;
 } InfoMemory;
 
 static InfoMemory
@@ -41,6 +41,7 @@ info_memory (const AsModel *model)
   m.budget = as_forward_budget (model);
   m.max_tokens = as_forward_max_tokens (model, NULL, m.budget);
   m.max_tokens_matrices = as_forward_max_tokens (model, &matrices, m.budget);
+  m.max_tokens_on_demand = as_forward_max_tokens (model, &on_demand, m.budget);
   return m;
 }
 
@@ -85,6 +86,7 @@ print_json (const AsModel *model, const char *weights, char **settings, const In
   cli_json_set_int (out, "trace_bytes_at_context_on_demand",
                     (gint64) MIN (m->context_on_demand, G_MAXINT64));
   cli_json_set_int (out, "max_tokens_now_matrices", m->max_tokens_matrices);
+  cli_json_set_int (out, "max_tokens_now_on_demand", m->max_tokens_on_demand);
   json_builder_end_object (out);
   cli_json_print (out);
 }
@@ -127,8 +129,9 @@ print_text (const AsModel *model, const char *weights, char **settings, const In
   g_autofree char *have = g_format_size (m->budget);
   printf ("trace memory:  %s at the full context of %d tokens (%s with every attention matrix, %s "
           "with queries and keys: attention on demand); %s available now: up to %d tokens fit "
-          "(%d with the matrices the window reads)\n",
-          need, c->n_positions, matrices, on_demand, have, m->max_tokens, m->max_tokens_matrices);
+          "(%d keeping every matrix, %d with queries and keys)\n",
+          need, c->n_positions, matrices, on_demand, have, m->max_tokens, m->max_tokens_matrices,
+          m->max_tokens_on_demand);
 }
 
 int

@@ -118,6 +118,18 @@ cli_intervene_n_mlps (void)
   return prepared_set != NULL ? prepared_set->n_mlps_off : 0;
 }
 
+void
+cli_intervene_scan_options (AsScanOptions *o)
+{
+  o->no_positions = cli_intervene_args.no_positions;
+  if (!have_intervention)
+    return;
+  o->base = prepared_set;
+  o->kind = head_means != NULL ? AS_ABLATION_MEAN : AS_ABLATION_ZERO;
+  o->head_means = head_means;
+  o->mlp_means = mlp_means;
+}
+
 gboolean
 cli_metric_from_words (AsModel *model, const char *token, const char *vs_token, gboolean loss,
                        AsMetric *metric, GError **error)

@@ -79,6 +79,10 @@ gboolean cli_metric_from_words (AsModel *model, const char *token, const char *v
 /* A CliLineFunc that appends a copy of each line to the GPtrArray USER_DATA. */
 gboolean cli_collect_line (const char *line, gpointer user_data, GError **error);
 
+/* O (zeroed by the caller) with the prepared --ablate as its base ablation and --no-positions:
+ * the scan and patching run every pass on the model as the options change it. */
+void cli_intervene_scan_options (AsScanOptions *o);
+
 /* "logit(' car')", "logit(' car') − logit(' man')", "loss" (owned). */
 char *cli_metric_describe (AsModel *model, const AsMetric *metric);
 

@@ -83,7 +83,10 @@ patch_pair (const char *line, gpointer user_data, GError **error)
   const AsTrace *base = a->reverse ? tb : ta, *source = a->reverse ? ta : tb;
   g_autofree double *effects = g_new (double, (gsize) rows *cols);
   AsPatchResult r;
-  if (!as_patch (job->model, base->ids, source->ids, T, &job->metric, a->what, effects, &r, error))
+  AsScanOptions so = { 0 };
+  cli_intervene_scan_options (&so);
+  if (!as_patch_with (job->model, base->ids, source->ids, T, &job->metric, a->what, &so, effects,
+                      &r, error))
     return FALSE;
   for (gsize i = 0; i < (gsize) rows * cols; i++)
     as_shard_sum_add (&s->sum[i], effects[i]);
@@ -160,6 +163,7 @@ part_options (const CliPatchPairsArgs *a, const char *measure)
   json_builder_add_boolean_value (b, a->reverse);
   json_builder_set_member_name (b, "truncate");
   json_builder_add_boolean_value (b, a->truncate);
+  cli_intervene_add_part_options (b);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

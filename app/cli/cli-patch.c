@@ -62,6 +62,7 @@ print_json (AsModel *model, const AsTrace *base, const AsTrace *source, AsPatchW
   cli_json_set_string (b, "what", what_names[what]);
   cli_json_set_string (b, "direction", reverse ? "A into B" : "B into A");
   cli_json_set_string (b, "measure", measure);
+  cli_intervene_add_part_options (b);
   cli_json_set_tokens (b, "tokens", base);
   set_ids (b, "base_ids", base);
   set_ids (b, "source_ids", source);
@@ -149,7 +150,9 @@ run_patch (const PatchArgs *a)
   int cols = what == AS_PATCH_HEADS ? c->n_head : what == AS_PATCH_RESID ? T : c->n_layer;
   g_autofree double *effects = g_new (double, as_patch_n_effects (model, what, T));
   AsPatchResult r;
-  if (!as_patch (model, base->ids, source->ids, T, &metric, what, effects, &r, &error))
+  AsScanOptions so = { 0 };
+  cli_intervene_scan_options (&so);
+  if (!as_patch_with (model, base->ids, source->ids, T, &metric, what, &so, effects, &r, &error))
     return cli_fail (error);
   g_autofree char *measure = cli_metric_describe (model, &metric);
   if (a->json)
@@ -215,6 +218,8 @@ cli_patch (int argc, char **argv)
     { "truncate", 0, 0, G_OPTION_ARG_NONE, &a.truncate,
       "Keep the first tokens when a text is longer than the context", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print JSON", NULL },
+    CLI_ABLATION_OPTIONS,
+    CLI_NO_POSITIONS_OPTION,
     { NULL },
   };
   int code;

@@ -10,6 +10,7 @@
 #include "cli-json.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-intervene.h"
 
 static void
 add_ids (JsonBuilder *out, const char *member, const GArray *ids)
@@ -76,6 +77,7 @@ cli_translate (int argc, char **argv)
     { "max-length", 0, 0, G_OPTION_ARG_INT, &max_length,
       "Longest target in tokens, start token included (default: the model's max_length)", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    CLI_NO_POSITIONS_OPTION,
     { NULL },
   };
   int code;
@@ -103,7 +105,9 @@ cli_translate (int argc, char **argv)
   if (model == NULL)
     return cli_fail (error);
 
-  AsTranslateOptions options = { .num_beams = beams, .max_length = max_length };
+  AsTranslateOptions options = { .num_beams = beams,
+                                 .max_length = max_length,
+                                 .no_positions = cli_intervene_args.no_positions };
   g_autoptr (AsTranslation) translation
       = text != NULL ? as_translate_text (model, text, &options, &error)
                      : as_translate (model, &g_array_index (ids, int32_t, 0), (int) ids->len,

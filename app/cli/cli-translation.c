@@ -4,6 +4,7 @@
 #include "as-error.h"
 #include "as-forward.h"
 #include "as-translate.h"
+#include "cli-intervene.h"
 
 AsTrace *
 cli_translation_forward (AsModel *model, const char *source, const char *target, int beams,
@@ -18,12 +19,15 @@ cli_translation_forward_with_text (AsModel *model, const char *source, const cha
                                    int beams, char **target_text, GError **error)
 {
   *target_text = NULL;
+  /* --no-positions (and an --ablate, which the pass refuses for a translation model) */
+  AsForwardOptions forward = { 0 };
+  cli_intervene_apply (&forward);
   if (target != NULL)
     {
       *target_text = g_strdup (target);
-      return as_forward_translation_text (model, source, target, NULL, error);
+      return as_forward_translation_text (model, source, target, &forward, error);
     }
-  AsTranslateOptions options = { .num_beams = beams };
+  AsTranslateOptions options = { .num_beams = beams, .no_positions = forward.no_positions };
   g_autoptr (AsTranslation) translation = as_translate_text (model, source, &options, error);
   if (translation == NULL)
     return NULL;
@@ -31,7 +35,7 @@ cli_translation_forward_with_text (AsModel *model, const char *source, const cha
   return as_forward_translation (model, &g_array_index (translation->source_ids, int32_t, 0),
                                  (int) translation->source_ids->len,
                                  &g_array_index (translation->ids, int32_t, 0),
-                                 (int) translation->ids->len, NULL, error);
+                                 (int) translation->ids->len, &forward, error);
 }
 
 gboolean

@@ -38,13 +38,21 @@ gui_export_dup_command (AttnscopeWindow *window, AttnscopePage *page, const ArVi
       g_ptr_array_add (argv, g_strdup (attnscope_analysis_get_pair (analysis)));
     }
   attnscope_page_append_export_args (page, view, argv);
-  /* the model as the window runs it: heads switched off (zero ablation), positions left out */
+  /* the model as the window runs it: heads switched off (zero or mean ablation), positions left
+   * out */
   AttnscopeWhatifState *whatif
       = attnscope_whatif_get_state (attnscope_session_get_whatif (session));
   if (whatif->n_heads_off > 0)
     {
       g_ptr_array_add (argv, g_strdup ("--ablate"));
       g_ptr_array_add (argv, attnscope_whatif_state_dup_spec (whatif));
+    }
+  if (attnscope_whatif_state_mean (whatif))
+    {
+      g_ptr_array_add (argv, g_strdup ("--ablation"));
+      g_ptr_array_add (argv, g_strdup ("mean"));
+      g_ptr_array_add (argv, g_strdup ("--mean-over"));
+      g_ptr_array_add (argv, g_strdup (whatif->mean_over));
     }
   if (whatif->no_positions)
     g_ptr_array_add (argv, g_strdup ("--no-positions"));

@@ -15,6 +15,7 @@
 
 #include "as-error.h"
 #include "as-perplexity.h"
+#include "scan-private.h"
 
 AsAblationSet *
 as_ablation_set_new (int n_layer, int n_head)
@@ -185,7 +186,7 @@ as_ablation_means (AsModel *model, char *const *texts, int n_texts, const char *
       g_autoptr (AsTrace) t0 = NULL;
       g_autoptr (GError) local = NULL;
       /* the MLP outputs are recorded in a buffer sized by the text's tokens: tokenize first */
-      g_autoptr (AsTrace) sized = as_forward_text (model, texts[i], TRUE, NULL, &local);
+      g_autoptr (AsTrace) sized = as_forward_text (model, texts[i], FALSE, NULL, &local);
       if (sized == NULL)
         {
           g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s text %d: ", what, i + 1);
@@ -290,44 +291,91 @@ as_ablation_scan_full (AsModel *model, const int32_t *ids, int n_ids, const AsMe
                        GCancellable *cancellable, AsScanProgress progress, gpointer user_data,
                        double *effects, double *clean, AsScanStats *stats, GError **error)
 {
+  AsScanOptions o = { .kind = kind,
+                      .head_means = head_means,
+                      .mlp_means = mlp_means,
+                      .cancellable = cancellable,
+                      .progress = progress,
+                      .user_data = user_data };
+  return as_ablation_scan_with (model, ids, n_ids, metric, &o, effects, clean, stats, error);
+}
+
+gboolean
+as_scan_cancelled (const AsScanOptions *o, GError **error)
+{
+  if (o->cancellable == NULL || !g_cancellable_is_cancelled (o->cancellable))
+    return FALSE;
+  g_set_error (error, AS_ERROR, AS_ERROR_CANCELLED, "the run was cancelled");
+  return TRUE;
+}
+
+AsIntervention
+as_scan_base_intervention (const AsScanOptions *o, guint8 *heads, int n_layer, int n_head)
+{
+  const AsAblationSet *base = o->base;
+  gboolean mean = o->kind == AS_ABLATION_MEAN;
+  if (base != NULL && base->n_heads_off > 0)
+    memcpy (heads, base->heads, (gsize) n_layer * n_head);
+  AsIntervention iv = {
+    .heads = base != NULL && base->n_heads_off > 0 ? heads : NULL,
+    .mlps = base != NULL && base->n_mlps_off > 0 ? base->mlps : NULL,
+    .head_means = mean ? o->head_means : NULL,
+    .mlp_means = mean ? o->mlp_means : NULL,
+  };
+  return iv;
+}
+
+gboolean
+as_ablation_scan_with (AsModel *model, const int32_t *ids, int n_ids, const AsMetric *metric,
+                       const AsScanOptions *options, double *effects, double *clean,
+                       AsScanStats *stats, GError **error)
+{
+  static const AsScanOptions none = { 0 };
+  const AsScanOptions *so = options != NULL ? options : &none;
   const AsConfig *c = as_model_get_config (model);
   if (!check_metric (model, metric, n_ids, error))
     return FALSE;
   int L = c->n_layer, H = c->n_head;
-  AsForwardOptions options
-      = { .all_logits = as_metric_all_logits (metric), .cancellable = cancellable };
-  g_autoptr (AsTrace) base = as_forward (model, ids, n_ids, &options, error);
+  g_autofree guint8 *heads = g_new0 (guint8, (gsize) L * H); /* [L][H] base ∪ the scanned head */
+  AsIntervention base_iv = as_scan_base_intervention (so, heads, L, H);
+  AsForwardOptions options_clean = { .all_logits = as_metric_all_logits (metric),
+                                     .cancellable = so->cancellable,
+                                     .no_positions = so->no_positions };
+  if (base_iv.heads != NULL || base_iv.mlps != NULL)
+    options_clean.intervention = &base_iv;
+  g_autoptr (AsTrace) base = as_forward (model, ids, n_ids, &options_clean, error);
   if (base == NULL)
     return FALSE;
   *clean = as_metric_value (metric, base);
-  if (progress != NULL)
-    progress (0, L * H, user_data);
-  g_autofree guint8 *heads = g_new0 (guint8, (gsize) L * H); /* [L][H] */
+  if (so->progress != NULL)
+    so->progress (0, L * H, so->user_data);
   AsScanStats st = { .passes = 1, .layers_computed = L, .layers_full = L };
   for (int l = 0; l < L; l++)
     for (int h = 0; h < H; h++)
       {
         gsize at = (gsize) l * H + h;
-        heads[at] = 1;
-        AsIntervention iv = {
-          .heads = heads,
-          .head_means = kind == AS_ABLATION_MEAN ? head_means : NULL,
-          .mlp_means = kind == AS_ABLATION_MEAN ? mlp_means : NULL,
-          .start_layer = l,
-          .start_hidden = base->hidden,
-        };
-        AsForwardOptions o = options;
-        o.intervention = &iv;
-        g_autoptr (AsTrace) t = as_forward (model, ids, n_ids, &o, error);
-        heads[at] = 0;
-        if (t == NULL)
-          return FALSE;
-        effects[at] = as_metric_value (metric, t) - *clean;
-        if (progress != NULL)
-          progress ((int) at + 1, L * H, user_data);
-        st.passes++;
-        st.layers_computed += L - l;
-        st.layers_full += L;
+        if (heads[at])
+          effects[at] = 0; /* switched off already */
+        else
+          {
+            heads[at] = 1;
+            AsIntervention iv = base_iv;
+            iv.heads = heads;
+            iv.start_layer = l;
+            iv.start_hidden = base->hidden;
+            AsForwardOptions o = options_clean;
+            o.intervention = &iv;
+            g_autoptr (AsTrace) t = as_forward (model, ids, n_ids, &o, error);
+            heads[at] = 0;
+            if (t == NULL)
+              return FALSE;
+            effects[at] = as_metric_value (metric, t) - *clean;
+            st.passes++;
+            st.layers_computed += L - l;
+            st.layers_full += L;
+          }
+        if (so->progress != NULL)
+          so->progress ((int) at + 1, L * H, so->user_data);
       }
   if (stats != NULL)
     *stats = st;

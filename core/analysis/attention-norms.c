@@ -129,6 +129,44 @@ as_attention_norms_compute (AsModel *model, const AsTrace *trace, GCancellable *
   return g_steal_pointer (&norms);
 }
 
+AsAttentionNorms *
+as_attention_norms_of_trace (AsModel *model, const AsTrace *trace, GCancellable *cancellable,
+                             GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL, NULL);
+  gboolean translation = as_model_get_config (model)->encoder_decoder;
+  if (translation && trace->source == NULL)
+    {
+      /* a translation's encoder: the readout's output projections are the decoder's */
+      g_set_error_literal (error, AS_ERROR, AS_ERROR_INPUT,
+                           "the attention norms of a translation model are of its decoder's "
+                           "self-attention: the core reads no output projection of the encoder's "
+                           "heads");
+      return NULL;
+    }
+  if (trace->v != NULL)
+    return as_attention_norms_compute (model, trace, cancellable, error);
+  AsReadout pieces;
+  if (!as_output_pieces_get (model, "the attention norms", FALSE, &pieces, error))
+    return NULL;
+  as_output_pieces_clear (&pieces);
+  if (translation)
+    {
+      g_set_error_literal (error, AS_ERROR, AS_ERROR_INPUT,
+                           "the attention norms need the decoder's values: run the translation "
+                           "with q, k and v captured");
+      return NULL;
+    }
+  AsForwardOptions options = { .capture_qkv = TRUE,
+                               .type_ids = trace->type_ids,
+                               .cancellable = cancellable,
+                               .attention = AS_ATTENTION_ON_DEMAND };
+  g_autoptr (AsTrace) qkv = as_forward (model, trace->ids, trace->n_tokens, &options, error);
+  if (qkv == NULL)
+    return NULL;
+  return as_attention_norms_compute (model, qkv, cancellable, error);
+}
+
 void
 as_attention_norms_row (float *out, const AsAttentionNorms *norms, const AsTrace *trace, int layer,
                         int head, int row)

@@ -89,26 +89,42 @@ compare_hidden (AsComparison *c, const AsTrace *a, const AsTrace *b)
   c->hidden_ranking = as_rank_descending (c->hidden_change, n_hidden);
 }
 
-/* Per head: P_B - P_A and its Frobenius norm; per layer: the norm over all heads. */
+/* Rows of a head read a block at a time: never the whole [T][T] of a trace on demand. */
+#define COMPARE_ROWS 64
+
+/* Per head: P_B - P_A and its Frobenius norm, summed row by row in order (the same bits whether
+ * the rows come a block at a time or all at once); per layer: the norm over all heads. The
+ * differences themselves are kept ([L][H][T][T]) only when both traces hold their matrices:
+ * otherwise as_comparison_head_difference computes a head's when asked. */
 static void
 compare_attention (AsComparison *c, const AsTrace *a, const AsTrace *b)
 {
-  int n_heads = c->n_layer * c->n_head;
-  gsize tt = (gsize) a->n_tokens * a->n_tokens;
-  c->attention_diff = g_new (float, MAX (n_heads * tt, 1)); /* [L][H][T][T] */
-  c->head_change = g_new0 (double, MAX (n_heads, 1));       /* [L][H] */
-  c->layer_change = g_new0 (double, MAX (c->n_layer, 1));   /* [L] */
+  int n_heads = c->n_layer * c->n_head, T = a->n_tokens;
+  gsize tt = (gsize) T * T;
+  gboolean keep = as_trace_attention_held (a) && as_trace_attention_held (b);
+  if (keep)
+    c->attention_diff = g_new (float, MAX (n_heads * tt, 1));      /* [L][H][T][T] */
+  c->head_change = g_new0 (double, MAX (n_heads, 1));              /* [L][H] */
+  c->layer_change = g_new0 (double, MAX (c->n_layer, 1));          /* [L] */
+  g_autofree float *ta = g_new (float, (gsize) COMPARE_ROWS *T);   /* [64][T] */
+  g_autofree float *tb = g_new (float, (gsize) COMPARE_ROWS *T);   /* [64][T] */
+  g_autofree float *diff = g_new (float, (gsize) COMPARE_ROWS *T); /* [64][T] */
   for (int e = 0; e < n_heads; e++)
     {
-      g_autofree float *owned_a = NULL, *owned_b = NULL;
-      const float *pa = as_trace_attention_head (a, e / c->n_head, e % c->n_head, &owned_a);
-      const float *pb = as_trace_attention_head (b, e / c->n_head, e % c->n_head, &owned_b);
-      float *d = c->attention_diff + (gsize) e * tt;
+      int layer = e / c->n_head, head = e % c->n_head;
       double sq = 0;
-      for (gsize x = 0; x < tt; x++)
+      for (int r0 = 0; r0 < T; r0 += COMPARE_ROWS)
         {
-          d[x] = pb[x] - pa[x];
-          sq += (double) d[x] * d[x];
+          int rows = MIN (COMPARE_ROWS, T - r0);
+          gsize n = (gsize) rows * T;
+          as_trace_attention_tile (a, layer, head, r0, rows, 0, T, ta, T);
+          as_trace_attention_tile (b, layer, head, r0, rows, 0, T, tb, T);
+          float *d = keep ? c->attention_diff + (gsize) e * tt + (gsize) r0 * T : diff;
+          for (gsize x = 0; x < n; x++)
+            {
+              d[x] = tb[x] - ta[x];
+              sq += (double) d[x] * d[x];
+            }
         }
       c->head_change[e] = sqrt (sq);
       c->layer_change[e / c->n_head] += sq;
@@ -117,6 +133,27 @@ compare_attention (AsComparison *c, const AsTrace *a, const AsTrace *b)
     c->layer_change[l] = sqrt (c->layer_change[l]);
   c->head_ranking = as_rank_descending (c->head_change, n_heads);
   c->layer_ranking = as_rank_descending (c->layer_change, c->n_layer);
+}
+
+/* A block of COMPARE_ROWS rows of one head of a trace, refilled when a row outside it is asked. */
+typedef struct
+{
+  const AsTrace *t;
+  int layer, head, row0, rows;
+  float *data; /* [COMPARE_ROWS][T] */
+} RowCache;
+
+static const float *
+cached_row (RowCache *c, int row)
+{
+  int T = c->t->n_tokens;
+  if (row < c->row0 || row >= c->row0 + c->rows)
+    {
+      c->row0 = row / COMPARE_ROWS * COMPARE_ROWS;
+      c->rows = MIN (COMPARE_ROWS, T - c->row0);
+      as_trace_attention_tile (c->t, c->layer, c->head, c->row0, c->rows, 0, T, c->data, T);
+    }
+  return c->data + (gsize) (row - c->row0) * T;
 }
 
 void
@@ -137,22 +174,27 @@ static void
 compare_aligned (AsComparison *c, const AsTrace *a, const AsTrace *b)
 {
   int n_heads = c->n_layer * c->n_head, ta = a->n_tokens, tb = b->n_tokens;
-  c->aligned_head_change = g_new0 (double, MAX (n_heads, 1));     /* [L][H] */
-  c->aligned_layer_change = g_new0 (double, MAX (c->n_layer, 1)); /* [L] */
+  c->aligned_head_change = g_new0 (double, MAX (n_heads, 1));          /* [L][H] */
+  c->aligned_layer_change = g_new0 (double, MAX (c->n_layer, 1));      /* [L] */
+  g_autofree float *block_a = g_new (float, (gsize) COMPARE_ROWS *ta); /* [64][T_A] */
+  g_autofree float *block_b = g_new (float, (gsize) COMPARE_ROWS *tb); /* [64][T_B] */
   for (int e = 0; e < n_heads; e++)
     {
-      g_autofree float *owned_a = NULL, *owned_b = NULL;
-      const float *pa = as_trace_attention_head (a, e / c->n_head, e % c->n_head, &owned_a);
-      const float *pb = as_trace_attention_head (b, e / c->n_head, e % c->n_head, &owned_b);
-      /* pa [T_A][T_A], pb [T_B][T_B] */
+      /* rows of A and B a block at a time (the pairs run down both texts in order) */
+      RowCache ca = { a, e / c->n_head, e % c->n_head, 0, 0, block_a };
+      RowCache cb = { b, e / c->n_head, e % c->n_head, 0, 0, block_b };
       double sq = 0;
       for (int p = 0; p < c->n_pairs; p++)
-        for (int q = 0; q < c->n_pairs; q++)
-          {
-            const AsTokenPair *x = &c->pairs[p], *y = &c->pairs[q];
-            double d = (double) pb[(gsize) x->b * tb + y->b] - pa[(gsize) x->a * ta + y->a];
-            sq += d * d;
-          }
+        {
+          const float *ra = cached_row (&ca, c->pairs[p].a); /* [T_A] */
+          const float *rb = cached_row (&cb, c->pairs[p].b); /* [T_B] */
+          for (int q = 0; q < c->n_pairs; q++)
+            {
+              const AsTokenPair *y = &c->pairs[q];
+              double d = (double) rb[y->b] - ra[y->a];
+              sq += d * d;
+            }
+        }
       c->aligned_head_change[e] = sqrt (sq);
       c->aligned_layer_change[e / c->n_head] += sq;
     }
@@ -209,8 +251,18 @@ as_comparison_head_difference (float *out, const AsComparison *c, const AsTrace 
     {
       if (!c->attention_available)
         return FALSE;
-      memcpy (out, c->attention_diff + ((gsize) layer * c->n_head + head) * tt,
-              tt * sizeof (float));
+      if (c->attention_diff != NULL)
+        memcpy (out, c->attention_diff + ((gsize) layer * c->n_head + head) * tt,
+                tt * sizeof (float));
+      else
+        {
+          /* computed as compare_attention did: P_B − P_A in float */
+          g_autofree float *pa = g_new (float, tt); /* [T][T] */
+          as_trace_attention_tile (a, layer, head, 0, t, 0, t, pa, t);
+          as_trace_attention_tile (b, layer, head, 0, t, 0, t, out, t);
+          for (gsize x = 0; x < tt; x++)
+            out[x] = out[x] - pa[x];
+        }
       return TRUE;
     }
   g_autofree float *owned_a = NULL, *owned_b = NULL;
@@ -232,7 +284,7 @@ as_compare_traces (const AsTrace *a, const AsTrace *b, GError **error)
                    a->n_layer, a->n_head, a->d_model, b->n_layer, b->n_head, b->d_model);
       return NULL;
     }
-  if (a->n_tokens == b->n_tokens
+  if (a->n_tokens == b->n_tokens && as_trace_attention_held (a) && as_trace_attention_held (b)
       && !as_memory_check ((guint64) a->n_layer * a->n_head * a->n_tokens * a->n_tokens
                                * sizeof (float),
                            "the attention difference of the two texts", error))

@@ -60,29 +60,85 @@ as_head_stat_kind_applies (AsHeadStatKind kind, gboolean bidirectional)
   return kind <= AS_HEAD_STAT_SELF || bidirectional;
 }
 
-/* Mean over the rows i that are not a [CLS] position of Σ_{j marked} P[i][j]; NaN when no
- * position is marked or no row counts. attn [T][T], marked and is_cls [T] (is_cls may be NULL). */
-static double
-share_of_marked (const float *attn, int n_tokens, const gboolean *marked, const gboolean *is_cls)
+/* Running sums of one head's statistics over its rows, taken in order (a block of rows at a
+ * time, or all at once: the same sums in the same order, so the same bits). */
+typedef struct
 {
-  gboolean any = FALSE;
-  for (int j = 0; marked != NULL && j < n_tokens; j++)
-    any = any || marked[j];
-  if (!any)
-    return NAN;
-  double sum = 0;
-  int rows = 0;
-  for (int i = 0; i < n_tokens; i++)
+  double entropy, previous, first, self, next, cls, sep;
+  int n_entropy, n_self, cls_rows, sep_rows;
+} RowSums;
+
+/* Σ_{j marked} ROW[j] into *SUM for a row that is not a [CLS] position (one more of *ROWS). */
+static void
+add_marked (double *sum, int *rows, const float *row, int n_tokens, const gboolean *marked,
+            gboolean is_cls_row)
+{
+  if (is_cls_row)
+    return;
+  for (int j = 0; j < n_tokens; j++)
+    if (marked[j])
+      *sum += row[j];
+  (*rows)++;
+}
+
+/* Rows ROW0 .. ROW0+N_ROWS−1 of a head, ATTN [N_ROWS][T], into S. */
+static void
+row_sums_add (RowSums *s, const float *attn, int row0, int n_rows, int n_tokens, gboolean causal,
+              const gboolean *is_cls, const gboolean *is_sep)
+{
+  for (int r = 0; r < n_rows; r++)
     {
-      if (is_cls != NULL && is_cls[i])
-        continue;
-      const float *row = attn + (gsize) i * n_tokens;
-      for (int j = 0; j < n_tokens; j++)
-        if (marked[j])
-          sum += row[j];
-      rows++;
+      int i = row0 + r;
+      const float *row = attn + (gsize) r * n_tokens;
+      int n_visible = causal ? i + 1 : n_tokens;
+      if (n_visible >= 2)
+        {
+          s->entropy += row_entropy (row, n_visible);
+          s->n_entropy++;
+        }
+      if (i >= 1)
+        {
+          s->previous += row[i - 1];
+          s->first += row[0];
+        }
+      if (i + 1 < n_tokens)
+        s->next += row[i + 1];
+      if (i >= 1 || !causal)
+        {
+          s->self += row[i];
+          s->n_self++;
+        }
+      if (!causal && is_cls != NULL)
+        add_marked (&s->cls, &s->cls_rows, row, n_tokens, is_cls, is_cls[i]);
+      if (!causal && is_sep != NULL)
+        add_marked (&s->sep, &s->sep_rows, row, n_tokens, is_sep, is_cls != NULL && is_cls[i]);
     }
-  return mean_or_nan (sum, rows);
+}
+
+static gboolean
+any_marked (const gboolean *marked, int n_tokens)
+{
+  for (int j = 0; marked != NULL && j < n_tokens; j++)
+    if (marked[j])
+      return TRUE;
+  return FALSE;
+}
+
+/* The statistics of S over a head of N_TOKENS rows: means, NaN where undefined (a share of
+ * marked keys with no position marked: NaN). */
+static void
+row_sums_finish (double *out, const RowSums *s, int n_tokens, gboolean causal,
+                 const gboolean *is_cls, const gboolean *is_sep)
+{
+  out[AS_HEAD_STAT_ENTROPY] = mean_or_nan (s->entropy, s->n_entropy);
+  out[AS_HEAD_STAT_PREVIOUS] = mean_or_nan (s->previous, n_tokens - 1);
+  out[AS_HEAD_STAT_FIRST] = mean_or_nan (s->first, n_tokens - 1);
+  out[AS_HEAD_STAT_SELF] = mean_or_nan (s->self, s->n_self);
+  out[AS_HEAD_STAT_NEXT] = causal ? NAN : mean_or_nan (s->next, n_tokens - 1);
+  out[AS_HEAD_STAT_CLS]
+      = causal || !any_marked (is_cls, n_tokens) ? NAN : mean_or_nan (s->cls, s->cls_rows);
+  out[AS_HEAD_STAT_SEP]
+      = causal || !any_marked (is_sep, n_tokens) ? NAN : mean_or_nan (s->sep, s->sep_rows);
 }
 
 void
@@ -90,37 +146,29 @@ as_head_stats_of_matrix (double *out, const float *attn, int n_tokens, gboolean 
                          const gboolean *is_cls, const gboolean *is_sep)
 {
   /* attn [T][T] */
-  double entropy = 0, previous = 0, first = 0, self = 0, next = 0;
-  int n_entropy = 0, n_self = 0;
-  for (int i = 0; i < n_tokens; i++)
+  RowSums s = { 0 };
+  row_sums_add (&s, attn, 0, n_tokens, n_tokens, causal, is_cls, is_sep);
+  row_sums_finish (out, &s, n_tokens, causal, is_cls, is_sep);
+}
+
+/* Rows per tile when a trace's head is read a block at a time. */
+#define STATS_ROWS 256
+
+/* OUT = the statistics of head HEAD of LAYER of TRACE, read STATS_ROWS rows at a time (TILE
+ * [STATS_ROWS][T]): never the whole [T][T], the same bits as as_head_stats_of_matrix. */
+static void
+head_stats_of_trace (double *out, float *tile, const AsTrace *t, int layer, int head,
+                     const gboolean *is_cls, const gboolean *is_sep)
+{
+  int T = t->n_tokens;
+  RowSums s = { 0 };
+  for (int r0 = 0; r0 < T; r0 += STATS_ROWS)
     {
-      const float *row = attn + (gsize) i * n_tokens;
-      int n_visible = causal ? i + 1 : n_tokens;
-      if (n_visible >= 2)
-        {
-          entropy += row_entropy (row, n_visible);
-          n_entropy++;
-        }
-      if (i >= 1)
-        {
-          previous += row[i - 1];
-          first += row[0];
-        }
-      if (i + 1 < n_tokens)
-        next += row[i + 1];
-      if (i >= 1 || !causal)
-        {
-          self += row[i];
-          n_self++;
-        }
+      int rows = MIN (STATS_ROWS, T - r0);
+      as_trace_attention_tile (t, layer, head, r0, rows, 0, T, tile, T);
+      row_sums_add (&s, tile, r0, rows, T, t->causal, is_cls, is_sep);
     }
-  out[AS_HEAD_STAT_ENTROPY] = mean_or_nan (entropy, n_entropy);
-  out[AS_HEAD_STAT_PREVIOUS] = mean_or_nan (previous, n_tokens - 1);
-  out[AS_HEAD_STAT_FIRST] = mean_or_nan (first, n_tokens - 1);
-  out[AS_HEAD_STAT_SELF] = mean_or_nan (self, n_self);
-  out[AS_HEAD_STAT_NEXT] = causal ? NAN : mean_or_nan (next, n_tokens - 1);
-  out[AS_HEAD_STAT_CLS] = causal ? NAN : share_of_marked (attn, n_tokens, is_cls, is_cls);
-  out[AS_HEAD_STAT_SEP] = causal ? NAN : share_of_marked (attn, n_tokens, is_sep, is_cls);
+  row_sums_finish (out, &s, T, t->causal, is_cls, is_sep);
 }
 
 AsHeadPattern
@@ -287,12 +335,11 @@ as_head_stats_accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace, GEr
       is_cls[i] = trace->ids[i] == trace->special_ids[AS_SPECIAL_CLS];
       is_sep[i] = trace->ids[i] == trace->special_ids[AS_SPECIAL_SEP];
     }
+  g_autofree float *tile = g_new (float, (gsize) MIN (STATS_ROWS, T) * T); /* [256][T] */
   for (int e = 0; e < trace->n_layer * trace->n_head; e++)
     {
-      g_autofree float *owned = NULL;
-      as_head_stats_of_matrix (
-          acc->one, as_trace_attention_head (trace, e / trace->n_head, e % trace->n_head, &owned),
-          T, trace->causal, is_cls, is_sep);
+      head_stats_of_trace (acc->one, tile, trace, e / trace->n_head, e % trace->n_head, is_cls,
+                           is_sep);
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
         if (!isnan (acc->one[k]))
           {

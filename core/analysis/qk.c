@@ -178,6 +178,8 @@ as_qk_trace_with_qkv (AsModel *model, AsTrace *trace, GError **error)
                    trace->source != NULL ? "a translation" : "a sentence pair");
       return NULL;
     }
-  AsForwardOptions options = { .capture_qkv = TRUE };
+  /* the weights on demand: the pass keeps q, k, v and the contexts, not [L][H][T][T] matrices
+   * (the view reads one row) */
+  AsForwardOptions options = { .capture_qkv = TRUE, .attention = AS_ATTENTION_ON_DEMAND };
   return as_forward (model, trace->ids, trace->n_tokens, &options, error);
 }

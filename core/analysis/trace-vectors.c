@@ -9,6 +9,7 @@
 
 #include "as-error.h"
 #include "as-rollout.h"
+#include "as-rollout-long.h"
 
 static const char *const source_names[] = {
   [AS_VECTORS_EMBEDDINGS] = "embeddings",
@@ -161,12 +162,11 @@ as_trace_vectors_attention (float *out, const AsTrace *trace, AsVectorSource sou
   if (!check_layer (block, trace->n_layer, "attention", error))
     return FALSE;
 
-  g_autofree float *owned = NULL;
+  int T = trace->n_tokens;
   if (head >= 0)
-    as_trace_attention_tile (trace, block, head, 0, trace->n_tokens, 0, trace->n_tokens, out,
-                             trace->n_tokens);
+    as_trace_attention_tile (trace, block, head, 0, T, 0, T, out, T);
   else
-    as_attention_mean_heads (out, as_trace_attention_layer (trace, block, &owned), trace->n_head,
-                             trace->n_tokens);
+    for (int r0 = 0; r0 < T; r0 += 64) /* the mean a block of rows at a time: no [H][T][T] */
+      as_trace_mean_heads_tile (trace, block, r0, MIN (64, T - r0), 0, T, out + (gsize) r0 * T, T);
   return TRUE;
 }

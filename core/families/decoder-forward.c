@@ -261,7 +261,9 @@ decoder_layer (AsPass *p, int layer)
   DecoderScratch s = scratch_of (p);
   int T = t->n_tokens, D = c->n_embd;
   gsize n = (gsize) T * D;
-  float *attn_out = as_trace_attn_out (t, layer); /* [T][D] */
+  /* a trace without attn_out remakes it from the contexts when read (decoder_trace_shape): the
+   * pass keeps it in m meanwhile, which the MLP overwrites only after its last use */
+  float *attn_out = t->attn_out != NULL ? as_trace_attn_out (t, layer) : s.m; /* [T][D] */
 
   norm (team, s.a, p->x, w->norm1_w, w->norm1_b, c, T);
   project_qkv (team, &s, w, c, T, layer, as_pass_no_positions (p));
@@ -298,6 +300,38 @@ decoder_layer (AsPass *p, int layer)
       return;
     }
   as_add_inplace (p->x, s.m, n);
+}
+
+/* A long text's trace on demand keeps no attention outputs (L·T·D floats) when they can be remade
+ * from the contexts: the sequential residual's, whose attn_out the MLP's output may overwrite;
+ * without an intervention (as_pass_trace_shape), whose heads' columns would differ from the
+ * contexts the trace keeps. */
+static void
+decoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
+{
+  *causal = TRUE;
+  gboolean sequential = as_decoder_settings (c)->residual != AS_DECODER_PARALLEL;
+  shape->attn_out_on_demand = shape->attention_on_demand && sequential;
+  shape->logits_only = shape->logits_only && sequential; /* needs the same buffer */
+}
+
+/* OUT [T][D] = LAYER's attention output, concat(ctx)·Woᵀ, from TRACE's contexts: the pass's
+ * product (as_matmul_weight's blocks never depend on the thread count), so the pass's bits. */
+static void
+decoder_attention_output (const AsConfig *c, gconstpointer weights, const AsTrace *t, int layer,
+                          float *out)
+{
+  const AsDecoderLayer *w = &((const AsDecoderWeights *) weights)->layers[layer];
+  int T = t->n_tokens, H = t->n_head, hd = t->head_dim;
+  g_autofree float *cc = g_new (float, (gsize) T *H *hd); /* [T][H·hd] heads side by side */
+  for (int h = 0; h < H; h++)
+    {
+      const float *ctx = as_trace_head_vectors (t, t->ctx, layer, h); /* [T][hd] */
+      for (int i = 0; i < T; i++)
+        memcpy (cc + ((gsize) i * H + h) * hd, ctx + (gsize) i * hd, sizeof (float) * hd);
+    }
+  g_autoptr (AsWorkerTeam) team = as_worker_team_new (as_forward_threads ());
+  as_matmul_weight (team, out, cc, &w->o, w->o_b, T, H * hd, c->n_embd);
 }
 
 /* logits of the last rows = FINAL [T][D]·lm_headᵀ, soft-capped where the model caps them */
@@ -365,6 +399,8 @@ decoder_readout (const AsConfig *c, gconstpointer weights, AsReadout *out)
 }
 
 const AsStack as_decoder_stack = {
+  .trace_shape = decoder_trace_shape,
+  .attention_output = decoder_attention_output,
   .scratch_bytes = decoder_scratch_bytes,
   .embed = decoder_embed,
   .layer = decoder_layer,

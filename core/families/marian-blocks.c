@@ -11,15 +11,19 @@
 
 void
 as_marian_embed (float *out, const AsMarianWeights *w, const AsMarianStack *stack,
-                 float embed_scale, const int32_t *ids, int n, int pos0, int d)
+                 float embed_scale, const int32_t *ids, int n, int pos0, int d, gboolean positions)
 {
   for (int t = 0; t < n; t++)
     {
       const float *e = w->shared + (gsize) ids[t] * d;             /* [D] */
       const float *pe = stack->positions + (gsize) (pos0 + t) * d; /* [D] */
       float *o = out + (gsize) t * d;                              /* [D] */
-      for (int i = 0; i < d; i++)
-        o[i] = e[i] * embed_scale + pe[i];
+      if (!positions) /* the sinusoids (BART: the learned table) left out */
+        for (int i = 0; i < d; i++)
+          o[i] = e[i] * embed_scale;
+      else
+        for (int i = 0; i < d; i++)
+          o[i] = e[i] * embed_scale + pe[i];
     }
   if (stack->embed_norm.g != NULL)
     as_layernorm (out, out, stack->embed_norm.g, stack->embed_norm.b, AS_MARIAN_LN_EPS, n, d);

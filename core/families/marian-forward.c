@@ -170,7 +170,7 @@ encoder_embed (AsPass *p)
 {
   const AsMarianWeights *w = p->weights;
   as_marian_embed (p->x, w, &w->encoder, as_marian_settings (p->config)->embed_scale, p->trace->ids,
-                   p->n_tokens, 0, p->config->n_embd);
+                   p->n_tokens, 0, p->config->n_embd, !as_pass_no_positions (p));
 }
 
 static void
@@ -178,7 +178,7 @@ decoder_embed (AsPass *p)
 {
   const AsMarianWeights *w = p->weights;
   as_marian_embed (p->x, w, &w->decoder, as_marian_settings (p->config)->embed_scale, p->trace->ids,
-                   p->n_tokens, 0, p->config->n_embd);
+                   p->n_tokens, 0, p->config->n_embd, !as_pass_no_positions (p));
 }
 
 static void

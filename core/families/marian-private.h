@@ -105,10 +105,11 @@ const AsMarianSettings *as_marian_settings (const AsConfig *config);
 
 /* --- blocks (marian-blocks.c) --------------------------------------------------------------- */
 
-/* out [n][D] = shared[ids]·embed_scale + positions[pos0 .. pos0+n-1], then the stack's
- * embed_norm when it has one. */
+/* out [n][D] = shared[ids]·embed_scale + positions[pos0 .. pos0+n-1] (left out without
+ * POSITIONS), then the stack's embed_norm when it has one. */
 void as_marian_embed (float *out, const AsMarianWeights *w, const AsMarianStack *stack,
-                      float embed_scale, const int32_t *ids, int n, int pos0, int d);
+                      float embed_scale, const int32_t *ids, int n, int pos0, int d,
+                      gboolean positions);
 
 /* The input of a block on x [n][D]: x itself after post-norm, LN(x) into BUF [n][D] before. */
 const float *as_marian_block_input (const AsMarianSettings *s, float *buf, const float *x,
@@ -138,6 +139,7 @@ extern const AsStack as_marian_encoder_stack;
 extern const AsStack as_marian_decoder_stack;
 
 AsStepDecoder *as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
-                                           int n_beams, int max_steps, GError **error);
+                                           int n_beams, int max_steps, gboolean no_positions,
+                                           GError **error);
 
 G_END_DECLS

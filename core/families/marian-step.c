@@ -31,6 +31,7 @@ typedef struct
   float *ff;                       /* [B][F] */
   float *p;                        /* [H][max(max_steps, S)] attention weights of one row */
   float *mem;
+  gboolean no_positions; /* the position embeddings left out (encoder and decoder) */
 } MarianStep;
 
 static float *
@@ -167,7 +168,7 @@ marian_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, 
 
   for (int b = 0; b < B; b++) /* every sequence's new token is at position POS */
     as_marian_embed (m->x + (gsize) b * D, m->w, &m->w->decoder,
-                     as_marian_settings (c)->embed_scale, tokens + b, 1, pos, D);
+                     as_marian_settings (c)->embed_scale, tokens + b, 1, pos, D, !m->no_positions);
   gboolean ok = check_step (m->x, B, D, "embeddings", 0, pos, error);
   for (int l = 0; ok && l < m->L; l++)
     {
@@ -243,7 +244,7 @@ step_alloc (MarianStep *m, const AsConfig *c, int B, int N, GError **error)
 
 AsStepDecoder *
 as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src, int n_beams,
-                            int max_steps, GError **error)
+                            int max_steps, gboolean no_positions, GError **error)
 {
   const AsConfig *c = as_model_get_config (model);
   g_return_val_if_fail (n_beams >= 1 && max_steps >= 1 && max_steps <= c->n_positions, NULL);
@@ -251,6 +252,7 @@ as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
   m->base = (AsStepDecoder){ &marian_step_funcs, n_beams, c->vocab_size, max_steps, 0 };
   m->model = model;
   m->w = as_marian_weights (model);
+  m->no_positions = no_positions;
   m->S = n_src, m->D = c->n_embd, m->H = c->n_head, m->L = c->n_layer, m->F = c->n_inner;
   gsize largest = MAX ((gsize) MAX (n_src, n_beams) * c->n_embd * c->n_inner,
                        (gsize) n_beams * c->n_embd * c->vocab_size);
@@ -259,9 +261,10 @@ as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
   if (!step_alloc (m, c, n_beams, max_steps, error))
     return NULL;
 
+  AsForwardOptions encoder_options = { .no_positions = no_positions };
   g_autoptr (AsTrace) enc
       = as_pass_run (&as_marian_encoder_stack, c, m->w, as_model_get_tokenizer (model), src, n_src,
-                     NULL, NULL, error);
+                     NULL, &encoder_options, error);
   if (enc != NULL)
     {
       const float *out = as_trace_hidden (enc, enc->n_layer); /* [S][D] */

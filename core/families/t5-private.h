@@ -93,6 +93,7 @@ extern const AsStack as_t5_encoder_stack;
 extern const AsStack as_t5_decoder_stack;
 
 AsStepDecoder *as_t5_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
-                                       int n_beams, int max_steps, GError **error);
+                                       int n_beams, int max_steps, gboolean no_positions,
+                                       GError **error);
 
 G_END_DECLS

@@ -259,8 +259,10 @@ step_alloc (T5Step *m, int B, int N, GError **error)
 
 AsStepDecoder *
 as_t5_step_decoder_new (const AsModel *model, const int32_t *src, int n_src, int n_beams,
-                        int max_steps, GError **error)
+                        int max_steps, gboolean no_positions, GError **error)
 {
+  /* T5 has no position embeddings (as_translation_positions_removable refuses it) */
+  g_return_val_if_fail (!no_positions, NULL);
   const AsConfig *c = as_model_get_config (model);
   g_return_val_if_fail (n_beams >= 1 && max_steps >= 1 && max_steps <= c->n_positions, NULL);
   T5Step *m = g_new0 (T5Step, 1);

@@ -66,6 +66,19 @@ void as_attend (AsWorkerTeam *team, const AsAttention *job);
 void as_attention_block_keys (gboolean causal, int window, int r0, int rows, int n_k, int *k0,
                               int *k1);
 
+/* Keys per product of scores: a block of query rows is scored against its keys K0 .. K1−1 in
+ * products of this many keys, counted from K0. OpenBLAS's sgemm rounds a column by where it
+ * falls in the product (a column subset of a product may differ in a last bit), so fixed blocks
+ * are what lets a recomputation score only the columns it needs and still get the pass's bits. */
+#define AS_ATTENTION_COL_BLOCK 256
+
+/* Scores q·kᵀ of ROWS query rows Q [rows][ldq] (head width HD) against the keys of the blocks of
+ * AS_ATTENTION_COL_BLOCK counted from K0 (K [k1−k0][ldk], key K0 first) that meet columns
+ * C0 .. C1−1, into S: column c at S[c] (S's rows LDS apart). Columns of those blocks outside
+ * C0 .. C1 are written too; columns of other blocks are left alone. */
+void as_attention_scores (float *s, int lds, const float *q, int ldq, const float *k, int ldk,
+                          int rows, int hd, int k0, int k1, int c0, int c1);
+
 /* A trace's layer: its queries, keys and values as the family computed them, row-major with
  * heads side by side (or in blocks of their own). */
 typedef struct

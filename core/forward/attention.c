@@ -23,6 +23,20 @@ as_attention_block_keys (gboolean causal, int window, int r0, int rows, int n_k,
     }
 }
 
+void
+as_attention_scores (float *s, int lds, const float *q, int ldq, const float *k, int ldk, int rows,
+                     int hd, int k0, int k1, int c0, int c1)
+{
+  c0 = MAX (c0, k0), c1 = MIN (c1, k1);
+  if (c1 <= c0)
+    return;
+  int first = k0 + (c0 - k0) / AS_ATTENTION_COL_BLOCK * AS_ATTENTION_COL_BLOCK;
+  for (int b = first; b < c1; b += AS_ATTENTION_COL_BLOCK)
+    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows,
+                 MIN (AS_ATTENTION_COL_BLOCK, k1 - b), hd, 1.0f, q, ldq, k + (gsize) (b - k0) * ldk,
+                 ldk, 0.0f, s + b, lds);
+}
+
 /* Query rows r0..r0+rows-1 of head H: P = softmax(q·kᵀ·scale) over the keys they can see,
  * ctx = P·v, into P (the job's weights, or SCRATCH [rows][n_k] when it keeps none), CTX (when
  * given) and CC; each row's maximum and 1/sum into the job's row statistics when it keeps them. */
@@ -38,8 +52,7 @@ attention_block (const AsAttention *j, int h, int r0, int rows, float *scratch)
   float *cc = j->cc + (gsize) h * hd + (gsize) r0 * j->ldcc; /* [rows][hd], stride ldcc */
   float *ctx = j->ctx != NULL ? j->ctx + h * j->ctx_head + (gsize) r0 * hd : NULL; /* [rows][hd] */
 
-  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, k1 - k0, hd, 1.0f, q, j->ldq, k,
-               j->ldk, 0.0f, P + k0, nk);
+  as_attention_scores (P, nk, q, j->ldq, k, j->ldk, rows, hd, k0, k1, k0, k1);
   float scale = j->scale;
   if (j->bias != NULL)
     {
@@ -116,14 +129,14 @@ void
 as_attention_layer (AsWorkerTeam *team, AsTrace *t, int layer, const AsAttentionInput *in)
 {
   int T = t->n_tokens, hd = t->head_dim, H = t->n_head, K = t->n_kv_head;
-  gboolean held = as_trace_attention_held (t);
+  gboolean held = as_trace_attention_held (t), none = t->logits_only;
   t->attn_recipe[layer] = (AsAttentionRecipe){
     .causal = !in->bidirectional,
     .window = in->bidirectional ? 0 : in->window,
     .scale = in->scale,
     .softcap = in->softcap,
   };
-  if (!held)
+  if (!held && !none)
     {
       copy_heads (t->attn_q + (gsize) layer * H * T * hd, in->q, in->ldq, in->q_head, H, T, hd);
       copy_heads (t->attn_k + (gsize) layer * K * T * hd, in->k, in->ldk, in->k_head, K, T, hd);
@@ -140,9 +153,9 @@ as_attention_layer (AsWorkerTeam *team, AsTrace *t, int layer, const AsAttention
     .ldv = in->ldv,
     .p = held ? as_trace_attn_matrices (t, layer, 0) : NULL,
     .p_head = (gsize) T * T,
-    .row_max = held ? NULL : t->attn_row_max + (gsize) layer * H * T,
-    .row_inv = held ? NULL : t->attn_row_inv + (gsize) layer * H * T,
-    .ctx = as_trace_head_vectors (t, t->ctx, layer, 0),
+    .row_max = held || none ? NULL : t->attn_row_max + (gsize) layer * H * T,
+    .row_inv = held || none ? NULL : t->attn_row_inv + (gsize) layer * H * T,
+    .ctx = none ? NULL : as_trace_head_vectors (t, t->ctx, layer, 0),
     .ctx_head = (gsize) T * hd,
     .cc = in->cc,
     .ldcc = in->ldc,

@@ -107,6 +107,20 @@ progress_wrap (Progress *progress, const AsForwardOptions *options, const AsConf
   encoder->progress_data = decoder->progress_data = progress;
 }
 
+gboolean
+as_translation_positions_removable (const AsConfig *c, GError **error)
+{
+  /* Marian's sinusoids and BART's learned table are added to the embeddings and can be left
+   * out; T5 has no position embeddings: its positions are a relative bias inside every
+   * attention (its bucketed distances), which leaving out would change the attention itself. */
+  if (g_strcmp0 (c->family, "t5") != 0)
+    return TRUE;
+  g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+               "--no-positions: T5 has no position embeddings to leave out (its positions are the "
+               "relative attention bias of every layer)");
+  return FALSE;
+}
+
 AsTrace *
 as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
                         int n_tgt, const AsForwardOptions *options, GError **error)
@@ -121,14 +135,16 @@ as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int
                    as_model_get_name (model));
       return NULL;
     }
-  if (options != NULL && (options->intervention != NULL || options->no_positions))
+  if (options != NULL && options->intervention != NULL)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "%s is a translation model: ablation, patching and leaving out positions are "
-                   "not available for its encoder and decoder",
+                   "%s is a translation model: ablation and patching are not available for its "
+                   "encoder and decoder",
                    as_model_get_name (model));
       return NULL;
     }
+  if (options != NULL && options->no_positions && !as_translation_positions_removable (c, error))
+    return NULL;
   if (!check_side (c, src, n_src, "the source", error)
       || !check_side (c, tgt, n_tgt, "the decoder input", error)
       || !check_memory (model, n_src, n_tgt, options, error))
@@ -142,6 +158,7 @@ as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int
     {
       encoder_options.cancellable = options->cancellable;
       encoder_options.attention = options->attention;
+      encoder_options.no_positions = options->no_positions; /* both stacks leave them out */
       decoder_options = *options;
       progress_wrap (&progress, options, c, &encoder_options, &decoder_options);
     }

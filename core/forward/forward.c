@@ -216,6 +216,8 @@ as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOption
                                 as_model_get_tokenizer (model), ids, n_ids, NULL, options, error);
   if (trace == NULL)
     return NULL;
+  if (trace->attn_out == NULL && !trace->logits_only)
+    trace->attn_out_model = as_model_ref (model); /* as_trace_attn_out remakes it */
   int32_t special[AS_N_SPECIAL];
   model_special_ids (model, special);
   as_trace_set_segments (trace, type_ids, c->type_vocab_size > 0, special);

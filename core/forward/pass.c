@@ -77,12 +77,18 @@ as_pass_trace_shape (const AsStack *stack, const AsConfig *c, int n_tokens,
     .vocab_size = c->vocab_size,
     .all_logits = options != NULL && options->all_logits,
     .capture_qkv = options != NULL && options->capture_qkv,
+    .logits_only = options != NULL && options->logits_only,
   };
   shape.attention_on_demand
       = as_attention_on_demand (options != NULL ? options->attention : AS_ATTENTION_AUTO, &shape);
   gboolean is_causal = TRUE;
   if (stack->trace_shape != NULL)
     stack->trace_shape (c, &shape, &is_causal);
+  /* an intervention's heads make the output projection read other contexts than the trace's */
+  if (stack->attention_output == NULL || (options != NULL && options->intervention != NULL))
+    shape.attn_out_on_demand = shape.logits_only = FALSE;
+  if (shape.logits_only)
+    shape.attention_on_demand = shape.attn_out_on_demand = shape.capture_qkv = FALSE;
   if (causal != NULL)
     *causal = is_causal;
   return shape;
@@ -225,7 +231,8 @@ run_stages (AsPass *p, const AsStack *stack, GError **error)
           return FALSE;
         }
       replace_residual (p, l);
-      memcpy (as_trace_hidden (t, l), p->x, sizeof (float) * T * D);
+      if (!t->logits_only)
+        memcpy (as_trace_hidden (t, l), p->x, sizeof (float) * T * D);
       stack->layer (p, l);
       if (!check_stage (p, stack, p->x, T, D, l, NULL, error))
         return FALSE;

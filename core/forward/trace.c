@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "as-model.h"
 #include "memory-private.h"
 
 guint64
@@ -17,11 +18,14 @@ as_trace_shape_bytes (const AsTraceShape *s)
 {
   guint64 L = s->n_layer, H = s->n_head, T = s->n_tokens, D = s->d_model, hd = s->head_dim;
   guint64 V = s->vocab_size;
+  if (s->logits_only)
+    return (guint64) ((L + 1) * T * D + T * D + (s->all_logits ? T : 1) * V) * sizeof (float)
+           + T * (2 * sizeof (int32_t) + sizeof (char *));
   guint64 attention = s->attention_on_demand
                           ? (L * (H + s->n_kv_head) * T * hd + 2 * L * H * T) /* q, k, max, 1/sum */
                           : L * H * T * T;                                    /* the matrices */
   guint64 floats = attention + (s->capture_qkv ? 4 : 1) * L * H * T * hd      /* (q, k, v,) ctx */
-                   + L * T * D                                                /* attn_out */
+                   + (s->attn_out_on_demand ? 0 : L * T * D)                  /* attn_out */
                    + (L + 1) * T * D                                          /* hidden */
                    + T * D                                                    /* residual */
                    + T * D /* token_embeddings, when the family provides them */
@@ -87,7 +91,10 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   t->token_texts = g_new0 (char *, T + 1);
   gboolean attention_ok;
   t->attn_recipe = g_new0 (AsAttentionRecipe, L);
-  if (s->attention_on_demand)
+  t->logits_only = s->logits_only;
+  if (s->logits_only)
+    attention_ok = TRUE;
+  else if (s->attention_on_demand)
     {
       t->attn_q = alloc_floats (L * H * T * hd);
       t->attn_k = alloc_floats (L * s->n_kv_head * T * hd);
@@ -107,17 +114,23 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
       t->k = alloc_floats (L * H * T * hd);
       t->v = alloc_floats (L * H * T * hd);
     }
-  t->ctx = alloc_floats (L * H * T * hd);
-  t->attn_out = alloc_floats (L * T * D);
+  if (!s->logits_only)
+    t->ctx = alloc_floats (L * H * T * hd);
+  if (!s->attn_out_on_demand && !s->logits_only)
+    t->attn_out = alloc_floats (L * T * D);
+  else
+    t->attn_out_layers = g_new0 (float *, L);
+  g_mutex_init (&t->attn_out_lock);
   t->hidden = alloc_floats ((L + 1) * T * D);
   t->residual = alloc_floats (T * D);
   t->logits = alloc_floats ((guint64) t->logits_rows * s->vocab_size);
   if (s->position_bias)
     t->position_bias = alloc_floats (H * T * T);
   if ((s->position_bias && t->position_bias == NULL) || !attention_ok
-      || (s->capture_qkv && (t->q == NULL || t->k == NULL || t->v == NULL)) || t->ctx == NULL
-      || t->attn_out == NULL || t->hidden == NULL || t->residual == NULL
-      || (t->logits_rows > 0 && t->logits == NULL))
+      || (s->capture_qkv && (t->q == NULL || t->k == NULL || t->v == NULL))
+      || (t->ctx == NULL && !s->logits_only)
+      || (t->attn_out == NULL && !s->attn_out_on_demand && !s->logits_only) || t->hidden == NULL
+      || t->residual == NULL || (t->logits_rows > 0 && t->logits == NULL))
     {
       g_autofree char *need = g_format_size (bytes);
       g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
@@ -246,6 +259,11 @@ as_trace_unref (AsTrace *trace)
   g_free (trace->v);
   g_free (trace->ctx);
   g_free (trace->attn_out);
+  for (int l = 0; trace->attn_out_layers != NULL && l < trace->n_layer; l++)
+    g_free (trace->attn_out_layers[l]);
+  g_free (trace->attn_out_layers);
+  g_clear_pointer (&trace->attn_out_model, as_model_unref);
+  g_mutex_clear (&trace->attn_out_lock);
   g_free (trace->hidden);
   g_free (trace->residual);
   g_free (trace->token_embeddings);

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "as-error.h"
+#include "as-forward.h"
 #include "family-private.h"
 #include "generate-private.h"
 
@@ -129,8 +130,11 @@ as_translate (AsModel *model, const int32_t *src, int n_src, const AsTranslateOp
   AsSearchSettings s;
   if (!search_settings (&s, model, g, options, error) || !check_source (c, src, n_src, error))
     return NULL;
-  g_autoptr (AsStepDecoder) decoder
-      = c->ops->step_decoder_new (model, src, n_src, s.num_beams, s.max_length - 1, error);
+  gboolean no_positions = options != NULL && options->no_positions;
+  if (no_positions && !as_translation_positions_removable (c, error))
+    return NULL;
+  g_autoptr (AsStepDecoder) decoder = c->ops->step_decoder_new (
+      model, src, n_src, s.num_beams, s.max_length - 1, no_positions, error);
   if (decoder == NULL)
     return NULL;
   double score = NAN;

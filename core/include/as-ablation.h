@@ -38,7 +38,7 @@ gboolean as_ablation_set_parse (AsAblationSet *set, const char *spec, GError **e
 gboolean as_ablation_kind_parse (const char *value, AsAblationKind *kind, GError **error);
 
 /* The mean context of every head and the mean output of every MLP over all positions of TEXTS
- * [N_TEXTS] (each tokenized as as_forward_text does, truncated to the context), in
+ * [N_TEXTS] (each tokenized as as_forward_text does, a text longer than the context refused), in
  * double-precision sums: head_means [L][H][hd], mlp_means [L][D] (g_free both). Fails on no
  * texts (naming WHAT, e.g. the file), a text the pass refuses, or a translation model. */
 gboolean as_ablation_means (AsModel *model, char *const *texts, int n_texts, const char *what,
@@ -98,5 +98,31 @@ gboolean as_ablation_scan_full (AsModel *model, const int32_t *ids, int n_ids,
                                 GCancellable *cancellable, AsScanProgress progress,
                                 gpointer user_data, double *effects, double *clean,
                                 AsScanStats *stats, GError **error);
+
+/* What every pass of a scan or a patching run changes in the model and how the run is watched;
+ * zeroed: the model as it is, not cancellable, not told.
+ *   - base: heads and MLPs switched off in every pass (the window's switched-off heads, the
+ *     command line's --ablate), as KIND with the means (the scan's own ablations are made the
+ *     same way); the clean value is the base-ablated model's. A head of the scan that BASE
+ *     already switches off has the effect 0 (no pass is run for it).
+ *   - no_positions: every pass leaves out the positions (AsForwardOptions.no_positions).
+ *   - cancellable: checked between layers and between passes (AS_ERROR cancelled, as as_forward
+ *     fails: AS_ERROR_CANCELLED); progress: called in the run's thread after each pass. */
+typedef struct
+{
+  AsAblationKind kind;
+  const float *head_means; /* [L][H][hd] for AS_ABLATION_MEAN, else NULL */
+  const float *mlp_means;  /* [L][D] for AS_ABLATION_MEAN, else NULL */
+  const AsAblationSet *base;
+  gboolean no_positions;
+  GCancellable *cancellable;
+  AsScanProgress progress;
+  gpointer user_data;
+} AsScanOptions;
+
+/* As as_ablation_scan_full with OPTIONS (may be NULL: zero ablation of the model as it is). */
+gboolean as_ablation_scan_with (AsModel *model, const int32_t *ids, int n_ids,
+                                const AsMetric *metric, const AsScanOptions *options,
+                                double *effects, double *clean, AsScanStats *stats, GError **error);
 
 G_END_DECLS

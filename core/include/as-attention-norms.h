@@ -34,6 +34,16 @@ AsAttentionNorms *as_attention_norms_compute (AsModel *model, const AsTrace *tra
                                               GCancellable *cancellable, GError **error);
 void as_attention_norms_free (AsAttentionNorms *norms);
 
+/* As as_attention_norms_compute for any trace of MODEL (a decoder or an encoder, of a text or a
+ * pair): a trace without values is run again over its ids with q, k and v captured and its
+ * attention on demand (no [T][T] array is kept), the norms read from that pass, and the pass
+ * dropped — the caller keeps its own trace for the weights, which are the same. A translation's
+ * decoder trace (which keeps its values) gives the decoder self-attention's norms. Fails as
+ * as_attention_norms_compute, and for a translation's encoder trace (AS_ERROR_INPUT: the readout's
+ * output projections are the decoder's). */
+AsAttentionNorms *as_attention_norms_of_trace (AsModel *model, const AsTrace *trace,
+                                               GCancellable *cancellable, GError **error);
+
 /* OUT [T] = row ROW of head (LAYER, HEAD) of TRACE weighted by the norms: α_ij · ‖f_h(x_j)‖. */
 void as_attention_norms_row (float *out, const AsAttentionNorms *norms, const AsTrace *trace,
                              int layer, int head, int row);

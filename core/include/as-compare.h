@@ -81,7 +81,9 @@ typedef struct
   int *aligned_layer_ranking;   /* [L] layers by decreasing aligned change */
 
   gboolean attention_available; /* T_A == T_B */
-  float *attention_diff;        /* [L][H][T][T] P_B - P_A, NULL when unavailable */
+  float *attention_diff;        /* [L][H][T][T] P_B - P_A, NULL when unavailable or when a trace
+                                 * computes attention on demand (as_comparison_head_difference
+                                 * computes a head then) */
   double *head_change;          /* [L][H] |P_B - P_A|_F, NULL when unavailable */
   int *head_ranking;            /* [L·H] flat layer·H + head by decreasing change, or NULL */
   double *layer_change;         /* [L] sqrt(Σ_h head_change²), NULL when unavailable */

@@ -74,6 +74,11 @@ typedef struct
   AsAttentionStorage attention; /* how the trace keeps attention; 0 = AS_ATTENTION_AUTO */
   AsForwardProgress progress;   /* NULL: not told */
   gpointer progress_data;       /* progress's user_data */
+  gboolean logits_only; /* capture nothing but the logits (and hidden[L], which they are read
+                         * from): no attention, contexts, attention outputs or other hidden
+                         * states (NULL or zeros). The rotary decoders with the sequential
+                         * residual only (others capture everything): what capturing costs is
+                         * measured against it (tests/bench/bench-capture.c) */
 } AsForwardOptions;
 
 /* Makes AS_ATTENTION_AUTO mean STORAGE in this process (before any pass; the window and `export`
@@ -144,9 +149,16 @@ AsTrace *as_forward_pair (AsModel *model, const char *text, const char *pair, gb
 /* An encoder–decoder (translation) model on source ids SRC and decoder input ids TGT exactly as
  * given: the decoder's trace with the encoder's as its `source` and the cross-attention
  * (as-trace.h). Fails on a model that is not encoder–decoder, empty ids, an id outside the
- * vocabulary, more ids than the model's positions (naming both numbers), memory, cancellation. */
+ * vocabulary, more ids than the model's positions (naming both numbers), memory, cancellation,
+ * and an intervention (ablation is not available for translation models). OPTIONS' no_positions
+ * leaves out the position embeddings of the encoder and the decoder (Marian's sinusoids, BART's
+ * learned table); T5 is refused (as_translation_positions_removable). */
 AsTrace *as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
                                  int n_tgt, const AsForwardOptions *options, GError **error);
+
+/* Whether the translation model of config C has position embeddings to leave out: Marian and
+ * BART do; T5's positions are its relative attention bias (fails, AS_ERROR_INPUT, saying so). */
+gboolean as_translation_positions_removable (const AsConfig *c, GError **error);
 
 /* The same on texts: SOURCE tokenized as the model's tokenizer does by default (Marian: pieces
  * and </s>), the decoder input = decoder_start_token_id followed by TARGET tokenized as target

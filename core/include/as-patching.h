@@ -35,4 +35,13 @@ gboolean as_patch (AsModel *model, const int32_t *base, const int32_t *source, i
 /* The number of effects as_patch writes for WHAT on MODEL over N_IDS tokens. */
 gsize as_patch_n_effects (const AsModel *model, AsPatchWhat what, int n_ids);
 
+/* As as_patch with OPTIONS (may be NULL; as-ablation.h): OPTIONS' base ablation is made in both
+ * clean passes and in every patched pass (the patched part takes the source's value, a
+ * switched-off one its ablation's), its positions choice in every pass; a cancelled run fails
+ * (AS_ERROR_CANCELLED) between passes or layers, PROGRESS is told DONE of TOTAL parts after
+ * each patched pass. Without options the result is bit for bit as_patch's. */
+gboolean as_patch_with (AsModel *model, const int32_t *base, const int32_t *source, int n_ids,
+                        const AsMetric *metric, AsPatchWhat what, const AsScanOptions *options,
+                        double *effects, AsPatchResult *result, GError **error);
+
 G_END_DECLS

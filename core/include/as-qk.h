@@ -43,9 +43,10 @@ void as_qk_free (AsQk *qk);
 
 /* TRACE itself (a new reference) when it holds the queries and keys, else a new pass of MODEL
  * over TRACE's ids with q, k and v captured — the same ids, so the same numbers — which the
- * query–key view reads (the window's passes do not capture them). Fails (AS_ERROR_INPUT) for a
- * translation's trace and a sentence pair (their passes take more than the ids), and as
- * as_forward does. */
+ * query–key view reads (the window's passes do not capture them), its attention on demand (no
+ * [L][H][T][T] matrices: at 1,024 tokens it holds less than the main trace's attention;
+ * ui/README.md, "Query–key view"). Fails (AS_ERROR_INPUT) for a translation's trace and a sentence
+ * pair (their passes take more than the ids), and as as_forward does. */
 AsTrace *as_qk_trace_with_qkv (AsModel *model, AsTrace *trace, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsQk, as_qk_free)

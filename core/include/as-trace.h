@@ -77,7 +77,9 @@ struct _AsTrace
   float *k;        /* [L][H][T][hd] the key each query head used (its key/value head's) */
   float *v;        /* [L][H][T][hd] the value each query head used */
   float *ctx;      /* [L][H][T][hd] context = P·v, before the output projection */
-  float *attn_out; /* [L][T][D] output of each attention block (after c_proj, before residual) */
+  float *attn_out; /* [L][T][D] output of each attention block (after c_proj, before residual),
+                    * or NULL when the trace recomputes it from the contexts on first read:
+                    * read it only through as_trace_attn_out() */
   float *hidden;   /* [L+1][T][D] HF convention: block inputs, last = after the final norm */
   float *residual; /* [T][D] the residual stream the final norm received (the last block's
                     * output): what hidden[L] is computed from, for direct logit attribution */
@@ -98,6 +100,13 @@ struct _AsTrace
   /*< private >*/
   gint ref_count;
   guint64 held_bytes; /* declared to the memory budget while the trace lives */
+  /* attn_out NULL: the model (a reference) whose output projection remakes a layer's attention
+   * output from the contexts, and the layers remade so far, [L] of [T][D] or NULL, under the lock
+   * (core/README.md, "Attention on demand") */
+  gpointer attn_out_model;
+  float **attn_out_layers;
+  GMutex attn_out_lock;
+  gboolean logits_only; /* the pass captured nothing but the logits and hidden[L] */
 };
 
 /* What a trace holds: its sizes and which optional arrays it has. */
@@ -108,6 +117,8 @@ typedef struct
   gboolean capture_qkv;         /* the q, k and v arrays */
   gboolean position_bias;       /* the position_bias array [H][T][T] (the family fills it) */
   gboolean attention_on_demand; /* queries, keys and row statistics instead of the matrices */
+  gboolean attn_out_on_demand;  /* no attn_out array: each layer's remade on first read */
+  gboolean logits_only;         /* AsForwardOptions.logits_only: the logits and hidden[L] only */
 } AsTraceShape;
 
 /* Allocates a trace of SHAPE with every array zeroed, or fails with AS_ERROR_MEMORY (naming the
@@ -214,11 +225,11 @@ as_trace_hidden (const AsTrace *t, int index) /* [T][D], index 0..L */
   return t->hidden + (gsize) index * t->n_tokens * t->d_model;
 }
 
-static inline float *
-as_trace_attn_out (const AsTrace *t, int layer) /* [T][D] */
-{
-  return t->attn_out + (gsize) layer * t->n_tokens * t->d_model;
-}
+/* The output of LAYER's attention block [T][D] (after the output projection, before the
+ * residual): in the trace's array, or — for a trace without one (attn_out NULL: a long text on
+ * demand) — remade on first read from the layer's contexts by the very product the pass made, to
+ * the pass's bits, and kept while the trace lives. Thread-safe. */
+float *as_trace_attn_out (const AsTrace *t, int layer);
 
 static inline float *
 as_trace_last_logits (const AsTrace *t) /* [V] logits of the last position */

@@ -39,6 +39,8 @@ typedef struct
   int num_beams;             /* 0: the model's (generation config) */
   int max_length;            /* 0: the model's */
   GCancellable *cancellable; /* checked between steps; may be NULL */
+  gboolean no_positions;     /* leave out the position embeddings of both stacks (Marian, BART;
+                              * T5 is refused: as_translation_positions_removable) */
 } AsTranslateOptions;
 
 typedef struct

@@ -223,7 +223,7 @@ write_translation (hid_t file, const AsTrace *t, const AsTraceDumpSelection *sel
                    GError **error)
 {
   const AsTrace *e = t->source;
-  hsize_t L = t->n_layer, H = t->n_head, T = t->n_tokens, D = t->d_model, V = t->vocab_size;
+  hsize_t L = t->n_layer, T = t->n_tokens, D = t->d_model, V = t->vocab_size;
   hsize_t Le = e->n_layer, S = e->n_tokens;
   hsize_t enc_hidden[] = { Le + 1, S, D }, dec_hidden[] = { L + 1, T, D }, logits[] = { T, V };
   return write_ids (file, "source_ids", e->ids, S, error)
@@ -244,7 +244,7 @@ static gboolean
 write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *architecture,
              const AsTraceDumpSelection *selection, GError **error)
 {
-  hsize_t L = t->n_layer, H = t->n_head, T = t->n_tokens, D = t->d_model, hd = t->head_dim;
+  hsize_t L = t->n_layer, T = t->n_tokens, D = t->d_model, hd = t->head_dim;
   hsize_t V = t->vocab_size;
 
   gint64 *ids64 = g_new (gint64, T); /* [T] */

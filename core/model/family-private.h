@@ -77,9 +77,11 @@ struct _AsFamily
 
   /* Encoder–decoder generation (step-decoder-private.h): runs the encoder over SRC once
    * and returns a decoder that advances N_BEAMS sequences by one token per step, keeping the
-   * keys and values of up to MAX_STEPS tokens per sequence. */
+   * keys and values of up to MAX_STEPS tokens per sequence; NO_POSITIONS: both stacks leave out
+   * their position embeddings (a family without any refuses earlier, in as_translate). */
   AsStepDecoder *(*step_decoder_new) (const AsModel *model, const int32_t *src, int n_src,
-                                      int n_beams, int max_steps, GError **error);
+                                      int n_beams, int max_steps, gboolean no_positions,
+                                      GError **error);
 };
 
 /* The family that reads MODEL_TYPE, or NULL. */

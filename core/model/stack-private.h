@@ -80,6 +80,12 @@ typedef struct
    * (pre-norm), the layers' only for one that renormalises it after every block (post-norm).
    * NULL: the stack offers none (Marian, toy-attention). */
   void (*readout) (const AsConfig *config, gconstpointer weights, AsReadout *out);
+
+  /* OUT [T][D] = LAYER's attention output remade from TRACE's contexts, to the bits the pass
+   * gave it, for a trace whose shape the stack gave attn_out_on_demand (trace_shape): what
+   * as_trace_attn_out() reads then. NULL: the stack's traces always keep attn_out. */
+  void (*attention_output) (const AsConfig *config, gconstpointer weights, const AsTrace *trace,
+                            int layer, float *out);
 } AsStack;
 
 /* The interventions a family's layer stage applies (AsForwardOptions.intervention; the driver

@@ -149,52 +149,6 @@ static Probe probe;
 static void (*heatmap_snapshot) (GtkWidget *, GtkSnapshot *);
 static void (*grid_snapshot) (GtkWidget *, GtkSnapshot *);
 static void (*attention_update) (AttnscopePage *);
-static GString *table;
-
-double
-bench_ms_since (gint64 t0)
-{
-  return (g_get_monotonic_time () - t0) / 1000.0;
-}
-
-void
-bench_note (const char *what)
-{
-  static gint64 start;
-  if (start == 0)
-    start = g_get_monotonic_time ();
-  fprintf (stderr, "bench-gui: %6.1f s  %s\n", bench_ms_since (start) / 1000.0, what);
-}
-
-/* ---- statistics and output ---- */
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-void
-bench_summary (const char *name, const char *what, double *ms, int n, double target_ms,
-               gboolean by_max)
-{
-  qsort (ms, n, sizeof (double), compare_double);
-  double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-  g_autofree char *target = target_ms > 0 ? g_strdup_printf ("%g", target_ms) : g_strdup ("null");
-  double judged = by_max ? ms[n - 1] : median;
-  g_autofree char *label = g_strescape (g_strstrip (g_strdup (what)), NULL);
-  printf ("{\"kind\": \"summary\", \"name\": \"%s\", \"what\": \"%s\", \"n\": %d, "
-          "\"median_ms\": %.3f, \"min_ms\": %.3f, \"max_ms\": %.3f, \"target_ms\": %s, "
-          "\"judged_by\": \"%s\"}\n",
-          name, label, n, median, ms[0], ms[n - 1], target, by_max ? "max" : "median");
-  g_string_append_printf (table, "%-52s %5d %9.3f %9.3f %9.3f  %6s  %s\n", what, n, median, ms[0],
-                          ms[n - 1], target_ms > 0 ? target : "",
-                          target_ms <= 0        ? ""
-                          : judged <= target_ms ? "met"
-                                                : "NOT met");
-}
-
 /* ---- observing the window ---- */
 
 /* Whether the heatmap holds HEAD of LAYER of TRACE (the page copies it: exact equality), checked
@@ -762,7 +716,6 @@ main (int argc, char **argv)
   bench_note ("start");
   gtk_init ();
   adw_init ();
-  table = g_string_new (NULL);
   g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
   session = attnscope_window_get_session (window);
   gui_test_park_pointer ();
@@ -793,9 +746,7 @@ main (int argc, char **argv)
   bench_note ("stalls done");
   print_env (model);
 
-  fprintf (stderr, "%-52s %5s %9s %9s %9s  %6s\n%s", "measurement (ms)", "n", "median", "min",
-           "max", "target", table->str);
-  g_string_free (table, TRUE);
+  bench_print_table ();
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;
 }

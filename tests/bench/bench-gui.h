@@ -21,6 +21,9 @@ void bench_note (const char *what);
 void bench_summary (const char *name, const char *what, double *ms, int n, double target_ms,
                     gboolean by_max);
 
+/* Prints the table of every summary so far on stderr, and forgets it. */
+void bench_print_table (void);
+
 /* Frames painted so far, and the longest frame (before-paint → end of paint) since the last
  * bench_frames_reset_longest (). */
 guint64 bench_frames (void);

@@ -46,6 +46,8 @@ static void
 check_reference (const char *sub, const char *family, const char *model, const char *output,
                  const char *ids)
 {
+  if (reference_left_to_normal_build (sub))
+    return;
   const char *python = g_getenv ("ATTNSCOPE_PYTHON");
   if (python == NULL || *python == '\0')
     {
@@ -319,7 +321,7 @@ test_figure (void)
     }
   g_assert_cmpuint (size[1][0], ==, 2 * size[0][0]);
   g_assert_cmpuint (size[1][1], ==, 2 * size[0][1]);
-  g_assert_cmpuint (size[0][0], >, size[0][1]); /* 4 layers × 9 columns: wider than tall */
+  g_assert_cmpuint (size[0][0], >, size[0][1]); /* 4 layers × 8 heads and the MLP bars */
   g_autofree char *head = NULL;
   g_assert_true (g_file_get_contents (pdf, &head, NULL, NULL));
   g_assert_true (g_str_has_prefix (head, "%PDF"));

@@ -50,6 +50,16 @@ test_info (void)
   g_assert_cmpfloat (at_context, >=, attention);
   g_assert_cmpfloat (at_context, <, 1.2 * attention);
   g_assert_cmpint (json_object_get_int_member (o, "max_tokens_now"), ==, 1024);
+  /* both forms at the full context: on demand, the matrices' L·H·T² floats become queries, keys
+   * once per key/value head and two row statistics, and the attention outputs (L·T·D, remade
+   * from the contexts when read) are not kept; everything else is the same */
+  gint64 L = 3, H = 8, K = 2, T = 1024, hd = 16, D = 128;
+  gint64 matrices = json_object_get_int_member (o, "trace_bytes_at_context_matrices");
+  gint64 on_demand = json_object_get_int_member (o, "trace_bytes_at_context_on_demand");
+  g_assert_cmpint (matrices - on_demand, ==,
+                   4 * (L * H * T * T - L * (H + K) * T * hd - 2 * L * H * T + L * T * D));
+  g_assert_cmpint (json_object_get_int_member (o, "max_tokens_now_matrices"), ==, 1024);
+  g_assert_cmpint (json_object_get_int_member (o, "max_tokens_now_on_demand"), ==, 1024);
   run_clear (&r);
 
   /* a quarter of that memory fits about half the tokens (the attention grows with T²) */
@@ -62,6 +72,11 @@ test_info (void)
   gint64 fit = json_object_get_int_member (json_node_get_object (limited), "max_tokens_now");
   g_assert_cmpint (fit, >, 450);
   g_assert_cmpint (fit, <, 520);
+  /* a quarter holds the whole context on demand, and as many as the automatic choice keeping
+   * every matrix (the choice keeps them while they are small) */
+  JsonObject *lo = json_node_get_object (limited);
+  g_assert_cmpint (json_object_get_int_member (lo, "max_tokens_now_on_demand"), ==, 1024);
+  g_assert_cmpint (json_object_get_int_member (lo, "max_tokens_now_matrices"), ==, fit);
   run_clear (&r);
 
   r = run_cli ("info", "--model", model, NULL);
@@ -71,6 +86,8 @@ test_info (void)
   g_assert_nonnull (strstr (r.out, "rope:          theta 500000"));
   g_assert_nonnull (strstr (r.out, "tokenizer:     none: runs on token ids"));
   g_assert_nonnull (strstr (r.out, "at the full context of 1024 tokens"));
+  g_assert_nonnull (
+      strstr (r.out, "tokens fit (1024 keeping every matrix, 1024 with queries and keys)"));
   run_clear (&r);
 }
 

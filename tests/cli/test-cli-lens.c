@@ -42,6 +42,8 @@ check_with_reference (const char *family, const char *model_dir, const char *con
     g_test_message ("%s", r.err);
   g_assert_cmpint (r.status, ==, 0);
   JsonNode *root = parse_json (r.out);
+  if (reference_left_to_normal_build ("lens"))
+    return root;
 
   const char *python = g_getenv ("ATTNSCOPE_PYTHON");
   if (python == NULL || *python == '\0')

@@ -52,6 +52,8 @@ check (const char *check, const char *family, const char *dir, const char *const
     g_test_message ("%s", r.err);
   g_assert_cmpint (r.status, ==, 0);
   JsonNode *root = parse_json (r.out);
+  if (reference_left_to_normal_build (check))
+    return root;
   if (python () == NULL)
     {
       g_test_skip ("no Python for the reference (ATTNSCOPE_PYTHON is empty)");
@@ -258,7 +260,7 @@ test_errors (void)
   assert_error (&r6, 1, "--ablation needs --ablate");
   g_autofree char *dump = g_build_filename (test_tmpdir (), "no.h5", NULL);
   g_auto (Run) r7 = run_cli ("run", "--model", "attnscope-mini-en-de", "--text", "the man",
-                             "--target", "der Mann", "--no-positions", "--dump", dump, NULL);
+                             "--target", "der Mann", "--ablate", "0.1", "--dump", dump, NULL);
   assert_error (&r7, 1, "translation model");
   g_assert_false (g_file_test (dump, G_FILE_TEST_EXISTS));
   g_auto (Run) r8 = run_cli ("ablate", "--text", "the man", "--loss", NULL);

@@ -64,6 +64,30 @@ bart_expected (const char *model_dir, const char *const *src, const char *const 
 }
 
 char *
+bart_expected_no_positions (const char *model_dir, const char *const *src, const char *const *tgt,
+                            int n)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (args, g_strdup ("expected"));
+  g_ptr_array_add (args, g_strdup (model_dir));
+  g_ptr_array_add (args, g_strdup ("")); /* the output */
+  g_ptr_array_add (args, g_strdup ("--no-positions"));
+  GString *what = g_string_new (NULL);
+  for (int i = 0; i < n; i++)
+    {
+      g_ptr_array_add (args, g_strdup ("--src-ids"));
+      g_ptr_array_add (args, g_strdup (src[i]));
+      g_ptr_array_add (args, g_strdup ("--tgt-ids"));
+      g_ptr_array_add (args, g_strdup (tgt[i]));
+      g_string_append_printf (what, "%s\x1e%s\x1f", src[i], tgt[i]);
+    }
+  char *out = reference_cache_output (&cache, model_dir, "expected-no-positions", what->str, args,
+                                      2, ".h5");
+  g_string_free (what, TRUE);
+  return out;
+}
+
+char *
 bart_generated (const char *model_dir, const char *src, int beams, int max_length)
 {
   return reference_cache_generated (&cache, model_dir, src, beams, max_length);

@@ -20,6 +20,10 @@ char *bart_model (const char *name, const char *const *args);
 /* The expected outputs of MODEL_DIR for the pairs SRC[i], TGT[i] ("a,b,c"), N of them, as an
  * HDF5 file (owned path). NULL with the test skipped when Python cannot run. */
 char *bart_expected (const char *model_dir, const char *const *src, const char *const *tgt, int n);
+/* As bart_expected with both stacks' position tables left out (bart_reference.py expected
+ * --no-positions). */
+char *bart_expected_no_positions (const char *model_dir, const char *const *src,
+                                  const char *const *tgt, int n);
 
 /* The reference's generate for source ids SRC with BEAMS and MAX_LENGTH (0: the model's): the
  * JSON object's path {ids, beams, max_length, score} (owned). NULL with the test skipped. */

@@ -313,8 +313,8 @@ real_vectors_check (const RealVectors *set, const float *ours, int m, const char
                   "%s (mean %.4f), difference %+.4f",
                   set->name, set->n, set->d, TRUST_K, ours_text, a, peer, theirs_text, b, a - b);
 #ifdef __SANITIZE_ADDRESS__
-  /* The sanitizers' build compiles at -O0: other rounding (no contracted multiply-adds, other
-   * summation order in the compiler's vector code) gives other layouts, within about 0.002 of the
+  /* The sanitizers' build compiles at -O1: other rounding (other summation order in the
+   * compiler's vector code) gives other layouts, within about 0.002 of the
    * optimized build's, so the bound, set by the peers' numbers for the build users run, is
    * asserted there; here the projections only run under the sanitizers. */
   (void) margin;

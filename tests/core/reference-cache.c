@@ -19,10 +19,14 @@ reference_cache_path (const ReferenceCache *cache, const char *name, const char 
       g_assert_true (g_file_get_contents (path, &text, &length, NULL));
       g_checksum_update (sum, (const guchar *) text, (gssize) length);
     }
+  /* $ATTNSCOPE_REFERENCE_CACHE lets two build folders share one cache (.ci/run points the
+   * sanitizer build at the normal build's): the files depend on the sources hashed above only. */
+  const char *shared = g_getenv ("ATTNSCOPE_REFERENCE_CACHE");
   const char *build = g_getenv ("ATTNSCOPE_BUILD_DIR");
-  g_autofree char *dir = build != NULL && *build != '\0'
-                             ? g_build_filename (build, "tests", cache->folder, NULL)
-                             : g_build_filename (test_tmpdir (), cache->folder, NULL);
+  g_autofree char *dir
+      = shared != NULL && *shared != '\0' ? g_build_filename (shared, cache->folder, NULL)
+        : build != NULL && *build != '\0' ? g_build_filename (build, "tests", cache->folder, NULL)
+                                          : g_build_filename (test_tmpdir (), cache->folder, NULL);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
   g_autofree char *base = g_strdup_printf ("%s-%.16s", name, g_checksum_get_string (sum));
   return g_build_filename (dir, base, NULL);
@@ -94,11 +98,9 @@ reference_cache_model (const ReferenceCache *cache, const char *name, const char
   return model;
 }
 
-/* Runs ARGS (args[0] the subcommand, the output path at OUT_INDEX filled here) into a cached
- * file named after MODEL_DIR, KIND and WHAT. */
-static char *
-cached_output (const ReferenceCache *cache, const char *model_dir, const char *kind,
-               const char *what, GPtrArray *args, guint out_index, const char *suffix)
+char *
+reference_cache_output (const ReferenceCache *cache, const char *model_dir, const char *kind,
+                        const char *what, GPtrArray *args, guint out_index, const char *suffix)
 {
   g_autofree char *base = g_path_get_basename (model_dir);
   g_autofree char *name = g_strconcat (base, "-", kind, NULL);
@@ -138,7 +140,7 @@ reference_cache_expected (const ReferenceCache *cache, const char *model_dir,
       g_ptr_array_add (args, g_strdup (tgt[i]));
       g_string_append_printf (what, "%s\x1e%s\x1f", src[i], tgt[i]);
     }
-  char *out = cached_output (cache, model_dir, "expected", what->str, args, 2, ".h5");
+  char *out = reference_cache_output (cache, model_dir, "expected", what->str, args, 2, ".h5");
   g_string_free (what, TRUE);
   return out;
 }
@@ -165,5 +167,5 @@ reference_cache_generated (const ReferenceCache *cache, const char *model_dir, c
   g_ptr_array_add (args, g_strdup ("--out"));
   g_ptr_array_add (args, g_strdup (""));
   g_autofree char *what = g_strdup_printf ("%s\x1f%d\x1f%d", src, beams, max_length);
-  return cached_output (cache, model_dir, "generate", what, args, args->len - 1, ".json");
+  return reference_cache_output (cache, model_dir, "generate", what, args, args->len - 1, ".json");
 }

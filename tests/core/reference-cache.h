@@ -1,11 +1,12 @@
 /* reference-cache.h — files made by a tests/reference script once per build folder and shared by
  * the test programs (decoder-models.c, encoder-models.c, bart-models.c, t5-models.c).
  *
- * A result lives in $ATTNSCOPE_BUILD_DIR/tests/<FOLDER> (the test's temporary folder without a
- * build folder) under "<name>-<16 hex digits>", the digits a SHA-256 of what was asked and of the
- * reference's source files, so a second program or a second run reuses it and a changed reference
- * makes a new one. A result is made under a temporary name and renamed into place, so programs
- * running side by side never see half of it. */
+ * A result lives in $ATTNSCOPE_BUILD_DIR/tests/<FOLDER> ($ATTNSCOPE_REFERENCE_CACHE/<FOLDER> when
+ * that is set, so that two build folders share it; the test's temporary folder without either)
+ * under "<name>-<16 hex digits>", the digits a SHA-256 of what was asked and of the reference's
+ * source files, so a second program or a second run reuses it and a changed reference makes a new
+ * one. A result is made under a temporary name and renamed into place, so programs running side by
+ * side never see half of it. */
 #pragma once
 
 #include <glib.h>
@@ -46,5 +47,12 @@ char *reference_cache_expected (const ReferenceCache *cache, const char *model_d
                                 const char *const *src, const char *const *tgt, int n);
 char *reference_cache_generated (const ReferenceCache *cache, const char *model_dir,
                                  const char *src, int beams, int max_length);
+
+/* Runs ARGS (args[0] the subcommand, the output path at OUT_INDEX filled here) into a cached file
+ * named after MODEL_DIR, KIND and WHAT, ending in SUFFIX; NULL (the test skipped) without the
+ * reference's Python. */
+char *reference_cache_output (const ReferenceCache *cache, const char *model_dir, const char *kind,
+                              const char *what, GPtrArray *args, guint out_index,
+                              const char *suffix);
 
 G_END_DECLS

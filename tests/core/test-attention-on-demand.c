@@ -71,6 +71,18 @@ assert_same_attention (const AsTrace *held, const AsTrace *on, const char *what)
         as_trace_attention_tile (on, l, h, r0, nr, c0, nc, tile, nc + 3);
         for (int i = 0; i < nr; i++)
           agree (&a, m + (gsize) (r0 + i) * T + c0, tile + (gsize) i * (nc + 3), nc);
+        /* a narrow tile across the edge of a block of keys the pass scores in one product, and
+         * one within a block: only those blocks' products are made */
+        static const int narrow[][2] = { { 250, 13 }, { 261, 5 } };
+        for (guint n = 0; n < G_N_ELEMENTS (narrow); n++)
+          {
+            int nc0 = MIN (narrow[n][0], T - 1), nnc = MIN (narrow[n][1], T - nc0);
+            int nr0 = T - nr;
+            g_autofree float *t2 = g_new (float, (gsize) nr *nnc);
+            as_trace_attention_tile (on, l, h, nr0, nr, nc0, nnc, t2, nnc);
+            for (int i = 0; i < nr; i++)
+              agree (&a, m + (gsize) (nr0 + i) * T + nc0, t2 + (gsize) i * nnc, nnc);
+          }
       }
   g_test_message ("%s: %" G_GSIZE_FORMAT " entries, %" G_GSIZE_FORMAT
                   " with other bits, largest difference %.3g",
@@ -92,7 +104,10 @@ assert_same_trace (const AsTrace *held, const AsTrace *on, const char *what)
   assert_same_attention (held, on, what);
   assert_same_floats (held->hidden, on->hidden, (L + 1) * T * D, "hidden states");
   assert_same_floats (held->ctx, on->ctx, L * H * T * held->head_dim, "contexts");
-  assert_same_floats (held->attn_out, on->attn_out, L * T * D, "attention outputs");
+  /* a decoder's attention outputs on demand are remade from the contexts when read */
+  for (gsize l = 0; l < L; l++)
+    assert_same_floats (as_trace_attn_out (held, l), as_trace_attn_out (on, l), T * D,
+                        "attention outputs");
   assert_same_floats (held->logits, on->logits, (gsize) held->logits_rows * held->vocab_size,
                       "logits");
   if (held->source != NULL)
@@ -149,6 +164,9 @@ test_shipped (void)
       g_autoptr (AsModel) model = as_model_load (cases[i].model, &error);
       g_assert_no_error (error);
       check_model (model, cases[i].text, cases[i].second, NULL, 0, cases[i].model);
+      /* GPT-2, BERT and Marian keep their attention outputs on demand too */
+      AsForwardOptions od = { .attention = AS_ATTENTION_ON_DEMAND };
+      g_assert_false (as_forward_trace_shape (model, 5, &od).attn_out_on_demand);
     }
 }
 
@@ -172,8 +190,9 @@ test_decoder_families (void)
       g_autoptr (GError) error = NULL;
       g_autoptr (AsModel) model = as_model_load (dir, &error);
       g_assert_no_error (error);
-      /* 1 token, a prime length, and more than twice every window and the attention's row block */
-      static const int lengths[] = { 1, 67, 131 };
+      /* 1 token, a prime length, more than twice every window and the attention's row block, and
+       * more than two of the blocks of 256 keys the pass scores in one product */
+      static const int lengths[] = { 1, 67, 131, 613 };
       for (guint k = 0; k < G_N_ELEMENTS (lengths); k++)
         {
           int T = lengths[k];
@@ -183,6 +202,19 @@ test_decoder_families (void)
           g_autofree char *what = g_strdup_printf ("%s, %d tokens", cases[i].name, T);
           check_model (model, NULL, NULL, ids, T, what);
         }
+      /* on demand these decoders keep no attention outputs (remade from the contexts when
+       * read: check_model compared them), and a pass needs L·T·D floats less for it */
+      static const int32_t five[] = { 3, 1, 4, 1, 5 };
+      g_autoptr (AsTrace) on = run (model, NULL, NULL, five, 5, AS_ATTENTION_ON_DEMAND);
+      g_assert_null (on->attn_out);
+      g_assert_false (as_forward_trace_shape (model, 5, NULL).attn_out_on_demand); /* matrices */
+      AsForwardOptions od = { .attention = AS_ATTENTION_ON_DEMAND };
+      AsTraceShape od_shape = as_forward_trace_shape (model, 5, &od);
+      g_assert_true (od_shape.attn_out_on_demand);
+      AsTraceShape kept = od_shape;
+      kept.attn_out_on_demand = FALSE;
+      g_assert_cmpuint (as_trace_shape_bytes (&kept) - as_trace_shape_bytes (&od_shape), ==,
+                        (guint64) on->n_layer * 5 * on->d_model * sizeof (float));
     }
 }
 

@@ -336,7 +336,7 @@ test_step_decoder (void)
   const AsConfig *c = as_model_get_config (model);
   int V = c->vocab_size, start = c->decoder_start_token_id;
   const int32_t src[] = { 7, 30, 8, 44, 0 };
-  g_autoptr (AsStepDecoder) d = c->ops->step_decoder_new (model, src, 5, 2, 6, &error);
+  g_autoptr (AsStepDecoder) d = c->ops->step_decoder_new (model, src, 5, 2, 6, FALSE, &error);
   g_assert_no_error (error);
   /* two sequences, swapped and duplicated between steps */
   int32_t seqs[2][6] = { { start }, { start } };

@@ -302,6 +302,11 @@ def cmd_expected(a):
     if len(a.src_ids) != len(a.tgt_ids):
         sys.exit("bart_reference: give as many --src-ids as --tgt-ids")
     model = load_model(a.model_dir)
+    if a.no_positions:
+        # both stacks' learned position tables left out, as attnscope's --no-positions does
+        for side in ("encoder", "decoder"):
+            key = "model.%s.embed_positions.weight" % side
+            model.w[key] = torch.zeros_like(model.w[key])
     tmp = a.out + ".tmp"
     with h5py.File(tmp, "w") as f:
         f.attrs["model"] = os.path.basename(os.path.normpath(a.model_dir))
@@ -338,6 +343,8 @@ def main(argv=None):
     e.add_argument("out")
     e.add_argument("--src-ids", action="append", required=True)
     e.add_argument("--tgt-ids", action="append", required=True)
+    e.add_argument("--no-positions", action="store_true",
+                   help="leave out the position embeddings of both stacks")
     seq2seq_reference.add_generate_parser(sub)
     a = ap.parse_args(argv)
     if a.cmd == "make-model":

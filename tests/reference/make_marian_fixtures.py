@@ -156,9 +156,9 @@ def drop_positions(src, dst):
     hf_layout.write_safetensors_tensors(os.path.join(dst, "model.safetensors"), tensors)
 
 
-def make_expected(ref, out, name, model_dir, pairs, weights="h5"):
+def make_expected(ref, out, name, model_dir, pairs, weights="h5", extra=()):
     path = os.path.join(out, "expected", name + ".h5")
-    argv = ["expected", model_dir, path, "--weights", weights]
+    argv = ["expected", model_dir, path, "--weights", weights] + list(extra)
     for s, t in pairs:
         argv += ["--src-ids", ids_arg(s), "--tgt-ids", ids_arg(t)]
     run(ref, argv)
@@ -249,6 +249,9 @@ def generate(out, source_dir):
     vocab = len(tok.encoder)
     manifest["expected"]["small"] = make_expected(ref, out, "small", small,
                                                   random_pairs(tok, 64, vocab, 11))
+    manifest["expected"]["small-no-positions"] = make_expected(
+        ref, out, "small-no-positions", small, random_pairs(tok, 64, vocab, 17),
+        extra=["--no-positions"])
     old = manifest["models"]["old-names"]
     manifest["expected"]["old-names"] = make_expected(ref, out, "old-names", old,
                                                       random_pairs(tok, 48, vocab, 12))

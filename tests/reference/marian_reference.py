@@ -130,6 +130,13 @@ def cmd_expected(a):
     if len(a.src_ids) != len(a.tgt_ids):
         sys.exit("marian_reference: give as many --src-ids as --tgt-ids")
     model = load_model(a.model_dir, a.weights)
+    if a.no_positions:
+        # "without positions": both stacks' sinusoid (or learned) tables left out of the
+        # embeddings, as attnscope's --no-positions does
+        _import_torch()
+        with torch.no_grad():
+            for stack in (model.model.encoder, model.model.decoder):
+                stack.embed_positions.weight.zero_()
     tmp = a.out + ".tmp"
     with h5py.File(tmp, "w") as f:
         f.attrs["model"] = os.path.basename(os.path.normpath(a.model_dir))
@@ -221,6 +228,8 @@ def main(argv=None):
     e.add_argument("out")
     e.add_argument("--src-ids", action="append", required=True)
     e.add_argument("--tgt-ids", action="append", required=True)
+    e.add_argument("--no-positions", action="store_true",
+                   help="leave out the position embeddings of both stacks")
     e.add_argument("--weights", choices=("h5", "safetensors"), default="h5",
                    help="which weight file to read when both exist")
     g = sub.add_parser("generate", help="greedy or beam search as HF generate()")

@@ -8,6 +8,9 @@ hooks.
   whatif_reference.py check-patch --family F --model DIR --json OUT
   whatif_reference.py check-perplexity --family F --model DIR --json OUT --ablate SPEC
                       [--mean-ids a,b,c ...]
+  check-scan and check-patch take --base SPEC: heads and MLPs switched off in every pass (the
+  command's --ablate), zero or (with --mean-ids) mean ablated; a scanned head of SPEC has the
+  effect 0; a patched head or MLP of SPEC keeps its ablation (the source's value replaced by it).
 
 The hooks wrap the references' linear maps by module name, as forward hooks on HF's modules
 would:
@@ -188,22 +191,47 @@ def parse_ids(text):
     return [int(x) for x in text.split(",") if x.strip()]
 
 
+def parse_spec(spec):
+    """--ablate's LIST as ({(layer, head)}, {layer})."""
+    heads, mlps = set(), set()
+    for entry in (spec or "").split(","):
+        entry = entry.strip()
+        if entry.startswith("mlp"):
+            mlps.add(int(entry[3:]))
+        elif entry:
+            l, h = entry.split(".")
+            heads.add((int(l), int(h)))
+    return heads, mlps
+
+
+def base_hooks(base, means, **kw):
+    """Hooks with the base ablation (zero, or MEANS) and KW; heads/mlps in KW are added to it."""
+    heads, mlps = base
+    hk = Hooks(**kw)
+    hk.heads = set(heads) | set(kw.get("heads", ()))
+    hk.mlps = set(mlps) | set(kw.get("mlps", ()))
+    if means is not None:
+        hk.head_means, hk.mlp_means = means
+    return hk
+
+
 def check_scan(a, model, doc):
     ids = doc["ids"]
     means = model.means([parse_ids(m) for m in a.mean_ids]) if doc["ablation"] == "mean" else None
+    base = parse_spec(a.base)
     tok, vs, frm = doc["token_id"], doc["vs_id"], doc.get("loss_from", 0)
     start = time.perf_counter()
-    logits, _, _ = model.run(ids)
+    logits, _, _ = model.run(ids, base_hooks(base, means))
     clean = measure(logits, np.asarray(ids), tok, vs, frm)
     worst = Worst()
     worst.check("clean", doc["clean"], clean)
     L, H = doc["n_layer"], doc["n_head"]
     for l in range(L):
         for h in range(H):
-            hk = Hooks(heads={(l, h)})
-            if means is not None:
-                hk.head_means, hk.mlp_means = means
-            lg, _, _ = model.run(ids, hk)
+            if (l, h) in base[0]:
+                worst.check("head %d.%d (switched off)" % (l, h), doc["effects"][l][h], 0.0)
+                continue
+            lg, _, _ = model.run(ids, base_hooks(base, means, heads={(l, h)}))
             eff = measure(lg, np.asarray(ids), tok, vs, frm) - clean
             worst.check("head %d.%d" % (l, h), doc["effects"][l][h], eff)
     print("scan: %d heads, largest relative error %.3g, %.3f s" % (L * H, worst.rel,
@@ -214,10 +242,19 @@ def check_patch(a, model, doc):
     base, source = doc["base_ids"], doc["source_ids"]
     tok, vs = doc["token_id"], doc["vs_id"]
     start = time.perf_counter()
-    la, ha, _ = model.run(base)
-    lb, hb, hkb = model.run(source)
+    means = model.means([parse_ids(m) for m in a.mean_ids]) if a.mean_ids else None
+    ab = parse_spec(a.base)
+    la, ha, _ = model.run(base, base_hooks(ab, means))
+    lb, hb, hkb = model.run(source, base_hooks(ab, means))
     ctx_b = dict(hkb.record_ctx)
     mlp_b = dict(hkb.record_mlp)
+    # the hooks record a part before its replacement: a switched-off part's value is its ablation's
+    for (l, h) in ab[0]:
+        ctx_b[l] = ctx_b[l].clone()
+        ctx_b[l][:, h, :] = (torch.from_numpy(means[0][l, h]).float() if means is not None else 0)
+    for l in ab[1]:
+        mlp_b[l] = (torch.from_numpy(means[1][l]).float().expand_as(mlp_b[l]).clone()
+                    if means is not None else torch.zeros_like(mlp_b[l]))
     va = measure(la, np.asarray(base), tok, vs)
     vb = measure(lb, np.asarray(source), tok, vs)
     worst = Worst()
@@ -229,11 +266,11 @@ def check_patch(a, model, doc):
     for i, row in enumerate(eff):
         for j, got in enumerate(row):
             if what == "heads":
-                hk = Hooks(heads={(i, j)}, head_values=ctx_b)
+                hk = base_hooks(ab, means, heads={(i, j)}, head_values=ctx_b)
             elif what == "mlps":
-                hk = Hooks(mlps={j}, mlp_values=mlp_b)
+                hk = base_hooks(ab, means, mlps={j}, mlp_values=mlp_b)
             else:
-                hk = Hooks(resid={(i, j)}, resid_values={i: hb[i].clone()})
+                hk = base_hooks(ab, means, resid={(i, j)}, resid_values={i: hb[i].clone()})
             lg, _, _ = model.run(base, hk)
             patched = measure(lg, np.asarray(base), tok, vs)
             want = (patched - va) / (vb - va)
@@ -276,6 +313,8 @@ def main(argv=None):
         c.add_argument("--model", required=True)
         c.add_argument("--json", required=True)
         c.add_argument("--mean-ids", action="append", default=[])
+        if name != "check-perplexity":
+            c.add_argument("--base", default=None, help="the command's --ablate LIST")
         if name == "check-perplexity":
             c.add_argument("--ablate", required=True)
     a = ap.parse_args(argv)

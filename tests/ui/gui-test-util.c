@@ -1,6 +1,8 @@
 /* gui-test-util.c — main-loop and application helpers for GUI tests (see gui-test-util.h). */
 #include "gui-test-util.h"
 
+#include <glib/gstdio.h>
+
 #include <X11/Xlib.h>
 #include <X11/extensions/XTest.h>
 #include <gdk/x11/gdkx.h>
@@ -350,4 +352,86 @@ gui_test_spawn (const char *const *argv, char **out, char **err, int *status)
   *out = s.out;
   *err = s.err;
   *status = g_subprocess_get_status (process);
+}
+
+AttnscopePage *
+gui_test_show_page (AttnscopeWindow *window, const char *name, guint timeout_ms)
+{
+  AttnscopePage *p = attnscope_window_get_page (window, name);
+  attnscope_window_show_page (window, name);
+  g_assert_true (gui_test_wait_page (p, timeout_ms));
+  return p;
+}
+
+void
+gui_test_reset_view (AttnscopeWindow *window)
+{
+  AttnscopeViewState *v = gui_test_view_state (window);
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (v, 1);
+  attnscope_view_state_set_head (v, 0);
+  attnscope_view_state_set_selected_token (v, -1);
+  attnscope_view_state_set_colormap (v, "ylgnbu");
+  attnscope_view_state_set_annotate (v, FALSE);
+  attnscope_view_state_set_autoscale (v, TRUE);
+  for (int f = 0; f < ATTNSCOPE_VIEW_N_FLAGS; f++)
+    attnscope_view_state_set_flag (v, f, FALSE);
+}
+
+GtkEventController *
+gui_test_controller_of (GtkWidget *widget, GType type)
+{
+  GListModel *list = gtk_widget_observe_controllers (widget);
+  GtkEventController *found = NULL;
+  for (guint i = 0; i < g_list_model_get_n_items (list) && found == NULL; i++)
+    {
+      g_autoptr (GObject) c = g_list_model_get_item (list, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        found = GTK_EVENT_CONTROLLER (c);
+    }
+  g_object_unref (list);
+  g_assert_nonnull (found);
+  return found;
+}
+
+gboolean
+gui_test_press_key (GtkWidget *widget, guint keyval, GdkModifierType state)
+{
+  gboolean handled = FALSE;
+  g_signal_emit_by_name (gui_test_controller_of (widget, GTK_TYPE_EVENT_CONTROLLER_KEY),
+                         "key-pressed", keyval, 0u, state, &handled);
+  return handled;
+}
+
+GBytes *
+gui_test_read_file (const char *path)
+{
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_file_get_contents (path, &data, &length, &error));
+  g_assert_no_error (error);
+  return g_bytes_new_take (g_steal_pointer (&data), length);
+}
+
+void
+gui_test_assert_same_png (const char *name, const char *const *argv, const char *window_png,
+                          const char *cli_png)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  g_autoptr (GError) error = NULL;
+  gui_test_spawn (argv, &out, &err, &status);
+  g_test_message ("%s: %s%s", name, out, err);
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  g_assert_no_error (error);
+  g_autoptr (GBytes) a = gui_test_read_file (window_png);
+  g_autoptr (GBytes) b = gui_test_read_file (cli_png);
+  g_test_message ("%s: window %zu bytes, command line %zu bytes", name, g_bytes_get_size (a),
+                  g_bytes_get_size (b));
+  g_assert_cmpuint (g_bytes_get_size (a), >, 1000);
+  if (!g_bytes_equal (a, b))
+    g_error ("%s: %s and %s differ", name, window_png, cli_png); /* kept to be looked at */
+  g_unlink (window_png);
+  g_unlink (cli_png);
 }

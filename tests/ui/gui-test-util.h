@@ -85,6 +85,28 @@ gboolean gui_test_wait_runs (AttnscopeWindow *window, guint timeout_ms);
  * shows them (TRUE), or TIMEOUT_MS passed. */
 gboolean gui_test_wait_page (AttnscopePage *page, guint timeout_ms);
 
+/* The bytes of the file PATH (asserted readable). */
+GBytes *gui_test_read_file (const char *path);
+
+/* Runs the command ARGV (NULL-terminated; it writes CLI_PNG) and asserts it succeeded and wrote
+ * exactly the bytes of WINDOW_PNG (over 1000 of them), then removes both files. On a difference
+ * both are kept to be looked at. NAME labels the messages. */
+void gui_test_assert_same_png (const char *name, const char *const *argv, const char *window_png,
+                               const char *cli_png);
+
+/* Shows WINDOW's page NAME and waits until it is up to date (asserting it is within TIMEOUT_MS). */
+AttnscopePage *gui_test_show_page (AttnscopeWindow *window, const char *name, guint timeout_ms);
+
+/* Sets WINDOW's view to what the heatmap tests start from: one head (layer 1, head 0), no
+ * selected token, the "ylgnbu" colours on each head's own range, no numbers, every flag off. */
+void gui_test_reset_view (AttnscopeWindow *window);
+
+/* WIDGET's first event controller of TYPE (asserted to exist). */
+GtkEventController *gui_test_controller_of (GtkWidget *widget, GType type);
+
+/* Presses KEYVAL with STATE on WIDGET's key controller; returns whether it was handled. */
+gboolean gui_test_press_key (GtkWidget *widget, guint keyval, GdkModifierType state);
+
 /* Runs ARGV (NULL-terminated) to its end while the main context keeps iterating, and returns
  * its stdout and stderr (*OUT, *ERR; free with g_free) and its wait status for
  * g_spawn_check_wait_status (*STATUS). A window's toasts and animations go on meanwhile:

@@ -1,8 +1,9 @@
 /* test-attribution-page.c — the Attribution page of the real window (the shipped attnscope-mini,
  * a GPT-2, under Xvfb), against `attnscope attribute --json` run on the same text:
  * - by default the predicted token (the argmax of the pass's last logits) at the last position;
- *   the heatmap has L rows and H + 1 columns, every head's cell and every layer's MLP cell hold
- *   the command's numbers, and the colour range is symmetric around 0;
+ *   the heatmap has L rows and H columns and a bar per layer beside it for the MLPs; every head's
+ *   cell and every layer's MLP bar hold the command's numbers, and the colour range is symmetric
+ * around 0;
  * - the list of parts is sorted by size, its first row the largest part of the command's JSON;
  * - activating a head's cell, or a head's row of the list, shows that head on the Attention page;
  * - a second token (vs) and another position: the command's numbers with --vs-id and
@@ -121,7 +122,10 @@ assert_same (AttnscopeAttributionPage *page, JsonObject *want)
   g_assert_nonnull (at);
   int L = at->n_layer, H = at->n_head;
   g_assert_cmpint (attnscope_heatmap_view_get_n_rows (heatmap), ==, L);
-  g_assert_cmpint (attnscope_heatmap_view_get_n_cols (heatmap), ==, H + 1);
+  g_assert_cmpint (attnscope_heatmap_view_get_n_cols (heatmap), ==, H); /* MLPs: row bars */
+  const ArHeatmapFigure *bars
+      = &ar_built_figure_get_parts (attnscope_heatmap_view_get_figure (heatmap))->heatmap;
+  g_assert_nonnull (bars->row_bars);
   g_assert_cmpint (at->position, ==, json_object_get_int_member (want, "position"));
   g_assert_cmpint (at->target_id, ==, json_object_get_int_member (want, "target_id"));
   JsonArray *heads = json_object_get_array_member (want, "heads");
@@ -138,7 +142,7 @@ assert_same (AttnscopeAttributionPage *page, JsonObject *want)
           largest = MAX (largest, fabs (v));
         }
       float m = (float) json_array_get_double_element (mlps, l);
-      g_assert_cmpfloat (attnscope_heatmap_view_get_value (heatmap, l, H), ==, m);
+      g_assert_cmpfloat (bars->row_bars[l], ==, m);
       largest = MAX (largest, fabs (m));
     }
   g_assert_cmpfloat ((float) at->logit, ==, (float) json_object_get_double_member (want, "logit"));

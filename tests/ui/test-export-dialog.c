@@ -63,15 +63,6 @@ static char *export(AttnscopeExportDialog *d)
   return path;
 }
 
-static GBytes *
-read_bytes (const char *path)
-{
-  g_autofree char *data = NULL;
-  gsize length = 0;
-  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
-  return g_bytes_new_take (g_steal_pointer (&data), length);
-}
-
 /* The standard output of ARGV; the test is skipped (NULL) when the tool is missing. */
 static char *
 run_tool (const char *tool, const char *arg)
@@ -199,7 +190,7 @@ test_formats (void)
       g_assert_cmpstr (attnscope_export_dialog_get_name (d), ==, want);
       g_autofree char *path = export(d);
       g_assert_true (g_str_has_suffix (path, want));
-      g_autoptr (GBytes) data = read_bytes (path);
+      g_autoptr (GBytes) data = gui_test_read_file (path);
       g_assert_cmpmem (g_bytes_get_data (data, NULL), strlen (cases[i].magic), cases[i].magic,
                        strlen (cases[i].magic));
       g_unlink (path);
@@ -224,7 +215,7 @@ test_pdf_width_and_font (void)
   g_assert_cmpfloat_with_epsilon (w, MM_TO_PT (85), 0.01);
   g_assert_cmpfloat (h, >, 100);
 
-  g_autoptr (GBytes) pdf = read_bytes (path);
+  g_autoptr (GBytes) pdf = gui_test_read_file (path);
   g_autoptr (GArray) sizes = pdf_font_sizes (pdf);
   for (guint i = 0; i < sizes->len; i++)
     g_test_message ("text size %u: %.3f", i, g_array_index (sizes, double, i));
@@ -251,7 +242,7 @@ test_png_dpi (void)
   attnscope_export_dialog_set_width (d, 85, AR_WIDTH_MM);
   attnscope_export_dialog_set_dpi (d, 300);
   g_autofree char *path = export(d);
-  g_autoptr (GBytes) png = read_bytes (path);
+  g_autoptr (GBytes) png = gui_test_read_file (path);
   int w = 0, h = 0;
   guint32 px, py;
   png_info (png, &w, &h, &px, &py);
@@ -293,7 +284,7 @@ test_presets (void)
       g_assert_cmpint (sscanf (line, "Page size: %lf x %lf pts", &w, &h), ==, 2);
       g_test_message ("preset %.0f mm: page %.2f × %.2f pt", presets[i].mm, w, h);
       g_assert_cmpfloat_with_epsilon (w, MM_TO_PT (presets[i].mm), 0.01);
-      g_autoptr (GBytes) pdf = read_bytes (path);
+      g_autoptr (GBytes) pdf = gui_test_read_file (path);
       g_autoptr (GArray) sizes = pdf_font_sizes (pdf);
       g_assert_cmpint (count_near (sizes, presets[i].font), >=, 1);
       g_unlink (path);
@@ -444,12 +435,12 @@ test_outline_choice (void)
   else
     with = export(d);
   attnscope_view_state_set_selected_token (v, -1);
-  g_autoptr (GBytes) a = read_bytes (with), b = read_bytes (without);
+  g_autoptr (GBytes) a = gui_test_read_file (with), b = gui_test_read_file (without);
   g_assert_false (g_bytes_equal (a, b));
   /* Without a selection, the outline choice changes nothing. */
   d = new_dialog ("outline3", AR_EXPORT_PNG);
   g_autofree char *none = export(d);
-  g_autoptr (GBytes) c = read_bytes (none);
+  g_autoptr (GBytes) c = gui_test_read_file (none);
   g_assert_true (g_bytes_equal (b, c));
   g_settings_set_boolean (settings, "export-outline", FALSE);
   g_unlink (with);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "as-predict.h"
+#include "attnscope-attention-page.h"
 #include "attnscope-attribution-page.h"
 #include "attnscope-embeddings-page.h"
 #include "attnscope-lens-page.h"
@@ -58,17 +59,6 @@ set_compare_text (const char *text)
 }
 
 /* The file at PATH, or a failure. */
-static GBytes *
-read_file (const char *path)
-{
-  g_autofree char *data = NULL;
-  gsize length = 0;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_file_get_contents (path, &data, &length, &error));
-  g_assert_no_error (error);
-  return g_bytes_new_take (g_steal_pointer (&data), length);
-}
-
 /* What an export option of the window's dialog changes in the page's view (the dialog's labels
  * and space-mark choices are not part of the view state). */
 typedef struct
@@ -149,21 +139,7 @@ check_parity_with (const char *name, const char *page_name, double scale,
   for (int i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
-  g_autofree char *out = NULL, *err = NULL;
-  int status = 0;
-  gui_test_spawn ((const char *const *) argv->pdata, &out, &err, &status);
-  g_test_message ("%s: %s%s", name, out, err);
-  g_assert_true (g_spawn_check_wait_status (status, &error));
-  g_assert_no_error (error);
-
-  g_autoptr (GBytes) a = read_file (window_png);
-  g_autoptr (GBytes) b = read_file (cli_png);
-  g_test_message ("%s: window %zu bytes, command line %zu bytes", name, g_bytes_get_size (a),
-                  g_bytes_get_size (b));
-  g_assert_cmpuint (g_bytes_get_size (a), >, 1000);
-  g_assert_true (g_bytes_equal (a, b));
-  g_unlink (window_png);
-  g_unlink (cli_png);
+  gui_test_assert_same_png (name, (const char *const *) argv->pdata, window_png, cli_png);
 }
 
 /* The same for the page as it is shown. */
@@ -184,7 +160,7 @@ window_export (const char *page_name)
   g_autoptr (GError) error = NULL;
   g_assert_true (gui_export_write (window, page, path, 1, &error));
   g_assert_no_error (error);
-  GBytes *bytes = read_file (path);
+  GBytes *bytes = gui_test_read_file (path);
   g_unlink (path);
   return bytes;
 }
@@ -196,6 +172,17 @@ test_attention (void)
   reset_view ();
   attnscope_view_state_set_layer (v, 1);
   check_parity ("head", "attention", 1, (const char *[]){ "--layer", "1", "--head", "0", NULL });
+  /* norm weighting: the page's Norms button, --weighting norm */
+  AttnscopeAttentionPage *attention
+      = ATTNSCOPE_ATTENTION_PAGE (attnscope_window_get_page (window, "attention"));
+  attnscope_attention_page_set_norm_weighted (attention, TRUE);
+  check_parity ("head-norm", "attention", 1,
+                (const char *[]){ "--layer", "1", "--head", "0", "--weighting", "norm", NULL });
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
+  check_parity ("mean-norm", "attention", 2,
+                (const char *[]){ "--mean", "1", "--weighting", "norm", NULL });
+  attnscope_attention_page_set_norm_weighted (attention, FALSE);
+  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
 
   attnscope_view_state_set_head (v, 1);
   attnscope_view_state_set_selected_token (v, 2);
@@ -681,15 +668,7 @@ check_patch_parity (const char *name, AsPatchWhat what, gboolean reverse, const 
   for (int i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
-  g_autofree char *out = NULL, *err = NULL;
-  int status = 0;
-  gui_test_spawn ((const char *const *) argv->pdata, &out, &err, &status);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("%s: export failed: %s", name, err);
-  g_autoptr (GBytes) w = read_file (window_png), c = read_file (cli_png);
-  g_assert_true (g_bytes_equal (w, c));
-  g_remove (window_png);
-  g_remove (cli_png);
+  gui_test_assert_same_png (name, (const char *const *) argv->pdata, window_png, cli_png);
 }
 
 static void

@@ -12,10 +12,8 @@
  * - log colours: each cell is painted with the colour map's entry at log10 position between the
  *   range's ends, computed here from the trace;
  * - autoscale per head: each thumbnail of the heads grid is painted on its own head's
- *   [min, max];
- * - arrow keys move the cursor cell and the status line names its query, key and value;
- * - Alt+arrows step layer and head the way the heads grid lays them out (layers down, heads
- *   across). */
+ *   [min, max].
+ * The keyboard on the window (cursor, Alt+arrows, the grid's keys) is test-heatmap-keys.c's. */
 #include <adwaita.h>
 #include <math.h>
 #include <string.h>
@@ -33,35 +31,6 @@
 #define TEXT "The man hit the car"
 
 static AttnscopeWindow *window;
-
-/* ---- driving a widget's controllers ---- */
-
-/* The WIDGET's first event controller of TYPE. */
-static GtkEventController *
-controller_of (GtkWidget *widget, GType type)
-{
-  GListModel *list = gtk_widget_observe_controllers (widget);
-  GtkEventController *found = NULL;
-  for (guint i = 0; i < g_list_model_get_n_items (list) && found == NULL; i++)
-    {
-      g_autoptr (GObject) c = g_list_model_get_item (list, i);
-      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
-        found = GTK_EVENT_CONTROLLER (c);
-    }
-  g_object_unref (list);
-  g_assert_nonnull (found);
-  return found;
-}
-
-/* Presses KEYVAL with STATE on WIDGET's key controller; returns whether it was handled. */
-static gboolean
-press_key (GtkWidget *widget, guint keyval, GdkModifierType state)
-{
-  gboolean handled = FALSE;
-  g_signal_emit_by_name (controller_of (widget, GTK_TYPE_EVENT_CONTROLLER_KEY), "key-pressed",
-                         keyval, 0u, state, &handled);
-  return handled;
-}
 
 /* ---- a standalone view on a synthetic matrix ---- */
 
@@ -174,7 +143,7 @@ test_zoom_steps (void)
   int before = 1024, steps = 0;
   while (before > 4)
     {
-      g_assert_true (press_key (w, GDK_KEY_plus, GDK_SHIFT_MASK));
+      g_assert_true (gui_test_press_key (w, GDK_KEY_plus, GDK_SHIFT_MASK));
       int now = attnscope_heatmap_view_get_zoom (s.view);
       g_assert_cmpint (now, <, before);
       g_assert_true (now == 4 || (now >= 0.6 * before && now <= 0.8 * before));
@@ -182,9 +151,9 @@ test_zoom_steps (void)
     }
   g_test_message ("%d key steps from 1024 rows to 4", steps);
   g_assert_cmpint (steps, >=, 15);
-  g_assert_true (press_key (w, GDK_KEY_minus, 0));
+  g_assert_true (gui_test_press_key (w, GDK_KEY_minus, 0));
   g_assert_cmpint (attnscope_heatmap_view_get_zoom (s.view), >, 4);
-  g_assert_true (press_key (w, GDK_KEY_0, 0));
+  g_assert_true (gui_test_press_key (w, GDK_KEY_0, 0));
   g_assert_cmpint (attnscope_heatmap_view_get_zoom (s.view), ==, 0);
   standalone_close (&s);
 
@@ -242,7 +211,7 @@ test_zoom_keeps_cells (void)
   /* Reset from deep in: everything in view, the cursor kept. */
   attnscope_heatmap_view_set_view (s.view, 10, 10, 16);
   g_assert_cmpint (attnscope_heatmap_view_get_cursor_row (s.view), ==, 700);
-  g_assert_true (press_key (GTK_WIDGET (s.view), GDK_KEY_0, 0));
+  g_assert_true (gui_test_press_key (GTK_WIDGET (s.view), GDK_KEY_0, 0));
   g_assert_cmpint (attnscope_heatmap_view_get_zoom (s.view), ==, 0);
   g_assert_cmpint (attnscope_heatmap_view_get_cursor_row (s.view), ==, 700);
   /* A cursor panned out of view comes back into view with the next zoom step. */
@@ -289,7 +258,7 @@ test_pan (void)
   double cell = x1 - x; /* the cells' pitch */
   g_assert_cmpfloat (cell, >, 2);
   /* Dragging 10 cells left and 5 up moves the view 10 columns right and 5 rows down. */
-  GtkEventController *drag = controller_of (GTK_WIDGET (s.view), GTK_TYPE_GESTURE_DRAG);
+  GtkEventController *drag = gui_test_controller_of (GTK_WIDGET (s.view), GTK_TYPE_GESTURE_DRAG);
   g_signal_emit_by_name (drag, "drag-begin", x + 1, y + 1);
   g_signal_emit_by_name (drag, "drag-update", -10 * cell, -5 * cell);
   view_of (s.view, &r0, &c0, &n);
@@ -309,7 +278,7 @@ test_pan (void)
   attnscope_heatmap_view_set_view (s.view, 100, 200, 64);
   gboolean handled = FALSE;
   GtkEventController *scroll
-      = controller_of (GTK_WIDGET (s.view), GTK_TYPE_EVENT_CONTROLLER_SCROLL);
+      = gui_test_controller_of (GTK_WIDGET (s.view), GTK_TYPE_EVENT_CONTROLLER_SCROLL);
   g_signal_emit_by_name (scroll, "scroll", 0.0, 2.0, &handled);
   g_assert_true (handled);
   view_of (s.view, &r0, &c0, &n);
@@ -320,22 +289,22 @@ test_pan (void)
   attnscope_heatmap_view_set_view (s.view, 100, 200, 64);
   attnscope_heatmap_view_set_cursor (s.view, 163, 263);
   GtkWidget *wd = GTK_WIDGET (s.view);
-  g_assert_true (press_key (wd, GDK_KEY_Down, 0));
-  g_assert_true (press_key (wd, GDK_KEY_Right, 0));
+  g_assert_true (gui_test_press_key (wd, GDK_KEY_Down, 0));
+  g_assert_true (gui_test_press_key (wd, GDK_KEY_Right, 0));
   g_assert_cmpint (attnscope_heatmap_view_get_cursor_row (s.view), ==, 164);
   g_assert_cmpint (attnscope_heatmap_view_get_cursor_col (s.view), ==, 264);
   view_of (s.view, &r0, &c0, &n);
   g_assert_cmpint (r0, ==, 101);
   g_assert_cmpint (c0, ==, 201);
-  g_assert_true (press_key (wd, GDK_KEY_Page_Up, 0));
+  g_assert_true (gui_test_press_key (wd, GDK_KEY_Page_Up, 0));
   g_assert_cmpint (attnscope_heatmap_view_get_cursor_row (s.view), ==, 164 - 63);
   view_of (s.view, &r0, &c0, &n);
   g_assert_cmpint (r0, ==, 101);
-  g_assert_true (press_key (wd, GDK_KEY_Up, 0));
+  g_assert_true (gui_test_press_key (wd, GDK_KEY_Up, 0));
   view_of (s.view, &r0, &c0, &n);
   g_assert_cmpint (r0, ==, 100);
   /* Alt+arrows are not the view's: they go on to the window (layer and head). */
-  g_assert_false (press_key (wd, GDK_KEY_Up, GDK_ALT_MASK));
+  g_assert_false (gui_test_press_key (wd, GDK_KEY_Up, GDK_ALT_MASK));
   g_assert_cmpint (attnscope_heatmap_view_get_cursor_row (s.view), ==, 100);
   standalone_close (&s);
 }
@@ -435,7 +404,7 @@ test_cursor_redraw (void)
   /* the outline runs 1 unit outside the cell */
   g_assert_true (
       color_close (pixel_at (before, (int) (x + cw / 2), (int) floor (y - 1)), accent, 2));
-  g_assert_true (press_key (w, GDK_KEY_Down, 0));
+  g_assert_true (gui_test_press_key (w, GDK_KEY_Down, 0));
   cell_rect (s.view, 4, 1, &x2, &y2, &cw, &ch);
   cairo_surface_t *after = snapshot_widget (w);
   g_assert_true (
@@ -491,17 +460,13 @@ test_masked_tooltip (void)
 static AsTrace *
 trace (void)
 {
-  return attnscope_run_get_trace (
-      attnscope_session_get_main (attnscope_window_get_session (window)));
+  return attnscope_run_get_trace (gui_test_main_run (window));
 }
 
 static AttnscopePage *
 page (const char *name)
 {
-  AttnscopePage *p = attnscope_window_get_page (window, name);
-  attnscope_window_show_page (window, name);
-  g_assert_true (gui_test_wait_page (p, TIMEOUT_MS));
-  return p;
+  return gui_test_show_page (window, name, TIMEOUT_MS);
 }
 
 static AttnscopeHeatmapView *
@@ -521,16 +486,7 @@ shown_heatmap (void)
 static void
 reset_view (void)
 {
-  AttnscopeViewState *v = gui_test_view_state (window);
-  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_HEAD);
-  attnscope_view_state_set_layer (v, 1);
-  attnscope_view_state_set_head (v, 0);
-  attnscope_view_state_set_selected_token (v, -1);
-  attnscope_view_state_set_colormap (v, "ylgnbu");
-  attnscope_view_state_set_annotate (v, FALSE);
-  attnscope_view_state_set_autoscale (v, TRUE);
-  for (int f = 0; f < ATTNSCOPE_VIEW_N_FLAGS; f++)
-    attnscope_view_state_set_flag (v, f, FALSE);
+  gui_test_reset_view (window);
 }
 
 /* Row normalisation: each row divided by its largest weight, so every row's maximum is 1. */
@@ -704,218 +660,6 @@ test_grid_autoscale_each (void)
   g_assert_cmpfloat (spread, >, 0.01);
 }
 
-/* The first label under W whose text starts with "Query " or "Arrow keys" (the status line). */
-static const char *
-find_status (GtkWidget *w)
-{
-  if (GTK_IS_LABEL (w))
-    {
-      const char *text = gtk_label_get_text (GTK_LABEL (w));
-      if (g_str_has_prefix (text, "Query ") || g_str_has_prefix (text, "Arrow keys"))
-        return text;
-    }
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      const char *text = find_status (c);
-      if (text != NULL)
-        return text;
-    }
-  return NULL;
-}
-
-static const char *
-status_text (void)
-{
-  const char *text = find_status (GTK_WIDGET (page ("attention")));
-  g_assert_nonnull (text);
-  return text;
-}
-
-static void
-test_cursor_status (void)
-{
-  reset_view ();
-  AttnscopeHeatmapView *hv = attention_heatmap ();
-  GtkWidget *w = GTK_WIDGET (hv);
-  attnscope_heatmap_view_set_cursor (hv, -1, -1);
-  g_assert_true (g_str_has_prefix (status_text (), "Arrow keys"));
-  AsTrace *t = trace ();
-  int n = t->n_tokens;
-  const float *a = as_trace_attn_matrices (t, 1, 0);
-  g_auto (GStrv) labels = ar_token_labels_from_trace (t, AR_TOKEN_LABEL_DEFAULT);
-  /* The first arrow puts the cursor on the first cell; then it moves. */
-  g_assert_true (press_key (w, GDK_KEY_Down, 0));
-  g_assert_cmpint (attnscope_heatmap_view_get_cursor_row (hv), ==, 0);
-  g_assert_true (press_key (w, GDK_KEY_Down, 0));
-  g_assert_true (press_key (w, GDK_KEY_Down, 0));
-  g_assert_true (press_key (w, GDK_KEY_Right, 0));
-  g_assert_cmpint (attnscope_heatmap_view_get_cursor_row (hv), ==, 2);
-  g_assert_cmpint (attnscope_heatmap_view_get_cursor_col (hv), ==, 1);
-  g_autofree char *value = ar_format_number (a[2 * n + 1], 4);
-  g_autofree char *want
-      = g_strdup_printf ("Query “%s” (2) → key “%s” (1): %s", labels[2], labels[1], value);
-  g_assert_cmpstr (status_text (), ==, want);
-  /* Above the diagonal: masked, not 0. */
-  g_assert_true (press_key (w, GDK_KEY_Right, 0));
-  g_assert_true (press_key (w, GDK_KEY_Right, 0));
-  g_autofree char *masked
-      = g_strdup_printf ("Query “%s” (2) → key “%s” (3): masked", labels[2], labels[3]);
-  g_assert_cmpstr (status_text (), ==, masked);
-  /* Never beyond the matrix. */
-  for (int k = 0; k < n + 3; k++)
-    press_key (w, GDK_KEY_Down, 0);
-  g_assert_cmpint (attnscope_heatmap_view_get_cursor_row (hv), ==, n - 1);
-  /* Return selects the cursor's query token. */
-  g_assert_true (press_key (w, GDK_KEY_Return, 0));
-  g_assert_cmpint (attnscope_view_state_get_selected_token (gui_test_view_state (window)), ==,
-                   n - 1);
-  attnscope_view_state_set_selected_token (gui_test_view_state (window), -1);
-}
-
-/* The window's Alt+KEY shortcut: its action name and integer argument. */
-static gboolean
-window_shortcut (guint keyval, const char **action, int *argument)
-{
-  GListModel *list = gtk_widget_observe_controllers (GTK_WIDGET (window));
-  gboolean found = FALSE;
-  for (guint i = 0; i < g_list_model_get_n_items (list) && !found; i++)
-    {
-      g_autoptr (GObject) c = g_list_model_get_item (list, i);
-      if (!GTK_IS_SHORTCUT_CONTROLLER (c))
-        continue;
-      GListModel *shortcuts = G_LIST_MODEL (c);
-      for (guint k = 0; k < g_list_model_get_n_items (shortcuts) && !found; k++)
-        {
-          g_autoptr (GtkShortcut) s = g_list_model_get_item (shortcuts, k);
-          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (s);
-          GtkShortcutAction *act = gtk_shortcut_get_action (s);
-          if (!GTK_IS_KEYVAL_TRIGGER (trigger) || !GTK_IS_NAMED_ACTION (act)
-              || gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) != keyval
-              || gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) != GDK_ALT_MASK)
-            continue;
-          *action = gtk_named_action_get_action_name (GTK_NAMED_ACTION (act));
-          GVariant *args = gtk_shortcut_get_arguments (s);
-          *argument = args != NULL ? g_variant_get_int32 (args) : 0;
-          found = TRUE;
-        }
-    }
-  g_object_unref (list);
-  return found;
-}
-
-/* Alt+Down/Up step the layer down/up and Alt+Right/Left the head right/left — the way the
- * heads grid draws them (layer rows growing downwards, head columns to the right). */
-static void
-test_alt_arrows (void)
-{
-  reset_view ();
-  AttnscopeViewState *v = gui_test_view_state (window);
-  AttnscopeHeadsPage *heads = ATTNSCOPE_HEADS_PAGE (page ("heads"));
-  ArBuiltFigure *built
-      = attnscope_head_grid_view_get_figure (attnscope_heads_page_get_grid (heads));
-  const ArGridFigure *grid = &ar_built_figure_get_parts (built)->grid;
-  double gw, gh;
-  ArFigure figure = ar_figure_from_grid (grid);
-  ar_figure_get_size (&figure, &gw, &gh);
-  struct
-  {
-    guint key;
-    const char *action;
-    int d_layer, d_head;
-  } keys[] = {
-    { GDK_KEY_Up, "win.step-layer", -1, 0 },
-    { GDK_KEY_Down, "win.step-layer", 1, 0 },
-    { GDK_KEY_Left, "win.step-head", 0, -1 },
-    { GDK_KEY_Right, "win.step-head", 0, 1 },
-  };
-  for (gsize k = 0; k < G_N_ELEMENTS (keys); k++)
-    {
-      attnscope_view_state_set_layer (v, keys[k].d_layer < 0 ? 1 : 0);
-      attnscope_view_state_set_head (v, keys[k].d_head < 0 ? 1 : 0);
-      int l0 = attnscope_view_state_get_layer (v), h0 = attnscope_view_state_get_head (v);
-      const char *action = NULL;
-      int argument = 0;
-      g_assert_true (window_shortcut (keys[k].key, &action, &argument));
-      g_assert_cmpstr (action, ==, keys[k].action);
-      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, "i", argument));
-      int l1 = attnscope_view_state_get_layer (v), h1 = attnscope_view_state_get_head (v);
-      g_assert_cmpint (l1 - l0, ==, keys[k].d_layer);
-      g_assert_cmpint (h1 - h0, ==, keys[k].d_head);
-      /* The grid draws the new head where the arrow points. */
-      double x0, y0, x1, y1, size;
-      ar_grid_get_thumb_rect (grid, gw, gh, l0, h0, &x0, &y0, &size);
-      ar_grid_get_thumb_rect (grid, gw, gh, l1, h1, &x1, &y1, &size);
-      if (keys[k].d_layer != 0)
-        g_assert_cmpfloat ((y1 - y0) * keys[k].d_layer, >, 0);
-      if (keys[k].d_head != 0)
-        g_assert_cmpfloat ((x1 - x0) * keys[k].d_head, >, 0);
-      /* At the edge nothing wraps. */
-      gtk_widget_activate_action (GTK_WIDGET (window), action, "i", argument);
-      g_assert_cmpint (attnscope_view_state_get_layer (v), ==, l1);
-      g_assert_cmpint (attnscope_view_state_get_head (v), ==, h1);
-    }
-  reset_view ();
-}
-
-typedef struct
-{
-  AttnscopeHeadsPage *heads;
-  AttnscopePage *attention;
-} HeadsAndAttention;
-
-/* The attention page is on screen in place of the heads page (the stack's switch is done). */
-static gboolean
-attention_shown (gpointer user_data)
-{
-  const HeadsAndAttention *p = user_data;
-  return gtk_widget_get_mapped (GTK_WIDGET (p->attention))
-         && !gtk_widget_get_mapped (GTK_WIDGET (p->heads));
-}
-
-/* The keyboard on the heads grid: arrows move the outlined head as the grid lays heads out,
- * Return opens it in the attention view. */
-static void
-test_grid_keys (void)
-{
-  reset_view ();
-  AttnscopeViewState *v = gui_test_view_state (window);
-  attnscope_view_state_set_layer (v, 0);
-  attnscope_view_state_set_head (v, 0);
-  attnscope_view_state_set_aggregate (v, ATTNSCOPE_AGGREGATE_MEAN);
-  AttnscopeHeadsPage *heads = ATTNSCOPE_HEADS_PAGE (page ("heads"));
-  GtkWidget *grid = GTK_WIDGET (attnscope_heads_page_get_grid (heads));
-  g_assert_true (gtk_widget_get_focusable (grid));
-  g_assert_true (press_key (grid, GDK_KEY_Down, 0));
-  g_assert_cmpint (attnscope_view_state_get_aggregate (v), ==, ATTNSCOPE_AGGREGATE_HEAD);
-  g_assert_cmpint (attnscope_view_state_get_layer (v), ==, 1);
-  g_assert_true (press_key (grid, GDK_KEY_Right, 0));
-  g_assert_cmpint (attnscope_view_state_get_head (v), ==, 1);
-  g_assert_true (press_key (grid, GDK_KEY_Up, 0));
-  g_assert_cmpint (attnscope_view_state_get_layer (v), ==, 0);
-  g_assert_true (press_key (grid, GDK_KEY_Left, 0));
-  g_assert_cmpint (attnscope_view_state_get_head (v), ==, 0);
-  g_assert_true (press_key (grid, GDK_KEY_Down, 0));
-  g_assert_true (press_key (grid, GDK_KEY_Right, 0));
-  /* the grid outlines the head the keys chose */
-  g_assert_true (gui_test_wait_page (ATTNSCOPE_PAGE (heads), TIMEOUT_MS));
-  ArBuiltFigure *built
-      = attnscope_head_grid_view_get_figure (attnscope_heads_page_get_grid (heads));
-  const ArGridFigure *fig = &ar_built_figure_get_parts (built)->grid;
-  g_assert_cmpint (fig->highlight_layer, ==, 1);
-  g_assert_cmpint (fig->highlight_head, ==, 1);
-  /* Alt+arrows are the window's, not the grid's */
-  g_assert_false (press_key (grid, GDK_KEY_Down, GDK_ALT_MASK));
-  /* Return opens it */
-  g_assert_true (press_key (grid, GDK_KEY_Return, 0));
-  AttnscopePage *attention = attnscope_window_get_page (window, "attention");
-  g_assert_true (gui_test_wait_page (attention, TIMEOUT_MS));
-  HeadsAndAttention pages = { heads, attention };
-  g_assert_true (gui_test_wait_until (attention_shown, &pages, TIMEOUT_MS));
-  g_assert_cmpstr (shown_heatmap ()->title, ==, "Layer 1 · head 1");
-  reset_view ();
-}
-
 int
 main (int argc, char **argv)
 {
@@ -936,9 +680,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/heatmap-view/cursor-redraw", test_cursor_redraw);
   g_test_add_func ("/ui/heatmap-view/normalize-rows", test_normalize_rows);
   g_test_add_func ("/ui/heatmap-view/log-colors", test_log_colors);
-  g_test_add_func ("/ui/heatmap-view/cursor-status", test_cursor_status);
-  g_test_add_func ("/ui/heatmap-view/alt-arrows", test_alt_arrows);
-  g_test_add_func ("/ui/heatmap-view/grid-keys", test_grid_keys);
   g_test_add_func ("/ui/heatmap-view/grid-autoscale-each", test_grid_autoscale_each);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));

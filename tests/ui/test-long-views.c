@@ -168,6 +168,8 @@ test_grid (void)
     return;
   gint64 start = g_get_monotonic_time ();
   AttnscopePage *page = show ("heads");
+  /* the thumbnails arrive head by head: wait for all of them */
+  g_assert_true (gui_test_wait_page (page, TIMEOUT_MS));
   g_test_message ("the heads grid drew in %.0f ms", (g_get_monotonic_time () - start) / 1e3);
   check_grid (page, main_trace ());
 }
@@ -181,6 +183,7 @@ grid_shows (gpointer user_data)
   AsTrace *t = main_trace ();
   /* the old text's grid stays on screen until the new one's thumbnails are there */
   return f != NULL && t != NULL && ar_built_figure_get_parts (f)->grid.attn != NULL
+         && !attnscope_page_get_busy (page)
          && attnscope_run_get_trace_text (gui_test_main_run (window)) != NULL
          && g_str_has_prefix (attnscope_run_get_trace_text (gui_test_main_run (window)), "Now")
          && ar_built_figure_get_parts (f)->grid.n_tokens == ar_attention_thumbnail_size (t);

@@ -10,8 +10,14 @@
 
 /* The colour bar's label for VIEW's attention. */
 static const char *
-attention_colorbar_label (const ArViewSelection *view)
+attention_colorbar_label (const ArViewSelection *view, gboolean norm_weighted)
 {
+  if (norm_weighted)
+    return view->normalize_rows
+               /* Translators: the colour bar of attention weighted by the norms of what each key
+                * writes (Kobayashi et al. 2020); keep the formula. */
+               ? _ ("‖α·f(x)‖ ÷ row maximum")
+               : _ ("‖α·f(x)‖ (weight × norm of what the key writes)");
   if (view->normalize_rows)
     return view->aggregate == AR_AGGREGATE_ROLLOUT ? _ ("Rollout weight ÷ row maximum")
                                                    : _ ("Attention weight ÷ row maximum");
@@ -97,6 +103,21 @@ set_block (ArBuiltFigure *built, ArHeatmapFigure *fig, const float *matrix, int 
   fig->highlight_col = selected >= col0 && selected < col0 + n_cols ? selected - col0 : -1;
 }
 
+/* TITLE with the norm weighting named, and one head's share of its layer's update when known:
+ * "Layer 1 · head 0 · ‖α·f(x)‖ · 23% of the layer's update". Newly allocated. */
+static char *
+norm_title (const ArAttention *attention, const ArViewSelection *view, const char *title)
+{
+  const AsTrace *t = attention->trace;
+  if (view->aggregate != AR_AGGREGATE_HEAD || attention->head_shares == NULL)
+    /* Translators: an attention figure's title, weighted by the norms of what keys write. */
+    return g_strdup_printf (_ ("%s · ‖α·f(x)‖"), title);
+  double share = 100.0 * attention->head_shares[view->layer * t->n_head + view->head];
+  /* Translators: an attention figure's title weighted by norms, and the head's share of the sum
+   * of its layer's heads' outputs ("23%"). */
+  return g_strdup_printf (_ ("%s · ‖α·f(x)‖ · %.0f%% of the layer's update"), title, share);
+}
+
 ArBuiltFigure *
 ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *view,
                            const ArFigureTexts *texts)
@@ -104,6 +125,8 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   const AsTrace *t = attention->trace;
   /* a long text on demand: the head pooled in blocks, computed from tiles (attention-overview.h) */
   int block_side = ar_attention_overview_factor (t, view);
+  /* the pooled overview of a long text reads the weights' tiles: not weighted */
+  gboolean weighted = block_side == 1 && ar_attention_norm_weighted (attention, view);
   g_autofree float *owned = NULL;
   const float *matrix = block_side > 1 ? NULL : ar_attention_matrix (attention, view, &owned);
   if (matrix == NULL && block_side == 1)
@@ -132,7 +155,7 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
                    built, ar_token_labels_from_trace (t, ar_view_selection_label_flags (view))),
                view, view->selected_token, row0, n_rows, col0, n_cols);
   else if (block_side > 1)
-    ar_attention_overview_set (built, fig, t, view, block_side);
+    ar_attention_overview_set_pooled (built, fig, t, view, block_side, attention->overview);
   else
     {
       if (owned != NULL)
@@ -181,6 +204,12 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
       title = local;
     }
   fig->window = window;
+  if (weighted)
+    {
+      char *normed = norm_title (attention, view, title);
+      g_free (title);
+      title = normed;
+    }
   fig->title
       = ar_built_figure_take (built, view->pool_words ? g_strdup_printf (_ ("%s · words"), title)
                                                       : g_steal_pointer (&title));
@@ -191,12 +220,15 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
   fig->colormap = view->colormap;
   /* A bidirectional trace (an encoder) is a full square: nothing is masked. */
   fig->mask_upper = t->causal && !block;
-  ar_heatmap_view_range (view, fig, &fig->vmin, &fig->vmax);
+  /* norms are not in [0, 1]: a weighted figure spans its data's range */
+  ArViewSelection ranged = *view;
+  ranged.autoscale = ranged.autoscale || weighted;
+  ar_heatmap_view_range (&ranged, fig, &fig->vmin, &fig->vmax);
   fig->clipped = ar_heatmap_find_clipped (fig);
   fig->log_colors = view->log_colors;
   fig->annotate = view->annotate;
   if (block_side == 1)
-    fig->colorbar_label = attention_colorbar_label (view);
+    fig->colorbar_label = attention_colorbar_label (view, weighted);
   ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
   return built;
 }

@@ -23,4 +23,10 @@ int ar_attention_overview_factor (const AsTrace *trace, const ArViewSelection *v
 void ar_attention_overview_set (ArBuiltFigure *built, ArHeatmapFigure *fig, const AsTrace *trace,
                                 const ArViewSelection *view, int k);
 
+/* The same from POOLED [⌈T/K⌉][⌈T/K⌉], the head already pooled (a copy is taken); NULL: pooled
+ * here. */
+void ar_attention_overview_set_pooled (ArBuiltFigure *built, ArHeatmapFigure *fig,
+                                       const AsTrace *trace, const ArViewSelection *view, int k,
+                                       const float *pooled);
+
 G_END_DECLS

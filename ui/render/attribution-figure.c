@@ -22,19 +22,21 @@ ArBuiltFigure *
 ar_build_attribution_figure (const AsAttribution *at, const char *what, const char *subtitle,
                              ArAnnotate annotate)
 {
-  int L = at->n_layer, H = at->n_head, C = H + 1;
+  int L = at->n_layer, H = at->n_head, C = H;
   ArBuiltFigure *built = ar_built_figure_new ();
   ArHeatmapFigure *fig = &ar_built_figure_edit (built)->heatmap;
   ar_heatmap_figure_init (fig);
-  float *values = ar_built_figure_take (built, g_new (float, (gsize) L *C)); /* [L][H+1] */
+  float *values = ar_built_figure_take (built, g_new (float, (gsize) L *C)); /* [L][H] */
+  float *mlps = ar_built_figure_take (built, g_new (float, L));              /* [L] */
   double largest = 0.0;
   for (int l = 0; l < L; l++)
     {
       for (int h = 0; h < H; h++)
         values[l * C + h] = at->heads[l * H + h];
-      values[l * C + H] = at->mlps[l];
+      mlps[l] = at->mlps[l];
       for (int c = 0; c < C; c++)
         largest = MAX (largest, fabs (values[l * C + c]));
+      largest = MAX (largest, fabs (mlps[l]));
     }
   if (largest == 0.0)
     largest = 1.0;
@@ -45,7 +47,10 @@ ar_build_attribution_figure (const AsAttribution *at, const char *what, const ch
   fig->n_cols = C;
   fig->values = values;
   fig->row_labels = ar_built_figure_take_strv (built, numbered (L, NULL));
-  fig->col_labels = ar_built_figure_take_strv (built, numbered (H, _ ("MLP")));
+  fig->col_labels = ar_built_figure_take_strv (built, numbered (H, NULL));
+  /* the MLPs beside the heads: a bar per layer in the same colours */
+  fig->row_bars = mlps;
+  fig->row_bars_label = _ ("MLP");
   fig->row_axis = _ ("Layer");
   fig->col_axis = _ ("Head");
   fig->colormap = AR_COLORMAP_RDBU_R;

@@ -1,7 +1,8 @@
-/* attribution-figure.h — direct logit attribution as a figure: an L × (H + 1) heatmap, the heads
- * of every layer and, in the last column, its MLP, in diverging colours over a range symmetric
- * around 0 (printed on the colour bar and in the subtitle), so that a red cell pushed the logit
- * up and a blue one down by what its number says. Drawn by the heatmap renderer, so the window and
+/* attribution-figure.h — direct logit attribution as a figure: an L × H heatmap of the heads of
+ * every layer and, beside it, a bar per layer for its MLP (the heatmap's row bars), in diverging
+ * colours over a range symmetric around 0 (printed on the colour bar and in the subtitle; the
+ * bars' own length axis ±max|MLP| below them), so that a red cell pushed the logit up and a blue
+ * one down by what its number says. Drawn by the heatmap renderer, so the window and
  * the files show the same figure. */
 #pragma once
 

@@ -15,6 +15,7 @@ G_BEGIN_DECLS
 #define AR_HEATMAP_TICK_GAP 6.0
 #define AR_HEATMAP_AXIS_GAP 8.0
 #define AR_HEATMAP_COLORBAR_GAP 16.0
+#define AR_HEATMAP_BARS_W 96.0
 
 typedef struct
 {
@@ -23,6 +24,7 @@ typedef struct
   double row_label_w, col_label_w, label_h; /* at the full tick font */
   double row_axis_h, col_axis_h;
   double colorbar_w;
+  double bars_w; /* the row bars' strip (AR_HEATMAP_BARS_W), 0 without row bars */
   /* the cells shown */
   int r0, c0, nr, nc;
   /* fitted to the size */
@@ -59,6 +61,11 @@ double ar_heatmap_right_extent (const ArHeatmapLayout *lo);
 double ar_heatmap_top_extent (const ArHeatmapLayout *lo);
 double ar_heatmap_bottom_extent (const ArHeatmapLayout *lo, gboolean rotate);
 gboolean ar_heatmap_needs_rotation (const ArHeatmapLayout *lo, double cell);
+
+/* Draws FIG's row bars (heatmap-render.h) in a strip of LO's bars_w starting at X: a bar per row
+ * shown from a zero line, its label above and its range below. */
+void ar_heatmap_draw_row_bars (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,
+                               const ArHeatmapFigure *fig, const ArHeatmapLayout *lo, double x);
 
 /* Draws the tick labels (by FIG's label mode), word brackets and axis names. */
 void ar_heatmap_draw_axes (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style,

@@ -177,6 +177,7 @@ ar_heatmap_measure (ArHeatmapLayout *lo, PangoContext *pc, const ArHeatmapFigure
                          .clipped = fig->clipped };
       lo->colorbar_w = ar_colorbar_get_width (pc, style, &bar);
     }
+  lo->bars_w = fig->row_bars != NULL ? AR_HEATMAP_BARS_W : 0;
 }
 
 double
@@ -189,7 +190,8 @@ ar_heatmap_left_extent (const ArHeatmapLayout *lo)
 double
 ar_heatmap_right_extent (const ArHeatmapLayout *lo)
 {
-  return MARGIN + (lo->colorbar_w > 0 ? COLORBAR_GAP + lo->colorbar_w : 0);
+  return MARGIN + (lo->colorbar_w > 0 ? COLORBAR_GAP + lo->colorbar_w : 0)
+         + (lo->bars_w > 0 ? COLORBAR_GAP + lo->bars_w : 0);
 }
 
 double

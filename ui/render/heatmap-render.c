@@ -93,7 +93,8 @@ ar_heatmap_same_layout (const ArHeatmapFigure *a, const ArHeatmapFigure *b)
              || (a->vmin == b->vmin && a->vmax == b->vmax && a->log_colors == b->log_colors
                  && a->clipped == b->clipped
                  && g_strcmp0 (a->colorbar_label, b->colorbar_label) == 0))
-         && a->style == b->style;
+         && (a->row_bars == NULL) == (b->row_bars == NULL)
+         && g_strcmp0 (a->row_bars_label, b->row_bars_label) == 0 && a->style == b->style;
 }
 
 gboolean
@@ -288,9 +289,14 @@ ar_heatmap_render (cairo_t *cr, const ArHeatmapFigure *fig, double width, double
                              .label = fig->colorbar_label,
                              .log = fig->log_colors,
                              .clipped = fig->clipped };
-          ar_colorbar_draw (cr, pc, style, &bar, lo.x0 + lo.nc * lo.cell + AR_HEATMAP_COLORBAR_GAP,
-                            lo.y0, lo.nr * lo.cell - lo.gap);
+          double bars = lo.bars_w > 0 ? lo.bars_w + AR_HEATMAP_COLORBAR_GAP : 0;
+          ar_colorbar_draw (cr, pc, style, &bar,
+                            lo.x0 + lo.nc * lo.cell + AR_HEATMAP_COLORBAR_GAP + bars, lo.y0,
+                            lo.nr * lo.cell - lo.gap);
         }
+      if (lo.bars_w > 0)
+        ar_heatmap_draw_row_bars (cr, pc, style, fig, &lo,
+                                  lo.x0 + lo.nc * lo.cell + AR_HEATMAP_COLORBAR_GAP);
     }
   cairo_restore (cr);
   g_object_unref (pc);

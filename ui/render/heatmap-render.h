@@ -128,6 +128,18 @@ typedef struct
    * 0 = measure them on every layout. Measuring 512 labels with Pango takes milliseconds, so a
    * view that draws and hit-tests the same labels again and again measures them once. */
   double row_label_width, col_label_width;
+
+  /* A long text's pooled overview (attention-overview.h): each cell is a block of POOL × POOL
+   * entries of head POOL_HEAD of layer POOL_LAYER of POOL_TRACE (kept alive by the built figure),
+   * whose exact entries the heatmap widget draws when zoomed in; POOL 0: no such figure. */
+  int pool;
+  const struct _AsTrace *pool_trace;
+  int pool_layer, pool_head;
+  /* [n_rows] one more value per row drawn as a horizontal bar right of the cells (before the
+   * colour bar), on an axis of its own, ±max|v|, printed below the bars, in the figure's colours
+   * (the attribution's MLPs beside its L × H heads), or NULL; ROW_BARS_LABEL names them above. */
+  const float *row_bars;
+  const char *row_bars_label;
 } ArHeatmapFigure;
 
 /* Defaults: YlGnBu on [0, 1], AUTO annotation with 2 decimals, "Queries"/"Keys", colour bar on,

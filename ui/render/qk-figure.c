@@ -21,14 +21,52 @@ key_labels (const AsQk *qk, char **tokens, const int *keys, int n)
   return out;
 }
 
+/* The query as the figure shows it: before RoPE when VIEW asks and the model rotates, else as the
+ * scores use it ([hd], QK's). */
+static const float *
+shown_q (const AsQk *qk, const ArViewSelection *view)
+{
+  return view->qk_before_rope && qk->q_before_rope != NULL ? qk->q_before_rope : qk->q;
+}
+
+/* Column labels: each dimension with the query's value there, "d12 · q 0.53", and the score. */
 static char **
-dim_labels (const AsQk *qk, int n_dims)
+dim_labels (const AsQk *qk, const float *q, int n_dims)
 {
   char **out = g_new0 (char *, n_dims + 2);
   for (int c = 0; c < n_dims; c++)
-    out[c] = g_strdup_printf ("d%d", qk->top_dims[c]);
+    {
+      g_autofree char *value = ar_format_number (q[qk->top_dims[c]], 2);
+      out[c] = g_strdup_printf ("d%d · q %s", qk->top_dims[c], value);
+    }
   out[n_dims] = g_strdup (_ ("score"));
   return out;
+}
+
+/* "q after RoPE: ‖q‖ 3.21 = (0.12, −0.5, …)" — the query the columns show, its norm and its first
+ * dimensions in order. Newly allocated. */
+static char *
+q_summary (const AsQk *qk, const float *q)
+{
+  double norm = 0.0;
+  for (int d = 0; d < qk->head_dim; d++)
+    norm += (double) q[d] * q[d];
+  GString *first = g_string_new (NULL);
+  int shown = MIN (qk->head_dim, 6);
+  for (int d = 0; d < shown; d++)
+    {
+      g_autofree char *v = ar_format_number (q[d], 2);
+      g_string_append_printf (first, "%s%s", d > 0 ? ", " : "", v);
+    }
+  if (shown < qk->head_dim)
+    g_string_append (first, ", …");
+  g_autofree char *values = g_string_free (first, FALSE);
+  g_autofree char *n = ar_format_number (norm > 0.0 ? sqrt (norm) : 0.0, 2);
+  const char *which = qk->q_before_rope == NULL ? _ ("q")
+                      : q == qk->q_before_rope  ? _ ("q before RoPE")
+                                                : _ ("q after RoPE");
+  /* Translators: the query–key view's query: "q after RoPE: ‖q‖ 3.2 = (0.12, −0.5, …)". */
+  return g_strdup_printf (_ ("%s: ‖q‖ %s = (%s)"), which, n, values);
 }
 
 ArBuiltFigure *
@@ -63,9 +101,10 @@ ar_build_qk_figure (const AsQk *qk, const AsTrace *trace, const ArFigureTexts *t
   g_auto (GStrv) tokens
       = ar_token_labels_from_trace (trace, ar_view_selection_label_flags (view)); /* [T] */
   fig->row_labels = ar_built_figure_take_strv (built, key_labels (qk, tokens, keys, n));
-  fig->col_labels = ar_built_figure_take_strv (built, dim_labels (qk, D));
+  const float *q = shown_q (qk, view);
+  fig->col_labels = ar_built_figure_take_strv (built, dim_labels (qk, q, D));
   fig->row_axis = _ ("Key · softmax weight");
-  fig->col_axis = _ ("Dimension (largest first)");
+  fig->col_axis = _ ("Dimension (largest first) · the query's value there");
   fig->colormap = AR_COLORMAP_RDBU_R;
   fig->vmin = -largest;
   fig->vmax = largest;
@@ -75,10 +114,20 @@ ar_build_qk_figure (const AsQk *qk, const AsTrace *trace, const ArFigureTexts *t
   fig->highlight_col = -1;
   fig->colorbar_label = _ ("Added to the score");
   const char *label = tokens[qk->query];
-  fig->title = ar_built_figure_take (
-      built, g_strdup_printf (_ ("Query–key view · layer %d, head %d · query %d “%s”"), qk->layer,
-                              qk->head, qk->query, label));
+  g_autofree char *title
+      = g_strdup_printf (_ ("Query–key view · layer %d, head %d · query %d “%s”"), qk->layer,
+                         qk->head, qk->query, label);
+  if (qk->kv_head != qk->head)
+    {
+      /* Translators: the query–key view's title and the key/value head grouped-query attention
+       * shares. */
+      char *kv = g_strdup_printf (_ ("%s · key/value head %d"), title, qk->kv_head);
+      g_free (title);
+      title = kv;
+    }
+  fig->title = ar_built_figure_take (built, g_steal_pointer (&title));
   g_autofree char *texts_line = ar_figure_texts_subtitle (texts, AR_SUBTITLE_TEXT);
+  g_autofree char *q_line = q_summary (qk, q);
   g_autofree char *how
       = qk->kv_head != qk->head
             ? g_strdup_printf (_ ("key/value head %d · cell: q_d·k_d·scale (scale %.4g); "
@@ -86,7 +135,8 @@ ar_build_qk_figure (const AsQk *qk, const AsTrace *trace, const ArFigureTexts *t
                                qk->kv_head, qk->scale, largest)
             : g_strdup_printf (_ ("cell: q_d·k_d·scale (scale %.4g); colours ±%.3f"), qk->scale,
                                largest);
-  fig->subtitle = ar_built_figure_take (built, g_strdup_printf ("%s\n%s", texts_line, how));
+  fig->subtitle
+      = ar_built_figure_take (built, g_strdup_printf ("%s\n%s · %s", texts_line, q_line, how));
   ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
   return built;
 }

@@ -31,7 +31,8 @@ ar_view_selection_equal (const ArViewSelection *a, const ArViewSelection *b)
          && a->normalize_rows == b->normalize_rows && a->log_colors == b->log_colors
          && a->pool_words == b->pool_words && a->no_space_marks == b->no_space_marks
          && a->labels == b->labels && a->alignment == b->alignment && a->segments == b->segments
-         && a->kind == b->kind && a->pool_mean == b->pool_mean;
+         && a->kind == b->kind && a->pool_mean == b->pool_mean
+         && a->norm_weighted == b->norm_weighted && a->qk_before_rope == b->qk_before_rope;
 }
 
 ArTokenLabelFlags
@@ -41,6 +42,33 @@ ar_view_selection_label_flags (const ArViewSelection *view)
          | (view->no_space_marks ? AR_TOKEN_LABEL_NO_SPACE_MARKS : 0);
 }
 
+gboolean
+ar_attention_norm_weighted (const ArAttention *attention, const ArViewSelection *view)
+{
+  return view->norm_weighted && attention->key_norms != NULL
+         && view->aggregate != AR_AGGREGATE_ROLLOUT;
+}
+
+/* OUT [T][T] = head (LAYER, HEAD) of ATTENTION's trace with key column j scaled by the key's
+ * norm, added to OUT times SCALE when ADD (the mean), else stored. */
+static void
+weighted_head (float *out, const ArAttention *attention, int layer, int head, float scale,
+               gboolean add)
+{
+  const AsTrace *t = attention->trace;
+  int T = t->n_tokens;
+  g_autofree float *owned = NULL;
+  const float *m = as_trace_attention_head (t, layer, head, &owned);              /* [T][T] */
+  const float *n = attention->key_norms + ((gsize) layer * t->n_head + head) * T; /* [T] */
+  for (int i = 0; i < T; i++)
+    for (int j = 0; j < T; j++)
+      {
+        gsize k = (gsize) i * T + j;
+        float v = m[k] * n[j] * scale;
+        out[k] = add ? out[k] + v : v;
+      }
+}
+
 const float *
 ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view, float **owned)
 {
@@ -48,6 +76,21 @@ ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view, 
   *owned = NULL;
   g_return_val_if_fail (view->layer >= 0 && view->layer < t->n_layer, NULL);
   gsize tt = (gsize) t->n_tokens * t->n_tokens;
+  if (ar_attention_norm_weighted (attention, view))
+    {
+      /* one new [T][T] array, as an on-demand head's own */
+      if (view->aggregate == AR_AGGREGATE_HEAD)
+        {
+          g_return_val_if_fail (view->head >= 0 && view->head < t->n_head, NULL);
+          *owned = g_new (float, tt);
+          weighted_head (*owned, attention, view->layer, view->head, 1.0f, FALSE);
+          return *owned;
+        }
+      *owned = g_new (float, tt);
+      for (int h = 0; h < t->n_head; h++)
+        weighted_head (*owned, attention, view->layer, h, 1.0f / t->n_head, h > 0);
+      return *owned;
+    }
   switch (view->aggregate)
     {
     case AR_AGGREGATE_MEAN:
@@ -64,6 +107,8 @@ ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view, 
 gconstpointer
 ar_attention_key (const ArAttention *attention, const ArViewSelection *view)
 {
+  if (ar_attention_norm_weighted (attention, view))
+    return attention->key_norms;
   switch (view->aggregate)
     {
     case AR_AGGREGATE_MEAN:

@@ -60,6 +60,11 @@ typedef struct
   ArAttentionKind kind;    /* translation models: encoder, decoder or cross-attention */
   ArSegments segments;     /* attention of a pair: the sentence filter (segments.h) */
   gboolean pool_mean;      /* a long text's pooled blocks: their mean, not their maximum */
+  /* attention weighted by what each key writes, α_ij · ‖f_h(x_j)‖ (as-attention-norms.h), where
+   * the attention's key_norms are there: one head and the mean over heads, not the rollout */
+  gboolean norm_weighted;
+  /* the query–key view's q row: the query before RoPE (RoPE families), not as the scores use it */
+  gboolean qk_before_rope;
 } ArViewSelection;
 
 /* Layer 0, head 0, one head, nothing selected, YlGnBu, AUTO annotation, readable labels, no
@@ -85,12 +90,23 @@ typedef struct
   /* [L][H][P][P] every head pooled for the heads grid when the trace computes its attention on
    * demand (attention-thumbnails.h), or NULL */
   const float *thumbnails;
+  /* [P][P] the view's head pooled for a long text's heatmap (attention-overview.h), computed off
+   * the UI thread, or NULL: computed in line */
+  const float *overview;
+  /* [L][H][T] ‖f_h(x_j)‖, each key's value through head h's output projection
+   * (as-attention-norms.h), or NULL: a view with norm_weighted scales head h's column j by it */
+  const float *key_norms;
+  /* [L][H] each head's share of its layer's attention output (as-attention-norms.h), or NULL:
+   * a norm-weighted head's title says it */
+  const float *head_shares;
 } ArAttention;
 
 /* The [T][T] matrix VIEW names in ATTENTION: head (layer, head) of the trace, or the layer's slice
- * of the mean or the rollout; NULL when that aggregate is missing. Borrowed from the trace or
- * ATTENTION, or — a head of a trace that computes its attention on demand — computed into a new
- * array stored in *OWNED (g_free it; NULL when nothing was allocated). */
+ * of the mean or the rollout; NULL when that aggregate is missing. With VIEW's norm_weighted and
+ * ATTENTION's key_norms, a head's key column j is scaled by ‖f_h(x_j)‖ and the mean is the mean of
+ * the heads so weighted (always a new array); the rollout stays the weights'. Borrowed from the
+ * trace or ATTENTION, or — a head of a trace that computes its attention on demand — computed into
+ * a new array stored in *OWNED (g_free it; NULL when nothing was allocated). */
 const float *ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view,
                                   float **owned);
 
@@ -98,6 +114,10 @@ const float *ar_attention_matrix (const ArAttention *attention, const ArViewSele
  * (mean, rollout) or the trace (a head); NULL when ar_attention_matrix would give NULL. Two views
  * of the same layer and head with the same key show the same values. */
 gconstpointer ar_attention_key (const ArAttention *attention, const ArViewSelection *view);
+
+/* Whether VIEW's matrix of ATTENTION is norm-weighted (ar_attention_matrix): VIEW asks for it,
+ * ATTENTION has the key norms, and the aggregate is one head or the mean. */
+gboolean ar_attention_norm_weighted (const ArAttention *attention, const ArViewSelection *view);
 
 /* The title of VIEW's attention figure for a model with N_HEADS query heads sharing N_KV_HEADS
  * key/value heads: "Layer 1 · head 0", with grouped-query attention "Layer 1 · head 5 · key/value

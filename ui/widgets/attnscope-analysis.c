@@ -11,6 +11,7 @@
 #include "as-similarity.h"
 #include "pair-text.h"
 #include "as-word-spans.h"
+#include "as-attention-pool.h"
 #include "attention-thumbnails.h"
 
 typedef struct
@@ -24,8 +25,9 @@ typedef struct
   int layer, head, attention_head;
   gboolean words; /* similarity between words (as-word-spans.h) */
   AsProjectionMethod method;
-  AsModel *model; /* owned, or NULL: masked predictions read its tokenizer */
-  int k;          /* masked predictions: how many per mask */
+  AsModel *model;     /* owned, or NULL: masked predictions read its tokenizer */
+  int k;              /* masked predictions: how many per mask; an overview: the block side */
+  gboolean pool_mean; /* an overview: block means, not maxima */
   GCancellable *cancellable;
   AttnscopeAnalysis *analysis; /* for progress messages; the task keeps it alive */
   GDestroyNotify free_value;   /* set by the thread with its result */
@@ -235,6 +237,18 @@ compute_projection (Job *job, GError **error)
 }
 
 /* The job's result (JOB->free_value frees it), or NULL with ERROR. */
+/* A head pooled for the heatmap of a long text: NULL when cancelled. */
+static gpointer
+compute_overview (Job *job)
+{
+  int P = as_pool_size (job->trace->n_tokens, job->k);
+  g_autofree float *out = g_new (float, (gsize) P *P); /* [P][P] */
+  if (!as_trace_attention_pool (out, job->trace, job->layer, job->head, job->k,
+                                job->pool_mean ? AS_POOL_MEAN : AS_POOL_MAX, 0, job->cancellable))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
 static gpointer
 compute (Job *job, GError **error)
 {
@@ -264,6 +278,11 @@ compute (Job *job, GError **error)
       return compute_masked (job, error);
     case ATTNSCOPE_RESULT_THUMBNAILS:
       return ar_attention_thumbnails_new (job->trace, job->cancellable);
+    case ATTNSCOPE_RESULT_OVERVIEW:
+      return compute_overview (job);
+    case ATTNSCOPE_RESULT_NORMS:
+      job->free_value = (GDestroyNotify) as_attention_norms_free;
+      return as_attention_norms_of_trace (job->model, job->trace, job->cancellable, error);
     case ATTNSCOPE_N_RESULTS:
     default:
       g_assert_not_reached ();
@@ -310,6 +329,8 @@ keep_count (AttnscopeResult kind)
       return 16;
     case ATTNSCOPE_RESULT_COMPARISON:
       return 4;
+    case ATTNSCOPE_RESULT_OVERVIEW:
+      return 8;
     default:
       return 1;
     }
@@ -438,6 +459,19 @@ attnscope_analysis_want_thumbnails (AttnscopeAnalysis *self, ArAttention *attent
         self, job_new (self, ATTNSCOPE_RESULT_THUMBNAILS, NULL, g_strdup ("thumbnails")), NULL);
 }
 
+void
+attnscope_analysis_want_overview (AttnscopeAnalysis *self, const ArViewSelection *view, int k,
+                                  ArAttention *attention)
+{
+  g_return_if_fail (ATTNSCOPE_IS_ANALYSIS (self));
+  Job *job = job_new (
+      self, ATTNSCOPE_RESULT_OVERVIEW, NULL,
+      g_strdup_printf ("overview %d %d %d %d", view->layer, view->head, k, view->pool_mean));
+  job->layer = view->layer, job->head = view->head, job->k = k;
+  job->pool_mean = view->pool_mean;
+  attention->overview = want (self, job, NULL);
+}
+
 const AsHeadStats *
 attnscope_analysis_want_head_stats (AttnscopeAnalysis *self)
 {
@@ -506,6 +540,17 @@ attnscope_analysis_want_masked (AttnscopeAnalysis *self, AsModel *model, int k,
                       g_strdup_printf ("masked %p %d", (void *) model, k));
   job->model = as_model_ref (model);
   job->k = k;
+  return want (self, job, failure);
+}
+
+const AsAttentionNorms *
+attnscope_analysis_want_norms (AttnscopeAnalysis *self, AsModel *model, const char **failure)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), NULL);
+  g_return_val_if_fail (model != NULL, NULL);
+  Job *job
+      = job_new (self, ATTNSCOPE_RESULT_NORMS, NULL, g_strdup_printf ("norms %p", (void *) model));
+  job->model = as_model_ref (model);
   return want (self, job, failure);
 }
 

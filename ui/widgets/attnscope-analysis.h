@@ -15,6 +15,7 @@
 
 #include <gio/gio.h>
 
+#include "as-attention-norms.h"
 #include "as-compare.h"
 #include "as-head-stats.h"
 #include "as-predict.h"
@@ -38,6 +39,8 @@ typedef enum
   ATTNSCOPE_RESULT_PROJECTION,      /* per other traces, vectors, layer, head, method */
   ATTNSCOPE_RESULT_MASKED,          /* the predictions at the mask tokens: AttnscopeMasked */
   ATTNSCOPE_RESULT_THUMBNAILS,      /* [L][H][P][P] the heads pooled, of a trace on demand */
+  ATTNSCOPE_RESULT_OVERVIEW, /* per head, block side, pooling: [P][P] (attention-overview.h) */
+  ATTNSCOPE_RESULT_NORMS,    /* what each key writes: AsAttentionNorms */
   ATTNSCOPE_N_RESULTS,
 } AttnscopeResult;
 
@@ -75,6 +78,12 @@ gboolean attnscope_analysis_get_truncated (AttnscopeAnalysis *self);
 /* The top-K predictions at every mask token of a masked-LM encoder's trace (as_predict_masked
  * with MODEL's tokenizer; the computation holds a reference to MODEL, the trace's model);
  * *FAILURE says why there are none (no mask in the text, no masked-LM head). */
+/* The attention norms of the trace (as_attention_norms_of_trace with MODEL, the trace's model,
+ * which the computation holds a reference to: a pass with q, k and v captured, then dropped);
+ * *FAILURE says why there are none (a translation model, no output projection). */
+const AsAttentionNorms *attnscope_analysis_want_norms (AttnscopeAnalysis *self, AsModel *model,
+                                                       const char **failure);
+
 const AttnscopeMasked *attnscope_analysis_want_masked (AttnscopeAnalysis *self, AsModel *model,
                                                        int k, const char **failure);
 gboolean attnscope_analysis_get_busy (AttnscopeAnalysis *self);
@@ -91,6 +100,11 @@ const AsHeadStats *attnscope_analysis_want_head_stats (AttnscopeAnalysis *self);
  * (attention-thumbnails.h; NULL while they are computed, off the UI thread); nothing when it holds
  * the matrices. */
 void attnscope_analysis_want_thumbnails (AttnscopeAnalysis *self, ArAttention *attention);
+
+/* Sets ATTENTION's overview: VIEW's head pooled in blocks of K × K (attention-overview.h),
+ * computed off the UI thread (NULL meanwhile). */
+void attnscope_analysis_want_overview (AttnscopeAnalysis *self, const ArViewSelection *view, int k,
+                                       ArAttention *attention);
 
 /* The similarity of SOURCE at LAYER/HEAD (core numbering) with the attention of ATTENTION_HEAD
  * (-1: the mean over heads; see as_trace_vectors_attention); between WORDS when asked. */

@@ -10,6 +10,7 @@
 #include "attention-overview.h"
 #include "cross-figure.h"
 #include "attnscope-layer-controls.h"
+#include "attnscope-session.h"
 #include "position-bias-figure.h"
 #include "render-text.h"
 
@@ -20,6 +21,7 @@ struct _AttnscopeAttentionPage
   GtkDropDown *kind_dropdown;
   AttnscopeLayerControls *layer_controls;
   GtkToggleButton *position_bias_button; /* T5-family models: their position bias instead */
+  GtkToggleButton *norm_button; /* weights × the norms of what the keys write (‖α·f(x)‖) */
   GtkLabel *pattern_label;
   GtkDropDown *segments_dropdown;
   GtkDropDown *colormap_dropdown;
@@ -102,6 +104,37 @@ update_pattern_label (AttnscopeAttentionPage *self, AttnscopeAnalysis *analysis,
   gtk_label_set_text (self->pattern_label, text);
 }
 
+/* The page's view selection with its norm weighting (the button down, self-attention). */
+static void
+get_selection (AttnscopePage *page, ArViewSelection *view)
+{
+  AttnscopeAttentionPage *self = ATTNSCOPE_ATTENTION_PAGE (page);
+  attnscope_page_get_selection (page, view);
+  view->norm_weighted
+      = gtk_toggle_button_get_active (self->norm_button) && view->kind != AR_ATTENTION_CROSS;
+}
+
+/* ATTENTION's key norms for VIEW's norm weighting, asked of the analysis: NULL while they are
+ * computed (*PENDING) or where they do not apply (*FAILURE says why). */
+static void
+want_norms (AttnscopePage *page, AttnscopeAnalysis *analysis, const ArViewSelection *view,
+            ArAttention *attention, gboolean *pending, const char **failure)
+{
+  *pending = FALSE;
+  *failure = NULL;
+  if (!view->norm_weighted || view->aggregate == AR_AGGREGATE_ROLLOUT)
+    return;
+  AsModel *model = attnscope_session_get_model (attnscope_page_get_session (page));
+  if (model == NULL)
+    return;
+  const AsAttentionNorms *norms = attnscope_analysis_want_norms (analysis, model, failure);
+  *pending = norms == NULL && *failure == NULL;
+  if (norms == NULL)
+    return;
+  attention->key_norms = norms->value_norms;
+  attention->head_shares = norms->head_shares;
+}
+
 /* What the matrix VIEW shows is made of (of the kind's trace; NULL while it is computed, or for a
  * cross-attention rollout), asking the analysis for it; *CROSS is set for the cross-attention. */
 static gconstpointer
@@ -121,6 +154,27 @@ want_matrix (AttnscopePage *page, const ArViewSelection *view, ArAttention *atte
   AsTrace *t = attnscope_analysis_get_trace (analysis);
   if (view->layer >= t->n_layer || view->head >= t->n_head)
     return NULL;
+  /* a long text's overview is pooled off the UI thread; the figure on screen stays meanwhile
+   * (the overview shows the weights: norms weight the exact heatmaps of up to 1,024 tokens) */
+  int k = ar_attention_overview_factor (t, view);
+  if (k > 1)
+    {
+      attnscope_analysis_want_overview (analysis, view, k, attention);
+      return attention->overview;
+    }
+  gboolean pending;
+  const char *failure;
+  want_norms (page, analysis, view, attention, &pending, &failure);
+  if (pending)
+    return NULL; /* the figure on screen stays until the norms are there */
+  if (failure != NULL)
+    {
+      AttnscopeAttentionPage *self = ATTNSCOPE_ATTENTION_PAGE (page);
+      g_free (self->notice);
+      /* Translators: the Attention page shows the weights alone; %s is why (the core's
+       * message). */
+      self->notice = g_strdup_printf (_ ("Norm weighting does not apply: %s"), failure);
+    }
   return ar_attention_key (attention, view);
 }
 
@@ -141,8 +195,14 @@ position_bias_trace (AttnscopePage *page, const ArViewSelection *view)
 }
 
 static ArBuiltFigure *
-attnscope_attention_page_build_figure (AttnscopePage *page, const ArViewSelection *view)
+attnscope_attention_page_build_figure (AttnscopePage *page, const ArViewSelection *asked)
 {
+  /* the window's export passes the shared selection: the page's weighting joins it */
+  ArViewSelection weighted = *asked;
+  weighted.norm_weighted
+      = attnscope_attention_page_get_norm_weighted (ATTNSCOPE_ATTENTION_PAGE (page))
+        && asked->kind != AR_ATTENTION_CROSS;
+  const ArViewSelection *view = &weighted;
   ArAttention attention;
   ArCrossAttention cross;
   ArFigureTexts texts;
@@ -172,6 +232,12 @@ attnscope_attention_page_append_export_args (AttnscopePage *page, const ArViewSe
       return;
     }
   attnscope_page_append_attention_args (argv, view);
+  if (attnscope_attention_page_get_norm_weighted (ATTNSCOPE_ATTENTION_PAGE (page))
+      && view->kind != AR_ATTENTION_CROSS && view->aggregate != AR_AGGREGATE_ROLLOUT)
+    {
+      g_ptr_array_add (argv, g_strdup ("--weighting"));
+      g_ptr_array_add (argv, g_strdup ("norm"));
+    }
 }
 
 /* The first query row and key column of the figure in the trace's tokens (or, in the words view,
@@ -245,7 +311,7 @@ attnscope_attention_page_update (AttnscopePage *page)
   AttnscopeAttentionPage *self = ATTNSCOPE_ATTENTION_PAGE (page);
   AttnscopeAnalysis *analysis = attnscope_page_get_analysis (page);
   ArViewSelection view;
-  attnscope_page_get_selection (page, &view);
+  get_selection (page, &view);
   gtk_widget_set_visible (GTK_WIDGET (self->kind_dropdown),
                           analysis != NULL
                               && attnscope_analysis_get_trace (analysis)->source != NULL);
@@ -407,6 +473,12 @@ on_position_bias_toggled (GtkToggleButton *button, AttnscopeAttentionPage *self)
 }
 
 static void
+on_norm_toggled (GtkToggleButton *button, AttnscopeAttentionPage *self)
+{
+  attnscope_attention_page_update (ATTNSCOPE_PAGE (self));
+}
+
+static void
 on_zoom_in (GtkButton *button, AttnscopeAttentionPage *self)
 {
   attnscope_heatmap_view_zoom (self->heatmap, 0.5);
@@ -429,6 +501,27 @@ attnscope_attention_page_get_segments_visible (AttnscopeAttentionPage *self)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_ATTENTION_PAGE (self), FALSE);
   return gtk_widget_get_visible (GTK_WIDGET (self->segments_dropdown));
+}
+
+void
+attnscope_attention_page_set_norm_weighted (AttnscopeAttentionPage *self, gboolean weighted)
+{
+  g_return_if_fail (ATTNSCOPE_IS_ATTENTION_PAGE (self));
+  gtk_toggle_button_set_active (self->norm_button, weighted);
+}
+
+gboolean
+attnscope_attention_page_get_norm_weighted (AttnscopeAttentionPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ATTENTION_PAGE (self), FALSE);
+  return gtk_toggle_button_get_active (self->norm_button);
+}
+
+const char *
+attnscope_attention_page_get_notice (AttnscopeAttentionPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ATTENTION_PAGE (self), NULL);
+  return self->notice;
 }
 
 AttnscopeHeatmapView *
@@ -469,6 +562,7 @@ attnscope_attention_page_class_init (AttnscopeAttentionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, kind_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, layer_controls);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, position_bias_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, norm_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, pattern_label);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, segments_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, colormap_dropdown);
@@ -477,6 +571,7 @@ attnscope_attention_page_class_init (AttnscopeAttentionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, heatmap);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttentionPage, cell_label);
   gtk_widget_class_bind_template_callback (widget_class, on_position_bias_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_norm_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_in);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_out);
   gtk_widget_class_bind_template_callback (widget_class, on_zoom_all);

@@ -20,4 +20,13 @@ AttnscopeHeatmapView *attnscope_attention_page_get_heatmap (AttnscopeAttentionPa
 /* Whether the sentence filter shows (the trace is a sentence pair). */
 gboolean attnscope_attention_page_get_segments_visible (AttnscopeAttentionPage *self);
 
+/* The Norms button: attention weighted by the norms of what each key writes, ‖α·f(x)‖
+ * (as-attention-norms.h; computed in the background, the figure on screen kept meanwhile). */
+void attnscope_attention_page_set_norm_weighted (AttnscopeAttentionPage *self, gboolean weighted);
+gboolean attnscope_attention_page_get_norm_weighted (AttnscopeAttentionPage *self);
+
+/* The one line that says why the page shows no figure or not the one asked for (the norms of a
+ * model they do not apply to), or NULL. */
+const char *attnscope_attention_page_get_notice (AttnscopeAttentionPage *self);
+
 G_END_DECLS

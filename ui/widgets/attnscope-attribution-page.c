@@ -26,6 +26,7 @@ struct _AttnscopeAttributionPage
   AttnscopePage parent_instance;
 
   GtkToggleButton *parts_button, *qk_button;
+  GtkToggleButton *rope_button; /* the query-key view's q before RoPE (RoPE families) */
   GtkWidget *parts_controls;
   GtkStack *stack;
   AttnscopeQkPanel *qk_panel;
@@ -374,6 +375,7 @@ update_qk (AttnscopeAttributionPage *self)
                                   qk->layer, qk->head, qk->query);
   if (text != NULL)
     gtk_label_set_text (self->status, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->rope_button), qk != NULL && qk->q_before_rope != NULL);
   attnscope_page_set_busy (page, busy);
 }
 
@@ -445,6 +447,13 @@ attnscope_attribution_page_append_export_args (AttnscopePage *page, const ArView
       g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
       g_ptr_array_add (argv, g_strdup ("--head"));
       g_ptr_array_add (argv, g_strdup_printf ("%d", view->head));
+      const AsQk *qk = attnscope_qk_panel_get_qk (self->qk_panel);
+      if (attnscope_qk_panel_get_before_rope (self->qk_panel) && qk != NULL
+          && qk->q_before_rope != NULL)
+        {
+          g_ptr_array_add (argv, g_strdup ("--qk-rope"));
+          g_ptr_array_add (argv, g_strdup ("before"));
+        }
       return;
     }
   g_ptr_array_add (argv, g_strdup ("--attribution"));
@@ -588,11 +597,20 @@ attnscope_attribution_page_get_qk_panel (AttnscopeAttributionPage *self)
 }
 
 static void
+on_rope_toggled (GtkToggleButton *button, AttnscopeAttributionPage *self)
+{
+  attnscope_qk_panel_set_before_rope (self->qk_panel, gtk_toggle_button_get_active (button));
+  attnscope_attribution_page_update (ATTNSCOPE_PAGE (self));
+}
+
+static void
 on_qk_toggled (GtkToggleButton *button, AttnscopeAttributionPage *self)
 {
   gboolean qk = gtk_toggle_button_get_active (button);
   gtk_stack_set_visible_child_name (self->stack, qk ? "qk" : "parts");
   gtk_widget_set_visible (self->parts_controls, !qk);
+  if (!qk)
+    gtk_widget_set_visible (GTK_WIDGET (self->rope_button), FALSE);
   attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self),
                                    qk ? GTK_WIDGET (attnscope_qk_panel_get_heatmap (self->qk_panel))
                                       : GTK_WIDGET (self->heatmap));
@@ -675,6 +693,7 @@ attnscope_attribution_page_class_init (AttnscopeAttributionPageClass *klass)
       widget_class, "/io/github/attnscope/Attnscope/attnscope-attribution-page.ui");
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, parts_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, qk_button);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, rope_button);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, parts_controls);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, stack);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, qk_panel);
@@ -700,6 +719,7 @@ attnscope_attribution_page_init (AttnscopeAttributionPage *self)
   g_signal_connect (self->vs_entry, "activate", G_CALLBACK (on_entry_activate), self);
   g_signal_connect (self->position_spin, "value-changed", G_CALLBACK (on_position_changed), self);
   g_signal_connect (self->qk_button, "toggled", G_CALLBACK (on_qk_toggled), self);
+  g_signal_connect (self->rope_button, "toggled", G_CALLBACK (on_rope_toggled), self);
   g_signal_connect (self->qk_panel, "ready", G_CALLBACK (on_qk_ready), self);
   set_status (self);
 }

@@ -7,6 +7,7 @@
 
 #include "attention-figure.h"
 #include "cross-figure.h"
+#include "attnscope-thumbnail-stream.h"
 
 struct _AttnscopeHeadsPage
 {
@@ -24,6 +25,8 @@ struct _AttnscopeHeadsPage
   ArViewSelection built_view;
   gconstpointer built_stats, built_range;
   gconstpointer built_whatif;
+  /* a long text's thumbnails, computed visible heads first (attnscope-thumbnail-stream.h) */
+  AttnscopeThumbnailStream *stream;
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeadsPage, attnscope_heads_page, ATTNSCOPE_TYPE_PAGE)
@@ -117,6 +120,50 @@ cross_out_ablated (AttnscopePage *page, ArBuiltFigure *built)
       built, g_memdup2 (state->heads, (gsize) state->n_layer * state->n_head));
 }
 
+/* The grid's heads computed so far: those in view next. */
+static gboolean
+on_thumbnails_arrived (gpointer data)
+{
+  AttnscopeHeadsPage *self = data;
+  attnscope_page_queue_update (ATTNSCOPE_PAGE (self));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+prioritise_visible (AttnscopeHeadsPage *self)
+{
+  ArBuiltFigure *built = attnscope_head_grid_view_get_figure (self->grid);
+  if (self->stream == NULL || built == NULL)
+    return;
+  const ArGridFigure *fig = &ar_built_figure_get_parts (built)->grid;
+  g_autofree int *heads = g_new (int, (gsize) fig->n_layers * fig->n_heads);
+  int n = attnscope_head_grid_visible_heads (self->grid, heads);
+  attnscope_thumbnail_stream_prioritise (self->stream, heads, n);
+}
+
+/* The thumbnails of ATTENTION's trace when it computes its attention on demand: the stream's once
+ * complete; NULL meanwhile (a new trace starts a new stream, dropping the old). */
+static void
+want_stream (AttnscopeHeadsPage *self, ArAttention *attention)
+{
+  const AsTrace *t = attention->trace;
+  if (t == NULL || as_trace_attention_held (t))
+    return;
+  if (self->stream == NULL || attnscope_thumbnail_stream_get_trace (self->stream) != t)
+    {
+      g_clear_pointer (&self->stream, attnscope_thumbnail_stream_free);
+      self->stream = attnscope_thumbnail_stream_new ((AsTrace *) t, on_thumbnails_arrived, self);
+    }
+  attention->thumbnails = attnscope_thumbnail_stream_get_complete (self->stream);
+}
+
+AttnscopeThumbnailStream *
+attnscope_heads_page_get_thumbnail_stream (AttnscopeHeadsPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEADS_PAGE (self), NULL);
+  return self->stream;
+}
+
 static ArBuiltFigure *
 attnscope_heads_page_build_figure (AttnscopePage *page, const ArViewSelection *asked)
 {
@@ -127,7 +174,9 @@ attnscope_heads_page_build_figure (AttnscopePage *page, const ArViewSelection *a
     return build_cross_grid (page, &view);
   ArAttention attention;
   attnscope_analysis_want_attention (analysis, AR_AGGREGATE_HEAD, view.autoscale, &attention);
-  attnscope_analysis_want_thumbnails (analysis, &attention);
+  want_stream (ATTNSCOPE_HEADS_PAGE (page), &attention);
+  if (attention.thumbnails == NULL)
+    attnscope_analysis_want_thumbnails (analysis, &attention);
   const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
   if (stats == NULL || (view.autoscale && attention.range == NULL))
     return NULL;
@@ -195,8 +244,19 @@ attnscope_heads_page_update (AttnscopePage *page)
     }
   ArAttention attention;
   attnscope_analysis_want_attention (analysis, AR_AGGREGATE_HEAD, view.autoscale, &attention);
-  attnscope_analysis_want_thumbnails (analysis, &attention);
+  want_stream (self, &attention);
   const AsHeadStats *stats = attnscope_analysis_want_head_stats (analysis);
+  if (!as_trace_attention_held (attention.trace) && attention.thumbnails == NULL)
+    {
+      /* the heads computed so far, the others placeholders; those in view come next */
+      ArFigureTexts texts;
+      attnscope_page_get_texts (page, &texts);
+      g_autoptr (ArBuiltFigure) partial = attnscope_thumbnail_stream_build_partial (
+          self->stream, &attention, stats, &view, &texts);
+      attnscope_head_grid_view_set_figure (self->grid, partial, stats);
+      g_clear_object (&self->built_analysis);
+      prioritise_visible (self);
+    }
   gboolean ready = stats != NULL && (!view.autoscale || attention.range != NULL)
                    && (as_trace_attention_held (attention.trace) || attention.thumbnails != NULL);
   attnscope_page_set_busy (page, !ready);
@@ -362,6 +422,7 @@ static void
 attnscope_heads_page_dispose (GObject *object)
 {
   g_clear_object (&ATTNSCOPE_HEADS_PAGE (object)->built_analysis);
+  g_clear_pointer (&ATTNSCOPE_HEADS_PAGE (object)->stream, attnscope_thumbnail_stream_free);
   g_clear_object (&ATTNSCOPE_HEADS_PAGE (object)->bindings);
   g_clear_object (&ATTNSCOPE_HEADS_PAGE (object)->whatif_signals);
   g_clear_pointer (&ATTNSCOPE_HEADS_PAGE (object)->context_menu, gtk_widget_unparent);
@@ -410,6 +471,10 @@ attnscope_heads_page_init (AttnscopeHeadsPage *self)
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_grid_key), self);
   gtk_widget_add_controller (GTK_WIDGET (self->grid), key);
   attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->grid));
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self->grid), GTK_TYPE_SCROLLED_WINDOW);
+  if (scroller != NULL)
+    g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)),
+                              "value-changed", G_CALLBACK (prioritise_visible), self);
   self->bindings = g_binding_group_new ();
   g_binding_group_bind_full (self->bindings, "attention-kind", self->kind_dropdown, "selected",
                              G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL, attnscope_int_to_uint,

@@ -8,6 +8,7 @@
 
 #include "attnscope-head-grid-view.h"
 #include "attnscope-page.h"
+#include "attnscope-thumbnail-stream.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +18,8 @@ G_DECLARE_FINAL_TYPE (AttnscopeHeadsPage, attnscope_heads_page, ATTNSCOPE, HEADS
                       AttnscopePage)
 
 AttnscopeHeadGridView *attnscope_heads_page_get_grid (AttnscopeHeadsPage *self);
+/* A long text's thumbnails being computed for the grid (attnscope-thumbnail-stream.h), or NULL. */
+AttnscopeThumbnailStream *attnscope_heads_page_get_thumbnail_stream (AttnscopeHeadsPage *self);
 /* The line above the grid: layers × heads and how many heads have each pattern. */
 const char *attnscope_heads_page_get_summary (AttnscopeHeadsPage *self);
 

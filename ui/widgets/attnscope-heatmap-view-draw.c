@@ -103,7 +103,8 @@ static GskRenderNode *
 figure_node (AttnscopeHeatmapView *self, const ArFigureParts *parts, int width, int height)
 {
   int view[3] = { self->row0, self->col0, self->zoom };
-  if (self->node != NULL && self->node_figure == self->figure
+  guint tiles = attnscope_heatmap_tiles_get_generation (self->tiles);
+  if (self->node != NULL && self->node_figure == self->figure && self->node_tiles == tiles
       && self->node_style == parts->heatmap.style && self->node_width == width
       && self->node_height == height && memcmp (self->node_view, view, sizeof view) == 0)
     return self->node;
@@ -111,11 +112,13 @@ figure_node (AttnscopeHeatmapView *self, const ArFigureParts *parts, int width, 
   GtkSnapshot *inner = gtk_snapshot_new ();
   cairo_t *cr = gtk_snapshot_append_cairo (inner, &GRAPHENE_RECT_INIT (0, 0, width, height));
   ar_figure_render (cr, &parts->figure, width, height);
+  attnscope_heatmap_view_draw_exact (self, cr, &parts->heatmap, width, height);
   cairo_destroy (cr);
   self->node = gtk_snapshot_free_to_node (inner);
   self->node_figure = self->figure;
   self->node_style = parts->heatmap.style;
   self->node_width = width, self->node_height = height;
+  self->node_tiles = tiles;
   memcpy (self->node_view, view, sizeof view);
   return self->node;
 }

@@ -50,6 +50,9 @@ char *
 attnscope_heatmap_view_dup_tooltip_at (AttnscopeHeatmapView *self, double x, double y)
 {
   g_return_val_if_fail (ATTNSCOPE_IS_HEATMAP_VIEW (self), NULL);
+  char *exact = attnscope_heatmap_view_dup_exact_tooltip (self, x, y);
+  if (exact != NULL)
+    return exact;
   int row, col;
   if (!attnscope_heatmap_view_hit (self, x, y, &row, &col))
     return NULL;

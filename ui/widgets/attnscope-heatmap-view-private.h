@@ -5,6 +5,7 @@
  * ui/widgets. */
 #pragma once
 
+#include "attnscope-heatmap-tiles.h"
 #include "attnscope-heatmap-view.h"
 #include "figure.h"
 
@@ -43,6 +44,10 @@ struct _AttnscopeHeatmapView
   const ArBuiltFigure *node_figure;
   const ArRenderStyle *node_style;
   int node_width, node_height, node_view[3];
+  guint node_tiles; /* the exact tiles that had landed then */
+
+  /* a long text's exact entries when zoomed in (attnscope-heatmap-view-exact.c) */
+  AttnscopeHeatmapTiles *tiles;
 };
 
 /* The figure's heatmap, or NULL; its rows and columns (0 without a figure). */
@@ -78,5 +83,14 @@ void attnscope_heatmap_view_measure (GtkWidget *widget, GtkOrientation orientati
 
 /* Adds the tooltip, click, drag, scroll and key handling (attnscope-heatmap-view-input.c). */
 void attnscope_heatmap_view_init_input (AttnscopeHeatmapView *self);
+
+/* attnscope-heatmap-view-exact.c: follows the figure's pooled head (or none), paints the exact
+ * entries of a zoomed view over the enlarged blocks once they are in, and their tooltip. */
+void attnscope_heatmap_view_init_exact (AttnscopeHeatmapView *self);
+void attnscope_heatmap_view_update_exact (AttnscopeHeatmapView *self);
+void attnscope_heatmap_view_draw_exact (AttnscopeHeatmapView *self, cairo_t *cr,
+                                        const ArHeatmapFigure *fig, int width, int height);
+void attnscope_heatmap_view_label_exact (AttnscopeHeatmapView *self, ArHeatmapFigure *fig);
+char *attnscope_heatmap_view_dup_exact_tooltip (AttnscopeHeatmapView *self, double x, double y);
 
 G_END_DECLS

@@ -230,6 +230,7 @@ attnscope_heatmap_view_set_figure (AttnscopeHeatmapView *self, ArBuiltFigure *fi
   g_clear_pointer (&self->minimap, cairo_surface_destroy);
   attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
                                    same ? same_layout : NULL);
+  attnscope_heatmap_view_update_exact (self);
   g_object_freeze_notify (G_OBJECT (self));
   /* Another matrix: show all of it again, and keep the cursor inside. */
   if (!same_size)
@@ -298,6 +299,7 @@ attnscope_heatmap_view_screen_figure (AttnscopeHeatmapView *self, ArFigureParts 
   fig->view_col0 = self->col0;
   fig->view_rows = fig->view_cols = self->zoom;
   fig->room_for_all_labels = TRUE;
+  attnscope_heatmap_view_label_exact (self, fig);
 }
 
 /* ---- the cursor ---- */
@@ -380,6 +382,7 @@ attnscope_heatmap_view_finalize (GObject *object)
   g_clear_pointer (&self->figure, ar_built_figure_unref);
   g_clear_pointer (&self->minimap, cairo_surface_destroy);
   g_clear_pointer (&self->node, gsk_render_node_unref);
+  g_clear_pointer (&self->tiles, attnscope_heatmap_tiles_free);
   G_OBJECT_CLASS (attnscope_heatmap_view_parent_class)->finalize (object);
 }
 
@@ -461,6 +464,7 @@ attnscope_heatmap_view_init (AttnscopeHeatmapView *self)
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);
   attnscope_heatmap_view_init_input (self);
+  attnscope_heatmap_view_init_exact (self);
 }
 
 GtkWidget *

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "attnscope-whatif.h"
 #include "patch-figure.h"
 #include "scan-figure.h"
 
@@ -15,7 +16,10 @@ struct _AttnscopePatchPanel
   GtkEntry *token_entry, *vs_entry;
   GtkDropDown *what_dropdown, *direction_dropdown;
   GtkSpinner *spinner;
+  GtkWidget *cancel_button; /* visible while patching */
   GtkLabel *status;
+  guint progress_id; /* the status's "12 of 72 parts" while patching */
+  GTask *task;       /* the run in flight (a reference), or NULL */
   AttnscopeHeatmapView *heatmap;
 
   AttnscopeSession *session; /* a reference, or NULL */
@@ -46,6 +50,8 @@ typedef struct
   gboolean reverse;
   double *effects;
   AsPatchResult result;
+  AttnscopeWhatifState *whatif; /* the window's changes, the patching's base (a reference) */
+  int done, total;              /* atomic: parts patched */
 } PatchData;
 
 static void
@@ -55,7 +61,16 @@ patch_data_free (PatchData *data)
   as_trace_unref (data->a);
   as_trace_unref (data->b);
   g_free (data->effects);
+  g_clear_pointer (&data->whatif, attnscope_whatif_state_unref);
   g_free (data);
+}
+
+static void
+on_progress (int done, int total, gpointer user_data)
+{
+  PatchData *data = user_data;
+  g_atomic_int_set (&data->total, total);
+  g_atomic_int_set (&data->done, done);
 }
 
 static void
@@ -65,8 +80,11 @@ patch_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *ca
   const AsTrace *base = data->reverse ? data->b : data->a;
   const AsTrace *from = data->reverse ? data->a : data->b;
   GError *error = NULL;
-  if (as_patch (data->model, base->ids, from->ids, base->n_tokens, &data->metric, data->what,
-                data->effects, &data->result, &error))
+  AsAblationSet set;
+  AsScanOptions so = { .cancellable = cancellable, .progress = on_progress, .user_data = data };
+  attnscope_whatif_state_scan_options (data->whatif, &set, &so);
+  if (as_patch_with (data->model, base->ids, from->ids, base->n_tokens, &data->metric, data->what,
+                     &so, data->effects, &data->result, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -76,6 +94,50 @@ static void
 set_status (AttnscopePatchPanel *self, const char *text)
 {
   gtk_label_set_text (self->status, text != NULL ? text : "");
+}
+
+/* The run stopped or is dropped: no spinner, no Cancel, no progress. */
+static void
+stop_running (AttnscopePatchPanel *self)
+{
+  if (self->running != NULL)
+    g_cancellable_cancel (self->running);
+  g_clear_object (&self->running);
+  g_clear_object (&self->task);
+  g_clear_handle_id (&self->progress_id, g_source_remove);
+  gtk_spinner_stop (self->spinner);
+  gtk_widget_set_visible (self->cancel_button, FALSE);
+}
+
+static gboolean
+update_progress (gpointer user_data)
+{
+  AttnscopePatchPanel *self = user_data;
+  if (self->task == NULL)
+    {
+      self->progress_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  PatchData *data = g_task_get_task_data (self->task);
+  int done = g_atomic_int_get (&data->done), total = g_atomic_int_get (&data->total);
+  if (total > 0)
+    {
+      /* Translators: patching's progress, parts patched of all */
+      g_autofree char *text = g_strdup_printf (_ ("Patching… %d of %d parts"), done, total);
+      set_status (self, text);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+void
+attnscope_patch_panel_cancel (AttnscopePatchPanel *self)
+{
+  g_return_if_fail (ATTNSCOPE_IS_PATCH_PANEL (self));
+  if (self->running == NULL)
+    return;
+  stop_running (self);
+  self->wanted = FALSE; /* until Patch is pressed again */
+  set_status (self, _ ("Patching cancelled."));
 }
 
 static void
@@ -113,7 +175,7 @@ patch_finished (GObject *source, GAsyncResult *res, gpointer user_data)
       && !g_cancellable_is_cancelled (self->running))
     {
       g_clear_object (&self->running);
-      gtk_spinner_stop (self->spinner);
+      stop_running (self);
       if (!ok)
         {
           clear_result (self);
@@ -140,8 +202,10 @@ patch_finished (GObject *source, GAsyncResult *res, gpointer user_data)
               = ar_build_patch_figure (self->effects, data->what, base, data->reverse,
                                        &self->result, self->measure, &texts, AR_ANNOTATE_AUTO);
           attnscope_heatmap_view_set_figure (self->heatmap, figure);
-          set_status (self, _ ("The model as it is: heads switched off and No Positions do not "
-                               "apply here."));
+          g_autofree char *model = attnscope_whatif_state_describe (data->whatif);
+          /* Translators: %s: "the model as it is" or the heads switched off in the window */
+          g_autofree char *text = g_strdup_printf (_ ("Patched on %s."), model);
+          set_status (self, text);
         }
     }
   g_object_unref (self);
@@ -172,10 +236,7 @@ refresh (AttnscopePatchPanel *self)
     }
   if (a->n_tokens != b->n_tokens)
     {
-      if (self->running != NULL)
-        g_cancellable_cancel (self->running);
-      g_clear_object (&self->running);
-      gtk_spinner_stop (self->spinner);
+      stop_running (self);
       clear_result (self);
       g_autofree char *text
           = g_strdup_printf (_ ("Patching needs texts of the same number of tokens: A has %d, B "
@@ -188,9 +249,7 @@ refresh (AttnscopePatchPanel *self)
       && self->what == self->done_what && self->reverse == self->done_reverse
       && same_metric (&self->metric, &self->done_metric))
     return;
-  if (self->running != NULL)
-    g_cancellable_cancel (self->running);
-  g_clear_object (&self->running);
+  stop_running (self);
   self->running = g_cancellable_new ();
   PatchData *data = g_new0 (PatchData, 1);
   data->model = as_model_ref (model);
@@ -200,12 +259,17 @@ refresh (AttnscopePatchPanel *self)
   data->what = self->what;
   data->reverse = self->reverse;
   data->effects = g_new0 (double, as_patch_n_effects (model, self->what, a->n_tokens));
+  data->whatif = attnscope_whatif_state_ref (
+      attnscope_whatif_get_state (attnscope_session_get_whatif (self->session)));
   GTask *task = g_task_new (NULL, self->running, patch_finished, g_object_ref (self));
   g_task_set_task_data (task, data, (GDestroyNotify) patch_data_free);
+  self->task = g_object_ref (task);
   g_task_run_in_thread (task, patch_thread);
   g_object_unref (task);
   gtk_spinner_start (self->spinner);
+  gtk_widget_set_visible (self->cancel_button, TRUE);
   set_status (self, _ ("Patching…"));
+  self->progress_id = g_timeout_add (100, update_progress, self);
 }
 
 gboolean
@@ -309,9 +373,8 @@ attnscope_patch_panel_dispose (GObject *object)
 {
   AttnscopePatchPanel *self = ATTNSCOPE_PATCH_PANEL (object);
   attnscope_patch_panel_set_session (self, NULL);
-  if (self->running != NULL)
-    g_cancellable_cancel (self->running);
-  g_clear_object (&self->running);
+  if (self->box != NULL)
+    stop_running (self);
   g_clear_pointer (&self->done_a, as_trace_unref);
   g_clear_pointer (&self->done_b, as_trace_unref);
   g_clear_pointer (&self->box, gtk_widget_unparent);
@@ -380,6 +443,11 @@ attnscope_patch_panel_init (AttnscopePatchPanel *self)
   g_signal_connect_swapped (self->token_entry, "activate", G_CALLBACK (on_patch_clicked), self);
   g_signal_connect_swapped (self->vs_entry, "activate", G_CALLBACK (on_patch_clicked), self);
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  self->cancel_button = gtk_button_new_with_label (_ ("Cancel"));
+  gtk_widget_set_tooltip_text (self->cancel_button, _ ("Stop patching"));
+  gtk_widget_set_visible (self->cancel_button, FALSE);
+  g_signal_connect_swapped (self->cancel_button, "clicked",
+                            G_CALLBACK (attnscope_patch_panel_cancel), self);
   self->status = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->status, TRUE);
   gtk_label_set_xalign (self->status, 0);
@@ -391,6 +459,7 @@ attnscope_patch_panel_init (AttnscopePatchPanel *self)
                          GTK_WIDGET (self->direction_dropdown),
                          button,
                          GTK_WIDGET (self->spinner),
+                         self->cancel_button,
                          GTK_WIDGET (self->status) };
   for (gsize i = 0; i < G_N_ELEMENTS (parts); i++)
     gtk_box_append (GTK_BOX (row), parts[i]);

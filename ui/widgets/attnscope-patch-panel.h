@@ -25,12 +25,16 @@ GtkWidget *attnscope_patch_panel_new (void);
 /* The session whose main text is A and comparison text B (NULL: none). */
 void attnscope_patch_panel_set_session (AttnscopePatchPanel *self, AttnscopeSession *session);
 
-/* Patches WHAT between A and B (REVERSE: A's activations into B's pass), measuring
+/* Patches WHAT between A and B (REVERSE: A's activations into B's pass) on the model as the
+ * window changes it (its switched-off heads as a base ablation, its positions), measuring
  * logit(TOKEN) − logit(VS_TOKEN), as the panel's Patch button does; again whenever A or B
  * changes. FALSE (the status says why) on a word that is not one token. */
 gboolean attnscope_patch_panel_patch (AttnscopePatchPanel *self, const char *token,
                                       const char *vs_token, AsPatchWhat what, gboolean reverse);
 gboolean attnscope_patch_panel_get_running (AttnscopePatchPanel *self);
+/* Stops the patching in flight (its computation, as the panel's Cancel button does); the
+ * result shown stays, new texts are not patched until asked again. */
+void attnscope_patch_panel_cancel (AttnscopePatchPanel *self);
 /* The shown effects (rows × cols as the figure; NULL without) and the clean values. */
 const double *attnscope_patch_panel_get_effects (AttnscopePatchPanel *self, int *rows, int *cols,
                                                  AsPatchResult *result);

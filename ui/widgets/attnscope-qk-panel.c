@@ -23,6 +23,7 @@ struct _AttnscopeQkPanel
   const AsTrace *qk_trace;
   ArViewSelection built_view;
   gboolean built;
+  gboolean before_rope; /* the q the figure shows: before RoPE */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeQkPanel, attnscope_qk_panel, GTK_TYPE_WIDGET)
@@ -150,7 +151,9 @@ build (AttnscopeQkPanel *self, AttnscopePage *page, const ArViewSelection *view)
 {
   ArFigureTexts texts;
   attnscope_page_get_texts (page, &texts);
-  return ar_build_qk_figure (self->qk, self->captured, &texts, view);
+  ArViewSelection rope = *view;
+  rope.qk_before_rope = self->before_rope;
+  return ar_build_qk_figure (self->qk, self->captured, &texts, &rope);
 }
 
 gboolean
@@ -180,6 +183,7 @@ attnscope_qk_panel_update (AttnscopeQkPanel *self, AttnscopePage *page)
     }
   ArViewSelection view;
   attnscope_page_get_selection (page, &view);
+  view.qk_before_rope = self->before_rope;
   compute_view (self, page, &view);
   if (self->qk == NULL)
     attnscope_heatmap_view_set_figure (self->heatmap, NULL);
@@ -207,6 +211,20 @@ attnscope_qk_panel_build_figure (AttnscopeQkPanel *self, AttnscopePage *page,
     return NULL;
   compute_view (self, page, view);
   return self->qk != NULL ? build (self, page, view) : NULL;
+}
+
+void
+attnscope_qk_panel_set_before_rope (AttnscopeQkPanel *self, gboolean before)
+{
+  g_return_if_fail (ATTNSCOPE_IS_QK_PANEL (self));
+  self->before_rope = before;
+}
+
+gboolean
+attnscope_qk_panel_get_before_rope (AttnscopeQkPanel *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_QK_PANEL (self), FALSE);
+  return self->before_rope;
 }
 
 AttnscopeHeatmapView *

@@ -36,4 +36,9 @@ const AsQk *attnscope_qk_panel_get_qk (AttnscopeQkPanel *self);
 /* Why there is no figure, or NULL. */
 const char *attnscope_qk_panel_get_failure (AttnscopeQkPanel *self);
 
+/* Whether the figure shows the query before RoPE (a model that rotates; others show q as it is):
+ * the columns' q values and the subtitle's q line. */
+void attnscope_qk_panel_set_before_rope (AttnscopeQkPanel *self, gboolean before);
+gboolean attnscope_qk_panel_get_before_rope (AttnscopeQkPanel *self);
+
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "as-error.h"
+#include "attnscope-whatif.h"
 #include "scan-figure.h"
 
 struct _AttnscopeScanPage
@@ -32,6 +33,7 @@ struct _AttnscopeScanPage
   double *effects;  /* [L][H] */
   int n_layer, n_head;
   double clean;
+  AttnscopeWhatifState *whatif; /* the window's changes the effects were scanned with, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeScanPage, attnscope_scan_page, ATTNSCOPE_TYPE_PAGE)
@@ -44,7 +46,8 @@ typedef struct
   int n_layer, n_head;
   double *effects; /* [L][H], filled by the thread */
   double clean;
-  int done, total; /* atomic: heads measured */
+  int done, total;              /* atomic: heads measured */
+  AttnscopeWhatifState *whatif; /* the window's changes, the scan's base (a reference) */
 } ScanData;
 
 static void
@@ -53,6 +56,7 @@ scan_data_free (ScanData *data)
   as_model_unref (data->model);
   as_trace_unref (data->trace);
   g_free (data->effects);
+  g_clear_pointer (&data->whatif, attnscope_whatif_state_unref);
   g_free (data);
 }
 
@@ -69,9 +73,11 @@ scan_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
 {
   ScanData *data = task_data;
   GError *error = NULL;
-  if (as_ablation_scan_full (data->model, data->trace->ids, data->trace->n_tokens, &data->metric,
-                             AS_ABLATION_ZERO, NULL, NULL, cancellable, on_progress, data,
-                             data->effects, &data->clean, NULL, &error))
+  AsAblationSet base;
+  AsScanOptions so = { .cancellable = cancellable, .progress = on_progress, .user_data = data };
+  attnscope_whatif_state_scan_options (data->whatif, &base, &so);
+  if (as_ablation_scan_with (data->model, data->trace->ids, data->trace->n_tokens, &data->metric,
+                             &so, data->effects, &data->clean, NULL, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -132,8 +138,10 @@ build (AttnscopeScanPage *self, const ArViewSelection *view)
     return NULL;
   ArFigureTexts texts;
   attnscope_page_get_texts (ATTNSCOPE_PAGE (self), &texts);
+  gboolean mean = attnscope_whatif_state_mean (self->whatif);
   return ar_build_ablation_scan_figure (self->effects, self->n_layer, self->n_head, self->clean,
-                                        self->measure, "zero", &texts, view->annotate);
+                                        self->measure, mean ? "mean" : "zero", &texts,
+                                        view->annotate);
 }
 
 static void
@@ -166,8 +174,17 @@ scan_finished (GObject *source, GAsyncResult *result, gpointer user_data)
           self->effects = g_steal_pointer (&data->effects);
           self->n_layer = data->n_layer, self->n_head = data->n_head;
           self->clean = data->clean;
-          set_status (self, _ ("Each cell: the measure with that head switched off (zero "
-                               "ablation) minus the clean measure; the model as it is."));
+          g_clear_pointer (&self->whatif, attnscope_whatif_state_unref);
+          self->whatif = g_steal_pointer (&data->whatif);
+          gboolean mean = attnscope_whatif_state_mean (self->whatif);
+          g_autofree char *model = attnscope_whatif_state_describe (self->whatif);
+          g_autofree char *text = g_strdup_printf (
+              /* Translators: %s: "zero" or "mean"; then "the model as it is" or the heads
+                 switched off in the window */
+              _ ("Each cell: the measure with that head switched off (%s ablation) minus the "
+                 "clean measure; on %s."),
+              mean ? _ ("mean") : _ ("zero"), model);
+          set_status (self, text);
           show_result (self);
         }
       else
@@ -195,6 +212,8 @@ start (AttnscopeScanPage *self, AsTrace *trace)
   data->metric = self->metric;
   data->n_layer = c->n_layer, data->n_head = c->n_head;
   data->effects = g_new0 (double, (gsize) c->n_layer * c->n_head);
+  data->whatif = attnscope_whatif_state_ref (
+      attnscope_whatif_get_state (attnscope_session_get_whatif (session)));
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   GTask *task = g_task_new (NULL, cancellable, scan_finished, g_object_ref (self));
   g_task_set_task_data (task, data, (GDestroyNotify) scan_data_free);
@@ -381,6 +400,7 @@ attnscope_scan_page_finalize (GObject *object)
   g_free (self->token);
   g_free (self->vs_token);
   g_free (self->measure);
+  g_clear_pointer (&self->whatif, attnscope_whatif_state_unref);
   G_OBJECT_CLASS (attnscope_scan_page_parent_class)->finalize (object);
 }
 

@@ -2,12 +2,36 @@
  * attnscope-whatif.h). */
 #include "attnscope-whatif.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
+
+/* The means of a mean ablation and the file they are over, shared by the states made with them. */
+typedef struct
+{
+  float *head_means; /* [L][H][hd] */
+  float *mlp_means;  /* [L][D] */
+  char *path;
+} Means;
+
+static void
+means_clear (Means *means)
+{
+  g_free (means->head_means);
+  g_free (means->mlp_means);
+  g_free (means->path);
+}
+
+static void
+means_unref (Means *means)
+{
+  g_atomic_rc_box_release_full (means, (GDestroyNotify) means_clear);
+}
 
 static void
 state_clear (AttnscopeWhatifState *state)
 {
   g_free ((gpointer) state->heads);
+  g_clear_pointer (&state->means, means_unref);
 }
 
 AttnscopeWhatifState *
@@ -31,6 +55,8 @@ attnscope_whatif_state_equal (const AttnscopeWhatifState *a, const AttnscopeWhat
     return FALSE;
   if (a_off == 0)
     return TRUE;
+  if (a->kind != b->kind || (a->kind == AS_ABLATION_MEAN && a->means != b->means))
+    return FALSE;
   return a->n_layer == b->n_layer && a->n_head == b->n_head
          && memcmp (a->heads, b->heads, (gsize) a->n_layer * a->n_head) == 0;
 }
@@ -44,8 +70,63 @@ attnscope_whatif_state_apply (const AttnscopeWhatifState *state, AsForwardOption
   options->no_positions = state->no_positions;
   if (state->n_heads_off == 0)
     return;
-  *iv = (AsIntervention){ .heads = state->heads };
+  gboolean mean = attnscope_whatif_state_mean (state);
+  *iv = (AsIntervention){
+    .heads = state->heads,
+    .head_means = mean ? state->head_means : NULL,
+    .mlp_means = mean ? state->mlp_means : NULL,
+  };
   options->intervention = iv;
+}
+
+gboolean
+attnscope_whatif_state_mean (const AttnscopeWhatifState *state)
+{
+  return state != NULL && state->n_heads_off > 0 && state->kind == AS_ABLATION_MEAN;
+}
+
+void
+attnscope_whatif_state_scan_options (const AttnscopeWhatifState *state, AsAblationSet *set,
+                                     AsScanOptions *o)
+{
+  if (state == NULL)
+    return;
+  o->no_positions = state->no_positions;
+  if (state->n_heads_off == 0)
+    return;
+  gboolean mean = attnscope_whatif_state_mean (state);
+  o->kind = mean ? AS_ABLATION_MEAN : AS_ABLATION_ZERO;
+  o->head_means = mean ? state->head_means : NULL;
+  o->mlp_means = mean ? state->mlp_means : NULL;
+  *set = (AsAblationSet){ .n_layer = state->n_layer,
+                          .n_head = state->n_head,
+                          .heads = (guint8 *) state->heads,
+                          .n_heads_off = state->n_heads_off };
+  o->base = set;
+}
+
+char *
+attnscope_whatif_state_describe (const AttnscopeWhatifState *state)
+{
+  g_autofree char *spec = attnscope_whatif_state_dup_spec (state);
+  gboolean no_positions = state != NULL && state->no_positions;
+  if (*spec == '\0')
+    return g_strdup (no_positions ? _ ("the model without positions") : _ ("the model as it is"));
+  g_autofree char *base = NULL;
+  if (attnscope_whatif_state_mean (state))
+    {
+      g_autofree char *name = g_path_get_basename (state->mean_over);
+      /* Translators: the base ablation a scan or patching runs with; %s: heads, then a file */
+      base = g_strdup_printf (_ ("the model with heads %s switched off (mean ablation over %s)"),
+                              spec, name);
+    }
+  else
+    /* Translators: the base ablation a scan or patching runs with; %s: heads "0.3,2.5" */
+    base = g_strdup_printf (_ ("the model with heads %s switched off (zero ablation)"), spec);
+  if (!no_positions)
+    return g_steal_pointer (&base);
+  /* Translators: appended to the description of the model the window changed */
+  return g_strdup_printf (_ ("%s, without positions"), base);
 }
 
 char *
@@ -69,6 +150,8 @@ struct _AttnscopeWhatif
   guint8 *heads; /* [L][H] */
   int n_heads_off;
   gboolean no_positions;
+  AsAblationKind kind;
+  Means *means; /* or NULL */
   AttnscopeWhatifState *state;
 };
 
@@ -103,10 +186,38 @@ changed (AttnscopeWhatif *self)
     .heads = n > 0 ? g_memdup2 (self->heads, n) : NULL,
     .n_heads_off = self->n_heads_off,
     .no_positions = self->no_positions,
+    .kind = self->kind,
   };
+  if (self->means != NULL)
+    {
+      Means *means = g_atomic_rc_box_acquire (self->means);
+      state->means = means;
+      state->head_means = means->head_means;
+      state->mlp_means = means->mlp_means;
+      state->mean_over = means->path;
+    }
   g_clear_pointer (&self->state, attnscope_whatif_state_unref);
   self->state = state;
   g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* Every head on again (SHAPE: for a model of N_LAYER × N_HEAD, the means dropped). */
+static void
+clear_heads (AttnscopeWhatif *self, gboolean shape, int n_layer, int n_head)
+{
+  int was_off = self->n_heads_off;
+  g_free (self->heads);
+  if (shape)
+    {
+      g_clear_pointer (&self->means, means_unref);
+      self->kind = AS_ABLATION_ZERO;
+      self->n_layer = n_layer, self->n_head = n_head;
+    }
+  self->heads = g_new0 (guint8, MAX ((gsize) self->n_layer * self->n_head, 1));
+  self->n_heads_off = 0;
+  changed (self);
+  if (was_off != 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_HEADS_OFF]);
 }
 
 void
@@ -114,14 +225,7 @@ attnscope_whatif_set_shape (AttnscopeWhatif *self, int n_layer, int n_head)
 {
   g_return_if_fail (ATTNSCOPE_IS_WHATIF (self));
   g_return_if_fail (n_layer >= 0 && n_head >= 0);
-  int was_off = self->n_heads_off;
-  g_free (self->heads);
-  self->n_layer = n_layer, self->n_head = n_head;
-  self->heads = g_new0 (guint8, MAX ((gsize) n_layer * n_head, 1));
-  self->n_heads_off = 0;
-  changed (self);
-  if (was_off != 0)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_HEADS_OFF]);
+  clear_heads (self, TRUE, n_layer, n_head);
 }
 
 gboolean
@@ -160,7 +264,53 @@ attnscope_whatif_reset (AttnscopeWhatif *self)
   g_return_if_fail (ATTNSCOPE_IS_WHATIF (self));
   if (self->n_heads_off == 0)
     return;
-  attnscope_whatif_set_shape (self, self->n_layer, self->n_head);
+  clear_heads (self, FALSE, 0, 0);
+}
+
+void
+attnscope_whatif_set_means (AttnscopeWhatif *self, float *head_means, float *mlp_means,
+                            const char *mean_over)
+{
+  g_return_if_fail (ATTNSCOPE_IS_WHATIF (self));
+  g_clear_pointer (&self->means, means_unref);
+  self->kind = AS_ABLATION_ZERO;
+  if (head_means != NULL)
+    {
+      self->means = g_atomic_rc_box_new0 (Means);
+      *self->means = (Means){ .head_means = head_means,
+                              .mlp_means = mlp_means,
+                              .path = g_strdup (mean_over) };
+      self->kind = AS_ABLATION_MEAN;
+    }
+  changed (self);
+}
+
+gboolean
+attnscope_whatif_set_kind (AttnscopeWhatif *self, AsAblationKind kind)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WHATIF (self), FALSE);
+  if (kind == AS_ABLATION_MEAN && self->means == NULL)
+    return FALSE;
+  if (self->kind != kind)
+    {
+      self->kind = kind;
+      changed (self);
+    }
+  return TRUE;
+}
+
+AsAblationKind
+attnscope_whatif_get_kind (AttnscopeWhatif *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WHATIF (self), AS_ABLATION_ZERO);
+  return self->kind;
+}
+
+const char *
+attnscope_whatif_get_mean_over (AttnscopeWhatif *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_WHATIF (self), NULL);
+  return self->means != NULL ? self->means->path : NULL;
 }
 
 void
@@ -194,6 +344,7 @@ attnscope_whatif_finalize (GObject *object)
 {
   AttnscopeWhatif *self = ATTNSCOPE_WHATIF (object);
   g_free (self->heads);
+  g_clear_pointer (&self->means, means_unref);
   g_clear_pointer (&self->state, attnscope_whatif_state_unref);
   G_OBJECT_CLASS (attnscope_whatif_parent_class)->finalize (object);
 }
@@ -245,7 +396,7 @@ attnscope_whatif_class_init (AttnscopeWhatifClass *klass)
       = g_param_spec_boolean ("no-positions", NULL, NULL, FALSE,
                               G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
-  /* A new state: a head switched off or on, the shape, the positions. */
+  /* A new state: a head switched off or on, the shape, the kind or means, the positions. */
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                    NULL, NULL, G_TYPE_NONE, 0);
 }
