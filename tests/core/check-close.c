@@ -118,6 +118,24 @@ test_spawn (const char *const *argv, char **out, char **err)
   return 128 + WTERMSIG (status);
 }
 
+gboolean
+test_sanitized (void)
+{
+  const char *sanitized = g_getenv ("ATTNSCOPE_SANITIZED");
+  return sanitized != NULL && *sanitized != '\0';
+}
+
+gboolean
+test_left_to_normal_build (const char *what)
+{
+  if (!test_sanitized ())
+    return FALSE;
+  g_autofree char *why
+      = g_strdup_printf ("sanitizer build: %s is left to the normal build's run", what);
+  g_test_skip (why);
+  return TRUE;
+}
+
 const char *
 test_python_with (const char *modules)
 {
