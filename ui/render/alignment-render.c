@@ -2,6 +2,7 @@
  * alignment-render.h). */
 #include "alignment-render.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 #include "render-text.h"
@@ -13,6 +14,7 @@
 #define CAPTION_GAP 14.0 /* caption to the first box */
 #define TITLE_GAP 16.0   /* title block to the source line */
 #define MAX_LABEL 140.0  /* longer labels are ellipsized */
+#define NOTE_GAP 10.0    /* target line to the thinning note */
 
 void
 ar_alignment_figure_init (ArAlignmentFigure *fig)
@@ -27,6 +29,7 @@ typedef struct
   double *source_x, *source_w; /* [S] left edge and width of each box, line units */
   double *target_x, *target_w; /* [T] */
   double lines_w;              /* the wider line */
+  double note_h;               /* the thinning note under the target line, 0 without */
   double x0, y0, scale;        /* after fit () */
   double inner_w;              /* room for the lines, line units */
 } Layout;
@@ -63,6 +66,34 @@ measure_line (PangoContext *pc, const ArRenderStyle *style, const char *const *l
   return total;
 }
 
+/* The boxes of a line WIDTH wide into X [N], on the wider line's LINES_W: centred, or, when the
+ * line is less than half as wide (a 31-token translation of a 997-token source), spread evenly
+ * over the whole width, so that its tokens stand under the part of the source they come from
+ * instead of all in the middle. */
+static void
+place_line (double *x, const double *w, int n, double width, double lines_w)
+{
+  gboolean spread = n > 1 && width < lines_w / 2;
+  double gap = spread ? BOX_GAP + (lines_w - width) / (n - 1) : BOX_GAP;
+  double at = spread ? 0 : (lines_w - width) / 2;
+  for (int k = 0; k < n; k++)
+    x[k] = at, at += w[k] + gap;
+}
+
+int
+ar_alignment_links_per_target (const ArAlignmentFigure *fig)
+{
+  return fig->n_source > AR_ALIGNMENT_DENSE_SOURCE ? AR_ALIGNMENT_LINKS_PER_TARGET : 0;
+}
+
+static char *
+thinning_note (const ArAlignmentFigure *fig)
+{
+  return g_strdup_printf (_ ("Each target token's %d strongest links of %d; point at a token for "
+                             "all of its links"),
+                          ar_alignment_links_per_target (fig), fig->n_source);
+}
+
 static void
 measure (Layout *lo, PangoContext *pc, const ArRenderStyle *style, const ArAlignmentFigure *fig)
 {
@@ -88,19 +119,21 @@ measure (Layout *lo, PangoContext *pc, const ArRenderStyle *style, const ArAlign
   double sw = measure_line (pc, style, fig->source_labels, fig->n_source, lo->source_w);
   double tw = measure_line (pc, style, fig->target_labels, fig->n_target, lo->target_w);
   lo->lines_w = MAX (sw, tw);
-  /* each line centred on the wider one */
-  double x = (lo->lines_w - sw) / 2;
-  for (int k = 0; k < fig->n_source; k++)
-    lo->source_x[k] = x, x += lo->source_w[k] + BOX_GAP;
-  x = (lo->lines_w - tw) / 2;
-  for (int k = 0; k < fig->n_target; k++)
-    lo->target_x[k] = x, x += lo->target_w[k] + BOX_GAP;
+  place_line (lo->source_x, lo->source_w, fig->n_source, sw, lo->lines_w);
+  place_line (lo->target_x, lo->target_w, fig->n_target, tw, lo->lines_w);
+  if (ar_alignment_links_per_target (fig) > 0)
+    {
+      double nh = 0;
+      g_autofree char *note = thinning_note (fig);
+      ar_text_measure (pc, style, note, AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, NULL, &nh);
+      lo->note_h = NOTE_GAP + nh;
+    }
 }
 
 static double
 lines_height (const Layout *lo)
 {
-  return 2 * lo->box_h + LINK_BAND;
+  return 2 * lo->box_h + LINK_BAND + lo->note_h;
 }
 
 static double
@@ -202,10 +235,42 @@ draw_link (cairo_t *cr, const Layout *lo, int i, int j, ArRgb color, double alph
   cairo_stroke (cr);
 }
 
+/* FLOOR [T]: with a dense source, the strength of each target token's K-th strongest link (links
+ * weaker than it are left out unless highlighted); 0 otherwise. */
+static void
+thinning_floor (double *floor, const ArAlignmentFigure *fig)
+{
+  int k = ar_alignment_links_per_target (fig);
+  g_autofree double *row = g_new (double, fig->n_source);
+  for (int i = 0; i < fig->n_target; i++)
+    {
+      floor[i] = 0;
+      if (k <= 0)
+        continue;
+      /* the K largest by partial selection: K passes over the row */
+      for (int j = 0; j < fig->n_source; j++)
+        row[j] = ar_alignment_link_strength (fig, i, j);
+      double last = G_MAXDOUBLE;
+      for (int pass = 0; pass < k; pass++)
+        {
+          double best = 0;
+          for (int j = 0; j < fig->n_source; j++)
+            if (row[j] < last && row[j] > best)
+              best = row[j];
+          if (best <= 0)
+            break;
+          last = best;
+        }
+      floor[i] = last == G_MAXDOUBLE ? 0 : last;
+    }
+}
+
 static void
 draw_links (cairo_t *cr, const ArRenderStyle *style, const ArAlignmentFigure *fig, const Layout *lo)
 {
   gboolean any = fig->highlight_source >= 0 || fig->highlight_target >= 0;
+  g_autofree double *floor = g_new (double, fig->n_target);
+  thinning_floor (floor, fig);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   /* the faded or ordinary links first, the highlighted ones on top */
   for (int pass = 0; pass < 2; pass++)
@@ -216,7 +281,7 @@ draw_links (cairo_t *cr, const ArRenderStyle *style, const ArAlignmentFigure *fi
           if (on != (pass == 1))
             continue;
           double a = ar_alignment_link_strength (fig, i, j);
-          if (a <= 0)
+          if (a <= 0 || (!on && a < floor[i]))
             continue;
           double alpha = on ? 0.25 + 0.75 * a : (any ? 0.12 : 0.9) * a;
           draw_link (cr, lo, i, j, on ? style->accent : style->text, alpha, a);
@@ -282,6 +347,16 @@ ar_alignment_render (cairo_t *cr, const ArAlignmentFigure *fig, double width, do
       draw_line (cr, pc, style, fig->target_labels, fig->n_target, lo.target_x, lo.target_w,
                  lo.box_h + LINK_BAND, lo.box_h, fig->highlight_target);
       cairo_restore (cr);
+      if (lo.note_h > 0)
+        {
+          g_autofree char *note = thinning_note (fig);
+          PangoLayout *layout
+              = ar_text_layout (pc, style, note, AR_FONT_AXIS, PANGO_WEIGHT_NORMAL, 0);
+          ar_render_set_rgb (cr, style->muted);
+          ar_text_draw (cr, layout, AR_FIGURE_MARGIN,
+                        lo.y0 + (2 * lo.box_h + LINK_BAND) * lo.scale + NOTE_GAP, 0, 0, 0);
+          g_object_unref (layout);
+        }
     }
   cairo_restore (cr);
   layout_clear (&lo);

@@ -6,8 +6,9 @@
  *
  * A plain struct that borrows its arrays; the same ar_alignment_render() draws it in the GTK
  * widget and into PNG/SVG/PDF files. Layout, top to bottom: the title block, the source line
- * (its caption on the left), the band of links, the target line. Each line is centred; tokens are
- * boxes as wide as their labels. When the figure is drawn smaller than its natural size, the
+ * (its caption on the left), the band of links, the target line. Each line is centred (a line
+ * less than half as wide as the other is spread over its width); tokens are boxes as wide as
+ * their labels. When the figure is drawn smaller than its natural size, the
  * lines and links shrink together (titles and captions keep their size).
  *
  * Links: weight w is drawn with opacity and width growing linearly with w / vmax (clamped to 1);
@@ -24,6 +25,11 @@ G_BEGIN_DECLS
 
 /* Links lighter than this fraction of vmax are not drawn. */
 #define AR_ALIGNMENT_MIN_LINK 0.01
+/* Over this many source tokens every target token shows only its AR_ALIGNMENT_LINKS_PER_TARGET
+ * strongest links (all of them while it or a source token is highlighted), and a note under the
+ * target line says so: a thousand links per target token are one dark band. */
+#define AR_ALIGNMENT_DENSE_SOURCE 64
+#define AR_ALIGNMENT_LINKS_PER_TARGET 3
 
 typedef struct
 {
@@ -66,5 +72,8 @@ void ar_alignment_get_token_rect (const ArAlignmentFigure *fig, double width, do
 /* The opacity (0..1) the link between target token I and source token J is drawn with, before
  * any highlight fades it: w / vmax clamped to 0..1, 0 below AR_ALIGNMENT_MIN_LINK. */
 double ar_alignment_link_strength (const ArAlignmentFigure *fig, int i, int j);
+
+/* How many links per target token FIG draws without a highlight: 0 = all of them. */
+int ar_alignment_links_per_target (const ArAlignmentFigure *fig);
 
 G_END_DECLS
