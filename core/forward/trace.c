@@ -14,6 +14,7 @@
 #include "as-error.h"
 #include "as-model.h"
 #include "memory-private.h"
+#include "trace-pool-private.h"
 
 guint64
 as_trace_shape_bytes (const AsTraceShape *s)
@@ -67,7 +68,10 @@ alloc_floats (guint64 n)
 {
   if (n == 0)
     return NULL;
-  float *p = g_try_malloc0_n (n, sizeof (float));
+  float *p = as_trace_pool_take (n);
+  if (p != NULL)
+    return p;
+  p = g_try_malloc0_n (n, sizeof (float));
 #ifdef MADV_HUGEPAGE
   gsize bytes = n * sizeof (float);
   if (p != NULL && bytes >= HUGE_PAGE_MIN_BYTES)
@@ -89,6 +93,13 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   g_return_val_if_fail (s->d_model > 0 && s->head_dim > 0 && s->vocab_size >= 0, NULL);
 
   guint64 bytes = as_trace_shape_bytes (s);
+  {
+    /* a freed trace's arrays this one cannot use go before the budget is checked */
+    guint64 L = s->n_layer, H = s->n_head, T = s->n_tokens, D = s->d_model, hd = s->head_dim;
+    guint64 sizes[]
+        = { L * H * T * hd, L * s->n_kv_head * T * hd, L * H * T * T, L * T * D, (L + 1) * T * D };
+    as_trace_pool_keep (sizes, G_N_ELEMENTS (sizes));
+  }
   char what[96];
   g_snprintf (what, sizeof what, "A trace of %d tokens", s->n_tokens);
   if (!as_memory_check (bytes, what, error))
@@ -272,23 +283,26 @@ as_trace_unref (AsTrace *trace)
   g_free (trace->type_ids);
   g_strfreev (trace->tokens);
   g_strfreev (trace->token_texts);
-  g_free (trace->attn);
-  g_free (trace->attn_q);
-  g_free (trace->attn_k);
+  /* the large arrays go to the next trace of this shape (trace-pool-private.h) */
+  guint64 L = trace->n_layer, H = trace->n_head, T = trace->n_tokens, D = trace->d_model;
+  guint64 heads = L * H * T * trace->head_dim; /* floats of [L][H][T][hd] */
+  as_trace_pool_give (trace->attn, L * H * T * T);
+  as_trace_pool_give (trace->attn_q, heads);
+  as_trace_pool_give (trace->attn_k, L * trace->n_kv_head * T * trace->head_dim);
   g_free (trace->attn_row_max);
   g_free (trace->attn_row_inv);
   g_free (trace->attn_recipe);
-  g_free (trace->q);
-  g_free (trace->k);
-  g_free (trace->v);
-  g_free (trace->ctx);
-  g_free (trace->attn_out);
+  as_trace_pool_give (trace->q, heads);
+  as_trace_pool_give (trace->k, heads);
+  as_trace_pool_give (trace->v, heads);
+  as_trace_pool_give (trace->ctx, heads);
+  as_trace_pool_give (trace->attn_out, L * T * D);
   for (int l = 0; trace->attn_out_layers != NULL && l < trace->n_layer; l++)
     g_free (trace->attn_out_layers[l]);
   g_free (trace->attn_out_layers);
   g_clear_pointer (&trace->attn_out_model, as_model_unref);
   g_mutex_clear (&trace->attn_out_lock);
-  g_free (trace->hidden);
+  as_trace_pool_give (trace->hidden, (L + 1) * T * D);
   g_free (trace->residual);
   g_free (trace->token_embeddings);
   g_free (trace->logits);
