@@ -124,6 +124,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-export-long/rollout", test_rollout);
   g_test_add_func ("/cli-export-long/compare-refused", test_compare_refused);
   int status = g_test_run ();
+  test_tmpdir_cleanup ();
   g_free (model_dir);
   g_free (long_text);
   return status;
