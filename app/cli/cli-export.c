@@ -87,6 +87,8 @@
 #include "cli-common.h"
 #include "cli-intervene.h"
 #include "cli-export-lens.h"
+#include "cli-export-long.h"
+#include "attention-overview.h"
 #include "cli-export-qk.h"
 #include "cli-export-view.h"
 #include "cli-export-weighting.h"
@@ -260,6 +262,9 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
         side->cross_range = as_trace_cross_attention_ranges (t);
       return TRUE;
     }
+  /* a long text's mean or rollout: one layer pooled when the figure is built (cli-export-long.h) */
+  if (req->view == VIEW_ATTENTION && cli_export_long_aggregate (t, v))
+    return TRUE;
   if (req->view == VIEW_ATTENTION && v->norm_weighted
       && (side->norms = as_attention_norms_of_trace (model, t, NULL, error)) == NULL)
     return FALSE;
@@ -428,6 +433,16 @@ build_figure (const Side *a, const Side *b, GPtrArray *more, const ExportRequest
     case VIEW_ATTENTION:
       if (a->cross)
         return ar_build_cross_attention_figure (&cross, &req->selection, texts);
+      if (cli_export_long_aggregate (a->trace, &req->selection))
+        {
+          if (b->trace == NULL)
+            return cli_export_long_figure (a->trace, &req->selection, texts, error);
+          g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                       "--compare draws the mean or the rollout of texts of at most %d tokens "
+                       "(this one has %d): give --layer L --head H",
+                       AR_OVERVIEW_CELLS, a->trace->n_tokens);
+          return NULL;
+        }
       if (b->trace != NULL)
         {
           g_autoptr (AsComparison) c = as_compare_traces (a->trace, b->trace, error);

@@ -83,11 +83,12 @@ print_text (const AsHeadStats *stats, const AsAttentionNorms *n, const AsTrace *
   for (int l = 0; l < n->n_layer; l++)
     for (int h = 0; h < n->n_head; h++)
       {
-        g_autofree float *owned = NULL;
-        const float *attn = as_trace_attention_head (trace, l, h, &owned); /* [T][T] */
+        /* the first key's column only: a long text's head is never expanded whole */
+        g_autofree float *column = g_new (float, trace->n_tokens); /* [T][1] */
+        as_trace_attention_tile (trace, l, h, 0, trace->n_tokens, 0, 1, column, 1);
         double first = 0.0;
         for (int i = 0; i < trace->n_tokens; i++)
-          first += attn[(gsize) i * trace->n_tokens];
+          first += column[i];
         first /= trace->n_tokens;
         float ratio = n->first_ratios[l * n->n_head + h];
         g_string_append_printf (out, "%5d %4d %10.4f %10.4f %12.4f\n", l, h,

@@ -34,23 +34,31 @@ row_norms (float *out, const float *x, int n, int d)
   return total;
 }
 
+#define FIRST_RATIO_ROWS 64
+
 /* Norm-weighted over weight-only attention on key 0, averaged over the queries of head H. */
 static float
 first_ratio (const AsAttentionNorms *norms, const AsTrace *t, int layer, int head)
 {
-  int T = t->n_tokens;
-  g_autofree float *owned = NULL;
-  const float *attn = as_trace_attention_head (t, layer, head, &owned); /* [T][T] */
-  const float *n = as_attention_norms_values (norms, layer, head);      /* [T] */
+  int T = t->n_tokens, block = MIN (FIRST_RATIO_ROWS, T);
+  /* the head read FIRST_RATIO_ROWS rows at a time (a long text's is never expanded whole), the
+   * sums in the same order as over the whole matrix */
+  g_autofree float *tile = g_new (float, (gsize) block *T);        /* [block][T] */
+  const float *n = as_attention_norms_values (norms, layer, head); /* [T] */
   double weighted = 0.0, plain = 0.0;
-  for (int i = 0; i < T; i++)
+  for (int r0 = 0; r0 < T; r0 += block)
     {
-      const float *row = attn + (gsize) i * T;
-      double sum = 0.0;
-      for (int j = 0; j < T; j++)
-        sum += (double) row[j] * n[j];
-      weighted += sum > 0.0 ? row[0] * n[0] / sum : 0.0;
-      plain += row[0];
+      int rows = MIN (block, T - r0);
+      as_trace_attention_tile (t, layer, head, r0, rows, 0, T, tile, T);
+      for (int i = 0; i < rows; i++)
+        {
+          const float *row = tile + (gsize) i * T;
+          double sum = 0.0;
+          for (int j = 0; j < T; j++)
+            sum += (double) row[j] * n[j];
+          weighted += sum > 0.0 ? row[0] * n[0] / sum : 0.0;
+          plain += row[0];
+        }
     }
   return plain > 0.0 ? (float) (weighted / plain) : 0.0f;
 }

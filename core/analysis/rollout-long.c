@@ -40,6 +40,20 @@ as_trace_mean_heads_tile (const AsTrace *t, int layer, int row0, int n_rows, int
       out[(gsize) i * ld + j] = (float) (sum[(gsize) i * n_cols + j] / H);
 }
 
+void
+as_trace_mean_heads_pool (float *out, const AsTrace *t, int layer, int k, AsPool pool)
+{
+  int T = t->n_tokens, P = as_pool_size (T, k);
+  g_autofree float *strip = g_new (float, (gsize) k *T); /* [k][T] */
+  for (int p = 0; p < P; p++)
+    {
+      int r0 = p * k, rows = MIN (k, T - r0);
+      as_trace_mean_heads_tile (t, layer, r0, rows, 0, T, strip, T);
+      /* blocks never straddle strips: pooling a strip is pooling those rows of the matrix */
+      as_matrix_pool (out + (gsize) p * P, strip, rows, T, k, pool);
+    }
+}
+
 static gboolean
 cancelled (const AsRolloutOptions *o, GError **error)
 {

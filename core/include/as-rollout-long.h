@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "as-attention-pool.h"
 #include "as-trace.h"
 
 G_BEGIN_DECLS
@@ -19,6 +20,11 @@ G_BEGIN_DECLS
  * as_attention_mean_heads gives the whole matrix. */
 void as_trace_mean_heads_tile (const AsTrace *t, int layer, int row0, int n_rows, int col0,
                                int n_cols, float *out, int ld);
+
+/* OUT [⌈T/K⌉][⌈T/K⌉] = the mean over the heads of LAYER pooled in blocks of K × K (as
+ * as_matrix_pool of as_trace_mean_heads's layer, to the bit), from strips of K rows: working
+ * memory K·T floats, never the layer's [T][T]. */
+void as_trace_mean_heads_pool (float *out, const AsTrace *t, int layer, int k, AsPool pool);
 
 /* Told DONE of TOTAL steps of a rollout (rows of a layer matrix, panels of a product). */
 typedef void (*AsRolloutProgress) (int done, int total, gpointer user_data);

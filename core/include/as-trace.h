@@ -231,6 +231,17 @@ as_trace_hidden (const AsTrace *t, int index) /* [T][D], index 0..L */
  * the pass's bits, and kept while the trace lives. Thread-safe. */
 float *as_trace_attn_out (const AsTrace *t, int layer);
 
+/* OUT [T][D] = LAYER's attention output, as as_trace_attn_out gives it (the same bits), without
+ * keeping a remade layer: a reader that goes through the layers once (a dump, a scan) holds one
+ * [T][D] at a time instead of the L·T·D floats the cache grows to (566 MB of a SmolLM2-135M shape
+ * at 8,192 tokens). A layer already kept, or the trace's array, is copied. Thread-safe. */
+void as_trace_attn_out_copy (const AsTrace *t, int layer, float *out);
+
+/* Frees the attention outputs remade so far (a trace with an attn_out array: nothing) and returns
+ * the bytes freed; a later as_trace_attn_out remakes a layer, to the same bits. Only when no
+ * pointer as_trace_attn_out returned is still in use. */
+gsize as_trace_attn_out_drop (AsTrace *t);
+
 static inline float *
 as_trace_last_logits (const AsTrace *t) /* [V] logits of the last position */
 {

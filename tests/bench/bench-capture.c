@@ -6,14 +6,22 @@
  *            matrices, contexts, hidden states, the last position's logits) — what `run` and the
  *            window make;
  *   logits:  AsForwardOptions.logits_only, nothing kept but the logits and hidden[L].
- * The last logits of both are compared (they must be the same bits: capturing never changes the
- * computation). Prints one JSON object per line: {"what": ..., "T": ..., "median_ms": ...,
- * "min_ms": ...}, then the ratio of the medians and of the minima.
+ * Two untimed passes first, one each way (the weights' pages warm, and the trace pool holding a
+ * freed trace's arrays as in a window that runs pass after pass: trace-pool-private.h; a single
+ * pass in a new process pays the first touch of its trace's memory), then the rounds in the
+ * order capture, logits, logits, capture, ... (a drift of the load falls on both alike). The last
+ * logits of both are compared (they must be the same bits: capturing never changes the
+ * computation). Each pass is timed in wall time and in the process's CPU time (user + system of
+ * every thread, getrusage), which a loaded machine disturbs far less: a pass that waits for a core
+ * does not do more work. Prints one JSON object per line: {"what": ..., "T": ..., "median_ms":
+ * ..., "min_ms": ..., "cpu_median_ms": ..., "cpu_min_ms": ...}, then the ratios, then the minor
+ * page faults of one pass each way (the first touches of the memory a pass maps).
  *
  * usage: bench-capture MODEL_DIR [--tokens T] [--repeat N] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "as-forward.h"
 #include "as-model.h"
@@ -25,14 +33,33 @@ cmp_double (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* Minor page faults of the passes, each way: first touches of freshly mapped memory. */
+static long faults_capture, faults_logits;
+
+/* The process's CPU time so far, user + system, in ms; its minor page faults in *FAULTS. */
 static double
-timed_pass (AsModel *model, const int32_t *ids, int T, gboolean logits_only, float *last)
+cpu_ms (long *faults)
+{
+  struct rusage u;
+  getrusage (RUSAGE_SELF, &u);
+  *faults = u.ru_minflt;
+  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3
+         + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+}
+
+static double
+timed_pass (AsModel *model, const int32_t *ids, int T, gboolean logits_only, float *last,
+            double *cpu)
 {
   AsForwardOptions options = { .logits_only = logits_only };
   g_autoptr (GError) error = NULL;
+  long f0, f1;
+  double c0 = cpu_ms (&f0);
   gint64 t0 = g_get_monotonic_time ();
   g_autoptr (AsTrace) trace = as_forward (model, ids, T, &options, &error);
   double ms = (g_get_monotonic_time () - t0) / 1000.0;
+  *cpu = cpu_ms (&f1) - c0;
+  *(logits_only ? &faults_logits : &faults_capture) += f1 - f0;
   if (trace == NULL)
     {
       fprintf (stderr, "bench-capture: %s\n", error->message);
@@ -47,13 +74,16 @@ timed_pass (AsModel *model, const int32_t *ids, int T, gboolean logits_only, flo
   return ms;
 }
 
+/* Sorts MS and CPU; their medians and minima into OUT [4]. */
 static void
-report (const char *what, int T, double *ms, int n, double *median, double *min)
+report (const char *what, int T, double *ms, double *cpu, int n, double out[4])
 {
   qsort (ms, n, sizeof (double), cmp_double);
-  *median = ms[n / 2], *min = ms[0];
-  printf ("{\"what\": \"%s\", \"T\": %d, \"median_ms\": %.1f, \"min_ms\": %.1f}\n", what, T,
-          *median, *min);
+  qsort (cpu, n, sizeof (double), cmp_double);
+  out[0] = ms[n / 2], out[1] = ms[0], out[2] = cpu[n / 2], out[3] = cpu[0];
+  printf ("{\"what\": \"%s\", \"T\": %d, \"median_ms\": %.1f, \"min_ms\": %.1f, "
+          "\"cpu_median_ms\": %.1f, \"cpu_min_ms\": %.1f}\n",
+          what, T, out[0], out[1], out[2], out[3]);
   fflush (stdout);
 }
 
@@ -89,20 +119,34 @@ main (int argc, char **argv)
     ids[i] = (int32_t) (((gint64) i * 7919 + 13) % V);
   g_autofree float *a = g_new (float, V), *b = g_new (float, V);
   g_autofree double *with = g_new (double, repeat), *without = g_new (double, repeat);
+  g_autofree double *with_cpu = g_new (double, repeat), *without_cpu = g_new (double, repeat);
+  double warm;
+  timed_pass (model, ids, T, FALSE, a, &warm);
+  timed_pass (model, ids, T, TRUE, b, &warm);
+  long warm_faults = faults_logits, warm_capture_faults = faults_capture;
   for (int r = 0; r < repeat; r++)
     {
-      with[r] = timed_pass (model, ids, T, FALSE, a);
-      without[r] = timed_pass (model, ids, T, TRUE, b);
+      gboolean capture_first = r % 2 == 0;
+      if (capture_first)
+        with[r] = timed_pass (model, ids, T, FALSE, a, &with_cpu[r]);
+      without[r] = timed_pass (model, ids, T, TRUE, b, &without_cpu[r]);
+      if (!capture_first)
+        with[r] = timed_pass (model, ids, T, FALSE, a, &with_cpu[r]);
       if (memcmp (a, b, sizeof (float) * V) != 0)
         {
           fprintf (stderr, "bench-capture: the logits differ with and without capture\n");
           return 1;
         }
     }
-  double m1, n1, m2, n2;
-  report ("capture", T, with, repeat, &m1, &n1);
-  report ("logits-only", T, without, repeat, &m2, &n2);
-  printf ("{\"what\": \"ratio\", \"T\": %d, \"median\": %.3f, \"min\": %.3f}\n", T, m1 / m2,
-          n1 / n2);
+  double c[4], l[4];
+  report ("capture", T, with, with_cpu, repeat, c);
+  report ("logits-only", T, without, without_cpu, repeat, l);
+  printf ("{\"what\": \"ratio\", \"T\": %d, \"median\": %.3f, \"min\": %.3f, \"cpu_median\": "
+          "%.3f, \"cpu_min\": %.3f}\n",
+          T, c[0] / l[0], c[1] / l[1], c[2] / l[2], c[3] / l[3]);
+  printf ("{\"what\": \"minor page faults per pass\", \"T\": %d, \"capture\": %ld, "
+          "\"logits-only\": %ld}\n",
+          T, (faults_capture - warm_capture_faults) / repeat,
+          (faults_logits - warm_faults) / repeat);
   return 0;
 }
