@@ -157,6 +157,7 @@ summary (const char *name, GArray *ms, double target)
 }
 
 static const char *shown = "attention"; /* the page shown */
+static gboolean all_pages;
 
 static void
 show (const char *name)
@@ -178,12 +179,15 @@ page_settled (gpointer data)
   return page != NULL && !attnscope_page_get_busy (page);
 }
 
-/* Lets the window work until the page is done, then records the longest tick gap meanwhile. */
+static guint settle_ms = TIMEOUT_MS; /* --settle: how long an action may work before its gap */
+
+/* Lets the window work until the page is done (at most settle_ms), then records the longest tick
+ * gap meanwhile. */
 static void
 settle (const char *action, GArray *gaps, gint64 t0)
 {
   gui_test_spin (30);
-  gui_test_wait_until (page_settled, NULL, TIMEOUT_MS);
+  gui_test_wait_until (page_settled, NULL, settle_ms);
   gui_test_spin (100);
   double gap = MAX (longest_gap, longest_beat);
   g_array_append_val (gaps, gap);
@@ -231,14 +235,30 @@ measure_gaps (int switches, AttnscopeViewState *state)
   const char *const pages[]
       = { "heads", "attention", "similarity", "attention", "heads", "attention" };
   AsTrace *t = attnscope_run_get_trace (gui_test_main_run (window));
+  /* with --all-pages: every page of the window, each followed by the Attention page */
+  GPtrArray *order = g_ptr_array_new ();
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    g_ptr_array_add (order, (gpointer) pages[i]);
+  static const char *const others[]
+      = { "heads",     "similarity", "embeddings",  "compare", "predictions",
+          "alignment", "lens",       "attribution", "ablation" };
+  for (guint i = 0; all_pages && i < G_N_ELEMENTS (others); i++)
     {
+      g_ptr_array_add (order, (gpointer) others[i]);
+      g_ptr_array_add (order, (gpointer) "attention");
+    }
+  for (guint i = 0; i < order->len; i++)
+    {
+      const char *name = order->pdata[i];
       gap_reset ();
       gint64 t0 = g_get_monotonic_time ();
-      show (pages[i]);
-      g_autofree char *what = g_strdup_printf ("page %s", pages[i]);
+      show (name);
+      g_autofree char *what = g_strdup_printf ("page %s", name);
       settle (what, page, t0);
+      fprintf (stderr, "  page %-12s longest gap %7.1f ms\n", name,
+               MAX (longest_gap, longest_beat));
     }
+  g_ptr_array_unref (order);
   for (int i = 0; i < switches; i++)
     {
       gap_reset ();
@@ -345,6 +365,8 @@ main (int argc, char **argv)
     { "switches", 0, 0, G_OPTION_ARG_INT, &switches,
       "layer/head steps and zooms (6; 0: no gaps measured)", "N" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "zoomed frames (30)", "N" },
+    { "all-pages", 0, 0, G_OPTION_ARG_NONE, &all_pages, "switch to every page", NULL },
+    { "settle", 0, 0, G_OPTION_ARG_INT, &settle_ms, "ms an action may work (600000)", "MS" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
