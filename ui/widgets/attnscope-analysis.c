@@ -6,6 +6,8 @@
  * becomes an entry of the cache under its key, unless the job was cancelled. */
 #include "attnscope-analysis.h"
 
+#include "attnscope-background.h"
+
 #include "as-attention-ranges.h"
 #include "as-rollout.h"
 #include "as-rollout-long.h"
@@ -359,6 +361,7 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
 {
   Job *job = task_data;
   GError *error = NULL;
+  attnscope_background_thread ();
   /* A job cancelled before it got a thread is not computed at all. */
   gpointer value = g_cancellable_is_cancelled (cancellable) ? NULL : compute (job, &error);
   if (value != NULL)

@@ -2,6 +2,8 @@
  * first (see attnscope-thumbnail-stream.h). */
 #include "attnscope-thumbnail-stream.h"
 
+#include "attnscope-background.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -117,6 +119,7 @@ work (gpointer data)
 {
   Shared *s = data;
   gsize pp = (gsize) s->p * s->p;
+  attnscope_background_thread ();
   g_autofree float *pooled = g_new (float, pp); /* [p][p] */
   for (;;)
     {
