@@ -28,6 +28,7 @@
 #include "as-model.h"
 #include "as-tokenizer.h"
 #include "attnscope-attention-page.h"
+#include "attnscope-background.h"
 #include "attnscope-heatmap-view-exact.h"
 #include "gui-test-util.h"
 
@@ -257,6 +258,8 @@ measure_gaps (int switches, AttnscopeViewState *state)
       settle (what, page, t0);
       fprintf (stderr, "  page %-12s longest gap %7.1f ms\n", name,
                MAX (longest_gap, longest_beat));
+      g_autofree char *shot = g_strdup_printf ("long-4k-page-%s", name);
+      maybe_shot (shot);
     }
   g_ptr_array_unref (order);
   for (int i = 0; i < switches; i++)
@@ -331,6 +334,8 @@ measure_zoom_frames (int repeat)
     }
   int r0, nr, c0, nc;
   attnscope_heatmap_view_get_exact_region (view, &r0, &nr, &c0, &nc);
+  gui_test_spin (200);
+  maybe_shot ("long-heatmap-8k-exact");
   GArray *ms = g_array_new (FALSE, FALSE, sizeof (double));
   for (int i = 0; i < repeat; i++)
     {
@@ -406,5 +411,13 @@ main (int argc, char **argv)
       measure_zoom_frames (repeat);
     }
   gtk_window_destroy (GTK_WINDOW (window));
+  g_clear_object (&app);
+  /* the jobs still running (head statistics of 8,192 tokens) are cancelled with the window: wait
+   * for them, or the exit handlers unload OpenBLAS under them */
+  gint64 t0 = g_get_monotonic_time ();
+  if (!attnscope_background_wait (120000))
+    g_error ("background jobs still run two minutes after the window was destroyed");
+  fprintf (stderr, "bench-gui-long: the window's jobs ended %.0f ms after it was destroyed\n",
+           (g_get_monotonic_time () - t0) / 1000.0);
   return 0;
 }

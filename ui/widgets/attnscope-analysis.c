@@ -330,7 +330,7 @@ compute (Job *job, GError **error)
       return as_trace_attention_ranges (job->trace);
     case ATTNSCOPE_RESULT_HEAD_STATS:
       job->free_value = (GDestroyNotify) as_head_stats_free;
-      return as_head_stats_compute (job->trace);
+      return as_head_stats_compute_cancellable (job->trace, job->cancellable);
     case ATTNSCOPE_RESULT_SIMILARITY:
       job->free_value = (GDestroyNotify) similarity_free;
       return compute_similarity (job, error);
@@ -370,6 +370,7 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
     g_task_return_error (task, error);
   else
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  attnscope_background_end ();
 }
 
 /* ---- the cache ---- */
@@ -440,6 +441,7 @@ start (AttnscopeAnalysis *self, Job *job)
   g_autoptr (GTask) task = g_task_new (self, job->cancellable, job_done, NULL);
   g_task_set_source_tag (task, start);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  attnscope_background_begin ();
   g_task_run_in_thread (task, job_thread);
 }
 

@@ -24,3 +24,26 @@ attnscope_background_thread (void)
     setpriority (PRIO_PROCESS, (id_t) tid, BACKGROUND_NICE);
 #endif
 }
+
+static gint running;
+
+void
+attnscope_background_begin (void)
+{
+  g_atomic_int_inc (&running);
+}
+
+void
+attnscope_background_end (void)
+{
+  g_atomic_int_dec_and_test (&running);
+}
+
+gboolean
+attnscope_background_wait (guint timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  while (g_atomic_int_get (&running) > 0 && g_get_monotonic_time () < end)
+    g_usleep (2000);
+  return g_atomic_int_get (&running) == 0;
+}

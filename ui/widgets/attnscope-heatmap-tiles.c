@@ -162,6 +162,7 @@ job_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancell
       job->got[i] = tile;
     }
   g_task_return_boolean (task, TRUE);
+  attnscope_background_end ();
 }
 
 static void
@@ -201,6 +202,7 @@ start (AttnscopeHeatmapTiles *self, int *want, int n)
   self->cancellable = g_cancellable_new ();
   GTask *task = g_task_new (NULL, self->cancellable, job_done, NULL);
   g_task_set_task_data (task, job, job_free);
+  attnscope_background_begin ();
   g_task_run_in_thread (task, job_run);
   g_object_unref (task);
 }

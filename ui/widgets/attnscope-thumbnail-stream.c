@@ -142,6 +142,7 @@ work (gpointer data)
       g_mutex_unlock (&s->lock);
     }
   shared_unref (s);
+  attnscope_background_end ();
   return NULL;
 }
 
@@ -167,6 +168,7 @@ attnscope_thumbnail_stream_new (AsTrace *trace, GSourceFunc arrived, gpointer da
   s->data = data;
   AttnscopeThumbnailStream *self = g_new0 (AttnscopeThumbnailStream, 1);
   self->shared = s;
+  attnscope_background_begin ();
   g_thread_unref (g_thread_new ("thumbnails", work, shared_ref (s)));
   return self;
 }
