@@ -273,6 +273,28 @@ measure_gaps (int switches, AttnscopeViewState *state)
       attnscope_view_state_set_head (state, (i + 1) % t->n_head);
       settle ("head", head, t0);
     }
+  /* the mean over the heads and the rollout of layer 1, one layer from tiles (or the rollout's
+   * refusal) */
+  show ("attention");
+  GArray *agg = g_array_new (FALSE, FALSE, sizeof (double));
+  attnscope_view_state_set_layer (state, 1);
+  const AttnscopeAggregate aggregates[] = { ATTNSCOPE_AGGREGATE_MEAN, ATTNSCOPE_AGGREGATE_ROLLOUT };
+  const char *const aggregate_names[] = { "mean", "rollout" };
+  for (int a = 0; a < 2; a++)
+    {
+      gap_reset ();
+      gint64 t0 = g_get_monotonic_time ();
+      attnscope_view_state_set_aggregate (state, aggregates[a]);
+      g_autofree char *what = g_strdup_printf ("layer 1 %s", aggregate_names[a]);
+      settle (what, agg, t0);
+      fprintf (stderr, "  %-18s longest gap %7.1f ms, done in %.1f s\n", what,
+               MAX (longest_gap, longest_beat), (g_get_monotonic_time () - t0) / 1e6);
+      g_autofree char *shot = g_strdup_printf ("long-4k-%s", aggregate_names[a]);
+      maybe_shot (shot);
+    }
+  attnscope_view_state_set_aggregate (state, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (state, 0);
+  settle ("head again", agg, g_get_monotonic_time ());
   AttnscopeHeatmapView *view = heatmap ();
   maybe_shot ("long-heatmap-4k-pooled");
   for (int i = 0; i < switches; i++)
@@ -301,6 +323,9 @@ measure_gaps (int switches, AttnscopeViewState *state)
   summary (b, layer, GAP_TARGET_MS);
   summary (c, head, GAP_TARGET_MS);
   summary (d, zoom, GAP_TARGET_MS);
+  g_autofree char *e = g_strconcat ("mean/rollout/back ", n, NULL);
+  summary (e, agg, GAP_TARGET_MS);
+  g_array_unref (agg);
   g_array_unref (layer), g_array_unref (head), g_array_unref (page), g_array_unref (zoom);
 }
 
