@@ -95,8 +95,7 @@ json_table_get (JsonObject *o, const char *member, int row, int col)
 gboolean
 reference_left_to_normal_build (const char *what)
 {
-  const char *sanitized = g_getenv ("ATTNSCOPE_SANITIZED");
-  if (sanitized == NULL || *sanitized == '\0')
+  if (!test_sanitized ())
     return FALSE;
   g_test_message ("sanitizer build: %s not compared with the reference here (the normal build "
                   "does)",

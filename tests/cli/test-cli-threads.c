@@ -1,7 +1,8 @@
 /* test-cli-threads.c — ATTNSCOPE_THREADS changes the speed of a command, never a bit of its output
  * (tests/README.md, "Same bits for every thread count").
  *
- * Every command runs with ATTNSCOPE_THREADS (and OPENBLAS_NUM_THREADS) = 1, 2, 3 and 4:
+ * Every command runs with ATTNSCOPE_THREADS (and OPENBLAS_NUM_THREADS) = 1, 2, 3 and 4 (1 and 3
+ * in a sanitizer build):
  * `run --dump` of every family's random model must give the same datasets, byte for byte
  * (dump-compare.h); `translate`, `stats`, `similarity`, `project` (PCA; t-SNE and UMAP with a
  * seed, over enough tokens for t-SNE's threaded path), `compare`, `perplexity`, `ablate --scan`,
@@ -24,6 +25,16 @@
 #include "t5-models.h"
 
 #define N_SETTINGS 4
+
+/* The thread count after THREADS, or 0 after the last: 1, 2, 3, 4 — and in a sanitizer build 1
+ * and 3 only (an uneven split of every product; the other counts are the normal build's). */
+static int
+next_setting (int threads)
+{
+  if (test_sanitized ())
+    return threads == 1 ? 3 : 0;
+  return threads < N_SETTINGS ? threads + 1 : 0;
+}
 
 /* The sizes of the decoders (make-model arguments after --family). */
 #define DECODER_SHAPE                                                                              \
@@ -88,13 +99,13 @@ run_threads (int threads, const char *const *args)
   return g_steal_pointer (&r.out);
 }
 
-/* Runs `attnscope run ARGS... --dump F` with 1..N_SETTINGS threads and asserts that every dump
- * has the datasets of the first, byte for byte. */
+/* Runs `attnscope run ARGS... --dump F` with every thread setting (next_setting) and asserts that
+ * every dump has the datasets of the first, byte for byte. */
 static void
 assert_dumps_agree (const char *label, const char *const *args)
 {
   g_autofree char *first = NULL;
-  for (int threads = 1; threads <= N_SETTINGS; threads++)
+  for (int threads = 1; threads != 0; threads = next_setting (threads))
     {
       g_autofree char *name = g_strdup_printf ("%s-%d.h5", label, threads);
       g_autofree char *path = g_build_filename (test_tmpdir (), name, NULL);
@@ -117,14 +128,14 @@ assert_dumps_agree (const char *label, const char *const *args)
     }
 }
 
-/* Asserts that attnscope ARGS prints the same with 1..N_SETTINGS threads; returns the output
- * (owned). */
+/* Asserts that attnscope ARGS prints the same with every thread setting (next_setting); returns the
+ * output (owned). */
 static char *
 assert_outputs_agree (const char *label, const char *const *args)
 {
   char *first = run_threads (1, args);
   g_assert_cmpuint (strlen (first), >, 0);
-  for (int threads = 2; threads <= N_SETTINGS; threads++)
+  for (int threads = next_setting (1); threads != 0; threads = next_setting (threads))
     {
       g_autofree char *out = run_threads (threads, args);
       if (strcmp (first, out) != 0)
@@ -392,7 +403,7 @@ test_rollout (void)
     g_string_append (text, "the man hit the car and the car hit the man. ");
   g_autofree char *first = NULL;
   gsize first_size = 0;
-  for (int threads = 1; threads <= N_SETTINGS; threads++)
+  for (int threads = 1; threads != 0; threads = next_setting (threads))
     {
       g_autofree char *name = g_strdup_printf ("rollout-%d.png", threads);
       g_autofree char *path = g_build_filename (test_tmpdir (), name, NULL);

@@ -118,6 +118,53 @@ test_spawn (const char *const *argv, char **out, char **err)
   return 128 + WTERMSIG (status);
 }
 
+gboolean
+test_sanitized (void)
+{
+  const char *sanitized = g_getenv ("ATTNSCOPE_SANITIZED");
+  return sanitized != NULL && *sanitized != '\0';
+}
+
+gboolean
+test_left_to_normal_build (const char *what)
+{
+  if (!test_sanitized ())
+    return FALSE;
+  g_autofree char *why
+      = g_strdup_printf ("sanitizer build: %s is left to the normal build's run", what);
+  g_test_skip (why);
+  return TRUE;
+}
+
+/* The interpreter's answer for MODULES, asked once per test program: a program asks before every
+ * reference it makes, and each question imports torch again (about 1.5 s). */
+G_LOCK_DEFINE_STATIC (python_checked);
+static GHashTable *python_checked; /* modules → "" (importable) or the reason */
+
+static const char *
+python_check (const char *python, const char *modules)
+{
+  G_LOCK (python_checked);
+  if (python_checked == NULL)
+    python_checked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const char *why = g_hash_table_lookup (python_checked, modules);
+  G_UNLOCK (python_checked);
+  if (why != NULL)
+    return why;
+  g_autofree char *import = g_strdup_printf ("import %s", modules);
+  const char *argv[] = { python, "-c", import, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  char *answer
+      = test_spawn (argv, &out, &err) == 0
+            ? g_strdup ("")
+            : g_strdup_printf ("%s cannot import %s (install Debian's python3-* packages for them)",
+                               python, modules);
+  G_LOCK (python_checked);
+  g_hash_table_replace (python_checked, g_strdup (modules), answer);
+  G_UNLOCK (python_checked);
+  return answer;
+}
+
 const char *
 test_python_with (const char *modules)
 {
@@ -128,13 +175,9 @@ test_python_with (const char *modules)
                    "with meson test; .ci/install-deps installs Debian's python3 packages)");
       return NULL;
     }
-  g_autofree char *import = g_strdup_printf ("import %s", modules);
-  const char *argv[] = { python, "-c", import, NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  if (test_spawn (argv, &out, &err) != 0)
+  const char *why = python_check (python, modules);
+  if (*why != '\0')
     {
-      g_autofree char *why = g_strdup_printf (
-          "%s cannot import %s (install Debian's python3-* packages for them)", python, modules);
       g_test_skip (why);
       return NULL;
     }

@@ -33,6 +33,15 @@ void test_tmpdir_cleanup (void);
  * and returns NULL. */
 const char *test_python_with (const char *modules);
 
+/* TRUE in a sanitizer build ($ATTNSCOPE_SANITIZED, set by tests/meson.build): there a test runs
+ * its code paths once for memory errors and leaves repetitions of the same path — more peers'
+ * data sets, more thread counts, the comparison with the references — to the normal build. */
+gboolean test_sanitized (void);
+
+/* With test_sanitized (): marks the test skipped with a message naming WHAT (the check the
+ * normal build's run makes) and returns TRUE; otherwise FALSE. */
+gboolean test_left_to_normal_build (const char *what);
+
 /* Runs ARGV (NULL-terminated) synchronously, capturing stdout/stderr; returns the exit status
  * (0..255) or -1 when it could not be started. */
 int test_spawn (const char *const *argv, char **out, char **err);

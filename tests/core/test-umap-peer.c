@@ -162,6 +162,9 @@ test_peer_mixture (void)
 static void
 test_peer_digits (void)
 {
+  /* the same path as mixture, on another data set */
+  if (test_left_to_normal_build ("the comparison with umap-js on the digits"))
+    return;
   if (!sklearn_reference_available ())
     return;
   g_autofree char *path = sklearn_reference_tmp ("digits.h5");
@@ -253,6 +256,9 @@ test_trustworthiness (void)
 static void
 test_real_vectors (gconstpointer data)
 {
+  if (GPOINTER_TO_INT (data) != REAL_VECTORS_MINI
+      && test_left_to_normal_build ("the same path on another model's vectors"))
+    return;
   g_autoptr (GPtrArray) sets = real_vectors_sets (GPOINTER_TO_INT (data));
   for (guint i = 0; sets != NULL && i < sets->len; i++)
     {

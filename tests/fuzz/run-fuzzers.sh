@@ -5,8 +5,11 @@
 # kept under build-fuzz/fuzz-out/NAME/ (commit it to tests/fuzz/regressions/NAME/ once fixed).
 # Exits non-zero when a harness crashed. tests/README.md ("Fuzzing") says how to run them long.
 #   bash tests/fuzz/run-fuzzers.sh [SECONDS] [HARNESS...]
+#   bash tests/fuzz/run-fuzzers.sh --build-only     (builds build-fuzz/ and stops)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+build_only=0
+if [ "${1:-}" = --build-only ]; then build_only=1; shift; fi
 seconds=${1:-25}
 shift || true
 harnesses=("$@")
@@ -21,6 +24,7 @@ if [ ! -f "$dir/build.ninja" ]; then
     -Dbuildtype=debugoptimized >/dev/null || exit 1
 fi
 ninja -C "$dir" >/dev/null || { ninja -C "$dir"; exit 1; }
+[ "$build_only" -eq 1 ] && exit 0
 
 status=0
 for name in "${harnesses[@]}"; do

@@ -73,6 +73,11 @@ main (int argc, char **argv)
   gui_test_park_pointer ();
   gui_test_open (window, argv[3], argv[4], TIMEOUT_MS);
   AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
+  if (trace == NULL)
+    {
+      g_printerr ("the text did not run on %s (too long for its context?)\n", argv[3]);
+      return 1;
+    }
   g_print ("%d tokens\n", trace->n_tokens);
 
   AttnscopeHeadsPage *heads = ATTNSCOPE_HEADS_PAGE (attnscope_window_get_page (window, "heads"));
