@@ -69,8 +69,12 @@ attnscope_heatmap_view_label_exact (AttnscopeHeatmapView *self, ArHeatmapFigure 
   int r0, nr, c0, nc;
   if (attnscope_heatmap_view_get_exact_region (self, &r0, &nr, &c0, &nc)
       && attnscope_heatmap_tiles_covers (self->tiles, r0, nr, c0, nc))
-    /* Translators: the colour bar of a long text's heatmap zoomed in to single entries */
-    fig->colorbar_label = _ ("Attention weight · exact entries");
+    {
+      /* Translators: the colour bar of a long text's heatmap zoomed in to single entries */
+      fig->colorbar_label = _ ("Attention weight · exact entries");
+      /* the entries cover the enlarged blocks: a frame need not paint them first */
+      fig->cells_covered = TRUE;
+    }
 }
 
 gboolean
