@@ -9,6 +9,7 @@
 
 #include "attnscope-application.h"
 #include "attnscope-widgets.h"
+#include "attnscope-background.h"
 
 gboolean
 gui_main_wants_gui (const char *arg)
@@ -45,5 +46,10 @@ gui_main (int argc, char **argv)
     }
   attnscope_widgets_init ();
   g_autoptr (AttnscopeApplication) app = attnscope_application_new (G_APPLICATION_DEFAULT_FLAGS);
-  return g_application_run (G_APPLICATION (app), argc, argv);
+  int status = g_application_run (G_APPLICATION (app), argc, argv);
+  g_clear_object (&app);
+  /* the windows are gone and their jobs cancelled: let the workers stop before the exit
+   * handlers unload what they run in */
+  attnscope_background_wait (30000);
+  return status;
 }

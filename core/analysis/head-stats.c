@@ -4,6 +4,7 @@
 #include "as-head-stats.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "as-error.h"
 #include "as-rank.h"
@@ -232,13 +233,23 @@ head_stats_label (AsHeadStats *stats)
                                                    stats->bidirectional);
 }
 
+static gboolean accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace,
+                            GCancellable *cancellable, GError **error);
+
 AsHeadStats *
-as_head_stats_compute (const AsTrace *trace)
+as_head_stats_compute_cancellable (const AsTrace *trace, GCancellable *cancellable)
 {
   g_autoptr (AsHeadStatsAccumulator) acc = as_head_stats_accumulator_new ();
   /* neither can fail: one trace always matches itself and makes the accumulator non-empty */
-  as_head_stats_accumulate (acc, trace, NULL);
+  if (!accumulate (acc, trace, cancellable, NULL))
+    return NULL;
   return as_head_stats_accumulator_finish (acc, NULL);
+}
+
+AsHeadStats *
+as_head_stats_compute (const AsTrace *trace)
+{
+  return as_head_stats_compute_cancellable (trace, NULL);
 }
 
 void
@@ -308,6 +319,15 @@ accumulator_shape (AsHeadStatsAccumulator *acc, int n_layer, int n_head)
 gboolean
 as_head_stats_accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace, GError **error)
 {
+  return accumulate (acc, trace, NULL, error);
+}
+
+/* as_head_stats_accumulate, checking CANCELLABLE before each head (FALSE, nothing counted, when
+ * it was cancelled). */
+static gboolean
+accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace, GCancellable *cancellable,
+            GError **error)
+{
   if (acc->n_traces == 0)
     accumulator_shape (acc, trace->n_layer, trace->n_head);
   else if (trace->n_layer != acc->n_layer || trace->n_head != acc->n_head)
@@ -336,10 +356,20 @@ as_head_stats_accumulate (AsHeadStatsAccumulator *acc, const AsTrace *trace, GEr
       is_sep[i] = trace->ids[i] == trace->special_ids[AS_SPECIAL_SEP];
     }
   g_autofree float *tile = g_new (float, (gsize) MIN (STATS_ROWS, T) * T); /* [256][T] */
-  for (int e = 0; e < trace->n_layer * trace->n_head; e++)
+  int n = trace->n_layer * trace->n_head;
+  g_autofree double *one = g_new (double, (gsize) n *AS_HEAD_STAT_COUNT); /* [L·H][K] */
+  for (int e = 0; e < n; e++)
     {
+      if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
       head_stats_of_trace (acc->one, tile, trace, e / trace->n_head, e % trace->n_head, is_cls,
                            is_sep);
+      memcpy (one + (gsize) e * AS_HEAD_STAT_COUNT, acc->one, sizeof (double) * AS_HEAD_STAT_COUNT);
+    }
+  /* counted only once every head is in: a cancelled trace leaves the accumulator as it was */
+  for (int e = 0; e < n; e++)
+    {
+      memcpy (acc->one, one + (gsize) e * AS_HEAD_STAT_COUNT, sizeof (double) * AS_HEAD_STAT_COUNT);
       for (int k = 0; k < AS_HEAD_STAT_COUNT; k++)
         if (!isnan (acc->one[k]))
           {

@@ -47,6 +47,7 @@
  * layer, then lower head first). */
 #pragma once
 
+#include <gio/gio.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
@@ -117,6 +118,9 @@ as_head_stats_get (const AsHeadStats *stats, int layer, int head, AsHeadStatKind
 
 /* Statistics of one trace. */
 AsHeadStats *as_head_stats_compute (const AsTrace *trace);
+/* The same, checking CANCELLABLE (may be NULL) before each head: NULL once it is cancelled (a
+ * long text's heads take seconds each, and the window drops what it no longer shows). */
+AsHeadStats *as_head_stats_compute_cancellable (const AsTrace *trace, GCancellable *cancellable);
 void as_head_stats_free (AsHeadStats *stats);
 
 /* Heads sorted by KIND as described above: [L·H] flat indices layer·H + head. Free with g_free. */

@@ -28,6 +28,7 @@
 #include "as-model.h"
 #include "as-tokenizer.h"
 #include "attnscope-attention-page.h"
+#include "attnscope-background.h"
 #include "attnscope-heatmap-view-exact.h"
 #include "gui-test-util.h"
 
@@ -157,6 +158,7 @@ summary (const char *name, GArray *ms, double target)
 }
 
 static const char *shown = "attention"; /* the page shown */
+static gboolean all_pages;
 
 static void
 show (const char *name)
@@ -178,12 +180,15 @@ page_settled (gpointer data)
   return page != NULL && !attnscope_page_get_busy (page);
 }
 
-/* Lets the window work until the page is done, then records the longest tick gap meanwhile. */
+static guint settle_ms = TIMEOUT_MS; /* --settle: how long an action may work before its gap */
+
+/* Lets the window work until the page is done (at most settle_ms), then records the longest tick
+ * gap meanwhile. */
 static void
 settle (const char *action, GArray *gaps, gint64 t0)
 {
   gui_test_spin (30);
-  gui_test_wait_until (page_settled, NULL, TIMEOUT_MS);
+  gui_test_wait_until (page_settled, NULL, settle_ms);
   gui_test_spin (100);
   double gap = MAX (longest_gap, longest_beat);
   g_array_append_val (gaps, gap);
@@ -231,14 +236,32 @@ measure_gaps (int switches, AttnscopeViewState *state)
   const char *const pages[]
       = { "heads", "attention", "similarity", "attention", "heads", "attention" };
   AsTrace *t = attnscope_run_get_trace (gui_test_main_run (window));
+  /* with --all-pages: every page of the window, each followed by the Attention page */
+  GPtrArray *order = g_ptr_array_new ();
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    g_ptr_array_add (order, (gpointer) pages[i]);
+  static const char *const others[]
+      = { "heads",     "similarity", "embeddings",  "compare", "predictions",
+          "alignment", "lens",       "attribution", "ablation" };
+  for (guint i = 0; all_pages && i < G_N_ELEMENTS (others); i++)
     {
+      g_ptr_array_add (order, (gpointer) others[i]);
+      g_ptr_array_add (order, (gpointer) "attention");
+    }
+  for (guint i = 0; i < order->len; i++)
+    {
+      const char *name = order->pdata[i];
       gap_reset ();
       gint64 t0 = g_get_monotonic_time ();
-      show (pages[i]);
-      g_autofree char *what = g_strdup_printf ("page %s", pages[i]);
+      show (name);
+      g_autofree char *what = g_strdup_printf ("page %s", name);
       settle (what, page, t0);
+      fprintf (stderr, "  page %-12s longest gap %7.1f ms\n", name,
+               MAX (longest_gap, longest_beat));
+      g_autofree char *shot = g_strdup_printf ("long-4k-page-%s", name);
+      maybe_shot (shot);
     }
+  g_ptr_array_unref (order);
   for (int i = 0; i < switches; i++)
     {
       gap_reset ();
@@ -250,6 +273,28 @@ measure_gaps (int switches, AttnscopeViewState *state)
       attnscope_view_state_set_head (state, (i + 1) % t->n_head);
       settle ("head", head, t0);
     }
+  /* the mean over the heads and the rollout of layer 1, one layer from tiles (or the rollout's
+   * refusal) */
+  show ("attention");
+  GArray *agg = g_array_new (FALSE, FALSE, sizeof (double));
+  attnscope_view_state_set_layer (state, 1);
+  const AttnscopeAggregate aggregates[] = { ATTNSCOPE_AGGREGATE_MEAN, ATTNSCOPE_AGGREGATE_ROLLOUT };
+  const char *const aggregate_names[] = { "mean", "rollout" };
+  for (int a = 0; a < 2; a++)
+    {
+      gap_reset ();
+      gint64 t0 = g_get_monotonic_time ();
+      attnscope_view_state_set_aggregate (state, aggregates[a]);
+      g_autofree char *what = g_strdup_printf ("layer 1 %s", aggregate_names[a]);
+      settle (what, agg, t0);
+      fprintf (stderr, "  %-18s longest gap %7.1f ms, done in %.1f s\n", what,
+               MAX (longest_gap, longest_beat), (g_get_monotonic_time () - t0) / 1e6);
+      g_autofree char *shot = g_strdup_printf ("long-4k-%s", aggregate_names[a]);
+      maybe_shot (shot);
+    }
+  attnscope_view_state_set_aggregate (state, ATTNSCOPE_AGGREGATE_HEAD);
+  attnscope_view_state_set_layer (state, 0);
+  settle ("head again", agg, g_get_monotonic_time ());
   AttnscopeHeatmapView *view = heatmap ();
   maybe_shot ("long-heatmap-4k-pooled");
   for (int i = 0; i < switches; i++)
@@ -278,6 +323,9 @@ measure_gaps (int switches, AttnscopeViewState *state)
   summary (b, layer, GAP_TARGET_MS);
   summary (c, head, GAP_TARGET_MS);
   summary (d, zoom, GAP_TARGET_MS);
+  g_autofree char *e = g_strconcat ("mean/rollout/back ", n, NULL);
+  summary (e, agg, GAP_TARGET_MS);
+  g_array_unref (agg);
   g_array_unref (layer), g_array_unref (head), g_array_unref (page), g_array_unref (zoom);
 }
 
@@ -311,6 +359,8 @@ measure_zoom_frames (int repeat)
     }
   int r0, nr, c0, nc;
   attnscope_heatmap_view_get_exact_region (view, &r0, &nr, &c0, &nc);
+  gui_test_spin (200);
+  maybe_shot ("long-heatmap-8k-exact");
   GArray *ms = g_array_new (FALSE, FALSE, sizeof (double));
   for (int i = 0; i < repeat; i++)
     {
@@ -345,6 +395,8 @@ main (int argc, char **argv)
     { "switches", 0, 0, G_OPTION_ARG_INT, &switches,
       "layer/head steps and zooms (6; 0: no gaps measured)", "N" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "zoomed frames (30)", "N" },
+    { "all-pages", 0, 0, G_OPTION_ARG_NONE, &all_pages, "switch to every page", NULL },
+    { "settle", 0, 0, G_OPTION_ARG_INT, &settle_ms, "ms an action may work (600000)", "MS" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
@@ -384,5 +436,13 @@ main (int argc, char **argv)
       measure_zoom_frames (repeat);
     }
   gtk_window_destroy (GTK_WINDOW (window));
+  g_clear_object (&app);
+  /* the jobs still running (head statistics of 8,192 tokens) are cancelled with the window: wait
+   * for them, or the exit handlers unload OpenBLAS under them */
+  gint64 t0 = g_get_monotonic_time ();
+  if (!attnscope_background_wait (120000))
+    g_error ("background jobs still run two minutes after the window was destroyed");
+  fprintf (stderr, "bench-gui-long: the window's jobs ended %.0f ms after it was destroyed\n",
+           (g_get_monotonic_time () - t0) / 1000.0);
   return 0;
 }

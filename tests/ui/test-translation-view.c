@@ -63,8 +63,7 @@ test_defaults (void)
   g_assert_true (shows_label (GTK_WIDGET (window), "Target"));
   AttnscopeTokenStrip *strip = attnscope_window_get_token_strip (window);
   const char *first = attnscope_token_strip_get_chip_label (strip, 0);
-  const char *tip
-      = gtk_widget_get_tooltip_text (GTK_WIDGET (attnscope_token_strip_get_chip (strip, 0)));
+  g_autofree char *tip = attnscope_token_strip_dup_chip_tooltip (strip, 0);
   g_test_message ("first target chip: %s · %s", first, tip);
   g_assert_true (g_str_has_suffix (first, " (start)"));
   g_assert_nonnull (strstr (tip, "start token"));

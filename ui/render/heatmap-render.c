@@ -273,7 +273,8 @@ ar_heatmap_render (cairo_t *cr, const ArHeatmapFigure *fig, double width, double
       paint.gap = lo.gap;
       paint.row0 = lo.r0;
       paint.col0 = lo.c0;
-      ar_matrix_paint (cr, &paint, fig->values, lo.nr, lo.nc, lo.x0, lo.y0, lo.cell, lo.cell);
+      if (!fig->cells_covered)
+        ar_matrix_paint (cr, &paint, fig->values, lo.nr, lo.nc, lo.x0, lo.y0, lo.cell, lo.cell);
       double size;
       int decimals;
       if (annotation_fit (pc, style, fig, &lo, &size, &decimals))

@@ -94,8 +94,11 @@ typedef struct
    * 0: none. */
   int window;
   const guint8 *cell_mask; /* [n_rows][n_cols] ArCellState, or NULL */
-  int highlight_row;       /* -1 for none */
-  int highlight_col;       /* -1 for none */
+  /* TRUE: the cells in view are not painted (a long text's zoomed heatmap widget paints the exact
+   * entries over them: attnscope-heatmap-view-exact.c); axes, colour bar and marks are */
+  gboolean cells_covered;
+  int highlight_row; /* -1 for none */
+  int highlight_col; /* -1 for none */
 
   ArLabelMode label_mode;
   /* Words (both axes, which then show the same n tokens): word w covers tokens word_first[w] ..

@@ -91,12 +91,13 @@ ar_attention_matrix (const ArAttention *attention, const ArViewSelection *view, 
         weighted_head (*owned, attention, view->layer, h, 1.0f / t->n_head, h > 0);
       return *owned;
     }
+  gsize at = attention->one_layer ? 0 : view->layer * tt; /* the layer's [T][T] */
   switch (view->aggregate)
     {
     case AR_AGGREGATE_MEAN:
-      return attention->mean_heads != NULL ? attention->mean_heads + view->layer * tt : NULL;
+      return attention->mean_heads != NULL ? attention->mean_heads + at : NULL;
     case AR_AGGREGATE_ROLLOUT:
-      return attention->rollout != NULL ? attention->rollout + view->layer * tt : NULL;
+      return attention->rollout != NULL ? attention->rollout + at : NULL;
     case AR_AGGREGATE_HEAD:
     default:
       g_return_val_if_fail (view->head >= 0 && view->head < t->n_head, NULL);

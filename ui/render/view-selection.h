@@ -99,6 +99,9 @@ typedef struct
   /* [L][H] each head's share of its layer's attention output (as-attention-norms.h), or NULL:
    * a norm-weighted head's title says it */
   const float *head_shares;
+  /* TRUE: MEAN_HEADS and ROLLOUT hold the view's layer alone, [T][T] (a long text's trace on
+   * demand gets one layer at a time, computed from tiles: as-rollout-long.h) */
+  gboolean one_layer;
 } ArAttention;
 
 /* The [T][T] matrix VIEW names in ATTENTION: head (layer, head) of the trace, or the layer's slice

@@ -6,8 +6,12 @@
  * becomes an entry of the cache under its key, unless the job was cancelled. */
 #include "attnscope-analysis.h"
 
+#include "attnscope-background.h"
+
 #include "as-attention-ranges.h"
 #include "as-rollout.h"
+#include "as-rollout-long.h"
+#include "attention-overview.h"
 #include "as-similarity.h"
 #include "pair-text.h"
 #include "as-word-spans.h"
@@ -31,6 +35,8 @@ typedef struct
   GCancellable *cancellable;
   AttnscopeAnalysis *analysis; /* for progress messages; the task keeps it alive */
   GDestroyNotify free_value;   /* set by the thread with its result */
+  gboolean one_layer;          /* a mean or rollout of LAYER alone (a long text's) */
+  int done, total;             /* ... its steps so far (atomic) */
 } Job;
 
 typedef struct
@@ -249,6 +255,67 @@ compute_overview (Job *job)
   return g_steal_pointer (&out);
 }
 
+/* A long text's mean over the heads of JOB's layer, [T][T], from tiles of ROW_BLOCK query rows
+ * (as-rollout-long.h: the same bits as as_trace_mean_heads' layer); NULL when cancelled. */
+static gpointer
+compute_mean_layer (Job *job)
+{
+  enum
+  {
+    ROW_BLOCK = 64
+  };
+  const AsTrace *t = job->trace;
+  int T = t->n_tokens;
+  g_autofree float *out = g_new (float, (gsize) T *T); /* [T][T] */
+  g_atomic_int_set (&job->total, (T + ROW_BLOCK - 1) / ROW_BLOCK);
+  for (int r0 = 0; r0 < T; r0 += ROW_BLOCK)
+    {
+      if (g_cancellable_is_cancelled (job->cancellable))
+        return NULL;
+      as_trace_mean_heads_tile (t, job->layer, r0, MIN (ROW_BLOCK, T - r0), 0, T,
+                                out + (gsize) r0 * T, T);
+      g_atomic_int_inc (&job->done);
+    }
+  return g_steal_pointer (&out);
+}
+
+static void
+rollout_progress (int done, int total, gpointer user_data)
+{
+  Job *job = user_data;
+  g_atomic_int_set (&job->total, total);
+  g_atomic_int_set (&job->done, done);
+}
+
+/* Seconds a long text's rollout may take before the window refuses it (as_rollout_check);
+ * $ATTNSCOPE_ROLLOUT_MAX_SECONDS sets another limit. */
+static double
+rollout_max_seconds (void)
+{
+  const char *env = g_getenv ("ATTNSCOPE_ROLLOUT_MAX_SECONDS");
+  return env != NULL && *env != '\0' ? g_ascii_strtod (env, NULL) : 120.0;
+}
+
+/* A long text's rollout through JOB's layer, [T][T] (as_trace_rollout_layer, with progress and
+ * JOB's cancellable); NULL with ERROR when as_rollout_check refuses it, or when cancelled. */
+static gpointer
+compute_rollout_layer (Job *job, GError **error)
+{
+  const AsTrace *t = job->trace;
+  if (!as_rollout_check (t->n_tokens, job->layer, rollout_max_seconds (), error))
+    return NULL;
+  AsRolloutOptions options = { job->cancellable, rollout_progress, job };
+  g_autofree float *out = g_new (float, (gsize) t->n_tokens * t->n_tokens); /* [T][T] */
+  g_autoptr (GError) local = NULL;
+  if (!as_trace_rollout_layer (t, job->layer, &options, out, &local))
+    {
+      if (!g_cancellable_is_cancelled (job->cancellable))
+        g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  return g_steal_pointer (&out);
+}
+
 static gpointer
 compute (Job *job, GError **error)
 {
@@ -256,14 +323,14 @@ compute (Job *job, GError **error)
   switch (job->kind)
     {
     case ATTNSCOPE_RESULT_MEAN_HEADS:
-      return as_trace_mean_heads (job->trace);
+      return job->one_layer ? compute_mean_layer (job) : as_trace_mean_heads (job->trace);
     case ATTNSCOPE_RESULT_ROLLOUT:
-      return as_trace_rollout (job->trace);
+      return job->one_layer ? compute_rollout_layer (job, error) : as_trace_rollout (job->trace);
     case ATTNSCOPE_RESULT_ATTENTION_RANGE:
       return as_trace_attention_ranges (job->trace);
     case ATTNSCOPE_RESULT_HEAD_STATS:
       job->free_value = (GDestroyNotify) as_head_stats_free;
-      return as_head_stats_compute (job->trace);
+      return as_head_stats_compute_cancellable (job->trace, job->cancellable);
     case ATTNSCOPE_RESULT_SIMILARITY:
       job->free_value = (GDestroyNotify) similarity_free;
       return compute_similarity (job, error);
@@ -294,6 +361,7 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
 {
   Job *job = task_data;
   GError *error = NULL;
+  attnscope_background_thread ();
   /* A job cancelled before it got a thread is not computed at all. */
   gpointer value = g_cancellable_is_cancelled (cancellable) ? NULL : compute (job, &error);
   if (value != NULL)
@@ -302,6 +370,7 @@ job_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *canc
     g_task_return_error (task, error);
   else
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  attnscope_background_end ();
 }
 
 /* ---- the cache ---- */
@@ -331,6 +400,9 @@ keep_count (AttnscopeResult kind)
       return 4;
     case ATTNSCOPE_RESULT_OVERVIEW:
       return 8;
+    case ATTNSCOPE_RESULT_MEAN_HEADS:
+    case ATTNSCOPE_RESULT_ROLLOUT:
+      return 2; /* a long text's: the layer shown and the one before */
     default:
       return 1;
     }
@@ -369,6 +441,7 @@ start (AttnscopeAnalysis *self, Job *job)
   g_autoptr (GTask) task = g_task_new (self, job->cancellable, job_done, NULL);
   g_task_set_source_tag (task, start);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  attnscope_background_begin ();
   g_task_run_in_thread (task, job_thread);
 }
 
@@ -448,6 +521,56 @@ attnscope_analysis_want_attention (AttnscopeAnalysis *self, ArAggregate aggregat
           self, job_new (self, ATTNSCOPE_RESULT_ATTENTION_RANGE, NULL, g_strdup ("range")), NULL);
       attention->head_ranges = attention->range != NULL ? attention->range + 2 : NULL;
     }
+}
+
+gboolean
+attnscope_analysis_layer_aggregates (AttnscopeAnalysis *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), FALSE);
+  return !as_trace_attention_held (self->trace) && self->trace->n_tokens > AR_OVERVIEW_CELLS;
+}
+
+void
+attnscope_analysis_want_layer_attention (AttnscopeAnalysis *self, const ArViewSelection *view,
+                                         ArAttention *attention, const char **failure)
+{
+  g_return_if_fail (ATTNSCOPE_IS_ANALYSIS (self));
+  if (failure != NULL)
+    *failure = NULL;
+  if (!attnscope_analysis_layer_aggregates (self) || view->aggregate == AR_AGGREGATE_HEAD
+      || view->layer < 0 || view->layer >= self->trace->n_layer)
+    {
+      attnscope_analysis_want_attention (self, view->aggregate, FALSE, attention);
+      return;
+    }
+  *attention = (ArAttention){ .trace = self->trace, .one_layer = TRUE };
+  gboolean mean = view->aggregate == AR_AGGREGATE_MEAN;
+  Job *job = job_new (self, mean ? ATTNSCOPE_RESULT_MEAN_HEADS : ATTNSCOPE_RESULT_ROLLOUT, NULL,
+                      g_strdup_printf ("%s %d", mean ? "mean" : "rollout", view->layer));
+  job->layer = view->layer;
+  job->one_layer = TRUE;
+  /* another layer's computation in flight is no longer wanted: a rollout can take minutes */
+  Job *running = self->running[job->kind];
+  if (running != NULL && running->one_layer && !g_str_equal (running->key, job->key)
+      && !g_hash_table_contains (self->entries, job->key))
+    g_cancellable_cancel (running->cancellable);
+  const float *value = want (self, job, failure);
+  if (mean)
+    attention->mean_heads = value;
+  else
+    attention->rollout = value;
+}
+
+double
+attnscope_analysis_get_layer_progress (AttnscopeAnalysis *self, ArAggregate aggregate)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ANALYSIS (self), -1.0);
+  AttnscopeResult kind = aggregate == AR_AGGREGATE_MEAN      ? ATTNSCOPE_RESULT_MEAN_HEADS
+                         : aggregate == AR_AGGREGATE_ROLLOUT ? ATTNSCOPE_RESULT_ROLLOUT
+                                                             : ATTNSCOPE_N_RESULTS;
+  Job *job = kind != ATTNSCOPE_N_RESULTS ? self->running[kind] : NULL;
+  int total = job != NULL && job->one_layer ? g_atomic_int_get (&job->total) : 0;
+  return total > 0 ? (double) g_atomic_int_get (&job->done) / total : -1.0;
 }
 
 void

@@ -96,6 +96,21 @@ void attnscope_analysis_want_attention (AttnscopeAnalysis *self, ArAggregate agg
 
 const AsHeadStats *attnscope_analysis_want_head_stats (AttnscopeAnalysis *self);
 
+/* TRUE when the trace computes its attention on demand and has more than AR_OVERVIEW_CELLS
+ * tokens: its mean over heads and rollout are computed one layer at a time. */
+gboolean attnscope_analysis_layer_aggregates (AttnscopeAnalysis *self);
+
+/* As attnscope_analysis_want_attention (VIEW's aggregate, no ranges), at VIEW's layer: when
+ * attnscope_analysis_layer_aggregates, only that layer's mean over heads or rollout, [T][T],
+ * computed from tiles off the UI thread (as-rollout-long.h; ATTENTION's one_layer set), the
+ * rollout after as_rollout_check, whose refusal (naming the tokens and the time) is *FAILURE
+ * (may be NULL; NULL when nothing failed). Otherwise want_attention's whole [L][T][T] arrays. */
+void attnscope_analysis_want_layer_attention (AttnscopeAnalysis *self, const ArViewSelection *view,
+                                              ArAttention *attention, const char **failure);
+
+/* How far the running layer mean or rollout of AGGREGATE is, 0 to 1, or -1 when none runs. */
+double attnscope_analysis_get_layer_progress (AttnscopeAnalysis *self, ArAggregate aggregate);
+
 /* Sets ATTENTION's thumbnails for the heads grid when the trace computes its attention on demand
  * (attention-thumbnails.h; NULL while they are computed, off the UI thread); nothing when it holds
  * the matrices. */

@@ -36,6 +36,7 @@ struct _AttnscopeAttentionPage
   AttnscopeAnalysis *built_analysis; /* a reference, so that the pointers below stay unique */
   ArViewSelection built_view;
   gconstpointer built_matrix; /* what the figure shows (ar_attention_key, ar_cross_matrix) */
+  guint progress_source;      /* a long text's layer mean or rollout: its progress shown */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeAttentionPage, attnscope_attention_page, ATTNSCOPE_TYPE_PAGE)
@@ -150,7 +151,7 @@ want_matrix (AttnscopePage *page, const ArViewSelection *view, ArAttention *atte
       return ar_cross_matrix (cross, view);
     }
   AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (page);
-  attnscope_analysis_want_attention (analysis, view->aggregate, FALSE, attention);
+  attnscope_analysis_want_layer_attention (analysis, view, attention, NULL);
   AsTrace *t = attnscope_analysis_get_trace (analysis);
   if (view->layer >= t->n_layer || view->head >= t->n_head)
     return NULL;
@@ -305,6 +306,53 @@ update_cell_label (AttnscopeAttentionPage *self)
   gtk_label_set_text (self->cell_label, text);
 }
 
+/* Why a long text's rollout of VIEW's layer is not computed (as_rollout_check: the tokens and
+ * the time it would take), or NULL. */
+static const char *
+rollout_refusal (AttnscopePage *page, const ArViewSelection *view)
+{
+  AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (page);
+  if (analysis == NULL || view->kind == AR_ATTENTION_CROSS
+      || view->aggregate != AR_AGGREGATE_ROLLOUT || position_bias_trace (page, view) != NULL
+      || !attnscope_analysis_layer_aggregates (analysis))
+    return NULL;
+  ArAttention attention;
+  const char *failure = NULL;
+  attnscope_analysis_want_layer_attention (analysis, view, &attention, &failure);
+  return failure;
+}
+
+/* While a long text's mean over heads or rollout of one layer is computed: how far it is, in
+ * the cell label, every 250 ms. */
+static gboolean
+show_layer_progress (gpointer data)
+{
+  AttnscopeAttentionPage *self = data;
+  AttnscopeAnalysis *analysis = attnscope_page_get_kind_analysis (ATTNSCOPE_PAGE (self));
+  ArViewSelection view;
+  attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &view);
+  double done = analysis != NULL && view.aggregate != AR_AGGREGATE_HEAD
+                    ? attnscope_analysis_get_layer_progress (analysis, view.aggregate)
+                    : -1.0;
+  if (done < 0)
+    {
+      self->progress_source = 0;
+      return G_SOURCE_REMOVE;
+    }
+  g_autofree char *text
+      = view.aggregate == AR_AGGREGATE_ROLLOUT
+            /* Translators: a long text's rollout in progress; %d is the layer, %.0f the percent
+             * done. */
+            ? g_strdup_printf (_ ("Computing the rollout through layer %d: %.0f %%"), view.layer,
+                               100 * done)
+            /* Translators: a long text's mean over heads in progress; %d is the layer, %.0f the
+             * percent done. */
+            : g_strdup_printf (_ ("Computing the mean over the heads of layer %d: %.0f %%"),
+                               view.layer, 100 * done);
+  gtk_label_set_text (self->cell_label, text);
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 attnscope_attention_page_update (AttnscopePage *page)
 {
@@ -354,6 +402,20 @@ attnscope_attention_page_update (AttnscopePage *page)
       attnscope_page_set_busy (page, FALSE);
       return;
     }
+  const char *refused = rollout_refusal (page, &view);
+  if (refused != NULL)
+    {
+      /* Translators: a long text's rollout is not computed; %s names the tokens and the time it
+       * would take (the core's message). */
+      self->notice = g_strdup_printf (_ ("No rollout: %s. Choose one head or the mean over heads."),
+                                      refused);
+      attnscope_heatmap_view_set_figure (self->heatmap, NULL);
+      g_clear_object (&self->built_analysis);
+      self->built_matrix = NULL;
+      attnscope_page_set_busy (page, FALSE);
+      update_cell_label (self);
+      return;
+    }
   ArAttention attention;
   ArCrossAttention cross;
   const AsTrace *biased = position_bias_trace (page, &view);
@@ -362,6 +424,9 @@ attnscope_attention_page_update (AttnscopePage *page)
                              + (gsize) view.head * biased->n_tokens * biased->n_tokens /* [T][T] */
                        : want_matrix (page, &view, &attention, &cross);
   attnscope_page_set_busy (page, matrix == NULL);
+  if (matrix == NULL && self->progress_source == 0 && view.aggregate != AR_AGGREGATE_HEAD
+      && attnscope_analysis_layer_aggregates (analysis))
+    self->progress_source = g_timeout_add (250, show_layer_progress, self);
   /* Unchanged inputs (a result of another kind arrived): the figure on screen stays. */
   if (matrix == NULL
       || (analysis == self->built_analysis && matrix == self->built_matrix
@@ -538,6 +603,7 @@ attnscope_attention_page_dispose (GObject *object)
   g_clear_object (&self->bindings);
   g_clear_object (&self->built_analysis);
   g_clear_pointer (&self->notice, g_free);
+  g_clear_handle_id (&self->progress_source, g_source_remove);
   G_OBJECT_CLASS (attnscope_attention_page_parent_class)->dispose (object);
 }
 

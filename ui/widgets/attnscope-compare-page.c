@@ -129,8 +129,8 @@ attnscope_compare_page_build_figure (AttnscopePage *page, const ArViewSelection 
   const AsComparison *c
       = attnscope_analysis_want_comparison (a, attnscope_analysis_get_trace (b), NULL);
   ArAttention aa, ab;
-  attnscope_analysis_want_attention (a, view->aggregate, FALSE, &aa);
-  attnscope_analysis_want_attention (b, view->aggregate, FALSE, &ab);
+  attnscope_analysis_want_layer_attention (a, view, &aa, NULL);
+  attnscope_analysis_want_layer_attention (b, view, &ab, NULL);
   if (c == NULL || ar_attention_key (&aa, view) == NULL || ar_attention_key (&ab, view) == NULL)
     return NULL;
   ArFigureTexts texts;
@@ -225,8 +225,15 @@ attnscope_compare_page_update (AttnscopePage *page)
   ArViewSelection view;
   attnscope_page_get_selection (page, &view);
   ArAttention aa, ab;
-  attnscope_analysis_want_attention (a, view.aggregate, FALSE, &aa);
-  attnscope_analysis_want_attention (b, view.aggregate, FALSE, &ab);
+  const char *refused = NULL;
+  attnscope_analysis_want_layer_attention (a, &view, &aa, &refused);
+  if (refused == NULL)
+    attnscope_analysis_want_layer_attention (b, &view, &ab, &refused);
+  if (refused != NULL)
+    {
+      show_empty (self, refused);
+      return;
+    }
   gconstpointer ma = ar_attention_key (&aa, &view), mb = ar_attention_key (&ab, &view);
   attnscope_page_set_busy (page, c == NULL || ma == NULL || mb == NULL);
   if (c == NULL || ma == NULL || mb == NULL

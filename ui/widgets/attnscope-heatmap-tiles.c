@@ -2,6 +2,8 @@
  * attnscope-heatmap-tiles.h). */
 #include "attnscope-heatmap-tiles.h"
 
+#include "attnscope-background.h"
+
 #include <gio/gio.h>
 #include <string.h>
 
@@ -9,10 +11,12 @@
 
 typedef struct
 {
-  int tr, tc;    /* tile row and column: entries tr·S .., tc·S .. */
-  int nr, nc;    /* entries it holds (fewer at the last row and column) */
-  float *values; /* [nr][nc] */
-  guint64 used;  /* when it was last read: the least recent goes first */
+  int tr, tc;               /* tile row and column: entries tr·S .., tc·S .. */
+  int nr, nc;               /* entries it holds (fewer at the last row and column) */
+  float *values;            /* [nr][nc] */
+  guint64 used;             /* when it was last read: the least recent goes first */
+  cairo_surface_t *picture; /* its colours (attnscope_heatmap_tiles_get_picture), or NULL */
+  guint64 picture_key;
 } Tile;
 
 typedef struct
@@ -49,6 +53,7 @@ static void
 tile_free (gpointer data)
 {
   Tile *tile = data;
+  g_clear_pointer (&tile->picture, cairo_surface_destroy);
   g_free (tile->values);
   g_free (tile);
 }
@@ -143,6 +148,7 @@ job_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancell
 {
   Job *job = task_data;
   int T = job->trace->n_tokens;
+  attnscope_background_thread ();
   for (int i = 0; i < job->n; i++)
     {
       if (g_cancellable_is_cancelled (cancellable))
@@ -156,6 +162,7 @@ job_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancell
       job->got[i] = tile;
     }
   g_task_return_boolean (task, TRUE);
+  attnscope_background_end ();
 }
 
 static void
@@ -195,6 +202,7 @@ start (AttnscopeHeatmapTiles *self, int *want, int n)
   self->cancellable = g_cancellable_new ();
   GTask *task = g_task_new (NULL, self->cancellable, job_done, NULL);
   g_task_set_task_data (task, job, job_free);
+  attnscope_background_begin ();
   g_task_run_in_thread (task, job_run);
   g_object_unref (task);
 }
@@ -283,4 +291,22 @@ gboolean
 attnscope_heatmap_tiles_busy (AttnscopeHeatmapTiles *self)
 {
   return self->job != NULL;
+}
+
+cairo_surface_t *
+attnscope_heatmap_tiles_get_picture (AttnscopeHeatmapTiles *self, int tr, int tc, guint64 key,
+                                     AttnscopeTilePaint paint, gpointer data, int *nr, int *nc)
+{
+  Tile *tile = self->trace != NULL ? g_hash_table_lookup (self->tiles, key_of (tr, tc)) : NULL;
+  if (tile == NULL)
+    return NULL;
+  tile->used = ++self->clock;
+  if (tile->picture == NULL || tile->picture_key != key)
+    {
+      g_clear_pointer (&tile->picture, cairo_surface_destroy);
+      tile->picture = paint (tile->values, tr * S, tile->nr, tc * S, tile->nc, data);
+      tile->picture_key = key;
+    }
+  *nr = tile->nr, *nc = tile->nc;
+  return tile->picture;
 }

@@ -12,6 +12,7 @@
  * flight (ui/README.md, "Attention at long lengths"). */
 #pragma once
 
+#include <cairo.h>
 #include <glib.h>
 
 #include "as-trace.h"
@@ -53,5 +54,17 @@ void attnscope_heatmap_tiles_set_budget (AttnscopeHeatmapTiles *self, gsize byte
 /* Counts the tiles that landed (a drawing made with fewer is stale); TRUE while a job runs. */
 guint attnscope_heatmap_tiles_get_generation (AttnscopeHeatmapTiles *self);
 gboolean attnscope_heatmap_tiles_busy (AttnscopeHeatmapTiles *self);
+
+/* An image of the entries VALUES [NR][NC] from (ROW0, COL0) of the matrix, one pixel each. */
+typedef cairo_surface_t *(*AttnscopeTilePaint) (const float *values, int row0, int nr, int col0,
+                                                int nc, gpointer data);
+
+/* The picture of tile (TR, TC) (entries TR·S.., TC·S..; *NR × *NC of them) made by PAINT (DATA)
+ * the first time it is asked with KEY (the colours: another KEY makes it again) and kept with the
+ * tile (up to as many bytes again as the tiles' values); NULL when the tile is not in the cache.
+ * A zoomed frame then draws a few kept images, not every entry. Borrowed. */
+cairo_surface_t *attnscope_heatmap_tiles_get_picture (AttnscopeHeatmapTiles *self, int tr, int tc,
+                                                      guint64 key, AttnscopeTilePaint paint,
+                                                      gpointer data, int *nr, int *nc);
 
 G_END_DECLS

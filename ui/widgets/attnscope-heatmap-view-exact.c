@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "attention-overview.h"
 #include "attnscope-heatmap-view-private.h"
@@ -68,8 +69,12 @@ attnscope_heatmap_view_label_exact (AttnscopeHeatmapView *self, ArHeatmapFigure 
   int r0, nr, c0, nc;
   if (attnscope_heatmap_view_get_exact_region (self, &r0, &nr, &c0, &nc)
       && attnscope_heatmap_tiles_covers (self->tiles, r0, nr, c0, nc))
-    /* Translators: the colour bar of a long text's heatmap zoomed in to single entries */
-    fig->colorbar_label = _ ("Attention weight · exact entries");
+    {
+      /* Translators: the colour bar of a long text's heatmap zoomed in to single entries */
+      fig->colorbar_label = _ ("Attention weight · exact entries");
+      /* the entries cover the enlarged blocks: a frame need not paint them first */
+      fig->cells_covered = TRUE;
+    }
 }
 
 gboolean
@@ -121,20 +126,14 @@ entry_mask (const ArHeatmapFigure *fig, int r0, int nr, int c0, int nc)
   return mask;
 }
 
-void
-attnscope_heatmap_view_draw_exact (AttnscopeHeatmapView *self, cairo_t *cr,
-                                   const ArHeatmapFigure *fig, int width, int height)
+/* A tile's colours, one pixel per entry, as ar_matrix_paint gives them on an image (the figure's
+ * colormap, range and masked cells). */
+static cairo_surface_t *
+paint_tile (const float *values, int row0, int nr, int col0, int nc, gpointer data)
 {
-  int r0, nr, c0, nc;
-  if (!attnscope_heatmap_view_get_exact_region (self, &r0, &nr, &c0, &nc))
-    return;
-  g_autofree float *values = g_new (float, (gsize) nr *nc); /* [nr][nc] */
-  if (!attnscope_heatmap_tiles_region (self->tiles, values, r0, nr, c0, nc))
-    return; /* computed meanwhile: the enlarged blocks stay until they are in */
-  double x, y, e;
-  entry_geometry (self, fig, width, height, &x, &y, &e);
+  const ArHeatmapFigure *fig = data;
   const ArRenderStyle *style = ar_render_style_or_default (fig->style);
-  g_autofree guint8 *mask = entry_mask (fig, r0, nr, c0, nc);
+  g_autofree guint8 *mask = entry_mask (fig, row0, nr, col0, nc);
   ArMatrixPaint paint = {
     .colormap = fig->colormap,
     .vmin = fig->vmin,
@@ -145,6 +144,52 @@ attnscope_heatmap_view_draw_exact (AttnscopeHeatmapView *self, cairo_t *cr,
     .gap_color = style->background,
     .stride = nc,
   };
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, nc, nr);
+  cairo_t *cr = cairo_create (surface);
+  ar_matrix_paint (cr, &paint, values, nr, nc, 0, 0, 1, 1);
+  cairo_destroy (cr);
+  return surface;
+}
+
+/* What a tile's picture depends on besides its entries: the colours and the masked cells. */
+static guint64
+picture_key (const ArHeatmapFigure *fig)
+{
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  double parts[] = { fig->vmin, fig->vmax };
+  guint64 key = (guint64) fig->colormap;
+  key = key * 31 + (guint64) fig->log_colors;
+  key = key * 31 + (guint64) fig->mask_upper;
+  key = key * 31 + (guint64) fig->window;
+  guint8 masked[sizeof style->masked];
+  memcpy (masked, &style->masked, sizeof masked);
+  for (guint i = 0; i < sizeof masked; i++)
+    key = key * 131 + masked[i];
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      guint64 bits;
+      memcpy (&bits, &parts[i], sizeof bits);
+      key = key * 1000003 + bits;
+    }
+  return key;
+}
+
+/* Paints the entries in view over the enlarged blocks: each tile's kept picture scaled to the
+ * entries' size, nearest-neighbour, without antialiasing, so that a pixel takes the colour of the
+ * entry its centre falls in (as ar_matrix_paint's images). */
+void
+attnscope_heatmap_view_draw_exact (AttnscopeHeatmapView *self, cairo_t *cr,
+                                   const ArHeatmapFigure *fig, int width, int height)
+{
+  int r0, nr, c0, nc;
+  if (!attnscope_heatmap_view_get_exact_region (self, &r0, &nr, &c0, &nc))
+    return;
+  if (!attnscope_heatmap_tiles_region (self->tiles, NULL, r0, nr, c0, nc))
+    return; /* computed meanwhile: the enlarged blocks stay until they are in */
+  double x, y, e;
+  entry_geometry (self, fig, width, height, &x, &y, &e);
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  guint64 key = picture_key (fig);
   cairo_save (cr);
   /* The blocks' gaps and the part of a last, shorter block that no entry covers. */
   int br = MIN (self->zoom, fig->n_rows - self->row0),
@@ -152,7 +197,28 @@ attnscope_heatmap_view_draw_exact (AttnscopeHeatmapView *self, cairo_t *cr,
   ar_render_set_rgb (cr, style->background);
   cairo_rectangle (cr, x, y, bc * fig->pool * e, br * fig->pool * e);
   cairo_fill (cr);
-  ar_matrix_paint (cr, &paint, values, nr, nc, x, y, e, e);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  int S = ATTNSCOPE_TILE_SIDE;
+  for (int tr = r0 / S; tr <= (r0 + nr - 1) / S; tr++)
+    for (int tc = c0 / S; tc <= (c0 + nc - 1) / S; tc++)
+      {
+        int tnr, tnc;
+        cairo_surface_t *picture = attnscope_heatmap_tiles_get_picture (
+            self->tiles, tr, tc, key, paint_tile, (gpointer) fig, &tnr, &tnc);
+        if (picture == NULL)
+          continue;
+        /* the tile's entries in view, in entries from the region's corner */
+        int i0 = MAX (r0, tr * S) - r0, i1 = MIN (r0 + nr, tr * S + tnr) - r0;
+        int j0 = MAX (c0, tc * S) - c0, j1 = MIN (c0 + nc, tc * S + tnc) - c0;
+        cairo_save (cr);
+        cairo_rectangle (cr, x + j0 * e, y + i0 * e, (j1 - j0) * e, (i1 - i0) * e);
+        cairo_translate (cr, x + (tc * S - c0) * e, y + (tr * S - r0) * e);
+        cairo_scale (cr, e, e);
+        cairo_set_source_surface (cr, picture, 0, 0);
+        cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+        cairo_fill (cr);
+        cairo_restore (cr);
+      }
   cairo_restore (cr);
 }
 

@@ -2,6 +2,8 @@
  * first (see attnscope-thumbnail-stream.h). */
 #include "attnscope-thumbnail-stream.h"
 
+#include "attnscope-background.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -117,6 +119,7 @@ work (gpointer data)
 {
   Shared *s = data;
   gsize pp = (gsize) s->p * s->p;
+  attnscope_background_thread ();
   g_autofree float *pooled = g_new (float, pp); /* [p][p] */
   for (;;)
     {
@@ -139,6 +142,7 @@ work (gpointer data)
       g_mutex_unlock (&s->lock);
     }
   shared_unref (s);
+  attnscope_background_end ();
   return NULL;
 }
 
@@ -164,6 +168,7 @@ attnscope_thumbnail_stream_new (AsTrace *trace, GSourceFunc arrived, gpointer da
   s->data = data;
   AttnscopeThumbnailStream *self = g_new0 (AttnscopeThumbnailStream, 1);
   self->shared = s;
+  attnscope_background_begin ();
   g_thread_unref (g_thread_new ("thumbnails", work, shared_ref (s)));
   return self;
 }

@@ -21,6 +21,11 @@ struct _AttnscopeTokenStrip
   gboolean source;            /* a translation's source tokens (trace->source), not selectable */
 };
 
+/* A text of thousands of tokens: chips for the first ATTNSCOPE_STRIP_MAX_CHIPS only. Every chip is
+ * a widget that each layout of the window measured and each frame drew (seconds of main loop at
+ * 4,096 tokens: tests/bench/RESULTS.md); the figures select the others. */
+#define ATTNSCOPE_STRIP_MAX_CHIPS 1024
+
 G_DEFINE_FINAL_TYPE (AttnscopeTokenStrip, attnscope_token_strip, GTK_TYPE_WIDGET)
 
 enum
@@ -135,6 +140,89 @@ clear_chips (AttnscopeTokenStrip *self)
   g_ptr_array_set_size (self->chips, 0);
 }
 
+/* The trace whose tokens the chips are, or NULL. */
+static AsTrace *
+strip_trace (AttnscopeTokenStrip *self)
+{
+  AsTrace *trace = self->session != NULL
+                       ? attnscope_run_get_trace (attnscope_session_get_main (self->session))
+                       : NULL;
+  return trace != NULL && self->source ? trace->source : trace;
+}
+
+/* The tooltip of chip I of TRACE: position, id, vocabulary string, and what else it is. Made when
+ * asked (the strip's query-tooltip): setting one per chip asked the display where the pointer
+ * was, a round trip each, seconds for a text of thousands of tokens. */
+static char *
+chip_tooltip (AttnscopeTokenStrip *self, const AsTrace *trace, int i)
+{
+  const char *const *texts = (const char *const *) trace->token_texts;
+  gboolean decoder = !self->source && trace->source != NULL;
+  gboolean pair = trace->segment_b_start > 0;
+  /* Translators: tooltip of a token chip: position, token id, vocabulary string. */
+  g_autofree char *tooltip
+      = g_strdup_printf (_ ("Token %d · id %d · “%s”"), i, (int) trace->ids[i], trace->tokens[i]);
+  if (pair)
+    {
+      g_autofree char *base = g_steal_pointer (&tooltip);
+      /* Translators: a token chip's tooltip, then its sentence of a pair and token type. */
+      tooltip = g_strdup_printf (
+          _ ("%s\nsentence %s · token type %d"), base, i < trace->segment_b_start ? "A" : "B",
+          trace->type_ids != NULL ? (int) trace->type_ids[i] : (i >= trace->segment_b_start));
+    }
+  int part, n_parts;
+  gunichar c;
+  if (as_readable_split_part (texts, trace->n_tokens, i, &part, &n_parts, &c))
+    {
+      char utf8[8] = { 0 };
+      g_unichar_to_utf8 (c, utf8);
+      g_autofree char *base = g_steal_pointer (&tooltip);
+      /* Translators: a token that holds some of the bytes of a character. */
+      tooltip = g_strdup_printf (_ ("%s\npart %d of %d of “%s” (its bytes are split over %d "
+                                    "tokens)"),
+                                 base, part, n_parts, utf8, n_parts);
+    }
+  if (decoder && i == 0)
+    {
+      g_autofree char *base = g_steal_pointer (&tooltip);
+      tooltip = g_strdup_printf (_ ("%s\nThe decoder's start token: the target's tokens follow "
+                                    "it, each predicted from the ones before"),
+                                 base);
+    }
+  return g_steal_pointer (&tooltip);
+}
+
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  gpointer data)
+{
+  AttnscopeTokenStrip *self = ATTNSCOPE_TOKEN_STRIP (widget);
+  AsTrace *trace = strip_trace (self);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *chip = !keyboard      ? gtk_widget_pick (widget, x, y, GTK_PICK_DEFAULT)
+                    : root != NULL ? gtk_root_get_focus (root)
+                                   : NULL;
+  while (chip != NULL && gtk_widget_get_parent (chip) != widget)
+    chip = gtk_widget_get_parent (chip);
+  if (trace == NULL || chip == NULL)
+    return FALSE;
+  int i = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chip), "token-index"));
+  if (i < 0 || i >= trace->n_tokens)
+    return FALSE;
+  g_autofree char *text = chip_tooltip (self, trace, i);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+char *
+attnscope_token_strip_dup_chip_tooltip (AttnscopeTokenStrip *self, guint i)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_TOKEN_STRIP (self), NULL);
+  AsTrace *trace = strip_trace (self);
+  g_return_val_if_fail (trace != NULL && i < self->chips->len, NULL);
+  return chip_tooltip (self, trace, (int) i);
+}
+
 static void
 rebuild (AttnscopeTokenStrip *self)
 {
@@ -149,10 +237,10 @@ rebuild (AttnscopeTokenStrip *self)
   gboolean raw = attnscope_view_state_get_raw_tokens (attnscope_session_get_view (self->session));
   g_auto (GStrv) labels
       = ar_token_labels_from_trace (trace, raw ? AR_TOKEN_LABEL_RAW : AR_TOKEN_LABEL_DEFAULT);
-  const char *const *texts = (const char *const *) trace->token_texts;
   /* a translation's decoder input starts with the model's decoder start token (Marian's <pad>) */
   gboolean decoder = !self->source && trace->source != NULL;
-  for (int i = 0; i < trace->n_tokens; i++)
+  int shown = MIN (trace->n_tokens, ATTNSCOPE_STRIP_MAX_CHIPS);
+  for (int i = 0; i < shown; i++)
     {
       g_autofree char *label
           = decoder && i == 0
@@ -165,41 +253,20 @@ rebuild (AttnscopeTokenStrip *self)
       gboolean pair = trace->segment_b_start > 0;
       if (pair)
         gtk_widget_add_css_class (chip, i < trace->segment_b_start ? "segment-a" : "segment-b");
-      /* Translators: tooltip of a token chip: position, token id, vocabulary string. */
-      g_autofree char *tooltip = g_strdup_printf (_ ("Token %d · id %d · “%s”"), i,
-                                                  (int) trace->ids[i], trace->tokens[i]);
-      if (pair)
-        {
-          g_autofree char *base = g_steal_pointer (&tooltip);
-          /* Translators: a token chip's tooltip, then its sentence of a pair and token type. */
-          tooltip = g_strdup_printf (
-              _ ("%s\nsentence %s · token type %d"), base, i < trace->segment_b_start ? "A" : "B",
-              trace->type_ids != NULL ? (int) trace->type_ids[i] : (i >= trace->segment_b_start));
-        }
-      int part, n_parts;
-      gunichar c;
-      if (as_readable_split_part (texts, trace->n_tokens, i, &part, &n_parts, &c))
-        {
-          char utf8[8] = { 0 };
-          g_unichar_to_utf8 (c, utf8);
-          g_autofree char *base = g_steal_pointer (&tooltip);
-          /* Translators: a token that holds some of the bytes of a character. */
-          tooltip = g_strdup_printf (_ ("%s\npart %d of %d of “%s” (its bytes are split over %d "
-                                        "tokens)"),
-                                     base, part, n_parts, utf8, n_parts);
-        }
-      if (decoder && i == 0)
-        {
-          g_autofree char *base = g_steal_pointer (&tooltip);
-          tooltip = g_strdup_printf (_ ("%s\nThe decoder's start token: the target's tokens follow "
-                                        "it, each predicted from the ones before"),
-                                     base);
-        }
-      gtk_widget_set_tooltip_text (chip, tooltip);
       g_object_set_data (G_OBJECT (chip), "token-index", GINT_TO_POINTER (i));
       g_signal_connect (chip, "toggled", G_CALLBACK (chip_toggled), self);
       gtk_widget_set_parent (chip, GTK_WIDGET (self));
       g_ptr_array_add (self->chips, chip);
+    }
+  if (shown < trace->n_tokens)
+    {
+      /* Translators: the end of the token strip of a long text; %d: the tokens without a chip */
+      g_autofree char *more
+          = g_strdup_printf (_ ("… and %d more tokens: click them in the figures to select one"),
+                             trace->n_tokens - shown);
+      GtkWidget *label = gtk_label_new (more);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_set_parent (label, GTK_WIDGET (self));
     }
   sync_selection (self);
 }
@@ -341,6 +408,9 @@ attnscope_token_strip_init (AttnscopeTokenStrip *self)
   g_signal_group_connect_swapped (self->view_signals, "notify::selected-token",
                                   G_CALLBACK (sync_selection), self);
   gtk_widget_set_layout_manager (GTK_WIDGET (self), attnscope_wrap_layout_new (6, 6));
+  /* one tooltip for all chips, made when asked */
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
   GtkEventController *key = gtk_event_controller_key_new ();
   /* before the chips: the window's arrow-key focus moves would leave the strip */
   gtk_event_controller_set_propagation_phase (key, GTK_PHASE_CAPTURE);

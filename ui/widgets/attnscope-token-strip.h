@@ -29,5 +29,7 @@ void attnscope_token_strip_set_session (AttnscopeTokenStrip *self, AttnscopeSess
 guint attnscope_token_strip_get_n_chips (AttnscopeTokenStrip *self);
 const char *attnscope_token_strip_get_chip_label (AttnscopeTokenStrip *self, guint i);
 GtkToggleButton *attnscope_token_strip_get_chip (AttnscopeTokenStrip *self, guint i);
+/* The tooltip the strip shows over chip I (position, id, vocabulary string, ...), made now. */
+char *attnscope_token_strip_dup_chip_tooltip (AttnscopeTokenStrip *self, guint i);
 
 G_END_DECLS
