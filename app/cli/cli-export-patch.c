@@ -51,6 +51,7 @@ cli_export_patch_figure (AsModel *model, const AsTrace *a, const AsTrace *b,
   if (!as_patch_with (model, base->ids, source->ids, a->n_tokens, &metric, what, &so, effects,
                       &result, error))
     return NULL;
+  g_free (cli_patch_gap_warning (&result));
   g_autofree char *measure = ar_ablation_measure_label (tokenizer, &metric);
   return ar_build_patch_figure (effects, what, base, patch->reverse, &result, measure, texts,
                                 view->annotate);

@@ -3,6 +3,8 @@
  * process. */
 #include "cli-intervene.h"
 
+#include <math.h>
+
 #include "as-ablation.h"
 #include "as-error.h"
 #include "as-tokenizer.h"
@@ -160,4 +162,17 @@ cli_metric_describe (AsModel *model, const AsMetric *metric)
   g_autofree char *tb = as_tokenizer_dup_token_text (tokenizer, metric->vs_id);
   g_autofree char *b = cli_json_quote (tb);
   return g_strdup_printf ("logit(%s) - logit(%s)", a, b);
+}
+
+char *
+cli_patch_gap_warning (const AsPatchResult *result)
+{
+  if (!as_patch_gap_is_small (result))
+    return NULL;
+  char *warning = g_strdup_printf (
+      "the measure differs by only %.3g between the texts (%.6g and %.6g): every effect is "
+      "divided by that, so the normalised effects are unstable",
+      fabs (result->source - result->base), result->base, result->source);
+  g_printerr ("attnscope: warning: %s\n", warning);
+  return warning;
 }

@@ -11,6 +11,7 @@
 
 #include "as-forward.h"
 #include "as-model.h"
+#include "as-patching.h"
 
 G_BEGIN_DECLS
 
@@ -65,6 +66,10 @@ void cli_intervene_add_part_options (JsonBuilder *builder);
 int cli_intervene_n_heads (void);
 int cli_intervene_n_mlps (void);
 
+/* When RESULT's texts barely differ in the measure (as_patch_gap_is_small): a warning that the
+ * normalised effects are unstable, also printed to standard error (owned); otherwise NULL. */
+char *cli_patch_gap_warning (const AsPatchResult *result);
+
 G_END_DECLS
 
 #include "as-ablation.h"
@@ -85,5 +90,9 @@ void cli_intervene_scan_options (AsScanOptions *o);
 
 /* "logit(' car')", "logit(' car') − logit(' man')", "loss" (owned). */
 char *cli_metric_describe (AsModel *model, const AsMetric *metric);
+
+/* When RESULT's texts barely differ in the measure (as_patch_gap_is_small): a warning that the
+ * normalised effects are unstable, also printed to standard error (owned); otherwise NULL. */
+char *cli_patch_gap_warning (const AsPatchResult *result);
 
 G_END_DECLS

@@ -54,7 +54,7 @@ set_ids (JsonBuilder *b, const char *member, const AsTrace *t)
 static void
 print_json (AsModel *model, const AsTrace *base, const AsTrace *source, AsPatchWhat what,
             gboolean reverse, const AsMetric *metric, const char *measure, const double *effects,
-            int rows, int cols, const AsPatchResult *r)
+            int rows, int cols, const AsPatchResult *r, const char *warning)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
@@ -70,6 +70,8 @@ print_json (AsModel *model, const AsTrace *base, const AsTrace *source, AsPatchW
   cli_json_set_int (b, "vs_id", metric->vs_id);
   cli_json_set_number (b, "base", r->base);
   cli_json_set_number (b, "source", r->source);
+  if (warning != NULL)
+    cli_json_set_string (b, "warning", warning);
   double lo, hi;
   effects_range (effects, (gsize) rows * cols, &lo, &hi);
   cli_json_set_number (b, "min", lo);
@@ -155,8 +157,10 @@ run_patch (const PatchArgs *a)
   if (!as_patch_with (model, base->ids, source->ids, T, &metric, what, &so, effects, &r, &error))
     return cli_fail (error);
   g_autofree char *measure = cli_metric_describe (model, &metric);
+  g_autofree char *warning = cli_patch_gap_warning (&r);
   if (a->json)
-    print_json (model, base, source, what, a->reverse, &metric, measure, effects, rows, cols, &r);
+    print_json (model, base, source, what, a->reverse, &metric, measure, effects, rows, cols, &r,
+                warning);
   else
     print_text (what, a->reverse, measure, effects, rows, cols, &r);
   return CLI_EXIT_OK;

@@ -6,6 +6,7 @@
  * only the layers from l on). */
 #include "as-patching.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "as-error.h"
@@ -201,4 +202,11 @@ as_patch_with (AsModel *model, const int32_t *base, const int32_t *source, int n
   if (result != NULL)
     *result = (AsPatchResult){ .base = va, .source = vb, .stats = st };
   return TRUE;
+}
+
+gboolean
+as_patch_gap_is_small (const AsPatchResult *result)
+{
+  double scale = fmax (1.0, fmax (fabs (result->base), fabs (result->source)));
+  return fabs (result->source - result->base) < AS_PATCH_SMALL_GAP * scale;
 }

@@ -23,6 +23,15 @@ typedef struct
   AsScanStats stats;
 } AsPatchResult;
 
+/* The measure's gap between the texts below which the normalised effects are noise: a fraction
+ * of the larger of 1 and the two values (a logit difference of −0.0950 against −0.0946 divides
+ * every effect by 0.0004). */
+#define AS_PATCH_SMALL_GAP 0.01
+
+/* TRUE when RESULT's source and base differ by less than AS_PATCH_SMALL_GAP of the larger of 1,
+ * |base| and |source|: the effects are still computed, but callers warn that they are unstable. */
+gboolean as_patch_gap_is_small (const AsPatchResult *result);
+
 /* Patches each part WHAT names, one at a time, from the pass over SOURCE into the pass over
  * BASE (both N_IDS tokens) of MODEL and writes to EFFECTS the normalised change of METRIC:
  * (patched − base) / (source − base), 0 = BASE's value, 1 = SOURCE's. Each patched pass starts at

@@ -8,6 +8,7 @@
  * `run --dump` follows the core's pass), T5 is refused naming its relative bias, and --ablate is
  * refused for a translation model. */
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "check-close.h"
@@ -232,6 +233,35 @@ test_translation (void)
   g_assert_false (g_file_test (dump, G_FILE_TEST_EXISTS));
 }
 
+/* Patching warns when the measure barely differs between the texts (on attnscope-mini " it" − "
+ * is" is 0.0005 apart for these two), and not when it differs. */
+static void
+test_small_gap (void)
+{
+  g_autofree char *mini = shipped ("attnscope-mini");
+  const char *texts[][2] = { { "The man saw the girl", "The man saw the house" },
+                             { "The man saw the car", "The man saw the dog" } };
+  for (int i = 0; i < 2; i++)
+    {
+      g_auto (Run) r
+          = run_cli ("patch", "--model", mini, "--what", "mlps", "--text", texts[i][0], "--text",
+                     texts[i][1], "--token", " it", "--vs-token", " is", "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (JsonNode) root = parse_json (r.out);
+      JsonObject *o = json_node_get_object (root);
+      double gap = fabs (json_object_get_double_member (o, "base")
+                         - json_object_get_double_member (o, "source"));
+      g_test_message ("%s / %s: gap %g", texts[i][0], texts[i][1], gap);
+      gboolean warned = json_object_has_member (o, "warning");
+      g_assert_cmpint (warned, ==, i == 0);
+      g_assert_cmpint (strstr (r.err, "unstable") != NULL, ==, i == 0);
+      if (i == 0)
+        g_assert_cmpfloat (gap, <, 0.01);
+      else
+        g_assert_cmpfloat (gap, >, 0.01);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -240,5 +270,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/whatif-base/llama", test_llama);
   g_test_add_func ("/cli/whatif-base/shards", test_shards);
   g_test_add_func ("/cli/whatif-base/translation", test_translation);
+  g_test_add_func ("/cli/whatif-base/small-gap", test_small_gap);
   return g_test_run ();
 }

@@ -217,6 +217,24 @@ test_patch_cancel (void)
   g_assert_cmpint (w.calls, ==, 0);
 }
 
+/* The measure's gap below which patching warns: the case from a real run, and its neighbours. */
+static void
+test_patch_small_gap (void)
+{
+  AsPatchResult r = { .base = -0.0950, .source = -0.0946 };
+  g_assert_true (as_patch_gap_is_small (&r));
+  r = (AsPatchResult){ .base = 0.5, .source = 2.0 };
+  g_assert_false (as_patch_gap_is_small (&r));
+  r = (AsPatchResult){ .base = 0.5, .source = 0.509 }; /* 0.009 < 0.01 · 1 */
+  g_assert_true (as_patch_gap_is_small (&r));
+  r = (AsPatchResult){ .base = 0.5, .source = 0.52 };
+  g_assert_false (as_patch_gap_is_small (&r));
+  r = (AsPatchResult){ .base = 100.0, .source = 100.5 }; /* 0.5 < 0.01 · 100.5 */
+  g_assert_true (as_patch_gap_is_small (&r));
+  r = (AsPatchResult){ .base = -100.0, .source = -98.0 };
+  g_assert_false (as_patch_gap_is_small (&r));
+}
+
 static void
 test_means_too_long (void)
 {
@@ -244,6 +262,7 @@ main (int argc, char **argv)
   g_test_add_func ("/whatif-base/scan-mean", test_scan_mean);
   g_test_add_func ("/whatif-base/patch-heads", test_patch_heads_base);
   g_test_add_func ("/whatif-base/patch-cancel", test_patch_cancel);
+  g_test_add_func ("/whatif-base/patch-small-gap", test_patch_small_gap);
   g_test_add_func ("/whatif-base/means-too-long", test_means_too_long);
   return g_test_run ();
 }

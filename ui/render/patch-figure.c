@@ -79,6 +79,13 @@ ar_build_patch_figure (const double *effects, AsPatchWhat what, const AsTrace *b
   double b_value = reverse ? result->base : result->source;
   g_autofree char *range = g_strdup_printf (_ ("A %.4f, B %.4f; effects from %.4f to %.4f"),
                                             a_value, b_value, low, high);
+  if (as_patch_gap_is_small (result))
+    {
+      char *warned = g_strdup_printf (
+          "%s · %s", range, _ ("A and B barely differ in the measure: the effects are unstable"));
+      g_free (range);
+      range = warned;
+    }
   fig->subtitle = ar_built_figure_take (
       built, b_subtitle != NULL ? g_strdup_printf ("%s ‖ B: %s\n%s", subtitle, b_subtitle, range)
                                 : g_strdup_printf ("%s\n%s", subtitle, range));
