@@ -75,21 +75,54 @@ real_vectors_model_name (RealVectorsModel model)
   return specs[model].name;
 }
 
-/* The distinct rows of one set, in the order they first occur. */
+/* The distinct rows of one set, in the order they first occur. A row is a repeat when its bytes
+ * were seen, or when the tokens that determine it were: the same token for the embedding table;
+ * for a causal stack the same prefix up to the row (two lines that start alike give the same
+ * vectors there mathematically, but the matrix products of different lengths may round them
+ * differently on another processor's kernels: counting them by bytes alone made the set depend on
+ * the BLAS build); for the rest the same line (and target) and position. */
 typedef struct
 {
-  GHashTable *seen; /* GBytes of a row */
-  GArray *rows;     /* float, [n][d] */
+  GHashTable *seen;     /* GBytes of a row */
+  GHashTable *contexts; /* GBytes of a row's determining tokens */
+  GArray *rows;         /* float, [n][d] */
   int n, d;
 } Collector;
 
+/* The tokens row R of SOURCE's vectors in TRACE depends on, with R, as bytes. */
+static GBytes *
+row_context (const AsTrace *trace, AsVectorSource source, int r)
+{
+  GByteArray *key = g_byte_array_new ();
+  int32_t head[2] = { r, -1 };
+  if (source == AS_VECTORS_TOKEN_EMBEDDINGS)
+    head[0] = trace->ids[r];
+  g_byte_array_append (key, (const guint8 *) head, sizeof head);
+  if (source == AS_VECTORS_TOKEN_EMBEDDINGS)
+    return g_byte_array_free_to_bytes (key);
+  gboolean prefix = trace->causal && trace->source == NULL;
+  int n = prefix ? r + 1 : trace->n_tokens;
+  g_byte_array_append (key, (const guint8 *) trace->ids, (guint) (sizeof (int32_t) * n));
+  if (trace->source != NULL)
+    {
+      int32_t sep = -2;
+      g_byte_array_append (key, (const guint8 *) &sep, sizeof sep);
+      g_byte_array_append (key, (const guint8 *) trace->source->ids,
+                           (guint) (sizeof (int32_t) * trace->source->n_tokens));
+    }
+  return g_byte_array_free_to_bytes (key);
+}
+
 static void
-collect (Collector *c, const float *v, int t, int d)
+collect (Collector *c, const AsTrace *trace, AsVectorSource source, const float *v, int t, int d)
 {
   g_assert_true (c->d == 0 || c->d == d);
   c->d = d;
   for (int r = 0; r < t && c->n < REAL_VECTORS_ROWS; r++)
     {
+      GBytes *context = row_context (trace, source, r);
+      if (!g_hash_table_add (c->contexts, context))
+        continue;
       GBytes *key = g_bytes_new (v + (gsize) r * d, sizeof (float) * d);
       if (!g_hash_table_add (c->seen, key))
         continue;
@@ -144,9 +177,11 @@ real_vectors_sets (RealVectorsModel which)
 
   Collector c[N_SETS];
   for (int s = 0; s < N_SETS; s++)
-    c[s] = (Collector){ g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
-                                               (GDestroyNotify) g_bytes_unref, NULL),
-                        g_array_new (FALSE, FALSE, sizeof (float)), 0, 0 };
+    c[s] = (Collector){
+      g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL),
+      g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL),
+      g_array_new (FALSE, FALSE, sizeof (float)), 0, 0
+    };
   for (int l = 0; lines[l] != NULL; l++)
     {
       gboolean full = TRUE;
@@ -164,7 +199,7 @@ real_vectors_sets (RealVectorsModel which)
           const float *v = as_trace_vectors_get (trace, spec->sets[s].source, spec->sets[s].layer,
                                                  -1, &t, &d, &error);
           g_assert_no_error (error);
-          collect (&c[s], v, t, d);
+          collect (&c[s], trace, spec->sets[s].source, v, t, d);
         }
     }
 
@@ -178,6 +213,7 @@ real_vectors_sets (RealVectorsModel which)
       set->d = c[s].d;
       set->x = (float *) g_array_free (c[s].rows, FALSE);
       g_hash_table_destroy (c[s].seen);
+      g_hash_table_destroy (c[s].contexts);
       g_ptr_array_add (sets, set);
     }
   return sets;

@@ -6,8 +6,10 @@
  * 2's tokenizer (decoder-models.h, "llama-spm"). Each set holds the first REAL_VECTORS_ROWS
  * distinct vectors of the tokens of the model's held-out text (data/models/NAME/heldout.txt;
  * en-de: heldout.en as the source and heldout.de as the decoder's input; the Llama model reads
- * attnscope-mini's), line after line in text order: exactly what the projection of those texts
- * sees, as the command line and the window merge identical rows before t-SNE and UMAP. The sets:
+ * attnscope-mini's), line after line in text order: what the projection of those texts sees,
+ * as the command line and the window merge identical rows before t-SNE and UMAP (here a row also
+ * counts as a repeat when the tokens it depends on were seen, so that the set does not depend on
+ * how a processor's BLAS kernels round matrix products of different lengths). The sets:
  *   attnscope-mini, attnscope-mini-bert: hidden states after block 2 and after the last block
  *     (hidden[2], hidden[4]), and the token embeddings (the rows of the embedding table);
  *   attnscope-mini-en-de's decoder: hidden[1] and hidden[3] (after its last block), and its

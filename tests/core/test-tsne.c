@@ -378,7 +378,11 @@ test_sklearn_barnes_hut (void)
 /* ---- the vectors users project, against scikit-learn over several seeds ---- */
 
 #define REAL_N_SEEDS 5
-#define REAL_TRUST_MARGIN 0.005
+/* The mean over 5 seeds moves with the processor's BLAS kernels on both sides (the PCA start,
+ * the affinities): on one machine, the 12 sets' differences to scikit-learn were −0.0029 …
+ * +0.0019 with AVX-512 kernels and −0.0062 … +0.0050 with OPENBLAS_CORETYPE=Haswell, around 0
+ * both times (UMAP's, against umap-js, stayed within ±0.0033 and keeps 0.005). */
+#define REAL_TRUST_MARGIN 0.01
 
 /* Every set of one model (real-vectors.h) embedded by attnscope with its defaults (perplexity
  * 30, PCA initialisation, learning rate "auto", Barnes-Hut) and seeds 0..4: the mean
