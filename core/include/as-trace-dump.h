@@ -40,4 +40,18 @@ gboolean as_trace_dump_h5_select (const AsTrace *trace, const char *model_name,
                                   const char *architecture, const AsTraceDumpSelection *selection,
                                   const char *path, AsOutputFlags flags, GError **error);
 
+/* Computes logits rows FIRST … FIRST + N − 1 [N][V] of a trace into OUT, or fails. */
+typedef gboolean (*AsTraceDumpLogitsFunc) (gpointer data, int first, int n, float *out,
+                                           GError **error);
+
+/* As as_trace_dump_h5_select, for a trace that may hold the logits of its last position only (a
+ * pass without all_logits): when it does, the `logits` dataset [T][V] is chunked [≤ 64][V] and
+ * filled 64 rows at a time from LOGITS (with LOGITS_DATA), so that the [T][V] logits — 1.6 GB at
+ * 8,192 tokens of a 49,152-token vocabulary — are never in memory at once. A trace with every
+ * position's logits writes them as as_trace_dump_h5_select does (LOGITS may then be NULL). */
+gboolean as_trace_dump_h5_streamed (const AsTrace *trace, const char *model_name,
+                                    const char *architecture, const AsTraceDumpSelection *selection,
+                                    AsTraceDumpLogitsFunc logits, gpointer logits_data,
+                                    const char *path, AsOutputFlags flags, GError **error);
+
 G_END_DECLS

@@ -216,16 +216,79 @@ write_head_array (hid_t file, const char *name, const AsTrace *t, const float *a
   return ok;
 }
 
+/* Where the `logits` dataset gets rows the trace does not hold (as_trace_dump_h5_streamed). */
+typedef struct
+{
+  AsTraceDumpLogitsFunc rows;
+  gpointer data;
+} LogitsSource;
+
+/* Logits rows computed and written per block: 64 × V floats (12.6 MB at V = 49,152). */
+#define DUMP_LOGITS_BLOCK 64
+
+/* logits [T][V] of T: the trace's own when it holds every row, else chunked [≤ 64][V] and
+ * filled block by block from SRC. Fails with AS_ERROR_IO naming the dataset, or as SRC fails. */
+static gboolean
+write_logits (hid_t file, const AsTrace *t, const LogitsSource *src, GError **error)
+{
+  hsize_t T = t->n_tokens, V = t->vocab_size;
+  hsize_t dims[] = { T, V };
+  if (t->logits_rows == t->n_tokens)
+    return as_h5_write_dataset (file, "logits", H5T_IEEE_F32LE, t->logits, 2, dims, error);
+  g_return_val_if_fail (src != NULL && src->rows != NULL, FALSE);
+  hsize_t block_rows = MIN (T, DUMP_LOGITS_BLOCK), chunk[] = { MAX (block_rows, 1), MAX (V, 1) };
+  hid_t space = H5Screate_simple (2, dims, NULL);
+  hid_t plist = H5Pcreate (H5P_DATASET_CREATE);
+  herr_t status = space < 0 || plist < 0 ? -1 : T * V > 0 ? H5Pset_chunk (plist, 2, chunk) : 0;
+  hid_t dset = status < 0 ? H5I_INVALID_HID
+                          : H5Dcreate2 (file, "logits", H5T_IEEE_F32LE, space, H5P_DEFAULT, plist,
+                                        H5P_DEFAULT);
+  status = dset < 0 ? -1 : 0;
+  gboolean computed = TRUE;
+  float *block = g_try_new (float, MAX (block_rows * V, 1)); /* [block_rows][V] */
+  if (block == NULL)
+    status = -1;
+  for (hsize_t r0 = 0; status >= 0 && computed && r0 < T; r0 += block_rows)
+    {
+      hsize_t n = MIN (block_rows, T - r0);
+      computed = src->rows (src->data, (int) r0, (int) n, block, error);
+      hsize_t start[] = { r0, 0 }, count[] = { n, V };
+      hid_t memory = computed ? H5Screate_simple (2, count, NULL) : H5I_INVALID_HID;
+      if (computed)
+        status = memory < 0 ? -1
+                            : H5Sselect_hyperslab (space, H5S_SELECT_SET, start, NULL, count, NULL);
+      if (computed && status >= 0)
+        status = H5Dwrite (dset, H5T_NATIVE_FLOAT, memory, space, H5P_DEFAULT, block);
+      if (memory >= 0)
+        H5Sclose (memory);
+    }
+  g_free (block);
+  if (dset >= 0)
+    H5Dclose (dset);
+  if (plist >= 0)
+    H5Pclose (plist);
+  if (space >= 0)
+    H5Sclose (space);
+  if (!computed)
+    return FALSE;
+  if (status < 0)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_IO, "could not write dataset 'logits'");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* An encoder–decoder trace: both stacks and the cross-attention, with the names of transformers'
  * Seq2SeqLMOutput (encoder_attentions, decoder_attentions, cross_attentions, ...). */
 static gboolean
 write_translation (hid_t file, const AsTrace *t, const AsTraceDumpSelection *selection,
-                   GError **error)
+                   const LogitsSource *logits_src, GError **error)
 {
   const AsTrace *e = t->source;
-  hsize_t L = t->n_layer, T = t->n_tokens, D = t->d_model, V = t->vocab_size;
+  hsize_t L = t->n_layer, T = t->n_tokens, D = t->d_model;
   hsize_t Le = e->n_layer, S = e->n_tokens;
-  hsize_t enc_hidden[] = { Le + 1, S, D }, dec_hidden[] = { L + 1, T, D }, logits[] = { T, V };
+  hsize_t enc_hidden[] = { Le + 1, S, D }, dec_hidden[] = { L + 1, T, D };
   return write_ids (file, "source_ids", e->ids, S, error)
          && write_ids (file, "target_ids", t->ids, T, error)
          && write_tokens (file, "source_tokens", e->tokens, S, error)
@@ -237,12 +300,12 @@ write_translation (hid_t file, const AsTrace *t, const AsTraceDumpSelection *sel
                                  enc_hidden, error)
          && as_h5_write_dataset (file, "decoder_hidden_states", H5T_IEEE_F32LE, t->hidden, 3,
                                  dec_hidden, error)
-         && as_h5_write_dataset (file, "logits", H5T_IEEE_F32LE, t->logits, 2, logits, error);
+         && write_logits (file, t, logits_src, error);
 }
 
 static gboolean
 write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *architecture,
-             const AsTraceDumpSelection *selection, GError **error)
+             const AsTraceDumpSelection *selection, const LogitsSource *logits_src, GError **error)
 {
   hsize_t L = t->n_layer, T = t->n_tokens, D = t->d_model, hd = t->head_dim;
   hsize_t V = t->vocab_size;
@@ -264,15 +327,13 @@ write_trace (hid_t file, const AsTrace *t, const char *model_name, const char *a
   H5Tclose (str_type);
 
   hsize_t hidden_dims[] = { L + 1, T, D };
-  hsize_t logits_dims[] = { T, V };
   ok = ok && write_attention (file, "attentions", t, selection, error);
   ok = ok
        && as_h5_write_dataset (file, "hidden_states", H5T_IEEE_F32LE, t->hidden, 3, hidden_dims,
                                error);
   ok = ok && write_head_array (file, "contexts", t, t->ctx, T, hd, selection, error);
   if (V > 0)
-    ok = ok
-         && as_h5_write_dataset (file, "logits", H5T_IEEE_F32LE, t->logits, 2, logits_dims, error);
+    ok = ok && write_logits (file, t, logits_src, error);
   ok = ok && write_string_attribute (file, "model", model_name, error);
   ok = ok && write_string_attribute (file, "architecture", architecture, error);
   return ok;
@@ -290,20 +351,35 @@ as_trace_dump_h5_select (const AsTrace *trace, const char *model_name, const cha
                          const AsTraceDumpSelection *selection, const char *path,
                          AsOutputFlags flags, GError **error)
 {
-  g_return_val_if_fail (trace != NULL && path != NULL, FALSE);
+  g_return_val_if_fail (trace != NULL, FALSE);
   g_return_val_if_fail (trace->vocab_size == 0 || trace->logits_rows == trace->n_tokens, FALSE);
+  return as_trace_dump_h5_streamed (trace, model_name, architecture, selection, NULL, NULL, path,
+                                    flags, error);
+}
+
+gboolean
+as_trace_dump_h5_streamed (const AsTrace *trace, const char *model_name, const char *architecture,
+                           const AsTraceDumpSelection *selection, AsTraceDumpLogitsFunc logits,
+                           gpointer logits_data, const char *path, AsOutputFlags flags,
+                           GError **error)
+{
+  g_return_val_if_fail (trace != NULL && path != NULL, FALSE);
+  g_return_val_if_fail (
+      trace->vocab_size == 0 || trace->logits_rows == trace->n_tokens || logits != NULL, FALSE);
+  LogitsSource logits_src = { logits, logits_data };
   AsH5Atomic atomic;
   if (!as_h5_atomic_begin (&atomic, path, flags, error))
     return FALSE;
   GError *local = NULL;
-  gboolean ok = trace->source != NULL
-                    ? write_translation (atomic.file, trace, selection, &local)
-                          && write_string_attribute (atomic.file, "model",
-                                                     model_name ? model_name : "", &local)
-                          && write_string_attribute (atomic.file, "architecture",
-                                                     architecture ? architecture : "", &local)
-                    : write_trace (atomic.file, trace, model_name ? model_name : "",
-                                   architecture ? architecture : "", selection, &local);
+  gboolean ok
+      = trace->source != NULL
+            ? write_translation (atomic.file, trace, selection, &logits_src, &local)
+                  && write_string_attribute (atomic.file, "model", model_name ? model_name : "",
+                                             &local)
+                  && write_string_attribute (atomic.file, "architecture",
+                                             architecture ? architecture : "", &local)
+            : write_trace (atomic.file, trace, model_name ? model_name : "",
+                           architecture ? architecture : "", selection, &logits_src, &local);
   if (!as_h5_atomic_end (&atomic, ok, ok ? error : NULL) || !ok)
     {
       if (local != NULL)
