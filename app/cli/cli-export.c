@@ -293,7 +293,15 @@ build_similarity (const Side *a, const ExportRequest *req, const ArFigureTexts *
     sim = as_trace_similarity (a->trace, req->source, req->vectors_layer, req->vectors_head, error);
   if (sim == NULL)
     return NULL;
-  return ar_build_similarity_figure (a->trace, sim, req->source, req->vectors_layer,
+  int n = a->trace->n_tokens;
+  if (req->selection.pool_words)
+    {
+      g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (a->trace);
+      n = spans->n_words;
+    }
+  g_autoptr (GBytes) values
+      = g_bytes_new_take (g_steal_pointer (&sim), (gsize) n * n * sizeof (float));
+  return ar_build_similarity_figure (a->trace, values, NULL, req->source, req->vectors_layer,
                                      req->vectors_head, &req->selection, texts);
 }
 

@@ -506,6 +506,93 @@ test_grid (void)
   g_assert_cmpint (head, ==, 11);
 }
 
+/* The colour range and the clipped flag, read a row span at a time, against every cell asked
+ * one by one: causal masks with and without a window, a cell mask, NaN cells, a first row of one
+ * value, autoscale and log colours. */
+static void
+naive_range (const ArViewSelection *view, const ArHeatmapFigure *fig, double *vmin, double *vmax)
+{
+  double lo = INFINITY, hi = -INFINITY, smallest = INFINITY;
+  int rows_with_choice = 0;
+  for (int i = 0; i < fig->n_rows; i++)
+    {
+      int k = 0;
+      for (int j = 0; j < fig->n_cols; j++)
+        k += ar_heatmap_cell_state (fig, i, j) == AR_CELL_VALUE;
+      rows_with_choice += k > 1;
+    }
+  for (int i = 0; i < fig->n_rows; i++)
+    {
+      int k = 0;
+      for (int j = 0; j < fig->n_cols; j++)
+        k += ar_heatmap_cell_state (fig, i, j) == AR_CELL_VALUE;
+      if (k == 1 && rows_with_choice > 0)
+        continue;
+      for (int j = 0; j < fig->n_cols; j++)
+        if (ar_heatmap_cell_state (fig, i, j) == AR_CELL_VALUE)
+          {
+            double v = fig->values[(gsize) i * fig->n_cols + j];
+            lo = MIN (lo, v), hi = MAX (hi, v);
+            if (v > 0)
+              smallest = MIN (smallest, v);
+          }
+    }
+  gboolean data = view->autoscale && hi > lo;
+  *vmin = data ? lo : 0;
+  *vmax = data ? hi : 1;
+  if (view->log_colors)
+    *vmin = !data ? 1e-3 * *vmax : MAX (isfinite (smallest) ? smallest : 0, 1e-4 * *vmax);
+}
+
+static void
+test_heatmap_view_range (void)
+{
+  enum
+  {
+    N = 23
+  };
+  float values[N * N];
+  guint8 mask[N * N];
+  GRand *rand = g_rand_new_with_seed (7);
+  for (int k = 0; k < N * N; k++)
+    {
+      values[k] = (float) g_rand_double_range (rand, -0.5, 1.5);
+      mask[k] = g_rand_int_range (rand, 0, 9) == 0 ? AR_CELL_NO_PARTNER : AR_CELL_VALUE;
+    }
+  values[5 * N + 2] = NAN;
+  values[17 * N + 17] = NAN;
+  values[20 * N + 3] = 9.0f; /* the largest, inside the window of 20 only when it is wide */
+  g_rand_free (rand);
+  int checked = 0;
+  for (int masked = 0; masked < 2; masked++)
+    for (int window = 0; window <= 20; window += 4)
+      for (int with_mask = 0; with_mask < 2; with_mask++)
+        for (int flags = 0; flags < 4; flags++)
+          {
+            ArHeatmapFigure fig;
+            ar_heatmap_figure_init (&fig);
+            fig.n_rows = fig.n_cols = N;
+            fig.values = values;
+            fig.mask_upper = masked;
+            fig.window = masked ? window : 0;
+            fig.cell_mask = with_mask ? mask : NULL;
+            ArViewSelection view = { .autoscale = flags & 1, .log_colors = (flags & 2) != 0 };
+            double a0, a1, b0, b1;
+            ar_heatmap_view_range (&view, &fig, &a0, &a1);
+            naive_range (&view, &fig, &b0, &b1);
+            g_assert_cmpfloat (a0, ==, b0);
+            g_assert_cmpfloat (a1, ==, b1);
+            fig.vmin = a0, fig.vmax = a1;
+            gboolean clipped = FALSE;
+            for (int i = 0; i < N; i++)
+              for (int j = 0; j < N; j++)
+                clipped = clipped || ar_heatmap_cell_clipped (&fig, i, j);
+            g_assert_cmpint (ar_heatmap_find_clipped (&fig), ==, clipped);
+            checked += clipped;
+          }
+  g_assert_cmpint (checked, >, 0); /* some cases clip: the comparison saw both answers */
+}
+
 int
 main (int argc, char **argv)
 {
@@ -518,6 +605,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/render/heatmap/annotation", test_heatmap_annotation);
   g_test_add_func ("/ui/render/heatmap/hit", test_heatmap_hit);
   g_test_add_func ("/ui/render/heatmap/long-text", test_heatmap_long_text);
+  g_test_add_func ("/ui/render/heatmap/view-range", test_heatmap_view_range);
   g_test_add_func ("/ui/render/heatmap/size-grows", test_heatmap_size_grows);
   g_test_add_func ("/ui/render/grid/hit-and-colours", test_grid);
   return g_test_run ();

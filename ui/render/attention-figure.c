@@ -160,6 +160,9 @@ ar_build_attention_figure (const ArAttention *attention, const ArViewSelection *
     {
       if (owned != NULL)
         fig->values = ar_built_figure_take (built, g_steal_pointer (&owned)); /* on demand */
+      else if (attention->one_layer && attention->layer_values != NULL && !view->normalize_rows
+               && g_bytes_get_data (attention->layer_values, NULL) == (gconstpointer) matrix)
+        fig->values = ar_built_figure_keep_bytes (built, attention->layer_values); /* shared */
       else if (view->aggregate == AR_AGGREGATE_HEAD && !view->normalize_rows)
         {
           /* The head's matrix is the trace's own: borrowed, not copied. */

@@ -8,6 +8,7 @@ struct _ArBuiltFigure
   GPtrArray *owned;  /* memory freed with g_free */
   GPtrArray *strvs;  /* string vectors freed with g_strfreev */
   GPtrArray *traces; /* traces the parts borrow from */
+  GPtrArray *bytes;  /* shared data the parts borrow from (GBytes) */
 };
 
 ArBuiltFigure *
@@ -18,6 +19,7 @@ ar_built_figure_new (void)
   fig->owned = g_ptr_array_new_with_free_func (g_free);
   fig->strvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
   fig->traces = g_ptr_array_new_with_free_func ((GDestroyNotify) as_trace_unref);
+  fig->bytes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   return fig;
 }
 
@@ -37,6 +39,7 @@ ar_built_figure_unref (ArBuiltFigure *fig)
   g_ptr_array_unref (fig->owned);
   g_ptr_array_unref (fig->strvs);
   g_ptr_array_unref (fig->traces);
+  g_ptr_array_unref (fig->bytes);
   g_free (fig);
 }
 
@@ -74,6 +77,13 @@ ar_built_figure_take_strv (ArBuiltFigure *fig, char **strv)
   if (strv != NULL)
     g_ptr_array_add (fig->strvs, strv);
   return (const char *const *) strv;
+}
+
+gconstpointer
+ar_built_figure_keep_bytes (ArBuiltFigure *fig, GBytes *bytes)
+{
+  g_ptr_array_add (fig->bytes, g_bytes_ref (bytes));
+  return g_bytes_get_data (bytes, NULL);
 }
 
 void

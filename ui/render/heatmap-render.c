@@ -108,11 +108,30 @@ ar_heatmap_cell_clipped (const ArHeatmapFigure *fig, int row, int col)
 gboolean
 ar_heatmap_find_clipped (const ArHeatmapFigure *fig)
 {
+  double top = fig->vmax + 1e-6 * fabs (fig->vmax);
   for (int i = 0; i < fig->n_rows; i++)
-    for (int j = 0; j < fig->n_cols; j++)
-      if (ar_heatmap_cell_clipped (fig, i, j))
-        return TRUE;
+    {
+      int first, end;
+      ar_heatmap_row_span (fig, i, &first, &end);
+      const float *row = fig->values + (gsize) i * fig->n_cols; /* [n_cols] */
+      for (int j = first; j < end; j++)
+        if (row[j] > top /* false for NaN */
+            && (fig->cell_mask == NULL || ar_heatmap_cell_clipped (fig, i, j)))
+          return TRUE;
+    }
   return FALSE;
+}
+
+void
+ar_heatmap_row_span (const ArHeatmapFigure *fig, int row, int *first, int *end)
+{
+  *first = 0;
+  *end = fig->n_cols;
+  if (!fig->mask_upper)
+    return;
+  *end = CLAMP (row + 1, 0, fig->n_cols);
+  if (fig->window > 0)
+    *first = CLAMP (row - fig->window + 1, 0, *end);
 }
 
 ArCellState

@@ -192,6 +192,12 @@ gboolean ar_heatmap_cell_clipped (const ArHeatmapFigure *fig, int row, int col);
 /* What cell (ROW, COL) of FIG holds (NaN values count as AR_CELL_NO_PARTNER). */
 ArCellState ar_heatmap_cell_state (const ArHeatmapFigure *fig, int row, int col);
 
+/* The columns of ROW that the causal mask and window leave (*FIRST … *END − 1; empty when
+ * *FIRST ≥ *END): every other cell of the row is AR_CELL_MASKED. The cells inside still have the
+ * states ar_heatmap_cell_state gives (cell_mask, no partner). Loops over a row of thousands of
+ * cells use it instead of asking each cell. */
+void ar_heatmap_row_span (const ArHeatmapFigure *fig, int row, int *first, int *end);
+
 /* Paints every cell of FIG (the whole matrix, whatever the view) into the rectangle (X, Y, W, H),
  * without gaps, labels or colour bar: the minimap of a zoomed view. */
 void ar_heatmap_paint_cells (cairo_t *cr, const ArHeatmapFigure *fig, double x, double y, double w,

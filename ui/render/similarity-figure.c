@@ -3,6 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "as-attention-ranges.h"
 #include "token-axes.h"
 
 char *
@@ -27,8 +28,8 @@ ar_vectors_description (AsVectorSource source, int layer, int head)
 }
 
 ArBuiltFigure *
-ar_build_similarity_figure (const AsTrace *trace, const float *similarity, AsVectorSource source,
-                            int layer, int head, const ArViewSelection *view,
+ar_build_similarity_figure (const AsTrace *trace, GBytes *similarity, const double *finite_range,
+                            AsVectorSource source, int layer, int head, const ArViewSelection *view,
                             const ArFigureTexts *texts)
 {
   ArBuiltFigure *built = ar_built_figure_new ();
@@ -54,11 +55,16 @@ ar_build_similarity_figure (const AsTrace *trace, const float *similarity, AsVec
   fig->subtitle = ar_built_figure_take (
       built, ar_figure_texts_subtitle (texts, trace->source != NULL ? AR_SUBTITLE_TARGET
                                                                     : AR_SUBTITLE_TEXT));
-  fig->values = ar_built_figure_take (built, g_memdup2 (similarity, nn * sizeof (float)));
+  g_return_val_if_fail (g_bytes_get_size (similarity) == nn * sizeof (float), built);
+  fig->values = ar_built_figure_keep_bytes (built, similarity);
   fig->row_axis = fig->col_axis = view->pool_words ? _ ("Words") : _ ("Tokens");
   fig->colorbar_label = _ ("Cosine similarity");
   gboolean diverging;
-  ar_signed_range (fig->values, nn, view->autoscale, &fig->vmin, &fig->vmax, &diverging);
+  double range[2];
+  if (finite_range == NULL)
+    as_finite_range (fig->values, nn, &range[0], &range[1]);
+  ar_signed_range_of (finite_range != NULL ? finite_range : range, view->autoscale, &fig->vmin,
+                      &fig->vmax, &diverging);
   fig->colormap = diverging ? AR_COLORMAP_RDBU_R : view->colormap;
   fig->annotate = view->annotate;
   fig->decimals = 3;

@@ -20,9 +20,12 @@ char *ar_vectors_description (AsVectorSource source, int layer, int head);
  * (similarities of context vectors crowd near 1), the selected token outlined, colours by the
  * signed-range rule (view-selection.h) in the view's map or, with a negative value, RdBu_r. With
  * VIEW's pool_words SIMILARITY is the [W][W] similarity of the words (as_word_similarity) and the
- * words label the axes. (Log colours do not apply: similarities may be negative.) */
-ArBuiltFigure *ar_build_similarity_figure (const AsTrace *trace, const float *similarity,
-                                           AsVectorSource source, int layer, int head,
-                                           const ArViewSelection *view, const ArFigureTexts *texts);
+ * words label the axes. (Log colours do not apply: similarities may be negative.) The figure
+ * keeps SIMILARITY (float32) without copying it; FINITE_RANGE, when not NULL, is its smallest and
+ * largest finite value (as_finite_range), computed once by the caller instead of at every build. */
+ArBuiltFigure *ar_build_similarity_figure (const AsTrace *trace, GBytes *similarity,
+                                           const double *finite_range, AsVectorSource source,
+                                           int layer, int head, const ArViewSelection *view,
+                                           const ArFigureTexts *texts);
 
 G_END_DECLS

@@ -195,8 +195,16 @@ void
 ar_signed_range (const float *values, gsize n, gboolean autoscale, double *vmin, double *vmax,
                  gboolean *diverging)
 {
-  double lo, hi;
-  as_finite_range (values, n, &lo, &hi);
+  double range[2];
+  as_finite_range (values, n, &range[0], &range[1]);
+  ar_signed_range_of (range, autoscale, vmin, vmax, diverging);
+}
+
+void
+ar_signed_range_of (const double *finite_range, gboolean autoscale, double *vmin, double *vmax,
+                    gboolean *diverging)
+{
+  double lo = finite_range[0], hi = finite_range[1];
   *diverging = lo < 0;
   if (!*diverging)
     {
@@ -222,35 +230,45 @@ ar_difference_range (const float *diff, gsize n)
   return ceil (max_abs / unit - 1e-9) * unit;
 }
 
+/* The cells of ROW that hold a value: how many (counting stops at 2 unless LO is given), and
+ * with LO, HI and SMALLEST their smallest, largest and smallest positive value. */
+static int
+row_values (const ArHeatmapFigure *fig, int i, double *lo, double *hi, double *smallest)
+{
+  int first, end, k = 0;
+  ar_heatmap_row_span (fig, i, &first, &end);
+  const float *row = fig->values + (gsize) i * fig->n_cols; /* [n_cols] */
+  for (int j = first; j < end && (k < 2 || lo != NULL); j++)
+    {
+      if (isnan (row[j])
+          || (fig->cell_mask != NULL && ar_heatmap_cell_state (fig, i, j) != AR_CELL_VALUE))
+        continue;
+      k++;
+      if (lo == NULL)
+        continue;
+      *lo = MIN (*lo, row[j]), *hi = MAX (*hi, row[j]);
+      if (row[j] > 0)
+        *smallest = MIN (*smallest, row[j]);
+    }
+  return k;
+}
+
 void
 ar_heatmap_view_range (const ArViewSelection *view, const ArHeatmapFigure *fig, double *vmin,
                        double *vmax)
 {
   double lo = INFINITY, hi = -INFINITY, smallest = INFINITY;
   int rows_with_choice = 0; /* rows with more than one cell holding a value */
+  for (int i = 0; i < fig->n_rows && rows_with_choice == 0; i++)
+    rows_with_choice += row_values (fig, i, NULL, NULL, NULL) > 1;
   for (int i = 0; i < fig->n_rows; i++)
     {
-      int k = 0;
-      for (int j = 0; j < fig->n_cols && k < 2; j++)
-        k += ar_heatmap_cell_state (fig, i, j) == AR_CELL_VALUE;
-      rows_with_choice += k > 1;
-    }
-  for (int i = 0; i < fig->n_rows; i++)
-    {
-      const float *row = fig->values + (gsize) i * fig->n_cols; /* [n_cols] */
-      int k = 0;
-      for (int j = 0; j < fig->n_cols; j++)
-        k += ar_heatmap_cell_state (fig, i, j) == AR_CELL_VALUE;
+      double row_lo = INFINITY, row_hi = -INFINITY, row_smallest = INFINITY;
+      int k = row_values (fig, i, &row_lo, &row_hi, &row_smallest);
       /* A row with one value (a causal model's first token: weight 1 on itself) says nothing. */
       if (k == 1 && rows_with_choice > 0)
         continue;
-      for (int j = 0; j < fig->n_cols; j++)
-        if (ar_heatmap_cell_state (fig, i, j) == AR_CELL_VALUE)
-          {
-            lo = MIN (lo, row[j]), hi = MAX (hi, row[j]);
-            if (row[j] > 0)
-              smallest = MIN (smallest, row[j]);
-          }
+      lo = MIN (lo, row_lo), hi = MAX (hi, row_hi), smallest = MIN (smallest, row_smallest);
     }
   gboolean data = view->autoscale && hi > lo;
   *vmin = data ? lo : 0;

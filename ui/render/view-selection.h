@@ -102,6 +102,9 @@ typedef struct
   /* TRUE: MEAN_HEADS and ROLLOUT hold the view's layer alone, [T][T] (a long text's trace on
    * demand gets one layer at a time, computed from tiles: as-rollout-long.h) */
   gboolean one_layer;
+  /* with one_layer: the bytes MEAN_HEADS or ROLLOUT point into, or NULL; a figure keeps them
+   * instead of copying the [T][T] floats (67 MB at 4,096 tokens) */
+  GBytes *layer_values;
 } ArAttention;
 
 /* The [T][T] matrix VIEW names in ATTENTION: head (layer, head) of the trace, or the layer's slice
@@ -152,6 +155,11 @@ void ar_sequential_range (const float *values, gsize n, gboolean autoscale, doub
  * negative, else diverging (*DIVERGING) on [−1, 1] or with AUTOSCALE ±max|v|. */
 void ar_signed_range (const float *values, gsize n, gboolean autoscale, double *vmin, double *vmax,
                       gboolean *diverging);
+
+/* As ar_signed_range, from the values' smallest and largest finite value FINITE_RANGE [2]
+ * (as_finite_range) computed beforehand. */
+void ar_signed_range_of (const double *finite_range, gboolean autoscale, double *vmin, double *vmax,
+                         gboolean *diverging);
 
 /* The symmetric range ±R of a difference: R = max|d| rounded up to 2 significant digits (0.0034
  * → 0.0034, 0.047 → 0.047, 0.3 → 0.3), at least 1e-4; NaN entries are skipped. */

@@ -124,7 +124,7 @@ entry_free (Entry *entry)
 static void
 similarity_free (AttnscopeSimilarity *s)
 {
-  g_free (s->similarity);
+  g_bytes_unref (s->values);
   g_free (s->attention);
   g_free (s);
 }
@@ -138,9 +138,11 @@ compute_similarity (const Job *job, GError **error)
                                    error))
     return NULL;
   g_autofree float *similarity = NULL;
+  int n = t->n_tokens; /* the similarity's side */
   if (job->words)
     {
       g_autoptr (AsWordSpans) spans = as_word_spans_from_trace (t);
+      n = spans->n_words;
       similarity = as_word_similarity (t, job->source, job->layer, job->head, spans, error);
       if (similarity == NULL)
         return NULL;
@@ -153,7 +155,10 @@ compute_similarity (const Job *job, GError **error)
            == NULL)
     return NULL;
   AttnscopeSimilarity *s = g_new (AttnscopeSimilarity, 1);
-  s->similarity = g_steal_pointer (&similarity);
+  gsize nn = (gsize) n * n;
+  as_finite_range (similarity, nn, &s->range[0], &s->range[1]);
+  s->values = g_bytes_new_take (g_steal_pointer (&similarity), nn * sizeof (float));
+  s->similarity = g_bytes_get_data (s->values, NULL);
   s->attention = g_steal_pointer (&attention);
   return s;
 }
@@ -316,6 +321,18 @@ compute_rollout_layer (Job *job, GError **error)
   return g_steal_pointer (&out);
 }
 
+/* One layer's [T][T] MATRIX (taken) as the bytes figures share (ArAttention.layer_values), or
+ * NULL when there is none. */
+static GBytes *
+layer_bytes (Job *job, float *matrix)
+{
+  if (matrix == NULL)
+    return NULL;
+  job->free_value = (GDestroyNotify) g_bytes_unref;
+  gsize n = (gsize) job->trace->n_tokens * job->trace->n_tokens;
+  return g_bytes_new_take (matrix, n * sizeof (float));
+}
+
 static gpointer
 compute (Job *job, GError **error)
 {
@@ -323,9 +340,13 @@ compute (Job *job, GError **error)
   switch (job->kind)
     {
     case ATTNSCOPE_RESULT_MEAN_HEADS:
-      return job->one_layer ? compute_mean_layer (job) : as_trace_mean_heads (job->trace);
+      if (job->one_layer)
+        return layer_bytes (job, compute_mean_layer (job));
+      return as_trace_mean_heads (job->trace);
     case ATTNSCOPE_RESULT_ROLLOUT:
-      return job->one_layer ? compute_rollout_layer (job, error) : as_trace_rollout (job->trace);
+      if (job->one_layer)
+        return layer_bytes (job, compute_rollout_layer (job, error));
+      return as_trace_rollout (job->trace);
     case ATTNSCOPE_RESULT_ATTENTION_RANGE:
       return as_trace_attention_ranges (job->trace);
     case ATTNSCOPE_RESULT_HEAD_STATS:
@@ -554,11 +575,13 @@ attnscope_analysis_want_layer_attention (AttnscopeAnalysis *self, const ArViewSe
   if (running != NULL && running->one_layer && !g_str_equal (running->key, job->key)
       && !g_hash_table_contains (self->entries, job->key))
     g_cancellable_cancel (running->cancellable);
-  const float *value = want (self, job, failure);
+  GBytes *value = (GBytes *) want (self, job, failure);
+  attention->layer_values = value;
+  const float *matrix = value != NULL ? g_bytes_get_data (value, NULL) : NULL;
   if (mean)
-    attention->mean_heads = value;
+    attention->mean_heads = matrix;
   else
-    attention->rollout = value;
+    attention->rollout = matrix;
 }
 
 double

@@ -51,8 +51,10 @@ typedef enum
  * attention). */
 typedef struct
 {
-  float *similarity; /* [T][T], or [W][W] */
-  float *attention;  /* [T][T] rows = queries, or [W][W] */
+  const float *similarity; /* [T][T], or [W][W]: the data of values */
+  GBytes *values;          /* the similarity, shared with the figures that show it */
+  double range[2];         /* its smallest and largest finite value */
+  float *attention;        /* [T][T] rows = queries, or [W][W] */
 } AttnscopeSimilarity;
 
 /* The predictions at the mask tokens of a trace (as_predict_masked). */

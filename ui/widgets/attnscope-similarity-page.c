@@ -105,8 +105,8 @@ show_matrix (AttnscopeSimilarityPage *self, AttnscopeAnalysis *analysis,
     return;
   ArFigureTexts texts;
   attnscope_page_get_texts (ATTNSCOPE_PAGE (self), &texts);
-  g_autoptr (ArBuiltFigure) figure
-      = ar_build_similarity_figure (trace, s->similarity, self->source, layer, head, view, &texts);
+  g_autoptr (ArBuiltFigure) figure = ar_build_similarity_figure (
+      trace, s->values, s->range, self->source, layer, head, view, &texts);
   attnscope_heatmap_view_set_figure (self->heatmap, figure);
   g_set_object (&self->built_analysis, analysis);
   self->built_similarity = s;
@@ -141,7 +141,7 @@ attnscope_similarity_page_build_figure (AttnscopePage *page, const ArViewSelecti
     return NULL;
   ArFigureTexts texts;
   attnscope_page_get_texts (page, &texts);
-  return ar_build_similarity_figure (attnscope_analysis_get_trace (analysis), s->similarity,
+  return ar_build_similarity_figure (attnscope_analysis_get_trace (analysis), s->values, s->range,
                                      self->source, layer, head, view, &texts);
 }
 
