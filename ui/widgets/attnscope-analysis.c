@@ -6,38 +6,17 @@
  * becomes an entry of the cache under its key, unless the job was cancelled. */
 #include "attnscope-analysis.h"
 
+#include "attnscope-analysis-private.h"
+
 #include "attnscope-background.h"
 
 #include "as-attention-ranges.h"
 #include "as-rollout.h"
-#include "as-rollout-long.h"
 #include "attention-overview.h"
 #include "as-similarity.h"
 #include "pair-text.h"
 #include "as-word-spans.h"
-#include "as-attention-pool.h"
 #include "attention-thumbnails.h"
-
-typedef struct
-{
-  AttnscopeResult kind;
-  char *key;
-  AsTrace *trace;    /* owned */
-  AsTrace *other;    /* owned, or NULL */
-  GPtrArray *others; /* AsTrace, owned: the sentences after this trace's (projections), or NULL */
-  AsVectorSource source;
-  int layer, head, attention_head;
-  gboolean words; /* similarity between words (as-word-spans.h) */
-  AsProjectionMethod method;
-  AsModel *model;     /* owned, or NULL: masked predictions read its tokenizer */
-  int k;              /* masked predictions: how many per mask; an overview: the block side */
-  gboolean pool_mean; /* an overview: block means, not maxima */
-  GCancellable *cancellable;
-  AttnscopeAnalysis *analysis; /* for progress messages; the task keeps it alive */
-  GDestroyNotify free_value;   /* set by the thread with its result */
-  gboolean one_layer;          /* a mean or rollout of LAYER alone (a long text's) */
-  int done, total;             /* ... its steps so far (atomic) */
-} Job;
 
 typedef struct
 {
@@ -248,91 +227,6 @@ compute_projection (Job *job, GError **error)
 }
 
 /* The job's result (JOB->free_value frees it), or NULL with ERROR. */
-/* A head pooled for the heatmap of a long text: NULL when cancelled. */
-static gpointer
-compute_overview (Job *job)
-{
-  int P = as_pool_size (job->trace->n_tokens, job->k);
-  g_autofree float *out = g_new (float, (gsize) P *P); /* [P][P] */
-  if (!as_trace_attention_pool (out, job->trace, job->layer, job->head, job->k,
-                                job->pool_mean ? AS_POOL_MEAN : AS_POOL_MAX, 0, job->cancellable))
-    return NULL;
-  return g_steal_pointer (&out);
-}
-
-/* A long text's mean over the heads of JOB's layer, [T][T], from tiles of ROW_BLOCK query rows
- * (as-rollout-long.h: the same bits as as_trace_mean_heads' layer); NULL when cancelled. */
-static gpointer
-compute_mean_layer (Job *job)
-{
-  enum
-  {
-    ROW_BLOCK = 64
-  };
-  const AsTrace *t = job->trace;
-  int T = t->n_tokens;
-  g_autofree float *out = g_new (float, (gsize) T *T); /* [T][T] */
-  g_atomic_int_set (&job->total, (T + ROW_BLOCK - 1) / ROW_BLOCK);
-  for (int r0 = 0; r0 < T; r0 += ROW_BLOCK)
-    {
-      if (g_cancellable_is_cancelled (job->cancellable))
-        return NULL;
-      as_trace_mean_heads_tile (t, job->layer, r0, MIN (ROW_BLOCK, T - r0), 0, T,
-                                out + (gsize) r0 * T, T);
-      g_atomic_int_inc (&job->done);
-    }
-  return g_steal_pointer (&out);
-}
-
-static void
-rollout_progress (int done, int total, gpointer user_data)
-{
-  Job *job = user_data;
-  g_atomic_int_set (&job->total, total);
-  g_atomic_int_set (&job->done, done);
-}
-
-/* Seconds a long text's rollout may take before the window refuses it (as_rollout_check);
- * $ATTNSCOPE_ROLLOUT_MAX_SECONDS sets another limit. */
-static double
-rollout_max_seconds (void)
-{
-  const char *env = g_getenv ("ATTNSCOPE_ROLLOUT_MAX_SECONDS");
-  return env != NULL && *env != '\0' ? g_ascii_strtod (env, NULL) : 120.0;
-}
-
-/* A long text's rollout through JOB's layer, [T][T] (as_trace_rollout_layer, with progress and
- * JOB's cancellable); NULL with ERROR when as_rollout_check refuses it, or when cancelled. */
-static gpointer
-compute_rollout_layer (Job *job, GError **error)
-{
-  const AsTrace *t = job->trace;
-  if (!as_rollout_check (t->n_tokens, job->layer, rollout_max_seconds (), error))
-    return NULL;
-  AsRolloutOptions options = { job->cancellable, rollout_progress, job };
-  g_autofree float *out = g_new (float, (gsize) t->n_tokens * t->n_tokens); /* [T][T] */
-  g_autoptr (GError) local = NULL;
-  if (!as_trace_rollout_layer (t, job->layer, &options, out, &local))
-    {
-      if (!g_cancellable_is_cancelled (job->cancellable))
-        g_propagate_error (error, g_steal_pointer (&local));
-      return NULL;
-    }
-  return g_steal_pointer (&out);
-}
-
-/* One layer's [T][T] MATRIX (taken) as the bytes figures share (ArAttention.layer_values), or
- * NULL when there is none. */
-static GBytes *
-layer_bytes (Job *job, float *matrix)
-{
-  if (matrix == NULL)
-    return NULL;
-  job->free_value = (GDestroyNotify) g_bytes_unref;
-  gsize n = (gsize) job->trace->n_tokens * job->trace->n_tokens;
-  return g_bytes_new_take (matrix, n * sizeof (float));
-}
-
 static gpointer
 compute (Job *job, GError **error)
 {
@@ -341,11 +235,11 @@ compute (Job *job, GError **error)
     {
     case ATTNSCOPE_RESULT_MEAN_HEADS:
       if (job->one_layer)
-        return layer_bytes (job, compute_mean_layer (job));
+        return attnscope_analysis_compute_layer (job, error);
       return as_trace_mean_heads (job->trace);
     case ATTNSCOPE_RESULT_ROLLOUT:
       if (job->one_layer)
-        return layer_bytes (job, compute_rollout_layer (job, error));
+        return attnscope_analysis_compute_layer (job, error);
       return as_trace_rollout (job->trace);
     case ATTNSCOPE_RESULT_ATTENTION_RANGE:
       return as_trace_attention_ranges (job->trace);
@@ -367,7 +261,7 @@ compute (Job *job, GError **error)
     case ATTNSCOPE_RESULT_THUMBNAILS:
       return ar_attention_thumbnails_new (job->trace, job->cancellable);
     case ATTNSCOPE_RESULT_OVERVIEW:
-      return compute_overview (job);
+      return attnscope_analysis_compute_overview (job);
     case ATTNSCOPE_RESULT_NORMS:
       job->free_value = (GDestroyNotify) as_attention_norms_free;
       return as_attention_norms_of_trace (job->model, job->trace, job->cancellable, error);
