@@ -5,30 +5,12 @@
 #include <stdio.h>
 
 #include "as-forward.h"
-#include "as-trace-dump.h"
+#include "as-forward-dump.h"
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "cli-dump-select.h"
 #include "cli-intervene.h"
 #include "cli-progress.h"
-
-/* The pass keeps the last position's logits only; the dump reads every position's out of
- * hidden[L] through the output head, 64 rows at a time (as_forward_read_out). */
-typedef struct
-{
-  AsModel *model;
-  const AsTrace *trace;
-} DumpLogits;
-
-static gboolean
-dump_logits_rows (gpointer data, int first, int n, float *out, GError **error)
-{
-  const DumpLogits *d = data;
-  g_autofree int *positions = g_new (int, MAX (n, 1));
-  for (int i = 0; i < n; i++)
-    positions[i] = first + i;
-  return as_forward_read_out (d->model, d->trace, d->trace->n_layer, positions, n, out, error);
-}
 
 int
 cli_run (int argc, char **argv)
@@ -125,7 +107,7 @@ cli_run (int argc, char **argv)
   AsTraceDumpSelection selection;
   if (!cli_dump_select_check (&selection, model, layers, heads, &error))
     return cli_fail (error);
-  /* the logits of every position are computed while the dump is written (dump_logits_rows) */
+  /* the logits of every position are computed while the dump is written (as_forward_dump_h5) */
   AsForwardOptions options = { .all_logits = FALSE };
   cli_intervene_apply (&options);
   cli_progress_apply (&options);
@@ -158,10 +140,7 @@ cli_run (int argc, char **argv)
   if (trace == NULL)
     return cli_fail (error);
 
-  const AsConfig *c = as_model_get_config (model);
-  DumpLogits logits = { model, trace };
-  if (!as_trace_dump_h5_streamed (trace, as_model_get_name (model), c->model_type, &selection,
-                                  dump_logits_rows, &logits, dump, flags, &error))
+  if (!as_forward_dump_h5 (model, trace, &selection, dump, flags, &error))
     return cli_fail (error);
   if (trace->source != NULL)
     printf ("wrote %s: %d source and %d target tokens, %d encoder and %d decoder layers x %d "

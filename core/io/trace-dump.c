@@ -140,6 +140,22 @@ read_rows (const HeadSource *src, int l, int h, hsize_t r0, hsize_t n, hsize_t r
             sizeof (float) * n * cols);
 }
 
+/* Writes BLOCK (float, COUNT [RANK] elements) to the part of DSET (of dataspace SPACE) that starts
+ * at START; the HDF5 status. */
+static herr_t
+write_block (hid_t dset, hid_t space, int rank, const hsize_t *start, const hsize_t *count,
+             const float *block)
+{
+  hid_t memory = H5Screate_simple (rank, count, NULL);
+  herr_t status
+      = memory < 0 ? -1 : H5Sselect_hyperslab (space, H5S_SELECT_SET, start, NULL, count, NULL);
+  if (status >= 0)
+    status = H5Dwrite (dset, H5T_NATIVE_FLOAT, memory, space, H5P_DEFAULT, block);
+  if (memory >= 0)
+    H5Sclose (memory);
+  return status;
+}
+
 /* Writes dataset NAME [picked layers][picked heads][ROWS][COLS] from SRC, chunked
  * [1][1][≤ 256][COLS] and written a block of rows of one head at a time (the layers in order), so
  * that attention computed on demand never needs more than one block in memory; with a selection,
@@ -168,13 +184,7 @@ write_heads (hid_t file, const char *name, const HeadSource *src, const Pick *pi
         hsize_t n = MIN (block_rows, rows - r0);
         read_rows (src, pick->layers[e / nh], pick->heads[e % nh], r0, n, rows, cols, block);
         hsize_t start[] = { e / nh, e % nh, r0, 0 }, count[] = { 1, 1, n, cols };
-        hid_t memory = H5Screate_simple (4, count, NULL);
-        status = memory < 0 ? -1
-                            : H5Sselect_hyperslab (space, H5S_SELECT_SET, start, NULL, count, NULL);
-        if (status >= 0)
-          status = H5Dwrite (dset, H5T_NATIVE_FLOAT, memory, space, H5P_DEFAULT, block);
-        if (memory >= 0)
-          H5Sclose (memory);
+        status = write_block (dset, space, 4, start, count, block);
       }
   if (dset >= 0)
     H5Dclose (dset);
@@ -253,14 +263,8 @@ write_logits (hid_t file, const AsTrace *t, const LogitsSource *src, GError **er
       hsize_t n = MIN (block_rows, T - r0);
       computed = src->rows (src->data, (int) r0, (int) n, block, error);
       hsize_t start[] = { r0, 0 }, count[] = { n, V };
-      hid_t memory = computed ? H5Screate_simple (2, count, NULL) : H5I_INVALID_HID;
       if (computed)
-        status = memory < 0 ? -1
-                            : H5Sselect_hyperslab (space, H5S_SELECT_SET, start, NULL, count, NULL);
-      if (computed && status >= 0)
-        status = H5Dwrite (dset, H5T_NATIVE_FLOAT, memory, space, H5P_DEFAULT, block);
-      if (memory >= 0)
-        H5Sclose (memory);
+        status = write_block (dset, space, 2, start, count, block);
     }
   g_free (block);
   if (dset >= 0)

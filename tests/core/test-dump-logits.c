@@ -1,5 +1,5 @@
 /* test-dump-logits.c — a dump of a pass that kept only the last position's logits, its `logits`
- * [T][V] filled 64 rows at a time through the output head (as_trace_dump_h5_streamed, what
+ * [T][V] filled 64 rows at a time through the output head (as_forward_dump_h5, what
  * `attnscope run --dump` writes), against the dump of a pass that kept every position's: GPT-2
  * (attnscope-mini), BERT's masked-LM head (attnscope-mini-bert) and Marian's decoder
  * (attnscope-mini-en-de), each over two blocks of rows, the second short. Every other dataset is
@@ -9,27 +9,12 @@
 #include <hdf5.h>
 #include <math.h>
 
+#include "as-forward-dump.h"
 #include "as-forward.h"
 #include "as-model.h"
 #include "as-trace-dump.h"
 #include "check-close.h"
 #include "dump-compare.h"
-
-typedef struct
-{
-  AsModel *model;
-  const AsTrace *trace;
-} Reader;
-
-static gboolean
-read_rows (gpointer data, int first, int n, float *out, GError **error)
-{
-  const Reader *r = data;
-  g_autofree int *positions = g_new (int, n);
-  for (int i = 0; i < n; i++)
-    positions[i] = first + i;
-  return as_forward_read_out (r->model, r->trace, r->trace->n_layer, positions, n, out, error);
-}
 
 static AsTrace *
 run (AsModel *model, const char *text, const char *target, gboolean all_logits)
@@ -79,9 +64,7 @@ check_model (gconstpointer data)
   const AsConfig *config = as_model_get_config (model);
   g_assert_true (as_trace_dump_h5 (all, c[0], config->model_type, a, 0, &error));
   g_assert_no_error (error);
-  Reader reader = { model, last };
-  g_assert_true (as_trace_dump_h5_streamed (last, c[0], config->model_type, NULL, read_rows,
-                                            &reader, b, 0, &error));
+  g_assert_true (as_forward_dump_h5 (model, last, NULL, b, 0, &error));
   g_assert_no_error (error);
 
   gsize na, nb;
