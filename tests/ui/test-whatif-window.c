@@ -435,6 +435,62 @@ assert_patch_equals_cli (AttnscopePatchPanel *panel, const char *a, const char *
                   json_object_get_double_member (root, "max"));
 }
 
+/* Opening the patching panel on the shown Compare page splits the height between the comparison
+ * and the panel half and half (the panel had taken all it asked for); closing it gives the
+ * comparison the height again. */
+static gboolean
+split_done (gpointer paned)
+{
+  gboolean set = FALSE;
+  g_object_get (paned, "position-set", &set, NULL);
+  return set;
+}
+
+/* The first widget of TYPE in WIDGET's tree (WIDGET included), or NULL. */
+static GtkWidget *
+find_descendant (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_descendant (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+assert_patching_shares_height (AttnscopeComparePage *cp)
+{
+  attnscope_window_show_page (window, "compare");
+  /* a closed expander keeps its child out of the widget tree: both found from the page */
+  GtkExpander *expander = GTK_EXPANDER (find_descendant (GTK_WIDGET (cp), GTK_TYPE_EXPANDER));
+  GtkPaned *paned = GTK_PANED (find_descendant (GTK_WIDGET (cp), GTK_TYPE_PANED));
+  g_assert_nonnull (expander);
+  g_assert_nonnull (paned);
+  gtk_expander_set_expanded (expander, TRUE);
+  g_assert_true (gui_test_wait_until (split_done, paned, TIMEOUT_MS));
+  gui_test_spin (200);
+  int height = gtk_widget_get_height (GTK_WIDGET (paned));
+  int comparison = gtk_widget_get_height (gtk_paned_get_start_child (paned));
+  g_test_message ("patching open: the comparison %d of %d px", comparison, height);
+  g_assert_cmpint (height, >, 200);
+  /* half and half, give or take the height the page had when the panel opened */
+  g_assert_cmpint (comparison, >=, height * 2 / 5);
+  g_assert_cmpint (comparison, <=, height * 3 / 5);
+  gtk_expander_set_expanded (expander, FALSE);
+  g_assert_false (split_done (paned));
+  gui_test_spin (200);
+  int closed = gtk_widget_get_height (gtk_paned_get_start_child (paned));
+  g_test_message ("patching closed: the comparison %d of %d px", closed, height);
+  g_assert_cmpint (closed, >, height - 80);
+  gtk_expander_set_expanded (expander, TRUE);
+  g_assert_true (gui_test_wait_until (split_done, paned, TIMEOUT_MS));
+}
+
 static void
 test_patch (void)
 {
@@ -446,6 +502,7 @@ test_patch (void)
   g_assert_true (attnscope_patch_panel_patch (panel, " car", " man", AS_PATCH_HEADS, FALSE));
   g_assert_true (gui_test_wait_until (patch_done, panel, TIMEOUT_MS));
   g_assert_nonnull (attnscope_patch_panel_get_figure (panel));
+  assert_patching_shares_height (cp);
   assert_patch_equals_cli (panel, "The man hit the", "The car hit the", "heads", FALSE);
   g_assert_true (attnscope_patch_panel_patch (panel, " car", " man", AS_PATCH_RESID, TRUE));
   g_assert_true (gui_test_wait_until (patch_done, panel, TIMEOUT_MS));

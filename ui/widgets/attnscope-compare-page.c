@@ -29,6 +29,9 @@ struct _AttnscopeComparePage
   GtkListBox *ranking_list;
   GtkLabel *positions_note; /* what a comparison without positions shows */
   AttnscopePatchPanel *patch_panel;
+  GtkPaned *patch_paned; /* the comparison above, the patching below */
+  GtkExpander *patch_expander;
+  gboolean patch_split_pending; /* opened before the divider had a height: split when it has */
 
   GBindingGroup *run_bindings;  /* on the comparison run */
   GBindingGroup *view_bindings; /* on the view state */
@@ -369,8 +372,40 @@ attnscope_compare_page_class_init (AttnscopeComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, ranking_note);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, positions_note);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, patch_panel);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, patch_paned);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, patch_expander);
   g_type_ensure (ATTNSCOPE_TYPE_PATCH_PANEL);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeComparePage, ranking_list);
+}
+
+/* The patching panel opened: the comparison and the panel share the page's height half and half
+ * (a divider the reader can drag; the panel took all it asked for and left the comparison a strip
+ * of 150 px at 1280 × 800), as soon as the divider has a height to share; closed: the divider
+ * goes and the comparison takes the height again. */
+static void
+split_patching (AttnscopeComparePage *self)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (self->patch_paned));
+  if (!self->patch_split_pending || height <= 0)
+    return;
+  self->patch_split_pending = FALSE;
+  gtk_paned_set_position (self->patch_paned, height / 2);
+}
+
+static void
+on_patch_expanded (GtkExpander *expander, GParamSpec *pspec, AttnscopeComparePage *self)
+{
+  self->patch_split_pending = gtk_expander_get_expanded (expander);
+  if (self->patch_split_pending)
+    split_patching (self);
+  else
+    g_object_set (self->patch_paned, "position-set", FALSE, NULL);
+}
+
+static void
+on_patch_paned_resized (GtkPaned *paned, GParamSpec *pspec, AttnscopeComparePage *self)
+{
+  split_patching (self);
 }
 
 static void
@@ -397,4 +432,7 @@ attnscope_compare_page_init (AttnscopeComparePage *self)
   g_signal_connect (self, "notify::session", G_CALLBACK (on_session_changed), NULL);
   g_signal_connect (self->ranking_list, "row-activated", G_CALLBACK (on_ranking_activated), self);
   g_signal_connect (self, "notify::session", G_CALLBACK (on_session_for_patching), NULL);
+  g_signal_connect (self->patch_expander, "notify::expanded", G_CALLBACK (on_patch_expanded), self);
+  g_signal_connect (self->patch_paned, "notify::max-position", G_CALLBACK (on_patch_paned_resized),
+                    self);
 }

@@ -94,6 +94,8 @@ static void
 set_status (AttnscopePatchPanel *self, const char *text)
 {
   gtk_label_set_text (self->status, text != NULL ? text : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status),
+                               text != NULL && *text != '\0' ? text : NULL);
 }
 
 /* The run stopped or is dropped: no spinner, no Cancel, no progress. */
@@ -449,7 +451,9 @@ attnscope_patch_panel_init (AttnscopePatchPanel *self)
   g_signal_connect_swapped (self->cancel_button, "clicked",
                             G_CALLBACK (attnscope_patch_panel_cancel), self);
   self->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_wrap (self->status, TRUE);
+  /* one line, ellipsized (the whole message in its tooltip): a wrapped label in the row made the
+   * panel's height depend on its width, which the divider above it measures at any width */
+  gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (self->status, 0);
   gtk_widget_set_hexpand (GTK_WIDGET (self->status), TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->status), "dim-label");
