@@ -68,11 +68,52 @@ cross_head (gconstpointer data, int e, float **owned)
   return as_trace_cross_attn (t, e / t->n_head, e % t->n_head);
 }
 
+/* Query rows of an on-demand head read per tile (64 × T floats: 2 MB at 8,192 tokens). */
+#define RANGE_ROW_BLOCK 64
+
+/* As head_min_max on head E of T, whose attention it computes on demand: ROW_BLOCK rows at a
+ * time, and of a causal stack only the keys up to each block's last row (the rest is masked).
+ * The same values as the whole head's, never [T][T] in memory. */
+static void
+tiled_head_min_max (const AsTrace *t, int e, double *lo, double *hi)
+{
+  int T = t->n_tokens, layer = e / t->n_head, head = e % t->n_head;
+  g_autofree float *block = g_new (float, (gsize) RANGE_ROW_BLOCK *MAX (T, 1)); /* [64][T] */
+  *lo = INFINITY, *hi = -INFINITY;
+  for (int r0 = 0; r0 < T; r0 += RANGE_ROW_BLOCK)
+    {
+      int n = MIN (RANGE_ROW_BLOCK, T - r0), cols = t->causal ? r0 + n : T;
+      as_trace_attention_tile (t, layer, head, r0, n, 0, cols, block, cols);
+      for (int i = 0; i < n; i++)
+        {
+          int row = r0 + i;
+          if (t->causal && row == 0 && T >= 2)
+            continue; /* the first row's single 1 says nothing (head_min_max) */
+          double l, h;
+          as_finite_range (block + (gsize) i * cols, t->causal ? (gsize) row + 1 : (gsize) cols, &l,
+                           &h);
+          *lo = MIN (*lo, l), *hi = MAX (*hi, h);
+        }
+    }
+}
+
 double *
 as_trace_attention_ranges (const AsTrace *trace)
 {
-  return ranges_of (self_head, trace, trace->n_layer * trace->n_head, trace->n_tokens,
-                    trace->n_tokens, trace->causal);
+  if (as_trace_attention_held (trace))
+    return ranges_of (self_head, trace, trace->n_layer * trace->n_head, trace->n_tokens,
+                      trace->n_tokens, trace->causal);
+  int n_heads = trace->n_layer * trace->n_head;
+  double *ranges = g_new (double, 2 + 2 * (gsize) n_heads); /* [2 + 2·L·H] */
+  ranges[0] = INFINITY, ranges[1] = -INFINITY;
+  for (int e = 0; e < n_heads; e++)
+    {
+      double *range = ranges + 2 + 2 * e;
+      tiled_head_min_max (trace, e, &range[0], &range[1]);
+      ranges[0] = MIN (ranges[0], range[0]);
+      ranges[1] = MAX (ranges[1], range[1]);
+    }
+  return ranges;
 }
 
 double *

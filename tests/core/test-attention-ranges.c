@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "analysis-fixtures.h"
+#include "as-forward.h"
+#include "as-model.h"
 #include "as-attention-ranges.h"
 #include "as-rollout.h"
 #include "check-close.h"
@@ -94,6 +96,41 @@ test_cross_mean_is_the_mean (void)
   g_assert_cmpmem (self, sizeof (float) * 18, cross, sizeof (float) * 18);
 }
 
+/* A trace that computes attention on demand: its ranges read 64 query rows at a time (of a
+ * causal stack only the keys up to the block) are the held matrices' to the bit — GPT-2
+ * (causal) and BERT (bidirectional), a text of two blocks. */
+static void
+test_on_demand (void)
+{
+  const char *models[] = { "attnscope-mini", "attnscope-mini-bert" };
+  GString *text = g_string_new (NULL);
+  for (int i = 0; i < 7; i++)
+    g_string_append (text, "The man hit the car, and then the car hit the man. ");
+  for (gsize m = 0; m < G_N_ELEMENTS (models); m++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (AsModel) model = as_model_load (models[m], &error);
+      g_assert_no_error (error);
+      AsForwardOptions held_options = { .attention = AS_ATTENTION_MATRICES };
+      AsForwardOptions on_options = { .attention = AS_ATTENTION_ON_DEMAND };
+      g_autoptr (AsTrace) held = as_forward_text (model, text->str, TRUE, &held_options, &error);
+      g_assert_no_error (error);
+      g_autoptr (AsTrace) on = as_forward_text (model, text->str, TRUE, &on_options, &error);
+      g_assert_no_error (error);
+      g_assert_true (as_trace_attention_held (held));
+      g_assert_false (as_trace_attention_held (on));
+      g_assert_cmpint (on->n_tokens, >, 64);
+      g_autofree double *a = as_trace_attention_ranges (held);
+      g_autofree double *b = as_trace_attention_ranges (on);
+      gsize n = 2 + 2 * (gsize) held->n_layer * held->n_head;
+      for (gsize i = 0; i < n; i++)
+        g_assert_cmpfloat (a[i], ==, b[i]);
+      g_test_message ("%s, %d tokens: %" G_GSIZE_FORMAT " ranges equal, all heads %g to %g",
+                      models[m], on->n_tokens, n, b[0], b[1]);
+    }
+  g_string_free (text, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -101,5 +138,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/attention-ranges/self-attention", test_self_attention);
   g_test_add_func ("/core/attention-ranges/cross", test_cross);
   g_test_add_func ("/core/attention-ranges/cross-mean-is-the-mean", test_cross_mean_is_the_mean);
+  g_test_add_func ("/core/attention-ranges/on-demand", test_on_demand);
   return g_test_run ();
 }
