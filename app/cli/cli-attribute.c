@@ -17,8 +17,8 @@
  * A translation model (encoder–decoder) needs --text SOURCE and --target TARGET_TEXT: the logit
  * is the decoder's at a position of its input (the start token + the target's tokens), split with
  * every norm on the decoder's residual path frozen (core/analysis/attribution-seq2seq.c). Its
- * JSON adds "cross_heads" [L][H], "cross_biases" [L], "norm_biases" [L] (each layer's norms'
- * biases) and "final_logits_bias". */
+ * JSON adds "source_ids", "decoder_ids" (the start token first), "cross_heads" [L][H],
+ * "cross_biases" [L], "norm_biases" [L] (each layer's norms' biases) and "final_logits_bias". */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,10 +79,25 @@ add_floats (JsonBuilder *b, const char *name, const float *x, int n)
 }
 
 static void
-print_json (const AsAttribution *at)
+add_ids (JsonBuilder *b, const char *name, const int32_t *ids, int n)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (int i = 0; i < n; i++)
+    json_builder_add_int_value (b, ids[i]);
+  json_builder_end_array (b);
+}
+
+static void
+print_json (const AsAttribution *at, const AsTrace *trace)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
+  if (trace->source != NULL)
+    {
+      add_ids (b, "source_ids", trace->source->ids, trace->source->n_tokens);
+      add_ids (b, "decoder_ids", trace->ids, trace->n_tokens);
+    }
   cli_json_set_int (b, "position", at->position);
   cli_json_set_int (b, "target_id", at->target_id);
   if (at->vs_id >= 0)
@@ -276,7 +291,7 @@ run_attribute (const AttributeArgs *a)
     return cli_fail (error);
   if (a->json)
     {
-      print_json (at);
+      print_json (at, trace);
       return CLI_EXIT_OK;
     }
   const AsTokenizer *tokenizer = as_model_get_tokenizer (model);
