@@ -3,11 +3,11 @@
  * against the independent PyTorch reference tests/reference/seq2seq_attribution_reference.py,
  * which pushes the parts forwards instead: a random Marian (post-norm, the fixtures' "small"),
  * BART (post-norm, layernorm_embedding) and mBART (pre-norm, final layer_norm, BF16 in two
- * shards). Every part within 1e-4 relative (plus 1e-5 of the largest), the parts adding up to the
- * model's own logit within 1e-4 relative with and without --vs-id, the cross-attention heads,
- * the norms' biases and final_logits_bias present; bad input (no --target, a position past the
- * decoder input, a word the vocabulary splits, --target on a decoder-only model) refused with a
- * message naming it. */
+ * shards) and T5 (gated-GELU, tied embeddings). Every part within 1e-4 relative (plus 1e-5 of the
+ * largest), the parts adding up to the model's own logit within 1e-4 relative with and without
+ * --vs-id, the cross-attention heads, the norms' biases and final_logits_bias present; bad input
+ * (no --target, a position past the decoder input, a word the vocabulary splits, --target on a
+ * decoder-only model) refused with a message naming it. */
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -16,6 +16,7 @@
 #include "check-close.h"
 #include "cli-support.h"
 #include "marian-fixtures.h"
+#include "t5-models.h"
 
 static const char *source = "hello there world";
 static const char *target = "hallo da welt";
@@ -29,12 +30,16 @@ sum_row (JsonArray *a)
   return s;
 }
 
-/* The parts of OUTPUT add up to its logit within 1e-4 relative; every seq2seq part is there. */
+/* The parts of OUTPUT add up to its logit within 1e-4 relative; every seq2seq part is there, for
+ * N_LAYER layers (-1: as many as the heads' rows). */
 static void
 assert_sum (const char *output, int n_layer)
 {
   g_autoptr (JsonNode) root = parse_json (output);
   JsonObject *o = json_node_get_object (root);
+  if (n_layer < 0) /* as many as the heads' rows, at least one */
+    n_layer = json_array_get_length (json_object_get_array_member (o, "heads"));
+  g_assert_cmpint (n_layer, >, 0);
   double sum = json_object_get_double_member (o, "embeddings")
                + json_object_get_double_member (o, "norm_bias")
                + json_object_get_double_member (o, "final_logits_bias");
@@ -62,7 +67,7 @@ assert_sum (const char *output, int n_layer)
                      1e-4 * fabs (logit) + 1e-6);
 }
 
-/* OUTPUT checked by the reference for FAMILY ("marian", "bart"). */
+/* OUTPUT checked by the reference for FAMILY ("marian", "bart", "t5"). */
 static void
 check_reference (const char *family, const char *model, const char *output)
 {
@@ -143,6 +148,16 @@ test_mbart (void)
   check_model ("bart", model, 1, "3");
 }
 
+/* T5: RMS norms without biases, the tied output's D^-½, the relative position bias. */
+static void
+test_t5 (void)
+{
+  g_autofree char *model = t5_model_with_tokenizer ();
+  if (model == NULL)
+    return;
+  check_model ("t5", model, -1, "2");
+}
+
 static void
 test_bad_input (void)
 {
@@ -170,6 +185,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/attribution-seq2seq/marian", test_marian);
   g_test_add_func ("/cli/attribution-seq2seq/bart", test_bart);
   g_test_add_func ("/cli/attribution-seq2seq/mbart", test_mbart);
+  g_test_add_func ("/cli/attribution-seq2seq/t5", test_t5);
   g_test_add_func ("/cli/attribution-seq2seq/bad-input", test_bad_input);
   return g_test_run ();
 }

@@ -2,7 +2,7 @@
 """seq2seq_attribution_reference.py — direct logit attribution of a translation model's decoder,
 independently of attnscope: checks `attnscope attribute --json` on a Marian, BART or mBART model.
 
-  seq2seq_attribution_reference.py --family marian|bart --model DIR --json OUT.json
+  seq2seq_attribution_reference.py --family marian|bart|t5 --model DIR --json OUT.json
 
 OUT.json is the command's output; its "source_ids" and "decoder_ids" name the pass. The encoder
 runs as marian_reference.py / bart_reference.py run it (HF's modeling_marian.py,
@@ -15,7 +15,8 @@ list of parts pushed FORWARDS, which attnscope does not do (it walks one directi
   bias b joins as a new part (named after the layer's norms, or the embedding/final norm);
   a head's part is ctx_h · O[:, h]ᵀ, the attention's bias o_b; the MLP's part is fc2's output.
 The logit of a part is u · part, u the output matrix's row of the target (minus the other
-token's); final_logits_bias[target] (− [vs]) is its own part. Checks: the parts add up to the
+token's); final_logits_bias[target] (− [vs]) is its own part. T5 (run_t5): one final RMSNorm
+frozen at the rms of its input, no biases, u scaled by D^-½ when the embeddings are tied. Checks: the parts add up to the
 decoder's last hidden state at the position (1e-4 of its largest value), the logit equals the
 reference's own logit, and every part of the JSON is within 1e-4 relative of the reference's plus
 1e-5 of the largest part. Exits 1 on the first failure, naming it."""
@@ -152,6 +153,64 @@ def run(family, model_dir, src, tgt, p):
     return parts.parts, want, x, w
 
 
+def run_t5(model_dir, src, tgt, p):
+    """run() for T5 (t5_reference.py's model): pre-norm RMS norms without biases, the final
+    RMSNorm frozen at the rms of its input; no position vectors (the relative bias moves only
+    the attention weights); the output reads hidden[L]·D^-½ when the embeddings are tied."""
+    import t5_reference
+    m = t5_reference.load_model(model_dir)
+    w = {k: v.float() for k, v in m.w.items()}
+    m.w = w
+    with torch.no_grad():
+        enc = m.encode(torch.tensor([src]))[0]
+        want = m.decode(torch.tensor([tgt]), enc)["logits"][0]
+    H, K, T = m.H, m.K, len(tgt)
+    x = torch.nn.functional.embedding(torch.tensor([tgt]), w["shared.weight"])
+    parts = Parts()
+    parts.add("embeddings", x[0, p])
+    causal = torch.tril(torch.ones(T, T))
+    zero = torch.zeros(1, H, T, enc.shape[1])
+
+    def split(out, wts, kv, name, l, pre):
+        v = m.lin(kv, pre + ".v.weight").view(1, -1, H, K).transpose(1, 2)
+        O = w[pre + ".o.weight"]
+        total = 0
+        for h in range(H):
+            write = (wts[0, h, p] @ v[0, h]) @ O[:, h * K:(h + 1) * K].T
+            parts.add("%s[%d][%d]" % (name, l, h), write)
+            total = total + write
+        err = (total - out[0, p]).abs().max().item()
+        assert err <= 1e-4 * out[0, p].abs().max().item() + 1e-6, "head writes do not add up"
+
+    for l in range(m.cfg["num_decoder_layers"]):
+        pre = "decoder.block.%d.layer." % l
+        if l == 0 or m.every_layer:
+            bias = m.compute_bias(w[pre + "0.SelfAttention.relative_attention_bias.weight"], T,
+                                  T, False)
+            masked = bias + (1.0 - causal)[None, None] * torch.finfo(torch.float32).min
+        n = m.rms(x, pre + "0.layer_norm.weight")
+        a, wts = m.attention(n, n, pre + "0.SelfAttention", masked)
+        split(a, wts, n, "heads", l, pre + "0.SelfAttention")
+        x = x + a
+        c, cw = m.attention(m.rms(x, pre + "1.layer_norm.weight"), enc, pre + "1.EncDecAttention",
+                            zero)
+        split(c, cw, enc, "cross_heads", l, pre + "1.EncDecAttention")
+        x = x + c
+        f = m.ff(m.rms(x, pre + "2.layer_norm.weight"), pre + "2.")
+        parts.add("mlps[%d]" % l, f[0, p])
+        x = x + f
+    z = x[0, p].double()
+    r = torch.sqrt(z.pow(2).mean() + m.eps)
+    fw = w["decoder.final_layer_norm.weight"].double()
+    for name, c in parts.parts.items():
+        parts.parts[name] = c / r * fw
+    last = m.rms(x, "decoder.final_layer_norm.weight")[0]
+    D = x.shape[-1]
+    head = w["shared.weight"] * D ** -0.5 if m.tie else w["lm_head.weight"]
+    return parts.parts, want, last, {"model.shared.weight": head,
+                                     "final_logits_bias": torch.zeros(head.shape[0])}
+
+
 def flat(got):
     """The JSON's parts by the reference's names."""
     out = {"embeddings": got["embeddings"], "norm_bias": got["norm_bias"],
@@ -169,7 +228,7 @@ def flat(got):
 def main():
     global torch
     ap = argparse.ArgumentParser()
-    ap.add_argument("--family", choices=("marian", "bart"), required=True)
+    ap.add_argument("--family", choices=("marian", "bart", "t5"), required=True)
     ap.add_argument("--model", required=True)
     ap.add_argument("--json", required=True)
     a = ap.parse_args()
@@ -180,7 +239,10 @@ def main():
         got = json.load(f)
     src, tgt, p = got["source_ids"], got["decoder_ids"], got["position"]
     with torch.no_grad():
-        parts, want_logits, last, w = run(a.family, a.model, src, tgt, p)
+        if a.family == "t5":
+            parts, want_logits, last, w = run_t5(a.model, src, tgt, p)
+        else:
+            parts, want_logits, last, w = run(a.family, a.model, src, tgt, p)
     total = sum(parts.values())
     err = (total - last[p].double()).abs().max().item()
     top = last[p].abs().max().item()
