@@ -470,6 +470,7 @@ attnscope_attribution_page_append_export_args (AttnscopePage *page, const ArView
       return;
     }
   g_ptr_array_add (argv, g_strdup ("--attribution"));
+  attnscope_page_append_kind_args (page, view, argv); /* translation: --target, --kind */
   const AsAttribution *at = self->attribution;
   if (at == NULL)
     return;
