@@ -18,8 +18,8 @@
  * - a translation model (attnscope-mini-en-de with a source and a target): the cross-attention
  *   heads as a second L × H heatmap beside the heads, every cell the command's number
  *   (`attribute --target --json`'s cross_heads), on its own range ±max|cross head| printed in the
- *   subtitle; its cell opens the head on the cross-attention view, a head's cell on the
- *   decoder's self-attention. */
+ *   subtitle; its cell, and a cross head's row of the list, open the head on the cross-attention
+ *   view, a head's cell on the decoder's self-attention. */
 #include <adwaita.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -524,6 +524,25 @@ test_translation (void)
   g_assert_cmpint (attnscope_view_state_get_attention_kind (view), ==, AR_ATTENTION_CROSS);
   g_assert_cmpint (attnscope_view_state_get_layer (view), ==, at->n_layer - 1);
   g_assert_cmpint (attnscope_view_state_get_head (view), ==, 1);
+  /* the list's first cross head row opens that head on the cross-attention view too */
+  page = attribution_page ();
+  GtkListBox *parts = attnscope_attribution_page_get_parts (page);
+  GtkListBoxRow *cross_row = NULL;
+  for (int i = 0; cross_row == NULL && i < ATTRIBUTION_PAGE_PARTS; i++)
+    {
+      GtkListBoxRow *r = gtk_list_box_get_row_at_index (parts, i);
+      if (r != NULL && g_object_get_data (G_OBJECT (r), "cross") != NULL)
+        cross_row = r;
+    }
+  g_assert_nonnull (cross_row);
+  int cross_layer = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cross_row), "layer"));
+  int cross_head = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cross_row), "head"));
+  attnscope_view_state_set_attention_kind (view, AR_ATTENTION_SELF);
+  g_signal_emit_by_name (parts, "row-activated", cross_row);
+  g_assert_true (gui_test_wait_until (shown, "attention", TIMEOUT_MS));
+  g_assert_cmpint (attnscope_view_state_get_attention_kind (view), ==, AR_ATTENTION_CROSS);
+  g_assert_cmpint (attnscope_view_state_get_layer (view), ==, cross_layer);
+  g_assert_cmpint (attnscope_view_state_get_head (view), ==, cross_head);
   /* and a head's cell on the decoder's own self-attention */
   page = attribution_page ();
   g_signal_emit_by_name (attnscope_attribution_page_get_heatmap (page), "cell-activated", 0, 2);

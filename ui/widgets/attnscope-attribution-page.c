@@ -219,7 +219,8 @@ add_part (GtkListBox *list, const char *name, double value, int layer, int head)
 typedef struct
 {
   double value;
-  int kind; /* 0 head, 1 MLP, 2 attention bias, 3 embeddings, 4 final norm bias */
+  int kind; /* 0 head, 1 MLP, 2 attention bias, 3 embeddings, 4 final norm bias, 5 cross head,
+             * 6 a layer's norms' biases, 7 final_logits_bias */
   int layer, head;
 } Part;
 
@@ -240,7 +241,7 @@ fill_parts (GtkListBox *list, const AsAttribution *at)
   if (at == NULL)
     return;
   int L = at->n_layer, H = at->n_head, n = 0;
-  g_autofree Part *parts = g_new (Part, (gsize) L * (H + 2) + 2);
+  g_autofree Part *parts = g_new (Part, (gsize) L * (2 * H + 3) + 3);
   for (int l = 0; l < L; l++)
     {
       for (int h = 0; h < H; h++)
@@ -248,7 +249,13 @@ fill_parts (GtkListBox *list, const AsAttribution *at)
       parts[n++] = (Part){ at->mlps[l], 1, l, -1 };
       if (at->attn_biases[l] != 0.0f)
         parts[n++] = (Part){ at->attn_biases[l], 2, l, -1 };
+      for (int h = 0; at->cross_heads != NULL && h < H; h++)
+        parts[n++] = (Part){ at->cross_heads[l * H + h], 5, l, h };
+      if (at->norm_biases != NULL && at->norm_biases[l] != 0.0f)
+        parts[n++] = (Part){ at->norm_biases[l], 6, l, -1 };
     }
+  if (at->final_logits_bias != 0.0f)
+    parts[n++] = (Part){ at->final_logits_bias, 7, -1, -1 };
   parts[n++] = (Part){ at->embeddings, 3, -1, -1 };
   if (at->norm_bias != 0.0f)
     parts[n++] = (Part){ at->norm_bias, 4, -1, -1 };
@@ -260,8 +267,14 @@ fill_parts (GtkListBox *list, const AsAttribution *at)
                               : p->kind == 1 ? g_strdup_printf (_ ("MLP %d"), p->layer)
                               : p->kind == 2 ? g_strdup_printf (_ ("Attention bias %d"), p->layer)
                               : p->kind == 3 ? g_strdup (_ ("Embeddings"))
-                                             : g_strdup (_ ("Final norm bias"));
+                              : p->kind == 4 ? g_strdup (_ ("Final norm bias"))
+                              : p->kind == 5
+                                  ? g_strdup_printf (_ ("Cross head %d.%d"), p->layer, p->head)
+                              : p->kind == 6 ? g_strdup_printf (_ ("Norm biases %d"), p->layer)
+                                             : g_strdup ("final_logits_bias");
       add_part (list, name, p->value, p->layer, p->head);
+      g_object_set_data (G_OBJECT (gtk_widget_get_last_child (GTK_WIDGET (list))), "cross",
+                         GINT_TO_POINTER (p->kind == 5));
     }
 }
 
@@ -584,7 +597,8 @@ on_part_activated (GtkListBox *list, GtkListBoxRow *row, AttnscopeAttributionPag
   int head = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "head"));
   if (head >= 0)
     open_head (self, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "layer")), head,
-               AR_ATTENTION_SELF);
+               g_object_get_data (G_OBJECT (row), "cross") != NULL ? AR_ATTENTION_CROSS
+                                                                   : AR_ATTENTION_SELF);
 }
 
 static char *
