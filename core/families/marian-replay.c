@@ -3,7 +3,8 @@
  * norm, each layer's self-attention contexts and output (from the trace), the cross-attention
  * contexts (the trace's attention weights times the values of the encoder's output), the MLP's
  * output, and the σ of every LayerNorm on the residual path — three per layer after post-norm
- * (Marian, BART), only the final one before it (mBART). The replay must reproduce the run's
+ * (Marian, BART), only the final one before it (mBART). The embeddings are replayed with the
+ * positions, or without them for a pass that left them out. The replay must reproduce the run's
  * hidden[L] at the position, or it fails. */
 #include "marian-private.h"
 
@@ -138,16 +139,21 @@ as_marian_replay (const AsConfig *c, gconstpointer weights, const AsTrace *t, in
       rl->cross = attention_of (&d->layers[l].cross_attn.out, base + D);
       rl->mlp = base + 2 * D;
     }
-  /* the embeddings: as as_marian_embed, one row */
+  /* the embeddings: as as_marian_embed, one row; with the positions, or without them for a pass
+   * that left them out (the No Positions view) */
   const float *e = w->shared + (gsize) t->ids[p] * D, *pe = d->positions + (gsize) p * D;
-  for (int i = 0; i < D; i++)
-    out->embeddings[i] = e[i] * set->embed_scale + pe[i];
-  memcpy (x, out->embeddings, sizeof (float) * D);
-  if (d->embed_norm.g != NULL)
-    frozen_layernorm (x, &d->embed_norm, &out->embed_norm, D);
+  gboolean same = FALSE;
+  for (int positions = 1; !same && positions >= 0; positions--)
+    {
+      for (int i = 0; i < D; i++)
+        out->embeddings[i] = e[i] * set->embed_scale + (positions ? pe[i] : 0.0f);
+      memcpy (x, out->embeddings, sizeof (float) * D);
+      if (d->embed_norm.g != NULL)
+        frozen_layernorm (x, &d->embed_norm, &out->embed_norm, D);
+      same = reproduces (x, as_trace_hidden (t, 0) + (gsize) p * D, D);
+    }
   g_autofree float *buf = g_new (float, D), *ff = g_new (float, c->n_inner);
   g_autofree float *v = g_new (float, (gsize) S *D);
-  gboolean same = reproduces (x, as_trace_hidden (t, 0) + (gsize) p * D, D);
   for (int l = 0; same && l < L; l++)
     replay_layer (c, &d->layers[l], t, l, p, x, &out->layers[l], buf, ff, v);
   if (d->final_norm.g != NULL)
@@ -156,8 +162,8 @@ as_marian_replay (const AsConfig *c, gconstpointer weights, const AsTrace *t, in
     {
       as_replay_clear (out);
       g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "direct logit attribution could not replay this decoder pass (a pass without "
-                   "positions or with an intervention is not replayed)");
+                   "direct logit attribution could not replay this decoder pass (a pass with an "
+                   "intervention is not replayed)");
       return FALSE;
     }
   return TRUE;
