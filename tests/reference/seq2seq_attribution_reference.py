@@ -82,12 +82,10 @@ class Parts:
 
     def freeze(self, z, w, b, bias_name):
         """Through a LayerNorm frozen at z [D] (its input in the run)."""
-        mean, var = z.double().mean(), z.double().var(unbiased=False)
-        sigma = torch.sqrt(var + 1e-5)
+        sigma = torch.sqrt(z.double().var(unbiased=False) + 1e-5)
         for name, c in self.parts.items():
             self.parts[name] = (c - c.mean()) / sigma * w.double()
         self.add(bias_name, b)
-        del mean
 
 
 def run(family, model_dir, src, tgt, p):
