@@ -3,7 +3,7 @@
  * parts of every head, every MLP, the embeddings, the attention output biases and the final
  * norm's bias, the final norm frozen at its value in the run.
  *
- *   attribute --model M (--text T | --ids 1,2,3) [--position I]
+ *   attribute --model M (--text T | --ids 1,2,3) [--target TARGET_TEXT] [--position I]
  *             (--token WORD | --target-id N) [--vs-token WORD2 | --vs-id N2] [--truncate]
  *             [--json] [-o F.png|.svg|.pdf [--scale S]]
  *
@@ -12,7 +12,13 @@
  * ["vs_id",] "logit", "heads" [L][H], "mlps" [L], "embeddings", "attn_biases" [L], "norm_bias",
  * "sum"}; with a
  * --vs token every number is for the difference. Without --json a table: the parts per layer
- * and the largest parts. */
+ * and the largest parts.
+ *
+ * A translation model (encoder–decoder) needs --text SOURCE and --target TARGET_TEXT: the logit
+ * is the decoder's at a position of its input (the start token + the target's tokens), split with
+ * every norm on the decoder's residual path frozen (core/analysis/attribution-seq2seq.c). Its
+ * JSON adds "source_ids", "decoder_ids" (the start token first), "cross_heads" [L][H],
+ * "cross_biases" [L], "norm_biases" [L] (each layer's norms' biases) and "final_logits_bias". */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,22 +33,39 @@
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "cli-json.h"
+#include "cli-translation.h"
 
 /* Parts listed by size in the table. */
 #define TABLE_TOP 10
 
 typedef struct
 {
-  char *model, *text, *ids, *token, *vs_token, *output;
+  char *model, *text, *ids, *token, *vs_token, *output, *target;
   int position, target_id, vs_id;
   double scale;
   gboolean truncate, json;
 } AttributeArgs;
 
+static gboolean
+is_translation (AsModel *model)
+{
+  return as_model_get_config (model)->encoder_decoder;
+}
+
 static AsTrace *
 attribute_forward (AsModel *model, const AttributeArgs *a, GError **error)
 {
-  return cli_forward_text_or_ids (model, a->text, a->ids, a->truncate, NULL, error);
+  if (!is_translation (model))
+    return cli_forward_text_or_ids (model, a->text, a->ids, a->truncate, NULL, error);
+  if (a->text == NULL || a->target == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "%s is a translation model: give the source as --text SOURCE and the "
+                   "translation whose logits are split as --target TARGET_TEXT",
+                   as_model_get_name (model));
+      return NULL;
+    }
+  return cli_translation_forward (model, a->text, a->target, 0, error);
 }
 
 static void
@@ -56,10 +79,25 @@ add_floats (JsonBuilder *b, const char *name, const float *x, int n)
 }
 
 static void
-print_json (const AsAttribution *at)
+add_ids (JsonBuilder *b, const char *name, const int32_t *ids, int n)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (int i = 0; i < n; i++)
+    json_builder_add_int_value (b, ids[i]);
+  json_builder_end_array (b);
+}
+
+static void
+print_json (const AsAttribution *at, const AsTrace *trace)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
+  if (trace->source != NULL)
+    {
+      add_ids (b, "source_ids", trace->source->ids, trace->source->n_tokens);
+      add_ids (b, "decoder_ids", trace->ids, trace->n_tokens);
+    }
   cli_json_set_int (b, "position", at->position);
   cli_json_set_int (b, "target_id", at->target_id);
   if (at->vs_id >= 0)
@@ -79,6 +117,22 @@ print_json (const AsAttribution *at)
   cli_json_set_number (b, "embeddings", at->embeddings);
   add_floats (b, "attn_biases", at->attn_biases, at->n_layer);
   cli_json_set_number (b, "norm_bias", at->norm_bias);
+  if (at->cross_heads != NULL)
+    {
+      json_builder_set_member_name (b, "cross_heads");
+      json_builder_begin_array (b);
+      for (int l = 0; l < at->n_layer; l++)
+        {
+          json_builder_begin_array (b);
+          for (int h = 0; h < at->n_head; h++)
+            json_builder_add_double_value (b, at->cross_heads[l * at->n_head + h]);
+          json_builder_end_array (b);
+        }
+      json_builder_end_array (b);
+      add_floats (b, "cross_biases", at->cross_biases, at->n_layer);
+      add_floats (b, "norm_biases", at->norm_biases, at->n_layer);
+      cli_json_set_number (b, "final_logits_bias", at->final_logits_bias);
+    }
   cli_json_set_number (b, "sum", at->sum);
   json_builder_end_object (b);
   cli_json_print (b);
@@ -108,7 +162,7 @@ print_table (const AsAttribution *at, const char *what)
   g_string_append_printf (out, "embeddings %.6g, final norm bias %.6g\n\n", at->embeddings,
                           at->norm_bias);
   g_string_append (out, "layer        mlp  attn bias  heads 0..\n");
-  g_autofree Part *parts = g_new0 (Part, (gsize) L * (H + 1));
+  g_autofree Part *parts = g_new0 (Part, (gsize) L * (2 * H + 1));
   int n = 0;
   for (int l = 0; l < L; l++)
     {
@@ -123,11 +177,29 @@ print_table (const AsAttribution *at, const char *what)
           parts[n++].value = v;
         }
       g_string_append_c (out, '\n');
+      for (int h = 0; at->cross_heads != NULL && h < H; h++)
+        {
+          g_snprintf (parts[n].name, sizeof parts[n].name, "cross head %d.%d", l, h);
+          parts[n++].value = at->cross_heads[l * H + h];
+        }
+    }
+  if (at->cross_heads != NULL)
+    {
+      g_string_append (out, "\nlayer cross bias norm biases  cross heads 0..\n");
+      for (int l = 0; l < L; l++)
+        {
+          g_string_append_printf (out, "%5d %10.4f %11.4f ", l, at->cross_biases[l],
+                                  at->norm_biases[l]);
+          for (int h = 0; h < H; h++)
+            g_string_append_printf (out, " %9.4f", at->cross_heads[l * H + h]);
+          g_string_append_c (out, '\n');
+        }
+      g_string_append_printf (out, "final_logits_bias %.6g\n", at->final_logits_bias);
     }
   qsort (parts, n, sizeof (Part), by_size);
   g_string_append (out, "\nlargest parts:\n");
   for (int i = 0; i < MIN (n, TABLE_TOP); i++)
-    g_string_append_printf (out, "  %-12s %+.6g\n", parts[i].name, parts[i].value);
+    g_string_append_printf (out, "  %-16s %+.6g\n", parts[i].name, parts[i].value);
   fwrite (out->str, 1, out->len, stdout);
   g_string_free (out, TRUE);
 }
@@ -190,6 +262,9 @@ run_attribute (const AttributeArgs *a)
     return cli_fail (error);
   if (!as_attribution_supported (model, &error))
     return cli_fail (error);
+  if (a->target != NULL && !is_translation (model))
+    return cli_fail_printf ("--target is for translation models; %s reads --text alone",
+                            as_model_get_name (model));
   ArExportFormat format;
   if (a->output != NULL
       && (!ar_export_format_from_path (a->output, &format, &error)
@@ -201,6 +276,11 @@ run_attribute (const AttributeArgs *a)
   g_autoptr (AsTrace) trace = attribute_forward (model, a, &error);
   if (trace == NULL)
     return cli_fail (error);
+  if (a->position >= trace->n_tokens && trace->source != NULL)
+    return cli_fail_printf (
+        "--position %d is out of range: the decoder input has %d tokens (0..%d: "
+        "the start token and the target's %d)",
+        a->position, trace->n_tokens, trace->n_tokens - 1, trace->n_tokens - 1);
   if (a->position >= trace->n_tokens)
     return cli_fail_printf ("--position %d is out of range: the text has %d tokens (0..%d)",
                             a->position, trace->n_tokens, trace->n_tokens - 1);
@@ -211,7 +291,7 @@ run_attribute (const AttributeArgs *a)
     return cli_fail (error);
   if (a->json)
     {
-      print_json (at);
+      print_json (at, trace);
       return CLI_EXIT_OK;
     }
   const AsTokenizer *tokenizer = as_model_get_tokenizer (model);
@@ -238,6 +318,9 @@ cli_attribute (int argc, char **argv)
     CLI_STRICT_OPTION,
     { "text", 't', 0, G_OPTION_ARG_STRING, &a.text, "The text", "T" },
     { "ids", 0, 0, G_OPTION_ARG_STRING, &a.ids, "Input token ids, comma separated", "1,2,3" },
+    { "target", 0, 0, G_OPTION_ARG_STRING, &a.target,
+      "Translation models: the target text (the decoder's input after its start token)",
+      "TARGET_TEXT" },
     { "position", 'p', 0, G_OPTION_ARG_INT, &a.position,
       "The position whose prediction is split (default: the last)", "I" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &a.token,
@@ -272,5 +355,6 @@ cli_attribute (int argc, char **argv)
   g_free (a.token);
   g_free (a.vs_token);
   g_free (a.output);
+  g_free (a.target);
   return code;
 }

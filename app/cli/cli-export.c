@@ -244,11 +244,13 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
     }
   if (side->cross)
     {
-      if (req->view != VIEW_ATTENTION && req->view != VIEW_GRID && req->view != VIEW_ALIGNMENT)
+      if (req->view != VIEW_ATTENTION && req->view != VIEW_GRID && req->view != VIEW_ALIGNMENT
+          && req->view != VIEW_ATTRIBUTION)
         {
           g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                       "--kind cross draws a head, a mean, the grid or the alignment; "
-                       "similarity and projections are of --kind encoder or decoder");
+                       "--kind cross draws a head, a mean, the grid, the alignment or the "
+                       "attribution's cross-attention heads; similarity and projections are of "
+                       "--kind encoder or decoder");
           return FALSE;
         }
       if (v->aggregate == AR_AGGREGATE_ROLLOUT && req->view != VIEW_GRID)

@@ -18,6 +18,7 @@
 
 #include "as-error.h"
 #include "as-lens.h"
+#include "attribution-seq2seq-private.h"
 #include "output-pieces-private.h"
 
 /* g [D] = unembed[target] − unembed[vs] (vs < 0: none). */
@@ -163,6 +164,8 @@ as_attribution_supported (AsModel *model, GError **error)
                    as_model_get_name (model));
       return FALSE;
     }
+  if (c->encoder_decoder && as_attribution_seq2seq_supported (model))
+    return TRUE;
   AsReadout pieces;
   if (!as_output_pieces_get (model, "direct logit attribution", TRUE, &pieces, error))
     return FALSE;
@@ -184,6 +187,8 @@ as_attribution_compute (AsModel *model, const AsTrace *trace, int position, int3
     }
   if (!check_request (trace, position, target_id, vs_id, error))
     return NULL;
+  if (trace->source != NULL)
+    return as_attribution_seq2seq_compute (model, trace, position, target_id, vs_id, error);
   AsReadout pieces;
   if (!as_output_pieces_get (model, "direct logit attribution", TRUE, &pieces, error))
     return NULL;
@@ -226,6 +231,9 @@ as_attribution_free (AsAttribution *attribution)
   g_free (attribution->heads);
   g_free (attribution->mlps);
   g_free (attribution->attn_biases);
+  g_free (attribution->cross_heads);
+  g_free (attribution->cross_biases);
+  g_free (attribution->norm_biases);
   g_free (attribution);
 }
 

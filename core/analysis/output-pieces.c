@@ -19,8 +19,10 @@ as_output_pieces_get (AsModel *model, const char *what, gboolean additive, AsRea
   memset (out, 0, sizeof *out);
   if (stack->readout == NULL)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT, "%s is not available for %s (%s)", what,
-                   as_model_get_name (model), c->ops->name);
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "%s is not available for %s (%s): its family does not lay out its attention's "
+                   "output projections and output head for this analysis",
+                   what, as_model_get_name (model), c->ops->name);
       return FALSE;
     }
   stack->readout (c, as_model_get_weights (model), out);

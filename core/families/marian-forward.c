@@ -284,4 +284,5 @@ const AsStack as_marian_decoder_stack = {
   .layer = decoder_layer,
   .finish = decoder_finish,
   .readout = decoder_readout,
+  .replay = as_marian_replay,
 };

@@ -138,6 +138,11 @@ void as_marian_mlp (AsWorkerTeam *team, float *x, float *ff, float *tmp, const A
 extern const AsStack as_marian_encoder_stack;
 extern const AsStack as_marian_decoder_stack;
 
+/* One position of the decoder pass replayed for direct logit attribution (marian-replay.c,
+ * AsStack.replay; model/replay-private.h). */
+gboolean as_marian_replay (const AsConfig *config, gconstpointer weights, const AsTrace *trace,
+                           int position, AsReplay *out, GError **error);
+
 AsStepDecoder *as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
                                            int n_beams, int max_steps, gboolean no_positions,
                                            GError **error);

@@ -356,4 +356,5 @@ const AsStack as_t5_decoder_stack = {
   .embed = decoder_embed,
   .layer = decoder_layer,
   .finish = decoder_finish,
+  .replay = as_t5_replay,
 };

@@ -92,6 +92,11 @@ void as_t5_mlp (AsWorkerTeam *team, float *x, float *normed, float *ff, float *g
 extern const AsStack as_t5_encoder_stack;
 extern const AsStack as_t5_decoder_stack;
 
+/* One position of the decoder pass replayed for direct logit attribution (t5-replay.c,
+ * AsStack.replay; model/replay-private.h). */
+gboolean as_t5_replay (const AsConfig *config, gconstpointer weights, const AsTrace *trace,
+                       int position, AsReplay *out, GError **error);
+
 AsStepDecoder *as_t5_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
                                        int n_beams, int max_steps, gboolean no_positions,
                                        GError **error);

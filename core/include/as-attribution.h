@@ -7,8 +7,11 @@
  * bias. The final norm's scale is frozen at its value in the run — LayerNorm: every part centred
  * and divided by the run's σ; RMSNorm: divided by the run's rms — so the parts add up to the
  * logit. A norm on the attention's output before the residual (Gemma's post-attention norm) is
- * frozen likewise at its run's rms. Families that renormalise the residual stream after every
- * block (BERT, DistilBERT, RoBERTa, Marian: post-norm) have no such sum and are refused. */
+ * frozen likewise at its run's rms. Encoders that renormalise the residual stream after every
+ * block (BERT, DistilBERT, RoBERTa: post-norm) have no such sum and are refused; the decoder of
+ * an encoder–decoder (Marian, BART, mBART) is replayed with every norm on its residual path
+ * frozen, which adds the cross-attention heads and the norms' biases as parts
+ * (attribution-seq2seq.c). */
 #pragma once
 
 #include <glib.h>
@@ -28,9 +31,14 @@ typedef struct
   float *heads;             /* [L][H] */
   float *mlps;              /* [L] */
   float embeddings;
-  float *attn_biases; /* [L] */
-  float norm_bias;
-  float sum; /* of every part above */
+  float *attn_biases;  /* [L] */
+  float norm_bias;     /* encoder–decoders: the final norm's and the embedding norm's biases */
+  float *cross_heads;  /* [L][H] an encoder–decoder's cross-attention heads; else NULL */
+  float *cross_biases; /* [L] their output biases; NULL as cross_heads */
+  float *norm_biases;  /* [L] the biases of a post-norm layer's norms, carried forward
+                        * through the later frozen norms; NULL as cross_heads */
+  float final_logits_bias; /* the output's own bias (Marian, BART); 0 without */
+  float sum;               /* of every part above */
 } AsAttribution;
 
 /* Whether direct logit attribution applies to MODEL; when not, ERROR (AS_ERROR_INPUT) says why

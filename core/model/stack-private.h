@@ -18,6 +18,7 @@
 #include "as-forward.h"
 #include "as-trace.h"
 #include "readout-private.h"
+#include "replay-private.h"
 #include "worker-team-private.h"
 
 G_BEGIN_DECLS
@@ -86,6 +87,10 @@ typedef struct
    * as_trace_attn_out() reads then. NULL: the stack's traces always keep attn_out. */
   void (*attention_output) (const AsConfig *config, gconstpointer weights, const AsTrace *trace,
                             int layer, float *out);
+
+  /* One position of a decoder pass replayed for direct logit attribution (replay-private.h).
+   * NULL: the stack offers none. */
+  AsReplayFunc replay;
 } AsStack;
 
 /* The interventions a family's layer stage applies (AsForwardOptions.intervention; the driver

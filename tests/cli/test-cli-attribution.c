@@ -5,7 +5,7 @@
  * GPT-NeoX (parallel residual, LayerNorm), Gemma 2 (post-attention norms, soft-caps), Mistral
  * (sliding window) and Qwen2 (biases) models: every part within 1e-4 relative, the parts adding
  * up to the logit within 1e-4 relative with and without --vs, norms within 1e-5; what does not
- * apply (post-norm BERT and Marian) and bad input refused with a clear message. */
+ * apply (post-norm BERT; Marian without --target) and bad input refused with a clear message. */
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -223,7 +223,7 @@ test_refusals (void)
       "renormalise the residual stream after every block (post-norm)" },
     { { "attribute", "--model", "attnscope-mini-en-de", "--text", "a", "--target-id", "3" },
       1,
-      "(post-norm)" },
+      "--target TARGET_TEXT" },
     { { "attribute", "--model", "attnscope-mini", "--text", "a b" }, 2, "--token WORD" },
     { { "attribute", "--model", "attnscope-mini", "--text", "a b", "--target-id", "1", "--vs-id",
         "2", "--vs-token", " a" },

@@ -14,7 +14,12 @@
  *   another head in the view state changes the view;
  * - about 1,000 tokens (a random GPT-2 with a context of 1,024): the last position's numbers
  *   equal the command's;
- * - a post-norm encoder (attnscope-mini-bert): one line with the core's reason, no figure. */
+ * - a post-norm encoder (attnscope-mini-bert): one line with the core's reason, no figure;
+ * - a translation model (attnscope-mini-en-de with a source and a target): the cross-attention
+ *   heads as a second L × H heatmap beside the heads, every cell the command's number
+ *   (`attribute --target --json`'s cross_heads), on its own range ±max|cross head| printed in the
+ *   subtitle; its cell, and a cross head's row of the list, open the head on the cross-attention
+ *   view, a head's cell on the decoder's self-attention. */
 #include <adwaita.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -438,6 +443,114 @@ test_post_norm (void)
   g_assert_null (attnscope_attribution_page_get_attribution (page));
 }
 
+static gboolean
+translation_idle (gpointer user_data)
+{
+  AttnscopeRun *run = gui_test_main_run (window);
+  return !attnscope_run_get_translating (run) && !attnscope_run_get_running (run)
+         && !attnscope_session_get_busy (attnscope_window_get_session (window));
+}
+
+/* A translation model: the cross-attention heads beside the heads, as `attribute --json` gives
+ * them, on their own symmetric range; a click opens the head on the cross-attention view. */
+static void
+test_translation (void)
+{
+  const char *source = "Hi there", *target = "Hallo da";
+  gui_test_open (window, "attnscope-mini-en-de", NULL, TIMEOUT_MS);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  attnscope_window_set_text (window, source);
+  attnscope_window_set_target (window, target);
+  g_assert_true (gui_test_wait_until (translation_idle, NULL, TIMEOUT_MS));
+  AttnscopeAttributionPage *page = attribution_page ();
+  g_test_message ("status: %s", attnscope_attribution_page_get_status (page));
+  const AsAttribution *at = attnscope_attribution_page_get_attribution (page);
+  g_assert_nonnull (at);
+  g_assert_nonnull (at->cross_heads);
+  AttnscopeHeatmapView *cross = attnscope_attribution_page_get_cross_heatmap (page);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (cross)));
+  ArBuiltFigure *built = attnscope_heatmap_view_get_figure (cross);
+  g_assert_nonnull (built);
+  const ArHeatmapFigure *fig = &ar_built_figure_get_parts (built)->heatmap;
+  g_test_message ("%s; %s", fig->title, fig->subtitle);
+  g_assert_cmpint (fig->n_rows, ==, at->n_layer);
+  g_assert_cmpint (fig->n_cols, ==, at->n_head);
+
+  g_autofree char *t = g_strdup_printf ("%d", at->target_id);
+  g_autofree char *p = g_strdup_printf ("%d", at->position);
+  const char *argv[] = { g_getenv ("ATTNSCOPE_BIN"),
+                         "attribute",
+                         "--model",
+                         "attnscope-mini-en-de",
+                         "--text",
+                         source,
+                         "--target",
+                         target,
+                         "--target-id",
+                         t,
+                         "--position",
+                         p,
+                         "--json",
+                         NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  gui_test_spawn (argv, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  JsonObject *want = json_node_get_object (json_parser_get_root (parser));
+  JsonArray *rows = json_object_get_array_member (want, "cross_heads");
+  g_assert_cmpint (json_array_get_length (rows), ==, at->n_layer);
+  double largest = 0.0;
+  for (int l = 0; l < at->n_layer; l++)
+    for (int h = 0; h < at->n_head; h++)
+      {
+        double w = json_array_get_double_element (json_array_get_array_element (rows, l), h);
+        g_assert_cmpfloat ((float) w, ==, attnscope_heatmap_view_get_value (cross, l, h));
+        largest = MAX (largest, fabs (w));
+      }
+  g_assert_cmpfloat (largest, >, 0.0);
+  g_assert_cmpfloat_with_epsilon (fig->vmax, largest, 1e-6 * largest);
+  g_assert_cmpfloat (fig->vmin, ==, -fig->vmax);
+  g_autofree char *range = g_strdup_printf ("±%.3f", largest);
+  g_assert_nonnull (strstr (fig->subtitle, range));
+  maybe_shoot ("attribution-translation");
+
+  /* a cross head's cell opens it on the cross-attention view */
+  AttnscopeViewState *view = gui_test_view_state (window);
+  attnscope_view_state_set_attention_kind (view, AR_ATTENTION_SELF);
+  g_signal_emit_by_name (cross, "cell-activated", at->n_layer - 1, 1);
+  g_assert_true (gui_test_wait_until (shown, "attention", TIMEOUT_MS));
+  g_assert_cmpint (attnscope_view_state_get_attention_kind (view), ==, AR_ATTENTION_CROSS);
+  g_assert_cmpint (attnscope_view_state_get_layer (view), ==, at->n_layer - 1);
+  g_assert_cmpint (attnscope_view_state_get_head (view), ==, 1);
+  /* the list's first cross head row opens that head on the cross-attention view too */
+  page = attribution_page ();
+  GtkListBox *parts = attnscope_attribution_page_get_parts (page);
+  GtkListBoxRow *cross_row = NULL;
+  for (int i = 0; cross_row == NULL && i < ATTRIBUTION_PAGE_PARTS; i++)
+    {
+      GtkListBoxRow *r = gtk_list_box_get_row_at_index (parts, i);
+      if (r != NULL && g_object_get_data (G_OBJECT (r), "cross") != NULL)
+        cross_row = r;
+    }
+  g_assert_nonnull (cross_row);
+  int cross_layer = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cross_row), "layer"));
+  int cross_head = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cross_row), "head"));
+  attnscope_view_state_set_attention_kind (view, AR_ATTENTION_SELF);
+  g_signal_emit_by_name (parts, "row-activated", cross_row);
+  g_assert_true (gui_test_wait_until (shown, "attention", TIMEOUT_MS));
+  g_assert_cmpint (attnscope_view_state_get_attention_kind (view), ==, AR_ATTENTION_CROSS);
+  g_assert_cmpint (attnscope_view_state_get_layer (view), ==, cross_layer);
+  g_assert_cmpint (attnscope_view_state_get_head (view), ==, cross_head);
+  /* and a head's cell on the decoder's own self-attention */
+  page = attribution_page ();
+  g_signal_emit_by_name (attnscope_attribution_page_get_heatmap (page), "cell-activated", 0, 2);
+  g_assert_true (gui_test_wait_until (shown, "attention", TIMEOUT_MS));
+  g_assert_cmpint (attnscope_view_state_get_attention_kind (view), ==, AR_ATTENTION_SELF);
+  g_assert_cmpint (attnscope_view_state_get_head (view), ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -453,6 +566,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/attribution-page/qk", test_qk);
   g_test_add_func ("/ui/attribution-page/long", test_long);
   g_test_add_func ("/ui/attribution-page/post-norm", test_post_norm);
+  g_test_add_func ("/ui/attribution-page/translation", test_translation);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   return status;

@@ -438,7 +438,13 @@ test_translation (void)
   check_parity ("cross-grid", "heads", 1,
                 (const char *[]){ "--target", target, "--kind", "cross", "--grid", "--layer", "0",
                                   "--head", "1", NULL });
+  /* the Attribution page: the heads (decoder) and the cross-attention heads (cross) */
+  attnscope_view_state_set_attention_kind (v, AR_ATTENTION_CROSS);
+  check_parity ("attribution-cross", "attribution", 1,
+                (const char *[]){ "--target", target, "--kind", "cross", "--attribution", NULL });
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
+  check_parity ("attribution-decoder", "attribution", 1,
+                (const char *[]){ "--target", target, "--kind", "decoder", "--attribution", NULL });
   check_parity (
       "alignment-head", "alignment", 1,
       (const char *[]){ "--target", target, "--alignment", "--layer", "0", "--head", "1", NULL });

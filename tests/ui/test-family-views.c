@@ -9,8 +9,8 @@
  * longer than the window: a local layer's heatmap masks the keys left of the window and names
  * the window in its title, a global layer's does not, and the heads grid's title names the local
  * layers and greys their thumbnails' cells outside the window. For both, every page the window
- * shows draws its figure (T5's Attribution page says instead that attribution is not available
- * for the family). */
+ * shows draws its figure (T5's Attribution page too: its decoder's heads and cross-attention
+ * heads; a translation model whose attribution were refused would have to say why). */
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <string.h>

@@ -71,6 +71,46 @@ ar_build_attribution_figure (const AsAttribution *at, const char *what, const ch
   return built;
 }
 
+ArBuiltFigure *
+ar_build_attribution_cross_figure (const AsAttribution *at, const char *what, const char *subtitle,
+                                   ArAnnotate annotate)
+{
+  g_return_val_if_fail (at->cross_heads != NULL, NULL);
+  int L = at->n_layer, H = at->n_head;
+  ArBuiltFigure *built = ar_built_figure_new ();
+  ArHeatmapFigure *fig = &ar_built_figure_edit (built)->heatmap;
+  ar_heatmap_figure_init (fig);
+  float *values = ar_built_figure_take (built, g_memdup2 (at->cross_heads, sizeof (float) * L * H));
+  double largest = 0.0, biases = at->final_logits_bias;
+  for (int i = 0; i < L * H; i++)
+    largest = MAX (largest, fabs (values[i]));
+  for (int l = 0; l < L; l++)
+    biases += (double) at->cross_biases[l] + at->norm_biases[l];
+  if (largest == 0.0)
+    largest = 1.0;
+  fig->n_rows = L;
+  fig->n_cols = H;
+  fig->values = values;
+  fig->row_labels = ar_built_figure_take_strv (built, numbered (L, NULL));
+  fig->col_labels = ar_built_figure_take_strv (built, numbered (H, NULL));
+  fig->row_axis = _ ("Layer");
+  fig->col_axis = _ ("Cross-attention head");
+  fig->colormap = AR_COLORMAP_RDBU_R;
+  fig->vmin = -largest;
+  fig->vmax = largest;
+  fig->annotate = annotate;
+  fig->label_mode = AR_LABELS_ALL;
+  fig->colorbar_label = _ ("Direct effect on the logit");
+  fig->title = ar_built_figure_take (
+      built, g_strdup_printf (_ ("Cross-attention heads · %s at token %d"), what, at->position));
+  g_autofree char *sums = g_strdup_printf (
+      _ ("cross biases, norms' biases and final_logits_bias %.3f; colours ±%.3f"), biases, largest);
+  fig->subtitle = ar_built_figure_take (
+      built, subtitle != NULL ? g_strdup_printf ("%s\n%s", subtitle, sums) : g_strdup (sums));
+  ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
+  return built;
+}
+
 char *
 ar_attribution_what (const AsTokenizer *tokenizer, int32_t target_id, int32_t vs_id)
 {
@@ -87,5 +127,7 @@ ar_build_attribution_view_figure (const AsAttribution *at, const AsTokenizer *to
 {
   g_autofree char *what = ar_attribution_what (tokenizer, at->target_id, at->vs_id);
   g_autofree char *subtitle = ar_figure_texts_subtitle (texts, AR_SUBTITLE_TEXT);
+  if (view->kind == AR_ATTENTION_CROSS && at->cross_heads != NULL)
+    return ar_build_attribution_cross_figure (at, what, subtitle, view->annotate);
   return ar_build_attribution_figure (at, what, subtitle, view->annotate);
 }

@@ -19,12 +19,19 @@ G_BEGIN_DECLS
 ArBuiltFigure *ar_build_attribution_figure (const AsAttribution *at, const char *what,
                                             const char *subtitle, ArAnnotate annotate);
 
+/* A translation model's cross-attention heads (AT->cross_heads) as a second L × H heatmap, in the
+ * same diverging colours over its own range symmetric around 0 (printed on the colour bar and in
+ * the subtitle with the sum of the cross biases, the norms' biases and final_logits_bias). */
+ArBuiltFigure *ar_build_attribution_cross_figure (const AsAttribution *at, const char *what,
+                                                  const char *subtitle, ArAnnotate annotate);
+
 /* What the figure's title names: "“ car”", or "“ car” − “ man”" with a second token (VS_ID ≥ 0),
  * the tokens' texts in TOKENIZER. Newly allocated. */
 char *ar_attribution_what (const AsTokenizer *tokenizer, int32_t target_id, int32_t vs_id);
 
 /* The figure the Attribution page shows and `attnscope export --attribution` writes: the subtitle
- * of TEXTS, VIEW's annotation. */
+ * of TEXTS, VIEW's annotation; the cross-attention heads' figure when VIEW's kind is
+ * AR_ATTENTION_CROSS and AT has them (`export --attribution --kind cross`). */
 ArBuiltFigure *ar_build_attribution_view_figure (const AsAttribution *at,
                                                  const AsTokenizer *tokenizer,
                                                  const ArFigureTexts *texts,

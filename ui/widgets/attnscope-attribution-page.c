@@ -34,6 +34,7 @@ struct _AttnscopeAttributionPage
   GtkSpinButton *position_spin;
   GtkLabel *status;
   AttnscopeHeatmapView *heatmap;
+  AttnscopeHeatmapView *cross_heatmap; /* a translation model's cross-attention heads */
   GtkListBox *parts;
 
   /* what is asked for: the typed tokens (NULL: none) and the position (-1: the last) */
@@ -218,7 +219,8 @@ add_part (GtkListBox *list, const char *name, double value, int layer, int head)
 typedef struct
 {
   double value;
-  int kind; /* 0 head, 1 MLP, 2 attention bias, 3 embeddings, 4 final norm bias */
+  int kind; /* 0 head, 1 MLP, 2 attention bias, 3 embeddings, 4 final norm bias, 5 cross head,
+             * 6 a layer's norms' biases, 7 final_logits_bias */
   int layer, head;
 } Part;
 
@@ -239,7 +241,7 @@ fill_parts (GtkListBox *list, const AsAttribution *at)
   if (at == NULL)
     return;
   int L = at->n_layer, H = at->n_head, n = 0;
-  g_autofree Part *parts = g_new (Part, (gsize) L * (H + 2) + 2);
+  g_autofree Part *parts = g_new (Part, (gsize) L * (2 * H + 3) + 3);
   for (int l = 0; l < L; l++)
     {
       for (int h = 0; h < H; h++)
@@ -247,7 +249,13 @@ fill_parts (GtkListBox *list, const AsAttribution *at)
       parts[n++] = (Part){ at->mlps[l], 1, l, -1 };
       if (at->attn_biases[l] != 0.0f)
         parts[n++] = (Part){ at->attn_biases[l], 2, l, -1 };
+      for (int h = 0; at->cross_heads != NULL && h < H; h++)
+        parts[n++] = (Part){ at->cross_heads[l * H + h], 5, l, h };
+      if (at->norm_biases != NULL && at->norm_biases[l] != 0.0f)
+        parts[n++] = (Part){ at->norm_biases[l], 6, l, -1 };
     }
+  if (at->final_logits_bias != 0.0f)
+    parts[n++] = (Part){ at->final_logits_bias, 7, -1, -1 };
   parts[n++] = (Part){ at->embeddings, 3, -1, -1 };
   if (at->norm_bias != 0.0f)
     parts[n++] = (Part){ at->norm_bias, 4, -1, -1 };
@@ -259,8 +267,14 @@ fill_parts (GtkListBox *list, const AsAttribution *at)
                               : p->kind == 1 ? g_strdup_printf (_ ("MLP %d"), p->layer)
                               : p->kind == 2 ? g_strdup_printf (_ ("Attention bias %d"), p->layer)
                               : p->kind == 3 ? g_strdup (_ ("Embeddings"))
-                                             : g_strdup (_ ("Final norm bias"));
+                              : p->kind == 4 ? g_strdup (_ ("Final norm bias"))
+                              : p->kind == 5
+                                  ? g_strdup_printf (_ ("Cross head %d.%d"), p->layer, p->head)
+                              : p->kind == 6 ? g_strdup_printf (_ ("Norm biases %d"), p->layer)
+                                             : g_strdup ("final_logits_bias");
       add_part (list, name, p->value, p->layer, p->head);
+      g_object_set_data (G_OBJECT (gtk_widget_get_last_child (GTK_WIDGET (list))), "cross",
+                         GINT_TO_POINTER (p->kind == 5));
     }
 }
 
@@ -312,6 +326,8 @@ clear (AttnscopeAttributionPage *self)
   g_clear_pointer (&self->failure, g_free);
   self->built = NULL;
   attnscope_heatmap_view_set_figure (self->heatmap, NULL);
+  attnscope_heatmap_view_set_figure (self->cross_heatmap, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->cross_heatmap), FALSE);
   fill_parts (self->parts, NULL);
 }
 
@@ -332,6 +348,8 @@ show_result (AttnscopeAttributionPage *self)
   if (self->failure != NULL)
     {
       attnscope_heatmap_view_set_figure (self->heatmap, NULL);
+      attnscope_heatmap_view_set_figure (self->cross_heatmap, NULL);
+      gtk_widget_set_visible (GTK_WIDGET (self->cross_heatmap), FALSE);
       fill_parts (self->parts, NULL);
       self->built = NULL;
       return;
@@ -340,8 +358,16 @@ show_result (AttnscopeAttributionPage *self)
   attnscope_page_get_selection (ATTNSCOPE_PAGE (self), &view);
   if (self->built == self->attribution && ar_view_selection_equal (&view, &self->built_view))
     return;
-  g_autoptr (ArBuiltFigure) figure = build (self, &view);
+  /* on screen the self-attention heads, and beside them a translation model's cross heads */
+  ArViewSelection self_view = view, cross_view = view;
+  self_view.kind = AR_ATTENTION_SELF;
+  cross_view.kind = AR_ATTENTION_CROSS;
+  g_autoptr (ArBuiltFigure) figure = build (self, &self_view);
   attnscope_heatmap_view_set_figure (self->heatmap, figure);
+  gboolean cross = self->attribution->cross_heads != NULL;
+  g_autoptr (ArBuiltFigure) cross_figure = cross ? build (self, &cross_view) : NULL;
+  attnscope_heatmap_view_set_figure (self->cross_heatmap, cross_figure);
+  gtk_widget_set_visible (GTK_WIDGET (self->cross_heatmap), cross);
   if (self->built != self->attribution)
     fill_parts (self->parts, self->attribution);
   self->built = self->attribution;
@@ -457,6 +483,7 @@ attnscope_attribution_page_append_export_args (AttnscopePage *page, const ArView
       return;
     }
   g_ptr_array_add (argv, g_strdup ("--attribution"));
+  attnscope_page_append_kind_args (page, view, argv); /* translation: --target, --kind */
   const AsAttribution *at = self->attribution;
   if (at == NULL)
     return;
@@ -520,10 +547,13 @@ describe_cell (int row, int col, gpointer data)
                           value);
 }
 
+/* Opens head LAYER.HEAD on the Attention page: of KIND's attention for a translation model. */
 static void
-open_head (AttnscopeAttributionPage *self, int layer, int head)
+open_head (AttnscopeAttributionPage *self, int layer, int head, ArAttentionKind kind)
 {
   AttnscopeViewState *view = attnscope_page_get_view (ATTNSCOPE_PAGE (self));
+  if (self->built != NULL && self->built->cross_heads != NULL)
+    attnscope_view_state_set_attention_kind (view, kind);
   attnscope_view_state_set_aggregate (view, ATTNSCOPE_AGGREGATE_HEAD);
   attnscope_view_state_set_layer (view, layer);
   attnscope_view_state_set_head (view, head);
@@ -535,7 +565,30 @@ on_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col, AttnscopeAtt
 {
   const AsAttribution *at = self->built;
   if (at != NULL && row < at->n_layer && col < at->n_head)
-    open_head (self, row, col);
+    open_head (self, row, col, AR_ATTENTION_SELF);
+}
+
+static void
+on_cross_cell_activated (AttnscopeHeatmapView *heatmap, int row, int col,
+                         AttnscopeAttributionPage *self)
+{
+  const AsAttribution *at = self->built;
+  if (at != NULL && at->cross_heads != NULL && row < at->n_layer && col < at->n_head)
+    open_head (self, row, col, AR_ATTENTION_CROSS);
+}
+
+/* The cross heatmap's tooltip: the cross head's part. */
+static char *
+describe_cross_cell (int row, int col, gpointer data)
+{
+  AttnscopeAttributionPage *self = data;
+  const AsAttribution *at = self->built;
+  if (at == NULL || at->cross_heads == NULL || row >= at->n_layer || col >= at->n_head)
+    return NULL;
+  g_autofree char *value = part_value (at->cross_heads[row * at->n_head + col]);
+  return g_strdup_printf (_ ("Cross-attention head %d.%d: %s\nActivate to open it on the "
+                             "Attention page (cross-attention)"),
+                          row, col, value);
 }
 
 static void
@@ -543,7 +596,9 @@ on_part_activated (GtkListBox *list, GtkListBoxRow *row, AttnscopeAttributionPag
 {
   int head = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "head"));
   if (head >= 0)
-    open_head (self, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "layer")), head);
+    open_head (self, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "layer")), head,
+               g_object_get_data (G_OBJECT (row), "cross") != NULL ? AR_ATTENTION_CROSS
+                                                                   : AR_ATTENTION_SELF);
 }
 
 static char *
@@ -638,6 +693,13 @@ attnscope_attribution_page_get_heatmap (AttnscopeAttributionPage *self)
   return self->heatmap;
 }
 
+AttnscopeHeatmapView *
+attnscope_attribution_page_get_cross_heatmap (AttnscopeAttributionPage *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_ATTRIBUTION_PAGE (self), NULL);
+  return self->cross_heatmap;
+}
+
 GtkListBox *
 attnscope_attribution_page_get_parts (AttnscopeAttributionPage *self)
 {
@@ -702,6 +764,7 @@ attnscope_attribution_page_class_init (AttnscopeAttributionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, position_spin);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, status);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, heatmap);
+  gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, cross_heatmap);
   gtk_widget_class_bind_template_child (widget_class, AttnscopeAttributionPage, parts);
 }
 
@@ -714,6 +777,9 @@ attnscope_attribution_page_init (AttnscopeAttributionPage *self)
   attnscope_page_set_focus_widget (ATTNSCOPE_PAGE (self), GTK_WIDGET (self->heatmap));
   attnscope_heatmap_view_set_cell_describe (self->heatmap, describe_cell, self);
   g_signal_connect (self->heatmap, "cell-activated", G_CALLBACK (on_cell_activated), self);
+  attnscope_heatmap_view_set_cell_describe (self->cross_heatmap, describe_cross_cell, self);
+  g_signal_connect (self->cross_heatmap, "cell-activated", G_CALLBACK (on_cross_cell_activated),
+                    self);
   g_signal_connect (self->parts, "row-activated", G_CALLBACK (on_part_activated), self);
   g_signal_connect (self->token_entry, "activate", G_CALLBACK (on_entry_activate), self);
   g_signal_connect (self->vs_entry, "activate", G_CALLBACK (on_entry_activate), self);

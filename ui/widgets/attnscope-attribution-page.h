@@ -28,6 +28,9 @@ G_DECLARE_FINAL_TYPE (AttnscopeAttributionPage, attnscope_attribution_page, ATTN
                       ATTRIBUTION_PAGE, AttnscopePage)
 
 AttnscopeHeatmapView *attnscope_attribution_page_get_heatmap (AttnscopeAttributionPage *self);
+/* A translation model's cross-attention heads beside the heads (hidden for other models):
+ * ar_build_attribution_cross_figure, its cells opening the head on the cross-attention view. */
+AttnscopeHeatmapView *attnscope_attribution_page_get_cross_heatmap (AttnscopeAttributionPage *self);
 GtkListBox *attnscope_attribution_page_get_parts (AttnscopeAttributionPage *self);
 /* The line of text above the figure: what is split, or why there is nothing to show. */
 const char *attnscope_attribution_page_get_status (AttnscopeAttributionPage *self);
