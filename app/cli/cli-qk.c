@@ -7,8 +7,9 @@
  *
  * --token is the query's position (default: the last token). JSON: {"layer", "head", "kv_head",
  * "token", "tokens", "scale", "softcap", "q" [hd] (after RoPE), ["q_before_rope" [hd] where the
- * model rotates,] "keys" [T][hd], "products" [T][hd], "scores"
- * [T] (null where the query does not see the key), "probs" [T], "dims" [hd], "top_dims"}. */
+ * model rotates,] "keys" [T][hd], "products" [T][hd], ["bias" [T] where the layer adds one to
+ * the scores (T5's relative position bias),] "scores" [T] (null where the query does not see the
+ * key), "probs" [T], "dims" [hd], "top_dims"}. */
 #include <math.h>
 #include <stdio.h>
 
@@ -87,6 +88,8 @@ print_json (const AsTrace *trace, const AsQk *qk, int top)
     add_matrix (b, "q_before_rope", qk->q_before_rope, 1, hd);
   add_matrix (b, "keys", qk->keys, S, hd);
   add_matrix (b, "products", qk->products, S, hd);
+  if (qk->bias != NULL)
+    add_matrix (b, "bias", qk->bias, 1, S);
   add_matrix (b, "scores", qk->scores, 1, S);
   add_matrix (b, "probs", qk->probs, 1, S);
   add_matrix (b, "dims", qk->dims, 1, hd);
@@ -112,11 +115,17 @@ print_text (const AsTrace *trace, const AsQk *qk, int top)
                           qk->layer, qk->head, qk->kv_head, qk->query, query, qk->scale);
   for (int i = 0; i < MIN (top, hd); i++)
     g_string_append_printf (out, " %d (%+.4g)", qk->top_dims[i], qk->dims[qk->top_dims[i]]);
-  g_string_append (out, "\n\n  key token            score     prob\n");
+  g_string_append (
+      out, qk->bias != NULL
+               ? "\n\n  key token            score     prob  (score = q·k + position bias)\n"
+               : "\n\n  key token            score     prob\n");
   for (int j = 0; j < qk->n_keys; j++)
     {
       g_autofree char *token = cli_json_quote (trace->token_texts[j]);
-      if (isfinite (qk->scores[j]))
+      if (isfinite (qk->scores[j]) && qk->bias != NULL)
+        g_string_append_printf (out, "%5d %-16s %8.4f %8.4f  (bias %+.4f)\n", j, token,
+                                qk->scores[j], qk->probs[j], qk->bias[j]);
+      else if (isfinite (qk->scores[j]))
         g_string_append_printf (out, "%5d %-16s %8.4f %8.4f\n", j, token, qk->scores[j],
                                 qk->probs[j]);
       else

@@ -73,6 +73,8 @@ fill_scores (AsQk *qk, const AsTrace *t, int window)
           s += p;
         }
       float score = (float) s * qk->scale;
+      if (qk->bias != NULL)
+        score += qk->bias[j];
       if (qk->softcap > 0.0f)
         score = tanhf (score / qk->softcap) * qk->softcap;
       qk->scores[j] = sees (t, window, qk->query, j) ? score : -INFINITY;
@@ -136,6 +138,9 @@ as_qk_compute (AsModel *model, const AsTrace *trace, int layer, int head, int qu
   as_output_pieces_clear (&pieces);
   qk->keys
       = g_memdup2 (as_trace_head_vectors (trace, trace->k, layer, head), sizeof (float) * S * hd);
+  const float *bias = trace->attn_recipe != NULL ? trace->attn_recipe[layer].bias : NULL;
+  if (bias != NULL) /* [H][T][T]: this head's row of the query */
+    qk->bias = g_memdup2 (bias + ((gsize) head * S + query) * S, sizeof (float) * S);
   qk->probs = g_new (float, S);
   as_trace_attention_tile (trace, layer, head, query, 1, 0, S, qk->probs, S);
   qk->products = g_new (float, (gsize) S *hd);
@@ -155,6 +160,7 @@ as_qk_free (AsQk *qk)
   g_free (qk->q_before_rope);
   g_free (qk->keys);
   g_free (qk->products);
+  g_free (qk->bias);
   g_free (qk->scores);
   g_free (qk->probs);
   g_free (qk->dims);

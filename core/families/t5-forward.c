@@ -357,4 +357,5 @@ const AsStack as_t5_decoder_stack = {
   .layer = decoder_layer,
   .finish = decoder_finish,
   .replay = as_t5_replay,
+  .readout = as_t5_decoder_readout,
 };

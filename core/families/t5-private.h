@@ -97,6 +97,10 @@ extern const AsStack as_t5_decoder_stack;
 gboolean as_t5_replay (const AsConfig *config, gconstpointer weights, const AsTrace *trace,
                        int position, AsReplay *out, GError **error);
 
+/* The decoder's self-attention pieces for the query–key view and the attention norms
+ * (t5-readout.c, AsStack.readout). */
+void as_t5_decoder_readout (const AsConfig *config, gconstpointer weights, AsReadout *out);
+
 AsStepDecoder *as_t5_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
                                        int n_beams, int max_steps, gboolean no_positions,
                                        GError **error);

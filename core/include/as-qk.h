@@ -26,6 +26,8 @@ typedef struct
                          * undone; NULL where the model does not rotate */
   float *keys;          /* [S][hd] */
   float *products;      /* [S][hd] q_d · k_jd */
+  float *bias;          /* [S] what the layer adds to each score before the softmax (T5's
+                         * relative position bias: scores = q·k + bias), or NULL */
   float *scores;        /* [S] before the softmax; -INFINITY for keys the query does not see */
   float *probs;         /* [S] the head's attention row */
   float *dims;   /* [hd] Σ_j probs_j · products_jd · scale: what each dimension adds to the

@@ -3,6 +3,7 @@
  * says why in one line. The table below is what the families support today: a method marked as
  * working must exit 0 with output, one marked as refused must fail with exactly one error line
  * that names the model and gives the reason after a colon. */
+#include <math.h>
 #include <string.h>
 
 #include "bart-models.h"
@@ -98,7 +99,7 @@ test_table (void)
     { "marian", "attnscope-mini-en-de", TRUE, WORKS, WORKS, WORKS, WORKS },
     { "bart", bart, TRUE, WORKS, WORKS, WORKS, WORKS },
     { "bart", mbart, TRUE, WORKS, WORKS, WORKS, WORKS },
-    { "t5", t5, TRUE, WORKS, WORKS, WORKS, REFUSED },
+    { "t5", t5, TRUE, WORKS, WORKS, WORKS, WORKS },
   };
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
@@ -109,10 +110,71 @@ test_table (void)
     }
 }
 
+/* T5's query–key view: no scaling, and the layer's relative position bias added to q·k — each
+ * score is Σ_d q_d·k_jd + bias_j, and the softmax of the scores the query sees is the head's
+ * attention row as the forward pass computed it (every layer and head of the decoder, the last
+ * target token). */
+static void
+test_t5_qk (void)
+{
+  g_autofree char *t5 = t5_model_with_tokenizer ();
+  if (t5 == NULL)
+    return;
+  int checked = 0;
+  for (int layer = 0; layer < 2; layer++)
+    for (int head = 0; head < 2; head++)
+      {
+        g_autofree char *l = g_strdup_printf ("%d", layer), *h = g_strdup_printf ("%d", head);
+        g_auto (Run) r
+            = run_cli ("qk", "--model", t5, "--text", "the cat sat on the mat", "--target",
+                       "die katze sass", "--layer", l, "--head", h, "--json", NULL);
+        g_assert_cmpint (r.status, ==, 0);
+        g_autoptr (JsonNode) root = parse_json (r.out);
+        JsonObject *o = json_node_get_object (root);
+        g_assert_cmpfloat (json_object_get_double_member (o, "scale"), ==, 1.0);
+        g_assert_true (json_object_has_member (o, "bias"));
+        JsonArray *bias
+            = json_array_get_array_element (json_object_get_array_member (o, "bias"), 0);
+        JsonArray *scores
+            = json_array_get_array_element (json_object_get_array_member (o, "scores"), 0);
+        JsonArray *products = json_object_get_array_member (o, "products");
+        JsonArray *probs
+            = json_array_get_array_element (json_object_get_array_member (o, "probs"), 0);
+        guint S = json_array_get_length (probs);
+        double top = -G_MAXDOUBLE, sum = 0.0;
+        for (guint j = 0; j < S; j++)
+          {
+            if (json_node_is_null (json_array_get_element (scores, j)))
+              continue;
+            JsonArray *pj = json_array_get_array_element (products, j);
+            double dot = 0.0;
+            for (guint d = 0; d < json_array_get_length (pj); d++)
+              dot += json_array_get_double_element (pj, d);
+            double score = json_array_get_double_element (scores, j);
+            g_assert_cmpfloat (fabs (score - (dot + json_array_get_double_element (bias, j))), <=,
+                               1e-4 * MAX (1.0, fabs (score)));
+            top = MAX (top, score);
+          }
+        for (guint j = 0; j < S; j++)
+          if (!json_node_is_null (json_array_get_element (scores, j)))
+            sum += exp (json_array_get_double_element (scores, j) - top);
+        for (guint j = 0; j < S; j++)
+          {
+            double p = json_node_is_null (json_array_get_element (scores, j))
+                           ? 0.0
+                           : exp (json_array_get_double_element (scores, j) - top) / sum;
+            g_assert_cmpfloat (fabs (p - json_array_get_double_element (probs, j)), <=, 1e-5);
+          }
+        checked++;
+      }
+  g_test_message ("T5 qk: %d heads, scores = q·k + bias, softmax = the pass's attention", checked);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/applies/table", test_table);
+  g_test_add_func ("/cli/applies/t5-qk", test_t5_qk);
   return g_test_run ();
 }
