@@ -11,6 +11,7 @@
 #include "cli-common.h"
 #include "cli-json.h"
 #include "cli-stats-table.h"
+#include "cli-translation.h"
 
 /* A head that gives the first token at least FIRST_LOOKS of its weight on average while its
  * norm-weighted share there is below QUIET_RATIO of that looks there but writes little. */
@@ -105,6 +106,32 @@ print_text (const AsHeadStats *stats, const AsAttentionNorms *n, const AsTrace *
   fwrite (out->str, 1, out->len, stdout);
 }
 
+/* The statistics and attention norms of TRACE printed as JSON or text; the exit status. */
+static int
+print_norms (AsModel *model, const AsTrace *trace, gboolean json)
+{
+  GError *error = NULL;
+  g_autoptr (AsAttentionNorms) norms = as_attention_norms_of_trace (model, trace, NULL, &error);
+  if (norms == NULL)
+    return cli_fail (error);
+  g_autoptr (AsHeadStats) stats = as_head_stats_compute (trace);
+  if (json)
+    print_json (stats, norms, as_model_get_name (model));
+  else
+    print_text (stats, norms, trace);
+  return CLI_EXIT_OK;
+}
+
+int
+cli_stats_norms_translation (AsModel *model, const char *text, const char *target, gboolean json)
+{
+  GError *error = NULL;
+  g_autoptr (AsTrace) trace = cli_translation_forward (model, text, target, 0, &error);
+  if (trace == NULL)
+    return cli_fail (error);
+  return print_norms (model, trace, json);
+}
+
 int
 cli_stats_norms (AsModel *model, const char *text, const char *pair, gboolean truncate,
                  gboolean json)
@@ -114,13 +141,5 @@ cli_stats_norms (AsModel *model, const char *text, const char *pair, gboolean tr
   g_autoptr (AsTrace) trace = cli_forward_text (model, text, pair, truncate, &options, &error);
   if (trace == NULL)
     return cli_fail (error);
-  g_autoptr (AsAttentionNorms) norms = as_attention_norms_compute (model, trace, NULL, &error);
-  if (norms == NULL)
-    return cli_fail (error);
-  g_autoptr (AsHeadStats) stats = as_head_stats_compute (trace);
-  if (json)
-    print_json (stats, norms, as_model_get_name (model));
-  else
-    print_text (stats, norms, trace);
-  return CLI_EXIT_OK;
+  return print_norms (model, trace, json);
 }

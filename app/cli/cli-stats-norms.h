@@ -15,4 +15,9 @@ G_BEGIN_DECLS
 int cli_stats_norms (AsModel *model, const char *text, const char *pair, gboolean truncate,
                      gboolean json);
 
+/* As cli_stats_norms for a translation model over source TEXT and TARGET (NULL: the model's own
+ * translation): the statistics and norms of its decoder's self-attention. */
+int cli_stats_norms_translation (AsModel *model, const char *text, const char *target,
+                                 gboolean json);
+
 G_END_DECLS

@@ -226,6 +226,11 @@ cli_stats (int argc, char **argv)
                                  "--shard is for decoders and encoders, not for the "
                                  "translation model %s",
                                  as_model_get_name (model));
+      if (norms && kind != NULL && g_strcmp0 (kind, "decoder") != 0)
+        return cli_usage_printf ("stats", "--norms are of a translation model's decoder "
+                                          "self-attention: give --kind decoder or no --kind");
+      if (norms)
+        return cli_stats_norms_translation (model, text, target, json);
       return cli_stats_translation (model, text, target, lines, kind, json);
     }
   if (target != NULL || kind != NULL)

@@ -74,6 +74,13 @@ check_cell (const Row *row, const char *method, Outcome want)
     {
       g_assert_cmpint (r.status, ==, 0);
       g_assert_cmpuint (strlen (r.out), >, 2);
+      /* the method's own output, not another command's (stats of a translation model printed
+       * its cross-attention statistics and dropped --norms) */
+      const char *member = strcmp (method, "norms") == 0         ? "\"value_norms\""
+                           : strcmp (method, "qk") == 0          ? "\"products\""
+                           : strcmp (method, "attribution") == 0 ? "\"heads\""
+                                                                 : "\"hidden\"";
+      g_assert_nonnull (strstr (r.out, member));
       return;
     }
   assert_error (&r, 1, NULL);

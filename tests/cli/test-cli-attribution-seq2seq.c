@@ -7,7 +7,8 @@
  * largest), the parts adding up to the model's own logit within 1e-4 relative with and without
  * --vs-id, the cross-attention heads, the norms' biases and final_logits_bias present; bad input
  * (no --target, a position past the decoder input, a word the vocabulary splits, --target on a
- * decoder-only model) refused with a message naming it. */
+ * decoder-only model) refused with a message naming it. `stats --norms` of the decoder's
+ * self-attention: every value norm ‖v_j · O_hᵀ‖ within 1e-5 (+1e-4 relative) of the reference's. */
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -67,9 +68,22 @@ assert_sum (const char *output, int n_layer)
                      1e-4 * fabs (logit) + 1e-6);
 }
 
-/* OUTPUT checked by the reference for FAMILY ("marian", "bart", "t5"). */
+/* A temporary file holding TEXT (owned path). */
+static char *
+temporary_json (const char *text)
+{
+  g_autofree char *json = g_build_filename (g_get_tmp_dir (), "attnscope-s2s-XXXXXX.json", NULL);
+  int fd = g_mkstemp (json);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (json, text, -1, NULL));
+  return g_steal_pointer (&json);
+}
+
+/* OUTPUT checked by the reference for FAMILY ("marian", "bart", "t5"); with NORMS (the output of
+ * `stats --norms --json` on the same texts, or NULL) the decoder's attention norms too. */
 static void
-check_reference (const char *family, const char *model, const char *output)
+check_reference (const char *family, const char *model, const char *output, const char *norms)
 {
   if (reference_left_to_normal_build ("attribute"))
     return;
@@ -79,21 +93,24 @@ check_reference (const char *family, const char *model, const char *output)
       g_test_message ("no Python for the reference (ATTNSCOPE_PYTHON is empty): unchecked");
       return;
     }
-  g_autofree char *json = g_build_filename (g_get_tmp_dir (), "attnscope-s2s-XXXXXX.json", NULL);
-  int fd = g_mkstemp (json);
-  g_assert_cmpint (fd, >=, 0);
-  close (fd);
-  g_assert_true (g_file_set_contents (json, output, -1, NULL));
+  g_autofree char *json = temporary_json (output);
+  g_autofree char *norms_json = norms != NULL ? temporary_json (norms) : NULL;
   g_autofree char *script
       = g_build_filename (g_getenv ("ATTNSCOPE_SOURCE_DIR"), "tests", "reference",
                           "seq2seq_attribution_reference.py", NULL);
-  const char *argv[]
-      = { python, script, "--family", family, "--model", model, "--json", json, NULL };
+  const char *argv[] = { python,   script, "--family",     family,     "--model", model,
+                         "--json", json,   "--norms-json", norms_json, NULL };
+  if (norms_json == NULL)
+    argv[8] = NULL;
   g_autofree char *out = NULL, *err = NULL;
   int status = test_spawn (argv, &out, &err);
   g_test_message ("%s: %s%s", family, out, err);
   g_assert_cmpint (status, ==, 0);
+  if (norms_json != NULL)
+    g_assert_nonnull (strstr (out, "norms: "));
   g_unlink (json);
+  if (norms_json != NULL)
+    g_unlink (norms_json);
 }
 
 /* attribute at the last position and at POSITION with --vs-id, each summed and checked. */
@@ -110,8 +127,19 @@ check_model (const char *family, const char *model, int n_layer, const char *pos
   g_assert_cmpint (two.status, ==, 0);
   assert_sum (one.out, n_layer);
   assert_sum (two.out, n_layer);
-  check_reference (family, model, one.out);
-  check_reference (family, model, two.out);
+  /* the attention norms of the decoder's self-attention: [L][H][T] */
+  g_auto (Run) norms = run_cli ("stats", "--model", model, "--text", source, "--target", target,
+                                "--norms", "--json", NULL);
+  g_assert_cmpint (norms.status, ==, 0);
+  g_autoptr (JsonNode) norms_root = parse_json (norms.out);
+  JsonArray *value_norms = json_object_get_array_member (
+      json_object_get_object_member (json_node_get_object (norms_root), "norms"), "value_norms");
+  g_autoptr (JsonNode) one_root = parse_json (one.out);
+  guint layers = json_array_get_length (
+      json_object_get_array_member (json_node_get_object (one_root), "heads"));
+  g_assert_cmpuint (json_array_get_length (value_norms), ==, layers);
+  check_reference (family, model, one.out, norms.out);
+  check_reference (family, model, two.out, NULL);
   /* the table names the cross heads too */
   g_auto (Run) table = run_cli ("attribute", "--model", model, "--text", source, "--target", target,
                                 "--target-id", "5", NULL);

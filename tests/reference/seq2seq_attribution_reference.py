@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """seq2seq_attribution_reference.py — direct logit attribution of a translation model's decoder,
-independently of attnscope: checks `attnscope attribute --json` on a Marian, BART or mBART model.
+independently of attnscope: checks `attnscope attribute --json` on a Marian, BART or mBART model, and with --norms-json
+the attention norms of the decoder's self-attention that `stats --norms --json` gives (what each
+key writes through a head, ‖v_j · O_hᵀ‖, recorded while the decoder runs).
 
   seq2seq_attribution_reference.py --family marian|bart|t5 --model DIR --json OUT.json
 
@@ -29,6 +31,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 torch = None
+VALUE_NORMS = []  # per decoder layer, [H][T]: ‖v_j · O_hᵀ‖ of its self-attention (the norms)
 
 
 class Decoder:
@@ -67,6 +70,9 @@ class Decoder:
             scores = scores.masked_fill(mask, torch.finfo(torch.float32).min)
         ctx = torch.softmax(scores, dim=-1) @ v  # [H,T,hd]
         O = self.w[p + ".out_proj.weight"]  # [D][D] out, in
+        if causal:  # the decoder's self-attention: what each key writes, ‖v_j O_hᵀ‖ [H][T]
+            VALUE_NORMS.append([[(v[h, j] @ O[:, h * hd:(h + 1) * hd].T).norm().item()
+                                 for j in range(v.shape[1])] for h in range(H)])
         writes = torch.stack([ctx[h] @ O[:, h * hd:(h + 1) * hd].T for h in range(H)], 1)
         return writes.sum(1) + self.w[p + ".out_proj.bias"], writes
 
@@ -172,6 +178,9 @@ def run_t5(model_dir, src, tgt, p):
     def split(out, wts, kv, name, l, pre):
         v = m.lin(kv, pre + ".v.weight").view(1, -1, H, K).transpose(1, 2)
         O = w[pre + ".o.weight"]
+        if name == "heads":
+            VALUE_NORMS.append([[(v[0, h, j] @ O[:, h * K:(h + 1) * K].T).norm().item()
+                                 for j in range(v.shape[2])] for h in range(H)])
         total = 0
         for h in range(H):
             write = (wts[0, h, p] @ v[0, h]) @ O[:, h * K:(h + 1) * K].T
@@ -229,6 +238,8 @@ def main():
     ap.add_argument("--family", choices=("marian", "bart", "t5"), required=True)
     ap.add_argument("--model", required=True)
     ap.add_argument("--json", required=True)
+    ap.add_argument("--norms-json", help="`stats --norms --json` of the same source and target: "
+                    "its value_norms [L][H][T] checked too (1e-5 absolute + 1e-4 relative)")
     a = ap.parse_args()
     import torch as t
     t.set_num_threads(2)
@@ -272,6 +283,28 @@ def main():
             print("FAIL: %s is %.7g, the reference %.7g" % (name, got[name], v))
             return 1
     print("logit %.7g, reference %.7g" % (got["logit"], want_logit))
+    if a.norms_json is not None:
+        with open(a.norms_json, encoding="utf-8") as f:
+            norms = json.load(f)["norms"]["value_norms"]
+        if len(norms) != len(VALUE_NORMS):
+            print("FAIL: value_norms has %d layers, the reference %d" % (len(norms),
+                                                                        len(VALUE_NORMS)))
+            return 1
+        n, worst = 0, 0.0
+        for l, (got_l, want_l) in enumerate(zip(norms, VALUE_NORMS)):
+            for h, (got_h, want_h) in enumerate(zip(got_l, want_l)):
+                if len(got_h) != len(want_h):
+                    print("FAIL: value_norms[%d][%d] has %d keys, the reference %d"
+                          % (l, h, len(got_h), len(want_h)))
+                    return 1
+                for j, (x, y) in enumerate(zip(got_h, want_h)):
+                    worst = max(worst, abs(x - y))
+                    n += 1
+                    if abs(x - y) > 1e-5 + 1e-4 * abs(y):
+                        print("FAIL: value_norms[%d][%d][%d] is %.7g, the reference %.7g"
+                              % (l, h, j, x, y))
+                        return 1
+        print("norms: %d values, largest absolute error %.3g" % (n, worst))
     return 0
 
 
