@@ -397,6 +397,27 @@ test_compare (void)
 
 /* A translation model: the attention page's three kinds, the cross heads grid and the alignment
  * page against `export --target TGT --kind K` and `export --alignment`. */
+/* The export arguments page NAME records for its current view (what the export dialog's command
+ * says) hold each of WANTED, in order. */
+static void
+assert_page_args (const char *name, const char *const *wanted)
+{
+  AttnscopePage *page = attnscope_window_get_page (window, name);
+  ArViewSelection view;
+  attnscope_page_get_selection (page, &view);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  attnscope_page_append_export_args (page, &view, argv);
+  guint at = 0;
+  for (int i = 0; wanted[i] != NULL; i++)
+    {
+      while (at < argv->len && g_strcmp0 (g_ptr_array_index (argv, at), wanted[i]) != 0)
+        at++;
+      if (at == argv->len)
+        g_error ("%s records no %s after the arguments before it", name, wanted[i]);
+      at++;
+    }
+}
+
 static void
 test_translation (void)
 {
@@ -442,9 +463,11 @@ test_translation (void)
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_CROSS);
   check_parity ("attribution-cross", "attribution", 1,
                 (const char *[]){ "--target", target, "--kind", "cross", "--attribution", NULL });
+  assert_page_args ("attribution", (const char *[]){ "--target", "--kind", "cross", NULL });
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
   check_parity ("attribution-decoder", "attribution", 1,
                 (const char *[]){ "--target", target, "--kind", "decoder", "--attribution", NULL });
+  assert_page_args ("attribution", (const char *[]){ "--target", "--kind", "decoder", NULL });
   check_parity (
       "alignment-head", "alignment", 1,
       (const char *[]){ "--target", target, "--alignment", "--layer", "0", "--head", "1", NULL });
