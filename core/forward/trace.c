@@ -96,8 +96,9 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   {
     /* a freed trace's arrays this one cannot use go before the budget is checked */
     guint64 L = s->n_layer, H = s->n_head, T = s->n_tokens, D = s->d_model, hd = s->head_dim;
-    guint64 sizes[]
-        = { L * H * T * hd, L * s->n_kv_head * T * hd, L * H * T * T, L * T * D, (L + 1) * T * D };
+    guint64 V = s->vocab_size, rows = s->all_logits ? T : 1;
+    guint64 sizes[] = { L * H * T * hd, L * s->n_kv_head * T * hd, L * H * T * T, L * T * D,
+                        (L + 1) * T * D, rows * V };
     as_trace_pool_keep (sizes, G_N_ELEMENTS (sizes));
   }
   char what[96];
@@ -305,7 +306,7 @@ as_trace_unref (AsTrace *trace)
   as_trace_pool_give (trace->hidden, (L + 1) * T * D);
   g_free (trace->residual);
   g_free (trace->token_embeddings);
-  g_free (trace->logits);
+  as_trace_pool_give (trace->logits, (guint64) trace->logits_rows * trace->vocab_size);
   g_clear_pointer (&trace->source, as_trace_unref);
   g_free (trace->cross_attn);
   g_free (trace->position_bias);

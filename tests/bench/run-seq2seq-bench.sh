@@ -13,7 +13,9 @@
 #   gemma-3-270m   a Gemma-3-270M-shaped decoder (decoder_reference.py make-model --preset
 #                  gemma-3-270m, BF16) at T = 512 with the full trace: attnscope bench
 #                  --all-logits against decoder_reference.py bench (HF's eager computation with
-#                  every attention, hidden state and logit, weights widened to float32).
+#                  every attention, hidden state and logit, weights widened to float32); and
+#                  the same with the last position's logits only on both sides (--last-logits,
+#                  HF's logits_to_keep=1).
 # Both sides 2 threads, the same OpenBLAS environment, min and median of REPEAT timed runs
 # after a warm-up, load excluded. Models are made once in WORK_DIR (never committed). Prints a
 # markdown table.
@@ -66,7 +68,14 @@ case ",$cases," in *,gemma,*)
   bench_run "$build/app/attnscope" bench --model "$gemma" --tokens 512 --repeat "$repeat" \
     --all-logits --json >"$work/gemma-attnscope.json"
   bench_run "$py" "$here/../reference/decoder_reference.py" bench "$gemma" --tokens 512 \
-    --repeat "$repeat" --threads 2 --json >"$work/gemma-pytorch.json" ;;
+    --repeat "$repeat" --threads 2 --json >"$work/gemma-pytorch.json"
+  # the same pass keeping the last position's logits only (HF's logits_to_keep=1), as the
+  # window's and predict's passes do: the [512][262144] output product, the same sgemm on both
+  # sides, is then left out
+  bench_run "$build/app/attnscope" bench --model "$gemma" --tokens 512 --repeat "$repeat" \
+    --json >"$work/gemma-last-attnscope.json"
+  bench_run "$py" "$here/../reference/decoder_reference.py" bench "$gemma" --tokens 512 \
+    --repeat "$repeat" --threads 2 --last-logits --json >"$work/gemma-last-pytorch.json" ;;
 esac
 
 echo "$(bench_coretype_note); $(bench_blas_version); $(bench_cpu); load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -81,7 +90,12 @@ fi
 if [ -f "$work/gemma-pytorch.json" ]; then
   g_a=$(ms min_ms "$work/gemma-attnscope.json")
   g_p=$(ms min_ms "$work/gemma-pytorch.json")
-  awk -v a="$g_a" -v p="$g_p" 'BEGIN { printf "| gemma-3-270m, T = 512, full capture | %.1f | %.1f | %.2f× |\n", a, p, p / a }'
+  awk -v a="$g_a" -v p="$g_p" 'BEGIN { printf "| gemma-3-270m, T = 512, full capture, all logits | %.1f | %.1f | %.2f× |\n", a, p, p / a }'
+fi
+if [ -f "$work/gemma-last-pytorch.json" ]; then
+  g_a=$(ms min_ms "$work/gemma-last-attnscope.json")
+  g_p=$(ms min_ms "$work/gemma-last-pytorch.json")
+  awk -v a="$g_a" -v p="$g_p" 'BEGIN { printf "| gemma-3-270m, T = 512, full capture, last logits | %.1f | %.1f | %.2f× |\n", a, p, p / a }'
 fi
 if [ -f "$work/t5-pytorch.json" ]; then
   echo

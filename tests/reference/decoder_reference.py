@@ -296,7 +296,7 @@ class Decoder:
         var = x.pow(2).mean(-1, keepdim=True)
         return (x * torch.rsqrt(var + self.s.eps)) * (1.0 + self.w[name + ".weight"])
 
-    def _forward_gemma(self, ids, capture):
+    def _forward_gemma(self, ids, capture, last_logits=False):
         """Gemma2/Gemma3 (modeling_gemma2.py, modeling_gemma3.py eager)."""
         s, w, t = self.s, self.w, len(ids)
         emb = w["model.embed_tokens.weight"]
@@ -353,17 +353,18 @@ class Decoder:
                     out[key].append(val)
         h = self._rms1p(h, "model.norm")
         out["hidden_states"].append(h)
-        logits = torch.nn.functional.linear(h, w[self.out_name])
+        logits = torch.nn.functional.linear(h[-1:] if last_logits else h, w[self.out_name])
         if s.final_cap:
             logits = torch.tanh(logits / s.final_cap) * s.final_cap
         out["logits"] = logits
         return out
 
-    def forward(self, ids, capture=False):
+    def forward(self, ids, capture=False, last_logits=False):
         """Returns a dict: hidden_states (L+1 tensors [T,D]), attentions (L tensors [H,T,T]),
-        logits [T,V]; with CAPTURE also q, k, v, contexts ([H,T,hd] each) and attn_out [T,D]."""
+        logits [T,V] (with LAST_LOGITS [1,V], the last position's: HF's logits_to_keep=1); with
+        CAPTURE also q, k, v, contexts ([H,T,hd] each) and attn_out [T,D]."""
         if self.s.gemma:
-            return self._forward_gemma(ids, capture)
+            return self._forward_gemma(ids, capture, last_logits)
         s, w, t = self.s, self.w, len(ids)
         pre = "gpt_neox.layers.%d." if s.neox else "model.layers.%d."
         emb = w["gpt_neox.embed_in.weight" if s.neox else "model.embed_tokens.weight"]
@@ -410,7 +411,7 @@ class Decoder:
                     out[key].append(val)
         h = self._norm(h, "gpt_neox.final_layer_norm" if s.neox else "model.norm")
         out["hidden_states"].append(h)
-        out["logits"] = torch.nn.functional.linear(h, w[self.out_name])
+        out["logits"] = torch.nn.functional.linear(h[-1:] if last_logits else h, w[self.out_name])
         return out
 
 
@@ -542,7 +543,7 @@ def cmd_bench(a):
         with torch.no_grad():
             for r in range(a.repeat + a.warmup):
                 t1 = time.perf_counter()
-                out = model.forward(ids)
+                out = model.forward(ids, last_logits=a.last_logits)
                 dt = (time.perf_counter() - t1) * 1e3
                 del out
                 if r >= a.warmup:
@@ -550,7 +551,7 @@ def cmd_bench(a):
         rec = {"impl": "pytorch", "family": model.s.family, "tokens": t, "repeat": a.repeat,
                "median_ms": round(float(np.median(times)), 3), "min_ms": round(min(times), 3),
                "load_ms": round(load_ms, 3), "peak_rss_mb": round(_peak_rss_mb(), 1),
-               "all_logits": True, "threads": torch.get_num_threads(),
+               "all_logits": not a.last_logits, "threads": torch.get_num_threads(),
                "torch": str(torch.__version__)}
         if a.json:
             print(json.dumps(rec), flush=True)
@@ -630,6 +631,9 @@ def main(argv=None):
     b.add_argument("--threads", type=int, default=2)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--json", action="store_true")
+    b.add_argument("--last-logits", action="store_true",
+                   help="the last position's logits only (HF's logits_to_keep=1), as the window's "
+                        "passes keep them")
     r = sub.add_parser("mem", help="peak RSS of one forward with every output kept")
     r.add_argument("model_dir")
     r.add_argument("--tokens", type=int, required=True)
