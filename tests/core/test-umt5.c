@@ -21,35 +21,6 @@
 #include "t5-models.h"
 #include "t5-private.h"
 
-/* gated-GELU, untied (as the real umt5 checkpoints), 3 encoder and 2 decoder layers, 16 buckets
- * up to distance 20 (a 257-token text reaches the clamped bucket). */
-static const char *const umt5_args[] = { "--model-type",
-                                         "umt5",
-                                         "--ff-proj",
-                                         "gated-gelu",
-                                         "--layers",
-                                         "3",
-                                         "--decoder-layers",
-                                         "2",
-                                         "--heads",
-                                         "4",
-                                         "--d-model",
-                                         "64",
-                                         "--d-kv",
-                                         "16",
-                                         "--d-ff",
-                                         "96",
-                                         "--vocab",
-                                         "300",
-                                         "--buckets",
-                                         "16",
-                                         "--max-distance",
-                                         "20",
-                                         "--no-tie",
-                                         "--seed",
-                                         "5",
-                                         NULL };
-
 static void
 check_layers (const float *got, int n_blocks, hid_t file, const char *group, const char *name,
               hsize_t L, hsize_t H, hsize_t T)
@@ -79,7 +50,7 @@ check_position_bias (const AsTrace *t, hid_t file, const char *group)
 static void
 test_forward (void)
 {
-  g_autofree char *dir = t5_model ("umt5", umt5_args);
+  g_autofree char *dir = t5_model ("umt5", t5_umt5);
   seq2seq_compare_model (dir, t5_expected, t5_ids, 300, "umt5 gated-gelu f32 untied",
                          check_position_bias);
 }
@@ -90,7 +61,7 @@ static const Seq2seqCase generate_cases[]
 static void
 test_generate (void)
 {
-  g_autofree char *dir = t5_model ("umt5", umt5_args);
+  g_autofree char *dir = t5_model ("umt5", t5_umt5);
   seq2seq_compare_generate (dir, "umt5", t5_generated, t5_ids, 300, generate_cases,
                             G_N_ELEMENTS (generate_cases));
 }
@@ -100,7 +71,7 @@ static void
 test_missing_table (void)
 {
   g_autoptr (GPtrArray) args = g_ptr_array_new ();
-  for (const char *const *a = umt5_args; *a != NULL; a++)
+  for (const char *const *a = t5_umt5; *a != NULL; a++)
     g_ptr_array_add (args, (gpointer) *a);
   g_ptr_array_add (args, (gpointer) "--drop-bias-layer");
   g_ptr_array_add (args, (gpointer) "1");
@@ -117,7 +88,7 @@ test_missing_table (void)
   g_clear_error (&error);
 
   /* a table of the wrong bucket count names the file and both sizes */
-  g_autofree char *ok = t5_model ("umt5", umt5_args);
+  g_autofree char *ok = t5_model ("umt5", t5_umt5);
   g_autofree char *buckets
       = seq2seq_edited_copy (ok, "umt5-buckets-24", "relative_attention_num_buckets", "24");
   g_assert_null (as_model_load (buckets, &error));
