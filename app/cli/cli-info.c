@@ -8,6 +8,33 @@
 #include "cli-commands.h"
 #include "cli-common.h"
 
+/* SETTINGS' value for NAME (pairs of name, value), or NULL. */
+static const char *
+setting (char **settings, const char *name)
+{
+  for (int i = 0; settings[i] != NULL && settings[i + 1] != NULL; i += 2)
+    if (g_strcmp0 (settings[i], name) == 0)
+      return settings[i + 1];
+  return NULL;
+}
+
+/* An encoder–decoder's output head: "tied" (the shared embedding, T5's rows rescaled by
+ * d_model^-½), "untied" (its own lm_head.weight), then "+final_logits_bias" when the family adds
+ * one (BART, mBART; Marian always ties and adds it). */
+static char *
+seq2seq_head (const AsConfig *c, char **settings, gboolean json)
+{
+  const char *tie = setting (settings, "tie_word_embeddings");
+  gboolean tied = tie == NULL || g_str_has_prefix (tie, "true");
+  gboolean bias
+      = setting (settings, "final_logits_bias") != NULL || g_strcmp0 (c->family, "marian") == 0;
+  if (json)
+    return g_strconcat (tied ? "tied" : "untied", bias ? "+final_logits_bias" : "", NULL);
+  return g_strdup_printf ("language-model head over the decoder: %s%s",
+                          tied ? "tied to the shared embedding" : "untied (lm_head.weight)",
+                          bias ? ", plus final_logits_bias" : "");
+}
+
 /* What a model without a next-token head outputs, for `info`. */
 static const char *
 output_head (const AsConfig *c, gboolean json)
@@ -56,6 +83,8 @@ print_json (const AsModel *model, const char *weights, char **settings, const In
   cli_json_set_string (out, "architecture", c->family);
   cli_json_set_string (out, "model_type", c->model_type);
   cli_json_set_int (out, "n_layer", c->n_layer);
+  if (c->encoder_decoder)
+    cli_json_set_int (out, "n_encoder_layer", c->n_encoder_layer);
   cli_json_set_int (out, "n_head", c->n_head);
   cli_json_set_int (out, "n_kv_head", c->n_kv_head);
   cli_json_set_int (out, "n_embd", c->n_embd);
@@ -66,7 +95,13 @@ print_json (const AsModel *model, const char *weights, char **settings, const In
   cli_json_set_int (out, "n_params", as_model_get_n_params (model));
   cli_json_set_string (out, "weights", weights);
   cli_json_set_string (out, "weights_dtype", as_model_get_weights_dtype (model));
-  if (!c->causal_lm)
+  if (c->encoder_decoder)
+    {
+      g_autofree char *head = seq2seq_head (c, settings, TRUE);
+      cli_json_set_string (out, "head", "seq2seq-lm");
+      cli_json_set_string (out, "output_head", head);
+    }
+  else if (!c->causal_lm)
     {
       cli_json_set_int (out, "type_vocab_size", c->type_vocab_size);
       cli_json_set_string (out, "head", output_head (c, TRUE));
@@ -98,7 +133,10 @@ print_text (const AsModel *model, const char *weights, char **settings, const In
   printf ("model:         %s\n", as_model_get_name (model));
   printf ("folder:        %s\n", as_model_get_path (model));
   printf ("architecture:  %s (model_type %s)\n", c->family, c->model_type);
-  printf ("layers:        %d\n", c->n_layer);
+  if (c->encoder_decoder)
+    printf ("layers:        %d encoder, %d decoder\n", c->n_encoder_layer, c->n_layer);
+  else
+    printf ("layers:        %d\n", c->n_layer);
   if (c->n_kv_head == c->n_head)
     printf ("heads:         %d per layer\n", c->n_head);
   else
@@ -110,7 +148,12 @@ print_text (const AsModel *model, const char *weights, char **settings, const In
   printf ("context:       %d tokens\n", c->n_positions);
   printf ("parameters:    %" G_GINT64_FORMAT "\n", as_model_get_n_params (model));
   printf ("weights:       %s (%s)\n", weights, as_model_get_weights_dtype (model));
-  if (!c->causal_lm)
+  if (c->encoder_decoder)
+    {
+      g_autofree char *head = seq2seq_head (c, settings, FALSE);
+      printf ("output:        %s\n", head);
+    }
+  else if (!c->causal_lm)
     {
       printf ("token types:   %d\n", c->type_vocab_size);
       printf ("output:        %s\n", output_head (c, FALSE));

@@ -4,6 +4,7 @@
  * (core/README.md, "T5"):
  *
  *   B[h][i][j] = rel_bias[bucket(j − i)][h]     the stack's first layer's table, every layer
+ *                                               (umT5: each layer's own table, B per layer)
  *   encoder: x = E[src];  per layer: x += o(Attn(RMS(x), bidirectional, + B));
  *                                    x += MLP(RMS(x));              hidden[L] = RMS(x)
  *   decoder: y = E[tgt];  per layer: y += o(Attn(RMS(y), causal, + B));
@@ -146,10 +147,12 @@ self_attention (AsPass *p, T5Scratch *s, const AsT5Layer *y, int layer)
   split_heads (t, t->v, layer, s->v);
   gsize head = (gsize) T * hd;
   gboolean held = as_trace_attention_held (t);
+  const float *bias
+      = t->position_bias + (gsize) MIN (layer, t->n_position_bias - 1) * t->n_head * T * T;
   t->attn_recipe[layer] = (AsAttentionRecipe){
     .causal = t->causal,
     .scale = 1.0f,
-    .bias = t->position_bias,
+    .bias = bias,
   };
   if (!held) /* on demand: the queries and keys (K = H) recompute the weights with the bias */
     {
@@ -181,7 +184,7 @@ self_attention (AsPass *p, T5Scratch *s, const AsT5Layer *y, int layer)
     .group = 1,
     .scale = 1.0f,
     .causal = t->causal,
-    .bias = t->position_bias,
+    .bias = bias,
     .bias_head = (gsize) T * T,
     .ldbias = T,
   };
@@ -238,22 +241,27 @@ t5_token_embeddings (gconstpointer weights)
   return ((const AsT5Weights *) weights)->shared;
 }
 
-/* x = E[ids] and the stack's position bias into the trace. */
+/* x = E[ids] and the stack's position bias into the trace: one [H][T][T] block, or one per layer
+ * (umT5), each from that layer's table. */
 static void
 embed (AsPass *p, const AsT5Stack *st)
 {
   const AsT5Weights *w = p->weights;
   AsTrace *t = p->trace;
-  int D = p->config->n_embd;
+  int D = p->config->n_embd, T = t->n_tokens;
   for (int i = 0; i < p->n_tokens; i++)
     memcpy (p->x + (gsize) i * D, w->shared + (gsize) t->ids[i] * D, sizeof (float) * D);
-  as_t5_position_bias (t->position_bias, st->rel_bias, as_t5_settings (p->config), t->n_head, 0,
-                       t->n_tokens, t->n_tokens, !t->causal);
-  if (t->causal) /* the mask's entries: no bias where the head never looks */
-    for (int h = 0; h < t->n_head; h++)
-      for (int i = 0; i < t->n_tokens; i++)
-        for (int j = i + 1; j < t->n_tokens; j++)
-          t->position_bias[((gsize) h * t->n_tokens + i) * t->n_tokens + j] = 0.0f;
+  for (int l = 0; l < t->n_position_bias; l++)
+    {
+      float *bias = t->position_bias + (gsize) l * t->n_head * T * T;
+      as_t5_position_bias (bias, st->layers[l].rel_bias, as_t5_settings (p->config), t->n_head, 0,
+                           T, T, !t->causal);
+      if (t->causal) /* the mask's entries: no bias where the head never looks */
+        for (int h = 0; h < t->n_head; h++)
+          for (int i = 0; i < T; i++)
+            for (int j = i + 1; j < T; j++)
+              bias[((gsize) h * T + i) * T + j] = 0.0f;
+    }
 }
 
 static void
@@ -327,6 +335,7 @@ encoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
   shape->all_logits = FALSE;
   shape->capture_qkv = TRUE;
   shape->position_bias = TRUE;
+  shape->position_bias_per_layer = as_t5_settings (c)->bias_every_layer;
   *causal = FALSE;
 }
 
@@ -335,6 +344,7 @@ decoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
 {
   shape->capture_qkv = TRUE;
   shape->position_bias = TRUE;
+  shape->position_bias_per_layer = as_t5_settings (c)->bias_every_layer;
   *causal = TRUE;
 }
 

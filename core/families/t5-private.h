@@ -36,6 +36,8 @@ typedef struct
   const float *wi_1;               /* [F][D] gated only, else NULL */
   const float *wo;                 /* [D][F] */
   const float *ff_norm;            /* [D] */
+  const float *rel_bias; /* [buckets][H] the table this layer's self-attention reads: the stack's
+                          * first layer's (T5), its own (umT5) */
 } AsT5Layer;
 
 typedef struct
@@ -56,13 +58,14 @@ typedef struct
 /* config.json keys of the family's own (AsConfig.settings). */
 typedef struct
 {
-  int n_buckets;      /* relative_attention_num_buckets */
-  int max_distance;   /* relative_attention_max_distance */
-  int d_kv;           /* each head's width (H·d_kv need not be D) */
-  AsT5Mlp mlp;        /* from feed_forward_proj */
-  gboolean tie;       /* tie_word_embeddings: the output is shared, rows rescaled by D^-½ */
-  float output_scale; /* D^-½ when tied, else 1 */
-  int pad_token_id;   /* -1 when absent */
+  int n_buckets;             /* relative_attention_num_buckets */
+  int max_distance;          /* relative_attention_max_distance */
+  int d_kv;                  /* each head's width (H·d_kv need not be D) */
+  AsT5Mlp mlp;               /* from feed_forward_proj */
+  gboolean tie;              /* tie_word_embeddings: the output is shared, rows rescaled by D^-½ */
+  float output_scale;        /* D^-½ when tied, else 1 */
+  int pad_token_id;          /* -1 when absent */
+  gboolean bias_every_layer; /* umT5: every layer's self-attention has its own bias table */
   const char *feed_forward_proj; /* as written, for info (static) */
 } AsT5Settings;
 

@@ -107,6 +107,8 @@ layer_step (T5Step *m, int l, int pos)
   const AsT5Layer *y = &m->w->decoder.layers[l];
   int B = m->base.n_seqs, D = m->D, I = m->I;
   float eps = m->c->layer_norm_eps;
+  if (l > 0 && as_t5_settings (m->c)->bias_every_layer) /* umT5: this layer's own table */
+    as_t5_position_bias (m->bias, y->rel_bias, as_t5_settings (m->c), m->H, pos, 1, pos + 1, FALSE);
   as_norm_rows (m->team, m->normed, m->x, y->self_norm, NULL, eps, B, D);
   as_t5_linear (m->team, m->q, m->normed, y->self_attn.q, B, D, I);
   as_t5_linear (m->team, m->k, m->normed, y->self_attn.k, B, D, I);

@@ -1,7 +1,10 @@
 /* t5.c — the `t5` family: config.json keys, the tokenizer, weight names (core/README.md, "T5").
  *
- * Model types t5 (T5 v1.0 with feed_forward_proj "relu"; v1.1 and Flan-T5 with "gated-gelu") and
- * mt5 (the same network; its config's tie_word_embeddings defaults to false). Weights are
+ * Model types t5 (T5 v1.0 with feed_forward_proj "relu"; v1.1 and Flan-T5 with "gated-gelu"),
+ * mt5 (the same network; its config's tie_word_embeddings defaults to false) and umt5
+ * (UMT5ForConditionalGeneration: every layer's self-attention has its own
+ * relative_attention_bias table instead of sharing block 0's; tie_word_embeddings defaults to true
+ * as UMT5Config's does in transformers 4.x; the real checkpoints say false). Weights are
  * T5ForConditionalGeneration's safetensors names: shared.weight, {encoder,decoder}.block.N.layer.M.
  * {SelfAttention,EncDecAttention}.{q,k,v,o}.weight, ….layer_norm.weight,
  * ….DenseReluDense.{wi,wi_0,wi_1,wo}.weight, block.0's relative_attention_bias.weight
@@ -15,7 +18,7 @@
 #include "as-error.h"
 #include "tensor-bind-private.h"
 
-static const char *const t5_model_types[] = { "t5", "mt5", NULL };
+static const char *const t5_model_types[] = { "t5", "mt5", "umt5", NULL };
 
 /* feed_forward_proj as T5Config reads it: "[gated-]ACT", and "gated-gelu" meaning gelu_new. */
 static gboolean
@@ -110,6 +113,7 @@ t5_read_config (AsConfig *c, const AsConfigReader *r, GError **error)
   /* relative positions only: no table bounds the length (memory does) */
   c->n_positions = AS_CONFIG_MAX_POSITIONS;
   /* model_dim ** -0.5 in Python's double, then a float32 multiplier */
+  s->bias_every_layer = g_strcmp0 (model_type, "umt5") == 0;
   s->output_scale = s->tie ? (float) pow ((double) c->n_embd, -0.5) : 1.0f;
   c->special_tokens[AS_SPECIAL_SEP] = "</s>";
   c->special_tokens[AS_SPECIAL_PAD] = "<pad>";
@@ -125,7 +129,8 @@ t5_count_weights (const AsConfig *c)
   guint64 D = c->n_embd, V = c->vocab_size, I = (guint64) c->n_head * s->d_kv, F = c->n_inner;
   guint64 attention = 4 * D * I, mlp = (s->mlp == AS_T5_MLP_GATED ? 3 : 2) * D * F;
   guint64 encoder = attention + mlp + 2 * D, decoder = 2 * attention + mlp + 3 * D;
-  guint64 bias = 2 * (guint64) s->n_buckets * c->n_head;
+  guint64 tables = s->bias_every_layer ? (guint64) c->n_encoder_layer + c->n_layer : 2;
+  guint64 bias = tables * (guint64) s->n_buckets * c->n_head;
   return V * D * (s->tie ? 1 : 2) + c->n_encoder_layer * encoder + c->n_layer * decoder + bias
          + 2 * D;
 }
@@ -156,13 +161,14 @@ bind_attention (AsTensorBinder *b, const char *prefix, int64_t d, int64_t inner)
   return a;
 }
 
-/* The first layer's relative_attention_bias [buckets][H]; a stored table of another bucket count
- * is a config that does not match its weights, named as such. */
+/* Layer LAYER's relative_attention_bias [buckets][H]; a stored table of another shape is a config
+ * that does not match its weights, named as such with the file and both sizes. */
 static const float *
-bind_rel_bias (AsTensorBinder *b, const char *side, const AsConfig *c, const AsT5Settings *s)
+bind_rel_bias (AsTensorBinder *b, const char *side, int layer, const AsConfig *c,
+               const AsT5Settings *s)
 {
-  g_autofree char *name
-      = g_strdup_printf ("%s.block.0.layer.0.SelfAttention.relative_attention_bias.weight", side);
+  g_autofree char *name = g_strdup_printf (
+      "%s.block.%d.layer.0.SelfAttention.relative_attention_bias.weight", side, layer);
   const AsTensor *info = as_tensor_store_find_suffix (b->store, name);
   if (!b->failed && info != NULL && info->ndim == 2 && info->shape[0] != s->n_buckets
       && info->shape[1] == c->n_head)
@@ -184,10 +190,11 @@ bind_stack (AsTensorBinder *b, AsT5Stack *st, const char *side, const AsConfig *
   const AsT5Settings *s = c->settings;
   int64_t D = c->n_embd, I = (int64_t) c->n_head * s->d_kv, F = st->n_inner;
   st->layers = g_new0 (AsT5Layer, st->n_layer);
-  st->rel_bias = bind_rel_bias (b, side, c, s);
+  st->rel_bias = bind_rel_bias (b, side, 0, c, s);
   for (int l = 0; l < st->n_layer; l++)
     {
       AsT5Layer *y = &st->layers[l];
+      y->rel_bias = l > 0 && s->bias_every_layer ? bind_rel_bias (b, side, l, c, s) : st->rel_bias;
       char p[96];
       g_snprintf (p, sizeof p, "%s.block.%d.layer.0.", side, l);
       g_autofree char *sa = g_strconcat (p, "SelfAttention.", NULL);
@@ -291,6 +298,9 @@ t5_describe (const AsConfig *c, GPtrArray *settings)
                g_strdup_printf ("%d", s->max_distance));
   add_setting (settings, "d_kv", g_strdup_printf ("%d", s->d_kv));
   add_setting (settings, "feed_forward_proj", g_strdup (s->feed_forward_proj));
+  add_setting (settings, "position_bias",
+               g_strdup (s->bias_every_layer ? "a table per layer (umT5)"
+                                             : "the first layer's table, shared by every layer"));
   add_setting (settings, "norm", g_strdup ("T5LayerNorm (RMS, no mean, no bias)"));
   add_setting (settings, "score_scale", g_strdup ("1 (none)"));
   add_setting (settings, "tie_word_embeddings",

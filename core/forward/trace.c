@@ -32,7 +32,8 @@ as_trace_shape_bytes (const AsTraceShape *s)
                    + (L + 1) * T * D                                          /* hidden */
                    + T * D                                                    /* residual */
                    + T * D /* token_embeddings, when the family provides them */
-                   + (s->all_logits ? T : 1) * V + (s->position_bias ? H * T * T : 0);
+                   + (s->all_logits ? T : 1) * V
+                   + (s->position_bias ? (s->position_bias_per_layer ? L : 1) * H * T * T : 0);
   return floats * sizeof (float) + L * sizeof (AsAttentionRecipe)
          + T * (2 * sizeof (int32_t) + sizeof (char *)) /* ids, type ids */;
 }
@@ -161,7 +162,10 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   t->residual = alloc_floats (T * D);
   t->logits = alloc_floats ((guint64) t->logits_rows * s->vocab_size);
   if (s->position_bias)
-    t->position_bias = alloc_floats (H * T * T);
+    {
+      t->n_position_bias = s->position_bias_per_layer ? (int) L : 1;
+      t->position_bias = alloc_floats ((guint64) t->n_position_bias * H * T * T);
+    }
   if ((s->position_bias && t->position_bias == NULL) || !attention_ok
       || (s->capture_qkv && (t->q == NULL || t->k == NULL || t->v == NULL))
       || (t->ctx == NULL && !s->logits_only)

@@ -78,8 +78,9 @@ GArray *as_tokenizer_encode (AsTokenizer *tokenizer, const char *text, gssize le
                              GError **error);
 
 /* TEXT as a translation model's target text (transformers' tokenizer(text_target=TEXT): Marian
- * encodes with target.spm); the same as as_tokenizer_encode for tokenizers without a target
- * side. */
+ * encodes with target.spm), with the special tokens the post-processor adds (Marian's and T5's
+ * </s> at the end, BART's <s> … </s>); the same as as_tokenizer_encode for tokenizers without a
+ * target side. */
 GArray *as_tokenizer_encode_target (AsTokenizer *tokenizer, const char *text, gssize length,
                                     GError **error);
 

@@ -94,8 +94,10 @@ struct _AsTrace
 
   /* NULL, or [H][T][T] what every layer adds to head h's scores before the softmax, the same in
    * each layer (T5's relative position bias: what the head prefers before it reads a word;
-   * masked entries of a causal stack are 0) */
+   * masked entries of a causal stack are 0); umT5 (n_position_bias = L) keeps one per layer,
+   * [L][H][T][T], layer l's at position_bias + l·H·T·T */
   float *position_bias;
+  int n_position_bias; /* the [H][T][T] blocks position_bias holds: 1, or L (umT5) */
 
   /*< private >*/
   gint ref_count;
@@ -113,12 +115,13 @@ struct _AsTrace
 typedef struct
 {
   int n_layer, n_head, n_kv_head, n_tokens, d_model, head_dim, vocab_size;
-  gboolean all_logits;          /* logits for every position, not only the last */
-  gboolean capture_qkv;         /* the q, k and v arrays */
-  gboolean position_bias;       /* the position_bias array [H][T][T] (the family fills it) */
-  gboolean attention_on_demand; /* queries, keys and row statistics instead of the matrices */
-  gboolean attn_out_on_demand;  /* no attn_out array: each layer's remade on first read */
-  gboolean logits_only;         /* AsForwardOptions.logits_only: the logits and hidden[L] only */
+  gboolean all_logits;              /* logits for every position, not only the last */
+  gboolean capture_qkv;             /* the q, k and v arrays */
+  gboolean position_bias;           /* the position_bias array [H][T][T] (the family fills it) */
+  gboolean position_bias_per_layer; /* … one per layer: [L][H][T][T] (umT5) */
+  gboolean attention_on_demand;     /* queries, keys and row statistics instead of the matrices */
+  gboolean attn_out_on_demand;      /* no attn_out array: each layer's remade on first read */
+  gboolean logits_only; /* AsForwardOptions.logits_only: the logits and hidden[L] only */
 } AsTraceShape;
 
 /* Allocates a trace of SHAPE with every array zeroed, or fails with AS_ERROR_MEMORY (naming the

@@ -12,7 +12,8 @@
  *      becomes <unk>;
  *   5. </s> is appended as MarianTokenizer.build_inputs_with_special_tokens does: after the text
  *      (and a pair's second text) when special tokens are added, never with
- *      add_special_tokens=False; target text always gets it (text_target adds it).
+ *      add_special_tokens=False; target text always gets it (text_target adds it:
+ *      as_tokenizer_encode_target post-processes with the special tokens).
  * Decoding follows convert_tokens_to_string with the target model, then transformers'
  * clean_up_tokenization.
  *
@@ -287,8 +288,8 @@ special_at (const AsMarianVocab *m, const char *p, const char *end)
   return best;
 }
 
-/* The ids of TEXT as source text, or as target text (target.spm) when TARGET; target text with
- * </s> appended (source text gets it from marian_post_process). */
+/* The ids of TEXT as source text, or as target text (target.spm) when TARGET; the </s> after
+ * either comes from marian_post_process (as_tokenizer_encode_target always adds it). */
 static gboolean
 marian_encode (AsTokenizer *tokenizer, const char *text, gsize length, gboolean target, GArray *ids,
                GError **error)
@@ -317,11 +318,6 @@ marian_encode (AsTokenizer *tokenizer, const char *text, gsize length, gboolean 
       p += strlen (m->special[k]);
       piece = p;
       after_special = TRUE;
-    }
-  if (target)
-    {
-      int32_t eos = m->special_id[AS_MARIAN_EOS];
-      g_array_append_val (ids, eos);
     }
   return TRUE;
 }

@@ -187,7 +187,16 @@ as_tokenizer_encode_target (AsTokenizer *tokenizer, const char *text, gssize len
   gsize n = length < 0 ? strlen (text) : (gsize) length;
   if (!encode_side (tokenizer, text, n, TRUE, ids, error))
     return NULL;
-  return g_steal_pointer (&ids);
+  if (tokenizer->klass->post_process == NULL)
+    return g_steal_pointer (&ids);
+  /* text_target adds the special tokens as text does (T5's </s>, BART's <s> … </s>, Marian's
+   * </s>): the same post-processor on the target side's ids */
+  g_autoptr (AsEncoding) encoding = g_new0 (AsEncoding, 1);
+  encoding->ids = g_array_new (FALSE, FALSE, sizeof (int32_t));
+  encoding->type_ids = g_array_new (FALSE, FALSE, sizeof (int32_t));
+  encoding->special_mask = g_array_new (FALSE, FALSE, sizeof (guint8));
+  tokenizer->klass->post_process (tokenizer, ids, NULL, TRUE, encoding);
+  return g_steal_pointer (&encoding->ids);
 }
 
 char *

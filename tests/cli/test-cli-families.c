@@ -1,6 +1,7 @@
 /* test-cli-families.c — the command line on Qwen3, Phi-3, Gemma 2 and Gemma 3 models as a user
  * runs it: `info` names their settings (q/k norm, head_dim, the sliding window, longrope's factors,
- * the fused projections, the soft-caps, the local RoPE); `run --ids --dump` writes what the PyTorch
+ * the fused projections, the soft-caps, the local RoPE, the RoPE base, the norm variant, the output
+ * head, Gemma's embedding scale); `run --ids --dump` writes what the PyTorch
  * reference computes (attention within 1e-5, contexts, hidden states and logits within 1e-4
  * relative, the window's masked keys exactly 0); `run --text`, `stats` and `export` (one head, the
  * grid) work on them. The models come from tests/reference/decoder_reference.py
@@ -80,6 +81,24 @@ test_info (gconstpointer data)
   g_assert_nonnull (strstr (json_object_get_string_member (settings, f->setting), f->value));
   g_assert_true (json_object_has_member (settings, "sliding_window"));
   g_assert_true (json_object_has_member (settings, "attention"));
+  /* every family setting: the RoPE base, the window pattern, the norm variant, the output head,
+   * Gemma's soft-caps and embedding scale */
+  g_assert_nonnull (strstr (json_object_get_string_member (settings, "rope"), "theta 10000"));
+  g_assert_nonnull (strstr (json_object_get_string_member (settings, "norm"), "RMSNorm"));
+  g_assert_true (json_object_has_member (settings, "output"));
+  const char *window = json_object_get_string_member (settings, "sliding_window");
+  gboolean gemma = g_str_has_prefix (f->model_type, "gemma");
+  g_assert_nonnull (strstr (window, f->windows[0] || f->windows[1] ? " tokens on " : "none"));
+  if (gemma)
+    {
+      g_assert_nonnull (strstr (json_object_get_string_member (settings, "norm"), "1 + w"));
+      g_assert_true (json_object_has_member (settings, "embed_scale"));
+    }
+  if (g_str_equal (f->model_type, "gemma2"))
+    g_assert_nonnull (strstr (json_object_get_string_member (settings, "softcap"),
+                              "final logits: cap·tanh(x/cap) with cap 3"));
+  if (g_str_equal (f->model_type, "gemma3_text"))
+    g_assert_nonnull (strstr (json_object_get_string_member (settings, "rope_local"), "theta"));
 }
 
 /* run --ids --dump against the reference, at 23 tokens (past both windows and longrope's 16). */

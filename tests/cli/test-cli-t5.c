@@ -1,14 +1,16 @@
 /* test-cli-t5.c — a T5-family model (tests/reference/t5_reference.py, with T5's Unigram
  * tokenizer.json) through the command line: `info` names the family's settings (bucket count and
- * distance, feed_forward_proj, the norm, the unscaled scores, the tied output's rescale);
- * `translate` gives the reference's generate ids (greedy and beam); `export --position-bias H`
- * draws a head's position bias of the encoder and the decoder (a PNG of the requested width) and
- * refuses a head out of range, --kind cross and a model without a position bias, each with one
- * clear line. */
+ * distance, feed_forward_proj, the norm, the unscaled scores, the tied output's rescale), both
+ * stacks' layers and the output head (tied T5, untied mT5, BART's tied head plus
+ * final_logits_bias); `translate` gives the reference's generate ids (greedy and beam); `export
+ * --position-bias H` draws a head's position bias of the encoder and the decoder (a PNG of the
+ * requested width) and refuses a head out of range, --kind cross and a model without a position
+ * bias, each with one clear line. */
 #include <string.h>
 
 #include "check-close.h"
 #include "cli-support.h"
+#include "bart-models.h"
 #include "t5-models.h"
 
 static void
@@ -28,6 +30,53 @@ test_info (void)
   g_assert_cmpstr (json_object_get_string_member (s, "feed_forward_proj"), ==, "gated-gelu");
   g_assert_nonnull (strstr (json_object_get_string_member (s, "norm"), "RMS"));
   g_assert_nonnull (strstr (json_object_get_string_member (s, "tie_word_embeddings"), "-0.5"));
+  /* an encoder–decoder's stacks and its output head, in JSON and as text */
+  g_assert_cmpint (json_object_get_int_member (o, "n_encoder_layer"), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (o, "head"), ==, "seq2seq-lm");
+  g_assert_cmpstr (json_object_get_string_member (o, "output_head"), ==, "tied");
+  g_assert_false (json_object_has_member (o, "type_vocab_size"));
+  g_auto (Run) text = run_cli ("info", "--model", model, NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "layers:        2 encoder, 2 decoder\n"));
+  g_assert_nonnull (
+      strstr (text.out, "output:        language-model head over the decoder: tied to the shared "
+                        "embedding\n"));
+  g_assert_null (strstr (text.out, "token types"));
+  g_assert_nonnull (strstr (text.out, "relative_attention_num_buckets: 32\n"));
+  g_assert_nonnull (strstr (text.out, "relative_attention_max_distance: 128\n"));
+  g_assert_nonnull (strstr (text.out, "norm:          T5LayerNorm"));
+}
+
+/* The untied mT5's head (its tie_word_embeddings false) and BART's final_logits_bias. */
+static void
+test_info_heads (void)
+{
+  g_autofree char *mt5 = t5_model ("flan-gated", t5_flan_gated);
+  g_autofree char *bart = mt5 ? bart_model ("bart-post", bart_post) : NULL;
+  if (bart == NULL)
+    return;
+  const struct
+  {
+    const char *model, *json, *text;
+  } cases[] = {
+    { mt5, "untied",
+      "output:        language-model head over the decoder: untied "
+      "(lm_head.weight)\n" },
+    { bart, "tied+final_logits_bias",
+      "output:        language-model head over the decoder: tied "
+      "to the shared embedding, plus final_logits_bias\n" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto (Run) r = run_cli ("info", "--model", cases[i].model, "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (JsonNode) root = parse_json (r.out);
+      JsonObject *o = json_node_get_object (root);
+      g_assert_cmpstr (json_object_get_string_member (o, "output_head"), ==, cases[i].json);
+      g_auto (Run) text = run_cli ("info", "--model", cases[i].model, NULL);
+      g_assert_cmpint (text.status, ==, 0);
+      g_assert_nonnull (strstr (text.out, cases[i].text));
+    }
 }
 
 /* translate --ids: the reference's ids for greedy and 3 beams. */
@@ -106,6 +155,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/t5/info", test_info);
+  g_test_add_func ("/cli/t5/info-heads", test_info_heads);
   g_test_add_func ("/cli/t5/translate-ids", test_translate_ids);
   g_test_add_func ("/cli/t5/export-position-bias", test_export_position_bias);
   return g_test_run ();

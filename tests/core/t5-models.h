@@ -16,6 +16,9 @@ G_BEGIN_DECLS
  * 1e-5). */
 extern const char *const t5_relu[];
 extern const char *const t5_flan_gated[];
+/* umT5 (a bias table in every layer): gated-GELU, untied as the real checkpoints, 3 encoder and 2
+ * decoder layers, H 4, D 64, d_kv 16, V 300, 16 buckets up to distance 20, F32. */
+extern const char *const t5_umt5[];
 
 /* The model folder for make-model ARGS (NULL-terminated), made when missing; NAME labels it.
  * NULL with the test skipped when the reference's Python cannot run. */

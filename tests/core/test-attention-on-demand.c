@@ -252,6 +252,7 @@ test_t5 (void)
   } cases[] = {
     { "t5-relu", t5_relu, 300 },
     { "flan-gated", t5_flan_gated, 320 },
+    { "umt5", t5_umt5, 300 }, /* a bias block per layer, each layer's recipe reading its own */
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

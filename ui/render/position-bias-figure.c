@@ -18,11 +18,21 @@ ar_build_position_bias_figure (const AsTrace *trace, int head, const ArViewSelec
   fig->highlight_row = fig->highlight_col
       = view->selected_token < trace->n_tokens ? view->selected_token : -1;
   gsize T = trace->n_tokens, nn = T * T;
-  const float *bias = trace->position_bias + (gsize) head * nn; /* [T][T] */
-  fig->title = ar_built_figure_take (
-      built, trace->causal
-                 ? g_strdup_printf (_ ("Position bias of decoder head %d (every layer)"), head)
-                 : g_strdup_printf (_ ("Position bias of encoder head %d (every layer)"), head));
+  /* umT5 keeps a block per layer: the view's layer's */
+  int layer = trace->n_position_bias > 1 ? CLAMP (view->layer, 0, trace->n_position_bias - 1) : 0;
+  const float *bias
+      = trace->position_bias + ((gsize) layer * trace->n_head + (gsize) head) * nn; /* [T][T] */
+  if (trace->n_position_bias > 1)
+    fig->title = ar_built_figure_take (
+        built,
+        trace->causal
+            ? g_strdup_printf (_ ("Position bias of decoder layer %d head %d"), layer, head)
+            : g_strdup_printf (_ ("Position bias of encoder layer %d head %d"), layer, head));
+  else
+    fig->title = ar_built_figure_take (
+        built, trace->causal
+                   ? g_strdup_printf (_ ("Position bias of decoder head %d (every layer)"), head)
+                   : g_strdup_printf (_ ("Position bias of encoder head %d (every layer)"), head));
   fig->subtitle = ar_built_figure_take (
       built, ar_figure_texts_subtitle (texts, trace->source != NULL ? AR_SUBTITLE_TARGET
                                               : trace->causal       ? AR_SUBTITLE_TEXT

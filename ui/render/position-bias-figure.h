@@ -10,7 +10,8 @@
 
 G_BEGIN_DECLS
 
-/* Head HEAD's bias [T][T] of TRACE (which has position_bias): queries as rows, keys as columns,
+/* Head HEAD's bias [T][T] of TRACE (which has position_bias; umT5's per-layer blocks: the view's
+ * layer's, the layer named in the title): queries as rows, keys as columns,
  * 2 decimals, colours by the signed-range rule in RdBu_r when the bias has both signs (else the
  * view's map), a causal trace's future masked. The selected token's row and column outlined. */
 ArBuiltFigure *ar_build_position_bias_figure (const AsTrace *trace, int head,

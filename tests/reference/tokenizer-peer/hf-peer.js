@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // hf-peer.js — token ids of each corpus line from the real Hugging Face `tokenizers` library.
 //
-// Usage: node hf-peer.js WORKDIR CORPUS.jsonl TRAIN.txt OUT_DIR NAME=TOKENIZER.json...
+// Usage: node hf-peer.js WORKDIR CORPUS.jsonl TRAIN.txt OUT_DIR [--named-only] NAME=TOKENIZER.json...
 // Exit status: 0 done, 3 the npm install failed (no registry?), anything else: a real failure.
 //
 // 1. Installs the npm package `tokenizers` (Hugging Face's Rust library with its Node binding)
@@ -15,6 +15,8 @@
 //       "plain": [...],    // encode(text, null, {addSpecialTokens: false})
 //       "text": "...",     // decode(plain ids, skipSpecialTokens = false)
 //       "pair_ids": [...], "pair_types": [...]}  // every 7th line: encode(text, next line)
+// With --named-only only the NAME=PATH tokenizers are encoded (no synthetic ones, no Phi-3):
+// test-tokenizer-family-peer.c's T5, mT5, BART and Gemma files.
 'use strict';
 
 const { execFileSync } = require('child_process');
@@ -322,19 +324,21 @@ async function main () {
     process.stderr.write('usage: node hf-peer.js WORKDIR CORPUS.jsonl TRAIN.txt OUT_DIR NAME=TOKENIZER.json...\n');
     process.exit(2);
   }
+  const namedOnly = named.includes('--named-only');
   const tk = install(workdir);
   fs.mkdirSync(outDir, { recursive: true });
   const files = {};
-  for (const [name, json] of Object.entries(synthetic(tk, trainPath, outDir))) {
+  const made = namedOnly ? {} : synthetic(tk, trainPath, outDir);
+  for (const [name, json] of Object.entries(made)) {
     fs.mkdirSync(path.join(outDir, name), { recursive: true });
     files[name] = path.join(outDir, name, 'tokenizer.json');
     fs.writeFileSync(files[name], JSON.stringify(json));
   }
-  for (const arg of named) {
+  for (const arg of named.filter((a) => a !== '--named-only')) {
     const eq = arg.indexOf('=');
     files[arg.slice(0, eq)] = arg.slice(eq + 1);
   }
-  if (files['llama-spm']) {
+  if (files['llama-spm'] && !namedOnly) {
     fs.mkdirSync(path.join(outDir, 'phi3-llama-spm'), { recursive: true });
     files['phi3-llama-spm'] = path.join(outDir, 'phi3-llama-spm', 'tokenizer.json');
     fs.writeFileSync(files['phi3-llama-spm'], JSON.stringify(phi3FromLlama(files['llama-spm'])));
