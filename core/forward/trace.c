@@ -98,8 +98,8 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
     /* a freed trace's arrays this one cannot use go before the budget is checked */
     guint64 L = s->n_layer, H = s->n_head, T = s->n_tokens, D = s->d_model, hd = s->head_dim;
     guint64 V = s->vocab_size, rows = s->all_logits ? T : 1;
-    guint64 sizes[] = { L * H * T * hd, L * s->n_kv_head * T * hd, L * H * T * T, L * T * D,
-                        (L + 1) * T * D, rows * V };
+    guint64 sizes[] = { L * H * T * hd, L * s->n_kv_head * T * hd, L * H * T * T,
+                        L * T * D,      (L + 1) * T * D,           rows * V };
     as_trace_pool_keep (sizes, G_N_ELEMENTS (sizes));
   }
   char what[96];
