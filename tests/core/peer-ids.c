@@ -45,3 +45,36 @@ peer_escape_text (const char *text)
     }
   return g_string_free (s, FALSE);
 }
+
+char *
+peer_ids_string (const GArray *ids)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < ids->len && i < 40; i++)
+    g_string_append_printf (s, "%s%d", i ? " " : "", g_array_index (ids, int32_t, i));
+  if (ids->len > 40)
+    g_string_append (s, " ...");
+  return g_string_free (s, FALSE);
+}
+
+void
+peer_report_mismatch (guint *mismatches, const char *name, guint line, const char *what,
+                      const char *text, const char *got, const char *want)
+{
+  if ((*mismatches)++ < 8)
+    {
+      g_autofree char *escaped = peer_escape_text (text);
+      g_test_message ("%s line %u (%s): \"%s\"\n  ours: %s\n  HF:   %s", name, line, what, escaped,
+                      got, want);
+    }
+}
+
+void
+peer_compare_ids (guint *mismatches, const char *name, guint line, const char *what,
+                  const char *text, const GArray *ours, const GArray *theirs)
+{
+  if (peer_ids_equal (ours, theirs))
+    return;
+  g_autofree char *a = peer_ids_string (ours), *b = peer_ids_string (theirs);
+  peer_report_mismatch (mismatches, name, line, what, text, a, b);
+}

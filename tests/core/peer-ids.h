@@ -13,3 +13,15 @@ gboolean peer_ids_equal (const GArray *a, const GArray *b);
 /* TEXT with ASCII control characters, quotes, backslashes and everything non-ASCII written as
  * escapes (\n, \t, \", \\, \u{XXXX}), so that messages stay readable and exact in any terminal. */
 char *peer_escape_text (const char *text);
+
+/* IDS as "1 2 3", the first 40 and " ..." after them (owned). */
+char *peer_ids_string (const GArray *ids);
+
+/* Counts a mismatch in *MISMATCHES and reports the first 8 as test messages: NAME's LINE, WHAT
+ * was compared, the (escaped) TEXT, what we GOT and what the peer gave (WANT). */
+void peer_report_mismatch (guint *mismatches, const char *name, guint line, const char *what,
+                           const char *text, const char *got, const char *want);
+
+/* OURS against THEIRS; a difference reported as peer_report_mismatch. */
+void peer_compare_ids (guint *mismatches, const char *name, guint line, const char *what,
+                       const char *text, const GArray *ours, const GArray *theirs);

@@ -31,39 +31,6 @@ typedef struct
   double seconds; /* our encoding time */
 } Stats;
 
-static char *
-ids_string (const GArray *ids)
-{
-  GString *s = g_string_new (NULL);
-  for (guint i = 0; i < ids->len && i < 40; i++)
-    g_string_append_printf (s, "%s%d", i ? " " : "", g_array_index (ids, int32_t, i));
-  if (ids->len > 40)
-    g_string_append (s, " ...");
-  return g_string_free (s, FALSE);
-}
-
-static void
-mismatch (Stats *stats, const char *name, guint line, const char *what, const char *text,
-          const char *got, const char *want)
-{
-  if (stats->mismatches++ < 8)
-    {
-      g_autofree char *escaped = peer_escape_text (text);
-      g_test_message ("%s line %u (%s): \"%s\"\n  ours: %s\n  HF:   %s", name, line, what, escaped,
-                      got, want);
-    }
-}
-
-static void
-compare_ids (Stats *stats, const char *name, guint line, const char *what, const char *text,
-             const GArray *ours, const GArray *theirs)
-{
-  if (peer_ids_equal (ours, theirs))
-    return;
-  g_autofree char *a = ids_string (ours), *b = ids_string (theirs);
-  mismatch (stats, name, line, what, text, a, b);
-}
-
 static void
 check_row (AsTokenizer *tokenizer, Stats *stats, const char *name, guint line, const char *text,
            const char *next, JsonObject *row)
@@ -79,8 +46,9 @@ check_row (AsTokenizer *tokenizer, Stats *stats, const char *name, guint line, c
   stats->seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
   g_autoptr (GArray) hf_with = peer_json_ids (row, "ids");
   g_autoptr (GArray) hf_plain = peer_json_ids (row, "plain");
-  compare_ids (stats, name, line, "special tokens", text, with->ids, hf_with);
-  compare_ids (stats, name, line, "no special tokens", text, plain->ids, hf_plain);
+  peer_compare_ids (&stats->mismatches, name, line, "special tokens", text, with->ids, hf_with);
+  peer_compare_ids (&stats->mismatches, name, line, "no special tokens", text, plain->ids,
+                    hf_plain);
 
   g_autofree char *decoded
       = as_tokenizer_decode (tokenizer, (const int32_t *) hf_plain->data, hf_plain->len);
@@ -88,7 +56,7 @@ check_row (AsTokenizer *tokenizer, Stats *stats, const char *name, guint line, c
   if (g_strcmp0 (decoded, hf_text) != 0)
     {
       g_autofree char *a = peer_escape_text (decoded), *b = peer_escape_text (hf_text);
-      mismatch (stats, name, line, "decode", text, a, b);
+      peer_report_mismatch (&stats->mismatches, name, line, "decode", text, a, b);
     }
   stats->texts++;
 
@@ -99,8 +67,9 @@ check_row (AsTokenizer *tokenizer, Stats *stats, const char *name, guint line, c
   g_assert_no_error (error);
   g_autoptr (GArray) hf_pair = peer_json_ids (row, "pair_ids");
   g_autoptr (GArray) hf_types = peer_json_ids (row, "pair_types");
-  compare_ids (stats, name, line, "pair", text, pair->ids, hf_pair);
-  compare_ids (stats, name, line, "pair type ids", text, pair->type_ids, hf_types);
+  peer_compare_ids (&stats->mismatches, name, line, "pair", text, pair->ids, hf_pair);
+  peer_compare_ids (&stats->mismatches, name, line, "pair type ids", text, pair->type_ids,
+                    hf_types);
   stats->pairs++;
 }
 
