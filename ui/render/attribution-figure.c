@@ -18,6 +18,27 @@ numbered (int n, const char *last)
   return out;
 }
 
+/* FIG as an L × H grid of VALUES (owned by the figure) in RdBu_r over ±LARGEST, layers down and
+ * COL_AXIS across, every label shown, the direct effect on the logit as the colour bar's. */
+static void
+set_effect_grid (ArBuiltFigure *built, ArHeatmapFigure *fig, const float *values, int L, int H,
+                 const char *col_axis, double largest, ArAnnotate annotate)
+{
+  fig->n_rows = L;
+  fig->n_cols = H;
+  fig->values = values;
+  fig->row_labels = ar_built_figure_take_strv (built, numbered (L, NULL));
+  fig->col_labels = ar_built_figure_take_strv (built, numbered (H, NULL));
+  fig->row_axis = _ ("Layer");
+  fig->col_axis = col_axis;
+  fig->colormap = AR_COLORMAP_RDBU_R;
+  fig->vmin = -largest;
+  fig->vmax = largest;
+  fig->annotate = annotate;
+  fig->label_mode = AR_LABELS_ALL;
+  fig->colorbar_label = _ ("Direct effect on the logit");
+}
+
 ArBuiltFigure *
 ar_build_attribution_figure (const AsAttribution *at, const char *what, const char *subtitle,
                              ArAnnotate annotate)
@@ -43,22 +64,10 @@ ar_build_attribution_figure (const AsAttribution *at, const char *what, const ch
   double biases = at->norm_bias;
   for (int l = 0; l < L; l++)
     biases += at->attn_biases[l];
-  fig->n_rows = L;
-  fig->n_cols = C;
-  fig->values = values;
-  fig->row_labels = ar_built_figure_take_strv (built, numbered (L, NULL));
-  fig->col_labels = ar_built_figure_take_strv (built, numbered (H, NULL));
+  set_effect_grid (built, fig, values, L, C, _ ("Head"), largest, annotate);
   /* the MLPs beside the heads: a bar per layer in the same colours */
   fig->row_bars = mlps;
   fig->row_bars_label = _ ("MLP");
-  fig->row_axis = _ ("Layer");
-  fig->col_axis = _ ("Head");
-  fig->colormap = AR_COLORMAP_RDBU_R;
-  fig->vmin = -largest;
-  fig->vmax = largest;
-  fig->annotate = annotate;
-  fig->label_mode = AR_LABELS_ALL;
-  fig->colorbar_label = _ ("Direct effect on the logit");
   fig->title = ar_built_figure_take (
       built, g_strdup_printf (_ ("Direct logit attribution · %s at token %d"), what, at->position));
   g_autofree char *sums
@@ -88,19 +97,7 @@ ar_build_attribution_cross_figure (const AsAttribution *at, const char *what, co
     biases += (double) at->cross_biases[l] + at->norm_biases[l];
   if (largest == 0.0)
     largest = 1.0;
-  fig->n_rows = L;
-  fig->n_cols = H;
-  fig->values = values;
-  fig->row_labels = ar_built_figure_take_strv (built, numbered (L, NULL));
-  fig->col_labels = ar_built_figure_take_strv (built, numbered (H, NULL));
-  fig->row_axis = _ ("Layer");
-  fig->col_axis = _ ("Cross-attention head");
-  fig->colormap = AR_COLORMAP_RDBU_R;
-  fig->vmin = -largest;
-  fig->vmax = largest;
-  fig->annotate = annotate;
-  fig->label_mode = AR_LABELS_ALL;
-  fig->colorbar_label = _ ("Direct effect on the logit");
+  set_effect_grid (built, fig, values, L, H, _ ("Cross-attention head"), largest, annotate);
   fig->title = ar_built_figure_take (
       built, g_strdup_printf (_ ("Cross-attention heads · %s at token %d"), what, at->position));
   g_autofree char *sums = g_strdup_printf (
