@@ -47,20 +47,10 @@ static void
 cross_contexts (float *ctx, float *v, const AsTrace *t, const AsMarianLayer *y, int layer,
                 int position)
 {
-  int S = t->source->n_tokens, D = t->d_model, hd = t->head_dim;
+  int S = t->source->n_tokens, D = t->d_model;
   const float *enc = as_trace_hidden (t->source, t->source->n_layer); /* [S][D] */
   as_marian_linear (NULL, v, enc, &y->cross_attn.v, S, D, D);
-  for (int h = 0; h < t->n_head; h++)
-    {
-      const float *p = as_trace_cross_attn (t, layer, h) + (gsize) position * S; /* [S] */
-      for (int k = 0; k < hd; k++)
-        {
-          double s = 0.0;
-          for (int j = 0; j < S; j++)
-            s += (double) p[j] * v[(gsize) j * D + h * hd + k];
-          ctx[h * hd + k] = (float) s;
-        }
-    }
+  as_replay_cross_contexts (ctx, t, layer, position, v, D);
 }
 
 /* x [D] through decoder layer L at the position; BUF [D], FF [F], V [S][D] scratch. */

@@ -19,20 +19,10 @@
 static void
 cross_contexts (float *ctx, float *v, const AsTrace *t, const AsT5Layer *y, int layer, int p)
 {
-  int S = t->source->n_tokens, D = t->d_model, hd = t->head_dim, I = t->n_head * hd;
+  int S = t->source->n_tokens, D = t->d_model, I = t->n_head * t->head_dim;
   const float *enc = as_trace_hidden (t->source, t->source->n_layer); /* [S][D] */
   as_t5_linear (NULL, v, enc, y->cross_attn.v, S, D, I);
-  for (int h = 0; h < t->n_head; h++)
-    {
-      const float *w = as_trace_cross_attn (t, layer, h) + (gsize) p * S; /* [S] */
-      for (int k = 0; k < hd; k++)
-        {
-          double s = 0.0;
-          for (int j = 0; j < S; j++)
-            s += (double) w[j] * v[(gsize) j * I + h * hd + k];
-          ctx[h * hd + k] = (float) s;
-        }
-    }
+  as_replay_cross_contexts (ctx, t, layer, p, v, I);
 }
 
 static double

@@ -60,6 +60,12 @@ typedef gboolean (*AsReplayFunc) (const AsConfig *config, gconstpointer weights,
                                   const AsTrace *trace, int position, AsReplay *out,
                                   GError **error);
 
+/* CTX [H·hd]: each head's cross-attention context at POSITION of decoder layer LAYER of TRACE —
+ * the trace's cross-attention weights times V [S][LD], the values of the encoder's output (head h
+ * in columns h·hd …). Summed in double. */
+void as_replay_cross_contexts (float *ctx, const AsTrace *trace, int layer, int position,
+                               const float *v, int ld);
+
 static inline void
 as_replay_clear (AsReplay *replay)
 {
