@@ -90,7 +90,9 @@ cli_export_choose_view (ExportRequest *req, const ViewOptions *v, gboolean compa
     return lens_code;
   if (v->alignment && (v->grid || v->similarity != NULL || v->project != NULL || req->lens.lens))
     return cli_usage_printf ("export", "--alignment goes with --layer L --head H or --mean L");
-  if (views > 1 || (views == 0 && !head) || ((aggregate || v->position_bias != G_MININT) && head))
+  /* the position bias takes --layer (umT5 keeps one per layer), never --head */
+  gboolean bias_head = v->position_bias != G_MININT && v->head != G_MININT;
+  if (views > 1 || (views == 0 && !head) || (aggregate && head) || bias_head)
     return cli_usage_printf ("export", "give exactly one of --layer L --head H, --grid, --mean L, "
                                        "--rollout L, --similarity KIND, --project METHOD, --lens, "
                                        "--position-bias H, --attribution, --qk");
@@ -102,6 +104,7 @@ cli_export_choose_view (ExportRequest *req, const ViewOptions *v, gboolean compa
       req->view = VIEW_POSITION_BIAS;
       req->selection.aggregate = AR_AGGREGATE_HEAD;
       req->selection.head = v->position_bias;
+      req->selection.layer = v->layer != G_MININT ? v->layer : 0;
       return -1;
     }
   if (compare && v->alignment)

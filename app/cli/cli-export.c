@@ -41,9 +41,10 @@
  *         --alignment (--layer L --head H | --mean L)
  *                                       a translation model: source and target tokens linked
  *                                       by the cross-attention of a head or a layer's mean
- *         --position-bias H             a model with a relative position bias (T5): what head
+ *         --position-bias H [--layer L] a model with a relative position bias (T5): what head
  *                                       H of --kind encoder|decoder adds to its scores, by
- *                                       query and key position (the same in every layer)
+ *                                       query and key position (the same in every layer; umT5:
+ *                                       layer L's own table, default 0)
  *
  * Translation models (--target TGT, default the model's translation): --kind encoder|decoder|cross
  * chooses the attention of the head, mean and grid views (cross: rows = target tokens, columns =
@@ -240,7 +241,8 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
                                      "attention scores (T5-family models do)");
           return FALSE;
         }
-      return check_index ("--position-bias", v->head, t->n_head, "head", error);
+      return check_index ("--position-bias", v->head, t->n_head, "head", error)
+             && check_index ("--layer", v->layer, t->n_layer, "layer", error);
     }
   if (side->cross)
     {
@@ -604,7 +606,7 @@ cli_export (int argc, char **argv)
     { "mean", 0, 0, G_OPTION_ARG_INT, &v.mean, "Mean over the heads of layer L", "L" },
     { "position-bias", 0, 0, G_OPTION_ARG_INT, &v.position_bias,
       "A model with a relative position bias (T5): what head H adds to its scores by query and "
-      "key position (with --kind encoder or decoder)",
+      "key position (with --kind encoder or decoder; umT5: of --layer L)",
       "H" },
     { "rollout", 0, 0, G_OPTION_ARG_INT, &v.rollout, "Attention rollout through layers 0..L", "L" },
     { "similarity", 0, 0, G_OPTION_ARG_STRING, &similarity,

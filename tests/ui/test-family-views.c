@@ -19,9 +19,12 @@
 #include "attnscope-attribution-page.h"
 #include "attnscope-heads-page.h"
 #include "attnscope-scan-page.h"
+#include "as-forward.h"
+#include "as-model.h"
 #include "decoder-models.h"
 #include "gui-export.h"
 #include "gui-test-util.h"
+#include "position-bias-figure.h"
 #include "t5-models.h"
 
 #define TIMEOUT_MS 120000
@@ -368,6 +371,71 @@ test_gemma_window (void)
       GTK_WIDGET (find_toggle (GTK_WIDGET (attention_page ()), "Position Bias"))));
 }
 
+/* umT5 keeps a bias table per layer: the figure of the view's layer shows that layer's block
+ * (named in the title), the layers' blocks differ, and `export --position-bias H --layer L` takes
+ * the layer (checked on T5, whose one bias every layer shares, below). */
+static void
+test_umt5_position_bias (void)
+{
+  g_autofree char *dir = t5_model ("umt5", t5_umt5);
+  if (dir == NULL)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) model = as_model_load (dir, &error);
+  g_assert_no_error (error);
+  const int32_t src[] = { 37, 12, 88, 5, 140, 9, 1 }, tgt[] = { 0, 17, 23, 61, 4 };
+  g_autoptr (AsTrace) t = as_forward_translation (model, src, G_N_ELEMENTS (src), tgt,
+                                                  G_N_ELEMENTS (tgt), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (t->n_position_bias, ==, t->n_layer);
+  gsize nn = (gsize) t->n_tokens * t->n_tokens;
+  ArViewSelection view;
+  ar_view_selection_init (&view);
+  for (int layer = 0; layer < t->n_layer; layer++)
+    {
+      view.layer = layer;
+      ArFigureTexts texts = { 0 };
+      g_autoptr (ArBuiltFigure) built = ar_build_position_bias_figure (t, 1, &view, &texts);
+      const ArHeatmapFigure *fig = &ar_built_figure_get_parts (built)->heatmap;
+      g_autofree char *title = g_strdup_printf ("Position bias of decoder layer %d head 1", layer);
+      g_assert_cmpstr (fig->title, ==, title);
+      g_assert_cmpmem (fig->values, nn * sizeof (float),
+                       t->position_bias + ((gsize) layer * t->n_head + 1) * nn,
+                       nn * sizeof (float));
+    }
+  g_assert_true (memcmp (t->position_bias + (gsize) 1 * nn,
+                         t->position_bias + ((gsize) t->n_head + 1) * nn, nn * sizeof (float))
+                 != 0);
+
+  g_autofree char *t5 = t5_model_with_tokenizer ();
+  if (t5 == NULL)
+    return;
+  g_autofree char *png = g_build_filename (g_get_tmp_dir (), "attnscope-bias-layer.png", NULL);
+  const char *bin = g_getenv ("ATTNSCOPE_BIN");
+  const char *ok[]
+      = { bin,      "export",  "--model",         t5,  "--text",  SOURCE, "--target", TARGET,
+          "--kind", "decoder", "--position-bias", "1", "--layer", "1",    "-o",       png,
+          NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  gui_test_spawn (ok, &out, &err, &status);
+  g_test_message ("--position-bias 1 --layer 1: %s%s", out, err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_unlink (png);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  const char *bad[]
+      = { bin,      "export",  "--model",         t5,  "--text", SOURCE, "--target", TARGET,
+          "--kind", "decoder", "--position-bias", "1", "--head", "0",    "-o",       png,
+          NULL };
+  gui_test_spawn (bad, &out, &err, &status);
+  g_test_message ("--position-bias 1 --head 0: %s", err);
+  g_assert_false (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (err, "--position-bias H"));
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -382,6 +450,7 @@ main (int argc, char **argv)
   attnscope_view_state_set_autoscale (gui_test_view_state (window), FALSE);
   attnscope_view_state_set_annotate (gui_test_view_state (window), TRUE);
   g_test_add_func ("/ui/family-views/t5-position-bias", test_t5_position_bias);
+  g_test_add_func ("/ui/family-views/umt5-position-bias", test_umt5_position_bias);
   g_test_add_func ("/ui/family-views/gemma-window", test_gemma_window);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));

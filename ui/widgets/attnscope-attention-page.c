@@ -226,10 +226,16 @@ attnscope_attention_page_append_export_args (AttnscopePage *page, const ArViewSe
                                              GPtrArray *argv)
 {
   attnscope_page_append_kind_args (page, view, argv);
-  if (position_bias_trace (page, view) != NULL)
+  const AsTrace *biased = position_bias_trace (page, view);
+  if (biased != NULL)
     {
       g_ptr_array_add (argv, g_strdup ("--position-bias"));
       g_ptr_array_add (argv, g_strdup_printf ("%d", view->head));
+      if (biased->n_position_bias > 1) /* umT5: the layer's own table */
+        {
+          g_ptr_array_add (argv, g_strdup ("--layer"));
+          g_ptr_array_add (argv, g_strdup_printf ("%d", view->layer));
+        }
       return;
     }
   attnscope_page_append_attention_args (argv, view);
