@@ -150,11 +150,7 @@ as_marian_replay (const AsConfig *c, gconstpointer weights, const AsTrace *t, in
     frozen_layernorm (x, &d->final_norm, &out->final_norm, D);
   if (!same || !reproduces (x, as_trace_hidden (t, L) + (gsize) p * D, D))
     {
-      as_replay_clear (out);
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "direct logit attribution could not replay this decoder pass (a pass with an "
-                   "intervention is not replayed)");
-      return FALSE;
+      return as_replay_fail (out, error);
     }
   return TRUE;
 }

@@ -85,11 +85,7 @@ as_t5_replay (const AsConfig *c, gconstpointer weights, const AsTrace *t, int p,
       = (AsReplayNorm){ d->final_norm, NULL, rms (residual, D, c->layer_norm_eps), FALSE };
   if (err > 1e-3f * top)
     {
-      as_replay_clear (out);
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "direct logit attribution could not replay this decoder pass (a pass with an "
-                   "intervention is not replayed)");
-      return FALSE;
+      return as_replay_fail (out, error);
     }
   return TRUE;
 }

@@ -66,6 +66,9 @@ typedef gboolean (*AsReplayFunc) (const AsConfig *config, gconstpointer weights,
 void as_replay_cross_contexts (float *ctx, const AsTrace *trace, int layer, int position,
                                const float *v, int ld);
 
+/* A replay that did not reproduce the run: OUT cleared, ERROR set (AS_ERROR_INPUT); FALSE. */
+gboolean as_replay_fail (AsReplay *out, GError **error);
+
 static inline void
 as_replay_clear (AsReplay *replay)
 {

@@ -1,6 +1,8 @@
 /* replay.c — what the families' replays share (replay-private.h). */
 #include "replay-private.h"
 
+#include "as-error.h"
+
 void
 as_replay_cross_contexts (float *ctx, const AsTrace *trace, int layer, int position, const float *v,
                           int ld)
@@ -17,4 +19,14 @@ as_replay_cross_contexts (float *ctx, const AsTrace *trace, int layer, int posit
           ctx[h * hd + k] = (float) s;
         }
     }
+}
+
+gboolean
+as_replay_fail (AsReplay *out, GError **error)
+{
+  as_replay_clear (out);
+  g_set_error_literal (error, AS_ERROR, AS_ERROR_INPUT,
+                       "direct logit attribution could not replay this decoder pass (a pass with "
+                       "an intervention is not replayed)");
+  return FALSE;
 }

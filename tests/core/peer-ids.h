@@ -5,6 +5,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "as-tokenizer.h"
+
 /* The int array member NAME of ROW as int32 ids (asserts it exists). */
 GArray *peer_json_ids (JsonObject *row, const char *name);
 
@@ -25,3 +27,11 @@ void peer_report_mismatch (guint *mismatches, const char *name, guint line, cons
 /* OURS against THEIRS; a difference reported as peer_report_mismatch. */
 void peer_compare_ids (guint *mismatches, const char *name, guint line, const char *what,
                        const char *text, const GArray *ours, const GArray *theirs);
+
+/* The rest of a peer row's checks for TEXT (line LINE of NAME), mismatches counted in
+ * *MISMATCHES: HF_PLAIN (the peer's ids without special tokens) decoded by TOKENIZER against the
+ * row's "text"; and when the row has "pair_ids", TEXT paired with NEXT against them and
+ * "pair_types". Returns 1 when the pair was checked, else 0. */
+guint peer_check_decode_and_pair (AsTokenizer *tokenizer, guint *mismatches, const char *name,
+                                  guint line, const char *text, const char *next, JsonObject *row,
+                                  const GArray *hf_plain);

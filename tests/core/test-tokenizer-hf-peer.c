@@ -50,27 +50,9 @@ check_row (AsTokenizer *tokenizer, Stats *stats, const char *name, guint line, c
   peer_compare_ids (&stats->mismatches, name, line, "no special tokens", text, plain->ids,
                     hf_plain);
 
-  g_autofree char *decoded
-      = as_tokenizer_decode (tokenizer, (const int32_t *) hf_plain->data, hf_plain->len);
-  const char *hf_text = json_object_get_string_member (row, "text");
-  if (g_strcmp0 (decoded, hf_text) != 0)
-    {
-      g_autofree char *a = peer_escape_text (decoded), *b = peer_escape_text (hf_text);
-      peer_report_mismatch (&stats->mismatches, name, line, "decode", text, a, b);
-    }
   stats->texts++;
-
-  if (!json_object_has_member (row, "pair_ids"))
-    return;
-  g_autoptr (AsEncoding) pair
-      = as_tokenizer_encode_full (tokenizer, text, -1, next, -1, AS_ENCODE_DEFAULT, &error);
-  g_assert_no_error (error);
-  g_autoptr (GArray) hf_pair = peer_json_ids (row, "pair_ids");
-  g_autoptr (GArray) hf_types = peer_json_ids (row, "pair_types");
-  peer_compare_ids (&stats->mismatches, name, line, "pair", text, pair->ids, hf_pair);
-  peer_compare_ids (&stats->mismatches, name, line, "pair type ids", text, pair->type_ids,
-                    hf_types);
-  stats->pairs++;
+  stats->pairs += peer_check_decode_and_pair (tokenizer, &stats->mismatches, name, line, text, next,
+                                              row, hf_plain);
 }
 
 /* Compares one tokenizer's results; returns the number of mismatches. */
