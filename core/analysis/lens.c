@@ -1,14 +1,17 @@
 /* lens.c — the logit lens (as-lens.h): every hidden state read through the model's own output
- * (as_forward_read_out), top K and a target's rank per position. */
+ * (as_forward_read_out), top K and a target's rank per position.
+ *
+ * The cells (hidden state, position) are read out in blocks of as_forward_read_out_block rows,
+ * the hidden states before the last together (each block repacks the output head once, whatever
+ * hidden states its rows come from); the top K and ranks of a block's rows are found by the worker
+ * team, a row each, and decoded afterwards on the calling thread. */
 #include "as-lens.h"
 
 #include <string.h>
 
 #include "as-error.h"
 #include "as-forward.h"
-
-/* Positions read out per call: bounds the logits held at once to LENS_BLOCK × V floats. */
-#define LENS_BLOCK 64
+#include "worker-team-private.h"
 
 static gboolean
 check_request (const AsTrace *trace, const int *positions, int n_positions, int32_t target_id,
@@ -38,22 +41,138 @@ check_request (const AsTrace *trace, const int *positions, int n_positions, int3
   return TRUE;
 }
 
-/* Fills the cells of hidden state I for positions [P0, P0 + N) from LOGITS [N][V]. */
-static void
-fill_cells (AsLens *lens, const AsTrace *trace, const AsTokenizer *tokenizer, int i, int p0, int n,
-            const float *logits, int k)
+/* What a block's rows are: how they are read out, and so which rows may share a block. */
+typedef enum
 {
-  int V = trace->vocab_size;
-  for (int p = 0; p < n; p++)
-    {
-      AsLensCell *cell = &lens->cells[(gsize) i * lens->n_positions + p0 + p];
-      const float *row = logits + (gsize) p * V;
-      cell->top = as_predict_top_k_row (row, V, tokenizer, k, &cell->n_top);
-      cell->target_rank = -1;
-      if (lens->target_id >= 0)
-        as_predict_rank (row, V, lens->target_id, &cell->target_rank, &cell->target_probability);
-    }
+  LENS_SOURCE_HIDDEN, /* hidden states before the last, through the final norm and the head */
+  LENS_SOURCE_FITTED, /* one hidden state before the last, through its fitted map and the head */
+  LENS_SOURCE_LAST,   /* hidden[L] where the pass kept no logits: through the head alone */
+  LENS_SOURCE_KEPT,   /* hidden[L] where the pass kept its logits: they are the pass's own */
+} LensSource;
+
+/* A block of rows being gathered and read. */
+typedef struct
+{
+  AsModel *model;
+  const AsTrace *trace;
+  const AsFittedLens *fitted;
+  AsLens *lens;
+  int k;
+  LensSource source;
+  int n;                    /* rows gathered */
+  int *indexes;             /* [block] hidden state of each row */
+  int *positions;           /* [block] token position of each row */
+  int *cells;               /* [block] the row's cell in lens->cells */
+  float *logits;            /* [block][V] */
+  const float **rows;       /* [block] each row's logits */
+  int32_t *top_ids;         /* [block][k] */
+  float *top_probabilities; /* [block][k] */
+  int *n_top;               /* [block] */
+  AsWorkerTeam *team;
+} LensBlock;
+
+/* Top K and the target's place of row R of B (the team's block function: rows are independent). */
+static void
+rank_row (gpointer data, int r)
+{
+  LensBlock *b = data;
+  AsLensCell *cell = &b->lens->cells[b->cells[r]];
+  int V = b->trace->vocab_size;
+  b->n_top[r] = as_predict_top_k_ids (b->rows[r], V, b->k, b->top_ids + (gsize) r * b->k,
+                                      b->top_probabilities + (gsize) r * b->k);
+  cell->target_rank = -1;
+  if (b->lens->target_id >= 0)
+    as_predict_rank (b->rows[r], V, b->lens->target_id, &cell->target_rank,
+                     &cell->target_probability);
 }
+
+/* Reads the gathered rows of B out and fills their cells. */
+static gboolean
+flush_block (LensBlock *b, GError **error)
+{
+  if (b->n == 0)
+    return TRUE;
+  const AsTrace *trace = b->trace;
+  gsize V = (gsize) trace->vocab_size;
+  gboolean read = TRUE;
+  switch (b->source)
+    {
+    case LENS_SOURCE_HIDDEN:
+      read = as_forward_read_out_cells (b->model, trace, b->indexes, b->positions, b->n, b->logits,
+                                        error);
+      break;
+    case LENS_SOURCE_FITTED:
+      read = as_fitted_lens_read (b->model, trace, b->fitted, b->indexes[0], b->positions, b->n,
+                                  b->logits, error);
+      break;
+    case LENS_SOURCE_LAST:
+      read = as_forward_read_out (b->model, trace, trace->n_layer, b->positions, b->n, b->logits,
+                                  error);
+      break;
+    case LENS_SOURCE_KEPT:
+      break;
+    }
+  if (!read)
+    return FALSE;
+  int first_row = trace->n_tokens - trace->logits_rows;
+  for (int r = 0; r < b->n; r++)
+    b->rows[r] = b->source == LENS_SOURCE_KEPT
+                     ? trace->logits + (gsize) (b->positions[r] - first_row) * V
+                     : b->logits + (gsize) r * V;
+  as_worker_team_run_blocks (b->team, b->n, rank_row, b);
+  const AsTokenizer *tokenizer = as_model_get_tokenizer (b->model);
+  for (int r = 0; r < b->n; r++)
+    {
+      AsLensCell *cell = &b->lens->cells[b->cells[r]];
+      cell->n_top = b->n_top[r];
+      cell->top
+          = as_predict_from_ids (b->rows[r], b->top_ids + (gsize) r * b->k,
+                                 b->top_probabilities + (gsize) r * b->k, b->n_top[r], tokenizer);
+    }
+  b->n = 0;
+  return TRUE;
+}
+
+/* Adds cell (hidden state I, position number P) to B, reading the block out first when it is full
+ * or its rows are read another way. */
+static gboolean
+add_cell (LensBlock *b, int block, int i, int p, GError **error)
+{
+  const AsTrace *trace = b->trace;
+  int L = trace->n_layer, position = b->lens->positions[p];
+  LensSource source;
+  if (i < L)
+    source = b->fitted != NULL ? LENS_SOURCE_FITTED : LENS_SOURCE_HIDDEN;
+  else
+    source = position >= trace->n_tokens - trace->logits_rows ? LENS_SOURCE_KEPT : LENS_SOURCE_LAST;
+  gboolean same
+      = b->n > 0 && b->source == source && (source != LENS_SOURCE_FITTED || b->indexes[0] == i);
+  if ((b->n == block || !same) && !flush_block (b, error))
+    return FALSE;
+  b->source = source;
+  b->indexes[b->n] = i;
+  b->positions[b->n] = position;
+  b->cells[b->n] = i * b->lens->n_positions + p;
+  b->n++;
+  return TRUE;
+}
+
+static void
+lens_block_clear (LensBlock *b)
+{
+  g_free (b->indexes);
+  g_free (b->positions);
+  g_free (b->cells);
+  g_free (b->logits);
+  g_free (b->rows);
+  g_free (b->top_ids);
+  g_free (b->top_probabilities);
+  g_free (b->n_top);
+  if (b->team != NULL)
+    as_worker_team_free (b->team);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LensBlock, lens_block_clear)
 
 static AsLens *
 lens_compute (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
@@ -65,50 +184,46 @@ lens_compute (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
   if (!check_request (trace, positions, n_positions, target_id, error))
     return NULL;
   int L = trace->n_layer, V = trace->vocab_size;
-  int block = MIN (n_positions, LENS_BLOCK);
-  g_autofree float *logits = g_try_new (float, (gsize) block *V); /* [block][V] */
-  if (logits == NULL)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-                   "could not allocate the logits of %d positions for the lens", block);
-      return NULL;
-    }
+  k = MIN (k, V);
+  int block = MIN ((L + 1) * n_positions, as_forward_read_out_block (trace));
   g_autoptr (AsLens) lens = g_new0 (AsLens, 1);
   lens->n_hidden = L + 1;
   lens->n_positions = n_positions;
   lens->positions = g_memdup2 (positions, sizeof (int) * n_positions);
   lens->target_id = target_id;
   lens->cells = g_new0 (AsLensCell, (gsize) (L + 1) * n_positions);
-  const AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  g_auto (LensBlock) b = {
+    .model = model,
+    .trace = trace,
+    .fitted = fitted,
+    .lens = lens,
+    .k = k,
+    .indexes = g_new (int, block),
+    .positions = g_new (int, block),
+    .cells = g_new (int, block),
+    .logits = g_try_new (float, (gsize) block *V),
+    .rows = g_new (const float *, block),
+    .top_ids = g_new (int32_t, (gsize) block * k),
+    .top_probabilities = g_new (float, (gsize) block *k),
+    .n_top = g_new (int, block),
+    .team = as_worker_team_new (as_forward_threads ()),
+  };
+  if (b.logits == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate the logits of %d positions for the lens", block);
+      return NULL;
+    }
   for (int i = 0; i <= L; i++)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      for (int p0 = 0; p0 < n_positions; p0 += block)
-        {
-          int n = MIN (block, n_positions - p0);
-          /* hidden[L] went through the final norm: where the pass kept its logits, they are the
-           * pass's own (the trace holds the logits of its last logits_rows positions) */
-          int first_row = trace->n_tokens - trace->logits_rows;
-          gboolean kept = i == L;
-          for (int p = 0; p < n; p++)
-            kept = kept && positions[p0 + p] >= first_row;
-          gboolean read
-              = kept
-                || (fitted != NULL && i < L
-                        ? as_fitted_lens_read (model, trace, fitted, i, positions + p0, n, logits,
-                                               error)
-                        : as_forward_read_out (model, trace, i, positions + p0, n, logits, error));
-          if (!read)
-            return NULL;
-          for (int p = 0; i == L && p < n; p++)
-            if (positions[p0 + p] >= first_row)
-              memcpy (logits + (gsize) p * V,
-                      trace->logits + (gsize) (positions[p0 + p] - first_row) * V,
-                      sizeof (float) * V);
-          fill_cells (lens, trace, tokenizer, i, p0, n, logits, k);
-        }
+      for (int p = 0; p < n_positions; p++)
+        if (!add_cell (&b, block, i, p, error))
+          return NULL;
     }
+  if (!flush_block (&b, error))
+    return NULL;
   return g_steal_pointer (&lens);
 }
 

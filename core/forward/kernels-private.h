@@ -141,4 +141,11 @@ void as_add_inplace (float *out, const float *x, gsize n);
 /* e^x for a whole array, vectorised (max relative error ~2e-7 over the float range). */
 void as_exp_inplace (float *x, gsize n);
 
+/* Σ exp(X[i] − SHIFT) over N floats, in double (a softmax's normaliser; vectorised, the same
+ * result for the same row). */
+double as_sum_exp_shifted (const float *x, gsize n, float shift);
+
+/* The largest of N ≥ 1 floats, none of them NaN. */
+float as_max_f32 (const float *x, gsize n);
+
 G_END_DECLS

@@ -76,6 +76,52 @@ as_exp_inplace (float *x, gsize n)
     x[i] = exp_kernel (x[i]);
 }
 
+/* Σ exp(X[i] − SHIFT) over N floats, in double: the softmax normaliser of a row of logits whose
+ * largest is SHIFT. Each term is exp_kernel's (float, ~2e-7 relative), the terms are summed in
+ * AS_SUM_LANES double lanes in a fixed order, so the sum depends on the row alone; the loop
+ * vectorises (a libm exp per logit was a third of the logit lens). */
+#define AS_SUM_LANES 16
+
+AS_CLONES double
+as_sum_exp_shifted (const float *x, gsize n, float shift)
+{
+  double lanes[AS_SUM_LANES] = { 0 };
+  gsize i = 0;
+  for (; i + AS_SUM_LANES <= n; i += AS_SUM_LANES)
+    {
+      float e[AS_SUM_LANES];
+      for (int j = 0; j < AS_SUM_LANES; j++)
+        e[j] = exp_kernel (x[i + j] - shift);
+      for (int j = 0; j < AS_SUM_LANES; j++)
+        lanes[j] += (double) e[j];
+    }
+  double sum = 0.0;
+  for (; i < n; i++)
+    sum += (double) exp_kernel (x[i] - shift);
+  for (int j = 0; j < AS_SUM_LANES; j++)
+    sum += lanes[j];
+  return sum;
+}
+
+/* The largest of N ≥ 1 floats (NaN-free rows: the pass refuses non-finite values). */
+AS_CLONES float
+as_max_f32 (const float *x, gsize n)
+{
+  float lanes[AS_SUM_LANES];
+  gsize i = 0;
+  for (int j = 0; j < AS_SUM_LANES; j++)
+    lanes[j] = x[0];
+  for (; i + AS_SUM_LANES <= n; i += AS_SUM_LANES)
+    for (int j = 0; j < AS_SUM_LANES; j++)
+      lanes[j] = x[i + j] > lanes[j] ? x[i + j] : lanes[j];
+  float max = x[0];
+  for (; i < n; i++)
+    max = x[i] > max ? x[i] : max;
+  for (int j = 0; j < AS_SUM_LANES; j++)
+    max = lanes[j] > max ? lanes[j] : max;
+  return max;
+}
+
 AS_CLONES void
 as_layernorm (float *out, const float *x, const float *gamma, const float *beta, float eps, int n,
               int d)

@@ -6,6 +6,7 @@
 
 #include "as-error.h"
 #include "as-forward.h"
+#include "kernels-private.h"
 
 /* Is (la, ia) ranked before (lb, ib)? Higher logit first, then lower id. */
 static inline gboolean
@@ -14,19 +15,17 @@ ranks_before (float la, int32_t ia, float lb, int32_t ib)
   return la > lb || (la == lb && ia < ib);
 }
 
-AsPrediction *
-as_predict_top_k_row (const float *logits, int V, const AsTokenizer *tokenizer, int k, int *n_out)
+int
+as_predict_top_k_ids (const float *logits, int V, int k, int32_t *best, float *probabilities)
 {
   k = MIN (k, V);
   /* insertion into a sorted list of K: K is small (≤ 100 in practice) */
-  int32_t *best = g_new (int32_t, k);
   int n = 0;
-  float max = -INFINITY;
+  float worst = -INFINITY; /* the K-th best logit once K are held: most logits fall below it */
   for (int32_t id = 0; id < V; id++)
     {
       float l = logits[id];
-      max = fmaxf (max, l);
-      if (n == k && !ranks_before (l, id, logits[best[k - 1]], best[k - 1]))
+      if (n == k && (l < worst || !ranks_before (l, id, worst, best[k - 1])))
         continue;
       int pos = n < k ? n++ : k - 1;
       while (pos > 0 && ranks_before (l, id, logits[best[pos - 1]], best[pos - 1]))
@@ -35,40 +34,51 @@ as_predict_top_k_row (const float *logits, int V, const AsTokenizer *tokenizer, 
           pos--;
         }
       best[pos] = id;
+      worst = logits[best[n - 1]];
     }
+  float max = as_max_f32 (logits, V);
+  double sum = as_sum_exp_shifted (logits, V, max);
+  for (int i = 0; i < n; i++)
+    probabilities[i] = (float) (exp ((double) logits[best[i]] - max) / sum);
+  return n;
+}
 
-  double sum = 0.0;
-  for (int32_t id = 0; id < V; id++)
-    sum += exp ((double) logits[id] - max);
-
+AsPrediction *
+as_predict_from_ids (const float *logits, const int32_t *ids, const float *probabilities, int n,
+                     const AsTokenizer *tokenizer)
+{
   AsPrediction *out = g_new0 (AsPrediction, n);
   for (int i = 0; i < n; i++)
     {
-      out[i].id = best[i];
-      out[i].logit = logits[best[i]];
-      out[i].probability = (float) (exp ((double) logits[best[i]] - max) / sum);
-      out[i].token = tokenizer != NULL ? as_tokenizer_decode (tokenizer, &best[i], 1)
-                                       : g_strdup_printf ("<%d>", best[i]);
+      out[i].id = ids[i];
+      out[i].logit = logits[ids[i]];
+      out[i].probability = probabilities[i];
+      out[i].token = tokenizer != NULL ? as_tokenizer_decode (tokenizer, &ids[i], 1)
+                                       : g_strdup_printf ("<%d>", ids[i]);
     }
-  g_free (best);
-  *n_out = n;
   return out;
+}
+
+AsPrediction *
+as_predict_top_k_row (const float *logits, int V, const AsTokenizer *tokenizer, int k, int *n_out)
+{
+  k = MIN (k, V);
+  g_autofree int32_t *best = g_new (int32_t, k);
+  g_autofree float *probabilities = g_new (float, k);
+  int n = as_predict_top_k_ids (logits, V, k, best, probabilities);
+  *n_out = n;
+  return as_predict_from_ids (logits, best, probabilities, n, tokenizer);
 }
 
 void
 as_predict_rank (const float *logits, int V, int32_t id, int *rank, float *probability)
 {
   g_return_if_fail (id >= 0 && id < V);
-  float max = -INFINITY;
   int before = 0;
   for (int32_t j = 0; j < V; j++)
-    {
-      max = fmaxf (max, logits[j]);
-      before += ranks_before (logits[j], j, logits[id], id);
-    }
-  double sum = 0.0;
-  for (int32_t j = 0; j < V; j++)
-    sum += exp ((double) logits[j] - max);
+    before += ranks_before (logits[j], j, logits[id], id);
+  float max = as_max_f32 (logits, V);
+  double sum = as_sum_exp_shifted (logits, V, max);
   *rank = before;
   *probability = (float) (exp ((double) logits[id] - max) / sum);
 }

@@ -6,9 +6,11 @@
  * code — the final norm, a tied or untied head, Gemma 2's final soft-cap, a masked-LM head,
  * Marian's final_logits_bias. hidden[L], and any vector taken as already through the final norm
  * (the fitted lens's), goes through the family's head hook alone (the output head; a family
- * without a final norm has none: its finish stage is the head). It runs on blocks of READ_OUT_ROWS
- * positions through a small trace without attention, so the memory stays that of READ_OUT_ROWS rows
- * of logits whatever T. */
+ * without a final norm has none: its finish stage is the head). It runs on blocks of rows through a
+ * small trace without attention, so the memory stays that of one block of logits whatever T: a
+ * block is as many rows as READ_OUT_BYTES of logits hold (64 … 1,024 rows). Blocks are large
+ * because every block's product repacks the whole output head (50257 × 768 floats for GPT-2): at 64
+ * rows the repacking was a third of the logit lens's time. */
 #include "as-forward.h"
 
 #include <string.h>
@@ -18,8 +20,39 @@
 #include "model-private.h"
 #include "pass-private.h"
 
-/* Positions read out per call of the finish stage. */
-#define READ_OUT_ROWS 64
+/* The logits one block of rows may hold, and the bounds of a block's rows. */
+#define READ_OUT_BYTES (96u << 20)
+#define READ_OUT_MIN_ROWS 64
+#define READ_OUT_MAX_ROWS 1024
+
+int
+as_forward_read_out_block (const AsTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, READ_OUT_MIN_ROWS);
+  gsize row_bytes = sizeof (float) * (gsize) MAX (trace->vocab_size, 1);
+  return (int) CLAMP (READ_OUT_BYTES / row_bytes, READ_OUT_MIN_ROWS, READ_OUT_MAX_ROWS);
+}
+
+/* Where the rows to read out come from: row r is VECTORS[r] when VECTORS is not NULL, else
+ * hidden state INDEXES[r] (or INDEX for all when INDEXES is NULL) of TRACE at POSITIONS[r]. */
+typedef struct
+{
+  const AsTrace *trace;
+  const float *vectors; /* [n][D] or NULL */
+  int index;
+  const int *indexes;   /* [n] or NULL */
+  const int *positions; /* [n] */
+} RowSource;
+
+static const float *
+row_at (const RowSource *source, int r)
+{
+  gsize D = (gsize) source->trace->d_model;
+  if (source->vectors != NULL)
+    return source->vectors + (gsize) r * D;
+  int index = source->indexes != NULL ? source->indexes[r] : source->index;
+  return as_trace_hidden (source->trace, index) + (gsize) source->positions[r] * D;
+}
 
 /* A trace for ROWS positions that only the finish stage fills: hidden states and all logits. */
 static AsTrace *
@@ -32,12 +65,13 @@ read_out_trace (const AsStack *stack, const AsConfig *c, int rows, GError **erro
   return as_trace_new_shape (&shape, error);
 }
 
-/* logits [N][V] of the rows of SOURCE [*][D] (row POSITIONS[i], or row i when POSITIONS is NULL)
- * through the finish stage, or with HEAD_ONLY through the output head alone. */
+/* logits [N][V] of the rows of SOURCE through the finish stage, or with HEAD_ONLY through the
+ * output head alone. */
 static gboolean
-read_rows (AsModel *model, const AsTrace *trace, const float *source, const int *positions,
-           int n_rows, gboolean head_only, float *logits, GError **error)
+read_rows (AsModel *model, const RowSource *source, int n_rows, gboolean head_only, float *logits,
+           GError **error)
 {
+  const AsTrace *trace = source->trace;
   const AsConfig *c = as_model_get_config (model);
   const AsStack *stack = c->ops->stack;
   int D = trace->d_model, V = trace->vocab_size;
@@ -50,7 +84,7 @@ read_rows (AsModel *model, const AsTrace *trace, const float *source, const int 
       return FALSE;
     }
   void (*stage) (AsPass *) = head_only && stack->head != NULL ? stack->head : stack->finish;
-  int rows = MIN (n_rows, READ_OUT_ROWS);
+  int rows = MIN (n_rows, as_forward_read_out_block (trace));
   g_autoptr (AsTrace) out = read_out_trace (stack, c, rows, error);
   if (out == NULL)
     return FALSE;
@@ -79,9 +113,7 @@ read_rows (AsModel *model, const AsTrace *trace, const float *source, const int 
           block = last;
         }
       for (int i = 0; i < n; i++)
-        memcpy (x + (gsize) i * D,
-                source + (gsize) (positions != NULL ? positions[t0 + i] : t0 + i) * D,
-                sizeof (float) * D);
+        memcpy (x + (gsize) i * D, row_at (source, t0 + i), sizeof (float) * D);
       AsPass pass = {
         .config = c,
         .weights = as_model_get_weights (model),
@@ -92,8 +124,12 @@ read_rows (AsModel *model, const AsTrace *trace, const float *source, const int 
         .x = x,
         .scratch = scratch,
       };
+      /* the stage writes the caller's rows in place: the block's own logits are never touched
+       * (nor their pages faulted in), and nothing is copied */
+      float *own = block->logits;
+      block->logits = logits + (gsize) t0 * V;
       stage (&pass);
-      memcpy (logits + (gsize) t0 * V, block->logits, sizeof (float) * n * V);
+      block->logits = own;
     }
   return TRUE;
 }
@@ -107,8 +143,23 @@ as_forward_read_out (AsModel *model, const AsTrace *trace, int index, const int 
   g_return_val_if_fail (index >= 0 && index <= trace->n_layer, FALSE);
   for (int i = 0; i < n_positions; i++)
     g_return_val_if_fail (positions[i] >= 0 && positions[i] < trace->n_tokens, FALSE);
-  return read_rows (model, trace, as_trace_hidden (trace, index), positions, n_positions,
-                    index == trace->n_layer, logits, error);
+  RowSource source = { .trace = trace, .index = index, .positions = positions };
+  return read_rows (model, &source, n_positions, index == trace->n_layer, logits, error);
+}
+
+gboolean
+as_forward_read_out_cells (AsModel *model, const AsTrace *trace, const int *indexes,
+                           const int *positions, int n, float *logits, GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL && logits != NULL, FALSE);
+  g_return_val_if_fail (indexes != NULL && positions != NULL && n > 0, FALSE);
+  for (int i = 0; i < n; i++)
+    {
+      g_return_val_if_fail (indexes[i] >= 0 && indexes[i] < trace->n_layer, FALSE);
+      g_return_val_if_fail (positions[i] >= 0 && positions[i] < trace->n_tokens, FALSE);
+    }
+  RowSource source = { .trace = trace, .indexes = indexes, .positions = positions };
+  return read_rows (model, &source, n, FALSE, logits, error);
 }
 
 gboolean
@@ -117,5 +168,6 @@ as_forward_read_head (AsModel *model, const AsTrace *trace, const float *vectors
 {
   g_return_val_if_fail (model != NULL && trace != NULL && vectors != NULL && logits != NULL, FALSE);
   g_return_val_if_fail (n > 0, FALSE);
-  return read_rows (model, trace, vectors, NULL, n, TRUE, logits, error);
+  RowSource source = { .trace = trace, .vectors = vectors };
+  return read_rows (model, &source, n, TRUE, logits, error);
 }

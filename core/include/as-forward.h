@@ -124,6 +124,16 @@ AsTrace *as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForw
 gboolean as_forward_read_out (AsModel *model, const AsTrace *trace, int index, const int *positions,
                               int n_positions, float *logits, GError **error);
 
+/* The same for N cells at once: hidden state INDEXES[r] (0 ≤ INDEXES[r] < L: not yet through the
+ * final norm) at POSITIONS[r] into row r of LOGITS [N][V]. Each block of rows repacks the output
+ * head once, so one call for many cells is much faster than a call per hidden state. */
+gboolean as_forward_read_out_cells (AsModel *model, const AsTrace *trace, const int *indexes,
+                                    const int *positions, int n, float *logits, GError **error);
+
+/* The rows a read-out computes at once for TRACE's vocabulary (64 … 1,024): a caller that reads
+ * out more rows than this in one call holds this many rows of logits twice. */
+int as_forward_read_out_block (const AsTrace *trace);
+
 /* logits [N][V] of VECTORS [N][D] taken as already through the final norm (like hidden[L]; the
  * fitted lens's maps give such vectors), read through MODEL's output head alone — TRACE (one
  * MODEL made) tells the sizes and a translation's source. Fails as as_forward_read_out. */

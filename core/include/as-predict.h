@@ -28,6 +28,16 @@ void as_predictions_free (AsPrediction *predictions, int n);
 AsPrediction *as_predict_top_k_row (const float *logits, int V, const AsTokenizer *tokenizer, int k,
                                     int *n_out);
 
+/* The K (or V, when smaller) best ids of LOGITS [V] into BEST [K], best first as
+ * as_predict_top_k sorts them, and their softmax probabilities into PROBABILITIES [K]; returns
+ * how many. Decodes nothing, so it may run on several rows in parallel. */
+int as_predict_top_k_ids (const float *logits, int V, int k, int32_t *best, float *probabilities);
+
+/* The N predictions of IDS with their PROBABILITIES (as_predict_top_k_ids gave them for LOGITS),
+ * decoded by TOKENIZER (or "<id>" when NULL). Free with as_predictions_free. */
+AsPrediction *as_predict_from_ids (const float *logits, const int32_t *ids,
+                                   const float *probabilities, int n, const AsTokenizer *tokenizer);
+
 /* Token ID's place in LOGITS [V] (*RANK: how many tokens rank before it as as_predict_top_k
  * sorts them, 0 = the most likely) and its softmax probability. */
 void as_predict_rank (const float *logits, int V, int32_t id, int *rank, float *probability);
