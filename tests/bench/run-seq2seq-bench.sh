@@ -7,9 +7,9 @@
 #                  translating a 20-token source greedily (max_length 21) with every attention
 #                  captured: bench-translate (the step decoder's search, then one
 #                  as_forward_translation keeping both stacks' attention, cross-attention, hidden
-#                  states and all logits) against t5_reference.py bench (marian_generate.py's
-#                  greedy search re-running the decoder over the prefix, then one pass keeping
-#                  the same arrays);
+#                  states and all logits) against t5_reference.py bench (a greedy search that
+#                  keeps keys and values as HF's generate() does with use_cache, checked to give
+#                  the uncached search's ids, then one pass keeping the same arrays);
 #   gemma-3-270m   a Gemma-3-270M-shaped decoder (decoder_reference.py make-model --preset
 #                  gemma-3-270m, BF16) at T = 512 with the full trace: attnscope bench
 #                  --all-logits against decoder_reference.py bench (HF's eager computation with

@@ -363,6 +363,65 @@ class T5:
                 "bias": torch.stack(biases) if self.every_layer else biases[0]}
 
 
+def generate_cached(model, src_ids, gen, max_length):
+    """Greedy search as HF's generate() runs it with use_cache: the decoder sees one new token per
+    step, its self-attention keys and values are kept per layer, the cross-attention keys and
+    values are computed once from the encoder, and the relative position bias is the new query's
+    row. Returns the ids (start token included). Checked against the uncached search in
+    cmd_bench."""
+    import marian_generate
+    _, n, start = marian_generate._settings(model, gen, 1, max_length)
+    m, cfg = model, model.cfg
+    H, K = m.H, m.K
+    enc, _, _ = m.encode(torch.tensor([src_ids], dtype=torch.long))
+    proc = marian_generate.Processors(gen, cfg["vocab_size"], n)
+    eos = gen.get("eos_token_id")
+    L = cfg["num_decoder_layers"]
+    S = enc.shape[1]
+
+    def heads(x, rows):
+        return x.view(1, rows, H, K).transpose(1, 2)
+
+    cross = []
+    for l in range(L):
+        p = "decoder.block.%d.layer.1.EncDecAttention" % l
+        cross.append((heads(m.lin(enc, p + ".k.weight"), S), heads(m.lin(enc, p + ".v.weight"), S)))
+    keys, values = [[] for _ in range(L)], [[] for _ in range(L)]
+    seq = [start]
+    while len(seq) < n:
+        t = len(seq) - 1  # the new token's position
+        x = torch.nn.functional.embedding(torch.tensor([[seq[-1]]]), m.w["shared.weight"])
+        for l in range(L):
+            p = "decoder.block.%d.layer." % l
+            if l == 0 or m.every_layer:
+                bias = m.compute_bias(m.w[p + "0.SelfAttention.relative_attention_bias.weight"],
+                                      t + 1, t + 1, False)[:, :, t:, :]  # [1, H, 1, t + 1]
+            a_in = m.rms(x, p + "0.layer_norm.weight")
+            q = heads(m.lin(a_in, p + "0.SelfAttention.q.weight"), 1)
+            keys[l].append(heads(m.lin(a_in, p + "0.SelfAttention.k.weight"), 1))
+            values[l].append(heads(m.lin(a_in, p + "0.SelfAttention.v.weight"), 1))
+            k, v = torch.cat(keys[l], dim=2), torch.cat(values[l], dim=2)
+            w = torch.nn.functional.softmax((q @ k.transpose(3, 2) + bias).float(), dim=-1)
+            ctx = (w @ v).transpose(1, 2).reshape(1, 1, H * K)
+            x = x + m.lin(ctx, p + "0.SelfAttention.o.weight")
+            c_in = m.rms(x, p + "1.layer_norm.weight")
+            q = heads(m.lin(c_in, p + "1.EncDecAttention.q.weight"), 1)
+            ck, cv = cross[l]
+            w = torch.nn.functional.softmax((q @ ck.transpose(3, 2)).float(), dim=-1)
+            ctx = (w @ cv).transpose(1, 2).reshape(1, 1, H * K)
+            x = x + m.lin(ctx, p + "1.EncDecAttention.o.weight")
+            x = x + m.ff(m.rms(x, p + "2.layer_norm.weight"), p + "2.")
+        x = m.rms(x, "decoder.final_layer_norm.weight")
+        y = x * (cfg["d_model"] ** -0.5) if m.tie else x
+        head = m.w["shared.weight"] if m.tie else m.w["lm_head.weight"]
+        logits = (y @ head.T)[:, -1]
+        tok = int(torch.argmax(proc([seq], logits), dim=-1)[0])
+        seq.append(tok)
+        if tok == eos:
+            break
+    return seq
+
+
 def load_model(model_dir):
     _import_torch()
     with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as f:
@@ -417,22 +476,32 @@ def cmd_generate(a):
 
 
 def cmd_bench(a):
-    """Greedy generation re-running the whole decoder per step with every attention kept (HF's
-    generate with output_attentions and no cache keeps the same arrays), and one capture pass."""
+    """Greedy generation, then one pass keeping every attention, hidden state and logit. The
+    search keeps keys and values as HF's generate() does with use_cache (generate_cached);
+    --no-cache re-runs the whole decoder over the prefix at every step instead. The cached search
+    must give the uncached one's ids (checked once, untimed)."""
     model = load_model(a.model_dir)
     torch.set_num_threads(a.threads)
     src = parse_ids(a.src_ids)
     gen = read_generation(a.model_dir)
     import marian_generate
+    with torch.no_grad():
+        plain, _ = marian_generate.generate(model, src, gen, 1, a.max_length)
+        cached = generate_cached(model, src, gen, a.max_length)
+    if cached != plain:
+        raise SystemExit("the cached search gave %s, the uncached one %s" % (cached, plain))
     times = []
     for _ in range(a.repeat):
         t0 = time.perf_counter()
         with torch.no_grad():
-            ids, _ = marian_generate.generate(model, src, gen, 1, a.max_length)
+            if a.cache:
+                ids = generate_cached(model, src, gen, a.max_length)
+            else:
+                ids, _ = marian_generate.generate(model, src, gen, 1, a.max_length)
             enc, _, _ = model.encode(torch.tensor([src]))
             model.decode(torch.tensor([ids]), enc)
         times.append(time.perf_counter() - t0)
-    out = {"seconds": min(times), "ids": ids, "threads": a.threads}
+    out = {"seconds": min(times), "ids": ids, "threads": a.threads, "cache": a.cache}
     print(json.dumps(out) if a.json else "%.4f s" % out["seconds"])
 
 
@@ -468,6 +537,8 @@ def main(argv=None):
     b.add_argument("--repeat", type=int, default=3)
     b.add_argument("--threads", type=int, default=2)
     b.add_argument("--json", action="store_true")
+    b.add_argument("--no-cache", dest="cache", action="store_false", default=True,
+                   help="re-run the decoder over the whole prefix at every step")
     a = ap.parse_args(argv)
     if a.cmd == "make-model":
         cmd_make_model(a)
