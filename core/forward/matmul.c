@@ -16,7 +16,11 @@
  * (accumulating over the depth), and moves on. A 1.2B-parameter BF16 model therefore runs in the
  * memory its file takes, and every value is the exact float32 widening of the stored one
  * (base/dtype-private.h). The tile's shape keeps OpenBLAS's repacking of x to 1/TILE_ROWS of the
- * work and the tile (TILE_ROWS·TILE_DEPTH floats, 256 KiB) inside a core's L2 cache. */
+ * work and the tile (TILE_ROWS·TILE_DEPTH floats, 256 KiB) inside a core's L2 cache. The output
+ * head (as_matmul_logits) widens larger tiles, a whole block at the full depth up to 4 MiB: with
+ * many positions x is as large as the tile, and 128-row tiles repacked it 2,048 times for Gemma 3's
+ * 262,144 tokens; the last row is multiplied apart from the same tile, as a last-row-only pass
+ * multiplies it. */
 #include "kernels-private.h"
 
 #include <cblas.h>
@@ -56,6 +60,8 @@ typedef struct
   int n, in, out_dim;
   MatmulKind kind;
   gboolean last_apart; /* the last row by a product of its own (as_matmul_logits) */
+  int tile_rows;       /* a 16-bit W's tile: rows × depth widened at once (0: TILE_ROWS, */
+  int tile_depth;      /* TILE_DEPTH; as_matmul_logits: see logits_tile) */
   int block;           /* output columns per block (matmul_block_width) */
 } MatmulJob;
 
@@ -64,19 +70,32 @@ static void
 matmul_widened (const MatmulJob *j, int c0, int cols)
 {
   gsize es = as_dtype_size (j->dtype);
-  float *tile = g_malloc (sizeof (float) * TILE_ROWS * TILE_DEPTH); /* [rows][depth] */
-  for (int r0 = c0; r0 < c0 + cols; r0 += TILE_ROWS)
+  int tile_rows = j->tile_rows > 0 ? j->tile_rows : TILE_ROWS;
+  int tile_depth = j->tile_depth > 0 ? j->tile_depth : TILE_DEPTH;
+  float *tile = g_malloc (sizeof (float) * tile_rows * tile_depth); /* [rows][depth] */
+  for (int r0 = c0; r0 < c0 + cols; r0 += tile_rows)
     {
-      int rows = MIN (TILE_ROWS, c0 + cols - r0);
-      for (int k0 = 0; k0 < j->in; k0 += TILE_DEPTH)
+      int rows = MIN (tile_rows, c0 + cols - r0);
+      for (int k0 = 0; k0 < j->in; k0 += tile_depth)
         {
-          int depth = MIN (TILE_DEPTH, j->in - k0);
+          int depth = MIN (tile_depth, j->in - k0);
           for (int r = 0; r < rows; r++)
             as_dtype_widen (tile + (gsize) r * depth,
                             (const char *) j->w + ((gsize) (r0 + r) * j->in + k0) * es, j->dtype,
                             depth);
-          cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, j->n, rows, depth, 1.0f, j->x + k0,
-                       j->in, tile, depth, k0 == 0 ? j->beta : 1.0f, j->out + r0, j->out_dim);
+          float beta = k0 == 0 ? j->beta : 1.0f;
+          int head = j->n;
+          if (j->last_apart && j->n > 1)
+            {
+              /* the last row by a product of its own, from the same widened tile: the bits a
+               * pass keeping only the last row's logits computes (see matmul_block) */
+              head = j->n - 1;
+              cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, 1, rows, depth, 1.0f,
+                           j->x + (gsize) head * j->in + k0, j->in, tile, depth, beta,
+                           j->out + (gsize) head * j->out_dim + r0, j->out_dim);
+            }
+          cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, head, rows, depth, 1.0f, j->x + k0,
+                       j->in, tile, depth, beta, j->out + r0, j->out_dim);
         }
     }
   g_free (tile);
@@ -100,7 +119,7 @@ matmul_blocks (const MatmulJob *j)
 static void
 matmul_block (const MatmulJob *j, int block)
 {
-  if (j->last_apart && j->n > 1)
+  if (j->last_apart && j->n > 1 && j->kind != W_WIDENED)
     {
       MatmulJob head = *j, last = *j;
       head.n = j->n - 1;
@@ -275,12 +294,28 @@ as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsWeight
   matmul_run (team, &job, bias, AS_EPILOGUE_NONE, 0);
 }
 
+/* The output head's tiles: a whole block of rows at the full depth, up to LOGITS_TILE_BYTES.
+ * The logits of many positions repack x once per tile, and x is as large as the tile there
+ * (512 positions of Gemma 3: 128-row tiles repacked x 2,048 times, a quarter of the product's
+ * time); other products keep the cache-sized tiles. */
+#define LOGITS_TILE_BYTES (4u << 20)
+
+static void
+logits_tile (MatmulJob *job)
+{
+  int rows = (int) (LOGITS_TILE_BYTES / (sizeof (float) * (gsize) job->in));
+  job->tile_depth = job->in;
+  job->tile_rows = CLAMP (rows / MATMUL_BLOCK_ALIGN * MATMUL_BLOCK_ALIGN, MATMUL_BLOCK_ALIGN,
+                          MATMUL_MAX_BLOCK);
+}
+
 void
 as_matmul_logits (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w, int n, int in,
                   int out_dim)
 {
   MatmulJob job = weight_job (out, x, w, n, in, out_dim);
   job.last_apart = TRUE;
+  logits_tile (&job);
   matmul_run (team, &job, NULL, AS_EPILOGUE_NONE, 0);
 }
 
