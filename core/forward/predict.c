@@ -7,6 +7,7 @@
 #include "as-error.h"
 #include "as-forward.h"
 #include "kernels-private.h"
+#include "simd-private.h"
 
 /* Is (la, ia) ranked before (lb, ib)? Higher logit first, then lower id. */
 static inline gboolean
@@ -15,27 +16,58 @@ ranks_before (float la, int32_t ia, float lb, int32_t ib)
   return la > lb || (la == lb && ia < ib);
 }
 
-int
+/* Puts ID (logit L) into the sorted list BEST [*N] of at most K when it ranks there. */
+static inline void
+top_k_consider (const float *logits, int32_t id, int k, int32_t *best, int *n)
+{
+  float l = logits[id];
+  if (*n == k && !ranks_before (l, id, logits[best[k - 1]], best[k - 1]))
+    return;
+  int pos = *n < k ? (*n)++ : k - 1;
+  while (pos > 0 && ranks_before (l, id, logits[best[pos - 1]], best[pos - 1]))
+    {
+      best[pos] = best[pos - 1];
+      pos--;
+    }
+  best[pos] = id;
+}
+
+/* Logits compared at once against the K-th best: a group whose largest logit is not larger is
+ * skipped (later ids lose ties, so only a strictly larger logit can enter). The group's largest
+ * is found in TOP_K_LANES lanes, which vectorises. */
+#define TOP_K_GROUP 256
+#define TOP_K_LANES 16
+
+static inline float
+group_max (const float *x)
+{
+  float lanes[TOP_K_LANES];
+  for (int j = 0; j < TOP_K_LANES; j++)
+    lanes[j] = x[j];
+  for (int i = TOP_K_LANES; i < TOP_K_GROUP; i += TOP_K_LANES)
+    for (int j = 0; j < TOP_K_LANES; j++)
+      lanes[j] = x[i + j] > lanes[j] ? x[i + j] : lanes[j];
+  float max = lanes[0];
+  for (int j = 1; j < TOP_K_LANES; j++)
+    max = lanes[j] > max ? lanes[j] : max;
+  return max;
+}
+
+AS_CLONES int
 as_predict_top_k_ids (const float *logits, int V, int k, int32_t *best, float *probabilities)
 {
   k = MIN (k, V);
   /* insertion into a sorted list of K: K is small (≤ 100 in practice) */
   int n = 0;
-  float worst = -INFINITY; /* the K-th best logit once K are held: most logits fall below it */
-  for (int32_t id = 0; id < V; id++)
-    {
-      float l = logits[id];
-      if (n == k && (l < worst || !ranks_before (l, id, worst, best[k - 1])))
-        continue;
-      int pos = n < k ? n++ : k - 1;
-      while (pos > 0 && ranks_before (l, id, logits[best[pos - 1]], best[pos - 1]))
-        {
-          best[pos] = best[pos - 1];
-          pos--;
-        }
-      best[pos] = id;
-      worst = logits[best[n - 1]];
-    }
+  int32_t id = 0;
+  for (; id < V && n < k; id++)
+    top_k_consider (logits, id, k, best, &n);
+  for (; id + TOP_K_GROUP <= V; id += TOP_K_GROUP)
+    if (group_max (logits + id) > logits[best[k - 1]])
+      for (int j = 0; j < TOP_K_GROUP; j++)
+        top_k_consider (logits, id + j, k, best, &n);
+  for (; id < V; id++)
+    top_k_consider (logits, id, k, best, &n);
   float max = as_max_f32 (logits, V);
   double sum = as_sum_exp_shifted (logits, V, max);
   for (int i = 0; i < n; i++)

@@ -6,7 +6,8 @@
 # WORK_DIR with tests/reference/gpt2_reference.py, then times REPEAT requests after a warm-up on
 # each side, in process: a forward pass keeping q, k and v, the direct logit attribution of one
 # logit difference at the last position, the attention norms of every head (value norms, each
-# head's share, first-token ratios) and one head's query–key view. attnscope:
+# head's share, first-token ratios), one head's query–key view and the logit lens of every hidden
+# state at every position (top 5). attnscope:
 # build/tests/bench/bench-attribution; PyTorch: attribution_reference.py bench (the reference's
 # forward pass with hooks, the same quantities vectorised in torch). Both sides on 2 threads.
 # Prints a markdown table with the load average before and after.
@@ -48,7 +49,7 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| step (T = $tokens, median of $repeat) | attnscope ms | PyTorch ms | PyTorch / attnscope |"
 echo "| --- | ---: | ---: | ---: |"
-for step in forward attribution norms qk total; do
+for step in forward attribution norms qk lens total; do
   a=$(echo "$c" | sed -n "s/.*\"$step\":{\"median_ms\":\([0-9.]*\).*/\1/p")
   b=$(echo "$t" | sed -n "s/.*\"$step\": {\"median_ms\": \([0-9.]*\).*/\1/p")
   awk -v s="$step" -v a="$a" -v b="$b" \

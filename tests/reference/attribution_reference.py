@@ -114,6 +114,14 @@ class Pieces:
         self.norm_b = w.get(final + ".bias") if s.neox else None
         self.torch = torch
 
+    def final_norm(self, x):
+        """x [T][D] through the final norm, as the pass applies it before the output head."""
+        import torch
+        if self.layer_norm:
+            return torch.nn.functional.layer_norm(x, (self.d,), self.norm_w, self.norm_b,
+                                                  self.eps)
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.norm_w
+
     def o(self, layer):
         """(O [D][H·hd] as x·Oᵀ, bias [D] or None)."""
         w = self.m.w
@@ -304,7 +312,8 @@ def cmd_qk(a):
 def bench_once(family, m, hooks, pieces, ids, layer, head):
     """One request as the C benchmark times it, vectorised: the forward pass with hooks, the
     attribution of id 42 − id 17 at the last position, every head's value norms, shares and
-    first-token ratios, and one head's query–key view. Returns the step times in ms."""
+    first-token ratios, one head's query–key view, and the logit lens of every hidden state at
+    every position (top 5). Returns the step times in ms."""
     import time
     import torch
     t0 = time.perf_counter()
@@ -345,8 +354,17 @@ def bench_once(family, m, hooks, pieces, ids, layer, head):
     dims = (out["attentions"][layer][head][p][:, None] * prod).sum(0)
     order = torch.argsort(dims.abs(), descending=True)
     t4 = time.perf_counter()
-    del parts, shares, ratios, scores, order
-    return [(b - a) * 1000.0 for a, b in ((t0, t1), (t1, t2), (t2, t3), (t3, t4), (t0, t4))]
+    # the logit lens: every hidden state at every position through the final norm (hidden[L]
+    # is already through it) and the output head, softmax, top 5
+    hs = out["hidden_states"]
+    lens = []
+    for i, h in enumerate(hs):
+        x = h if i == len(hs) - 1 else pieces.final_norm(h)
+        lens.append(torch.topk(torch.softmax(x @ pieces.unembed.T, -1), 5, -1))
+    t5 = time.perf_counter()
+    del parts, shares, ratios, scores, order, lens
+    return [(b - a) * 1000.0
+            for a, b in ((t0, t1), (t1, t2), (t2, t3), (t3, t4), (t4, t5), (t0, t5))]
 
 
 def cmd_bench(a):
@@ -361,7 +379,7 @@ def cmd_bench(a):
             step = bench_once(a.family, m, hooks, pieces, ids, 3, 5)
             if r > 0:
                 times.append(step)
-    names = ("forward", "attribution", "norms", "qk", "total")
+    names = ("forward", "attribution", "norms", "qk", "lens", "total")
     res = {}
     for i, name in enumerate(names):
         v = sorted(t[i] for t in times)
