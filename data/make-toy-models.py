@@ -5,7 +5,7 @@
 
 writes DIR/seed-single-head/ and DIR/seed-two-heads/ (DIR defaults to data/models next to this
 script), each a Hugging Face-style folder: config.json (model_type "toy-attention"), tf_model.h5
-(Keras-HDF5 layout, core/README.md "Weight files") and vocab.json (word -> id), plus a README.md.
+(Keras-HDF5 layout, core/io/README.md "Weight files") and vocab.json (word -> id), plus a README.md.
 
 Where the numbers come from (tests/README.md, "Published values": the article "The Transformer Architecture I"):
 - embeddings: the seed's hand-written 6×10 table for "May the force be with you";

@@ -1,6 +1,6 @@
 /* cli-download.c — `attnscope download ORG/NAME [--revision R] [--any-family]`: a model from the
  * Hugging Face hub into the cache Python's huggingface_hub shares (core/include/as-hub.h does the
- * work; core/README.md, "The Hugging Face cache").
+ * work; core/hub/README.md, "The Hugging Face cache").
  *
  * The download runs in a worker thread while this thread shows its progress: on a terminal a
  * bar redrawn in place (bytes, speed, time left, the file), with a line for each file once it

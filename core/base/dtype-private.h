@@ -1,6 +1,6 @@
 /* dtype-private.h — the element types weights are stored in, and their exact widening to float32.
  *
- * safetensors checkpoints hold F32, BF16 or F16 tensors (core/README.md, "Weight files"). Both
+ * safetensors checkpoints hold F32, BF16 or F16 tensors (core/io/README.md, "Weight files"). Both
  * 16-bit types widen to float32 exactly: BF16 is the upper half of an IEEE float32 (widening
  * appends 16 zero bits), F16 is IEEE binary16 (every value, subnormals, infinities and NaNs
  * included, is a float32 value). So a model is computed with the very numbers its file holds,

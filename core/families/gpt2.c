@@ -1,6 +1,6 @@
 /* gpt2.c — the `gpt2` family (GPT-2, DistilGPT-2): config.json keys, weight names, tokenizer.
  *
- * Weight names (core/README.md, "Weight files"): Keras `…/h_._N/attn/c_attn/weight:0`, or
+ * Weight names (core/io/README.md, "Weight files"): Keras `…/h_._N/attn/c_attn/weight:0`, or
  * safetensors `h.N.attn.c_attn.weight` (some files prefix `transformer.`); both hold matrices as
  * [in, out]. The forward pass is gpt2-forward.c. */
 #include "gpt2-private.h"

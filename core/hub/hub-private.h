@@ -1,7 +1,7 @@
 /* hub-private.h — the pieces of the hub client (as-hub.h) shared inside core/hub: the cache's
  * names and paths (hub-cache.c), what to fetch from a repository's file list (hub-select.c), and
- * the HTTP requests (hub-http.c). core/README.md, "The Hugging Face cache", describes the layout
- * and the requests. */
+ * the HTTP requests (hub-http.c). core/hub/README.md, "The Hugging Face cache", describes the
+ * layout and the requests. */
 #pragma once
 
 #include "as-hub.h"

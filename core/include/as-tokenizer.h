@@ -1,7 +1,7 @@
 /* as-tokenizer.h — text ⇄ token ids, id for id as Hugging Face's tokenizers.
  *
- * Four kinds behind one interface (core/README.md, "Tokenizers"): a Hugging Face fast tokenizer
- * described by tokenizer.json (every normalizer, pre-tokenizer, model, added-token rule,
+ * Four kinds behind one interface (core/tokenizers/README.md, "Tokenizers"): a Hugging Face fast
+ * tokenizer described by tokenizer.json (every normalizer, pre-tokenizer, model, added-token rule,
  * post-processor and decoder that the models attnscope opens use), or built for a BERT vocab.txt;
  * GPT-2's byte-level BPE from vocab.json + merges.txt; Marian's SentencePiece pair; the
  * word-level vocabulary of the toy models. A tokenizer is immutable after loading and may be

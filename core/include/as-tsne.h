@@ -18,7 +18,7 @@
  *               repulsion by a quadtree with opening angle theta, O(n log n) per iteration.
  *   AUTO        BARNES_HUT for every n, as sklearn's default method="barnes_hut". On the
  *               vectors users project (hidden states and embeddings of the shipped models, 500
- *               distinct rows each; core/README.md, "Projections of real vectors") its
+ *               distinct rows each; core/projection/README.md, "Projections of real vectors") its
  *               neighbour P gave a higher trustworthiness than the exact method's dense P on
  *               every set, in sklearn as in attnscope (by 0.001-0.08). It costs more CPU below
  *               about 2000 points (tests/bench/RESULTS.md: 1.2-1.6x, 0.07-0.15 s, at 200-1000

@@ -2,7 +2,8 @@
  *
  * McInnes, Healy & Melville 2018, "UMAP: Uniform Manifold Approximation and Projection for
  * Dimension Reduction" (arXiv:1802.03426), with the choices and defaults of the reference
- * implementation umap-learn 0.5 (core/README.md, "UMAP", gives every step and its source):
+ * implementation umap-learn 0.5 (core/projection/README.md, "UMAP", gives every step and its
+ * source):
  *
  *   1. k-nearest-neighbour graph, exact (blocked distance products), each point counting as its
  *      own first neighbour as in umap-learn: n_neighbors − 1 other points per point;

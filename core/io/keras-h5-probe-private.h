@@ -2,7 +2,7 @@
  * about tf_model.h5, and how the reader asks it for data.
  *
  * The child lists the file's weights: the root attribute layer_names, each group's weight_names
- * (core/README.md, "Weight files"), and for every listed dataset one record — its shape, dtype,
+ * (core/io/README.md, "Weight files"), and for every listed dataset one record — its shape, dtype,
  * storage layout, where its bytes are and how many are stored. It refuses on the spot what must
  * never be read: external links and soft links on the way to a weight, virtual datasets,
  * external raw storage. Then it waits: the reader maps contiguous float32 itself and asks the

@@ -1,7 +1,8 @@
 /* keras-h5-reader.c — reads the Keras-HDF5 weight file (tf_model.h5) into a tensor store.
  *
- * Layout (core/README.md, "Weight files"): the root attribute layer_names lists the top-level layer
- * groups; each group's attribute weight_names (split by Keras into weight_names0, weight_names1,
+ * Layout (core/io/README.md, "Weight files"): the root attribute layer_names lists the top-level
+ * layer groups; each group's attribute weight_names (split by Keras into weight_names0,
+ * weight_names1,
  * ... when large) lists full variable names; each weight is a float32 dataset at
  * /<layer_name>/<weight_name>.
  *

@@ -2,7 +2,7 @@
  *
  * Hugging Face's save_pretrained splits large models into model-0000k-of-0000n.safetensors and
  * writes model.safetensors.index.json, {"metadata": {...}, "weight_map": {tensor: shard file}}
- * (core/README.md, "Weight files"). Every shard the map names is opened and validated
+ * (core/io/README.md, "Weight files"). Every shard the map names is opened and validated
  * (safetensors-reader.c) before anything is copied, and every tensor the map names must be in
  * the shard it names; a missing shard, a tensor absent from its shard, a tensor in two shards or
  * a file name that leaves the folder is an error, and nothing stays loaded. Tensors a shard

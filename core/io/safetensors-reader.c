@@ -1,6 +1,6 @@
 /* safetensors-reader.c — reads a safetensors weight file into a tensor store.
  *
- * Format (core/README.md, "Weight files"): an 8-byte little-endian header length N, N bytes of
+ * Format (core/io/README.md, "Weight files"): an 8-byte little-endian header length N, N bytes of
  * JSON mapping each tensor name to {dtype, shape, data_offsets [begin, end)} (plus an optional
  * "__metadata__" object), then the raw little-endian buffer, offsets relative to its start.
  * Weights may be F32, BF16 or F16; 16-bit tensors stay 16-bit in the store

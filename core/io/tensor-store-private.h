@@ -2,9 +2,9 @@
  * fill a store.
  *
  * Two readers fill a store: the Keras-HDF5 layout of tf_model.h5 and safetensors, single-file or
- * sharded (core/README.md, "Weight files"). A store owns one block of memory holding every tensor
- * that is not mapped, and the read-only mappings of its files. Lookup is by name suffix, as HF
- * does, because the first path component (the Keras class scope) varies between exports.
+ * sharded (core/io/README.md, "Weight files"). A store owns one block of memory holding every
+ * tensor that is not mapped, and the read-only mappings of its files. Lookup is by name suffix, as
+ * HF does, because the first path component (the Keras class scope) varies between exports.
  *
  * A reader declares every tensor (name, shape, stored dtype) with as_tensor_store_add(). Where a
  * file holds a tensor's raw little-endian elements at an offset aligned for its dtype (contiguous

@@ -7,7 +7,7 @@
  * Each call starts from no momentum and unit gains, as every call of sklearn's _gradient_descent
  * does: the gains learnt on the exaggerated P do not fit the plain one (carried over, they left
  * the divergence 2-4 % higher and trustworthiness up to 0.004 lower on hidden states;
- * core/README.md, "Projections of real vectors").
+ * core/projection/README.md, "Projections of real vectors").
  * The objective (exact or Barnes-Hut, tsne-private.h) supplies gradients and divergences. */
 #include "as-tsne.h"
 

@@ -1,6 +1,6 @@
-/* umap-private.h — the seams inside UMAP (as-umap.h; core/README.md, "UMAP"): the neighbour graph
- * and its fuzzy simplicial set (umap-graph.c), the curve fit (umap-curve.c), the spectral
- * initialisation (umap-spectral.c over the eigensolvers of umap-eigen.c), the descent
+/* umap-private.h — the seams inside UMAP (as-umap.h; core/projection/README.md, "UMAP"): the
+ * neighbour graph and its fuzzy simplicial set (umap-graph.c), the curve fit (umap-curve.c), the
+ * spectral initialisation (umap-spectral.c over the eigensolvers of umap-eigen.c), the descent
  * (umap-layout.c) and the driver (umap.c). Each step is a function of its inputs, so the tests
  * check them one by one against the formulas of the paper and of umap-learn. */
 #pragma once

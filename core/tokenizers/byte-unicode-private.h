@@ -1,9 +1,10 @@
 /* byte-unicode-private.h — GPT-2's reversible byte ⇄ printable-character table.
  *
  * GPT-2's BPE works on strings in which every byte is shown as one printable Unicode character
- * (core/README.md, "GPT-2 byte-level BPE"): bytes 33–126, 161–172 and 174–255 stand for themselves;
- * every other byte b, in increasing order, becomes U+0100 + n (n = 0, 1, 2, ...). So space is 'Ġ'
- * (U+0120) and newline 'Ċ' (U+010A). Vocabulary and merge strings are written in these characters.
+ * (core/tokenizers/README.md, "GPT-2 byte-level BPE"): bytes 33–126, 161–172 and 174–255 stand for
+ * themselves; every other byte b, in increasing order, becomes U+0100 + n (n = 0, 1, 2, ...). So
+ * space is 'Ġ' (U+0120) and newline 'Ċ' (U+010A). Vocabulary and merge strings are written in these
+ * characters.
  */
 #pragma once
 

@@ -3,7 +3,7 @@
  * Every component reader of tokenizer.json (normalizers, pre-tokenizers, models, ...) takes an
  * AsHfJson: the node it reads, the file name and the node's JSON path ("pre_tokenizer",
  * "pre_tokenizer.pretokenizers[1]", ...). Errors then read, e.g.,
- * `tokenizer.json: pre_tokenizer.pretokenizers[1]: unknown type "Foo"` (core/README.md,
+ * `tokenizer.json: pre_tokenizer.pretokenizers[1]: unknown type "Foo"` (core/tokenizers/README.md,
  * "Tokenizers"). A member that is absent or null takes the default the caller gives, as serde
  * does in Hugging Face's reader; a member of the wrong type is an error. */
 #pragma once

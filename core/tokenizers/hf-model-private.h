@@ -3,7 +3,7 @@
  *
  * The model types (hf-vocab-private.h) — BPE, WordPiece, WordLevel, Unigram — are found by
  * tokenizer.json's "type" in one table; their semantics, with their source files in
- * huggingface/tokenizers, are in core/README.md ("Tokenizers"). */
+ * huggingface/tokenizers, are in core/tokenizers/README.md ("Tokenizers"). */
 #pragma once
 
 #include "hf-vocab-private.h"

@@ -1,8 +1,8 @@
 /* hf-normalizer-private.h — tokenizer.json's "normalizer": text → normalized text.
  *
- * Every normalizer of huggingface/tokenizers src/normalizers/ (core/README.md, "Tokenizers"
- * lists each with its semantics): NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, Strip,
- * Replace, Prepend, BertNormalizer, Precompiled, Nmt, ByteLevel, Sequence. A normalizer is
+ * Every normalizer of huggingface/tokenizers src/normalizers/ (core/tokenizers/README.md,
+ * "Tokenizers" lists each with its semantics): NFC, NFD, NFKC, NFKD, Lowercase, StripAccents,
+ * Strip, Replace, Prepend, BertNormalizer, Precompiled, Nmt, ByteLevel, Sequence. A normalizer is
  * immutable after reading and may be used by many threads. */
 #pragma once
 

@@ -6,7 +6,7 @@
  * NUL-terminated replacement strings. Normalizing walks the text by grapheme cluster: a cluster
  * shorter than 6 bytes that has an entry (the shortest key that is a prefix of it — HF's rule) is
  * replaced whole; otherwise each character with an entry is replaced. Grapheme clusters follow
- * UAX #29 approximately (core/README.md, "Tokenizers"). */
+ * UAX #29 approximately (core/tokenizers/README.md, "Tokenizers"). */
 #pragma once
 
 #include <glib.h>

@@ -2,7 +2,8 @@
  *
  * Every pre-tokenizer of huggingface/tokenizers src/pre_tokenizers/: ByteLevel, Split,
  * Metaspace, Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits,
- * CharDelimiterSplit, Sequence (core/README.md, "Tokenizers"). Immutable after reading. */
+ * CharDelimiterSplit, Sequence (core/tokenizers/README.md, "Tokenizers"). Immutable after reading.
+ */
 #pragma once
 
 #include <glib.h>

@@ -1,7 +1,8 @@
 /* hf-unicode-private.h — the character classes and mappings of Hugging Face's tokenizers, on
  * GLib's Unicode data (Unicode 15.0 in Debian 12's GLib).
  *
- * Each predicate names the Rust function it stands for (huggingface/tokenizers); core/README.md
+ * Each predicate names the Rust function it stands for (huggingface/tokenizers);
+ * core/tokenizers/README.md
  * ("Tokenizers", "Unicode") lists where HF's own tables are older or newer than GLib's. */
 #pragma once
 

@@ -1,6 +1,6 @@
 /* pretokenize-gpt2.h — GPT-2's pre-tokenization: splitting text into the pieces that BPE sees.
  *
- * The pieces are the matches, in order, of GPT-2's regular expression (core/README.md,
+ * The pieces are the matches, in order, of GPT-2's regular expression (core/tokenizers/README.md,
  * "Tokenizers") with the semantics of Python's `regex` module, which Hugging Face's GPT2Tokenizer
  * uses. For valid UTF-8 text they cover the text exactly, without gaps. */
 #pragma once

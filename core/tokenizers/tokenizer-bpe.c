@@ -1,13 +1,13 @@
 /* tokenizer-bpe.c — GPT-2's byte-level BPE tokenizer, identical to Hugging Face's id for id.
  *
- * Encoding (core/README.md, "Tokenizers"): the text is split around each "<|endoftext|>", which
- * becomes its own id; the rest is cut into pieces by GPT-2's regex (pretokenize-gpt2.c); each
- * piece's UTF-8 bytes become one-byte symbols, which the merge table (bpe-merges.c) merges; the
- * resulting symbols are vocabulary tokens. A symbol outside the vocabulary (impossible with GPT-2's
- * files) becomes <|endoftext|>, Hugging Face's unknown token for GPT-2. Like HF we cache the ids of
- * each piece (word-cache-private.h). Decoding maps token characters back to bytes
- * (byte-unicode.h) and turns bytes that do not form UTF-8 into U+FFFD exactly as Python does
- * (utf8-replace.h). */
+ * Encoding (core/tokenizers/README.md, "Tokenizers"): the text is split around each
+ * "<|endoftext|>", which becomes its own id; the rest is cut into pieces by GPT-2's regex
+ * (pretokenize-gpt2.c); each piece's UTF-8 bytes become one-byte symbols, which the merge table
+ * (bpe-merges.c) merges; the resulting symbols are vocabulary tokens. A symbol outside the
+ * vocabulary (impossible with GPT-2's files) becomes <|endoftext|>, Hugging Face's unknown token
+ * for GPT-2. Like HF we cache the ids of each piece (word-cache-private.h). Decoding maps token
+ * characters back to bytes (byte-unicode.h) and turns bytes that do not form UTF-8 into U+FFFD
+ * exactly as Python does (utf8-replace.h). */
 #include "tokenizer-private.h"
 
 #include <string.h>

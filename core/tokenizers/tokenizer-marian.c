@@ -1,7 +1,7 @@
 /* tokenizer-marian.c — Hugging Face's MarianTokenizer (transformers v4, tokenization_marian.py
  * with tokenization_utils.py's tokenize()), id for id.
  *
- * Encoding (core/README.md, "Marian tokenizer"):
+ * Encoding (core/tokenizers/README.md, "Marian tokenizer"):
  *   1. the special tokens written in the text (</s>, <unk>, <pad>) are split out first, and the
  *      text beside each loses its adjacent white space (Python's str.strip set);
  *   2. in every other piece a leading language code ">>xx<<" (regex >>.+<< at the start, greedy

@@ -1,5 +1,5 @@
 """Write a trained Gpt2 (model.py) as a Hugging Face GPT-2 folder: config.json, tf_model.h5 in
-the Keras-HDF5 layout of core/README.md "Weight files" (the layout TFGPT2LMHeadModel.save_pretrained
+the Keras-HDF5 layout of core/io/README.md "Weight files" (the layout TFGPT2LMHeadModel.save_pretrained
 produces: group "transformer", datasets transformer/tfgp_t2lm_head_model/transformer/...,
 Conv1D biases stored as (1, n)), vocab.json, merges.txt, tokenizer_config.json and
 special_tokens_map.json.  read_h5() loads such a file back into a Gpt2, so evaluation runs on

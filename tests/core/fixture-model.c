@@ -2,8 +2,8 @@
  *
  * Independent of the core on purpose: the HDF5 file is written with the HDF5 C API in the layout
  * Keras' save_weights produces (as h5py would), the safetensors file byte by byte, the byte
- * table of the tokenizer from core/README.md ("Tokenizers"). A loader bug therefore cannot hide
- * behind a writer that shares its code. */
+ * table of the tokenizer from core/tokenizers/README.md ("Tokenizers"). A loader bug therefore
+ * cannot hide behind a writer that shares its code. */
 #include "fixture-model.h"
 
 #include <glib/gstdio.h>

@@ -1,10 +1,11 @@
 /* fixture-model.h — writes small GPT-2 model folders in the exact Hugging Face layout, from C.
  *
- * fixture_model_write() creates config.json, tf_model.h5 (the Keras-HDF5 layout of core/README.md,
- * "Weight files": root layer_names, a group "transformer" whose weight_names carry a class scope,
- * one float32 dataset per weight), optionally model.safetensors (§5), and a tiny byte-level BPE
- * tokenizer: vocab.json with the 256 byte symbols in GPT-2's order (so single-byte ids equal
- * GPT-2's), the first merges of GPT-2 (" the" is id 262 as in GPT-2) and <|endoftext|> last.
+ * fixture_model_write() creates config.json, tf_model.h5 (the Keras-HDF5 layout of
+ * core/io/README.md, "Weight files": root layer_names, a group "transformer" whose weight_names
+ * carry a class scope, one float32 dataset per weight), optionally model.safetensors (§5), and a
+ * tiny byte-level BPE tokenizer: vocab.json with the 256 byte symbols in GPT-2's order (so
+ * single-byte ids equal GPT-2's), the first merges of GPT-2 (" the" is id 262 as in GPT-2) and
+ * <|endoftext|> last.
  *
  * Weights are deterministic pseudo-random numbers: fixture_model_value() gives every element
  * without reading the files. Spec fields select variants of the Keras layout (variable-length

@@ -116,8 +116,9 @@ test_known_ids (void)
   g_assert_cmpint (as_tokenizer_lookup (as_model_get_tokenizer (model), "\xc4\xa0"), ==, 220);
 }
 
-/* The reference encoder itself reproduces GPT-2's published ids (core/README.md, "Tokenizers") with
- * GPT-2's own vocabulary (tests/fixtures/gpt2-tokenizer), so agreeing with it means something. */
+/* The reference encoder itself reproduces GPT-2's published ids (core/tokenizers/README.md,
+ * "Tokenizers") with GPT-2's own vocabulary (tests/fixtures/gpt2-tokenizer), so agreeing with it
+ * means something. */
 static void
 test_reference_knows_gpt2 (void)
 {

@@ -1,10 +1,10 @@
 /* test-tokenizer.c — GPT-2 byte-level BPE and the word-level tokenizer.
  *
  * Uses GPT-2's own vocabulary (tests/fixtures/gpt2-tokenizer). Expected ids come from
- * core/README.md ("Tokenizers") and, for the others, from a Python transcription of Hugging Face's
- * slow GPT2Tokenizer run with python3-regex (they agree with the npm peers too); the U+FFFD vectors
- * were produced by /usr/bin/python3's bytes.decode("utf-8", errors="replace"). The wide peer
- * comparison is test-tokenizer-peer.c. */
+ * core/tokenizers/README.md ("Tokenizers") and, for the others, from a Python transcription of
+ * Hugging Face's slow GPT2Tokenizer run with python3-regex (they agree with the npm peers too); the
+ * U+FFFD vectors were produced by /usr/bin/python3's bytes.decode("utf-8", errors="replace"). The
+ * wide peer comparison is test-tokenizer-peer.c. */
 #include <string.h>
 
 #include "as-error.h"
@@ -42,7 +42,7 @@ check_ids (const char *text, gssize length, const int32_t *expected, gsize n_exp
     }                                                                                              \
   while (0)
 
-/* core/README.md ("Tokenizers"), and the token strings of seed 000. */
+/* core/tokenizers/README.md ("Tokenizers"), and the token strings of seed 000. */
 static void
 test_known_ids (void)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""bpe_reference.py — the project's independent GPT-2 byte-level BPE encoder (core/README.md, "Tokenizers").
+"""bpe_reference.py — the project's independent GPT-2 byte-level BPE encoder (core/tokenizers/README.md, "Tokenizers").
 
 Written from the format description, separately from the trainer in data/train-mini/ and from
 the C tokenizer, so that tests can compare both against it id for id.  It reads any GPT-2-style

@@ -4,7 +4,7 @@
 Subcommands:
   make-model OUT_DIR --layers L --heads H --embd D --vocab V --positions P [--inner F] [--seed S]
              [--std 0.05] [--safetensors] [--no-h5] [--tokenizer-from DIR] ...
-      a random GPT-2 in the exact Hugging Face folder layout (core/README.md, "Model folders", "Weight files")
+      a random GPT-2 in the exact Hugging Face folder layout (core/README.md, "Model folders"; core/io/README.md, "Weight files")
   expected MODEL_DIR OUT.h5 --ids 1,2,3 [--ids ...]
       core/README.md "GPT-2" in torch float32; per sequence a group /seq<N> with ids, attentions, q, k, v,
       contexts, attn_out, hidden_states, logits (all positions)
@@ -321,7 +321,7 @@ def naive_forward(cfg, w, ids):
 
 
 def check_h5_layout(path, cfg):
-    """The Keras-HDF5 layout of core/README.md "Weight files", checked from the file alone."""
+    """The Keras-HDF5 layout of core/io/README.md "Weight files", checked from the file alone."""
     problems = []
     with h5py.File(path, "r") as f:
         if _str_list(f.attrs.get("layer_names", [])) != [hf_layout.H5_LAYER]:
