@@ -233,7 +233,7 @@ side_run (Side *side, AsModel *model, const char *text, const char *pair, const 
     }
   if (req->view == VIEW_POSITION_BIAS)
     {
-      if (t->position_bias == NULL || side->cross)
+      if (!as_trace_has_position_bias (t) || side->cross)
         {
           g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
                        side->cross ? "--position-bias is of --kind encoder or decoder"

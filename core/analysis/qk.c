@@ -138,9 +138,11 @@ as_qk_compute (AsModel *model, const AsTrace *trace, int layer, int head, int qu
   as_output_pieces_clear (&pieces);
   qk->keys
       = g_memdup2 (as_trace_head_vectors (trace, trace->k, layer, head), sizeof (float) * S * hd);
-  const float *bias = trace->attn_recipe != NULL ? trace->attn_recipe[layer].bias : NULL;
-  if (bias != NULL) /* [H][T][T]: this head's row of the query */
-    qk->bias = g_memdup2 (bias + ((gsize) head * S + query) * S, sizeof (float) * S);
+  if (as_trace_has_position_bias (trace)) /* T5: the query's row of the head's bias */
+    {
+      qk->bias = g_new (float, S);
+      as_trace_position_bias_row (trace, layer, head, query, 0, S, qk->bias);
+    }
   qk->probs = g_new (float, S);
   as_trace_attention_tile (trace, layer, head, query, 1, 0, S, qk->probs, S);
   qk->products = g_new (float, (gsize) S *hd);

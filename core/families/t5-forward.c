@@ -11,8 +11,9 @@
  *                                    y += o(CrossAttn(RMS(y), enc));  y += MLP(RMS(y))
  *   logits = (RMS(y) · D^-½ when tied) · lm_headᵀ
  *
- * Attention is softmax(q·kᵀ + B)·v: no 1/√hd. The cross-attention has no position bias. The
- * trace keeps B as its position_bias. */
+ * Attention is softmax(q·kᵀ + B)·v: no 1/√hd. The cross-attention has no position bias. B
+ * depends only on j − i: the trace keeps it compact as its position_bias_relative, [H][2T−1] per
+ * block (a causal stack's future distances 0), and the attention reads its rows from there. */
 #include "t5-private.h"
 
 #include <math.h>
@@ -56,6 +57,21 @@ as_t5_position_bias (float *out, const float *table, const AsT5Settings *s, int 
         for (int h = 0; h < n_head; h++)
           out[((gsize) h * n_q + i) * n_k + j] = table[(gsize) b * n_head + h];
       }
+}
+
+void
+as_t5_relative_bias (float *out, const float *table, const AsT5Settings *s, int n_head, int n,
+                     gboolean bidirectional)
+{
+  gsize width = 2 * (gsize) n - 1;
+  for (int d = -(n - 1); d <= n - 1; d++)
+    {
+      /* a causal stack's future: no bias where the head never looks */
+      int b = as_t5_bucket (d, bidirectional, s->n_buckets, s->max_distance);
+      for (int h = 0; h < n_head; h++)
+        out[h * width + (gsize) (d + n - 1)]
+            = !bidirectional && d > 0 ? 0.0f : table[(gsize) b * n_head + h];
+    }
 }
 
 void
@@ -147,12 +163,11 @@ self_attention (AsPass *p, T5Scratch *s, const AsT5Layer *y, int layer)
   split_heads (t, t->v, layer, s->v);
   gsize head = (gsize) T * hd;
   gboolean held = as_trace_attention_held (t);
-  const float *bias
-      = t->position_bias + (gsize) MIN (layer, t->n_position_bias - 1) * t->n_head * T * T;
+  const float *bias = as_trace_position_bias_relative (t, layer, 0); /* [H][2T−1] */
   t->attn_recipe[layer] = (AsAttentionRecipe){
     .causal = t->causal,
     .scale = 1.0f,
-    .bias = bias,
+    .bias_relative = bias,
   };
   if (!held) /* on demand: the queries and keys (K = H) recompute the weights with the bias */
     {
@@ -184,9 +199,9 @@ self_attention (AsPass *p, T5Scratch *s, const AsT5Layer *y, int layer)
     .group = 1,
     .scale = 1.0f,
     .causal = t->causal,
-    .bias = bias,
-    .bias_head = (gsize) T * T,
-    .ldbias = T,
+    .bias = bias + (T - 1), /* row i's keys from distance −i on (attention-private.h) */
+    .bias_head = 2 * (gsize) T - 1,
+    .ldbias = -1,
   };
   as_attend (team, &job);
   split_heads (t, t->ctx, layer, s->cc);
@@ -241,8 +256,8 @@ t5_token_embeddings (gconstpointer weights)
   return ((const AsT5Weights *) weights)->shared;
 }
 
-/* x = E[ids] and the stack's position bias into the trace: one [H][T][T] block, or one per layer
- * (umT5), each from that layer's table. */
+/* x = E[ids] and the stack's position bias into the trace: one [H][2T−1] block, or one per
+ * layer (umT5), each from that layer's table. */
 static void
 embed (AsPass *p, const AsT5Stack *st)
 {
@@ -252,16 +267,8 @@ embed (AsPass *p, const AsT5Stack *st)
   for (int i = 0; i < p->n_tokens; i++)
     memcpy (p->x + (gsize) i * D, w->shared + (gsize) t->ids[i] * D, sizeof (float) * D);
   for (int l = 0; l < t->n_position_bias; l++)
-    {
-      float *bias = t->position_bias + (gsize) l * t->n_head * T * T;
-      as_t5_position_bias (bias, st->layers[l].rel_bias, as_t5_settings (p->config), t->n_head, 0,
-                           T, T, !t->causal);
-      if (t->causal) /* the mask's entries: no bias where the head never looks */
-        for (int h = 0; h < t->n_head; h++)
-          for (int i = 0; i < T; i++)
-            for (int j = i + 1; j < T; j++)
-              bias[((gsize) h * T + i) * T + j] = 0.0f;
-    }
+    as_t5_relative_bias (as_trace_position_bias_relative (t, l, 0), st->layers[l].rel_bias,
+                         as_t5_settings (p->config), t->n_head, T, !t->causal);
 }
 
 static void

@@ -82,6 +82,13 @@ int as_t5_bucket (int rel, gboolean bidirectional, int n_buckets, int max_distan
 void as_t5_position_bias (float *out, const float *table, const AsT5Settings *s, int n_head, int q0,
                           int n_q, int n_k, gboolean bidirectional);
 
+/* out [H][2n−1] = the bias of distance d = key − query, d = −(n−1) .. n−1, at [h][d + n − 1],
+ * from TABLE [buckets][H]: the compact form of the [H][n][n] bias of n positions (the trace's
+ * position_bias_relative). Causal (not BIDIRECTIONAL): the future distances d > 0, which the
+ * mask hides, are 0. */
+void as_t5_relative_bias (float *out, const float *table, const AsT5Settings *s, int n_head, int n,
+                          gboolean bidirectional);
+
 /* out [n][out_dim] = x [n][in] · Wᵀ, W an nn.Linear weight [out_dim][in] (T5 has no biases). */
 void as_t5_linear (AsWorkerTeam *team, float *out, const float *x, const float *w, int n, int in,
                    int out_dim);

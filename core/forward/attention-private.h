@@ -47,8 +47,10 @@ typedef struct
   float softcap;   /* > 0: the scaled scores become cap·tanh(s/cap) before the mask (Gemma 2) */
   /* NULL, or an additive bias on the scores: query head h's row i, key j adds
    * bias[h·bias_head + i·ldbias + j] to q·kᵀ·scale before the soft-cap and the mask (T5's
-   * relative position bias, [H][n_q][n_k] with ldbias n_k; a generation step passes its one row).
-   */
+   * relative position bias; a generation step passes its one row, [H][n_k] with ldbias n_k).
+   * LDBIAS may be −1: a bias that depends only on j − i (a full pass's relative bias, [H][2n_k−1]
+   * with distance j − i at [j − i + n_k − 1], bias_head 2n_k − 1) is passed as a pointer to its
+   * entry n_k − 1, so row i starts i entries earlier and no [n_q][n_k] copy is made. */
   const float *bias;
   gsize bias_head;
   int ldbias;

@@ -57,10 +57,11 @@ attention_block (const AsAttention *j, int h, int r0, int rows, float *scratch)
   if (j->bias != NULL)
     {
       /* HF T5: scores (unscaled there: scale 1) += position_bias, in float32 */
-      const float *b = j->bias + h * j->bias_head + (gsize) r0 * j->ldbias; /* [rows][ldbias] */
+      /* row i at b + i·ldbias: ldbias n_k, or −1 for a relative bias (attention-private.h) */
+      const float *b = j->bias + h * j->bias_head + (gssize) r0 * j->ldbias;
       for (int i = 0; i < rows; i++)
         for (int c = k0; c < k1; c++)
-          P[(gsize) i * nk + c] = P[(gsize) i * nk + c] * scale + b[(gsize) i * j->ldbias + c];
+          P[(gsize) i * nk + c] = P[(gsize) i * nk + c] * scale + b[(gssize) i * j->ldbias + c];
       scale = 1.0f;
     }
   if (j->softcap > 0.0f)

@@ -28,10 +28,12 @@ weights_of_range (const AsTrace *t, int layer, int head, int row, int c0, int c1
   const AsAttentionRecipe *r = &t->attn_recipe[layer];
   float scale = r->scale;
   float *v = s + c0;
-  if (r->bias != NULL)
+  if (r->bias_relative != NULL)
     {
-      /* as the pass: q·kᵀ · scale + B, rounded to float32 */
-      const float *b = r->bias + ((gsize) head * t->n_tokens + row) * t->n_tokens + c0;
+      /* as the pass: q·kᵀ · scale + B, rounded to float32; B (row, c) at [head][c − row + T − 1]
+       * of the compact bias, the values the pass added */
+      gsize T = t->n_tokens;
+      const float *b = r->bias_relative + head * (2 * T - 1) + (T - 1) - row + c0;
       for (int c = 0; c < c1 - c0; c++)
         v[c] = v[c] * scale + b[c];
       scale = 1.0f;

@@ -1,7 +1,8 @@
 /* trace.c — allocation, reference counting and memory sizing of forward-pass traces.
  *
  * A trace is sized before anything runs: L·H·T²·4 bytes of attention (or, computed on demand,
- * its queries, keys and row statistics) plus the per-head vectors, hidden states and logits. A
+ * its queries, keys and row statistics) plus the per-head vectors, hidden states and logits (and
+ * a T5 family's relative position bias, [H][2T−1] per block: never T²). A
  * request that would not fit in the memory budget is refused with a message naming both numbers
  * instead of letting the machine swap. */
 #include "as-trace.h"
@@ -33,7 +34,8 @@ as_trace_shape_bytes (const AsTraceShape *s)
                    + T * D                                                    /* residual */
                    + T * D /* token_embeddings, when the family provides them */
                    + (s->all_logits ? T : 1) * V
-                   + (s->position_bias ? (s->position_bias_per_layer ? L : 1) * H * T * T : 0);
+                   + (s->position_bias ? (s->position_bias_per_layer ? L : 1) * H * (2 * T - 1)
+                                       : 0); /* the compact relative bias */
   return floats * sizeof (float) + L * sizeof (AsAttentionRecipe)
          + T * (2 * sizeof (int32_t) + sizeof (char *)) /* ids, type ids */;
 }
@@ -164,9 +166,9 @@ as_trace_new_shape (const AsTraceShape *s, GError **error)
   if (s->position_bias)
     {
       t->n_position_bias = s->position_bias_per_layer ? (int) L : 1;
-      t->position_bias = alloc_floats ((guint64) t->n_position_bias * H * T * T);
+      t->position_bias_relative = alloc_floats ((guint64) t->n_position_bias * H * (2 * T - 1));
     }
-  if ((s->position_bias && t->position_bias == NULL) || !attention_ok
+  if ((s->position_bias && t->position_bias_relative == NULL) || !attention_ok
       || (s->capture_qkv && (t->q == NULL || t->k == NULL || t->v == NULL))
       || (t->ctx == NULL && !s->logits_only)
       || (t->attn_out == NULL && !s->attn_out_on_demand && !s->logits_only) || t->hidden == NULL
@@ -313,6 +315,6 @@ as_trace_unref (AsTrace *trace)
   as_trace_pool_give (trace->logits, (guint64) trace->logits_rows * trace->vocab_size);
   g_clear_pointer (&trace->source, as_trace_unref);
   g_free (trace->cross_attn);
-  g_free (trace->position_bias);
+  g_free (trace->position_bias_relative);
   g_free (trace);
 }

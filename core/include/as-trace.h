@@ -29,12 +29,14 @@ typedef struct _AsTrace AsTrace;
  * to recompute any entry from the layer's queries and keys. */
 typedef struct
 {
-  gboolean causal;   /* query i sees keys up to i */
-  int window;        /* causal only: query i sees keys i−W+1 .. i; 0: every key up to i */
-  float scale;       /* the scores' factor (1/√hd for most families) */
-  float softcap;     /* > 0: scores capped as cap·tanh(s·scale/cap) first (Gemma 2); 0: none */
-  const float *bias; /* NULL, or [H][T][T] added to q·k·scale first (T5's position bias: the
-                      * trace's own position_bias, which it outlives not) */
+  gboolean causal; /* query i sees keys up to i */
+  int window;      /* causal only: query i sees keys i−W+1 .. i; 0: every key up to i */
+  float scale;     /* the scores' factor (1/√hd for most families) */
+  float softcap;   /* > 0: scores capped as cap·tanh(s·scale/cap) first (Gemma 2); 0: none */
+  const float *bias_relative; /* NULL, or [H][2T−1] added to q·k·scale first, entry (i, j) of
+                               * head h at [h][j − i + T − 1] (T5's relative position bias: the
+                               * layer's block of the trace's position_bias_relative, which it
+                               * outlives not) */
 } AsAttentionRecipe;
 
 struct _AsTrace
@@ -92,12 +94,15 @@ struct _AsTrace
   AsTrace *source;   /* encoder–decoder models: the encoder's trace over S source tokens */
   float *cross_attn; /* [L][H][T][S] the decoder's cross-attention, post-softmax */
 
-  /* NULL, or [H][T][T] what every layer adds to head h's scores before the softmax, the same in
-   * each layer (T5's relative position bias: what the head prefers before it reads a word;
-   * masked entries of a causal stack are 0); umT5 (n_position_bias = L) keeps one per layer,
-   * [L][H][T][T], layer l's at position_bias + l·H·T·T */
-  float *position_bias;
-  int n_position_bias; /* the [H][T][T] blocks position_bias holds: 1, or L (umT5) */
+  /* NULL, or what every layer adds to head h's scores before the softmax, the same in each layer
+   * (T5's relative position bias: what the head prefers before it reads a word). It depends only
+   * on the distance j − i from query i to key j, so it is kept compact, [H][2T−1]: entry (i, j)
+   * of head h at [h][j − i + T − 1], the distances −(T−1) .. T−1 (a causal stack's future
+   * distances j > i, entries its mask hides, are 0). umT5 (n_position_bias = L) keeps one block
+   * per layer, [L][H][2T−1]. O(H·T), not the O(H·T²) of the [T][T] it stands for: read it
+   * through as_trace_position_bias_entry, _row, _tile and _head below, which expand it. */
+  float *position_bias_relative;
+  int n_position_bias; /* the [H][2T−1] blocks position_bias_relative holds: 1, or L (umT5) */
 
   /*< private >*/
   gint ref_count;
@@ -117,8 +122,8 @@ typedef struct
   int n_layer, n_head, n_kv_head, n_tokens, d_model, head_dim, vocab_size;
   gboolean all_logits;              /* logits for every position, not only the last */
   gboolean capture_qkv;             /* the q, k and v arrays */
-  gboolean position_bias;           /* the position_bias array [H][T][T] (the family fills it) */
-  gboolean position_bias_per_layer; /* … one per layer: [L][H][T][T] (umT5) */
+  gboolean position_bias;           /* position_bias_relative [H][2T−1] (the family fills it) */
+  gboolean position_bias_per_layer; /* … one per layer: [L][H][2T−1] (umT5) */
   gboolean attention_on_demand;     /* queries, keys and row statistics instead of the matrices */
   gboolean attn_out_on_demand;      /* no attn_out array: each layer's remade on first read */
   gboolean logits_only; /* AsForwardOptions.logits_only: the logits and hidden[L] only */
@@ -194,6 +199,40 @@ const float *as_trace_attention_head (const AsTrace *t, int layer, int head, flo
 
 /* As as_trace_attention_head for every head of LAYER: [H][T][T]. */
 const float *as_trace_attention_layer (const AsTrace *t, int layer, float **owned);
+
+/* Whether TRACE has a position bias (T5 family). */
+static inline gboolean
+as_trace_has_position_bias (const AsTrace *t)
+{
+  return t->position_bias_relative != NULL;
+}
+
+/* The compact bias of head HEAD of LAYER (0 .. L−1; every layer shares block 0 unless the trace
+ * keeps one per layer): [2T−1], distance j − i at [j − i + T − 1]. Where the pass and the
+ * on-demand recipe read it, and where a family writes it. */
+static inline float *
+as_trace_position_bias_relative (const AsTrace *t, int layer, int head)
+{
+  g_assert (t->position_bias_relative != NULL);
+  gsize block = (gsize) MIN (layer, t->n_position_bias - 1);
+  return t->position_bias_relative + (block * t->n_head + head) * (2 * (gsize) t->n_tokens - 1);
+}
+
+/* The bias head HEAD of LAYER adds to query I's score of key J (trace-position-bias.c). */
+float as_trace_position_bias_entry (const AsTrace *t, int layer, int head, int i, int j);
+
+/* Query ROW's bias against keys COL0 .. COL0+N_COLS−1 into OUT [N_COLS]. */
+void as_trace_position_bias_row (const AsTrace *t, int layer, int head, int row, int col0,
+                                 int n_cols, float *out);
+
+/* Rows ROW0 .. ROW0+N_ROWS−1 (queries), columns COL0 .. COL0+N_COLS−1 (keys) of the bias of
+ * head HEAD of LAYER into OUT [N_ROWS][LD], as as_trace_attention_tile reads the weights. */
+void as_trace_position_bias_tile (const AsTrace *t, int layer, int head, int row0, int n_rows,
+                                  int col0, int n_cols, float *out, int ld);
+
+/* The whole [T][T] bias of head HEAD of LAYER, a new array (g_free it): T²·4 bytes, for views
+ * and tests of short texts; long ones read tiles. */
+float *as_trace_position_bias_head (const AsTrace *t, int layer, int head);
 
 /* Where the trace writes the matrices of LAYER (the forward pass and families only). */
 static inline float *

@@ -4,15 +4,17 @@
  * - For every family's way of scoring — GPT-2, BERT on a pair, Marian's encoder and decoder,
  *   Llama with grouped-query attention (BF16, sharded), Mistral's sliding window, Gemma 2's
  *   soft-capped scores with alternating windows, T5 and Flan-T5 (mt5) whose scores add the relative
- *   position bias — the same pass run twice, with the matrices and on demand: every head's whole
- * matrix, and tiles at odd offsets and sizes, within 1e-7 of the matrices (the bits the pass
- * computed: the count of differing entries is reported), masked entries exactly 0; hidden states,
- * contexts and logits to the bit.
+ *   position bias (up to T ≥ 256) — the same pass run twice, with the matrices and on demand: every
+ * head's whole matrix, and tiles at odd offsets and sizes, within 1e-7 of the matrices (the bits
+ * the pass computed: the count of differing entries is reported), masked entries exactly 0; hidden
+ * states, contexts and logits to the bit.
  * - `run --dump`'s file is the same, dataset by dataset, to the bit, whichever way the trace
  *   keeps attention (the attention written block by block either way).
  * - The automatic choice: the matrices up to AS_ATTENTION_HELD_MAX bytes, then on demand, and a
  *   trace on demand takes less memory; $ATTNSCOPE_ATTENTION overrides; the most tokens that fit
- *   are found across the switch. */
+ *   are found across the switch.
+ * - A umT5 trace at T = 512 on demand holds what the formula gives — its position bias [H][2T−1]
+ *   per layer — far less than its attention matrices would. */
 #include <math.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -263,7 +265,8 @@ test_t5 (void)
       g_autoptr (AsModel) model = as_model_load (dir, &error);
       g_assert_no_error (error);
       /* 1 token, primes, and more than one block of 64 rows past the last bucket's distance */
-      static const int lengths[][2] = { { 1, 1 }, { 13, 7 }, { 131, 67 } };
+      /* … and T ≥ 256: rows far from the diagonal read the compact bias's far ends */
+      static const int lengths[][2] = { { 1, 1 }, { 13, 7 }, { 131, 67 }, { 300, 259 } };
       for (guint k = 0; k < G_N_ELEMENTS (lengths); k++)
         {
           g_autofree char *src_list = t5_ids (lengths[k][0], cases[i].vocab, 11 + k, TRUE);
@@ -279,6 +282,57 @@ test_t5 (void)
               = g_strdup_printf ("%s, %d + %d tokens", cases[i].name, n_src, n_tgt);
           assert_same_trace (held, on, what);
         }
+    }
+}
+
+/* The bytes a T5-family trace on demand holds, counted by hand: the queries, keys and row
+ * statistics, q, k, v and the contexts, the attention outputs, hidden states, residual, token
+ * embeddings, logits, and the relative position bias — [H][2T−1] per block, never [H][T][T]. */
+static guint64
+t5_on_demand_bytes (const AsTrace *t)
+{
+  guint64 L = t->n_layer, H = t->n_head, K = t->n_kv_head, T = t->n_tokens, D = t->d_model;
+  guint64 hd = t->head_dim, V = t->vocab_size, rows = t->logits_rows;
+  guint64 floats = L * (H + K) * T * hd + 2 * L * H * T + 4 * L * H * T * hd + L * T * D
+                   + (L + 1) * T * D + T * D + T * D + rows * V
+                   + (guint64) t->n_position_bias * H * (2 * T - 1);
+  return floats * sizeof (float) + L * sizeof (AsAttentionRecipe)
+         + T * (2 * sizeof (int32_t) + sizeof (char *));
+}
+
+/* umT5 at T = 512 on demand (a bias block per layer, both stacks): each trace holds what the
+ * formula gives, far less than its attention matrices alone would take. */
+static void
+test_umt5_bytes (void)
+{
+  g_autofree char *dir = t5_model ("umt5", t5_umt5);
+  if (dir == NULL)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) model = as_model_load (dir, &error);
+  g_assert_no_error (error);
+  g_autofree char *src_list = t5_ids (512, 300, 7, TRUE);
+  g_autofree char *tgt_list = t5_ids (512, 300, 8, FALSE);
+  int n_src, n_tgt;
+  g_autofree int32_t *src = parse_ids (src_list, &n_src);
+  g_autofree int32_t *tgt = parse_ids (tgt_list, &n_tgt);
+  g_autoptr (AsTrace) t = run_translation (model, src, n_src, tgt, n_tgt, AS_ATTENTION_ON_DEMAND);
+  const AsTrace *stacks[] = { t->source, t };
+  for (int s = 0; s < 2; s++)
+    {
+      const AsTrace *x = stacks[s];
+      g_assert_false (as_trace_attention_held (x));
+      g_assert_cmpint (x->n_tokens, ==, 512);
+      g_assert_cmpint (x->n_position_bias, ==, x->n_layer);
+      guint64 T = x->n_tokens, LH = (guint64) x->n_layer * x->n_head;
+      guint64 matrices = LH * T * T * sizeof (float);
+      g_test_message ("umt5 %s, T = 512 on demand: %" G_GUINT64_FORMAT
+                      " bytes held (bias %" G_GUINT64_FORMAT
+                      "), the matrices alone %" G_GUINT64_FORMAT,
+                      s == 0 ? "encoder" : "decoder", x->held_bytes,
+                      LH * (2 * T - 1) * sizeof (float), matrices);
+      g_assert_cmpuint (x->held_bytes, ==, t5_on_demand_bytes (x));
+      g_assert_cmpuint (x->held_bytes * 3, <, matrices);
     }
 }
 
@@ -382,6 +436,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/attention-on-demand/shipped", test_shipped);
   g_test_add_func ("/core/attention-on-demand/decoder-families", test_decoder_families);
   g_test_add_func ("/core/attention-on-demand/t5", test_t5);
+  g_test_add_func ("/core/attention-on-demand/umt5-bytes", test_umt5_bytes);
   g_test_add_func ("/core/attention-on-demand/dump", test_dump);
   g_test_add_func ("/core/attention-on-demand/choice", test_choice);
   return g_test_run ();

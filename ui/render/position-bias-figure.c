@@ -9,7 +9,7 @@ ArBuiltFigure *
 ar_build_position_bias_figure (const AsTrace *trace, int head, const ArViewSelection *view,
                                const ArFigureTexts *texts)
 {
-  g_return_val_if_fail (trace->position_bias != NULL, NULL);
+  g_return_val_if_fail (as_trace_has_position_bias (trace), NULL);
   g_return_val_if_fail (head >= 0 && head < trace->n_head, NULL);
   ArBuiltFigure *built = ar_built_figure_new ();
   ArHeatmapFigure *fig = &ar_built_figure_edit (built)->heatmap;
@@ -18,10 +18,8 @@ ar_build_position_bias_figure (const AsTrace *trace, int head, const ArViewSelec
   fig->highlight_row = fig->highlight_col
       = view->selected_token < trace->n_tokens ? view->selected_token : -1;
   gsize T = trace->n_tokens, nn = T * T;
-  /* umT5 keeps a block per layer: the view's layer's */
-  int layer = trace->n_position_bias > 1 ? CLAMP (view->layer, 0, trace->n_position_bias - 1) : 0;
-  const float *bias
-      = trace->position_bias + ((gsize) layer * trace->n_head + (gsize) head) * nn; /* [T][T] */
+  /* umT5 keeps a block per layer: the view's layer's (T5's every layer reads the one block) */
+  int layer = CLAMP (view->layer, 0, trace->n_layer - 1);
   if (trace->n_position_bias > 1)
     fig->title = ar_built_figure_take (
         built,
@@ -37,7 +35,8 @@ ar_build_position_bias_figure (const AsTrace *trace, int head, const ArViewSelec
       built, ar_figure_texts_subtitle (texts, trace->source != NULL ? AR_SUBTITLE_TARGET
                                               : trace->causal       ? AR_SUBTITLE_TEXT
                                                                     : AR_SUBTITLE_SOURCE));
-  fig->values = ar_built_figure_take (built, g_memdup2 (bias, nn * sizeof (float)));
+  /* [T][T] expanded from the trace's compact [2T−1] */
+  fig->values = ar_built_figure_take (built, as_trace_position_bias_head (trace, layer, head));
   fig->colorbar_label = _ ("Added to the score");
   fig->mask_upper = trace->causal;
   gboolean diverging;

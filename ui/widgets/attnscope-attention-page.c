@@ -190,7 +190,8 @@ position_bias_trace (AttnscopePage *page, const ArViewSelection *view)
       || !gtk_toggle_button_get_active (self->position_bias_button))
     return NULL;
   const AsTrace *t = attnscope_analysis_get_trace (analysis);
-  return t->position_bias != NULL && view->aggregate == AR_AGGREGATE_HEAD && view->head < t->n_head
+  return as_trace_has_position_bias (t) && view->aggregate == AR_AGGREGATE_HEAD
+                 && view->head < t->n_head
              ? t
              : NULL;
 }
@@ -375,7 +376,7 @@ attnscope_attention_page_update (AttnscopePage *page)
                               && attnscope_analysis_get_trace (analysis)->segment_b_start > 0);
   AttnscopeAnalysis *kind_analysis = attnscope_page_get_kind_analysis (page);
   gboolean has_bias = kind_analysis != NULL && view.kind != AR_ATTENTION_CROSS
-                      && attnscope_analysis_get_trace (kind_analysis)->position_bias != NULL;
+                      && as_trace_has_position_bias (attnscope_analysis_get_trace (kind_analysis));
   gtk_widget_set_visible (GTK_WIDGET (self->position_bias_button), has_bias);
   g_clear_pointer (&self->notice, g_free);
   if (has_bias && gtk_toggle_button_get_active (self->position_bias_button)
@@ -425,10 +426,10 @@ attnscope_attention_page_update (AttnscopePage *page)
   ArAttention attention;
   ArCrossAttention cross;
   const AsTrace *biased = position_bias_trace (page, &view);
-  gconstpointer matrix
-      = biased != NULL ? biased->position_bias
-                             + (gsize) view.head * biased->n_tokens * biased->n_tokens /* [T][T] */
-                       : want_matrix (page, &view, &attention, &cross);
+  /* the bias: its compact row of the head (and umT5's layer) stands for the figure's input */
+  gconstpointer matrix = biased != NULL ? as_trace_position_bias_relative (
+                             biased, CLAMP (view.layer, 0, biased->n_layer - 1), view.head)
+                                        : want_matrix (page, &view, &attention, &cross);
   attnscope_page_set_busy (page, matrix == NULL);
   if (matrix == NULL && self->progress_source == 0 && view.aggregate != AR_AGGREGATE_HEAD
       && attnscope_analysis_layer_aggregates (analysis))
