@@ -22,7 +22,7 @@ typedef enum
   VIEW_PROJECTION,
   VIEW_ALIGNMENT,     /* a translation's source and target linked by cross-attention */
   VIEW_LENS,          /* the logit lens (cli-export-lens.h) */
-  VIEW_POSITION_BIAS, /* the trace's position_bias of one head (T5) */
+  VIEW_POSITION_BIAS, /* the trace's position bias of one head, [T][T] (T5) */
   VIEW_ABLATION_SCAN, /* each single head switched off: its effect (cli-export-scan.h) */
   VIEW_PATCH,         /* activation patching between A and B (cli-export-patch.h) */
   VIEW_ATTRIBUTION,   /* direct logit attribution (cli-export-attribution.h) */
