@@ -56,7 +56,7 @@ attention_block (const AsAttention *j, int h, int r0, int rows, float *scratch)
   float scale = j->scale;
   if (j->bias != NULL)
     {
-      /* HF T5: scores (unscaled there: scale 1) += position_bias, in float32 (T5.forward) */
+      /* HF T5: scores (unscaled there: scale 1) += position_bias, in float32 */
       /* row i at b + i·ldbias: ldbias n_k, or −1 for a relative bias (attention-private.h) */
       const float *b = j->bias + h * j->bias_head + (gssize) r0 * j->ldbias;
       for (int i = 0; i < rows; i++)
