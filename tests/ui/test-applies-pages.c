@@ -2,13 +2,15 @@
  * window (the command line's table is cli/test-cli-applies.c). Under Xvfb the window walks the
  * families of that table that ship with attnscope: attnscope-mini (GPT-2: every method works),
  * attnscope-mini-bert (BERT: post-norm, direct logit attribution refused), attnscope-mini-en-de
- * (Marian, with a target: every method works, the cross-attention heads beside the heads), then
- * BERT again after the translation model. For each model, on the Lens page, the Attribution page,
+ * (Marian, with a target: every method works, the cross-attention heads beside the heads), a
+ * random BART and T5 (tests/reference, with their tokenizers; skipped without Python), then BERT
+ * again after the translation models. For each model, on the Lens page, the Attribution page,
  * the Attention page with its Norms button down and the Attribution page's query–key view:
  * either the result is shown — a figure whose subtitle names the model now open, so no figure is
  * left from the model before — or there is no figure and one line (no newline) says why, naming
  * the reason. On the translation model the Norms button on the cross-attention shows the weights
- * and one line saying norm weighting does not apply there. */
+ * and one line saying norm weighting does not apply there, and on its encoder the weights and the
+ * core's reason in one line. */
 #include <adwaita.h>
 #include <string.h>
 
@@ -16,7 +18,9 @@
 #include "attnscope-attribution-page.h"
 #include "attnscope-lens-page.h"
 #include "attnscope-qk-panel.h"
+#include "bart-models.h"
 #include "gui-test-util.h"
+#include "t5-models.h"
 
 #define TIMEOUT_MS 60000
 #define TEXT "The man hit the car"
@@ -127,8 +131,17 @@ check_norms (const char *model, gboolean translation)
       g_assert_null (strstr (parts->heatmap.title, "‖α·f(x)‖"));
       assert_one_line ("cross norms", attnscope_attention_page_get_notice (attention),
                        "does not apply to the cross-attention");
+      /* the encoder: the core's reason why, the weights shown */
+      attnscope_view_state_set_attention_kind (v, AR_ATTENTION_ENCODER);
+      show ("attention");
+      parts = assert_figure_of ("encoder norms", attnscope_attention_page_get_heatmap (attention),
+                                model);
+      g_assert_null (strstr (parts->heatmap.title, "‖α·f(x)‖"));
+      assert_one_line ("encoder norms", attnscope_attention_page_get_notice (attention),
+                       "Norm weighting does not apply");
       attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
       show ("attention");
+      g_assert_null (attnscope_attention_page_get_notice (attention));
     }
   attnscope_attention_page_set_norm_weighted (attention, FALSE);
   show ("attention");
@@ -151,9 +164,13 @@ check_qk (const char *model)
   attnscope_view_state_set_selected_token (gui_test_view_state (window), -1);
 }
 
+/* The checks on the model now open (its name is what the figures' subtitles start with). */
 static void
-check_model (const char *model, gboolean attribution_works, gboolean translation)
+check_model (gboolean attribution_works, gboolean translation)
 {
+  const char *model
+      = as_model_get_name (attnscope_session_get_model (attnscope_window_get_session (window)));
+  g_test_message ("model %s", model);
   check_lens (model);
   check_attribution (model, attribution_works, translation);
   check_norms (model, translation);
@@ -164,24 +181,48 @@ static void
 test_gpt2 (void)
 {
   gui_test_open (window, "attnscope-mini", TEXT, TIMEOUT_MS);
-  check_model ("attnscope-mini", TRUE, FALSE);
+  check_model (TRUE, FALSE);
 }
 
 static void
 test_bert (void)
 {
   gui_test_open (window, "attnscope-mini-bert", TEXT, TIMEOUT_MS);
-  check_model ("attnscope-mini-bert", FALSE, FALSE);
+  check_model (FALSE, FALSE);
+}
+
+/* The translation model MODEL (a shipped name or a folder) on SOURCE and TARGET. */
+static void
+check_translation (const char *model)
+{
+  gui_test_open (window, model, NULL, TIMEOUT_MS);
+  attnscope_window_set_text (window, SOURCE);
+  attnscope_window_set_target (window, TARGET);
+  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
+  check_model (TRUE, TRUE);
 }
 
 static void
 test_marian (void)
 {
-  gui_test_open (window, "attnscope-mini-en-de", NULL, TIMEOUT_MS);
-  attnscope_window_set_text (window, SOURCE);
-  attnscope_window_set_target (window, TARGET);
-  g_assert_true (gui_test_wait_runs (window, TIMEOUT_MS));
-  check_model ("attnscope-mini-en-de", TRUE, TRUE);
+  check_translation ("attnscope-mini-en-de");
+}
+
+/* A random BART (post-norm, final_logits_bias) and T5 (RMS norms, the position bias). */
+static void
+test_bart (void)
+{
+  g_autofree char *dir = bart_model ("bart-post", bart_post);
+  if (dir != NULL)
+    check_translation (dir);
+}
+
+static void
+test_t5 (void)
+{
+  g_autofree char *dir = t5_model_with_tokenizer ();
+  if (dir != NULL)
+    check_translation (dir);
 }
 
 int
@@ -196,6 +237,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/applies-pages/gpt2", test_gpt2);
   g_test_add_func ("/ui/applies-pages/bert", test_bert);
   g_test_add_func ("/ui/applies-pages/marian", test_marian);
+  g_test_add_func ("/ui/applies-pages/bart", test_bart);
+  g_test_add_func ("/ui/applies-pages/t5", test_t5);
   /* after the translation model's two heatmaps */
   g_test_add_func ("/ui/applies-pages/bert-again", test_bert);
   int status = g_test_run ();
