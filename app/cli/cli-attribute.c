@@ -5,10 +5,15 @@
  *
  *   attribute --model M (--text T | --ids 1,2,3) [--target TARGET_TEXT] [--position I]
  *             (--token WORD | --target-id N) [--vs-token WORD2 | --vs-id N2] [--truncate]
- *             [--json] [-o F.png|.svg|.pdf [--scale S]]
+ *             [--json] [-o F.png|.svg|.pdf [--scale S] [--kind decoder|cross]]
  *
  * -o writes the figure (attribution-figure.h: heads and MLPs per layer in diverging colours)
- * instead of printing. --position defaults to the last token. JSON: {"position", "target_id",
+ * instead of printing: the one `export --attribution` writes with the same options and the
+ * Attribution page exports (the same builder, subtitle and view defaults, byte for byte). For a
+ * translation model --kind cross draws the cross-attention heads instead (the page's second
+ * heatmap, `export --attribution --kind cross`); --kind decoder, the default, the decoder's heads
+ * and MLPs. A decoder-only model has no --kind: it is refused in one line. --position defaults to
+ * the last token. JSON: {"position", "target_id",
  * ["vs_id",] "logit", "heads" [L][H], "mlps" [L], "embeddings", "attn_biases" [L], "norm_bias",
  * "sum"}; with a
  * --vs token every number is for the difference. Without --json a table: the parts per layer
@@ -30,6 +35,7 @@
 #include "as-predict.h"
 #include "attribution-figure.h"
 #include "figure-export.h"
+#include "pair-text.h"
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "cli-json.h"
@@ -40,7 +46,7 @@
 
 typedef struct
 {
-  char *model, *text, *ids, *token, *vs_token, *output, *target;
+  char *model, *text, *ids, *token, *vs_token, *output, *target, *kind;
   int position, target_id, vs_id;
   double scale;
   gboolean truncate, json;
@@ -204,20 +210,80 @@ print_table (const AsAttribution *at, const char *what)
   g_string_free (out, TRUE);
 }
 
-/* The figure of AT to A->output; WHAT names the logit. */
+/* Whether TRACE, run with truncation on TEXT, holds fewer tokens than the text has. */
+static gboolean
+text_truncated (AsModel *model, const AsTrace *trace, const char *text)
+{
+  AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  if (tokenizer == NULL || trace->n_tokens < as_model_get_config (model)->n_positions)
+    return FALSE;
+  AsEncoding *encoding
+      = as_tokenizer_encode_full (tokenizer, text, -1, NULL, -1, AS_ENCODE_DEFAULT, NULL);
+  gboolean cut = encoding != NULL && (int) encoding->ids->len > trace->n_tokens;
+  if (encoding != NULL)
+    as_encoding_free (encoding);
+  return cut;
+}
+
+/* The figure of AT to A->output, of the view KIND (AR_ATTENTION_CROSS: the cross-attention
+ * heads): built as `export --attribution` builds it, with the same texts in the subtitle. */
 static int
 write_figure (const AttributeArgs *a, AsModel *model, const AsTrace *trace, const AsAttribution *at,
-              const char *what)
+              ArAttentionKind kind)
 {
   GError *error = NULL;
-  g_autofree char *text = a->text != NULL ? g_strdup (a->text) : g_strdup (a->ids);
-  g_autofree char *subtitle = g_strdup_printf ("%s · “%s”", as_model_get_name (model), text);
+  gboolean truncated = a->text != NULL && a->truncate && text_truncated (model, trace, a->text);
+  g_autofree char *shown
+      = a->text != NULL ? ar_shown_text (trace, a->text, NULL, truncated) : g_strdup (a->ids);
+  ArFigureTexts texts = { .model_name = as_model_get_name (model),
+                          .text = shown,
+                          .truncated = truncated,
+                          .n_tokens = trace->n_tokens };
+  if (trace->source != NULL)
+    {
+      texts.target_text = a->target;
+      texts.n_tokens = trace->source->n_tokens;
+      texts.n_target_tokens = trace->n_tokens;
+    }
+  ArViewSelection view;
+  ar_view_selection_init (&view);
+  view.kind = kind;
   g_autoptr (ArBuiltFigure) built
-      = ar_build_attribution_figure (at, what, subtitle, AR_ANNOTATE_AUTO);
+      = ar_build_attribution_view_figure (at, as_model_get_tokenizer (model), &texts, &view);
   if (!ar_figure_export_full (ar_built_figure_get (built), a->output, a->scale, AS_OUTPUT_DEFAULT,
                               &error))
     return cli_fail (error);
   return CLI_EXIT_OK;
+}
+
+/* The figure's view kind from --kind for MODEL: *KIND; fails in one line for a decoder-only
+ * model, the encoder's heads or a name it does not know. */
+static gboolean
+figure_kind (AsModel *model, const char *name, ArAttentionKind *kind, GError **error)
+{
+  *kind = AR_ATTENTION_SELF;
+  if (name == NULL)
+    return TRUE;
+  if (!is_translation (model))
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--kind %s: %s is not a translation model; its attribution has no "
+                   "cross-attention heads (-o draws its heads and MLPs without --kind)",
+                   name, as_model_get_name (model));
+      return FALSE;
+    }
+  CliAttentionKind parsed;
+  if (!cli_attention_kind_parse (name, CLI_ATTENTION_DECODER, &parsed, error))
+    return FALSE;
+  if (parsed == CLI_ATTENTION_ENCODER)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
+                   "--kind encoder: the attribution splits the decoder's logit; give --kind "
+                   "decoder (its heads and MLPs) or cross (its cross-attention heads)");
+      return FALSE;
+    }
+  *kind = parsed == CLI_ATTENTION_CROSS ? AR_ATTENTION_CROSS : AR_ATTENTION_SELF;
+  return TRUE;
 }
 
 static int
@@ -236,6 +302,8 @@ check_args (const AttributeArgs *a)
     return cli_usage_printf ("attribute", "token ids start at 0");
   if (a->output != NULL && a->json)
     return cli_usage_printf ("attribute", "-o writes the figure: give it or --json, not both");
+  if (a->kind != NULL && a->output == NULL)
+    return cli_usage_printf ("attribute", "--kind picks the heads -o draws: give -o F too");
   if (a->scale <= 0.0 || a->scale > 16.0)
     return cli_usage_printf ("attribute", "--scale %g is out of range (0..16]", a->scale);
   return -1;
@@ -265,6 +333,9 @@ run_attribute (const AttributeArgs *a)
   if (a->target != NULL && !is_translation (model))
     return cli_fail_printf ("--target is for translation models; %s reads --text alone",
                             as_model_get_name (model));
+  ArAttentionKind kind;
+  if (!figure_kind (model, a->kind, &kind, &error))
+    return cli_fail (error);
   ArExportFormat format;
   if (a->output != NULL
       && (!ar_export_format_from_path (a->output, &format, &error)
@@ -294,15 +365,11 @@ run_attribute (const AttributeArgs *a)
       print_json (at, trace);
       return CLI_EXIT_OK;
     }
+  if (a->output != NULL)
+    return write_figure (a, model, trace, at, kind);
   const AsTokenizer *tokenizer = as_model_get_tokenizer (model);
   g_autofree char *t1 = as_predict_dup_ids_text (tokenizer, &target, 1);
   g_autofree char *t2 = vs >= 0 ? as_predict_dup_ids_text (tokenizer, &vs, 1) : NULL;
-  if (a->output != NULL)
-    {
-      g_autofree char *what
-          = vs >= 0 ? g_strdup_printf ("“%s” − “%s”", t1, t2) : g_strdup_printf ("“%s”", t1);
-      return write_figure (a, model, trace, at, what);
-    }
   g_autofree char *what = vs >= 0 ? g_strdup_printf ("logit of '%s' − logit of '%s'", t1, t2)
                                   : g_strdup_printf ("logit of '%s'", t1);
   print_table (at, what);
@@ -336,6 +403,10 @@ cli_attribute (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
       "Write the figure (heads and MLPs per layer) to F.png, F.svg or F.pdf", "F" },
     { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &a.scale, "PNG pixels per figure unit (default 1)", "S" },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &a.kind,
+      "Translation models, with -o: decoder (its heads and MLPs, the default) or cross (the "
+      "cross-attention heads)",
+      "K" },
     { NULL },
   };
   int code;
@@ -356,5 +427,6 @@ cli_attribute (int argc, char **argv)
   g_free (a.vs_token);
   g_free (a.output);
   g_free (a.target);
+  g_free (a.kind);
   return code;
 }

@@ -7,7 +7,9 @@
  * largest), the parts adding up to the model's own logit within 1e-4 relative with and without
  * --vs-id, the cross-attention heads, the norms' biases and final_logits_bias present; bad input
  * (no --target, a position past the decoder input, a word the vocabulary splits, --target on a
- * decoder-only model) refused with a message naming it. `stats --norms` of the decoder's
+ * decoder-only model) refused with a message naming it. `attribute -o` draws the decoder's heads
+ * or with --kind cross the cross-attention heads, as `export --attribution --kind K` does, byte
+ * for byte; --kind on a decoder-only model is refused. `stats --norms` of the decoder's
  * self-attention: every value norm ‖v_j · O_hᵀ‖ within 1e-5 (+1e-4 relative) of the reference's. */
 #include <glib/gstdio.h>
 #include <math.h>
@@ -206,6 +208,79 @@ test_bad_input (void)
   assert_error (&decoder_only, 1, "--target is for translation models");
 }
 
+/* The bytes of the file at PATH (owned), asserted to be a PNG. */
+static GBytes *
+png_bytes (const char *path)
+{
+  g_autofree char *bytes = NULL;
+  gsize n = 0;
+  g_assert_true (g_file_get_contents (path, &bytes, &n, NULL));
+  g_assert_cmpuint (n, >, 1000);
+  g_assert_true (memcmp (bytes, "\x89PNG", 4) == 0);
+  return g_bytes_new_take (g_steal_pointer (&bytes), n);
+}
+
+/* attribute -o: the decoder's heads and MLPs by default and with --kind decoder, the
+ * cross-attention heads with --kind cross (another figure), each byte for byte the one
+ * `export --attribution --kind K` writes; --kind on a decoder-only model, --kind encoder and
+ * --kind without -o refused in one line, no file written. */
+static void
+test_figure (void)
+{
+  g_autofree char *model = bart_model ("bart-post", bart_post);
+  if (model == NULL)
+    return;
+  g_autofree char *dir = g_dir_make_tmp ("attnscope-s2s-fig-XXXXXX", NULL);
+  static const char *const kinds[] = { NULL, "decoder", "cross" };
+  GBytes *attribute[3], *exported[3];
+  for (int k = 0; k < 3; k++)
+    {
+      g_autofree char *a = g_strdup_printf ("%s/attribute-%d.png", dir, k);
+      g_autofree char *e = g_strdup_printf ("%s/export-%d.png", dir, k);
+      const char *kind = kinds[k] != NULL ? kinds[k] : "decoder";
+      g_auto (Run) one
+          = kinds[k] != NULL
+                ? run_cli ("attribute", "--model", model, "--text", source, "--target", target,
+                           "--target-id", "5", "--kind", kinds[k], "-o", a, NULL)
+                : run_cli ("attribute", "--model", model, "--text", source, "--target", target,
+                           "--target-id", "5", "-o", a, NULL);
+      g_assert_cmpint (one.status, ==, 0);
+      g_auto (Run) two
+          = run_cli ("export", "--model", model, "--text", source, "--target", target, "--kind",
+                     kind, "--attribution", "--target-id", "5", "-o", e, NULL);
+      g_assert_cmpint (two.status, ==, 0);
+      attribute[k] = png_bytes (a);
+      exported[k] = png_bytes (e);
+      g_assert_true (g_bytes_equal (attribute[k], exported[k]));
+      g_unlink (a);
+      g_unlink (e);
+    }
+  g_assert_true (g_bytes_equal (attribute[0], attribute[1]));
+  g_assert_false (g_bytes_equal (attribute[1], attribute[2]));
+  for (int k = 0; k < 3; k++)
+    {
+      g_bytes_unref (attribute[k]);
+      g_bytes_unref (exported[k]);
+    }
+  g_autofree char *bad = g_build_filename (dir, "bad.png", NULL);
+  g_auto (Run) decoder_only
+      = run_cli ("attribute", "--model", "attnscope-mini", "--text", "The man hit the car",
+                 "--target-id", "1", "--kind", "cross", "-o", bad, NULL);
+  assert_error (&decoder_only, 1, "not a translation model");
+  g_assert_nonnull (strstr (decoder_only.err, "no cross-attention heads"));
+  g_auto (Run) encoder = run_cli ("attribute", "--model", model, "--text", source, "--target",
+                                  target, "--target-id", "5", "--kind", "encoder", "-o", bad, NULL);
+  assert_error (&encoder, 1, "splits the decoder's logit");
+  g_auto (Run) unknown = run_cli ("attribute", "--model", model, "--text", source, "--target",
+                                  target, "--target-id", "5", "--kind", "both", "-o", bad, NULL);
+  assert_error (&unknown, 1, "give encoder, decoder or cross");
+  g_auto (Run) no_output = run_cli ("attribute", "--model", model, "--text", source, "--target",
+                                    target, "--target-id", "5", "--kind", "cross", NULL);
+  assert_error (&no_output, 2, "give -o F too");
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -215,5 +290,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/attribution-seq2seq/mbart", test_mbart);
   g_test_add_func ("/cli/attribution-seq2seq/t5", test_t5);
   g_test_add_func ("/cli/attribution-seq2seq/bad-input", test_bad_input);
+  g_test_add_func ("/cli/attribution-seq2seq/figure", test_figure);
   return g_test_run ();
 }

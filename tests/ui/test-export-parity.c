@@ -149,6 +149,36 @@ check_parity (const char *name, const char *page_name, double scale, const char 
   check_parity_with (name, page_name, scale, NULL, args);
 }
 
+/* The page's export as shown against `attnscope attribute --model M --text T ARGS... -o FILE`
+ * (the command's figure option, at scale 1): the same bytes. */
+static void
+check_attribute_parity (const char *name, const char *const *args)
+{
+  AttnscopePage *page = attnscope_window_get_page (window, "attribution");
+  attnscope_window_show_page (window, "attribution");
+  g_assert_true (gui_test_wait_page (page, TIMEOUT_MS));
+  g_autofree char *window_png = g_strdup_printf ("%s/%s-window.png", tmpdir, name);
+  g_autofree char *cli_png = g_strdup_printf ("%s/%s-cli.png", tmpdir, name);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (gui_export_write (window, page, window_png, 1, &error));
+  g_assert_no_error (error);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  const char *head[] = { g_getenv ("ATTNSCOPE_BIN"),
+                         "attribute",
+                         "--model",
+                         current_model,
+                         "--text",
+                         current_text,
+                         "-o",
+                         cli_png };
+  for (gsize i = 0; i < G_N_ELEMENTS (head); i++)
+    g_ptr_array_add (argv, (char *) head[i]);
+  for (int i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  gui_test_assert_same_png (name, (const char *const *) argv->pdata, window_png, cli_png);
+}
+
 /* The bytes of the window's export of PAGE_NAME as shown, to compare two views. */
 static GBytes *
 window_export (const char *page_name)
@@ -245,6 +275,10 @@ test_attribution (void)
   attnscope_attribution_page_set_tokens (page, NULL, NULL);
   attnscope_attribution_page_set_position (page, -1);
   check_parity ("attribution", "attribution", 1, (const char *[]){ "--attribution", NULL });
+  /* the same figure from `attribute -o` with the predicted token spelled out */
+  g_autofree char *predicted
+      = g_strdup_printf ("%d", attnscope_attribution_page_get_attribution (page)->target_id);
+  check_attribute_parity ("attribute", (const char *[]){ "--target-id", predicted, NULL });
 
   AsTrace *trace = attnscope_run_get_trace (gui_test_main_run (window));
   const AsTokenizer *tokenizer = as_model_get_tokenizer (
@@ -259,6 +293,9 @@ test_attribution (void)
   check_parity ("attribution-vs", "attribution", 2,
                 (const char *[]){ "--attribution", "--target-id", target, "--vs-id", vs,
                                   "--position", "2", "--annotate", "never", NULL });
+  attnscope_view_state_set_annotate (v, TRUE);
+  check_attribute_parity ("attribute-vs", (const char *[]){ "--target-id", target, "--vs-id", vs,
+                                                            "--position", "2", NULL });
   const AsAttribution *at = attnscope_attribution_page_get_attribution (page);
   g_assert_cmpint (at->target_id, ==, trace->ids[1]);
   g_assert_cmpint (at->vs_id, ==, trace->ids[4]);
@@ -464,10 +501,20 @@ test_translation (void)
   check_parity ("attribution-cross", "attribution", 1,
                 (const char *[]){ "--target", target, "--kind", "cross", "--attribution", NULL });
   assert_page_args ("attribution", (const char *[]){ "--target", "--kind", "cross", NULL });
+  /* `attribute -o --kind cross` writes the page's cross heads figure, without --kind its heads */
+  AttnscopeAttributionPage *attribution
+      = ATTNSCOPE_ATTRIBUTION_PAGE (attnscope_window_get_page (window, "attribution"));
+  g_autofree char *predicted
+      = g_strdup_printf ("%d", attnscope_attribution_page_get_attribution (attribution)->target_id);
+  check_attribute_parity (
+      "attribute-cross",
+      (const char *[]){ "--target", target, "--target-id", predicted, "--kind", "cross", NULL });
   attnscope_view_state_set_attention_kind (v, AR_ATTENTION_SELF);
   check_parity ("attribution-decoder", "attribution", 1,
                 (const char *[]){ "--target", target, "--kind", "decoder", "--attribution", NULL });
   assert_page_args ("attribution", (const char *[]){ "--target", "--kind", "decoder", NULL });
+  check_attribute_parity ("attribute-decoder",
+                          (const char *[]){ "--target", target, "--target-id", predicted, NULL });
   check_parity (
       "alignment-head", "alignment", 1,
       (const char *[]){ "--target", target, "--alignment", "--layer", "0", "--head", "1", NULL });

@@ -39,6 +39,29 @@ set_effect_grid (ArBuiltFigure *built, ArHeatmapFigure *fig, const float *values
   fig->colorbar_label = _ ("Direct effect on the logit");
 }
 
+void
+ar_attribution_totals (const AsAttribution *at, ArAttributionTotals *totals)
+{
+  int L = at->n_layer, H = at->n_head;
+  *totals = (ArAttributionTotals){ .embeddings = at->embeddings, .biases = at->norm_bias };
+  for (int l = 0; l < L; l++)
+    {
+      totals->mlps += at->mlps[l];
+      totals->biases += at->attn_biases[l];
+      for (int h = 0; h < H; h++)
+        totals->heads += at->heads[l * H + h];
+    }
+  if (at->cross_heads == NULL)
+    return;
+  totals->cross_biases = at->final_logits_bias;
+  for (int l = 0; l < L; l++)
+    {
+      totals->cross_biases += (double) at->cross_biases[l] + at->norm_biases[l];
+      for (int h = 0; h < H; h++)
+        totals->cross_heads += at->cross_heads[l * H + h];
+    }
+}
+
 ArBuiltFigure *
 ar_build_attribution_figure (const AsAttribution *at, const char *what, const char *subtitle,
                              ArAnnotate annotate)
@@ -61,19 +84,26 @@ ar_build_attribution_figure (const AsAttribution *at, const char *what, const ch
     }
   if (largest == 0.0)
     largest = 1.0;
-  double biases = at->norm_bias;
-  for (int l = 0; l < L; l++)
-    biases += at->attn_biases[l];
+  ArAttributionTotals totals;
+  ar_attribution_totals (at, &totals);
   set_effect_grid (built, fig, values, L, C, _ ("Head"), largest, annotate);
   /* the MLPs beside the heads: a bar per layer in the same colours */
   fig->row_bars = mlps;
   fig->row_bars_label = _ ("MLP");
   fig->title = ar_built_figure_take (
       built, g_strdup_printf (_ ("Direct logit attribution · %s at token %d"), what, at->position));
+  /* every group of parts, so that the printed numbers add up to the logit */
   g_autofree char *sums
-      = g_strdup_printf (_ ("logit %.3f = parts %.3f (embeddings %.3f, biases and norm %.3f); "
-                            "colours ±%.3f"),
-                         at->logit, at->sum, at->embeddings, biases, largest);
+      = at->cross_heads != NULL
+            ? g_strdup_printf (_ ("logit %.3f = parts %.3f: heads %.3f + MLPs %.3f + embeddings "
+                                  "%.3f + biases and norm %.3f + cross heads %.3f + cross biases, "
+                                  "norms' biases and final_logits_bias %.3f; colours ±%.3f"),
+                               at->logit, at->sum, totals.heads, totals.mlps, totals.embeddings,
+                               totals.biases, totals.cross_heads, totals.cross_biases, largest)
+            : g_strdup_printf (_ ("logit %.3f = parts %.3f: heads %.3f + MLPs %.3f + embeddings "
+                                  "%.3f + biases and norm %.3f; colours ±%.3f"),
+                               at->logit, at->sum, totals.heads, totals.mlps, totals.embeddings,
+                               totals.biases, largest);
   fig->subtitle = ar_built_figure_take (
       built, subtitle != NULL ? g_strdup_printf ("%s\n%s", subtitle, sums) : g_strdup (sums));
   ar_built_figure_edit (built)->figure = ar_figure_from_heatmap (fig);
@@ -90,11 +120,12 @@ ar_build_attribution_cross_figure (const AsAttribution *at, const char *what, co
   ArHeatmapFigure *fig = &ar_built_figure_edit (built)->heatmap;
   ar_heatmap_figure_init (fig);
   float *values = ar_built_figure_take (built, g_memdup2 (at->cross_heads, sizeof (float) * L * H));
-  double largest = 0.0, biases = at->final_logits_bias;
+  double largest = 0.0;
   for (int i = 0; i < L * H; i++)
     largest = MAX (largest, fabs (values[i]));
-  for (int l = 0; l < L; l++)
-    biases += (double) at->cross_biases[l] + at->norm_biases[l];
+  ArAttributionTotals totals;
+  ar_attribution_totals (at, &totals);
+  double biases = totals.cross_biases;
   if (largest == 0.0)
     largest = 1.0;
   set_effect_grid (built, fig, values, L, H, _ ("Cross-attention head"), largest, annotate);

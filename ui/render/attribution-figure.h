@@ -14,8 +14,23 @@
 
 G_BEGIN_DECLS
 
+/* The parts of an attribution summed by group, as the figures' subtitles print them: heads + MLPs
+ * + embeddings + biases + cross_heads + cross_biases = AT->sum (the last two 0 for a decoder-only
+ * model). */
+typedef struct
+{
+  double heads, mlps, embeddings;
+  double biases;       /* the attention output biases and the final norm's bias (norm_bias) */
+  double cross_heads;  /* a translation model's cross-attention heads */
+  double cross_biases; /* their output biases, the norms' biases and final_logits_bias */
+} ArAttributionTotals;
+
+void ar_attribution_totals (const AsAttribution *at, ArAttributionTotals *totals);
+
 /* The figure of AT; WHAT names the logit ("' car'", "' car' − ' man'"), SUBTITLE (or NULL) the
- * model and text; ANNOTATE as the heatmap's. */
+ * model and text; ANNOTATE as the heatmap's. The subtitle's second line is the logit, the sum of
+ * the parts and every group of ArAttributionTotals (a translation model's cross groups too), so
+ * that the printed numbers add up to the logit. */
 ArBuiltFigure *ar_build_attribution_figure (const AsAttribution *at, const char *what,
                                             const char *subtitle, ArAnnotate annotate);
 

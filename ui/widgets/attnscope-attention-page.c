@@ -423,6 +423,10 @@ attnscope_attention_page_update (AttnscopePage *page)
       update_cell_label (self);
       return;
     }
+  if (view.kind == AR_ATTENTION_CROSS && gtk_toggle_button_get_active (self->norm_button))
+    /* Translators: the Norms button is down on the cross-attention, which shows its weights */
+    self->notice = g_strdup (_ ("Norm weighting does not apply to the cross-attention: the norms "
+                                "are of the self-attention's values. Showing the weights."));
   ArAttention attention;
   ArCrossAttention cross;
   const AsTrace *biased = position_bias_trace (page, &view);
@@ -435,10 +439,14 @@ attnscope_attention_page_update (AttnscopePage *page)
       && attnscope_analysis_layer_aggregates (analysis))
     self->progress_source = g_timeout_add (250, show_layer_progress, self);
   /* Unchanged inputs (a result of another kind arrived): the figure on screen stays. */
-  if (matrix == NULL
-      || (analysis == self->built_analysis && matrix == self->built_matrix
-          && ar_view_selection_equal (&view, &self->built_view)))
+  if (matrix == NULL)
     return;
+  if (analysis == self->built_analysis && matrix == self->built_matrix
+      && ar_view_selection_equal (&view, &self->built_view))
+    {
+      update_cell_label (self); /* the notice may have come or gone (the Norms button) */
+      return;
+    }
   g_autoptr (ArBuiltFigure) figure = attnscope_attention_page_build_figure (page, &view);
   attnscope_heatmap_view_set_figure (self->heatmap, figure);
   update_cell_label (self);
