@@ -21,7 +21,7 @@
 #            BUILD_DIR WORK_DIR
 #
 # --unset-openblas-coretype unsets OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE in the benchmark
-# command only (tests/README.md, "Benchmarks"). Never use it in tests or CI.
+# command only (tests/bench/README.md, "Benchmarks"). Never use it in tests or CI.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)

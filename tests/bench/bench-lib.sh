@@ -2,7 +2,7 @@
 #
 # bench_run CMD...          runs CMD, without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE when the
 #                           script set unset_coretype=1 (--unset-openblas-coretype: both sides,
-#                           benchmark commands only; tests/README.md, "Benchmarks")
+#                           benchmark commands only; tests/bench/README.md, "Benchmarks")
 # bench_coretype_note       what the OpenBLAS environment was, for the report
 # bench_blas_version        the installed OpenBLAS package and version
 # bench_cpu                 the CPU's model name

@@ -19,7 +19,7 @@
 #            BENCH_TSNE_BIN WORK_DIR
 #
 # --unset-openblas-coretype unsets OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE for BOTH sides, in the
-# benchmark commands only (tests/README.md, "Benchmarks"). Never use it in tests or CI.
+# benchmark commands only (tests/bench/README.md, "Benchmarks"). Never use it in tests or CI.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -21,7 +21,7 @@
 #            BEFORE_BIN AFTER_BIN WORK_DIR
 #
 # --unset-openblas-coretype unsets OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE for both binaries, in
-# the benchmark commands only (tests/README.md, "Benchmarks"). Never use it in tests or CI.
+# the benchmark commands only (tests/bench/README.md, "Benchmarks"). Never use it in tests or CI.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -17,7 +17,7 @@
 # Both sides compute the logits of every position, as HF does (attnscope bench --all-logits);
 # --last-logits makes both compute only the last position's.
 # --unset-openblas-coretype unsets OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE for BOTH sides, in the
-# benchmark commands only (tests/README.md, "Benchmarks": the environment's setting halves OpenBLAS speed on
+# benchmark commands only (tests/bench/README.md, "Benchmarks": the environment's setting halves OpenBLAS speed on
 # these CPUs). Never use it in tests or CI.
 set -eu
 

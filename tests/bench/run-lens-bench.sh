@@ -18,7 +18,7 @@
 # --lines: the corpus's lines (default 2,000). Each result is printed as soon as it is measured.
 # MODEL_DIR: a distilgpt2-shaped folder (tests/bench/run-forward-bench.sh makes one in its
 # WORK_DIR/distilgpt2-shape). --unset-openblas-coretype unsets OPENBLAS_CORETYPE and
-# OPENBLAS_L2_SIZE for both sides, in the benchmark commands only (tests/README.md, "Benchmarks").
+# OPENBLAS_L2_SIZE for both sides, in the benchmark commands only (tests/bench/README.md, "Benchmarks").
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)

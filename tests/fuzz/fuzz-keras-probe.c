@@ -2,7 +2,7 @@
  * process, without the isolation. It finds libhdf5's own crashes on malformed files within
  * minutes; it is not run in CI. Its crash inputs are what the isolated reader must survive: they
  * go to tests/fuzz/regressions/keras-h5/, replayed by every test run through fuzz-keras-h5.c (see
- * tests/README.md, "Fuzzing"). */
+ * tests/fuzz/README.md, "Fuzzing"). */
 #include "fuzz-support.h"
 
 #include <pthread.h>

@@ -1,4 +1,5 @@
-/* fuzz-support.h — what the fuzz harnesses of tests/fuzz share (see tests/README.md, "Fuzzing").
+/* fuzz-support.h — what the fuzz harnesses of tests/fuzz share (see tests/fuzz/README.md,
+ * "Fuzzing").
  *
  * Every harness defines LLVMFuzzerTestOneInput. Built with clang's -fsanitize=fuzzer it is a
  * libFuzzer program; built with replay-main.c it replays committed inputs (the seed corpus and

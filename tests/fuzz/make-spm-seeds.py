@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the seeds of the spm-model fuzz harness (tests/README.md, "Fuzzing").
+"""Writes the seeds of the spm-model fuzz harness (tests/fuzz/README.md, "Fuzzing").
 
 corpus/spm-model/: four small SentencePiece models trained with Debian's spm_train on a generated
 corpus — unigram with a character map of its own (rules.tsv below: a 1 KB charsmap), BPE with

@@ -3,7 +3,7 @@
 # build-fuzz/ and runs each for SECONDS (default 25), starting from its committed seed corpus and
 # crash inputs. Prints one line per harness: executions, corpus size, crashes; a crash input is
 # kept under build-fuzz/fuzz-out/NAME/ (commit it to tests/fuzz/regressions/NAME/ once fixed).
-# Exits non-zero when a harness crashed. tests/README.md ("Fuzzing") says how to run them long.
+# Exits non-zero when a harness crashed. tests/fuzz/README.md ("Fuzzing") says how to run them long.
 #   bash tests/fuzz/run-fuzzers.sh [SECONDS] [HARNESS...]
 #   bash tests/fuzz/run-fuzzers.sh --build-only     (builds build-fuzz/ and stops)
 set -uo pipefail
