@@ -1,5 +1,5 @@
 /* attribution-seq2seq.c — direct logit attribution for the decoder of an encoder–decoder model
- * (attribution-seq2seq-private.h; core/README.md, "Direct logit attribution").
+ * (attribution-seq2seq-private.h; core/analysis/README.md, "Direct logit attribution").
  *
  * The family replays the position (model/replay-private.h): the heads' contexts of both
  * attentions, the MLPs' outputs, the embeddings, and every norm on the residual path with its σ

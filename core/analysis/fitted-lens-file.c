@@ -1,6 +1,6 @@
-/* fitted-lens-file.c — a fitted lens in an HDF5 file (as-lens.h; core/README.md "Fitted lens"):
- *   maps [L·(D+1)][D] float32   the maps of hidden states 0..L-1, each [D+1][D] (row D = bias)
- *   kl [2][L] float64           the held-out KL of the logit lens (row 0) and the fitted lens
+/* fitted-lens-file.c — a fitted lens in an HDF5 file (as-lens.h; core/analysis/README.md "Fitted
+ * lens"): maps [L·(D+1)][D] float32   the maps of hidden states 0..L-1, each [D+1][D] (row D =
+ * bias) kl [2][L] float64           the held-out KL of the logit lens (row 0) and the fitted lens
  *   info [1][6] float64         ridge, training lines and positions, held-out lines and
  *                               positions, the format version (1)
  *   model_name [1][n] uint8     the model's name, UTF-8

@@ -13,7 +13,7 @@
  * Weight names (safetensors, nn.Linear [out, in]): model.shared.weight (or its tied copies),
  * model.{encoder,decoder}.embed_positions.weight [P + 2][D], ….layernorm_embedding.{weight,bias},
  * ….layers.N.… as Marian's, mBART's ….layer_norm.{weight,bias}, final_logits_bias [1][V]
- * (zeros when absent). Facts and sources: core/README.md ("BART and mBART"). */
+ * (zeros when absent). Facts and sources: core/families/README.md ("BART and mBART"). */
 #include "marian-private.h"
 
 static const char *const bart_model_types[] = { "bart", "mbart", NULL };

@@ -7,12 +7,13 @@
  * (RoBERTa's padding_idx, 1). Only position_embedding_type "absolute" exists here, and a BERT
  * configured as a decoder (is_decoder, add_cross_attention) is refused.
  *
- * Weight names (core/README.md, "Encoders"): Keras `<scope>/bert/encoder/layer_._N/attention/
- * self/query/kernel:0` [in, out] (transformers 4.3's EinsumDense shapes (D, H, hd), (H, hd, D)
- * bind the same), the masked-LM head in the group mlm___cls (RoBERTa: lm_head); safetensors
- * `bert.encoder.layer.N.attention.self.query.weight` [out, in] (without the base prefix in
- * BertModel files; LayerNorm gamma/beta in old checkpoints), head cls.predictions.* (RoBERTa
- * lm_head.*). The tied decoder copies and pooler are not needed and not read. */
+ * Weight names (core/families/README.md, "Encoders"): Keras
+ * `<scope>/bert/encoder/layer_._N/attention/ self/query/kernel:0` [in, out] (transformers 4.3's
+ * EinsumDense shapes (D, H, hd), (H, hd, D) bind the same), the masked-LM head in the group
+ * mlm___cls (RoBERTa: lm_head); safetensors `bert.encoder.layer.N.attention.self.query.weight`
+ * [out, in] (without the base prefix in BertModel files; LayerNorm gamma/beta in old checkpoints),
+ * head cls.predictions.* (RoBERTa lm_head.*). The tied decoder copies and pooler are not needed and
+ * not read. */
 #include "encoder-private.h"
 
 #include <string.h>

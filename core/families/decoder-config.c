@@ -2,7 +2,7 @@
  * (decoder-private.h): the RoPE keys, the head counts, the settings' lifetime, the weight count and
  * the settings `info` shows.
  *
- * RoPE keys (core/README.md, "RoPE"): transformers 5 writes one rope_parameters object
+ * RoPE keys (core/families/README.md, "RoPE"): transformers 5 writes one rope_parameters object
  * {rope_type, rope_theta, factor, ..., partial_rotary_factor}; older configs write rope_theta
  * (NeoX: rotary_emb_base, rotary_pct) and a rope_scaling object whose type is named "rope_type"
  * or, before transformers 4.43, "type". Supported types: default, linear, llama3 (Llama 3.1+) and

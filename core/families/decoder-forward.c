@@ -1,19 +1,14 @@
 /* decoder-forward.c — the forward pass of the rotary decoders (Llama family, Qwen3, Phi-3, Gemma
  * 2/3, GPT-NeoX) that keeps everything (decoder-private.h).
  *
- * Reads top to bottom like the maths in core/README.md ("Llama family", "Gemma 2 and Gemma 3",
- * "Qwen3", "Phi-3", "GPT-NeoX"):
- *   h = embed[ids] (Gemma: times √D)
- *   per block: a = norm1(h); q, k, v = projections of a (NeoX: one fused, split per head);
- *              Qwen3, Gemma 3: each head's q and k RMS-normalised over head_dim;
- *              RoPE on q and k (Gemma 3's sliding layers: the local RoPE);
- *              per query head S = q·kᵀ·scale with the key of its key/value head (Gemma 2:
- *              soft-capped), causal (and sliding-window) softmax, ctx = P·v;
- *              attn = concat(ctx)·Woᵀ;
- *              llama: h += attn; h += mlp(norm2(h))       mlp = down(act(gate(a)) · up(a))
- *              Gemma: h += norm(attn); h += norm(mlp(norm2(h)))
- *              NeoX parallel: h += mlp(norm2(h)) + attn   mlp = down(act(up(a)))
- *              NeoX sequential: h += attn; h += mlp(norm2(h))
+ * Reads top to bottom like the maths in core/families/README.md ("Llama family", "Gemma 2 and Gemma
+ * 3", "Qwen3", "Phi-3", "GPT-NeoX"): h = embed[ids] (Gemma: times √D) per block: a = norm1(h); q,
+ * k, v = projections of a (NeoX: one fused, split per head); Qwen3, Gemma 3: each head's q and k
+ * RMS-normalised over head_dim; RoPE on q and k (Gemma 3's sliding layers: the local RoPE); per
+ * query head S = q·kᵀ·scale with the key of its key/value head (Gemma 2: soft-capped), causal (and
+ * sliding-window) softmax, ctx = P·v; attn = concat(ctx)·Woᵀ; llama: h += attn; h += mlp(norm2(h))
+ * mlp = down(act(gate(a)) · up(a)) Gemma: h += norm(attn); h += norm(mlp(norm2(h))) NeoX parallel:
+ * h += mlp(norm2(h)) + attn   mlp = down(act(up(a))) NeoX sequential: h += attn; h += mlp(norm2(h))
  *   hidden[L] = norm(h); logits = hidden[L]·lm_headᵀ (Gemma 2: soft-capped)
  * writing every intermediate the trace promises straight into the trace's arrays. Additions
  * follow HF's order (mlp + attn + h for the parallel residual), so sums round the same way.

@@ -9,9 +9,9 @@
  * attention with an optional sliding window and soft-cap, RMSNorm (also with 1 + w) or LayerNorm,
  * norms after the attention and the MLP, a gated or a plain MLP, sequential or parallel residuals
  * — each a value of the settings, not a family. The maths, the config keys and the weight names
- * are in core/README.md ("Llama family", "Gemma 2 and Gemma 3", "Qwen3", "Phi-3", "GPT-NeoX").
- * decoder-config.c holds what the config readers share: the RoPE keys, the head counts, the
- * weight count, the settings `info` shows. */
+ * are in core/families/README.md ("Llama family", "Gemma 2 and Gemma 3", "Qwen3", "Phi-3",
+ * "GPT-NeoX"). decoder-config.c holds what the config readers share: the RoPE keys, the head
+ * counts, the weight count, the settings `info` shows. */
 #pragma once
 
 #include "family-private.h"

@@ -8,10 +8,11 @@
  * sinusoidal_pos_embds only initialises the position table, which the weight file holds either
  * way.
  *
- * Weight names (core/README.md, "Encoders"): Keras `<scope>/distilbert/transformer/layer_._N/
- * attention/q_lin/kernel:0` [in, out] and the head in the groups vocab_transform,
- * vocab_layer_norm, vocab_projector; safetensors `distilbert.transformer.layer.N.attention.q_lin.
- * weight` [out, in], head vocab_transform.*, vocab_layer_norm.*, vocab_projector.bias. */
+ * Weight names (core/families/README.md, "Encoders"): Keras
+ * `<scope>/distilbert/transformer/layer_._N/ attention/q_lin/kernel:0` [in, out] and the head in
+ * the groups vocab_transform, vocab_layer_norm, vocab_projector; safetensors
+ * `distilbert.transformer.layer.N.attention.q_lin. weight` [out, in], head vocab_transform.*,
+ * vocab_layer_norm.*, vocab_projector.bias. */
 #include "encoder-private.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* encoder-forward.c — the forward pass of BERT, RoBERTa and DistilBERT (post-LN, bidirectional)
  * that keeps everything.
  *
- * Reads top to bottom like the maths in core/README.md ("Encoders"):
+ * Reads top to bottom like the maths in core/families/README.md ("Encoders"):
  *   h = LN(word[ids] + type[type_ids] + position[pos])     pos = 0..T-1, RoBERTa: from pad + 1
  *   per layer: q, k, v = h·W + b; per head P = softmax(q·kᵀ/√hd) (no mask), ctx = P·v;
  *              a = LN(concat(ctx)·W_o + b_o + h);  h = LN(act(a·W_1 + b_1)·W_2 + b_2 + a)

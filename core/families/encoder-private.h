@@ -1,7 +1,7 @@
 /* encoder-private.h — what the encoder families share: BERT and RoBERTa (`bert`, bert.c) and
  * DistilBERT (`distilbert`, distilbert.c) have the same post-LN block, so they bind their weights
  * into one struct and run one forward pass (encoder-forward.c). The maths, the config keys and the
- * weight names of both layouts are in core/README.md ("Encoders").
+ * weight names of both layouts are in core/families/README.md ("Encoders").
  *
  * A weight matrix keeps the layout of its file: Keras kernels are [in][out] (x · W), PyTorch's
  * nn.Linear weights in model.safetensors are [out][in] (x · Wᵀ); the forward pass multiplies

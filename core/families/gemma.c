@@ -1,5 +1,6 @@
 /* gemma.c — the `gemma` family: Google's Gemma 2 (model_type gemma2) and Gemma 3's text model
- * (gemma3_text). config.json keys and weight names: core/README.md ("Gemma 2 and Gemma 3").
+ * (gemma3_text). config.json keys and weight names: core/families/README.md ("Gemma 2 and Gemma
+ * 3").
  *
  * The shared rotary decoder (decoder-forward.c) with Gemma's values: embeddings times float32
  * √D, RMSNorm with weight 1 + w (the binding keeps 1 + w, computed in float32 as HF does), norms

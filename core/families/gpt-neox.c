@@ -1,5 +1,5 @@
 /* gpt-neox.c — the `gpt_neox` family (EleutherAI's Pythia and GPT-NeoX): config.json keys and
- * weight names, core/README.md ("GPT-NeoX").
+ * weight names, core/families/README.md ("GPT-NeoX").
  *
  * Against the Llama family: one fused query_key_value projection laid out per head (q | k | v),
  * LayerNorm with biases, a plain MLP with biases (exact gelu), biases on the attention

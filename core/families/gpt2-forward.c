@@ -1,6 +1,6 @@
 /* gpt2-forward.c — GPT-2 / DistilGPT-2 forward pass (pre-LN, causal) that keeps everything.
  *
- * Reads top to bottom like the maths in core/README.md ("GPT-2"):
+ * Reads top to bottom like the maths in core/families/README.md ("GPT-2"):
  *   h = wte[ids] + wpe[0..T-1]
  *   per block: a = LN1(h); qkv = a·W_attn + b; per head S = q·kᵀ/√hd, causal softmax, ctx = P·v;
  *              h += concat(ctx)·W_proj + b;  h += gelu_new(LN2(h)·W_fc + b)·W_fc2 + b

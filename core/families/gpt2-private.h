@@ -1,8 +1,8 @@
 /* gpt2-private.h — the `gpt2` family (GPT-2, DistilGPT-2): its weights and forward pass.
  *
  * config.json keys: n_layer, n_head, n_embd, n_positions (or n_ctx), vocab_size, n_inner (null:
- * 4·n_embd), layer_norm_epsilon, activation_function. The maths is in core/README.md ("GPT-2");
- * gpt2.c reads the config and binds the weights, gpt2-forward.c runs the pass. */
+ * 4·n_embd), layer_norm_epsilon, activation_function. The maths is in core/families/README.md
+ * ("GPT-2"); gpt2.c reads the config and binds the weights, gpt2-forward.c runs the pass. */
 #pragma once
 
 #include "family-private.h"

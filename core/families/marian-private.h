@@ -2,8 +2,8 @@
  * an encoder–decoder translation model, its weights, settings and the building blocks its two
  * passes share.
  *
- * config.json keys, weight names and the maths are in core/README.md ("Marian"). marian.c reads
- * the config and binds the weights, marian-blocks.c holds the blocks (embedding, projections,
+ * config.json keys, weight names and the maths are in core/families/README.md ("Marian"). marian.c
+ * reads the config and binds the weights, marian-blocks.c holds the blocks (embedding, projections,
  * attention, post-LN residuals, MLP), marian-forward.c the full pass with capture (its two
  * stacks, AsFamily.encoder and AsFamily.stack) and marian-step.c the one-token-at-a-time decoder of
  * generation (AsFamily.step_decoder_new). */

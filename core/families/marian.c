@@ -1,7 +1,7 @@
 /* marian.c — the `marian` family: config.json keys, the tokenizer, weight names.
  *
- * Weight names (core/README.md, "Marian"): Keras (tf_model.h5, TFMarianMTModel) — the shared
- * embedding model.shared/model.shared/embeddings:0 (older files …/weight:0), under the class
+ * Weight names (core/families/README.md, "Marian"): Keras (tf_model.h5, TFMarianMTModel) — the
+ * shared embedding model.shared/model.shared/embeddings:0 (older files …/weight:0), under the class
  * scope tf_marian_mt_model/model/ the stacks encoder/… and decoder/… with layers.N/… and
  * embed_positions/embeddings:0, and final_logits_bias:0 in a group of its own; safetensors
  * (MarianMTModel) — model.shared.weight, model.{encoder,decoder}.layers.N.…, optional

@@ -1,5 +1,5 @@
 /* phi3.c — the `phi3` family: Microsoft's Phi-3, Phi-3.5 and Phi-4-mini (model_type phi3).
- * config.json keys and weight names: core/README.md ("Phi-3").
+ * config.json keys and weight names: core/families/README.md ("Phi-3").
  *
  * A Llama-shaped decoder (RMSNorm, SwiGLU, sequential residuals, no biases) whose checkpoints
  * fuse q, k and v into one self_attn.qkv_proj [H·hd + 2·K·hd][D] and gate and up into one

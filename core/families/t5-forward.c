@@ -1,7 +1,7 @@
 /* t5-forward.c — the T5 blocks and its encoder–decoder forward pass that keeps everything: the
  * stages of its two stacks (AsFamily.encoder, AsFamily.stack; model/stack-private.h), which the
  * one forward driver runs (forward/pass.c), as Hugging Face's eager modeling_t5.py computes them
- * (core/README.md, "T5"):
+ * (core/families/README.md, "T5"):
  *
  *   B[h][i][j] = rel_bias[bucket(j − i)][h]     the stack's first layer's table, every layer
  *                                               (umT5: each layer's own table, B per layer)

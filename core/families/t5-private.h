@@ -2,9 +2,9 @@
  * Flan-T5, mT5): an encoder–decoder whose attention has no position vectors, only a learned
  * bias per relative-distance bucket added to every head's scores.
  *
- * config.json keys, weight names and the maths are in core/README.md ("T5"). t5.c reads the
- * config and binds the weights, t5-forward.c holds the blocks and the full pass with capture (its
- * two stacks), t5-step.c the one-token-at-a-time decoder of generation. */
+ * config.json keys, weight names and the maths are in core/families/README.md ("T5"). t5.c reads
+ * the config and binds the weights, t5-forward.c holds the blocks and the full pass with capture
+ * (its two stacks), t5-step.c the one-token-at-a-time decoder of generation. */
 #pragma once
 
 #include "family-private.h"

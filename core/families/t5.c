@@ -1,4 +1,5 @@
-/* t5.c — the `t5` family: config.json keys, the tokenizer, weight names (core/README.md, "T5").
+/* t5.c — the `t5` family: config.json keys, the tokenizer, weight names (core/families/README.md,
+ * "T5").
  *
  * Model types t5 (T5 v1.0 with feed_forward_proj "relu"; v1.1 and Flan-T5 with "gated-gelu"),
  * mt5 (the same network; its config's tie_word_embeddings defaults to false) and umt5

@@ -2,13 +2,13 @@
  * (causal, or bidirectional for encoders), cross-attention and generation steps.
  *
  * Every family computes its heads here, so they all compute attention the same way
- * (core/README.md, "Forward maths"): for each query head h, with the key/value head g it shares
- * (g = h / (H/K); K = H without grouped-query attention),
- *   P_h = softmax(q_h·k_gᵀ · scale) under the causal mask (and a sliding window) unless
- * bidirectional (Gemma 2: the scaled scores soft-capped first; T5: an additive bias B_h on the
- * scaled scores, P_h = softmax(q_h·k_gᵀ · scale + B_h)), ctx_h = P_h·v_g
- * where masked weights are exactly 0. P goes to the trace's attention [L][H][T][T], ctx to its
- * contexts [L][H][T][hd] and, heads side by side, to CC for the output projection.
+ * (core/families/README.md, "Forward maths"): for each query head h, with the key/value head g it
+ * shares (g = h / (H/K); K = H without grouped-query attention), P_h = softmax(q_h·k_gᵀ · scale)
+ * under the causal mask (and a sliding window) unless bidirectional (Gemma 2: the scaled scores
+ * soft-capped first; T5: an additive bias B_h on the scaled scores, P_h = softmax(q_h·k_gᵀ · scale
+ * + B_h)), ctx_h = P_h·v_g where masked weights are exactly 0. P goes to the trace's attention
+ * [L][H][T][T], ctx to its contexts [L][H][T][hd] and, heads side by side, to CC for the output
+ * projection.
  *
  * The work is dealt out in (head, block of 64 query rows) units, round robin over the members of
  * the pass's worker team: lower blocks see more keys, so dealing them in turn balances the work,

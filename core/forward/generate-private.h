@@ -1,7 +1,7 @@
 /* generate-private.h — greedy and beam search over a step decoder (step-decoder-private.h), as
  * transformers' generate() runs them (v4.40: generation/utils.py _greedy_search and
  * _beam_search, generation/beam_search.py BeamSearchScorer and BeamHypotheses,
- * generation/logits_process.py); the rules are in core/README.md ("Generation"). */
+ * generation/logits_process.py); the rules are in core/families/README.md ("Generation"). */
 #pragma once
 
 #include <gio/gio.h>

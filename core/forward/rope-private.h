@@ -1,8 +1,8 @@
 /* rope-private.h — rotary position embeddings (RoPE) as Hugging Face computes them.
  *
  * The Llama family and GPT-NeoX rotate each head's query and key by angles that grow with the
- * position (Su et al. 2021, "RoFormer"). Hugging Face's layout (core/README.md, "RoPE"): of the
- * first rotary_dim dims of a head, dim i < rotary_dim/2 pairs with dim i + rotary_dim/2:
+ * position (Su et al. 2021, "RoFormer"). Hugging Face's layout (core/families/README.md, "RoPE"):
+ * of the first rotary_dim dims of a head, dim i < rotary_dim/2 pairs with dim i + rotary_dim/2:
  *   x'[i]       = x[i]·cos(p·f_i) − x[i + r/2]·sin(p·f_i)
  *   x'[i + r/2] = x[i + r/2]·cos(p·f_i) + x[i]·sin(p·f_i)
  * (rotate_half), the dims past rotary_dim pass unchanged (NeoX's partial rotary). The inverse

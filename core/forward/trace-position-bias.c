@@ -1,4 +1,5 @@
-/* trace-position-bias.c — reading a trace's position bias (as-trace.h; core/README.md, "T5").
+/* trace-position-bias.c — reading a trace's position bias (as-trace.h; core/families/README.md,
+ * "T5").
  *
  * T5's relative position bias depends only on the distance j − i from query i to key j, so the
  * trace keeps each head's [2T−1] values of the distances −(T−1) .. T−1 (the stack's, or umT5's

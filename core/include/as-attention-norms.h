@@ -1,5 +1,5 @@
 /* as-attention-norms.h — attention weighted by what each key writes (Kobayashi et al. 2020,
- * "Attention is not only a weight"; core/README.md, "Attention norms").
+ * "Attention is not only a weight"; core/analysis/README.md, "Attention norms").
  *
  * For head h and key j, f_h(x_j) = v_j · O_h is the key's value through the head's slice of the
  * output projection (grouped-query attention: the value of the key/value head it shares); the

@@ -1,6 +1,6 @@
 /* as-attribution.h — direct logit attribution: one token's logit at one position (or the
  * difference of two tokens' logits) split into what every part of the model wrote directly into
- * the residual stream (core/README.md, "Direct logit attribution").
+ * the residual stream (core/analysis/README.md, "Direct logit attribution").
  *
  * The parts are the heads (each head's context through its slice of the output projection), the
  * MLPs, the embeddings (token + positions), the attention output biases and the final norm's own

@@ -20,7 +20,8 @@ typedef enum
 
 typedef struct _AsFamily AsFamily;
 
-/* The special tokens an encoder's input is built from (core/README.md, "Encoders"). Append-only. */
+/* The special tokens an encoder's input is built from (core/families/README.md, "Encoders").
+ * Append-only. */
 typedef enum
 {
   AS_SPECIAL_CLS,  /* [CLS] (BERT, DistilBERT), <s> (RoBERTa): starts the input */

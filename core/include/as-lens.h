@@ -1,5 +1,5 @@
 /* as-lens.h — the logit lens: what the model would predict from each hidden state, read through
- * its own final norm and output head (core/README.md, "Logit lens").
+ * its own final norm and output head (core/analysis/README.md, "Logit lens").
  *
  * Hidden state i uses HF's hidden_states numbering: 0 = the embeddings, i = the input of layer i,
  * L = the last (already through the final norm: its predictions are the model's own). For a
@@ -52,7 +52,7 @@ as_lens_cell (const AsLens *lens, int hidden, int position_index)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsLens, as_lens_free)
 
-/* The fitted lens (core/README.md, "Fitted lens"): per hidden state i < L an affine map
+/* The fitted lens (core/analysis/README.md, "Fitted lens"): per hidden state i < L an affine map
  * y = x·A_i + b_i from hidden state i to hidden state L, fitted on a corpus by ridge-regularised
  * least squares (the least-squares variant of Belrose et al. 2023's tuned lens, which is trained
  * on KL); y is read through the output head alone, as hidden[L] is. */

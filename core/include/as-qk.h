@@ -1,5 +1,6 @@
 /* as-qk.h — the query–key view of one head and one query token: why the head attends where it
- * does (core/README.md, "Query–key view"), as BertViz's neuron view shows it, for every family.
+ * does (core/analysis/README.md, "Query–key view"), as BertViz's neuron view shows it, for every
+ * family.
  *
  * q is the query as the scores use it (after RoPE and a per-head q-norm where the model has
  * them; the trace keeps no query before RoPE), k_j every key of the head's key/value head, and

@@ -42,9 +42,9 @@ AsTokenizer *as_tokenizer_load_folder (const char *folder, GError **error);
 
 /* The tokenizer of a Marian translation model folder (Hugging Face's MarianTokenizer):
  * SentencePiece models source.spm and target.spm, the joint vocabulary vocab.json, the special
- * token strings from tokenizer_config.json / special_tokens_map.json (core/README.md, "Marian
- * tokenizer"). Fails naming the folder and the missing file, or vocab.json and a missing special
- * token. */
+ * token strings from tokenizer_config.json / special_tokens_map.json (core/tokenizers/README.md,
+ * "Marian tokenizer"). Fails naming the folder and the missing file, or vocab.json and a missing
+ * special token. */
 AsTokenizer *as_tokenizer_load_marian (const char *folder, GError **error);
 
 void as_tokenizer_free (AsTokenizer *tokenizer);

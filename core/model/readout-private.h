@@ -2,7 +2,7 @@
  * of every layer's attention, the norms that rescale what the residual stream receives, the
  * final norm and the output matrix. Direct logit attribution (analysis/attribution.c) and the
  * attention norms read these to split a logit into the heads' and MLPs' parts
- * (core/README.md, "Direct logit attribution"). A stack fills it in its `readout` hook
+ * (core/analysis/README.md, "Direct logit attribution"). A stack fills it in its `readout` hook
  * (stack-private.h); the attention norms and the query–key view read the layers' pieces of
  * post-norm stacks too. The pointers borrow the model's weights. Private to the core. */
 #pragma once

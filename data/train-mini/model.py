@@ -2,7 +2,7 @@
 parameters are laid out exactly like Hugging Face's GPT-2 Conv1D weights ([in, out]), so that
 export.py can write them to tf_model.h5 without any transposition.
 
-The maths is core/README.md "GPT-2"; forward() can also return every layer's attention
+The maths is core/families/README.md "GPT-2"; forward() can also return every layer's attention
 probabilities [L][B][H][T][T] for the head statistics.
 """
 

@@ -1,14 +1,14 @@
 /* test-cli-lens-fit.c — the fitted lens (`attnscope lens --fit CORPUS --save LENS.h5`, then
- * `lens --with LENS.h5`; core/README.md "Fitted lens") against the same ridge least squares
- * solved with PyTorch (tests/reference/lens_reference.py fit-check): on GPT-2 (attnscope-mini),
- * a BERT masked-LM head (attnscope-mini-bert), the Llama family and Gemma 2 (random models with
- * tiny-gpt2's tokenizer), a corpus of 60 generated lines. The maps
- * within 1e-4 of their largest entry and 1e-4 in Frobenius norm, the held-out KL of both lenses
- * within 1e-3 relative; on held-out lines the fitted lens is closer to the final distribution
- * than the logit lens at every hidden state; `lens --with` probabilities within 1e-4 relative of
- * the reference reading through the same maps; the last hidden state is unchanged. Bad input:
- * an empty corpus, fewer than five lines, too few positions, a lens of another model (named,
- * with both fingerprints), --save without --fit, --fit with --text; no file is left behind. */
+ * `lens --with LENS.h5`; core/analysis/README.md "Fitted lens") against the same ridge least
+ * squares solved with PyTorch (tests/reference/lens_reference.py fit-check): on GPT-2
+ * (attnscope-mini), a BERT masked-LM head (attnscope-mini-bert), the Llama family and Gemma 2
+ * (random models with tiny-gpt2's tokenizer), a corpus of 60 generated lines. The maps within 1e-4
+ * of their largest entry and 1e-4 in Frobenius norm, the held-out KL of both lenses within 1e-3
+ * relative; on held-out lines the fitted lens is closer to the final distribution than the logit
+ * lens at every hidden state; `lens --with` probabilities within 1e-4 relative of the reference
+ * reading through the same maps; the last hidden state is unchanged. Bad input: an empty corpus,
+ * fewer than five lines, too few positions, a lens of another model (named, with both
+ * fingerprints), --save without --fit, --fit with --text; no file is left behind. */
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>

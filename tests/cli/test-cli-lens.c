@@ -1,5 +1,5 @@
-/* test-cli-lens.c — `attnscope lens` (the logit lens, core/README.md "Logit lens") against an
- * independent PyTorch reading of the same hidden states (tests/reference/lens_reference.py) on
+/* test-cli-lens.c — `attnscope lens` (the logit lens, core/analysis/README.md "Logit lens") against
+ * an independent PyTorch reading of the same hidden states (tests/reference/lens_reference.py) on
  * every family: GPT-2 (attnscope-mini), Llama with grouped-query attention (BF16, sharded),
  * GPT-NeoX, Gemma 2 with its final soft-cap, a BERT masked-LM head (attnscope-mini-bert) and a
  * Marian decoder (attnscope-mini-en-de); the last hidden state equals `predict`; bad input. */

@@ -6,7 +6,7 @@ Subcommands:
              [--std 0.05] [--safetensors] [--no-h5] [--tokenizer-from DIR] ...
       a random GPT-2 in the exact Hugging Face folder layout (core/README.md, "Model folders"; core/io/README.md, "Weight files")
   expected MODEL_DIR OUT.h5 --ids 1,2,3 [--ids ...]
-      core/README.md "GPT-2" in torch float32; per sequence a group /seq<N> with ids, attentions, q, k, v,
+      core/families/README.md "GPT-2" in torch float32; per sequence a group /seq<N> with ids, attentions, q, k, v,
       contexts, attn_out, hidden_states, logits (all positions)
   bench MODEL_DIR --tokens 8,64,256,1024 --repeat N [--json]
       times the forward as HF's GPT2LMHeadModel runs it with output_attentions and
@@ -17,7 +17,7 @@ Subcommands:
   selfcheck
       compares this torch implementation with a naive float64 numpy loop on a small model
 
-The maths is written here from core/README.md ("GPT-2"), not taken from transformers (not installed): the
+The maths is written here from core/families/README.md ("GPT-2"), not taken from transformers (not installed): the
 ops mirror HF's modeling_gpt2 (Conv1D = addmm, heads split from c_attn, scores / sqrt(hd), causal
 mask, softmax, P·v, c_proj, residual, LayerNorm, gelu_new, tied lm_head), so `bench` costs what
 HF costs. Uses /usr/bin/python3 with Debian's python3-torch, python3-h5py, python3-numpy.
@@ -272,7 +272,7 @@ def cmd_check_dump(a):
 
 
 def naive_forward(cfg, w, ids):
-    """core/README.md "GPT-2" with explicit float64 loops over heads, queries and keys."""
+    """core/families/README.md "GPT-2" with explicit float64 loops over heads, queries and keys."""
     w = {k: np.asarray(v, dtype=np.float64) for k, v in w.items()}
     d, nh = cfg["n_embd"], cfg["n_head"]
     hd, t, eps = d // nh, len(ids), cfg["layer_norm_epsilon"]
