@@ -7,11 +7,16 @@
  * gives them): the kept one is given figure after figure — 5 heads computed, then 9 (a new figure
  * with copies of the same values), another colour range, a head switched off, another highlighted
  * head — and after each the number of thumbnails it drew anew is checked, and its drawing against
- * the fresh widget's drawing of the same figure. */
+ * the fresh widget's drawing of the same figure. Inside the thumbnails both equal the drawing of
+ * ar_grid_render in one piece (the widget's drawing before it kept parts) within 3 levels of 255
+ * in every channel: the antialiased seams between cells, composed in a thumbnail's node over
+ * transparency rather than over the figure, round differently. */
 #include <adwaita.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "attnscope-figure-widget.h"
 #include "attnscope-head-grid-view.h"
 #include "figure.h"
 #include "grid-render.h"
@@ -125,6 +130,64 @@ differing_pixels (cairo_surface_t *a, cairo_surface_t *b)
   return n;
 }
 
+/* FIGURE drawn whole by ar_grid_render (in the screen's style, as GRID shows it), into one Cairo
+ * node as the widget drew it before it kept its drawing in parts. */
+static cairo_surface_t *
+whole_drawing (AttnscopeHeadGridView *grid, ArBuiltFigure *figure)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (grid)), h = gtk_widget_get_height (GTK_WIDGET (grid));
+  ArFigureParts parts;
+  attnscope_figure_widget_restyle (figure, &parts);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  ar_figure_render (cr, &parts.figure, w, h);
+  cairo_destroy (cr);
+  GskRenderNode *node = gtk_snapshot_free_to_node (snapshot);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  gsk_render_node_unref (node);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* The pixels inside the thumbnails (2 pixels in from their edges, where the antialiased frame
+ * and cells meet) that differ between A and B, drawings of FIGURE at their size, by more than
+ * TOLERANCE in a channel; *MAX_DIFF the largest difference in a channel. */
+static int
+differing_thumb_pixels (cairo_surface_t *a, cairo_surface_t *b, ArBuiltFigure *figure,
+                        int tolerance, int *max_diff)
+{
+  *max_diff = 0;
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+  int stride = cairo_image_surface_get_stride (a);
+  const guint8 *pa = cairo_image_surface_get_data (a), *pb = cairo_image_surface_get_data (b);
+  ArFigureParts parts;
+  attnscope_figure_widget_restyle (figure, &parts);
+  int n = 0;
+  for (int l = 0; l < L; l++)
+    for (int hd = 0; hd < H; hd++)
+      {
+        double x, y, size;
+        ar_grid_get_thumb_rect (&parts.grid, w, h, l, hd, &x, &y, &size);
+        g_assert_cmpfloat (size, >, 8);
+        for (int py = (int) ceil (y) + 2; py < (int) floor (y + size) - 2; py++)
+          for (int px = (int) ceil (x) + 2; px < (int) floor (x + size) - 2; px++)
+            {
+              int worst = 0;
+              for (int c = 0; c < 4; c++)
+                worst = MAX (worst, abs (pa[(gsize) py * stride + 4 * px + c]
+                                         - pb[(gsize) py * stride + 4 * px + c]));
+              *max_diff = MAX (*max_diff, worst);
+              n += worst > tolerance;
+            }
+      }
+  return n;
+}
+
 static AttnscopeHeadGridView *kept, *fresh;
 
 /* Shows SPEC on the kept grid and on the fresh one (emptied first); checks the thumbnails the
@@ -150,6 +213,16 @@ show (const Spec *spec, int expect_redrawn, const char *what)
   g_test_message ("%s: %d thumbnails drawn anew, %d pixels differ from a fresh drawing", what,
                   redrawn, differ);
   g_assert_cmpint (differ, ==, 0);
+  /* the thumbnails as ar_grid_render draws them in one piece */
+  cairo_surface_t *whole = whole_drawing (fresh, figure);
+  int max_diff, differ_inside = differing_thumb_pixels (whole, fresh_pixels, figure, 0, &max_diff);
+  g_test_message ("  %d pixels differ from ar_grid_render's drawing, %d of them inside thumbnails, "
+                  "by at most %d in a channel",
+                  differing_pixels (whole, fresh_pixels), differ_inside, max_diff);
+  /* the thumbnail nodes compose their cells over transparency, the whole drawing over the
+   * background: the antialiased seams between cells round differently, by a few levels at most */
+  g_assert_cmpint (differing_thumb_pixels (whole, fresh_pixels, figure, 3, &max_diff), ==, 0);
+  cairo_surface_destroy (whole);
   cairo_surface_destroy (fresh_pixels);
   return kept_pixels;
 }

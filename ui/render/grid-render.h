@@ -82,7 +82,8 @@ typedef cairo_t *(*ArGridThumbTarget) (gpointer data, int layer, int head, doubl
  * text gets a head at a time): onto CR (unless NULL) everything but the thumbnails' cells and
  * crosses — title, captions, frames, labels, key, colour bar; then each thumbnail's cells and
  * cross onto the context TARGET (unless NULL) gives for it. The thumbnails drawn over the rest
- * make the drawing of ar_grid_render. */
+ * make the drawing of ar_grid_render (composed over another surface than the rest, the
+ * antialiased seams between cells may round a few levels apart). */
 void ar_grid_render_parts (cairo_t *cr, const ArGridFigure *fig, double width, double height,
                            ArGridThumbTarget target, gpointer data);
 
