@@ -47,6 +47,12 @@ attnscope_head_grid_view_set_figure (AttnscopeHeadGridView *self, ArBuiltFigure 
   g_clear_pointer (&self->cross_stats, g_free);
   attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
                                    attnscope_figure_widget_same_size);
+  if (figure == NULL)
+    {
+      /* nothing to keep: the kept drawing would hold the last figure (and what it references) */
+      attnscope_grid_drawing_free (self->drawing);
+      self->drawing = attnscope_grid_drawing_new ();
+    }
   const ArGridFigure *fig = grid (self);
   if (fig != NULL && stats != NULL && stats->n_layer == fig->n_layers
       && stats->n_head == fig->n_heads)
