@@ -354,39 +354,56 @@ draw_cross (cairo_t *cr, const ArRenderStyle *style, double x, double y, double 
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
 }
 
+/* What draw_thumb draws of a thumbnail: its cells and, for a switched-off head, the cross over
+ * them; its frame (the highlight) and pattern label. */
+enum
+{
+  THUMB_CELLS = 1 << 0,
+  THUMB_FRAME = 1 << 1,
+  THUMB_ALL = THUMB_CELLS | THUMB_FRAME,
+};
+
 static void
 draw_thumb (cairo_t *cr, PangoContext *pc, const ArRenderStyle *style, const ArGridFigure *fig,
-            const Layout *lo, int l, int h, int label_length)
+            const Layout *lo, int l, int h, int label_length, int what)
 {
   int t = fig->n_tokens;
   double x = lo->x0 + h * lo->pitch_x, y = lo->y0 + l * lo->pitch_y;
-  const double *range = fig->head_ranges != NULL
-                            ? fig->head_ranges + 2 * ((gsize) l * fig->n_heads + h)
-                            : (const double[]){ fig->vmin, fig->vmax };
-  ArMatrixPaint paint = {
-    .colormap = fig->colormap,
-    .vmin = range[0],
-    .vmax = range[1],
-    .log = fig->log_colors,
-    .mask_upper = fig->mask_upper,
-    .window = fig->mask_upper && fig->layer_windows != NULL ? fig->layer_windows[l] : 0,
-    .masked = style->masked,
-  };
-  if (fig->log_colors && fig->head_ranges != NULL)
-    paint.vmin = MAX (paint.vmin, 1e-4 * paint.vmax);
-  int keys = fig->n_keys > 0 ? fig->n_keys : t;
-  const float *matrix = fig->attn + ((gsize) l * fig->n_heads + h) * t * keys; /* [T][keys] */
-  ar_matrix_paint (cr, &paint, matrix, t, keys, x, y, lo->size / keys, lo->size / t);
+  if (what & THUMB_CELLS)
+    {
+      const double *range = fig->head_ranges != NULL
+                                ? fig->head_ranges + 2 * ((gsize) l * fig->n_heads + h)
+                                : (const double[]){ fig->vmin, fig->vmax };
+      ArMatrixPaint paint = {
+        .colormap = fig->colormap,
+        .vmin = range[0],
+        .vmax = range[1],
+        .log = fig->log_colors,
+        .mask_upper = fig->mask_upper,
+        .window = fig->mask_upper && fig->layer_windows != NULL ? fig->layer_windows[l] : 0,
+        .masked = style->masked,
+      };
+      if (fig->log_colors && fig->head_ranges != NULL)
+        paint.vmin = MAX (paint.vmin, 1e-4 * paint.vmax);
+      int keys = fig->n_keys > 0 ? fig->n_keys : t;
+      const float *matrix = fig->attn + ((gsize) l * fig->n_heads + h) * t * keys; /* [T][keys] */
+      ar_matrix_paint (cr, &paint, matrix, t, keys, x, y, lo->size / keys, lo->size / t);
+    }
 
-  gboolean on = l == fig->highlight_layer && h == fig->highlight_head;
-  cairo_set_line_width (cr, on ? 2.5 : 1.0);
-  ar_render_set_rgb (cr, on ? style->accent : style->grid);
-  double inset = on ? -1.25 : -0.5;
-  cairo_rectangle (cr, x + inset, y + inset, lo->size - 2 * inset, lo->size - 2 * inset);
-  cairo_stroke (cr);
-  if (fig->crossed != NULL && fig->crossed[l * fig->n_heads + h])
+  if (what & THUMB_FRAME)
+    {
+      gboolean on = l == fig->highlight_layer && h == fig->highlight_head;
+      cairo_set_line_width (cr, on ? 2.5 : 1.0);
+      ar_render_set_rgb (cr, on ? style->accent : style->grid);
+      double inset = on ? -1.25 : -0.5;
+      cairo_rectangle (cr, x + inset, y + inset, lo->size - 2 * inset, lo->size - 2 * inset);
+      cairo_stroke (cr);
+    }
+  if ((what & THUMB_CELLS) && fig->crossed != NULL && fig->crossed[l * fig->n_heads + h])
     draw_cross (cr, style, x, y, lo->size);
 
+  if (!(what & THUMB_FRAME))
+    return;
   if (fig->pattern_labels != NULL)
     {
       PangoLayout *layout = ar_text_layout (pc, style, fig->pattern_labels[l * fig->n_heads + h],
@@ -442,8 +459,9 @@ draw_groups (cairo_t *cr, const ArRenderStyle *style, const ArGridFigure *fig, c
   cairo_fill (cr);
 }
 
-void
-ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double height)
+/* The grid, or with WHAT = THUMB_FRAME all but the thumbnails' cells and crosses. */
+static void
+render (cairo_t *cr, const ArGridFigure *fig, double width, double height, int what)
 {
   const ArRenderStyle *style = ar_render_style_or_default (fig->style);
   PangoContext *pc = ar_text_context_new ();
@@ -460,7 +478,7 @@ ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double heigh
       draw_groups (cr, style, fig, &lo);
       for (int l = 0; l < fig->n_layers; l++)
         for (int h = 0; h < fig->n_heads; h++)
-          draw_thumb (cr, pc, style, fig, &lo, l, h, lo.label_length);
+          draw_thumb (cr, pc, style, fig, &lo, l, h, lo.label_length, what);
       if (lo.key_h > 0)
         {
           PangoLayout *layout = key_layout (pc, style, fig, width);
@@ -480,6 +498,37 @@ ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double heigh
     }
   cairo_restore (cr);
   g_object_unref (pc);
+}
+
+void
+ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double height)
+{
+  render (cr, fig, width, height, THUMB_ALL);
+}
+
+void
+ar_grid_render_parts (cairo_t *cr, const ArGridFigure *fig, double width, double height,
+                      ArGridThumbTarget target, gpointer data)
+{
+  if (cr != NULL)
+    render (cr, fig, width, height, THUMB_FRAME);
+  if (target == NULL || !has_data (fig))
+    return;
+  const ArRenderStyle *style = ar_render_style_or_default (fig->style);
+  Layout lo;
+  layout_only (&lo, fig, width, height);
+  if (lo.size <= 0)
+    return;
+  for (int l = 0; l < fig->n_layers; l++)
+    for (int h = 0; h < fig->n_heads; h++)
+      {
+        cairo_t *thumb
+            = target (data, l, h, lo.x0 + h * lo.pitch_x, lo.y0 + l * lo.pitch_y, lo.size);
+        if (thumb == NULL)
+          continue;
+        draw_thumb (thumb, NULL, style, fig, &lo, l, h, lo.label_length, THUMB_CELLS);
+        cairo_destroy (thumb);
+      }
 }
 
 gboolean

@@ -72,6 +72,30 @@ double ar_grid_get_height_for_width (const ArGridFigure *fig, double width);
 
 void ar_grid_render (cairo_t *cr, const ArGridFigure *fig, double width, double height);
 
+/* Where ar_grid_render_parts draws the thumbnail of (LAYER, HEAD), whose cells span the square
+ * (X, Y) to (X + SIZE, Y + SIZE) in figure units: a new cairo context (the renderer draws the
+ * cells and a switched-off head's cross into it and destroys it), or NULL to leave it out. */
+typedef cairo_t *(*ArGridThumbTarget) (gpointer data, int layer, int head, double x, double y,
+                                       double size);
+
+/* The grid in parts, for a widget that keeps each thumbnail's drawing (the heads grid of a long
+ * text gets a head at a time): onto CR (unless NULL) everything but the thumbnails' cells and
+ * crosses — title, captions, frames, labels, key, colour bar; then each thumbnail's cells and
+ * cross onto the context TARGET (unless NULL) gives for it. The thumbnails drawn over the rest
+ * make the drawing of ar_grid_render (composed over another surface than the rest, the
+ * antialiased seams between cells may round a few levels apart). */
+void ar_grid_render_parts (cairo_t *cr, const ArGridFigure *fig, double width, double height,
+                           ArGridThumbTarget target, gpointer data);
+
+/* TRUE when A and B draw the same in ar_grid_render_parts' CR (all but the thumbnails' cells and
+ * crosses) at one size: the same texts, labels, highlight, colour bar and layout. */
+gboolean ar_grid_same_frame (const ArGridFigure *a, const ArGridFigure *b);
+
+/* TRUE when the thumbnail of (LAYER, HEAD) draws the same cells and cross in A and B (both
+ * with data, of one shape): its values to the bit, its colours, masked cells and cross. Where it
+ * goes is the layout's (ar_grid_same_frame). */
+gboolean ar_grid_same_thumb (const ArGridFigure *a, const ArGridFigure *b, int layer, int head);
+
 /* The head whose thumbnail (or pattern label) is under (X, Y): TRUE and *LAYER, *HEAD. */
 gboolean ar_grid_hit (const ArGridFigure *fig, double width, double height, double x, double y,
                       int *layer, int *head);

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "attnscope-figure-widget.h"
+#include "attnscope-grid-drawing.h"
 #include "render-text.h"
 #include "view-selection.h"
 
@@ -16,6 +17,7 @@ struct _AttnscopeHeadGridView
   double *stats;          /* [L][H][AS_HEAD_STAT_COUNT] or NULL */
   double *cross_stats;    /* [L][H][AS_CROSS_STAT_COUNT] of a cross-attention grid, or NULL */
   gboolean bidirectional; /* the statistics of an encoder: next, [CLS] and [SEP] too */
+  AttnscopeGridDrawing *drawing; /* the kept drawing: only changed thumbnails are drawn anew */
 };
 
 G_DEFINE_FINAL_TYPE (AttnscopeHeadGridView, attnscope_head_grid_view, GTK_TYPE_WIDGET)
@@ -45,6 +47,12 @@ attnscope_head_grid_view_set_figure (AttnscopeHeadGridView *self, ArBuiltFigure 
   g_clear_pointer (&self->cross_stats, g_free);
   attnscope_figure_widget_replace (GTK_WIDGET (self), &self->figure, figure,
                                    attnscope_figure_widget_same_size);
+  if (figure == NULL)
+    {
+      /* nothing to keep: the kept drawing would hold the last figure (and what it references) */
+      attnscope_grid_drawing_free (self->drawing);
+      self->drawing = attnscope_grid_drawing_new ();
+    }
   const ArGridFigure *fig = grid (self);
   if (fig != NULL && stats != NULL && stats->n_layer == fig->n_layers
       && stats->n_head == fig->n_heads)
@@ -84,7 +92,8 @@ attnscope_head_grid_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     return;
   ArFigureParts parts;
   attnscope_figure_widget_restyle (self->figure, &parts);
-  attnscope_figure_widget_snapshot (widget, snapshot, &parts.figure);
+  attnscope_grid_drawing_snapshot (self->drawing, snapshot, self->figure, &parts,
+                                   gtk_widget_get_width (widget), gtk_widget_get_height (widget));
 }
 
 static void
@@ -221,6 +230,7 @@ attnscope_head_grid_view_finalize (GObject *object)
 {
   AttnscopeHeadGridView *self = ATTNSCOPE_HEAD_GRID_VIEW (object);
   g_clear_pointer (&self->figure, ar_built_figure_unref);
+  g_clear_pointer (&self->drawing, attnscope_grid_drawing_free);
   g_free (self->stats);
   g_free (self->cross_stats);
   G_OBJECT_CLASS (attnscope_head_grid_view_parent_class)->finalize (object);
@@ -249,9 +259,17 @@ attnscope_head_grid_view_class_init (AttnscopeHeadGridViewClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
+int
+attnscope_head_grid_view_get_redrawn (AttnscopeHeadGridView *self)
+{
+  g_return_val_if_fail (ATTNSCOPE_IS_HEAD_GRID_VIEW (self), 0);
+  return attnscope_grid_drawing_get_redrawn (self->drawing);
+}
+
 static void
 attnscope_head_grid_view_init (AttnscopeHeadGridView *self)
 {
+  self->drawing = attnscope_grid_drawing_new ();
   attnscope_figure_widget_init (GTK_WIDGET (self), G_CALLBACK (on_query_tooltip),
                                 G_CALLBACK (on_click_released));
 }

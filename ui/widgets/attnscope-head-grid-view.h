@@ -40,4 +40,8 @@ gboolean attnscope_head_grid_view_head_at (AttnscopeHeadGridView *self, double x
                                            int *layer, int *head);
 char *attnscope_head_grid_view_dup_tooltip (AttnscopeHeadGridView *self, int layer, int head);
 
+/* How many thumbnails its last drawing drew anew; the others it kept from the figure before, which
+ * drew them alike (attnscope-grid-drawing.h). */
+int attnscope_head_grid_view_get_redrawn (AttnscopeHeadGridView *self);
+
 G_END_DECLS

@@ -262,6 +262,26 @@ attnscope_thumbnail_stream_build_partial (AttnscopeThumbnailStream *self,
   return built;
 }
 
+typedef struct
+{
+  graphene_rect_t shown;
+  int n_heads;
+  int *out;
+  int n;
+} VisibleHeads;
+
+/* ar_grid_render_parts' target that draws nothing: the heads whose thumbnail meets the part
+ * shown (the layout measured once for all of them). */
+static cairo_t *
+collect_visible (gpointer data, int layer, int head, double x, double y, double size)
+{
+  VisibleHeads *visible = data;
+  graphene_rect_t thumb = GRAPHENE_RECT_INIT ((float) x, (float) y, (float) size, (float) size);
+  if (graphene_rect_intersection (&thumb, &visible->shown, NULL))
+    visible->out[visible->n++] = layer * visible->n_heads + head;
+  return NULL;
+}
+
 int
 attnscope_head_grid_visible_heads (AttnscopeHeadGridView *grid, int *out)
 {
@@ -288,16 +308,7 @@ attnscope_head_grid_visible_heads (AttnscopeHeadGridView *grid, int *out)
       if (gtk_adjustment_get_page_size (v) > 0)
         graphene_rect_intersection (&shown, &port, &shown);
     }
-  int n = 0;
-  for (int l = 0; l < fig->n_layers; l++)
-    for (int h = 0; h < fig->n_heads; h++)
-      {
-        double x, y, size;
-        ar_grid_get_thumb_rect (fig, width, height, l, h, &x, &y, &size);
-        graphene_rect_t thumb
-            = GRAPHENE_RECT_INIT ((float) x, (float) y, (float) size, (float) size);
-        if (graphene_rect_intersection (&thumb, &shown, NULL))
-          out[n++] = l * fig->n_heads + h;
-      }
-  return n;
+  VisibleHeads visible = { shown, fig->n_heads, out, 0 };
+  ar_grid_render_parts (NULL, fig, width, height, collect_visible, &visible);
+  return visible.n;
 }
