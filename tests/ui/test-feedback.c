@@ -206,15 +206,15 @@ test_clipped (void)
   g_unlink (path);
 }
 
-/* The texts of the labels below WIDGET. */
+/* The labels below WIDGET that are shown. */
 static void
-collect_labels (GtkWidget *widget, GPtrArray *texts)
+collect_labels (GtkWidget *widget, GPtrArray *labels)
 {
   if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget))
-    g_ptr_array_add (texts, (gpointer) gtk_label_get_text (GTK_LABEL (widget)));
+    g_ptr_array_add (labels, widget);
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
        c = gtk_widget_get_next_sibling (c))
-    collect_labels (c, texts);
+    collect_labels (c, labels);
 }
 
 typedef struct
@@ -223,17 +223,26 @@ typedef struct
   int n;
 } MaskedShown;
 
-/* Whether the page shows "masked" in WANT->n cells. */
+/* Whether the page shows "masked" in WANT->n cells, each with the tooltip that says why, and no
+ * other cell has that tooltip. */
 static gboolean
 masked_shown (gpointer user_data)
 {
   const MaskedShown *want = user_data;
-  g_autoptr (GPtrArray) texts = g_ptr_array_new ();
-  collect_labels (GTK_WIDGET (want->page), texts);
-  int shown = 0;
-  for (guint i = 0; i < texts->len; i++)
-    shown += g_strcmp0 (texts->pdata[i], "masked") == 0;
-  return shown == want->n;
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  collect_labels (GTK_WIDGET (want->page), labels);
+  int shown = 0, explained = 0;
+  for (guint i = 0; i < labels->len; i++)
+    {
+      gboolean masked = g_strcmp0 (gtk_label_get_text (labels->pdata[i]), "masked") == 0;
+      const char *tooltip = gtk_widget_get_tooltip_text (labels->pdata[i]);
+      gboolean says_why = g_strcmp0 (tooltip, "The model cannot attend to a later token") == 0;
+      if (says_why != masked)
+        return FALSE;
+      shown += masked;
+      explained += says_why;
+    }
+  return shown == want->n && explained == want->n;
 }
 
 static void
@@ -257,6 +266,10 @@ test_masked_in_table (void)
   /* the table is short enough to show every row (its row widgets come with its layout) */
   MaskedShown want = { page, n - 2 };
   g_assert_true (gui_test_wait_until (masked_shown, &want, TIMEOUT_MS));
+  /* the last token selected: nothing is masked, and the tooltips went with the word */
+  attnscope_view_state_set_selected_token (gui_test_view_state (window), n - 1);
+  MaskedShown none = { page, 0 };
+  g_assert_true (gui_test_wait_until (masked_shown, &none, TIMEOUT_MS));
   attnscope_view_state_set_selected_token (gui_test_view_state (window), -1);
 }
 

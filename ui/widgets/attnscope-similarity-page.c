@@ -362,10 +362,14 @@ show_attention (GtkListItem *item)
                               ? g_strdup (_ ("masked"))
                               : ar_format_number (attnscope_similarity_row_get_attention (row), 4);
   gtk_label_set_text (item_label (item), text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (item_label (item)),
-                               attnscope_similarity_row_get_masked (row)
-                                   ? _ ("The model cannot attend to a later token")
-                                   : NULL);
+  /* only when it changes: setting a tooltip asks the display where the pointer is, a round trip
+   * per cell that made a long text's first visit of the page wait on the X server */
+  const char *tooltip = attnscope_similarity_row_get_masked (row)
+                            ? _ ("The model cannot attend to a later token")
+                            : NULL;
+  GtkWidget *label = GTK_WIDGET (item_label (item));
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (label), tooltip) != 0)
+    gtk_widget_set_tooltip_text (label, tooltip);
 }
 
 /* Shows the row of ITEM with SHOW, now and whenever the row's values change. */
