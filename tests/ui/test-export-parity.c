@@ -67,6 +67,33 @@ typedef struct
   gboolean no_space_marks;
 } DialogChoices;
 
+/* Appends `attnscope COMMAND --model M --text T -o CLI_PNG OPTIONS... ARGS...` to ARGV (which may
+ * hold a prefix such as env), runs it and asserts its file has WINDOW_PNG's bytes. */
+static void
+assert_command_png (const char *name, GPtrArray *argv, const char *command,
+                    const char *const *options, const char *const *args, const char *window_png,
+                    const char *cli_png)
+{
+  const char *head[] = {
+    g_getenv ("ATTNSCOPE_BIN"),
+    command,
+    "--model",
+    current_model,
+    "--text",
+    current_text,
+    "-o",
+    cli_png,
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (head); i++)
+    g_ptr_array_add (argv, (char *) head[i]);
+  for (int i = 0; options != NULL && options[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) options[i]);
+  for (int i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  gui_test_assert_same_png (name, (const char *const *) argv->pdata, window_png, cli_png);
+}
+
 /* Exports page PAGE_NAME of the window with the dialog's CHOICES (NULL: as shown) and runs
  * `attnscope export --model FIXTURE --text TEXT ARGS... -o FILE --scale SCALE`; asserts both wrote
  * the same bytes, and that the command the window records for the export (its sidecar's) holds
@@ -124,22 +151,8 @@ check_parity_with (const char *name, const char *page_name, double scale,
       g_ptr_array_add (argv, (char *) "env");
       g_ptr_array_add (argv, cli_env);
     }
-  const char *head[] = { g_getenv ("ATTNSCOPE_BIN"),
-                         "export",
-                         "--model",
-                         current_model,
-                         "--text",
-                         current_text,
-                         "-o",
-                         cli_png,
-                         "--scale",
-                         scale_arg };
-  for (gsize i = 0; i < G_N_ELEMENTS (head); i++)
-    g_ptr_array_add (argv, (char *) head[i]);
-  for (int i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-  gui_test_assert_same_png (name, (const char *const *) argv->pdata, window_png, cli_png);
+  const char *scale_options[] = { "--scale", scale_arg, NULL };
+  assert_command_png (name, argv, "export", scale_options, args, window_png, cli_png);
 }
 
 /* The same for the page as it is shown. */
@@ -163,20 +176,7 @@ check_attribute_parity (const char *name, const char *const *args)
   g_assert_true (gui_export_write (window, page, window_png, 1, &error));
   g_assert_no_error (error);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  const char *head[] = { g_getenv ("ATTNSCOPE_BIN"),
-                         "attribute",
-                         "--model",
-                         current_model,
-                         "--text",
-                         current_text,
-                         "-o",
-                         cli_png };
-  for (gsize i = 0; i < G_N_ELEMENTS (head); i++)
-    g_ptr_array_add (argv, (char *) head[i]);
-  for (int i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-  gui_test_assert_same_png (name, (const char *const *) argv->pdata, window_png, cli_png);
+  assert_command_png (name, argv, "attribute", NULL, args, window_png, cli_png);
 }
 
 /* The bytes of the window's export of PAGE_NAME as shown, to compare two views. */
