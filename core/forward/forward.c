@@ -108,8 +108,40 @@ largest_fitting (const AsModel *model, const AsForwardOptions *options, guint64 
   return lo;
 }
 
+/* OPTIONS as a pass over N_IDS tokens runs them: when the automatic choice would keep matrices
+ * that do not fit the memory budget, the attention is kept on demand instead (SCRATCH holds those
+ * options) — the choice is by the budget, not only by the matrices' size. */
+static const AsForwardOptions *
+fit_attention (const AsModel *model, int n_ids, const AsForwardOptions *options,
+               AsForwardOptions *scratch)
+{
+  if (!as_attention_choice_automatic (options != NULL ? options->attention : AS_ATTENTION_AUTO)
+      || as_forward_trace_shape (model, n_ids, options).attention_on_demand
+      || as_forward_bytes (model, n_ids, options) <= as_forward_budget (model))
+    return options;
+  *scratch = options != NULL ? *options : (AsForwardOptions){ 0 };
+  scratch->attention = AS_ATTENTION_ON_DEMAND;
+  return scratch;
+}
+
+/* The most tokens that fit BUDGET with the attention's storage OPTIONS ask for. */
+static int max_tokens_as_asked (const AsModel *model, const AsForwardOptions *options,
+                                guint64 budget);
+
 int
 as_forward_max_tokens (const AsModel *model, const AsForwardOptions *options, guint64 budget)
+{
+  int as_asked = max_tokens_as_asked (model, options, budget);
+  if (!as_attention_choice_automatic (options != NULL ? options->attention : AS_ATTENTION_AUTO))
+    return as_asked;
+  /* the automatic choice keeps on demand what would not fit with the matrices (fit_attention) */
+  AsForwardOptions on_demand = options != NULL ? *options : (AsForwardOptions){ 0 };
+  on_demand.attention = AS_ATTENTION_ON_DEMAND;
+  return MAX (as_asked, max_tokens_as_asked (model, &on_demand, budget));
+}
+
+static int
+max_tokens_as_asked (const AsModel *model, const AsForwardOptions *options, guint64 budget)
 {
   /* the bytes grow with T, except where a trace starts computing attention on demand: they drop
    * there, so search above that length first, then below it */
@@ -209,8 +241,11 @@ as_forward (AsModel *model, const int32_t *ids, int n_ids, const AsForwardOption
   g_return_val_if_fail (model != NULL, NULL);
   const AsConfig *c = as_model_get_config (model);
   const int32_t *type_ids = options != NULL ? options->type_ids : NULL;
-  if (!check_single_stack (model, error) || !check_ids (model, ids, n_ids, type_ids, error)
-      || !check_memory (model, n_ids, options, error))
+  if (!check_single_stack (model, error) || !check_ids (model, ids, n_ids, type_ids, error))
+    return NULL;
+  AsForwardOptions fitted;
+  options = fit_attention (model, n_ids, options, &fitted);
+  if (!check_memory (model, n_ids, options, error))
     return NULL;
   AsTrace *trace = as_pass_run (c->ops->stack, c, as_model_get_weights (model),
                                 as_model_get_tokenizer (model), ids, n_ids, NULL, options, error);

@@ -154,6 +154,16 @@ as_attention_set_process_default (AsAttentionStorage storage)
 }
 
 gboolean
+as_attention_choice_automatic (AsAttentionStorage storage)
+{
+  if (storage == AS_ATTENTION_AUTO)
+    storage = process_default;
+  const char *env = g_getenv ("ATTNSCOPE_ATTENTION");
+  return storage == AS_ATTENTION_AUTO && g_strcmp0 (env, "on-demand") != 0
+         && g_strcmp0 (env, "matrices") != 0;
+}
+
+gboolean
 as_attention_on_demand (AsAttentionStorage storage, const AsTraceShape *shape)
 {
   if (storage == AS_ATTENTION_AUTO)

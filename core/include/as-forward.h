@@ -13,8 +13,9 @@ G_BEGIN_DECLS
 typedef enum
 {
   AS_ATTENTION_AUTO = 0,  /* the process's default (as_attention_set_process_default), else the
-                           * matrices while they take at most as_attention_held_max(), else on
-                           * demand; $ATTNSCOPE_ATTENTION=matrices|on-demand overrides the size */
+                           * matrices while they take at most as_attention_held_max() and fit the
+                           * memory budget, else on demand; $ATTNSCOPE_ATTENTION=matrices|on-demand
+                           * overrides both */
   AS_ATTENTION_MATRICES,  /* always the matrices */
   AS_ATTENTION_ON_DEMAND, /* always on demand */
 } AsAttentionStorage;
@@ -84,6 +85,11 @@ typedef struct
 /* Makes AS_ATTENTION_AUTO mean STORAGE in this process (before any pass; the window and `export`
  * ask for the matrices, which their figures read). */
 void as_attention_set_process_default (AsAttentionStorage storage);
+
+/* Whether nothing forces how a trace keeps its attention under STORAGE: neither STORAGE, the
+ * process's default nor $ATTNSCOPE_ATTENTION. Then a pass whose matrices would not fit the memory
+ * budget keeps its attention on demand (as_forward), whatever their size. */
+gboolean as_attention_choice_automatic (AsAttentionStorage storage);
 
 /* Whether a trace of SHAPE keeps its attention on demand under STORAGE (AS_ATTENTION_AUTO: by
  * the size of its matrices, or $ATTNSCOPE_ATTENTION). */

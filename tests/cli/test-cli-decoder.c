@@ -16,6 +16,7 @@
 #include "check-close.h"
 #include "cli-support.h"
 #include "decoder-models.h"
+#include "dump-compare.h"
 #include "trace-compare.h"
 
 static void
@@ -62,22 +63,48 @@ test_info (void)
   g_assert_cmpint (json_object_get_int_member (o, "max_tokens_now_on_demand"), ==, 1024);
   run_clear (&r);
 
-  /* a quarter of that memory fits about half the tokens (the attention grows with T²) */
+  /* a quarter of that memory fits about half the tokens keeping every matrix (the attention
+   * grows with T²), and the whole context on demand; the automatic choice keeps on demand what
+   * would not fit with the matrices, so all of it fits */
   g_autofree char *limit = g_strdup_printf ("%" G_GINT64_FORMAT, at_context / 4);
   g_setenv ("ATTNSCOPE_MEMORY_LIMIT", limit, TRUE);
   r = run_cli ("info", "--model", model, "--json", NULL);
   g_unsetenv ("ATTNSCOPE_MEMORY_LIMIT");
   g_assert_cmpint (r.status, ==, 0);
   g_autoptr (JsonNode) limited = parse_json (r.out);
-  gint64 fit = json_object_get_int_member (json_node_get_object (limited), "max_tokens_now");
+  JsonObject *lo = json_node_get_object (limited);
+  gint64 fit = json_object_get_int_member (lo, "max_tokens_now_matrices");
   g_assert_cmpint (fit, >, 450);
   g_assert_cmpint (fit, <, 520);
-  /* a quarter holds the whole context on demand, and as many as the automatic choice keeping
-   * every matrix (the choice keeps them while they are small) */
-  JsonObject *lo = json_node_get_object (limited);
   g_assert_cmpint (json_object_get_int_member (lo, "max_tokens_now_on_demand"), ==, 1024);
-  g_assert_cmpint (json_object_get_int_member (lo, "max_tokens_now_matrices"), ==, fit);
+  g_assert_cmpint (json_object_get_int_member (lo, "max_tokens_now"), ==, 1024);
   run_clear (&r);
+
+  /* a dump of 900 tokens under that limit: their matrices (77.8 MB) do not fit, so the pass
+   * keeps its attention on demand and the dump streams it; every dataset equals a dump made
+   * without the limit (the matrices kept), to the bit */
+  g_autofree char *ids = decoder_ids (900, 320, 5, 0);
+  g_autofree char *plain = g_build_filename (test_tmpdir (), "plain.h5", NULL);
+  g_autofree char *under_limit = g_build_filename (test_tmpdir (), "under-limit.h5", NULL);
+  r = run_cli ("run", "--model", model, "--ids", ids, "--dump", plain, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_setenv ("ATTNSCOPE_MEMORY_LIMIT", limit, TRUE);
+  r = run_cli ("run", "--model", model, "--ids", ids, "--dump", under_limit, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  /* forced to keep the matrices, the same pass is refused, naming what fits */
+  g_setenv ("ATTNSCOPE_ATTENTION", "matrices", TRUE);
+  g_autofree char *refused = g_build_filename (test_tmpdir (), "refused-matrices.h5", NULL);
+  r = run_cli ("run", "--model", model, "--ids", ids, "--dump", refused, NULL);
+  g_unsetenv ("ATTNSCOPE_ATTENTION");
+  g_unsetenv ("ATTNSCOPE_MEMORY_LIMIT");
+  assert_error (&r, 1, "the attention of 3 layers x 8 heads x 900 x 900 tokens");
+  g_assert_false (g_file_test (refused, G_FILE_TEST_EXISTS));
+  run_clear (&r);
+  g_autofree char *why = NULL;
+  if (!dump_same_datasets (plain, under_limit, &why))
+    g_error ("the dump under the memory limit differs: %s", why);
 
   r = run_cli ("info", "--model", model, NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -195,12 +222,14 @@ test_ids_only_and_memory (void)
 
   g_autofree char *ids = decoder_ids (300, 320, 1, 0);
   g_autofree char *out = g_build_filename (test_tmpdir (), "refused.h5", NULL);
-  g_setenv ("ATTNSCOPE_MEMORY_LIMIT", "6000000", TRUE); /* the attention alone: 8.6 MB */
+  /* the matrices alone are 8.6 MB; on demand the trace is 2.0 MB, and the weights are held */
+  g_setenv ("ATTNSCOPE_MEMORY_LIMIT", "2000000", TRUE);
   r = run_cli ("run", "--model", model, "--ids", ids, "--dump", out, NULL);
   g_unsetenv ("ATTNSCOPE_MEMORY_LIMIT");
   assert_error (&r, 1, "A forward pass over 300 tokens needs");
+  g_assert_nonnull (strstr (r.err, "the queries and keys of 3 layers x 8 heads x 300 tokens"));
   /* under a limit the weights count: the message says what they hold and what is left */
-  g_assert_nonnull (strstr (r.err, "already held, the limit of 6.0"));
+  g_assert_nonnull (strstr (r.err, "already held, the limit of 2.0"));
   g_assert_nonnull (strstr (r.err, "(ATTNSCOPE_MEMORY_LIMIT) leaves only"));
   g_assert_nonnull (strstr (r.err, "tokens fit"));
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));

@@ -425,10 +425,16 @@ test_choice (void)
   g_assert_cmpuint (b65, <, b64);
   /* every length above the switch fits: the whole context */
   g_assert_cmpint (as_forward_max_tokens (model, NULL, MAX (b64, b_context)), ==, c->n_positions);
-  /* only the short ones fit (below the on-demand trace of 65 tokens) */
+  /* keeping the matrices, only the short ones fit (below the on-demand trace of 65 tokens) */
   guint64 b40 = as_forward_bytes (model, 40, NULL);
   g_assert_cmpuint (b40, <, b65);
-  g_assert_cmpint (as_forward_max_tokens (model, NULL, b40), ==, 40);
+  g_assert_cmpint (as_forward_max_tokens (model, &held, b40), ==, 40);
+  /* the automatic choice keeps on demand what does not fit with the matrices: a few more */
+  int fit = as_forward_max_tokens (model, NULL, b40);
+  g_test_message ("in the bytes of 40 tokens' matrices: %d tokens on demand", fit);
+  g_assert_cmpint (fit, >, 40);
+  g_assert_cmpuint (as_forward_bytes (model, fit, &on), <=, b40);
+  g_assert_cmpuint (as_forward_bytes (model, fit + 1, &on), >, b40);
   g_unsetenv ("ATTNSCOPE_ATTENTION_HELD_MAX");
 }
 
