@@ -42,14 +42,36 @@ check_side (const AsConfig *c, const int32_t *ids, int n_ids, const char *what, 
 
 /* Fails with AS_ERROR_MEMORY, naming both sizes, when the two traces, the cross-attention and
  * the scratch would not fit. */
-static gboolean
-check_memory (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options, GError **error)
+/* The bytes of a translation pass: both traces, the cross-attention and the scratch. */
+static guint64
+translation_bytes (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options)
 {
   const AsConfig *c = as_model_get_config (model);
   AsForwardOptions encoder_options = { .attention = options != NULL ? options->attention : 0 };
-  guint64 bytes = as_pass_bytes (c->ops->encoder, c, n_src, 0, &encoder_options)
-                  + as_pass_bytes (c->ops->stack, c, n_tgt, n_src, options)
-                  + (guint64) c->n_layer * c->n_head * n_tgt * n_src * sizeof (float);
+  return as_pass_bytes (c->ops->encoder, c, n_src, 0, &encoder_options)
+         + as_pass_bytes (c->ops->stack, c, n_tgt, n_src, options)
+         + (guint64) c->n_layer * c->n_head * n_tgt * n_src * sizeof (float);
+}
+
+/* OPTIONS as the pass runs them: when the automatic choice's traces would not fit the memory
+ * budget, both stacks keep their self-attention on demand (SCRATCH holds those options), as
+ * as_forward does for one stack. */
+static const AsForwardOptions *
+fit_attention (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options,
+               AsForwardOptions *scratch)
+{
+  if (!as_attention_choice_automatic (options != NULL ? options->attention : AS_ATTENTION_AUTO)
+      || translation_bytes (model, n_src, n_tgt, options) <= as_forward_budget (model))
+    return options;
+  *scratch = options != NULL ? *options : (AsForwardOptions){ 0 };
+  scratch->attention = AS_ATTENTION_ON_DEMAND;
+  return scratch;
+}
+
+static gboolean
+check_memory (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options, GError **error)
+{
+  guint64 bytes = translation_bytes (model, n_src, n_tgt, options);
   guint64 budget = as_forward_budget (model);
   if (bytes <= budget)
     return TRUE;
@@ -146,8 +168,11 @@ as_forward_translation (AsModel *model, const int32_t *src, int n_src, const int
   if (options != NULL && options->no_positions && !as_translation_positions_removable (c, error))
     return NULL;
   if (!check_side (c, src, n_src, "the source", error)
-      || !check_side (c, tgt, n_tgt, "the decoder input", error)
-      || !check_memory (model, n_src, n_tgt, options, error))
+      || !check_side (c, tgt, n_tgt, "the decoder input", error))
+    return NULL;
+  AsForwardOptions fitted;
+  options = fit_attention (model, n_src, n_tgt, options, &fitted);
+  if (!check_memory (model, n_src, n_tgt, options, error))
     return NULL;
   gconstpointer weights = as_model_get_weights (model);
   AsTokenizer *tokenizer = as_model_get_tokenizer (model);

@@ -19,11 +19,13 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "as-error.h"
 #include "as-forward.h"
 #include "as-model.h"
 #include "as-trace-dump.h"
 #include "decoder-models.h"
 #include "dump-compare.h"
+#include "memory-private.h"
 #include "t5-models.h"
 
 #define ON_DEMAND_ATOL 1e-7
@@ -243,6 +245,36 @@ run_translation (AsModel *model, const int32_t *src, int n_src, const int32_t *t
   return t;
 }
 
+/* Under a memory limit that holds the matrices' traces but not their pass, a translation pass left
+ * to choose keeps its attention on demand — the trace HELD is, to the bit — where the matrices
+ * forced are refused. HELD and ON are the pass with the matrices and on demand, alive (the limit
+ * counts them). */
+static void
+check_translation_budget (AsModel *model, const int32_t *src, int n_src, const int32_t *tgt,
+                          int n_tgt, const AsTrace *held, const AsTrace *on)
+{
+  guint64 matrices = held->held_bytes + held->source->held_bytes;
+  guint64 on_demand = on->held_bytes + on->source->held_bytes;
+  g_assert_cmpuint (on_demand, <, matrices);
+  /* the room of the matrices' traces alone: the pass with them needs its working memory on top,
+   * the pass on demand (its traces and the same working memory) fits */
+  g_autofree char *limit = g_strdup_printf ("%" G_GUINT64_FORMAT, as_memory_held () + matrices);
+  g_test_message ("translation under %s bytes: %" G_GUINT64_FORMAT " on demand, %" G_GUINT64_FORMAT
+                  " with the matrices",
+                  limit, on_demand, matrices);
+  g_setenv ("ATTNSCOPE_MEMORY_LIMIT", limit, TRUE);
+  AsForwardOptions forced = { .all_logits = TRUE, .attention = AS_ATTENTION_MATRICES };
+  g_autoptr (GError) error = NULL;
+  AsTrace *refused = as_forward_translation (model, src, n_src, tgt, n_tgt, &forced, &error);
+  g_assert_null (refused);
+  g_assert_error (error, AS_ERROR, AS_ERROR_MEMORY);
+  g_autoptr (AsTrace) chosen = run_translation (model, src, n_src, tgt, n_tgt, AS_ATTENTION_AUTO);
+  g_unsetenv ("ATTNSCOPE_MEMORY_LIMIT");
+  g_assert_false (as_trace_attention_held (chosen));
+  g_assert_false (as_trace_attention_held (chosen->source));
+  assert_same_trace (held, chosen, "t5-relu under a memory limit");
+}
+
 static void
 test_t5 (void)
 {
@@ -281,6 +313,8 @@ test_t5 (void)
           g_autofree char *what
               = g_strdup_printf ("%s, %d + %d tokens", cases[i].name, n_src, n_tgt);
           assert_same_trace (held, on, what);
+          if (i == 0 && k == G_N_ELEMENTS (lengths) - 1)
+            check_translation_budget (model, src, n_src, tgt, n_tgt, held, on);
         }
     }
 }
