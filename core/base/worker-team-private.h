@@ -25,6 +25,11 @@ typedef struct _AsWorkerTeam AsWorkerTeam;
 AsWorkerTeam *as_worker_team_new (int n_workers);
 void as_worker_team_free (AsWorkerTeam *team);
 
+/* Whether TEAM's members, and the caller waiting for them, watch for the next job (or the end of
+ * this one) for a few tens of microseconds, yielding the core, before they sleep: for teams that
+ * run many small jobs back to back (a decoding step's products). Off by default. */
+void as_worker_team_set_watching (AsWorkerTeam *team, gboolean watching);
+
 /* Members in TEAM; 1 for a NULL team. */
 int as_worker_team_size (const AsWorkerTeam *team);
 

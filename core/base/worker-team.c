@@ -1,21 +1,26 @@
 /* worker-team.c — persistent threads released together by a generation counter.
  *
  * as_worker_team_run() bumps the generation under the mutex and broadcasts; each thread runs the
- * job once per generation and the last one to finish signals the caller. Between jobs a member,
- * and the caller waiting for the members, first watch the counter for up to SPIN_US microseconds
- * before sleeping on the condition: a decoding step runs ~70 small products back to back, and a
- * sleep and wake-up per product (tens of microseconds through the kernel each) cost a third of a
- * Flan-T5 greedy translation (310 → 205 ms here, tests/bench/RESULTS.md). */
+ * job once per generation and the last one to finish signals the caller. A watching team
+ * (as_worker_team_set_watching: the step decoders') makes a member between jobs, and the caller
+ * waiting for the members, first watch the counter for up to SPIN_US microseconds before sleeping
+ * on the condition: a decoding step runs ~70 small products back to back, and a sleep and wake-up
+ * per product (tens of microseconds through the kernel each) cost a third of a Flan-T5 greedy
+ * translation (310 → 205 ms here, tests/bench/RESULTS.md). Other teams sleep at once: a team that
+ * watched after every small job of the heads grid's stream kept a core busy and delayed the window
+ * (gui-long-zoom's visible-heads-first order failed). */
 #include "worker-team-private.h"
 
 /* How long a waiting thread watches before it sleeps. */
 #define SPIN_US 50
 
-/* Watches *VALUE (read atomically) until it differs from UNLESS or SPIN_US pass; TRUE when it
- * changed. */
+/* Watches *VALUE (read atomically) until it differs from UNLESS or SPIN_US pass, when WATCHING;
+ * TRUE when it changed. */
 static gboolean
-spin_while_equal (const guint64 *value, guint64 unless)
+spin_while_equal (gboolean watching, const guint64 *value, guint64 unless)
 {
+  if (!watching)
+    return FALSE;
   gint64 deadline = 0;
   for (int i = 0;; i++)
     {
@@ -45,6 +50,7 @@ struct _AsWorkerTeam
   guint64 generation; /* written under the lock, read atomically by the spinning */
   guint64 pending;    /* the same */
   gboolean quit;
+  gboolean watching; /* as_worker_team_set_watching; read atomically */
   AsWorkFunc func;
   gpointer data;
 };
@@ -66,7 +72,8 @@ member_main (gpointer user_data)
   guint64 seen = 0;
   for (;;)
     {
-      spin_while_equal (&team->generation, seen);
+      spin_while_equal (__atomic_load_n (&team->watching, __ATOMIC_RELAXED), &team->generation,
+                        seen);
       g_mutex_lock (&team->lock);
       while (team->generation == seen && !team->quit)
         g_cond_wait (&team->start, &team->lock);
@@ -125,6 +132,13 @@ as_worker_team_free (AsWorkerTeam *team)
   g_free (team);
 }
 
+void
+as_worker_team_set_watching (AsWorkerTeam *team, gboolean watching)
+{
+  if (team != NULL)
+    __atomic_store_n (&team->watching, watching, __ATOMIC_RELAXED);
+}
+
 int
 as_worker_team_size (const AsWorkerTeam *team)
 {
@@ -151,7 +165,7 @@ as_worker_team_run (AsWorkerTeam *team, AsWorkFunc func, gpointer data)
 
   guint64 left;
   while ((left = __atomic_load_n (&team->pending, __ATOMIC_ACQUIRE)) > 0
-         && spin_while_equal (&team->pending, left))
+         && spin_while_equal (team->watching, &team->pending, left))
     ;
   if (left > 0)
     {

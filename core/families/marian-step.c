@@ -257,6 +257,7 @@ as_marian_step_decoder_new (const AsModel *model, const int32_t *src, int n_src,
   gsize largest = MAX ((gsize) MAX (n_src, n_beams) * c->n_embd * c->n_inner,
                        (gsize) n_beams * c->n_embd * c->vocab_size);
   m->team = as_worker_team_new (as_parallel_worth (largest) ? as_forward_threads () : 1);
+  as_worker_team_set_watching (m->team, TRUE); /* a step's ~70 small products back to back */
   g_autoptr (AsStepDecoder) decoder = &m->base;
   if (!step_alloc (m, c, n_beams, max_steps, error))
     return NULL;
