@@ -60,11 +60,10 @@ static const AsForwardOptions *
 fit_attention (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options,
                AsForwardOptions *scratch)
 {
-  if (!as_attention_choice_automatic (options != NULL ? options->attention : AS_ATTENTION_AUTO)
+  if (!as_forward_options_automatic (options)
       || translation_bytes (model, n_src, n_tgt, options) <= as_forward_budget (model))
     return options;
-  *scratch = options != NULL ? *options : (AsForwardOptions){ 0 };
-  scratch->attention = AS_ATTENTION_ON_DEMAND;
+  *scratch = as_forward_options_on_demand (options);
   return scratch;
 }
 

@@ -115,12 +115,11 @@ static const AsForwardOptions *
 fit_attention (const AsModel *model, int n_ids, const AsForwardOptions *options,
                AsForwardOptions *scratch)
 {
-  if (!as_attention_choice_automatic (options != NULL ? options->attention : AS_ATTENTION_AUTO)
+  if (!as_forward_options_automatic (options)
       || as_forward_trace_shape (model, n_ids, options).attention_on_demand
       || as_forward_bytes (model, n_ids, options) <= as_forward_budget (model))
     return options;
-  *scratch = options != NULL ? *options : (AsForwardOptions){ 0 };
-  scratch->attention = AS_ATTENTION_ON_DEMAND;
+  *scratch = as_forward_options_on_demand (options);
   return scratch;
 }
 
@@ -132,11 +131,10 @@ int
 as_forward_max_tokens (const AsModel *model, const AsForwardOptions *options, guint64 budget)
 {
   int as_asked = max_tokens_as_asked (model, options, budget);
-  if (!as_attention_choice_automatic (options != NULL ? options->attention : AS_ATTENTION_AUTO))
+  if (!as_forward_options_automatic (options))
     return as_asked;
   /* the automatic choice keeps on demand what would not fit with the matrices (fit_attention) */
-  AsForwardOptions on_demand = options != NULL ? *options : (AsForwardOptions){ 0 };
-  on_demand.attention = AS_ATTENTION_ON_DEMAND;
+  AsForwardOptions on_demand = as_forward_options_on_demand (options);
   return MAX (as_asked, max_tokens_as_asked (model, &on_demand, budget));
 }
 

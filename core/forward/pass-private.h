@@ -41,4 +41,12 @@ gssize as_find_non_finite (const float *x, gsize n);
 gboolean as_check_finite (const float *x, int rows, int d, int row0, const char *what,
                           const char *row_noun, char *const *tokens, GError **error);
 
+/* Whether OPTIONS (may be NULL) leave how the trace keeps its attention to the automatic choice
+ * (as_attention_choice_automatic), which as_forward and as_forward_translation then make by the
+ * memory budget too. */
+gboolean as_forward_options_automatic (const AsForwardOptions *options);
+
+/* OPTIONS (may be NULL) with the attention kept on demand. */
+AsForwardOptions as_forward_options_on_demand (const AsForwardOptions *options);
+
 G_END_DECLS

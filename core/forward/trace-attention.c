@@ -18,6 +18,7 @@
 #include "attention-private.h"
 #include "blas-threads-private.h"
 #include "kernels-private.h"
+#include "pass-private.h"
 
 /* The weights of query ROW at columns C0 .. C1−1 (keys it sees), in place in S [T] (its raw
  * scores q·k there, column c at S[c]): bias, soft-cap, exponential with the kept maximum and
@@ -161,6 +162,20 @@ as_attention_choice_automatic (AsAttentionStorage storage)
   const char *env = g_getenv ("ATTNSCOPE_ATTENTION");
   return storage == AS_ATTENTION_AUTO && g_strcmp0 (env, "on-demand") != 0
          && g_strcmp0 (env, "matrices") != 0;
+}
+
+gboolean
+as_forward_options_automatic (const AsForwardOptions *options)
+{
+  return as_attention_choice_automatic (options != NULL ? options->attention : AS_ATTENTION_AUTO);
+}
+
+AsForwardOptions
+as_forward_options_on_demand (const AsForwardOptions *options)
+{
+  AsForwardOptions on_demand = options != NULL ? *options : (AsForwardOptions){ 0 };
+  on_demand.attention = AS_ATTENTION_ON_DEMAND;
+  return on_demand;
 }
 
 gboolean
