@@ -51,7 +51,8 @@ void as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsW
  * block after the other rows, exactly as when N is 1. OpenBLAS rounds a row differently with the
  * number of rows in the product; this way a pass that computes only the last position's logits
  * (the window, predict) and one that computes every position's (run --dump, perplexity) agree on
- * the last row to the bit. */
+ * the last row to the bit. A BF16 W on AMX tiles needs no row apart: there a row's logits are
+ * the same bits alone or among others (matmul-amx-private.h). */
 void as_matmul_logits (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w, int n,
                        int in, int out_dim);
 void as_matmul_logits_transposed (AsWorkerTeam *team, float *out, const float *x, const float *w,

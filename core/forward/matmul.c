@@ -20,13 +20,17 @@
  * head (as_matmul_logits) widens larger tiles, a whole block at the full depth up to 4 MiB: with
  * many positions x is as large as the tile, and 128-row tiles repacked it 2,048 times for Gemma 3's
  * 262,144 tokens; the last row is multiplied apart from the same tile, as a last-row-only pass
- * multiplies it. */
+ * multiplies it.
+ *
+ * Where the CPU has AMX tiles, BF16 weights are not widened at all: their products, the output
+ * head's included, run on the tiles by exact split products (matmul-amx-private.h). */
 #include "kernels-private.h"
 
 #include <cblas.h>
 #include <string.h>
 
 #include "blas-threads-private.h"
+#include "matmul-amx-private.h"
 
 /* Output columns per block, chosen from the product's width alone — never from the thread count.
  * A block's BLAS call repacks all of x (OpenBLAS packs both operands of every call), which costs
@@ -59,10 +63,11 @@ typedef struct
   float beta;
   int n, in, out_dim;
   MatmulKind kind;
-  gboolean last_apart; /* the last row by a product of its own (as_matmul_logits) */
-  int tile_rows;       /* a 16-bit W's tile: rows × depth widened at once (0: TILE_ROWS, */
-  int tile_depth;      /* TILE_DEPTH; as_matmul_logits: see logits_tile) */
-  int block;           /* output columns per block (matmul_block_width) */
+  gboolean last_apart;  /* the last row by a product of its own (as_matmul_logits) */
+  int tile_rows;        /* a 16-bit W's tile: rows × depth widened at once (0: TILE_ROWS, */
+  int tile_depth;       /* TILE_DEPTH; as_matmul_logits: see logits_tile) */
+  int block;            /* output columns per block (matmul_block_width) */
+  const AsAmxRows *amx; /* x packed for AMX tiles (a BF16 W; see matmul_batch_run) or NULL */
 } MatmulJob;
 
 /* out[:, c0..c0+cols) (+)= x · W[c0..c0+cols)ᵀ for a 16-bit W [out][in], tile by tile. */
@@ -149,7 +154,10 @@ matmul_block (const MatmulJob *j, int block)
                      w + (gsize) c0 * j->in, j->in, j->beta, j->out + c0, j->out_dim);
       break;
     case W_WIDENED:
-      matmul_widened (j, c0, cols);
+      if (j->amx != NULL)
+        as_amx_rows_multiply (j->amx, j->out, j->out_dim, j->beta != 0.0f, j->w, c0, cols);
+      else
+        matmul_widened (j, c0, cols);
       break;
     }
 }
@@ -201,6 +209,22 @@ matmul_unit (gpointer data, int unit)
     matmul_epilogue (b, unit);
 }
 
+/* Whether a batch multiplies on AMX tiles: every W is BF16 (read in place, exact products of the
+ * widened weight at float32's accuracy, matmul-amx-private.h) and the rows are the same x. Float32
+ * weights keep OpenBLAS here: split per block they would cost more than they save at the few rows
+ * of a decoding step. */
+static gboolean
+batch_on_amx (const MatmulJob *jobs, int n_jobs)
+{
+  if (!as_amx_usable ())
+    return FALSE;
+  for (int i = 0; i < n_jobs; i++)
+    if (jobs[i].kind != W_WIDENED || jobs[i].dtype != AS_DTYPE_BF16 || jobs[i].x != jobs[0].x
+        || jobs[i].in != jobs[0].in || jobs[i].n != jobs[0].n)
+      return FALSE;
+  return TRUE;
+}
+
 /* Runs the batch's jobs in one round of TEAM. */
 static void
 matmul_batch_run (AsWorkerTeam *team, MatmulJob *jobs, int n_jobs, AsEpilogue epilogue,
@@ -221,6 +245,10 @@ matmul_batch_run (AsWorkerTeam *team, MatmulJob *jobs, int n_jobs, AsEpilogue ep
       work += (gsize) jobs[i].n * jobs[i].in * jobs[i].out_dim;
     }
   int units = epilogue == AS_EPILOGUE_GATE ? matmul_blocks (&jobs[0]) : batch.first[n_jobs];
+  g_autoptr (AsAmxRows) amx
+      = batch_on_amx (jobs, n_jobs) ? as_amx_rows_new (jobs[0].x, jobs[0].n, jobs[0].in) : NULL;
+  for (int i = 0; i < n_jobs; i++)
+    jobs[i].amx = amx;
   as_parallel_blocks (team, work, units, matmul_unit, &batch);
 }
 
@@ -313,6 +341,9 @@ void
 as_matmul_logits (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w, int n, int in,
                   int out_dim)
 {
+  /* on AMX a row's logits are the same bits alone or among others: no last row apart */
+  if (as_amx_matmul_transposed (team, out, x, w->data, w->dtype, n, in, out_dim))
+    return;
   MatmulJob job = weight_job (out, x, w, n, in, out_dim);
   job.last_apart = TRUE;
   logits_tile (&job);

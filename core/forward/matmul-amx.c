@@ -1,0 +1,373 @@
+/* matmul-amx.c — out = x · Wᵀ for a BF16 W on AMX tiles by split products (matmul-amx-private.h).
+ *
+ * Roles: W's rows are the tiles' A operand (16 rows × 32 depth, row-major, as W is stored) and
+ * x the B operand, packed once per call into AMX's pair-interleaved layout; a tile of sums is
+ * therefore [16 rows of W][16 positions] and is transposed on its way out. W is read in place
+ * when its depth is a multiple of 32, else copied a block of rows at a time with zero padding.
+ *
+ * Blocking (2 cores of an AMX Xeon; tests/bench/RESULTS.md, "Split BF16 products on AMX"):
+ * - a unit of work is a block of W's rows (BLOCK_BYTES of split rows, at most 1,024 rows); the
+ *   team's members take contiguous runs of units, so the result never depends on their number;
+ * - inside a unit, CHUNK positions of packed x at a time (~1 MiB: they stay in the core's L2),
+ *   and for each panel of 32 rows of W the depth in SLICEs, whose 2 × 16 rows of W stay in L1
+ *   while every pair of 16 positions of the chunk passes under them;
+ * - four tiles of sums (32 rows × 32 positions) and four of operands: each loaded tile serves
+ *   two products. */
+#include "matmul-amx-private.h"
+
+/* GCC 12's AVX-512 headers start some intrinsics from _mm512_undefined_ps(), which its own
+ * -Wmaybe-uninitialized then reports at every inlined use. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels-private.h"
+
+#define STEP 32                /* depth per tile product: 32 BF16 values, 64 bytes */
+#define TILE 16                /* rows of a tile */
+#define PANEL 32               /* rows of W per panel: two tiles */
+#define CHUNK 256              /* positions of x per chunk */
+#define SLICE 384              /* depth per slice of a panel */
+#define SUPER_ROWS 1024        /* positions packed at once: bounds the packed x to 6 KiB × depth */
+#define MAX_BLOCK 1024         /* rows of W per unit */
+#define BLOCK_BYTES (2u << 20) /* of W per unit */
+
+typedef struct
+{
+  guint8 palette, start_row;
+  guint8 reserved[14];
+  guint16 colsb[16];
+  guint8 rows[16];
+} TileConfig;
+
+/* The split products of x, smallest first: lo, mid, hi. */
+static const int X_PARTS[] = { 2, 1, 0 };
+
+struct _AsAmxRows
+{
+  guint16 *xb;   /* [3][np/16][kp/32][16 pairs][16 positions][2] */
+  gsize xb_part; /* elements per part of xb */
+  int n, np, in, kp;
+};
+
+/* One product's rows of W [v_begin, v_end) into out (row stride ldo), set or accumulated. */
+typedef struct
+{
+  const AsAmxRows *x;
+  float *out;
+  int ldo;
+  gboolean accumulate;
+  const guint16 *w; /* BF16 [*][in] */
+  int v_end;
+  int block;         /* rows of W per unit (as_amx_matmul_transposed) */
+  gboolean in_place; /* W read as stored */
+} AmxJob;
+
+static inline __m512
+bf16_widen (__m256i h)
+{
+  return _mm512_castsi512_ps (_mm512_slli_epi32 (_mm512_cvtepu16_epi32 (h), 16));
+}
+
+static inline __m256i
+bf16_round (__m512 v)
+{
+  return (__m256i) _mm512_cvtneps_pbh (v);
+}
+
+/* V = parts[0] + parts[1] + parts[2] exactly (each difference is exact in float32). */
+static inline void
+split3 (__m512 v, __m256i parts[3])
+{
+  parts[0] = bf16_round (v);
+  __m512 rest = _mm512_sub_ps (v, bf16_widen (parts[0]));
+  parts[1] = bf16_round (rest);
+  parts[2] = bf16_round (_mm512_sub_ps (rest, bf16_widen (parts[1])));
+}
+
+static inline __mmask16
+first_lanes (int count)
+{
+  return count >= 16 ? (__mmask16) 0xFFFF : (__mmask16) ((1u << count) - 1);
+}
+
+/* x's rows [p0, p0 + n) into xb, parts interleaved by pairs of depth: pair r of step s of
+ * position p is the 32-bit word [p/16][s][r][p%16]. Padding stays zero. */
+static void
+pack_x (guint16 *xb, gsize xb_part, const float *x, int n, int in, int kp)
+{
+  int steps = kp / STEP;
+  for (int p = 0; p < n; p++)
+    {
+      const float *row = x + (gsize) p * in;
+      for (int k0 = 0; k0 < in; k0 += 16)
+        {
+          __m256i parts[3];
+          split3 (_mm512_maskz_loadu_ps (first_lanes (in - k0), row + k0), parts);
+          int s = k0 / STEP, r0 = (k0 % STEP) / 2;
+          for (int part = 0; part < 3; part++)
+            {
+              guint32 pairs[8];
+              _mm256_storeu_si256 ((__m256i *) pairs, parts[part]);
+              guint32 *dst = (guint32 *) (xb + part * xb_part)
+                             + ((gsize) (p / TILE) * steps + s) * TILE * TILE + p % TILE;
+              for (int i = 0; i < 8; i++)
+                dst[(r0 + i) * TILE] = pairs[i];
+            }
+        }
+    }
+}
+
+/* ROWS rows of W from row V0 into WP [PADDED rows][kp], zero-padded to PADDED rows and to kp. */
+static void
+pack_w (guint16 *wp, const AmxJob *j, int v0, int rows, int padded)
+{
+  int in = j->x->in, kp = j->x->kp;
+  memset (wp, 0, sizeof (guint16) * padded * kp);
+  for (int r = 0; r < rows; r++)
+    memcpy (wp + (gsize) r * kp, j->w + (gsize) (v0 + r) * in, sizeof (guint16) * in);
+}
+
+/* The 16 × 16 floats of ROWS transposed in place. */
+static inline void
+transpose16 (__m512 r[16])
+{
+  __m512 t[16];
+  for (int i = 0; i < 16; i += 2)
+    {
+      t[i] = _mm512_unpacklo_ps (r[i], r[i + 1]);
+      t[i + 1] = _mm512_unpackhi_ps (r[i], r[i + 1]);
+    }
+  for (int i = 0; i < 16; i += 4)
+    {
+      r[i] = _mm512_shuffle_ps (t[i], t[i + 2], 0x44);
+      r[i + 1] = _mm512_shuffle_ps (t[i], t[i + 2], 0xEE);
+      r[i + 2] = _mm512_shuffle_ps (t[i + 1], t[i + 3], 0x44);
+      r[i + 3] = _mm512_shuffle_ps (t[i + 1], t[i + 3], 0xEE);
+    }
+  for (int i = 0; i < 16; i += 8)
+    for (int q = 0; q < 4; q++)
+      {
+        t[i + q] = _mm512_shuffle_f32x4 (r[i + q], r[i + q + 4], 0x88);
+        t[i + q + 4] = _mm512_shuffle_f32x4 (r[i + q], r[i + q + 4], 0xDD);
+      }
+  for (int q = 0; q < 8; q++)
+    {
+      r[q] = _mm512_shuffle_f32x4 (t[q], t[q + 8], 0x88);
+      r[q + 8] = _mm512_shuffle_f32x4 (t[q], t[q + 8], 0xDD);
+    }
+}
+
+/* A tile of sums [16 rows of W from V][16 positions from P] into out [P + c][V + r]. */
+static void
+write_tile (const AmxJob *j, const float *tile, int v, int p)
+{
+  if (v >= j->v_end || p >= j->x->n)
+    return;
+  __m512 r[16];
+  for (int i = 0; i < 16; i++)
+    r[i] = _mm512_load_ps (tile + i * 16);
+  transpose16 (r);
+  __mmask16 lanes = first_lanes (j->v_end - v);
+  int positions = MIN (16, j->x->n - p);
+  for (int c = 0; c < positions; c++)
+    {
+      float *dst = j->out + (gsize) (p + c) * j->ldo + v;
+      __m512 sum = j->accumulate ? _mm512_add_ps (_mm512_maskz_loadu_ps (lanes, dst), r[c]) : r[c];
+      _mm512_mask_storeu_ps (dst, lanes, sum);
+    }
+}
+
+static void
+configure_tiles (void)
+{
+  TileConfig config;
+  memset (&config, 0, sizeof config);
+  config.palette = 1;
+  for (int i = 0; i < 8; i++)
+    {
+      config.rows[i] = TILE;
+      config.colsb[i] = STEP * sizeof (guint16);
+    }
+  _tile_loadconfig (&config);
+}
+
+/* The sums of one panel (rows A0 and A1 of W, stride A_STRIDE bytes) for the positions of one
+ * chunk, one split product and one slice of depth [K0, K1), into the chunk's tiles C. */
+static void
+panel_slice (const AsAmxRows *x, float *c, const guint16 *a0, const guint16 *a1, gsize a_stride,
+             const guint16 *xb, int p0, int positions, int k0, int k1, gboolean first)
+{
+  int steps = x->kp / STEP;
+  for (int pp = 0; pp < positions; pp += PANEL)
+    {
+      float *sums = c + (gsize) (pp / PANEL) * 4 * TILE * TILE;
+      const guint16 *b0 = xb + (gsize) ((p0 + pp) / TILE) * steps * TILE * STEP;
+      const guint16 *b1 = b0 + (gsize) steps * TILE * STEP;
+      if (first)
+        {
+          _tile_zero (0);
+          _tile_zero (1);
+          _tile_zero (2);
+          _tile_zero (3);
+        }
+      else
+        {
+          _tile_loadd (0, sums, 64);
+          _tile_loadd (1, sums + 256, 64);
+          _tile_loadd (2, sums + 512, 64);
+          _tile_loadd (3, sums + 768, 64);
+        }
+      for (int k = k0; k < k1; k += STEP)
+        {
+          gsize s = (gsize) (k / STEP) * TILE * STEP;
+          _tile_loadd (4, a0 + k, a_stride);
+          _tile_loadd (6, b0 + s, 64);
+          _tile_dpbf16ps (0, 4, 6);
+          _tile_loadd (7, b1 + s, 64);
+          _tile_dpbf16ps (1, 4, 7);
+          _tile_loadd (5, a1 + k, a_stride);
+          _tile_dpbf16ps (2, 5, 6);
+          _tile_dpbf16ps (3, 5, 7);
+        }
+      _tile_stored (0, sums, 64);
+      _tile_stored (1, sums + 256, 64);
+      _tile_stored (2, sums + 512, 64);
+      _tile_stored (3, sums + 768, 64);
+    }
+}
+
+/* Rows [V_BEGIN, V_BEGIN + ROWS) of W times every packed position, on the calling thread. */
+static void
+multiply_rows (const AmxJob *j, int v_begin, int rows)
+{
+  const AsAmxRows *x = j->x;
+  int padded = (rows + PANEL - 1) / PANEL * PANEL;
+  guint16 *wp = NULL;
+  const guint16 *w_rows = j->w + (gsize) v_begin * x->in;
+  gsize a_stride = sizeof (guint16) * x->in;
+  if (!j->in_place || rows % PANEL != 0)
+    {
+      wp = g_aligned_alloc ((gsize) padded * x->kp, sizeof (guint16), 64);
+      pack_w (wp, j, v_begin, rows, padded);
+      w_rows = wp;
+      a_stride = sizeof (guint16) * x->kp;
+    }
+  gsize row_elems = a_stride / sizeof (guint16);
+  float *c = g_aligned_alloc ((gsize) CHUNK / PANEL * 4 * TILE * TILE, sizeof (float), 64);
+  configure_tiles ();
+  for (int p0 = 0; p0 < x->np; p0 += CHUNK)
+    {
+      int positions = MIN (CHUNK, x->np - p0);
+      for (int v = 0; v < rows; v += PANEL)
+        {
+          const guint16 *a0 = w_rows + (gsize) v * row_elems;
+          for (int t = 0; t < (int) G_N_ELEMENTS (X_PARTS); t++)
+            {
+              const guint16 *xb = x->xb + X_PARTS[t] * x->xb_part;
+              for (int k0 = 0; k0 < x->kp; k0 += SLICE)
+                panel_slice (x, c, a0, a0 + TILE * row_elems, a_stride, xb, p0, positions, k0,
+                             MIN (x->kp, k0 + SLICE), t == 0 && k0 == 0);
+            }
+          for (int pp = 0; pp < positions; pp += PANEL)
+            {
+              const float *sums = c + (gsize) (pp / PANEL) * 4 * TILE * TILE;
+              int vv = v_begin + v, p = p0 + pp;
+              write_tile (j, sums, vv, p);
+              write_tile (j, sums + 256, vv, p + TILE);
+              write_tile (j, sums + 512, vv + TILE, p);
+              write_tile (j, sums + 768, vv + TILE, p + TILE);
+            }
+        }
+    }
+  _tile_release ();
+  g_aligned_free (c);
+  g_aligned_free (wp);
+}
+
+static void
+amx_unit (gpointer data, int block)
+{
+  const AmxJob *j = data;
+  int v_begin = block * j->block;
+  multiply_rows (j, v_begin, MIN (j->block, j->v_end - v_begin));
+}
+
+static void
+rows_pack (AsAmxRows *rows, const float *x, int n)
+{
+  rows->n = n;
+  rows->np = (n + PANEL - 1) / PANEL * PANEL;
+  rows->xb_part = (gsize) rows->np * rows->kp;
+  memset (rows->xb, 0, sizeof (guint16) * 3 * rows->xb_part);
+  pack_x (rows->xb, rows->xb_part, x, n, rows->in, rows->kp);
+}
+
+AsAmxRows *
+as_amx_rows_new (const float *x, int n, int in)
+{
+  if (!as_amx_usable () || n <= 0 || in <= 0)
+    return NULL;
+  AsAmxRows *rows = g_new0 (AsAmxRows, 1);
+  rows->in = in;
+  rows->kp = (in + STEP - 1) / STEP * STEP;
+  gsize np = (gsize) (n + PANEL - 1) / PANEL * PANEL;
+  rows->xb = g_aligned_alloc (3 * np * rows->kp, sizeof (guint16), 64);
+  rows_pack (rows, x, n);
+  return rows;
+}
+
+void
+as_amx_rows_free (AsAmxRows *rows)
+{
+  if (rows == NULL)
+    return;
+  g_aligned_free (rows->xb);
+  g_free (rows);
+}
+
+static AmxJob
+amx_job (const AsAmxRows *x, const void *w)
+{
+  return (AmxJob){ .x = x, .w = w, .in_place = x->in % STEP == 0 };
+}
+
+void
+as_amx_rows_multiply (const AsAmxRows *x, float *out, int ldo, gboolean accumulate, const void *w,
+                      int c0, int cols)
+{
+  AmxJob job = amx_job (x, w);
+  job.out = out;
+  job.ldo = ldo;
+  job.accumulate = accumulate;
+  job.v_end = c0 + cols;
+  multiply_rows (&job, c0, cols);
+}
+
+gboolean
+as_amx_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const void *w,
+                          AsDType dtype, int n, int in, int out_dim)
+{
+  if (!as_amx_usable () || dtype != AS_DTYPE_BF16 || n <= 0 || in <= 0 || out_dim <= 0)
+    return FALSE;
+  g_autoptr (AsAmxRows) rows = as_amx_rows_new (x, MIN (n, SUPER_ROWS), in);
+  AmxJob job = amx_job (rows, w);
+  int block = (int) (BLOCK_BYTES / ((gsize) rows->kp * sizeof (guint16))) / PANEL * PANEL;
+  job.block = CLAMP (block, PANEL, MAX_BLOCK);
+  job.ldo = out_dim;
+  job.v_end = out_dim;
+  int units = (out_dim + job.block - 1) / job.block;
+  for (int p0 = 0; p0 < n; p0 += SUPER_ROWS)
+    {
+      if (p0 > 0)
+        rows_pack (rows, x + (gsize) p0 * in, MIN (SUPER_ROWS, n - p0));
+      job.out = out + (gsize) p0 * out_dim;
+      as_parallel_blocks (team, (gsize) rows->np * rows->kp * out_dim * G_N_ELEMENTS (X_PARTS),
+                          units, amx_unit, &job);
+    }
+  return TRUE;
+}
