@@ -73,6 +73,18 @@ as_amx_rows_new (const float *x, int n, int in)
   return NULL;
 }
 
+int
+as_amx_rows_at_once (int in)
+{
+  return 32;
+}
+
+void
+as_amx_rows_pack (AsAmxRows *rows, const float *x, int n)
+{
+  g_assert_not_reached ();
+}
+
 void
 as_amx_rows_free (AsAmxRows *rows)
 {

@@ -33,8 +33,14 @@ gboolean as_amx_usable (void);
 /* Rows of x split and packed once for several products (a batch's projections of one x). */
 typedef struct _AsAmxRows AsAmxRows;
 
+/* How many rows of depth IN to pack at once: up to 16 MiB of packed rows (6 bytes a value), so a
+ * pass's working memory stays bounded whatever T (a multiple of 32, at most 1,024). */
+int as_amx_rows_at_once (int in);
+
 /* X [n][in] packed (6 bytes per value); NULL when AMX is not usable. */
 AsAmxRows *as_amx_rows_new (const float *x, int n, int in);
+/* Packs N other rows of X into ROWS, N at most the rows it was made for. */
+void as_amx_rows_pack (AsAmxRows *rows, const float *x, int n);
 void as_amx_rows_free (AsAmxRows *rows);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsAmxRows, as_amx_rows_free)
 

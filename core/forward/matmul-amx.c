@@ -32,7 +32,8 @@
 #define PANEL 32               /* rows of W per panel: two tiles */
 #define CHUNK 256              /* positions of x per chunk */
 #define SLICE 384              /* depth per slice of a panel */
-#define SUPER_ROWS 1024        /* positions packed at once: bounds the packed x to 6 KiB × depth */
+#define PACK_BYTES (16u << 20) /* of packed x at once (6 bytes a value) */
+#define MAX_PACK_ROWS 1024
 #define MAX_BLOCK 1024         /* rows of W per unit */
 #define BLOCK_BYTES (2u << 20) /* of W per unit */
 
@@ -49,8 +50,9 @@ static const int X_PARTS[] = { 2, 1, 0 };
 
 struct _AsAmxRows
 {
-  guint16 *xb;   /* [3][np/16][kp/32][16 pairs][16 positions][2] */
-  gsize xb_part; /* elements per part of xb */
+  guint16 *xb;    /* [3][np/16][kp/32][16 pairs][16 positions][2] */
+  gsize xb_part;  /* elements per part of xb */
+  gsize capacity; /* elements of one part allocated */
   int n, np, in, kp;
 };
 
@@ -297,9 +299,18 @@ amx_unit (gpointer data, int block)
   multiply_rows (j, v_begin, MIN (j->block, j->v_end - v_begin));
 }
 
-static void
-rows_pack (AsAmxRows *rows, const float *x, int n)
+int
+as_amx_rows_at_once (int in)
 {
+  gsize kp = (gsize) (MAX (in, 1) + STEP - 1) / STEP * STEP;
+  int rows = (int) MIN (PACK_BYTES / (kp * 3 * sizeof (guint16)), MAX_PACK_ROWS);
+  return MAX (rows / PANEL * PANEL, PANEL);
+}
+
+void
+as_amx_rows_pack (AsAmxRows *rows, const float *x, int n)
+{
+  g_return_if_fail (n > 0 && (gsize) (n + PANEL - 1) / PANEL * PANEL * rows->kp <= rows->capacity);
   rows->n = n;
   rows->np = (n + PANEL - 1) / PANEL * PANEL;
   rows->xb_part = (gsize) rows->np * rows->kp;
@@ -316,8 +327,9 @@ as_amx_rows_new (const float *x, int n, int in)
   rows->in = in;
   rows->kp = (in + STEP - 1) / STEP * STEP;
   gsize np = (gsize) (n + PANEL - 1) / PANEL * PANEL;
-  rows->xb = g_aligned_alloc (3 * np * rows->kp, sizeof (guint16), 64);
-  rows_pack (rows, x, n);
+  rows->capacity = np * rows->kp;
+  rows->xb = g_aligned_alloc (3 * rows->capacity, sizeof (guint16), 64);
+  as_amx_rows_pack (rows, x, n);
   return rows;
 }
 
@@ -354,17 +366,18 @@ as_amx_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const 
 {
   if (!as_amx_usable () || dtype != AS_DTYPE_BF16 || n <= 0 || in <= 0 || out_dim <= 0)
     return FALSE;
-  g_autoptr (AsAmxRows) rows = as_amx_rows_new (x, MIN (n, SUPER_ROWS), in);
+  int at_once = as_amx_rows_at_once (in);
+  g_autoptr (AsAmxRows) rows = as_amx_rows_new (x, MIN (n, at_once), in);
   AmxJob job = amx_job (rows, w);
   int block = (int) (BLOCK_BYTES / ((gsize) rows->kp * sizeof (guint16))) / PANEL * PANEL;
   job.block = CLAMP (block, PANEL, MAX_BLOCK);
   job.ldo = out_dim;
   job.v_end = out_dim;
   int units = (out_dim + job.block - 1) / job.block;
-  for (int p0 = 0; p0 < n; p0 += SUPER_ROWS)
+  for (int p0 = 0; p0 < n; p0 += at_once)
     {
       if (p0 > 0)
-        rows_pack (rows, x + (gsize) p0 * in, MIN (SUPER_ROWS, n - p0));
+        as_amx_rows_pack (rows, x + (gsize) p0 * in, MIN (at_once, n - p0));
       job.out = out + (gsize) p0 * out_dim;
       as_parallel_blocks (team, (gsize) rows->np * rows->kp * out_dim * G_N_ELEMENTS (X_PARTS),
                           units, amx_unit, &job);

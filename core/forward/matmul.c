@@ -225,6 +225,32 @@ batch_on_amx (const MatmulJob *jobs, int n_jobs)
   return TRUE;
 }
 
+/* The batch on AMX tiles: its rows packed a bounded number at a time (as_amx_rows_at_once), each
+ * group in one round of TEAM. A row's results do not depend on its group (matmul-amx-private.h). */
+static void
+amx_batch_run (AsWorkerTeam *team, MatmulBatch *batch, gsize work, int units)
+{
+  MatmulJob *jobs = batch->jobs, whole[G_N_ELEMENTS (batch->first) - 1];
+  int n = jobs[0].n, in = jobs[0].in, at_once = MIN (n, as_amx_rows_at_once (in));
+  memcpy (whole, jobs, sizeof (MatmulJob) * batch->n_jobs);
+  g_autoptr (AsAmxRows) amx = as_amx_rows_new (jobs[0].x, at_once, in);
+  for (int r0 = 0; r0 < n; r0 += at_once)
+    {
+      int rows = MIN (at_once, n - r0);
+      if (r0 > 0)
+        as_amx_rows_pack (amx, whole[0].x + (gsize) r0 * in, rows);
+      for (int i = 0; i < batch->n_jobs; i++)
+        {
+          jobs[i] = whole[i];
+          jobs[i].x += (gsize) r0 * in;
+          jobs[i].out += (gsize) r0 * whole[i].out_dim;
+          jobs[i].n = rows;
+          jobs[i].amx = amx;
+        }
+      as_parallel_blocks (team, work / n * rows, units, matmul_unit, batch);
+    }
+}
+
 /* Runs the batch's jobs in one round of TEAM. */
 static void
 matmul_batch_run (AsWorkerTeam *team, MatmulJob *jobs, int n_jobs, AsEpilogue epilogue,
@@ -245,10 +271,11 @@ matmul_batch_run (AsWorkerTeam *team, MatmulJob *jobs, int n_jobs, AsEpilogue ep
       work += (gsize) jobs[i].n * jobs[i].in * jobs[i].out_dim;
     }
   int units = epilogue == AS_EPILOGUE_GATE ? matmul_blocks (&jobs[0]) : batch.first[n_jobs];
-  g_autoptr (AsAmxRows) amx
-      = batch_on_amx (jobs, n_jobs) ? as_amx_rows_new (jobs[0].x, jobs[0].n, jobs[0].in) : NULL;
-  for (int i = 0; i < n_jobs; i++)
-    jobs[i].amx = amx;
+  if (batch_on_amx (jobs, n_jobs))
+    {
+      amx_batch_run (team, &batch, work, units);
+      return;
+    }
   as_parallel_blocks (team, work, units, matmul_unit, &batch);
 }
 
