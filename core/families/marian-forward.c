@@ -138,29 +138,7 @@ cross_attention (AsPass *p, MarianScratch *s, const AsMarianLayer *y, int layer)
   as_marian_linear (team, s->q, x, &y->cross_attn.q, T, D, D);
   as_marian_linear (team, s->k, enc, &y->cross_attn.k, S, D, D); /* [S][D] */
   as_marian_linear (team, s->v, enc, &y->cross_attn.v, S, D, D); /* [S][D] */
-  AsAttention job = {
-    .q = s->q,
-    .k = s->k,
-    .v = s->v,
-    .q_head = hd,
-    .k_head = hd,
-    .v_head = hd,
-    .ldq = D,
-    .ldk = D,
-    .ldv = D,
-    .p = as_trace_cross_attn (t, layer, 0),
-    .p_head = (gsize) T * S,
-    .cc = s->cc,
-    .ldcc = D,
-    .n_heads = t->n_head,
-    .n_q = T,
-    .n_k = S,
-    .head_dim = hd,
-    .group = 1,
-    .scale = 1.0f / sqrtf ((float) hd),
-    .causal = FALSE,
-  };
-  as_attend (team, &job);
+  as_pass_cross_attend (p, layer, s->q, s->k, s->v, s->cc, D, 1.0f / sqrtf ((float) hd));
   as_marian_linear (team, s->tmp, s->cc, &y->cross_attn.out, T, D, D);
   as_marian_block_output (set, p->x, s->tmp, &y->cross_attn_norm, T, D);
 }

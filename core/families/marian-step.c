@@ -12,10 +12,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "as-error.h"
-#include "attention-private.h"
-#include "kernels-private.h"
 #include "pass-private.h"
+#include "step-shared-private.h"
 
 typedef struct
 {
@@ -25,8 +23,8 @@ typedef struct
   AsWorkerTeam *team;
   int S, D, H, L, F;
   float *cross_k, *cross_v;        /* [L][S][D] */
-  float *cache_k, *cache_v;        /* [L][B][max_steps][D] */
-  float *spare_k, *spare_v;        /* [L][B][max_steps][D] for reordering */
+  AsStepCache cache;               /* the self-attention's keys and values, [L][B][max_steps][D] */
+  AsStepAttention attention;       /* of one query row */
   float *x, *q, *k, *v, *cc, *tmp; /* [B][D] */
   float *ff;                       /* [B][F] */
   float *p;                        /* [H][max(max_steps, S)] attention weights of one row */
@@ -34,66 +32,12 @@ typedef struct
   gboolean no_positions; /* the position embeddings left out (encoder and decoder) */
 } MarianStep;
 
-static float *
-cache_row (const MarianStep *m, float *cache, int layer, int seq, int pos) /* [D] */
-{
-  gsize B = m->base.n_seqs, N = m->base.max_steps;
-  return cache + (((gsize) layer * B + seq) * N + pos) * m->D;
-}
-
-/* Sequence b's cache becomes sequence PARENTS[b]'s, for the N_STEPS rows held so far. */
-static void
-reorder (MarianStep *m, const int *parents)
-{
-  gboolean identity = TRUE;
-  for (int b = 0; b < m->base.n_seqs; b++)
-    identity = identity && parents[b] == b;
-  if (identity || m->base.n_steps == 0)
-    return;
-  gsize rows = (gsize) m->base.n_steps * m->D;
-  for (int l = 0; l < m->L; l++)
-    for (int b = 0; b < m->base.n_seqs; b++)
-      {
-        memcpy (cache_row (m, m->spare_k, l, b, 0), cache_row (m, m->cache_k, l, parents[b], 0),
-                rows * sizeof (float));
-        memcpy (cache_row (m, m->spare_v, l, b, 0), cache_row (m, m->cache_v, l, parents[b], 0),
-                rows * sizeof (float));
-      }
-  float *t = m->cache_k;
-  m->cache_k = m->spare_k, m->spare_k = t;
-  t = m->cache_v;
-  m->cache_v = m->spare_v, m->spare_v = t;
-}
-
-/* CC's row b [D] = the attention of query row b of Q [B][D] over N_K keys and values K, V
- * (row stride D). */
+/* CC's row b = the attention of Q's row b over N_K keys and values K, V [n_k][D]. */
 static void
 attend_row (MarianStep *m, int b, const float *k, const float *v, int n_k)
 {
-  int hd = m->D / m->H;
-  AsAttention job = {
-    .q = m->q + (gsize) b * m->D,
-    .k = k,
-    .v = v,
-    .q_head = hd,
-    .k_head = hd,
-    .v_head = hd,
-    .ldq = m->D,
-    .ldk = m->D,
-    .ldv = m->D,
-    .p = m->p,
-    .p_head = n_k,
-    .cc = m->cc + (gsize) b * m->D,
-    .ldcc = m->D,
-    .n_heads = m->H,
-    .n_q = 1,
-    .n_k = n_k,
-    .head_dim = hd,
-    .group = 1,
-    .scale = 1.0f / sqrtf ((float) hd),
-    .causal = FALSE,
-  };
-  as_attend (m->team, &job);
+  gsize at = (gsize) b * m->D;
+  as_step_attend_row (&m->attention, m->cc + at, m->q + at, k, v, n_k, NULL);
 }
 
 static void
@@ -107,13 +51,10 @@ layer_step (MarianStep *m, int l, int pos)
   as_marian_linear (m->team, m->q, x, &y->self_attn.q, B, D, D);
   as_marian_linear (m->team, m->k, x, &y->self_attn.k, B, D, D);
   as_marian_linear (m->team, m->v, x, &y->self_attn.v, B, D, D);
+  as_step_cache_append (&m->cache, l, pos, m->k, m->v);
   for (int b = 0; b < B; b++)
-    {
-      memcpy (cache_row (m, m->cache_k, l, b, pos), m->k + (gsize) b * D, D * sizeof (float));
-      memcpy (cache_row (m, m->cache_v, l, b, pos), m->v + (gsize) b * D, D * sizeof (float));
-      attend_row (m, b, cache_row (m, m->cache_k, l, b, 0), cache_row (m, m->cache_v, l, b, 0),
-                  pos + 1);
-    }
+    attend_row (m, b, as_step_cache_keys (&m->cache, l, b), as_step_cache_values (&m->cache, l, b),
+                pos + 1);
   as_marian_linear (m->team, m->tmp, m->cc, &y->self_attn.out, B, D, D);
   as_marian_block_output (s, m->x, m->tmp, &y->self_attn_norm, B, D);
 
@@ -128,52 +69,26 @@ layer_step (MarianStep *m, int l, int pos)
   as_marian_mlp (m->team, m->x, m->ff, m->tmp, y, s, c->activation, B, D, m->F);
 }
 
-/* Fails when x [B][D] — one row per sequence (beam) — of decoder layer LAYER, or of PART
- * ("embeddings", "output layer") when not NULL, is not finite at step POS, naming the first
- * sequence that is not. */
-static gboolean
-check_step (const float *x, int B, int D, const char *part, int layer, int pos, GError **error)
-{
-  if (as_find_non_finite (x, (gsize) B * D) < 0)
-    return TRUE;
-  g_autofree char *what
-      = part != NULL ? g_strdup_printf ("the decoder's %s (generating token %d)", part, pos + 1)
-                     : g_strdup_printf ("decoder layer %d (generating token %d)", layer, pos + 1);
-  return as_check_finite (x, B, D, 0, what, "sequence", NULL, error);
-}
-
 static gboolean
 marian_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, float *logits,
              GError **error)
 {
   MarianStep *m = (MarianStep *) decoder;
   int pos = decoder->n_steps, B = decoder->n_seqs, D = m->D, V = decoder->vocab_size;
-  if (pos >= decoder->max_steps)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "the decoder holds %d tokens per sequence, no room for another",
-                   decoder->max_steps);
-      return FALSE;
-    }
+  if (!as_step_check_input (decoder, tokens, error))
+    return FALSE;
   const AsConfig *c = as_model_get_config (m->model);
-  for (int b = 0; b < B; b++)
-    if (tokens[b] < 0 || tokens[b] >= V)
-      {
-        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                     "token id %d is outside the vocabulary (0..%d)", tokens[b], V - 1);
-        return FALSE;
-      }
   if (parents != NULL)
-    reorder (m, parents);
+    as_step_cache_reorder (&m->cache, parents, pos);
 
   for (int b = 0; b < B; b++) /* every sequence's new token is at position POS */
     as_marian_embed (m->x + (gsize) b * D, m->w, &m->w->decoder,
                      as_marian_settings (c)->embed_scale, tokens + b, 1, pos, D, !m->no_positions);
-  gboolean ok = check_step (m->x, B, D, "embeddings", 0, pos, error);
+  gboolean ok = as_step_check_finite (m->x, B, D, "embeddings", 0, pos, error);
   for (int l = 0; ok && l < m->L; l++)
     {
       layer_step (m, l, pos);
-      ok = check_step (m->x, B, D, NULL, l, pos, error);
+      ok = as_step_check_finite (m->x, B, D, NULL, l, pos, error);
     }
   if (ok)
     {
@@ -181,7 +96,7 @@ marian_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, 
       as_matmul_transposed (m->team, logits, m->x, m->w->shared, B, D, V); /* [B][V] */
       for (int b = 0; b < B; b++)
         as_add_inplace (logits + (gsize) b * V, m->w->final_logits_bias, V);
-      ok = check_step (logits, B, V, "output layer", 0, pos, error);
+      ok = as_step_check_finite (logits, B, V, "output layer", 0, pos, error);
     }
   if (ok)
     decoder->n_steps++;
@@ -204,34 +119,21 @@ static guint64
 step_floats (const AsConfig *c, int S, int B, int N)
 {
   guint64 L = c->n_layer, D = c->n_embd, F = c->n_inner;
-  return 2 * L * S * D + 4 * L * B * N * D + 6 * (guint64) B * D + (guint64) B * F
+  return 2 * L * S * D + as_step_cache_floats (L, B, N, D) + 6 * (guint64) B * D + (guint64) B * F
          + (guint64) c->n_head * MAX (N, S);
 }
 
 static gboolean
 step_alloc (MarianStep *m, const AsConfig *c, int B, int N, GError **error)
 {
-  guint64 n = step_floats (c, m->S, B, N);
-  char what[96];
-  g_snprintf (what, sizeof what, "Generating %d sequence%s of up to %d tokens", B,
-              B == 1 ? "" : "s", N);
-  if (!as_memory_check (n * sizeof (float), what, error))
-    return FALSE;
-  m->mem = g_try_malloc0_n (n, sizeof (float));
+  m->mem = as_step_alloc (step_floats (c, m->S, B, N), B, N, error);
   if (m->mem == NULL)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY, "could not allocate the memory for %s", what);
-      return FALSE;
-    }
-  gsize LSD = (gsize) m->L * m->S * m->D, cache = (gsize) m->L * B * N * m->D;
+    return FALSE;
+  gsize LSD = (gsize) m->L * m->S * m->D;
   gsize BD = (gsize) B * m->D;
   m->cross_k = m->mem;
   m->cross_v = m->cross_k + LSD;
-  m->cache_k = m->cross_v + LSD;
-  m->cache_v = m->cache_k + cache;
-  m->spare_k = m->cache_v + cache;
-  m->spare_v = m->spare_k + cache;
-  m->x = m->spare_v + cache;
+  m->x = as_step_cache_place (&m->cache, m->cross_v + LSD, m->L, B, N, m->D);
   m->q = m->x + BD;
   m->k = m->q + BD;
   m->v = m->k + BD;
@@ -239,6 +141,8 @@ step_alloc (MarianStep *m, const AsConfig *c, int B, int N, GError **error)
   m->tmp = m->cc + BD;
   m->ff = m->tmp + BD;
   m->p = m->ff + (gsize) B * m->F;
+  m->attention
+      = (AsStepAttention){ m->team, m->D, m->H, 1.0f / sqrtf ((float) (m->D / m->H)), m->p };
   return TRUE;
 }
 

@@ -224,28 +224,7 @@ cross_attention (AsPass *p, T5Scratch *s, const AsT5Layer *y, int layer)
   as_t5_linear (team, s->q, s->normed, y->cross_attn.q, T, D, I);
   as_t5_linear (team, s->k, enc, y->cross_attn.k, S, D, I); /* [S][I] */
   as_t5_linear (team, s->v, enc, y->cross_attn.v, S, D, I); /* [S][I] */
-  AsAttention job = {
-    .q = s->q,
-    .k = s->k,
-    .v = s->v,
-    .q_head = hd,
-    .k_head = hd,
-    .v_head = hd,
-    .ldq = I,
-    .ldk = I,
-    .ldv = I,
-    .p = as_trace_cross_attn (t, layer, 0),
-    .p_head = (gsize) T * S,
-    .cc = s->cc,
-    .ldcc = I,
-    .n_heads = t->n_head,
-    .n_q = T,
-    .n_k = S,
-    .head_dim = hd,
-    .group = 1,
-    .scale = 1.0f,
-  };
-  as_attend (team, &job);
+  as_pass_cross_attend (p, layer, s->q, s->k, s->v, s->cc, I, 1.0f);
   as_t5_linear (team, s->normed, s->cc, y->cross_attn.o, T, I, D);
   as_add_inplace (p->x, s->normed, (gsize) T * D);
 }

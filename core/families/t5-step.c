@@ -10,13 +10,10 @@
  * sequences between steps; the caches follow their parents. */
 #include "t5-private.h"
 
-#include <math.h>
 #include <string.h>
 
-#include "as-error.h"
-#include "attention-private.h"
-#include "kernels-private.h"
 #include "pass-private.h"
+#include "step-shared-private.h"
 
 typedef struct
 {
@@ -26,79 +23,24 @@ typedef struct
   const AsT5Weights *w;
   AsWorkerTeam *team;
   int S, D, H, I, L, F;
-  float *cross_k, *cross_v; /* [L][S][I] */
-  float *cache_k, *cache_v; /* [L][B][max_steps][I] */
-  float *spare_k, *spare_v; /* [L][B][max_steps][I] for reordering */
-  float *x, *normed;        /* [B][D] */
-  float *q, *k, *v, *cc;    /* [B][I] */
-  float *ff, *gate;         /* [B][F] */
-  float *bias;              /* [H][max_steps] the new row's position bias */
-  float *p;                 /* [H][max(max_steps, S)] attention weights of one row */
+  float *cross_k, *cross_v;  /* [L][S][I] */
+  AsStepCache cache;         /* the self-attention's keys and values, [L][B][max_steps][I] */
+  AsStepAttention attention; /* of one query row (T5: no scaling) */
+  float *x, *normed;         /* [B][D] */
+  float *q, *k, *v, *cc;     /* [B][I] */
+  float *ff, *gate;          /* [B][F] */
+  float *bias;               /* [H][max_steps] the new row's position bias */
+  float *p;                  /* [H][max(max_steps, S)] attention weights of one row */
   float *mem;
 } T5Step;
 
-static float *
-cache_row (const T5Step *m, float *cache, int layer, int seq, int pos) /* [I] */
-{
-  gsize B = m->base.n_seqs, N = m->base.max_steps;
-  return cache + (((gsize) layer * B + seq) * N + pos) * m->I;
-}
-
-/* Sequence b's cache becomes sequence PARENTS[b]'s, for the rows held so far. */
-static void
-reorder (T5Step *m, const int *parents)
-{
-  gboolean identity = TRUE;
-  for (int b = 0; b < m->base.n_seqs; b++)
-    identity = identity && parents[b] == b;
-  if (identity || m->base.n_steps == 0)
-    return;
-  gsize rows = (gsize) m->base.n_steps * m->I;
-  for (int l = 0; l < m->L; l++)
-    for (int b = 0; b < m->base.n_seqs; b++)
-      {
-        memcpy (cache_row (m, m->spare_k, l, b, 0), cache_row (m, m->cache_k, l, parents[b], 0),
-                rows * sizeof (float));
-        memcpy (cache_row (m, m->spare_v, l, b, 0), cache_row (m, m->cache_v, l, parents[b], 0),
-                rows * sizeof (float));
-      }
-  float *t = m->cache_k;
-  m->cache_k = m->spare_k, m->spare_k = t;
-  t = m->cache_v;
-  m->cache_v = m->spare_v, m->spare_v = t;
-}
-
-/* CC's row b [I] = the attention of query row b of Q [B][I] over N_K keys and values K, V (row
- * stride I), with BIAS [H][n_k] or none. */
+/* CC's row b = the attention of Q's row b over N_K keys and values K, V [n_k][I], with BIAS
+ * [H][n_k] or none. */
 static void
 attend_row (T5Step *m, int b, const float *k, const float *v, int n_k, const float *bias)
 {
-  int hd = m->I / m->H;
-  AsAttention job = {
-    .q = m->q + (gsize) b * m->I,
-    .k = k,
-    .v = v,
-    .q_head = hd,
-    .k_head = hd,
-    .v_head = hd,
-    .ldq = m->I,
-    .ldk = m->I,
-    .ldv = m->I,
-    .p = m->p,
-    .p_head = n_k,
-    .cc = m->cc + (gsize) b * m->I,
-    .ldcc = m->I,
-    .n_heads = m->H,
-    .n_q = 1,
-    .n_k = n_k,
-    .head_dim = hd,
-    .group = 1,
-    .scale = 1.0f,
-    .bias = bias,
-    .bias_head = n_k,
-    .ldbias = n_k,
-  };
-  as_attend (m->team, &job);
+  gsize at = (gsize) b * m->I;
+  as_step_attend_row (&m->attention, m->cc + at, m->q + at, k, v, n_k, bias);
 }
 
 static void
@@ -113,13 +55,10 @@ layer_step (T5Step *m, int l, int pos)
   as_t5_linear (m->team, m->q, m->normed, y->self_attn.q, B, D, I);
   as_t5_linear (m->team, m->k, m->normed, y->self_attn.k, B, D, I);
   as_t5_linear (m->team, m->v, m->normed, y->self_attn.v, B, D, I);
+  as_step_cache_append (&m->cache, l, pos, m->k, m->v);
   for (int b = 0; b < B; b++)
-    {
-      memcpy (cache_row (m, m->cache_k, l, b, pos), m->k + (gsize) b * I, I * sizeof (float));
-      memcpy (cache_row (m, m->cache_v, l, b, pos), m->v + (gsize) b * I, I * sizeof (float));
-      attend_row (m, b, cache_row (m, m->cache_k, l, b, 0), cache_row (m, m->cache_v, l, b, 0),
-                  pos + 1, m->bias);
-    }
+    attend_row (m, b, as_step_cache_keys (&m->cache, l, b), as_step_cache_values (&m->cache, l, b),
+                pos + 1, m->bias);
   as_t5_linear (m->team, m->normed, m->cc, y->self_attn.o, B, I, D);
   as_add_inplace (m->x, m->normed, (gsize) B * D);
 
@@ -132,19 +71,6 @@ layer_step (T5Step *m, int l, int pos)
   as_add_inplace (m->x, m->normed, (gsize) B * D);
 
   as_t5_mlp (m->team, m->x, m->normed, m->ff, m->gate, y, m->c, B, m->F);
-}
-
-/* Fails when x [B][D] of decoder layer LAYER, or of PART when not NULL, is not finite at step
- * POS, naming the first sequence that is not. */
-static gboolean
-check_step (const float *x, int B, int D, const char *part, int layer, int pos, GError **error)
-{
-  if (as_find_non_finite (x, (gsize) B * D) < 0)
-    return TRUE;
-  g_autofree char *what
-      = part != NULL ? g_strdup_printf ("the decoder's %s (generating token %d)", part, pos + 1)
-                     : g_strdup_printf ("decoder layer %d (generating token %d)", layer, pos + 1);
-  return as_check_finite (x, B, D, 0, what, "sequence", NULL, error);
 }
 
 /* The logits of every sequence from x [B][D]: (RMS(x) · D^-½ when tied) · lm_headᵀ. */
@@ -166,37 +92,25 @@ t5_step (AsStepDecoder *decoder, const int *parents, const int32_t *tokens, floa
 {
   T5Step *m = (T5Step *) decoder;
   int pos = decoder->n_steps, B = decoder->n_seqs, D = m->D, V = decoder->vocab_size;
-  if (pos >= decoder->max_steps)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                   "the decoder holds %d tokens per sequence, no room for another",
-                   decoder->max_steps);
-      return FALSE;
-    }
-  for (int b = 0; b < B; b++)
-    if (tokens[b] < 0 || tokens[b] >= V)
-      {
-        g_set_error (error, AS_ERROR, AS_ERROR_INPUT,
-                     "token id %d is outside the vocabulary (0..%d)", tokens[b], V - 1);
-        return FALSE;
-      }
+  if (!as_step_check_input (decoder, tokens, error))
+    return FALSE;
   if (parents != NULL)
-    reorder (m, parents);
+    as_step_cache_reorder (&m->cache, parents, pos);
 
   for (int b = 0; b < B; b++)
     memcpy (m->x + (gsize) b * D, m->w->shared + (gsize) tokens[b] * D, sizeof (float) * D);
   as_t5_position_bias (m->bias, m->w->decoder.rel_bias, as_t5_settings (m->c), m->H, pos, 1,
                        pos + 1, FALSE);
-  gboolean ok = check_step (m->x, B, D, "embeddings", 0, pos, error);
+  gboolean ok = as_step_check_finite (m->x, B, D, "embeddings", 0, pos, error);
   for (int l = 0; ok && l < m->L; l++)
     {
       layer_step (m, l, pos);
-      ok = check_step (m->x, B, D, NULL, l, pos, error);
+      ok = as_step_check_finite (m->x, B, D, NULL, l, pos, error);
     }
   if (ok)
     {
       step_logits (m, logits);
-      ok = check_step (logits, B, V, "output layer", 0, pos, error);
+      ok = as_step_check_finite (logits, B, V, "output layer", 0, pos, error);
     }
   if (ok)
     decoder->n_steps++;
@@ -219,34 +133,22 @@ static guint64
 step_floats (const T5Step *m, int B, int N)
 {
   guint64 L = m->L, I = m->I, D = m->D, F = m->F, S = m->S;
-  return 2 * L * S * I + 4 * L * B * N * I + 2 * (guint64) B * D + 4 * (guint64) B * I
-         + 2 * (guint64) B * F + (guint64) m->H * N + (guint64) m->H * MAX (N, m->S);
+  return 2 * L * S * I + as_step_cache_floats (L, B, N, I) + 2 * (guint64) B * D
+         + 4 * (guint64) B * I + 2 * (guint64) B * F + (guint64) m->H * N
+         + (guint64) m->H * MAX (N, m->S);
 }
 
 static gboolean
 step_alloc (T5Step *m, int B, int N, GError **error)
 {
-  guint64 n = step_floats (m, B, N);
-  char what[96];
-  g_snprintf (what, sizeof what, "Generating %d sequence%s of up to %d tokens", B,
-              B == 1 ? "" : "s", N);
-  if (!as_memory_check (n * sizeof (float), what, error))
-    return FALSE;
-  m->mem = g_try_malloc0_n (n, sizeof (float));
+  m->mem = as_step_alloc (step_floats (m, B, N), B, N, error);
   if (m->mem == NULL)
-    {
-      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY, "could not allocate the memory for %s", what);
-      return FALSE;
-    }
-  gsize LSI = (gsize) m->L * m->S * m->I, cache = (gsize) m->L * B * N * m->I;
+    return FALSE;
+  gsize LSI = (gsize) m->L * m->S * m->I;
   gsize BD = (gsize) B * m->D, BI = (gsize) B * m->I;
   m->cross_k = m->mem;
   m->cross_v = m->cross_k + LSI;
-  m->cache_k = m->cross_v + LSI;
-  m->cache_v = m->cache_k + cache;
-  m->spare_k = m->cache_v + cache;
-  m->spare_v = m->spare_k + cache;
-  m->x = m->spare_v + cache;
+  m->x = as_step_cache_place (&m->cache, m->cross_v + LSI, m->L, B, N, m->I);
   m->normed = m->x + BD;
   m->q = m->normed + BD;
   m->k = m->q + BI;
@@ -256,6 +158,7 @@ step_alloc (T5Step *m, int B, int N, GError **error)
   m->gate = m->ff + (gsize) B * m->F;
   m->bias = m->gate + (gsize) B * m->F;
   m->p = m->bias + (gsize) m->H * N;
+  m->attention = (AsStepAttention){ m->team, m->I, m->H, 1.0f, m->p };
   return TRUE;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "as-error.h"
+#include "attention-private.h"
 #include "kernels-private.h"
 
 /* Values checked per block before looking for the exact index: small enough to stay in cache. */
@@ -160,6 +161,36 @@ as_pass_heads (const AsPass *p, int layer, float *cc, int ldc)
             memset (row, 0, sizeof (float) * hd);
         }
     }
+}
+
+void
+as_pass_cross_attend (const AsPass *p, int layer, const float *q, const float *k, const float *v,
+                      float *cc, int width, float scale)
+{
+  AsTrace *t = p->trace;
+  int T = t->n_tokens, S = p->source->n_tokens, hd = t->head_dim;
+  AsAttention job = {
+    .q = q,
+    .k = k,
+    .v = v,
+    .q_head = hd,
+    .k_head = hd,
+    .v_head = hd,
+    .ldq = width,
+    .ldk = width,
+    .ldv = width,
+    .p = as_trace_cross_attn (t, layer, 0),
+    .p_head = (gsize) T * S,
+    .cc = cc,
+    .ldcc = width,
+    .n_heads = t->n_head,
+    .n_q = T,
+    .n_k = S,
+    .head_dim = hd,
+    .group = 1,
+    .scale = scale,
+  };
+  as_attend (p->team, &job);
 }
 
 void

@@ -101,6 +101,12 @@ typedef struct
 void as_pass_heads (const AsPass *pass, int layer, float *cc, int ldc);
 void as_pass_mlp (const AsPass *pass, int layer, float *m);
 
+/* The cross-attention of LAYER in a translation pass: CC [T][WIDTH] = softmax(SCALE · q·kᵀ) · v
+ * per head over the source's S keys, the weights written to the trace's cross-attention. Q
+ * [T][WIDTH], K and V [S][WIDTH], the heads side by side. */
+void as_pass_cross_attend (const AsPass *pass, int layer, const float *q, const float *k,
+                           const float *v, float *cc, int width, float scale);
+
 /* Whether the pass leaves out positions (AsForwardOptions.no_positions). */
 static inline gboolean
 as_pass_no_positions (const AsPass *pass)
