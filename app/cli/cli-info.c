@@ -170,11 +170,13 @@ print_text (const AsModel *model, const char *weights, char **settings, const In
   g_autofree char *matrices = g_format_size (m->context_matrices);
   g_autofree char *on_demand = g_format_size (m->context_on_demand);
   g_autofree char *have = g_format_size (m->budget);
-  printf ("trace memory:  %s at the full context of %d tokens (%s with every attention matrix, %s "
-          "with queries and keys: attention on demand); %s available now: up to %d tokens fit "
-          "(%d keeping every matrix, %d with queries and keys)\n",
-          need, c->n_positions, matrices, on_demand, have, m->max_tokens, m->max_tokens_matrices,
-          m->max_tokens_on_demand);
+  /* an encoder–decoder's pass is a translation: its counts are of a source and a target each */
+  const char *each = c->encoder_decoder ? " each for source and target" : "";
+  printf ("trace memory:  %s at the full context of %d tokens%s (%s with every attention matrix, "
+          "%s with queries and keys: attention on demand); %s available now: up to %d tokens%s "
+          "fit (%d keeping every matrix, %d with queries and keys)\n",
+          need, c->n_positions, each, matrices, on_demand, have, m->max_tokens, each,
+          m->max_tokens_matrices, m->max_tokens_on_demand);
 }
 
 int

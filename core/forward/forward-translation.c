@@ -40,11 +40,9 @@ check_side (const AsConfig *c, const int32_t *ids, int n_ids, const char *what, 
   return TRUE;
 }
 
-/* Fails with AS_ERROR_MEMORY, naming both sizes, when the two traces, the cross-attention and
- * the scratch would not fit. */
-/* The bytes of a translation pass: both traces, the cross-attention and the scratch. */
-static guint64
-translation_bytes (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options)
+guint64
+as_forward_translation_bytes (const AsModel *model, int n_src, int n_tgt,
+                              const AsForwardOptions *options)
 {
   const AsConfig *c = as_model_get_config (model);
   AsForwardOptions encoder_options = { .attention = options != NULL ? options->attention : 0 };
@@ -61,16 +59,18 @@ fit_attention (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *opt
                AsForwardOptions *scratch)
 {
   if (!as_forward_options_automatic (options)
-      || translation_bytes (model, n_src, n_tgt, options) <= as_forward_budget (model))
+      || as_forward_translation_bytes (model, n_src, n_tgt, options) <= as_forward_budget (model))
     return options;
   *scratch = as_forward_options_on_demand (options);
   return scratch;
 }
 
+/* Fails with AS_ERROR_MEMORY, naming both sizes, when the two traces, the cross-attention and
+ * the scratch would not fit. */
 static gboolean
 check_memory (AsModel *model, int n_src, int n_tgt, const AsForwardOptions *options, GError **error)
 {
-  guint64 bytes = translation_bytes (model, n_src, n_tgt, options);
+  guint64 bytes = as_forward_translation_bytes (model, n_src, n_tgt, options);
   guint64 budget = as_forward_budget (model);
   if (bytes <= budget)
     return TRUE;

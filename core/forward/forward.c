@@ -87,6 +87,8 @@ guint64
 as_forward_bytes (const AsModel *model, int n_tokens, const AsForwardOptions *options)
 {
   const AsConfig *c = as_model_get_config (model);
+  if (c->encoder_decoder) /* a source and a target of N_TOKENS each */
+    return as_forward_translation_bytes (model, n_tokens, n_tokens, options);
   return as_pass_bytes (c->ops->stack, c, n_tokens, 0, options);
 }
 

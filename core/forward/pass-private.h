@@ -44,6 +44,11 @@ gboolean as_check_finite (const float *x, int rows, int d, int row0, const char 
 /* Whether OPTIONS (may be NULL) leave how the trace keeps its attention to the automatic choice
  * (as_attention_choice_automatic), which as_forward and as_forward_translation then make by the
  * memory budget too. */
+/* The bytes of a translation pass of MODEL over N_SRC source and N_TGT target tokens: both
+ * traces, the cross-attention and the scratch (forward-translation.c). */
+guint64 as_forward_translation_bytes (const AsModel *model, int n_src, int n_tgt,
+                                      const AsForwardOptions *options);
+
 gboolean as_forward_options_automatic (const AsForwardOptions *options);
 
 /* OPTIONS (may be NULL) with the attention kept on demand. */

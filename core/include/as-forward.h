@@ -99,7 +99,9 @@ gboolean as_attention_on_demand (AsAttentionStorage storage, const AsTraceShape 
 AsTraceShape as_forward_trace_shape (const AsModel *model, int n_tokens,
                                      const AsForwardOptions *options);
 
-/* Bytes a pass of MODEL over N_TOKENS needs: its trace plus the family's working memory. */
+/* Bytes a pass of MODEL over N_TOKENS needs: its trace plus the family's working memory; for an
+ * encoder–decoder, a translation pass over a source and a target of N_TOKENS each (both traces
+ * and the cross-attention). as_forward_max_tokens counts the same way. */
 guint64 as_forward_bytes (const AsModel *model, int n_tokens, const AsForwardOptions *options);
 
 /* The most tokens (at most the context length) whose pass fits in BUDGET bytes; 0 when not even

@@ -111,7 +111,7 @@ test_products (void)
   if (!as_amx_usable ())
     {
       g_test_skip ("no AMX tiles here (the CPU lacks AMX-BF16, Linux refused the tile state, or "
-                   "ATTNSCOPE_AMX=0): the output head multiplied in float32 instead");
+                   "ATTNSCOPE_AMX=0): BF16 weights are widened for OpenBLAS instead");
       return;
     }
   for (gsize i = 0; i < G_N_ELEMENTS (SHAPES); i++)

@@ -33,6 +33,8 @@
 #include "as-translate.h"
 #include "check-close.h"
 #include "marian-fixtures.h"
+#include "memory-private.h"
+#include "pass-private.h"
 #include "seq2seq-test.h"
 #include "t5-bias-check.h"
 #include "t5-models.h"
@@ -180,6 +182,46 @@ test_bad_input (void)
   g_clear_error (&error);
 }
 
+/* The memory counts `info` prints for an encoder–decoder are a translation's: a source and a
+ * target of N tokens each (both traces and the cross-attention), not the decoder's pass alone.
+ * Under a limit that leaves exactly those bytes, N tokens each pass with every matrix kept, N + 1
+ * are refused, and as_forward_max_tokens says N. */
+static void
+test_memory_counts (void)
+{
+  g_autofree char *dir = t5_model ("t5-relu", t5_relu);
+  if (dir == NULL)
+    return;
+  GError *error = NULL;
+  g_autoptr (AsModel) model = as_model_load (dir, &error);
+  g_assert_no_error (error);
+  enum
+  {
+    N = 40
+  };
+  AsForwardOptions matrices = { .attention = AS_ATTENTION_MATRICES };
+  guint64 bytes = as_forward_bytes (model, N, &matrices);
+  g_assert_cmpuint (bytes, ==, as_forward_translation_bytes (model, N, N, &matrices));
+  const AsConfig *c = as_model_get_config (model);
+  guint64 cross = (guint64) c->n_layer * c->n_head * N * N * sizeof (float);
+  g_assert_cmpuint (bytes, >, as_pass_bytes (c->ops->stack, c, N, 0, &matrices) + cross);
+  int32_t ids[N + 1];
+  for (int i = 0; i <= N; i++)
+    ids[i] = 5 + i;
+  g_autofree char *limit = g_strdup_printf ("%" G_GUINT64_FORMAT, as_memory_held () + bytes);
+  g_setenv ("ATTNSCOPE_MEMORY_LIMIT", limit, TRUE);
+  g_assert_cmpint (as_forward_max_tokens (model, &matrices, as_forward_budget (model)), ==, N);
+  AsTrace *trace = as_forward_translation (model, ids, N, ids, N, &matrices, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  as_trace_unref (trace);
+  g_assert_null (as_forward_translation (model, ids, N + 1, ids, N + 1, &matrices, &error));
+  g_assert_error (error, AS_ERROR, AS_ERROR_MEMORY);
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+  g_unsetenv ("ATTNSCOPE_MEMORY_LIMIT");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -190,5 +232,6 @@ main (int argc, char **argv)
   g_test_add_func ("/t5/generate/relu", test_generate_relu);
   g_test_add_func ("/t5/generate/gated", test_generate_gated);
   g_test_add_func ("/t5/bad-input", test_bad_input);
+  g_test_add_func ("/t5/memory-counts", test_memory_counts);
   return g_test_run ();
 }
