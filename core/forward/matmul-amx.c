@@ -5,9 +5,9 @@
  * therefore [16 rows of W][16 positions] and is transposed on its way out. W is read in place
  * when its depth is a multiple of 32, else copied a block of rows at a time with zero padding.
  *
- * Blocking (2 cores of an AMX Xeon; tests/bench/RESULTS.md, "Split BF16 products on AMX"):
- * - a unit of work is a block of W's rows (BLOCK_BYTES of split rows, at most 1,024 rows); the
- *   team's members take contiguous runs of units, so the result never depends on their number;
+ * Blocking (2 cores of an AMX Xeon; tests/bench/RESULTS.md, "BF16 products on AMX tiles"):
+ * - a unit of work is a block of W's rows (BLOCK_BYTES of W, at most 1,024 rows); the team's
+ *   members take contiguous runs of units, so the result never depends on their number;
  * - inside a unit, CHUNK positions of packed x at a time (~1 MiB: they stay in the core's L2),
  *   and for each panel of 32 rows of W the depth in SLICEs, whose 2 × 16 rows of W stay in L1
  *   while every pair of 16 positions of the chunk passes under them;

@@ -210,9 +210,8 @@ matmul_unit (gpointer data, int unit)
 }
 
 /* Whether a batch multiplies on AMX tiles: every W is BF16 (read in place, exact products of the
- * widened weight at float32's accuracy, matmul-amx-private.h) and the rows are the same x. Float32
- * weights keep OpenBLAS here: split per block they would cost more than they save at the few rows
- * of a decoding step. */
+ * widened weight at float32's accuracy) and the rows are the same x. Float32 and F16 weights keep
+ * OpenBLAS (matmul-amx-private.h says why). */
 static gboolean
 batch_on_amx (const MatmulJob *jobs, int n_jobs)
 {
