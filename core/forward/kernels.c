@@ -269,6 +269,24 @@ as_norm_rows (AsWorkerTeam *team, float *out, const float *x, const float *weigh
   as_parallel_blocks (team, (gsize) n * d * 8, (n + ROW_BLOCK - 1) / ROW_BLOCK, norm_block, &job);
 }
 
+/* Σ x² in double (each square exact) with sixteen independent accumulators, so that the loop
+ * vectorises: a row of Gemma's 640 took 4 cycles an element through one dependent sum. */
+static inline double
+sum_squares (const float *x, int n)
+{
+  double acc[16] = { 0 };
+  int j = 0;
+  for (; j + 16 <= n; j += 16)
+    for (int l = 0; l < 16; l++)
+      acc[l] += (double) x[j + l] * x[j + l];
+  double sum = 0.0;
+  for (int l = 0; l < 16; l++)
+    sum += acc[l];
+  for (; j < n; j++)
+    sum += (double) x[j] * x[j];
+  return sum;
+}
+
 AS_CLONES void
 as_rmsnorm (float *out, const float *x, const float *weight, float eps, int n, int d)
 {
@@ -277,9 +295,7 @@ as_rmsnorm (float *out, const float *x, const float *weight, float eps, int n, i
       const float *xi = x + (gsize) i * d;
       float *oi = out + (gsize) i * d;
       /* mean of squares in double, as the reference accumulates without drift */
-      double sum = 0.0;
-      for (int j = 0; j < d; j++)
-        sum += (double) xi[j] * xi[j];
+      double sum = sum_squares (xi, d);
       float r = (float) (1.0 / sqrt (sum / d + eps));
       for (int j = 0; j < d; j++)
         oi[j] = weight[j] * (xi[j] * r);

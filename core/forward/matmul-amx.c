@@ -94,44 +94,9 @@ split3 (__m512 v, __m256i parts[3])
 static inline __mmask16
 first_lanes (int count)
 {
+  if (count <= 0)
+    return 0;
   return count >= 16 ? (__mmask16) 0xFFFF : (__mmask16) ((1u << count) - 1);
-}
-
-/* x's rows [p0, p0 + n) into xb, parts interleaved by pairs of depth: pair r of step s of
- * position p is the 32-bit word [p/16][s][r][p%16]. Padding stays zero. */
-static void
-pack_x (guint16 *xb, gsize xb_part, const float *x, int n, int in, int kp)
-{
-  int steps = kp / STEP;
-  for (int p = 0; p < n; p++)
-    {
-      const float *row = x + (gsize) p * in;
-      for (int k0 = 0; k0 < in; k0 += 16)
-        {
-          __m256i parts[3];
-          split3 (_mm512_maskz_loadu_ps (first_lanes (in - k0), row + k0), parts);
-          int s = k0 / STEP, r0 = (k0 % STEP) / 2;
-          for (int part = 0; part < 3; part++)
-            {
-              guint32 pairs[8];
-              _mm256_storeu_si256 ((__m256i *) pairs, parts[part]);
-              guint32 *dst = (guint32 *) (xb + part * xb_part)
-                             + ((gsize) (p / TILE) * steps + s) * TILE * TILE + p % TILE;
-              for (int i = 0; i < 8; i++)
-                dst[(r0 + i) * TILE] = pairs[i];
-            }
-        }
-    }
-}
-
-/* ROWS rows of W from row V0 into WP [PADDED rows][kp], zero-padded to PADDED rows and to kp. */
-static void
-pack_w (guint16 *wp, const AmxJob *j, int v0, int rows, int padded)
-{
-  int in = j->x->in, kp = j->x->kp;
-  memset (wp, 0, sizeof (guint16) * padded * kp);
-  for (int r = 0; r < rows; r++)
-    memcpy (wp + (gsize) r * kp, j->w + (gsize) (v0 + r) * in, sizeof (guint16) * in);
 }
 
 /* The 16 × 16 floats of ROWS transposed in place. */
@@ -162,6 +127,62 @@ transpose16 (__m512 r[16])
       r[q] = _mm512_shuffle_f32x4 (t[q], t[q + 8], 0x88);
       r[q + 8] = _mm512_shuffle_f32x4 (t[q], t[q + 8], 0xDD);
     }
+}
+
+/* Rows [p0, p0 + 16) of x (those below N; zeros past it) at depth [k0, k0 + 32), each row's
+ * three parts as 16 pairs of BF16 in a 32-bit lane each: PARTS[part][row]. */
+static void
+split_step (__m512 parts[3][16], const float *x, int p0, int n, int in, int k0)
+{
+  __mmask16 lo = first_lanes (in - k0), hi = first_lanes (in - k0 - 16);
+  for (int i = 0; i < TILE; i++)
+    {
+      if (p0 + i >= n)
+        {
+          for (int part = 0; part < 3; part++)
+            parts[part][i] = _mm512_setzero_ps ();
+          continue;
+        }
+      const float *row = x + (gsize) (p0 + i) * in + k0;
+      __m256i a[3], b[3];
+      split3 (_mm512_maskz_loadu_ps (lo, row), a);
+      split3 (_mm512_maskz_loadu_ps (hi, row + 16), b);
+      for (int part = 0; part < 3; part++)
+        parts[part][i] = _mm512_castsi512_ps (
+            _mm512_inserti64x4 (_mm512_castsi256_si512 (a[part]), b[part], 1));
+    }
+}
+
+/* x's N rows into xb, parts interleaved by pairs of depth: pair r of step s of position p is the
+ * 32-bit word [p/16][s][r][p%16], a transpose of 16 rows' 16 pairs (the bits move, no value
+ * changes). Every word of the NP positions is written: zero past N and past the depth. */
+static void
+pack_x (guint16 *xb, gsize xb_part, const float *x, int n, int np, int in, int kp)
+{
+  int steps = kp / STEP;
+  for (int p0 = 0; p0 < np; p0 += TILE)
+    for (int s = 0; s < steps; s++)
+      {
+        __m512 parts[3][16];
+        split_step (parts, x, p0, n, in, s * STEP);
+        for (int part = 0; part < 3; part++)
+          {
+            transpose16 (parts[part]);
+            float *dst = (float *) (xb + part * xb_part) + ((gsize) (p0 / TILE) * steps + s) * 256;
+            for (int r = 0; r < TILE; r++)
+              _mm512_storeu_ps (dst + r * TILE, parts[part][r]);
+          }
+      }
+}
+
+/* ROWS rows of W from row V0 into WP [PADDED rows][kp], zero-padded to PADDED rows and to kp. */
+static void
+pack_w (guint16 *wp, const AmxJob *j, int v0, int rows, int padded)
+{
+  int in = j->x->in, kp = j->x->kp;
+  memset (wp, 0, sizeof (guint16) * padded * kp);
+  for (int r = 0; r < rows; r++)
+    memcpy (wp + (gsize) r * kp, j->w + (gsize) (v0 + r) * in, sizeof (guint16) * in);
 }
 
 /* A tile of sums [16 rows of W from V][16 positions from P] into out [P + c][V + r]. */
@@ -314,8 +335,7 @@ as_amx_rows_pack (AsAmxRows *rows, const float *x, int n)
   rows->n = n;
   rows->np = (n + PANEL - 1) / PANEL * PANEL;
   rows->xb_part = (gsize) rows->np * rows->kp;
-  memset (rows->xb, 0, sizeof (guint16) * 3 * rows->xb_part);
-  pack_x (rows->xb, rows->xb_part, x, n, rows->in, rows->kp);
+  pack_x (rows->xb, rows->xb_part, x, n, rows->np, rows->in, rows->kp);
 }
 
 AsAmxRows *
