@@ -1,6 +1,7 @@
 /* gui-test-util.c — main-loop and application helpers for GUI tests (see gui-test-util.h). */
 #include "gui-test-util.h"
 
+#include <adwaita.h>
 #include <glib/gstdio.h>
 
 #include <X11/Xlib.h>
@@ -434,4 +435,16 @@ gui_test_assert_same_png (const char *name, const char *const *argv, const char 
     g_error ("%s: %s and %s differ", name, window_png, cli_png); /* kept to be looked at */
   g_unlink (window_png);
   g_unlink (cli_png);
+}
+
+AttnscopeApplication *
+gui_test_start (int *argc, char ***argv, AttnscopeWindow **window, guint timeout_ms)
+{
+  g_test_init (argc, argv, NULL);
+  gtk_init ();
+  adw_init ();
+  gui_test_disable_animations ();
+  AttnscopeApplication *app = gui_test_app_new (1280, 800, window);
+  g_assert_true (gui_test_wait_model (*window, timeout_ms));
+  return app;
 }

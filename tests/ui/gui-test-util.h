@@ -78,6 +78,12 @@ AttnscopeViewState *gui_test_view_state (AttnscopeWindow *window);
 /* Waits until WINDOW has finished loading a model (TRUE) or TIMEOUT_MS passed. */
 gboolean gui_test_wait_model (AttnscopeWindow *window, guint timeout_ms);
 
+/* A GUI test's start: GTest, GTK and libadwaita initialised, animations off
+ * (gui_test_disable_animations), a 1280 × 800 application and its window (gui_test_app_new),
+ * and the startup model loaded within TIMEOUT_MS (asserted). Unref the application when done. */
+AttnscopeApplication *gui_test_start (int *argc, char ***argv, AttnscopeWindow **window,
+                                      guint timeout_ms);
+
 /* Waits until WINDOW has no model load and its session no run in flight. */
 gboolean gui_test_wait_runs (AttnscopeWindow *window, guint timeout_ms);
 

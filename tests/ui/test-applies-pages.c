@@ -228,12 +228,7 @@ test_t5 (void)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
-  gui_test_disable_animations ();
-  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  g_autoptr (AttnscopeApplication) app = gui_test_start (&argc, &argv, &window, TIMEOUT_MS);
   g_test_add_func ("/ui/applies-pages/gpt2", test_gpt2);
   g_test_add_func ("/ui/applies-pages/bert", test_bert);
   g_test_add_func ("/ui/applies-pages/marian", test_marian);

@@ -505,12 +505,7 @@ test_decoder_only (void)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
-  gui_test_disable_animations ();
-  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  g_autoptr (AttnscopeApplication) app = gui_test_start (&argc, &argv, &window, TIMEOUT_MS);
   gui_test_park_pointer ();
   g_test_add_func ("/ui/translation/translate-fixture", test_translate_fixture);
   g_test_add_func ("/ui/translation/shipped", test_shipped);

@@ -330,12 +330,7 @@ test_norm_translation (void)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
-  gui_test_disable_animations ();
-  g_autoptr (AttnscopeApplication) app = gui_test_app_new (1280, 800, &window);
-  g_assert_true (gui_test_wait_model (window, TIMEOUT_MS));
+  g_autoptr (AttnscopeApplication) app = gui_test_start (&argc, &argv, &window, TIMEOUT_MS);
   g_test_add_func ("/ui/why-views/norm-head", test_norm_head);
   g_test_add_func ("/ui/why-views/norm-long", test_norm_long);
   g_test_add_func ("/ui/why-views/qk-memory", test_qk_memory);
