@@ -23,10 +23,7 @@ row_norms (float *out, const float *x, int n, int d)
   double total = 0.0;
   for (int i = 0; i < n; i++)
     {
-      double s = 0.0;
-      for (int k = 0; k < d; k++)
-        s += (double) x[(gsize) i * d + k] * x[(gsize) i * d + k];
-      float v = (float) sqrt (s);
+      float v = (float) sqrt (as_sum_squares (x + (gsize) i * d, d));
       if (out != NULL)
         out[i] = v;
       total += v;

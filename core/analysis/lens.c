@@ -11,6 +11,7 @@
 
 #include "as-error.h"
 #include "as-forward.h"
+#include "memory-private.h"
 #include "worker-team-private.h"
 
 static gboolean
@@ -208,6 +209,8 @@ lens_compute (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
     .n_top = g_new (int, block),
     .team = as_worker_team_new (as_forward_threads ()),
   };
+  /* every page of the block is written by each read-out */
+  as_memory_advise_huge_pages (b.logits, sizeof (float) * (gsize) block * V);
   if (b.logits == NULL)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,

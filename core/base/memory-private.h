@@ -24,4 +24,11 @@ guint64 as_memory_held (void);
 gboolean as_memory_check_advice (guint64 bytes, const char *what, const char *advice,
                                  GError **error);
 
+/* Asks for transparent huge pages under the large array P of BYTES (madvise; a hint the kernel
+ * may ignore, and nothing for arrays under 8 MiB). On this project's virtual machines the first
+ * touch of a fresh 4 KiB page costs a fault of ~17 µs: touching 460 MB (a SmolLM2-135M trace on
+ * demand at 2,048 tokens) took 117,760 faults and 2.0 s of CPU, with huge pages 741 faults — a
+ * 2 MiB page costs one fault for 512 of them. */
+void as_memory_advise_huge_pages (void *p, gsize bytes);
+
 G_END_DECLS

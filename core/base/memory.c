@@ -5,12 +5,34 @@
  * the request — otherwise 90 % of MemAvailable, which already leaves out what is held. */
 #include "memory-private.h"
 
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "as-error.h"
 #include "as-trace.h"
 
 static guint64 held_bytes; /* atomic */
+
+/* Arrays from this size on are backed by transparent huge pages where the system allows it. */
+#define HUGE_PAGE_MIN_BYTES ((gsize) 8 << 20)
+#define HUGE_PAGE_BYTES ((uintptr_t) 2 << 20)
+
+void
+as_memory_advise_huge_pages (void *p, gsize bytes)
+{
+#ifdef MADV_HUGEPAGE
+  if (p == NULL || bytes < HUGE_PAGE_MIN_BYTES)
+    return;
+  uintptr_t start = ((uintptr_t) p + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1);
+  uintptr_t end = ((uintptr_t) p + bytes) & ~(HUGE_PAGE_BYTES - 1);
+  if (end > start)
+    madvise ((void *) start, end - start, MADV_HUGEPAGE); /* a hint: failure changes nothing */
+#else
+  (void) p;
+  (void) bytes;
+#endif
+}
 
 void
 as_memory_hold (guint64 bytes)

@@ -90,6 +90,10 @@ void as_matmul_weights (AsWorkerTeam *team, const float *x, int n, int in, const
  * out [n][d], x [n][d], weight [d]. OUT may equal X. */
 void as_rmsnorm (float *out, const float *x, const float *weight, float eps, int n, int d);
 
+/* Σ x² of X [n] in double (each square exact) with sixteen independent accumulators, so that the
+ * loop vectorises: through one dependent sum a row of Gemma's 640 took 4 cycles an element. */
+double as_sum_squares (const float *x, int n);
+
 /* In-place x·sigmoid(x) = x / (1 + e^-x). x [n]. */
 void as_silu (float *x, gsize n);
 

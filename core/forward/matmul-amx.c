@@ -19,6 +19,7 @@
  * -Wmaybe-uninitialized then reports at every inlined use. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 #include <immintrin.h>
@@ -64,6 +65,7 @@ typedef struct
   int ldo;
   gboolean accumulate;
   const guint16 *w; /* BF16 [*][in] */
+  const float *w32; /* or float32 [*][in], split panel by panel (the six products) */
   int v_end;
   int block;         /* rows of W per unit (as_amx_matmul_transposed) */
   gboolean in_place; /* W read as stored */
@@ -312,12 +314,183 @@ multiply_rows (const AmxJob *j, int v_begin, int rows)
   g_aligned_free (wp);
 }
 
+/* Float32 weights: W's panels are split like x, on the fly, and multiplied by six products —
+ * every pair of parts whose product is at least 2⁻¹⁸ of |x w| (hi·hi; hi·mid and mid·hi; hi·lo,
+ * mid·mid and lo·hi): the three dropped are below 2⁻²⁶ together, a quarter of float32's unit, so
+ * the sums keep float32 GEMM accuracy (test-matmul-amx). */
+
+/* W's panel of 32 rows split into its parts: tile T of part Q at step S is the 1 KiB
+ * [(Q·2 + T)·steps + S][16 rows][32 depth], so every tile load reads contiguous memory. */
+static void
+split_w_panel (guint16 *wp, const float *w, int rows, int in, int kp)
+{
+  int steps = kp / STEP;
+  gsize part = (gsize) 2 * steps * TILE * STEP;
+  for (int s = 0; s < steps; s++)
+    for (int r = 0; r < PANEL; r++)
+      {
+        guint16 *dst = wp + (((gsize) (r / TILE) * steps + s) * TILE + r % TILE) * STEP;
+        int k = s * STEP;
+        const float *row = w + (gsize) r * in + k;
+        __m512 v0 = _mm512_setzero_ps (), v1 = _mm512_setzero_ps ();
+        if (r < rows)
+          {
+            v0 = _mm512_maskz_loadu_ps (first_lanes (in - k), row);
+            v1 = _mm512_maskz_loadu_ps (first_lanes (in - k - TILE), row + TILE);
+          }
+        __m256i a[3], b[3];
+        split3 (v0, a);
+        split3 (v1, b);
+        for (int q = 0; q < 3; q++)
+          _mm512_store_si512 ((__m512i *) (dst + q * part),
+                              _mm512_inserti64x4 (_mm512_castsi256_si512 (a[q]), b[q], 1));
+      }
+}
+
+/* Four tile products: W part WQ's two tiles (loaded when LOAD_W) by x part XQ's two (loaded when
+ * LOAD_X), at step S, into sums 0..3. */
+#define SIX_QUAD(WQ, XQ, LOAD_W, LOAD_X)                                                           \
+  do                                                                                               \
+    {                                                                                              \
+      const guint16 *w0 = wp + ((gsize) (WQ) *2 * steps + s) * TILE * STEP;                        \
+      if (LOAD_W)                                                                                  \
+        _tile_loadd (4, w0, 64);                                                                   \
+      if (LOAD_X)                                                                                  \
+        _tile_loadd (6, b0[XQ] + so, 64);                                                          \
+      _tile_dpbf16ps (0, 4, 6);                                                                    \
+      if (LOAD_X)                                                                                  \
+        _tile_loadd (7, b1[XQ] + so, 64);                                                          \
+      _tile_dpbf16ps (1, 4, 7);                                                                    \
+      if (LOAD_W)                                                                                  \
+        _tile_loadd (5, w0 + (gsize) steps * TILE * STEP, 64);                                     \
+      _tile_dpbf16ps (2, 5, 6);                                                                    \
+      _tile_dpbf16ps (3, 5, 7);                                                                    \
+    }                                                                                              \
+  while (0)
+
+/* The four tiles of sums of split panel WP by packed positions [P0, P0 + 32), prefetching
+ * FETCH lines from *NEXT (advanced) per step meanwhile. */
+static void
+panel_six (const AsAmxRows *x, float *sums, const guint16 *wp, int p0, const char **next,
+           const char *next_end, int fetch)
+{
+  int steps = x->kp / STEP;
+  const guint16 *b0[3], *b1[3];
+  for (int q = 0; q < 3; q++)
+    {
+      b0[q] = x->xb + q * x->xb_part + (gsize) (p0 / TILE) * steps * TILE * STEP;
+      b1[q] = b0[q] + (gsize) steps * TILE * STEP;
+    }
+  _tile_zero (0);
+  _tile_zero (1);
+  _tile_zero (2);
+  _tile_zero (3);
+  for (int s = 0; s < steps; s++)
+    {
+      gsize so = (gsize) s * TILE * STEP;
+      for (int f = 0; f < fetch && *next < next_end; f++, *next += 64)
+        _mm_prefetch (*next, _MM_HINT_T0);
+      /* smallest products first: hi·lo, hi·mid, mid·mid, mid·hi, lo·hi, hi·hi */
+      SIX_QUAD (0, 2, TRUE, TRUE);
+      SIX_QUAD (0, 1, FALSE, TRUE);
+      SIX_QUAD (1, 1, TRUE, FALSE);
+      SIX_QUAD (1, 0, FALSE, TRUE);
+      SIX_QUAD (2, 0, TRUE, FALSE);
+      SIX_QUAD (0, 0, TRUE, FALSE);
+    }
+  _tile_stored (0, sums, 64);
+  _tile_stored (1, sums + 256, 64);
+  _tile_stored (2, sums + 512, 64);
+  _tile_stored (3, sums + 768, 64);
+}
+
+/* A tile of sums [16 rows of W][16 positions] transposed into BUF [16 positions][LDB]. */
+static void
+tile_to_rows (const float *tile, float *buf, int ldb)
+{
+  __m512 r[16];
+  for (int i = 0; i < 16; i++)
+    r[i] = _mm512_load_ps (tile + i * 16);
+  transpose16 (r);
+  for (int c = 0; c < 16; c++)
+    _mm512_store_ps (buf + (gsize) c * ldb, r[c]);
+}
+
+/* DST [COUNT] = SRC (64-byte aligned) past the caches where whole lines allow: the logits are
+ * read again only after the product, and written through the caches they would evict the split
+ * weights and x the tiles read. */
+static void
+stream_row (float *dst, const float *src, int count)
+{
+  int head = (int) ((64 - ((uintptr_t) dst & 63)) & 63) / (int) sizeof (float);
+  if ((uintptr_t) dst % sizeof (float) != 0 || head >= count)
+    {
+      memcpy (dst, src, sizeof (float) * count);
+      return;
+    }
+  memcpy (dst, src, sizeof (float) * head);
+  int i = head;
+  for (; i + 16 <= count; i += 16)
+    _mm512_stream_ps (dst + i, _mm512_loadu_ps (src + i));
+  memcpy (dst + i, src + i, sizeof (float) * (count - i));
+}
+
+/* Rows [V_BEGIN, V_BEGIN + ROWS) of a float32 W (at most j->block, a multiple of PANEL) times
+ * every packed position, on the calling thread: the rows are split once, their parts stay in the
+ * core's L2 while each 32 positions of x pass under all their panels, and the next unit's rows
+ * are prefetched meanwhile. Each position's ROWS sums are gathered and written as one run: tile by
+ * tile, 64-byte pieces of 16 rows of out cost twice the time of the products. */
+static void
+multiply_rows_f32 (const AmxJob *j, int v_begin, int rows)
+{
+  const AsAmxRows *x = j->x;
+  int panels = (rows + PANEL - 1) / PANEL, steps = x->kp / STEP, ldb = panels * PANEL;
+  gsize panel_elems = (gsize) 3 * PANEL * x->kp;
+  guint16 *wp = g_aligned_alloc (panel_elems * panels, sizeof (guint16), 64);
+  float *sums = g_aligned_alloc (4 * TILE * TILE, sizeof (float), 64);
+  float *buf = g_aligned_alloc ((gsize) PANEL * ldb, sizeof (float), 64); /* [32][ldb] */
+  const float *w = j->w32 + (gsize) v_begin * x->in;
+  for (int v = 0; v < panels; v++)
+    split_w_panel (wp + v * panel_elems, w + (gsize) v * PANEL * x->in,
+                   MIN (PANEL, rows - v * PANEL), x->in, x->kp);
+  /* the next unit's rows, prefetched evenly over this unit's steps */
+  int next_rows = CLAMP (j->v_end - v_begin - rows, 0, j->block);
+  const char *next = (const char *) (w + (gsize) rows * x->in);
+  const char *next_end = next + sizeof (float) * (gsize) next_rows * x->in;
+  gsize iterations = (gsize) (x->np / PANEL) * panels * steps;
+  int fetch = (int) (((gsize) (next_end - next) / 64 + iterations - 1) / iterations);
+  configure_tiles ();
+  for (int pp = 0; pp < x->np; pp += PANEL)
+    {
+      for (int v = 0; v < panels; v++)
+        {
+          panel_six (x, sums, wp + v * panel_elems, pp, &next, next_end, fetch);
+          float *at = buf + v * PANEL;
+          tile_to_rows (sums, at, ldb);
+          tile_to_rows (sums + 256, at + (gsize) TILE * ldb, ldb);
+          tile_to_rows (sums + 512, at + TILE, ldb);
+          tile_to_rows (sums + 768, at + (gsize) TILE * ldb + TILE, ldb);
+        }
+      int positions = MIN (PANEL, x->n - pp);
+      for (int c = 0; c < positions; c++)
+        stream_row (j->out + (gsize) (pp + c) * j->ldo + v_begin, buf + (gsize) c * ldb, rows);
+    }
+  _mm_sfence ();
+  _tile_release ();
+  g_aligned_free (buf);
+  g_aligned_free (sums);
+  g_aligned_free (wp);
+}
+
 static void
 amx_unit (gpointer data, int block)
 {
   const AmxJob *j = data;
-  int v_begin = block * j->block;
-  multiply_rows (j, v_begin, MIN (j->block, j->v_end - v_begin));
+  int v_begin = block * j->block, rows = MIN (j->block, j->v_end - v_begin);
+  if (j->w32 != NULL)
+    multiply_rows_f32 (j, v_begin, rows);
+  else
+    multiply_rows (j, v_begin, rows);
 }
 
 int
@@ -380,27 +553,36 @@ as_amx_rows_multiply (const AsAmxRows *x, float *out, int ldo, gboolean accumula
   multiply_rows (&job, c0, cols);
 }
 
+/* A float32 W's rows per unit: up to ~640 KiB of split parts, which stay in the core's L2 beside
+ * the 32 positions of x passing under them (multiply_rows_f32). */
+#define F32_UNIT_BYTES (5u << 17)
+
 gboolean
 as_amx_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const void *w,
                           AsDType dtype, int n, int in, int out_dim)
 {
-  if (!as_amx_usable () || dtype != AS_DTYPE_BF16 || n <= 0 || in <= 0 || out_dim <= 0)
+  gboolean f32 = dtype == AS_DTYPE_F32;
+  if (!as_amx_usable () || (dtype != AS_DTYPE_BF16 && !f32) || n <= 0 || in <= 0 || out_dim <= 0)
     return FALSE;
   int at_once = as_amx_rows_at_once (in);
   g_autoptr (AsAmxRows) rows = as_amx_rows_new (x, MIN (n, at_once), in);
-  AmxJob job = amx_job (rows, w);
-  int block = (int) (BLOCK_BYTES / ((gsize) rows->kp * sizeof (guint16))) / PANEL * PANEL;
+  AmxJob job = amx_job (rows, f32 ? NULL : w);
+  job.w32 = f32 ? w : NULL;
+  gsize unit_bytes = f32 ? F32_UNIT_BYTES : BLOCK_BYTES;
+  gsize row_bytes = (gsize) rows->kp * (f32 ? 3 * sizeof (guint16) : sizeof (guint16));
+  int block = (int) (unit_bytes / row_bytes) / PANEL * PANEL;
   job.block = CLAMP (block, PANEL, MAX_BLOCK);
   job.ldo = out_dim;
   job.v_end = out_dim;
   int units = (out_dim + job.block - 1) / job.block;
+  gsize products = f32 ? 6 : G_N_ELEMENTS (X_PARTS);
   for (int p0 = 0; p0 < n; p0 += at_once)
     {
       if (p0 > 0)
         as_amx_rows_pack (rows, x + (gsize) p0 * in, MIN (at_once, n - p0));
       job.out = out + (gsize) p0 * out_dim;
-      as_parallel_blocks (team, (gsize) rows->np * rows->kp * out_dim * G_N_ELEMENTS (X_PARTS),
-                          units, amx_unit, &job);
+      as_parallel_blocks (team, (gsize) rows->np * rows->kp * out_dim * products, units, amx_unit,
+                          &job);
     }
   return TRUE;
 }

@@ -354,6 +354,9 @@ as_matmul_weight (AsWorkerTeam *team, float *out, const float *x, const AsWeight
  * time); other products keep the cache-sized tiles. */
 #define LOGITS_TILE_BYTES (4u << 20)
 
+/* Rows of logits from which a float32 head goes to the AMX tiles (as_matmul_logits). */
+#define AMX_F32_MIN_ROWS 32
+
 static void
 logits_tile (MatmulJob *job)
 {
@@ -368,8 +371,18 @@ as_matmul_logits (AsWorkerTeam *team, float *out, const float *x, const AsWeight
                   int out_dim)
 {
   /* on AMX a row's logits are the same bits alone or among others: no last row apart */
-  if (as_amx_matmul_transposed (team, out, x, w->data, w->dtype, n, in, out_dim))
+  if (w->dtype != AS_DTYPE_F32
+      && as_amx_matmul_transposed (team, out, x, w->data, w->dtype, n, in, out_dim))
     return;
+  /* a float32 head on the tiles only for many rows (splitting its panels costs as much as reading
+   * them); the last row then by OpenBLAS alone, the bits of a pass that keeps only its logits */
+  if (w->dtype == AS_DTYPE_F32 && n > AMX_F32_MIN_ROWS
+      && as_amx_matmul_transposed (team, out, x, w->data, w->dtype, n - 1, in, out_dim))
+    {
+      out += (gsize) (n - 1) * out_dim;
+      x += (gsize) (n - 1) * in;
+      n = 1;
+    }
   MatmulJob job = weight_job (out, x, w, n, in, out_dim);
   job.last_apart = TRUE;
   logits_tile (&job);

@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "as-error.h"
 #include "as-model.h"
@@ -57,15 +56,8 @@ as_trace_bytes (int n_layer, int n_head, int n_tokens, int d_model, int head_dim
   return as_trace_shape_bytes (&s);
 }
 
-/* Arrays from this size on are backed by transparent huge pages where the system allows it. */
-#define HUGE_PAGE_MIN_BYTES ((gsize) 8 << 20)
-#define HUGE_PAGE_BYTES ((uintptr_t) 2 << 20)
-
-/* N zeroed floats, or NULL. A large array asks for transparent huge pages (madvise; a hint the
- * kernel may ignore): the pass writes every page of the trace once, and on this project's virtual
- * machines the first touch of a fresh 4 KiB page costs a fault of ~17 µs — touching 460 MB (a
- * SmolLM2-135M trace on demand at 2,048 tokens) took 117,760 faults and 2.0 s of CPU, with huge
- * pages 741 faults — where a 2 MiB page costs one fault for 512 of them. */
+/* N zeroed floats, or NULL; a large array on huge pages where the system allows it
+ * (as_memory_advise_huge_pages): the pass writes every page of the trace once. */
 static float *
 alloc_floats (guint64 n)
 {
@@ -75,16 +67,7 @@ alloc_floats (guint64 n)
   if (p != NULL)
     return p;
   p = g_try_malloc0_n (n, sizeof (float));
-#ifdef MADV_HUGEPAGE
-  gsize bytes = n * sizeof (float);
-  if (p != NULL && bytes >= HUGE_PAGE_MIN_BYTES)
-    {
-      uintptr_t start = ((uintptr_t) p + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1);
-      uintptr_t end = ((uintptr_t) p + bytes) & ~(HUGE_PAGE_BYTES - 1);
-      if (end > start)
-        madvise ((void *) start, end - start, MADV_HUGEPAGE); /* a hint: failure changes nothing */
-    }
-#endif
+  as_memory_advise_huge_pages (p, n * sizeof (float));
   return p;
 }
 
