@@ -1,5 +1,5 @@
-/* matmul-amx-private.h — products with BF16 weights on Intel AMX tiles, to float32 accuracy
- * (matmul-amx.c).
+/* matmul-amx-private.h — products with BF16 and float32 weights on Intel AMX tiles, to float32
+ * accuracy (matmul-amx.c).
  *
  * AMX multiplies BF16 tiles into float32 sums, sixteen times the float32 rate of AVX-512 on the
  * same core. A float32 value is exactly the sum of three BF16 values (hi, mid, lo: 8 bits of the
@@ -14,9 +14,14 @@
  * or where a row falls in a tile: a row's result is the same bits computed alone or among
  * others, so the output head needs no last row apart on this path.
  *
- * Float32 weights stay on OpenBLAS. Split into three parts as well, they need six products; tried
- * on the logit lens of a distilgpt2-shaped model they were no faster (310 against 330 ms) and the
- * forward pass's 128 rows of logits were slower (90 against 74 ms). */
+ * A float32 weight is split the same way, panel by panel as the product reads it, and takes six
+ * products: every pair of parts whose product can exceed 2⁻²⁴ of |x w| (hi·hi; hi·mid and mid·hi,
+ * up to 2⁻⁸; hi·lo, mid·mid and lo·hi, up to 2⁻¹⁶). The three dropped (mid·lo, lo·mid, lo·lo) are
+ * at most 2⁻²³ of |x w| together, two units of float32's rounding, inside a float32 dot product's
+ * own bound: the sums keep float32 GEMM accuracy (test-matmul-amx: at most 2.1 units measured).
+ * Splitting W costs about what reading it costs, so only the output head of many rows takes this
+ * path (as_matmul_logits: from 33 rows; 767 rows of GPT-2's head 189 → 101 ms on two cores); the
+ * layers' float32 projections and a head's few rows stay on OpenBLAS. */
 #pragma once
 
 #include <glib.h>
@@ -49,8 +54,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (AsAmxRows, as_amx_rows_free)
 void as_amx_rows_multiply (const AsAmxRows *x, float *out, int ldo, gboolean accumulate,
                            const void *w, int c0, int cols);
 
-/* out [n][out_dim] = x [n][in] · Wᵀ, W [out_dim][in] BF16, on AMX tiles (see above), shared by
- * TEAM's members. FALSE, touching nothing, when AMX is not usable or W is another dtype. */
+/* out [n][out_dim] = x [n][in] · Wᵀ, W [out_dim][in] BF16 or float32, on AMX tiles (see above),
+ * shared by TEAM's members. FALSE, touching nothing, when AMX is not usable or W is F16. */
 gboolean as_amx_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const void *w,
                                    AsDType dtype, int n, int in, int out_dim);
 

@@ -1,18 +1,26 @@
-/* matmul-amx.c — out = x · Wᵀ for a BF16 W on AMX tiles by split products (matmul-amx-private.h).
+/* matmul-amx.c — out = x · Wᵀ for a BF16 or float32 W on AMX tiles by split products
+ * (matmul-amx-private.h).
  *
- * Roles: W's rows are the tiles' A operand (16 rows × 32 depth, row-major, as W is stored) and
- * x the B operand, packed once per call into AMX's pair-interleaved layout; a tile of sums is
- * therefore [16 rows of W][16 positions] and is transposed on its way out. W is read in place
- * when its depth is a multiple of 32, else copied a block of rows at a time with zero padding.
+ * Roles: W's rows are the tiles' A operand (16 rows × 32 depth) and x the B operand, packed once
+ * per call into AMX's pair-interleaved layout; a tile of sums is therefore [16 rows of W][16
+ * positions] and is transposed on its way out.
  *
- * Blocking (2 cores of an AMX Xeon; tests/bench/RESULTS.md, "BF16 products on AMX tiles"):
- * - a unit of work is a block of W's rows (BLOCK_BYTES of W, at most 1,024 rows); the team's
- *   members take contiguous runs of units, so the result never depends on their number;
- * - inside a unit, CHUNK positions of packed x at a time (~1 MiB: they stay in the core's L2),
- *   and for each panel of 32 rows of W the depth in SLICEs, whose 2 × 16 rows of W stay in L1
- *   while every pair of 16 positions of the chunk passes under them;
- * - four tiles of sums (32 rows × 32 positions) and four of operands: each loaded tile serves
- *   two products. */
+ * Two blockings (2 cores of an AMX Xeon; tests/bench/RESULTS.md, "BF16 products on AMX tiles" and
+ * "Float32 output heads on AMX tiles"):
+ * - as_amx_matmul_transposed (the output head): a unit of work is a block of W's rows (UNIT_BYTES
+ *   of their parts, at most 1,024 rows), split (float32) or packed (BF16) into tile order once,
+ *   the next unit's rows prefetched meanwhile; the parts stay in the core's L2 while every 32
+ *   positions of x pass under all the unit's panels, and each position's sums of the unit are
+ *   written as one run past the caches (multiply_rows_unit). The team's members take contiguous
+ *   runs of units, so the result never depends on their number.
+ * - as_amx_rows_multiply (a batch's projections, a block of columns at a time): W read in place
+ *   when its depth is a multiple of 32 (else copied with zero padding), CHUNK positions of packed
+ *   x at a time (~1 MiB, in L2), and for each panel of 32 rows of W the depth in SLICEs, whose
+ *   2 × 16 rows of W stay in L1 while every pair of 16 positions of the chunk passes under them
+ *   (multiply_rows).
+ * Both: four tiles of sums (32 rows × 32 positions) and four of operands, each loaded tile serving
+ * two products; every element the same sequence of products (x's parts smallest first, each over
+ * the whole depth, for BF16), so both give the same bits. */
 #include "matmul-amx-private.h"
 
 /* GCC 12's AVX-512 headers start some intrinsics from _mm512_undefined_ps(), which its own
@@ -35,8 +43,8 @@
 #define SLICE 384              /* depth per slice of a panel */
 #define PACK_BYTES (16u << 20) /* of packed x at once (6 bytes a value) */
 #define MAX_PACK_ROWS 1024
-#define MAX_BLOCK 1024         /* rows of W per unit */
-#define BLOCK_BYTES (2u << 20) /* of W per unit */
+#define MAX_BLOCK 1024   /* rows of W per unit */
+#define FEW_POSITIONS 64 /* of a BF16 head: read in place (amx_unit) */
 
 typedef struct
 {
@@ -314,10 +322,8 @@ multiply_rows (const AmxJob *j, int v_begin, int rows)
   g_aligned_free (wp);
 }
 
-/* Float32 weights: W's panels are split like x, on the fly, and multiplied by six products —
- * every pair of parts whose product is at least 2⁻¹⁸ of |x w| (hi·hi; hi·mid and mid·hi; hi·lo,
- * mid·mid and lo·hi): the three dropped are below 2⁻²⁶ together, a quarter of float32's unit, so
- * the sums keep float32 GEMM accuracy (test-matmul-amx). */
+/* Float32 weights: W's panels are split like x, on the fly, and multiplied by six products, the
+ * pairs of parts matmul-amx-private.h lists. */
 
 /* W's panel of 32 rows split into its parts: tile T of part Q at step S is the 1 KiB
  * [(Q·2 + T)·steps + S][16 rows][32 depth], so every tile load reads contiguous memory. */
@@ -344,6 +350,23 @@ split_w_panel (guint16 *wp, const float *w, int rows, int in, int kp)
         for (int q = 0; q < 3; q++)
           _mm512_store_si512 ((__m512i *) (dst + q * part),
                               _mm512_inserti64x4 (_mm512_castsi256_si512 (a[q]), b[q], 1));
+      }
+}
+
+/* BF16 W's panel of 32 rows in the same tile order, one part. */
+static void
+pack_w_panel (guint16 *wp, const guint16 *w, int rows, int in, int kp)
+{
+  int steps = kp / STEP;
+  for (int s = 0; s < steps; s++)
+    for (int r = 0; r < PANEL; r++)
+      {
+        guint16 *dst = wp + (((gsize) (r / TILE) * steps + s) * TILE + r % TILE) * STEP;
+        int k = s * STEP, count = CLAMP (in - k, 0, STEP);
+        __mmask32 lanes = count == STEP ? (__mmask32) 0xFFFFFFFFu : (__mmask32) ((1u << count) - 1);
+        __m512i v = r < rows ? _mm512_maskz_loadu_epi16 (lanes, w + (gsize) r * in + k)
+                             : _mm512_setzero_si512 ();
+        _mm512_store_si512 ((__m512i *) dst, v);
       }
 }
 
@@ -404,6 +427,37 @@ panel_six (const AsAmxRows *x, float *sums, const guint16 *wp, int p0, const cha
   _tile_stored (3, sums + 768, 64);
 }
 
+/* The same for a packed BF16 panel: three products, x's parts smallest first, each over the whole
+ * depth (the sequence multiply_rows gives every element, so both paths give the same bits). */
+static void
+panel_three (const AsAmxRows *x, float *sums, const guint16 *wp, int p0, const char **next,
+             const char *next_end, int fetch)
+{
+  int steps = x->kp / STEP;
+  const guint16 *b0[3], *b1[3];
+  for (int q = 0; q < 3; q++)
+    {
+      b0[q] = x->xb + q * x->xb_part + (gsize) (p0 / TILE) * steps * TILE * STEP;
+      b1[q] = b0[q] + (gsize) steps * TILE * STEP;
+    }
+  _tile_zero (0);
+  _tile_zero (1);
+  _tile_zero (2);
+  _tile_zero (3);
+  for (int t = 0; t < (int) G_N_ELEMENTS (X_PARTS); t++)
+    for (int s = 0; s < steps; s++)
+      {
+        gsize so = (gsize) s * TILE * STEP;
+        for (int f = 0; f < fetch && *next < next_end; f++, *next += 64)
+          _mm_prefetch (*next, _MM_HINT_T0);
+        SIX_QUAD (0, X_PARTS[t], TRUE, TRUE);
+      }
+  _tile_stored (0, sums, 64);
+  _tile_stored (1, sums + 256, 64);
+  _tile_stored (2, sums + 512, 64);
+  _tile_stored (3, sums + 768, 64);
+}
+
 /* A tile of sums [16 rows of W][16 positions] transposed into BUF [16 positions][LDB]. */
 static void
 tile_to_rows (const float *tile, float *buf, int ldb)
@@ -435,36 +489,48 @@ stream_row (float *dst, const float *src, int count)
   memcpy (dst + i, src + i, sizeof (float) * (count - i));
 }
 
-/* Rows [V_BEGIN, V_BEGIN + ROWS) of a float32 W (at most j->block, a multiple of PANEL) times
- * every packed position, on the calling thread: the rows are split once, their parts stay in the
- * core's L2 while each 32 positions of x pass under all their panels, and the next unit's rows
- * are prefetched meanwhile. Each position's ROWS sums are gathered and written as one run: tile by
- * tile, 64-byte pieces of 16 rows of out cost twice the time of the products. */
+/* Rows [V_BEGIN, V_BEGIN + ROWS) of W (at most j->block, a multiple of PANEL) times every packed
+ * position, on the calling thread (as_amx_matmul_transposed): the rows are split (float32) or
+ * packed (BF16) into tile order once, their parts stay in the core's L2 while each 32 positions
+ * of x pass under all their panels, and the next unit's rows are prefetched meanwhile. Each
+ * position's ROWS sums are gathered and written as one run: tile by tile, 64-byte pieces of 16 rows
+ * of out cost twice the time of the products. */
 static void
-multiply_rows_f32 (const AmxJob *j, int v_begin, int rows)
+multiply_rows_unit (const AmxJob *j, int v_begin, int rows)
 {
   const AsAmxRows *x = j->x;
   int panels = (rows + PANEL - 1) / PANEL, steps = x->kp / STEP, ldb = panels * PANEL;
-  gsize panel_elems = (gsize) 3 * PANEL * x->kp;
+  gboolean f32 = j->w32 != NULL;
+  gsize panel_elems = (gsize) (f32 ? 3 : 1) * PANEL * x->kp, w_size = f32 ? 4 : 2;
   guint16 *wp = g_aligned_alloc (panel_elems * panels, sizeof (guint16), 64);
   float *sums = g_aligned_alloc (4 * TILE * TILE, sizeof (float), 64);
   float *buf = g_aligned_alloc ((gsize) PANEL * ldb, sizeof (float), 64); /* [32][ldb] */
-  const float *w = j->w32 + (gsize) v_begin * x->in;
+  const char *w = (const char *) (f32 ? (const void *) j->w32 : (const void *) j->w)
+                  + w_size * (gsize) v_begin * x->in;
   for (int v = 0; v < panels; v++)
-    split_w_panel (wp + v * panel_elems, w + (gsize) v * PANEL * x->in,
-                   MIN (PANEL, rows - v * PANEL), x->in, x->kp);
+    {
+      const char *rows_at = w + w_size * (gsize) v * PANEL * x->in;
+      int panel_rows = MIN (PANEL, rows - v * PANEL);
+      if (f32)
+        split_w_panel (wp + v * panel_elems, (const float *) rows_at, panel_rows, x->in, x->kp);
+      else
+        pack_w_panel (wp + v * panel_elems, (const guint16 *) rows_at, panel_rows, x->in, x->kp);
+    }
   /* the next unit's rows, prefetched evenly over this unit's steps */
   int next_rows = CLAMP (j->v_end - v_begin - rows, 0, j->block);
-  const char *next = (const char *) (w + (gsize) rows * x->in);
-  const char *next_end = next + sizeof (float) * (gsize) next_rows * x->in;
-  gsize iterations = (gsize) (x->np / PANEL) * panels * steps;
+  const char *next = w + w_size * (gsize) rows * x->in;
+  const char *next_end = next + w_size * (gsize) next_rows * x->in;
+  gsize iterations = (gsize) (x->np / PANEL) * panels * steps * (f32 ? 1 : G_N_ELEMENTS (X_PARTS));
   int fetch = (int) (((gsize) (next_end - next) / 64 + iterations - 1) / iterations);
   configure_tiles ();
   for (int pp = 0; pp < x->np; pp += PANEL)
     {
       for (int v = 0; v < panels; v++)
         {
-          panel_six (x, sums, wp + v * panel_elems, pp, &next, next_end, fetch);
+          if (f32)
+            panel_six (x, sums, wp + v * panel_elems, pp, &next, next_end, fetch);
+          else
+            panel_three (x, sums, wp + v * panel_elems, pp, &next, next_end, fetch);
           float *at = buf + v * PANEL;
           tile_to_rows (sums, at, ldb);
           tile_to_rows (sums + 256, at + (gsize) TILE * ldb, ldb);
@@ -487,10 +553,12 @@ amx_unit (gpointer data, int block)
 {
   const AmxJob *j = data;
   int v_begin = block * j->block, rows = MIN (j->block, j->v_end - v_begin);
-  if (j->w32 != NULL)
-    multiply_rows_f32 (j, v_begin, rows);
-  else
+  /* a BF16 W for a few positions is read in place: packing it would double its traffic (the
+   * same bits either way) */
+  if (j->w32 == NULL && j->x->np <= FEW_POSITIONS)
     multiply_rows (j, v_begin, rows);
+  else
+    multiply_rows_unit (j, v_begin, rows);
 }
 
 int
@@ -553,9 +621,9 @@ as_amx_rows_multiply (const AsAmxRows *x, float *out, int ldo, gboolean accumula
   multiply_rows (&job, c0, cols);
 }
 
-/* A float32 W's rows per unit: up to ~640 KiB of split parts, which stay in the core's L2 beside
- * the 32 positions of x passing under them (multiply_rows_f32). */
-#define F32_UNIT_BYTES (5u << 17)
+/* W's rows per unit of as_amx_matmul_transposed: up to ~640 KiB of split or packed parts, which
+ * stay in the core's L2 beside the 32 positions of x passing under them (multiply_rows_unit). */
+#define UNIT_BYTES (5u << 17)
 
 gboolean
 as_amx_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const void *w,
@@ -568,9 +636,8 @@ as_amx_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const 
   g_autoptr (AsAmxRows) rows = as_amx_rows_new (x, MIN (n, at_once), in);
   AmxJob job = amx_job (rows, f32 ? NULL : w);
   job.w32 = f32 ? w : NULL;
-  gsize unit_bytes = f32 ? F32_UNIT_BYTES : BLOCK_BYTES;
-  gsize row_bytes = (gsize) rows->kp * (f32 ? 3 * sizeof (guint16) : sizeof (guint16));
-  int block = (int) (unit_bytes / row_bytes) / PANEL * PANEL;
+  gsize row_bytes = (gsize) rows->kp * (f32 ? 3 : 1) * sizeof (guint16);
+  int block = (int) (UNIT_BYTES / row_bytes) / PANEL * PANEL;
   job.block = CLAMP (block, PANEL, MAX_BLOCK);
   job.ldo = out_dim;
   job.v_end = out_dim;
