@@ -372,7 +372,7 @@ pack_w_panel (guint16 *wp, const guint16 *w, int rows, int in, int kp)
 
 /* Four tile products: W part WQ's two tiles (loaded when LOAD_W) by x part XQ's two (loaded when
  * LOAD_X), at step S, into sums 0..3. */
-#define SIX_QUAD(WQ, XQ, LOAD_W, LOAD_X)                                                           \
+#define TILE_QUAD(WQ, XQ, LOAD_W, LOAD_X)                                                          \
   do                                                                                               \
     {                                                                                              \
       const guint16 *w0 = wp + ((gsize) (WQ) *2 * steps + s) * TILE * STEP;                        \
@@ -391,11 +391,13 @@ pack_w_panel (guint16 *wp, const guint16 *w, int rows, int in, int kp)
     }                                                                                              \
   while (0)
 
-/* The four tiles of sums of split panel WP by packed positions [P0, P0 + 32), prefetching
- * FETCH lines from *NEXT (advanced) per step meanwhile. */
+/* The four tiles of sums of panel WP by packed positions [P0, P0 + 32), prefetching FETCH lines
+ * from *NEXT (advanced) per step meanwhile. A float32 panel (SPLIT) takes six products per step;
+ * a BF16 panel three, x's parts smallest first, each over the whole depth (the sequence
+ * multiply_rows gives every element, so both paths give the same bits). */
 static void
-panel_six (const AsAmxRows *x, float *sums, const guint16 *wp, int p0, const char **next,
-           const char *next_end, int fetch)
+panel_products (const AsAmxRows *x, float *sums, const guint16 *wp, gboolean split, int p0,
+                const char **next, const char *next_end, int fetch)
 {
   int steps = x->kp / STEP;
   const guint16 *b0[3], *b1[3];
@@ -408,49 +410,25 @@ panel_six (const AsAmxRows *x, float *sums, const guint16 *wp, int p0, const cha
   _tile_zero (1);
   _tile_zero (2);
   _tile_zero (3);
-  for (int s = 0; s < steps; s++)
-    {
-      gsize so = (gsize) s * TILE * STEP;
-      for (int f = 0; f < fetch && *next < next_end; f++, *next += 64)
-        _mm_prefetch (*next, _MM_HINT_T0);
-      /* smallest products first: hi·lo, hi·mid, mid·mid, mid·hi, lo·hi, hi·hi */
-      SIX_QUAD (0, 2, TRUE, TRUE);
-      SIX_QUAD (0, 1, FALSE, TRUE);
-      SIX_QUAD (1, 1, TRUE, FALSE);
-      SIX_QUAD (1, 0, FALSE, TRUE);
-      SIX_QUAD (2, 0, TRUE, FALSE);
-      SIX_QUAD (0, 0, TRUE, FALSE);
-    }
-  _tile_stored (0, sums, 64);
-  _tile_stored (1, sums + 256, 64);
-  _tile_stored (2, sums + 512, 64);
-  _tile_stored (3, sums + 768, 64);
-}
-
-/* The same for a packed BF16 panel: three products, x's parts smallest first, each over the whole
- * depth (the sequence multiply_rows gives every element, so both paths give the same bits). */
-static void
-panel_three (const AsAmxRows *x, float *sums, const guint16 *wp, int p0, const char **next,
-             const char *next_end, int fetch)
-{
-  int steps = x->kp / STEP;
-  const guint16 *b0[3], *b1[3];
-  for (int q = 0; q < 3; q++)
-    {
-      b0[q] = x->xb + q * x->xb_part + (gsize) (p0 / TILE) * steps * TILE * STEP;
-      b1[q] = b0[q] + (gsize) steps * TILE * STEP;
-    }
-  _tile_zero (0);
-  _tile_zero (1);
-  _tile_zero (2);
-  _tile_zero (3);
-  for (int t = 0; t < (int) G_N_ELEMENTS (X_PARTS); t++)
+  int passes = split ? 1 : (int) G_N_ELEMENTS (X_PARTS);
+  for (int t = 0; t < passes; t++)
     for (int s = 0; s < steps; s++)
       {
         gsize so = (gsize) s * TILE * STEP;
         for (int f = 0; f < fetch && *next < next_end; f++, *next += 64)
           _mm_prefetch (*next, _MM_HINT_T0);
-        SIX_QUAD (0, X_PARTS[t], TRUE, TRUE);
+        if (!split)
+          {
+            TILE_QUAD (0, X_PARTS[t], TRUE, TRUE);
+            continue;
+          }
+        /* smallest products first: hi·lo, hi·mid, mid·mid, mid·hi, lo·hi, hi·hi */
+        TILE_QUAD (0, 2, TRUE, TRUE);
+        TILE_QUAD (0, 1, FALSE, TRUE);
+        TILE_QUAD (1, 1, TRUE, FALSE);
+        TILE_QUAD (1, 0, FALSE, TRUE);
+        TILE_QUAD (2, 0, TRUE, FALSE);
+        TILE_QUAD (0, 0, TRUE, FALSE);
       }
   _tile_stored (0, sums, 64);
   _tile_stored (1, sums + 256, 64);
@@ -527,10 +505,7 @@ multiply_rows_unit (const AmxJob *j, int v_begin, int rows)
     {
       for (int v = 0; v < panels; v++)
         {
-          if (f32)
-            panel_six (x, sums, wp + v * panel_elems, pp, &next, next_end, fetch);
-          else
-            panel_three (x, sums, wp + v * panel_elems, pp, &next, next_end, fetch);
+          panel_products (x, sums, wp + v * panel_elems, f32, pp, &next, next_end, fetch);
           float *at = buf + v * PANEL;
           tile_to_rows (sums, at, ldb);
           tile_to_rows (sums + 256, at + (gsize) TILE * ldb, ldb);

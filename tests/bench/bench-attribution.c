@@ -14,15 +14,9 @@
 #include "as-lens.h"
 #include "as-model.h"
 #include "as-qk.h"
+#include "bench-median.h"
 
 #define N_STEPS 5
-
-static int
-by_value (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
 
 int
 main (int argc, char **argv)
@@ -83,8 +77,7 @@ main (int argc, char **argv)
       g_autofree double *v = g_new (double, repeat);
       for (int r = 0; r < repeat; r++)
         v[r] = ms[(gsize) (r + 1) * (N_STEPS + 1) + s];
-      qsort (v, repeat, sizeof (double), by_value);
-      double median = repeat % 2 ? v[repeat / 2] : (v[repeat / 2 - 1] + v[repeat / 2]) / 2;
+      double median = bench_sort_median (v, repeat);
       printf ("%s\"%s\":{\"median_ms\":%.3f,\"min_ms\":%.3f}", s > 0 ? "," : "", names[s], median,
               v[0]);
     }

@@ -8,18 +8,12 @@
 #include <stdlib.h>
 
 #include "as-forward.h"
+#include "bench-median.h"
 #include "kernels-private.h"
 #include "matmul-amx-private.h"
 
 #define VOCAB 50257
 #define DEPTH 768
-
-static int
-by_value (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
 
 int
 main (int argc, char **argv)
@@ -48,8 +42,7 @@ main (int argc, char **argv)
       if (r > 0)
         ms[r - 1] = (g_get_monotonic_time () - t0) / 1000.0;
     }
-  qsort (ms, repeat, sizeof (double), by_value);
-  double median = repeat % 2 ? ms[repeat / 2] : (ms[repeat / 2 - 1] + ms[repeat / 2]) / 2;
+  double median = bench_sort_median (ms, repeat);
   printf ("{\"rows\":%d,\"amx\":%s,\"threads\":%d,\"median_ms\":%.3f,\"min_ms\":%.3f,"
           "\"gflops\":%.1f}\n",
           rows, as_amx_usable () ? "true" : "false", as_forward_threads (), median, ms[0],
