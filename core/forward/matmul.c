@@ -370,7 +370,7 @@ void
 as_matmul_logits (AsWorkerTeam *team, float *out, const float *x, const AsWeight *w, int n, int in,
                   int out_dim)
 {
-  /* on AMX a row's logits are the same bits alone or among others: no last row apart */
+  /* a BF16 head on AMX: a row's logits are the same bits alone or among others (no row apart) */
   if (w->dtype != AS_DTYPE_F32
       && as_amx_matmul_transposed (team, out, x, w->data, w->dtype, n, in, out_dim))
     return;

@@ -43,7 +43,7 @@ main (int argc, char **argv)
         ms[r - 1] = (g_get_monotonic_time () - t0) / 1000.0;
     }
   double median = bench_sort_median (ms, repeat);
-  printf ("{\"rows\":%d,\"amx\":%s,\"threads\":%d,\"median_ms\":%.3f,\"min_ms\":%.3f,"
+  printf ("{\"rows\":%d,\"amx_usable\":%s,\"threads\":%d,\"median_ms\":%.3f,\"min_ms\":%.3f,"
           "\"gflops\":%.1f}\n",
           rows, as_amx_usable () ? "true" : "false", as_forward_threads (), median, ms[0],
           2.0 * rows * DEPTH * VOCAB / (ms[0] * 1e6));
