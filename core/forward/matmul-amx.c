@@ -139,27 +139,35 @@ transpose16 (__m512 r[16])
     }
 }
 
+/* The 32 floats of ROW (the first COUNT of them; zeros past it, and all zeros when COUNT ≤ 0)
+ * split into their three parts, 32 BF16 values each: a step of depth of x or of a float32 W. */
+static inline void
+split_step32 (__m512i parts[3], const float *row, int count)
+{
+  __m256i a[3], b[3];
+  __m512 lo = _mm512_setzero_ps (), hi = _mm512_setzero_ps ();
+  if (count > 0)
+    {
+      lo = _mm512_maskz_loadu_ps (first_lanes (count), row);
+      hi = _mm512_maskz_loadu_ps (first_lanes (count - 16), row + 16);
+    }
+  split3 (lo, a);
+  split3 (hi, b);
+  for (int part = 0; part < 3; part++)
+    parts[part] = _mm512_inserti64x4 (_mm512_castsi256_si512 (a[part]), b[part], 1);
+}
+
 /* Rows [p0, p0 + 16) of x (those below N; zeros past it) at depth [k0, k0 + 32), each row's
  * three parts as 16 pairs of BF16 in a 32-bit lane each: PARTS[part][row]. */
 static void
 split_step (__m512 parts[3][16], const float *x, int p0, int n, int in, int k0)
 {
-  __mmask16 lo = first_lanes (in - k0), hi = first_lanes (in - k0 - 16);
   for (int i = 0; i < TILE; i++)
     {
-      if (p0 + i >= n)
-        {
-          for (int part = 0; part < 3; part++)
-            parts[part][i] = _mm512_setzero_ps ();
-          continue;
-        }
-      const float *row = x + (gsize) (p0 + i) * in + k0;
-      __m256i a[3], b[3];
-      split3 (_mm512_maskz_loadu_ps (lo, row), a);
-      split3 (_mm512_maskz_loadu_ps (hi, row + 16), b);
+      __m512i row[3];
+      split_step32 (row, x + (gsize) (p0 + i) * in + k0, p0 + i < n ? in - k0 : 0);
       for (int part = 0; part < 3; part++)
-        parts[part][i] = _mm512_castsi512_ps (
-            _mm512_inserti64x4 (_mm512_castsi256_si512 (a[part]), b[part], 1));
+        parts[part][i] = _mm512_castsi512_ps (row[part]);
     }
 }
 
@@ -337,19 +345,10 @@ split_w_panel (guint16 *wp, const float *w, int rows, int in, int kp)
       {
         guint16 *dst = wp + (((gsize) (r / TILE) * steps + s) * TILE + r % TILE) * STEP;
         int k = s * STEP;
-        const float *row = w + (gsize) r * in + k;
-        __m512 v0 = _mm512_setzero_ps (), v1 = _mm512_setzero_ps ();
-        if (r < rows)
-          {
-            v0 = _mm512_maskz_loadu_ps (first_lanes (in - k), row);
-            v1 = _mm512_maskz_loadu_ps (first_lanes (in - k - TILE), row + TILE);
-          }
-        __m256i a[3], b[3];
-        split3 (v0, a);
-        split3 (v1, b);
+        __m512i parts[3];
+        split_step32 (parts, w + (gsize) r * in + k, r < rows ? in - k : 0);
         for (int q = 0; q < 3; q++)
-          _mm512_store_si512 ((__m512i *) (dst + q * part),
-                              _mm512_inserti64x4 (_mm512_castsi256_si512 (a[q]), b[q], 1));
+          _mm512_store_si512 ((__m512i *) (dst + q * part), parts[q]);
       }
 }
 
@@ -455,7 +454,7 @@ static void
 stream_row (float *dst, const float *src, int count)
 {
   int head = (int) ((64 - ((uintptr_t) dst & 63)) & 63) / (int) sizeof (float);
-  if ((uintptr_t) dst % sizeof (float) != 0 || head >= count)
+  if (head >= count)
     {
       memcpy (dst, src, sizeof (float) * count);
       return;
