@@ -1,10 +1,13 @@
 /* lens.c — the logit lens (as-lens.h): every hidden state read through the model's own output
  * (as_forward_read_out), top K and a target's rank per position.
  *
- * The cells (hidden state, position) are read out in blocks of as_forward_read_out_block rows,
- * the hidden states before the last together (each block repacks the output head once, whatever
- * hidden states its rows come from); the top K and ranks of a block's rows are found by the worker
- * team, a row each, and decoded afterwards on the calling thread. */
+ * Where the head's product can rank its rows as it makes them (as_forward_can_rank: AMX tiles, a
+ * head of one product, K ≤ 16), every cell whose logits the pass did not keep is ranked so, in
+ * one call (rank_cells): no logits are written. Otherwise the cells (hidden state, position) are
+ * read out in blocks of as_forward_read_out_block rows, the hidden states before the last
+ * together (each block repacks the output head once, whatever hidden states its rows come from);
+ * the top K and ranks of a block's rows are found by the worker team, a row each, and decoded
+ * afterwards on the calling thread. Cells whose logits the pass kept are ranked from them. */
 #include "as-lens.h"
 
 #include <string.h>
@@ -40,6 +43,13 @@ check_request (const AsTrace *trace, const int *positions, int n_positions, int3
       return FALSE;
     }
   return TRUE;
+}
+
+/* Whether cell (hidden state I, position POSITION) has the pass's own logits. */
+static gboolean
+kept_logits (const AsTrace *trace, int i, int position)
+{
+  return i == trace->n_layer && position >= trace->n_tokens - trace->logits_rows;
 }
 
 /* What a block's rows are: how they are read out, and so which rows may share a block. */
@@ -145,7 +155,7 @@ add_cell (LensBlock *b, int block, int i, int p, GError **error)
   if (i < L)
     source = b->fitted != NULL ? LENS_SOURCE_FITTED : LENS_SOURCE_HIDDEN;
   else
-    source = position >= trace->n_tokens - trace->logits_rows ? LENS_SOURCE_KEPT : LENS_SOURCE_LAST;
+    source = kept_logits (trace, i, position) ? LENS_SOURCE_KEPT : LENS_SOURCE_LAST;
   gboolean same
       = b->n > 0 && b->source == source && (source != LENS_SOURCE_FITTED || b->indexes[0] == i);
   if ((b->n == block || !same) && !flush_block (b, error))
@@ -155,6 +165,55 @@ add_cell (LensBlock *b, int block, int i, int p, GError **error)
   b->positions[b->n] = position;
   b->cells[b->n] = i * b->lens->n_positions + p;
   b->n++;
+  return TRUE;
+}
+
+/* Every cell of LENS without kept logits, ranked as the head's product makes them. */
+static gboolean
+rank_cells (AsModel *model, const AsTrace *trace, AsLens *lens, int k, GCancellable *cancellable,
+            GError **error)
+{
+  int n_cells = lens->n_hidden * lens->n_positions, n = 0;
+  g_autofree int *indexes = g_new (int, n_cells);
+  g_autofree int *positions = g_new (int, n_cells);
+  g_autofree int *cells = g_new (int, n_cells);
+  for (int i = 0; i < lens->n_hidden; i++)
+    for (int p = 0; p < lens->n_positions; p++)
+      if (!kept_logits (trace, i, lens->positions[p]))
+        {
+          indexes[n] = i;
+          positions[n] = lens->positions[p];
+          cells[n++] = i * lens->n_positions + p;
+        }
+  if (n == 0)
+    return TRUE;
+  g_autofree int32_t *top_ids = g_new (int32_t, (gsize) n * k);
+  g_autofree float *top_logits = g_new (float, (gsize) n *k);
+  g_autofree float *top_probabilities = g_new (float, (gsize) n *k);
+  g_autofree int *n_top = g_new (int, n);
+  g_autofree int *target_rank = g_new (int, n);
+  g_autofree float *target_probability = g_new (float, n);
+  AsRankedRows out = { .k = k,
+                       .target_id = lens->target_id,
+                       .top_ids = top_ids,
+                       .top_logits = top_logits,
+                       .top_probabilities = top_probabilities,
+                       .n_top = n_top,
+                       .target_rank = target_rank,
+                       .target_probability = target_probability };
+  if (!as_forward_rank_cells (model, trace, indexes, positions, n, &out, cancellable, error))
+    return FALSE;
+  const AsTokenizer *tokenizer = as_model_get_tokenizer (model);
+  for (int r = 0; r < n; r++)
+    {
+      AsLensCell *cell = &lens->cells[cells[r]];
+      gsize at = (gsize) r * k;
+      cell->n_top = n_top[r];
+      cell->top = as_predict_from_top (top_ids + at, top_logits + at, top_probabilities + at,
+                                       n_top[r], tokenizer);
+      cell->target_rank = lens->target_id >= 0 ? target_rank[r] : -1;
+      cell->target_probability = lens->target_id >= 0 ? target_probability[r] : 0.0f;
+    }
   return TRUE;
 }
 
@@ -186,7 +245,9 @@ lens_compute (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
     return NULL;
   int L = trace->n_layer, V = trace->vocab_size;
   k = MIN (k, V);
-  int block = MIN ((L + 1) * n_positions, as_forward_read_out_block (trace));
+  gboolean ranked = fitted == NULL && as_forward_can_rank (model, trace, k);
+  /* ranked: only the kept cells are read from a block, and their logits are the trace's */
+  int block = ranked ? n_positions : MIN ((L + 1) * n_positions, as_forward_read_out_block (trace));
   g_autoptr (AsLens) lens = g_new0 (AsLens, 1);
   lens->n_hidden = L + 1;
   lens->n_positions = n_positions;
@@ -202,27 +263,32 @@ lens_compute (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
     .indexes = g_new (int, block),
     .positions = g_new (int, block),
     .cells = g_new (int, block),
-    .logits = g_try_new (float, (gsize) block *V),
+    .logits = ranked ? NULL : g_try_new (float, (gsize) block *V),
     .rows = g_new (const float *, block),
     .top_ids = g_new (int32_t, (gsize) block * k),
     .top_probabilities = g_new (float, (gsize) block *k),
     .n_top = g_new (int, block),
     .team = as_worker_team_new (as_forward_threads ()),
   };
-  /* every page of the block is written by each read-out */
-  as_memory_advise_huge_pages (b.logits, sizeof (float) * (gsize) block * V);
-  if (b.logits == NULL)
+  if (!ranked)
     {
-      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
-                   "could not allocate the logits of %d positions for the lens", block);
-      return NULL;
+      if (b.logits == NULL)
+        {
+          g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                       "could not allocate the logits of %d positions for the lens", block);
+          return NULL;
+        }
+      /* every page of the block is written by each read-out */
+      as_memory_advise_huge_pages (b.logits, sizeof (float) * (gsize) block * V);
     }
+  if (ranked && !rank_cells (model, trace, lens, k, cancellable, error))
+    return NULL;
   for (int i = 0; i <= L; i++)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
       for (int p = 0; p < n_positions; p++)
-        if (!add_cell (&b, block, i, p, error))
+        if ((!ranked || kept_logits (trace, i, positions[p])) && !add_cell (&b, block, i, p, error))
           return NULL;
     }
   if (!flush_block (&b, error))

@@ -329,33 +329,44 @@ decoder_attention_output (const AsConfig *c, gconstpointer weights, const AsTrac
   as_matmul_weight (team, out, cc, &w->o, w->o_b, T, H * hd, c->n_embd);
 }
 
+/* lm_head (or the tied embeddings), soft-capped where the model caps its logits (Gemma 2's
+ * final_logit_softcapping). */
+static void
+decoder_head_product (const AsConfig *c, gconstpointer weights, AsHeadProduct *head)
+{
+  const AsDecoderWeights *w = weights;
+  *head = (AsHeadProduct){ .weight = w->lm_head,
+                           .x_scale = 1.0f,
+                           .soft_cap = as_decoder_settings (c)->logit_softcap };
+}
+
+static void
+decoder_final_norm (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team, float *out,
+                    const float *x, int n)
+{
+  const AsDecoderWeights *w = weights;
+  norm (team, out, x, w->norm_w, w->norm_b, c, n);
+}
+
 /* logits of the last rows = FINAL [T][D]·lm_headᵀ, soft-capped where the model caps them */
 static void
 decoder_logits (AsPass *p, const float *final)
 {
   const AsConfig *c = p->config;
-  const AsDecoderWeights *w = p->weights;
   AsTrace *t = p->trace;
   int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
-  as_matmul_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &w->lm_head, rows, D,
-                    c->vocab_size);
-  float cap = as_decoder_settings (c)->logit_softcap;
-  if (cap > 0.0f)
-    {
-      /* Gemma 2's final_logit_softcapping: logits / cap, tanh, · cap, each in float32 */
-      for (gsize i = 0; i < (gsize) rows * c->vocab_size; i++)
-        t->logits[i] = (float) tanh ((double) (t->logits[i] / cap)) * cap;
-    }
+  AsHeadProduct head;
+  decoder_head_product (c, p->weights, &head);
+  as_head_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &head, rows, D,
+                  c->vocab_size);
 }
 
 /* hidden[L] = norm(x); logits of the last rows = hidden[L]·lm_headᵀ */
 static void
 decoder_finish (AsPass *p)
 {
-  const AsConfig *c = p->config;
-  const AsDecoderWeights *w = p->weights;
-  float *final = as_trace_hidden (p->trace, c->n_layer); /* [T][D] after the final norm */
-  norm (p->team, final, p->x, w->norm_w, w->norm_b, c, p->trace->n_tokens);
+  float *final = as_trace_hidden (p->trace, p->config->n_layer); /* [T][D] after the norm */
+  decoder_final_norm (p->config, p->weights, p->team, final, p->x, p->trace->n_tokens);
   decoder_logits (p, final);
 }
 
@@ -401,5 +412,7 @@ const AsStack as_decoder_stack = {
   .layer = decoder_layer,
   .finish = decoder_finish,
   .head = decoder_head,
+  .final_norm = decoder_final_norm,
+  .head_product = decoder_head_product,
   .readout = decoder_readout,
 };

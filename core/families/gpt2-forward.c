@@ -135,27 +135,42 @@ gpt2_layer (AsPass *p, int layer)
   as_add_inplace (p->x, s.a, (gsize) T * D);
 }
 
+/* The tied wte, no bias. */
+static void
+gpt2_head_product (const AsConfig *c, gconstpointer weights, AsHeadProduct *head)
+{
+  (void) c;
+  const AsGpt2Weights *w = weights;
+  *head = (AsHeadProduct){ .weight = { w->wte, AS_DTYPE_F32 }, .x_scale = 1.0f };
+}
+
+static void
+gpt2_final_norm (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team, float *out,
+                 const float *x, int n)
+{
+  const AsGpt2Weights *w = weights;
+  as_norm_rows (team, out, x, w->lnf_g, w->lnf_b, c->layer_norm_eps, n, c->n_embd);
+}
+
 /* logits of the last rows = FINAL [T][D]·wteᵀ */
 static void
 gpt2_logits (AsPass *p, const float *final)
 {
   const AsConfig *c = p->config;
-  const AsGpt2Weights *w = p->weights;
   AsTrace *t = p->trace;
   int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
-  as_matmul_logits_transposed (p->team, t->logits, final + (gsize) (T - rows) * D, w->wte, rows, D,
-                               c->vocab_size);
+  AsHeadProduct head;
+  gpt2_head_product (c, p->weights, &head);
+  as_head_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &head, rows, D,
+                  c->vocab_size);
 }
 
 /* hidden[L] = LN_f(x); logits of the last rows = hidden[L]·wteᵀ */
 static void
 gpt2_finish (AsPass *p)
 {
-  const AsConfig *c = p->config;
-  const AsGpt2Weights *w = p->weights;
-  float *final = as_trace_hidden (p->trace, c->n_layer); /* [T][D] after ln_f */
-  as_norm_rows (p->team, final, p->x, w->lnf_g, w->lnf_b, c->layer_norm_eps, p->trace->n_tokens,
-                c->n_embd);
+  float *final = as_trace_hidden (p->trace, p->config->n_layer); /* [T][D] after ln_f */
+  gpt2_final_norm (p->config, p->weights, p->team, final, p->x, p->trace->n_tokens);
   gpt2_logits (p, final);
 }
 
@@ -199,5 +214,7 @@ const AsStack as_gpt2_stack = {
   .layer = gpt2_layer,
   .finish = gpt2_finish,
   .head = gpt2_head,
+  .final_norm = gpt2_final_norm,
+  .head_product = gpt2_head_product,
   .readout = gpt2_readout,
 };

@@ -191,19 +191,53 @@ encoder_finish (AsPass *p)
                         p->n_tokens, p->config->n_embd);
 }
 
+/* The shared embeddings and final_logits_bias. */
+static void
+decoder_head_product (const AsConfig *c, gconstpointer weights, AsHeadProduct *head)
+{
+  (void) c;
+  const AsMarianWeights *w = weights;
+  *head = (AsHeadProduct){ .weight = { w->shared, AS_DTYPE_F32 },
+                           .x_scale = 1.0f,
+                           .bias = w->final_logits_bias };
+}
+
+/* x itself (Marian), or mBART's final LN(x). */
+static void
+decoder_final_norm (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team, float *out,
+                    const float *x, int n)
+{
+  (void) team;
+  const AsMarianWeights *w = weights;
+  as_marian_final_norm (out, x, &w->decoder, n, c->n_embd);
+}
+
+/* logits of the last rows = FINAL [T][D]·Eᵀ + final_logits_bias */
+static void
+decoder_logits (AsPass *p, const float *final)
+{
+  AsTrace *t = p->trace;
+  int T = t->n_tokens, D = p->config->n_embd, rows = t->logits_rows;
+  AsHeadProduct head;
+  decoder_head_product (p->config, p->weights, &head);
+  as_head_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &head, rows, D,
+                  p->config->vocab_size);
+}
+
 /* hidden[L] = x (mBART: LN(x)); logits of the last rows = hidden[L]·Eᵀ + final_logits_bias. */
 static void
 decoder_finish (AsPass *p)
 {
-  const AsMarianWeights *w = p->weights;
-  AsTrace *t = p->trace;
-  int T = t->n_tokens, D = p->config->n_embd, V = p->config->vocab_size, rows = t->logits_rows;
-  as_marian_final_norm (as_trace_hidden (t, t->n_layer), p->x, &w->decoder, T, D);
-  float *last = as_trace_hidden (t, t->n_layer); /* [T][D] */
-  as_matmul_logits_transposed (p->team, t->logits, last + (gsize) (T - rows) * D, w->shared, rows,
-                               D, V);
-  for (int i = 0; i < rows; i++)
-    as_add_inplace (t->logits + (gsize) i * V, w->final_logits_bias, V);
+  float *last = as_trace_hidden (p->trace, p->trace->n_layer); /* [T][D] */
+  decoder_final_norm (p->config, p->weights, p->team, last, p->x, p->n_tokens);
+  decoder_logits (p, last);
+}
+
+/* The head alone: x is taken as already through mBART's final norm. */
+static void
+decoder_head (AsPass *p)
+{
+  decoder_logits (p, p->x);
 }
 
 /* The encoder's own layers and heads; bidirectional, no logits; q, k, v always (the attention
@@ -261,6 +295,9 @@ const AsStack as_marian_decoder_stack = {
   .embed = decoder_embed,
   .layer = decoder_layer,
   .finish = decoder_finish,
+  .head = decoder_head,
+  .final_norm = decoder_final_norm,
+  .head_product = decoder_head_product,
   .readout = decoder_readout,
   .replay = as_marian_replay,
 };

@@ -282,12 +282,20 @@ decoder_layer (AsPass *p, int layer)
   as_t5_mlp (p->team, p->x, s.normed, s.ff, s.gate, y, p->config, p->n_tokens, p->config->n_inner);
 }
 
+/* OUT [N][D] = RMS(X) with the stack's final norm. */
+static void
+final_norm (const AsConfig *c, const AsT5Stack *st, AsWorkerTeam *team, float *out, const float *x,
+            int n)
+{
+  as_norm_rows (team, out, x, st->final_norm, NULL, c->layer_norm_eps, n, c->n_embd);
+}
+
 /* hidden[L] = RMS(x) with the stack's final norm. */
 static void
 finish (AsPass *p, const AsT5Stack *st)
 {
-  as_norm_rows (p->team, as_trace_hidden (p->trace, p->trace->n_layer), p->x, st->final_norm, NULL,
-                p->config->layer_norm_eps, p->n_tokens, p->config->n_embd);
+  final_norm (p->config, st, p->team, as_trace_hidden (p->trace, p->trace->n_layer), p->x,
+              p->n_tokens);
 }
 
 static void
@@ -296,20 +304,48 @@ encoder_finish (AsPass *p)
   finish (p, &((const AsT5Weights *) p->weights)->encoder);
 }
 
+/* lm_head, its input scaled by D^-½ when it is the tied embeddings. */
+static void
+decoder_head_product (const AsConfig *c, gconstpointer weights, AsHeadProduct *head)
+{
+  const AsT5Weights *w = weights;
+  *head = (AsHeadProduct){ .weight = { w->lm_head, AS_DTYPE_F32 },
+                           .x_scale = as_t5_settings (c)->output_scale };
+}
+
+/* The decoder's final RMSNorm. */
+static void
+decoder_final_norm (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team, float *out,
+                    const float *x, int n)
+{
+  final_norm (c, &((const AsT5Weights *) weights)->decoder, team, out, x, n);
+}
+
+/* logits of the last rows = (FINAL · D^-½ when tied) · lm_headᵀ */
+static void
+decoder_logits (AsPass *p, const float *final)
+{
+  AsTrace *t = p->trace;
+  int T = t->n_tokens, D = p->config->n_embd, rows = t->logits_rows;
+  AsHeadProduct head;
+  decoder_head_product (p->config, p->weights, &head);
+  as_head_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &head, rows, D,
+                  p->config->vocab_size);
+}
+
 /* hidden[L]; logits of the last rows = (hidden[L] · D^-½ when tied) · lm_headᵀ. */
 static void
 decoder_finish (AsPass *p)
 {
-  const AsT5Weights *w = p->weights;
-  AsTrace *t = p->trace;
-  int T = t->n_tokens, D = p->config->n_embd, V = p->config->vocab_size, rows = t->logits_rows;
-  float scale = as_t5_settings (p->config)->output_scale;
-  finish (p, &w->decoder);
-  const float *last = as_trace_hidden (t, t->n_layer) + (gsize) (T - rows) * D; /* [rows][D] */
-  float *scaled = p->x;                                                         /* [rows][D] */
-  for (gsize i = 0; i < (gsize) rows * D; i++)
-    scaled[i] = last[i] * scale;
-  as_matmul_logits_transposed (p->team, t->logits, scaled, w->lm_head, rows, D, V);
+  finish (p, &((const AsT5Weights *) p->weights)->decoder);
+  decoder_logits (p, as_trace_hidden (p->trace, p->trace->n_layer));
+}
+
+/* The head alone: x is taken as already through the final norm. */
+static void
+decoder_head (AsPass *p)
+{
+  decoder_logits (p, p->x);
 }
 
 static void
@@ -352,6 +388,9 @@ const AsStack as_t5_decoder_stack = {
   .embed = decoder_embed,
   .layer = decoder_layer,
   .finish = decoder_finish,
+  .head = decoder_head,
+  .final_norm = decoder_final_norm,
+  .head_product = decoder_head_product,
   .replay = as_t5_replay,
   .readout = as_t5_decoder_readout,
 };

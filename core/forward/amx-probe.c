@@ -4,6 +4,7 @@
  * Linux keeps the tile state (8 KiB per thread) off until the process asks for it
  * (arch_prctl ARCH_REQ_XCOMP_PERM, Linux ≥ 5.16); without the grant a tile instruction faults. */
 #include "matmul-amx-private.h"
+#include "read-out-ranked-private.h"
 
 #include <string.h>
 
@@ -93,6 +94,26 @@ as_amx_rows_free (AsAmxRows *rows)
 void
 as_amx_rows_multiply (const AsAmxRows *x, float *out, int ldo, gboolean accumulate, const void *w,
                       int c0, int cols)
+{
+  g_assert_not_reached ();
+}
+
+int
+as_amx_unit_rows (AsDType dtype, int in)
+{
+  return 32;
+}
+
+gboolean
+as_amx_matmul_visit (AsWorkerTeam *team, const float *x, const void *w, AsDType dtype, int n,
+                     int in, int out_dim, AsAmxSumsFunc visit, gpointer data)
+{
+  return FALSE;
+}
+
+void
+as_rank_unit (gpointer data, int unit, int v_begin, int rows, int p0, int positions, float *sums,
+              int ld)
 {
   g_assert_not_reached ();
 }

@@ -39,71 +39,17 @@ as_parallel_blocks (AsWorkerTeam *team, gsize work, int n_blocks, AsBlockFunc fu
   as_worker_team_run_blocks (as_parallel_worth (work) ? team : NULL, n_blocks, func, data);
 }
 
-/* e^x by range reduction x = k·ln2 + r, |r| ≤ ln2/2, and a degree-6 polynomial for e^r
- * (Cephes expf coefficients). Branch-free so that it vectorises. The input is clamped to
- * [-87.3, 88.7] so that k stays within the exponent's range: written so that NaN compares false
- * and becomes -87.3 (a NaN k would make the exponent's shift undefined behaviour), then the NaN
- * is given back as the result; ±Inf clamp like any large value. */
-static inline float
-exp_kernel (float x_in)
-{
-  float x = x_in > -87.3f ? x_in : -87.3f;
-  x = x < 88.7f ? x : 88.7f;
-  /* round to nearest by the 1.5·2^23 trick: vectorises on every x86-64 level */
-  float k = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-  float r = x - k * 0.693359375f;
-  r = r - k * -2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  union
-  {
-    float f;
-    gint32 i;
-  } scale;
-  scale.i = ((gint32) k + 127) << 23;
-  return x_in == x_in ? p * scale.f : x_in; /* NaN in, NaN out */
-}
-
 AS_CLONES void
 as_exp_inplace (float *x, gsize n)
 {
   for (gsize i = 0; i < n; i++)
-    x[i] = exp_kernel (x[i]);
+    x[i] = as_exp_kernel (x[i]);
 }
-
-/* Σ exp(X[i] − SHIFT) over N floats, in double: the softmax normaliser of a row of logits whose
- * largest is SHIFT. Each term is exp_kernel's (float, ~2e-7 relative), the terms are summed in
- * AS_SUM_LANES double lanes in a fixed order, so the sum depends on the row alone; the loop
- * vectorises (a libm exp per logit was a third of the logit lens). */
-#define AS_SUM_LANES 16
 
 AS_CLONES double
 as_sum_exp_shifted (const float *x, gsize n, float shift)
 {
-  /* the lanes as two halves of eight: GCC 12 vectorises these sums, where through one array of
-   * sixteen it summed lane by lane (2.3× the time of a row, the same bits) */
-  double lo[AS_SUM_LANES / 2] = { 0 }, hi[AS_SUM_LANES / 2] = { 0 };
-  gsize i = 0;
-  for (; i + AS_SUM_LANES <= n; i += AS_SUM_LANES)
-    {
-      for (int j = 0; j < AS_SUM_LANES / 2; j++)
-        lo[j] += (double) exp_kernel (x[i + j] - shift);
-      for (int j = 0; j < AS_SUM_LANES / 2; j++)
-        hi[j] += (double) exp_kernel (x[i + AS_SUM_LANES / 2 + j] - shift);
-    }
-  double sum = 0.0;
-  for (; i < n; i++)
-    sum += (double) exp_kernel (x[i] - shift);
-  for (int j = 0; j < AS_SUM_LANES / 2; j++)
-    sum += lo[j];
-  for (int j = 0; j < AS_SUM_LANES / 2; j++)
-    sum += hi[j];
-  return sum;
+  return as_sum_exp_shifted_inline (x, n, shift);
 }
 
 /* The largest of N ≥ 1 floats (NaN-free rows: the pass refuses non-finite values). */
@@ -159,7 +105,7 @@ as_gelu_new (float *x, gsize n)
       float v = x[i];
       float u = c * (v + 0.044715f * v * v * v);
       /* tanh(u) = 1 - 2 / (e^{2u} + 1), saturating cleanly for large |u| */
-      float t = 1.0f - 2.0f / (exp_kernel (2.0f * u) + 1.0f);
+      float t = 1.0f - 2.0f / (as_exp_kernel (2.0f * u) + 1.0f);
       x[i] = 0.5f * v * (1.0f + t);
     }
 }
@@ -182,7 +128,7 @@ AS_CLONES void
 as_silu (float *x, gsize n)
 {
   for (gsize i = 0; i < n; i++)
-    x[i] = x[i] / (1.0f + exp_kernel (-x[i]));
+    x[i] = x[i] / (1.0f + as_exp_kernel (-x[i]));
 }
 
 void
@@ -350,7 +296,7 @@ softmax_span (float *row, int cols, int lo, int hi, float scale, float *max_out,
   int n = hi - lo;
   float max = max_floats (v, n);
   for (int j = 0; j < n; j++)
-    v[j] = exp_kernel ((v[j] - max) * scale);
+    v[j] = as_exp_kernel ((v[j] - max) * scale);
   float inv = 1.0f / sum_floats (v, n);
   for (int j = 0; j < n; j++)
     v[j] *= inv;
@@ -395,7 +341,7 @@ as_softmax_entries (float *s, int n, float max, float inv, float scale)
 {
   for (int j = 0; j < n; j++)
     {
-      s[j] = exp_kernel ((s[j] - max) * scale);
+      s[j] = as_exp_kernel ((s[j] - max) * scale);
       s[j] *= inv;
     }
 }

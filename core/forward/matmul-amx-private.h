@@ -59,4 +59,20 @@ void as_amx_rows_multiply (const AsAmxRows *x, float *out, int ldo, gboolean acc
 gboolean as_amx_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const void *w,
                                    AsDType dtype, int n, int in, int out_dim);
 
+/* The sums of W's rows [V_BEGIN, V_BEGIN + ROWS) (unit UNIT of as_amx_unit_rows rows) for the
+ * positions [P0, P0 + POSITIONS) of x: SUMS [POSITIONS][LD], position P0 + c's at SUMS + c·LD,
+ * each the bits as_amx_matmul_transposed would write. The callee may change them in place. Units
+ * run on the team's threads at once; each (unit, position) is handed over exactly once. */
+typedef void (*AsAmxSumsFunc) (gpointer data, int unit, int v_begin, int rows, int p0,
+                               int positions, float *sums, int ld);
+
+/* W's rows per unit of as_amx_matmul_visit for weights of DTYPE and depth IN. */
+int as_amx_unit_rows (AsDType dtype, int in);
+
+/* As as_amx_matmul_transposed, but each unit's sums go to VISIT while they are in the core's
+ * cache, and nothing is written: a reader that needs only a summary of every row of x · Wᵀ (the
+ * logit lens's top K and normaliser) never writes or reads back [n][out_dim]. */
+gboolean as_amx_matmul_visit (AsWorkerTeam *team, const float *x, const void *w, AsDType dtype,
+                              int n, int in, int out_dim, AsAmxSumsFunc visit, gpointer data);
+
 G_END_DECLS

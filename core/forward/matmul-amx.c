@@ -75,8 +75,11 @@ typedef struct
   const guint16 *w; /* BF16 [*][in] */
   const float *w32; /* or float32 [*][in], split panel by panel (the six products) */
   int v_end;
-  int block;         /* rows of W per unit (as_amx_matmul_transposed) */
-  gboolean in_place; /* W read as stored */
+  int block;           /* rows of W per unit (as_amx_matmul_transposed) */
+  gboolean in_place;   /* W read as stored */
+  AsAmxSumsFunc visit; /* or NULL: the sums are handed to it instead of written to out */
+  gpointer visit_data;
+  int p_offset; /* the packed rows' first position among the call's */
 } AmxJob;
 
 static inline __m512
@@ -512,8 +515,12 @@ multiply_rows_unit (const AmxJob *j, int v_begin, int rows)
           tile_to_rows (sums + 768, at + (gsize) TILE * ldb + TILE, ldb);
         }
       int positions = MIN (PANEL, x->n - pp);
-      for (int c = 0; c < positions; c++)
-        stream_row (j->out + (gsize) (pp + c) * j->ldo + v_begin, buf + (gsize) c * ldb, rows);
+      if (j->visit != NULL)
+        j->visit (j->visit_data, v_begin / j->block, v_begin, rows, j->p_offset + pp, positions,
+                  buf, ldb);
+      else
+        for (int c = 0; c < positions; c++)
+          stream_row (j->out + (gsize) (pp + c) * j->ldo + v_begin, buf + (gsize) c * ldb, rows);
     }
   _mm_sfence ();
   _tile_release ();
@@ -529,7 +536,7 @@ amx_unit (gpointer data, int block)
   int v_begin = block * j->block, rows = MIN (j->block, j->v_end - v_begin);
   /* a BF16 W for a few positions is read in place: packing it would double its traffic (the
    * same bits either way) */
-  if (j->w32 == NULL && j->x->np <= FEW_POSITIONS)
+  if (j->w32 == NULL && j->x->np <= FEW_POSITIONS && j->visit == NULL)
     multiply_rows (j, v_begin, rows);
   else
     multiply_rows_unit (j, v_begin, rows);
@@ -595,13 +602,33 @@ as_amx_rows_multiply (const AsAmxRows *x, float *out, int ldo, gboolean accumula
   multiply_rows (&job, c0, cols);
 }
 
-/* W's rows per unit of as_amx_matmul_transposed: up to ~640 KiB of split or packed parts, which
- * stay in the core's L2 beside the 32 positions of x passing under them (multiply_rows_unit). */
+/* W's rows per unit: up to UNIT_BYTES of split or packed parts, which stay in the core's L2
+ * beside the 32 positions of x passing under them (multiply_rows_unit). A visited product's units
+ * are twice as large: with no sums written, x's passes from L3 — one per unit — are what the
+ * larger unit halves (the logit lens of GPT-2 at 128 positions: 171–182 → 155–166 ms); a written
+ * head gained nothing from them (bench-head 767 rows: 118–126 against 120–129 ms). */
 #define UNIT_BYTES (5u << 17)
+#define VISIT_UNIT_BYTES (5u << 18)
 
-gboolean
-as_amx_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const void *w,
-                          AsDType dtype, int n, int in, int out_dim)
+static int
+unit_rows (AsDType dtype, int in, gsize unit_bytes)
+{
+  gsize kp = (gsize) (MAX (in, 1) + STEP - 1) / STEP * STEP;
+  gsize row_bytes = kp * (dtype == AS_DTYPE_F32 ? 3 : 1) * sizeof (guint16);
+  int block = (int) (unit_bytes / row_bytes) / PANEL * PANEL;
+  return CLAMP (block, PANEL, MAX_BLOCK);
+}
+
+int
+as_amx_unit_rows (AsDType dtype, int in)
+{
+  return unit_rows (dtype, in, VISIT_UNIT_BYTES);
+}
+
+/* x [n][in] · Wᵀ unit by unit, the sums written to OUT [n][out_dim] or handed to VISIT. */
+static gboolean
+run_units (AsWorkerTeam *team, float *out, const float *x, const void *w, AsDType dtype, int n,
+           int in, int out_dim, AsAmxSumsFunc visit, gpointer visit_data)
 {
   gboolean f32 = dtype == AS_DTYPE_F32;
   if (!as_amx_usable () || (dtype != AS_DTYPE_BF16 && !f32) || n <= 0 || in <= 0 || out_dim <= 0)
@@ -610,20 +637,36 @@ as_amx_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const 
   g_autoptr (AsAmxRows) rows = as_amx_rows_new (x, MIN (n, at_once), in);
   AmxJob job = amx_job (rows, f32 ? NULL : w);
   job.w32 = f32 ? w : NULL;
-  gsize row_bytes = (gsize) rows->kp * (f32 ? 3 : 1) * sizeof (guint16);
-  int block = (int) (UNIT_BYTES / row_bytes) / PANEL * PANEL;
-  job.block = CLAMP (block, PANEL, MAX_BLOCK);
+  job.block = unit_rows (dtype, in, visit != NULL ? VISIT_UNIT_BYTES : UNIT_BYTES);
   job.ldo = out_dim;
   job.v_end = out_dim;
+  job.visit = visit;
+  job.visit_data = visit_data;
   int units = (out_dim + job.block - 1) / job.block;
   gsize products = f32 ? 6 : G_N_ELEMENTS (X_PARTS);
   for (int p0 = 0; p0 < n; p0 += at_once)
     {
       if (p0 > 0)
         as_amx_rows_pack (rows, x + (gsize) p0 * in, MIN (at_once, n - p0));
-      job.out = out + (gsize) p0 * out_dim;
+      job.out = out != NULL ? out + (gsize) p0 * out_dim : NULL;
+      job.p_offset = p0;
       as_parallel_blocks (team, (gsize) rows->np * rows->kp * out_dim * products, units, amx_unit,
                           &job);
     }
   return TRUE;
+}
+
+gboolean
+as_amx_matmul_transposed (AsWorkerTeam *team, float *out, const float *x, const void *w,
+                          AsDType dtype, int n, int in, int out_dim)
+{
+  return run_units (team, out, x, w, dtype, n, in, out_dim, NULL, NULL);
+}
+
+gboolean
+as_amx_matmul_visit (AsWorkerTeam *team, const float *x, const void *w, AsDType dtype, int n,
+                     int in, int out_dim, AsAmxSumsFunc visit, gpointer data)
+{
+  g_return_val_if_fail (visit != NULL, FALSE);
+  return run_units (team, NULL, x, w, dtype, n, in, out_dim, visit, data);
 }

@@ -7,24 +7,18 @@
 #include "as-error.h"
 #include "as-forward.h"
 #include "kernels-private.h"
+#include "predict-private.h"
 #include "simd-private.h"
-
-/* Is (la, ia) ranked before (lb, ib)? Higher logit first, then lower id. */
-static inline gboolean
-ranks_before (float la, int32_t ia, float lb, int32_t ib)
-{
-  return la > lb || (la == lb && ia < ib);
-}
 
 /* Puts ID (logit L) into the sorted list BEST [*N] of at most K when it ranks there. */
 static inline void
 top_k_consider (const float *logits, int32_t id, int k, int32_t *best, int *n)
 {
   float l = logits[id];
-  if (*n == k && !ranks_before (l, id, logits[best[k - 1]], best[k - 1]))
+  if (*n == k && !as_predict_ranks_before (l, id, logits[best[k - 1]], best[k - 1]))
     return;
   int pos = *n < k ? (*n)++ : k - 1;
-  while (pos > 0 && ranks_before (l, id, logits[best[pos - 1]], best[pos - 1]))
+  while (pos > 0 && as_predict_ranks_before (l, id, logits[best[pos - 1]], best[pos - 1]))
     {
       best[pos] = best[pos - 1];
       pos--;
@@ -54,7 +48,7 @@ group_max (const float *x)
 }
 
 AS_CLONES int
-as_predict_top_k_ids (const float *logits, int V, int k, int32_t *best, float *probabilities)
+as_predict_best_ids (const float *logits, int V, int k, int32_t *best)
 {
   k = MIN (k, V);
   /* insertion into a sorted list of K: K is small (≤ 100 in practice) */
@@ -68,6 +62,13 @@ as_predict_top_k_ids (const float *logits, int V, int k, int32_t *best, float *p
         top_k_consider (logits, id + j, k, best, &n);
   for (; id < V; id++)
     top_k_consider (logits, id, k, best, &n);
+  return n;
+}
+
+AS_CLONES int
+as_predict_top_k_ids (const float *logits, int V, int k, int32_t *best, float *probabilities)
+{
+  int n = as_predict_best_ids (logits, V, k, best);
   float max = as_max_f32 (logits, V);
   double sum = as_sum_exp_shifted (logits, V, max);
   for (int i = 0; i < n; i++)
@@ -76,19 +77,29 @@ as_predict_top_k_ids (const float *logits, int V, int k, int32_t *best, float *p
 }
 
 AsPrediction *
-as_predict_from_ids (const float *logits, const int32_t *ids, const float *probabilities, int n,
+as_predict_from_top (const int32_t *ids, const float *logits, const float *probabilities, int n,
                      const AsTokenizer *tokenizer)
 {
   AsPrediction *out = g_new0 (AsPrediction, n);
   for (int i = 0; i < n; i++)
     {
       out[i].id = ids[i];
-      out[i].logit = logits[ids[i]];
+      out[i].logit = logits[i];
       out[i].probability = probabilities[i];
       out[i].token = tokenizer != NULL ? as_tokenizer_decode (tokenizer, &ids[i], 1)
                                        : g_strdup_printf ("<%d>", ids[i]);
     }
   return out;
+}
+
+AsPrediction *
+as_predict_from_ids (const float *logits, const int32_t *ids, const float *probabilities, int n,
+                     const AsTokenizer *tokenizer)
+{
+  g_autofree float *id_logits = g_new (float, MAX (n, 1));
+  for (int i = 0; i < n; i++)
+    id_logits[i] = logits[ids[i]];
+  return as_predict_from_top (ids, id_logits, probabilities, n, tokenizer);
 }
 
 AsPrediction *
@@ -108,7 +119,7 @@ as_predict_rank (const float *logits, int V, int32_t id, int *rank, float *proba
   g_return_if_fail (id >= 0 && id < V);
   int before = 0;
   for (int32_t j = 0; j < V; j++)
-    before += ranks_before (logits[j], j, logits[id], id);
+    before += as_predict_ranks_before (logits[j], j, logits[id], id);
   float max = as_max_f32 (logits, V);
   double sum = as_sum_exp_shifted (logits, V, max);
   *rank = before;

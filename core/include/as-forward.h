@@ -148,6 +148,37 @@ int as_forward_read_out_block (const AsTrace *trace);
 gboolean as_forward_read_head (AsModel *model, const AsTrace *trace, const float *vectors, int n,
                                float *logits, GError **error);
 
+/* What a ranked read-out gives for each of its N rows (the caller's arrays). */
+typedef struct
+{
+  int k;                     /* the top asked: at most AS_FORWARD_RANK_MAX_K */
+  int32_t target_id;         /* a token to follow, or -1 */
+  int32_t *top_ids;          /* [N][k] best first (higher logit, then lower id) */
+  float *top_logits;         /* [N][k] */
+  float *top_probabilities;  /* [N][k] softmax over the vocabulary */
+  int *n_top;                /* [N] min (k, V) */
+  int *target_rank;          /* [N] tokens ranked before the target (with target_id ≥ 0) */
+  float *target_probability; /* [N] */
+} AsRankedRows;
+
+#define AS_FORWARD_RANK_MAX_K 16
+
+/* Whether as_forward_rank_cells can read TRACE's cells for a top K on this machine: the model's
+ * head is one product (AsHeadProduct: every decoder family, Marian, T5; not a masked-LM head),
+ * its weights float32 or BF16, AMX tiles usable, K ≤ AS_FORWARD_RANK_MAX_K. */
+gboolean as_forward_can_rank (AsModel *model, const AsTrace *trace, int k);
+
+/* The top K (and a target's rank) of N cells — hidden state INDEXES[r] (0 ≤ INDEXES[r] ≤ L; L is
+ * read through the head alone) at POSITIONS[r] — read as as_forward_read_out_cells reads them,
+ * but ranked while the head's product makes each unit of the vocabulary, in the cache: no row of
+ * logits is written or read back, and the head is split once per 1,024 rows. The normaliser is
+ * summed per unit and the units' sums joined in order (same result whatever the threads);
+ * probabilities agree with the written logits' within a few units of float32. Cancellable
+ * between blocks of rows. */
+gboolean as_forward_rank_cells (AsModel *model, const AsTrace *trace, const int *indexes,
+                                const int *positions, int n, const AsRankedRows *out,
+                                GCancellable *cancellable, GError **error);
+
 /* Tokenizes TEXT exactly as HF's tokenizer(text) (as_tokenizer_encode: the model's special
  * tokens added, e.g. a Llama <s>, BERT's [CLS] … [SEP]; nothing for GPT-2) and runs the forward
  * pass. Fails on empty text, invalid UTF-8, a model without a tokenizer (it runs on ids only), and

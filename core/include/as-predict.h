@@ -38,6 +38,10 @@ int as_predict_top_k_ids (const float *logits, int V, int k, int32_t *best, floa
 AsPrediction *as_predict_from_ids (const float *logits, const int32_t *ids,
                                    const float *probabilities, int n, const AsTokenizer *tokenizer);
 
+/* The same from the ids' own LOGITS [N] (a reader that kept no row of logits). */
+AsPrediction *as_predict_from_top (const int32_t *ids, const float *logits,
+                                   const float *probabilities, int n, const AsTokenizer *tokenizer);
+
 /* Token ID's place in LOGITS [V] (*RANK: how many tokens rank before it as as_predict_top_k
  * sorts them, 0 = the most likely) and its softmax probability. */
 void as_predict_rank (const float *logits, int V, int32_t id, int *rank, float *probability);

@@ -15,8 +15,11 @@
  * Private to the core. */
 #pragma once
 
+#include <math.h>
+
 #include "as-forward.h"
 #include "as-trace.h"
+#include "dtype-private.h"
 #include "readout-private.h"
 #include "replay-private.h"
 #include "worker-team-private.h"
@@ -37,6 +40,34 @@ typedef struct
   float *x;                        /* [T][D] the residual stream */
   gpointer scratch;                /* the stack's working memory: scratch_bytes (config, T, S) */
 } AsPass;
+
+/* The output head as one product, what head applies to rows taken as through the final norm:
+ *   logits = (x · x_scale) · weightᵀ + bias, then tanh(logits / soft_cap) · soft_cap,
+ * each step in float32 (as_head_logits). A reader that needs only a summary of every row (the
+ * logit lens's top K, read-out-ranked.c) ranks the product's sums in the cache instead. */
+typedef struct
+{
+  AsWeight weight;   /* [V][D] */
+  float x_scale;     /* 1, or T5's D^-½ before a tied head */
+  const float *bias; /* [V] (Marian's final_logits_bias), or NULL */
+  float soft_cap;    /* Gemma 2's final_logit_softcapping, or 0 */
+} AsHeadProduct;
+
+/* OUT [N][V] = the logits of X [N][D] through HEAD (a float32 head of more than 32 rows on AMX
+ * tiles, its last row apart: as_matmul_logits). */
+void as_head_logits (AsWorkerTeam *team, float *out, const float *x, const AsHeadProduct *head,
+                     int n, int d, int v);
+
+/* The head's steps after the product on LOGITS [N], the vocabulary's entries from V_BEGIN: the
+ * bias added, then the soft-cap. */
+void as_head_finish_row (const AsHeadProduct *head, float *logits, int v_begin, int n);
+
+/* L, the soft-capped value of logit L (Gemma 2): in float32, through a double tanh. */
+static inline float
+as_head_soft_cap (float l, float cap)
+{
+  return (float) tanh ((double) (l / cap)) * cap;
+}
 
 /* One stack of layers: its data and the stages of its forward pass. */
 typedef struct
@@ -76,6 +107,13 @@ typedef struct
    * hidden[L]: the fitted lens's maps give such vectors): the output head alone, as finish
    * applies it. NULL: finish applies no final norm, so finish is the head. */
   void (*head) (AsPass *pass);
+
+  /* OUT [N][D] = X [N][D] through the final norm, as finish writes hidden[L] (OUT may be X), and
+   * *HEAD what head applies after it; both NULL when the head is more than one product (a
+   * masked-LM head's transform). */
+  void (*final_norm) (const AsConfig *config, gconstpointer weights, AsWorkerTeam *team, float *out,
+                      const float *x, int n);
+  void (*head_product) (const AsConfig *config, gconstpointer weights, AsHeadProduct *head);
   /* Fills OUT with the stack's output as linear pieces (readout-private.h): all of them for a
    * model whose residual stream reaches the final norm as a sum of its blocks' outputs
    * (pre-norm), the layers' only for one that renormalises it after every block (post-norm).

@@ -1,0 +1,191 @@
+/* read-out-ranked.c — hidden states read through the model's own output and ranked while the
+ * output head's product makes them (as_forward_rank_cells: the logit lens's fast path).
+ *
+ * The logit lens of GPT-2 at 128 positions reads ~900 rows through a 50,257-row head: written
+ * out, that is 180 MB of logits, read back once more to find each row's top K and normaliser.
+ * Here the head's product (AMX tiles, matmul-amx-private.h) hands each unit of ~128 vocabulary
+ * rows' sums for 32 positions to rank_unit while they are in the core's cache; it applies the
+ * head's bias and soft-cap (AsHeadProduct, the steps as_head_logits takes), and keeps per (unit,
+ * row) the unit's largest logit, its normaliser Σ exp(l − max_u), its best K and how many of its
+ * tokens rank before the target. join_units then joins the units in vocabulary order:
+ *   max = max_u max_u,  Σ = Σ_u Σ_u · exp(max_u − max),  top K = the best of the units' best,
+ * so the result does not depend on how the units were shared among threads. The target's logit,
+ * which the count needs before its unit comes, is the same product for the target's row alone
+ * (every element of a tile product is the same sequence of operations wherever its row falls).
+ * The rows go through in blocks whose per-unit summaries take at most RANK_STATE_BYTES. */
+#include "as-forward.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "as-error.h"
+#include "family-private.h"
+#include "kernels-private.h"
+#include "matmul-amx-private.h"
+#include "model-private.h"
+#include "read-out-ranked-private.h"
+
+#define RANK_STATE_BYTES (32u << 20)
+
+/* What join_row needs beside the job. */
+typedef struct
+{
+  const AsRankJob *job;
+  const AsRankedRows *out;
+  int r0; /* the block's first row in OUT */
+} JoinJob;
+
+/* Row R of the block from its units' summaries, in vocabulary order, into OUT (the team's block
+ * function: rows are independent). */
+static void
+join_row (gpointer data, int r)
+{
+  const JoinJob *join = data;
+  const AsRankJob *job = join->job;
+  const AsRankedRows *out = join->out;
+  const AsUnitSummary *s = job->summaries + (gsize) r * job->units;
+  int k = job->k, n = 0, out_row = join->r0 + r;
+  float max = -INFINITY;
+  for (int u = 0; u < job->units; u++)
+    max = MAX (max, s[u].max);
+  double sum = 0.0;
+  int before = 0;
+  int32_t *best = out->top_ids + (gsize) out_row * k;
+  float *best_logits = out->top_logits + (gsize) out_row * k;
+  for (int u = 0; u < job->units; u++)
+    {
+      gsize at = (gsize) r * job->units + u;
+      sum += s[u].sum * exp ((double) s[u].max - max);
+      before += s[u].before;
+      for (int i = 0; i < s[u].n; i++)
+        if (!as_rank_consider (best, best_logits, &n, k, job->logits[at * k + i],
+                               job->ids[at * k + i]))
+          break; /* the unit's next are worse still */
+    }
+  out->n_top[out_row] = n;
+  for (int i = 0; i < n; i++)
+    out->top_probabilities[(gsize) out_row * k + i]
+        = (float) (exp ((double) best_logits[i] - max) / sum);
+  if (job->target_id >= 0)
+    {
+      out->target_rank[out_row] = before;
+      out->target_probability[out_row] = (float) (exp ((double) job->target_logits[r] - max) / sum);
+    }
+}
+
+gboolean
+as_forward_can_rank (AsModel *model, const AsTrace *trace, int k)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL, FALSE);
+  const AsConfig *c = as_model_get_config (model);
+  const AsStack *stack = c->ops->stack;
+  if (stack->final_norm == NULL || stack->head_product == NULL || k <= 0
+      || k > AS_FORWARD_RANK_MAX_K || trace->vocab_size != c->vocab_size || trace->vocab_size <= 0
+      || trace->d_model != c->n_embd || !as_amx_usable ())
+    return FALSE;
+  AsHeadProduct head;
+  stack->head_product (c, as_model_get_weights (model), &head);
+  return head.weight.dtype == AS_DTYPE_F32 || head.weight.dtype == AS_DTYPE_BF16;
+}
+
+/* The rows of a block: X [n][D] the cells' vectors through the final norm (hidden[L] as it is),
+ * times the head's x_scale. */
+static void
+block_vectors (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team, const AsTrace *trace,
+               const int *indexes, const int *positions, int n, const AsHeadProduct *head, float *x,
+               float *normed)
+{
+  const AsStack *stack = c->ops->stack;
+  gsize D = (gsize) trace->d_model;
+  for (int r = 0; r < n; r++)
+    memcpy (x + r * D, as_trace_hidden (trace, indexes[r]) + (gsize) positions[r] * D,
+            sizeof (float) * D);
+  stack->final_norm (c, weights, team, normed, x, n);
+  for (int r = 0; r < n; r++)
+    {
+      const float *from = indexes[r] < trace->n_layer ? normed + r * D : x + r * D;
+      float *to = x + r * D;
+      for (gsize d = 0; d < D; d++)
+        to[d] = from[d] * head->x_scale;
+    }
+}
+
+/* The target's logit in each of the block's N rows X: the head's product for its row alone. */
+static void
+target_logits (AsWorkerTeam *team, const AsHeadProduct *head, const float *x, int n, int D,
+               int32_t target_id, float *out)
+{
+  gsize size = head->weight.dtype == AS_DTYPE_F32 ? sizeof (float) : sizeof (guint16);
+  const char *row = (const char *) head->weight.data + size * (gsize) target_id * D;
+  gboolean done = as_amx_matmul_transposed (team, out, x, row, head->weight.dtype, n, D, 1);
+  g_assert (done); /* as_forward_can_rank said the tiles take this weight */
+  for (int r = 0; r < n; r++)
+    as_head_finish_row (head, out + r, target_id, 1);
+}
+
+gboolean
+as_forward_rank_cells (AsModel *model, const AsTrace *trace, const int *indexes,
+                       const int *positions, int n, const AsRankedRows *out,
+                       GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL && out != NULL && n > 0, FALSE);
+  g_return_val_if_fail (as_forward_can_rank (model, trace, out->k), FALSE);
+  g_return_val_if_fail (out->target_id < trace->vocab_size, FALSE);
+  for (int i = 0; i < n; i++)
+    {
+      g_return_val_if_fail (indexes[i] >= 0 && indexes[i] <= trace->n_layer, FALSE);
+      g_return_val_if_fail (positions[i] >= 0 && positions[i] < trace->n_tokens, FALSE);
+    }
+  const AsConfig *c = as_model_get_config (model);
+  gconstpointer weights = as_model_get_weights (model);
+  AsHeadProduct head;
+  c->ops->stack->head_product (c, weights, &head);
+  int D = trace->d_model, V = trace->vocab_size, k = out->k;
+  int unit_rows = as_amx_unit_rows (head.weight.dtype, D);
+  int units = (V + unit_rows - 1) / unit_rows;
+  gsize per_row = (gsize) units * (sizeof (AsUnitSummary) + (gsize) k * 8);
+  int block = (int) MIN ((gsize) as_amx_rows_at_once (D), RANK_STATE_BYTES / per_row);
+  block = MIN (MAX (block / 32 * 32, 32), n);
+  g_autofree float *x = g_try_new (float, (gsize) block *D);
+  g_autofree float *normed = g_try_new (float, (gsize) block *D);
+  g_autofree float *target = g_try_new (float, block);
+  g_autofree AsUnitSummary *summaries = g_try_new (AsUnitSummary, (gsize) units * block);
+  g_autofree int32_t *ids = g_try_new (int32_t, (gsize) units * block * k);
+  g_autofree float *logits = g_try_new (float, (gsize) units *block *k);
+  g_autofree float *floors = g_try_new (float, block);
+  if (x == NULL || normed == NULL || target == NULL || summaries == NULL || ids == NULL
+      || logits == NULL || floors == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
+                   "could not allocate the working memory to rank %d positions", block);
+      return FALSE;
+    }
+  g_autoptr (AsWorkerTeam) team = as_worker_team_new (as_forward_threads ());
+  for (int r0 = 0; r0 < n; r0 += block)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      int rows = MIN (block, n - r0);
+      block_vectors (c, weights, team, trace, indexes + r0, positions + r0, rows, &head, x, normed);
+      if (out->target_id >= 0)
+        target_logits (team, &head, x, rows, D, out->target_id, target);
+      for (int r = 0; r < rows; r++)
+        floors[r] = -INFINITY;
+      AsRankJob job = { .head = &head,
+                        .k = k,
+                        .rows = rows,
+                        .units = units,
+                        .target_id = out->target_id,
+                        .target_logits = target,
+                        .summaries = summaries,
+                        .ids = ids,
+                        .logits = logits,
+                        .floors = floors };
+      gboolean done = as_amx_matmul_visit (team, x, head.weight.data, head.weight.dtype, rows, D, V,
+                                           as_rank_unit, &job);
+      g_assert (done);
+      JoinJob join = { .job = &job, .out = out, .r0 = r0 };
+      as_worker_team_run_blocks (team, rows, join_row, &join);
+    }
+  return TRUE;
+}
