@@ -147,7 +147,12 @@ check_trace (const char *what, AsModel *model, const AsTrace *trace, int32_t tar
         {
           const float *row = logits + (gsize) p * V;
           if (i == L && p >= first_kept)
-            row = trace->logits + (gsize) (p - first_kept) * V; /* the pass's own */
+            {
+              /* the pass's own; the written read-out of hidden[L] (the head alone) agrees */
+              const float *own = trace->logits + (gsize) (p - first_kept) * V;
+              check_close ("hidden[L] read out", row, own, V, 1e-6, 1e-5);
+              row = own;
+            }
           worst = MAX (worst, check_row (&ranked, i * T + p, row, V, target));
         }
     }
