@@ -1,12 +1,16 @@
 /* attention-norms.c — attention weighted by the norms of what each key writes
  * (as-attention-norms.h).
  *
- * Per layer: O [H][hd][D] = the output projection head by head (output-pieces-private.h); per
- * head F = V_h [T][hd] · O_h [hd][D] and C = ctx_h [T][hd] · O_h, products on the pass's worker
- * team in fixed blocks (the same bits for every thread count); ‖F_j‖ are the value norms, Σ_i
- * ‖C_i‖ the head's write. Norms are summed in double. */
+ * Per layer: O [H][hd][D] = the output projection head by head (output-pieces-private.h). What
+ * key j writes through head h is f_j = v_j · O_h, and ‖f_j‖² = v_j · G_h · v_jᵀ with the head's
+ * Gram matrix G_h = O_h · O_hᵀ [hd][hd]: the norms need products of depth hd, not the [T][D]
+ * vectors themselves (a sixth of the work for GPT-2's hd = 64, D = 768). G_h and the quadratic
+ * forms are computed in double (OpenBLAS's dsyrk and dgemm), a head per worker, so a norm is
+ * the same bits whatever the thread count; ‖v_j‖ are the value norms, Σ_i ‖ctx_i · O_h‖ the
+ * head's write. Norms are summed in double. */
 #include "as-attention-norms.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
@@ -15,15 +19,24 @@
 #include "blas-threads-private.h"
 #include "kernels-private.h"
 #include "output-pieces-private.h"
+#include "worker-team-private.h"
 
-/* OUT [n] = ‖row i‖ of X [n][d]; returns their sum. */
+/* OUT [N] (when not NULL) = ‖x_i · O‖ for the rows of X [N][HD], from the Gram matrix G =
+ * O · Oᵀ [HD][HD] (full, in double); XD and XG [N][HD] working memory. Returns their sum. */
 static double
-row_norms (float *out, const float *x, int n, int d)
+gram_norms (float *out, const float *x, int n, int hd, const double *g, double *xd, double *xg)
 {
+  for (gsize i = 0; i < (gsize) n * hd; i++)
+    xd[i] = x[i];
+  cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, n, hd, hd, 1.0, xd, hd, g, hd, 0.0, xg,
+               hd);
   double total = 0.0;
   for (int i = 0; i < n; i++)
     {
-      float v = (float) sqrt (as_sum_squares (x + (gsize) i * d, d));
+      double q = 0.0;
+      for (int a = 0; a < hd; a++)
+        q += xd[(gsize) i * hd + a] * xg[(gsize) i * hd + a];
+      float v = (float) sqrt (MAX (q, 0.0)); /* a rounding may leave 0 a hair below */
       if (out != NULL)
         out[i] = v;
       total += v;
@@ -60,25 +73,52 @@ first_ratio (const AsAttentionNorms *norms, const AsTrace *t, int layer, int hea
   return plain > 0.0 ? (float) (weighted / plain) : 0.0f;
 }
 
-/* Layer L's value norms, head shares and ratios; O [H][hd][D], F [T][D] working memory. */
+/* One layer's heads, a head per worker. */
+typedef struct
+{
+  AsAttentionNorms *norms;
+  const AsTrace *t;
+  const float *o; /* [H][hd][D] */
+  int layer;
+  double *writes; /* [H] */
+} LayerJob;
+
+/* Head H's value norms and write (the team's block function: heads are independent). */
+static void
+head_norms (gpointer data, int h)
+{
+  const LayerJob *job = data;
+  const AsTrace *t = job->t;
+  int l = job->layer, H = t->n_head, T = t->n_tokens, hd = t->head_dim, D = t->d_model;
+  g_autofree double *od = g_new (double, (gsize) hd *D); /* O_h [hd][D] */
+  g_autofree double *g = g_new (double, (gsize) hd *hd); /* G_h [hd][hd] */
+  g_autofree double *xd = g_new (double, (gsize) T *hd);
+  g_autofree double *xg = g_new (double, (gsize) T *hd);
+  const float *oh = job->o + (gsize) h * hd * D;
+  for (gsize i = 0; i < (gsize) hd * D; i++)
+    od[i] = oh[i];
+  cblas_dsyrk (CblasRowMajor, CblasUpper, CblasNoTrans, hd, D, 1.0, od, D, 0.0, g, hd);
+  for (int a = 0; a < hd; a++)
+    for (int b = 0; b < a; b++)
+      g[(gsize) a * hd + b] = g[(gsize) b * hd + a];
+  float *values = job->norms->value_norms + ((gsize) l * H + h) * T;
+  gram_norms (values, as_trace_head_vectors (t, t->v, l, h), T, hd, g, xd, xg);
+  job->writes[h] = gram_norms (NULL, as_trace_head_vectors (t, t->ctx, l, h), T, hd, g, xd, xg);
+}
+
+/* Layer L's value norms, head shares and ratios; O [H][hd][D] working memory. */
 static void
 layer_norms (AsAttentionNorms *norms, const AsTrace *t, AsWorkerTeam *team, const AsReadout *pieces,
-             int l, float *o, float *f)
+             int l, float *o)
 {
-  int H = t->n_head, T = t->n_tokens, hd = t->head_dim, D = t->d_model;
+  int H = t->n_head, hd = t->head_dim, D = t->d_model;
   as_output_pieces_heads (o, pieces, l, H, hd, D);
   g_autofree double *writes = g_new0 (double, H);
+  LayerJob job = { .norms = norms, .t = t, .o = o, .layer = l, .writes = writes };
+  as_worker_team_run_blocks (team, H, head_norms, &job);
   double total = 0.0;
   for (int h = 0; h < H; h++)
-    {
-      const float *oh = o + (gsize) h * hd * D; /* [hd][D] */
-      float *values = norms->value_norms + ((gsize) l * H + h) * T;
-      as_matmul (team, f, as_trace_head_vectors (t, t->v, l, h), oh, NULL, T, hd, D);
-      row_norms (values, f, T, D);
-      as_matmul (team, f, as_trace_head_vectors (t, t->ctx, l, h), oh, NULL, T, hd, D);
-      writes[h] = row_norms (NULL, f, T, D);
-      total += writes[h];
-    }
+    total += writes[h];
   for (int h = 0; h < H; h++)
     {
       norms->head_shares[l * H + h] = total > 0.0 ? (float) (writes[h] / total) : 0.0f;
@@ -111,8 +151,7 @@ as_attention_norms_compute (AsModel *model, const AsTrace *trace, GCancellable *
   norms->head_shares = g_new0 (float, (gsize) L *H);
   norms->first_ratios = g_new0 (float, (gsize) L *H);
   g_autofree float *o = g_try_new (float, (gsize) H *hd *D); /* [H][hd][D] */
-  g_autofree float *f = g_try_new (float, (gsize) T *D);     /* [T][D] */
-  if (norms->value_norms == NULL || o == NULL || f == NULL)
+  if (norms->value_norms == NULL || o == NULL)
     {
       as_output_pieces_clear (&pieces);
       g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
@@ -128,7 +167,7 @@ as_attention_norms_compute (AsModel *model, const AsTrace *trace, GCancellable *
           as_output_pieces_clear (&pieces);
           return NULL;
         }
-      layer_norms (norms, trace, team, &pieces, l, o, f);
+      layer_norms (norms, trace, team, &pieces, l, o);
     }
   as_output_pieces_clear (&pieces);
   return g_steal_pointer (&norms);
