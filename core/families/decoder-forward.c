@@ -348,33 +348,20 @@ decoder_final_norm (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team
   norm (team, out, x, w->norm_w, w->norm_b, c, n);
 }
 
-/* logits of the last rows = FINAL [T][D]·lm_headᵀ, soft-capped where the model caps them */
-static void
-decoder_logits (AsPass *p, const float *final)
-{
-  const AsConfig *c = p->config;
-  AsTrace *t = p->trace;
-  int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
-  AsHeadProduct head;
-  decoder_head_product (c, p->weights, &head);
-  as_head_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &head, rows, D,
-                  c->vocab_size);
-}
-
 /* hidden[L] = norm(x); logits of the last rows = hidden[L]·lm_headᵀ */
 static void
 decoder_finish (AsPass *p)
 {
   float *final = as_trace_hidden (p->trace, p->config->n_layer); /* [T][D] after the norm */
   decoder_final_norm (p->config, p->weights, p->team, final, p->x, p->trace->n_tokens);
-  decoder_logits (p, final);
+  as_pass_head_logits (p, final, decoder_head_product);
 }
 
 /* The head alone: x is taken as already through the final norm. */
 static void
 decoder_head (AsPass *p)
 {
-  decoder_logits (p, p->x);
+  as_pass_head_logits (p, p->x, decoder_head_product);
 }
 
 /* The linear pieces of the output (readout-private.h): o_proj, Gemma's post-attention norm, the

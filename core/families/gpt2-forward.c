@@ -152,33 +152,20 @@ gpt2_final_norm (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team, f
   as_norm_rows (team, out, x, w->lnf_g, w->lnf_b, c->layer_norm_eps, n, c->n_embd);
 }
 
-/* logits of the last rows = FINAL [T][D]·wteᵀ */
-static void
-gpt2_logits (AsPass *p, const float *final)
-{
-  const AsConfig *c = p->config;
-  AsTrace *t = p->trace;
-  int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
-  AsHeadProduct head;
-  gpt2_head_product (c, p->weights, &head);
-  as_head_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &head, rows, D,
-                  c->vocab_size);
-}
-
 /* hidden[L] = LN_f(x); logits of the last rows = hidden[L]·wteᵀ */
 static void
 gpt2_finish (AsPass *p)
 {
   float *final = as_trace_hidden (p->trace, p->config->n_layer); /* [T][D] after ln_f */
   gpt2_final_norm (p->config, p->weights, p->team, final, p->x, p->trace->n_tokens);
-  gpt2_logits (p, final);
+  as_pass_head_logits (p, final, gpt2_head_product);
 }
 
 /* The head alone: x is taken as already through ln_f. */
 static void
 gpt2_head (AsPass *p)
 {
-  gpt2_logits (p, p->x);
+  as_pass_head_logits (p, p->x, gpt2_head_product);
 }
 
 static const float *

@@ -212,32 +212,20 @@ decoder_final_norm (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team
   as_marian_final_norm (out, x, &w->decoder, n, c->n_embd);
 }
 
-/* logits of the last rows = FINAL [T][D]·Eᵀ + final_logits_bias */
-static void
-decoder_logits (AsPass *p, const float *final)
-{
-  AsTrace *t = p->trace;
-  int T = t->n_tokens, D = p->config->n_embd, rows = t->logits_rows;
-  AsHeadProduct head;
-  decoder_head_product (p->config, p->weights, &head);
-  as_head_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &head, rows, D,
-                  p->config->vocab_size);
-}
-
 /* hidden[L] = x (mBART: LN(x)); logits of the last rows = hidden[L]·Eᵀ + final_logits_bias. */
 static void
 decoder_finish (AsPass *p)
 {
   float *last = as_trace_hidden (p->trace, p->trace->n_layer); /* [T][D] */
   decoder_final_norm (p->config, p->weights, p->team, last, p->x, p->n_tokens);
-  decoder_logits (p, last);
+  as_pass_head_logits (p, last, decoder_head_product);
 }
 
 /* The head alone: x is taken as already through mBART's final norm. */
 static void
 decoder_head (AsPass *p)
 {
-  decoder_logits (p, p->x);
+  as_pass_head_logits (p, p->x, decoder_head_product);
 }
 
 /* The encoder's own layers and heads; bidirectional, no logits; q, k, v always (the attention

@@ -321,31 +321,19 @@ decoder_final_norm (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team
   final_norm (c, &((const AsT5Weights *) weights)->decoder, team, out, x, n);
 }
 
-/* logits of the last rows = (FINAL · D^-½ when tied) · lm_headᵀ */
-static void
-decoder_logits (AsPass *p, const float *final)
-{
-  AsTrace *t = p->trace;
-  int T = t->n_tokens, D = p->config->n_embd, rows = t->logits_rows;
-  AsHeadProduct head;
-  decoder_head_product (p->config, p->weights, &head);
-  as_head_logits (p->team, t->logits, final + (gsize) (T - rows) * D, &head, rows, D,
-                  p->config->vocab_size);
-}
-
 /* hidden[L]; logits of the last rows = (hidden[L] · D^-½ when tied) · lm_headᵀ. */
 static void
 decoder_finish (AsPass *p)
 {
   finish (p, &((const AsT5Weights *) p->weights)->decoder);
-  decoder_logits (p, as_trace_hidden (p->trace, p->trace->n_layer));
+  as_pass_head_logits (p, as_trace_hidden (p->trace, p->trace->n_layer), decoder_head_product);
 }
 
 /* The head alone: x is taken as already through the final norm. */
 static void
 decoder_head (AsPass *p)
 {
-  decoder_logits (p, p->x);
+  as_pass_head_logits (p, p->x, decoder_head_product);
 }
 
 static void

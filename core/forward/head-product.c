@@ -33,3 +33,17 @@ as_head_logits (AsWorkerTeam *team, float *out, const float *x, const AsHeadProd
   for (int i = 0; i < n; i++)
     as_head_finish_row (head, out + (gsize) i * v, 0, v);
 }
+
+void
+as_pass_head_logits (AsPass *pass, const float *final,
+                     void (*head_product) (const AsConfig *config, gconstpointer weights,
+                                           AsHeadProduct *head))
+{
+  const AsConfig *c = pass->config;
+  AsTrace *t = pass->trace;
+  int T = t->n_tokens, D = c->n_embd, rows = t->logits_rows;
+  AsHeadProduct head;
+  head_product (c, pass->weights, &head);
+  as_head_logits (pass->team, t->logits, final + (gsize) (T - rows) * D, &head, rows, D,
+                  c->vocab_size);
+}

@@ -62,6 +62,12 @@ void as_head_logits (AsWorkerTeam *team, float *out, const float *x, const AsHea
  * bias added, then the soft-cap. */
 void as_head_finish_row (const AsHeadProduct *head, float *logits, int v_begin, int n);
 
+/* The pass's logits rows (the last trace->logits_rows of T) of FINAL [T][D] through the head
+ * that HEAD_PRODUCT describes (as_head_logits): every family's logits code. */
+void as_pass_head_logits (AsPass *pass, const float *final,
+                          void (*head_product) (const AsConfig *config, gconstpointer weights,
+                                                AsHeadProduct *head));
+
 /* L, the soft-capped value of logit L (Gemma 2): in float32, through a double tanh. */
 static inline float
 as_head_soft_cap (float l, float cap)
