@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "as-forward.h"
 #include "predict-private.h"
 #include "stack-private.h"
 
@@ -17,9 +18,19 @@ typedef struct
 {
   double sum; /* Σ exp(l − max) over the unit */
   float max;  /* the unit's largest logit */
-  int n;      /* its best ids kept (see as_rank_unit) */
   int before; /* its tokens ranked before the target */
 } AsUnitSummary;
+
+/* A row's best K so far, shared by the threads that rank its units: taken under LOCK, FLOOR (its
+ * K-th best once it has K, else -∞) also read without it. */
+typedef struct
+{
+  int lock;
+  int n;
+  float floor;
+  int32_t ids[AS_FORWARD_RANK_MAX_K];
+  float logits[AS_FORWARD_RANK_MAX_K];
+} AsRankBest;
 
 typedef struct
 {
@@ -28,9 +39,7 @@ typedef struct
   int32_t target_id;          /* or -1 */
   const float *target_logits; /* [rows] */
   AsUnitSummary *summaries;   /* [rows][units] */
-  int32_t *ids;               /* [rows][units][k] */
-  float *logits;              /* [rows][units][k] */
-  float *floors;              /* [rows] a lower bound of each row's K-th best logit */
+  AsRankBest *best;           /* [rows] */
 } AsRankJob;
 
 /* Puts (L, ID) into the sorted list BEST, BEST_LOGITS [*N] of at most K when it ranks there;
@@ -53,7 +62,8 @@ as_rank_consider (int32_t *best, float *best_logits, int *n, int k, float l, int
 }
 
 /* AsAmxSumsFunc (matmul-amx-private.h) on an AsRankJob: the head's bias and soft-cap on the
- * sums, then every row's summary of the unit. */
+ * sums, then every row's summary of the unit, and its tokens that rank among the row's best so
+ * far merged into them. */
 void as_rank_unit (gpointer data, int unit, int v_begin, int rows, int p0, int positions,
                    float *sums, int ld);
 

@@ -77,10 +77,25 @@ keep_best (const float *row, int n, int v_begin, float floor, int k, int32_t *be
     }
 }
 
-/* A row's FLOOR is the K-th best of some unit's: no token below it can be in the row's top K, so
- * a unit's tokens below it are not kept (most units keep none). Floors are shared by the threads
- * without order: any value one reads is a K-th best of some unit, so the top K that the join
- * finds is the same whatever it was. */
+/* The row's best so far with the unit's IDS, LOGITS [N] merged in (sorted, all of them not below
+ * the floor the unit was read against). */
+static void
+merge_best (AsRankBest *best, int k, const int32_t *ids, const float *logits, int n)
+{
+  while (__atomic_exchange_n (&best->lock, 1, __ATOMIC_ACQUIRE))
+    _mm_pause ();
+  for (int i = 0; i < n; i++)
+    if (!as_rank_consider (best->ids, best->logits, &best->n, k, logits[i], ids[i]))
+      break; /* the unit's next are worse still */
+  float floor = best->n == k ? best->logits[k - 1] : -INFINITY;
+  __atomic_store (&best->floor, &floor, __ATOMIC_RELAXED);
+  __atomic_store_n (&best->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* A row's floor is the K-th best of the tokens its units merged so far: no token below it can be
+ * in the row's top K, so a unit's tokens below it are not kept, and most units keep none. The
+ * threads merge in any order; the best K of all the tokens merged are the same whatever it was,
+ * and every token of the row's top K is merged (it is never below a floor). */
 void
 as_rank_unit (gpointer data, int unit, int v_begin, int rows, int p0, int positions, float *sums,
               int ld)
@@ -91,20 +106,22 @@ as_rank_unit (gpointer data, int unit, int v_begin, int rows, int p0, int positi
     {
       float *row = sums + (gsize) c * ld;
       int r = p0 + c;
-      gsize at = (gsize) r * job->units + unit;
-      AsUnitSummary *s = &job->summaries[at];
+      AsUnitSummary *s = &job->summaries[(gsize) r * job->units + unit];
       as_head_finish_row (job->head, row, v_begin, rows);
       s->max = row_max (row, rows);
       s->sum = as_sum_exp_shifted_inline (row, rows, s->max);
-      int32_t *ids = job->ids + at * k;
-      float *logits = job->logits + at * k;
+      AsRankBest *best = &job->best[r];
       float floor;
-      __atomic_load (&job->floors[r], &floor, __ATOMIC_RELAXED);
-      s->n = 0;
+      __atomic_load (&best->floor, &floor, __ATOMIC_RELAXED);
       if (s->max >= floor)
-        keep_best (row, rows, v_begin, floor, k, ids, logits, &s->n);
-      if (s->n == k && logits[k - 1] > floor)
-        __atomic_store (&job->floors[r], &logits[k - 1], __ATOMIC_RELAXED);
+        {
+          int32_t ids[AS_FORWARD_RANK_MAX_K];
+          float logits[AS_FORWARD_RANK_MAX_K];
+          int n = 0;
+          keep_best (row, rows, v_begin, floor, k, ids, logits, &n);
+          if (n > 0)
+            merge_best (best, k, ids, logits, n);
+        }
       s->before = job->target_id >= 0
                       ? count_before (row, rows, v_begin, job->target_logits[r], job->target_id)
                       : 0;

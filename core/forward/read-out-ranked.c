@@ -44,28 +44,26 @@ join_row (gpointer data, int r)
   const AsRankJob *job = join->job;
   const AsRankedRows *out = join->out;
   const AsUnitSummary *s = job->summaries + (gsize) r * job->units;
-  int k = job->k, n = 0, out_row = join->r0 + r;
+  const AsRankBest *best = &job->best[r];
+  int k = job->k, out_row = join->r0 + r;
   float max = -INFINITY;
   for (int u = 0; u < job->units; u++)
     max = MAX (max, s[u].max);
   double sum = 0.0;
   int before = 0;
-  int32_t *best = out->top_ids + (gsize) out_row * k;
-  float *best_logits = out->top_logits + (gsize) out_row * k;
   for (int u = 0; u < job->units; u++)
     {
-      gsize at = (gsize) r * job->units + u;
       sum += s[u].sum * exp ((double) s[u].max - max);
       before += s[u].before;
-      for (int i = 0; i < s[u].n; i++)
-        if (!as_rank_consider (best, best_logits, &n, k, job->logits[at * k + i],
-                               job->ids[at * k + i]))
-          break; /* the unit's next are worse still */
     }
-  out->n_top[out_row] = n;
-  for (int i = 0; i < n; i++)
-    out->top_probabilities[(gsize) out_row * k + i]
-        = (float) (exp ((double) best_logits[i] - max) / sum);
+  out->n_top[out_row] = best->n;
+  for (int i = 0; i < best->n; i++)
+    {
+      gsize at = (gsize) out_row * k + i;
+      out->top_ids[at] = best->ids[i];
+      out->top_logits[at] = best->logits[i];
+      out->top_probabilities[at] = (float) (exp ((double) best->logits[i] - max) / sum);
+    }
   if (job->target_id >= 0)
     {
       out->target_rank[out_row] = before;
@@ -143,18 +141,15 @@ as_forward_rank_cells (AsModel *model, const AsTrace *trace, const int *indexes,
   int D = trace->d_model, V = trace->vocab_size, k = out->k;
   int unit_rows = as_amx_unit_rows (head.weight.dtype, D);
   int units = (V + unit_rows - 1) / unit_rows;
-  gsize per_row = (gsize) units * (sizeof (AsUnitSummary) + (gsize) k * 8);
+  gsize per_row = (gsize) units * sizeof (AsUnitSummary) + sizeof (AsRankBest);
   int block = (int) MIN ((gsize) as_amx_rows_at_once (D), RANK_STATE_BYTES / per_row);
   block = MIN (MAX (block / 32 * 32, 32), n);
   g_autofree float *x = g_try_new (float, (gsize) block *D);
   g_autofree float *normed = g_try_new (float, (gsize) block *D);
   g_autofree float *target = g_try_new (float, block);
   g_autofree AsUnitSummary *summaries = g_try_new (AsUnitSummary, (gsize) units * block);
-  g_autofree int32_t *ids = g_try_new (int32_t, (gsize) units * block * k);
-  g_autofree float *logits = g_try_new (float, (gsize) units *block *k);
-  g_autofree float *floors = g_try_new (float, block);
-  if (x == NULL || normed == NULL || target == NULL || summaries == NULL || ids == NULL
-      || logits == NULL || floors == NULL)
+  g_autofree AsRankBest *best = g_try_new (AsRankBest, block);
+  if (x == NULL || normed == NULL || target == NULL || summaries == NULL || best == NULL)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_MEMORY,
                    "could not allocate the working memory to rank %d positions", block);
@@ -170,7 +165,7 @@ as_forward_rank_cells (AsModel *model, const AsTrace *trace, const int *indexes,
       if (out->target_id >= 0)
         target_logits (team, &head, x, rows, D, out->target_id, target);
       for (int r = 0; r < rows; r++)
-        floors[r] = -INFINITY;
+        best[r] = (AsRankBest){ .floor = -INFINITY };
       AsRankJob job = { .head = &head,
                         .k = k,
                         .rows = rows,
@@ -178,9 +173,7 @@ as_forward_rank_cells (AsModel *model, const AsTrace *trace, const int *indexes,
                         .target_id = out->target_id,
                         .target_logits = target,
                         .summaries = summaries,
-                        .ids = ids,
-                        .logits = logits,
-                        .floors = floors };
+                        .best = best };
       gboolean done = as_amx_matmul_visit (team, x, head.weight.data, head.weight.dtype, rows, D, V,
                                            as_rank_unit, &job);
       g_assert (done);
