@@ -11,6 +11,7 @@
 
 #include "as-forward.h"
 #include "as-predict.h"
+#include "bart-models.h"
 #include "check-close.h"
 #include "decoder-models.h"
 #include "gpt2-models.h"
@@ -246,8 +247,9 @@ test_decoders (void)
     }
 }
 
-/* Translation models: Marian's final_logits_bias (the shipped en-de) and T5's tied head, its
- * input scaled by D^-½; every row's logits kept, so hidden[L] is checked against the pass. */
+/* Translation models: Marian's final_logits_bias (the shipped en-de), mBART's final LayerNorm
+ * and T5's tied head, its input scaled by D^-½; every row's logits kept, so hidden[L] is checked
+ * against the pass (read out through the head alone: mBART's and T5's final norms not twice). */
 static void
 test_translation (void)
 {
@@ -256,8 +258,12 @@ test_translation (void)
   g_autofree char *t5 = t5_model ("t5-relu", t5_relu);
   if (t5 == NULL)
     return;
+  g_autofree char *mbart = bart_model ("mbart-pre", bart_mbart);
+  if (mbart == NULL)
+    return;
   g_autofree char *marian = test_source_path ("data/models/attnscope-mini-en-de");
-  const char *dirs[] = { marian, t5 };
+  const char *dirs[] = { marian, mbart, t5 };
+  const char *names[] = { "marian", "mbart", "t5" };
   for (gsize m = 0; m < G_N_ELEMENTS (dirs); m++)
     {
       g_autoptr (GError) error = NULL;
@@ -270,7 +276,7 @@ test_translation (void)
       g_autoptr (AsTrace) trace
           = as_forward_translation (model, src, 12, tgt, 40, &options, &error);
       g_assert_no_error (error);
-      check_trace (m == 0 ? "marian" : "t5", model, trace, V / 3);
+      check_trace (names[m], model, trace, V / 3);
     }
 }
 
