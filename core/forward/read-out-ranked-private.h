@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "as-forward.h"
-#include "predict-private.h"
 #include "stack-private.h"
 
 G_BEGIN_DECLS
@@ -41,25 +40,6 @@ typedef struct
   AsUnitSummary *summaries;   /* [rows][units] */
   AsRankBest *best;           /* [rows] */
 } AsRankJob;
-
-/* Puts (L, ID) into the sorted list BEST, BEST_LOGITS [*N] of at most K when it ranks there;
- * FALSE when it does not (nor does anything ranked after it). */
-static inline gboolean
-as_rank_consider (int32_t *best, float *best_logits, int *n, int k, float l, int32_t id)
-{
-  if (*n == k && !as_predict_ranks_before (l, id, best_logits[k - 1], best[k - 1]))
-    return FALSE;
-  int pos = *n < k ? (*n)++ : k - 1;
-  while (pos > 0 && as_predict_ranks_before (l, id, best_logits[pos - 1], best[pos - 1]))
-    {
-      best[pos] = best[pos - 1];
-      best_logits[pos] = best_logits[pos - 1];
-      pos--;
-    }
-  best[pos] = id;
-  best_logits[pos] = l;
-  return TRUE;
-}
 
 /* AsAmxSumsFunc (matmul-amx-private.h) on an AsRankJob: the head's bias and soft-cap on the
  * sums, then every row's summary of the unit, and its tokens that rank among the row's best so

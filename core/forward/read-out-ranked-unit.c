@@ -1,7 +1,7 @@
 /* read-out-ranked-unit.c — one unit of the vocabulary's summary of each row, on the AMX tiles'
  * sums while they are in the core's cache (read-out-ranked-private.h). Compiled for AVX-512 with
- * the AMX kernel, 512-bit vectors preferred (core/meson.build): this runs on ~900 rows × 400
- * units per logit lens of GPT-2, ~128 logits each. */
+ * the AMX kernel, 512-bit vectors preferred (core/meson.build): this runs on ~900 rows × ~200
+ * units per logit lens of GPT-2, ~256 logits each. */
 /* GCC 12's AVX-512 headers start some intrinsics from undefined vectors, which its own
  * -Wmaybe-uninitialized then reports at every inlined use (as in matmul-amx.c). */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -15,12 +15,31 @@
 #include <math.h>
 
 #include "kernels-private.h"
-#include "stack-private.h"
+#include "predict-private.h"
 
 static inline __mmask16
 first_lanes (int count)
 {
   return count >= 16 ? (__mmask16) 0xFFFF : (__mmask16) ((1u << count) - 1);
+}
+
+/* Puts (L, ID) into the sorted list BEST, BEST_LOGITS [*N] of at most K when it ranks there;
+ * FALSE when it does not (nor does anything ranked after it). */
+static inline gboolean
+consider (int32_t *best, float *best_logits, int *n, int k, float l, int32_t id)
+{
+  if (*n == k && !as_predict_ranks_before (l, id, best_logits[k - 1], best[k - 1]))
+    return FALSE;
+  int pos = *n < k ? (*n)++ : k - 1;
+  while (pos > 0 && as_predict_ranks_before (l, id, best_logits[pos - 1], best[pos - 1]))
+    {
+      best[pos] = best[pos - 1];
+      best_logits[pos] = best_logits[pos - 1];
+      pos--;
+    }
+  best[pos] = id;
+  best_logits[pos] = l;
+  return TRUE;
 }
 
 /* The largest of ROW [N]. */
@@ -71,7 +90,7 @@ keep_best (const float *row, int n, int v_begin, float floor, int k, int32_t *be
       for (; pass != 0; pass &= pass - 1)
         {
           int j = i + __builtin_ctz (pass);
-          if (as_rank_consider (best, best_logits, n_best, k, row[j], v_begin + j) && *n_best == k)
+          if (consider (best, best_logits, n_best, k, row[j], v_begin + j) && *n_best == k)
             floor = MAX (floor, best_logits[k - 1]);
         }
     }
@@ -85,7 +104,7 @@ merge_best (AsRankBest *best, int k, const int32_t *ids, const float *logits, in
   while (__atomic_exchange_n (&best->lock, 1, __ATOMIC_ACQUIRE))
     _mm_pause ();
   for (int i = 0; i < n; i++)
-    if (!as_rank_consider (best->ids, best->logits, &best->n, k, logits[i], ids[i]))
+    if (!consider (best->ids, best->logits, &best->n, k, logits[i], ids[i]))
       break; /* the unit's next are worse still */
   float floor = best->n == k ? best->logits[k - 1] : -INFINITY;
   __atomic_store (&best->floor, &floor, __ATOMIC_RELAXED);

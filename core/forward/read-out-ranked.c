@@ -3,16 +3,19 @@
  *
  * The logit lens of GPT-2 at 128 positions reads ~900 rows through a 50,257-row head: written
  * out, that is 180 MB of logits, read back once more to find each row's top K and normaliser.
- * Here the head's product (AMX tiles, matmul-amx-private.h) hands each unit of ~128 vocabulary
- * rows' sums for 32 positions to rank_unit while they are in the core's cache; it applies the
- * head's bias and soft-cap (AsHeadProduct, the steps as_head_logits takes), and keeps per (unit,
- * row) the unit's largest logit, its normaliser Σ exp(l − max_u), its best K and how many of its
- * tokens rank before the target. join_units then joins the units in vocabulary order:
- *   max = max_u max_u,  Σ = Σ_u Σ_u · exp(max_u − max),  top K = the best of the units' best,
- * so the result does not depend on how the units were shared among threads. The target's logit,
- * which the count needs before its unit comes, is the same product for the target's row alone
- * (every element of a tile product is the same sequence of operations wherever its row falls).
- * The rows go through in blocks whose per-unit summaries take at most RANK_STATE_BYTES. */
+ * Here the head's product (AMX tiles, matmul-amx-private.h) hands each unit of ~256 vocabulary
+ * rows' sums for 32 positions to as_rank_unit (read-out-ranked-unit.c) while they are in the
+ * core's cache: it applies the head's bias and soft-cap (AsHeadProduct, the steps as_head_logits
+ * takes), keeps per (row, unit) the unit's largest logit, its normaliser Σ exp(l − max_u) and
+ * how many of its tokens rank before the target, and merges the unit's tokens not below the
+ * row's floor into the row's best K. join_row then joins the units in vocabulary order:
+ *   max = max_u max_u,  Σ = Σ_u Σ_u · exp(max_u − max),  rank = Σ_u before_u,
+ * so the result does not depend on how the units were shared among threads (nor does the best
+ * K: the best of every token merged, in whatever order). The target's logit, which the counts
+ * need before its unit comes, is the same product for the target's row alone (every element of
+ * a tile product is the same sequence of operations wherever its row falls). The rows go through
+ * in blocks whose per-unit summaries take at most RANK_STATE_BYTES (GPT-2: all ~900 rows in one
+ * block, so the head is split once). */
 #include "as-forward.h"
 
 #include <math.h>
