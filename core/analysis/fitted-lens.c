@@ -288,8 +288,8 @@ as_fitted_lens_fit (AsModel *model, const char *const *lines, int n_lines, doubl
 }
 
 gboolean
-as_fitted_lens_read (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted, int index,
-                     const int *positions, int n, float *logits, GError **error)
+as_fitted_lens_map (const AsTrace *trace, const AsFittedLens *fitted, int index,
+                    const int *positions, int n, float *out, GError **error)
 {
   g_return_val_if_fail (index >= 0 && index < fitted->n_layer && n > 0, FALSE);
   int D = fitted->d_model;
@@ -297,8 +297,7 @@ as_fitted_lens_read (AsModel *model, const AsTrace *trace, const AsFittedLens *f
   const float *map = fitted->maps + (gsize) index * (D + 1) * D; /* [D + 1][D] */
   const float *hidden = as_trace_hidden (trace, index);
   g_autofree float *x = g_try_new (float, (gsize) n *D); /* [n][D] */
-  g_autofree float *y = g_try_new (float, (gsize) n *D); /* [n][D] */
-  if (x == NULL || y == NULL)
+  if (x == NULL)
     {
       g_set_error (error, AS_ERROR, AS_ERROR_MEMORY, "could not allocate %d mapped vectors", n);
       return FALSE;
@@ -306,10 +305,25 @@ as_fitted_lens_read (AsModel *model, const AsTrace *trace, const AsFittedLens *f
   for (int t = 0; t < n; t++)
     {
       memcpy (x + (gsize) t * D, hidden + (gsize) positions[t] * D, sizeof (float) * D);
-      memcpy (y + (gsize) t * D, map + (gsize) D * D, sizeof (float) * D); /* b */
+      memcpy (out + (gsize) t * D, map + (gsize) D * D, sizeof (float) * D); /* b */
     }
-  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, n, D, D, 1.0f, x, D, map, D, 1.0f, y, D);
-  return as_forward_read_head (model, trace, y, n, logits, error);
+  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, n, D, D, 1.0f, x, D, map, D, 1.0f, out,
+               D);
+  return TRUE;
+}
+
+gboolean
+as_fitted_lens_read (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted, int index,
+                     const int *positions, int n, float *logits, GError **error)
+{
+  g_autofree float *y = g_try_new (float, (gsize) n * fitted->d_model); /* [n][D] */
+  if (y == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY, "could not allocate %d mapped vectors", n);
+      return FALSE;
+    }
+  return as_fitted_lens_map (trace, fitted, index, positions, n, y, error)
+         && as_forward_read_head (model, trace, y, n, logits, error);
 }
 
 void

@@ -2,12 +2,13 @@
  * (as_forward_read_out), top K and a target's rank per position.
  *
  * Where the head's product can rank its rows as it makes them (as_forward_can_rank: AMX tiles, a
- * head of one product, K ≤ 16), every cell whose logits the pass did not keep is ranked so, in
- * one call (rank_cells): no logits are written. Otherwise the cells (hidden state, position) are
- * read out in blocks of as_forward_read_out_block rows, the hidden states before the last
- * together (each block repacks the output head once, whatever hidden states its rows come from);
- * the top K and ranks of a block's rows are found by the worker team, a row each, and decoded
- * afterwards on the calling thread. Cells whose logits the pass kept are ranked from them. */
+ * head of one product, K ≤ 16), every cell whose logits the pass did not keep is ranked so
+ * (rank_cells; with a fitted lens its mapped vectors, 1,024 at a time): no logits are written.
+ * Otherwise the cells (hidden state, position) are read out in blocks of as_forward_read_out_block
+ * rows, the hidden states before the last together (each block repacks the output head once,
+ * whatever hidden states its rows come from); the top K and ranks of a block's rows are found by
+ * the worker team, a row each, and decoded afterwards on the calling thread. Cells whose logits the
+ * pass kept are ranked from them. */
 #include "as-lens.h"
 
 #include <string.h>
@@ -168,10 +169,70 @@ add_cell (LensBlock *b, int block, int i, int p, GError **error)
   return TRUE;
 }
 
-/* Every cell of LENS without kept logits, ranked as the head's product makes them. */
+/* OUT's rows from R0 on. */
+static AsRankedRows
+ranked_rows_from (const AsRankedRows *out, int r0)
+{
+  gsize at = (gsize) r0 * out->k;
+  return (AsRankedRows){ .k = out->k,
+                         .target_id = out->target_id,
+                         .top_ids = out->top_ids + at,
+                         .top_logits = out->top_logits + at,
+                         .top_probabilities = out->top_probabilities + at,
+                         .n_top = out->n_top + r0,
+                         .target_rank = out->target_rank + r0,
+                         .target_probability = out->target_probability + r0 };
+}
+
+/* Rows of fitted-lens vectors ranked at once: the head is split once per call. */
+#define FITTED_RANK_ROWS 1024
+
+/* The N cells (INDEXES, POSITIONS, sorted by hidden state) through FITTED's maps — hidden[L]
+ * as it is — ranked into OUT, up to FITTED_RANK_ROWS vectors a call. */
 static gboolean
-rank_cells (AsModel *model, const AsTrace *trace, AsLens *lens, int k, GCancellable *cancellable,
-            GError **error)
+rank_fitted (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted, const int *indexes,
+             const int *positions, int n, const AsRankedRows *out, GCancellable *cancellable,
+             GError **error)
+{
+  gsize D = (gsize) trace->d_model;
+  int chunk = MIN (n, FITTED_RANK_ROWS);
+  g_autofree float *vectors = g_try_new (float, (gsize) chunk *D); /* [chunk][D] */
+  if (vectors == NULL)
+    {
+      g_set_error (error, AS_ERROR, AS_ERROR_MEMORY, "could not allocate %d mapped vectors", chunk);
+      return FALSE;
+    }
+  for (int r0 = 0; r0 < n; r0 += chunk)
+    {
+      int m = MIN (chunk, n - r0);
+      for (int r = 0; r < m;)
+        {
+          /* the run of rows of one hidden state */
+          int i = indexes[r0 + r], run = 1;
+          while (r + run < m && indexes[r0 + r + run] == i)
+            run++;
+          if (i == trace->n_layer)
+            for (int j = 0; j < run; j++)
+              memcpy (vectors + (gsize) (r + j) * D,
+                      as_trace_hidden (trace, i) + (gsize) positions[r0 + r + j] * D,
+                      sizeof (float) * D);
+          else if (!as_fitted_lens_map (trace, fitted, i, positions + r0 + r, run,
+                                        vectors + (gsize) r * D, error))
+            return FALSE;
+          r += run;
+        }
+      AsRankedRows rows = ranked_rows_from (out, r0);
+      if (!as_forward_rank_vectors (model, trace, vectors, m, &rows, cancellable, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Every cell of LENS without kept logits, ranked as the head's product makes them: through the
+ * final norm, or with FITTED through its maps. */
+static gboolean
+rank_cells (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted, AsLens *lens, int k,
+            GCancellable *cancellable, GError **error)
 {
   int n_cells = lens->n_hidden * lens->n_positions, n = 0;
   g_autofree int *indexes = g_new (int, n_cells);
@@ -201,7 +262,9 @@ rank_cells (AsModel *model, const AsTrace *trace, AsLens *lens, int k, GCancella
                        .n_top = n_top,
                        .target_rank = target_rank,
                        .target_probability = target_probability };
-  if (!as_forward_rank_cells (model, trace, indexes, positions, n, &out, cancellable, error))
+  if (fitted != NULL
+          ? !rank_fitted (model, trace, fitted, indexes, positions, n, &out, cancellable, error)
+          : !as_forward_rank_cells (model, trace, indexes, positions, n, &out, cancellable, error))
     return FALSE;
   const AsTokenizer *tokenizer = as_model_get_tokenizer (model);
   for (int r = 0; r < n; r++)
@@ -245,7 +308,7 @@ lens_compute (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
     return NULL;
   int L = trace->n_layer, V = trace->vocab_size;
   k = MIN (k, V);
-  gboolean ranked = fitted == NULL && as_forward_can_rank (model, trace, k);
+  gboolean ranked = as_forward_can_rank (model, trace, k);
   /* ranked: only the kept cells are read from a block, and their logits are the trace's */
   int block = ranked ? n_positions : MIN ((L + 1) * n_positions, as_forward_read_out_block (trace));
   g_autoptr (AsLens) lens = g_new0 (AsLens, 1);
@@ -281,7 +344,7 @@ lens_compute (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
       /* every page of the block is written by each read-out */
       as_memory_advise_huge_pages (b.logits, sizeof (float) * (gsize) block * V);
     }
-  if (ranked && !rank_cells (model, trace, lens, k, cancellable, error))
+  if (ranked && !rank_cells (model, trace, fitted, lens, k, cancellable, error))
     return NULL;
   for (int i = 0; i <= L; i++)
     {

@@ -89,26 +89,41 @@ as_forward_can_rank (AsModel *model, const AsTrace *trace, int k)
   return head.weight.dtype == AS_DTYPE_F32 || head.weight.dtype == AS_DTYPE_BF16;
 }
 
-/* The rows of a block: X [n][D] the cells' vectors through the final norm (hidden[L] as it is),
- * times the head's x_scale. */
+/* Where a block's rows come from: VECTORS [n][D] already through the final norm, or hidden state
+ * INDEXES[r] at POSITIONS[r] of TRACE. */
+typedef struct
+{
+  const AsTrace *trace;
+  const float *vectors;
+  const int *indexes;
+  const int *positions;
+} RankSource;
+
+/* X [n][D] = rows [R0, R0 + N) of SOURCE through the final norm (hidden[L] and given vectors as
+ * they are), times the head's x_scale; NORMED [n][D] working memory. */
 static void
-block_vectors (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team, const AsTrace *trace,
-               const int *indexes, const int *positions, int n, const AsHeadProduct *head, float *x,
+block_vectors (const AsConfig *c, gconstpointer weights, AsWorkerTeam *team,
+               const RankSource *source, int r0, int n, const AsHeadProduct *head, float *x,
                float *normed)
 {
-  const AsStack *stack = c->ops->stack;
+  const AsTrace *trace = source->trace;
   gsize D = (gsize) trace->d_model;
-  for (int r = 0; r < n; r++)
-    memcpy (x + r * D, as_trace_hidden (trace, indexes[r]) + (gsize) positions[r] * D,
-            sizeof (float) * D);
-  stack->final_norm (c, weights, team, normed, x, n);
-  for (int r = 0; r < n; r++)
+  if (source->vectors != NULL)
+    memcpy (x, source->vectors + (gsize) r0 * D, sizeof (float) * D * n);
+  else
     {
-      const float *from = indexes[r] < trace->n_layer ? normed + r * D : x + r * D;
-      float *to = x + r * D;
-      for (gsize d = 0; d < D; d++)
-        to[d] = from[d] * head->x_scale;
+      for (int r = 0; r < n; r++)
+        memcpy (x + r * D,
+                as_trace_hidden (trace, source->indexes[r0 + r])
+                    + (gsize) source->positions[r0 + r] * D,
+                sizeof (float) * D);
+      c->ops->stack->final_norm (c, weights, team, normed, x, n);
+      for (int r = 0; r < n; r++)
+        if (source->indexes[r0 + r] < trace->n_layer)
+          memcpy (x + r * D, normed + r * D, sizeof (float) * D);
     }
+  for (gsize i = 0; i < (gsize) n * D; i++)
+    x[i] *= head->x_scale;
 }
 
 /* The target's logit in each of the block's N rows X: the head's product for its row alone. */
@@ -124,19 +139,14 @@ target_logits (AsWorkerTeam *team, const AsHeadProduct *head, const float *x, in
     as_head_finish_row (head, out + r, target_id, 1);
 }
 
-gboolean
-as_forward_rank_cells (AsModel *model, const AsTrace *trace, const int *indexes,
-                       const int *positions, int n, const AsRankedRows *out,
-                       GCancellable *cancellable, GError **error)
+/* The N rows of SOURCE ranked into OUT. */
+static gboolean
+rank_rows (AsModel *model, const RankSource *source, int n, const AsRankedRows *out,
+           GCancellable *cancellable, GError **error)
 {
-  g_return_val_if_fail (model != NULL && trace != NULL && out != NULL && n > 0, FALSE);
+  const AsTrace *trace = source->trace;
   g_return_val_if_fail (as_forward_can_rank (model, trace, out->k), FALSE);
   g_return_val_if_fail (out->target_id < trace->vocab_size, FALSE);
-  for (int i = 0; i < n; i++)
-    {
-      g_return_val_if_fail (indexes[i] >= 0 && indexes[i] <= trace->n_layer, FALSE);
-      g_return_val_if_fail (positions[i] >= 0 && positions[i] < trace->n_tokens, FALSE);
-    }
   const AsConfig *c = as_model_get_config (model);
   gconstpointer weights = as_model_get_weights (model);
   AsHeadProduct head;
@@ -164,7 +174,7 @@ as_forward_rank_cells (AsModel *model, const AsTrace *trace, const int *indexes,
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
       int rows = MIN (block, n - r0);
-      block_vectors (c, weights, team, trace, indexes + r0, positions + r0, rows, &head, x, normed);
+      block_vectors (c, weights, team, source, r0, rows, &head, x, normed);
       if (out->target_id >= 0)
         target_logits (team, &head, x, rows, D, out->target_id, target);
       for (int r = 0; r < rows; r++)
@@ -184,4 +194,29 @@ as_forward_rank_cells (AsModel *model, const AsTrace *trace, const int *indexes,
       as_worker_team_run_blocks (team, rows, join_row, &join);
     }
   return TRUE;
+}
+
+gboolean
+as_forward_rank_cells (AsModel *model, const AsTrace *trace, const int *indexes,
+                       const int *positions, int n, const AsRankedRows *out,
+                       GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL && out != NULL && n > 0, FALSE);
+  for (int i = 0; i < n; i++)
+    {
+      g_return_val_if_fail (indexes[i] >= 0 && indexes[i] <= trace->n_layer, FALSE);
+      g_return_val_if_fail (positions[i] >= 0 && positions[i] < trace->n_tokens, FALSE);
+    }
+  RankSource source = { .trace = trace, .indexes = indexes, .positions = positions };
+  return rank_rows (model, &source, n, out, cancellable, error);
+}
+
+gboolean
+as_forward_rank_vectors (AsModel *model, const AsTrace *trace, const float *vectors, int n,
+                         const AsRankedRows *out, GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (model != NULL && trace != NULL && vectors != NULL && out != NULL && n > 0,
+                        FALSE);
+  RankSource source = { .trace = trace, .vectors = vectors };
+  return rank_rows (model, &source, n, out, cancellable, error);
 }

@@ -179,6 +179,12 @@ gboolean as_forward_rank_cells (AsModel *model, const AsTrace *trace, const int 
                                 const int *positions, int n, const AsRankedRows *out,
                                 GCancellable *cancellable, GError **error);
 
+/* The same for VECTORS [N][D] taken as already through the final norm (like hidden[L]; the
+ * fitted lens's maps give such vectors): the output head alone, as as_forward_read_head. */
+gboolean as_forward_rank_vectors (AsModel *model, const AsTrace *trace, const float *vectors, int n,
+                                  const AsRankedRows *out, GCancellable *cancellable,
+                                  GError **error);
+
 /* Tokenizes TEXT exactly as HF's tokenizer(text) (as_tokenizer_encode: the model's special
  * tokens added, e.g. a Llama <s>, BERT's [CLS] … [SEP]; nothing for GPT-2) and runs the forward
  * pass. Fails on empty text, invalid UTF-8, a model without a tokenizer (it runs on ids only), and

@@ -101,6 +101,11 @@ AsLens *as_lens_compute_fitted (AsModel *model, const AsTrace *trace, const AsFi
                                 const int *positions, int n_positions, int k, int32_t target_id,
                                 GCancellable *cancellable, GError **error);
 
+/* OUT [N][D] = hidden state INDEX < L of TRACE at POSITIONS [N] through FITTED's map (vectors
+ * like hidden[L], for the output head alone). */
+gboolean as_fitted_lens_map (const AsTrace *trace, const AsFittedLens *fitted, int index,
+                             const int *positions, int n, float *out, GError **error);
+
 /* logits [N][V] of hidden state INDEX < L of TRACE at POSITIONS [N] through FITTED. */
 gboolean as_fitted_lens_read (AsModel *model, const AsTrace *trace, const AsFittedLens *fitted,
                               int index, const int *positions, int n, float *logits,

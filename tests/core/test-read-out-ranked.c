@@ -2,14 +2,17 @@
  * (as_forward_rank_cells, the logit lens's fast path) against the same cells read out as logits
  * (as_forward_read_out) and ranked afterwards (as_predict_top_k_ids, as_predict_rank), on heads of
  * every kind it takes: GPT-2's float32 tied head over 50,257 tokens (many units, rows in two
- * blocks), a BF16 Llama head, Gemma 2's soft-capped head, Marian's final_logits_bias and T5's
- * scaled tied head; hidden[L] of a pass that kept every row's logits against those logits (the
- * head alone, no second final norm); the same results with one thread as with two. Skipped where
- * the CPU has no AMX tiles (the lens reads written logits there, tests/cli/test-cli-lens.c). */
+ * blocks), a BF16 Llama head, Gemma 2's soft-capped head, Marian's final_logits_bias, mBART's
+ * final norm, T5's scaled tied head, and a fitted lens's mapped vectors (as_lens_compute_fitted
+ * against as_fitted_lens_read); hidden[L] of a pass that kept every row's logits against those
+ * logits (the head alone, no second final norm); the same results with one thread as with two.
+ * Skipped where the CPU has no AMX tiles (the lens reads written logits there,
+ * tests/cli/test-cli-lens.c). */
 #include <math.h>
 #include <string.h>
 
 #include "as-forward.h"
+#include "as-lens.h"
 #include "as-predict.h"
 #include "bart-models.h"
 #include "check-close.h"
@@ -280,6 +283,77 @@ test_translation (void)
     }
 }
 
+/* The lens with a fitted lens (random maps: hidden state i → A_i·h + b_i) ranked in the cache
+ * against its written logits (as_fitted_lens_read), 3 × 400 cells of GPT-2, a target. */
+static void
+test_fitted (void)
+{
+  if (!amx_or_skip ())
+    return;
+  g_autofree char *dir = gpt2_model (2, 4, 64, 1024);
+  if (dir == NULL)
+    return;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (AsModel) model = as_model_load (dir, &error);
+  g_assert_no_error (error);
+  int T = 400, D = 64, L = 2, V = 50257;
+  int32_t target = 777;
+  g_autofree int32_t *ids = ids_of (T, V, 11);
+  g_autoptr (AsTrace) trace = as_forward (model, ids, T, NULL, &error);
+  g_assert_no_error (error);
+  AsFittedLens fitted = { .n_layer = L, .d_model = D };
+  fitted.maps = g_new (float, (gsize) L *(D + 1) * D);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (12);
+  for (gsize i = 0; i < (gsize) L * (D + 1) * D; i++)
+    fitted.maps[i] = (float) g_rand_double_range (rand, -0.2, 0.2);
+  g_autofree int *positions = g_new (int, T);
+  for (int p = 0; p < T; p++)
+    positions[p] = p;
+  g_assert_true (as_forward_can_rank (model, trace, K));
+  AsLens *lens
+      = as_lens_compute_fitted (model, trace, &fitted, positions, T, K, target, NULL, &error);
+  g_assert_no_error (error);
+  g_autofree float *logits = g_new (float, (gsize) T *V);
+  double worst = 0.0;
+  for (int i = 0; i <= L; i++)
+    {
+      if (i < L)
+        g_assert_true (
+            as_fitted_lens_read (model, trace, &fitted, i, positions, T, logits, &error));
+      else
+        g_assert_true (as_forward_read_out (model, trace, L, positions, T, logits, &error));
+      g_assert_no_error (error);
+      for (int p = 0; p < T; p++)
+        {
+          const AsLensCell *cell = as_lens_cell (lens, i, p);
+          const float *row = logits + (gsize) p * V;
+          if (i == L && p == T - 1)
+            row = trace->logits; /* the pass's own */
+          int32_t want[K];
+          float want_p[K];
+          int n = as_predict_top_k_ids (row, V, K, want, want_p);
+          g_assert_cmpint (cell->n_top, ==, n);
+          for (int j = 0; j < n; j++)
+            {
+              if (cell->top[j].id != want[j])
+                g_assert_true (near_tie (row, V, row[want[j]], want[j]));
+              else
+                worst = MAX (worst, fabs (cell->top[j].probability - want_p[j]) / want_p[j]);
+            }
+          int want_rank;
+          float want_prob;
+          as_predict_rank (row, V, target, &want_rank, &want_prob);
+          if (cell->target_rank != want_rank)
+            g_assert_true (near_tie (row, V, row[target], target));
+          worst = MAX (worst, fabs (cell->target_probability - want_prob) / want_prob);
+        }
+    }
+  g_test_message ("fitted: %d cells, largest relative probability error %.3g", (L + 1) * T, worst);
+  g_assert_cmpfloat (worst, <=, 1e-5);
+  as_lens_free (lens);
+  g_free (fitted.maps);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -287,5 +361,6 @@ main (int argc, char **argv)
   g_test_add_func ("/read-out-ranked/gpt2", test_gpt2);
   g_test_add_func ("/read-out-ranked/decoders", test_decoders);
   g_test_add_func ("/read-out-ranked/translation", test_translation);
+  g_test_add_func ("/read-out-ranked/fitted", test_fitted);
   return g_test_run ();
 }
