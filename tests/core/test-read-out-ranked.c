@@ -194,23 +194,35 @@ amx_or_skip (void)
   return FALSE;
 }
 
+/* attnscope's GPT-2 test model (2 layers, width 64, GPT-2's 50,257 tokens) and its pass over
+ * 400 random ids (SEED) into *TRACE; NULL when the model cannot be made (the test skipped). */
+static AsModel *
+gpt2_pass (guint32 seed, AsTrace **trace)
+{
+  g_autofree char *dir = gpt2_model (2, 4, 64, 1024);
+  if (dir == NULL)
+    return NULL;
+  g_autoptr (GError) error = NULL;
+  AsModel *model = as_model_load (dir, &error);
+  g_assert_no_error (error);
+  g_autofree int32_t *ids = ids_of (400, 50257, seed);
+  *trace = as_forward (model, ids, 400, NULL, &error);
+  g_assert_no_error (error);
+  return model;
+}
+
 /* GPT-2's float32 head of 50,257 tokens: 3 × 400 cells, two blocks of rows. */
 static void
 test_gpt2 (void)
 {
   if (!amx_or_skip ())
     return;
-  g_autofree char *dir = gpt2_model (2, 4, 64, 1024);
-  if (dir == NULL)
+  g_autoptr (AsTrace) trace = NULL;
+  g_autoptr (AsModel) model = gpt2_pass (3, &trace);
+  if (model == NULL)
     return;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (AsModel) model = as_model_load (dir, &error);
-  g_assert_no_error (error);
-  g_autofree int32_t *ids = ids_of (400, 50257, 3);
-  g_autoptr (AsTrace) trace = as_forward (model, ids, 400, NULL, &error);
-  g_assert_no_error (error);
   check_trace ("gpt2", model, trace, 1000);
-  /* the fitted lens's vectors and K above the limit are not for this path */
+  /* K above the limit is not for this path */
   g_assert_false (as_forward_can_rank (model, trace, AS_FORWARD_RANK_MAX_K + 1));
 }
 
@@ -290,17 +302,12 @@ test_fitted (void)
 {
   if (!amx_or_skip ())
     return;
-  g_autofree char *dir = gpt2_model (2, 4, 64, 1024);
-  if (dir == NULL)
+  g_autoptr (AsTrace) trace = NULL;
+  g_autoptr (AsModel) model = gpt2_pass (11, &trace);
+  if (model == NULL)
     return;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (AsModel) model = as_model_load (dir, &error);
-  g_assert_no_error (error);
-  int T = 400, D = 64, L = 2, V = 50257;
+  int T = trace->n_tokens, D = trace->d_model, L = trace->n_layer, V = trace->vocab_size;
   int32_t target = 777;
-  g_autofree int32_t *ids = ids_of (T, V, 11);
-  g_autoptr (AsTrace) trace = as_forward (model, ids, T, NULL, &error);
-  g_assert_no_error (error);
   AsFittedLens fitted = { .n_layer = L, .d_model = D };
   fitted.maps = g_new (float, (gsize) L *(D + 1) * D);
   g_autoptr (GRand) rand = g_rand_new_with_seed (12);
@@ -309,48 +316,52 @@ test_fitted (void)
   g_autofree int *positions = g_new (int, T);
   for (int p = 0; p < T; p++)
     positions[p] = p;
-  g_assert_true (as_forward_can_rank (model, trace, K));
+  g_autoptr (GError) error = NULL;
   AsLens *lens
       = as_lens_compute_fitted (model, trace, &fitted, positions, T, K, target, NULL, &error);
   g_assert_no_error (error);
+  /* the lens's cells as rows of a ranked read-out, for check_row */
+  g_auto (Ranked) ranked = { .n = (L + 1) * T };
+  ranked.ids = g_new (int32_t, (gsize) ranked.n * K);
+  ranked.logits = g_new (float, (gsize) ranked.n *K);
+  ranked.probabilities = g_new (float, (gsize) ranked.n *K);
+  ranked.n_top = g_new (int, ranked.n);
+  ranked.rank = g_new (int, ranked.n);
+  ranked.target_probability = g_new (float, ranked.n);
+  for (int i = 0; i <= L; i++)
+    for (int p = 0; p < T; p++)
+      {
+        const AsLensCell *cell = as_lens_cell (lens, i, p);
+        int r = i * T + p;
+        ranked.n_top[r] = cell->n_top;
+        for (int j = 0; j < cell->n_top; j++)
+          {
+            ranked.ids[r * K + j] = cell->top[j].id;
+            ranked.logits[r * K + j] = cell->top[j].logit;
+            ranked.probabilities[r * K + j] = cell->top[j].probability;
+          }
+        ranked.rank[r] = cell->target_rank;
+        ranked.target_probability[r] = cell->target_probability;
+      }
+  as_lens_free (lens);
   g_autofree float *logits = g_new (float, (gsize) T *V);
   double worst = 0.0;
   for (int i = 0; i <= L; i++)
     {
-      if (i < L)
-        g_assert_true (
-            as_fitted_lens_read (model, trace, &fitted, i, positions, T, logits, &error));
-      else
-        g_assert_true (as_forward_read_out (model, trace, L, positions, T, logits, &error));
+      gboolean read
+          = i < L ? as_fitted_lens_read (model, trace, &fitted, i, positions, T, logits, &error)
+                  : as_forward_read_out (model, trace, L, positions, T, logits, &error);
       g_assert_no_error (error);
+      g_assert_true (read);
       for (int p = 0; p < T; p++)
         {
-          const AsLensCell *cell = as_lens_cell (lens, i, p);
-          const float *row = logits + (gsize) p * V;
-          if (i == L && p == T - 1)
-            row = trace->logits; /* the pass's own */
-          int32_t want[K];
-          float want_p[K];
-          int n = as_predict_top_k_ids (row, V, K, want, want_p);
-          g_assert_cmpint (cell->n_top, ==, n);
-          for (int j = 0; j < n; j++)
-            {
-              if (cell->top[j].id != want[j])
-                g_assert_true (near_tie (row, V, row[want[j]], want[j]));
-              else
-                worst = MAX (worst, fabs (cell->top[j].probability - want_p[j]) / want_p[j]);
-            }
-          int want_rank;
-          float want_prob;
-          as_predict_rank (row, V, target, &want_rank, &want_prob);
-          if (cell->target_rank != want_rank)
-            g_assert_true (near_tie (row, V, row[target], target));
-          worst = MAX (worst, fabs (cell->target_probability - want_prob) / want_prob);
+          /* the last position's hidden[L]: the pass's own logits */
+          const float *row = i == L && p == T - 1 ? trace->logits : logits + (gsize) p * V;
+          worst = MAX (worst, check_row (&ranked, i * T + p, row, V, target));
         }
     }
-  g_test_message ("fitted: %d cells, largest relative probability error %.3g", (L + 1) * T, worst);
+  g_test_message ("fitted: %d cells, largest relative probability error %.3g", ranked.n, worst);
   g_assert_cmpfloat (worst, <=, 1e-5);
-  as_lens_free (lens);
   g_free (fitted.maps);
 }
 
