@@ -357,13 +357,6 @@ decoder_finish (AsPass *p)
   as_pass_head_logits (p, final, decoder_head_product);
 }
 
-/* The head alone: x is taken as already through the final norm. */
-static void
-decoder_head (AsPass *p)
-{
-  as_pass_head_logits (p, p->x, decoder_head_product);
-}
-
 /* The linear pieces of the output (readout-private.h): o_proj, Gemma's post-attention norm, the
  * final norm and lm_head (Gemma's 1 + w are what the binding keeps). */
 static void
@@ -398,7 +391,6 @@ const AsStack as_decoder_stack = {
   .embed = decoder_embed,
   .layer = decoder_layer,
   .finish = decoder_finish,
-  .head = decoder_head,
   .final_norm = decoder_final_norm,
   .head_product = decoder_head_product,
   .readout = decoder_readout,

@@ -161,13 +161,6 @@ gpt2_finish (AsPass *p)
   as_pass_head_logits (p, final, gpt2_head_product);
 }
 
-/* The head alone: x is taken as already through ln_f. */
-static void
-gpt2_head (AsPass *p)
-{
-  as_pass_head_logits (p, p->x, gpt2_head_product);
-}
-
 static const float *
 gpt2_token_embeddings (gconstpointer weights)
 {
@@ -200,7 +193,6 @@ const AsStack as_gpt2_stack = {
   .embed = gpt2_embed,
   .layer = gpt2_layer,
   .finish = gpt2_finish,
-  .head = gpt2_head,
   .final_norm = gpt2_final_norm,
   .head_product = gpt2_head_product,
   .readout = gpt2_readout,

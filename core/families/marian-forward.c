@@ -221,13 +221,6 @@ decoder_finish (AsPass *p)
   as_pass_head_logits (p, last, decoder_head_product);
 }
 
-/* The head alone: x is taken as already through mBART's final norm. */
-static void
-decoder_head (AsPass *p)
-{
-  as_pass_head_logits (p, p->x, decoder_head_product);
-}
-
 /* The encoder's own layers and heads; bidirectional, no logits; q, k, v always (the attention
  * reads them from the trace). */
 static void
@@ -283,7 +276,6 @@ const AsStack as_marian_decoder_stack = {
   .embed = decoder_embed,
   .layer = decoder_layer,
   .finish = decoder_finish,
-  .head = decoder_head,
   .final_norm = decoder_final_norm,
   .head_product = decoder_head_product,
   .readout = decoder_readout,

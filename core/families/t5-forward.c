@@ -329,13 +329,6 @@ decoder_finish (AsPass *p)
   as_pass_head_logits (p, as_trace_hidden (p->trace, p->trace->n_layer), decoder_head_product);
 }
 
-/* The head alone: x is taken as already through the final norm. */
-static void
-decoder_head (AsPass *p)
-{
-  as_pass_head_logits (p, p->x, decoder_head_product);
-}
-
 static void
 encoder_trace_shape (const AsConfig *c, AsTraceShape *shape, gboolean *causal)
 {
@@ -376,7 +369,6 @@ const AsStack as_t5_decoder_stack = {
   .embed = decoder_embed,
   .layer = decoder_layer,
   .finish = decoder_finish,
-  .head = decoder_head,
   .final_norm = decoder_final_norm,
   .head_product = decoder_head_product,
   .replay = as_t5_replay,

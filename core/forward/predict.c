@@ -47,8 +47,9 @@ group_max (const float *x)
   return max;
 }
 
-AS_CLONES int
-as_predict_best_ids (const float *logits, int V, int k, int32_t *best)
+/* The K (or V, when smaller) best ids of LOGITS [V] into BEST [K], best first; returns how many. */
+static inline int
+best_ids (const float *logits, int V, int k, int32_t *best)
 {
   k = MIN (k, V);
   /* insertion into a sorted list of K: K is small (≤ 100 in practice) */
@@ -68,7 +69,7 @@ as_predict_best_ids (const float *logits, int V, int k, int32_t *best)
 AS_CLONES int
 as_predict_top_k_ids (const float *logits, int V, int k, int32_t *best, float *probabilities)
 {
-  int n = as_predict_best_ids (logits, V, k, best);
+  int n = best_ids (logits, V, k, best);
   float max = as_max_f32 (logits, V);
   double sum = as_sum_exp_shifted (logits, V, max);
   for (int i = 0; i < n; i++)

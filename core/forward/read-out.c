@@ -5,8 +5,9 @@
  * hidden[L] and the logits; running it on an earlier hidden state is, by construction, the same
  * code — the final norm, a tied or untied head, Gemma 2's final soft-cap, a masked-LM head,
  * Marian's final_logits_bias. hidden[L], and any vector taken as already through the final norm
- * (the fitted lens's), goes through the family's head hook alone (the output head; a family
- * without a final norm has none: its finish stage is the head). It runs on blocks of rows through a
+ * (the fitted lens's), goes through the output head alone, the product the family's head_product
+ * describes and its finish stage applies (a family without one — no final norm, or a masked-LM
+ * head — has its finish stage as the head). It runs on blocks of rows through a
  * small trace without attention, so the memory stays that of one block of logits whatever T: a
  * block is as many rows as READ_OUT_BYTES of logits hold (64 … 1,024 rows). Blocks are large
  * because every block's product repacks the whole output head (50257 × 768 floats for GPT-2): at 64
@@ -65,6 +66,13 @@ read_out_trace (const AsStack *stack, const AsConfig *c, int rows, GError **erro
   return as_trace_new_shape (&shape, error);
 }
 
+/* The output head alone on the pass's rows, taken as already through the final norm. */
+static void
+head_stage (AsPass *pass)
+{
+  as_pass_head_logits (pass, pass->x, pass->config->ops->stack->head_product);
+}
+
 /* logits [N][V] of the rows of SOURCE through the finish stage, or with HEAD_ONLY through the
  * output head alone. */
 static gboolean
@@ -83,7 +91,7 @@ read_rows (AsModel *model, const RowSource *source, int n_rows, gboolean head_on
                    c->encoder_decoder ? "its decoder has none" : "it computes attention only");
       return FALSE;
     }
-  void (*stage) (AsPass *) = head_only && stack->head != NULL ? stack->head : stack->finish;
+  void (*stage) (AsPass *) = head_only && stack->head_product != NULL ? head_stage : stack->finish;
   int rows = MIN (n_rows, as_forward_read_out_block (trace));
   g_autoptr (AsTrace) out = read_out_trace (stack, c, rows, error);
   if (out == NULL)

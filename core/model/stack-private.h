@@ -109,14 +109,11 @@ typedef struct
   /* hidden[L] (x after the final norm, or x itself) and the trace's logits rows. */
   void (*finish) (AsPass *pass);
 
-  /* The trace's logits rows of x [T][D] taken as already through the final norm (vectors like
-   * hidden[L]: the fitted lens's maps give such vectors): the output head alone, as finish
-   * applies it. NULL: finish applies no final norm, so finish is the head. */
-  void (*head) (AsPass *pass);
-
   /* OUT [N][D] = X [N][D] through the final norm, as finish writes hidden[L] (OUT may be X), and
-   * *HEAD what head applies after it; both NULL when the head is more than one product (a
-   * masked-LM head's transform). */
+   * *HEAD what finish applies after it: the output head alone, which also reads vectors taken as
+   * already through the final norm (hidden[L] itself, the fitted lens's maps; read-out.c and the
+   * ranked read-out). Both NULL when finish applies no final norm (finish is then the head) or
+   * the head is more than one product (a masked-LM head's transform). */
   void (*final_norm) (const AsConfig *config, gconstpointer weights, AsWorkerTeam *team, float *out,
                       const float *x, int n);
   void (*head_product) (const AsConfig *config, gconstpointer weights, AsHeadProduct *head);
